@@ -1,0 +1,408 @@
+#include "ir/IR.h"
+
+#include <stdexcept>
+
+namespace tilec::ir {
+
+const char *name(ExprKind k) {
+  switch (k) {
+#define TILEC_EXPR(N)                                                                              \
+  case ExprKind::N:                                                                                \
+    return #N;
+#include "ir/Nodes.def"
+  }
+  return "?";
+}
+
+const char *name(StmtKind k) {
+  switch (k) {
+#define TILEC_STMT(N)                                                                              \
+  case StmtKind::N:                                                                                \
+    return #N;
+#include "ir/Nodes.def"
+  }
+  return "?";
+}
+
+const char *name(UnaryOp o) {
+  switch (o) {
+  case UnaryOp::Neg: return "neg";
+  case UnaryOp::Not: return "not";
+  case UnaryOp::BitNot: return "bitnot";
+  }
+  return "?";
+}
+
+const char *name(BinaryOp o) {
+  static const char *names[] = {"add", "sub", "mul", "div", "mod", "and", "or", "xor", "shl", "shr",
+                                "land", "lor", "lt", "le", "gt", "ge", "eq", "ne", "min", "max"};
+  return names[static_cast<int>(o)];
+}
+
+const char *name(MathOp o) {
+  static const char *names[] = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid",
+                                "tanh", "erf", "abs", "floor", "ceil", "fma", "cdiv"};
+  return names[static_cast<int>(o)];
+}
+
+const char *name(ReduceOp o) {
+  static const char *names[] = {"sum", "max", "min", "argmax", "argmin"};
+  return names[static_cast<int>(o)];
+}
+
+const char *name(HintKind k) {
+  return k == HintKind::MultipleOf ? "multiple_of" : "max_contiguous";
+}
+
+bool isComparison(BinaryOp o) { return o >= BinaryOp::Lt && o <= BinaryOp::Ne; }
+
+int arity(MathOp o) {
+  if (o == MathOp::Fma)
+    return 3;
+  if (o == MathOp::Cdiv)
+    return 2;
+  return 1;
+}
+
+namespace {
+[[noreturn]] void internalError(const std::string &what) {
+  throw std::logic_error("internal error: Tile IR invariant violated: " + what);
+}
+void check(bool ok, const char *what) {
+  if (!ok)
+    internalError(what);
+}
+template <class T> std::shared_ptr<T> node(SourceLoc loc) {
+  auto n = std::make_shared<T>();
+  n->loc = loc;
+  return n;
+}
+} // namespace
+
+Expr IntImm::make(ScalarType t, int64_t v, SourceLoc loc) {
+  check(isInt(t) || t == ScalarType::Bool, "IntImm of a non-integer type");
+  auto n = node<IntImm>(loc);
+  n->type = Type::scalar(t);
+  n->value = v;
+  return n;
+}
+
+Expr FloatImm::make(ScalarType t, double v, SourceLoc loc) {
+  check(isFloat(t), "FloatImm of a non-float type");
+  auto n = node<FloatImm>(loc);
+  n->type = Type::scalar(t);
+  n->value = v;
+  return n;
+}
+
+Expr VarRef::make(Var v, SourceLoc loc) {
+  check(v != nullptr, "VarRef of null var");
+  auto n = node<VarRef>(loc);
+  n->type = v->type;
+  n->var = std::move(v);
+  return n;
+}
+
+Expr Unary::make(UnaryOp op, Expr a, SourceLoc loc) {
+  check(a != nullptr, "Unary operand");
+  auto n = node<Unary>(loc);
+  n->type = a->type;
+  n->op = op;
+  n->a = std::move(a);
+  return n;
+}
+
+Expr Binary::make(BinaryOp op, Expr a, Expr b, SourceLoc loc) {
+  check(a && b, "Binary operands");
+  check(a->type.shape == b->type.shape, "Binary operand shapes differ");
+  auto n = node<Binary>(loc);
+  n->type = a->type;
+  if (isComparison(op)) {
+    n->type = a->type.withElem(ScalarType::Bool);
+  } else if (b->type.pointer && !a->type.pointer) {
+    n->type = b->type;
+  }
+  n->op = op;
+  n->a = std::move(a);
+  n->b = std::move(b);
+  return n;
+}
+
+Expr Math::make(MathOp op, std::vector<Expr> args, SourceLoc loc) {
+  check(static_cast<int>(args.size()) == arity(op), "Math arity");
+  auto n = node<Math>(loc);
+  n->type = args[0]->type;
+  n->op = op;
+  n->args = std::move(args);
+  return n;
+}
+
+Expr Select::make(Expr cond, Expr a, Expr b, SourceLoc loc) {
+  check(cond && a && b, "Select operands");
+  check(cond->type.shape == a->type.shape && a->type.shape == b->type.shape,
+        "Select operand shapes differ");
+  auto n = node<Select>(loc);
+  n->type = a->type;
+  n->cond = std::move(cond);
+  n->a = std::move(a);
+  n->b = std::move(b);
+  return n;
+}
+
+Expr Cast::make(ScalarType to, Expr a, SourceLoc loc) {
+  check(a != nullptr, "Cast operand");
+  auto n = node<Cast>(loc);
+  n->type = a->type.withElem(to);
+  n->a = std::move(a);
+  return n;
+}
+
+Expr ProgramId::make(int axis, bool count, SourceLoc loc) {
+  check(axis >= 0 && axis < 3, "ProgramId axis");
+  auto n = node<ProgramId>(loc);
+  n->type = Type::scalar(ScalarType::I32);
+  n->axis = axis;
+  n->count = count;
+  return n;
+}
+
+Expr Arange::make(int64_t start, int64_t end, SourceLoc loc) {
+  check(end > start, "Arange bounds");
+  auto n = node<Arange>(loc);
+  n->type = Type::scalar(ScalarType::I32).withShape({end - start});
+  n->start = start;
+  n->end = end;
+  return n;
+}
+
+Expr Splat::make(Expr a, std::vector<int64_t> shape, SourceLoc loc) {
+  check(a && a->type.isScalar() && !shape.empty(), "Splat of a non-scalar");
+  auto n = node<Splat>(loc);
+  n->type = a->type.withShape(std::move(shape));
+  n->a = std::move(a);
+  return n;
+}
+
+Expr ExpandDims::make(Expr a, int axis, SourceLoc loc) {
+  check(a && a->type.isTile() && axis >= 0 && axis <= a->type.rank(), "ExpandDims axis");
+  auto n = node<ExpandDims>(loc);
+  auto shape = a->type.shape;
+  shape.insert(shape.begin() + axis, 1);
+  n->type = a->type.withShape(shape).withLayout(nullptr);
+  n->a = std::move(a);
+  n->axis = axis;
+  return n;
+}
+
+Expr Broadcast::make(Expr a, std::vector<int64_t> shape, SourceLoc loc) {
+  check(a && a->type.rank() == static_cast<int>(shape.size()), "Broadcast rank");
+  for (size_t d = 0; d < shape.size(); ++d)
+    check(a->type.shape[d] == shape[d] || a->type.shape[d] == 1, "Broadcast of a non-1 dim");
+  auto n = node<Broadcast>(loc);
+  n->type = a->type.withShape(std::move(shape));
+  n->a = std::move(a);
+  return n;
+}
+
+Expr Load::make(Expr ptr, Expr mask, Expr other, SourceLoc loc) {
+  check(ptr && ptr->type.pointer, "Load of a non-pointer");
+  check(!mask || mask->type.shape == ptr->type.shape, "Load mask shape");
+  auto n = node<Load>(loc);
+  n->type = ptr->type.withElem(ptr->type.elem);
+  n->type.layout = ptr->type.layout;
+  check(!other || other->type.shape == n->type.shape, "Load other shape");
+  n->ptr = std::move(ptr);
+  n->mask = std::move(mask);
+  n->other = std::move(other);
+  return n;
+}
+
+static Type reducedType(ReduceOp op, int axis, const Type &in) {
+  auto shape = in.shape;
+  shape.erase(shape.begin() + axis);
+  ScalarType elem = in.elem;
+  if (op == ReduceOp::ArgMax || op == ReduceOp::ArgMin)
+    elem = ScalarType::I32;
+  else if (op == ReduceOp::Sum && (elem == ScalarType::Bool || elem == ScalarType::I8))
+    elem = ScalarType::I32;
+  Type t = in.withElem(elem).withShape(shape);
+  t.layout = nullptr;
+  return t;
+}
+
+Expr Reduce::make(ReduceOp op, int axis, Expr a, SourceLoc loc) {
+  check(a && a->type.isTile() && axis >= 0 && axis < a->type.rank(), "Reduce axis");
+  auto n = node<Reduce>(loc);
+  n->type = reducedType(op, axis, a->type);
+  n->op = op;
+  n->axis = axis;
+  n->a = std::move(a);
+  return n;
+}
+
+Expr Hint::make(HintKind k, Expr a, std::vector<int64_t> values, SourceLoc loc) {
+  check(a != nullptr, "Hint operand");
+  check(values.size() == static_cast<size_t>(std::max(1, a->type.rank())), "Hint values");
+  auto n = node<Hint>(loc);
+  n->type = a->type;
+  n->hint = k;
+  n->a = std::move(a);
+  n->values = std::move(values);
+  return n;
+}
+
+Expr ConvertLayout::make(Expr a, LayoutRef to, SourceLoc loc) {
+  check(a && a->type.isTile() && to && to->rank() == a->type.rank(), "ConvertLayout");
+  auto n = node<ConvertLayout>(loc);
+  n->type = a->type.withLayout(std::move(to));
+  n->a = std::move(a);
+  return n;
+}
+
+Expr ThreadReduce::make(ReduceOp op, int axis, Expr a, Type resultType, SourceLoc loc) {
+  check(a && a->type.isTile(), "ThreadReduce operand");
+  auto n = node<ThreadReduce>(loc);
+  n->type = std::move(resultType);
+  n->op = op;
+  n->axis = axis;
+  n->a = std::move(a);
+  return n;
+}
+
+Expr WarpReduce::make(ReduceOp op, Expr a, std::vector<int> laneMasks, int warpSize,
+                      SourceLoc loc) {
+  check(a != nullptr, "WarpReduce operand");
+  auto n = node<WarpReduce>(loc);
+  n->type = a->type;
+  n->op = op;
+  n->a = std::move(a);
+  n->laneMasks = std::move(laneMasks);
+  n->warpSize = warpSize;
+  return n;
+}
+
+Expr SharedRead::makeTile(int buffer, Type type, SourceLoc loc) {
+  auto n = node<SharedRead>(loc);
+  n->type = std::move(type);
+  n->buffer = buffer;
+  return n;
+}
+
+Expr SharedRead::makeCombine(int buffer, ReduceOp op, int numParts, Type type, SourceLoc loc) {
+  auto n = node<SharedRead>(loc);
+  n->type = std::move(type);
+  n->buffer = buffer;
+  n->combine = true;
+  n->op = op;
+  n->numParts = numParts;
+  return n;
+}
+
+Expr PairValue::make(Expr a, bool index, SourceLoc loc) {
+  check(a && a->type.argPair, "PairValue of a non-pair");
+  auto n = node<PairValue>(loc);
+  n->type = a->type;
+  n->type.argPair = false;
+  if (index)
+    n->type.elem = ScalarType::I32;
+  n->a = std::move(a);
+  n->index = index;
+  return n;
+}
+
+Stmt Block::make(std::vector<Stmt> stmts, SourceLoc loc) {
+  auto n = node<Block>(loc);
+  n->stmts = std::move(stmts);
+  return n;
+}
+
+Stmt Decl::make(Var var, Expr init, SourceLoc loc) {
+  check(var != nullptr, "Decl var");
+  auto n = node<Decl>(loc);
+  n->var = std::move(var);
+  n->init = std::move(init);
+  return n;
+}
+
+Stmt Assign::make(Var var, Expr value, SourceLoc loc) {
+  check(var && value, "Assign operands");
+  auto n = node<Assign>(loc);
+  n->var = std::move(var);
+  n->value = std::move(value);
+  return n;
+}
+
+Stmt Store::make(Expr ptr, Expr value, Expr mask, SourceLoc loc) {
+  check(ptr && ptr->type.pointer && value, "Store operands");
+  check(value->type.shape == ptr->type.shape, "Store value shape");
+  check(!mask || mask->type.shape == ptr->type.shape, "Store mask shape");
+  auto n = node<Store>(loc);
+  n->ptr = std::move(ptr);
+  n->value = std::move(value);
+  n->mask = std::move(mask);
+  return n;
+}
+
+Stmt For::make(Var var, Expr begin, Expr end, Expr step, Stmt body, bool unroll, SourceLoc loc) {
+  check(var && begin && end && step && body, "For operands");
+  auto n = node<For>(loc);
+  n->var = std::move(var);
+  n->begin = std::move(begin);
+  n->end = std::move(end);
+  n->step = std::move(step);
+  n->body = std::move(body);
+  n->unroll = unroll;
+  return n;
+}
+
+Stmt While::make(Expr cond, Stmt body, SourceLoc loc) {
+  check(cond && body, "While operands");
+  auto n = node<While>(loc);
+  n->cond = std::move(cond);
+  n->body = std::move(body);
+  return n;
+}
+
+Stmt If::make(Expr cond, Stmt thenS, Stmt elseS, SourceLoc loc) {
+  check(cond && thenS, "If operands");
+  auto n = node<If>(loc);
+  n->cond = std::move(cond);
+  n->thenS = std::move(thenS);
+  n->elseS = std::move(elseS);
+  return n;
+}
+
+Stmt Barrier::make(SourceLoc loc) { return node<Barrier>(loc); }
+
+Stmt SharedWrite::makeTile(int buffer, Expr value, SourceLoc loc) {
+  check(value && value->type.isTile() && value->type.layout, "SharedWrite tile needs a layout");
+  auto n = node<SharedWrite>(loc);
+  n->buffer = buffer;
+  n->value = std::move(value);
+  return n;
+}
+
+Stmt SharedWrite::makePartials(int buffer, Expr partial, int axis, LayoutRef srcLayout,
+                               std::vector<int64_t> srcShape, SourceLoc loc) {
+  check(partial && srcLayout, "SharedWrite partials");
+  auto n = node<SharedWrite>(loc);
+  n->buffer = buffer;
+  n->value = std::move(partial);
+  n->partials = true;
+  n->axis = axis;
+  n->srcLayout = std::move(srcLayout);
+  n->srcShape = std::move(srcShape);
+  return n;
+}
+
+Var Kernel::newVar(std::string name, Type type, VarKind kind, SourceLoc loc) {
+  auto v = std::make_shared<VarNode>();
+  v->name = std::move(name);
+  v->type = std::move(type);
+  v->kind = kind;
+  v->loc = loc;
+  v->id = nextVarId++;
+  return v;
+}
+
+} // namespace tilec::ir

@@ -1,0 +1,411 @@
+#pragma once
+/// \file The Tile IR: immutable expression and statement trees (Halide's model, sized down).
+///
+/// A kernel is a statement tree over scalar and tile values. Expressions are side-effect free and
+/// immutable; passes rebuild what they change (IRMutator). Variables are the one mutable part: a
+/// `VarNode` is shared by its declaration and all its uses, and layout assignment sets the layout of
+/// its type in place. Every node carries the source location it came from; synthesized nodes take
+/// the location of the node they replace.
+///
+/// Semantics of each node are given at its struct. Tile ops follow Triton's semantics
+/// (docs/language.md); elementwise ops require operands of identical shape (the translator makes
+/// broadcasts explicit with ExpandDims/Broadcast/Splat) and, after layout assignment, identical
+/// layouts.
+
+#include "ir/Type.h"
+
+#include <cassert>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tilec::ir {
+
+/// A position in a kernel source file. `file` indexes Module::files; 0-based index, 1-based line/col.
+struct SourceLoc {
+  int file = -1;
+  int line = 0;
+  int col = 0;
+  bool valid() const { return file >= 0 && line > 0; }
+};
+
+enum class ExprKind : uint8_t {
+#define TILEC_EXPR(N) N,
+#include "ir/Nodes.def"
+};
+enum class StmtKind : uint8_t {
+#define TILEC_STMT(N) N,
+#include "ir/Nodes.def"
+};
+const char *name(ExprKind k);
+const char *name(StmtKind k);
+
+enum class UnaryOp : uint8_t { Neg, Not, BitNot };
+enum class BinaryOp : uint8_t {
+  Add, Sub, Mul, Div, Mod,      // Div/Mod on integers truncate toward zero (C semantics)
+  And, Or, Xor, Shl, Shr,       // bitwise (Shr is arithmetic on signed types)
+  LAnd, LOr,                    // logical, on bool operands, no short circuit on tiles
+  Lt, Le, Gt, Ge, Eq, Ne,       // result element type Bool
+  Min, Max                      // minimum / maximum (floats: fmin/fmax semantics, NaN loses)
+};
+enum class MathOp : uint8_t {
+  Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Sigmoid, Tanh, Erf, Abs, Floor, Ceil, // unary
+  Fma,                                                                   // a * b + c, one rounding
+  Cdiv                                                                   // (a + b - 1) / b, ints
+};
+enum class ReduceOp : uint8_t { Sum, Max, Min, ArgMax, ArgMin };
+enum class HintKind : uint8_t { MultipleOf, MaxContiguous };
+enum class VarKind : uint8_t { Param, Local, LoopIndex };
+
+const char *name(UnaryOp o);
+const char *name(BinaryOp o);
+const char *name(MathOp o);
+const char *name(ReduceOp o);
+const char *name(HintKind k);
+bool isComparison(BinaryOp o);
+int arity(MathOp o);
+
+/// A named storage location: kernel parameter, local variable or loop index. Identity is the object;
+/// `name` is the user's identifier (a hint: the emitter makes names unique).
+struct VarNode {
+  std::string name;
+  Type type;
+  VarKind kind = VarKind::Local;
+  SourceLoc loc;
+  int id = 0; ///< unique within a kernel, in creation order (stable, for printing)
+};
+using Var = std::shared_ptr<VarNode>;
+
+// ---- expressions ---------------------------------------------------------------------------------
+struct ExprNode {
+  const ExprKind kind;
+  Type type;
+  SourceLoc loc;
+  explicit ExprNode(ExprKind k) : kind(k) {}
+  virtual ~ExprNode() = default;
+};
+using Expr = std::shared_ptr<const ExprNode>;
+
+template <class T> const T *as(const Expr &e) {
+  return e && e->kind == T::Kind ? static_cast<const T *>(e.get()) : nullptr;
+}
+
+#define TILEC_EXPR_NODE(N)                                                                         \
+  static constexpr ExprKind Kind = ExprKind::N;                                                    \
+  N() : ExprNode(ExprKind::N) {}
+
+/// Integer or bool constant; `type` is a scalar integer or Bool type.
+struct IntImm : ExprNode {
+  TILEC_EXPR_NODE(IntImm)
+  int64_t value = 0;
+  static Expr make(ScalarType t, int64_t v, SourceLoc loc = {});
+};
+/// Floating constant; `type` is a scalar float type. The value is exact in `type`.
+struct FloatImm : ExprNode {
+  TILEC_EXPR_NODE(FloatImm)
+  double value = 0;
+  static Expr make(ScalarType t, double v, SourceLoc loc = {});
+};
+struct VarRef : ExprNode {
+  TILEC_EXPR_NODE(VarRef)
+  Var var;
+  static Expr make(Var v, SourceLoc loc = {}); // type = v->type
+};
+/// Neg: arithmetic negation; Not: logical not of Bool; BitNot: bitwise complement of integers.
+struct Unary : ExprNode {
+  TILEC_EXPR_NODE(Unary)
+  UnaryOp op{};
+  Expr a;
+  static Expr make(UnaryOp op, Expr a, SourceLoc loc = {});
+};
+/// Elementwise binary op. Operands have identical element type and shape (the translator inserts
+/// casts for promotion and broadcasts), except pointer + integer offset (Add/Sub), whose result is
+/// the pointer type, and shifts. Comparisons give Bool.
+struct Binary : ExprNode {
+  TILEC_EXPR_NODE(Binary)
+  BinaryOp op{};
+  Expr a, b;
+  static Expr make(BinaryOp op, Expr a, Expr b, SourceLoc loc = {});
+};
+/// Elementwise math function; float operands (f32, or f16/bf16 computed in f32 and rounded) except
+/// Abs (any numeric) and Cdiv (integers).
+struct Math : ExprNode {
+  TILEC_EXPR_NODE(Math)
+  MathOp op{};
+  std::vector<Expr> args;
+  static Expr make(MathOp op, std::vector<Expr> args, SourceLoc loc = {});
+};
+/// where(cond, a, b): cond is Bool, a and b have the result type.
+struct Select : ExprNode {
+  TILEC_EXPR_NODE(Select)
+  Expr cond, a, b;
+  static Expr make(Expr cond, Expr a, Expr b, SourceLoc loc = {});
+};
+/// Convert each element to `type.elem` (floats round to nearest even; float->int truncates toward
+/// zero; ->Bool is `!= 0`).
+struct Cast : ExprNode {
+  TILEC_EXPR_NODE(Cast)
+  Expr a;
+  static Expr make(ScalarType to, Expr a, SourceLoc loc = {});
+};
+/// program_id(axis) (count=false) or num_programs(axis) (count=true); scalar i32.
+struct ProgramId : ExprNode {
+  TILEC_EXPR_NODE(ProgramId)
+  int axis = 0;
+  bool count = false;
+  static Expr make(int axis, bool count, SourceLoc loc = {});
+};
+/// arange(start, end): 1-D i32 tile [end-start] with element k = start + k.
+struct Arange : ExprNode {
+  TILEC_EXPR_NODE(Arange)
+  int64_t start = 0, end = 0;
+  static Expr make(int64_t start, int64_t end, SourceLoc loc = {});
+};
+/// Every element equal to the scalar `a`; `type.shape` is the tile shape.
+struct Splat : ExprNode {
+  TILEC_EXPR_NODE(Splat)
+  Expr a;
+  static Expr make(Expr a, std::vector<int64_t> shape, SourceLoc loc = {});
+};
+/// Insert a dimension of size 1 before position `axis` (0 <= axis <= rank).
+struct ExpandDims : ExprNode {
+  TILEC_EXPR_NODE(ExpandDims)
+  Expr a;
+  int axis = 0;
+  static Expr make(Expr a, int axis, SourceLoc loc = {});
+};
+/// Stretch the size-1 dimensions of `a` to `type.shape` (same rank).
+struct Broadcast : ExprNode {
+  TILEC_EXPR_NODE(Broadcast)
+  Expr a;
+  static Expr make(Expr a, std::vector<int64_t> shape, SourceLoc loc = {});
+};
+/// Load through a pointer (scalar or tile). Masked-off elements (mask false) do not touch memory and
+/// yield `other` (zero when absent). `mask` is Bool of the pointer's shape; `other` has the result
+/// type. `vec` (set by coalescing) is how many contiguous elements one access moves; `aligned`
+/// says the address of each vector is proven aligned to its size.
+struct Load : ExprNode {
+  TILEC_EXPR_NODE(Load)
+  Expr ptr, mask, other;
+  int vec = 1;
+  bool aligned = false;
+  static Expr make(Expr ptr, Expr mask, Expr other, SourceLoc loc = {});
+};
+/// Reduce `a` along `axis`; the result has that dimension removed (a scalar for 1-D input). Sum of
+/// Bool/I8 accumulates in I32; ArgMax/ArgMin give I32 indices (smallest index among equal values;
+/// NaN counts as the largest value).
+struct Reduce : ExprNode {
+  TILEC_EXPR_NODE(Reduce)
+  ReduceOp op{};
+  int axis = 0;
+  Expr a;
+  static Expr make(ReduceOp op, int axis, Expr a, SourceLoc loc = {});
+};
+/// Returns `a` unchanged; tells axis analysis that along each dim the values are multiples of
+/// `values[d]` (MultipleOf) or come in runs of `values[d]` contiguous values (MaxContiguous).
+struct Hint : ExprNode {
+  TILEC_EXPR_NODE(Hint)
+  HintKind hint{};
+  Expr a;
+  std::vector<int64_t> values; // one per dim (one for scalars)
+  static Expr make(HintKind k, Expr a, std::vector<int64_t> values, SourceLoc loc = {});
+};
+/// The same tile in the layout of `type.layout`.
+struct ConvertLayout : ExprNode {
+  TILEC_EXPR_NODE(ConvertLayout)
+  Expr a;
+  static Expr make(Expr a, LayoutRef to, SourceLoc loc = {});
+};
+/// Lowered reduction, step 1: each thread combines the elements it owns along `axis`. The result has
+/// the reduced shape in the slice layout (a scalar for 1-D input) and is the thread's partial; for
+/// ArgMax/ArgMin it is an argPair type.
+struct ThreadReduce : ExprNode {
+  TILEC_EXPR_NODE(ThreadReduce)
+  ReduceOp op{};
+  int axis = 0;
+  Expr a; // the tile being reduced (its layout gives the per-thread elements)
+  static Expr make(ReduceOp op, int axis, Expr a, Type resultType, SourceLoc loc = {});
+};
+/// Lowered reduction, step 2: combine partials across the lanes of a warp with xor shuffles, one
+/// per entry of `laneMasks` (e.g. 16 8 4 2 1). Afterwards every participating lane holds the
+/// combination over the lanes that differ only in those bits. `warpSize` is the target's (32/64).
+struct WarpReduce : ExprNode {
+  TILEC_EXPR_NODE(WarpReduce)
+  ReduceOp op{};
+  Expr a;
+  std::vector<int> laneMasks;
+  int warpSize = 32;
+  static Expr make(ReduceOp op, Expr a, std::vector<int> laneMasks, int warpSize, SourceLoc loc = {});
+};
+/// Read from shared buffer `buffer` (index into Kernel::buffers).
+/// Tile mode (op unset): the tile of `type` (its layout) that a SharedWrite stored.
+/// Combine mode (op set): combine the `numParts` per-warp partials stored by a SharedWrite in
+/// Partials mode, giving the reduced value in `type`'s (slice) layout.
+struct SharedRead : ExprNode {
+  TILEC_EXPR_NODE(SharedRead)
+  int buffer = -1;
+  bool combine = false;
+  ReduceOp op{};
+  int numParts = 1;
+  static Expr makeTile(int buffer, Type type, SourceLoc loc = {});
+  static Expr makeCombine(int buffer, ReduceOp op, int numParts, Type type, SourceLoc loc = {});
+};
+/// The value (index=false) or index (index=true) half of an argPair value.
+struct PairValue : ExprNode {
+  TILEC_EXPR_NODE(PairValue)
+  Expr a;
+  bool index = false;
+  static Expr make(Expr a, bool index, SourceLoc loc = {});
+};
+#undef TILEC_EXPR_NODE
+
+// ---- statements ----------------------------------------------------------------------------------
+struct StmtNode {
+  const StmtKind kind;
+  SourceLoc loc;
+  explicit StmtNode(StmtKind k) : kind(k) {}
+  virtual ~StmtNode() = default;
+};
+using Stmt = std::shared_ptr<const StmtNode>;
+
+template <class T> const T *as(const Stmt &s) {
+  return s && s->kind == T::Kind ? static_cast<const T *>(s.get()) : nullptr;
+}
+
+#define TILEC_STMT_NODE(N)                                                                         \
+  static constexpr StmtKind Kind = StmtKind::N;                                                    \
+  N() : StmtNode(StmtKind::N) {}
+
+struct Block : StmtNode {
+  TILEC_STMT_NODE(Block)
+  std::vector<Stmt> stmts;
+  static Stmt make(std::vector<Stmt> stmts, SourceLoc loc = {});
+};
+/// Declares `var` (a Local) in the enclosing block; `init` may be null (tiles then start as zeros
+/// only if the user wrote so; uninitialised scalars are rejected by the translator).
+struct Decl : StmtNode {
+  TILEC_STMT_NODE(Decl)
+  Var var;
+  Expr init;
+  static Stmt make(Var var, Expr init, SourceLoc loc = {});
+};
+struct Assign : StmtNode {
+  TILEC_STMT_NODE(Assign)
+  Var var;
+  Expr value;
+  static Stmt make(Var var, Expr value, SourceLoc loc = {});
+};
+/// Store `value` through `ptr` where `mask` (may be null) is true. Shapes of ptr, value and mask
+/// match (value and mask broadcast by the translator). `vec`/`aligned` as for Load.
+struct Store : StmtNode {
+  TILEC_STMT_NODE(Store)
+  Expr ptr, value, mask;
+  int vec = 1;
+  bool aligned = false;
+  static Stmt make(Expr ptr, Expr value, Expr mask, SourceLoc loc = {});
+};
+/// for (var = begin; var < end; var += step) body  — scalar integer bounds, step > 0 unless
+/// `unroll` (static_range: constant bounds, fully unrolled in the output).
+struct For : StmtNode {
+  TILEC_STMT_NODE(For)
+  Var var;
+  Expr begin, end, step;
+  Stmt body;
+  bool unroll = false;
+  static Stmt make(Var var, Expr begin, Expr end, Expr step, Stmt body, bool unroll,
+                   SourceLoc loc = {});
+};
+struct While : StmtNode {
+  TILEC_STMT_NODE(While)
+  Expr cond;
+  Stmt body;
+  static Stmt make(Expr cond, Stmt body, SourceLoc loc = {});
+};
+struct If : StmtNode {
+  TILEC_STMT_NODE(If)
+  Expr cond;
+  Stmt thenS, elseS; // elseS may be null
+  static Stmt make(Expr cond, Stmt thenS, Stmt elseS, SourceLoc loc = {});
+};
+struct Barrier : StmtNode {
+  TILEC_STMT_NODE(Barrier)
+  static Stmt make(SourceLoc loc = {});
+};
+/// Write to shared buffer `buffer`.
+/// Tile mode (partials=false): every element of tile `value` (in its layout) at its row-major place
+/// (rows padded to the buffer's rowStride); replicated elements are written by one owner only.
+/// Partials mode: `value` is a per-thread partial of a reduction along `axis` of a tile of layout
+/// `srcLayout`/`srcShape`; lane 0 (along `axis`) of each warp writes its partial to the slot of its
+/// warp index along `axis`.
+struct SharedWrite : StmtNode {
+  TILEC_STMT_NODE(SharedWrite)
+  int buffer = -1;
+  Expr value;
+  bool partials = false;
+  int axis = 0;
+  LayoutRef srcLayout;
+  std::vector<int64_t> srcShape;
+  static Stmt makeTile(int buffer, Expr value, SourceLoc loc = {});
+  static Stmt makePartials(int buffer, Expr partial, int axis, LayoutRef srcLayout,
+                           std::vector<int64_t> srcShape, SourceLoc loc = {});
+};
+#undef TILEC_STMT_NODE
+
+// ---- kernels and modules -------------------------------------------------------------------------
+/// A statically sized shared-memory buffer. Allocation sets `offsetBytes` (buffers whose lifetimes do
+/// not overlap share bytes).
+struct SharedBuffer {
+  std::string name;          ///< for the emitted code, e.g. `row_max_smem`
+  Type elemType;             ///< scalar element type (argPair allowed)
+  std::vector<int64_t> shape; ///< logical shape; Partials mode: [numWarpsAlongAxis, reduced...]
+  int64_t rowStride = 0;     ///< elements between rows (>= last dim; padding avoids bank conflicts)
+  int64_t sizeBytes = 0;
+  int64_t offsetBytes = -1;  ///< set by shared-memory allocation
+};
+
+/// Kernel-level settings from the annotation (`TILEC_KERNEL(num_warps = 4)`).
+struct KernelSettings {
+  int numWarps = 4;
+  /// The launch grid from the annotation (`grid = (cdiv(n, BLOCK))`): up to 3 host-side scalar
+  /// expressions over the kernel's scalar parameters (VarRef), integer constants (meta-parameters are
+  /// already substituted), Binary Add/Sub/Mul/Div/Mod and Math Cdiv. Empty: the caller gives the grid.
+  std::vector<Expr> grid;
+};
+
+/// A meta-parameter value of the instantiation being compiled (e.g. BLOCK = 1024).
+struct MetaParam {
+  std::string name;
+  int64_t value = 0;
+  bool isBool = false;
+};
+
+struct Kernel {
+  std::string name;         ///< the function's name, e.g. `add_kernel`
+  std::string instanceName; ///< unique C identifier of this instantiation, e.g. `add_kernel_1024`
+  std::string templateArgs; ///< as the user spells them, e.g. `<1024>` ("" for non-templates)
+  std::vector<MetaParam> metaParams;
+  std::vector<Var> params;
+  KernelSettings settings;
+  Stmt body;
+  SourceLoc loc;
+  std::vector<SharedBuffer> buffers;
+  int64_t sharedBytes = 0; ///< total, set by shared-memory allocation
+  int warpSize = 32;       ///< of the target (32 CUDA, 64 HIP); set by the driver before passes
+  int nextVarId = 0;
+  Var newVar(std::string name, Type type, VarKind kind, SourceLoc loc);
+};
+
+/// A source file a kernel came from: its name as given on the command line and its lines (for
+/// provenance comments and diagnostics).
+struct SourceFile {
+  std::string name;
+  std::vector<std::string> lines;
+};
+
+struct Module {
+  std::vector<SourceFile> files;
+  std::vector<Kernel> kernels;
+};
+
+} // namespace tilec::ir

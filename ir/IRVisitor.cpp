@@ -1,0 +1,281 @@
+#include "ir/IRVisitor.h"
+
+namespace tilec::ir {
+
+void IRVisitor::visit(const Expr &e) {
+  if (!e)
+    return;
+  switch (e->kind) {
+#define TILEC_EXPR(N)                                                                              \
+  case ExprKind::N:                                                                                \
+    visit(static_cast<const N *>(e.get()));                                                        \
+    return;
+#include "ir/Nodes.def"
+  }
+}
+
+void IRVisitor::visit(const Stmt &s) {
+  if (!s)
+    return;
+  switch (s->kind) {
+#define TILEC_STMT(N)                                                                              \
+  case StmtKind::N:                                                                                \
+    visit(static_cast<const N *>(s.get()));                                                        \
+    return;
+#include "ir/Nodes.def"
+  }
+}
+
+void IRVisitor::visit(const IntImm *) {}
+void IRVisitor::visit(const FloatImm *) {}
+void IRVisitor::visit(const VarRef *) {}
+void IRVisitor::visit(const Unary *n) { visit(n->a); }
+void IRVisitor::visit(const Binary *n) {
+  visit(n->a);
+  visit(n->b);
+}
+void IRVisitor::visit(const Math *n) {
+  for (auto &a : n->args)
+    visit(a);
+}
+void IRVisitor::visit(const Select *n) {
+  visit(n->cond);
+  visit(n->a);
+  visit(n->b);
+}
+void IRVisitor::visit(const Cast *n) { visit(n->a); }
+void IRVisitor::visit(const ProgramId *) {}
+void IRVisitor::visit(const Arange *) {}
+void IRVisitor::visit(const Splat *n) { visit(n->a); }
+void IRVisitor::visit(const ExpandDims *n) { visit(n->a); }
+void IRVisitor::visit(const Broadcast *n) { visit(n->a); }
+void IRVisitor::visit(const Load *n) {
+  visit(n->ptr);
+  visit(n->mask);
+  visit(n->other);
+}
+void IRVisitor::visit(const Reduce *n) { visit(n->a); }
+void IRVisitor::visit(const Hint *n) { visit(n->a); }
+void IRVisitor::visit(const ConvertLayout *n) { visit(n->a); }
+void IRVisitor::visit(const ThreadReduce *n) { visit(n->a); }
+void IRVisitor::visit(const WarpReduce *n) { visit(n->a); }
+void IRVisitor::visit(const SharedRead *) {}
+void IRVisitor::visit(const PairValue *n) { visit(n->a); }
+
+void IRVisitor::visit(const Block *n) {
+  for (auto &s : n->stmts)
+    visit(s);
+}
+void IRVisitor::visit(const Decl *n) { visit(n->init); }
+void IRVisitor::visit(const Assign *n) { visit(n->value); }
+void IRVisitor::visit(const Store *n) {
+  visit(n->ptr);
+  visit(n->value);
+  visit(n->mask);
+}
+void IRVisitor::visit(const For *n) {
+  visit(n->begin);
+  visit(n->end);
+  visit(n->step);
+  visit(n->body);
+}
+void IRVisitor::visit(const While *n) {
+  visit(n->cond);
+  visit(n->body);
+}
+void IRVisitor::visit(const If *n) {
+  visit(n->cond);
+  visit(n->thenS);
+  visit(n->elseS);
+}
+void IRVisitor::visit(const Barrier *) {}
+void IRVisitor::visit(const SharedWrite *n) { visit(n->value); }
+
+// ---- mutator -------------------------------------------------------------------------------------
+
+Expr IRMutator::mutate(const Expr &e) {
+  if (!e)
+    return e;
+  switch (e->kind) {
+#define TILEC_EXPR(N)                                                                              \
+  case ExprKind::N:                                                                                \
+    return mutate(static_cast<const N *>(e.get()), e);
+#include "ir/Nodes.def"
+  }
+  return e;
+}
+
+Stmt IRMutator::mutate(const Stmt &s) {
+  if (!s)
+    return s;
+  switch (s->kind) {
+#define TILEC_STMT(N)                                                                              \
+  case StmtKind::N:                                                                                \
+    return mutate(static_cast<const N *>(s.get()), s);
+#include "ir/Nodes.def"
+  }
+  return s;
+}
+
+namespace {
+// Copy a node, replace some children, keep type/loc/fields.
+template <class T> std::shared_ptr<T> copyOf(const T *n) { return std::make_shared<T>(*n); }
+} // namespace
+
+Expr IRMutator::mutate(const IntImm *, const Expr &self) { return self; }
+Expr IRMutator::mutate(const FloatImm *, const Expr &self) { return self; }
+Expr IRMutator::mutate(const VarRef *, const Expr &self) { return self; }
+Expr IRMutator::mutate(const ProgramId *, const Expr &self) { return self; }
+Expr IRMutator::mutate(const Arange *, const Expr &self) { return self; }
+Expr IRMutator::mutate(const SharedRead *, const Expr &self) { return self; }
+
+#define TILEC_MUTATE_CHILD1(N, F)                                                                  \
+  Expr IRMutator::mutate(const N *n, const Expr &self) {                                           \
+    Expr a = mutate(n->F);                                                                         \
+    if (a == n->F)                                                                                 \
+      return self;                                                                                 \
+    auto c = copyOf(n);                                                                            \
+    c->F = a;                                                                                      \
+    return c;                                                                                      \
+  }
+TILEC_MUTATE_CHILD1(Unary, a)
+TILEC_MUTATE_CHILD1(Cast, a)
+TILEC_MUTATE_CHILD1(Splat, a)
+TILEC_MUTATE_CHILD1(ExpandDims, a)
+TILEC_MUTATE_CHILD1(Broadcast, a)
+TILEC_MUTATE_CHILD1(Reduce, a)
+TILEC_MUTATE_CHILD1(Hint, a)
+TILEC_MUTATE_CHILD1(ConvertLayout, a)
+TILEC_MUTATE_CHILD1(ThreadReduce, a)
+TILEC_MUTATE_CHILD1(WarpReduce, a)
+TILEC_MUTATE_CHILD1(PairValue, a)
+#undef TILEC_MUTATE_CHILD1
+
+Expr IRMutator::mutate(const Binary *n, const Expr &self) {
+  Expr a = mutate(n->a), b = mutate(n->b);
+  if (a == n->a && b == n->b)
+    return self;
+  auto c = copyOf(n);
+  c->a = a;
+  c->b = b;
+  return c;
+}
+Expr IRMutator::mutate(const Math *n, const Expr &self) {
+  std::vector<Expr> args;
+  bool changed = false;
+  for (auto &a : n->args) {
+    args.push_back(mutate(a));
+    changed |= args.back() != a;
+  }
+  if (!changed)
+    return self;
+  auto c = copyOf(n);
+  c->args = std::move(args);
+  return c;
+}
+Expr IRMutator::mutate(const Select *n, const Expr &self) {
+  Expr cond = mutate(n->cond), a = mutate(n->a), b = mutate(n->b);
+  if (cond == n->cond && a == n->a && b == n->b)
+    return self;
+  auto c = copyOf(n);
+  c->cond = cond;
+  c->a = a;
+  c->b = b;
+  return c;
+}
+Expr IRMutator::mutate(const Load *n, const Expr &self) {
+  Expr p = mutate(n->ptr), m = mutate(n->mask), o = mutate(n->other);
+  if (p == n->ptr && m == n->mask && o == n->other)
+    return self;
+  auto c = copyOf(n);
+  c->ptr = p;
+  c->mask = m;
+  c->other = o;
+  return c;
+}
+
+Stmt IRMutator::mutate(const Block *n, const Stmt &self) {
+  std::vector<Stmt> stmts;
+  bool changed = false;
+  for (auto &s : n->stmts) {
+    Stmt m = mutate(s);
+    changed |= m != s;
+    if (m) // a mutation may delete a statement by returning null
+      stmts.push_back(m);
+  }
+  if (!changed)
+    return self;
+  auto c = copyOf(n);
+  c->stmts = std::move(stmts);
+  return c;
+}
+Stmt IRMutator::mutate(const Decl *n, const Stmt &self) {
+  Expr init = mutate(n->init);
+  if (init == n->init)
+    return self;
+  auto c = copyOf(n);
+  c->init = init;
+  return c;
+}
+Stmt IRMutator::mutate(const Assign *n, const Stmt &self) {
+  Expr v = mutate(n->value);
+  if (v == n->value)
+    return self;
+  auto c = copyOf(n);
+  c->value = v;
+  return c;
+}
+Stmt IRMutator::mutate(const Store *n, const Stmt &self) {
+  Expr p = mutate(n->ptr), v = mutate(n->value), m = mutate(n->mask);
+  if (p == n->ptr && v == n->value && m == n->mask)
+    return self;
+  auto c = copyOf(n);
+  c->ptr = p;
+  c->value = v;
+  c->mask = m;
+  return c;
+}
+Stmt IRMutator::mutate(const For *n, const Stmt &self) {
+  Expr b = mutate(n->begin), e = mutate(n->end), st = mutate(n->step);
+  Stmt body = mutate(n->body);
+  if (b == n->begin && e == n->end && st == n->step && body == n->body)
+    return self;
+  auto c = copyOf(n);
+  c->begin = b;
+  c->end = e;
+  c->step = st;
+  c->body = body;
+  return c;
+}
+Stmt IRMutator::mutate(const While *n, const Stmt &self) {
+  Expr cond = mutate(n->cond);
+  Stmt body = mutate(n->body);
+  if (cond == n->cond && body == n->body)
+    return self;
+  auto c = copyOf(n);
+  c->cond = cond;
+  c->body = body;
+  return c;
+}
+Stmt IRMutator::mutate(const If *n, const Stmt &self) {
+  Expr cond = mutate(n->cond);
+  Stmt t = mutate(n->thenS), e = mutate(n->elseS);
+  if (cond == n->cond && t == n->thenS && e == n->elseS)
+    return self;
+  auto c = copyOf(n);
+  c->cond = cond;
+  c->thenS = t;
+  c->elseS = e;
+  return c;
+}
+Stmt IRMutator::mutate(const Barrier *, const Stmt &self) { return self; }
+Stmt IRMutator::mutate(const SharedWrite *n, const Stmt &self) {
+  Expr v = mutate(n->value);
+  if (v == n->value)
+    return self;
+  auto c = copyOf(n);
+  c->value = v;
+  return c;
+}
+
+} // namespace tilec::ir

@@ -1,0 +1,60 @@
+#pragma once
+/// \file Read-only traversal (IRVisitor) and rebuilding traversal (IRMutator) of the Tile IR.
+///
+/// Override `visit(const X *)` for the nodes you care about and call the base to keep walking into
+/// children. IRMutator's `mutate` returns the same pointer when nothing below changed, so passes that
+/// change nothing allocate nothing.
+
+#include "ir/IR.h"
+
+namespace tilec::ir {
+
+class IRVisitor {
+public:
+  virtual ~IRVisitor() = default;
+  void visit(const Expr &e);
+  void visit(const Stmt &s);
+
+#define TILEC_EXPR(N) virtual void visit(const N *n);
+#define TILEC_STMT(N) virtual void visit(const N *n);
+#include "ir/Nodes.def"
+};
+
+class IRMutator {
+public:
+  virtual ~IRMutator() = default;
+  Expr mutate(const Expr &e);
+  Stmt mutate(const Stmt &s);
+
+protected:
+  // Each receives the node and its owning pointer (return `self` to keep it unchanged).
+#define TILEC_EXPR(N) virtual Expr mutate(const N *n, const Expr &self);
+#define TILEC_STMT(N) virtual Stmt mutate(const N *n, const Stmt &self);
+#include "ir/Nodes.def"
+};
+
+/// Calls `f` on every expression node reachable from `s` (pre-order).
+template <class F> void forEachExpr(const Stmt &s, F &&f);
+
+namespace detail {
+template <class F> class ExprWalker : public IRVisitor {
+public:
+  explicit ExprWalker(F &f) : f(f) {}
+  using IRVisitor::visit;
+#define TILEC_EXPR(N)                                                                              \
+  void visit(const N *n) override {                                                                \
+    f(static_cast<const ExprNode *>(n));                                                           \
+    IRVisitor::visit(n);                                                                           \
+  }
+#include "ir/Nodes.def"
+private:
+  F &f;
+};
+} // namespace detail
+
+template <class F> void forEachExpr(const Stmt &s, F &&f) {
+  detail::ExprWalker<F> w(f);
+  w.visit(s);
+}
+
+} // namespace tilec::ir

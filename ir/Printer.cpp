@@ -1,0 +1,379 @@
+#include "ir/Printer.h"
+
+#include <map>
+#include <sstream>
+
+namespace tilec::ir {
+
+namespace {
+
+class Printer {
+public:
+  Printer(std::ostream &os, const Module *m, PrintOptions opts) : os(os), mod(m), opts(opts) {}
+
+  void kernel(const Kernel &k) {
+    names.clear();
+    used.clear();
+    os << "kernel @" << k.name << k.templateArgs << " instance=" << k.instanceName
+       << " num_warps=" << k.settings.numWarps;
+    if (k.warpSize != 32)
+      os << " warp_size=" << k.warpSize;
+    os << " {\n";
+    for (auto &mp : k.metaParams)
+      os << "  meta " << mp.name << " = " << mp.value << '\n';
+    for (auto &p : k.params)
+      os << "  param " << var(p) << ": " << p->type.str() << '\n';
+    for (size_t i = 0; i < k.buffers.size(); ++i) {
+      auto &b = k.buffers[i];
+      os << "  shared " << i << " " << b.name << ": " << b.elemType.str() << '[';
+      for (size_t d = 0; d < b.shape.size(); ++d)
+        os << (d ? "x" : "") << b.shape[d];
+      os << "] row_stride=" << b.rowStride << " bytes=" << b.sizeBytes;
+      if (b.offsetBytes >= 0)
+        os << " offset=" << b.offsetBytes;
+      os << '\n';
+    }
+    if (k.sharedBytes)
+      os << "  shared_bytes = " << k.sharedBytes << '\n';
+    indent = 1;
+    if (auto *b = as<Block>(k.body))
+      for (auto &s : b->stmts)
+        stmt(s);
+    else
+      stmt(k.body);
+    os << "}\n";
+  }
+
+  void stmt(const Stmt &s) {
+    if (!s)
+      return;
+    pad();
+    switch (s->kind) {
+    case StmtKind::Block: {
+      os << "{";
+      endLine(s);
+      ++indent;
+      for (auto &c : as<Block>(s)->stmts)
+        stmt(c);
+      --indent;
+      pad();
+      os << "}\n";
+      return;
+    }
+    case StmtKind::Decl: {
+      auto *d = as<Decl>(s);
+      os << "decl " << var(d->var) << ": " << d->var->type.str();
+      if (d->init)
+        os << " = " << expr(d->init);
+      break;
+    }
+    case StmtKind::Assign: {
+      auto *a = as<Assign>(s);
+      os << var(a->var) << " = " << expr(a->value);
+      break;
+    }
+    case StmtKind::Store: {
+      auto *st = as<Store>(s);
+      os << "store(" << expr(st->ptr) << ", " << expr(st->value);
+      if (st->mask)
+        os << ", mask=" << expr(st->mask);
+      os << ')';
+      if (st->vec != 1 || st->aligned)
+        os << " {vec=" << st->vec << (st->aligned ? ", aligned" : "") << '}';
+      break;
+    }
+    case StmtKind::For: {
+      auto *f = as<For>(s);
+      os << (f->unroll ? "static_for " : "for ") << var(f->var) << " = " << expr(f->begin)
+         << " to " << expr(f->end) << " step " << expr(f->step) << ' ';
+      body(f->body, s);
+      return;
+    }
+    case StmtKind::While: {
+      auto *w = as<While>(s);
+      os << "while " << expr(w->cond) << ' ';
+      body(w->body, s);
+      return;
+    }
+    case StmtKind::If: {
+      auto *i = as<If>(s);
+      os << "if " << expr(i->cond) << ' ';
+      if (!i->elseS) {
+        body(i->thenS, s);
+        return;
+      }
+      body(i->thenS, s);
+      pad();
+      os << "else ";
+      body(i->elseS, nullptr);
+      return;
+    }
+    case StmtKind::Barrier:
+      os << "barrier";
+      break;
+    case StmtKind::SharedWrite: {
+      auto *w = as<SharedWrite>(s);
+      os << "shared_write" << (w->partials ? "_partials" : "") << " " << w->buffer << ", "
+         << expr(w->value);
+      if (w->partials)
+        os << " axis=" << w->axis << " of " << shape(w->srcShape) << ' ' << w->srcLayout->str();
+      break;
+    }
+    }
+    endLine(s);
+  }
+
+  std::string expr(const Expr &e) {
+    std::ostringstream o;
+    exprTo(o, e);
+    return o.str();
+  }
+
+private:
+  void body(const Stmt &b, const Stmt &owner) {
+    os << "{";
+    if (owner)
+      endLine(owner);
+    else
+      os << '\n';
+    ++indent;
+    if (auto *blk = as<Block>(b))
+      for (auto &c : blk->stmts)
+        stmt(c);
+    else
+      stmt(b);
+    --indent;
+    pad();
+    os << "}\n";
+  }
+
+  static std::string shape(const std::vector<int64_t> &s) {
+    std::string r = "[";
+    for (size_t i = 0; i < s.size(); ++i)
+      r += (i ? "x" : "") + std::to_string(s[i]);
+    return r + "]";
+  }
+
+  void endLine(const Stmt &s) {
+    if (opts.locations && s->loc.valid()) {
+      os << "  loc(";
+      if (mod && s->loc.file < static_cast<int>(mod->files.size()))
+        os << mod->files[s->loc.file].name;
+      else
+        os << '#' << s->loc.file;
+      os << ':' << s->loc.line << ':' << s->loc.col << ')';
+    }
+    os << '\n';
+  }
+
+  void pad() {
+    for (int i = 0; i < indent; ++i)
+      os << "  ";
+  }
+
+  std::string var(const Var &v) {
+    auto it = names.find(v.get());
+    if (it != names.end())
+      return it->second;
+    std::string base = "%" + (v->name.empty() ? std::string("v") : v->name);
+    std::string n = base;
+    for (int k = 1; used.count(n); ++k)
+      n = base + "." + std::to_string(k);
+    used[n] = true;
+    names[v.get()] = n;
+    return n;
+  }
+
+  void args(std::ostream &o, std::initializer_list<Expr> es) {
+    bool first = true;
+    for (auto &e : es) {
+      if (!e)
+        continue;
+      o << (first ? "" : ", ");
+      first = false;
+      exprTo(o, e);
+    }
+  }
+
+  void exprTo(std::ostream &o, const Expr &e) {
+    switch (e->kind) {
+    case ExprKind::IntImm:
+      o << as<IntImm>(e)->value << ':' << name(e->type.elem);
+      return;
+    case ExprKind::FloatImm: {
+      std::ostringstream v;
+      v.precision(17);
+      v << as<FloatImm>(e)->value;
+      o << v.str() << ':' << name(e->type.elem);
+      return;
+    }
+    case ExprKind::VarRef:
+      o << var(as<VarRef>(e)->var);
+      return;
+    case ExprKind::Unary:
+      o << name(as<Unary>(e)->op) << '(';
+      args(o, {as<Unary>(e)->a});
+      o << ')';
+      return;
+    case ExprKind::Binary: {
+      auto *b = as<Binary>(e);
+      o << name(b->op) << '(';
+      args(o, {b->a, b->b});
+      o << ')';
+      return;
+    }
+    case ExprKind::Math: {
+      auto *m = as<Math>(e);
+      o << name(m->op) << '(';
+      for (size_t i = 0; i < m->args.size(); ++i) {
+        o << (i ? ", " : "");
+        exprTo(o, m->args[i]);
+      }
+      o << ')';
+      return;
+    }
+    case ExprKind::Select: {
+      auto *s = as<Select>(e);
+      o << "select(";
+      args(o, {s->cond, s->a, s->b});
+      o << ')';
+      return;
+    }
+    case ExprKind::Cast:
+      o << "cast<" << name(e->type.elem) << ">(";
+      exprTo(o, as<Cast>(e)->a);
+      o << ')';
+      return;
+    case ExprKind::ProgramId: {
+      auto *p = as<ProgramId>(e);
+      o << (p->count ? "num_programs(" : "program_id(") << p->axis << ')';
+      return;
+    }
+    case ExprKind::Arange: {
+      auto *a = as<Arange>(e);
+      o << "arange(" << a->start << ", " << a->end << ')';
+      break;
+    }
+    case ExprKind::Splat:
+      o << "splat(";
+      exprTo(o, as<Splat>(e)->a);
+      o << ')';
+      break;
+    case ExprKind::ExpandDims:
+      o << "expand_dims(";
+      exprTo(o, as<ExpandDims>(e)->a);
+      o << ", " << as<ExpandDims>(e)->axis << ')';
+      break;
+    case ExprKind::Broadcast:
+      o << "broadcast(";
+      exprTo(o, as<Broadcast>(e)->a);
+      o << ')';
+      break;
+    case ExprKind::Load: {
+      auto *l = as<Load>(e);
+      o << "load(";
+      exprTo(o, l->ptr);
+      if (l->mask) {
+        o << ", mask=";
+        exprTo(o, l->mask);
+      }
+      if (l->other) {
+        o << ", other=";
+        exprTo(o, l->other);
+      }
+      o << ')';
+      if (l->vec != 1 || l->aligned)
+        o << " {vec=" << l->vec << (l->aligned ? ", aligned" : "") << '}';
+      break;
+    }
+    case ExprKind::Reduce: {
+      auto *r = as<Reduce>(e);
+      o << "reduce." << name(r->op) << '(';
+      exprTo(o, r->a);
+      o << ", axis=" << r->axis << ')';
+      break;
+    }
+    case ExprKind::Hint: {
+      auto *h = as<Hint>(e);
+      o << name(h->hint) << '(';
+      exprTo(o, h->a);
+      o << ", " << shape(h->values) << ')';
+      break;
+    }
+    case ExprKind::ConvertLayout:
+      o << "convert_layout(";
+      exprTo(o, as<ConvertLayout>(e)->a);
+      o << ')';
+      break;
+    case ExprKind::ThreadReduce: {
+      auto *r = as<ThreadReduce>(e);
+      o << "thread_reduce." << name(r->op) << '(';
+      exprTo(o, r->a);
+      o << ", axis=" << r->axis << ')';
+      break;
+    }
+    case ExprKind::WarpReduce: {
+      auto *r = as<WarpReduce>(e);
+      o << "warp_reduce." << name(r->op) << '(';
+      exprTo(o, r->a);
+      o << ", lanes=[";
+      for (size_t i = 0; i < r->laneMasks.size(); ++i)
+        o << (i ? "," : "") << r->laneMasks[i];
+      o << "], warp_size=" << r->warpSize << ')';
+      return;
+    }
+    case ExprKind::SharedRead: {
+      auto *r = as<SharedRead>(e);
+      if (r->combine)
+        o << "shared_combine." << name(r->op) << '(' << r->buffer << ", parts=" << r->numParts
+          << ')';
+      else
+        o << "shared_read(" << r->buffer << ')';
+      break;
+    }
+    case ExprKind::PairValue:
+      o << (as<PairValue>(e)->index ? "pair_index(" : "pair_value(");
+      exprTo(o, as<PairValue>(e)->a);
+      o << ')';
+      return;
+    }
+    // Tile-producing structural ops print their result type, so shapes and layouts are visible.
+    o << " : " << e->type.str();
+  }
+
+  std::ostream &os;
+  const Module *mod;
+  PrintOptions opts;
+  int indent = 0;
+  std::map<const VarNode *, std::string> names;
+  std::map<std::string, bool> used;
+};
+
+} // namespace
+
+void print(std::ostream &os, const Kernel &k, const Module *m, const PrintOptions &opts) {
+  Printer(os, m, opts).kernel(k);
+}
+
+void print(std::ostream &os, const Module &m, const PrintOptions &opts) {
+  for (size_t i = 0; i < m.kernels.size(); ++i) {
+    if (i)
+      os << '\n';
+    print(os, m.kernels[i], &m, opts);
+  }
+}
+
+std::string toString(const Expr &e) {
+  std::ostringstream os;
+  Printer p(os, nullptr, {});
+  return p.expr(e);
+}
+
+std::string toString(const Stmt &s) {
+  std::ostringstream os;
+  Printer p(os, nullptr, {});
+  p.stmt(s);
+  return os.str();
+}
+
+} // namespace tilec::ir

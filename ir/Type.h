@@ -1,0 +1,125 @@
+#pragma once
+/// \file Element types, tile types and layouts of the Tile IR.
+///
+/// A value is a scalar (empty shape) or a tile (rank 1 or 2, every dimension a power of two). Tiles
+/// carry a layout once layout assignment has run: the layout says which thread of the block owns
+/// which element. Pointers are global-memory pointers to an element type.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec::ir {
+
+enum class ScalarType : uint8_t { Bool, I8, I32, I64, F16, BF16, F32 };
+
+/// Size of one element in bytes (Bool counts as one byte, as stored by tilec).
+int byteSize(ScalarType t);
+int bitWidth(ScalarType t); // Bool: 1
+bool isFloat(ScalarType t);
+bool isInt(ScalarType t); // I8/I32/I64 (not Bool)
+/// IR spelling: i1 i8 i32 i64 f16 bf16 f32.
+const char *name(ScalarType t);
+std::optional<ScalarType> scalarTypeFromName(const std::string &s);
+
+struct Layout;
+using LayoutRef = std::shared_ptr<const Layout>;
+
+/// How the elements of a tile are distributed over the threads of a block (Triton's encodings).
+///
+/// Blocked: along each dim d a thread owns `sizePerThread[d]` consecutive elements; `threadsPerWarp[d]`
+/// lanes and `warpsPerBlock[d]` warps tile the dim; `order` lists dims fastest first (lane and warp
+/// ids are split over dims in that order). The pattern repeats to cover the tile; a tile smaller than
+/// the pattern is replicated (several threads hold the same element).
+/// Slice: the layout of `parent` with dimension `dim` removed (the result of reducing along `dim`, or
+/// the operand of expand_dims at `dim`); elements are replicated over the threads along `dim`.
+struct Layout {
+  enum class Kind : uint8_t { Blocked, Slice };
+  Kind kind = Kind::Blocked;
+  std::vector<int> sizePerThread, threadsPerWarp, warpsPerBlock, order; // Blocked
+  LayoutRef parent;                                                     // Slice
+  int sliceDim = -1;                                                    // Slice
+
+  static LayoutRef blocked(std::vector<int> sizePerThread, std::vector<int> threadsPerWarp,
+                           std::vector<int> warpsPerBlock, std::vector<int> order);
+  static LayoutRef slice(LayoutRef parent, int dim);
+
+  int rank() const;
+  /// The blocked layout at the root of a chain of slices (itself when blocked).
+  const Layout &root() const;
+  /// Canonical text, e.g. `#blocked<spt=[1,4], tpw=[4,8], wpb=[4,1], order=[1,0]>` or
+  /// `#slice<dim=1, #blocked<...>>`.
+  std::string str() const;
+};
+
+bool operator==(const Layout &a, const Layout &b);
+inline bool operator!=(const Layout &a, const Layout &b) { return !(a == b); }
+/// Equality of optional layouts (both null, or both set and equal).
+bool sameLayout(const LayoutRef &a, const LayoutRef &b);
+
+/// Per-dimension facts about how a blocked layout (or a slice of one) covers a tile of `shape`.
+struct LayoutGeometry {
+  std::vector<int64_t> elemsPerThread; ///< per dim: how many elements of the tile one thread holds
+  std::vector<int64_t> coverage;       ///< per dim: sizePerThread * threadsPerWarp * warpsPerBlock
+  int64_t totalElemsPerThread() const;
+};
+/// Geometry of `layout` applied to a tile of `shape` (rank must match).
+LayoutGeometry geometry(const Layout &layout, const std::vector<int64_t> &shape);
+
+struct Type {
+  ScalarType elem = ScalarType::I32;
+  bool pointer = false;       ///< global pointer to `elem`
+  bool constPointee = false;  ///< `const T*`
+  bool argPair = false;       ///< argmax/argmin partial: (value of `elem`, int32 index)
+  std::vector<int64_t> shape; ///< empty: scalar
+  LayoutRef layout;           ///< tiles only; null before layout assignment
+
+  static Type scalar(ScalarType t) {
+    Type r;
+    r.elem = t;
+    return r;
+  }
+  static Type ptr(ScalarType t, bool isConst) {
+    Type r;
+    r.elem = t;
+    r.pointer = true;
+    r.constPointee = isConst;
+    return r;
+  }
+  Type withShape(std::vector<int64_t> s) const {
+    Type r = *this;
+    r.shape = std::move(s);
+    if (r.shape.empty())
+      r.layout = nullptr;
+    return r;
+  }
+  Type withElem(ScalarType t) const {
+    Type r = *this;
+    r.elem = t;
+    r.pointer = false;
+    r.constPointee = false;
+    r.argPair = false;
+    return r;
+  }
+  Type withLayout(LayoutRef l) const {
+    Type r = *this;
+    r.layout = std::move(l);
+    return r;
+  }
+  Type scalarOf() const { return withShape({}); }
+  bool isTile() const { return !shape.empty(); }
+  bool isScalar() const { return shape.empty(); }
+  int rank() const { return static_cast<int>(shape.size()); }
+  int64_t numElements() const;
+  /// IR spelling: `f32`, `ptr<f32>`, `ptr<const f16>`, `tile<128x64xf32, #blocked<...>>`.
+  std::string str() const;
+};
+
+bool operator==(const Type &a, const Type &b);
+inline bool operator!=(const Type &a, const Type &b) { return !(a == b); }
+/// Same element type, pointer-ness and shape; layouts ignored.
+bool sameShapeAndElem(const Type &a, const Type &b);
+
+} // namespace tilec::ir
