@@ -1,0 +1,1 @@
+#include "ir/Equality.h"

@@ -1,0 +1,2 @@
+#pragma once
+// Placeholder: structural equality of IR trees.

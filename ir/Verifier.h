@@ -1,0 +1,2 @@
+#pragma once
+// Placeholder: the IR verifier.

@@ -1,0 +1,2 @@
+// Placeholder: axis analysis.
+#include "passes/analysis/AxisInfo.h"

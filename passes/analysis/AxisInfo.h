@@ -1,0 +1,2 @@
+#pragma once
+// Placeholder: axis analysis (contiguity, divisibility, constancy per dimension).

@@ -1,0 +1,2 @@
+// Placeholder: tests to be written.
+#include <gtest/gtest.h>
