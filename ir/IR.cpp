@@ -87,6 +87,13 @@ Expr IntImm::make(ScalarType t, int64_t v, SourceLoc loc) {
   return n;
 }
 
+Expr IntImm::makeSymbol(ScalarType t, int64_t v, std::string symbol, SourceLoc loc) {
+  auto e = std::static_pointer_cast<const IntImm>(make(t, v, loc));
+  auto n = std::make_shared<IntImm>(*e);
+  n->symbol = std::move(symbol);
+  return n;
+}
+
 Expr FloatImm::make(ScalarType t, double v, SourceLoc loc) {
   check(isFloat(t), "FloatImm of a non-float type");
   auto n = node<FloatImm>(loc);

@@ -95,11 +95,15 @@ template <class T> const T *as(const Expr &e) {
   static constexpr ExprKind Kind = ExprKind::N;                                                    \
   N() : ExprNode(ExprKind::N) {}
 
-/// Integer or bool constant; `type` is a scalar integer or Bool type.
+/// Integer or bool constant; `type` is a scalar integer or Bool type. `symbol` names the
+/// meta-parameter (template parameter) the value came from, if any, so the output can say `BLOCK`
+/// rather than `1024`; folding a constant drops it.
 struct IntImm : ExprNode {
   TILEC_EXPR_NODE(IntImm)
   int64_t value = 0;
+  std::string symbol;
   static Expr make(ScalarType t, int64_t v, SourceLoc loc = {});
+  static Expr makeSymbol(ScalarType t, int64_t v, std::string symbol, SourceLoc loc = {});
 };
 /// Floating constant; `type` is a scalar float type. The value is exact in `type`.
 struct FloatImm : ExprNode {

@@ -199,6 +199,8 @@ private:
     switch (e->kind) {
     case ExprKind::IntImm:
       o << as<IntImm>(e)->value << ':' << name(e->type.elem);
+      if (!as<IntImm>(e)->symbol.empty())
+        o << '{' << as<IntImm>(e)->symbol << '}';
       return;
     case ExprKind::FloatImm: {
       std::ostringstream v;
