@@ -1,0 +1,73 @@
+// Runs tilec's CUDA for layer_norm_fwd<1024> (fp16 in/out, fp32 statistics) on random rows of
+// ragged widths and compares Y, Mean and Rstd with the CPU reference of the same source.
+#include "../common/harness.h"
+#include "layer_norm.cpp"
+#include "layer_norm.cu"
+
+#include <cuda_fp16.h>
+
+static_assert(sizeof(tl::half) == sizeof(__half), "tl::half and __half share a bit layout");
+
+static std::vector<tl::half> toHalf(const std::vector<float> &v) {
+  std::vector<tl::half> h(v.size());
+  for (size_t i = 0; i < v.size(); ++i)
+    h[i] = tl::half(v[i]);
+  return h;
+}
+
+int main(int argc, char **argv) {
+  harness::Report report;
+  std::vector<std::pair<int, int>> cases = {{1, 1}, {5, 1000}, {64, 1024}, {17, 3000}, {4096, 4096}};
+  if (harness::smallRun(argc, argv))
+    cases = {{1, 1}, {5, 1000}, {3, 2500}};
+  for (auto [M, N] : cases) {
+    int stride = N + 8;
+    size_t n = size_t(M) * stride;
+    auto x = toHalf(harness::randomFloats(n, -3, 5, M * 31 + N));
+    auto w = toHalf(harness::randomFloats(N, 0.5f, 1.5f, N + 1));
+    auto b = toHalf(harness::randomFloats(N, -1, 1, N + 2));
+    float eps = 1e-5f;
+    std::vector<tl::half> y(n, tl::half(0.0f));
+    std::vector<float> mean(M), rstd(M);
+    tl::launch(tl::grid3{M}, layer_norm_fwd<1024>, x.data(), y.data(), w.data(), b.data(),
+               mean.data(), rstd.data(), stride, M, N, eps);
+
+    harness::DeviceBuffer<__half> dx(n), dy(n), dw(N), db(N);
+    harness::DeviceBuffer<float> dmean(M), drstd(M);
+    dx.upload(x.data());
+    dw.upload(w.data());
+    db.upload(b.data());
+    dy.poison();
+    dmean.poison();
+    drstd.poison();
+    CHECK_CUDA(launch_layer_norm_fwd_1024(cudaStream_t{}, dx.ptr, dy.ptr, dw.ptr, db.ptr, dmean.ptr,
+                                          drstd.ptr, stride, M, N, eps));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::vector<tl::half> gy(n);
+    std::vector<float> gmean(M), grstd(M);
+    dy.download(gy.data());
+    dmean.download(gmean.data());
+    drstd.download(grstd.data());
+
+    // Y over the written columns of each row; the padding columns must keep their poison.
+    std::vector<double> a, r;
+    bool paddingUntouched = true;
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < stride; ++j) {
+        float v = static_cast<float>(gy[size_t(i) * stride + j]);
+        if (j < N) {
+          a.push_back(v);
+          r.push_back(static_cast<float>(y[size_t(i) * stride + j]));
+        } else if (!std::isnan(v)) {
+          paddingUntouched = false;
+        }
+      }
+    std::string size = std::to_string(M) + "x" + std::to_string(N);
+    report.line("layer_norm", size + " Y", paddingUntouched ? harness::relError(a, r) : NAN, 1e-3);
+    report.line("layer_norm", size + " mean",
+                harness::relError({gmean.begin(), gmean.end()}, {mean.begin(), mean.end()}), 1e-5);
+    report.line("layer_norm", size + " rstd",
+                harness::relError({grstd.begin(), grstd.end()}, {rstd.begin(), rstd.end()}), 1e-5);
+  }
+  return report.exitCode();
+}

@@ -1,0 +1,57 @@
+// Runs tilec's CUDA for softmax_kernel<1024, 4> and <4096, 8> on random matrices (ragged column
+// counts, row strides wider than the rows) and compares with the CPU reference of the same source.
+#include "../common/harness.h"
+#include "softmax.cpp"
+#include "softmax.cu"
+
+struct Case {
+  int rows, cols;
+};
+
+template <int BLOCK, int WARPS, class Launch>
+void run(harness::Report &report, Case c, Launch launch) {
+  int stride = c.cols + 3; // rows are not packed: the padding must stay untouched
+  size_t n = size_t(c.rows) * stride;
+  auto x = harness::randomFloats(n, -8, 8, c.rows * 7919 + c.cols);
+  std::vector<float> ref(n, -1.0f), out(n);
+  tl::launch(tl::grid3{c.rows}, softmax_kernel<BLOCK, WARPS>, ref.data(), x.data(), stride, stride,
+             c.rows, c.cols);
+  harness::DeviceBuffer<float> din(n), dout(n);
+  din.upload(x.data());
+  dout.poison();
+  CHECK_CUDA(launch(cudaStream_t{}, dout.ptr, din.ptr, stride, stride, c.rows, c.cols));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  dout.download(out.data());
+  // Compare the written columns; the padding columns must still hold the poison (NaN).
+  std::vector<double> a, b;
+  bool paddingUntouched = true;
+  for (int r = 0; r < c.rows; ++r)
+    for (int j = 0; j < stride; ++j) {
+      float v = out[size_t(r) * stride + j];
+      if (j < c.cols) {
+        a.push_back(v);
+        b.push_back(ref[size_t(r) * stride + j]);
+      } else if (!std::isnan(v)) {
+        paddingUntouched = false;
+      }
+    }
+  double err = paddingUntouched ? harness::relError(a, b) : NAN;
+  report.line(BLOCK == 1024 ? "softmax1024" : "softmax4096",
+              std::to_string(c.rows) + "x" + std::to_string(c.cols), err, 1e-6);
+}
+
+int main(int argc, char **argv) {
+  harness::Report report;
+  bool small = harness::smallRun(argc, argv);
+  std::vector<Case> c1 = {{1, 1}, {7, 1000}, {64, 1024}, {4096, 777}};
+  std::vector<Case> c2 = {{1, 1025}, {33, 3001}, {4096, 4096}};
+  if (small) {
+    c1 = {{1, 1}, {7, 1000}, {3, 1024}};
+    c2 = {{1, 1025}, {5, 3001}};
+  }
+  for (auto c : c1)
+    run<1024, 4>(report, c, [](auto... a) { return launch_softmax_kernel_1024_4(a...); });
+  for (auto c : c2)
+    run<4096, 8>(report, c, [](auto... a) { return launch_softmax_kernel_4096_8(a...); });
+  return report.exitCode();
+}

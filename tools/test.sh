@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# README command 2: install what is missing, build, run the whole test suite (what CI runs).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/tools/install-deps.sh"
+"$root/tools/build.sh"
+cd "$root/build"
+ctest --output-on-failure -j "${TILEC_JOBS:-$(nproc)}"
