@@ -1,1 +1,850 @@
 #include "ir/Verifier.h"
+
+#include "ir/IRVisitor.h"
+#include "ir/Printer.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+#include <sstream>
+
+namespace tilec::ir {
+
+// ---- buffer lifetimes ----------------------------------------------------------------------------
+
+namespace {
+
+class LifetimeWalker {
+public:
+  explicit LifetimeWalker(const Kernel &k) : lt(k.buffers.size()) {}
+
+  std::vector<BufferLifetime> run(const Stmt &body) {
+    walk(body);
+    return lt;
+  }
+
+private:
+  void use(int buf, int pos) {
+    if (buf < 0 || buf >= static_cast<int>(lt.size()))
+      return;
+    int lo = pos, hi = pos;
+    if (!loops.empty()) {
+      lo = loops.back().first;
+      hi = loops.back().second;
+    }
+    auto &l = lt[buf];
+    l.first = l.first < 0 ? lo : std::min(l.first, lo);
+    l.last = std::max(l.last, hi);
+  }
+
+  // Last pre-order number inside `s`.
+  int extent(const Stmt &s, int pos) {
+    int n = pos;
+    countFrom(s, n);
+    return n;
+  }
+  void countFrom(const Stmt &s, int &n) {
+    if (!s)
+      return;
+    switch (s->kind) {
+    case StmtKind::Block:
+      for (auto &c : as<Block>(s)->stmts) {
+        ++n;
+        countFrom(c, n);
+      }
+      return;
+    case StmtKind::For:
+      ++n;
+      countFrom(as<For>(s)->body, n);
+      return;
+    case StmtKind::While:
+      ++n;
+      countFrom(as<While>(s)->body, n);
+      return;
+    case StmtKind::If:
+      ++n;
+      countFrom(as<If>(s)->thenS, n);
+      if (as<If>(s)->elseS) {
+        ++n;
+        countFrom(as<If>(s)->elseS, n);
+      }
+      return;
+    default:
+      return;
+    }
+  }
+
+  void walk(const Stmt &s) {
+    if (!s)
+      return;
+    int pos = next++;
+    switch (s->kind) {
+    case StmtKind::Block:
+      for (auto &c : as<Block>(s)->stmts)
+        walk(c);
+      return;
+    case StmtKind::For:
+    case StmtKind::While: {
+      const Stmt &body = s->kind == StmtKind::For ? as<For>(s)->body : as<While>(s)->body;
+      loops.push_back({pos, extent(s, pos)});
+      exprs(s, pos);
+      walk(body);
+      loops.pop_back();
+      return;
+    }
+    case StmtKind::If:
+      exprs(s, pos);
+      walk(as<If>(s)->thenS);
+      walk(as<If>(s)->elseS);
+      return;
+    case StmtKind::SharedWrite:
+      use(as<SharedWrite>(s)->buffer, pos);
+      exprs(s, pos);
+      return;
+    default:
+      exprs(s, pos);
+      return;
+    }
+  }
+
+  // SharedReads in the statement's own expressions (not in nested statements).
+  void exprs(const Stmt &s, int pos) {
+    auto f = [&](const ExprNode *e) {
+      if (e->kind == ExprKind::SharedRead)
+        use(static_cast<const SharedRead *>(e)->buffer, pos);
+    };
+    auto one = [&](const Expr &e) {
+      if (e)
+        forEachExpr(Decl::make(std::make_shared<VarNode>(), e), f);
+    };
+    switch (s->kind) {
+    case StmtKind::Decl: one(as<Decl>(s)->init); break;
+    case StmtKind::Assign: one(as<Assign>(s)->value); break;
+    case StmtKind::Store:
+      one(as<Store>(s)->ptr);
+      one(as<Store>(s)->value);
+      one(as<Store>(s)->mask);
+      break;
+    case StmtKind::For:
+      one(as<For>(s)->begin);
+      one(as<For>(s)->end);
+      one(as<For>(s)->step);
+      break;
+    case StmtKind::While: one(as<While>(s)->cond); break;
+    case StmtKind::If: one(as<If>(s)->cond); break;
+    case StmtKind::SharedWrite: one(as<SharedWrite>(s)->value); break;
+    default: break;
+    }
+  }
+
+  std::vector<BufferLifetime> lt;
+  std::vector<std::pair<int, int>> loops;
+  int next = 0;
+};
+
+} // namespace
+
+std::vector<BufferLifetime> sharedBufferLifetimes(const Kernel &k) {
+  return LifetimeWalker(k).run(k.body);
+}
+
+// ---- the verifier --------------------------------------------------------------------------------
+
+namespace {
+
+struct VerifyError {
+  std::string msg;
+};
+
+bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+class KernelVerifier {
+public:
+  KernelVerifier(const Kernel &k, bool lowered) : k(k), lowered(lowered) {}
+
+  void run() {
+    layoutMode = lowered || anyLayout();
+    for (size_t i = 0; i < k.buffers.size(); ++i) {
+      auto &b = k.buffers[i];
+      if (b.shape.empty() || b.elemType.isTile() || b.elemType.pointer)
+        fail("shared buffer " + std::to_string(i) + " '" + b.name + "' has a bad shape or type");
+      if (b.rowStride < b.shape.back())
+        fail("shared buffer " + std::to_string(i) + " has rowStride below its last dim");
+    }
+    scopes.emplace_back();
+    for (auto &p : k.params) {
+      if (!p || p->kind != VarKind::Param)
+        fail("kernel parameter is null or not a Param");
+      if (p->type.isTile())
+        fail("kernel parameter '" + p->name + "' is a tile");
+      declare(p);
+    }
+    stmt(k.body);
+    if (lowered) {
+      checkAllocation();
+      checkBarriers();
+    }
+  }
+
+private:
+  [[noreturn]] void fail(const std::string &msg) {
+    std::string where = current ? "\n  in: " + toString(current) : std::string();
+    while (!where.empty() && where.back() == '\n')
+      where.pop_back();
+    throw VerifyError{"kernel '" + k.name + "': " + msg + where};
+  }
+  void require(bool ok, const std::string &msg) {
+    if (!ok)
+      fail(msg);
+  }
+
+  bool anyLayout() {
+    bool any = false;
+    auto f = [&](const ExprNode *e) {
+      any |= e->type.layout != nullptr;
+      if (auto *r = e->kind == ExprKind::VarRef ? static_cast<const VarRef *>(e) : nullptr)
+        any |= r->var->type.layout != nullptr;
+    };
+    forEachExpr(k.body, f);
+    // Decls without init still carry var types.
+    std::function<void(const Stmt &)> walk = [&](const Stmt &s) {
+      if (!s)
+        return;
+      if (auto *d = as<Decl>(s))
+        any |= d->var->type.layout != nullptr;
+      if (auto *b = as<Block>(s))
+        for (auto &c : b->stmts)
+          walk(c);
+      if (auto *f2 = as<For>(s))
+        walk(f2->body);
+      if (auto *w = as<While>(s))
+        walk(w->body);
+      if (auto *i = as<If>(s)) {
+        walk(i->thenS);
+        walk(i->elseS);
+      }
+    };
+    walk(k.body);
+    return any;
+  }
+
+  // ---- types and layouts -----------------------------------------------------------------------
+  void checkLayout(const Layout &l, int rank, const std::string &what) {
+    require(l.rank() == rank, what + ": layout " + l.str() + " has rank " +
+                                  std::to_string(l.rank()) + ", expected " + std::to_string(rank));
+    if (l.kind == Layout::Kind::Slice) {
+      require(l.parent && l.sliceDim >= 0 && l.sliceDim < l.parent->rank(),
+              what + ": malformed slice layout");
+      return checkLayout(*l.parent, rank + 1, what);
+    }
+    size_t r = l.order.size();
+    require(l.sizePerThread.size() == r && l.threadsPerWarp.size() == r &&
+                l.warpsPerBlock.size() == r,
+            what + ": malformed blocked layout " + l.str());
+    std::vector<int> ord = l.order;
+    std::sort(ord.begin(), ord.end());
+    int64_t lanes = 1, warps = 1;
+    for (size_t d = 0; d < r; ++d) {
+      require(ord[d] == static_cast<int>(d), what + ": layout order is not a permutation");
+      require(isPow2(l.sizePerThread[d]) && isPow2(l.threadsPerWarp[d]) &&
+                  isPow2(l.warpsPerBlock[d]),
+              what + ": layout sizes must be powers of two: " + l.str());
+      lanes *= l.threadsPerWarp[d];
+      warps *= l.warpsPerBlock[d];
+    }
+    require(lanes == k.warpSize, what + ": layout " + l.str() + " has " + std::to_string(lanes) +
+                                     " threads per warp; the warp size is " +
+                                     std::to_string(k.warpSize));
+    require(warps == k.settings.numWarps,
+            what + ": layout " + l.str() + " spans " + std::to_string(warps) +
+                " warps; the kernel has num_warps=" + std::to_string(k.settings.numWarps));
+  }
+
+  void checkType(const Type &t, const std::string &what) {
+    if (t.isScalar()) {
+      require(!t.layout, what + ": scalar with a layout");
+      return;
+    }
+    for (int64_t s : t.shape)
+      require(isPow2(s), what + ": tile dims must be powers of two: " + t.str());
+    if (lowered)
+      require(t.rank() <= 2, what + ": tile of rank " + std::to_string(t.rank()));
+    if (layoutMode)
+      require(t.layout != nullptr, what + ": tile without a layout: " + t.str());
+    if (t.layout)
+      checkLayout(*t.layout, t.rank(), what);
+  }
+
+  void sameLayoutAs(const Expr &operand, const Type &result, const char *node) {
+    if (!layoutMode || operand->type.isScalar())
+      return;
+    require(sameLayout(operand->type.layout, result.layout),
+            std::string(node) + " operand " + operand->type.str() + " is not in the result layout " +
+                result.str());
+  }
+
+  static Type reducedType(ReduceOp op, int axis, const Type &in) {
+    Type t = in;
+    t.shape.erase(t.shape.begin() + axis);
+    if (op == ReduceOp::ArgMax || op == ReduceOp::ArgMin)
+      t.elem = ScalarType::I32;
+    else if (op == ReduceOp::Sum && (t.elem == ScalarType::Bool || t.elem == ScalarType::I8))
+      t.elem = ScalarType::I32;
+    t.argPair = false;
+    t.layout = nullptr;
+    return t;
+  }
+
+  void sliceOf(const Type &result, const Expr &a, int axis, const char *node) {
+    if (!layoutMode || result.isScalar())
+      return;
+    LayoutRef want = Layout::slice(a->type.layout, axis);
+    require(sameLayout(result.layout, want), std::string(node) + " result " + result.str() +
+                                                 " is not in " + want->str());
+  }
+
+  void checkBuffer(int b) {
+    require(b >= 0 && b < static_cast<int>(k.buffers.size()),
+            "shared buffer index " + std::to_string(b) + " out of range");
+  }
+
+  // `top`: the expression is the whole init of a Decl or value of an Assign.
+  void expr(const Expr &e, bool top = false) {
+    require(e != nullptr, "null expression");
+    const Type &t = e->type;
+    std::string what = std::string(name(e->kind));
+    checkType(t, what);
+    switch (e->kind) {
+    case ExprKind::IntImm:
+      require(t.isScalar() && (isInt(t.elem) || t.elem == ScalarType::Bool) && !t.pointer,
+              "IntImm of type " + t.str());
+      return;
+    case ExprKind::FloatImm:
+      require(t.isScalar() && isFloat(t.elem) && !t.pointer, "FloatImm of type " + t.str());
+      return;
+    case ExprKind::VarRef: {
+      auto *r = as<VarRef>(e);
+      require(r->var != nullptr, "VarRef of a null var");
+      require(declared(r->var.get()), "'" + r->var->name + "' used before its declaration");
+      require(sameShapeAndElem(t, r->var->type) &&
+                  (!layoutMode || sameLayout(t.layout, r->var->type.layout)),
+              "reference to '" + r->var->name + "' has type " + t.str() + " but the var is " +
+                  r->var->type.str());
+      return;
+    }
+    case ExprKind::Unary: {
+      auto *u = as<Unary>(e);
+      expr(u->a);
+      require(sameShapeAndElem(t, u->a->type) && !t.pointer, "unary operand type " + u->a->type.str());
+      if (u->op == UnaryOp::Not)
+        require(t.elem == ScalarType::Bool, "not of a non-bool");
+      if (u->op == UnaryOp::BitNot)
+        require(isInt(t.elem) || t.elem == ScalarType::Bool, "bitnot of a non-integer");
+      sameLayoutAs(u->a, t, "unary");
+      return;
+    }
+    case ExprKind::Binary: {
+      auto *b = as<Binary>(e);
+      expr(b->a);
+      expr(b->b);
+      const Type &ta = b->a->type, &tb = b->b->type;
+      require(ta.shape == tb.shape && t.shape == ta.shape,
+              std::string("binary ") + name(b->op) + " operand shapes " + ta.str() + " and " +
+                  tb.str());
+      if (ta.pointer || tb.pointer) {
+        bool arith = (b->op == BinaryOp::Add || b->op == BinaryOp::Sub) &&
+                     (ta.pointer != tb.pointer) && isInt(ta.pointer ? tb.elem : ta.elem);
+        bool cmp = isComparison(b->op) && ta.pointer && tb.pointer;
+        require(arith || cmp, std::string("binary ") + name(b->op) + " on pointers " + ta.str() +
+                                  ", " + tb.str());
+        if (arith)
+          require(t.pointer && t.elem == (ta.pointer ? ta.elem : tb.elem),
+                  "pointer arithmetic result " + t.str());
+      } else {
+        require(ta.elem == tb.elem, std::string("binary ") + name(b->op) +
+                                        " operand element types " + ta.str() + " and " +
+                                        tb.str());
+        ScalarType want = isComparison(b->op) ? ScalarType::Bool : ta.elem;
+        require(t.elem == want && !t.pointer, std::string("binary ") + name(b->op) +
+                                                   " result type " + t.str());
+        if (b->op == BinaryOp::LAnd || b->op == BinaryOp::LOr)
+          require(ta.elem == ScalarType::Bool, "logical op on non-bool operands");
+      }
+      sameLayoutAs(b->a, t, "binary");
+      sameLayoutAs(b->b, t, "binary");
+      return;
+    }
+    case ExprKind::Math: {
+      auto *m = as<Math>(e);
+      require(static_cast<int>(m->args.size()) == arity(m->op), "math arity");
+      for (auto &a : m->args) {
+        expr(a);
+        require(sameShapeAndElem(a->type, t) && !t.pointer,
+                std::string("math ") + name(m->op) + " operand " + a->type.str());
+        sameLayoutAs(a, t, "math");
+      }
+      return;
+    }
+    case ExprKind::Select: {
+      auto *s = as<Select>(e);
+      expr(s->cond);
+      expr(s->a);
+      expr(s->b);
+      require(s->cond->type.elem == ScalarType::Bool && s->cond->type.shape == t.shape &&
+                  !s->cond->type.pointer,
+              "select condition " + s->cond->type.str() + " must be bool of the result shape");
+      require(sameShapeAndElem(s->a->type, t) && sameShapeAndElem(s->b->type, t),
+              "select operands " + s->a->type.str() + ", " + s->b->type.str());
+      sameLayoutAs(s->cond, t, "select");
+      sameLayoutAs(s->a, t, "select");
+      sameLayoutAs(s->b, t, "select");
+      return;
+    }
+    case ExprKind::Cast: {
+      auto *c = as<Cast>(e);
+      expr(c->a);
+      require(c->a->type.shape == t.shape && !t.pointer && !c->a->type.pointer,
+              "cast of " + c->a->type.str() + " to " + t.str());
+      sameLayoutAs(c->a, t, "cast");
+      return;
+    }
+    case ExprKind::ProgramId:
+      require(t.isScalar() && t.elem == ScalarType::I32, "program_id type " + t.str());
+      return;
+    case ExprKind::Arange: {
+      auto *a = as<Arange>(e);
+      require(t.rank() == 1 && t.elem == ScalarType::I32 && t.shape[0] == a->end - a->start,
+              "arange type " + t.str());
+      return;
+    }
+    case ExprKind::Splat: {
+      auto *s = as<Splat>(e);
+      expr(s->a);
+      require(s->a->type.isScalar() && t.isTile() && s->a->type.elem == t.elem &&
+                  s->a->type.pointer == t.pointer,
+              "splat of " + s->a->type.str() + " to " + t.str());
+      return;
+    }
+    case ExprKind::ExpandDims: {
+      auto *x = as<ExpandDims>(e);
+      expr(x->a);
+      auto shape = x->a->type.shape;
+      require(x->axis >= 0 && x->axis <= static_cast<int>(shape.size()), "expand_dims axis");
+      shape.insert(shape.begin() + x->axis, 1);
+      require(t.shape == shape && x->a->type.elem == t.elem && x->a->type.pointer == t.pointer,
+              "expand_dims of " + x->a->type.str() + " gives " + t.str());
+      if (layoutMode)
+        require(sameLayout(x->a->type.layout, Layout::slice(t.layout, x->axis)),
+                "expand_dims operand " + x->a->type.str() + " is not in the slice of " + t.str());
+      return;
+    }
+    case ExprKind::Broadcast: {
+      auto *b = as<Broadcast>(e);
+      expr(b->a);
+      const Type &ta = b->a->type;
+      require(ta.rank() == t.rank() && ta.elem == t.elem && ta.pointer == t.pointer,
+              "broadcast of " + ta.str() + " to " + t.str());
+      for (int d = 0; d < t.rank(); ++d)
+        require(ta.shape[d] == t.shape[d] || ta.shape[d] == 1,
+                "broadcast of " + ta.str() + " to " + t.str());
+      sameLayoutAs(b->a, t, "broadcast");
+      return;
+    }
+    case ExprKind::Load: {
+      auto *l = as<Load>(e);
+      if (lowered)
+        require(top, "load must be the whole init of a decl or value of an assign");
+      expr(l->ptr);
+      require(l->ptr->type.pointer, "load of a non-pointer " + l->ptr->type.str());
+      require(!t.pointer && t.elem == l->ptr->type.elem && t.shape == l->ptr->type.shape,
+              "load result " + t.str() + " from " + l->ptr->type.str());
+      sameLayoutAs(l->ptr, t, "load");
+      if (l->mask) {
+        expr(l->mask);
+        require(l->mask->type.elem == ScalarType::Bool && l->mask->type.shape == t.shape &&
+                    !l->mask->type.pointer,
+                "load mask " + l->mask->type.str());
+        sameLayoutAs(l->mask, t, "load");
+      }
+      if (l->other) {
+        expr(l->other);
+        require(sameShapeAndElem(l->other->type, t), "load other " + l->other->type.str());
+        sameLayoutAs(l->other, t, "load");
+      }
+      checkVec(l->vec, t, "load");
+      return;
+    }
+    case ExprKind::Reduce: {
+      auto *r = as<Reduce>(e);
+      require(!lowered, "reduce remains after the pipeline");
+      expr(r->a);
+      require(r->a->type.isTile() && r->axis >= 0 && r->axis < r->a->type.rank(),
+              "reduce axis " + std::to_string(r->axis) + " of " + r->a->type.str());
+      require(!r->a->type.pointer, "reduce of pointers");
+      require(sameShapeAndElem(t, reducedType(r->op, r->axis, r->a->type)),
+              "reduce result " + t.str() + " of " + r->a->type.str());
+      sliceOf(t, r->a, r->axis, "reduce");
+      return;
+    }
+    case ExprKind::Hint: {
+      auto *h = as<Hint>(e);
+      expr(h->a);
+      require(sameShapeAndElem(h->a->type, t), "hint changes the type");
+      require(h->values.size() == static_cast<size_t>(std::max(1, t.rank())), "hint values");
+      sameLayoutAs(h->a, t, "hint");
+      return;
+    }
+    case ExprKind::ConvertLayout: {
+      auto *c = as<ConvertLayout>(e);
+      require(!lowered, "convert_layout remains after the pipeline");
+      expr(c->a);
+      require(sameShapeAndElem(c->a->type, t) && t.isTile(), "convert_layout changes the type");
+      return;
+    }
+    case ExprKind::ThreadReduce: {
+      auto *r = as<ThreadReduce>(e);
+      if (lowered)
+        require(top, "thread_reduce must be the whole init of a decl or value of an assign");
+      expr(r->a);
+      require(r->a->type.isTile() && r->axis >= 0 && r->axis < r->a->type.rank() &&
+                  !r->a->type.pointer,
+              "thread_reduce axis " + std::to_string(r->axis) + " of " + r->a->type.str());
+      auto shape = r->a->type.shape;
+      shape.erase(shape.begin() + r->axis);
+      bool arg = r->op == ReduceOp::ArgMax || r->op == ReduceOp::ArgMin;
+      require(t.shape == shape && t.elem == r->a->type.elem && t.argPair == arg && !t.pointer,
+              "thread_reduce result " + t.str() + " of " + r->a->type.str());
+      sliceOf(t, r->a, r->axis, "thread_reduce");
+      return;
+    }
+    case ExprKind::WarpReduce: {
+      auto *w = as<WarpReduce>(e);
+      if (lowered)
+        require(top, "warp_reduce must be the whole init of a decl or value of an assign");
+      expr(w->a);
+      require(t == w->a->type, "warp_reduce changes the type");
+      bool arg = w->op == ReduceOp::ArgMax || w->op == ReduceOp::ArgMin;
+      require(t.argPair == arg, "warp_reduce partial type " + t.str());
+      std::set<int> seen;
+      for (int m : w->laneMasks)
+        require(isPow2(m) && m < w->warpSize && seen.insert(m).second,
+                "warp_reduce lane mask " + std::to_string(m));
+      if (lowered)
+        require(w->warpSize == k.warpSize, "warp_reduce warp size differs from the kernel's");
+      return;
+    }
+    case ExprKind::SharedRead: {
+      auto *r = as<SharedRead>(e);
+      if (lowered)
+        require(top, "shared_read must be the whole init of a decl or value of an assign");
+      checkBuffer(r->buffer);
+      const SharedBuffer &b = k.buffers[r->buffer];
+      if (!r->combine) {
+        require(t.isTile() && t.shape == b.shape && t.elem == b.elemType.elem &&
+                    t.argPair == b.elemType.argPair && !t.pointer,
+                "shared_read of " + t.str() + " from buffer '" + b.name + "'");
+      } else {
+        std::vector<int64_t> want = {r->numParts};
+        want.insert(want.end(), t.shape.begin(), t.shape.end());
+        require(b.shape == want && t.elem == b.elemType.elem && t.argPair == b.elemType.argPair,
+                "shared_combine of " + t.str() + " from buffer '" + b.name + "'");
+        bool arg = r->op == ReduceOp::ArgMax || r->op == ReduceOp::ArgMin;
+        require(t.argPair == arg, "shared_combine result " + t.str());
+      }
+      return;
+    }
+    case ExprKind::PairValue: {
+      auto *p = as<PairValue>(e);
+      expr(p->a);
+      require(p->a->type.argPair && p->a->type.shape == t.shape && !t.argPair &&
+                  t.elem == (p->index ? ScalarType::I32 : p->a->type.elem),
+              "pair access of " + p->a->type.str() + " gives " + t.str());
+      sameLayoutAs(p->a, t, "pair access");
+      return;
+    }
+    }
+  }
+
+  void checkVec(int vec, const Type &t, const char *what) {
+    require(vec >= 1 && isPow2(vec), std::string(what) + " vec must be a power of two");
+    if (!lowered || vec == 1)
+      return;
+    require(t.isTile(), std::string(what) + " of a scalar with vec > 1");
+    const Layout &l = *t.layout;
+    require(l.kind == Layout::Kind::Blocked && l.sizePerThread[l.order[0]] % vec == 0,
+            std::string(what) + " vec=" + std::to_string(vec) +
+                " does not divide spt[order[0]] of " + l.str());
+  }
+
+  // ---- statements and scopes -------------------------------------------------------------------
+  bool declared(const VarNode *v) {
+    for (auto &s : scopes)
+      if (s.count(v))
+        return true;
+    return false;
+  }
+  void declare(const Var &v) {
+    require(!everDeclared.count(v.get()), "'" + v->name + "' is declared twice");
+    everDeclared.insert(v.get());
+    scopes.back().insert(v.get());
+    checkType(v->type, "var '" + v->name + "'");
+  }
+
+  void scalarCond(const Expr &c, const char *what) {
+    expr(c);
+    require(c->type.isScalar() && !c->type.pointer &&
+                (c->type.elem == ScalarType::Bool || isInt(c->type.elem)),
+            std::string(what) + " condition must be a scalar bool or integer, got " +
+                c->type.str());
+  }
+
+  void valueFor(const Var &v, const Expr &e) {
+    expr(e, true);
+    require(sameShapeAndElem(v->type, e->type) &&
+                (!layoutMode || sameLayout(v->type.layout, e->type.layout)),
+            "value of type " + e->type.str() + " for '" + v->name + "' of type " + v->type.str());
+  }
+
+  void scoped(const Stmt &s) {
+    scopes.emplace_back();
+    stmt(s);
+    scopes.pop_back();
+  }
+
+  void stmt(const Stmt &s) {
+    require(s != nullptr, "null statement");
+    Stmt saved = current;
+    current = s;
+    switch (s->kind) {
+    case StmtKind::Block:
+      current = saved;
+      scopes.emplace_back();
+      for (auto &c : as<Block>(s)->stmts)
+        stmt(c);
+      scopes.pop_back();
+      return;
+    case StmtKind::Decl: {
+      auto *d = as<Decl>(s);
+      require(d->var && d->var->kind == VarKind::Local, "decl of a non-local var");
+      if (d->init)
+        valueFor(d->var, d->init);
+      declare(d->var);
+      break;
+    }
+    case StmtKind::Assign: {
+      auto *a = as<Assign>(s);
+      require(a->var && declared(a->var.get()),
+              "assignment to '" + (a->var ? a->var->name : std::string("?")) +
+                  "' before its declaration");
+      require(a->var->kind != VarKind::LoopIndex, "assignment to a loop index");
+      valueFor(a->var, a->value);
+      break;
+    }
+    case StmtKind::Store: {
+      auto *st = as<Store>(s);
+      expr(st->ptr);
+      expr(st->value);
+      const Type &p = st->ptr->type, &v = st->value->type;
+      require(p.pointer, "store through a non-pointer " + p.str());
+      require(v.shape == p.shape && v.elem == p.elem && !v.pointer && !v.argPair,
+              "store of " + v.str() + " through " + p.str());
+      require(!p.constPointee, "store through a pointer to const");
+      sameLayoutAs(st->value, p, "store");
+      if (st->mask) {
+        expr(st->mask);
+        require(st->mask->type.elem == ScalarType::Bool && st->mask->type.shape == p.shape &&
+                    !st->mask->type.pointer,
+                "store mask " + st->mask->type.str());
+        sameLayoutAs(st->mask, p, "store");
+      }
+      checkVec(st->vec, p, "store");
+      break;
+    }
+    case StmtKind::For: {
+      auto *f = as<For>(s);
+      for (const Expr *b : {&f->begin, &f->end, &f->step}) {
+        expr(*b);
+        require((*b)->type.isScalar() && isInt((*b)->type.elem) && !(*b)->type.pointer,
+                "for bounds must be scalar integers, got " + (*b)->type.str());
+      }
+      require(f->var && f->var->type.isScalar() && isInt(f->var->type.elem),
+              "for variable must be a scalar integer");
+      scopes.emplace_back();
+      declare(f->var);
+      scoped(f->body);
+      scopes.pop_back();
+      break;
+    }
+    case StmtKind::While:
+      scalarCond(as<While>(s)->cond, "while");
+      scoped(as<While>(s)->body);
+      break;
+    case StmtKind::If: {
+      auto *i = as<If>(s);
+      scalarCond(i->cond, "if");
+      scoped(i->thenS);
+      if (i->elseS)
+        scoped(i->elseS);
+      break;
+    }
+    case StmtKind::Barrier:
+      break;
+    case StmtKind::SharedWrite: {
+      auto *w = as<SharedWrite>(s);
+      checkBuffer(w->buffer);
+      expr(w->value);
+      const SharedBuffer &b = k.buffers[w->buffer];
+      const Type &v = w->value->type;
+      require(v.elem == b.elemType.elem && v.argPair == b.elemType.argPair && !v.pointer,
+              "shared_write of " + v.str() + " to buffer '" + b.name + "' of " +
+                  b.elemType.str());
+      if (!w->partials) {
+        require(v.isTile() && v.layout && v.shape == b.shape,
+                "shared_write of " + v.str() + " to buffer '" + b.name + "' of another shape");
+      } else {
+        require(w->srcLayout && static_cast<int>(w->srcShape.size()) == w->srcLayout->rank() &&
+                    w->axis >= 0 && w->axis < static_cast<int>(w->srcShape.size()),
+                "shared_write_partials source layout/shape/axis");
+        auto red = w->srcShape;
+        red.erase(red.begin() + w->axis);
+        require(v.shape == red && b.shape.size() == red.size() + 1 &&
+                    std::equal(red.begin(), red.end(), b.shape.begin() + 1),
+                "shared_write_partials of " + v.str() + " to buffer '" + b.name + "'");
+        if (layoutMode && v.isTile())
+          require(sameLayout(v.layout, Layout::slice(w->srcLayout, w->axis)),
+                  "shared_write_partials partial is not in the slice of its source layout");
+      }
+      break;
+    }
+    }
+    current = saved;
+  }
+
+  // ---- allocation and barriers (lowered only) ---------------------------------------------------
+  void checkAllocation() {
+    current = nullptr;
+    auto lt = sharedBufferLifetimes(k);
+    int64_t total = 0;
+    for (size_t i = 0; i < k.buffers.size(); ++i) {
+      auto &b = k.buffers[i];
+      int64_t rows = 1;
+      for (size_t d = 0; d + 1 < b.shape.size(); ++d)
+        rows *= b.shape[d];
+      require(b.offsetBytes >= 0, "shared buffer '" + b.name + "' has no offset");
+      require(b.sizeBytes >= rows * b.rowStride * byteSize(b.elemType.elem),
+              "shared buffer '" + b.name + "' is smaller than its shape");
+      total = std::max(total, b.offsetBytes + b.sizeBytes);
+      for (size_t j = 0; j < i; ++j) {
+        auto &c = k.buffers[j];
+        bool bytes = b.offsetBytes < c.offsetBytes + c.sizeBytes &&
+                     c.offsetBytes < b.offsetBytes + b.sizeBytes;
+        require(!(bytes && lt[i].overlaps(lt[j])),
+                "shared buffers '" + c.name + "' and '" + b.name +
+                    "' are live together but share bytes");
+      }
+    }
+    require(k.sharedBytes >= total, "Kernel::sharedBytes is below the buffers' extent");
+  }
+
+  struct Access {
+    int64_t lo, hi;
+    bool write;
+  };
+  using Pending = std::vector<Access>;
+
+  std::pair<int64_t, int64_t> range(int buf) {
+    auto &b = k.buffers[buf];
+    return {b.offsetBytes, b.offsetBytes + b.sizeBytes};
+  }
+  void access(Pending &p, int buf, bool write) {
+    auto [lo, hi] = range(buf);
+    for (auto &a : p)
+      if (a.lo < hi && lo < a.hi && (write || a.write))
+        fail(std::string(write ? (a.write ? "write-after-write" : "write-after-read")
+                               : "read-after-write") +
+             " hazard on shared buffer '" + k.buffers[buf].name + "' without a barrier");
+    p.push_back({lo, hi, write});
+  }
+  void reads(Pending &p, const Expr &e) {
+    if (!e)
+      return;
+    std::vector<int> bufs;
+    forEachExpr(Decl::make(std::make_shared<VarNode>(), e), [&](const ExprNode *n) {
+      if (n->kind == ExprKind::SharedRead)
+        bufs.push_back(static_cast<const SharedRead *>(n)->buffer);
+    });
+    for (int b : bufs)
+      access(p, b, false);
+  }
+  static void merge(Pending &into, const Pending &from) {
+    into.insert(into.end(), from.begin(), from.end());
+  }
+  Pending hazards(const Stmt &s, Pending p) {
+    if (!s)
+      return p;
+    current = s;
+    switch (s->kind) {
+    case StmtKind::Block:
+      for (auto &c : as<Block>(s)->stmts)
+        p = hazards(c, std::move(p));
+      return p;
+    case StmtKind::Decl: reads(p, as<Decl>(s)->init); return p;
+    case StmtKind::Assign: reads(p, as<Assign>(s)->value); return p;
+    case StmtKind::Store:
+      reads(p, as<Store>(s)->ptr);
+      reads(p, as<Store>(s)->value);
+      reads(p, as<Store>(s)->mask);
+      return p;
+    case StmtKind::Barrier: return {};
+    case StmtKind::SharedWrite:
+      reads(p, as<SharedWrite>(s)->value);
+      current = s;
+      access(p, as<SharedWrite>(s)->buffer, true);
+      return p;
+    case StmtKind::If: {
+      Pending t = hazards(as<If>(s)->thenS, p);
+      Pending e = hazards(as<If>(s)->elseS, p);
+      merge(t, e);
+      return t;
+    }
+    case StmtKind::For:
+    case StmtKind::While: {
+      const Stmt &body = s->kind == StmtKind::For ? as<For>(s)->body : as<While>(s)->body;
+      Pending once = hazards(body, p); // the first iteration
+      merge(once, p);
+      Pending twice = hazards(body, once); // a later iteration sees the previous one
+      merge(twice, p);                     // zero iterations
+      return twice;
+    }
+    }
+    return p;
+  }
+  void checkBarriers() { hazards(k.body, {}); }
+
+  const Kernel &k;
+  bool lowered;
+  bool layoutMode = false;
+  Stmt current;
+  std::vector<std::set<const VarNode *>> scopes;
+  std::set<const VarNode *> everDeclared;
+};
+
+bool verifyImpl(const Module &m, std::string *why, bool lowered) {
+  for (auto &k : m.kernels) {
+    try {
+      KernelVerifier(k, lowered).run();
+    } catch (const VerifyError &e) {
+      if (why)
+        *why = e.msg;
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+bool verify(const Module &m, std::string *why) { return verifyImpl(m, why, false); }
+bool verifyLowered(const Module &m, std::string *why) { return verifyImpl(m, why, true); }
+
+} // namespace tilec::ir

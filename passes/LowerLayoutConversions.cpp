@@ -1,17 +1,115 @@
-// Placeholder for the LowerLayoutConversionsPass (to be written).
+// lower-layout-conversions: every `ConvertLayout` becomes a round trip through shared memory
+// (docs/internals.md invariant 6).
+//
+// Runs after: layout-assignment (which inserts the conversions) and lower-reductions.
+// Guarantees: no ConvertLayout remains. A conversion that is not the whole init of a Decl / value
+// of an Assign is first hoisted to `decl <var>_cvt = convert_layout(...)` just before its statement.
+// Each `y = convert_layout(x)` becomes
+//   shared_write B, x                 every element of x at B[row * rowStride + col] (owners only)
+//   barrier                           read-after-write (insert-barriers keeps it, adds WAR ones)
+//   decl y = shared_read(B) : T       (or `y = shared_read(B)` for an Assign)
+// with B a new SharedBuffer `<y>_smem` of the tile's shape and element type, row-major.
+//
+//   before: decl %t: tile<64x64xf32, #B> = convert_layout(%x) : tile<64x64xf32, #B>
+//   after:  shared 0 t_smem: f32[64x64] row_stride=65 bytes=16640
+//           shared_write 0, %x
+//           barrier
+//           decl %t: tile<64x64xf32, #B> = shared_read(0) : tile<64x64xf32, #B>
+//
+// Padding rule (32 banks of 4 bytes): a side "walks columns" when consecutive lanes lie along dim 0
+// of the rank-2 tile (the first dim in the root layout's `order` with tpw > 1 is dim 0), i.e. they
+// touch consecutive rows of one column. If exactly that happens on one side and not the other (a
+// transpose-like conversion), rows are padded by one bank: rowStride = cols + max(1, 4 / elemBytes)
+// elements, so the elements of one column fall into consecutive banks. Otherwise (rank 1, or both
+// sides walking rows, or both walking columns) rowStride = cols. Emitters vectorizing shared
+// accesses must check that `rowStride * elemBytes` keeps their vector alignment.
+#include "passes/LoweringUtil.h"
 #include "passes/Passes.h"
 
 namespace tilec::passes {
 
 namespace {
+
+using namespace ir;
+using lowering::internalError;
+
+/// The tile dim along which consecutive lanes lie (the first dim in the root's `order` with more
+/// than one lane), or -1 when that dim was sliced away.
+int laneFastestTileDim(const Layout &l, const std::vector<int64_t> &shape) {
+  lowering::RootView v = lowering::rootView(l, shape);
+  for (int o : v.root->order) {
+    if (v.root->threadsPerWarp[o] == 1)
+      continue;
+    for (size_t d = 0; d < v.rootDim.size(); ++d)
+      if (v.rootDim[d] == o)
+        return static_cast<int>(d);
+    return -1;
+  }
+  return -1;
+}
+
+class ConversionLowering {
+public:
+  explicit ConversionLowering(Kernel &k) : k(k) {}
+
+  void run() {
+    lowering::HoistingRewriter rw(
+        k, [](const Expr &e) { return e && e->kind == ExprKind::ConvertLayout; },
+        [this](const Expr &node, const Var &dest, bool isDecl, SourceLoc loc,
+               std::vector<Stmt> &out) { lower(*as<ConvertLayout>(node), dest, isDecl, loc, out); },
+        [](const Expr &) { return std::string("cvt"); });
+    k.body = rw.rewriteBody(k.body);
+  }
+
+private:
+  void lower(const ConvertLayout &c, const Var &dest, bool isDecl, SourceLoc loc,
+             std::vector<Stmt> &out) {
+    const Type &from = c.a->type, &to = c.type;
+    if (!from.layout || !to.layout)
+      internalError("lower-layout-conversions: convert_layout without layouts for '" + dest->name +
+                    "'");
+    if (from.rank() < 1 || from.rank() > 2)
+      internalError("lower-layout-conversions: tile of rank " + std::to_string(from.rank()));
+    SharedBuffer b;
+    b.name = dest->name + "_smem";
+    b.elemType = from.scalarOf();
+    b.elemType.layout = nullptr;
+    b.shape = from.shape;
+    b.rowStride = from.shape.back();
+    if (from.rank() == 2) {
+      bool srcCols = laneFastestTileDim(*from.layout, from.shape) == 0;
+      bool dstCols = laneFastestTileDim(*to.layout, to.shape) == 0;
+      if (srcCols != dstCols)
+        b.rowStride += std::max(1, 4 / byteSize(from.elem));
+    }
+    b.sizeBytes = lowering::bufferBytes(b);
+    int idx = static_cast<int>(k.buffers.size());
+    k.buffers.push_back(b);
+    out.push_back(SharedWrite::makeTile(idx, c.a, loc));
+    out.push_back(Barrier::make(loc));
+    Expr read = SharedRead::makeTile(idx, to, loc);
+    out.push_back(isDecl ? Decl::make(dest, read, loc) : Assign::make(dest, read, loc));
+  }
+
+  Kernel &k;
+};
+
 class LowerLayoutConversionsPass : public Pass {
 public:
-  const char *name() const override { return "LowerLayoutConversions"; }
-  const char *description() const override { return ""; }
-  void run(ir::Module &, PassContext &) override {}
+  const char *name() const override { return "lower-layout-conversions"; }
+  const char *description() const override {
+    return "layout conversions through padded shared memory";
+  }
+  void run(Module &m, PassContext &) override {
+    for (auto &k : m.kernels)
+      ConversionLowering(k).run();
+  }
 };
+
 } // namespace
 
-std::unique_ptr<Pass> createLowerLayoutConversionsPass() { return std::make_unique<LowerLayoutConversionsPass>(); }
+std::unique_ptr<Pass> createLowerLayoutConversionsPass() {
+  return std::make_unique<LowerLayoutConversionsPass>();
+}
 
 } // namespace tilec::passes

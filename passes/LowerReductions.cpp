@@ -1,15 +1,138 @@
-// Placeholder for the LowerReductionsPass (to be written).
+// lower-reductions: every `Reduce` becomes the in-thread / warp-shuffle / shared-memory sequence of
+// docs/internals.md invariant 5.
+//
+// Runs after: layout-assignment (every tile has a layout; a tile-valued Reduce has the layout
+// Slice(operand layout, axis)). `materialize` normally made each Reduce the whole init of a Decl;
+// any other Reduce is hoisted here to its own Decl (`<var>_<op>`, e.g. `y_max`).
+// Guarantees: no Reduce remains; each became
+//   decl P = thread_reduce.OP(x, axis=a)            P: reduced shape, Slice(L, a) (scalar if 1-D)
+//   P = warp_reduce.OP(P, lanes=[...], warp_size=W) only if some lane bits of dim a hold distinct data
+//   shared_write_partials B, P axis=a of S L        only if n > 1 warps hold distinct data along a
+//   barrier
+//   decl R = shared_combine.OP(B, parts=n)
+// P is the user's variable when it can be (a Decl, no shared step, not argmax/argmin), else a new
+// `<var>_part`. ArgMax/ArgMin partials are argPairs (value, index); the result is
+// `decl r = pair_index(<pair>)` where the pair is `<var>_part` or the combined `<var>_pair`.
+// Assign targets always go through `<var>_part` (the operand may read the target). Sum of i1/i8
+// reduces `cast<i32>(x)`. B is a new SharedBuffer `<var>_smem` of shape [n, reduced shape...],
+// elemType the partial's type, rowStride the last dim (no padding: partials are tiny).
+//
+//   before: decl %m: f32 = reduce.max(%x, axis=0)        %x: tile<1024xf32, #blocked<[4],[32],[4],[0]>>
+//   after:  decl %m_part: f32 = thread_reduce.max(%x, axis=0)
+//           %m_part = warp_reduce.max(%m_part, lanes=[16,8,4,2,1], warp_size=32)
+//           shared_write_partials 0, %m_part axis=0 of [1024] #blocked<...>
+//           barrier
+//           decl %m: f32 = shared_combine.max(0, parts=4)
+//
+// Lane masks and part counts (LoweringUtil.h axisDistribution): along root dim d of shape S the
+// distinct thread positions are D = ceil(S[d]/spt[d]); the low log2(min(tpw[d], D)) lane bits of d
+// hold distinct data (fewer with replication) and min(wpb[d], ceil(D/tpw[d])) warps do. The warp
+// size comes from ctx.target.
+#include "passes/LoweringUtil.h"
 #include "passes/Passes.h"
 
 namespace tilec::passes {
 
 namespace {
+
+using namespace ir;
+using lowering::internalError;
+
+class ReductionLowering {
+public:
+  ReductionLowering(Kernel &k, int warpSize) : k(k), warpSize(warpSize) {}
+
+  void run() {
+    lowering::HoistingRewriter rw(
+        k, [](const Expr &e) { return e && e->kind == ExprKind::Reduce; },
+        [this](const Expr &node, const Var &dest, bool isDecl, SourceLoc loc,
+               std::vector<Stmt> &out) { lower(*as<Reduce>(node), dest, isDecl, loc, out); },
+        [](const Expr &e) { return std::string(name(as<Reduce>(e)->op)); });
+    k.body = rw.rewriteBody(k.body);
+  }
+
+private:
+  void lower(const Reduce &r, const Var &dest, bool isDecl, SourceLoc loc,
+             std::vector<Stmt> &out) {
+    const Type &inT = r.a->type;
+    if (!inT.layout)
+      internalError("lower-reductions: operand of reduce." + std::string(name(r.op)) +
+                    " has no layout (layout-assignment must run first)");
+    bool arg = r.op == ReduceOp::ArgMax || r.op == ReduceOp::ArgMin;
+    Expr x = r.a;
+    if (r.op == ReduceOp::Sum && (inT.elem == ScalarType::Bool || inT.elem == ScalarType::I8))
+      x = Cast::make(ScalarType::I32, x, loc);
+
+    // The partial: reduced shape in Slice(L, axis), argPair for argmax/argmin.
+    Type partT = x->type;
+    partT.shape.erase(partT.shape.begin() + r.axis);
+    partT.layout = partT.shape.empty() ? nullptr : Layout::slice(inT.layout, r.axis);
+    partT.argPair = arg;
+    Type resT = partT;
+    resT.argPair = false;
+    if (arg)
+      resT.elem = ScalarType::I32;
+    if (!sameShapeAndElem(resT, dest->type) || !sameLayout(resT.layout, dest->type.layout))
+      internalError("lower-reductions: '" + dest->name + "' has type " + dest->type.str() +
+                    " but its reduction gives " + resT.str());
+
+    lowering::AxisDistribution dist = lowering::axisDistribution(*inT.layout, inT.shape, r.axis);
+    bool crossWarp = dist.numParts > 1;
+    Var part = isDecl && !crossWarp && !arg
+                   ? dest
+                   : k.newVar(dest->name + "_part", partT, VarKind::Local, loc);
+    out.push_back(Decl::make(part, ThreadReduce::make(r.op, r.axis, x, partT, loc), loc));
+    if (!dist.laneMasks.empty())
+      out.push_back(Assign::make(
+          part, WarpReduce::make(r.op, VarRef::make(part, loc), dist.laneMasks, warpSize, loc), loc));
+
+    Var combined = part;
+    if (crossWarp) {
+      SharedBuffer b;
+      b.name = dest->name + "_smem";
+      b.elemType = partT.scalarOf();
+      b.elemType.layout = nullptr;
+      b.shape = {dist.numParts};
+      b.shape.insert(b.shape.end(), partT.shape.begin(), partT.shape.end());
+      b.rowStride = b.shape.back();
+      b.sizeBytes = lowering::bufferBytes(b);
+      int idx = static_cast<int>(k.buffers.size());
+      k.buffers.push_back(b);
+      out.push_back(SharedWrite::makePartials(idx, VarRef::make(part, loc), r.axis, inT.layout,
+                                              inT.shape, loc));
+      out.push_back(Barrier::make(loc));
+      Expr comb = SharedRead::makeCombine(idx, r.op, dist.numParts, partT, loc);
+      if (!arg) {
+        out.push_back(isDecl ? Decl::make(dest, comb, loc) : Assign::make(dest, comb, loc));
+        return;
+      }
+      combined = k.newVar(dest->name + "_pair", partT, VarKind::Local, loc);
+      out.push_back(Decl::make(combined, comb, loc));
+    }
+    if (combined == dest)
+      return;
+    Expr fin = VarRef::make(combined, loc);
+    if (arg)
+      fin = PairValue::make(fin, true, loc);
+    out.push_back(isDecl ? Decl::make(dest, fin, loc) : Assign::make(dest, fin, loc));
+  }
+
+  Kernel &k;
+  int warpSize;
+};
+
 class LowerReductionsPass : public Pass {
 public:
-  const char *name() const override { return "LowerReductions"; }
-  const char *description() const override { return ""; }
-  void run(ir::Module &, PassContext &) override {}
+  const char *name() const override { return "lower-reductions"; }
+  const char *description() const override {
+    return "reductions to in-thread, warp-shuffle and shared-memory steps";
+  }
+  void run(Module &m, PassContext &ctx) override {
+    for (auto &k : m.kernels)
+      ReductionLowering(k, ctx.target.warpSize()).run();
+  }
 };
+
 } // namespace
 
 std::unique_ptr<Pass> createLowerReductionsPass() { return std::make_unique<LowerReductionsPass>(); }

@@ -1,15 +1,252 @@
-// Placeholder for the MaterializePass (to be written).
+// materialize: bind every load (tile or scalar) and every reduction to its own variable.
+//
+// Before: simplify (optional). After: a `Load` or `Reduce` occurs only as the whole `init` of a
+// `Decl` or the whole `value` of an `Assign`; every other occurrence is replaced by a reference to
+// a new local declared right before the statement that used it, in evaluation order (operands
+// first). New variables are named from the user's names: `<pointer>_load` for a load through
+// pointer variable `<pointer>` (e.g. `in_load`), `<op>_<operand>` for a reduction (`max_x`).
+// Conditions: loads/reductions in an `if` condition or a `for` begin are bound before the
+// statement; in a `while` condition they are bound before the loop and re-evaluated (assigned
+// again) at the end of the body, so every test of the condition sees fresh values. A load or
+// reduction in a `for` end or step is reported (LoadInLoopBound).
+//
+//   store(add(splat(%out), %offs), load(add(splat(%x), %offs)))      // before
+//   decl %x_load: tile<1024xf32> = load(add(splat(%x), %offs))       // after
+//   store(add(splat(%out), %offs), %x_load)
+//
+//   decl %shifted = sub(%x, splat(reduce.max(%x)))                    // before
+//   decl %max_x: f32 = reduce.max(%x)                                 // after
+//   decl %shifted = sub(%x, splat(%max_x))
+#include "ir/IRVisitor.h"
 #include "passes/Passes.h"
 
 namespace tilec::passes {
 
+using namespace ir;
+
 namespace {
+
+/// The user-facing name a pointer expression is built from: `in + row * stride + cols` -> "in".
+std::string pointerName(const Expr &e) {
+  if (!e)
+    return "ptr";
+  switch (e->kind) {
+  case ExprKind::VarRef:
+    return as<VarRef>(e)->var->name;
+  case ExprKind::Binary: {
+    auto *b = as<Binary>(e);
+    return pointerName(b->a->type.pointer || !b->b->type.pointer ? b->a : b->b);
+  }
+  case ExprKind::Splat:
+    return pointerName(as<Splat>(e)->a);
+  case ExprKind::Broadcast:
+    return pointerName(as<Broadcast>(e)->a);
+  case ExprKind::ExpandDims:
+    return pointerName(as<ExpandDims>(e)->a);
+  case ExprKind::Hint:
+    return pointerName(as<Hint>(e)->a);
+  default:
+    return "ptr";
+  }
+}
+
+/// A short name for the operand of a reduction: its variable, or the first variable it reads.
+std::string operandName(const Expr &e) {
+  if (auto *v = as<VarRef>(e))
+    return v->var->name;
+  std::string found;
+  struct Finder : IRVisitor {
+    std::string &found;
+    explicit Finder(std::string &f) : found(f) {}
+    using IRVisitor::visit;
+    void visit(const VarRef *v) override {
+      if (found.empty() && v->type.isTile())
+        found = v->var->name;
+    }
+  } f(found);
+  f.visit(e);
+  return found.empty() ? "tile" : found;
+}
+
+bool containsLoadOrReduce(const Expr &e) {
+  bool found = false;
+  struct Finder : IRVisitor {
+    bool &found;
+    explicit Finder(bool &f) : found(f) {}
+    using IRVisitor::visit;
+    void visit(const Load *) override { found = true; }
+    void visit(const Reduce *) override { found = true; }
+  } f(found);
+  f.visit(e);
+  return found;
+}
+
+/// Replaces non-root loads/reductions of one expression by fresh variables; collects their Decls.
+class Extractor : public IRMutator {
+public:
+  Extractor(Kernel &k, std::vector<Stmt> &decls) : k(k), decls(decls) {}
+  /// Rewrite `e`; when `keepRoot`, a Load/Reduce at the root of `e` stays (only its operands are
+  /// bound).
+  Expr run(const Expr &e, bool keepRoot) {
+    root = keepRoot ? e.get() : nullptr;
+    return mutate(e);
+  }
+
+protected:
+  using IRMutator::mutate;
+  Expr mutate(const Load *n, const Expr &self) override {
+    bool isRoot = n == root;
+    Expr e = IRMutator::mutate(n, self);
+    if (isRoot)
+      return e;
+    return bind(e, pointerName(n->ptr) + "_load");
+  }
+  Expr mutate(const Reduce *n, const Expr &self) override {
+    bool isRoot = n == root;
+    Expr e = IRMutator::mutate(n, self);
+    if (isRoot)
+      return e;
+    return bind(e, std::string(name(n->op)) + "_" + operandName(as<Reduce>(e)->a));
+  }
+
+private:
+  Expr bind(const Expr &e, const std::string &nm) {
+    Var v = k.newVar(nm, e->type, VarKind::Local, e->loc);
+    decls.push_back(Decl::make(v, e, e->loc));
+    return VarRef::make(v, e->loc);
+  }
+  Kernel &k;
+  std::vector<Stmt> &decls;
+  const ExprNode *root = nullptr;
+};
+
+class Materializer {
+public:
+  Materializer(Kernel &k, PassContext &ctx) : k(k), ctx(ctx) {}
+
+  /// Rewrites `s`; declarations it needs before it go to `pre`.
+  Stmt stmt(const Stmt &s, std::vector<Stmt> &pre) {
+    if (!s)
+      return s;
+    Extractor ex(k, pre);
+    switch (s->kind) {
+    case StmtKind::Block: {
+      auto *b = as<Block>(s);
+      std::vector<Stmt> out;
+      bool changed = false;
+      for (auto &c : b->stmts) {
+        size_t before = out.size();
+        Stmt c2 = stmt(c, out);
+        changed |= c2 != c || out.size() != before;
+        out.push_back(c2);
+      }
+      return changed ? Block::make(std::move(out), s->loc) : s;
+    }
+    case StmtKind::Decl: {
+      auto *d = as<Decl>(s);
+      if (!d->init)
+        return s;
+      Expr init = ex.run(d->init, true);
+      return init == d->init ? s : Decl::make(d->var, init, s->loc);
+    }
+    case StmtKind::Assign: {
+      auto *a = as<Assign>(s);
+      Expr v = ex.run(a->value, true);
+      return v == a->value ? s : Assign::make(a->var, v, s->loc);
+    }
+    case StmtKind::Store: {
+      auto *st = as<Store>(s);
+      Expr p = ex.run(st->ptr, false), v = ex.run(st->value, false), m = ex.run(st->mask, false);
+      if (p == st->ptr && v == st->value && m == st->mask)
+        return s;
+      auto c = std::make_shared<Store>(*st);
+      c->ptr = p;
+      c->value = v;
+      c->mask = m;
+      return c;
+    }
+    case StmtKind::For: {
+      auto *f = as<For>(s);
+      Expr begin = ex.run(f->begin, false);
+      if (containsLoadOrReduce(f->end))
+        ctx.diags.report(DiagId::LoadInLoopBound, f->end->loc.valid() ? f->end->loc : s->loc,
+                         {"bound"});
+      if (containsLoadOrReduce(f->step))
+        ctx.diags.report(DiagId::LoadInLoopBound, f->step->loc.valid() ? f->step->loc : s->loc,
+                         {"step"});
+      Stmt body = block(f->body);
+      if (begin == f->begin && body == f->body)
+        return s;
+      auto c = std::make_shared<For>(*f);
+      c->begin = begin;
+      c->body = body;
+      return c;
+    }
+    case StmtKind::While: {
+      auto *w = as<While>(s);
+      std::vector<Stmt> condDecls;
+      Extractor cex(k, condDecls);
+      Expr cond = cex.run(w->cond, false);
+      Stmt body = block(w->body);
+      if (condDecls.empty())
+        return body == w->body ? s : While::make(w->cond, body, s->loc);
+      // Bind before the loop; assign the same values again at the end of every iteration.
+      std::vector<Stmt> bodyStmts;
+      if (auto *b = as<Block>(body))
+        bodyStmts = b->stmts;
+      else
+        bodyStmts.push_back(body);
+      for (auto &d : condDecls) {
+        auto *decl = as<Decl>(d);
+        pre.push_back(d);
+        bodyStmts.push_back(Assign::make(decl->var, decl->init, decl->loc));
+      }
+      return While::make(cond, Block::make(std::move(bodyStmts), body->loc), s->loc);
+    }
+    case StmtKind::If: {
+      auto *i = as<If>(s);
+      Expr cond = ex.run(i->cond, false);
+      Stmt t = block(i->thenS), e = block(i->elseS);
+      if (cond == i->cond && t == i->thenS && e == i->elseS)
+        return s;
+      return If::make(cond, t, e, s->loc);
+    }
+    default: // Barrier, SharedWrite: not present before lowering
+      return s;
+    }
+  }
+
+  /// A nested body: declarations stay inside it.
+  Stmt block(const Stmt &s) {
+    if (!s)
+      return s;
+    std::vector<Stmt> pre;
+    Stmt r = stmt(s, pre);
+    if (pre.empty())
+      return r;
+    pre.push_back(r);
+    return Block::make(std::move(pre), s->loc);
+  }
+
+private:
+  Kernel &k;
+  PassContext &ctx;
+};
+
 class MaterializePass : public Pass {
 public:
-  const char *name() const override { return "Materialize"; }
-  const char *description() const override { return ""; }
-  void run(ir::Module &, PassContext &) override {}
+  const char *name() const override { return "materialize"; }
+  const char *description() const override {
+    return "bind every load, reduction and scalar load to its own variable";
+  }
+  void run(Module &m, PassContext &ctx) override {
+    for (auto &k : m.kernels) {
+      Materializer mat(k, ctx);
+      k.body = mat.block(k.body);
+    }
+  }
 };
+
 } // namespace
 
 std::unique_ptr<Pass> createMaterializePass() { return std::make_unique<MaterializePass>(); }

@@ -1,2 +1,66 @@
 #pragma once
-// Placeholder: axis analysis (contiguity, divisibility, constancy per dimension).
+/// \file Axis analysis: per expression and per dimension, facts about the integer or pointer values a
+/// tile holds (Triton's AxisInfo), used to choose coalesced layouts and vector widths.
+///
+/// - contiguity[d]: values come in runs of this many consecutive integers (elements for pointers)
+///   along dim d.
+/// - divisibility[d]: the largest power of two dividing the first value of every such run (for
+///   pointers: the byte address). With contiguity 1 every value is a run start.
+/// - constancy[d]: values come in runs of this many equal values along dim d.
+/// Scalars have one entry per vector (contiguity and constancy 1). All facts are powers of two or
+/// dimension sizes, and conservative (1 means "nothing known").
+///
+/// Variables: a variable assigned once has the facts of its initializer; one assigned several
+/// times gets the meet (gcd) of all its assignments, where a reference to itself (loop-carried) is
+/// taken as "nothing known". Loop indices: divisibility gcd(begin, step). Kernel parameters:
+/// pointers are only known to be aligned to their element size (tilec does not assume 16-byte
+/// alignment); integers are unknown. `Hint` nodes override.
+
+#include "ir/IR.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace tilec::passes {
+
+struct AxisInfo {
+  std::vector<int64_t> contiguity, divisibility, constancy; ///< one per dim (one for scalars)
+  std::optional<int64_t> constantValue; ///< every element equals this integer
+
+  static constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
+  int rank() const { return static_cast<int>(contiguity.size()); }
+  /// Nothing known, for a value of `rank` dims (0 for scalars).
+  static AxisInfo unknown(int rank);
+  /// Largest power of two dividing `v` (kMaxDivisibility for 0), capped.
+  static int64_t divisibilityOf(int64_t v);
+  bool operator==(const AxisInfo &o) const;
+};
+
+/// Computes and caches AxisInfo for the expressions of one kernel.
+class AxisAnalysis {
+public:
+  explicit AxisAnalysis(const ir::Kernel &k);
+  /// Facts for `e` (an expression of the analysed kernel, or one built from its variables).
+  const AxisInfo &get(const ir::Expr &e);
+  /// Facts for the current value of a variable (meet over all its assignments).
+  AxisInfo var(const ir::Var &v);
+
+private:
+  AxisInfo compute(const ir::Expr &e);
+  struct VarDefs {
+    std::vector<ir::Expr> values; // Decl init and every Assign value, in program order
+    ir::Expr loopBegin, loopStep; // loop indices
+    bool inLoop = false;
+  };
+  void collect(const ir::Stmt &s, int loopDepth);
+  std::map<const ir::VarNode *, VarDefs> defs;
+  std::map<const ir::VarNode *, AxisInfo> varCache;
+  std::set<const ir::VarNode *> inProgress;
+  std::map<const ir::ExprNode *, AxisInfo> cache;
+  std::vector<ir::Expr> keepAlive; // keeps cached nodes alive so pointers stay unique
+};
+
+} // namespace tilec::passes

@@ -1,2 +1,160 @@
-// Placeholder: tests to be written.
-#include <gtest/gtest.h>
+#include "BackTestUtil.h"
+
+using namespace tilec::ir;
+using namespace tilec::testing;
+
+namespace {
+
+LayoutRef rowsL() { return Layout::blocked({1, 4}, {8, 4}, {4, 1}, {1, 0}); }
+LayoutRef colsL() { return Layout::blocked({4, 1}, {4, 8}, {1, 4}, {0, 1}); }
+
+TEST(InsertBarriers, WriteAfterReadInsideALoop) {
+  // for i { y = convert(x); x = x + 1 }: the next iteration's write of y_smem must wait until
+  // every thread has read this iteration's data.
+  TestKernel t;
+  std::vector<Stmt> body;
+  Var x = t.tile(body, "x", {64, 64}, rowsL());
+  Var i = t.k().newVar("i", Type::scalar(ScalarType::I32), VarKind::LoopIndex, {});
+  Expr cv = ConvertLayout::make(VarRef::make(x), colsL());
+  Var y = t.local("y", cv->type);
+  Expr inc = lay(Binary::make(BinaryOp::Add, VarRef::make(x),
+                              lay(Splat::make(f32(1), {64, 64}), rowsL())),
+                 rowsL());
+  body.push_back(For::make(i, i32(0), i32(8), i32(1),
+                           Block::make({Decl::make(y, cv), Assign::make(x, inc)}), false));
+  t.k().body = Block::make(body);
+  runBackHalf(t.m);
+  std::string s = t.str();
+  EXPECT_NE(s.find(R"(  for %i = 0:i32 to 8:i32 step 1:i32 {
+    barrier
+    shared_write 0, %x
+    barrier
+    decl %y: )"),
+            std::string::npos)
+      << s;
+  EXPECT_TRUE(verifies(t.m, /*lowered=*/true));
+  // Without the WAR barrier the verifier sees the hazard.
+  auto *loop = as<For>(as<Block>(t.k().body)->stmts[1]);
+  auto stmts = as<Block>(loop->body)->stmts;
+  stmts.erase(stmts.begin());
+  auto c = std::make_shared<For>(*loop);
+  c->body = Block::make(stmts);
+  t.k().body = Block::make({as<Block>(t.k().body)->stmts[0], c});
+  std::string why;
+  EXPECT_FALSE(verifyLowered(t.m, &why));
+  EXPECT_NE(why.find("write-after-read hazard on shared buffer 'y_smem'"), std::string::npos) << why;
+}
+
+TEST(InsertBarriers, TwoBuffersInALoopOrderEachOther) {
+  // for i { y = convert(x); x = convert(y) }: the barrier before reading x_smem also orders this
+  // iteration's reads of y_smem before the next iteration's write: no extra barrier.
+  TestKernel t;
+  std::vector<Stmt> body;
+  Var x = t.tile(body, "x", {64, 64}, rowsL());
+  Var i = t.k().newVar("i", Type::scalar(ScalarType::I32), VarKind::LoopIndex, {});
+  Expr cv = ConvertLayout::make(VarRef::make(x), colsL());
+  Var y = t.local("y", cv->type);
+  Expr back = ConvertLayout::make(VarRef::make(y), rowsL());
+  body.push_back(For::make(i, i32(0), i32(8), i32(1),
+                           Block::make({Decl::make(y, cv), Assign::make(x, back)}), false));
+  t.k().body = Block::make(body);
+  runBackHalf(t.m);
+  std::string s = t.str();
+  EXPECT_NE(s.find(R"(  for %i = 0:i32 to 8:i32 step 1:i32 {
+    shared_write 0, %x
+    barrier
+    decl %y: )"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find(R"(    shared_write 1, %y
+    barrier
+    %x = shared_read(1) : )"),
+            std::string::npos)
+      << s;
+  EXPECT_TRUE(verifies(t.m, /*lowered=*/true));
+}
+
+TEST(InsertBarriers, ReusedBytesNeedAWriteAfterReadBarrier) {
+  TestKernel t;
+  std::vector<Stmt> body;
+  Var x = t.tile(body, "x", {128}, Layout::blocked({1}, {32}, {4}, {0}));
+  for (const char *n : {"s", "m"}) {
+    Expr r = Reduce::make(ReduceOp::Sum, 0, VarRef::make(x));
+    Var v = t.local(n, r->type);
+    body.push_back(Decl::make(v, r));
+  }
+  t.k().body = Block::make(body);
+  runBackHalf(t.m);
+  EXPECT_EQ(t.str(), R"(kernel @k instance=k num_warps=4 {
+  param %out: ptr<f32>
+  param %a: f32
+  shared 0 s_smem: f32[4] row_stride=4 bytes=16 offset=0
+  shared 1 m_smem: f32[4] row_stride=4 bytes=16 offset=0
+  shared_bytes = 16
+  decl %x: tile<128xf32, #blocked<spt=[1], tpw=[32], wpb=[4], order=[0]>> = splat(%a) : tile<128xf32, #blocked<spt=[1], tpw=[32], wpb=[4], order=[0]>>
+  decl %s_part: f32 = thread_reduce.sum(%x, axis=0) : f32
+  %s_part = warp_reduce.sum(%s_part, lanes=[16,8,4,2,1], warp_size=32)
+  shared_write_partials 0, %s_part axis=0 of [128] #blocked<spt=[1], tpw=[32], wpb=[4], order=[0]>
+  barrier
+  decl %s: f32 = shared_combine.sum(0, parts=4) : f32
+  decl %m_part: f32 = thread_reduce.sum(%x, axis=0) : f32
+  %m_part = warp_reduce.sum(%m_part, lanes=[16,8,4,2,1], warp_size=32)
+  barrier
+  shared_write_partials 1, %m_part axis=0 of [128] #blocked<spt=[1], tpw=[32], wpb=[4], order=[0]>
+  barrier
+  decl %m: f32 = shared_combine.sum(1, parts=4) : f32
+}
+)");
+  EXPECT_TRUE(verifies(t.m, /*lowered=*/true));
+}
+
+TEST(InsertBarriers, RedundantBarriersAreDroppedAndMissingOnesAdded) {
+  TestKernel t;
+  std::vector<Stmt> body;
+  Var x = t.tile(body, "x", {128}, Layout::blocked({1}, {32}, {4}, {0}));
+  t.k().buffers = {{"b", Type::scalar(ScalarType::F32), {128}, 128, 512, -1}};
+  LayoutRef o = Layout::blocked({4}, {32}, {4}, {0});
+  Var y = t.local("y", x->type.withLayout(o));
+  body.push_back(Barrier::make()); // nothing before it
+  body.push_back(SharedWrite::makeTile(0, VarRef::make(x)));
+  // missing RAW barrier here
+  body.push_back(Decl::make(y, SharedRead::makeTile(0, y->type)));
+  body.push_back(Barrier::make()); // kept: reads are pending (nothing follows, see known gaps)
+  body.push_back(Barrier::make()); // redundant: nothing since the previous one
+  t.k().body = Block::make(body);
+  runPass(t.m, "allocate-shared");
+  runPass(t.m, "insert-barriers");
+  std::string s = t.str();
+  EXPECT_NE(s.find("> = splat(%a) : tile<128xf32, #blocked<spt=[1], tpw=[32], wpb=[4], "
+                   "order=[0]>>\n  shared_write 0, %x\n  barrier\n  decl %y: "),
+            std::string::npos)
+      << s;
+  size_t n = 0;
+  for (size_t p = s.find("barrier"); p != std::string::npos; p = s.find("barrier", p + 1))
+    ++n;
+  EXPECT_EQ(n, 2u) << "the RAW barrier and the one after the read (pending reads) remain\n" << s;
+  EXPECT_TRUE(verifies(t.m, /*lowered=*/true));
+}
+
+TEST(InsertBarriers, BarriersInsideIfBranches) {
+  // if c { write 0; read 0 } ; write 0 again after: WAR against the branch's read.
+  TestKernel t;
+  std::vector<Stmt> body;
+  Var x = t.tile(body, "x", {64, 64}, rowsL());
+  Expr cv1 = ConvertLayout::make(VarRef::make(x), colsL());
+  Var y1 = t.local("y1", cv1->type);
+  Expr cond = Binary::make(BinaryOp::Gt, VarRef::make(t.a), f32(0));
+  body.push_back(If::make(cond, Block::make({Decl::make(y1, cv1)}), nullptr));
+  Var y2 = t.local("y2", cv1->type);
+  body.push_back(Decl::make(y2, ConvertLayout::make(VarRef::make(x), colsL())));
+  t.k().body = Block::make(body);
+  runBackHalf(t.m);
+  std::string s = t.str();
+  EXPECT_NE(s.find("  }\n  barrier\n  shared_write 1, %x\n  barrier\n  decl %y2"),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(t.k().buffers[1].offsetBytes, 0) << "the branch's buffer is dead: bytes reused";
+  EXPECT_TRUE(verifies(t.m, /*lowered=*/true));
+}
+
+} // namespace

@@ -1,2 +1,227 @@
-// Placeholder: tests to be written.
-#include <gtest/gtest.h>
+#include "BackTestUtil.h"
+
+using namespace tilec::ir;
+using namespace tilec::testing;
+
+namespace {
+
+::testing::AssertionResult rejects(const Module &m, const std::string &expected,
+                                   bool lowered = false) {
+  std::string why;
+  bool ok = lowered ? verifyLowered(m, &why) : verify(m, &why);
+  if (ok)
+    return ::testing::AssertionFailure() << "accepted";
+  if (why.find(expected) == std::string::npos)
+    return ::testing::AssertionFailure() << "rejected for another reason: " << why;
+  return ::testing::AssertionSuccess();
+}
+
+LayoutRef l1() { return Layout::blocked({1}, {32}, {4}, {0}); }
+
+// The vector-add kernel as the translator produces it (no layouts).
+Module vectorAdd() {
+  Module m;
+  m.kernels.emplace_back();
+  Kernel &k = m.kernels.back();
+  k.name = "add";
+  Var x = k.newVar("x", Type::ptr(ScalarType::F32, true), VarKind::Param, {});
+  Var out = k.newVar("out", Type::ptr(ScalarType::F32, false), VarKind::Param, {});
+  Var n = k.newVar("n", Type::scalar(ScalarType::I32), VarKind::Param, {});
+  k.params = {x, out, n};
+  Var pid = k.newVar("pid", Type::scalar(ScalarType::I32), VarKind::Local, {});
+  Expr offsE = Binary::make(BinaryOp::Add,
+                            Splat::make(Binary::make(BinaryOp::Mul, VarRef::make(pid), i32(1024)),
+                                        {1024}),
+                            Arange::make(0, 1024));
+  Var offs = k.newVar("offs", offsE->type, VarKind::Local, {});
+  Expr mask = Binary::make(BinaryOp::Lt, VarRef::make(offs), Splat::make(VarRef::make(n), {1024}));
+  Expr ptrs = Binary::make(BinaryOp::Add, Splat::make(VarRef::make(x), {1024}), VarRef::make(offs));
+  Expr outPtrs =
+      Binary::make(BinaryOp::Add, Splat::make(VarRef::make(out), {1024}), VarRef::make(offs));
+  k.body = Block::make({Decl::make(pid, ProgramId::make(0, false)), Decl::make(offs, offsE),
+                        Store::make(outPtrs, Load::make(ptrs, mask, nullptr), mask)});
+  return m;
+}
+
+TEST(Verifier, AcceptsTranslatorOutput) { EXPECT_TRUE(verifies(vectorAdd())); }
+
+TEST(Verifier, RejectsUseBeforeDeclaration) {
+  Module m = vectorAdd();
+  auto &stmts = const_cast<std::vector<Stmt> &>(as<Block>(m.kernels[0].body)->stmts);
+  std::swap(stmts[0], stmts[1]);
+  EXPECT_TRUE(rejects(m, "'pid' used before its declaration"));
+}
+
+TEST(Verifier, RejectsLoopVarOutsideItsLoop) {
+  TestKernel t;
+  Var i = t.k().newVar("i", Type::scalar(ScalarType::I32), VarKind::LoopIndex, {});
+  t.k().body = Block::make({For::make(i, i32(0), i32(4), i32(1), Block::make({}), false),
+                            t.storeScalar(Cast::make(ScalarType::F32, VarRef::make(i)))});
+  EXPECT_TRUE(rejects(t.m, "'i' used before its declaration"));
+}
+
+TEST(Verifier, RejectsBadTypes) {
+  {
+    // Elementwise operands of different shapes (built around make()'s own checks).
+    TestKernel t;
+    auto b = std::make_shared<Binary>();
+    b->op = BinaryOp::Add;
+    b->a = Arange::make(0, 128);
+    b->b = Arange::make(0, 64);
+    b->type = b->a->type;
+    Var v = t.local("v", b->type);
+    t.k().body = Block::make({Decl::make(v, b)});
+    EXPECT_TRUE(rejects(t.m, "binary add operand shapes"));
+  }
+  {
+    // A float mask.
+    TestKernel t;
+    Expr p = Splat::make(VarRef::make(t.out), {64});
+    Expr v = Splat::make(VarRef::make(t.a), {64});
+    auto st = std::make_shared<Store>();
+    st->ptr = p;
+    st->value = v;
+    st->mask = v;
+    t.k().body = Block::make({st});
+    EXPECT_TRUE(rejects(t.m, "store mask tile<64xf32>"));
+  }
+  {
+    // A float loop bound and a tile condition.
+    TestKernel t;
+    Var i = t.k().newVar("i", Type::scalar(ScalarType::I32), VarKind::LoopIndex, {});
+    t.k().body = Block::make({For::make(i, i32(0), f32(4), i32(1), Block::make({}), false)});
+    EXPECT_TRUE(rejects(t.m, "for bounds must be scalar integers, got f32"));
+    t.k().body = Block::make(
+        {If::make(Binary::make(BinaryOp::Lt, Arange::make(0, 4), Arange::make(0, 4)),
+                  Block::make({}), nullptr)});
+    EXPECT_TRUE(rejects(t.m, "if condition must be a scalar bool or integer"));
+  }
+  {
+    // Decl init of another type than its var.
+    TestKernel t;
+    Var v = t.local("v", Type::scalar(ScalarType::I32));
+    t.k().body = Block::make({Decl::make(v, f32(1))});
+    EXPECT_TRUE(rejects(t.m, "value of type f32 for 'v' of type i32"));
+  }
+}
+
+TEST(Verifier, LayoutRules) {
+  {
+    // Once one tile has a layout, all must.
+    TestKernel t;
+    std::vector<Stmt> body;
+    Var x = t.tile(body, "x", {128}, l1());
+    Expr bad = Binary::make(BinaryOp::Add, VarRef::make(x), Splat::make(VarRef::make(t.a), {128}));
+    body.push_back(Decl::make(t.local("y", x->type), lay(bad, l1())));
+    t.k().body = Block::make(body);
+    EXPECT_TRUE(rejects(t.m, "Splat: tile without a layout"));
+  }
+  {
+    // Elementwise operand in another layout.
+    TestKernel t;
+    std::vector<Stmt> body;
+    Var x = t.tile(body, "x", {128}, l1());
+    LayoutRef other = Layout::blocked({4}, {32}, {4}, {0});
+    Expr bad = Binary::make(BinaryOp::Add, VarRef::make(x),
+                            lay(Splat::make(VarRef::make(t.a), {128}), other));
+    body.push_back(Decl::make(t.local("y", x->type), lay(bad, l1())));
+    t.k().body = Block::make(body);
+    EXPECT_TRUE(rejects(t.m, "binary operand tile<128xf32, #blocked<spt=[4]"));
+  }
+  {
+    // tpw not covering the warp, and wpb not num_warps.
+    TestKernel t(64);
+    std::vector<Stmt> body;
+    t.tile(body, "x", {128}, l1());
+    t.k().body = Block::make(body);
+    EXPECT_TRUE(rejects(t.m, "has 32 threads per warp; the warp size is 64"));
+    TestKernel u(32, 8);
+    std::vector<Stmt> body2;
+    u.tile(body2, "x", {128}, l1());
+    u.k().body = Block::make(body2);
+    EXPECT_TRUE(rejects(u.m, "spans 4 warps; the kernel has num_warps=8"));
+  }
+  {
+    // A tile-valued reduce must be in the slice of its operand's layout.
+    TestKernel t;
+    std::vector<Stmt> body;
+    LayoutRef l2 = Layout::blocked({1, 1}, {1, 32}, {4, 1}, {1, 0});
+    Var x = t.tile(body, "x", {8, 32}, l2);
+    Expr r = lay(Reduce::make(ReduceOp::Sum, 1, VarRef::make(x)), Layout::slice(l2, 0));
+    body.push_back(Decl::make(t.local("r", r->type), r));
+    t.k().body = Block::make(body);
+    EXPECT_TRUE(rejects(t.m, "reduce result tile<8xf32, #slice<dim=0"));
+  }
+}
+
+TEST(Verifier, LoweredFormRequiresTheEmitterContract) {
+  // A reduction before lowering is fine for verify() and not for verifyLowered().
+  TestKernel t;
+  std::vector<Stmt> body;
+  Var x = t.tile(body, "x", {128}, l1());
+  Expr r = Reduce::make(ReduceOp::Sum, 0, VarRef::make(x));
+  Var s = t.local("s", r->type);
+  body.push_back(Decl::make(s, r));
+  t.k().body = Block::make(body);
+  EXPECT_TRUE(verifies(t.m));
+  EXPECT_TRUE(rejects(t.m, "reduce remains after the pipeline", true));
+  runBackHalf(t.m);
+  EXPECT_TRUE(verifies(t.m, true));
+
+  // The combine nested inside an expression.
+  {
+    TestKernel u;
+    u.k().buffers = {{"b", Type::scalar(ScalarType::F32), {4}, 4, 16, 0}};
+    u.k().sharedBytes = 16;
+    Expr comb = SharedRead::makeCombine(0, ReduceOp::Sum, 4, Type::scalar(ScalarType::F32));
+    u.k().body = Block::make({u.storeScalar(Binary::make(BinaryOp::Add, comb, f32(1)))});
+    EXPECT_TRUE(verifies(u.m));
+    EXPECT_TRUE(rejects(u.m, "shared_read must be the whole init", true));
+  }
+  // A missing read-after-write barrier.
+  {
+    TestKernel u;
+    std::vector<Stmt> b2;
+    Var y = u.tile(b2, "y", {128}, l1());
+    u.k().buffers = {{"b", Type::scalar(ScalarType::F32), {128}, 128, 512, 0}};
+    u.k().sharedBytes = 512;
+    Var z = u.local("z", y->type);
+    b2.push_back(SharedWrite::makeTile(0, VarRef::make(y)));
+    b2.push_back(Decl::make(z, SharedRead::makeTile(0, z->type)));
+    u.k().body = Block::make(b2);
+    EXPECT_TRUE(rejects(u.m, "read-after-write hazard on shared buffer 'b'", true));
+  }
+  // Overlapping bytes of live-together buffers.
+  {
+    TestKernel u;
+    std::vector<Stmt> b2;
+    Var y = u.tile(b2, "y", {128}, l1());
+    u.k().buffers = {{"b", Type::scalar(ScalarType::F32), {128}, 128, 512, 0},
+                     {"c", Type::scalar(ScalarType::F32), {128}, 128, 512, 256}};
+    u.k().sharedBytes = 768;
+    Var z = u.local("z", y->type), w = u.local("w", y->type);
+    b2.push_back(SharedWrite::makeTile(0, VarRef::make(y)));
+    b2.push_back(SharedWrite::makeTile(1, VarRef::make(y)));
+    b2.push_back(Barrier::make());
+    b2.push_back(Decl::make(z, SharedRead::makeTile(0, z->type)));
+    b2.push_back(Decl::make(w, SharedRead::makeTile(1, w->type)));
+    u.k().body = Block::make(b2);
+    EXPECT_TRUE(rejects(u.m, "shared buffers 'b' and 'c' are live together but share bytes", true));
+  }
+}
+
+TEST(Verifier, LoadVecMustDivideSizePerThread) {
+  TestKernel t;
+  LayoutRef l = Layout::blocked({2}, {32}, {4}, {0});
+  Expr p = lay(Binary::make(BinaryOp::Add, lay(Splat::make(VarRef::make(t.out), {256}), l),
+                            lay(Arange::make(0, 256), l)),
+               l);
+  auto ld = std::const_pointer_cast<ExprNode>(lay(Load::make(p, nullptr, nullptr), l));
+  static_cast<Load *>(ld.get())->vec = 4;
+  Var v = t.local("v", ld->type);
+  t.k().body = Block::make({Decl::make(v, ld)});
+  EXPECT_TRUE(verifies(t.m));
+  EXPECT_TRUE(rejects(t.m, "load vec=4 does not divide spt[order[0]]", true));
+}
+
+} // namespace
