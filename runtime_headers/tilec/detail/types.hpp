@@ -1,0 +1,326 @@
+// tilec/detail/types.hpp: element types, Triton type promotion, shapes and broadcasting, conversion.
+// Part of tilec/tl.hpp; include that header, not this one. Everything here is in tl::detail and is
+// not part of the language surface.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "float16.hpp"
+
+namespace tl {
+
+template <class T, int... Dims> struct tile;
+
+namespace detail {
+
+template <class T> inline constexpr bool alwaysFalse = false;
+
+// ---- Element types -------------------------------------------------------------------------------
+
+/// The value element types of the language.
+template <class T>
+inline constexpr bool isValueElem =
+    std::is_same_v<T, bool> || std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int32_t> ||
+    std::is_same_v<T, std::int64_t> || std::is_same_v<T, float> || std::is_same_v<T, half> ||
+    std::is_same_v<T, bfloat16>;
+
+/// Pointers (possibly to const) to value element types.
+template <class T>
+inline constexpr bool isPointerElem =
+    std::is_pointer_v<T> && isValueElem<std::remove_cv_t<std::remove_pointer_t<T>>>;
+
+template <class T> inline constexpr bool isElem = isValueElem<T> || isPointerElem<T>;
+
+template <class T>
+inline constexpr bool isFloat16 = std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
+
+/// float, half, bfloat16 (and double, for scalars before canonicalization).
+template <class T>
+inline constexpr bool isFloatLike = std::is_floating_point_v<T> || isFloat16<T>;
+
+template <class T> inline constexpr bool isIntElem = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+// ---- Tiles and scalar operands ---------------------------------------------------------------------
+
+template <class T> struct IsTile : std::false_type {};
+template <class T, int... D> struct IsTile<tile<T, D...>> : std::true_type {};
+template <class T> inline constexpr bool isTile = IsTile<std::remove_cvref_t<T>>::value;
+
+/// C++ values that may stand next to a tile in an operator: arithmetic types, half, bfloat16 and
+/// pointers. Which of them are accepted is decided by `Canon` (with a readable static_assert).
+template <class S>
+concept scalar_operand =
+    !isTile<S> && (std::is_arithmetic_v<S> || isFloat16<S> || std::is_pointer_v<S>);
+
+/// The element type a C++ scalar stands for: double -> float (Triton's fp32 constants), signed
+/// integers by width (int8/int32/int64), bool, half, bfloat16, pointers to element types.
+template <class S> constexpr auto canonTag() {
+  using U = std::decay_t<S>; // arrays decay to pointers
+  if constexpr (isElem<U>) {
+    return std::type_identity<U>{};
+  } else if constexpr (std::is_floating_point_v<U>) {
+    return std::type_identity<float>{};
+  } else if constexpr (std::is_integral_v<U> && std::is_signed_v<U> && sizeof(U) == 1) {
+    return std::type_identity<std::int8_t>{};
+  } else if constexpr (std::is_integral_v<U> && std::is_signed_v<U> && sizeof(U) == 4) {
+    return std::type_identity<std::int32_t>{};
+  } else if constexpr (std::is_integral_v<U> && std::is_signed_v<U> && sizeof(U) == 8) {
+    return std::type_identity<std::int64_t>{};
+  } else {
+    static_assert(alwaysFalse<U>, "tl: unsupported scalar type (tilec has bool, int8_t, int32_t, "
+                                  "int64_t, float, tl::half, tl::bfloat16 and pointers to them; "
+                                  "unsigned and 16-bit integers are not supported)");
+    return std::type_identity<U>{};
+  }
+}
+template <class S> using Canon = typename decltype(canonTag<S>())::type;
+
+template <class X> constexpr auto elemTag() {
+  using U = std::decay_t<X>;
+  if constexpr (isTile<U>)
+    return std::type_identity<typename U::value_type>{};
+  else
+    return std::type_identity<Canon<U>>{};
+}
+/// Element type of a tile, or the canonical element type of a scalar.
+template <class X> using Elem = typename decltype(elemTag<X>())::type;
+
+// ---- Promotion ----------------------------------------------------------------------------------
+
+/// Triton's kinds: bool < integer < floating point.
+template <class T> constexpr int kindOf() {
+  if constexpr (std::is_same_v<T, bool>)
+    return 0;
+  else if constexpr (std::is_integral_v<T>)
+    return 1;
+  else
+    return 2;
+}
+template <class T> constexpr int widthOf() {
+  if constexpr (std::is_same_v<T, bool>)
+    return 1;
+  else
+    return 8 * static_cast<int>(sizeof(T));
+}
+
+/// Tile-tile promotion: higher kind wins, then wider width; fp16 beats bf16 at equal width.
+template <class A, class B> constexpr auto promoteTag() {
+  if constexpr (std::is_same_v<A, B>) {
+    return std::type_identity<A>{};
+  } else if constexpr (std::is_pointer_v<A> || std::is_pointer_v<B>) {
+    static_assert(alwaysFalse<A>, "tl: pointer operands of different types do not combine");
+    return std::type_identity<A>{};
+  } else if constexpr (kindOf<A>() != kindOf<B>()) {
+    if constexpr (kindOf<A>() > kindOf<B>())
+      return std::type_identity<A>{};
+    else
+      return std::type_identity<B>{};
+  } else if constexpr (widthOf<A>() != widthOf<B>()) {
+    if constexpr (widthOf<A>() > widthOf<B>())
+      return std::type_identity<A>{};
+    else
+      return std::type_identity<B>{};
+  } else {
+    return std::type_identity<half>{}; // the only distinct pair of equal kind and width
+  }
+}
+template <class A, class B> using Promote = typename decltype(promoteTag<A, B>())::type;
+
+/// Tile element T next to a C++ scalar S: the scalar joins only if it is of a higher kind, or an
+/// integer wider than 32 bits next to a narrower integer tile.
+template <class T, class S> constexpr auto scalarPromoteTag() {
+  using C = Canon<S>;
+  if constexpr (std::is_same_v<T, C> || std::is_pointer_v<T> || std::is_pointer_v<C>)
+    return std::type_identity<Promote<T, C>>{};
+  else if constexpr (kindOf<C>() > kindOf<T>())
+    return std::type_identity<C>{};
+  else if constexpr (kindOf<C>() == 1 && kindOf<T>() == 1 && widthOf<C>() > 32 &&
+                     widthOf<C>() > widthOf<T>())
+    return std::type_identity<C>{};
+  else
+    return std::type_identity<T>{};
+}
+
+template <class Acc, class X> constexpr auto joinTileTag() {
+  if constexpr (!isTile<X>)
+    return std::type_identity<Acc>{};
+  else if constexpr (std::is_void_v<Acc>)
+    return std::type_identity<Elem<X>>{};
+  else
+    return std::type_identity<Promote<Acc, Elem<X>>>{};
+}
+template <class Acc, class X> constexpr auto joinScalarTag() {
+  if constexpr (isTile<X>)
+    return std::type_identity<Acc>{};
+  else
+    return scalarPromoteTag<Acc, X>();
+}
+template <class Acc, class X> constexpr auto joinCanonTag() {
+  if constexpr (std::is_void_v<Acc>)
+    return std::type_identity<Canon<X>>{};
+  else
+    return std::type_identity<Promote<Acc, Canon<X>>>{};
+}
+
+template <class Acc, class... Xs> struct JoinTiles {
+  using type = Acc;
+};
+template <class Acc, class X, class... Xs> struct JoinTiles<Acc, X, Xs...> {
+  using type = typename JoinTiles<typename decltype(joinTileTag<Acc, X>())::type, Xs...>::type;
+};
+template <class Acc, class... Xs> struct JoinScalars {
+  using type = Acc;
+};
+template <class Acc, class X, class... Xs> struct JoinScalars<Acc, X, Xs...> {
+  using type = typename JoinScalars<typename decltype(joinScalarTag<Acc, X>())::type, Xs...>::type;
+};
+template <class Acc, class... Xs> struct JoinCanon {
+  using type = Acc;
+};
+template <class Acc, class X, class... Xs> struct JoinCanon<Acc, X, Xs...> {
+  using type = typename JoinCanon<typename decltype(joinCanonTag<Acc, X>())::type, Xs...>::type;
+};
+
+template <class... Xs> constexpr auto resultElemTag() {
+  using TileElem = typename JoinTiles<void, std::remove_cvref_t<Xs>...>::type;
+  if constexpr (std::is_void_v<TileElem>) // only scalars: promote them as if they were tiles
+    return std::type_identity<typename JoinCanon<void, std::remove_cvref_t<Xs>...>::type>{};
+  else
+    return std::type_identity<typename JoinScalars<TileElem, std::remove_cvref_t<Xs>...>::type>{};
+}
+/// The common element type of the operands of an elementwise op (Triton promotion).
+template <class... Xs> using ResultElem = typename decltype(resultElemTag<Xs...>())::type;
+
+// ---- Shapes -------------------------------------------------------------------------------------
+
+/// A shape of rank 0 (scalar), 1 or 2. Dims are right-aligned: rank 1 [N] is {d0 = 1, d1 = N}, so
+/// numpy's alignment of trailing dims falls out.
+struct Shape {
+  int rank = 0;
+  int d0 = 1;
+  int d1 = 1;
+  constexpr int size() const { return d0 * d1; }
+  constexpr bool operator==(const Shape &) const = default;
+};
+
+template <int... D> constexpr Shape shapeOfDims() {
+  constexpr int dims[] = {D...};
+  if constexpr (sizeof...(D) == 1)
+    return Shape{1, 1, dims[0]};
+  else
+    return Shape{2, dims[0], dims[sizeof...(D) - 1]};
+}
+
+template <class X> constexpr Shape shapeOf() {
+  using U = std::remove_cvref_t<X>;
+  if constexpr (isTile<U>)
+    return U::shape;
+  else
+    return Shape{};
+}
+
+constexpr bool dimCompatible(int a, int b) { return a == b || a == 1 || b == 1; }
+constexpr bool compatible(Shape a, Shape b) {
+  return dimCompatible(a.d0, b.d0) && dimCompatible(a.d1, b.d1);
+}
+constexpr Shape broadcastShapes(Shape a, Shape b) {
+  return Shape{a.rank > b.rank ? a.rank : b.rank, a.d0 > b.d0 ? a.d0 : b.d0,
+               a.d1 > b.d1 ? a.d1 : b.d1};
+}
+template <class... Xs> constexpr bool allCompatible() {
+  Shape s{};
+  bool ok = true;
+  ((ok = ok && compatible(s, shapeOf<Xs>()), s = broadcastShapes(s, shapeOf<Xs>())), ...);
+  return ok;
+}
+/// numpy broadcasting of all operand shapes (scalars have rank 0).
+template <class... Xs> constexpr Shape broadcastOf() {
+  Shape s{};
+  ((s = broadcastShapes(s, shapeOf<Xs>())), ...);
+  return s;
+}
+
+template <class T, Shape S> constexpr auto tileForTag() {
+  if constexpr (S.rank == 0)
+    return std::type_identity<T>{};
+  else if constexpr (S.rank == 1)
+    return std::type_identity<tile<T, S.d1>>{};
+  else
+    return std::type_identity<tile<T, S.d0, S.d1>>{};
+}
+/// The tile type of shape S (T itself for rank 0).
+template <class T, Shape S> using TileFor = typename decltype(tileForTag<T, S>())::type;
+
+/// Element (i, j) of the broadcast of x (a tile or a scalar); scalars come back canonicalized.
+template <class X> constexpr auto fetch(const X &x, int i, int j) {
+  if constexpr (isTile<X>) {
+    constexpr Shape s = X::shape;
+    return x.data[(s.d0 == 1 ? 0 : i) * s.d1 + (s.d1 == 1 ? 0 : j)];
+  } else {
+    return static_cast<Canon<X>>(x);
+  }
+}
+
+/// Applies f elementwise over the broadcast shape S of the operands; Out is the result element.
+template <class Out, Shape S, class F, class... Xs> auto mapN(F f, const Xs &...xs) {
+  if constexpr (S.rank == 0) {
+    return static_cast<Out>(f(fetch(xs, 0, 0)...));
+  } else {
+    TileFor<Out, S> r;
+    for (int i = 0; i < S.d0; ++i)
+      for (int j = 0; j < S.d1; ++j)
+        r.data[i * S.d1 + j] = f(fetch(xs, i, j)...);
+    return r;
+  }
+}
+
+// ---- Conversion (tl::cast and the implicit conversions of load/store/full) -----------------------
+
+template <class To, class From> constexpr To convert(From x) {
+  if constexpr (std::is_same_v<To, From>) {
+    return x;
+  } else if constexpr (std::is_pointer_v<To> || std::is_pointer_v<From>) {
+    static_assert(std::is_pointer_v<To> && std::is_pointer_v<From> &&
+                      std::is_convertible_v<From, To>,
+                  "tl: a pointer converts only to a pointer to the same type (adding const)");
+    return x;
+  } else if constexpr (std::is_same_v<To, bool>) {
+    if constexpr (isFloatLike<From>)
+      return static_cast<double>(x) != 0.0;
+    else
+      return x != 0;
+  } else if constexpr (std::is_integral_v<To>) {
+    if constexpr (std::is_same_v<From, bool>) {
+      return x ? To{1} : To{0};
+    } else if constexpr (std::is_integral_v<From>) {
+      return static_cast<To>(x); // modulo 2^width (C++20)
+    } else {
+      // Truncation toward zero. Out of range and NaN are undefined in Triton; the CPU saturates
+      // and gives 0 for NaN (as PTX cvt.rzi does).
+      const double d = static_cast<double>(static_cast<float>(x));
+      constexpr double lim = -static_cast<double>(std::numeric_limits<To>::min()); // 2^(w-1)
+      if (std::isnan(d))
+        return To{0};
+      if (d >= lim)
+        return std::numeric_limits<To>::max();
+      if (d <= -lim)
+        return std::numeric_limits<To>::min();
+      return static_cast<To>(d);
+    }
+  } else if constexpr (std::is_same_v<To, float>) {
+    return static_cast<float>(x);
+  } else { // half or bfloat16
+    if constexpr (isFloat16<From>)
+      return To(static_cast<float>(x)); // exact float, then one rounding
+    else if constexpr (std::is_same_v<From, double>)
+      return To(static_cast<float>(x)); // a double scalar is an fp32 constant
+    else
+      return To(x);
+  }
+}
+
+} // namespace detail
+} // namespace tl

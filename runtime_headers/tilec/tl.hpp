@@ -1,0 +1,835 @@
+// tilec/tl.hpp: the tilec kernel language and its CPU reference semantics.
+//
+// Kernels are C++ function templates written against this header (docs/language.md). tilec
+// translates them to CUDA/HIP; compiled as ordinary C++ they run on the CPU through tl::launch, one
+// program after another, which is the reference every test compares the GPU with.
+//
+// For the translator: every operation is a function or function template declared directly in
+// namespace tl; operators are non-member templates taking (tile, tile), (tile, S) and (S, tile)
+// with the scalar type S deduced as written. Everything in tl::detail is implementation.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <type_traits>
+
+#include "detail/float16.hpp"
+#include "detail/types.hpp"
+
+/// Marks a kernel: `template <int BLOCK> TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))
+/// void k(...)`. Under Clang (the translator) the settings become an annotate attribute; gcc would
+/// warn about the unknown attribute, so there it expands to nothing.
+#if defined(__clang__)
+#define TILEC_KERNEL(...) [[clang::annotate("tilec.kernel", #__VA_ARGS__)]]
+#else
+#define TILEC_KERNEL(...)
+#endif
+
+namespace tl {
+
+/// +infinity as a float (Python's float('inf')).
+inline constexpr float inf = std::numeric_limits<float>::infinity();
+
+// ================================================================================================
+// Tiles
+// ================================================================================================
+
+/// A tile of rank 1 or 2; every dim a power of two. Elements are stored row-major in `data`.
+template <class T, int... Dims> struct tile {
+  static_assert(sizeof...(Dims) == 1 || sizeof...(Dims) == 2, "tl::tile: rank must be 1 or 2");
+  static_assert(((Dims > 0 && (Dims & (Dims - 1)) == 0) && ...),
+                "tl::tile: every dim must be a power of two");
+  static_assert(detail::isElem<T>,
+                "tl::tile: element type must be bool, int8_t, int32_t, int64_t, float, tl::half, "
+                "tl::bfloat16 or a pointer to one of those");
+
+  using value_type = T;
+  static constexpr int rank = static_cast<int>(sizeof...(Dims));
+  static constexpr int size = (Dims * ...);
+  static constexpr detail::Shape shape = detail::shapeOfDims<Dims...>();
+
+  std::array<T, size> data{};
+
+  /// Element access for host code and tests (not part of the kernel language).
+  constexpr T &at(int i) { return data[i]; }
+  constexpr const T &at(int i) const { return data[i]; }
+  constexpr T &at(int i, int j) { return data[i * shape.d1 + j]; }
+  constexpr const T &at(int i, int j) const { return data[i * shape.d1 + j]; }
+};
+
+// ================================================================================================
+// Programs and launch
+// ================================================================================================
+
+/// A launch grid: number of programs along each axis.
+struct grid3 {
+  int x = 1, y = 1, z = 1;
+};
+
+namespace detail {
+struct ProgramState {
+  int id[3] = {0, 0, 0};
+  int num[3] = {1, 1, 1};
+};
+inline thread_local ProgramState currentProgram;
+
+inline int checkedAxis(int axis, const char *fn) {
+  if (axis < 0 || axis > 2) {
+    std::fprintf(stderr, "tl::%s: axis %d is not 0, 1 or 2\n", fn, axis);
+    std::abort();
+  }
+  return axis;
+}
+} // namespace detail
+
+/// Index of the current program along axis (0..2).
+inline std::int32_t program_id(int axis) {
+  return detail::currentProgram.id[detail::checkedAxis(axis, "program_id")];
+}
+/// Number of programs along axis (0..2).
+inline std::int32_t num_programs(int axis) {
+  return detail::currentProgram.num[detail::checkedAxis(axis, "num_programs")];
+}
+
+/// Runs fn(args...) once for every program of the grid, x fastest, one after another.
+template <class Kernel, class... Args> void launch(grid3 grid, Kernel fn, Args... args) {
+  const detail::ProgramState saved = detail::currentProgram;
+  detail::ProgramState &s = detail::currentProgram;
+  s.num[0] = grid.x;
+  s.num[1] = grid.y;
+  s.num[2] = grid.z;
+  for (int z = 0; z < grid.z; ++z)
+    for (int y = 0; y < grid.y; ++y)
+      for (int x = 0; x < grid.x; ++x) {
+        s.id[0] = x;
+        s.id[1] = y;
+        s.id[2] = z;
+        fn(args...);
+      }
+  detail::currentProgram = saved;
+}
+
+/// `for (int i : tl::static_range<BEGIN, END, STEP>())`: BEGIN, BEGIN+STEP, ... while before END.
+template <int BEGIN, int END, int STEP = 1> struct static_range {
+  static_assert(STEP != 0, "tl::static_range: STEP must not be 0");
+  static constexpr int count =
+      STEP > 0 ? (END > BEGIN ? (END - BEGIN + STEP - 1) / STEP : 0)
+               : (END < BEGIN ? (BEGIN - END - STEP - 1) / -STEP : 0);
+  struct iterator {
+    int k;
+    constexpr int operator*() const { return BEGIN + k * STEP; }
+    constexpr iterator &operator++() {
+      ++k;
+      return *this;
+    }
+    constexpr bool operator==(const iterator &) const = default;
+  };
+  constexpr iterator begin() const { return {0}; }
+  constexpr iterator end() const { return {count}; }
+};
+
+// ================================================================================================
+// Creation and shape
+// ================================================================================================
+
+/// [START, END) as an int32 tile; END - START must be a power of two.
+template <int START, int END> tile<std::int32_t, END - START> arange() {
+  static_assert(END > START, "tl::arange: END must be greater than START");
+  tile<std::int32_t, END - START> r;
+  for (int k = 0; k < END - START; ++k)
+    r.data[k] = START + k;
+  return r;
+}
+
+template <class T, int... D> tile<T, D...> zeros() { return tile<T, D...>{}; }
+
+/// A tile of `value` converted to T (tl::cast semantics).
+template <class T, int... D, class V> tile<T, D...> full(V value) {
+  static_assert(!detail::isTile<V>, "tl::full: value must be a scalar");
+  tile<T, D...> r;
+  r.data.fill(detail::convert<T>(static_cast<detail::Canon<V>>(value)));
+  return r;
+}
+
+/// Inserts a dim of size 1 at AXIS: expand_dims<0>(x) is x[None, :], expand_dims<1>(x) is x[:, None].
+template <int AXIS, class T, int N> auto expand_dims(const tile<T, N> &x) {
+  static_assert(AXIS >= -2 && AXIS <= 1, "tl::expand_dims: AXIS must be 0 or 1 for a 1-D tile");
+  if constexpr (AXIS == 0 || AXIS == -2) {
+    tile<T, 1, N> r;
+    r.data = x.data;
+    return r;
+  } else {
+    tile<T, N, 1> r;
+    r.data = x.data;
+    return r;
+  }
+}
+template <int AXIS, class T, int N0, int N1> auto expand_dims(const tile<T, N0, N1> &x) {
+  static_assert(detail::alwaysFalse<T>, "tl::expand_dims: tiles have rank <= 2");
+  return x;
+}
+
+/// numpy broadcasting of a tile (or scalar) to the shape D...
+template <int... D, class X> auto broadcast_to(const X &x) {
+  using Target = tile<detail::Elem<X>, D...>;
+  static_assert(detail::compatible(detail::shapeOf<X>(), Target::shape) &&
+                    detail::broadcastShapes(detail::shapeOf<X>(), Target::shape) == Target::shape,
+                "tl::broadcast_to: the operand does not broadcast to that shape");
+  return detail::mapN<detail::Elem<X>, Target::shape>([](auto v) { return v; }, x);
+}
+
+// ================================================================================================
+// Conversion
+// ================================================================================================
+
+/// x.to(T): float -> int truncates toward zero, to bool is != 0, to half/bfloat16 rounds to nearest
+/// even, int -> int wraps. Works on tiles and scalars.
+template <class T, class X> auto cast(const X &x) {
+  static_assert(detail::isElem<T>, "tl::cast: target must be an element type");
+  return detail::mapN<T, detail::shapeOf<X>()>(
+      [](auto v) { return detail::convert<T>(v); }, x);
+}
+
+// ================================================================================================
+// Elementwise arithmetic (implementations; the operators follow)
+// ================================================================================================
+
+namespace detail {
+
+template <class R> using Unsigned = std::make_unsigned_t<R>;
+
+/// Applies a float-domain op to two R values; half/bfloat16 compute in float and round to R.
+template <class R, class F> R floatOp(R a, R b, F f) {
+  if constexpr (isFloat16<R>)
+    return R(f(static_cast<float>(a), static_cast<float>(b)));
+  else
+    return f(a, b);
+}
+
+template <class R> void requireArith(const char *) {
+  static_assert(!std::is_same_v<R, bool>,
+                "tl: arithmetic on bool operands; cast to an integer type first");
+  static_assert(!std::is_pointer_v<R>, "tl: pointers support only + and - with integers");
+}
+
+template <class R> R addElem(R a, R b) {
+  if constexpr (isIntElem<R>)
+    return static_cast<R>(static_cast<Unsigned<R>>(a) + static_cast<Unsigned<R>>(b));
+  else
+    return floatOp(a, b, [](auto x, auto y) { return x + y; });
+}
+template <class R> R subElem(R a, R b) {
+  if constexpr (isIntElem<R>)
+    return static_cast<R>(static_cast<Unsigned<R>>(a) - static_cast<Unsigned<R>>(b));
+  else
+    return floatOp(a, b, [](auto x, auto y) { return x - y; });
+}
+template <class R> R mulElem(R a, R b) {
+  if constexpr (isIntElem<R>)
+    return static_cast<R>(static_cast<Unsigned<R>>(a) * static_cast<Unsigned<R>>(b));
+  else
+    return floatOp(a, b, [](auto x, auto y) { return x * y; });
+}
+/// Integers truncate toward zero; x / 0 gives 0 and MIN / -1 gives MIN on the CPU (undefined on
+/// the GPU).
+template <class R> R divElem(R a, R b) {
+  if constexpr (isIntElem<R>) {
+    if (b == 0)
+      return 0;
+    if (b == -1)
+      return static_cast<R>(Unsigned<R>{0} - static_cast<Unsigned<R>>(a));
+    return static_cast<R>(a / b);
+  } else {
+    return floatOp(a, b, [](auto x, auto y) { return x / y; });
+  }
+}
+/// Integers: the sign follows the dividend (C); x % 0 gives x on the CPU. Floats: fmod.
+template <class R> R modElem(R a, R b) {
+  if constexpr (isIntElem<R>) {
+    if (b == 0)
+      return a;
+    if (b == -1)
+      return 0;
+    return static_cast<R>(a % b);
+  } else {
+    return floatOp(a, b, [](auto x, auto y) { return static_cast<decltype(x)>(std::fmod(x, y)); });
+  }
+}
+
+template <class R> float asFloatIf16(R v) {
+  if constexpr (isFloat16<R>)
+    return static_cast<float>(v);
+  else
+    return v;
+}
+
+template <class A, class B> auto addImpl(const A &a, const B &b);
+template <class A, class B> auto subImpl(const A &a, const B &b);
+
+/// Binary arithmetic with Triton promotion and broadcasting; ElemFn combines two R values.
+template <class A, class B, class ElemFn> auto arith(const A &a, const B &b, ElemFn f) {
+  static_assert(allCompatible<A, B>(), "tl: operand shapes do not broadcast (numpy rules)");
+  using R = ResultElem<A, B>;
+  requireArith<R>("");
+  return mapN<R, broadcastOf<A, B>()>(
+      [f](auto x, auto y) { return f(convert<R>(x), convert<R>(y)); }, a, b);
+}
+
+/// Pointer plus integer offset, computed without forming an out-of-bounds pointer value in the C++
+/// sense (masked-off lanes often point past the end).
+template <class P, class O> P offsetPointer(P p, O o) {
+  static_assert(isIntElem<O>, "tl: a pointer offset must be an integer (not bool or float)");
+  const auto step = static_cast<std::uintptr_t>(static_cast<std::int64_t>(o)) *
+                    static_cast<std::uintptr_t>(sizeof(*p));
+  return reinterpret_cast<P>(reinterpret_cast<std::uintptr_t>(p) + step);
+}
+
+template <class A, class B> auto addImpl(const A &a, const B &b) {
+  using EA = Elem<A>;
+  using EB = Elem<B>;
+  if constexpr (std::is_pointer_v<EA> || std::is_pointer_v<EB>) {
+    static_assert(!(std::is_pointer_v<EA> && std::is_pointer_v<EB>), "tl: cannot add two pointers");
+    static_assert(allCompatible<A, B>(), "tl: operand shapes do not broadcast (numpy rules)");
+    using P = std::conditional_t<std::is_pointer_v<EA>, EA, EB>;
+    return mapN<P, broadcastOf<A, B>()>(
+        [](auto x, auto y) {
+          if constexpr (std::is_pointer_v<decltype(x)>)
+            return offsetPointer(x, y);
+          else
+            return offsetPointer(y, x);
+        },
+        a, b);
+  } else {
+    return arith(a, b, [](auto x, auto y) { return addElem(x, y); });
+  }
+}
+
+template <class A, class B> auto subImpl(const A &a, const B &b) {
+  using EA = Elem<A>;
+  using EB = Elem<B>;
+  if constexpr (std::is_pointer_v<EA> || std::is_pointer_v<EB>) {
+    static_assert(std::is_pointer_v<EA> && !std::is_pointer_v<EB>,
+                  "tl: only pointer - integer is supported");
+    static_assert(allCompatible<A, B>(), "tl: operand shapes do not broadcast (numpy rules)");
+    return mapN<EA, broadcastOf<A, B>()>(
+        [](auto p, auto o) {
+          static_assert(isIntElem<decltype(o)>, "tl: a pointer offset must be an integer");
+          return offsetPointer(p, static_cast<std::int64_t>(std::int64_t{0} - o));
+        },
+        a, b);
+  } else {
+    return arith(a, b, [](auto x, auto y) { return subElem(x, y); });
+  }
+}
+
+template <class A, class B> auto mulImpl(const A &a, const B &b) {
+  return arith(a, b, [](auto x, auto y) { return mulElem(x, y); });
+}
+template <class A, class B> auto divImpl(const A &a, const B &b) {
+  return arith(a, b, [](auto x, auto y) { return divElem(x, y); });
+}
+template <class A, class B> auto modImpl(const A &a, const B &b) {
+  return arith(a, b, [](auto x, auto y) { return modElem(x, y); });
+}
+
+/// Comparison after promotion; the result is a bool tile.
+template <class A, class B, class Cmp> auto compare(const A &a, const B &b, Cmp cmp) {
+  static_assert(allCompatible<A, B>(), "tl: operand shapes do not broadcast (numpy rules)");
+  using R = ResultElem<A, B>;
+  static_assert(!std::is_pointer_v<R>, "tl: pointer tiles cannot be compared");
+  return mapN<bool, broadcastOf<A, B>()>(
+      [cmp](auto x, auto y) {
+        return cmp(asFloatIf16(convert<R>(x)), asFloatIf16(convert<R>(y)));
+      },
+      a, b);
+}
+
+/// & | ^ on bool or integer operands after promotion.
+template <class A, class B, class Op> auto bitwise(const A &a, const B &b, Op op) {
+  static_assert(allCompatible<A, B>(), "tl: operand shapes do not broadcast (numpy rules)");
+  using R = ResultElem<A, B>;
+  static_assert(std::is_integral_v<R>, "tl: bitwise operators need bool or integer operands");
+  return mapN<R, broadcastOf<A, B>()>(
+      [op](auto x, auto y) { return static_cast<R>(op(convert<R>(x), convert<R>(y))); }, a, b);
+}
+
+/// << >>: the result has the left operand's type; the amount is taken modulo the bit width on the
+/// CPU (amounts outside [0, width) are undefined in Triton). >> is arithmetic for signed types.
+template <bool LEFT, class A, class B> auto shift(const A &a, const B &b) {
+  static_assert(allCompatible<A, B>(), "tl: operand shapes do not broadcast (numpy rules)");
+  using R = Elem<A>;
+  static_assert(isIntElem<R> && isIntElem<Elem<B>>, "tl: shifts need integer operands");
+  return mapN<R, broadcastOf<A, B>()>(
+      [](auto x, auto y) {
+        const R v = convert<R>(x);
+        const int n = static_cast<int>(static_cast<Unsigned<R>>(convert<R>(y)) %
+                                       static_cast<Unsigned<R>>(widthOf<R>()));
+        if constexpr (LEFT)
+          return static_cast<R>(static_cast<Unsigned<R>>(v) << n);
+        else
+          return static_cast<R>(v >> n);
+      },
+      a, b);
+}
+
+template <class A, class B, class Op> auto logical(const A &a, const B &b, Op op) {
+  static_assert(allCompatible<A, B>(), "tl: operand shapes do not broadcast (numpy rules)");
+  return mapN<bool, broadcastOf<A, B>()>(
+      [op](auto x, auto y) { return op(convert<bool>(x), convert<bool>(y)); }, a, b);
+}
+
+/// Result of a compound assignment: the shape must not change; the value is converted back to the
+/// left operand's element type (C++ assignment; Triton would rebind the name).
+template <class T, int... D, class R> tile<T, D...> assignBack(const R &r) {
+  static_assert(isTile<R> && R::shape == tile<T, D...>::shape,
+                "tl: compound assignment would change the tile's shape");
+  return mapN<T, tile<T, D...>::shape>([](auto v) { return convert<T>(v); }, r);
+}
+
+} // namespace detail
+
+// ================================================================================================
+// Operators
+// ================================================================================================
+
+// Each binary operator is three templates: (tile, tile), (tile, S) and (S, tile), S a scalar type
+// deduced as written (int, float, double, const float *, ...). No scalar -> tile conversion exists.
+#define TILEC_BINARY_OPERATOR(OP, IMPL)                                                            \
+  template <class T, int... D, class U, int... E>                                                  \
+  auto operator OP(const tile<T, D...> &a, const tile<U, E...> &b) {                               \
+    return IMPL;                                                                                   \
+  }                                                                                                \
+  template <class T, int... D, detail::scalar_operand S>                                           \
+  auto operator OP(const tile<T, D...> &a, S b) {                                                  \
+    return IMPL;                                                                                   \
+  }                                                                                                \
+  template <detail::scalar_operand S, class U, int... E>                                           \
+  auto operator OP(S a, const tile<U, E...> &b) {                                                  \
+    return IMPL;                                                                                   \
+  }
+
+TILEC_BINARY_OPERATOR(+, detail::addImpl(a, b))
+TILEC_BINARY_OPERATOR(-, detail::subImpl(a, b))
+TILEC_BINARY_OPERATOR(*, detail::mulImpl(a, b))
+TILEC_BINARY_OPERATOR(/, detail::divImpl(a, b))
+TILEC_BINARY_OPERATOR(%, detail::modImpl(a, b))
+TILEC_BINARY_OPERATOR(<, detail::compare(a, b, [](auto x, auto y) { return x < y; }))
+TILEC_BINARY_OPERATOR(<=, detail::compare(a, b, [](auto x, auto y) { return x <= y; }))
+TILEC_BINARY_OPERATOR(>, detail::compare(a, b, [](auto x, auto y) { return x > y; }))
+TILEC_BINARY_OPERATOR(>=, detail::compare(a, b, [](auto x, auto y) { return x >= y; }))
+TILEC_BINARY_OPERATOR(==, detail::compare(a, b, [](auto x, auto y) { return x == y; }))
+TILEC_BINARY_OPERATOR(!=, detail::compare(a, b, [](auto x, auto y) { return x != y; }))
+TILEC_BINARY_OPERATOR(&, detail::bitwise(a, b, [](auto x, auto y) { return x & y; }))
+TILEC_BINARY_OPERATOR(|, detail::bitwise(a, b, [](auto x, auto y) { return x | y; }))
+TILEC_BINARY_OPERATOR(^, detail::bitwise(a, b, [](auto x, auto y) { return x ^ y; }))
+TILEC_BINARY_OPERATOR(<<, detail::shift<true>(a, b))
+TILEC_BINARY_OPERATOR(>>, detail::shift<false>(a, b))
+TILEC_BINARY_OPERATOR(&&, detail::logical(a, b, [](bool x, bool y) { return x && y; }))
+TILEC_BINARY_OPERATOR(||, detail::logical(a, b, [](bool x, bool y) { return x || y; }))
+#undef TILEC_BINARY_OPERATOR
+
+/// Negation (integers wrap; half/bfloat16 flip the sign).
+template <class T, int... D> tile<T, D...> operator-(const tile<T, D...> &x) {
+  detail::requireArith<T>("-");
+  return detail::mapN<T, tile<T, D...>::shape>(
+      [](T v) {
+        if constexpr (detail::isIntElem<T>)
+          return static_cast<T>(detail::Unsigned<T>{0} - static_cast<detail::Unsigned<T>>(v));
+        else if constexpr (detail::isFloat16<T>)
+          return T(-static_cast<float>(v));
+        else
+          return -v;
+      },
+      x);
+}
+/// Bitwise not; on bool tiles it is logical not (Triton's int1).
+template <class T, int... D> tile<T, D...> operator~(const tile<T, D...> &x) {
+  static_assert(std::is_integral_v<T>, "tl: ~ needs a bool or integer tile");
+  return detail::mapN<T, tile<T, D...>::shape>(
+      [](T v) {
+        if constexpr (std::is_same_v<T, bool>)
+          return !v;
+        else
+          return static_cast<T>(~v);
+      },
+      x);
+}
+/// Logical not: x == 0.
+template <class T, int... D> tile<bool, D...> operator!(const tile<T, D...> &x) {
+  static_assert(!std::is_pointer_v<T>, "tl: ! needs a value tile");
+  return detail::mapN<bool, tile<T, D...>::shape>(
+      [](T v) { return !detail::convert<bool>(v); }, x);
+}
+
+// Compound assignment: a = a OP b converted back to a's element type; the shape may not change.
+#define TILEC_COMPOUND_OPERATOR(OP, BINOP)                                                         \
+  template <class T, int... D, class U, int... E>                                                  \
+  tile<T, D...> &operator OP(tile<T, D...> &a, const tile<U, E...> &b) {                           \
+    a = detail::assignBack<T, D...>(a BINOP b);                                                    \
+    return a;                                                                                      \
+  }                                                                                                \
+  template <class T, int... D, detail::scalar_operand S>                                           \
+  tile<T, D...> &operator OP(tile<T, D...> &a, S b) {                                              \
+    a = detail::assignBack<T, D...>(a BINOP b);                                                    \
+    return a;                                                                                      \
+  }
+
+TILEC_COMPOUND_OPERATOR(+=, +)
+TILEC_COMPOUND_OPERATOR(-=, -)
+TILEC_COMPOUND_OPERATOR(*=, *)
+TILEC_COMPOUND_OPERATOR(/=, /)
+TILEC_COMPOUND_OPERATOR(%=, %)
+TILEC_COMPOUND_OPERATOR(&=, &)
+TILEC_COMPOUND_OPERATOR(|=, |)
+TILEC_COMPOUND_OPERATOR(^=, ^)
+#undef TILEC_COMPOUND_OPERATOR
+
+// ================================================================================================
+// Memory
+// ================================================================================================
+
+namespace detail {
+template <class P> void requirePointer() {
+  static_assert(std::is_pointer_v<Elem<P>>, "tl::load/store: ptr must be a pointer or pointer tile");
+}
+template <class M> void requireMask() {
+  static_assert(std::is_same_v<Elem<M>, bool>, "tl::load/store: mask must be bool or a bool tile");
+}
+template <class P> using Pointee = std::remove_cv_t<std::remove_pointer_t<Elem<P>>>;
+} // namespace detail
+
+/// Loads every element (ptr: a pointer or a pointer tile).
+template <class P> auto load(const P &ptr) {
+  detail::requirePointer<P>();
+  using V = detail::Pointee<P>;
+  return detail::mapN<V, detail::shapeOf<P>()>([](auto p) -> V { return *p; }, ptr);
+}
+/// Masked-off elements are not dereferenced and read as `other` converted to the pointee type.
+/// ptr, mask and other broadcast together (numpy rules).
+template <class P, class M, class O> auto load(const P &ptr, const M &mask, const O &other) {
+  detail::requirePointer<P>();
+  detail::requireMask<M>();
+  static_assert(detail::allCompatible<P, M, O>(), "tl::load: ptr, mask and other do not broadcast");
+  using V = detail::Pointee<P>;
+  return detail::mapN<V, detail::broadcastOf<P, M, O>()>(
+      [](auto p, bool m, auto o) -> V { return m ? *p : detail::convert<V>(o); }, ptr, mask,
+      other);
+}
+/// Masked-off elements read as 0.
+template <class P, class M> auto load(const P &ptr, const M &mask) {
+  return load(ptr, mask, std::int32_t{0});
+}
+
+/// Writes value (converted to the pointee type, tl::cast semantics) where mask is true; value and
+/// mask broadcast to ptr's shape.
+template <class P, class V, class M> void store(const P &ptr, const V &value, const M &mask) {
+  detail::requirePointer<P>();
+  detail::requireMask<M>();
+  constexpr detail::Shape s = detail::shapeOf<P>();
+  static_assert(detail::allCompatible<P, V, M>() && detail::broadcastOf<P, V, M>() == s,
+                "tl::store: value and mask must broadcast to the shape of ptr");
+  using T = std::remove_pointer_t<detail::Elem<P>>;
+  static_assert(!std::is_const_v<T>, "tl::store: cannot store through a pointer to const");
+  for (int i = 0; i < s.d0; ++i)
+    for (int j = 0; j < s.d1; ++j)
+      if (detail::fetch(mask, i, j))
+        *detail::fetch(ptr, i, j) = detail::convert<T>(detail::fetch(value, i, j));
+}
+template <class P, class V> void store(const P &ptr, const V &value) { store(ptr, value, true); }
+
+// ================================================================================================
+// Selection and math
+// ================================================================================================
+
+/// c ? a : b elementwise; c converted to bool, a and b promoted; all three broadcast.
+template <class C, class A, class B> auto where(const C &c, const A &a, const B &b) {
+  static_assert(detail::allCompatible<C, A, B>(), "tl::where: operands do not broadcast");
+  using R = detail::ResultElem<A, B>;
+  return detail::mapN<R, detail::broadcastOf<C, A, B>()>(
+      [](auto cc, auto x, auto y) {
+        return detail::convert<bool>(cc) ? detail::convert<R>(x) : detail::convert<R>(y);
+      },
+      c, a, b);
+}
+
+namespace detail {
+template <class R> R maxElem(R a, R b) {
+  if constexpr (isFloatLike<R>) {
+    const float x = static_cast<float>(a), y = static_cast<float>(b);
+    if (std::isnan(x))
+      return b;
+    if (std::isnan(y))
+      return a;
+    return y > x ? b : a;
+  } else {
+    return b > a ? b : a;
+  }
+}
+template <class R> R minElem(R a, R b) {
+  if constexpr (isFloatLike<R>) {
+    const float x = static_cast<float>(a), y = static_cast<float>(b);
+    if (std::isnan(x))
+      return b;
+    if (std::isnan(y))
+      return a;
+    return y < x ? b : a;
+  } else {
+    return b < a ? b : a;
+  }
+}
+template <class A, class B, class F> auto minMax(const A &a, const B &b, F f) {
+  static_assert(allCompatible<A, B>(), "tl::minimum/maximum: operands do not broadcast");
+  using R = ResultElem<A, B>;
+  static_assert(!std::is_pointer_v<R>, "tl::minimum/maximum: pointer operands");
+  return mapN<R, broadcastOf<A, B>()>(
+      [f](auto x, auto y) { return f(convert<R>(x), convert<R>(y)); }, a, b);
+}
+
+/// Elementwise math on a float, half or bfloat16 operand (tile or scalar), computed in float.
+template <class X, class F> auto math1(const X &x, F f, const char *) {
+  using E = Elem<X>;
+  static_assert(isFloatLike<E>, "tl: math functions need a floating-point operand (cast first)");
+  return mapN<E, shapeOf<X>()>([f](E v) { return convert<E>(f(static_cast<float>(v))); }, x);
+}
+} // namespace detail
+
+/// Elementwise maximum; for floats a NaN operand loses (fmax).
+template <class A, class B> auto maximum(const A &a, const B &b) {
+  return detail::minMax(a, b, [](auto x, auto y) { return detail::maxElem(x, y); });
+}
+/// Elementwise minimum; for floats a NaN operand loses (fmin).
+template <class A, class B> auto minimum(const A &a, const B &b) {
+  return detail::minMax(a, b, [](auto x, auto y) { return detail::minElem(x, y); });
+}
+
+template <class X> auto exp(const X &x) {
+  return detail::math1(x, [](float v) { return std::exp(v); }, "exp");
+}
+template <class X> auto exp2(const X &x) {
+  return detail::math1(x, [](float v) { return std::exp2(v); }, "exp2");
+}
+template <class X> auto log(const X &x) {
+  return detail::math1(x, [](float v) { return std::log(v); }, "log");
+}
+template <class X> auto log2(const X &x) {
+  return detail::math1(x, [](float v) { return std::log2(v); }, "log2");
+}
+template <class X> auto sqrt(const X &x) {
+  return detail::math1(x, [](float v) { return std::sqrt(v); }, "sqrt");
+}
+template <class X> auto rsqrt(const X &x) {
+  return detail::math1(x, [](float v) { return 1.0f / std::sqrt(v); }, "rsqrt");
+}
+template <class X> auto sigmoid(const X &x) {
+  return detail::math1(x, [](float v) { return 1.0f / (1.0f + std::exp(-v)); }, "sigmoid");
+}
+template <class X> auto tanh(const X &x) {
+  return detail::math1(x, [](float v) { return std::tanh(v); }, "tanh");
+}
+template <class X> auto erf(const X &x) {
+  return detail::math1(x, [](float v) { return std::erf(v); }, "erf");
+}
+template <class X> auto floor(const X &x) {
+  return detail::math1(x, [](float v) { return std::floor(v); }, "floor");
+}
+template <class X> auto ceil(const X &x) {
+  return detail::math1(x, [](float v) { return std::ceil(v); }, "ceil");
+}
+/// |x|; also on integers (abs(MIN) wraps to MIN) and bool (identity).
+template <class X> auto abs(const X &x) {
+  using E = detail::Elem<X>;
+  static_assert(!std::is_pointer_v<E>, "tl::abs: pointer operand");
+  return detail::mapN<E, detail::shapeOf<X>()>(
+      [](E v) -> E {
+        if constexpr (detail::isIntElem<E>)
+          return v < 0 ? static_cast<E>(detail::Unsigned<E>{0} - static_cast<detail::Unsigned<E>>(v))
+                       : v;
+        else if constexpr (std::is_same_v<E, bool>)
+          return v;
+        else if constexpr (detail::isFloat16<E>)
+          return E::fromBits(static_cast<std::uint16_t>(v.bits & 0x7FFF));
+        else
+          return std::fabs(v);
+      },
+      x);
+}
+/// a * b + c with one rounding in float (then rounded to half/bfloat16 if that is the type).
+template <class A, class B, class C> auto fma(const A &a, const B &b, const C &c) {
+  static_assert(detail::allCompatible<A, B, C>(), "tl::fma: operands do not broadcast");
+  using R = detail::ResultElem<A, B, C>;
+  static_assert(detail::isFloatLike<R>, "tl::fma: needs floating-point operands");
+  return detail::mapN<R, detail::broadcastOf<A, B, C>()>(
+      [](auto x, auto y, auto z) {
+        return detail::convert<R>(std::fma(static_cast<float>(detail::convert<R>(x)),
+                                           static_cast<float>(detail::convert<R>(y)),
+                                           static_cast<float>(detail::convert<R>(z))));
+      },
+      a, b, c);
+}
+
+/// ceil(a / b) as (a + b - 1) / b; on scalars constexpr and usable on the host.
+template <class A, class B>
+  requires(std::is_integral_v<A> && std::is_integral_v<B>)
+constexpr auto cdiv(A a, B b) {
+  return (a + b - 1) / b;
+}
+namespace detail {
+template <class A, class B> auto cdivImpl(const A &a, const B &b) {
+  static_assert(allCompatible<A, B>(), "tl::cdiv: operands do not broadcast");
+  using R = ResultElem<A, B>;
+  static_assert(isIntElem<R>, "tl::cdiv: needs integer operands");
+  return mapN<R, broadcastOf<A, B>()>(
+      [](auto x, auto y) {
+        const R d = convert<R>(y);
+        return divElem(subElem(addElem(convert<R>(x), d), R{1}), d);
+      },
+      a, b);
+}
+} // namespace detail
+template <class T, int... D, class U, int... E>
+auto cdiv(const tile<T, D...> &a, const tile<U, E...> &b) {
+  return detail::cdivImpl(a, b);
+}
+template <class T, int... D, detail::scalar_operand S> auto cdiv(const tile<T, D...> &a, S b) {
+  return detail::cdivImpl(a, b);
+}
+template <detail::scalar_operand S, class U, int... E> auto cdiv(S a, const tile<U, E...> &b) {
+  return detail::cdivImpl(a, b);
+}
+
+// ================================================================================================
+// Reductions
+// ================================================================================================
+
+namespace detail {
+
+/// A reduction: Acc<T> is the result type, first(v, k) starts from element k = 0, step(acc, v, k)
+/// folds in element k (sequentially from index 0), done(acc) gives the result.
+struct SumRed {
+  template <class T>
+  using Acc = std::conditional_t<std::is_same_v<T, bool> || std::is_same_v<T, std::int8_t>,
+                                 std::int32_t, T>;
+  template <class T> static Acc<T> first(T v, int) { return convert<Acc<T>>(v); }
+  template <class T> static Acc<T> step(Acc<T> acc, T v, int) {
+    return addElem(acc, convert<Acc<T>>(v));
+  }
+  template <class T> static Acc<T> done(Acc<T> acc) { return acc; }
+};
+struct MaxRed {
+  template <class T> using Acc = T;
+  template <class T> static T first(T v, int) { return v; }
+  template <class T> static T step(T acc, T v, int) {
+    if constexpr (std::is_same_v<T, bool>)
+      return acc || v;
+    else
+      return maxElem(acc, v);
+  }
+  template <class T> static T done(T acc) { return acc; }
+};
+struct MinRed {
+  template <class T> using Acc = T;
+  template <class T> static T first(T v, int) { return v; }
+  template <class T> static T step(T acc, T v, int) {
+    if constexpr (std::is_same_v<T, bool>)
+      return acc && v;
+    else
+      return minElem(acc, v);
+  }
+  template <class T> static T done(T acc) { return acc; }
+};
+
+template <class T> bool isNanElem(T v) {
+  if constexpr (isFloatLike<T>)
+    return std::isnan(static_cast<float>(v));
+  else
+    return false;
+}
+template <class T> struct ArgPair {
+  T value;
+  std::int32_t index;
+};
+/// argmax/argmin: the first index of the best value; a NaN beats every number (for both), so the
+/// first NaN wins when there is one.
+template <bool MAX> struct ArgRed {
+  template <class T> using Acc = ArgPair<T>;
+  template <class T> static ArgPair<T> first(T v, int k) { return {v, k}; }
+  template <class T> static ArgPair<T> step(ArgPair<T> acc, T v, int k) {
+    if (isNanElem(acc.value))
+      return acc;
+    if (isNanElem(v))
+      return {v, k};
+    const auto x = asFloatIf16(acc.value), y = asFloatIf16(v);
+    const bool better = MAX ? (y > x) : (y < x);
+    return better ? ArgPair<T>{v, k} : acc;
+  }
+  template <class T> static std::int32_t done(ArgPair<T> acc) { return acc.index; }
+};
+
+template <class Red, class T>
+using RedOut = decltype(Red::template done<T>(std::declval<typename Red::template Acc<T>>()));
+
+/// Reduces all elements in row-major order (the flattened index for argmax/argmin).
+template <class Red, class T, int... D> auto reduceAll(const tile<T, D...> &x) {
+  static_assert(!std::is_pointer_v<T>, "tl: reductions need a value tile");
+  auto acc = Red::template first<T>(x.data[0], 0);
+  for (int k = 1; k < tile<T, D...>::size; ++k)
+    acc = Red::template step<T>(acc, x.data[k], k);
+  return Red::template done<T>(acc);
+}
+
+/// Reduces along AXIS: a 1-D tile gives a scalar, a 2-D tile the 1-D tile of the other dim.
+template <class Red, int AXIS, class T, int... D> auto reduceAxis(const tile<T, D...> &x) {
+  using X = tile<T, D...>;
+  static_assert(!std::is_pointer_v<T>, "tl: reductions need a value tile");
+  constexpr int axis = AXIS < 0 ? AXIS + X::rank : AXIS;
+  static_assert(axis >= 0 && axis < X::rank, "tl: reduction axis out of range");
+  if constexpr (X::rank == 1) {
+    return reduceAll<Red>(x);
+  } else {
+    constexpr Shape s = X::shape;
+    constexpr int outer = axis == 0 ? s.d1 : s.d0;
+    constexpr int inner = axis == 0 ? s.d0 : s.d1;
+    tile<RedOut<Red, T>, outer> r;
+    for (int o = 0; o < outer; ++o) {
+      auto elem = [&](int k) { return axis == 0 ? x.data[k * s.d1 + o] : x.data[o * s.d1 + k]; };
+      auto acc = Red::template first<T>(elem(0), 0);
+      for (int k = 1; k < inner; ++k)
+        acc = Red::template step<T>(acc, elem(k), k);
+      r.data[o] = Red::template done<T>(acc);
+    }
+    return r;
+  }
+}
+
+} // namespace detail
+
+// tl::OP(x) reduces every element to a scalar; tl::OP<AXIS>(x) removes dim AXIS (1-D -> scalar).
+#define TILEC_REDUCTION(NAME, RED)                                                                 \
+  template <class T, int... D> auto NAME(const tile<T, D...> &x) {                                 \
+    return detail::reduceAll<RED>(x);                                                              \
+  }                                                                                                \
+  template <int AXIS, class T, int... D> auto NAME(const tile<T, D...> &x) {                       \
+    return detail::reduceAxis<RED, AXIS>(x);                                                       \
+  }
+
+TILEC_REDUCTION(sum, detail::SumRed)
+TILEC_REDUCTION(max, detail::MaxRed)
+TILEC_REDUCTION(min, detail::MinRed)
+TILEC_REDUCTION(argmax, detail::ArgRed<true>)
+TILEC_REDUCTION(argmin, detail::ArgRed<false>)
+#undef TILEC_REDUCTION
+
+// ================================================================================================
+// Compiler hints
+// ================================================================================================
+
+/// Promises every element of x is a multiple of n (n a constant); returns x unchanged.
+template <class X> X multiple_of(const X &x, int /*n*/) { return x; }
+/// Promises runs of n consecutive elements of x are contiguous (n a constant); returns x.
+template <class X> X max_contiguous(const X &x, int /*n*/) { return x; }
+
+} // namespace tl

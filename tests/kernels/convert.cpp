@@ -1,0 +1,35 @@
+// Conversions between the element types (float, int8/int32/int64, fp16, bf16, bool). Each program
+// handles CHUNKS consecutive blocks in an unrolled static_range loop; the offsets carry the
+// multiple_of / max_contiguous hints of Triton's idiom.
+#include <tilec/tl.hpp>
+
+template <int BLOCK, int CHUNKS>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK * CHUNKS)))
+void convert_kernel(const float *x, const int64_t *big, int8_t *out_i8, int32_t *out_i32,
+                    int64_t *out_i64, tl::half *out_f16, tl::bfloat16 *out_bf16, bool *out_bool,
+                    float *out_f32, int n) {
+  int base = tl::program_id(0) * (BLOCK * CHUNKS);
+  for (int c : tl::static_range<0, CHUNKS>()) {
+    auto offs = base + c * BLOCK + tl::arange<0, BLOCK>();
+    offs = tl::max_contiguous(tl::multiple_of(offs, BLOCK), BLOCK);
+    auto mask = offs < n;
+    auto v = tl::load(x + offs, mask);
+    auto i32 = tl::cast<int32_t>(v);                              // truncates toward zero
+    auto i8 = tl::cast<int8_t>(i32 * 37);                         // wraps modulo 2^8
+    auto i64 = tl::cast<int64_t>(i8) + tl::load(big + offs, mask); // int64 arithmetic
+    auto h = tl::cast<tl::half>(v);                               // round to nearest even
+    auto b = tl::cast<tl::bfloat16>(h * 3.0f);                    // fp16 multiply, then to bf16
+    auto nz = tl::cast<bool>(i8);                                 // != 0
+    tl::store(out_i8 + offs, i8, mask);
+    tl::store(out_i32 + offs, i32, mask);
+    tl::store(out_i64 + offs, i64, mask);
+    tl::store(out_f16 + offs, h, mask);
+    tl::store(out_bf16 + offs, b, mask);
+    tl::store(out_bool + offs, nz, mask);
+    // bf16 + bool: the bool joins as 0/1 in bf16; fp16 + bf16 promotes to fp16; then to float.
+    tl::store(out_f32 + offs, tl::cast<float>((b + tl::cast<tl::bfloat16>(nz)) + h), mask);
+  }
+}
+
+template void convert_kernel<256, 4>(const float *, const int64_t *, int8_t *, int32_t *,
+                                     int64_t *, tl::half *, tl::bfloat16 *, bool *, float *, int);

@@ -1,0 +1,518 @@
+// Unit tests of the language semantics of tilec/tl.hpp (docs/language.md): result types of the
+// promotion rules, half/bfloat16 rounding, masked memory access, broadcasting, reductions,
+// static_range and the launch grid.
+#include <tilec/tl.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "tests/reference/TestUtil.hpp"
+
+namespace tilec::test {
+namespace {
+
+using tl::bfloat16;
+using tl::half;
+using std::int32_t;
+using std::int64_t;
+using std::int8_t;
+
+template <class T> using T4 = tl::tile<T, 4>;
+template <class A, class B> using Sum = decltype(std::declval<A>() + std::declval<B>());
+
+// ---- Promotion (result types) --------------------------------------------------------------------
+
+// Tile-tile: higher kind wins, then wider width; fp16 beats bf16.
+static_assert(std::is_same_v<Sum<T4<half>, T4<float>>, T4<float>>);
+static_assert(std::is_same_v<Sum<T4<half>, T4<bfloat16>>, T4<half>>);
+static_assert(std::is_same_v<Sum<T4<bfloat16>, T4<half>>, T4<half>>);
+static_assert(std::is_same_v<Sum<T4<int8_t>, T4<int32_t>>, T4<int32_t>>);
+static_assert(std::is_same_v<Sum<T4<int64_t>, T4<float>>, T4<float>>);
+static_assert(std::is_same_v<Sum<T4<int64_t>, T4<half>>, T4<half>>);
+static_assert(std::is_same_v<Sum<T4<bool>, T4<int8_t>>, T4<int8_t>>);
+static_assert(std::is_same_v<Sum<T4<int32_t>, T4<bfloat16>>, T4<bfloat16>>);
+// Scalars join only when of a higher kind, or an int64 next to a narrower integer tile.
+static_assert(std::is_same_v<Sum<T4<half>, float>, T4<half>>);
+static_assert(std::is_same_v<Sum<T4<half>, double>, T4<half>>);
+static_assert(std::is_same_v<Sum<double, T4<bfloat16>>, T4<bfloat16>>);
+static_assert(std::is_same_v<Sum<T4<int32_t>, double>, T4<float>>);
+static_assert(std::is_same_v<Sum<T4<int32_t>, int64_t>, T4<int64_t>>);
+static_assert(std::is_same_v<Sum<int64_t, T4<int8_t>>, T4<int64_t>>);
+static_assert(std::is_same_v<Sum<T4<int8_t>, int>, T4<int8_t>>);
+static_assert(std::is_same_v<Sum<T4<int64_t>, int>, T4<int64_t>>);
+static_assert(std::is_same_v<Sum<T4<bool>, int>, T4<int32_t>>);
+static_assert(std::is_same_v<Sum<T4<int8_t>, float>, T4<float>>);
+static_assert(std::is_same_v<Sum<T4<float>, half>, T4<float>>);
+static_assert(std::is_same_v<Sum<T4<bfloat16>, half>, T4<bfloat16>>);
+static_assert(std::is_same_v<decltype(std::declval<T4<half>>() * 2.0f), T4<half>>);
+// Comparisons give bool tiles; shifts keep the left operand's type.
+static_assert(std::is_same_v<decltype(std::declval<T4<half>>() < 1.0), T4<bool>>);
+static_assert(std::is_same_v<decltype(std::declval<T4<int8_t>>() == std::declval<T4<float>>()),
+                             T4<bool>>);
+static_assert(std::is_same_v<decltype(std::declval<T4<int8_t>>() << std::declval<T4<int32_t>>()),
+                             T4<int8_t>>);
+static_assert(std::is_same_v<decltype(std::declval<T4<int32_t>>() >> int64_t{1}), T4<int32_t>>);
+static_assert(std::is_same_v<decltype(1 << std::declval<T4<int8_t>>()), T4<int32_t>>);
+static_assert(std::is_same_v<decltype(std::declval<T4<bool>>() & std::declval<T4<bool>>()),
+                             T4<bool>>);
+static_assert(std::is_same_v<decltype(std::declval<T4<bool>>() && std::declval<T4<int32_t>>()),
+                             T4<bool>>);
+static_assert(std::is_same_v<decltype(!std::declval<T4<float>>()), T4<bool>>);
+// Pointer arithmetic.
+static_assert(std::is_same_v<decltype(std::declval<const float *>() + std::declval<T4<int32_t>>()),
+                             T4<const float *>>);
+static_assert(
+    std::is_same_v<decltype(std::declval<T4<int64_t>>() + std::declval<half *>()), T4<half *>>);
+// Math functions keep the float type; double scalars count as float.
+static_assert(std::is_same_v<decltype(tl::exp(std::declval<T4<half>>())), T4<half>>);
+static_assert(std::is_same_v<decltype(tl::sqrt(2.0)), float>);
+static_assert(std::is_same_v<decltype(tl::sqrt(half(2.0f))), half>);
+static_assert(std::is_same_v<decltype(tl::abs(std::declval<T4<int8_t>>())), T4<int8_t>>);
+static_assert(std::is_same_v<decltype(tl::where(std::declval<T4<bool>>(), 1, 0.5f)), T4<float>>);
+static_assert(std::is_same_v<decltype(tl::where(std::declval<T4<bool>>(),
+                                                std::declval<T4<half>>(), 0.0f)),
+                             T4<half>>);
+static_assert(std::is_same_v<decltype(tl::maximum(3, 2.5f)), float>);
+static_assert(std::is_same_v<decltype(tl::minimum(std::declval<T4<int8_t>>(), int64_t{0})),
+                             T4<int64_t>>);
+static_assert(std::is_same_v<decltype(tl::fma(std::declval<T4<half>>(), 2.0f, 1.0f)), T4<half>>);
+// Reductions: bool/int8 sums are int32, argmax/argmin int32, rank-1 -> scalar, axis removed.
+static_assert(std::is_same_v<decltype(tl::sum(std::declval<T4<int8_t>>())), int32_t>);
+static_assert(std::is_same_v<decltype(tl::sum(std::declval<T4<bool>>())), int32_t>);
+static_assert(std::is_same_v<decltype(tl::sum(std::declval<T4<half>>())), half>);
+static_assert(std::is_same_v<decltype(tl::max(std::declval<T4<int8_t>>())), int8_t>);
+static_assert(std::is_same_v<decltype(tl::argmax(std::declval<T4<half>>())), int32_t>);
+static_assert(std::is_same_v<decltype(tl::sum<0>(std::declval<T4<float>>())), float>);
+static_assert(std::is_same_v<decltype(tl::sum<0>(std::declval<tl::tile<float, 2, 8>>())),
+                             tl::tile<float, 8>>);
+static_assert(std::is_same_v<decltype(tl::argmin<1>(std::declval<tl::tile<float, 2, 8>>())),
+                             tl::tile<int32_t, 2>>);
+static_assert(std::is_same_v<decltype(tl::sum(std::declval<tl::tile<float, 2, 8>>())), float>);
+// Shapes.
+static_assert(std::is_same_v<decltype(tl::expand_dims<0>(tl::arange<0, 8>())), tl::tile<int32_t, 1, 8>>);
+static_assert(std::is_same_v<decltype(tl::expand_dims<1>(tl::arange<0, 8>())), tl::tile<int32_t, 8, 1>>);
+static_assert(std::is_same_v<decltype(tl::expand_dims<1>(tl::arange<0, 8>()) + tl::arange<0, 4>()),
+                             tl::tile<int32_t, 8, 4>>);
+static_assert(std::is_same_v<decltype(tl::broadcast_to<4, 8>(1.5)), tl::tile<float, 4, 8>>);
+static_assert(tl::cdiv(1025, 1024) == 2 && tl::cdiv(1024, 1024) == 1 && tl::cdiv(1, 1024) == 1);
+
+// ---- half / bfloat16 -------------------------------------------------------------------------
+
+constexpr std::uint16_t h(double v) { return half(v).bits; }
+constexpr std::uint16_t bf(float v) { return bfloat16(v).bits; }
+static_assert(h(1.0) == 0x3C00 && h(-2.0) == 0xC000 && h(0.0) == 0x0000 && h(-0.0) == 0x8000);
+static_assert(h(65504.0) == 0x7BFF && h(65519.0) == 0x7BFF && h(65520.0) == 0x7C00);
+static_assert(h(1e10) == 0x7C00 && h(-1e10) == 0xFC00);
+static_assert(h(0x1p-24) == 0x0001 && h(0x1p-25) == 0x0000 && h(0x1.0000002p-25) == 0x0001);
+static_assert(h(0x3p-25) == 0x0002 && h(0x1p-14) == 0x0400 && h(0x1.ff8p-15) == 0x03FF &&
+              h(0x1.ffcp-15) == 0x0400);
+static_assert(h(1.0 + 0x1p-11) == 0x3C00 && h(1.0 + 0x3p-11) == 0x3C02); // ties to even
+static_assert(h(1.0 + 0x1.0001p-11) == 0x3C01);
+static_assert(bf(1.0f) == 0x3F80 && bf(std::bit_cast<float>(0x3F808000u)) == 0x3F80 &&
+              bf(std::bit_cast<float>(0x3F818000u)) == 0x3F82 &&
+              bf(std::bit_cast<float>(0x3F808001u)) == 0x3F81);
+static_assert(bf(std::numeric_limits<float>::max()) == 0x7F80 && bf(-tl::inf) == 0xFF80);
+static_assert(bf(std::bit_cast<float>(0x00008000u)) == 0x0000 &&
+              bf(std::bit_cast<float>(0x00018000u)) == 0x0002 &&
+              bf(std::bit_cast<float>(0x00007FFFu)) == 0x0000);
+static_assert(float(half::fromBits(0x0001)) == 0x1p-24f && float(half::fromBits(0x7BFF)) == 65504.0f);
+static_assert(float(half::fromBits(0x3555)) == 0.333251953125f);
+static_assert(float(half::fromBits(0x03FF)) == 0x1.ff8p-15f);
+static_assert(float(bfloat16::fromBits(0x0001)) == 0x1p-133f);
+static_assert(float(half::fromBits(0xFC00)) == -tl::inf);
+
+TEST(Float16, NaN) {
+  EXPECT_EQ(half(std::numeric_limits<float>::quiet_NaN()).bits & 0x7E00, 0x7E00);
+  EXPECT_EQ(bfloat16(std::numeric_limits<float>::quiet_NaN()).bits & 0x7FC0, 0x7FC0);
+  EXPECT_TRUE(std::isnan(float(half::fromBits(0x7C01))));
+  EXPECT_TRUE(std::isnan(float(bfloat16::fromBits(0xFF81))));
+  EXPECT_EQ(half(-std::numeric_limits<float>::quiet_NaN()).bits & 0x8000, 0x8000);
+}
+
+// Every half round-trips through float, and float -> half is the nearest (ties to even).
+TEST(Float16, ExhaustiveHalfRoundTrip) {
+  for (std::uint32_t b = 0; b < 0x10000; ++b) {
+    const half x = half::fromBits(static_cast<std::uint16_t>(b));
+    const float f = x;
+    if (std::isnan(f))
+      continue;
+    ASSERT_EQ(half(f).bits, b) << std::hex << b;
+    if ((b & 0x7FFF) < 0x7BFF) { // the midpoint to the next half up rounds to the even one
+      const float next = half::fromBits(static_cast<std::uint16_t>(b + 1));
+      const double mid = (double(f) + double(next)) / 2;
+      const std::uint32_t even = (b & 1) ? b + 1 : b;
+      ASSERT_EQ(half(mid).bits, even) << std::hex << b;
+      ASSERT_EQ(half(static_cast<float>(mid)).bits, even) << std::hex << b;
+    }
+  }
+}
+
+TEST(Float16, ExhaustiveBfloat16RoundTrip) {
+  for (std::uint32_t b = 0; b < 0x10000; ++b) {
+    const float f = bfloat16::fromBits(static_cast<std::uint16_t>(b));
+    if (std::isnan(f))
+      continue;
+    ASSERT_EQ(bfloat16(f).bits, b) << std::hex << b;
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(f), b << 16);
+  }
+}
+
+// Tile arithmetic on half rounds after every operation.
+TEST(Float16, TileArithmeticRoundsEachOp) {
+  auto a = tl::full<half, 4>(1.0f);
+  auto b = tl::full<half, 4>(0x1p-11f); // half an ulp of 1.0
+  auto s = a + b + b;                   // (1 + u/2) -> 1 (tie to even), again 1
+  EXPECT_EQ(s.data[0].bits, 0x3C00);
+  auto f = tl::cast<float>(a) + b + b; // float keeps both halves
+  EXPECT_EQ(f.data[0], 1.0f + 0x1p-10f);
+}
+
+// ---- Casts ---------------------------------------------------------------------------------------
+
+TEST(Cast, FloatToIntTruncatesTowardZero) {
+  tl::tile<float, 8> x;
+  const float v[8] = {-1.7f, -0.5f, 0.5f, 1.7f, 2.5f, -2.5f, 1e20f, std::nanf("")};
+  for (int k = 0; k < 8; ++k)
+    x.data[k] = v[k];
+  auto i = tl::cast<int32_t>(x);
+  const int32_t want[8] = {-1, 0, 0, 1, 2, -2, std::numeric_limits<int32_t>::max(), 0};
+  for (int k = 0; k < 8; ++k)
+    EXPECT_EQ(i.data[k], want[k]) << k;
+  EXPECT_EQ(tl::cast<int8_t>(-3.9f), -3);
+  EXPECT_EQ(tl::cast<int64_t>(half(-7.75f)), -7);
+}
+
+TEST(Cast, ToBoolIsNonZero) {
+  EXPECT_TRUE(tl::cast<bool>(0.25f));
+  EXPECT_FALSE(tl::cast<bool>(-0.0f));
+  EXPECT_TRUE(tl::cast<bool>(std::nanf("")));
+  EXPECT_TRUE(tl::cast<bool>(int8_t{-128}));
+  EXPECT_FALSE(tl::cast<bool>(half(0.0f)));
+  auto b = tl::cast<bool>(tl::arange<0, 4>() - 1);
+  EXPECT_EQ(b.data, (std::array<bool, 4>{true, false, true, true}));
+}
+
+TEST(Cast, IntegersWrapAndFloat16RoundsToNearestEven) {
+  EXPECT_EQ(tl::cast<int8_t>(int32_t{300}), 44);
+  EXPECT_EQ(tl::cast<int8_t>(int32_t{-129}), 127);
+  EXPECT_EQ(tl::cast<int32_t>(int64_t{1} << 33 | 5), 5);
+  EXPECT_EQ(tl::cast<half>(2049).bits, half(2048.0f).bits); // 2049 is a tie between 2048 and 2050
+  EXPECT_EQ(tl::cast<half>(2051).bits, half(2052.0f).bits);
+  EXPECT_EQ(tl::cast<bfloat16>(half(1.0f + 0x1p-8f + 0x1p-10f)).bits, 0x3F81);
+  EXPECT_EQ(tl::cast<float>(true), 1.0f);
+  EXPECT_EQ(tl::cast<half>(true).bits, 0x3C00);
+}
+
+// ---- Arithmetic ---------------------------------------------------------------------------------
+
+TEST(Arithmetic, IntegerDivisionTruncates) {
+  tl::tile<int32_t, 4> a, b;
+  a.data = {-7, 7, -7, 7};
+  b.data = {2, -2, -2, 2};
+  auto q = a / b, r = a % b;
+  EXPECT_EQ(q.data, (std::array<int32_t, 4>{-3, -3, 3, 3}));
+  EXPECT_EQ(r.data, (std::array<int32_t, 4>{-1, 1, -1, 1}));
+  EXPECT_EQ((tl::full<int8_t, 2>(-9) / 4).data[0], -2);
+  EXPECT_EQ((tl::full<int8_t, 2>(-9) % 4).data[0], -1);
+  // Defined on the CPU, so masked-off lanes never trap: x / 0 = 0, x % 0 = x, MIN / -1 = MIN.
+  EXPECT_EQ((tl::full<int32_t, 2>(5) / 0).data[0], 0);
+  EXPECT_EQ((tl::full<int32_t, 2>(5) % 0).data[0], 5);
+  EXPECT_EQ((tl::full<int32_t, 2>(std::numeric_limits<int32_t>::min()) / -1).data[0],
+            std::numeric_limits<int32_t>::min());
+}
+
+TEST(Arithmetic, FloatDivisionAndModulo) {
+  auto x = tl::full<float, 2>(7.5f);
+  EXPECT_EQ((x / 2).data[0], 3.75f);
+  EXPECT_EQ((x % 2.0f).data[0], 1.5f);
+  EXPECT_EQ(((-x) % 2.0f).data[0], -1.5f);
+  EXPECT_TRUE(std::isinf((x / 0.0f).data[0]));
+}
+
+TEST(Arithmetic, IntegerOverflowWraps) {
+  auto x = tl::full<int8_t, 2>(120) + 10;
+  EXPECT_EQ(x.data[0], -126);
+  auto y = tl::full<int32_t, 2>(std::numeric_limits<int32_t>::max()) * 2;
+  EXPECT_EQ(y.data[0], -2);
+  EXPECT_EQ((-tl::full<int32_t, 2>(std::numeric_limits<int32_t>::min())).data[0],
+            std::numeric_limits<int32_t>::min());
+}
+
+TEST(Arithmetic, ScalarPromotion) {
+  auto i = tl::arange<0, 4>();
+  auto f = i + 0.5; // int tile + double -> float tile
+  EXPECT_EQ(f.data[3], 3.5f);
+  auto w = i * int64_t{1} << 0; // int64
+  static_assert(std::is_same_v<decltype(w), tl::tile<int64_t, 4>>);
+  auto big = tl::cast<int32_t>(i) * (int64_t{1} << 40);
+  EXPECT_EQ(big.data[3], int64_t{3} << 40);
+  auto n = tl::full<int8_t, 4>(100) + 100; // stays int8: wraps
+  EXPECT_EQ(n.data[0], -56);
+}
+
+TEST(Bitwise, OpsAndShifts) {
+  auto x = tl::full<int32_t, 4>(-16);
+  EXPECT_EQ((x >> 2).data[0], -4); // arithmetic
+  EXPECT_EQ((x << 28).data[0], 0);
+  EXPECT_EQ((tl::full<int8_t, 2>(1) << 7).data[0], -128);
+  EXPECT_EQ((x & 0xFF).data[0], 0xF0);
+  EXPECT_EQ((x | 1).data[0], -15);
+  EXPECT_EQ((x ^ -1).data[0], 15);
+  EXPECT_EQ((~x).data[0], 15);
+  auto m = tl::arange<0, 4>() < 2;
+  EXPECT_EQ((~m).data, (std::array<bool, 4>{false, false, true, true}));
+  EXPECT_EQ((m ^ true).data, (std::array<bool, 4>{false, false, true, true}));
+  EXPECT_EQ((!tl::arange<0, 4>()).data, (std::array<bool, 4>{true, false, false, false}));
+  EXPECT_EQ((m && tl::arange<0, 4>()).data, (std::array<bool, 4>{false, true, false, false}));
+  EXPECT_EQ((m || tl::arange<0, 4>() == 3).data, (std::array<bool, 4>{true, true, false, true}));
+}
+
+TEST(Compound, AssignmentKeepsTypeAndShape) {
+  auto acc = tl::zeros<float, 4>();
+  acc += tl::arange<0, 4>();
+  acc *= 2;
+  acc -= 0.5;
+  EXPECT_EQ(acc.data, (std::array<float, 4>{-0.5f, 1.5f, 3.5f, 5.5f}));
+  auto i = tl::arange<0, 4>();
+  i += 2.7f; // promoted to float, converted back (truncation)
+  EXPECT_EQ(i.data, (std::array<int32_t, 4>{2, 3, 4, 5}));
+  i %= 3;
+  i &= 1;
+  i |= 4;
+  i ^= 1;
+  i /= 2;
+  EXPECT_EQ(i.data, (std::array<int32_t, 4>{2, 2, 2, 2}));
+  float buf[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+  auto p = buf + tl::arange<0, 4>();
+  p += 4;
+  EXPECT_EQ(tl::load(p).data, (std::array<float, 4>{4, 5, 6, 7}));
+  auto bc = tl::zeros<int32_t, 2, 4>();
+  bc += tl::arange<0, 4>(); // [4] broadcasts into [2, 4]
+  EXPECT_EQ(bc.at(1, 3), 3);
+}
+
+// ---- Broadcasting ---------------------------------------------------------------------------------
+
+TEST(Broadcast, ColumnTimesRow) {
+  auto col = tl::expand_dims<1>(tl::arange<0, 4>()); // [4, 1]
+  auto row = tl::expand_dims<0>(tl::arange<0, 8>()); // [1, 8]
+  auto t = col * 10 + row;
+  static_assert(std::is_same_v<decltype(t), tl::tile<int32_t, 4, 8>>);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 8; ++j)
+      EXPECT_EQ(t.at(i, j), i * 10 + j);
+  auto r1 = t - tl::arange<0, 8>(); // rank 1 aligns with the trailing dim
+  EXPECT_EQ(r1.at(3, 7), 30);
+  auto b = tl::broadcast_to<4, 8>(col);
+  EXPECT_EQ(b.at(3, 5), 3);
+  auto s = tl::broadcast_to<8>(half(2.0f));
+  EXPECT_EQ(s.data[7].bits, 0x4000);
+  auto w = tl::where(col < 2, row, -1); // [4,1] cond, [1,8] and scalar
+  EXPECT_EQ(w.at(1, 5), 5);
+  EXPECT_EQ(w.at(2, 5), -1);
+}
+
+// ---- Memory ---------------------------------------------------------------------------------------
+
+TEST(Memory, MaskedLoadNeverTouchesMaskedOffAndYieldsOther) {
+  GuardedBuffer<float> buf(5);
+  for (int k = 0; k < 5; ++k)
+    buf[k] = float(k + 1);
+  auto offs = tl::arange<0, 8>();
+  auto x = tl::load(buf.data() + offs, offs < 5, -2.5);
+  EXPECT_EQ(x.data, (std::array<float, 8>{1, 2, 3, 4, 5, -2.5f, -2.5f, -2.5f}));
+  auto y = tl::load(buf.data() + offs, offs < 5); // default other = 0
+  EXPECT_EQ(y.data[7], 0.0f);
+  GuardedBuffer<half> hb(3);
+  hb.fill(half(1.0f));
+  auto z = tl::load(hb.data() + offs, offs < 3, 0.1f); // other converted to half
+  static_assert(std::is_same_v<decltype(z), tl::tile<half, 8>>);
+  EXPECT_EQ(z.data[5].bits, half(0.1f).bits);
+  // Mask and other broadcast with the pointer.
+  auto rows = tl::load(buf.data() + tl::expand_dims<1>(tl::arange<0, 2>()),
+                       tl::expand_dims<0>(tl::arange<0, 4>()) < 3, tl::full<float, 2, 1>(9.0f));
+  EXPECT_EQ(rows.at(1, 2), 2.0f);
+  EXPECT_EQ(rows.at(1, 3), 9.0f);
+}
+
+TEST(Memory, MaskedStoreWritesOnlyMaskedOn) {
+  GuardedBuffer<int8_t> buf(6);
+  buf.fill(7);
+  auto offs = tl::arange<0, 8>();
+  tl::store(buf.data() + offs, offs * 100, (offs < 6) & (offs % 2 == 0)); // int32 -> int8 wraps
+  EXPECT_EQ(buf[0], 0);
+  EXPECT_EQ(buf[1], 7);
+  EXPECT_EQ(buf[2], static_cast<int8_t>(200));
+  EXPECT_EQ(buf[4], static_cast<int8_t>(400));
+  GuardedBuffer<half> hb(4);
+  tl::store(hb.data() + tl::arange<0, 4>(), 1.0f / 3); // scalar value broadcasts
+  EXPECT_EQ(hb[3].bits, 0x3555);
+  GuardedBuffer<int32_t> ib(2);
+  tl::store(ib.data() + tl::arange<0, 2>(), tl::full<float, 2>(-2.9f)); // float -> int truncates
+  EXPECT_EQ(ib[1], -2);
+}
+
+TEST(Memory, ScalarAccess) {
+  float arr[2] = {1.5f, 2.5f};
+  float *v = arr;
+  EXPECT_EQ(tl::load(v + 1), 2.5f);
+  EXPECT_EQ(tl::load(v + 1, false, 7), 7.0f);
+  tl::store(v, 3);
+  tl::store(v + 1, 4.0f, false);
+  EXPECT_EQ(v[0], 3.0f);
+  EXPECT_EQ(v[1], 2.5f);
+  static_assert(std::is_same_v<decltype(tl::load(std::declval<const half *>())), half>);
+}
+
+// ---- Selection and math -------------------------------------------------------------------------
+
+TEST(Math, MinimumMaximumNaNLoses) {
+  const float nan = std::nanf("");
+  tl::tile<float, 4> a, b;
+  a.data = {1, nan, nan, -0.5f};
+  b.data = {2, 3, nan, -1};
+  auto mx = tl::maximum(a, b), mn = tl::minimum(a, b);
+  EXPECT_EQ(mx.data[0], 2);
+  EXPECT_EQ(mx.data[1], 3);
+  EXPECT_TRUE(std::isnan(mx.data[2]));
+  EXPECT_EQ(mx.data[3], -0.5f);
+  EXPECT_EQ(mn.data[1], 3);
+  EXPECT_EQ(mn.data[3], -1);
+  EXPECT_EQ(tl::maximum(2, 7), 7);
+  EXPECT_EQ(tl::minimum(nan, 1.0f), 1.0f);
+  EXPECT_EQ(tl::maximum(tl::arange<0, 4>(), 2).data, (std::array<int32_t, 4>{2, 2, 2, 3}));
+}
+
+TEST(Math, ScalarsAndTiles) {
+  EXPECT_EQ(tl::sqrt(4.0f), 2.0f);
+  EXPECT_FLOAT_EQ(tl::rsqrt(4.0f), 0.5f);
+  EXPECT_FLOAT_EQ(tl::sigmoid(0.0f), 0.5f);
+  EXPECT_EQ(tl::floor(-1.5f), -2.0f);
+  EXPECT_EQ(tl::ceil(-1.5f), -1.0f);
+  EXPECT_EQ(tl::abs(-3), 3);
+  EXPECT_EQ(tl::abs(half(-2.0f)).bits, 0x4000);
+  EXPECT_EQ(tl::exp2(3.0f), 8.0f);
+  EXPECT_FLOAT_EQ(tl::log2(8.0f), 3.0f);
+  EXPECT_FLOAT_EQ(tl::erf(0.5f), std::erf(0.5f));
+  EXPECT_FLOAT_EQ(tl::tanh(0.5f), std::tanh(0.5f));
+  EXPECT_EQ(tl::fma(2.0f, 3.0f, 1.0f), 7.0f);
+  auto e = tl::exp(tl::full<half, 2>(1.0f));
+  EXPECT_EQ(e.data[0].bits, half(std::exp(1.0f)).bits);
+  auto l = tl::log(tl::cast<float>(tl::arange<1, 3>()));
+  EXPECT_FLOAT_EQ(l.data[1], std::log(2.0f));
+  EXPECT_EQ(tl::cdiv(tl::arange<0, 4>(), 2).data, (std::array<int32_t, 4>{0, 1, 1, 2}));
+  EXPECT_EQ(tl::multiple_of(tl::arange<0, 4>(), 4).data, (tl::arange<0, 4>().data));
+  EXPECT_EQ(tl::max_contiguous(5, 4), 5);
+}
+
+// ---- Reductions -----------------------------------------------------------------------------------
+
+TEST(Reduce, AlongEachAxisOf2D) {
+  auto t = tl::expand_dims<1>(tl::arange<0, 2>()) * 10 + tl::expand_dims<0>(tl::arange<0, 4>());
+  // t = [[0 1 2 3] [10 11 12 13]]
+  EXPECT_EQ(tl::sum<0>(t).data, (std::array<int32_t, 4>{10, 12, 14, 16}));
+  EXPECT_EQ(tl::sum<1>(t).data, (std::array<int32_t, 2>{6, 46}));
+  EXPECT_EQ(tl::sum<-1>(t).data, (std::array<int32_t, 2>{6, 46}));
+  EXPECT_EQ(tl::max<0>(t).data, (std::array<int32_t, 4>{10, 11, 12, 13}));
+  EXPECT_EQ(tl::min<1>(t).data, (std::array<int32_t, 2>{0, 10}));
+  EXPECT_EQ(tl::argmax<0>(t).data, (std::array<int32_t, 4>{1, 1, 1, 1}));
+  EXPECT_EQ(tl::argmin<1>(t).data, (std::array<int32_t, 2>{0, 0}));
+  EXPECT_EQ(tl::argmax(t), 7); // flattened row-major
+  EXPECT_EQ(tl::sum(t), 52);
+  EXPECT_EQ(tl::sum<0>(tl::arange<0, 8>()), 28);
+}
+
+TEST(Reduce, SmallIntegersAndBoolSumInInt32) {
+  EXPECT_EQ(tl::sum(tl::full<int8_t, 64>(100)), 6400);
+  EXPECT_EQ(tl::sum(tl::arange<0, 8>() < 3), 3);
+  EXPECT_EQ(tl::max(tl::arange<0, 8>() < 3), true);
+  EXPECT_EQ(tl::min(tl::arange<0, 8>() < 3), false);
+}
+
+TEST(Reduce, FloatSumIsSequential) {
+  tl::tile<float, 4> x;
+  x.data = {1e8f, 1.0f, -1e8f, 1.0f}; // ((1e8 + 1) - 1e8) + 1 = 1 in float
+  EXPECT_EQ(tl::sum(x), 1.0f);
+  tl::tile<half, 4> hx;
+  hx.data = {half(2048.0f), half(1.0f), half(1.0f), half(-2048.0f)}; // rounds after every add
+  EXPECT_EQ(float(tl::sum(hx)), 0.0f);
+}
+
+TEST(Reduce, MaxMinIgnoreNaNUnlessAllNaN) {
+  const float nan = std::nanf("");
+  tl::tile<float, 4> x;
+  x.data = {nan, 2, 5, nan};
+  EXPECT_EQ(tl::max(x), 5.0f);
+  EXPECT_EQ(tl::min(x), 2.0f);
+  EXPECT_TRUE(std::isnan(tl::max(tl::full<float, 2>(nan))));
+}
+
+TEST(Reduce, ArgmaxTiesAndNaN) {
+  tl::tile<float, 8> x;
+  x.data = {1, 3, 2, 3, 0, 0, 3, 0};
+  EXPECT_EQ(tl::argmax(x), 1); // first of the equal maxima
+  EXPECT_EQ(tl::argmin(x), 4);
+  const float nan = std::nanf("");
+  x.data = {1, 3, nan, 9, nan, -5, 0, 0};
+  EXPECT_EQ(tl::argmax(x), 2); // a NaN beats every number: the first NaN wins
+  EXPECT_EQ(tl::argmin(x), 2);
+  x.data = {-tl::inf, -tl::inf, -1, -1, -tl::inf, 0, 0, 0};
+  EXPECT_EQ(tl::argmax(x), 5);
+  EXPECT_EQ(tl::argmin(x), 0);
+  tl::tile<half, 2, 4> hx;
+  for (int k = 0; k < 8; ++k)
+    hx.data[k] = half(float(k % 3));
+  // rows: [0 1 2 0] [1 2 0 1]
+  EXPECT_EQ(tl::argmax<1>(hx).data, (std::array<int32_t, 2>{2, 1}));
+  EXPECT_EQ(tl::argmin<0>(hx).data, (std::array<int32_t, 4>{0, 0, 1, 0}));
+}
+
+// ---- Control --------------------------------------------------------------------------------------
+
+TEST(StaticRange, Values) {
+  auto collect = [](auto range) {
+    std::vector<int> v;
+    for (int i : range)
+      v.push_back(i);
+    return v;
+  };
+  EXPECT_EQ(collect(tl::static_range<0, 4>()), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(collect(tl::static_range<1, 8, 3>()), (std::vector<int>{1, 4, 7}));
+  EXPECT_EQ(collect(tl::static_range<5, 0, -2>()), (std::vector<int>{5, 3, 1}));
+  EXPECT_EQ(collect(tl::static_range<0, 0>()), (std::vector<int>{}));
+  static_assert(tl::static_range<0, 16, 4>::count == 4);
+}
+
+std::vector<std::array<int, 6>> *gSeen = nullptr;
+void recordProgram(int tag) {
+  gSeen->push_back({tl::program_id(0), tl::program_id(1), tl::program_id(2), tl::num_programs(0),
+                    tl::num_programs(1), tl::num_programs(2) * tag});
+}
+
+TEST(Launch, ProgramIdsOver3DGrid) {
+  std::vector<std::array<int, 6>> seen;
+  gSeen = &seen;
+  tl::launch(tl::grid3{3, 2, 2}, recordProgram, 1);
+  ASSERT_EQ(seen.size(), 12u);
+  int k = 0;
+  for (int z = 0; z < 2; ++z)
+    for (int y = 0; y < 2; ++y)
+      for (int x = 0; x < 3; ++x)
+        EXPECT_EQ(seen[k++], (std::array<int, 6>{{x, y, z, 3, 2, 2}}));
+  // Outside a launch: one program, id 0.
+  EXPECT_EQ(tl::program_id(2), 0);
+  EXPECT_EQ(tl::num_programs(0), 1);
+  seen.clear();
+  tl::launch(tl::grid3{0}, recordProgram, 1); // an empty grid runs nothing
+  EXPECT_TRUE(seen.empty());
+  gSeen = nullptr;
+}
+
+} // namespace
+} // namespace tilec::test
