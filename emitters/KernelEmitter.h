@@ -1,0 +1,106 @@
+#pragma once
+/// \file Prints one kernel instantiation: the namespace with its tunables block and the
+/// `__global__` function. Also gives the launcher what it needs (parameter list, names).
+
+#include "emitters/CodeWriter.h"
+#include "emitters/Emitter.h"
+#include "emitters/NameTable.h"
+#include "emitters/Precedence.h"
+#include "emitters/TargetHooks.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tilec::emitters {
+
+/// Thrown on IR the emitter does not accept (a compiler bug upstream, never a user error).
+[[noreturn]] void internalError(const std::string &what);
+
+/// C++ spelling of a scalar element type (argPair: tilec::rt::ArgPair<T>).
+std::string cppType(const ir::Type &t, const TargetHooks &hooks);
+/// A kernel parameter's declaration, e.g. `const float *x`.
+std::string paramDecl(const ir::Type &t, const std::string &name, const TargetHooks &hooks);
+
+class KernelEmitter {
+public:
+  KernelEmitter(const ir::Module &m, const ir::Kernel &k, const EmitOptions &opts);
+  /// `namespace <instance> { tunables; __global__ kernel }`.
+  void emit(CodeWriter &w);
+
+  /// The kernel's parameter names as printed (unique), in order.
+  const std::vector<std::string> &paramNames() const { return paramNames_; }
+  /// Host-side text of a grid expression (scalar; params by name, meta-parameters qualified).
+  std::string hostExpr(const ir::Expr &e);
+
+private:
+  using Idx = std::vector<std::string>;
+  struct LayoutAlias {
+    std::string name, type, comment;
+  };
+
+  // ---- preparation
+  void collect();
+  void nameVars();
+  const LayoutAlias &alias(const ir::LayoutRef &l, const std::vector<int64_t> &shape);
+  std::string layoutName(const ir::Type &t) { return alias(t.layout, t.shape).name; }
+  std::string dimConst(int64_t v);
+  std::string blockedType(const ir::Layout &l, const std::vector<int64_t> &shape,
+                          const std::string &sptOverride);
+  std::string vecConst(const void *node, int vec, const std::string &hint, const ir::Type &elem,
+                       const ir::LayoutRef &layout, const std::vector<int64_t> &shape, bool store);
+
+  // ---- expressions
+  Code elem(const ir::Expr &e, const Idx &idx);
+  Code scalar(const ir::Expr &e) { return elem(e, {}); }
+  Code binary(const ir::Binary *b, const Idx &idx);
+  Code math(const ir::Math *m, const Idx &idx);
+  Code cast(Code a, const ir::Type &from, ir::ScalarType to);
+  Code intImm(const ir::IntImm *i, bool host);
+  std::string deref(const ir::Expr &ptr, const Idx &idx);
+  std::string zero(const ir::Type &t);
+  std::string asFloat(const Code &c, ir::ScalarType t);
+  Code roundTo(ir::ScalarType t, const std::string &floatExpr);
+  std::string elemCount(const ir::Type &t, int dim);
+
+  // ---- statements
+  void stmt(const ir::Stmt &s);
+  void provenance(const ir::SourceLoc &loc);
+  void assignValue(const ir::Var &v, const ir::Expr &value, bool isDecl);
+  void tileLoad(const std::string &dst, const ir::Type &t, const ir::Load *ld);
+  void store(const ir::Store *st);
+  void threadReduce(const std::string &dst, const ir::Type &dstType, const ir::ThreadReduce *r,
+                    bool isDecl);
+  void sharedWritePartials(const ir::SharedWrite *sw);
+  void sharedWriteTile(const ir::SharedWrite *sw);
+  /// Unrolled loops over the per-thread elements of `t`; `body` prints the innermost statement
+  /// given the indices. `vecDim`/`vecStep`: that dim steps by a vector width instead of 1.
+  template <class F> void forEachElem(const ir::Type &t, F body, int vecDim = -1,
+                                      const std::string &vecStep = "");
+  std::string varDecl(const ir::Var &v);
+  std::string lhs(const ir::Var &v, const Idx &idx);
+  std::string opType(ir::ReduceOp op);
+  int64_t partStride(const ir::SharedBuffer &b);
+
+  const ir::Module &m_;
+  const ir::Kernel &k_;
+  const EmitOptions &opts_;
+  const TargetHooks &hooks_;
+  CodeWriter *w_ = nullptr;
+  NameTable names_;
+  std::map<int, std::string> varNames_; // by VarNode::id (ordered: deterministic)
+  std::set<int> assigned_, read_;       // var ids (membership only)
+  std::vector<std::string> paramNames_;
+  std::vector<std::string> bufferNames_;
+  std::string idxNames_[2], vecIdx_, valsName_, bitsName_;
+  std::string numWarpsName_;
+  std::vector<LayoutAlias> aliases_;            // in order of first use
+  std::map<std::string, size_t> aliasIndex_;    // layout text + shape -> aliases_ index
+  std::vector<std::string> tunables_;           // vector-width lines, in order of first use
+  std::map<const void *, std::string> vecNames_; // Load/Store node -> its width constant
+  std::map<std::string, std::string> sptVec_;   // layout text -> vec constant equal to its spt
+  int lastFile_ = -1, lastLine_ = 0;
+};
+
+} // namespace tilec::emitters

@@ -1,0 +1,32 @@
+#pragma once
+/// \file Device helpers included by tilec's HIP output. The HIP-specific part is small: warp
+/// (wavefront) size 64, shuffles and the 16-bit float conversions; the rest is tilec/rt/core.hpp.
+
+#include <hip/hip_bfloat16.h>
+#include <hip/hip_fp16.h>
+#include <hip/hip_runtime.h>
+#include <math.h>
+#include <stdint.h>
+
+#define TILEC_WARP_SIZE 64
+#define TILEC_UNROLL _Pragma("unroll")
+
+namespace tilec::rt {
+using f16_t = __half;
+using bf16_t = hip_bfloat16;
+
+// 16-bit floats compute in float; conversions to them round to nearest even.
+__device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
+__device__ __forceinline__ float to_float(hip_bfloat16 x) { return static_cast<float>(x); }
+__device__ __forceinline__ __half to_f16(float x) { return __float2half(x); }
+__device__ __forceinline__ hip_bfloat16 to_bf16(float x) { return hip_bfloat16(x); }
+
+/// The value of lane (lane ^ laneMask) in the 64-lane wavefront.
+__device__ __forceinline__ int shfl_xor(int v, int m) { return __shfl_xor(v, m); }
+__device__ __forceinline__ float shfl_xor(float v, int m) { return __shfl_xor(v, m); }
+__device__ __forceinline__ int64_t shfl_xor(int64_t v, int m) {
+  return static_cast<int64_t>(__shfl_xor(static_cast<long long>(v), m));
+}
+} // namespace tilec::rt
+
+#include "../rt/core.hpp"

@@ -1,0 +1,206 @@
+#pragma once
+/// \file Device helpers shared by the CUDA and HIP runtimes: reduction operators, argmax pairs,
+/// warp and block reductions, vectorized masked loads and stores.
+///
+/// The including target header (tilec/cuda/runtime.cuh, tilec/hip/runtime.hpp) first defines
+/// TILEC_WARP_SIZE, TILEC_UNROLL, and in namespace tilec::rt the 16-bit float conversions
+/// `to_float`, `to_f16`, `to_bf16` and `shfl_xor(v, laneMask)` for 32- and 64-bit values.
+
+#include <stdint.h>
+
+namespace tilec::rt {
+
+// ---- integer helpers ----------------------------------------------------------------------------
+/// Ceiling division of non-negative integers: cdiv(10, 4) == 3. Also usable in host launchers.
+template <class T> __host__ __device__ constexpr T cdiv(T a, T b) { return (a + b - 1) / b; }
+
+/// Integer minimum / maximum / absolute value (floats use fminf / fmaxf / fabsf).
+template <class T> __device__ __forceinline__ T minimum(T a, T b) { return b < a ? b : a; }
+template <class T> __device__ __forceinline__ T maximum(T a, T b) { return a < b ? b : a; }
+template <class T> __device__ __forceinline__ T iabs(T a) { return a < 0 ? static_cast<T>(-a) : a; }
+
+// ---- shuffles of every element type -------------------------------------------------------------
+/// Narrow types travel as 32-bit values; conversions are exact both ways.
+__device__ __forceinline__ bool shfl_xor(bool v, int m) { return shfl_xor(static_cast<int>(v), m) != 0; }
+__device__ __forceinline__ int8_t shfl_xor(int8_t v, int m) {
+  return static_cast<int8_t>(shfl_xor(static_cast<int>(v), m));
+}
+__device__ __forceinline__ f16_t shfl_xor(f16_t v, int m) { return to_f16(shfl_xor(to_float(v), m)); }
+__device__ __forceinline__ bf16_t shfl_xor(bf16_t v, int m) { return to_bf16(shfl_xor(to_float(v), m)); }
+
+// ---- reduction operators ------------------------------------------------------------------------
+/// Round a float result back to T (f16/bf16 compute in float and round to nearest even).
+template <class T> __device__ __forceinline__ T round_to(float x) { return static_cast<T>(x); }
+template <> __device__ __forceinline__ f16_t round_to<f16_t>(float x) { return to_f16(x); }
+template <> __device__ __forceinline__ bf16_t round_to<bf16_t>(float x) { return to_bf16(x); }
+__device__ __forceinline__ float as_float(float x) { return x; }
+__device__ __forceinline__ float as_float(f16_t x) { return to_float(x); }
+__device__ __forceinline__ float as_float(bf16_t x) { return to_float(x); }
+
+/// Each operator: `combine(a, b)` (associative, applied in a fixed order: deterministic).
+struct Sum {
+  template <class T> __device__ __forceinline__ static T combine(T a, T b) { return a + b; }
+  __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) { return to_f16(to_float(a) + to_float(b)); }
+  __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) { return to_bf16(to_float(a) + to_float(b)); }
+};
+/// Floats: fmaxf/fminf semantics (a NaN operand loses), as tl::maximum / tl::minimum.
+struct Max {
+  template <class T> __device__ __forceinline__ static T combine(T a, T b) { return a < b ? b : a; }
+  __device__ __forceinline__ static float combine(float a, float b) { return fmaxf(a, b); }
+  __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) { return to_f16(fmaxf(to_float(a), to_float(b))); }
+  __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) { return to_bf16(fmaxf(to_float(a), to_float(b))); }
+};
+struct Min {
+  template <class T> __device__ __forceinline__ static T combine(T a, T b) { return b < a ? b : a; }
+  __device__ __forceinline__ static float combine(float a, float b) { return fminf(a, b); }
+  __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) { return to_f16(fminf(to_float(a), to_float(b))); }
+  __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) { return to_bf16(fminf(to_float(a), to_float(b))); }
+};
+
+/// Partial result of argmax/argmin: the best value so far and its index along the reduced axis.
+template <class T> struct ArgPair {
+  T value;
+  int index;
+};
+template <class T> __device__ __forceinline__ ArgPair<T> make_pair(T value, int index) { return {value, index}; }
+template <class T> __device__ __forceinline__ ArgPair<T> shfl_xor(ArgPair<T> p, int m) {
+  return {shfl_xor(p.value, m), shfl_xor(p.index, m)};
+}
+
+namespace detail {
+template <class T> __device__ __forceinline__ float key(T v) { return as_float(v); }
+__device__ __forceinline__ int64_t key(int64_t v) { return v; }
+__device__ __forceinline__ int key(int v) { return v; }
+__device__ __forceinline__ int key(int8_t v) { return v; }
+__device__ __forceinline__ int key(bool v) { return v; }
+template <class K> __device__ __forceinline__ bool is_nan(K k) { return k != k; }
+/// True when (va, ia) should win over (vb, ib) for argmax (GREATER) or argmin: NaN counts as the
+/// largest value, and among equal values the smallest index wins.
+template <bool GREATER, class T> __device__ __forceinline__ bool better(T va, int ia, T vb, int ib) {
+  auto a = key(va), b = key(vb);
+  bool an = is_nan(a), bn = is_nan(b);
+  if (an || bn) {
+    if (an && bn)
+      return ia < ib;
+    return GREATER ? an : bn;
+  }
+  if (a == b)
+    return ia < ib;
+  return GREATER ? a > b : a < b;
+}
+} // namespace detail
+
+struct ArgMax {
+  template <class T> __device__ __forceinline__ static ArgPair<T> combine(ArgPair<T> a, ArgPair<T> b) {
+    return detail::better<true>(a.value, a.index, b.value, b.index) ? a : b;
+  }
+};
+struct ArgMin {
+  template <class T> __device__ __forceinline__ static ArgPair<T> combine(ArgPair<T> a, ArgPair<T> b) {
+    return detail::better<false>(a.value, a.index, b.value, b.index) ? a : b;
+  }
+};
+
+// ---- reductions across threads ------------------------------------------------------------------
+/// Butterfly all-reduce over the lanes that differ in the given lane bits (e.g. 16, 8, 4, 2, 1):
+/// afterwards every lane holds the combination of the values of its group.
+template <class Op, class T> __device__ __forceinline__ T warp_allreduce(T v) { return v; }
+template <class Op, class T, class... Masks>
+__device__ __forceinline__ T warp_allreduce(T v, int laneMask, Masks... rest) {
+  v = Op::combine(v, shfl_xor(v, laneMask));
+  return warp_allreduce<Op>(v, rest...);
+}
+
+/// Combines the per-warp partials parts[0], parts[stride], ... parts[(NUM_PARTS-1)*stride] in
+/// part order (deterministic).
+template <class Op, int NUM_PARTS, class T>
+__device__ __forceinline__ T combine_partials(const T *parts, int stride) {
+  T r = parts[0];
+  TILEC_UNROLL
+  for (int p = 1; p < NUM_PARTS; ++p)
+    r = Op::combine(r, parts[p * stride]);
+  return r;
+}
+
+// ---- vectorized masked global memory access -----------------------------------------------------
+/// VEC elements moved as one access (16 bytes for float x 4 or half x 8).
+template <class T, int VEC> struct alignas(sizeof(T) * VEC) Pack {
+  T v[VEC];
+};
+
+template <int VEC, class T> __device__ __forceinline__ bool is_aligned(const T *p) {
+  return reinterpret_cast<uintptr_t>(p) % (sizeof(T) * VEC) == 0;
+}
+template <int VEC> __device__ __forceinline__ bool all_of(const bool (&mask)[VEC]) {
+  bool all = true;
+  TILEC_UNROLL
+  for (int v = 0; v < VEC; ++v)
+    all = all && mask[v];
+  return all;
+}
+
+/// dst[v] = src[v] where mask[v]; masked-off elements keep dst's value and never touch memory.
+/// One VEC-wide access when every mask bit is set and src is aligned (ALIGNED: proven by tilec).
+template <int VEC, bool ALIGNED, class T>
+__device__ __forceinline__ void load_vec(T (&dst)[VEC], const T *src, const bool (&mask)[VEC]) {
+  if (all_of(mask) && (ALIGNED || is_aligned<VEC>(src))) {
+    const Pack<T, VEC> pack = *reinterpret_cast<const Pack<T, VEC> *>(src);
+    TILEC_UNROLL
+    for (int v = 0; v < VEC; ++v)
+      dst[v] = pack.v[v];
+  } else {
+    TILEC_UNROLL
+    for (int v = 0; v < VEC; ++v)
+      if (mask[v])
+        dst[v] = src[v];
+  }
+}
+/// Unmasked form: every element is loaded.
+template <int VEC, bool ALIGNED, class T>
+__device__ __forceinline__ void load_vec(T (&dst)[VEC], const T *src) {
+  if (ALIGNED || is_aligned<VEC>(src)) {
+    const Pack<T, VEC> pack = *reinterpret_cast<const Pack<T, VEC> *>(src);
+    TILEC_UNROLL
+    for (int v = 0; v < VEC; ++v)
+      dst[v] = pack.v[v];
+  } else {
+    TILEC_UNROLL
+    for (int v = 0; v < VEC; ++v)
+      dst[v] = src[v];
+  }
+}
+
+/// dst[v] = src[v] where mask[v]; one VEC-wide access when all are set and dst is aligned.
+template <int VEC, bool ALIGNED, class T>
+__device__ __forceinline__ void store_vec(T *dst, const T (&src)[VEC], const bool (&mask)[VEC]) {
+  if (all_of(mask) && (ALIGNED || is_aligned<VEC>(dst))) {
+    Pack<T, VEC> pack;
+    TILEC_UNROLL
+    for (int v = 0; v < VEC; ++v)
+      pack.v[v] = src[v];
+    *reinterpret_cast<Pack<T, VEC> *>(dst) = pack;
+  } else {
+    TILEC_UNROLL
+    for (int v = 0; v < VEC; ++v)
+      if (mask[v])
+        dst[v] = src[v];
+  }
+}
+template <int VEC, bool ALIGNED, class T>
+__device__ __forceinline__ void store_vec(T *dst, const T (&src)[VEC]) {
+  if (ALIGNED || is_aligned<VEC>(dst)) {
+    Pack<T, VEC> pack;
+    TILEC_UNROLL
+    for (int v = 0; v < VEC; ++v)
+      pack.v[v] = src[v];
+    *reinterpret_cast<Pack<T, VEC> *>(dst) = pack;
+  } else {
+    TILEC_UNROLL
+    for (int v = 0; v < VEC; ++v)
+      dst[v] = src[v];
+  }
+}
+
+} // namespace tilec::rt
+
+#include "../rt/layout.hpp"

@@ -1,0 +1,74 @@
+#pragma once
+/// \file Thread -> element mapping of tilec's blocked layouts (docs/internals.md, "Layouts").
+///
+/// A layout type describes one layout applied to one tile shape. Everything is a compile-time
+/// constant except the thread's own coordinates, which come from threadIdx.x:
+///   lane = t % W, warp = t / W; lane and warp ids are split over the dims fastest dim first;
+///   thr[d] = laneC[d] + TPW[d] * warpC[d]; cov[d] = SPT[d] * TPW[d] * WPB[d];
+///   element e of dim d sits at ((e / SPT) * cov + thr * SPT + e % SPT) % S.
+/// The warp size W is TPW0 (rank 1) or TPW0 * TPW1 (rank 2), checked against the target's.
+
+namespace tilec::rt {
+
+namespace detail {
+/// Elements one thread holds along a dim of size S covered by cov = SPT * TPW * WPB threads' worth.
+constexpr int elems(int S, int SPT, int cov) { return S >= cov ? S / cov * SPT : (SPT < S ? SPT : S); }
+/// Coordinate of per-thread element e along a dim (see the file comment).
+__device__ __forceinline__ int coord(int e, int S, int SPT, int cov, int thr) {
+  return ((e / SPT) * cov + thr * SPT + e % SPT) % S;
+}
+} // namespace detail
+
+/// Rank-1 blocked layout over a tile of S elements: each thread holds SPT consecutive elements,
+/// TPW lanes (the whole warp) and WPB warps tile the dimension; the pattern repeats or replicates.
+template <int SPT, int TPW, int WPB, int S> struct Blocked1 {
+  static_assert(TPW == TILEC_WARP_SIZE, "threads per warp must equal the warp size");
+  static constexpr int COV = SPT * TPW * WPB;
+  static constexpr int ELEMS = detail::elems(S, SPT, COV); ///< per-thread elements
+  static constexpr bool REPLICATED = S < COV;             ///< several threads hold each element
+
+  __device__ __forceinline__ static int lane_coord0() { return threadIdx.x % TPW; }
+  __device__ __forceinline__ static int warp_coord0() { return threadIdx.x / TPW; }
+  __device__ __forceinline__ static int thr0() { return threadIdx.x; }
+  /// Tile coordinate of the thread's element e.
+  __device__ __forceinline__ static int coord0(int e) { return detail::coord(e, S, SPT, COV, thr0()); }
+  /// True for the one thread that owns each element (false only on replicas).
+  __device__ __forceinline__ static bool is_owner() { return thr0() * SPT < S; }
+};
+
+/// Rank-2 blocked layout over an S0 x S1 tile. FAST is order[0], the dim whose lanes (and warps)
+/// are adjacent: 1 for row-major thread order, 0 for column-major.
+template <int SPT0, int SPT1, int TPW0, int TPW1, int WPB0, int WPB1, int FAST, int S0, int S1>
+struct Blocked2 {
+  static_assert(TPW0 * TPW1 == TILEC_WARP_SIZE, "threads per warp must multiply to the warp size");
+  static_assert(FAST == 0 || FAST == 1, "order[0] is 0 or 1");
+  static constexpr int W = TPW0 * TPW1;
+  static constexpr int COV0 = SPT0 * TPW0 * WPB0, COV1 = SPT1 * TPW1 * WPB1;
+  static constexpr int ELEMS0 = detail::elems(S0, SPT0, COV0);
+  static constexpr int ELEMS1 = detail::elems(S1, SPT1, COV1);
+  static constexpr bool REPLICATED = S0 < COV0 || S1 < COV1;
+
+  __device__ __forceinline__ static int lane() { return threadIdx.x % W; }
+  __device__ __forceinline__ static int warp() { return threadIdx.x / W; }
+  __device__ __forceinline__ static int lane_coord0() { return FAST == 0 ? lane() % TPW0 : lane() / TPW1; }
+  __device__ __forceinline__ static int lane_coord1() { return FAST == 1 ? lane() % TPW1 : lane() / TPW0; }
+  __device__ __forceinline__ static int warp_coord0() { return FAST == 0 ? warp() % WPB0 : warp() / WPB1; }
+  __device__ __forceinline__ static int warp_coord1() { return FAST == 1 ? warp() % WPB1 : warp() / WPB0; }
+  __device__ __forceinline__ static int thr0() { return lane_coord0() + TPW0 * warp_coord0(); }
+  __device__ __forceinline__ static int thr1() { return lane_coord1() + TPW1 * warp_coord1(); }
+  __device__ __forceinline__ static int coord0(int e) { return detail::coord(e, S0, SPT0, COV0, thr0()); }
+  __device__ __forceinline__ static int coord1(int e) { return detail::coord(e, S1, SPT1, COV1, thr1()); }
+  __device__ __forceinline__ static bool is_owner() { return thr0() * SPT0 < S0 && thr1() * SPT1 < S1; }
+};
+
+/// Dimension K of the rank-2 layout P removed (P's shape has size 1 along K). Every thread along K
+/// holds the same elements; the owner is the one with thr[K] == 0 that also owns in P.
+template <class P, int K> struct Slice1 {
+  static_assert(K == 0 || K == 1, "slice of a rank-2 layout");
+  static constexpr int ELEMS = K == 1 ? P::ELEMS0 : P::ELEMS1;
+  static constexpr bool REPLICATED = true;
+  __device__ __forceinline__ static int coord0(int e) { return K == 1 ? P::coord0(e) : P::coord1(e); }
+  __device__ __forceinline__ static bool is_owner() { return P::is_owner(); }
+};
+
+} // namespace tilec::rt

@@ -1,0 +1,429 @@
+#include "EmitterTestKernels.h"
+
+#include <sstream>
+
+namespace tilec::emittertests {
+
+using namespace ir;
+
+namespace {
+
+/// Gives every tile node of an elementwise tree its post-pipeline layout: the result's layout,
+/// except ExpandDims operands, which are in Slice(L, axis) (invariant 2).
+Expr lay(const Expr &e, const LayoutRef &l) {
+  if (!e || !e->type.isTile())
+    return e;
+  auto *n = const_cast<ExprNode *>(e.get());
+  n->type.layout = l;
+  switch (e->kind) {
+  case ExprKind::Unary: lay(as<Unary>(e)->a, l); break;
+  case ExprKind::Binary: lay(as<Binary>(e)->a, l); lay(as<Binary>(e)->b, l); break;
+  case ExprKind::Math: for (auto &a : as<Math>(e)->args) lay(a, l); break;
+  case ExprKind::Select: lay(as<Select>(e)->cond, l); lay(as<Select>(e)->a, l); lay(as<Select>(e)->b, l); break;
+  case ExprKind::Cast: lay(as<Cast>(e)->a, l); break;
+  case ExprKind::Broadcast: lay(as<Broadcast>(e)->a, l); break;
+  case ExprKind::Hint: lay(as<Hint>(e)->a, l); break;
+  case ExprKind::ExpandDims: lay(as<ExpandDims>(e)->a, Layout::slice(l, as<ExpandDims>(e)->axis)); break;
+  case ExprKind::Load: {
+    auto ld = as<Load>(e);
+    lay(ld->ptr, l);
+    lay(ld->mask, l);
+    lay(ld->other, l);
+    break;
+  }
+  default: break;
+  }
+  return e;
+}
+
+Expr i32(int64_t v) { return IntImm::make(ScalarType::I32, v); }
+Expr sym(const char *name, int64_t v) { return IntImm::makeSymbol(ScalarType::I32, v, name); }
+Expr use(const Var &v) { return VarRef::make(v); }
+Expr bin(BinaryOp op, Expr a, Expr b) { return Binary::make(op, std::move(a), std::move(b)); }
+Expr splat(Expr a, std::vector<int64_t> s) { return Splat::make(std::move(a), std::move(s)); }
+Expr withVec(Expr load, int vec, bool aligned) {
+  auto *n = const_cast<Load *>(as<Load>(load));
+  n->vec = vec;
+  n->aligned = aligned;
+  return load;
+}
+Stmt storeVec(Expr ptr, Expr value, Expr mask, int vec, SourceLoc loc = {}) {
+  Stmt s = Store::make(std::move(ptr), std::move(value), std::move(mask), loc);
+  const_cast<Store *>(as<Store>(s))->vec = vec;
+  return s;
+}
+SourceLoc at(int line) { return {0, line, 3}; }
+
+SourceFile fileOf(const std::string &name, const std::string &text) {
+  SourceFile f;
+  f.name = name;
+  std::istringstream is(text);
+  for (std::string l; std::getline(is, l);)
+    f.lines.push_back(l);
+  return f;
+}
+
+Var param(Kernel &k, const char *name, Type t) {
+  Var v = k.newVar(name, t, VarKind::Param, {});
+  k.params.push_back(v);
+  return v;
+}
+Var local(Kernel &k, const char *name, Type t, LayoutRef l = nullptr) {
+  return k.newVar(name, l ? t.withLayout(l) : t, VarKind::Local, {});
+}
+
+} // namespace
+
+Module vectorAdd(int W) {
+  Module m;
+  m.files.push_back(fileOf("vector_add.cpp", R"(#include <tilec/tl.hpp>
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))
+void add_kernel(const float *x, const float *y, float *out, int n) {
+  int pid = tl::program_id(0);
+  auto offs = pid * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto a = tl::load(x + offs, mask);
+  auto b = tl::load(y + offs, mask);
+  tl::store(out + offs, a + b, mask);
+})"));
+  Kernel k;
+  k.name = "add_kernel";
+  k.instanceName = "add_kernel_1024";
+  k.templateArgs = "<1024>";
+  k.metaParams = {{"BLOCK", 1024, false}};
+  k.warpSize = W;
+  k.loc = at(4);
+  const int64_t B = 1024;
+  LayoutRef L = Layout::blocked({4}, {W}, {4}, {0});
+  Var x = param(k, "x", Type::ptr(ScalarType::F32, true));
+  Var y = param(k, "y", Type::ptr(ScalarType::F32, true));
+  Var out = param(k, "out", Type::ptr(ScalarType::F32, false));
+  Var n = param(k, "n", Type::scalar(ScalarType::I32));
+  k.settings.grid = {Math::make(MathOp::Cdiv, {use(n), i32(1024)})};
+  Var pid = local(k, "pid", Type::scalar(ScalarType::I32));
+  Type ti = Type::scalar(ScalarType::I32).withShape({B});
+  Var offs = local(k, "offs", ti, L);
+  Var mask = local(k, "mask", Type::scalar(ScalarType::Bool).withShape({B}), L);
+  Type tf = Type::scalar(ScalarType::F32).withShape({B});
+  Var a = local(k, "a", tf, L), b = local(k, "b", tf, L);
+  Expr offsE = lay(bin(BinaryOp::Add, splat(bin(BinaryOp::Mul, use(pid), sym("BLOCK", B)), {B}), Arange::make(0, B)), L);
+  auto load = [&](const Var &p) {
+    return withVec(lay(Load::make(bin(BinaryOp::Add, splat(use(p), {B}), use(offs)), use(mask), nullptr), L), 4, false);
+  };
+  k.body = Block::make({
+      Decl::make(pid, ProgramId::make(0, false), at(5)),
+      Decl::make(offs, offsE, at(6)),
+      Decl::make(mask, lay(bin(BinaryOp::Lt, use(offs), splat(use(n), {B})), L), at(7)),
+      Decl::make(a, load(x), at(8)),
+      Decl::make(b, load(y), at(9)),
+      storeVec(lay(bin(BinaryOp::Add, splat(use(out), {B}), use(offs)), L), lay(bin(BinaryOp::Add, use(a), use(b)), L),
+               use(mask), 4, at(10)),
+  });
+  m.kernels.push_back(std::move(k));
+  return m;
+}
+
+Module sumReduce(int W) {
+  Module m;
+  m.files.push_back(fileOf("row_sum.cpp", R"(template <int BLOCK>
+TILEC_KERNEL(num_warps = 4)
+void sum_kernel(const float *in, float *out, int n) {
+  int pid = tl::program_id(0);
+  auto offs = pid * BLOCK + tl::arange<0, BLOCK>();
+  auto x = tl::load(in + offs, offs < n);
+  float total = tl::sum(x);
+  tl::store(out + pid, total);
+})"));
+  Kernel k;
+  k.name = "sum_kernel";
+  k.instanceName = "sum_kernel_1024";
+  k.templateArgs = "<1024>";
+  k.metaParams = {{"BLOCK", 1024, false}};
+  k.warpSize = W;
+  const int64_t B = 1024;
+  LayoutRef L = Layout::blocked({4}, {W}, {4}, {0});
+  Var in = param(k, "in", Type::ptr(ScalarType::F32, true));
+  Var out = param(k, "out", Type::ptr(ScalarType::F32, false));
+  Var n = param(k, "n", Type::scalar(ScalarType::I32));
+  Var pid = local(k, "pid", Type::scalar(ScalarType::I32));
+  Var offs = local(k, "offs", Type::scalar(ScalarType::I32).withShape({B}), L);
+  Var x = local(k, "x", Type::scalar(ScalarType::F32).withShape({B}), L);
+  Var p = local(k, "total_partial", Type::scalar(ScalarType::F32));
+  Var total = local(k, "total", Type::scalar(ScalarType::F32));
+  SharedBuffer buf;
+  buf.name = "total_smem";
+  buf.elemType = Type::scalar(ScalarType::F32);
+  buf.shape = {4};
+  buf.rowStride = 1;
+  buf.sizeBytes = 16;
+  buf.offsetBytes = 0;
+  k.buffers.push_back(buf);
+  k.sharedBytes = 16;
+  std::vector<int> masks;
+  for (int b = W / 2; b >= 1; b /= 2)
+    masks.push_back(b);
+  k.body = Block::make({
+      Decl::make(pid, ProgramId::make(0, false), at(4)),
+      Decl::make(offs, lay(bin(BinaryOp::Add, splat(bin(BinaryOp::Mul, use(pid), sym("BLOCK", B)), {B}), Arange::make(0, B)), L), at(5)),
+      Decl::make(x, withVec(lay(Load::make(bin(BinaryOp::Add, splat(use(in), {B}), use(offs)),
+                                           bin(BinaryOp::Lt, use(offs), splat(use(n), {B})), nullptr), L), 4, false), at(6)),
+      Decl::make(p, ThreadReduce::make(ReduceOp::Sum, 0, use(x), Type::scalar(ScalarType::F32)), at(7)),
+      Assign::make(p, WarpReduce::make(ReduceOp::Sum, use(p), masks, W), at(7)),
+      SharedWrite::makePartials(0, use(p), 0, L, {B}, at(7)),
+      Barrier::make(at(7)),
+      Decl::make(total, SharedRead::makeCombine(0, ReduceOp::Sum, 4, Type::scalar(ScalarType::F32)), at(7)),
+      Store::make(bin(BinaryOp::Add, use(out), use(pid)), use(total), nullptr, at(8)),
+  });
+  m.kernels.push_back(std::move(k));
+  return m;
+}
+
+Module transpose(int W) {
+  Module m;
+  m.files.push_back(fileOf("transpose.cpp", R"(template <int BM, int BN>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(M, BM), cdiv(N, BN)))
+void transpose_kernel(const float *in, float *out, int M, int N, int in_stride, int out_stride) {
+  int pid_m = tl::program_id(0);
+  int pid_n = tl::program_id(1);
+  auto rm = pid_m * BM + tl::arange<0, BM>();
+  auto rn = pid_n * BN + tl::arange<0, BN>();
+  auto mask = (tl::expand_dims<1>(rm) < M) & (tl::expand_dims<0>(rn) < N);
+  auto tile = tl::load(in + tl::expand_dims<1>(rm) * in_stride + tl::expand_dims<0>(rn), mask);
+  tl::store(out + tl::expand_dims<0>(rn) * out_stride + tl::expand_dims<1>(rm), tile, mask);
+})"));
+  Kernel k;
+  k.name = "transpose_kernel";
+  k.instanceName = "transpose_kernel_64_32";
+  k.templateArgs = "<64, 32>";
+  k.metaParams = {{"BM", 64, false}, {"BN", 32, false}};
+  k.warpSize = W;
+  const int64_t BM = 64, BN = 32;
+  // Load: rows contiguous (4 floats per thread along dim 1); store: columns contiguous.
+  LayoutRef LA = Layout::blocked({1, 4}, {W / 8, 8}, {4, 1}, {1, 0});
+  LayoutRef LB = Layout::blocked({4, 1}, {16, W / 16}, {1, 4}, {0, 1});
+  Var in = param(k, "in", Type::ptr(ScalarType::F32, true));
+  Var out = param(k, "out", Type::ptr(ScalarType::F32, false));
+  Var M = param(k, "M", Type::scalar(ScalarType::I32));
+  Var N = param(k, "N", Type::scalar(ScalarType::I32));
+  Var ins = param(k, "in_stride", Type::scalar(ScalarType::I32));
+  Var outs = param(k, "out_stride", Type::scalar(ScalarType::I32));
+  k.settings.grid = {Math::make(MathOp::Cdiv, {use(M), i32(BM)}), Math::make(MathOp::Cdiv, {use(N), i32(BN)})};
+  Var pm = local(k, "pid_m", Type::scalar(ScalarType::I32));
+  Var pn = local(k, "pid_n", Type::scalar(ScalarType::I32));
+  Type ti = Type::scalar(ScalarType::I32);
+  auto range = [&](const Var &pid, const char *s, int64_t n) {
+    return bin(BinaryOp::Add, splat(bin(BinaryOp::Mul, use(pid), sym(s, n)), {n}), Arange::make(0, n));
+  };
+  Var rm = local(k, "rm", ti.withShape({BM}), Layout::slice(LA, 1));
+  Var rn = local(k, "rn", ti.withShape({BN}), Layout::slice(LA, 0));
+  Var rm2 = local(k, "rm", ti.withShape({BM}), Layout::slice(LB, 1));
+  Var rn2 = local(k, "rn", ti.withShape({BN}), Layout::slice(LB, 0));
+  Type tb = Type::scalar(ScalarType::Bool).withShape({BM, BN});
+  Var mask = local(k, "mask", tb, LA), mask2 = local(k, "mask", tb, LB);
+  Type tf = Type::scalar(ScalarType::F32).withShape({BM, BN});
+  Var tile = local(k, "tile", tf, LA), tile2 = local(k, "tile", tf, LB);
+  auto maskE = [&](const Var &r, const Var &c) {
+    Expr a = Broadcast::make(bin(BinaryOp::Lt, ExpandDims::make(use(r), 1), splat(use(M), {BM, 1})), {BM, BN});
+    Expr b = Broadcast::make(bin(BinaryOp::Lt, ExpandDims::make(use(c), 0), splat(use(N), {1, BN})), {BM, BN});
+    return bin(BinaryOp::And, a, b);
+  };
+  Expr inPtr = bin(BinaryOp::Add, splat(use(in), {BM, BN}),
+                   bin(BinaryOp::Add, Broadcast::make(bin(BinaryOp::Mul, ExpandDims::make(use(rm), 1), splat(use(ins), {BM, 1})), {BM, BN}),
+                       Broadcast::make(ExpandDims::make(use(rn), 0), {BM, BN})));
+  Expr outPtr = bin(BinaryOp::Add, splat(use(out), {BM, BN}),
+                    bin(BinaryOp::Add, Broadcast::make(bin(BinaryOp::Mul, ExpandDims::make(use(rn2), 0), splat(use(outs), {1, BN})), {BM, BN}),
+                        Broadcast::make(ExpandDims::make(use(rm2), 1), {BM, BN})));
+  SharedBuffer buf;
+  buf.name = "tile_smem";
+  buf.elemType = Type::scalar(ScalarType::F32);
+  buf.shape = {BM, BN};
+  buf.rowStride = BN + 1;
+  buf.sizeBytes = BM * (BN + 1) * 4;
+  buf.offsetBytes = 0;
+  k.buffers.push_back(buf);
+  k.sharedBytes = buf.sizeBytes;
+  k.body = Block::make({
+      Decl::make(pm, ProgramId::make(0, false), at(4)),
+      Decl::make(pn, ProgramId::make(1, false), at(5)),
+      Decl::make(rm, lay(range(pm, "BM", BM), Layout::slice(LA, 1)), at(6)),
+      Decl::make(rn, lay(range(pn, "BN", BN), Layout::slice(LA, 0)), at(7)),
+      Decl::make(mask, lay(maskE(rm, rn), LA), at(8)),
+      Decl::make(tile, withVec(lay(Load::make(inPtr, use(mask), nullptr), LA), 4, false), at(9)),
+      SharedWrite::makeTile(0, use(tile), at(10)),
+      Barrier::make(at(10)),
+      Decl::make(tile2, SharedRead::makeTile(0, tf.withLayout(LB)), at(10)),
+      Decl::make(rm2, lay(range(pm, "BM", BM), Layout::slice(LB, 1)), at(10)),
+      Decl::make(rn2, lay(range(pn, "BN", BN), Layout::slice(LB, 0)), at(10)),
+      Decl::make(mask2, lay(maskE(rm2, rn2), LB), at(10)),
+      storeVec(lay(outPtr, LB), use(tile2), use(mask2), 4, at(10)),
+  });
+  m.kernels.push_back(std::move(k));
+  return m;
+}
+
+Module halfElementwise(int W) {
+  Module m;
+  m.files.push_back(fileOf("scale_half.cpp", R"(template <int BLOCK>
+TILEC_KERNEL(num_warps = 4)
+void scale_half(const tl::half *x, tl::half *y, tl::bfloat16 *z, int *q, float scale, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto a = tl::load(x + offs, mask);
+  auto f = tl::cast<float>(a) * scale;
+  auto r = tl::cast<tl::half>(tl::sigmoid(f)) + a;
+  tl::store(y + offs, r, mask);
+  tl::store(z + offs, tl::cast<tl::bfloat16>(-r), mask);
+  tl::store(q + offs, tl::cast<int>(f), mask && f >= 0.5f);
+})"));
+  Kernel k;
+  k.name = "scale_half";
+  k.instanceName = "scale_half_2048";
+  k.templateArgs = "<2048>";
+  k.metaParams = {{"BLOCK", 2048, false}};
+  k.warpSize = W;
+  const int64_t B = 2048;
+  LayoutRef L = Layout::blocked({8}, {W}, {4}, {0});
+  Var x = param(k, "x", Type::ptr(ScalarType::F16, true));
+  Var y = param(k, "y", Type::ptr(ScalarType::F16, false));
+  Var z = param(k, "z", Type::ptr(ScalarType::BF16, false));
+  Var q = param(k, "q", Type::ptr(ScalarType::I32, false));
+  Var scale = param(k, "scale", Type::scalar(ScalarType::F32));
+  Var n = param(k, "n", Type::scalar(ScalarType::I32));
+  auto tile = [&](ScalarType t) { return Type::scalar(t).withShape({B}); };
+  Var offs = local(k, "offs", tile(ScalarType::I32), L);
+  Var mask = local(k, "mask", tile(ScalarType::Bool), L);
+  Var a = local(k, "a", tile(ScalarType::F16), L);
+  Var f = local(k, "f", tile(ScalarType::F32), L);
+  Var r = local(k, "r", tile(ScalarType::F16), L);
+  auto ptr = [&](const Var &p) { return lay(bin(BinaryOp::Add, splat(use(p), {B}), use(offs)), L); };
+  Expr half = FloatImm::make(ScalarType::F32, 0.5);
+  k.body = Block::make({
+      Decl::make(offs, lay(bin(BinaryOp::Add, splat(bin(BinaryOp::Mul, ProgramId::make(0, false), sym("BLOCK", B)), {B}), Arange::make(0, B)), L), at(4)),
+      Decl::make(mask, lay(bin(BinaryOp::Lt, use(offs), splat(use(n), {B})), L), at(5)),
+      Decl::make(a, withVec(lay(Load::make(ptr(x), use(mask), nullptr), L), 8, false), at(6)),
+      Decl::make(f, lay(bin(BinaryOp::Mul, Cast::make(ScalarType::F32, use(a)), splat(use(scale), {B})), L), at(7)),
+      Decl::make(r, lay(bin(BinaryOp::Add, Cast::make(ScalarType::F16, Math::make(MathOp::Sigmoid, {use(f)})), use(a)), L), at(8)),
+      storeVec(ptr(y), use(r), use(mask), 8, at(9)),
+      Store::make(ptr(z), lay(Cast::make(ScalarType::BF16, Unary::make(UnaryOp::Neg, use(r))), L), use(mask), at(10)),
+      Store::make(ptr(q), lay(Cast::make(ScalarType::I32, use(f)), L),
+                  lay(bin(BinaryOp::LAnd, use(mask), bin(BinaryOp::Ge, use(f), splat(half, {B}))), L), at(11)),
+  });
+  m.kernels.push_back(std::move(k));
+  return m;
+}
+
+Module loopCarried(int W) {
+  Module m;
+  m.files.push_back(fileOf("accumulate.cpp", R"(template <int BLOCK>
+TILEC_KERNEL(num_warps = 4)
+void accumulate(const float *x, float *out, int K, int threadIdx, int n) {
+  auto offs = tl::arange<0, BLOCK>();
+  auto acc = tl::zeros<float, BLOCK>();
+  int j = 0;
+  for (int i = 0; i < K; i += 1) {
+    acc += tl::load(x + i * threadIdx + offs, offs < n);
+    j += i;
+  }
+  tl::store(out + offs, acc * (j + 1), offs < n);
+})"));
+  Kernel k;
+  k.name = "accumulate";
+  k.instanceName = "accumulate_64";
+  k.templateArgs = "<64>";
+  k.metaParams = {{"BLOCK", 64, false}};
+  k.warpSize = W;
+  const int64_t B = 64;
+  LayoutRef L = Layout::blocked({1}, {W}, {4}, {0}); // covers 128 or 256 > 64: replicated
+  Var x = param(k, "x", Type::ptr(ScalarType::F32, true));
+  Var out = param(k, "out", Type::ptr(ScalarType::F32, false));
+  Var K = param(k, "K", Type::scalar(ScalarType::I32));
+  Var stride = param(k, "threadIdx", Type::scalar(ScalarType::I32));
+  Var n = param(k, "n", Type::scalar(ScalarType::I32));
+  Var offs = local(k, "offs", Type::scalar(ScalarType::I32).withShape({B}), L);
+  Var acc = local(k, "acc", Type::scalar(ScalarType::F32).withShape({B}), L);
+  Var tmp = local(k, "tmp", Type::scalar(ScalarType::F32).withShape({B}), L);
+  Var j = local(k, "j", Type::scalar(ScalarType::I32));
+  Var i = k.newVar("i", Type::scalar(ScalarType::I32), VarKind::LoopIndex, {});
+  Expr mask = bin(BinaryOp::Lt, use(offs), splat(use(n), {B}));
+  Stmt body = Block::make({
+      Decl::make(tmp, lay(Load::make(bin(BinaryOp::Add, splat(use(x), {B}),
+                                         bin(BinaryOp::Add, splat(bin(BinaryOp::Mul, use(i), use(stride)), {B}), use(offs))),
+                                     mask, nullptr), L), at(8)),
+      Assign::make(acc, lay(bin(BinaryOp::Add, use(acc), use(tmp)), L), at(8)),
+      Assign::make(j, bin(BinaryOp::Add, use(j), use(i)), at(9)),
+  });
+  k.body = Block::make({
+      Decl::make(offs, lay(Arange::make(0, B), L), at(4)),
+      Decl::make(acc, lay(splat(FloatImm::make(ScalarType::F32, 0.0), {B}), L), at(5)),
+      Decl::make(j, i32(0), at(6)),
+      For::make(i, i32(0), use(K), i32(1), body, false, at(7)),
+      Store::make(lay(bin(BinaryOp::Add, splat(use(out), {B}), use(offs)), L),
+                  lay(bin(BinaryOp::Mul, use(acc), splat(Cast::make(ScalarType::F32, bin(BinaryOp::Add, use(j), i32(1))), {B})), L),
+                  lay(mask, L), at(11)),
+  });
+  m.kernels.push_back(std::move(k));
+  return m;
+}
+
+Module argmaxRows(int W) {
+  Module m;
+  m.files.push_back(fileOf("argmax_rows.cpp", R"(template <int BM, int BN>
+TILEC_KERNEL(num_warps = 4)
+void argmax_rows(const float *in, int *out, int stride) {
+  auto rows = tl::arange<0, BM>();
+  auto cols = tl::arange<0, BN>();
+  auto x = tl::load(in + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols));
+  tl::store(out + rows, tl::argmax<1>(x));
+})"));
+  Kernel k;
+  k.name = "argmax_rows";
+  // Each row is spread over 2 warps along dim 1 without replication: BN = 4 * W * 2.
+  const int64_t BM = 16, BN = 8 * W;
+  k.instanceName = "argmax_rows_16_" + std::to_string(BN);
+  k.templateArgs = "<16, " + std::to_string(BN) + ">";
+  k.metaParams = {{"BM", 16, false}, {"BN", BN, false}};
+  k.warpSize = W;
+  // Each row spread over 2 warps along dim 1: warp partials must combine through shared memory.
+  LayoutRef L = Layout::blocked({1, 4}, {1, W}, {2, 2}, {1, 0});
+  LayoutRef S = Layout::slice(L, 1);
+  Var in = param(k, "in", Type::ptr(ScalarType::F32, true));
+  Var out = param(k, "out", Type::ptr(ScalarType::I32, false));
+  Var stride = param(k, "stride", Type::scalar(ScalarType::I32));
+  Type tf = Type::scalar(ScalarType::F32).withShape({BM, BN});
+  Var x = local(k, "x", tf, L);
+  Type pair = Type::scalar(ScalarType::F32).withShape({BM});
+  pair.argPair = true;
+  Var p = local(k, "best", pair, S);
+  Var r = local(k, "best_all", pair, S);
+  Expr ptr = bin(BinaryOp::Add, splat(use(in), {BM, BN}),
+                 bin(BinaryOp::Add, Broadcast::make(bin(BinaryOp::Mul, ExpandDims::make(Arange::make(0, BM), 1), splat(use(stride), {BM, 1})), {BM, BN}),
+                     Broadcast::make(ExpandDims::make(Arange::make(0, BN), 0), {BM, BN})));
+  SharedBuffer buf;
+  buf.name = "best_smem";
+  buf.elemType = Type::scalar(ScalarType::F32);
+  buf.elemType.argPair = true;
+  buf.shape = {2, BM};
+  buf.rowStride = BM;
+  buf.sizeBytes = 2 * BM * 8;
+  buf.offsetBytes = 0;
+  k.buffers.push_back(buf);
+  k.sharedBytes = buf.sizeBytes;
+  std::vector<int> masks;
+  for (int b = W / 2; b >= 1; b /= 2)
+    masks.push_back(b);
+  k.body = Block::make({
+      Decl::make(x, withVec(lay(Load::make(ptr, nullptr, nullptr), L), 4, true), at(6)),
+      Decl::make(p, ThreadReduce::make(ReduceOp::ArgMax, 1, use(x), pair.withLayout(S)), at(7)),
+      Assign::make(p, WarpReduce::make(ReduceOp::ArgMax, use(p), masks, W), at(7)),
+      SharedWrite::makePartials(0, use(p), 1, L, {BM, BN}, at(7)),
+      Barrier::make(at(7)),
+      Decl::make(r, SharedRead::makeCombine(0, ReduceOp::ArgMax, 2, pair.withLayout(S)), at(7)),
+      Store::make(lay(bin(BinaryOp::Add, splat(use(out), {BM}), Arange::make(0, BM)), S),
+                  lay(PairValue::make(use(r), true), S), nullptr, at(7)),
+  });
+  m.kernels.push_back(std::move(k));
+  return m;
+}
+
+} // namespace tilec::emittertests

@@ -1,0 +1,17 @@
+#pragma once
+/// \file Post-pipeline Tile IR built by hand for the emitter tests (docs/internals.md, "Invariants
+/// after the whole pipeline"): every tile has its layout, reductions and layout conversions are
+/// lowered, shared buffers are allocated. `W` is the target's warp size (32 CUDA, 64 HIP).
+
+#include "ir/IR.h"
+
+namespace tilec::emittertests {
+
+ir::Module vectorAdd(int W);      // f32, vec 4, grid = cdiv(n, BLOCK)
+ir::Module sumReduce(int W);      // 1-D sum to a scalar: thread, warp, cross-warp partials
+ir::Module transpose(int W);      // 2-D, conversion through shared memory, vec 4 on both sides
+ir::Module halfElementwise(int W); // f16 loads/stores (vec 8), casts to f32/bf16/i32, sigmoid
+ir::Module loopCarried(int W);    // scalar loop with a loop-carried tile; user names i, j, threadIdx
+ir::Module argmaxRows(int W);     // 2-D argmax along axis 1 (pairs, slices, partial combine)
+
+} // namespace tilec::emittertests
