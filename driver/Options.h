@@ -2,6 +2,9 @@
 /// \file The translator's options, as a plain struct (tools/tilec/main.cpp fills it from the command
 /// line; nothing else reads the command line or the environment).
 
+#include "ir/Target.h"
+
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -11,19 +14,30 @@ enum class EmitKind { Ir, Cuda, Hip };
 
 struct Options {
   std::vector<std::string> inputs;
-  std::string output;                 ///< -o; empty: <input stem>.cu / .hip / .tir next to cwd
+  std::string output;                 ///< -o; empty: <input stem>.cu / .hip / .tir in the cwd; "-": stdout
   EmitKind emit = EmitKind::Cuda;     ///< --emit; --target=hip implies Hip
+  ir::TargetKind target = ir::TargetKind::Cuda; ///< --target
   std::string arch;                   ///< --arch; empty: sm_90a for CUDA, gfx90a for HIP
   std::vector<std::string> instantiate; ///< --instantiate 'kernel<args>'
-  std::vector<std::string> printAfter;  ///< --print-after
+  std::vector<std::string> printAfter;  ///< --print-after (pass names or "all"); IR goes to `err`
   std::string stopAfter;                ///< --stop-after
+  bool listPasses = false;            ///< --list-passes: print the pipeline and exit
   bool provenance = true;             ///< `// file:line: source` comments
   bool lineDirectives = false;        ///< #line directives (opt-in)
   std::vector<std::string> clangArgs; ///< after `--`
   std::vector<std::string> includeDirs; ///< where <tilec/tl.hpp> lives (added by main from the install)
 };
 
-/// Run tilec on the options; returns the process exit code. Diagnostics go to `err`.
+/// Exit codes of runTilec (and of the tilec command).
+enum ExitCode : int {
+  ExitSuccess = 0,
+  ExitUserError = 1,    ///< an error in the kernel source, or an output that cannot be written
+  ExitUsage = 2,        ///< a bad command line
+  ExitInternalError = 3 ///< a compiler bug (a broken invariant)
+};
+
+/// Run tilec on the options; returns the process exit code. Diagnostics go to `err`; `out` receives
+/// --list-passes and `-o -` output.
 int runTilec(const Options &opts, std::ostream &out, std::ostream &err);
 
 } // namespace tilec

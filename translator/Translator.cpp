@@ -1,11 +1,358 @@
-// Placeholder: replaced by the Clang front end.
+/// The Clang front end: runs Clang on a kernel source (plus the --instantiate requests, appended in
+/// memory), finds the TILEC_KERNEL functions and the instantiations to compile, and lowers each one
+/// (Lowering.cpp).
+
 #include "translator/Translator.h"
+#include "translator/FrontEnd.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/raw_os_ostream.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#ifndef TILEC_CLANG_RESOURCE_DIR
+#error "TILEC_CLANG_RESOURCE_DIR must be defined by the build (Clang's builtin headers)"
+#endif
+
 namespace tilec::translator {
-bool translateFile(const std::string &, const TranslateOptions &, ir::Module &, std::ostream &) {
-  return false;
+namespace {
+
+/// One --instantiate request and where its line lives in the in-memory main file.
+struct Request {
+  std::string spelling;   ///< `kernel<args>`
+  std::string kernelName; ///< the part before '<'
+  std::string varName;    ///< `tilec_instantiation_N`
+  unsigned line = 0;      ///< 1-based line of the appended code
+  std::string clangError; ///< first C++ error Clang reported on that line
+};
+
+struct Job {
+  std::string fileName;
+  unsigned originalSize = 0;  ///< bytes of the user's file (the appended code follows)
+  unsigned originalLines = 0;
+  std::vector<Request> requests;
+  ir::Module *module = nullptr;
+  llvm::raw_ostream *diagOut = nullptr;
+  std::ostream *err = nullptr;
+  bool ok = false;
+  bool consumerRan = false;
+  bool clangErrorsShown = false;       ///< Clang printed a C++ error of the user's source
+  bool clangErrorsShownBefore = false; ///< (value before the diagnostic being filtered)
+  bool inTilecReport = false;          ///< a tilec diagnostic is being reported
+};
+
+/// Prints a diagnostic that has no source location (`file: error: message`) in tilec's format.
+void plainError(Job &job, const std::string &where, DiagId id, const std::vector<std::string> &args) {
+  job.diagOut->flush();
+  DiagnosticEngine d(*job.err);
+  d.report(id, where, 0, 0, args);
 }
-bool translateCode(const std::string &, const std::string &, const TranslateOptions &,
-                   ir::Module &, std::ostream &) {
-  return false;
+
+/// Forwards Clang's diagnostics to the text printer, except those located in the appended
+/// instantiation code: errors there are remembered per request (reported as BadInstantiation or
+/// KernelNotFound), notes there ("requested here") are dropped.
+class FilteringConsumer : public clang::DiagnosticConsumer {
+public:
+  FilteringConsumer(clang::DiagnosticConsumer &inner, Job &job) : inner(inner), job(job) {}
+  void BeginSourceFile(const clang::LangOptions &lo, const clang::Preprocessor *pp) override {
+    inner.BeginSourceFile(lo, pp);
+  }
+  void EndSourceFile() override { inner.EndSourceFile(); }
+  void finish() override { inner.finish(); }
+  void clear() override { inner.clear(); }
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    job.clangErrorsShownBefore = job.clangErrorsShown;
+    if (level == clang::DiagnosticsEngine::Note && droppingNotes)
+      return;
+    droppingNotes = false;
+    if (level >= clang::DiagnosticsEngine::Error && !job.inTilecReport)
+      job.clangErrorsShown = true;
+    if (info.getLocation().isValid() && info.hasSourceManager()) {
+      const clang::SourceManager &sm = info.getSourceManager();
+      clang::SourceLocation loc = sm.getExpansionLoc(info.getLocation());
+      if (sm.getFileID(loc) == sm.getMainFileID() && sm.getFileOffset(loc) >= job.originalSize) {
+        if (level >= clang::DiagnosticsEngine::Error) {
+          unsigned line = sm.getExpansionLineNumber(loc);
+          for (auto &r : job.requests)
+            if (r.line == line && r.clangError.empty()) {
+              llvm::SmallString<128> msg;
+              info.FormatDiagnostic(msg);
+              r.clangError = msg.str().str();
+              // Clang's words about the helper variable mean the arguments did not fit.
+              if (r.clangError.find("tilec_instantiation_") != std::string::npos ||
+                  r.clangError.find("overloaded function") != std::string::npos)
+                r.clangError = "the template arguments do not match the kernel's template parameters";
+            }
+          droppingNotes = true;
+          job.clangErrorsShown = job.clangErrorsShownBefore; // reported as BadInstantiation
+        }
+        return;
+      }
+    }
+    inner.HandleDiagnostic(level, info);
+  }
+
+private:
+  clang::DiagnosticConsumer &inner;
+  Job &job;
+  bool droppingNotes = false;
+};
+
+/// Collects the declarations carrying the kernel annotation.
+class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
+public:
+  std::vector<const clang::FunctionDecl *> kernels; // templated decls or plain functions
+  std::vector<const clang::Decl *> misplaced;        // annotated non-functions
+  bool VisitDecl(clang::Decl *d) {
+    if (!kernelAttr(d))
+      return true;
+    if (auto *fd = llvm::dyn_cast<clang::FunctionDecl>(d)) {
+      if (!llvm::isa<clang::CXXMethodDecl>(fd) || llvm::cast<clang::CXXMethodDecl>(fd)->isStatic())
+        kernels.push_back(fd);
+      else
+        misplaced.push_back(d);
+    } else if (!llvm::isa<clang::FunctionTemplateDecl>(d)) {
+      misplaced.push_back(d);
+    }
+    return true;
+  }
+};
+
+class TilecConsumer : public clang::ASTConsumer {
+public:
+  explicit TilecConsumer(Job &job) : job(job) {}
+
+  void HandleTranslationUnit(clang::ASTContext &ctx) override {
+    auto &sm = ctx.getSourceManager();
+    job.consumerRan = true;
+    job.inTilecReport = true; // from here on, errors are tilec's own
+    FrontEndContext fe(ctx, *job.module, job.originalLines);
+    fe.mainFileIndex();
+    bool failed = ctx.getDiagnostics().hasErrorOccurred();
+
+    KernelFinder finder;
+    finder.TraverseDecl(ctx.getTranslationUnitDecl());
+    for (const clang::Decl *d : finder.misplaced) {
+      std::string name = "declaration";
+      if (auto *nd = llvm::dyn_cast<clang::NamedDecl>(d))
+        name = nd->getNameAsString();
+      fe.report(DiagId::NotAKernelTemplate, d->getLocation(), {name});
+      failed = true;
+    }
+
+    // The requested instantiations: unknown kernel names first, then C++ errors on their lines.
+    for (auto &r : job.requests) {
+      bool known = std::any_of(finder.kernels.begin(), finder.kernels.end(), [&](const clang::FunctionDecl *fd) {
+        return fd->getNameAsString() == r.kernelName || fd->getQualifiedNameAsString() == r.kernelName;
+      });
+      if (!known) {
+        plainError(job, "tilec", DiagId::KernelNotFound, {r.kernelName});
+        failed = true;
+      } else if (!r.clangError.empty()) {
+        plainError(job, "tilec", DiagId::BadInstantiation, {r.spelling, r.clangError});
+        failed = true;
+      }
+    }
+    if (failed || ctx.getDiagnostics().hasErrorOccurred())
+      return;
+
+    // Explicit instantiation definitions (and plain kernel functions) in the main file, in source
+    // order; then the --instantiate requests in command-line order.
+    struct Item {
+      clang::SourceLocation at;
+      const clang::FunctionDecl *fn;
+      const clang::FunctionDecl *primary;
+      bool explicitInstantiation = false;
+    };
+    std::vector<Item> items;
+    for (const clang::FunctionDecl *k : finder.kernels) {
+      if (const clang::FunctionTemplateDecl *ftd = k->getDescribedFunctionTemplate()) {
+        for (const clang::FunctionDecl *spec : ftd->specializations()) {
+          if (spec->getTemplateSpecializationKind() != clang::TSK_ExplicitInstantiationDefinition)
+            continue;
+          clang::SourceLocation poi = spec->getPointOfInstantiation();
+          if (poi.isValid() && sm.isWrittenInMainFile(sm.getExpansionLoc(poi)) &&
+              sm.getFileOffset(sm.getExpansionLoc(poi)) < job.originalSize)
+            items.push_back({sm.getExpansionLoc(poi), spec, k, true});
+        }
+      } else if (k->doesThisDeclarationHaveABody() && sm.isWrittenInMainFile(sm.getExpansionLoc(k->getLocation()))) {
+        items.push_back({sm.getExpansionLoc(k->getLocation()), k, k});
+      }
+    }
+    std::stable_sort(items.begin(), items.end(), [&](const Item &a, const Item &b) {
+      return sm.isBeforeInTranslationUnit(a.at, b.at);
+    });
+    for (auto &r : job.requests) {
+      auto lookup = ctx.getTranslationUnitDecl()->lookup(&ctx.Idents.get(r.varName));
+      const clang::FunctionDecl *fn = nullptr;
+      for (clang::NamedDecl *nd : lookup)
+        if (auto *vd = llvm::dyn_cast<clang::VarDecl>(nd); vd && vd->getInit())
+          if (auto *u = llvm::dyn_cast<clang::UnaryOperator>(vd->getInit()->IgnoreParenImpCasts()))
+            if (auto *dre = llvm::dyn_cast<clang::DeclRefExpr>(u->getSubExpr()->IgnoreParenImpCasts()))
+              fn = llvm::dyn_cast<clang::FunctionDecl>(dre->getDecl());
+      const clang::FunctionDecl *primary = nullptr;
+      if (fn) {
+        if (auto *ftd = fn->getPrimaryTemplate())
+          primary = ftd->getTemplatedDecl();
+        else
+          primary = fn;
+        if (!kernelAttr(primary))
+          primary = nullptr;
+      }
+      if (!fn || !primary) {
+        plainError(job, "tilec", DiagId::KernelNotFound, {r.kernelName});
+        return;
+      }
+      items.push_back({clang::SourceLocation(), fn, primary});
+    }
+
+    std::vector<const clang::FunctionDecl *> done;
+    for (const Item &it : items) {
+      const clang::FunctionDecl *canon = it.fn->getCanonicalDecl();
+      if (std::find(done.begin(), done.end(), canon) != done.end())
+        continue;
+      done.push_back(canon);
+      const clang::FunctionDecl *def = it.fn;
+      if (const clang::FunctionDecl *withBody = nullptr; it.fn->hasBody(withBody))
+        def = withBody;
+      ir::Kernel k;
+      fe.instantiationLoc = it.explicitInstantiation ? it.at : clang::SourceLocation();
+      fe.instantiationName.clear();
+      if (it.explicitInstantiation) {
+        llvm::raw_string_ostream os(fe.instantiationName);
+        clang::PrintingPolicy pp(ctx.getLangOpts());
+        pp.SuppressScope = true;
+        it.fn->getNameForDiagnostic(os, pp, /*Qualified=*/false);
+      }
+      if (!lowerKernel(fe, def, it.primary, k)) {
+        failed = true;
+        continue;
+      }
+      job.module->kernels.push_back(std::move(k));
+    }
+    if (failed)
+      return;
+    if (done.empty()) {
+      plainError(job, job.fileName, DiagId::NoKernels, {job.fileName});
+      return;
+    }
+    job.ok = true;
+  }
+
+private:
+  Job &job;
+};
+
+class TilecAction : public clang::ASTFrontendAction {
+public:
+  explicit TilecAction(Job &job) : job(job) {}
+  bool BeginInvocation(clang::CompilerInstance &ci) override {
+    // No "N errors generated." on the process's stderr: tilec's diagnostics go to one stream.
+    ci.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
+    return true;
+  }
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
+    return std::make_unique<TilecConsumer>(job);
+  }
+
+private:
+  Job &job;
+};
+
+unsigned countLines(const std::string &s) {
+  unsigned n = static_cast<unsigned>(std::count(s.begin(), s.end(), '\n'));
+  if (!s.empty() && s.back() != '\n')
+    ++n;
+  return n;
 }
+
+} // namespace
+
+bool translateCode(const std::string &code, const std::string &fileName, const TranslateOptions &opts,
+                   ir::Module &module, std::ostream &err) {
+  Job job;
+  job.fileName = fileName;
+  job.module = &module;
+  job.err = &err;
+  job.originalSize = static_cast<unsigned>(code.size());
+  job.originalLines = countLines(code);
+
+  // Ask Sema for each --instantiate by taking the kernel's address in appended code.
+  std::string full = code;
+  if (!full.empty() && full.back() != '\n')
+    full += '\n';
+  unsigned line = countLines(full);
+  for (size_t i = 0; i < opts.instantiate.size(); ++i) {
+    Request r;
+    r.spelling = opts.instantiate[i];
+    r.kernelName = r.spelling.substr(0, r.spelling.find('<'));
+    while (!r.kernelName.empty() && r.kernelName.back() == ' ')
+      r.kernelName.pop_back();
+    r.varName = "tilec_instantiation_" + std::to_string(i);
+    r.line = ++line;
+    full += "[[maybe_unused]] static auto *const " + r.varName + " = &" + r.spelling + ";\n";
+    job.requests.push_back(r);
+  }
+
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  overlay->pushOverlay(memory);
+  if (auto cwd = llvm::vfs::getRealFileSystem()->getCurrentWorkingDirectory())
+    overlay->setCurrentWorkingDirectory(*cwd);
+  memory->addFile(fileName, 0, llvm::MemoryBuffer::getMemBufferCopy(full, fileName));
+  auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), overlay);
+
+  std::vector<std::string> args = {"tilec", "-fsyntax-only", "-std=c++20", "-x", "c++",
+                                   "-resource-dir", TILEC_CLANG_RESOURCE_DIR};
+  for (auto &dir : opts.includeDirs)
+    args.push_back("-I" + dir);
+  for (auto &a : opts.clangArgs)
+    args.push_back(a);
+  args.push_back(fileName);
+
+  llvm::raw_os_ostream diagStream(err);
+  job.diagOut = &diagStream;
+  auto diagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  clang::TextDiagnosticPrinter printer(diagStream, diagOpts.get());
+  FilteringConsumer filter(printer, job);
+
+  clang::tooling::ToolInvocation invocation(args, std::make_unique<TilecAction>(job), files.get());
+  invocation.setDiagnosticConsumer(&filter);
+  bool ran = invocation.run();
+  diagStream.flush();
+  if (job.consumerRan && job.clangErrorsShown)
+    plainError(job, fileName, DiagId::SourceErrors, {});
+  return ran && job.ok;
+}
+
+bool translateFile(const std::string &path, const TranslateOptions &opts, ir::Module &module,
+                   std::ostream &err) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    DiagnosticEngine d(err);
+    std::error_code ec = llvm::sys::fs::exists(path) ? std::make_error_code(std::errc::permission_denied)
+                                                    : std::make_error_code(std::errc::no_such_file_or_directory);
+    d.report(DiagId::CannotReadInput, "tilec", 0, 0, {path, ec.message()});
+    return false;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return translateCode(ss.str(), path, opts, module, err);
+}
+
 } // namespace tilec::translator

@@ -1,4 +1,192 @@
-// Placeholder: replaced by the command line.
+/// The tilec command: parses the command line (the only user of Boost.Program_options) into
+/// tilec::Options and runs the driver.
+
 #include "driver/Options.h"
+
+#include <boost/program_options.hpp>
+
+#include <filesystem>
 #include <iostream>
-int main() { return tilec::runTilec({}, std::cout, std::cerr); }
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace po = boost::program_options;
+
+namespace {
+
+const char *kUsage = "usage: tilec [options] <kernel.cpp>... [-- <clang arguments>]";
+
+const char *kExamples = R"(Inputs: one or more kernel sources (their kernels go into one output file). <tilec/tl.hpp> is
+found in <bindir>/../include next to an installed tilec, else in tilec's source tree.
+
+Examples:
+  tilec vector_add.cpp                         # writes vector_add.cu (CUDA, sm_90a)
+  tilec --target=hip softmax.cpp -o softmax.hip
+  tilec --instantiate 'add_kernel<4096>' vector_add.cpp
+  tilec --emit=ir --stop-after=layout-assignment vector_add.cpp -o -
+  tilec kernel.cpp -- -DBLOCK=256 -I include
+
+Exit codes: 0 success, 1 error in the kernel (or output not writable), 2 bad command line,
+3 internal compiler error. On any error no output file is written and an existing one is left
+untouched.
+)";
+
+/// Where <tilec/tl.hpp> is: next to an installed tilec (<bindir>/../include), then the source tree.
+std::vector<std::string> defaultIncludeDirs(const char *argv0) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> dirs;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec)
+    exe = fs::absolute(argv0, ec);
+  if (!exe.empty()) {
+    fs::path inc = exe.parent_path().parent_path() / "include";
+    if (fs::exists(inc / "tilec" / "tl.hpp", ec))
+      dirs.push_back(inc.string());
+  }
+  if (fs::exists(TILEC_SOURCE_RUNTIME_HEADERS, ec))
+    dirs.push_back(TILEC_SOURCE_RUNTIME_HEADERS);
+  return dirs;
+}
+
+/// Repeatable options that also accept comma-separated lists (--print-after=a,b).
+std::vector<std::string> splitCommas(const std::vector<std::string> &in) {
+  std::vector<std::string> out;
+  for (auto &s : in) {
+    std::stringstream ss(s);
+    std::string part;
+    while (std::getline(ss, part, ','))
+      if (!part.empty())
+        out.push_back(part);
+  }
+  return out;
+}
+
+int usageError(const std::string &msg) {
+  std::cerr << "tilec: error: " << msg << "\n" << kUsage << "\n(see 'tilec --help')\n";
+  return tilec::ExitUsage;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // Everything after `--` goes to Clang untouched.
+  std::vector<std::string> args, clangArgs;
+  bool afterDashDash = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (!afterDashDash && a == "--") {
+      afterDashDash = true;
+      continue;
+    }
+    (afterDashDash ? clangArgs : args).push_back(a);
+  }
+
+  po::options_description visible("Options");
+  // clang-format off
+  visible.add_options()
+    ("help,h", "print this help and exit")
+    ("version", "print tilec's version and exit")
+    ("output,o", po::value<std::string>()->value_name("FILE"),
+     "output file; '-' writes to stdout (default: <input stem>.cu, .hip or .tir in the current directory)")
+    ("target", po::value<std::string>()->value_name("cuda|hip")->default_value("cuda"),
+     "target language")
+    ("arch", po::value<std::string>()->value_name("ARCH"),
+     "GPU architecture (default: sm_90a for cuda, gfx90a for hip)")
+    ("emit", po::value<std::string>()->value_name("ir|cuda|hip"),
+     "what to write (default: the target's language; 'ir' with --stop-after): 'ir' prints the Tile IR "
+     "after the passes that ran")
+    ("instantiate", po::value<std::vector<std::string>>()->value_name("'KERNEL<ARGS>'")->composing(),
+     "also compile this instantiation, e.g. 'add_kernel<4096>' (repeatable); explicit instantiations "
+     "in the source are always compiled")
+    ("list-passes", "print the pass pipeline (name and description) and exit")
+    ("print-after", po::value<std::vector<std::string>>()->value_name("PASS|all")->composing(),
+     "print the Tile IR to stderr after PASS (repeatable, or comma-separated; 'all' for every pass)")
+    ("stop-after", po::value<std::string>()->value_name("PASS"),
+     "stop the pipeline after PASS (implies --emit=ir unless --emit is given)")
+    ("no-provenance", "omit the '// file:line: source' comments in the generated code")
+    ("line-directives", "emit #line directives that map the generated code back to the kernel source");
+  // clang-format on
+  po::options_description hidden;
+  hidden.add_options()("input", po::value<std::vector<std::string>>()->composing(), "input files");
+  po::options_description all;
+  all.add(visible).add(hidden);
+  po::positional_options_description positional;
+  positional.add("input", -1);
+
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args)
+                  .options(all)
+                  .positional(positional)
+                  .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+                  .run(),
+              vm);
+    po::notify(vm);
+  } catch (const po::error &e) {
+    return usageError(e.what());
+  }
+
+  if (vm.count("help")) {
+    std::cout << "tilec " << TILEC_VERSION
+              << ": translates Triton-style tile kernels written in C++ against <tilec/tl.hpp> into\n"
+                 "readable CUDA or HIP C++.\n\n"
+              << kUsage << "\n\n"
+              << visible << "\n  -- <args>                    pass the remaining arguments to Clang "
+                            "(e.g. -D, -I, -std=)\n\n"
+              << kExamples;
+    return tilec::ExitSuccess;
+  }
+  if (vm.count("version")) {
+    std::cout << "tilec " << TILEC_VERSION << "\n";
+    return tilec::ExitSuccess;
+  }
+
+  tilec::Options opts;
+  std::string target = vm["target"].as<std::string>();
+  if (target == "cuda")
+    opts.target = tilec::ir::TargetKind::Cuda;
+  else if (target == "hip")
+    opts.target = tilec::ir::TargetKind::Hip;
+  else
+    return usageError("invalid --target '" + target + "'; expected 'cuda' or 'hip'");
+  opts.emit = opts.target == tilec::ir::TargetKind::Hip ? tilec::EmitKind::Hip : tilec::EmitKind::Cuda;
+  if (vm.count("stop-after"))
+    opts.stopAfter = vm["stop-after"].as<std::string>();
+  if (vm.count("emit")) {
+    std::string e = vm["emit"].as<std::string>();
+    if (e == "ir")
+      opts.emit = tilec::EmitKind::Ir;
+    else if (e == "cuda" || e == "hip") {
+      auto want = e == "cuda" ? tilec::ir::TargetKind::Cuda : tilec::ir::TargetKind::Hip;
+      if (!vm["target"].defaulted() && want != opts.target)
+        return usageError("--emit=" + e + " contradicts --target=" + target);
+      opts.target = want;
+      opts.emit = e == "cuda" ? tilec::EmitKind::Cuda : tilec::EmitKind::Hip;
+      if (!opts.stopAfter.empty())
+        return usageError("--stop-after needs --emit=ir (the generated code needs the whole pipeline)");
+    } else {
+      return usageError("invalid --emit '" + e + "'; expected 'ir', 'cuda' or 'hip'");
+    }
+  } else if (!opts.stopAfter.empty()) {
+    opts.emit = tilec::EmitKind::Ir;
+  }
+  if (vm.count("arch"))
+    opts.arch = vm["arch"].as<std::string>();
+  if (vm.count("output"))
+    opts.output = vm["output"].as<std::string>();
+  if (vm.count("instantiate"))
+    opts.instantiate = vm["instantiate"].as<std::vector<std::string>>();
+  if (vm.count("print-after"))
+    opts.printAfter = splitCommas(vm["print-after"].as<std::vector<std::string>>());
+  opts.listPasses = vm.count("list-passes") > 0;
+  opts.provenance = vm.count("no-provenance") == 0;
+  opts.lineDirectives = vm.count("line-directives") > 0;
+  if (vm.count("input"))
+    opts.inputs = vm["input"].as<std::vector<std::string>>();
+  opts.clangArgs = clangArgs;
+  opts.includeDirs = defaultIncludeDirs(argv[0]);
+  return tilec::runTilec(opts, std::cout, std::cerr);
+}

@@ -1,0 +1,11 @@
+// EXPECT: source_errors.cpp:8:17: error: expected ';' at end of declaration
+// EXPECT: source_errors.cpp: error: kernel source has C++ errors; nothing was written
+#include <tilec/tl.hpp>
+
+template <int B>
+TILEC_KERNEL(num_warps = 4)
+void k(float *out) {
+  float x = 1.0f
+  tl::store(out, x);
+}
+template void k<16>(float *);

@@ -1,0 +1,5 @@
+// NO-INPUT
+// PLAIN
+// ARG: --frobnicate
+// EXIT: 2
+// EXPECT: tilec: error: unrecognised option '--frobnicate'

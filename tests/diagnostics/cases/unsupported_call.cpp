@@ -1,0 +1,13 @@
+// EXPECT: unsupported_call.cpp:10:13: error: call to 'helper' is not supported in a tilec kernel; only tl:: operations can be called
+#include <tilec/tl.hpp>
+
+inline float helper(float x) { return x * 2.0f; }
+
+template <int B>
+TILEC_KERNEL(num_warps = 4)
+void k(float *out, float s) {
+  auto o = tl::arange<0, B>();
+  float v = helper(s);
+  tl::store(out + o, v);
+}
+template void k<16>(float *, float);

@@ -1,0 +1,337 @@
+/// Parses the settings of `TILEC_KERNEL(...)`: `num_warps = N` and `grid = (e0[, e1[, e2]])`.
+///
+/// The macro stringizes its arguments into the annotate attribute; diagnostics must point into the
+/// user's source, so when the attribute comes from a macro the raw text between the parentheses of
+/// the macro invocation is parsed (same tokens as the string), else the string literal's contents.
+
+#include "translator/FrontEnd.h"
+
+#include <clang/AST/Attr.h>
+#include <clang/AST/Expr.h>
+#include <clang/Lex/Lexer.h>
+
+#include <cctype>
+
+namespace tilec::translator {
+namespace {
+
+struct Token {
+  enum Kind { Ident, Int, Punct, End } kind = End;
+  std::string text;
+  unsigned offset = 0; // into the settings text
+};
+
+class SettingsParser {
+public:
+  SettingsParser(FrontEndContext &fe, ir::Kernel &k, std::string text, clang::SourceLocation base)
+      : fe(fe), k(k), text(std::move(text)), base(base) {}
+
+  void run() {
+    tokenize();
+    if (toks.size() == 1)
+      return; // no settings
+    while (true) {
+      parseSetting();
+      if (peek().kind == Token::End)
+        break;
+      expectPunct(",", "',' between settings");
+    }
+  }
+
+private:
+  [[noreturn]] void bad(unsigned offset, const std::string &what, const std::string &expected) {
+    fe.fail(DiagId::BadAnnotation, base.getLocWithOffset(offset), {what, expected});
+  }
+
+  void tokenize() {
+    size_t i = 0;
+    while (i < text.size()) {
+      char c = text[i];
+      if (std::isspace(static_cast<unsigned char>(c))) {
+        ++i;
+        continue;
+      }
+      Token t;
+      t.offset = static_cast<unsigned>(i);
+      if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+        size_t j = i;
+        while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_'))
+          ++j;
+        t.kind = Token::Ident;
+        t.text = text.substr(i, j - i);
+        i = j;
+      } else if (std::isdigit(static_cast<unsigned char>(c))) {
+        size_t j = i;
+        while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '\''))
+          ++j;
+        t.kind = Token::Int;
+        t.text = text.substr(i, j - i);
+        i = j;
+      } else {
+        t.kind = Token::Punct;
+        t.text = std::string(1, c);
+        ++i;
+      }
+      toks.push_back(t);
+    }
+    Token end;
+    end.offset = static_cast<unsigned>(text.size());
+    toks.push_back(end);
+  }
+
+  const Token &peek() const { return toks[pos]; }
+  const Token &next() { return toks[pos < toks.size() - 1 ? pos++ : pos]; }
+  bool isPunct(const char *p) const { return peek().kind == Token::Punct && peek().text == p; }
+  std::string describe(const Token &t) const { return t.kind == Token::End ? "end of settings" : t.text; }
+  void expectPunct(const char *p, const std::string &expected) {
+    if (!isPunct(p))
+      bad(peek().offset, describe(peek()), expected);
+    next();
+  }
+
+  /// The text of the setting starting at token `from` (up to the next top-level comma).
+  std::string settingText(size_t from) const {
+    int depth = 0;
+    size_t j = from;
+    for (; toks[j].kind != Token::End; ++j) {
+      if (toks[j].kind == Token::Punct && toks[j].text == "(")
+        ++depth;
+      if (toks[j].kind == Token::Punct && toks[j].text == ")")
+        --depth;
+      if (depth == 0 && toks[j].kind == Token::Punct && toks[j].text == ",")
+        break;
+    }
+    unsigned b = toks[from].offset, e = toks[j].offset;
+    std::string s = text.substr(b, e - b);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+      s.pop_back();
+    return s;
+  }
+
+  void parseSetting() {
+    size_t start = pos;
+    const Token &key = next();
+    if (key.kind != Token::Ident || !isPunct("="))
+      bad(key.offset, settingText(start),
+          "'key = value' such as 'num_warps = 4' or 'grid = (cdiv(n, BLOCK))'");
+    next(); // '='
+    if (key.text == "num_warps") {
+      if (seenWarps)
+        bad(key.offset, settingText(start), "each setting at most once");
+      seenWarps = true;
+      const Token &v = next();
+      int64_t n = -1;
+      if (v.kind == Token::Int)
+        n = parseInt(v);
+      else if (v.kind == Token::Ident) {
+        for (auto &mp : k.metaParams)
+          if (mp.name == v.text && !mp.isBool)
+            n = mp.value;
+        if (n < 0 && !isMeta(v.text))
+          bad(v.offset, v.text, "an integer literal or a meta-parameter name");
+      } else {
+        bad(v.offset, describe(v), "an integer literal or a meta-parameter name");
+      }
+      if (n < 1 || n > 32 || (n & (n - 1)) != 0)
+        bad(v.offset, settingText(start),
+            "a power of two between 1 and 32 for 'num_warps' (got " + std::to_string(n) + ")");
+      k.settings.numWarps = static_cast<int>(n);
+    } else if (key.text == "grid") {
+      if (seenGrid)
+        bad(key.offset, settingText(start), "each setting at most once");
+      seenGrid = true;
+      std::vector<ir::Expr> dims;
+      if (isPunct("(")) {
+        // `grid = (a, b)`: a parenthesized list; `grid = (a) * 2` is one expression.
+        size_t save = pos;
+        next();
+        dims.push_back(parseExpr());
+        while (isPunct(",")) {
+          next();
+          dims.push_back(parseExpr());
+        }
+        if (isPunct(")") && dims.size() > 1) {
+          next();
+        } else {
+          pos = save;
+          dims.clear();
+          dims.push_back(parseExpr());
+        }
+      } else {
+        dims.push_back(parseExpr());
+      }
+      if (dims.size() > 3)
+        bad(toks[start].offset, settingText(start), "at most 3 grid dimensions");
+      if (peek().kind != Token::End && !isPunct(","))
+        bad(peek().offset, describe(peek()), "an operator, ')' or ',' in the grid expression");
+      k.settings.grid = std::move(dims);
+    } else {
+      bad(key.offset, settingText(start), "'num_warps' or 'grid'");
+    }
+  }
+
+  bool isMeta(const std::string &n) const {
+    for (auto &mp : k.metaParams)
+      if (mp.name == n)
+        return true;
+    return false;
+  }
+
+  int64_t parseInt(const Token &t) {
+    std::string digits;
+    for (char c : t.text)
+      if (c != '\'')
+        digits += c;
+    try {
+      size_t used = 0;
+      long long v = std::stoll(digits, &used, 0);
+      while (used < digits.size() && (digits[used] == 'u' || digits[used] == 'U' ||
+                                      digits[used] == 'l' || digits[used] == 'L'))
+        ++used;
+      if (used == digits.size())
+        return v;
+    } catch (...) {
+    }
+    bad(t.offset, t.text, "an integer literal");
+  }
+
+  static ir::ScalarType common(const ir::Expr &a, const ir::Expr &b) {
+    return (a->type.elem == ir::ScalarType::I64 || b->type.elem == ir::ScalarType::I64)
+               ? ir::ScalarType::I64
+               : ir::ScalarType::I32;
+  }
+  static ir::Expr widen(const ir::Expr &e, ir::ScalarType t) {
+    if (e->type.elem == t)
+      return e;
+    if (auto *imm = ir::as<ir::IntImm>(e))
+      return ir::IntImm::make(t, imm->value, e->loc);
+    return ir::Cast::make(t, e, e->loc);
+  }
+  ir::Expr binary(ir::BinaryOp op, ir::Expr a, ir::Expr b) {
+    auto t = common(a, b);
+    return ir::Binary::make(op, widen(a, t), widen(b, t), a->loc);
+  }
+
+  static const char *exprExpected() {
+    return "a scalar parameter, a meta-parameter, an integer literal, '+ - * / %', parentheses or "
+           "'cdiv(a, b)'";
+  }
+
+  ir::Expr parseExpr() {
+    ir::Expr e = parseTerm();
+    while (isPunct("+") || isPunct("-")) {
+      auto op = next().text == "+" ? ir::BinaryOp::Add : ir::BinaryOp::Sub;
+      e = binary(op, e, parseTerm());
+    }
+    return e;
+  }
+  ir::Expr parseTerm() {
+    ir::Expr e = parseFactor();
+    while (isPunct("*") || isPunct("/") || isPunct("%")) {
+      std::string o = next().text;
+      auto op = o == "*" ? ir::BinaryOp::Mul : o == "/" ? ir::BinaryOp::Div : ir::BinaryOp::Mod;
+      e = binary(op, e, parseFactor());
+    }
+    return e;
+  }
+  ir::Expr parseFactor() {
+    const Token &t = next();
+    ir::SourceLoc loc = fe.irLoc(base.getLocWithOffset(t.offset));
+    if (t.kind == Token::Int) {
+      int64_t v = parseInt(t);
+      return ir::IntImm::make(v > INT32_MAX ? ir::ScalarType::I64 : ir::ScalarType::I32, v, loc);
+    }
+    if (t.kind == Token::Punct && t.text == "(") {
+      ir::Expr e = parseExpr();
+      expectPunct(")", "')'");
+      return e;
+    }
+    if (t.kind == Token::Punct && t.text == "-") {
+      ir::Expr e = parseFactor();
+      if (auto *imm = ir::as<ir::IntImm>(e))
+        return ir::IntImm::make(e->type.elem, -imm->value, loc);
+      return ir::Unary::make(ir::UnaryOp::Neg, e, loc);
+    }
+    if (t.kind == Token::Ident) {
+      if (t.text == "cdiv" && isPunct("(")) {
+        next();
+        ir::Expr a = parseExpr();
+        expectPunct(",", "',' between the arguments of 'cdiv'");
+        ir::Expr b = parseExpr();
+        expectPunct(")", "')' after the arguments of 'cdiv'");
+        auto ty = common(a, b);
+        return ir::Math::make(ir::MathOp::Cdiv, {widen(a, ty), widen(b, ty)}, loc);
+      }
+      for (auto &mp : k.metaParams)
+        if (mp.name == t.text)
+          return ir::IntImm::make(ir::ScalarType::I32, mp.value, loc);
+      for (auto &p : k.params)
+        if (p->name == t.text) {
+          if (p->type.pointer || !ir::isInt(p->type.elem))
+            bad(t.offset, t.text, "an integer scalar parameter; '" + t.text + "' has type " +
+                                      p->type.str());
+          return ir::VarRef::make(p, loc);
+        }
+      bad(t.offset, t.text, exprExpected());
+    }
+    bad(t.offset, describe(t), exprExpected());
+  }
+
+  FrontEndContext &fe;
+  ir::Kernel &k;
+  std::string text;
+  clang::SourceLocation base;
+  std::vector<Token> toks;
+  size_t pos = 0;
+  bool seenWarps = false, seenGrid = false;
+};
+
+} // namespace
+
+const clang::AnnotateAttr *kernelAttr(const clang::Decl *d) {
+  for (auto *a : d->specific_attrs<clang::AnnotateAttr>())
+    if (a->getAnnotation() == "tilec.kernel")
+      return a;
+  return nullptr;
+}
+
+void parseSettings(FrontEndContext &fe, const clang::FunctionDecl *primary, ir::Kernel &k) {
+  const clang::AnnotateAttr *attr = kernelAttr(primary);
+  if (!attr || attr->args_size() == 0)
+    return;
+  const clang::Expr *arg = (*attr->args_begin())->IgnoreImplicit()->IgnoreParenImpCasts();
+  if (auto *ce = llvm::dyn_cast<clang::ConstantExpr>(arg))
+    arg = ce->getSubExpr()->IgnoreParenImpCasts();
+  auto *lit = llvm::dyn_cast<clang::StringLiteral>(arg);
+  if (!lit || !lit->isOrdinary())
+    fe.fail(DiagId::BadAnnotation, attr->getLocation(),
+            {"annotate", "a string of settings such as \"num_warps = 4\""});
+  auto &sm = fe.sm;
+  clang::SourceLocation litLoc = lit->getStrTokenLoc(0);
+  if (litLoc.isMacroID()) {
+    // Parse the macro invocation's raw argument text so that columns match the user's source.
+    clang::CharSourceRange range = sm.getImmediateExpansionRange(litLoc);
+    while (range.getBegin().isMacroID())
+      range = sm.getImmediateExpansionRange(range.getBegin());
+    clang::SourceLocation begin = range.getBegin();
+    clang::SourceLocation end = sm.getExpansionLoc(range.getEnd());
+    bool invalid = false;
+    const char *b = sm.getCharacterData(begin, &invalid);
+    const char *e = invalid ? nullptr : sm.getCharacterData(end, &invalid);
+    if (!invalid && e >= b) {
+      std::string full(b, e + 1);
+      size_t open = full.find('('), close = full.rfind(')');
+      if (open != std::string::npos && close != std::string::npos && close > open) {
+        SettingsParser(fe, k, full.substr(open + 1, close - open - 1),
+                       begin.getLocWithOffset(static_cast<int>(open + 1)))
+            .run();
+        return;
+      }
+    }
+    SettingsParser(fe, k, lit->getString().str(), begin).run();
+    return;
+  }
+  SettingsParser(fe, k, lit->getString().str(), litLoc.getLocWithOffset(1)).run();
+}
+
+} // namespace tilec::translator
