@@ -824,8 +824,29 @@ public:
     }
   }
 
+  /// The name of the non-type template parameter `e` is (through parentheses and integral
+  /// conversions), or "".
+  static std::string metaParameterName(const clang::Expr *e) {
+    using namespace clang;
+    for (;;) {
+      if (auto *p = dyn_cast<ParenExpr>(e))
+        e = p->getSubExpr();
+      else if (auto *ic = dyn_cast<ImplicitCastExpr>(e);
+               ic && (ic->getCastKind() == CK_IntegralCast || ic->getCastKind() == CK_NoOp ||
+                      ic->getCastKind() == CK_LValueToRValue))
+        e = ic->getSubExpr();
+      else if (auto *fe = dyn_cast<FullExpr>(e))
+        e = fe->getSubExpr();
+      else
+        break;
+    }
+    if (auto *s = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
+      return s->getParameter()->getName().str();
+    return "";
+  }
+
   /// A scalar of builtin arithmetic type that Clang can fold becomes an IntImm/FloatImm.
-  ir::Expr tryFold(const clang::Expr *e) {
+  ir::Expr tryFold(const clang::Expr *e, const clang::Expr *written = nullptr) {
     clang::QualType t = e->getType();
     if (e->isValueDependent() || !t->isArithmeticType())
       return nullptr;
@@ -840,7 +861,12 @@ public:
       int64_t v = r.Val.getInt().getExtValue();
       if (ir::isFloat(*st))
         return ir::FloatImm::make(*st, static_cast<double>(v), l);
-      return ir::IntImm::make(*st, *st == ScalarType::Bool ? (v != 0) : v, l);
+      if (*st == ScalarType::Bool)
+        return ir::IntImm::make(*st, v != 0, l);
+      // A template parameter keeps its name, so the output can say `BLOCK` rather than `1024`.
+      if (std::string sym = metaParameterName(written ? written : e); !sym.empty())
+        return ir::IntImm::makeSymbol(*st, v, sym, l);
+      return ir::IntImm::make(*st, v, l);
     }
     if (r.Val.isFloat()) {
       double v = r.Val.getFloat().convertToDouble();
@@ -860,7 +886,8 @@ public:
       if (to == ScalarType::Bool)
         return ir::IntImm::make(to, imm->value != 0, e->loc);
       if (ir::isInt(to))
-        return ir::IntImm::make(to, imm->value, e->loc);
+        return imm->symbol.empty() ? ir::IntImm::make(to, imm->value, e->loc)
+                                   : ir::IntImm::makeSymbol(to, imm->value, imm->symbol, e->loc);
       if (to == ScalarType::F32)
         return ir::FloatImm::make(to, static_cast<float>(imm->value), e->loc);
     }
@@ -982,8 +1009,9 @@ public:
 
   ir::Expr lowerExpr(const clang::Expr *e) {
     using namespace clang;
+    const clang::Expr *written = e;
     e = strip(e);
-    if (ir::Expr c = tryFold(e))
+    if (ir::Expr c = tryFold(e, written))
       return c;
     ir::SourceLoc l = fe.irLoc(e->getExprLoc());
     if (auto *dre = dyn_cast<DeclRefExpr>(e)) {

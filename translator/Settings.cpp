@@ -204,7 +204,7 @@ private:
     if (e->type.elem == t)
       return e;
     if (auto *imm = ir::as<ir::IntImm>(e))
-      return ir::IntImm::make(t, imm->value, e->loc);
+      return ir::IntImm::makeSymbol(t, imm->value, imm->symbol, e->loc);
     return ir::Cast::make(t, e, e->loc);
   }
   ir::Expr binary(ir::BinaryOp op, ir::Expr a, ir::Expr b) {
@@ -264,7 +264,7 @@ private:
       }
       for (auto &mp : k.metaParams)
         if (mp.name == t.text)
-          return ir::IntImm::make(ir::ScalarType::I32, mp.value, loc);
+          return ir::IntImm::makeSymbol(ir::ScalarType::I32, mp.value, mp.name, loc);
       for (auto &p : k.params)
         if (p->name == t.text) {
           if (p->type.pointer || !ir::isInt(p->type.elem))

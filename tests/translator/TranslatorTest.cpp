@@ -75,7 +75,7 @@ template void add_kernel<1024>(const float *, const float *, float *, int);
   param %out: ptr<f32>
   param %n: i32
   decl %pid: i32 = program_id(0)
-  decl %offs: tile<1024xi32> = add(splat(mul(%pid, 1024:i32)) : tile<1024xi32>, arange(0, 1024) : tile<1024xi32>)
+  decl %offs: tile<1024xi32> = add(splat(mul(%pid, 1024:i32{BLOCK})) : tile<1024xi32>, arange(0, 1024) : tile<1024xi32>)
   decl %mask: tile<1024xi1> = lt(%offs, splat(%n) : tile<1024xi32>)
   decl %a: tile<1024xf32> = load(add(splat(%x) : tile<1024xptr<const f32>>, %offs), mask=%mask) : tile<1024xf32>
   decl %b: tile<1024xf32> = load(add(splat(%y) : tile<1024xptr<const f32>>, %offs), mask=%mask) : tile<1024xf32>
@@ -338,8 +338,8 @@ template void t<64, 32, 8>(float *, int, int);
   const ir::Kernel &k = r.module.kernels[0];
   EXPECT_EQ(k.settings.numWarps, 8);
   ASSERT_EQ(k.settings.grid.size(), 3u);
-  EXPECT_EQ(ir::toString(k.settings.grid[0]), "cdiv(%M, 64:i32)");
-  EXPECT_EQ(ir::toString(k.settings.grid[1]), "div(sub(add(%N, 32:i32), 1:i32), 32:i32)");
+  EXPECT_EQ(ir::toString(k.settings.grid[0]), "cdiv(%M, 64:i32{BM})");
+  EXPECT_EQ(ir::toString(k.settings.grid[1]), "div(sub(add(%N, 32:i32{BN}), 1:i32), 32:i32{BN})");
   EXPECT_EQ(ir::toString(k.settings.grid[2]), "mod(mul(2:i32, 3:i32), 4:i32)");
   auto *ref = ir::as<ir::Math>(k.settings.grid[0]);
   ASSERT_NE(ref, nullptr);
