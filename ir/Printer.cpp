@@ -14,6 +14,7 @@ public:
   void kernel(const Kernel &k) {
     names.clear();
     used.clear();
+    collectLayouts(k);
     os << "kernel @" << k.name << k.templateArgs << " instance=" << k.instanceName
        << " num_warps=" << k.settings.numWarps;
     if (k.warpSize != 32)
@@ -22,10 +23,10 @@ public:
     for (auto &mp : k.metaParams)
       os << "  meta " << mp.name << " = " << mp.value << '\n';
     for (auto &p : k.params)
-      os << "  param " << var(p) << ": " << p->type.str() << '\n';
+      os << "  param " << var(p) << ": " << typeStr(p->type) << '\n';
     for (size_t i = 0; i < k.buffers.size(); ++i) {
       auto &b = k.buffers[i];
-      os << "  shared " << i << " " << b.name << ": " << b.elemType.str() << '[';
+      os << "  shared " << i << " " << b.name << ": " << typeStr(b.elemType) << '[';
       for (size_t d = 0; d < b.shape.size(); ++d)
         os << (d ? "x" : "") << b.shape[d];
       os << "] row_stride=" << b.rowStride << " bytes=" << b.sizeBytes;
@@ -35,6 +36,8 @@ public:
     }
     if (k.sharedBytes)
       os << "  shared_bytes = " << k.sharedBytes << '\n';
+    for (auto &[alias, text] : aliasList)
+      os << "  " << alias << " = " << text << '\n';
     indent = 1;
     if (auto *b = as<Block>(k.body))
       for (auto &s : b->stmts)
@@ -62,7 +65,7 @@ public:
     }
     case StmtKind::Decl: {
       auto *d = as<Decl>(s);
-      os << "decl " << var(d->var) << ": " << d->var->type.str();
+      os << "decl " << var(d->var) << ": " << typeStr(d->var->type);
       if (d->init)
         os << " = " << expr(d->init);
       break;
@@ -116,7 +119,7 @@ public:
       os << "shared_write" << (w->partials ? "_partials" : "") << " " << w->buffer << ", "
          << expr(w->value);
       if (w->partials)
-        os << " axis=" << w->axis << " of " << shape(w->srcShape) << ' ' << w->srcLayout->str();
+        os << " axis=" << w->axis << " of " << shape(w->srcShape) << ' ' << layoutStr(*w->srcLayout);
       break;
     }
     }
@@ -130,6 +133,44 @@ public:
   }
 
 private:
+  /// Blocked layouts are printed once per kernel as `#blockedN = #blocked<...>` (numbered in order of
+  /// first appearance) and referred to by alias, so types stay short.
+  void collectLayouts(const Kernel &k) {
+    // A dry run of the body into a discarded stream numbers the layouts in printing order.
+    std::ostringstream sink;
+    Printer dry(sink, mod, opts);
+    dry.collecting = true;
+    for (auto &p : k.params)
+      dry.typeStr(p->type);
+    dry.stmt(k.body);
+    aliases = std::move(dry.aliases);
+    aliasList = std::move(dry.aliasList);
+  }
+
+  std::string layoutStr(const Layout &l) {
+    if (l.kind == Layout::Kind::Slice)
+      return "#slice<dim=" + std::to_string(l.sliceDim) + ", " + layoutStr(*l.parent) + ">";
+    std::string text = l.str();
+    auto it = aliases.find(text);
+    if (it != aliases.end())
+      return it->second;
+    if (!collecting)
+      return text; // not seen by the collection walk (e.g. printing a lone statement)
+    std::string alias = "#blocked" + std::to_string(aliasList.size());
+    aliases[text] = alias;
+    aliasList.emplace_back(alias, text);
+    return alias;
+  }
+
+  std::string typeStr(const Type &t) {
+    if (!t.layout)
+      return t.str();
+    Type bare = t.withLayout(nullptr);
+    std::string s = bare.str();
+    // bare.str() ends with '>' closing `tile<...`; insert the layout before it.
+    return s.substr(0, s.size() - 1) + ", " + layoutStr(*t.layout) + ">";
+  }
+
   void body(const Stmt &b, const Stmt &owner) {
     os << "{";
     if (owner)
@@ -340,7 +381,7 @@ private:
       return;
     }
     // Tile-producing structural ops print their result type, so shapes and layouts are visible.
-    o << " : " << e->type.str();
+    o << " : " << typeStr(e->type);
   }
 
   std::ostream &os;
@@ -349,6 +390,9 @@ private:
   int indent = 0;
   std::map<const VarNode *, std::string> names;
   std::map<std::string, bool> used;
+  std::map<std::string, std::string> aliases;                   // layout text -> alias
+  std::vector<std::pair<std::string, std::string>> aliasList;   // in order of first appearance
+  bool collecting = false;
 };
 
 } // namespace

@@ -1,0 +1,9 @@
+// The pipeline, in order, as --list-passes prints it (one registry drives it).
+// RUN: %tilec --list-passes | %FileCheck %s
+// CHECK: simplify
+// CHECK-NEXT: materialize
+// CHECK-NEXT: layout-assignment
+// CHECK-NEXT: lower-reductions
+// CHECK-NEXT: lower-layout-conversions
+// CHECK-NEXT: allocate-shared
+// CHECK-NEXT: insert-barriers
