@@ -91,16 +91,17 @@ TEST(InsertBarriers, ReusedBytesNeedAWriteAfterReadBarrier) {
   shared 0 s_smem: f32[4] row_stride=4 bytes=16 offset=0
   shared 1 m_smem: f32[4] row_stride=4 bytes=16 offset=0
   shared_bytes = 16
-  decl %x: tile<128xf32, #blocked<spt=[1], tpw=[32], wpb=[4], order=[0]>> = splat(%a) : tile<128xf32, #blocked<spt=[1], tpw=[32], wpb=[4], order=[0]>>
+  #blocked0 = #blocked<spt=[1], tpw=[32], wpb=[4], order=[0]>
+  decl %x: tile<128xf32, #blocked0> = splat(%a) : tile<128xf32, #blocked0>
   decl %s_part: f32 = thread_reduce.sum(%x, axis=0) : f32
   %s_part = warp_reduce.sum(%s_part, lanes=[16,8,4,2,1], warp_size=32)
-  shared_write_partials 0, %s_part axis=0 of [128] #blocked<spt=[1], tpw=[32], wpb=[4], order=[0]>
+  shared_write_partials 0, %s_part axis=0 of [128] #blocked0
   barrier
   decl %s: f32 = shared_combine.sum(0, parts=4) : f32
   decl %m_part: f32 = thread_reduce.sum(%x, axis=0) : f32
   %m_part = warp_reduce.sum(%m_part, lanes=[16,8,4,2,1], warp_size=32)
   barrier
-  shared_write_partials 1, %m_part axis=0 of [128] #blocked<spt=[1], tpw=[32], wpb=[4], order=[0]>
+  shared_write_partials 1, %m_part axis=0 of [128] #blocked0
   barrier
   decl %m: f32 = shared_combine.sum(1, parts=4) : f32
 }
@@ -125,8 +126,10 @@ TEST(InsertBarriers, RedundantBarriersAreDroppedAndMissingOnesAdded) {
   runPass(t.m, "allocate-shared");
   runPass(t.m, "insert-barriers");
   std::string s = t.str();
-  EXPECT_NE(s.find("> = splat(%a) : tile<128xf32, #blocked<spt=[1], tpw=[32], wpb=[4], "
-                   "order=[0]>>\n  shared_write 0, %x\n  barrier\n  decl %y: "),
+  EXPECT_NE(s.find("  #blocked0 = #blocked<spt=[1], tpw=[32], wpb=[4], order=[0]>\n"), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("> = splat(%a) : tile<128xf32, #blocked0>\n  shared_write 0, %x\n  barrier\n"
+                   "  decl %y: "),
             std::string::npos)
       << s;
   size_t n = 0;

@@ -23,10 +23,12 @@ TEST(LowerLayoutConversions, Transpose64x64F32IsPaddedByOneElement) {
   param %out: ptr<f32>
   param %a: f32
   shared 0 y_smem: f32[64x64] row_stride=65 bytes=16640
-  decl %x: tile<64x64xf32, )" + R + "> = splat(%a) : tile<64x64xf32, " + R + R"(>
+  #blocked0 = )" + R + R"(
+  #blocked1 = )" + C + R"(
+  decl %x: tile<64x64xf32, #blocked0> = splat(%a) : tile<64x64xf32, #blocked0>
   shared_write 0, %x
   barrier
-  decl %y: tile<64x64xf32, )" + C + "> = shared_read(0) : tile<64x64xf32, " + C + R"(>
+  decl %y: tile<64x64xf32, #blocked1> = shared_read(0) : tile<64x64xf32, #blocked1>
 }
 )");
   EXPECT_TRUE(verifies(t.m));

@@ -31,10 +31,11 @@ TEST(LowerReductions, Sum1DFourWarpsWarp32) {
   param %out: ptr<f32>
   param %a: f32
   shared 0 total_smem: f32[4] row_stride=4 bytes=16
-  decl %x: tile<1024xf32, #blocked<spt=[4], tpw=[32], wpb=[4], order=[0]>> = splat(%a) : tile<1024xf32, #blocked<spt=[4], tpw=[32], wpb=[4], order=[0]>>
+  #blocked0 = #blocked<spt=[4], tpw=[32], wpb=[4], order=[0]>
+  decl %x: tile<1024xf32, #blocked0> = splat(%a) : tile<1024xf32, #blocked0>
   decl %total_part: f32 = thread_reduce.sum(%x, axis=0) : f32
   %total_part = warp_reduce.sum(%total_part, lanes=[16,8,4,2,1], warp_size=32)
-  shared_write_partials 0, %total_part axis=0 of [1024] #blocked<spt=[4], tpw=[32], wpb=[4], order=[0]>
+  shared_write_partials 0, %total_part axis=0 of [1024] #blocked0
   barrier
   decl %total: f32 = shared_combine.sum(0, parts=4) : f32
   store(%out, %total)
@@ -64,8 +65,9 @@ TEST(LowerReductions, RowInOneWarpNeedsNoSharedMemory) {
   EXPECT_EQ(c.str(), R"(kernel @k instance=k num_warps=4 {
   param %out: ptr<f32>
   param %a: f32
-  decl %x: tile<64x32xf32, #blocked<spt=[1,1], tpw=[1,32], wpb=[4,1], order=[1,0]>> = splat(%a) : tile<64x32xf32, #blocked<spt=[1,1], tpw=[1,32], wpb=[4,1], order=[1,0]>>
-  decl %row_max: tile<64xf32, #slice<dim=1, #blocked<spt=[1,1], tpw=[1,32], wpb=[4,1], order=[1,0]>>> = thread_reduce.max(%x, axis=1) : tile<64xf32, #slice<dim=1, #blocked<spt=[1,1], tpw=[1,32], wpb=[4,1], order=[1,0]>>>
+  #blocked0 = #blocked<spt=[1,1], tpw=[1,32], wpb=[4,1], order=[1,0]>
+  decl %x: tile<64x32xf32, #blocked0> = splat(%a) : tile<64x32xf32, #blocked0>
+  decl %row_max: tile<64xf32, #slice<dim=1, #blocked0>> = thread_reduce.max(%x, axis=1) : tile<64xf32, #slice<dim=1, #blocked0>>
   %row_max = warp_reduce.max(%row_max, lanes=[16,8,4,2,1], warp_size=32)
 }
 )");
@@ -78,19 +80,17 @@ TEST(LowerReductions, Axis0AcrossWarps) {
   LayoutRef l = Layout::blocked({1, 4}, {2, 16}, {4, 1}, {1, 0});
   ReduceCase c(32, {64, 64}, l, ReduceOp::Sum, 0, "col_sum");
   runPass(c.m, "lower-reductions");
-  std::string sl = "#slice<dim=0, " + l->str() + ">";
   EXPECT_EQ(c.str(), R"(kernel @k instance=k num_warps=4 {
   param %out: ptr<f32>
   param %a: f32
   shared 0 col_sum_smem: f32[4x64] row_stride=64 bytes=1024
-  decl %x: tile<64x64xf32, )" + l->str() + "> = splat(%a) : tile<64x64xf32, " + l->str() + R"(>
-  decl %col_sum_part: tile<64xf32, )" + sl + "> = thread_reduce.sum(%x, axis=0) : tile<64xf32, " +
-                         sl + R"(>
+  #blocked0 = )" + l->str() + R"(
+  decl %x: tile<64x64xf32, #blocked0> = splat(%a) : tile<64x64xf32, #blocked0>
+  decl %col_sum_part: tile<64xf32, #slice<dim=0, #blocked0>> = thread_reduce.sum(%x, axis=0) : tile<64xf32, #slice<dim=0, #blocked0>>
   %col_sum_part = warp_reduce.sum(%col_sum_part, lanes=[16], warp_size=32)
-  shared_write_partials 0, %col_sum_part axis=0 of [64x64] )" + l->str() + R"(
+  shared_write_partials 0, %col_sum_part axis=0 of [64x64] #blocked0
   barrier
-  decl %col_sum: tile<64xf32, )" + sl + "> = shared_combine.sum(0, parts=4) : tile<64xf32, " + sl +
-                         R"(>
+  decl %col_sum: tile<64xf32, #slice<dim=0, #blocked0>> = shared_combine.sum(0, parts=4) : tile<64xf32, #slice<dim=0, #blocked0>>
 }
 )");
   EXPECT_TRUE(verifies(c.m));
@@ -104,8 +104,8 @@ TEST(LowerReductions, ArgMaxCarriesPairs) {
            "shared 0 best_smem: pair<f32,i32>[4] row_stride=4 bytes=32\n",
            "decl %best_part: pair<f32,i32> = thread_reduce.argmax(%x, axis=0) : pair<f32,i32>\n",
            "%best_part = warp_reduce.argmax(%best_part, lanes=[16,8,4,2,1], warp_size=32)\n",
-           "shared_write_partials 0, %best_part axis=0 of [256] #blocked<spt=[2], tpw=[32], "
-           "wpb=[4], order=[0]>\n  barrier\n",
+           "#blocked0 = #blocked<spt=[2], tpw=[32], wpb=[4], order=[0]>\n",
+           "shared_write_partials 0, %best_part axis=0 of [256] #blocked0\n  barrier\n",
            "decl %best_pair: pair<f32,i32> = shared_combine.argmax(0, parts=4) : pair<f32,i32>\n",
            "decl %best: i32 = pair_index(%best_pair)\n",
        })
