@@ -91,12 +91,14 @@ std::string cppType(const Type &t, const TargetHooks &hooks) {
   return s;
 }
 
-std::string paramDecl(const Type &t, const std::string &name, const TargetHooks &hooks) {
+std::string paramDecl(const Type &t, const std::string &name, const TargetHooks &hooks,
+                      bool unnamed) {
   if (t.isTile())
     internalError("tile-typed kernel parameter '" + name + "'");
+  std::string n = unnamed ? "/*" + name + "*/" : name;
   if (t.pointer)
-    return (t.constPointee ? "const " : "") + cppType(t, hooks) + " *" + name;
-  return cppType(t, hooks) + " " + name;
+    return (t.constPointee ? "const " : "") + cppType(t, hooks) + (unnamed ? " * " : " *") + n;
+  return cppType(t, hooks) + " " + n;
 }
 
 KernelEmitter::KernelEmitter(const Module &m, const Kernel &k, const EmitOptions &opts)
@@ -164,7 +166,10 @@ std::string KernelEmitter::dimConst(int64_t v) {
       found = p.name;
       ++n;
     }
-  return n == 1 ? found : std::to_string(v);
+  if (n != 1)
+    return std::to_string(v);
+  usedMeta_.insert(found);
+  return found;
 }
 
 std::string KernelEmitter::blockedType(const Layout &l, const std::vector<int64_t> &shape,
@@ -244,8 +249,7 @@ const KernelEmitter::LayoutAlias &KernelEmitter::alias(const LayoutRef &l,
 }
 
 std::string KernelEmitter::vecConst(const void *node, int vec, const std::string &hint,
-                                    const Type &elem, const LayoutRef &layout,
-                                    const std::vector<int64_t> &shape, bool isStore) {
+                                    const Type &elem, const LayoutRef &layout, bool isStore) {
   std::string name = names_.unique(upper(hint) + "_VEC");
   vecNames_[node] = name;
   int bytes = vec * byteSize(elem.elem);
@@ -273,19 +277,19 @@ void KernelEmitter::collect() {
     using IRVisitor::visit;
     void visit(const Decl *d) override {
       if (auto ld = as<Load>(d->init); ld && ld->vec > 1)
-        e.vecConst(ld, ld->vec, e.varNames_[d->var->id], ld->type, ld->type.layout, ld->type.shape, false);
+        e.vecConst(ld, ld->vec, e.varNames_[d->var->id], ld->type, ld->type.layout, false);
       IRVisitor::visit(d);
     }
     void visit(const Assign *a) override {
       if (auto ld = as<Load>(a->value); ld && ld->vec > 1)
-        e.vecConst(ld, ld->vec, e.varNames_[a->var->id], ld->type, ld->type.layout, ld->type.shape, false);
+        e.vecConst(ld, ld->vec, e.varNames_[a->var->id], ld->type, ld->type.layout, false);
       IRVisitor::visit(a);
     }
     void visit(const Store *s) override {
       if (s->vec > 1) {
         const VarNode *base = basePointer(s->ptr);
         std::string hint = base ? e.varNames_[base->id] + "_store" : "store" + std::to_string(storeCount++);
-        e.vecConst(s, s->vec, hint, s->value->type, s->ptr->type.layout, s->ptr->type.shape, true);
+        e.vecConst(s, s->vec, hint, s->value->type, s->ptr->type.layout, true);
       }
       IRVisitor::visit(s);
     }
@@ -323,8 +327,12 @@ std::string KernelEmitter::zero(const Type &t) {
 Code KernelEmitter::intImm(const IntImm *i, bool host) {
   if (i->type.elem == ScalarType::Bool)
     return {i->value ? "true" : "false"};
-  if (!i->symbol.empty() && i->type.elem == ScalarType::I32)
-    return {host ? k_.instanceName + "::" + i->symbol : i->symbol};
+  if (!i->symbol.empty() && i->type.elem == ScalarType::I32) {
+    if (host)
+      return {k_.instanceName + "::" + i->symbol};
+    usedMeta_.insert(i->symbol);
+    return {i->symbol};
+  }
   std::string lit = std::to_string(i->value);
   if (i->type.elem == ScalarType::I64)
     return {"int64_t{" + lit + "}", Prec::Postfix};
@@ -637,20 +645,50 @@ std::string KernelEmitter::lhs(const Var &v, const Idx &idx) {
   return s;
 }
 
-std::string KernelEmitter::varDecl(const Var &v) {
+std::string KernelEmitter::varDecl(const Var &v, bool isConst) {
+  // `const T name`, `const T *const name` (a const pointer local keeps its pointee's const), and
+  // for tiles `T name[E0][E1]`; a pointer tile is an array of per-element pointers.
   std::string s = cppType(v->type, hooks_);
   if (v->type.pointer)
-    s = (v->type.constPointee ? "const " : "") + s + " *";
+    s = (v->type.constPointee ? "const " : "") + s + " *" + (isConst ? "const " : "");
   else
-    s += " ";
+    s = (isConst ? "const " : "") + s + " ";
   s += varNames_[v->id];
-  if (v->type.isTile()) {
-    if (v->type.pointer)
-      internalError("pointer tile variables are not supported ('" + v->name + "')");
+  if (v->type.isTile())
     for (int d = 0; d < v->type.rank(); ++d)
       s += "[" + elemCount(v->type, d) + "]";
-  }
   return s;
+}
+
+void KernelEmitter::call(const std::string &head, const std::vector<std::string> &args,
+                         const std::string &tail) {
+  w_->lines(wrapList(head, args, tail, w_->indentWidth()));
+}
+
+std::string KernelEmitter::indexed(const std::string &name, const Idx &idx) {
+  std::string s = name;
+  for (const std::string &i : idx)
+    s += "[" + i + "]";
+  return s;
+}
+
+std::string KernelEmitter::vecStride(const Type &t, int vecDim) {
+  // Per-thread storage is `T name[E0][E1]`: consecutive elements along dim 0 are E1 apart.
+  return t.rank() == 2 && vecDim == 0 ? elemCount(t, 1) : "";
+}
+
+const std::string *KernelEmitter::directTile(const Expr &e, const Type &t) {
+  // A tile variable whose per-thread array has the shape of `t`'s, so that a pointer to one of its
+  // elements walks the same elements as `t`'s own storage.
+  Expr x = e;
+  while (auto h = as<Hint>(x))
+    x = h->a;
+  auto r = as<VarRef>(x);
+  if (!r || !r->var->type.isTile() || r->var->type.shape != t.shape ||
+      !sameLayout(r->var->type.layout, t.layout))
+    return nullptr;
+  auto it = varNames_.find(r->var->id);
+  return it == varNames_.end() ? nullptr : &it->second;
 }
 
 template <class F>
@@ -711,7 +749,6 @@ void KernelEmitter::provenance(const SourceLoc &loc) {
 }
 
 void KernelEmitter::tileLoad(const std::string &dst, const Type &t, const Load *ld) {
-  (void)dst;
   const Layout &l = *t.layout;
   if (ld->vec <= 1) {
     forEachElem(t, [&](const Idx &idx) {
@@ -735,30 +772,56 @@ void KernelEmitter::tileLoad(const std::string &dst, const Type &t, const Load *
   if (g.elemsPerThread[vd] % ld->vec)
     internalError("load vector width does not divide the per-thread elements");
   std::string T = cppType(t, hooks_);
+  std::string stride = vecStride(t, vd);
+  const std::string *maskVar = ld->mask ? directTile(ld->mask, t) : nullptr;
+  bool uniformOther = !ld->mask || !ld->other || !ld->other->type.isTile() || as<Splat>(ld->other);
+  // One call into the thread's own storage when the mask is a variable (or absent) and `other` is
+  // one value; a mask computed per element goes through a `bits` temporary (stride 1 only).
+  bool direct = uniformOther && (!ld->mask || maskVar || stride.empty());
   forEachElem(t, [&](const Idx &idx) {
     Idx vi = idx;
     vi[vd] = idx[vd] + " + " + vecIdx_;
-    std::string target = dst;
-    for (const auto &i : vi)
-      target += "[" + i + "]";
-    w_->line(T + " " + valsName_ + "[" + vec + "];");
-    if (ld->mask)
-      w_->line("bool " + bitsName_ + "[" + vec + "];");
-    w_->line("TILEC_UNROLL");
-    {
-      auto s = w_->block("for (int " + vecIdx_ + " = 0; " + vecIdx_ + " < " + vec + "; ++" + vecIdx_ + ")");
-      if (ld->mask)
-        w_->line(bitsName_ + "[" + vecIdx_ + "] = " + elem(ld->mask, vi).text + ";");
-      w_->line(valsName_ + "[" + vecIdx_ + "] = " + (ld->other ? elem(ld->other, vi).text : zero(t)) +
-               ";  // where masked off");
-    }
     std::string addr = elem(ld->ptr, idx).text;
-    w_->line("tilec::rt::load_vec<" + vec + ", " + (ld->aligned ? "true" : "false") + ">(" +
-             valsName_ + ", " + addr + (ld->mask ? ", " + bitsName_ : "") + ");");
+    if (direct) {
+      std::string mask;
+      if (ld->mask && maskVar) {
+        mask = "&" + indexed(*maskVar, idx);
+      } else if (ld->mask) {
+        w_->line("bool " + bitsName_ + "[" + vec + "];");
+        w_->line("TILEC_UNROLL");
+        w_->line("for (int " + vecIdx_ + " = 0; " + vecIdx_ + " < " + vec + "; ++" + vecIdx_ + ")");
+        auto in = w_->indent();
+        w_->line(bitsName_ + "[" + vecIdx_ + "] = " + elem(ld->mask, vi).text + ";");
+        mask = bitsName_;
+      }
+      std::string other = !ld->mask ? "" : ld->other ? elem(ld->other, idx).text : zero(t);
+      std::vector<std::string> args{"&" + indexed(dst, idx), addr};
+      if (ld->mask) {
+        args.push_back(mask);
+        args.push_back(other);
+      }
+      call("tilec::rt::load_vec<" + vec + ", " + (ld->aligned ? "true" : "false") +
+               (stride.empty() ? "" : ", " + stride) + ">(",
+           args, ");");
+      return;
+    }
+    // General form: load into temporaries, then pick `other` per element where masked off.
+    w_->line(T + " " + valsName_ + "[" + vec + "];");
+    w_->line("bool " + bitsName_ + "[" + vec + "];");
+    w_->line("TILEC_UNROLL");
+    w_->line("for (int " + vecIdx_ + " = 0; " + vecIdx_ + " < " + vec + "; ++" + vecIdx_ + ")");
+    {
+      auto in = w_->indent();
+      w_->line(bitsName_ + "[" + vecIdx_ + "] = " + elem(ld->mask, vi).text + ";");
+    }
+    call("tilec::rt::load_vec<" + vec + ", " + (ld->aligned ? "true" : "false") + ">(",
+         {valsName_, addr, bitsName_, zero(t)}, ");");
     w_->line("TILEC_UNROLL");
     w_->line("for (int " + vecIdx_ + " = 0; " + vecIdx_ + " < " + vec + "; ++" + vecIdx_ + ")");
     auto in = w_->indent();
-    w_->line(target + " = " + valsName_ + "[" + vecIdx_ + "];");
+    std::string other = ld->other ? operand(elem(ld->other, vi), Prec::LogicalOr) : zero(t);
+    w_->line(indexed(dst, vi) + " = " + bitsName_ + "[" + vecIdx_ + "] ? " + valsName_ + "[" + vecIdx_ +
+             "] : " + other + ";");
   }, vd, vec);
 }
 
@@ -799,21 +862,49 @@ void KernelEmitter::store(const Store *st) {
   if (g.elemsPerThread[vd] % st->vec)
     internalError("store vector width does not divide the per-thread elements");
   std::string T = cppType(st->value->type, hooks_);
+  std::string stride = vecStride(pt, vd);
+  const std::string *valueVar = directTile(st->value, pt);
+  const std::string *maskVar = st->mask ? directTile(st->mask, pt) : nullptr;
+  // Variables are passed as they are (elements `stride` apart); a value or mask computed per
+  // element goes through a VEC-element temporary, which has stride 1: with a stride, both do.
+  bool strided = !stride.empty() && !(valueVar && (!st->mask || maskVar));
+  if (strided) {
+    valueVar = nullptr;
+    maskVar = nullptr;
+  }
   forEachElem(pt, [&](const Idx &idx) {
     Idx vi = idx;
     vi[vd] = idx[vd] + " + " + vecIdx_;
-    w_->line(T + " " + valsName_ + "[" + vec + "];");
-    if (st->mask)
+    bool tmpValue = !valueVar, tmpMask = st->mask && !maskVar;
+    if (tmpValue)
+      w_->line(T + " " + valsName_ + "[" + vec + "];");
+    if (tmpMask)
       w_->line("bool " + bitsName_ + "[" + vec + "];");
-    w_->line("TILEC_UNROLL");
-    {
-      auto s = w_->block("for (int " + vecIdx_ + " = 0; " + vecIdx_ + " < " + vec + "; ++" + vecIdx_ + ")");
-      w_->line(valsName_ + "[" + vecIdx_ + "] = " + elem(st->value, vi).text + ";");
-      if (st->mask)
+    if (tmpValue || tmpMask) {
+      w_->line("TILEC_UNROLL");
+      std::string header = "for (int " + vecIdx_ + " = 0; " + vecIdx_ + " < " + vec + "; ++" + vecIdx_ + ")";
+      std::unique_ptr<CodeWriter::Scope> braces;
+      std::unique_ptr<CodeWriter::Indent> in;
+      if (tmpValue && tmpMask)
+        braces = std::make_unique<CodeWriter::Scope>(*w_, header, "");
+      else {
+        w_->line(header);
+        in = std::make_unique<CodeWriter::Indent>(*w_);
+      }
+      if (tmpValue)
+        w_->line(valsName_ + "[" + vecIdx_ + "] = " + elem(st->value, vi).text + ";");
+      if (tmpMask)
         w_->line(bitsName_ + "[" + vecIdx_ + "] = " + elem(st->mask, vi).text + ";");
     }
-    w_->line("tilec::rt::store_vec<" + vec + ", " + (st->aligned ? "true" : "false") + ">(" +
-             elem(st->ptr, idx).text + ", " + valsName_ + (st->mask ? ", " + bitsName_ : "") + ");");
+    std::string value = tmpValue ? valsName_ : "&" + indexed(*valueVar, idx);
+    std::string mask = !st->mask ? "" : tmpMask ? bitsName_ : "&" + indexed(*maskVar, idx);
+    bool useStride = !stride.empty() && !tmpValue;
+    std::vector<std::string> args{elem(st->ptr, idx).text, value};
+    if (st->mask)
+      args.push_back(mask);
+    call("tilec::rt::store_vec<" + vec + ", " + (st->aligned ? "true" : "false") +
+             (useStride ? ", " + stride : "") + ">(",
+         args, ");");
   }, vd, vec);
 }
 
@@ -841,7 +932,7 @@ void KernelEmitter::threadReduce(const std::string &dst, const Type &dstType, co
     w_->line("TILEC_UNROLL");
     w_->line("for (int " + red + " = 1; " + red + " < " + L + "::ELEMS; ++" + red + ")");
     auto in = w_->indent();
-    w_->line(dst + " = " + op + "::combine(" + dst + ", " + value({red}) + ");");
+    call(dst + " = " + op + "::combine(", {dst, value({red})}, ");");
     return;
   }
   if (src.rank() != 2 || dstType.rank() != 1)
@@ -862,35 +953,31 @@ void KernelEmitter::threadReduce(const std::string &dst, const Type &dstType, co
   w_->line("for (int " + red + " = 1; " + red + " < " + L + "::ELEMS" + std::to_string(r->axis) +
            "; ++" + red + ")");
   auto in = w_->indent();
-  w_->line(target + " = " + op + "::combine(" + target + ", " + value(each) + ");");
+  call(target + " = " + op + "::combine(", {target, value(each)}, ");");
 }
 
 void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
   const Type &t = v->type;
   std::string name = varNames_[v->id];
   if (t.isScalar()) {
-    std::string rhs;
     if (auto r = as<ThreadReduce>(value))
       return threadReduce(name, t, r, isDecl);
+    std::string target = isDecl ? varDecl(v, !assigned_.count(v->id)) : name;
     if (auto wr = as<WarpReduce>(value)) {
-      rhs = "tilec::rt::warp_allreduce<" + opType(wr->op) + ">(" + scalar(wr->a).text;
+      std::vector<std::string> args{scalar(wr->a).text};
       for (int m : wr->laneMasks)
-        rhs += ", " + std::to_string(m);
-      rhs += ")";
-    } else if (auto sr = as<SharedRead>(value)) {
+        args.push_back(std::to_string(m));
+      return call(target + " = tilec::rt::warp_allreduce<" + opType(wr->op) + ">(", args, ");");
+    }
+    if (auto sr = as<SharedRead>(value)) {
       if (!sr->combine)
         internalError("shared_read of a scalar");
-      rhs = "tilec::rt::combine_partials<" + opType(sr->op) + ", " + std::to_string(sr->numParts) +
-            ">(" + bufferNames_.at(sr->buffer) + ", " + std::to_string(partStride(k_.buffers.at(sr->buffer))) + ")";
-    } else {
-      rhs = scalar(value).text;
+      return call(target + " = tilec::rt::combine_partials<" + opType(sr->op) + ", " +
+                      std::to_string(sr->numParts) + ">(",
+                  {bufferNames_.at(sr->buffer), std::to_string(partStride(k_.buffers.at(sr->buffer)))},
+                  ");");
     }
-    if (isDecl) {
-      bool isConst = !assigned_.count(v->id);
-      w_->line(std::string(isConst ? "const " : "") + varDecl(v) + " = " + rhs + ";");
-    } else {
-      w_->line(name + " = " + rhs + ";");
-    }
+    w_->line(target + " = " + scalar(value).text + ";");
     return;
   }
   if (isDecl)
@@ -905,10 +992,10 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
     return threadReduce(name, t, r, false);
   if (auto wr = as<WarpReduce>(value)) {
     forEachElem(t, [&](const Idx &idx) {
-      std::string rhs = "tilec::rt::warp_allreduce<" + opType(wr->op) + ">(" + elem(wr->a, idx).text;
+      std::vector<std::string> args{elem(wr->a, idx).text};
       for (int m : wr->laneMasks)
-        rhs += ", " + std::to_string(m);
-      w_->line(lhs(v, idx) + " = " + rhs + ");");
+        args.push_back(std::to_string(m));
+      call(lhs(v, idx) + " = tilec::rt::warp_allreduce<" + opType(wr->op) + ">(", args, ");");
     });
     return;
   }
@@ -920,9 +1007,9 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
       if (t.rank() != 1)
         internalError("shared_combine into a rank-2 tile");
       forEachElem(t, [&](const Idx &idx) {
-        w_->line(lhs(v, idx) + " = tilec::rt::combine_partials<" + opType(sr->op) + ", " +
-                 std::to_string(sr->numParts) + ">(" + buf + " + " + L + "::coord0(" + idx[0] + "), " +
-                 std::to_string(partStride(b)) + ");");
+        call(lhs(v, idx) + " = tilec::rt::combine_partials<" + opType(sr->op) + ", " +
+                 std::to_string(sr->numParts) + ">(",
+             {buf + " + " + L + "::coord0(" + idx[0] + ")", std::to_string(partStride(b))}, ");");
       });
       return;
     }
@@ -947,7 +1034,7 @@ void KernelEmitter::sharedWritePartials(const SharedWrite *sw) {
   std::string stride = std::to_string(partStride(k_.buffers.at(sw->buffer)));
   std::string slot = L + "::warp_coord" + a + "()";
   auto s = w_->block("if (" + L + "::lane_coord" + a + "() == 0 && " + L +
-                     "::is_owner())  // lane 0 along the axis writes its warp's partial");
+                     "::is_owner())  // one lane per warp writes its partial");
   const Type &vt = sw->value->type;
   if (vt.isScalar()) {
     w_->line(buf + "[" + slot + "] = " + scalar(sw->value).text + ";");
@@ -1070,11 +1157,16 @@ void KernelEmitter::emit(CodeWriter &w) {
   // Namespace contents are not indented (LLVM style).
   w.line("// " + k_.name + k_.templateArgs + (k_.templateArgs.empty() ? "" : ": one instantiation"));
   w.line("namespace " + k_.instanceName + " {");
-  for (const MetaParam &p : k_.metaParams)
-    w.line(std::string("constexpr ") + (p.isBool ? "bool " : "int ") + p.name + " = " +
-           (p.isBool ? (p.value ? "true" : "false") : std::to_string(p.value)) + ";  // meta-parameter");
   bool metaNumWarps = std::any_of(k_.metaParams.begin(), k_.metaParams.end(),
                                   [&](const MetaParam &p) { return p.name == numWarpsName_; });
+  if (metaNumWarps)
+    usedMeta_.insert(numWarpsName_); // NUM_THREADS below
+  // Meta-parameters the code does not name (folded into literals, or only in the grid) stay listed
+  // for the expert, marked so that the compilers do not warn.
+  for (const MetaParam &p : k_.metaParams)
+    w.line(std::string(usedMeta_.count(p.name) ? "" : "[[maybe_unused]] ") + "constexpr " +
+           (p.isBool ? "bool " : "int ") + p.name + " = " +
+           (p.isBool ? (p.value ? "true" : "false") : std::to_string(p.value)) + ";  // meta-parameter");
   if (!metaNumWarps)
     w.line("constexpr int " + numWarpsName_ + " = " + std::to_string(k_.settings.numWarps) +
            ";  // warps per block");
@@ -1082,17 +1174,26 @@ void KernelEmitter::emit(CodeWriter &w) {
   for (const std::string &t : tunables_)
     w.line(t);
   for (const LayoutAlias &a : aliases_) {
-    w.line("// " + a.comment);
-    w.line("using " + a.name + " = " + a.type + ";");
+    w.lines(commentLines(a.comment, 0));
+    std::string decl = "using " + a.name + " = " + a.type + ";";
+    if (decl.size() <= static_cast<size_t>(kColumnLimit)) {
+      w.line(decl);
+    } else {
+      w.line("using " + a.name + " =");
+      w.line("    " + a.type + ";");
+    }
   }
   if (!k_.buffers.empty())
     w.line("constexpr int SMEM_BYTES = " + std::to_string(k_.sharedBytes) +
            ";  // shared memory per block");
   w.line("");
-  std::string params;
+  // Parameters the body never reads (e.g. only the launch grid uses them) are unnamed, the name in
+  // a comment: no unused-parameter warnings, and the launcher's parameter list still matches.
+  std::vector<std::string> params;
   for (size_t i = 0; i < k_.params.size(); ++i)
-    params += (i ? ", " : "") + paramDecl(k_.params[i]->type, paramNames_[i], hooks_);
-  w.line("__global__ void __launch_bounds__(NUM_THREADS) " + k_.name + "(" + params + ") {");
+    params.push_back(paramDecl(k_.params[i]->type, paramNames_[i], hooks_,
+                               !read_.count(k_.params[i]->id)));
+  w.lines(wrapList("__global__ void __launch_bounds__(NUM_THREADS) " + k_.name + "(", params, ") {", 0));
   if (!k_.buffers.empty())
     w.line("  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];");
   w.append(body);

@@ -20,8 +20,9 @@ namespace tilec::emitters {
 
 /// C++ spelling of a scalar element type (argPair: tilec::rt::ArgPair<T>).
 std::string cppType(const ir::Type &t, const TargetHooks &hooks);
-/// A kernel parameter's declaration, e.g. `const float *x`.
-std::string paramDecl(const ir::Type &t, const std::string &name, const TargetHooks &hooks);
+/// A kernel parameter's declaration, e.g. `const float *x`; `unnamed`: `int /*n*/`.
+std::string paramDecl(const ir::Type &t, const std::string &name, const TargetHooks &hooks,
+                      bool unnamed = false);
 
 class KernelEmitter {
 public:
@@ -49,7 +50,7 @@ private:
   std::string blockedType(const ir::Layout &l, const std::vector<int64_t> &shape,
                           const std::string &sptOverride);
   std::string vecConst(const void *node, int vec, const std::string &hint, const ir::Type &elem,
-                       const ir::LayoutRef &layout, const std::vector<int64_t> &shape, bool store);
+                       const ir::LayoutRef &layout, bool store);
 
   // ---- expressions
   Code elem(const ir::Expr &e, const Idx &idx);
@@ -78,8 +79,18 @@ private:
   /// given the indices. `vecDim`/`vecStep`: that dim steps by a vector width instead of 1.
   template <class F> void forEachElem(const ir::Type &t, F body, int vecDim = -1,
                                       const std::string &vecStep = "");
-  std::string varDecl(const ir::Var &v);
+  std::string varDecl(const ir::Var &v, bool isConst = false);
   std::string lhs(const ir::Var &v, const Idx &idx);
+  /// `head` args `tail` as one statement, wrapped at the column limit.
+  void call(const std::string &head, const std::vector<std::string> &args, const std::string &tail);
+  /// `name[i][j]`.
+  static std::string indexed(const std::string &name, const Idx &idx);
+  /// The distance between the per-thread elements one vector access moves: "" for 1, else the
+  /// element count of the last dim (vectors along dim 0 of a rank-2 tile).
+  std::string vecStride(const ir::Type &t, int vecDim);
+  /// The printed name of the tile variable `e` refers to (through hints), when its per-thread
+  /// storage matches `t`'s; null for any other expression.
+  const std::string *directTile(const ir::Expr &e, const ir::Type &t);
   std::string opType(ir::ReduceOp op);
   int64_t partStride(const ir::SharedBuffer &b);
 
@@ -91,6 +102,7 @@ private:
   NameTable names_;
   std::map<int, std::string> varNames_; // by VarNode::id (ordered: deterministic)
   std::set<int> assigned_, read_;       // var ids (membership only)
+  std::set<std::string> usedMeta_;      // meta-parameters the kernel's code names (membership only)
   std::vector<std::string> paramNames_;
   std::vector<std::string> bufferNames_;
   std::string idxNames_[2], vecIdx_, valsName_, bitsName_;

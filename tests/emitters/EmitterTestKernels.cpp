@@ -427,3 +427,61 @@ void argmax_rows(const float *in, int *out, int stride) {
 }
 
 } // namespace tilec::emittertests
+
+namespace tilec::emittertests {
+
+using namespace ir;
+
+Module rowPointers(int W) {
+  Module m;
+  m.files.push_back(fileOf("row_copy.cpp", R"(template <int BLOCK, int UNUSED>
+TILEC_KERNEL(num_warps = 4, grid = (n_rows))
+void row_copy(const float *x, float *out, int n, int n_rows) {
+  int pid = tl::program_id(0);
+  const float *x_row = x + pid * n;
+  float *out_row = out + pid * n;
+  auto offs = tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto ptrs = x_row + offs;
+  auto a = tl::load(ptrs, mask, 0.0f);
+  tl::store(out_row + offs, a, mask);
+})"));
+  Kernel k;
+  k.name = "row_copy";
+  k.instanceName = "row_copy_256_7";
+  k.templateArgs = "<256, 7>";
+  k.metaParams = {{"BLOCK", 256, false}, {"UNUSED", 7, false}};
+  k.warpSize = W;
+  k.loc = at(3);
+  const int64_t B = 256;
+  LayoutRef L = Layout::blocked({4}, {W}, {2}, {0});
+  Var x = param(k, "x", Type::ptr(ScalarType::F32, true));
+  Var out = param(k, "out", Type::ptr(ScalarType::F32, false));
+  Var n = param(k, "n", Type::scalar(ScalarType::I32));
+  Var nRows = param(k, "n_rows", Type::scalar(ScalarType::I32));
+  k.settings.numWarps = 2;
+  k.settings.grid = {use(nRows)};
+  Var pid = local(k, "pid", Type::scalar(ScalarType::I32));
+  Var xRow = local(k, "x_row", Type::ptr(ScalarType::F32, true));
+  Var outRow = local(k, "out_row", Type::ptr(ScalarType::F32, false));
+  Var offs = local(k, "offs", Type::scalar(ScalarType::I32).withShape({B}), L);
+  Var mask = local(k, "mask", Type::scalar(ScalarType::Bool).withShape({B}), L);
+  Var ptrs = local(k, "ptrs", Type::ptr(ScalarType::F32, true).withShape({B}), L);
+  Var a = local(k, "a", Type::scalar(ScalarType::F32).withShape({B}), L);
+  Expr rowOff = bin(BinaryOp::Mul, use(pid), use(n));
+  k.body = Block::make({
+      Decl::make(pid, ProgramId::make(0, false), at(4)),
+      Decl::make(xRow, bin(BinaryOp::Add, use(x), rowOff), at(5)),
+      Decl::make(outRow, bin(BinaryOp::Add, use(out), rowOff), at(6)),
+      Decl::make(offs, lay(Arange::make(0, B), L), at(7)),
+      Decl::make(mask, lay(bin(BinaryOp::Lt, use(offs), splat(use(n), {B})), L), at(8)),
+      Decl::make(ptrs, lay(bin(BinaryOp::Add, splat(use(xRow), {B}), use(offs)), L), at(9)),
+      Decl::make(a, withVec(lay(Load::make(use(ptrs), use(mask), splat(FloatImm::make(ScalarType::F32, 0.0), {B})), L), 4, false),
+                 at(10)),
+      storeVec(lay(bin(BinaryOp::Add, splat(use(outRow), {B}), use(offs)), L), use(a), use(mask), 4, at(11)),
+  });
+  m.kernels.push_back(std::move(k));
+  return m;
+}
+
+} // namespace tilec::emittertests

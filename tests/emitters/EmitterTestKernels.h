@@ -13,5 +13,7 @@ ir::Module transpose(int W);      // 2-D, conversion through shared memory, vec 
 ir::Module halfElementwise(int W); // f16 loads/stores (vec 8), casts to f32/bf16/i32, sigmoid
 ir::Module loopCarried(int W);    // scalar loop with a loop-carried tile; user names i, j, threadIdx
 ir::Module argmaxRows(int W);     // 2-D argmax along axis 1 (pairs, slices, partial combine)
+ir::Module rowPointers(int W);    // pointer tile variable, const pointer locals, grid-only param,
+                                  // unused meta-parameter, single-call vector load/store
 
 } // namespace tilec::emittertests

@@ -131,73 +131,88 @@ template <class T, int VEC> struct alignas(sizeof(T) * VEC) Pack {
 template <int VEC, class T> __device__ __forceinline__ bool is_aligned(const T *p) {
   return reinterpret_cast<uintptr_t>(p) % (sizeof(T) * VEC) == 0;
 }
-template <int VEC> __device__ __forceinline__ bool all_of(const bool (&mask)[VEC]) {
+
+namespace detail {
+/// Keeps an argument out of template argument deduction (`other` takes T from the pointers).
+template <class T> struct identity {
+  using type = T;
+};
+} // namespace detail
+
+// The per-thread side of a vector access is the thread's own tile storage: elements `STRIDE` apart
+// (1 when the vector runs along the last dimension of a `T name[E0][E1]` array, E1 when it runs
+// along the first), or a small VEC-element temporary (STRIDE 1).
+
+/// dst[v * STRIDE] = mask[v * STRIDE] ? src[v] : other for v < VEC. Masked-off elements never touch
+/// memory. One VEC-wide access when every mask bit is set and src is aligned (ALIGNED: proven by
+/// tilec, else checked here).
+template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
+__device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
+                                         typename detail::identity<T>::type other) {
   bool all = true;
   TILEC_UNROLL
   for (int v = 0; v < VEC; ++v)
-    all = all && mask[v];
-  return all;
-}
-
-/// dst[v] = src[v] where mask[v]; masked-off elements keep dst's value and never touch memory.
-/// One VEC-wide access when every mask bit is set and src is aligned (ALIGNED: proven by tilec).
-template <int VEC, bool ALIGNED, class T>
-__device__ __forceinline__ void load_vec(T (&dst)[VEC], const T *src, const bool (&mask)[VEC]) {
-  if (all_of(mask) && (ALIGNED || is_aligned<VEC>(src))) {
+    all = all && mask[v * STRIDE];
+  if (all && (ALIGNED || is_aligned<VEC>(src))) {
     const Pack<T, VEC> pack = *reinterpret_cast<const Pack<T, VEC> *>(src);
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
-      dst[v] = pack.v[v];
+      dst[v * STRIDE] = pack.v[v];
   } else {
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
-      if (mask[v])
-        dst[v] = src[v];
+      dst[v * STRIDE] = mask[v * STRIDE] ? src[v] : other;
   }
 }
-/// Unmasked form: every element is loaded.
-template <int VEC, bool ALIGNED, class T>
-__device__ __forceinline__ void load_vec(T (&dst)[VEC], const T *src) {
+/// Unmasked form: dst[v * STRIDE] = src[v] for every v < VEC.
+template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
+__device__ __forceinline__ void load_vec(T *dst, const T *src) {
   if (ALIGNED || is_aligned<VEC>(src)) {
     const Pack<T, VEC> pack = *reinterpret_cast<const Pack<T, VEC> *>(src);
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
-      dst[v] = pack.v[v];
+      dst[v * STRIDE] = pack.v[v];
   } else {
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
-      dst[v] = src[v];
+      dst[v * STRIDE] = src[v];
   }
 }
 
-/// dst[v] = src[v] where mask[v]; one VEC-wide access when all are set and dst is aligned.
-template <int VEC, bool ALIGNED, class T>
-__device__ __forceinline__ void store_vec(T *dst, const T (&src)[VEC], const bool (&mask)[VEC]) {
-  if (all_of(mask) && (ALIGNED || is_aligned<VEC>(dst))) {
+/// dst[v] = src[v * STRIDE] where mask[v * STRIDE], for v < VEC; masked-off elements never touch
+/// memory. One VEC-wide access when every mask bit is set and dst is aligned.
+template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
+__device__ __forceinline__ void store_vec(T *dst, const T *src, const bool *mask) {
+  bool all = true;
+  TILEC_UNROLL
+  for (int v = 0; v < VEC; ++v)
+    all = all && mask[v * STRIDE];
+  if (all && (ALIGNED || is_aligned<VEC>(dst))) {
     Pack<T, VEC> pack;
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
-      pack.v[v] = src[v];
+      pack.v[v] = src[v * STRIDE];
     *reinterpret_cast<Pack<T, VEC> *>(dst) = pack;
   } else {
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
-      if (mask[v])
-        dst[v] = src[v];
+      if (mask[v * STRIDE])
+        dst[v] = src[v * STRIDE];
   }
 }
-template <int VEC, bool ALIGNED, class T>
-__device__ __forceinline__ void store_vec(T *dst, const T (&src)[VEC]) {
+/// Unmasked form: dst[v] = src[v * STRIDE] for every v < VEC.
+template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
+__device__ __forceinline__ void store_vec(T *dst, const T *src) {
   if (ALIGNED || is_aligned<VEC>(dst)) {
     Pack<T, VEC> pack;
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
-      pack.v[v] = src[v];
+      pack.v[v] = src[v * STRIDE];
     *reinterpret_cast<Pack<T, VEC> *>(dst) = pack;
   } else {
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
-      dst[v] = src[v];
+      dst[v] = src[v * STRIDE];
   }
 }
 
