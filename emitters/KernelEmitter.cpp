@@ -123,28 +123,79 @@ void KernelEmitter::nameVars() {
   names_.reserve("NUM_THREADS");
   names_.reserve("SMEM_BYTES");
 
-  // Every variable of the kernel in creation order (ids), so names do not depend on tree shape.
+  // Every variable of the kernel, with the chain of scopes it is declared in (a scope is a block
+  // or a for statement, numbered in pre-order). Parameters live in the root scope.
   std::map<int, Var> vars;
-  for (const Var &p : k_.params)
+  std::map<int, std::vector<int>> scopeOf; // var id -> scope chain, outermost first
+  for (const Var &p : k_.params) {
     vars[p->id] = p;
+    scopeOf[p->id] = {0};
+  }
   struct Collect : IRVisitor {
     std::map<int, Var> &vars;
+    std::map<int, std::vector<int>> &scopeOf;
     std::set<int> &assigned, &read;
-    Collect(std::map<int, Var> &v, std::set<int> &a, std::set<int> &r) : vars(v), assigned(a), read(r) {}
+    std::vector<int> chain{0};
+    int nextScope = 1;
+    Collect(std::map<int, Var> &v, std::map<int, std::vector<int>> &s, std::set<int> &a,
+            std::set<int> &r)
+        : vars(v), scopeOf(s), assigned(a), read(r) {}
     using IRVisitor::visit;
-    void visit(const Decl *d) override { vars[d->var->id] = d->var; IRVisitor::visit(d); }
+    void declare(const Var &v) {
+      vars[v->id] = v;
+      scopeOf.emplace(v->id, chain);
+    }
+    void visit(const Block *b) override {
+      chain.push_back(nextScope++);
+      IRVisitor::visit(b);
+      chain.pop_back();
+    }
+    void visit(const Decl *d) override {
+      declare(d->var);
+      IRVisitor::visit(d);
+    }
     void visit(const Assign *a) override {
-      vars[a->var->id] = a->var;
       assigned.insert(a->var->id);
       IRVisitor::visit(a);
     }
-    void visit(const For *f) override { vars[f->var->id] = f->var; IRVisitor::visit(f); }
-    void visit(const VarRef *r) override { vars[r->var->id] = r->var; read.insert(r->var->id); }
-  } c(vars, assigned_, read_);
+    void visit(const For *f) override {
+      chain.push_back(nextScope++);
+      declare(f->var);
+      IRVisitor::visit(f);
+      chain.pop_back();
+    }
+    void visit(const VarRef *r) override { read.insert(r->var->id); }
+  } c(vars, scopeOf, assigned_, read_);
   if (k_.body)
     c.visit(k_.body);
-  for (const auto &[id, v] : vars)
-    varNames_[id] = names_.unique(v->name);
+  // The user's name unless a variable whose scope encloses or is enclosed by this one's already has
+  // it: variables of sibling scopes (two loops one after the other) keep the same name, as in the
+  // source. Creation order (ids) decides, so names do not depend on anything else.
+  auto nested = [](const std::vector<int> &a, const std::vector<int> &b) {
+    size_t n = std::min(a.size(), b.size());
+    return std::equal(a.begin(), a.begin() + n, b.begin());
+  };
+  std::map<std::string, std::vector<int>> holders; // name -> ids of the variables named so
+  for (const auto &[id, v] : vars) {
+    std::string base = v->name.empty() ? "v" : v->name, name = base;
+    for (int n = 1;; name = base + "_" + std::to_string(n++)) {
+      auto held = holders.find(name);
+      if (held == holders.end()) {
+        if (!names_.isTaken(name))
+          break; // free everywhere
+        continue; // reserved: keyword, built-in, tunable, kernel name
+      }
+      bool clash = false;
+      for (int other : held->second)
+        clash |= nested(scopeOf[id], scopeOf[other]);
+      if (!clash)
+        break;
+    }
+    if (!holders.count(name))
+      name = names_.unique(name); // reserves it (and makes it a valid identifier)
+    holders[name].push_back(id);
+    varNames_[id] = name;
+  }
   for (const Var &p : k_.params)
     paramNames_.push_back(varNames_[p->id]);
   for (const SharedBuffer &b : k_.buffers)

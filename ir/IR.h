@@ -198,7 +198,7 @@ struct Load : ExprNode {
 };
 /// Reduce `a` along `axis`; the result has that dimension removed (a scalar for 1-D input). Sum of
 /// Bool/I8 accumulates in I32; ArgMax/ArgMin give I32 indices (smallest index among equal values;
-/// NaN counts as the largest value).
+/// a NaN beats every number for both, so they return the first NaN's index).
 struct Reduce : ExprNode {
   TILEC_EXPR_NODE(Reduce)
   ReduceOp op{};

@@ -3,7 +3,8 @@
 # goldens, which CI proves equal to tilec's current output — with its host program, runs it on fresh
 # random inputs at several sizes (ragged ones included) against the CPU reference of the same kernel
 # source and an exact float64 computation, then runs compute-sanitizer memcheck, racecheck and
-# synccheck on the small sizes. Prints the tables; exits non-zero if anything failed.
+# synccheck on the small sizes. The feature kernels of tests/kernels are run the same way by their
+# host programs in tests/gpu. Prints the tables; exits non-zero if anything failed.
 # Logs: $OUT/build.log, $OUT/sanitizers.log (OUT defaults to /tmp/tilec-gpu-check).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,21 +14,31 @@ mkdir -p "$out"
 : >"$out/build.log"
 : >"$out/sanitizers.log"
 arch=${TILEC_GPU_ARCH:-90a}
-examples=(vector_add softmax layer_norm swiglu transpose)
+examples=(vector_add softmax layer_norm swiglu transpose) # examples/<name>/main.cu
+tests=(row_sum col_reduce row_argmax convert int_ops)       # tests/gpu/<name>.cu
+programs=("${examples[@]}" "${tests[@]}")
 status=0
 
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/# GPU: /'
 nvcc --version | tail -1 | sed 's/^/# nvcc: /'
 
-build() {
+build() { # NAME SOURCE INCLUDE_DIR...: the golden/NAME include dir is added
+  local name=$1 src=$2 incs=()
+  shift 2
+  for dir in "$@"; do incs+=(-I "$dir"); done
   nvcc -std=c++20 -O3 -lineinfo -gencode=arch=compute_${arch},code=sm_${arch} \
-    -Werror all-warnings -I "$root/runtime_headers" -I "$root/golden/$1" -I "$root/examples/$1" \
-    "$root/examples/$1/main.cu" -o "$bin/$1" >"$bin/$1.build.log" 2>&1
+    -Werror all-warnings -I "$root/runtime_headers" -I "$root/golden/$name" "${incs[@]}" \
+    "$src" -o "$bin/$name" >"$bin/$name.build.log" 2>&1
 }
 pids=()
-for ex in "${examples[@]}"; do build "$ex" & pids+=($!); done
-for i in "${!examples[@]}"; do
-  ex=${examples[$i]}
+for ex in "${examples[@]}"; do
+  build "$ex" "$root/examples/$ex/main.cu" "$root/examples/$ex" & pids+=($!)
+done
+for t in "${tests[@]}"; do
+  build "$t" "$root/tests/gpu/$t.cu" "$root/tests/kernels" "$root/examples/common" & pids+=($!)
+done
+for i in "${!programs[@]}"; do
+  ex=${programs[$i]}
   wait "${pids[$i]}" || { echo "build of $ex failed (see build.log)"; status=1; }
   { echo "== $ex"; cat "$bin/$ex.build.log"; } >>"$out/build.log"
 done
@@ -36,11 +47,13 @@ echo
 echo "Errors are ||a - b|| / ||b||: the GPU against the CPU reference (tl.hpp) and against float64,"
 echo "and the CPU reference's own error against float64. The GPU passes when it is within tol of"
 echo "float64 and within tol + (CPU vs f64) of the CPU reference; unwritten outputs (poisoned NaN) or"
-echo "writes into padding fail."
+echo "writes into padding fail. Rows with tol 0 (tests/gpu: integers, bools, indices, bit-exact floats)"
+echo "give instead the fractions of mismatching elements. The tests/gpu programs launch every kernel"
+echo "twice, under two poison patterns, and fail if the runs differ or a guard element past the end changed."
 echo
 echo "| example     | size             | vs CPU ref | vs fp64    | CPU vs f64 | tol     | result |"
 echo "|-------------|------------------|------------|------------|------------|---------|--------|"
-for ex in "${examples[@]}"; do
+for ex in "${programs[@]}"; do
   [ -x "$bin/$ex" ] || continue
   "$bin/$ex" || status=1
 done
@@ -50,7 +63,7 @@ done
 echo
 echo "| example     | memcheck | racecheck | synccheck |"
 echo "|-------------|----------|-----------|-----------|"
-for ex in "${examples[@]}"; do
+for ex in "${programs[@]}"; do
   [ -x "$bin/$ex" ] || continue
   row="| $(printf '%-11s' "$ex") |"
   for tool in memcheck racecheck synccheck; do

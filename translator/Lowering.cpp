@@ -540,13 +540,16 @@ public:
       }
     }
     std::optional<int64_t> step;
+    std::string stepSymbol; // the meta-parameter the step is, so the output says `off += BLOCK`
     if (end && fs->getInc()) {
       const Expr *inc = fs->getInc()->IgnoreParens();
       if (auto *u = dyn_cast<UnaryOperator>(inc); u && u->isIncrementOp() && refersTo(u->getSubExpr(), iv))
         step = 1;
       else if (auto *ca = dyn_cast<CompoundAssignOperator>(inc);
-               ca && ca->getOpcode() == BO_AddAssign && refersTo(ca->getLHS(), iv))
+               ca && ca->getOpcode() == BO_AddAssign && refersTo(ca->getLHS(), iv)) {
         step = constInt(ca->getRHS());
+        stepSymbol = metaParameterName(ca->getRHS());
+      }
     }
     bool counted = step && *step > 0;
     if (counted) {
@@ -567,7 +570,8 @@ public:
       e = castTo(e, t.elem);
       if (inclusive)
         e = foldAdd(e, 1);
-      out.push_back(ir::For::make(v, begin, e, ir::IntImm::make(t.elem, *step, loc(fs->getInc())),
+      out.push_back(ir::For::make(v, begin, e,
+                                  ir::IntImm::makeSymbol(t.elem, *step, stepSymbol, loc(fs->getInc())),
                                   lowerBlock(fs->getBody()), false, loc(fs)));
       return;
     }

@@ -8,10 +8,10 @@ constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int X_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_1_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int W_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int B_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_2_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     sum_acc[i] = 0.0f;
   }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
-  for (int off = 0; off < N; off += 1024) {
+  for (int off = 0; off < N; off += BLOCK) {
     // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -84,34 +84,34 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     var_acc[i] = 0.0f;
   }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
-  for (int off_1 = 0; off_1 < N; off_1 += 1024) {
+  for (int off = 0; off < N; off += BLOCK) {
     // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_1[L0::ELEMS];
+    int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_1[i] = off_1 + L0::coord0(i);
+      cols[i] = off + L0::coord0(i);
     }
     // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load_1[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_1_VEC) {
-      bool bits[X_ROW_LOAD_1_VEC];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      bool bits[X_ROW_LOAD_VEC_1];
       TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_1_VEC; ++v)
-        bits[v] = cols_1[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_1_VEC, false>(
-          &x_row_load_1[i], x_row + cols_1[i], bits, tilec::rt::to_f16(0.0f));
+      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
+          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f));
     }
-    float a_1[L0::ELEMS];
+    float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      a_1[i] = tilec::rt::to_float(x_row_load_1[i]);
+      a[i] = tilec::rt::to_float(x_row_load[i]);
     }
     // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
     float d[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      d[i] = (cols_1[i] < N) ? (a_1[i] - mean) : 0.0f;
+      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
     }
     // layer_norm.cpp:28: var_acc += d * d;
     TILEC_UNROLL
@@ -141,48 +141,48 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
-  for (int off_2 = 0; off_2 < N; off_2 += 1024) {
+  for (int off = 0; off < N; off += BLOCK) {
     // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_2[L0::ELEMS];
+    int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_2[i] = off_2 + L0::coord0(i);
+      cols[i] = off + L0::coord0(i);
     }
     // layer_norm.cpp:38: auto mask = cols < N;
     bool mask[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      mask[i] = cols_2[i] < N;
+      mask[i] = cols[i] < N;
     }
     // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
     __half w[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols_2[i], &mask[i], tilec::rt::to_f16(0.0f));
+      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f));
     }
     // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
     __half b[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += B_VEC) {
-      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols_2[i], &mask[i], tilec::rt::to_f16(0.0f));
+      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f));
     }
     // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load_2[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_2_VEC) {
-      tilec::rt::load_vec<X_ROW_LOAD_2_VEC, false>(
-          &x_row_load_2[i], x_row + cols_2[i], &mask[i], tilec::rt::to_f16(0.0f));
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
+          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f));
     }
-    float a_2[L0::ELEMS];
+    float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      a_2[i] = tilec::rt::to_float(x_row_load_2[i]);
+      a[i] = tilec::rt::to_float(x_row_load[i]);
     }
     // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
     float y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = (a_2[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
+      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
     }
     // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
     TILEC_UNROLL
@@ -191,7 +191,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       TILEC_UNROLL
       for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
         vals[v] = tilec::rt::to_f16(y[i + v]);
-      tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(y_row + cols_2[i], vals, &mask[i]);
+      tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(y_row + cols[i], vals, &mask[i]);
     }
   }
 }

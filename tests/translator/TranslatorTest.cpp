@@ -198,7 +198,7 @@ TEST(Translator, LoopCarriedTileAndCompoundAssignment) {
                  "128");
   EXPECT_OK(r);
   EXPECT_THAT(r.ir, HasSubstr("decl %acc: tile<128xf32> = splat(0:f32) : tile<128xf32>"));
-  EXPECT_THAT(r.ir, HasSubstr("for %off = 0:i32 to %n step 128:i32 {"));
+  EXPECT_THAT(r.ir, HasSubstr("for %off = 0:i32 to %n step 128:i32{B} {"));
   EXPECT_THAT(r.ir, HasSubstr("%acc = add(%acc, load(add(splat(%x) : tile<128xptr<const f32>>, %cols), mask=lt(%cols, splat(%n) : tile<128xi32>), other=splat(0:f32) : tile<128xf32>) : tile<128xf32>)"));
   EXPECT_THAT(r.ir, HasSubstr("%acc = mul(%acc, splat(2:f32) : tile<128xf32>)"));
   EXPECT_THAT(r.ir, HasSubstr("%count = add(%count, 1:i32)"));

@@ -74,15 +74,16 @@ __device__ __forceinline__ int key(int v) { return v; }
 __device__ __forceinline__ int key(int8_t v) { return v; }
 __device__ __forceinline__ int key(bool v) { return v; }
 template <class K> __device__ __forceinline__ bool is_nan(K k) { return k != k; }
-/// True when (va, ia) should win over (vb, ib) for argmax (GREATER) or argmin: NaN counts as the
-/// largest value, and among equal values the smallest index wins.
+/// True when (va, ia) should win over (vb, ib) for argmax (GREATER) or argmin: a NaN beats every
+/// number for both (argmax and argmin return the first NaN's index, as NumPy and PyTorch do; see
+/// docs/language.md), and among equal values the smallest index wins.
 template <bool GREATER, class T> __device__ __forceinline__ bool better(T va, int ia, T vb, int ib) {
   auto a = key(va), b = key(vb);
   bool an = is_nan(a), bn = is_nan(b);
   if (an || bn) {
     if (an && bn)
       return ia < ib;
-    return GREATER ? an : bn;
+    return an;
   }
   if (a == b)
     return ia < ib;
