@@ -76,9 +76,6 @@ void allocate(Kernel &k, PassContext &ctx) {
 class AllocateSharedPass : public Pass {
 public:
   const char *name() const override { return "allocate-shared"; }
-  const char *description() const override {
-    return "shared-memory offsets, reusing bytes of buffers whose lifetimes do not overlap";
-  }
   void run(Module &m, PassContext &ctx) override {
     for (auto &k : m.kernels)
       allocate(k, ctx);

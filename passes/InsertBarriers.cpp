@@ -215,9 +215,6 @@ private:
 class InsertBarriersPass : public Pass {
 public:
   const char *name() const override { return "insert-barriers"; }
-  const char *description() const override {
-    return "barriers for read-after-write and write-after-read hazards on shared memory";
-  }
   void run(Module &m, PassContext &) override {
     for (auto &k : m.kernels)
       BarrierPlacement(k).run();

@@ -910,9 +910,6 @@ private:
 class LayoutAssignmentPass : public Pass {
 public:
   const char *name() const override { return "layout-assignment"; }
-  const char *description() const override {
-    return "axis analysis, coalesced layouts, vector widths; layout conversions where needed";
-  }
   void run(Module &m, PassContext &ctx) override {
     for (auto &k : m.kernels)
       Assigner(k, ctx).run();

@@ -97,9 +97,6 @@ private:
 class LowerLayoutConversionsPass : public Pass {
 public:
   const char *name() const override { return "lower-layout-conversions"; }
-  const char *description() const override {
-    return "layout conversions through padded shared memory";
-  }
   void run(Module &m, PassContext &) override {
     for (auto &k : m.kernels)
       ConversionLowering(k).run();

@@ -124,9 +124,6 @@ private:
 class LowerReductionsPass : public Pass {
 public:
   const char *name() const override { return "lower-reductions"; }
-  const char *description() const override {
-    return "reductions to in-thread, warp-shuffle and shared-memory steps";
-  }
   void run(Module &m, PassContext &ctx) override {
     for (auto &k : m.kernels)
       ReductionLowering(k, ctx.target.warpSize()).run();

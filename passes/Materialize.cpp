@@ -236,9 +236,6 @@ private:
 class MaterializePass : public Pass {
 public:
   const char *name() const override { return "materialize"; }
-  const char *description() const override {
-    return "bind every load, reduction and scalar load to its own variable";
-  }
   void run(Module &m, PassContext &ctx) override {
     for (auto &k : m.kernels) {
       Materializer mat(k, ctx);

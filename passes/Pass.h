@@ -20,8 +20,8 @@ struct PassContext {
 class Pass {
 public:
   virtual ~Pass() = default;
+  /// The pass's name in PassRegistry.def (which also holds its description).
   virtual const char *name() const = 0;
-  virtual const char *description() const = 0;
   /// Transform `m`. User errors go to ctx.diags (the pipeline stops after a pass that reported
   /// one); broken invariants are internal errors (exceptions), never diagnostics.
   virtual void run(ir::Module &m, PassContext &ctx) = 0;

@@ -446,9 +446,6 @@ private:
 class SimplifyPass : public Pass {
 public:
   const char *name() const override { return "simplify"; }
-  const char *description() const override {
-    return "constant folding, algebraic identities and common-subexpression elimination";
-  }
   void run(Module &m, PassContext &) override {
     for (auto &k : m.kernels) {
       Simplifier s(k);
