@@ -1,6 +1,7 @@
 #pragma once
-/// \file Internal to translator/: the state shared by kernel discovery (Translator.cpp), statement
-/// and expression lowering (Lowering.cpp) and settings parsing (Settings.cpp).
+/// \file Internal to translator/: the state shared by kernel discovery (Translator.cpp), lowering
+/// (Lowering.cpp and the Lowering*.cpp files beside it, see Lowering.h) and settings parsing
+/// (Settings.cpp). FrontEndContext is implemented in FrontEndContext.cpp.
 
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"

@@ -1,0 +1,385 @@
+// KernelEmitter, expressions: the C++ spelling of IR types and the printing of expression trees,
+// once per tile element on the device (`elem`) and as plain scalar text for the host's launch grid
+// (`hostExpr`). Expressions come back as Code (text + precedence) so that callers add only the
+// parentheses the precedence table asks for. 16-bit floats are computed in float and rounded back,
+// as the CPU reference in tilec/tl.hpp does: operands go through asFloat, 16-bit results roundTo.
+#include "emitters/KernelEmitter.h"
+
+#include "ir/Printer.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace tilec::emitters {
+
+using namespace ir;
+
+namespace {
+
+const char *scalarName(ScalarType t, const TargetHooks &hooks) {
+  switch (t) {
+  case ScalarType::Bool: return "bool";
+  case ScalarType::I8: return "int8_t";
+  case ScalarType::I32: return "int";
+  case ScalarType::I64: return "int64_t";
+  case ScalarType::F16: return "__half";
+  case ScalarType::BF16: return hooks.bf16Type;
+  case ScalarType::F32: return "float";
+  }
+  return "int";
+}
+
+bool is16(ScalarType t) { return t == ScalarType::F16 || t == ScalarType::BF16; }
+
+} // namespace
+
+std::string cppType(const Type &t, const TargetHooks &hooks) {
+  std::string s = scalarName(t.elem, hooks);
+  if (t.argPair)
+    return "tilec::rt::ArgPair<" + s + ">";
+  return s;
+}
+
+std::string paramDecl(const Type &t, const std::string &name, const TargetHooks &hooks,
+                      bool unnamed) {
+  if (t.isTile())
+    internalError("tile-typed kernel parameter '" + name + "'");
+  std::string n = unnamed ? "/*" + name + "*/" : name;
+  if (t.pointer)
+    return (t.constPointee ? "const " : "") + cppType(t, hooks) + (unnamed ? " * " : " *") + n;
+  return cppType(t, hooks) + " " + n;
+}
+
+// ---- expressions --------------------------------------------------------------------------------
+
+std::string KernelEmitter::asFloat(const Code &c, ScalarType t) {
+  return is16(t) ? "tilec::rt::to_float(" + c.text + ")" : c.text;
+}
+
+Code KernelEmitter::roundTo(ScalarType t, const std::string &floatExpr) {
+  if (t == ScalarType::F16)
+    return {"tilec::rt::to_f16(" + floatExpr + ")", Prec::Postfix};
+  return {"tilec::rt::to_bf16(" + floatExpr + ")", Prec::Postfix};
+}
+
+std::string KernelEmitter::zero(const Type &t) {
+  switch (t.elem) {
+  case ScalarType::Bool: return "false";
+  case ScalarType::F32: return "0.0f";
+  case ScalarType::F16: return "tilec::rt::to_f16(0.0f)";
+  case ScalarType::BF16: return "tilec::rt::to_bf16(0.0f)";
+  case ScalarType::I8: return "int8_t{0}";
+  case ScalarType::I64: return "int64_t{0}";
+  default: return "0";
+  }
+}
+
+Code KernelEmitter::intImm(const IntImm *i, bool host) {
+  if (i->type.elem == ScalarType::Bool)
+    return {i->value ? "true" : "false"};
+  if (!i->symbol.empty() && i->type.elem == ScalarType::I32) {
+    if (host)
+      return {k_.instanceName + "::" + i->symbol};
+    usedMeta_.insert(i->symbol);
+    return {i->symbol};
+  }
+  std::string lit = std::to_string(i->value);
+  if (i->type.elem == ScalarType::I64)
+    return {"int64_t{" + lit + "}", Prec::Postfix};
+  if (i->type.elem == ScalarType::I8)
+    return {"int8_t{" + lit + "}", Prec::Postfix};
+  if (i->value == INT32_MIN)
+    return {"(-2147483647 - 1)"};
+  return {lit, i->value < 0 ? Prec::Unary : Prec::Primary};
+}
+
+Code KernelEmitter::cast(Code a, const Type &from, ScalarType to) {
+  ScalarType f = from.elem;
+  if (f == to && !from.pointer)
+    return a;
+  if (to == ScalarType::Bool) {
+    if (isFloat(f))
+      return {operand({asFloat(a, f), is16(f) ? Prec::Postfix : a.prec}, Prec::Equality) + " != 0.0f",
+              Prec::Equality};
+    return {operand(a, Prec::Equality) + " != 0", Prec::Equality};
+  }
+  if (is16(to)) {
+    std::string fl = f == ScalarType::F32   ? a.text
+                     : is16(f)              ? asFloat(a, f)
+                                            : "static_cast<float>(" + a.text + ")";
+    return roundTo(to, fl);
+  }
+  if (is16(f) && to == ScalarType::F32)
+    return {asFloat(a, f), Prec::Postfix};
+  std::string src = is16(f) ? asFloat(a, f) : a.text;
+  return {"static_cast<" + std::string(scalarName(to, hooks_)) + ">(" + src + ")", Prec::Postfix};
+}
+
+std::string KernelEmitter::deref(const Expr &ptr, const Idx &idx) {
+  // `base[offset]` for pointer + offset, `*p` otherwise.
+  if (auto b = as<Binary>(ptr); b && b->op == BinaryOp::Add && b->a->type.pointer)
+    return operand(elem(b->a, idx), Prec::Postfix) + "[" + elem(b->b, idx).text + "]";
+  return "*" + operand(elem(ptr, idx), Prec::Unary);
+}
+
+Code KernelEmitter::binary(const Binary *b, const Idx &idx) {
+  Code a = elem(b->a, idx), c = elem(b->b, idx);
+  ScalarType t = b->a->type.elem;
+  bool ptr = b->a->type.pointer;
+  struct Info {
+    const char *op;
+    Prec prec;
+  };
+  Info info{};
+  switch (b->op) {
+  case BinaryOp::Add: info = {"+", Prec::Additive}; break;
+  case BinaryOp::Sub: info = {"-", Prec::Additive}; break;
+  case BinaryOp::Mul: info = {"*", Prec::Multiplicative}; break;
+  case BinaryOp::Div: info = {"/", Prec::Multiplicative}; break;
+  case BinaryOp::Mod: info = {"%", Prec::Multiplicative}; break;
+  case BinaryOp::And: info = {"&", Prec::BitAnd}; break;
+  case BinaryOp::Or: info = {"|", Prec::BitOr}; break;
+  case BinaryOp::Xor: info = {"^", Prec::BitXor}; break;
+  case BinaryOp::Shl: info = {"<<", Prec::Shift}; break;
+  case BinaryOp::Shr: info = {">>", Prec::Shift}; break;
+  case BinaryOp::LAnd: info = {"&&", Prec::LogicalAnd}; break;
+  case BinaryOp::LOr: info = {"||", Prec::LogicalOr}; break;
+  case BinaryOp::Lt: info = {"<", Prec::Relational}; break;
+  case BinaryOp::Le: info = {"<=", Prec::Relational}; break;
+  case BinaryOp::Gt: info = {">", Prec::Relational}; break;
+  case BinaryOp::Ge: info = {">=", Prec::Relational}; break;
+  case BinaryOp::Eq: info = {"==", Prec::Equality}; break;
+  case BinaryOp::Ne: info = {"!=", Prec::Equality}; break;
+  case BinaryOp::Min:
+  case BinaryOp::Max: {
+    bool mx = b->op == BinaryOp::Max;
+    if (isFloat(t)) {
+      std::string call = std::string(mx ? "fmaxf(" : "fminf(") + asFloat(a, t) + ", " + asFloat(c, t) + ")";
+      return is16(t) ? roundTo(t, call) : Code{call, Prec::Postfix};
+    }
+    return {std::string(mx ? "tilec::rt::maximum(" : "tilec::rt::minimum(") + a.text + ", " + c.text + ")",
+            Prec::Postfix};
+  }
+  }
+  if (!ptr && isFloat(t) && b->op == BinaryOp::Mod) {
+    std::string call = "fmodf(" + asFloat(a, t) + ", " + asFloat(c, t) + ")";
+    return is16(t) ? roundTo(t, call) : Code{call, Prec::Postfix};
+  }
+  if (!ptr && is16(t)) {
+    // 16-bit floats: compute in float; arithmetic results round back, comparisons do not.
+    Code fa{asFloat(a, t), Prec::Postfix}, fc{asFloat(c, t), Prec::Postfix};
+    std::string text = operand(fa, info.prec) + " " + info.op + " " + operand(fc, info.prec, true);
+    if (isComparison(b->op))
+      return {text, info.prec};
+    return roundTo(t, text);
+  }
+  Code r{operand(a, info.prec) + " " + info.op + " " + operand(c, info.prec, true), info.prec};
+  // int8 arithmetic wraps like the reference: C++ computes in int, so narrow right away.
+  if (!ptr && b->type.elem == ScalarType::I8)
+    return {"static_cast<int8_t>(" + r.text + ")", Prec::Postfix};
+  return r;
+}
+
+Code KernelEmitter::math(const Math *m, const Idx &idx) {
+  std::vector<Code> args;
+  for (const Expr &a : m->args)
+    args.push_back(elem(a, idx));
+  ScalarType t = m->args[0]->type.elem;
+  if (m->op == MathOp::Cdiv)
+    return {"tilec::rt::cdiv(" + args[0].text + ", " + args[1].text + ")", Prec::Postfix};
+  if (m->op == MathOp::Abs && !isFloat(t)) {
+    Code r{"tilec::rt::iabs(" + args[0].text + ")", Prec::Postfix};
+    return r;
+  }
+  std::string x = asFloat(args[0], t);
+  Code xc{x, is16(t) ? Prec::Postfix : args[0].prec};
+  std::string f;
+  switch (m->op) {
+  case MathOp::Exp: f = "expf(" + x + ")"; break;
+  case MathOp::Exp2: f = "exp2f(" + x + ")"; break;
+  case MathOp::Log: f = "logf(" + x + ")"; break;
+  case MathOp::Log2: f = "log2f(" + x + ")"; break;
+  case MathOp::Sqrt: f = "sqrtf(" + x + ")"; break;
+  case MathOp::Rsqrt: f = "rsqrtf(" + x + ")"; break;
+  case MathOp::Sigmoid: f = "1.0f / (1.0f + expf(-" + operand(xc, Prec::Unary) + "))"; break;
+  case MathOp::Tanh: f = "tanhf(" + x + ")"; break;
+  case MathOp::Erf: f = "erff(" + x + ")"; break;
+  case MathOp::Abs: f = "fabsf(" + x + ")"; break;
+  case MathOp::Floor: f = "floorf(" + x + ")"; break;
+  case MathOp::Ceil: f = "ceilf(" + x + ")"; break;
+  case MathOp::Fma:
+    f = "fmaf(" + x + ", " + asFloat(args[1], t) + ", " + asFloat(args[2], t) + ")";
+    break;
+  case MathOp::Cdiv: break;
+  }
+  if (is16(t))
+    return roundTo(t, f);
+  return {f, m->op == MathOp::Sigmoid ? Prec::Multiplicative : Prec::Postfix};
+}
+
+std::string KernelEmitter::elemCount(const Type &t, int dim) {
+  std::string l = layoutName(t);
+  return t.rank() == 1 ? l + "::ELEMS" : l + "::ELEMS" + std::to_string(dim);
+}
+
+Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
+  if (e->type.isTile() && static_cast<int>(idx.size()) != e->type.rank())
+    internalError("element index of the wrong rank for " + toString(e));
+  switch (e->kind) {
+  case ExprKind::IntImm: return intImm(as<IntImm>(e), false);
+  case ExprKind::FloatImm: {
+    double v = as<FloatImm>(e)->value;
+    std::string lit;
+    if (std::isnan(v))
+      lit = "NAN";
+    else if (std::isinf(v))
+      lit = v > 0 ? "INFINITY" : "-INFINITY";
+    else {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.9g", v);
+      lit = buf;
+      if (lit.find_first_of(".en") == std::string::npos)
+        lit += ".0";
+      lit += "f";
+    }
+    Code c{lit, lit[0] == '-' ? Prec::Unary : Prec::Primary};
+    if (is16(e->type.elem))
+      return roundTo(e->type.elem, c.text);
+    return c;
+  }
+  case ExprKind::VarRef: {
+    auto r = as<VarRef>(e);
+    return {lhs(r->var, idx), r->var->type.isTile() ? Prec::Postfix : Prec::Primary};
+  }
+  case ExprKind::Unary: {
+    auto u = as<Unary>(e);
+    Code a = elem(u->a, idx);
+    ScalarType t = u->a->type.elem;
+    if (u->op == UnaryOp::Neg && is16(t))
+      return roundTo(t, "-" + operand({asFloat(a, t), Prec::Postfix}, Prec::Unary));
+    const char *op = u->op == UnaryOp::Neg ? "-" : u->op == UnaryOp::Not ? "!" : "~";
+    std::string inner = operand(a, Prec::Unary);
+    if (inner[0] == '-' || inner[0] == '~' || inner[0] == '!')
+      inner = parens(inner); // never print `--x`
+    Code r{op + inner, Prec::Unary};
+    if (u->op != UnaryOp::Not && t == ScalarType::I8)
+      return {"static_cast<int8_t>(" + r.text + ")", Prec::Postfix};
+    return r;
+  }
+  case ExprKind::Binary: return binary(as<Binary>(e), idx);
+  case ExprKind::Math: return math(as<Math>(e), idx);
+  case ExprKind::Select: {
+    auto s = as<Select>(e);
+    Code c = elem(s->cond, idx), a = elem(s->a, idx), b = elem(s->b, idx);
+    return {operand(c, Prec::LogicalOr) + " ? " + operand(a, Prec::LogicalOr) + " : " +
+                operand(b, Prec::LogicalOr),
+            Prec::Conditional};
+  }
+  case ExprKind::Cast: {
+    auto c = as<Cast>(e);
+    return cast(elem(c->a, idx), c->a->type, c->type.elem);
+  }
+  case ExprKind::ProgramId: {
+    auto p = as<ProgramId>(e);
+    static const char *const dims[] = {"x", "y", "z"};
+    if (p->axis < 0 || p->axis > 2)
+      internalError("program_id axis out of range");
+    return {std::string("static_cast<int>(") + (p->count ? "gridDim." : "blockIdx.") + dims[p->axis] + ")",
+            Prec::Postfix};
+  }
+  case ExprKind::Arange: {
+    auto a = as<Arange>(e);
+    std::string c = layoutName(e->type) + "::coord0(" + idx[0] + ")";
+    if (a->start == 0)
+      return {c, Prec::Postfix};
+    return {std::to_string(a->start) + " + " + c, Prec::Additive};
+  }
+  case ExprKind::Splat: return scalar(as<Splat>(e)->a);
+  case ExprKind::ExpandDims: {
+    auto x = as<ExpandDims>(e);
+    if (x->a->type.isScalar())
+      return scalar(x->a);
+    if (e->type.rank() != 2)
+      internalError("expand_dims to rank " + std::to_string(e->type.rank()));
+    return elem(x->a, {idx[1 - x->axis]});
+  }
+  case ExprKind::Broadcast: {
+    auto b = as<Broadcast>(e);
+    if (b->a->type.isScalar())
+      return scalar(b->a);
+    Idx sub = idx;
+    for (int d = 0; d < e->type.rank(); ++d)
+      if (b->a->type.shape[d] == 1 && e->type.shape[d] != 1)
+        sub[d] = "0";
+    return elem(b->a, sub);
+  }
+  case ExprKind::Hint: return elem(as<Hint>(e)->a, idx);
+  case ExprKind::PairValue: {
+    auto p = as<PairValue>(e);
+    return {operand(elem(p->a, idx), Prec::Postfix) + (p->index ? ".index" : ".value"), Prec::Postfix};
+  }
+  case ExprKind::Load:
+    if (e->type.isScalar()) {
+      // A scalar load used inside an expression (scalar code): plain or masked access.
+      auto ld = as<Load>(e);
+      std::string d = deref(ld->ptr, idx);
+      if (!ld->mask)
+        return {d, Prec::Postfix};
+      return {operand(scalar(ld->mask), Prec::LogicalOr) + " ? " + d + " : " +
+                  (ld->other ? operand(scalar(ld->other), Prec::LogicalOr) : zero(e->type)),
+              Prec::Conditional};
+    }
+    internalError("tile load inside an expression (must be a whole Decl/Assign value)");
+  case ExprKind::Reduce: internalError("Reduce reached the emitter (reductions must be lowered)");
+  case ExprKind::ConvertLayout: internalError("ConvertLayout reached the emitter (must be lowered)");
+  case ExprKind::ThreadReduce:
+  case ExprKind::WarpReduce:
+  case ExprKind::SharedRead:
+    internalError(std::string(name(e->kind)) + " inside an expression (must be a whole Decl/Assign value)");
+  }
+  internalError("unknown expression kind");
+}
+
+std::string KernelEmitter::hostExpr(const Expr &e) {
+  switch (e->kind) {
+  case ExprKind::IntImm: return intImm(as<IntImm>(e), true).text;
+  case ExprKind::VarRef: {
+    auto v = as<VarRef>(e)->var;
+    if (v->kind != VarKind::Param || v->type.isTile())
+      internalError("grid expression reads a non-parameter '" + v->name + "'");
+    return varNames_[v->id];
+  }
+  case ExprKind::Binary: {
+    auto b = as<Binary>(e);
+    const char *op = nullptr;
+    Prec p = Prec::Additive;
+    switch (b->op) {
+    case BinaryOp::Add: op = "+"; break;
+    case BinaryOp::Sub: op = "-"; break;
+    case BinaryOp::Mul: op = "*"; p = Prec::Multiplicative; break;
+    case BinaryOp::Div: op = "/"; p = Prec::Multiplicative; break;
+    case BinaryOp::Mod: op = "%"; p = Prec::Multiplicative; break;
+    default: internalError("grid expression operator");
+    }
+    // Operands are parenthesized conservatively (they are short): `(a + b) * c`.
+    auto sub = [&](const Expr &x, bool right) {
+      std::string t = hostExpr(x);
+      auto xb = as<Binary>(x);
+      if (!xb)
+        return t;
+      Prec xp = (xb->op == BinaryOp::Add || xb->op == BinaryOp::Sub) ? Prec::Additive : Prec::Multiplicative;
+      return operand({t, xp}, p, right);
+    };
+    return sub(b->a, false) + " " + op + " " + sub(b->b, true);
+  }
+  case ExprKind::Math: {
+    auto m = as<Math>(e);
+    if (m->op != MathOp::Cdiv)
+      internalError("grid expression function");
+    return "tilec::rt::cdiv(" + hostExpr(m->args[0]) + ", " + hostExpr(m->args[1]) + ")";
+  }
+  default: internalError("grid expression node " + std::string(name(e->kind)));
+  }
+}
+
+} // namespace tilec::emitters

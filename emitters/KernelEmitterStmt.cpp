@@ -1,0 +1,526 @@
+// KernelEmitter, statements: everything that prints whole lines inside the kernel body. Tile values
+// are written element by element in unrolled loops (forEachElem); vector loads and stores,
+// warp/thread reductions and shared-memory partials become calls into the runtime headers, so the
+// output stays readable. Provenance comments (`// file.cpp:12: ...`) and opt-in #line directives
+// are printed here, once per source line, because statements are what carry source locations.
+#include "emitters/KernelEmitter.h"
+
+#include <memory>
+
+namespace tilec::emitters {
+
+using namespace ir;
+
+namespace {
+
+std::string trim(const std::string &s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos)
+    return "";
+  size_t e = s.find_last_not_of(" \t\r\n\\");
+  return s.substr(b, e - b + 1);
+}
+
+} // namespace
+
+// ---- statements ---------------------------------------------------------------------------------
+
+std::string KernelEmitter::lhs(const Var &v, const Idx &idx) {
+  auto it = varNames_.find(v->id);
+  if (it == varNames_.end())
+    internalError("variable '" + v->name + "' used but never declared");
+  std::string s = it->second;
+  if (v->type.isTile())
+    for (const std::string &i : idx)
+      s += "[" + i + "]";
+  return s;
+}
+
+std::string KernelEmitter::varDecl(const Var &v, bool isConst) {
+  // `const T name`, `const T *const name` (a const pointer local keeps its pointee's const), and
+  // for tiles `T name[E0][E1]`; a pointer tile is an array of per-element pointers.
+  std::string s = cppType(v->type, hooks_);
+  if (v->type.pointer)
+    s = (v->type.constPointee ? "const " : "") + s + " *" + (isConst ? "const " : "");
+  else
+    s = (isConst ? "const " : "") + s + " ";
+  s += varNames_[v->id];
+  if (v->type.isTile())
+    for (int d = 0; d < v->type.rank(); ++d)
+      s += "[" + elemCount(v->type, d) + "]";
+  return s;
+}
+
+void KernelEmitter::call(const std::string &head, const std::vector<std::string> &args,
+                         const std::string &tail) {
+  w_->lines(wrapList(head, args, tail, w_->indentWidth()));
+}
+
+std::string KernelEmitter::indexed(const std::string &name, const Idx &idx) {
+  std::string s = name;
+  for (const std::string &i : idx)
+    s += "[" + i + "]";
+  return s;
+}
+
+std::string KernelEmitter::vecStride(const Type &t, int vecDim) {
+  // Per-thread storage is `T name[E0][E1]`: consecutive elements along dim 0 are E1 apart.
+  return t.rank() == 2 && vecDim == 0 ? elemCount(t, 1) : "";
+}
+
+const std::string *KernelEmitter::directTile(const Expr &e, const Type &t) {
+  // A tile variable whose per-thread array has the shape of `t`'s, so that a pointer to one of its
+  // elements walks the same elements as `t`'s own storage.
+  Expr x = e;
+  while (auto h = as<Hint>(x))
+    x = h->a;
+  auto r = as<VarRef>(x);
+  if (!r || !r->var->type.isTile() || r->var->type.shape != t.shape ||
+      !sameLayout(r->var->type.layout, t.layout))
+    return nullptr;
+  auto it = varNames_.find(r->var->id);
+  return it == varNames_.end() ? nullptr : &it->second;
+}
+
+template <class F>
+void KernelEmitter::forEachElem(const Type &t, F body, int vecDim, const std::string &vecStep) {
+  int r = t.rank();
+  auto header = [&](int d) {
+    const std::string &i = idxNames_[d];
+    std::string step = d == vecDim ? i + " += " + vecStep : "++" + i;
+    return "for (int " + i + " = 0; " + i + " < " + elemCount(t, d) + "; " + step + ")";
+  };
+  CodeWriter &w = *w_;
+  w.line("TILEC_UNROLL");
+  if (r == 1) {
+    auto s = w.block(header(0));
+    body(Idx{idxNames_[0]});
+  } else {
+    auto s = w.block(header(0));
+    w.line("TILEC_UNROLL");
+    auto s2 = w.block(header(1));
+    body(Idx{idxNames_[0], idxNames_[1]});
+  }
+}
+
+std::string KernelEmitter::opType(ReduceOp op) {
+  switch (op) {
+  case ReduceOp::Sum: return "tilec::rt::Sum";
+  case ReduceOp::Max: return "tilec::rt::Max";
+  case ReduceOp::Min: return "tilec::rt::Min";
+  case ReduceOp::ArgMax: return "tilec::rt::ArgMax";
+  case ReduceOp::ArgMin: return "tilec::rt::ArgMin";
+  }
+  return "";
+}
+
+int64_t KernelEmitter::partStride(const SharedBuffer &b) {
+  if (b.shape.size() <= 1)
+    return 1;
+  int64_t n = 1;
+  for (size_t d = 1; d < b.shape.size(); ++d)
+    n *= b.shape[d];
+  return b.rowStride > n ? b.rowStride : n;
+}
+
+void KernelEmitter::provenance(const SourceLoc &loc) {
+  if (!loc.valid() || (loc.file == lastFile_ && loc.line == lastLine_))
+    return;
+  if (loc.file >= static_cast<int>(m_.files.size()))
+    return;
+  lastFile_ = loc.file;
+  lastLine_ = loc.line;
+  const SourceFile &f = m_.files[loc.file];
+  if (opts_.lineDirectives)
+    w_->raw("#line " + std::to_string(loc.line) + " \"" + f.name + "\"");
+  if (!opts_.provenance)
+    return;
+  std::string text = loc.line <= static_cast<int>(f.lines.size()) ? trim(f.lines[loc.line - 1]) : "";
+  w_->line("// " + f.name + ":" + std::to_string(loc.line) + (text.empty() ? "" : ": " + text));
+}
+
+void KernelEmitter::tileLoad(const std::string &dst, const Type &t, const Load *ld) {
+  const Layout &l = *t.layout;
+  if (ld->vec <= 1) {
+    forEachElem(t, [&](const Idx &idx) {
+      std::string target = dst;
+      for (const auto &i : idx)
+        target += "[" + i + "]";
+      std::string d = deref(ld->ptr, idx);
+      if (!ld->mask) {
+        w_->line(target + " = " + d + ";");
+        return;
+      }
+      std::string other = ld->other ? operand(elem(ld->other, idx), Prec::LogicalOr) : zero(t);
+      w_->line(target + " = " + operand(elem(ld->mask, idx), Prec::LogicalOr) + " ? " + d + " : " +
+               other + ";");
+    });
+    return;
+  }
+  int vd = l.kind == Layout::Kind::Blocked ? l.order[0] : 0;
+  const std::string &vec = vecNames_.at(ld);
+  LayoutGeometry g = geometry(l, t.shape);
+  if (g.elemsPerThread[vd] % ld->vec)
+    internalError("load vector width does not divide the per-thread elements");
+  std::string T = cppType(t, hooks_);
+  std::string stride = vecStride(t, vd);
+  const std::string *maskVar = ld->mask ? directTile(ld->mask, t) : nullptr;
+  bool uniformOther = !ld->mask || !ld->other || !ld->other->type.isTile() || as<Splat>(ld->other);
+  // One call into the thread's own storage when the mask is a variable (or absent) and `other` is
+  // one value; a mask computed per element goes through a `bits` temporary (stride 1 only).
+  bool direct = uniformOther && (!ld->mask || maskVar || stride.empty());
+  forEachElem(t, [&](const Idx &idx) {
+    Idx vi = idx;
+    vi[vd] = idx[vd] + " + " + vecIdx_;
+    std::string addr = elem(ld->ptr, idx).text;
+    if (direct) {
+      std::string mask;
+      if (ld->mask && maskVar) {
+        mask = "&" + indexed(*maskVar, idx);
+      } else if (ld->mask) {
+        w_->line("bool " + bitsName_ + "[" + vec + "];");
+        w_->line("TILEC_UNROLL");
+        w_->line("for (int " + vecIdx_ + " = 0; " + vecIdx_ + " < " + vec + "; ++" + vecIdx_ + ")");
+        auto in = w_->indent();
+        w_->line(bitsName_ + "[" + vecIdx_ + "] = " + elem(ld->mask, vi).text + ";");
+        mask = bitsName_;
+      }
+      std::string other = !ld->mask ? "" : ld->other ? elem(ld->other, idx).text : zero(t);
+      std::vector<std::string> args{"&" + indexed(dst, idx), addr};
+      if (ld->mask) {
+        args.push_back(mask);
+        args.push_back(other);
+      }
+      call("tilec::rt::load_vec<" + vec + ", " + (ld->aligned ? "true" : "false") +
+               (stride.empty() ? "" : ", " + stride) + ">(",
+           args, ");");
+      return;
+    }
+    // General form: load into temporaries, then pick `other` per element where masked off.
+    w_->line(T + " " + valsName_ + "[" + vec + "];");
+    w_->line("bool " + bitsName_ + "[" + vec + "];");
+    w_->line("TILEC_UNROLL");
+    w_->line("for (int " + vecIdx_ + " = 0; " + vecIdx_ + " < " + vec + "; ++" + vecIdx_ + ")");
+    {
+      auto in = w_->indent();
+      w_->line(bitsName_ + "[" + vecIdx_ + "] = " + elem(ld->mask, vi).text + ";");
+    }
+    call("tilec::rt::load_vec<" + vec + ", " + (ld->aligned ? "true" : "false") + ">(",
+         {valsName_, addr, bitsName_, zero(t)}, ");");
+    w_->line("TILEC_UNROLL");
+    w_->line("for (int " + vecIdx_ + " = 0; " + vecIdx_ + " < " + vec + "; ++" + vecIdx_ + ")");
+    auto in = w_->indent();
+    std::string other = ld->other ? operand(elem(ld->other, vi), Prec::LogicalOr) : zero(t);
+    w_->line(indexed(dst, vi) + " = " + bitsName_ + "[" + vecIdx_ + "] ? " + valsName_ + "[" + vecIdx_ +
+             "] : " + other + ";");
+  }, vd, vec);
+}
+
+void KernelEmitter::store(const Store *st) {
+  const Type &pt = st->ptr->type;
+  if (pt.isScalar()) {
+    std::string cond = "threadIdx.x == 0";
+    if (st->mask)
+      cond += " && " + operand(scalar(st->mask), Prec::LogicalAnd);
+    w_->line("if (" + cond + ")  // one thread stores a scalar");
+    auto in = w_->indent();
+    w_->line(deref(st->ptr, {}) + " = " + scalar(st->value).text + ";");
+    return;
+  }
+  const Layout &l = *pt.layout;
+  LayoutGeometry g = geometry(l, pt.shape);
+  bool replicated = l.kind == Layout::Kind::Slice;
+  for (size_t d = 0; d < pt.shape.size(); ++d)
+    replicated = replicated || pt.shape[d] < g.coverage[d];
+  std::unique_ptr<CodeWriter::Scope> owner;
+  if (replicated)
+    owner = std::make_unique<CodeWriter::Scope>(*w_, "if (" + layoutName(pt) + "::is_owner())  // replicas skip", "");
+  if (st->vec <= 1) {
+    forEachElem(pt, [&](const Idx &idx) {
+      std::string s = deref(st->ptr, idx) + " = " + elem(st->value, idx).text + ";";
+      if (!st->mask) {
+        w_->line(s);
+        return;
+      }
+      w_->line("if (" + elem(st->mask, idx).text + ")");
+      auto in = w_->indent();
+      w_->line(s);
+    });
+    return;
+  }
+  int vd = l.kind == Layout::Kind::Blocked ? l.order[0] : 0;
+  const std::string &vec = vecNames_.at(st);
+  if (g.elemsPerThread[vd] % st->vec)
+    internalError("store vector width does not divide the per-thread elements");
+  std::string T = cppType(st->value->type, hooks_);
+  std::string stride = vecStride(pt, vd);
+  const std::string *valueVar = directTile(st->value, pt);
+  const std::string *maskVar = st->mask ? directTile(st->mask, pt) : nullptr;
+  // Variables are passed as they are (elements `stride` apart); a value or mask computed per
+  // element goes through a VEC-element temporary, which has stride 1: with a stride, both do.
+  bool strided = !stride.empty() && !(valueVar && (!st->mask || maskVar));
+  if (strided) {
+    valueVar = nullptr;
+    maskVar = nullptr;
+  }
+  forEachElem(pt, [&](const Idx &idx) {
+    Idx vi = idx;
+    vi[vd] = idx[vd] + " + " + vecIdx_;
+    bool tmpValue = !valueVar, tmpMask = st->mask && !maskVar;
+    if (tmpValue)
+      w_->line(T + " " + valsName_ + "[" + vec + "];");
+    if (tmpMask)
+      w_->line("bool " + bitsName_ + "[" + vec + "];");
+    if (tmpValue || tmpMask) {
+      w_->line("TILEC_UNROLL");
+      std::string header = "for (int " + vecIdx_ + " = 0; " + vecIdx_ + " < " + vec + "; ++" + vecIdx_ + ")";
+      std::unique_ptr<CodeWriter::Scope> braces;
+      std::unique_ptr<CodeWriter::Indent> in;
+      if (tmpValue && tmpMask)
+        braces = std::make_unique<CodeWriter::Scope>(*w_, header, "");
+      else {
+        w_->line(header);
+        in = std::make_unique<CodeWriter::Indent>(*w_);
+      }
+      if (tmpValue)
+        w_->line(valsName_ + "[" + vecIdx_ + "] = " + elem(st->value, vi).text + ";");
+      if (tmpMask)
+        w_->line(bitsName_ + "[" + vecIdx_ + "] = " + elem(st->mask, vi).text + ";");
+    }
+    std::string value = tmpValue ? valsName_ : "&" + indexed(*valueVar, idx);
+    std::string mask = !st->mask ? "" : tmpMask ? bitsName_ : "&" + indexed(*maskVar, idx);
+    bool useStride = !stride.empty() && !tmpValue;
+    std::vector<std::string> args{elem(st->ptr, idx).text, value};
+    if (st->mask)
+      args.push_back(mask);
+    call("tilec::rt::store_vec<" + vec + ", " + (st->aligned ? "true" : "false") +
+             (useStride ? ", " + stride : "") + ">(",
+         args, ");");
+  }, vd, vec);
+}
+
+void KernelEmitter::threadReduce(const std::string &dst, const Type &dstType, const ThreadReduce *r,
+                                 bool isDecl) {
+  const Type &src = r->a->type;
+  std::string L = layoutName(src);
+  std::string op = opType(r->op);
+  bool pair = r->op == ReduceOp::ArgMax || r->op == ReduceOp::ArgMin;
+  auto value = [&](const Idx &idx) {
+    Code v = elem(r->a, idx);
+    if (pair) {
+      std::string c = L + "::coord" + (src.rank() == 1 ? "0" : std::to_string(r->axis)) + "(" + idx[r->axis] + ")";
+      return "tilec::rt::make_pair(" + v.text + ", " + c + ")";
+    }
+    if (src.elem != dstType.elem)
+      return cast(v, src, dstType.elem).text;
+    return v.text;
+  };
+  const std::string &red = idxNames_[r->axis];
+  if (src.rank() == 1) {
+    if (!dstType.isScalar())
+      internalError("thread_reduce of a 1-D tile must give a scalar");
+    w_->line((isDecl ? cppType(dstType, hooks_) + " " : "") + dst + " = " + value({"0"}) + ";");
+    w_->line("TILEC_UNROLL");
+    w_->line("for (int " + red + " = 1; " + red + " < " + L + "::ELEMS; ++" + red + ")");
+    auto in = w_->indent();
+    call(dst + " = " + op + "::combine(", {dst, value({red})}, ");");
+    return;
+  }
+  if (src.rank() != 2 || dstType.rank() != 1)
+    internalError("thread_reduce shapes");
+  int keep = 1 - r->axis;
+  const std::string &k = idxNames_[keep];
+  w_->line("TILEC_UNROLL");
+  auto s = w_->block("for (int " + k + " = 0; " + k + " < " + L + "::ELEMS" + std::to_string(keep) +
+                     "; ++" + k + ")");
+  Idx first(2), each(2);
+  first[keep] = k;
+  first[r->axis] = "0";
+  each[keep] = k;
+  each[r->axis] = red;
+  std::string target = dst + "[" + k + "]";
+  w_->line(target + " = " + value(first) + ";");
+  w_->line("TILEC_UNROLL");
+  w_->line("for (int " + red + " = 1; " + red + " < " + L + "::ELEMS" + std::to_string(r->axis) +
+           "; ++" + red + ")");
+  auto in = w_->indent();
+  call(target + " = " + op + "::combine(", {target, value(each)}, ");");
+}
+
+void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
+  const Type &t = v->type;
+  std::string name = varNames_[v->id];
+  if (t.isScalar()) {
+    if (auto r = as<ThreadReduce>(value))
+      return threadReduce(name, t, r, isDecl);
+    std::string target = isDecl ? varDecl(v, !assigned_.count(v->id)) : name;
+    if (auto wr = as<WarpReduce>(value)) {
+      std::vector<std::string> args{scalar(wr->a).text};
+      for (int m : wr->laneMasks)
+        args.push_back(std::to_string(m));
+      return call(target + " = tilec::rt::warp_allreduce<" + opType(wr->op) + ">(", args, ");");
+    }
+    if (auto sr = as<SharedRead>(value)) {
+      if (!sr->combine)
+        internalError("shared_read of a scalar");
+      return call(target + " = tilec::rt::combine_partials<" + opType(sr->op) + ", " +
+                      std::to_string(sr->numParts) + ">(",
+                  {bufferNames_.at(sr->buffer), std::to_string(partStride(k_.buffers.at(sr->buffer)))},
+                  ");");
+    }
+    w_->line(target + " = " + scalar(value).text + ";");
+    return;
+  }
+  if (isDecl)
+    w_->line(varDecl(v) + ";");
+  if (!value)
+    return;
+  if (!sameLayout(value->type.layout, t.layout) && !as<ThreadReduce>(value))
+    internalError("value of '" + v->name + "' in another layout than the variable");
+  if (auto ld = as<Load>(value))
+    return tileLoad(name, t, ld);
+  if (auto r = as<ThreadReduce>(value))
+    return threadReduce(name, t, r, false);
+  if (auto wr = as<WarpReduce>(value)) {
+    forEachElem(t, [&](const Idx &idx) {
+      std::vector<std::string> args{elem(wr->a, idx).text};
+      for (int m : wr->laneMasks)
+        args.push_back(std::to_string(m));
+      call(lhs(v, idx) + " = tilec::rt::warp_allreduce<" + opType(wr->op) + ">(", args, ");");
+    });
+    return;
+  }
+  if (auto sr = as<SharedRead>(value)) {
+    const SharedBuffer &b = k_.buffers.at(sr->buffer);
+    const std::string &buf = bufferNames_.at(sr->buffer);
+    std::string L = layoutName(t);
+    if (sr->combine) {
+      if (t.rank() != 1)
+        internalError("shared_combine into a rank-2 tile");
+      forEachElem(t, [&](const Idx &idx) {
+        call(lhs(v, idx) + " = tilec::rt::combine_partials<" + opType(sr->op) + ", " +
+                 std::to_string(sr->numParts) + ">(",
+             {buf + " + " + L + "::coord0(" + idx[0] + ")", std::to_string(partStride(b))}, ");");
+      });
+      return;
+    }
+    forEachElem(t, [&](const Idx &idx) {
+      std::string at = t.rank() == 1 ? L + "::coord0(" + idx[0] + ")"
+                                     : L + "::coord0(" + idx[0] + ") * " + std::to_string(b.rowStride) +
+                                           " + " + L + "::coord1(" + idx[1] + ")";
+      w_->line(lhs(v, idx) + " = " + buf + "[" + at + "];");
+    });
+    return;
+  }
+  forEachElem(t, [&](const Idx &idx) { w_->line(lhs(v, idx) + " = " + elem(value, idx).text + ";"); });
+}
+
+void KernelEmitter::sharedWritePartials(const SharedWrite *sw) {
+  Type src;
+  src.shape = sw->srcShape;
+  src.layout = sw->srcLayout;
+  std::string L = layoutName(src);
+  std::string a = std::to_string(sw->axis);
+  const std::string &buf = bufferNames_.at(sw->buffer);
+  std::string stride = std::to_string(partStride(k_.buffers.at(sw->buffer)));
+  std::string slot = L + "::warp_coord" + a + "()";
+  auto s = w_->block("if (" + L + "::lane_coord" + a + "() == 0 && " + L +
+                     "::is_owner())  // one lane per warp writes its partial");
+  const Type &vt = sw->value->type;
+  if (vt.isScalar()) {
+    w_->line(buf + "[" + slot + "] = " + scalar(sw->value).text + ";");
+    return;
+  }
+  std::string Ls = layoutName(vt);
+  forEachElem(vt, [&](const Idx &idx) {
+    w_->line(buf + "[" + slot + " * " + stride + " + " + Ls + "::coord0(" + idx[0] + ")] = " +
+             elem(sw->value, idx).text + ";");
+  });
+}
+
+void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
+  const Type &t = sw->value->type;
+  const SharedBuffer &b = k_.buffers.at(sw->buffer);
+  const std::string &buf = bufferNames_.at(sw->buffer);
+  std::string L = layoutName(t);
+  LayoutGeometry g = geometry(*t.layout, t.shape);
+  bool replicated = t.layout->kind == Layout::Kind::Slice;
+  for (size_t d = 0; d < t.shape.size(); ++d)
+    replicated = replicated || t.shape[d] < g.coverage[d];
+  std::unique_ptr<CodeWriter::Scope> owner;
+  if (replicated)
+    owner = std::make_unique<CodeWriter::Scope>(*w_, "if (" + L + "::is_owner())  // one writer per element", "");
+  forEachElem(t, [&](const Idx &idx) {
+    std::string at = t.rank() == 1 ? L + "::coord0(" + idx[0] + ")"
+                                   : L + "::coord0(" + idx[0] + ") * " + std::to_string(b.rowStride) +
+                                         " + " + L + "::coord1(" + idx[1] + ")";
+    w_->line(buf + "[" + at + "] = " + elem(sw->value, idx).text + ";");
+  });
+}
+
+void KernelEmitter::stmt(const Stmt &s) {
+  if (!s)
+    return;
+  if (s->kind != StmtKind::Block)
+    provenance(s->loc);
+  switch (s->kind) {
+  case StmtKind::Block:
+    for (const Stmt &c : as<Block>(s)->stmts)
+      stmt(c);
+    return;
+  case StmtKind::Decl: {
+    auto d = as<Decl>(s);
+    assignValue(d->var, d->init, true);
+    if (!read_.count(d->var->id))
+      w_->line("(void)" + varNames_[d->var->id] + ";  // never read");
+    return;
+  }
+  case StmtKind::Assign: {
+    auto a = as<Assign>(s);
+    assignValue(a->var, a->value, false);
+    return;
+  }
+  case StmtKind::Store: return store(as<Store>(s));
+  case StmtKind::For: {
+    auto f = as<For>(s);
+    std::string v = varNames_[f->var->id];
+    std::string T = cppType(f->var->type, hooks_);
+    auto st = as<IntImm>(f->step);
+    std::string step = st && st->value == 1 && st->symbol.empty() ? "++" + v
+                                                                  : v + " += " + scalar(f->step).text;
+    if (f->unroll)
+      w_->line("TILEC_UNROLL");
+    auto b = w_->block("for (" + T + " " + v + " = " + scalar(f->begin).text + "; " + v + " < " +
+                       operand(scalar(f->end), Prec::Relational, true) + "; " + step + ")");
+    stmt(f->body);
+    return;
+  }
+  case StmtKind::While: {
+    auto wh = as<While>(s);
+    auto b = w_->block("while (" + scalar(wh->cond).text + ")");
+    stmt(wh->body);
+    return;
+  }
+  case StmtKind::If: {
+    auto i = as<If>(s);
+    {
+      auto b = w_->block("if (" + scalar(i->cond).text + ")");
+      stmt(i->thenS);
+    }
+    if (i->elseS) {
+      auto b = w_->block("else");
+      stmt(i->elseS);
+    }
+    return;
+  }
+  case StmtKind::Barrier: w_->line("__syncthreads();"); return;
+  case StmtKind::SharedWrite: {
+    auto sw = as<SharedWrite>(s);
+    if (sw->buffer < 0 || sw->buffer >= static_cast<int>(k_.buffers.size()))
+      internalError("shared_write to an unknown buffer");
+    return sw->partials ? sharedWritePartials(sw) : sharedWriteTile(sw);
+  }
+  }
+}
+
+} // namespace tilec::emitters

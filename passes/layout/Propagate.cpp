@@ -1,0 +1,482 @@
+// layout-assignment, propagation and conflict resolution: numbers statements in program order,
+// classifies variables (strong: loaded or reduced; flexible: cheap, assigned once), gives strong
+// variables the layout of their definition (step 2, forward to a fixpoint), collects the layouts
+// users demand (step 3, backward to a fixpoint) and fixes every tile variable's layout, declaring
+// one copy of a flexible variable per further demanded layout. See LayoutAssignment.cpp.
+#include "ir/IRVisitor.h"
+#include "passes/layout/Assigner.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <string>
+
+namespace tilec::passes::layout {
+
+using namespace ir;
+
+namespace {
+
+/// A scalar expression that still holds a load or reduction (not cheap to duplicate).
+bool containsKind(const Expr &e) {
+  bool found = false;
+  struct F : IRVisitor {
+    bool &f;
+    explicit F(bool &f) : f(f) {}
+    using IRVisitor::visit;
+    void visit(const Load *) override { f = true; }
+    void visit(const Reduce *) override { f = true; }
+  } v(found);
+  v.visit(e);
+  return found;
+}
+
+} // namespace
+
+void Assigner::number(const Stmt &s, int &pos) {
+  if (!s)
+    return;
+  posOf[s.get()] = pos++;
+  switch (s->kind) {
+  case StmtKind::Block:
+    for (auto &c : as<Block>(s)->stmts)
+      number(c, pos);
+    break;
+  case StmtKind::For:
+    number(as<For>(s)->body, pos);
+    break;
+  case StmtKind::While:
+    number(as<While>(s)->body, pos);
+    break;
+  case StmtKind::If:
+    number(as<If>(s)->thenS, pos);
+    number(as<If>(s)->elseS, pos);
+    break;
+  default:
+    break;
+  }
+}
+
+VarState &Assigner::state(const Var &v) {
+  auto it = vars.find(v.get());
+  if (it == vars.end()) {
+    order.push_back(v);
+    it = vars.emplace(v.get(), VarState{}).first;
+    it->second.tile = v->type.isTile();
+  }
+  return it->second;
+}
+
+bool Assigner::cheap(const Expr &e) {
+  if (!e)
+    return true;
+  if (e->type.isScalar() && e->kind != ExprKind::Load && e->kind != ExprKind::Reduce)
+    return !containsKind(e);
+  switch (e->kind) {
+  case ExprKind::Arange:
+  case ExprKind::Splat:
+    return e->kind == ExprKind::Arange || cheap(as<Splat>(e)->a);
+  case ExprKind::VarRef: {
+    auto &st = state(as<VarRef>(e)->var);
+    return st.flexible;
+  }
+  case ExprKind::Unary:
+    return cheap(as<Unary>(e)->a);
+  case ExprKind::Cast:
+    return cheap(as<Cast>(e)->a);
+  case ExprKind::Hint:
+    return cheap(as<Hint>(e)->a);
+  case ExprKind::ExpandDims:
+    return cheap(as<ExpandDims>(e)->a);
+  case ExprKind::Broadcast:
+    return cheap(as<Broadcast>(e)->a);
+  case ExprKind::Binary:
+    return cheap(as<Binary>(e)->a) && cheap(as<Binary>(e)->b);
+  case ExprKind::Select:
+    return cheap(as<Select>(e)->cond) && cheap(as<Select>(e)->a) && cheap(as<Select>(e)->b);
+  case ExprKind::Math:
+    for (auto &a : as<Math>(e)->args)
+      if (!cheap(a))
+        return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Counts assignments, then marks the flexible variables (program order: definitions first).
+void Assigner::classify(const Stmt &body) {
+  std::vector<std::pair<Var, Expr>> decls;
+  std::function<void(const Stmt &)> walk = [&](const Stmt &s) {
+    if (!s)
+      return;
+    switch (s->kind) {
+    case StmtKind::Block:
+      for (auto &c : as<Block>(s)->stmts)
+        walk(c);
+      break;
+    case StmtKind::Decl: {
+      auto *d = as<Decl>(s);
+      auto &st = state(d->var);
+      if (d->init)
+        ++st.assignments;
+      decls.push_back({d->var, d->init});
+      break;
+    }
+    case StmtKind::Assign:
+      state(as<Assign>(s)->var).assignments++;
+      break;
+    case StmtKind::For:
+      walk(as<For>(s)->body);
+      break;
+    case StmtKind::While:
+      walk(as<While>(s)->body);
+      break;
+    case StmtKind::If:
+      walk(as<If>(s)->thenS);
+      walk(as<If>(s)->elseS);
+      break;
+    default:
+      break;
+    }
+  };
+  walk(body);
+  for (auto &[v, init] : decls) {
+    auto &st = state(v);
+    st.flexible = st.tile && init && st.assignments == 1 && cheap(init);
+    if (!st.flexible)
+      st.tag = v->name;
+  }
+}
+
+/// The layout an expression has by itself (from loads, reductions and strong variables); null
+/// when it can take any layout.
+LayoutRef Assigner::natural(const Expr &e) {
+  if (!e || e->type.isScalar())
+    return nullptr;
+  switch (e->kind) {
+  case ExprKind::VarRef: {
+    auto &st = state(as<VarRef>(e)->var);
+    return st.flexible ? nullptr : st.layout;
+  }
+  case ExprKind::Load:
+    return anchorFor(as<Load>(e)->ptr);
+  case ExprKind::Reduce: {
+    auto *r = as<Reduce>(e);
+    LayoutRef p = natural(r->a);
+    return p ? Layout::slice(p, r->axis) : nullptr;
+  }
+  case ExprKind::ConvertLayout:
+    return e->type.layout;
+  case ExprKind::ExpandDims: {
+    auto *x = as<ExpandDims>(e);
+    LayoutRef a = natural(x->a);
+    if (a && a->kind == Layout::Kind::Slice && a->sliceDim == x->axis &&
+        a->parent->rank() == e->type.rank())
+      return a->parent;
+    return nullptr;
+  }
+  case ExprKind::Broadcast:
+    return natural(as<Broadcast>(e)->a);
+  case ExprKind::Unary:
+    return natural(as<Unary>(e)->a);
+  case ExprKind::Cast:
+    return natural(as<Cast>(e)->a);
+  case ExprKind::Hint:
+    return natural(as<Hint>(e)->a);
+  case ExprKind::Binary: {
+    LayoutRef a = natural(as<Binary>(e)->a);
+    return a ? a : natural(as<Binary>(e)->b);
+  }
+  case ExprKind::Select: {
+    auto *s = as<Select>(e);
+    for (auto *x : {&s->a, &s->b, &s->cond})
+      if (LayoutRef l = natural(*x))
+        return l;
+    return nullptr;
+  }
+  case ExprKind::Math:
+    for (auto &a : as<Math>(e)->args)
+      if (LayoutRef l = natural(a))
+        return l;
+    return nullptr;
+  default:
+    return nullptr;
+  }
+}
+
+/// The parent layout the operand of `r` takes when the result is wanted in `want`.
+LayoutRef Assigner::reduceParent(const Reduce *r, const LayoutRef &want) {
+  if (want && want->kind == Layout::Kind::Slice && want->sliceDim == r->axis &&
+      want->parent->rank() == r->a->type.rank())
+    return want->parent;
+  if (LayoutRef p = natural(r->a))
+    return p;
+  return defaultLayout(r->a->type);
+}
+
+/// The layout of a Decl/Assign root: loads keep their anchor, reductions a slice.
+LayoutRef Assigner::rootLayout(const Expr &init, const LayoutRef &cand) {
+  if (auto *l = as<Load>(init))
+    return anchorFor(l->ptr);
+  if (auto *r = as<Reduce>(init))
+    return Layout::slice(reduceParent(r, cand), r->axis);
+  return cand;
+}
+
+void Assigner::decideStrong(const Stmt &s, bool &changed) {
+  if (!s)
+    return;
+  auto consider = [&](const Var &v, const Expr &value) {
+    auto &st = state(v);
+    if (!st.tile || st.flexible || st.layout || !value)
+      return;
+    if (LayoutRef l = natural(value)) {
+      st.layout = l;
+      changed = true;
+    }
+  };
+  switch (s->kind) {
+  case StmtKind::Block:
+    for (auto &c : as<Block>(s)->stmts)
+      decideStrong(c, changed);
+    break;
+  case StmtKind::Decl:
+    consider(as<Decl>(s)->var, as<Decl>(s)->init);
+    break;
+  case StmtKind::Assign:
+    consider(as<Assign>(s)->var, as<Assign>(s)->value);
+    break;
+  case StmtKind::For:
+    decideStrong(as<For>(s)->body, changed);
+    break;
+  case StmtKind::While:
+    decideStrong(as<While>(s)->body, changed);
+    break;
+  case StmtKind::If:
+    decideStrong(as<If>(s)->thenS, changed);
+    decideStrong(as<If>(s)->elseS, changed);
+    break;
+  default:
+    break;
+  }
+}
+
+size_t Assigner::signature() {
+  size_t n = 0;
+  for (auto &[v, st] : vars) {
+    n = n * 31 + st.demands.size() * 7 + (st.layout ? 1 : 0);
+    for (auto &d : st.demands)
+      n = n * 17 + static_cast<size_t>(d.pos);
+  }
+  return n;
+}
+
+void Assigner::addDemand(VarState &st, const LayoutRef &l, int pos, const std::string &tag) {
+  for (auto &d : st.demands)
+    if (*d.layout == *l) {
+      if (pos < d.pos) {
+        d.pos = pos;
+        d.seq = nextSeq++;
+      }
+      return;
+    }
+  st.demands.push_back({l, pos, tag, nextSeq++});
+}
+
+/// Demands, in program order (earliest first; ties: first recorded).
+std::vector<Demand> Assigner::sortedDemands(const VarState &st) {
+  std::vector<Demand> d = st.demands;
+  std::stable_sort(d.begin(), d.end(), [](const Demand &a, const Demand &b) {
+    return a.pos != b.pos ? a.pos < b.pos : a.seq < b.seq;
+  });
+  return d;
+}
+
+void Assigner::demand(const Expr &e, const LayoutRef &want, int pos, const std::string &tag) {
+  if (!e)
+    return;
+  if (e->type.isScalar()) {
+    demandScalar(e, pos);
+    return;
+  }
+  switch (e->kind) {
+  case ExprKind::VarRef: {
+    auto &st = state(as<VarRef>(e)->var);
+    if (st.flexible || !st.layout)
+      addDemand(st, want, pos, tag);
+    return;
+  }
+  case ExprKind::Arange:
+    return;
+  case ExprKind::Splat:
+    return demandScalar(as<Splat>(e)->a, pos);
+  case ExprKind::Unary:
+    return demand(as<Unary>(e)->a, want, pos, tag);
+  case ExprKind::Cast:
+    return demand(as<Cast>(e)->a, want, pos, tag);
+  case ExprKind::Hint:
+    return demand(as<Hint>(e)->a, want, pos, tag);
+  case ExprKind::Broadcast:
+    return demand(as<Broadcast>(e)->a, want, pos, tag);
+  case ExprKind::ConvertLayout:
+    return demand(as<ConvertLayout>(e)->a, want, pos, tag);
+  case ExprKind::ExpandDims:
+    return demand(as<ExpandDims>(e)->a, Layout::slice(want, as<ExpandDims>(e)->axis), pos, tag);
+  case ExprKind::Binary:
+    demand(as<Binary>(e)->a, want, pos, tag);
+    return demand(as<Binary>(e)->b, want, pos, tag);
+  case ExprKind::Select:
+    demand(as<Select>(e)->cond, want, pos, tag);
+    demand(as<Select>(e)->a, want, pos, tag);
+    return demand(as<Select>(e)->b, want, pos, tag);
+  case ExprKind::Math:
+    for (auto &a : as<Math>(e)->args)
+      demand(a, want, pos, tag);
+    return;
+  case ExprKind::Load: {
+    auto *l = as<Load>(e);
+    LayoutRef a = anchorFor(l->ptr);
+    demand(l->ptr, a, pos, "load");
+    demand(l->mask, a, pos, "load");
+    demand(l->other, a, pos, "load");
+    return;
+  }
+  case ExprKind::Reduce: {
+    auto *r = as<Reduce>(e);
+    LayoutRef p = reduceParent(r, want);
+    return demand(r->a, p, pos, natural(r->a) ? tag : "blocked");
+  }
+  default:
+    internalError(std::string("unexpected ") + name(e->kind) + " before layout assignment");
+  }
+}
+
+void Assigner::demandScalar(const Expr &e, int pos) {
+  if (!e)
+    return;
+  switch (e->kind) {
+  case ExprKind::Reduce: {
+    auto *r = as<Reduce>(e);
+    LayoutRef p = reduceParent(r, nullptr);
+    return demand(r->a, p, pos, natural(r->a) ? "" : "blocked");
+  }
+  case ExprKind::Load:
+    demandScalar(as<Load>(e)->ptr, pos);
+    demandScalar(as<Load>(e)->mask, pos);
+    return demandScalar(as<Load>(e)->other, pos);
+  case ExprKind::Unary:
+    return demandScalar(as<Unary>(e)->a, pos);
+  case ExprKind::Cast:
+    return demandScalar(as<Cast>(e)->a, pos);
+  case ExprKind::Hint:
+    return demandScalar(as<Hint>(e)->a, pos);
+  case ExprKind::Binary:
+    demandScalar(as<Binary>(e)->a, pos);
+    return demandScalar(as<Binary>(e)->b, pos);
+  case ExprKind::Select:
+    demandScalar(as<Select>(e)->cond, pos);
+    demandScalar(as<Select>(e)->a, pos);
+    return demandScalar(as<Select>(e)->b, pos);
+  case ExprKind::Math:
+    for (auto &a : as<Math>(e)->args)
+      demandScalar(a, pos);
+    return;
+  default:
+    return;
+  }
+}
+
+void Assigner::walkBack(const Stmt &s) {
+  if (!s)
+    return;
+  int pos = posOf[s.get()];
+  switch (s->kind) {
+  case StmtKind::Block: {
+    auto &v = as<Block>(s)->stmts;
+    for (auto it = v.rbegin(); it != v.rend(); ++it)
+      walkBack(*it);
+    return;
+  }
+  case StmtKind::Decl:
+  case StmtKind::Assign: {
+    bool isDecl = s->kind == StmtKind::Decl;
+    const Var &v = isDecl ? as<Decl>(s)->var : as<Assign>(s)->var;
+    const Expr &init = isDecl ? as<Decl>(s)->init : as<Assign>(s)->value;
+    if (!init)
+      return;
+    auto &st = state(v);
+    if (!st.tile)
+      return demandScalar(init, pos);
+    if (st.flexible) {
+      if (st.demands.empty())
+        addDemand(st, defaultLayout(v->type), pos, "blocked");
+      for (auto &d : sortedDemands(st))
+        demand(init, d.layout, pos, d.tag);
+      return;
+    }
+    if (!st.layout && isDecl) {
+      LayoutRef cand = st.demands.empty() ? defaultLayout(v->type)
+                                          : sortedDemands(st).front().layout;
+      st.layout = rootLayout(init, cand);
+    }
+    if (st.layout)
+      demand(init, st.layout, pos, st.tag);
+    return;
+  }
+  case StmtKind::Store: {
+    auto *st = as<Store>(s);
+    if (!st->ptr->type.isTile()) {
+      demandScalar(st->ptr, pos);
+      demandScalar(st->value, pos);
+      return demandScalar(st->mask, pos);
+    }
+    LayoutRef a = anchorFor(st->ptr);
+    demand(st->ptr, a, pos, "store");
+    demand(st->value, a, pos, "store");
+    return demand(st->mask, a, pos, "store");
+  }
+  case StmtKind::For: {
+    auto *f = as<For>(s);
+    walkBack(f->body);
+    demandScalar(f->begin, pos);
+    demandScalar(f->end, pos);
+    return demandScalar(f->step, pos);
+  }
+  case StmtKind::While:
+    walkBack(as<While>(s)->body);
+    return demandScalar(as<While>(s)->cond, pos);
+  case StmtKind::If:
+    walkBack(as<If>(s)->elseS);
+    walkBack(as<If>(s)->thenS);
+    return demandScalar(as<If>(s)->cond, pos);
+  default:
+    return;
+  }
+}
+
+/// Fixes every tile variable's layout, creates the copies of flexible variables.
+void Assigner::finalize() {
+  for (auto &v : order) {
+    auto &st = vars[v.get()];
+    if (!st.tile)
+      continue;
+    if (st.flexible) {
+      auto ds = sortedDemands(st);
+      st.layout = ds.empty() ? defaultLayout(v->type) : ds.front().layout;
+      std::map<std::string, int> used;
+      for (size_t i = 1; i < ds.size(); ++i) {
+        std::string nm = v->name + "_" + (ds[i].tag.empty() ? "copy" : ds[i].tag);
+        if (used[nm]++)
+          nm += "_" + std::to_string(used[nm]);
+        Var c = k.newVar(nm, v->type.withLayout(ds[i].layout), VarKind::Local, v->loc);
+        st.copies.push_back({ds[i].layout, c});
+      }
+    } else if (!st.layout) {
+      st.layout = st.demands.empty() ? defaultLayout(v->type) : sortedDemands(st).front().layout;
+    }
+    v->type.layout = st.layout;
+  }
+}
+
+} // namespace tilec::passes::layout

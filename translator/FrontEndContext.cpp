@@ -1,0 +1,94 @@
+/// FrontEndContext: tilec's diagnostics reported through Clang's DiagnosticsEngine (once per
+/// diagnostic and location, so a construct met twice, e.g. in two instantiations, is reported once),
+/// and Clang source locations mapped to ir::SourceLoc. Each source file is copied into
+/// module.files on first use so that later stages (provenance comments, diagnostics after the AST
+/// is gone) need no SourceManager.
+
+#include "translator/FrontEnd.h"
+
+#include <clang/Lex/Lexer.h>
+
+namespace tilec::translator {
+
+bool FrontEndContext::report(DiagId id, clang::SourceLocation loc,
+                             const std::vector<std::string> &args) {
+  clang::SourceLocation exp = loc.isValid() ? sm.getExpansionLoc(loc) : loc;
+  if (!reported.insert({exp.getRawEncoding(), static_cast<int>(id)}).second &&
+      severityOf(id) != Severity::Note)
+    return false;
+  auto &diags = ctx.getDiagnostics();
+  Severity sev = severityOf(id);
+  auto level = sev == Severity::Error     ? clang::DiagnosticIDs::Error
+               : sev == Severity::Warning ? clang::DiagnosticIDs::Warning
+                                          : clang::DiagnosticIDs::Note;
+  unsigned diagId = diags.getDiagnosticIDs()->getCustomDiagID(level, formatOf(id));
+  auto builder = diags.Report(exp, diagId);
+  for (auto &a : args)
+    builder << a;
+  return true;
+}
+
+int FrontEndContext::fileIndex(clang::FileID fid) {
+  auto it = files.find(fid);
+  if (it != files.end())
+    return it->second;
+  ir::SourceFile f;
+  if (auto entry = sm.getFileEntryRefForID(fid))
+    f.name = entry->getName().str();
+  else
+    f.name = "<unknown>";
+  bool invalid = false;
+  llvm::StringRef data = sm.getBufferData(fid, &invalid);
+  if (!invalid) {
+    size_t start = 0;
+    while (start <= data.size()) {
+      size_t nl = data.find('\n', start);
+      if (nl == llvm::StringRef::npos) {
+        if (start < data.size())
+          f.lines.push_back(data.substr(start).str());
+        break;
+      }
+      std::string line = data.substr(start, nl - start).str();
+      if (!line.empty() && line.back() == '\r')
+        line.pop_back();
+      f.lines.push_back(line);
+      start = nl + 1;
+    }
+  }
+  if (fid == sm.getMainFileID() && f.lines.size() > mainFileLines)
+    f.lines.resize(mainFileLines); // drop the appended --instantiate code
+  int idx = static_cast<int>(module.files.size());
+  module.files.push_back(std::move(f));
+  files[fid] = idx;
+  return idx;
+}
+
+int FrontEndContext::mainFileIndex() { return fileIndex(sm.getMainFileID()); }
+
+ir::SourceLoc FrontEndContext::irLoc(clang::SourceLocation loc) {
+  if (loc.isInvalid())
+    return {};
+  clang::SourceLocation exp = sm.getExpansionLoc(loc);
+  clang::FileID fid = sm.getFileID(exp);
+  if (fid.isInvalid())
+    return {};
+  ir::SourceLoc r;
+  r.file = fileIndex(fid);
+  r.line = static_cast<int>(sm.getExpansionLineNumber(exp));
+  r.col = static_cast<int>(sm.getExpansionColumnNumber(exp));
+  return r;
+}
+
+std::string FrontEndContext::text(clang::SourceRange range) const {
+  clang::CharSourceRange r = clang::CharSourceRange::getTokenRange(
+      sm.getExpansionRange(range.getBegin()).getBegin(), sm.getExpansionRange(range.getEnd()).getEnd());
+  std::string s = clang::Lexer::getSourceText(r, sm, ctx.getLangOpts()).str();
+  size_t nl = s.find('\n');
+  if (nl != std::string::npos)
+    s = s.substr(0, nl) + " ...";
+  if (s.size() > 60)
+    s = s.substr(0, 57) + "...";
+  return s;
+}
+
+} // namespace tilec::translator

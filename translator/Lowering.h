@@ -1,0 +1,119 @@
+#pragma once
+/// \file Internal to translator/: KernelLowering, the AST-to-Tile-IR lowering of one kernel
+/// instantiation, whose member functions are spread over the Lowering*.cpp files (Lowering.cpp
+/// lists which file holds what), and the helpers those files share.
+
+#include "translator/FrontEnd.h"
+
+#include <clang/AST/Expr.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Basic/OperatorKinds.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec::translator {
+
+/// What UnsupportedType says tilec accepts.
+inline constexpr const char *kExpectedTypes =
+    "bool, int8_t, int32_t, int64_t, float, tl::half, tl::bfloat16, a "
+    "pointer to one of those, or a tl::tile of them";
+
+/// Is `d` declared in the top-level namespace tl (tl.hpp), possibly nested inside it?
+bool inTl(const clang::Decl *d);
+/// Is `t` the record tl::`name` (e.g. "tile", "half")?
+bool isTlRecord(clang::QualType t, llvm::StringRef name);
+/// A shape as diagnostics print it: `[16, 32]`.
+std::string shapeStr(const std::vector<int64_t> &s);
+
+/// Lowers one kernel instantiation. Reports user errors through `fe` and throws LoweringStopped;
+/// `lower` catches it.
+class KernelLowering {
+public:
+  KernelLowering(FrontEndContext &fe, ir::Kernel &k) : fe(fe), ctx(fe.ctx), k(k) {}
+
+  // ---- types, promotion, casts, constants, broadcasting (LoweringTypes.cpp) ---------------------
+  std::optional<ir::ScalarType> scalarOf(clang::QualType t) const;
+  /// Scalar or pointer element (no tiles).
+  std::optional<ir::Type> elementOf(clang::QualType t) const;
+  /// The Tile IR type of a Clang type; reports (at `loc`) and stops when unsupported.
+  ir::Type typeOf(clang::QualType t, clang::SourceLocation loc);
+  std::string typeName(clang::QualType t) const;
+
+  static constexpr int64_t kMaxTileElements = 1 << 20;
+
+  /// The element type the operands of an elementwise op are promoted to (Triton's rules).
+  static ir::ScalarType promoted(const std::vector<ir::Expr> &xs);
+  std::optional<ir::ScalarType> resultElem(clang::QualType t, clang::SourceLocation at);
+  ir::Expr castTo(ir::Expr e, ir::ScalarType to);
+  ir::Expr castTo(ir::Expr e, const ir::Type &t);
+  std::optional<int64_t> constInt(const clang::Expr *e) const;
+  /// The name of the non-type template parameter `e` is (through parentheses and integral
+  /// conversions), or "".
+  static std::string metaParameterName(const clang::Expr *e);
+  /// A scalar of builtin arithmetic type that Clang can fold becomes an IntImm/FloatImm.
+  ir::Expr tryFold(const clang::Expr *e, const clang::Expr *written = nullptr);
+  std::vector<int64_t> broadcastShape(const std::vector<ir::Expr> &xs, clang::SourceLocation at);
+  static ir::Expr toShape(ir::Expr e, const std::vector<int64_t> &shape);
+
+  // ---- kernel (Lowering.cpp) --------------------------------------------------------------------
+  bool lower(const clang::FunctionDecl *fn, const clang::FunctionDecl *primary);
+  void lowerTemplateArgs(const clang::FunctionDecl *fn);
+
+  // ---- statements (LoweringStmt.cpp) ------------------------------------------------------------
+  ir::SourceLoc loc(const clang::Stmt *s) { return fe.irLoc(s->getBeginLoc()); }
+  ir::Stmt lowerBlock(const clang::Stmt *s);
+  void lowerStmt(const clang::Stmt *s, std::vector<ir::Stmt> &out);
+  [[noreturn]] void unsupportedStmt(const clang::Stmt *s);
+  void lowerDecl(const clang::Decl *d, const clang::DeclStmt *ds, std::vector<ir::Stmt> &out);
+  static bool isDefaultConstruct(const clang::Expr *e);
+  /// Convert a value to the declared type of its variable (element cast; shapes must agree).
+  ir::Expr convertTo(ir::Expr v, const ir::Type &t, const std::string &name, const clang::Expr *at);
+  ir::Expr lowerCond(const clang::Expr *c);
+  void lowerIf(const clang::IfStmt *is, std::vector<ir::Stmt> &out);
+  /// `for (int i = b; i < e; i += s)` with constant s > 0 and a body that leaves i alone becomes a
+  /// For; any other for loop becomes `{ init; while (cond) { body; inc; } }`.
+  void lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &out);
+  static ir::Expr foldAdd(ir::Expr e, int64_t d);
+  static bool refersTo(const clang::Expr *e, const clang::VarDecl *vd);
+  void lowerRangeFor(const clang::CXXForRangeStmt *rf, std::vector<ir::Stmt> &out);
+
+  // ---- expression statements: stores and assignments (LoweringStmt.cpp) -------------------------
+  ir::Var assignedVar(const clang::Expr *lhs);
+  void assign(const ir::Var &v, ir::Expr value, const clang::Expr *at, std::vector<ir::Stmt> &out,
+              ir::SourceLoc l);
+  void lowerExprStmt(const clang::Expr *e, std::vector<ir::Stmt> &out);
+
+  // ---- expressions (LoweringExpr.cpp) -----------------------------------------------------------
+  static std::optional<ir::BinaryOp> compoundOp(clang::OverloadedOperatorKind k);
+  static std::optional<ir::BinaryOp> overloadedBinaryOp(clang::OverloadedOperatorKind k);
+  static std::optional<ir::BinaryOp> builtinBinaryOp(clang::BinaryOperatorKind k);
+  /// Skip the nodes that do not change a value: parentheses, no-op casts, temporaries, copies.
+  static const clang::Expr *strip(const clang::Expr *e);
+  /// An elementwise binary op on tiles and/or scalars: promotion casts, explicit broadcasts.
+  /// `elem`: the element type Clang computed for the result (arithmetic ops), else promotion.
+  ir::Expr elementwise(ir::BinaryOp op, std::vector<ir::Expr> xs,
+                       std::optional<ir::ScalarType> elem, clang::SourceLocation at,
+                       std::vector<const clang::Expr *> srcs);
+  ir::Expr lowerExpr(const clang::Expr *e);
+
+  // ---- calls: tile operations (LoweringTileOps.cpp) ---------------------------------------------
+  [[noreturn]] void unsupportedCall(const clang::CallExpr *call);
+  std::vector<const clang::Expr *> callArgs(const clang::CallExpr *call);
+  std::vector<int64_t> intTemplateArgs(const clang::FunctionDecl *fd);
+  static unsigned explicitTemplateArgCount(const clang::CallExpr *call);
+  int64_t constArg(const clang::Expr *e, const std::string &what);
+  ir::Expr needTile(ir::Expr x, const clang::Expr *src, const std::string &op);
+  ir::Stmt lowerStore(const clang::CallExpr *call);
+  ir::Expr lowerCall(const clang::CallExpr *call);
+
+  FrontEndContext &fe;
+  clang::ASTContext &ctx;
+  ir::Kernel &k;
+  std::map<const clang::VarDecl *, ir::Var> vars;
+};
+
+} // namespace tilec::translator

@@ -1,0 +1,406 @@
+/// KernelLowering, statements: blocks, declarations, if (if constexpr is decided here), the loop
+/// forms (counted for loops become ir::For, other for loops and while loops ir::While,
+/// tl::static_range loops an unrolled ir::For), and expression statements: assignments, compound
+/// assignments, ++/-- and tl::store. Other statements are reported here, most through
+/// unsupportedStmt.
+
+#include "translator/Lowering.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/StmtCXX.h>
+
+namespace tilec::translator {
+
+using ir::ScalarType;
+
+namespace {
+
+/// Finds assignments to one variable (for-loop bodies that change their index are lowered as
+/// while loops).
+class AssignFinder : public clang::RecursiveASTVisitor<AssignFinder> {
+public:
+  explicit AssignFinder(const clang::VarDecl *vd) : vd(vd) {}
+  bool found = false;
+  bool refersTo(const clang::Expr *e) const {
+    auto *dre = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+    return dre && dre->getDecl() == vd;
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator *b) {
+    if (b->isAssignmentOp() && refersTo(b->getLHS()))
+      found = true;
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator *u) {
+    if ((u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf) && refersTo(u->getSubExpr()))
+      found = true;
+    return true;
+  }
+
+private:
+  const clang::VarDecl *vd;
+};
+
+} // namespace
+
+ir::Stmt KernelLowering::lowerBlock(const clang::Stmt *s) {
+  std::vector<ir::Stmt> out;
+  if (auto *cs = llvm::dyn_cast<clang::CompoundStmt>(s)) {
+    for (const clang::Stmt *c : cs->body())
+      lowerStmt(c, out);
+  } else {
+    lowerStmt(s, out);
+  }
+  return ir::Block::make(std::move(out), loc(s));
+}
+
+void KernelLowering::lowerStmt(const clang::Stmt *s, std::vector<ir::Stmt> &out) {
+  using namespace clang;
+  if (auto *cs = dyn_cast<CompoundStmt>(s)) {
+    out.push_back(lowerBlock(cs));
+  } else if (auto *ds = dyn_cast<DeclStmt>(s)) {
+    for (const Decl *d : ds->decls())
+      lowerDecl(d, ds, out);
+  } else if (isa<NullStmt>(s)) {
+    // an empty statement: nothing to lower
+  } else if (auto *as = dyn_cast<AttributedStmt>(s)) {
+    lowerStmt(as->getSubStmt(), out);
+  } else if (auto *is = dyn_cast<IfStmt>(s)) {
+    lowerIf(is, out);
+  } else if (auto *fs = dyn_cast<ForStmt>(s)) {
+    lowerFor(fs, out);
+  } else if (auto *rf = dyn_cast<CXXForRangeStmt>(s)) {
+    lowerRangeFor(rf, out);
+  } else if (auto *ws = dyn_cast<WhileStmt>(s)) {
+    if (ws->getConditionVariable())
+      fe.fail(DiagId::UnsupportedStmt, ws->getBeginLoc(), {"while with a declaration"});
+    ir::Expr c = lowerCond(ws->getCond());
+    out.push_back(ir::While::make(c, lowerBlock(ws->getBody()), loc(ws)));
+  } else if (isa<BreakStmt>(s)) {
+    fe.fail(DiagId::BreakContinue, s->getBeginLoc(), {"break"});
+  } else if (isa<ContinueStmt>(s)) {
+    fe.fail(DiagId::BreakContinue, s->getBeginLoc(), {"continue"});
+  } else if (isa<ReturnStmt>(s)) {
+    if (cast<ReturnStmt>(s)->getRetValue())
+      fe.fail(DiagId::ReturnValue, s->getBeginLoc());
+    fe.fail(DiagId::EarlyReturn, s->getBeginLoc());
+  } else if (auto *e = dyn_cast<Expr>(s)) {
+    lowerExprStmt(e, out);
+  } else {
+    unsupportedStmt(s);
+  }
+}
+
+void KernelLowering::unsupportedStmt(const clang::Stmt *s) {
+  std::string what;
+  if (llvm::isa<clang::GotoStmt>(s) || llvm::isa<clang::IndirectGotoStmt>(s))
+    what = "goto";
+  else if (llvm::isa<clang::SwitchStmt>(s))
+    what = "switch";
+  else if (llvm::isa<clang::DoStmt>(s))
+    what = "do";
+  else if (llvm::isa<clang::LabelStmt>(s))
+    what = "label";
+  else if (llvm::isa<clang::CXXTryStmt>(s))
+    what = "try";
+  else if (llvm::isa<clang::AsmStmt>(s))
+    what = "asm";
+  else
+    what = fe.text(s->getSourceRange());
+  fe.fail(DiagId::UnsupportedStmt, s->getBeginLoc(), {what});
+}
+
+void KernelLowering::lowerDecl(const clang::Decl *d, const clang::DeclStmt *ds,
+                               std::vector<ir::Stmt> &out) {
+  using namespace clang;
+  if (isa<TypedefNameDecl>(d) || isa<StaticAssertDecl>(d) || isa<UsingDecl>(d) ||
+      isa<UsingDirectiveDecl>(d))
+    return; // compile-time only: nothing to lower
+  auto *vd = dyn_cast<VarDecl>(d);
+  if (!vd || isa<DecompositionDecl>(vd))
+    fe.fail(DiagId::UnsupportedStmt, d->getLocation(), {fe.text(ds->getSourceRange())});
+  if (vd->getType()->isReferenceType())
+    fe.fail(DiagId::UnsupportedType, vd->getLocation(), {typeName(vd->getType()), kExpectedTypes});
+  if (vd->isStaticLocal() && !vd->isConstexpr())
+    fe.fail(DiagId::UnsupportedStmt, vd->getLocation(), {"static local variable"});
+  ir::Type t = typeOf(vd->getType(), vd->getLocation());
+  const Expr *init = vd->getInit();
+  if (!init || isDefaultConstruct(init))
+    fe.fail(DiagId::UninitializedVar, vd->getLocation(), {vd->getNameAsString()});
+  ir::Expr value = convertTo(lowerExpr(init), t, vd->getNameAsString(), init);
+  auto v = k.newVar(vd->getNameAsString(), t, ir::VarKind::Local, fe.irLoc(vd->getLocation()));
+  vars[vd] = v;
+  out.push_back(ir::Decl::make(v, value, fe.irLoc(ds->getBeginLoc())));
+}
+
+bool KernelLowering::isDefaultConstruct(const clang::Expr *e) {
+  e = e->IgnoreImplicit();
+  if (auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(e))
+    return ce->getNumArgs() == 0 || ce->getConstructor()->isDefaultConstructor();
+  if (llvm::isa<clang::InitListExpr>(e) && llvm::cast<clang::InitListExpr>(e)->getNumInits() == 0)
+    return true;
+  return false;
+}
+
+ir::Expr KernelLowering::convertTo(ir::Expr v, const ir::Type &t, const std::string &name,
+                                   const clang::Expr *at) {
+  if (v->type.shape != t.shape) {
+    if (v->type.isScalar() && t.isTile())
+      return ir::Splat::make(castTo(v, t), t.shape, v->loc);
+    fe.fail(DiagId::TileTypeChange, at->getExprLoc(), {v->type.str(), name, t.str()});
+  }
+  if (t.pointer || v->type.pointer) {
+    if (t.pointer != v->type.pointer || t.elem != v->type.elem)
+      fe.fail(DiagId::TileTypeChange, at->getExprLoc(), {v->type.str(), name, t.str()});
+    return v;
+  }
+  return castTo(v, t);
+}
+
+ir::Expr KernelLowering::lowerCond(const clang::Expr *c) {
+  ir::Expr e = lowerExpr(c);
+  if (e->type.isTile())
+    fe.fail(DiagId::TileCondition, c->getExprLoc(), {fe.text(c->getSourceRange())});
+  if (e->type.pointer)
+    fe.fail(DiagId::BadOperand, c->getExprLoc(), {e->type.str(), "condition", "a scalar bool or number"});
+  return castTo(e, ScalarType::Bool);
+}
+
+void KernelLowering::lowerIf(const clang::IfStmt *is, std::vector<ir::Stmt> &out) {
+  if (is->isConsteval())
+    unsupportedStmt(is);
+  if (is->getConditionVariable())
+    fe.fail(DiagId::UnsupportedStmt, is->getBeginLoc(), {"if with a declaration"});
+  std::vector<ir::Stmt> *target = &out;
+  std::vector<ir::Stmt> scoped;
+  if (is->getInit()) {
+    target = &scoped;
+    lowerStmt(is->getInit(), scoped);
+  }
+  if (is->isConstexpr()) {
+    bool v = false;
+    if (!is->getCond()->EvaluateAsBooleanCondition(v, ctx))
+      fe.fail(DiagId::NotConstant, is->getCond()->getExprLoc(),
+              {"the condition of 'if constexpr'", fe.text(is->getCond()->getSourceRange())});
+    const clang::Stmt *chosen = v ? is->getThen() : is->getElse();
+    if (chosen)
+      target->push_back(lowerBlock(chosen));
+  } else {
+    ir::Expr c = lowerCond(is->getCond());
+    ir::Stmt thenS = lowerBlock(is->getThen());
+    ir::Stmt elseS = is->getElse() ? lowerBlock(is->getElse()) : nullptr;
+    target->push_back(ir::If::make(c, thenS, elseS, loc(is)));
+  }
+  if (is->getInit())
+    out.push_back(ir::Block::make(std::move(scoped), loc(is)));
+}
+
+void KernelLowering::lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &out) {
+  using namespace clang;
+  if (fs->getConditionVariable())
+    fe.fail(DiagId::UnsupportedStmt, fs->getBeginLoc(), {"for with a condition declaration"});
+  const VarDecl *iv = nullptr;
+  if (auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit()); ds && ds->isSingleDecl())
+    if (auto *vd = dyn_cast<VarDecl>(ds->getSingleDecl());
+        vd && vd->getInit() && vd->getType()->isIntegerType() && !vd->getType()->isBooleanType())
+      iv = vd;
+  const Expr *end = nullptr;
+  bool inclusive = false;
+  if (iv && fs->getCond()) {
+    if (auto *b = dyn_cast<BinaryOperator>(fs->getCond()->IgnoreParens());
+        b && (b->getOpcode() == BO_LT || b->getOpcode() == BO_LE) && refersTo(b->getLHS(), iv)) {
+      end = b->getRHS();
+      inclusive = b->getOpcode() == BO_LE;
+    }
+  }
+  std::optional<int64_t> step;
+  std::string stepSymbol; // the meta-parameter the step is, so the output says `off += BLOCK`
+  if (end && fs->getInc()) {
+    const Expr *inc = fs->getInc()->IgnoreParens();
+    if (auto *u = dyn_cast<UnaryOperator>(inc); u && u->isIncrementOp() && refersTo(u->getSubExpr(), iv))
+      step = 1;
+    else if (auto *ca = dyn_cast<CompoundAssignOperator>(inc);
+             ca && ca->getOpcode() == BO_AddAssign && refersTo(ca->getLHS(), iv)) {
+      step = constInt(ca->getRHS());
+      stepSymbol = metaParameterName(ca->getRHS());
+    }
+  }
+  bool counted = step && *step > 0;
+  if (counted) {
+    AssignFinder f(iv);
+    f.TraverseStmt(const_cast<Stmt *>(fs->getBody()));
+    AssignFinder g(iv);
+    g.TraverseStmt(const_cast<Expr *>(end));
+    counted = !f.found && !g.found;
+  }
+  if (counted) {
+    ir::Type t = typeOf(iv->getType(), iv->getLocation());
+    ir::Expr begin = castTo(lowerExpr(iv->getInit()), t.elem);
+    auto v = k.newVar(iv->getNameAsString(), t, ir::VarKind::LoopIndex, fe.irLoc(iv->getLocation()));
+    vars[iv] = v;
+    ir::Expr e = lowerExpr(end);
+    if (e->type.isTile())
+      fe.fail(DiagId::TileCondition, end->getExprLoc(), {fe.text(fs->getCond()->getSourceRange())});
+    e = castTo(e, t.elem);
+    if (inclusive)
+      e = foldAdd(e, 1);
+    out.push_back(ir::For::make(v, begin, e,
+                                ir::IntImm::makeSymbol(t.elem, *step, stepSymbol, loc(fs->getInc())),
+                                lowerBlock(fs->getBody()), false, loc(fs)));
+    return;
+  }
+  std::vector<ir::Stmt> scoped, body;
+  if (fs->getInit())
+    lowerStmt(fs->getInit(), scoped);
+  ir::Expr c = fs->getCond() ? lowerCond(fs->getCond())
+                             : ir::IntImm::make(ScalarType::Bool, 1, loc(fs));
+  body.push_back(lowerBlock(fs->getBody()));
+  if (fs->getInc())
+    lowerExprStmt(fs->getInc(), body);
+  scoped.push_back(ir::While::make(c, ir::Block::make(std::move(body), loc(fs)), loc(fs)));
+  out.push_back(ir::Block::make(std::move(scoped), loc(fs)));
+}
+
+ir::Expr KernelLowering::foldAdd(ir::Expr e, int64_t d) {
+  if (auto *imm = ir::as<ir::IntImm>(e))
+    return ir::IntImm::make(e->type.elem, imm->value + d, e->loc);
+  return ir::Binary::make(ir::BinaryOp::Add, e, ir::IntImm::make(e->type.elem, d, e->loc), e->loc);
+}
+
+bool KernelLowering::refersTo(const clang::Expr *e, const clang::VarDecl *vd) {
+  auto *dre = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+  return dre && dre->getDecl() == vd;
+}
+
+void KernelLowering::lowerRangeFor(const clang::CXXForRangeStmt *rf, std::vector<ir::Stmt> &out) {
+  const clang::Expr *range = rf->getRangeInit();
+  const auto *spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+      range ? range->getType().getCanonicalType()->getAsCXXRecordDecl() : nullptr);
+  if (!spec || spec->getName() != "static_range" || !inTl(spec) || rf->getInit())
+    fe.fail(DiagId::UnsupportedStmt, rf->getBeginLoc(),
+            {"range-based for over anything but tl::static_range"});
+  std::vector<int64_t> vals;
+  for (const auto &arg : spec->getTemplateArgs().asArray())
+    if (arg.getKind() == clang::TemplateArgument::Integral)
+      vals.push_back(arg.getAsIntegral().getExtValue());
+  if (vals.size() < 2)
+    fe.fail(DiagId::UnsupportedStmt, rf->getBeginLoc(), {"tl::static_range without bounds"});
+  int64_t step = vals.size() > 2 ? vals[2] : 1;
+  const clang::VarDecl *lv = rf->getLoopVariable();
+  ir::Type t = typeOf(lv->getType().getNonReferenceType(), lv->getLocation());
+  if (t.isTile() || t.pointer || !ir::isInt(t.elem))
+    fe.fail(DiagId::UnsupportedType, lv->getLocation(),
+            {typeName(lv->getType()), "an integer loop variable"});
+  auto v = k.newVar(lv->getNameAsString(), t, ir::VarKind::LoopIndex, fe.irLoc(lv->getLocation()));
+  vars[lv] = v;
+  ir::SourceLoc l = fe.irLoc(range->getExprLoc());
+  out.push_back(ir::For::make(v, ir::IntImm::make(t.elem, vals[0], l), ir::IntImm::make(t.elem, vals[1], l),
+                              ir::IntImm::make(t.elem, step, l), lowerBlock(rf->getBody()), true,
+                              loc(rf)));
+}
+
+ir::Var KernelLowering::assignedVar(const clang::Expr *lhs) {
+  auto *dre = llvm::dyn_cast<clang::DeclRefExpr>(lhs->IgnoreParenImpCasts());
+  if (dre)
+    if (auto *vd = llvm::dyn_cast<clang::VarDecl>(dre->getDecl())) {
+      auto it = vars.find(vd);
+      if (it != vars.end())
+        return it->second;
+    }
+  fe.fail(DiagId::UnsupportedExpr, lhs->getExprLoc(),
+          {"assignment to " + fe.text(lhs->getSourceRange()) + " (only local variables can be assigned)"});
+}
+
+void KernelLowering::assign(const ir::Var &v, ir::Expr value, const clang::Expr *at,
+                            std::vector<ir::Stmt> &out, ir::SourceLoc l) {
+  if (v->type.shape != value->type.shape && !(value->type.isScalar() && v->type.isTile())) {
+    fe.report(DiagId::TileTypeChange, at->getExprLoc(), {value->type.str(), v->name, v->type.str()});
+    for (auto &[decl, var] : vars)
+      if (var == v)
+        fe.report(DiagId::NoteDeclaredHere, decl->getLocation(), {v->name});
+    throw LoweringStopped();
+  }
+  out.push_back(ir::Assign::make(v, convertTo(value, v->type, v->name, at), l));
+}
+
+void KernelLowering::lowerExprStmt(const clang::Expr *e, std::vector<ir::Stmt> &out) {
+  using namespace clang;
+  ir::SourceLoc l = loc(e);
+  e = strip(e);
+  if (auto *oc = dyn_cast<CXXOperatorCallExpr>(e); oc && oc->getDirectCallee() && inTl(oc->getDirectCallee())) {
+    OverloadedOperatorKind ok = oc->getOperator();
+    if (ok == OO_Equal && oc->getNumArgs() == 2) {
+      ir::Var v = assignedVar(oc->getArg(0));
+      assign(v, lowerExpr(oc->getArg(1)), oc->getArg(1), out, l);
+      return;
+    }
+    if (auto op = compoundOp(ok); op && oc->getNumArgs() == 2) {
+      ir::Var v = assignedVar(oc->getArg(0));
+      ir::Expr cur = ir::VarRef::make(v, fe.irLoc(oc->getArg(0)->getExprLoc()));
+      ir::Expr r = elementwise(*op, {cur, lowerExpr(oc->getArg(1))}, std::nullopt, oc->getOperatorLoc(),
+                               {oc->getArg(0), oc->getArg(1)});
+      assign(v, r, oc, out, l);
+      return;
+    }
+  }
+  if (auto *oc = dyn_cast<CXXOperatorCallExpr>(e);
+      oc && oc->getOperator() == OO_Equal && oc->getNumArgs() == 2) {
+    // copy/move assignment of a tl type (half, bfloat16 or tile) declared as a member.
+    if (auto *md = dyn_cast_or_null<CXXMethodDecl>(oc->getDirectCallee());
+        md && (md->isCopyAssignmentOperator() || md->isMoveAssignmentOperator())) {
+      ir::Var v = assignedVar(oc->getArg(0));
+      assign(v, lowerExpr(oc->getArg(1)), oc->getArg(1), out, l);
+      return;
+    }
+  }
+  if (auto *ca = dyn_cast<CompoundAssignOperator>(e)) {
+    ir::Var v = assignedVar(ca->getLHS());
+    auto op = builtinBinaryOp(ca->getOpcode());
+    if (!op)
+      fe.fail(DiagId::UnsupportedExpr, ca->getOperatorLoc(), {ca->getOpcodeStr().str()});
+    ir::Expr cur = ir::VarRef::make(v, fe.irLoc(ca->getLHS()->getExprLoc()));
+    ir::Expr rhs = lowerExpr(ca->getRHS());
+    ir::Expr r;
+    if (v->type.pointer) {
+      r = ir::Binary::make(*op, cur, rhs, fe.irLoc(ca->getOperatorLoc()));
+    } else {
+      auto compT = scalarOf(ca->getComputationLHSType());
+      if (!compT)
+        fe.fail(DiagId::UnsupportedType, ca->getOperatorLoc(),
+                {typeName(ca->getComputationLHSType()), kExpectedTypes});
+      r = ir::Binary::make(*op, castTo(cur, *compT), castTo(rhs, *compT), fe.irLoc(ca->getOperatorLoc()));
+    }
+    assign(v, castTo(r, v->type), ca, out, l);
+    return;
+  }
+  if (auto *b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == BO_Assign) {
+    ir::Var v = assignedVar(b->getLHS());
+    assign(v, lowerExpr(b->getRHS()), b->getRHS(), out, l);
+    return;
+  }
+  if (auto *u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) {
+    ir::Var v = assignedVar(u->getSubExpr());
+    if (v->type.isTile() || (!v->type.pointer && !ir::isInt(v->type.elem)))
+      fe.fail(DiagId::BadOperand, u->getOperatorLoc(),
+              {v->type.str(), u->isIncrementOp() ? "++" : "--", "an integer or pointer scalar"});
+    ir::Expr one = ir::IntImm::make(v->type.pointer ? ScalarType::I32 : v->type.elem, 1, l);
+    ir::Expr cur = ir::VarRef::make(v, l);
+    out.push_back(ir::Assign::make(
+        v, ir::Binary::make(u->isIncrementOp() ? ir::BinaryOp::Add : ir::BinaryOp::Sub, cur, one, l), l));
+    return;
+  }
+  if (auto *call = dyn_cast<CallExpr>(e); call && !isa<CXXOperatorCallExpr>(e)) {
+    const FunctionDecl *fd = call->getDirectCallee();
+    if (fd && inTl(fd) && fd->getDeclName().isIdentifier() && fd->getName() == "store") {
+      out.push_back(lowerStore(call));
+      return;
+    }
+    if (!fd || !inTl(fd))
+      unsupportedCall(call);
+  }
+  fe.fail(DiagId::UnsupportedStmt, e->getExprLoc(), {fe.text(e->getSourceRange())});
+}
+
+} // namespace tilec::translator

@@ -1,0 +1,301 @@
+/// KernelLowering, calls: the tile operations of tl.hpp (program_id, arange, zeros/full,
+/// expand_dims, broadcast_to, load/store, where, minimum/maximum, cast, the math functions, the
+/// reductions and the multiple_of/max_contiguous hints) and tl::tile's overloaded operators.
+/// Result types come from the types Clang computed with tl.hpp; axes and hint values must be
+/// compile-time constants. Any other call is reported as UnsupportedCall.
+
+#include "translator/Lowering.h"
+
+#include <clang/AST/ExprCXX.h>
+
+#include <algorithm>
+#include <map>
+
+namespace tilec::translator {
+
+using ir::ScalarType;
+
+void KernelLowering::unsupportedCall(const clang::CallExpr *call) {
+  const clang::FunctionDecl *fd = call->getDirectCallee();
+  std::string n = fd ? fd->getQualifiedNameAsString() : fe.text(call->getCallee()->getSourceRange());
+  fe.fail(DiagId::UnsupportedCall, call->getExprLoc(), {n});
+}
+
+std::vector<const clang::Expr *> KernelLowering::callArgs(const clang::CallExpr *call) {
+  std::vector<const clang::Expr *> r;
+  for (const clang::Expr *a : call->arguments())
+    if (!llvm::isa<clang::CXXDefaultArgExpr>(a))
+      r.push_back(a);
+  return r;
+}
+
+std::vector<int64_t> KernelLowering::intTemplateArgs(const clang::FunctionDecl *fd) {
+  std::vector<int64_t> r;
+  if (auto *args = fd->getTemplateSpecializationArgs())
+    for (const auto &a : args->asArray()) {
+      if (a.getKind() == clang::TemplateArgument::Integral)
+        r.push_back(a.getAsIntegral().getExtValue());
+      else if (a.getKind() == clang::TemplateArgument::Pack)
+        for (const auto &p : a.pack_elements())
+          if (p.getKind() == clang::TemplateArgument::Integral)
+            r.push_back(p.getAsIntegral().getExtValue());
+    }
+  return r;
+}
+
+unsigned KernelLowering::explicitTemplateArgCount(const clang::CallExpr *call) {
+  if (auto *dre = llvm::dyn_cast<clang::DeclRefExpr>(call->getCallee()->IgnoreParenImpCasts()))
+    return dre->getNumTemplateArgs();
+  return 0;
+}
+
+int64_t KernelLowering::constArg(const clang::Expr *e, const std::string &what) {
+  auto v = constInt(e);
+  if (!v)
+    fe.fail(DiagId::NotConstant, e->getExprLoc(), {what, fe.text(e->getSourceRange())});
+  return *v;
+}
+
+ir::Expr KernelLowering::needTile(ir::Expr x, const clang::Expr *src, const std::string &op) {
+  if (!x->type.isTile() || x->type.pointer)
+    fe.fail(DiagId::BadOperand, src->getExprLoc(), {x->type.str(), op, "a tile of numbers"});
+  return x;
+}
+
+ir::Stmt KernelLowering::lowerStore(const clang::CallExpr *call) {
+  auto args = callArgs(call);
+  ir::SourceLoc l = fe.irLoc(call->getBeginLoc());
+  if (args.size() < 2 || args.size() > 3)
+    unsupportedCall(call);
+  ir::Expr p = lowerExpr(args[0]);
+  if (!p->type.pointer)
+    fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {p->type.str(), "tl::store", "a pointer or a tile of pointers"});
+  ir::Expr v = lowerExpr(args[1]);
+  if (v->type.pointer)
+    fe.fail(DiagId::BadOperand, args[1]->getExprLoc(), {v->type.str(), "tl::store", "a value of numbers"});
+  ir::Expr m = args.size() > 2 ? castTo(lowerExpr(args[2]), ScalarType::Bool) : nullptr;
+  std::vector<ir::Expr> all = {p, v};
+  if (m)
+    all.push_back(m);
+  auto shape = broadcastShape(all, call->getExprLoc());
+  p = toShape(p, shape);
+  v = toShape(castTo(v, p->type.elem), shape);
+  if (m)
+    m = toShape(m, shape);
+  return ir::Store::make(p, v, m, l);
+}
+
+ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
+  using namespace clang;
+  const FunctionDecl *fd = call->getDirectCallee();
+  if (!fd || !inTl(fd))
+    unsupportedCall(call);
+  ir::SourceLoc l = fe.irLoc(call->getExprLoc());
+  auto args = callArgs(call);
+  clang::SourceLocation at = call->getExprLoc();
+  if (auto *oc = dyn_cast<CXXOperatorCallExpr>(call)) {
+    OverloadedOperatorKind ok = oc->getOperator();
+    if (args.size() == 2 && !compoundOp(ok)) {
+      if (auto op = overloadedBinaryOp(ok)) {
+        auto elem = resultElem(call->getType(), at);
+        return elementwise(*op, {lowerExpr(args[0]), lowerExpr(args[1])}, elem, oc->getOperatorLoc(),
+                           {args[0], args[1]});
+      }
+    }
+    if (args.size() == 1) {
+      ir::Expr a = lowerExpr(args[0]);
+      auto elem = resultElem(call->getType(), at);
+      switch (ok) {
+      case OO_Plus: return a;
+      case OO_Minus: return ir::Unary::make(ir::UnaryOp::Neg, castTo(a, *elem), l);
+      case OO_Tilde: return ir::Unary::make(ir::UnaryOp::BitNot, castTo(a, *elem), l);
+      case OO_Exclaim: return ir::Unary::make(ir::UnaryOp::Not, castTo(a, ScalarType::Bool), l);
+      default: break;
+      }
+    }
+    fe.fail(DiagId::UnsupportedExpr, oc->getOperatorLoc(), {fe.text(call->getSourceRange())});
+  }
+  if (!fd->getDeclName().isIdentifier())
+    unsupportedCall(call);
+  std::string name = fd->getName().str();
+  std::string qname = "tl::" + name;
+  auto nargs = [&](size_t lo, size_t hi) {
+    if (args.size() < lo || args.size() > hi)
+      unsupportedCall(call);
+  };
+
+  if (name == "program_id" || name == "num_programs") {
+    nargs(1, 1);
+    int64_t axis = constArg(args[0], "the program axis");
+    if (axis < 0 || axis > 2)
+      fe.fail(DiagId::BadProgramAxis, args[0]->getExprLoc(), {std::to_string(axis)});
+    return ir::ProgramId::make(static_cast<int>(axis), name == "num_programs", l);
+  }
+  if (name == "arange") {
+    ir::Type t = typeOf(call->getType(), at);
+    auto targs = intTemplateArgs(fd);
+    int64_t start = targs.empty() ? 0 : targs[0];
+    return castTo(ir::Arange::make(start, start + t.shape[0], l), t.elem);
+  }
+  if (name == "zeros" || name == "full") {
+    ir::Type t = typeOf(call->getType(), at);
+    ir::Expr v;
+    if (name == "zeros") {
+      nargs(0, 0);
+      v = ir::isFloat(t.elem) ? ir::FloatImm::make(t.elem, 0.0, l) : ir::IntImm::make(t.elem, 0, l);
+    } else {
+      nargs(1, 1);
+      v = lowerExpr(args[0]);
+      if (!v->type.isScalar() || v->type.pointer)
+        fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {v->type.str(), qname, "a scalar value"});
+      v = castTo(v, t.elem);
+    }
+    if (t.isScalar())
+      return v;
+    return ir::Splat::make(v, t.shape, l);
+  }
+  if (name == "expand_dims") {
+    nargs(1, 1);
+    ir::Expr a = lowerExpr(args[0]);
+    if (!a->type.isTile())
+      fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {a->type.str(), qname, "a tile"});
+    auto targs = intTemplateArgs(fd);
+    int64_t axis = targs.empty() ? 0 : targs[0];
+    if (axis < 0)
+      axis += a->type.rank() + 1;
+    if (axis < 0 || axis > a->type.rank())
+      fe.fail(DiagId::BadAxis, at, {std::to_string(targs.empty() ? 0 : targs[0]), std::to_string(a->type.rank())});
+    ir::Expr r = ir::ExpandDims::make(a, static_cast<int>(axis), l);
+    typeOf(call->getType(), at); // checks the result's rank
+    return r;
+  }
+  if (name == "broadcast_to") {
+    nargs(1, 1);
+    ir::Type t = typeOf(call->getType(), at);
+    ir::Expr a = lowerExpr(args[0]);
+    auto shape = broadcastShape({a, ir::Splat::make(ir::IntImm::make(ScalarType::I32, 0), t.shape)}, at);
+    if (shape != t.shape)
+      fe.fail(DiagId::ShapeMismatch, at, {shapeStr(a->type.shape), shapeStr(t.shape)});
+    return toShape(a, t.shape);
+  }
+  if (name == "load") {
+    nargs(1, 3);
+    ir::Expr p = lowerExpr(args[0]);
+    if (!p->type.pointer)
+      fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {p->type.str(), qname, "a pointer or a tile of pointers"});
+    ir::Expr m = args.size() > 1 ? castTo(lowerExpr(args[1]), ScalarType::Bool) : nullptr;
+    ir::Expr o = args.size() > 2 ? lowerExpr(args[2]) : nullptr;
+    if (o && o->type.pointer)
+      fe.fail(DiagId::BadOperand, args[2]->getExprLoc(), {o->type.str(), qname, "a number for 'other'"});
+    std::vector<ir::Expr> all = {p};
+    if (m)
+      all.push_back(m);
+    auto shape = broadcastShape(all, at);
+    if (o)
+      broadcastShape({ir::Splat::make(ir::IntImm::make(ScalarType::I32, 0), shape.empty() ? std::vector<int64_t>{1} : shape), o}, args[2]->getExprLoc());
+    p = toShape(p, shape);
+    if (m)
+      m = toShape(m, shape);
+    if (o)
+      o = toShape(castTo(o, p->type.elem), shape);
+    ir::Expr r = ir::Load::make(p, m, o, l);
+    if (auto elem = resultElem(call->getType(), at))
+      r = castTo(r, *elem);
+    return r;
+  }
+  if (name == "where") {
+    nargs(3, 3);
+    ir::Expr c = castTo(lowerExpr(args[0]), ScalarType::Bool);
+    ir::Expr a = lowerExpr(args[1]), b = lowerExpr(args[2]);
+    ir::Type rt = typeOf(call->getType(), at);
+    ScalarType t = rt.pointer ? a->type.elem : rt.elem;
+    auto shape = broadcastShape({c, a, b}, at);
+    if (!rt.pointer) {
+      a = castTo(a, t);
+      b = castTo(b, t);
+    }
+    return ir::Select::make(toShape(c, shape), toShape(a, shape), toShape(b, shape), l);
+  }
+  if (name == "minimum" || name == "maximum") {
+    nargs(2, 2);
+    return elementwise(name == "minimum" ? ir::BinaryOp::Min : ir::BinaryOp::Max,
+                       {lowerExpr(args[0]), lowerExpr(args[1])}, resultElem(call->getType(), at), at,
+                       {args[0], args[1]});
+  }
+  if (name == "cast") {
+    nargs(1, 1);
+    ir::Type t = typeOf(call->getType(), at);
+    ir::Expr a = lowerExpr(args[0]);
+    if (t.pointer || a->type.pointer)
+      fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {a->type.str(), qname, "numbers"});
+    if (a->type.elem == t.elem)
+      return a;
+    return ir::Cast::make(t.elem, a, l);
+  }
+  static const std::map<std::string, ir::MathOp> math = {
+      {"exp", ir::MathOp::Exp},     {"exp2", ir::MathOp::Exp2},   {"log", ir::MathOp::Log},
+      {"log2", ir::MathOp::Log2},   {"sqrt", ir::MathOp::Sqrt},   {"rsqrt", ir::MathOp::Rsqrt},
+      {"sigmoid", ir::MathOp::Sigmoid}, {"tanh", ir::MathOp::Tanh}, {"erf", ir::MathOp::Erf},
+      {"abs", ir::MathOp::Abs},     {"floor", ir::MathOp::Floor}, {"ceil", ir::MathOp::Ceil},
+      {"fma", ir::MathOp::Fma},     {"cdiv", ir::MathOp::Cdiv}};
+  if (auto it = math.find(name); it != math.end()) {
+    size_t n = static_cast<size_t>(ir::arity(it->second));
+    nargs(n, n);
+    std::vector<ir::Expr> xs;
+    for (auto *a : args) {
+      xs.push_back(lowerExpr(a));
+      if (xs.back()->type.pointer)
+        fe.fail(DiagId::BadOperand, a->getExprLoc(), {xs.back()->type.str(), qname, "numbers"});
+    }
+    auto elem = resultElem(call->getType(), at);
+    ScalarType t = elem ? *elem : promoted(xs);
+    if (it->second == ir::MathOp::Cdiv && !ir::isInt(t))
+      fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {xs[0]->type.str(), qname, "integers"});
+    if (it->second != ir::MathOp::Cdiv && it->second != ir::MathOp::Abs && !ir::isFloat(t))
+      fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {xs[0]->type.str(), qname, "floating-point values"});
+    auto shape = broadcastShape(xs, at);
+    for (auto &x : xs)
+      x = toShape(castTo(x, t), shape);
+    return ir::Math::make(it->second, std::move(xs), l);
+  }
+  static const std::map<std::string, ir::ReduceOp> reductions = {
+      {"sum", ir::ReduceOp::Sum}, {"max", ir::ReduceOp::Max}, {"min", ir::ReduceOp::Min},
+      {"argmax", ir::ReduceOp::ArgMax}, {"argmin", ir::ReduceOp::ArgMin}};
+  if (auto it = reductions.find(name); it != reductions.end()) {
+    nargs(1, 1);
+    ir::Expr a = needTile(lowerExpr(args[0]), args[0], qname);
+    int64_t axis = 0;
+    if (explicitTemplateArgCount(call) > 0) {
+      auto targs = intTemplateArgs(fd);
+      axis = targs.empty() ? 0 : targs[0];
+      if (axis < 0)
+        axis += a->type.rank();
+      if (axis < 0 || axis >= a->type.rank())
+        fe.fail(DiagId::BadAxis, at, {std::to_string(targs.empty() ? 0 : targs[0]), std::to_string(a->type.rank())});
+    } else if (a->type.rank() == 2) {
+      // Reducing every element: along dim 1, then dim 0 (argmax/argmin would need the flattened
+      // index, which two reductions do not give).
+      if (it->second == ir::ReduceOp::ArgMax || it->second == ir::ReduceOp::ArgMin)
+        fe.fail(DiagId::BadOperand, args[0]->getExprLoc(),
+                {a->type.str(), qname, "a 1-D tile (give the axis for 2-D tiles: " + qname + "<AXIS>(x))"});
+      a = ir::Reduce::make(it->second, 1, a, l);
+    }
+    ir::Expr r = ir::Reduce::make(it->second, static_cast<int>(axis), a, l);
+    if (auto elem = resultElem(call->getType(), at))
+      r = castTo(r, *elem);
+    return r;
+  }
+  if (name == "multiple_of" || name == "max_contiguous") {
+    nargs(2, 2);
+    ir::Expr a = lowerExpr(args[0]);
+    int64_t n = constArg(args[1], "the argument of '" + qname + "'");
+    std::vector<int64_t> values(static_cast<size_t>(std::max(1, a->type.rank())), n);
+    return ir::Hint::make(name == "multiple_of" ? ir::HintKind::MultipleOf : ir::HintKind::MaxContiguous, a,
+                          values, l);
+  }
+  if (name == "store")
+    fe.fail(DiagId::UnsupportedExpr, at, {"use of the result of tl::store"});
+  unsupportedCall(call);
+}
+
+} // namespace tilec::translator
