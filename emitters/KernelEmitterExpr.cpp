@@ -104,6 +104,10 @@ Code KernelEmitter::cast(Code a, const Type &from, ScalarType to) {
     return {operand(a, Prec::Equality) + " != 0", Prec::Equality};
   }
   if (is16(to)) {
+    // int32/int64 -> bf16 through float would round twice (float keeps 24 bits, bf16 8); fp16's
+    // range ends below 2^24, where every integer is exact in float, and int8 is always exact.
+    if (to == ScalarType::BF16 && (f == ScalarType::I32 || f == ScalarType::I64))
+      return {"tilec::rt::int_to_bf16(" + a.text + ")", Prec::Postfix};
     std::string fl = f == ScalarType::F32   ? a.text
                      : is16(f)              ? asFloat(a, f)
                                             : "static_cast<float>(" + a.text + ")";
@@ -257,7 +261,9 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
     ScalarType t = u->a->type.elem;
     if (u->op == UnaryOp::Neg && is16(t))
       return roundTo(t, "-" + operand({asFloat(a, t), Prec::Postfix}, Prec::Unary));
-    const char *op = u->op == UnaryOp::Neg ? "-" : u->op == UnaryOp::Not ? "!" : "~";
+    // `~` on bool is logical not (tl.hpp); C++'s `~` would promote to int (~1 == -2: still true).
+    bool logical = u->op == UnaryOp::Not || (u->op == UnaryOp::BitNot && t == ScalarType::Bool);
+    const char *op = u->op == UnaryOp::Neg ? "-" : logical ? "!" : "~";
     std::string inner = operand(a, Prec::Unary);
     if (inner[0] == '-' || inner[0] == '~' || inner[0] == '!')
       inner = parens(inner); // never print `--x`

@@ -34,7 +34,7 @@ struct Case {
 const Case kCases[] = {{"vector_add", vectorAdd},         {"sum_reduce", sumReduce},
                        {"transpose", transpose},          {"half_elementwise", halfElementwise},
                        {"loop_carried", loopCarried},     {"argmax_rows", argmaxRows},
-                       {"row_pointers", rowPointers}};
+                       {"row_pointers", rowPointers},     {"bool_not", boolNotIntToBf16}};
 
 bool contains(const std::string &s, const std::string &sub) { return s.find(sub) != std::string::npos; }
 
@@ -286,6 +286,26 @@ TEST(Emitter, RejectsUnloweredIR) {
 }
 
 // ---- the compilers --------------------------------------------------------------------------------
+
+TEST(Emitter, BitNotOfBoolIsLogicalNot) {
+  // Bug: `~` on a bool tile (tl.hpp: logical not) was printed as C++ `~b[i]`, which promotes to int:
+  // ~1 == -2 and ~0 == -1 both convert back to true.
+  for (auto t : {ir::TargetKind::Cuda, ir::TargetKind::Hip}) {
+    std::string s = emit("bool_not", t);
+    EXPECT_TRUE(contains(s, "out[offs[i]] = !b[i];")) << s;
+    EXPECT_FALSE(contains(s, "~b[")) << s;
+  }
+}
+
+TEST(Emitter, IntToBf16RoundsOnce) {
+  // Bug: int32/int64 -> bf16 went through float, rounding twice (2^24 + 2^16 + 1 became 2^24, the
+  // reference gives 2^24 + 2^17); the runtime's int_to_bf16 rounds once (RuntimeHost tests).
+  for (auto t : {ir::TargetKind::Cuda, ir::TargetKind::Hip}) {
+    std::string s = emit("bool_not", t);
+    EXPECT_TRUE(contains(s, "z[offs[i]] = tilec::rt::int_to_bf16(v[i]);")) << s;
+    EXPECT_FALSE(contains(s, "to_bf16(static_cast<float>(")) << s;
+  }
+}
 
 std::string writeFile(const std::string &name, const std::string &text) {
   std::string path = std::string(TILEC_EMIT_DIR) + "/" + name;

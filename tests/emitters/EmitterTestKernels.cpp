@@ -484,4 +484,50 @@ void row_copy(const float *x, float *out, int n, int n_rows) {
   return m;
 }
 
+Module boolNotIntToBf16(int W) {
+  Module m;
+  m.files.push_back(fileOf("bool_not.cpp", R"(#include <tilec/tl.hpp>
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4)
+void bool_not(const int *x, const int64_t *y, bool *out, tl::bfloat16 *z, tl::bfloat16 *w) {
+  auto offs = tl::arange<0, BLOCK>();
+  auto v = tl::load(x + offs);
+  auto b = v > 0;
+  tl::store(out + offs, ~b);
+  tl::store(z + offs, tl::cast<tl::bfloat16>(v));
+  auto u = tl::load(y + offs);
+  tl::store(w + offs, tl::cast<tl::bfloat16>(u));
+})"));
+  Kernel k;
+  k.name = "bool_not";
+  k.instanceName = "bool_not_256";
+  k.templateArgs = "<256>";
+  k.metaParams = {{"BLOCK", 256, false}};
+  k.warpSize = W;
+  k.loc = at(4);
+  const int64_t B = 256;
+  LayoutRef L = Layout::blocked({1}, {W}, {4}, {0});
+  Var x = param(k, "x", Type::ptr(ScalarType::I32, true));
+  Var y = param(k, "y", Type::ptr(ScalarType::I64, true));
+  Var out = param(k, "out", Type::ptr(ScalarType::Bool, false));
+  Var z = param(k, "z", Type::ptr(ScalarType::BF16, false));
+  Var w = param(k, "w", Type::ptr(ScalarType::BF16, false));
+  Var offs = local(k, "offs", Type::scalar(ScalarType::I32).withShape({B}), L);
+  Var v = local(k, "v", Type::scalar(ScalarType::I32).withShape({B}), L);
+  Var b = local(k, "b", Type::scalar(ScalarType::Bool).withShape({B}), L);
+  Var u = local(k, "u", Type::scalar(ScalarType::I64).withShape({B}), L);
+  auto ptr = [&](const Var &p) { return lay(bin(BinaryOp::Add, splat(use(p), {B}), use(offs)), L); };
+  k.body = Block::make({
+      Decl::make(offs, lay(Arange::make(0, B), L), at(6)),
+      Decl::make(v, lay(Load::make(ptr(x), nullptr, nullptr), L), at(7)),
+      Decl::make(b, lay(bin(BinaryOp::Gt, use(v), splat(i32(0), {B})), L), at(8)),
+      Store::make(ptr(out), lay(Unary::make(UnaryOp::BitNot, use(b)), L), nullptr, at(9)),
+      Store::make(ptr(z), lay(Cast::make(ScalarType::BF16, use(v)), L), nullptr, at(10)),
+      Decl::make(u, lay(Load::make(ptr(y), nullptr, nullptr), L), at(11)),
+      Store::make(ptr(w), lay(Cast::make(ScalarType::BF16, use(u)), L), nullptr, at(12)),
+  });
+  m.kernels.push_back(std::move(k));
+  return m;
+}
+
 } // namespace tilec::emittertests

@@ -15,5 +15,6 @@ ir::Module loopCarried(int W);    // scalar loop with a loop-carried tile; user 
 ir::Module argmaxRows(int W);     // 2-D argmax along axis 1 (pairs, slices, partial combine)
 ir::Module rowPointers(int W);    // pointer tile variable, const pointer locals, grid-only param,
                                   // unused meta-parameter, single-call vector load/store
+ir::Module boolNotIntToBf16(int W); // `~` on a bool tile (logical not); int32/int64 -> bf16 casts
 
 } // namespace tilec::emittertests

@@ -33,6 +33,24 @@ __device__ __forceinline__ bf16_t shfl_xor(bf16_t v, int m) { return to_bf16(shf
 template <class T> __device__ __forceinline__ T round_to(float x) { return static_cast<T>(x); }
 template <> __device__ __forceinline__ f16_t round_to<f16_t>(float x) { return to_f16(x); }
 template <> __device__ __forceinline__ bf16_t round_to<bf16_t>(float x) { return to_bf16(x); }
+/// Integer -> bf16 rounded once to nearest even, as the CPU reference (tl::bfloat16 converts through
+/// double: exact for int32, for int64 first rounded to 53 bits). `to_bf16(static_cast<float>(x))`
+/// would round twice (to float's 24 bits, then to bf16's 8): 2^24 + 2^16 + 1 would give 2^24, not
+/// 2^24 + 2^17. Here the float is rounded to odd (an inexact result moves toward zero and gets its
+/// last bit set), which keeps the information the second rounding needs: 24 >= 8 + 2 bits.
+__device__ __forceinline__ bf16_t int_to_bf16(int64_t x) {
+  const double d = static_cast<double>(x);
+  float f = static_cast<float>(d);
+  const double back = static_cast<double>(f);
+  if (back != d) {
+    unsigned bits = __float_as_uint(f);
+    if ((back < 0 ? -back : back) > (d < 0 ? -d : d))
+      bits -= 1; // rounded away from zero: the neighbour toward zero (same sign)
+    f = __uint_as_float(bits | 1u);
+  }
+  return to_bf16(f);
+}
+
 __device__ __forceinline__ float as_float(float x) { return x; }
 __device__ __forceinline__ float as_float(f16_t x) { return to_float(x); }
 __device__ __forceinline__ float as_float(bf16_t x) { return to_float(x); }

@@ -62,11 +62,16 @@ struct Blocked2 {
 };
 
 /// Dimension K of the rank-2 layout P removed (P's shape has size 1 along K). Every thread along K
-/// holds the same elements; the owner is the one with thr[K] == 0 that also owns in P.
+/// holds the same elements; the owner is the one with thr[K] == 0 that also owns in P. The slice's
+/// dim 0 is P's dim 1 - K: its lane, warp and thread coordinates are P's along that dim (what the
+/// partials of a reduction of a sliced tile use).
 template <class P, int K> struct Slice1 {
   static_assert(K == 0 || K == 1, "slice of a rank-2 layout");
   static constexpr int ELEMS = K == 1 ? P::ELEMS0 : P::ELEMS1;
   static constexpr bool REPLICATED = true;
+  __device__ __forceinline__ static int lane_coord0() { return K == 1 ? P::lane_coord0() : P::lane_coord1(); }
+  __device__ __forceinline__ static int warp_coord0() { return K == 1 ? P::warp_coord0() : P::warp_coord1(); }
+  __device__ __forceinline__ static int thr0() { return K == 1 ? P::thr0() : P::thr1(); }
   __device__ __forceinline__ static int coord0(int e) { return K == 1 ? P::coord0(e) : P::coord1(e); }
   __device__ __forceinline__ static bool is_owner() { return P::is_owner(); }
 };

@@ -1,0 +1,239 @@
+// Host-side checks of the device runtime headers (tilec/rt/*.hpp). Most helpers are plain templates:
+// they are compiled here for the CPU with a minimal stand-in for the CUDA/HIP built-ins (threadIdx,
+// __device__, the 16-bit float types: tl::half / tl::bfloat16, whose conversions are the reference
+// ones) and checked against docs/internals.md and docs/language.md. Built twice, with the warp size
+// of CUDA (32) and of HIP (64): RUNTIME_HOST_WARP_SIZE.
+#include <tilec/detail/float16.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <set>
+#include <vector>
+
+#define __host__
+#define __device__
+#define __forceinline__ inline
+#define TILEC_WARP_SIZE RUNTIME_HOST_WARP_SIZE
+#define TILEC_UNROLL
+
+namespace {
+struct ThreadIdx {
+  unsigned x = 0, y = 0, z = 0;
+};
+ThreadIdx threadIdx; // the "current thread" of the layout helpers
+} // namespace
+
+inline unsigned __float_as_uint(float f) {
+  unsigned u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+inline float __uint_as_float(unsigned u) {
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+namespace tilec::rt {
+using f16_t = tl::half;
+using bf16_t = tl::bfloat16;
+inline float to_float(f16_t x) { return static_cast<float>(x); }
+inline float to_float(bf16_t x) { return static_cast<float>(x); }
+inline f16_t to_f16(float x) { return f16_t(x); }  // round to nearest even, as __float2half_rn
+inline bf16_t to_bf16(float x) { return bf16_t(x); } // as __float2bfloat16_rn
+// Shuffles are not simulated here (compile tests cover the overloads); core.hpp needs them declared.
+inline int shfl_xor(int v, int) { return v; }
+inline float shfl_xor(float v, int) { return v; }
+inline int64_t shfl_xor(int64_t v, int) { return v; }
+} // namespace tilec::rt
+
+#include <tilec/rt/core.hpp>
+
+#define RT_CAT2(a, b) a##b
+#define RT_CAT(a, b) RT_CAT2(a, b)
+#define RT_SUITE RT_CAT(RuntimeHostW, RUNTIME_HOST_WARP_SIZE)
+
+namespace {
+
+constexpr int W = RUNTIME_HOST_WARP_SIZE;
+
+/// docs/internals.md "Layouts", written out independently of rt/layout.hpp.
+struct Ref {
+  std::vector<int> spt, tpw, wpb, order, S;
+  int numWarps() const {
+    int n = 1;
+    for (int w : wpb)
+      n *= w;
+    return n;
+  }
+  int cov(int d) const { return spt[d] * tpw[d] * wpb[d]; }
+  int elems(int d) const { return S[d] >= cov(d) ? S[d] / cov(d) * spt[d] : std::min(spt[d], S[d]); }
+  std::vector<int> split(int id, const std::vector<int> &per) const {
+    std::vector<int> c(S.size());
+    for (int d : order) {
+      c[d] = id % per[d];
+      id /= per[d];
+    }
+    return c;
+  }
+  std::vector<int> laneC(int t) const { return split(t % W, tpw); }
+  std::vector<int> warpC(int t) const { return split(t / W, wpb); }
+  int thr(int t, int d) const { return laneC(t)[d] + tpw[d] * warpC(t)[d]; }
+  int coord(int t, int d, int e) const {
+    return ((e / spt[d]) * cov(d) + thr(t, d) * spt[d] + e % spt[d]) % S[d];
+  }
+  bool owner(int t) const {
+    for (size_t d = 0; d < S.size(); ++d)
+      if (thr(t, d) * spt[d] >= S[d])
+        return false;
+    return true;
+  }
+};
+
+/// Every thread's coordinates and ownership against Ref; every element owned exactly once.
+template <class L> void checkBlocked2(const Ref &r) {
+  std::map<std::pair<int, int>, int> owners;
+  ASSERT_EQ(L::ELEMS0, r.elems(0));
+  ASSERT_EQ(L::ELEMS1, r.elems(1));
+  for (int t = 0; t < r.numWarps() * W; ++t) {
+    threadIdx.x = t;
+    EXPECT_EQ(L::lane_coord0(), r.laneC(t)[0]) << t;
+    EXPECT_EQ(L::lane_coord1(), r.laneC(t)[1]) << t;
+    EXPECT_EQ(L::warp_coord0(), r.warpC(t)[0]) << t;
+    EXPECT_EQ(L::warp_coord1(), r.warpC(t)[1]) << t;
+    EXPECT_EQ(L::is_owner(), r.owner(t)) << t;
+    for (int i = 0; i < L::ELEMS0; ++i)
+      for (int j = 0; j < L::ELEMS1; ++j) {
+        EXPECT_EQ(L::coord0(i), r.coord(t, 0, i)) << t;
+        EXPECT_EQ(L::coord1(j), r.coord(t, 1, j)) << t;
+        if (L::is_owner())
+          ++owners[{L::coord0(i), L::coord1(j)}];
+      }
+  }
+  EXPECT_EQ(owners.size(), static_cast<size_t>(r.S[0] * r.S[1]));
+  for (const auto &[c, n] : owners)
+    EXPECT_EQ(n, 1) << c.first << "," << c.second;
+}
+
+TEST(RT_SUITE, Blocked2MatchesInternals) {
+  // Row-major threads, replicated along dim 0 (4 rows < 2 * 4 threads' worth).
+  checkBlocked2<tilec::rt::Blocked2<1, 4, 2, W / 2, 4, 1, 1, 4, 64>>({{1, 4}, {2, W / 2}, {4, 1}, {1, 0}, {4, 64}});
+  // Column-major threads, both dims repeat.
+  checkBlocked2<tilec::rt::Blocked2<4, 1, W / 4, 4, 1, 4, 0, 128, 32>>(
+      {{4, 1}, {W / 4, 4}, {1, 4}, {0, 1}, {128, 32}});
+  // Tile smaller than the threads along both dims; spt larger than the tile along dim 1.
+  checkBlocked2<tilec::rt::Blocked2<1, 8, 8, W / 8, 2, 2, 1, 2, 4>>({{1, 8}, {8, W / 8}, {2, 2}, {1, 0}, {2, 4}});
+  checkBlocked2<tilec::rt::Blocked2<2, 2, W / 8, 8, 2, 2, 0, 8, 8>>({{2, 2}, {W / 8, 8}, {2, 2}, {0, 1}, {8, 8}});
+}
+
+TEST(RT_SUITE, Blocked1MatchesInternals) {
+  using L = tilec::rt::Blocked1<2, W, 4, 64>; // replicated: 64 < 2 * W * 4
+  Ref r{{2}, {W}, {4}, {0}, {64}};
+  std::map<int, int> owners;
+  ASSERT_EQ(L::ELEMS, r.elems(0));
+  for (int t = 0; t < 4 * W; ++t) {
+    threadIdx.x = t;
+    EXPECT_EQ(L::lane_coord0(), r.laneC(t)[0]);
+    EXPECT_EQ(L::warp_coord0(), r.warpC(t)[0]);
+    EXPECT_EQ(L::is_owner(), r.owner(t));
+    for (int e = 0; e < L::ELEMS; ++e) {
+      EXPECT_EQ(L::coord0(e), r.coord(t, 0, e));
+      if (L::is_owner())
+        ++owners[L::coord0(e)];
+    }
+  }
+  EXPECT_EQ(owners.size(), 64u);
+  for (const auto &[c, n] : owners)
+    EXPECT_EQ(n, 1) << c;
+}
+
+/// Slice(P, K): P over the shape with dim K of size 1; the slice's dim 0 is P's dim 1 - K.
+template <class P, int K> void checkSlice(const Ref &parent) {
+  using S = tilec::rt::Slice1<P, K>;
+  const int D = 1 - K;
+  std::map<int, int> owners;
+  ASSERT_EQ(S::ELEMS, parent.elems(D));
+  for (int t = 0; t < parent.numWarps() * W; ++t) {
+    threadIdx.x = t;
+    bool owner = parent.owner(t) && parent.thr(t, K) == 0;
+    EXPECT_EQ(S::is_owner(), owner) << t;
+    // Bug: Slice1 had no lane/warp coordinates, so the partials of a reduction of a sliced tile
+    // (tl::sum(x) of a 2-D x, tl::max(tl::sum<1>(x))) did not compile: the emitter prints
+    // `L::lane_coord0() == 0 && L::is_owner()` and `buf[L::warp_coord0()]`.
+    EXPECT_EQ(S::lane_coord0(), parent.laneC(t)[D]) << t;
+    EXPECT_EQ(S::warp_coord0(), parent.warpC(t)[D]) << t;
+    EXPECT_EQ(S::thr0(), parent.thr(t, D)) << t;
+    for (int e = 0; e < S::ELEMS; ++e) {
+      EXPECT_EQ(S::coord0(e), parent.coord(t, D, e)) << t;
+      if (owner)
+        ++owners[S::coord0(e)];
+    }
+  }
+  EXPECT_EQ(owners.size(), static_cast<size_t>(parent.S[D]));
+  for (const auto &[c, n] : owners)
+    EXPECT_EQ(n, 1) << c;
+}
+
+TEST(RT_SUITE, Slice1MatchesInternals) {
+  // The layouts of a 16 x 64 tile with 4x16-lane (W 64) / 2x16 (W 32) warps, rows sliced and columns.
+  checkSlice<tilec::rt::Blocked2<1, 4, W / 16, 16, 4, 1, 1, 16, 1>, 1>({{1, 4}, {W / 16, 16}, {4, 1}, {1, 0}, {16, 1}});
+  checkSlice<tilec::rt::Blocked2<1, 4, W / 16, 16, 4, 1, 1, 1, 64>, 0>({{1, 4}, {W / 16, 16}, {4, 1}, {1, 0}, {1, 64}});
+  checkSlice<tilec::rt::Blocked2<4, 1, 16, W / 16, 1, 4, 0, 64, 1>, 1>({{4, 1}, {16, W / 16}, {1, 4}, {0, 1}, {64, 1}});
+  checkSlice<tilec::rt::Blocked2<4, 1, 16, W / 16, 2, 2, 0, 1, 8>, 0>({{4, 1}, {16, W / 16}, {2, 2}, {0, 1}, {1, 8}});
+}
+
+TEST(RT_SUITE, IntToBf16RoundsOnce) {
+  using tilec::rt::int_to_bf16;
+  // Through float this rounds twice: 2^24 + 2^16 + 1 -> 2^24 + 2^16 (float) -> 2^24 (tie to even).
+  const int64_t x = (1 << 24) + (1 << 16) + 1;
+  EXPECT_EQ(tl::bfloat16(static_cast<float>(x)).bits, tl::bfloat16(16777216.0f).bits);
+  EXPECT_EQ(int_to_bf16(x).bits, tl::bfloat16(x).bits);
+  EXPECT_EQ(static_cast<float>(int_to_bf16(x)), 16777216.0f + 131072.0f);
+  // int32: exact through double, one rounding, as the CPU reference.
+  std::vector<int64_t> xs{0, 1, -1, 255, 256, 257, 65535, INT32_MAX, INT32_MIN, INT32_MIN + 1,
+                          -((1 << 24) + (1 << 16) + 1), (1 << 25) + (1 << 17) + 1, (1 << 30) + 3,
+                          INT64_MAX, INT64_MIN, (int64_t{1} << 62) + (int64_t{1} << 54) + 1};
+  uint64_t s = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 20000; ++i) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    int32_t v = static_cast<int32_t>(s >> 32) >> (i % 24);
+    xs.push_back(v);
+    xs.push_back(static_cast<int64_t>(s) >> (i % 48));
+  }
+  for (int64_t v : xs) {
+    // The reference: through double (exact for int32, like the CPU's tl::bfloat16(int64_t) for int64).
+    EXPECT_EQ(int_to_bf16(v).bits, tl::bfloat16(v).bits) << v;
+    if (v >= INT32_MIN && v <= INT32_MAX) {
+      EXPECT_EQ(int_to_bf16(static_cast<int>(v)).bits, tl::bfloat16(static_cast<int>(v)).bits) << v;
+    }
+  }
+}
+
+TEST(RT_SUITE, VectorAccessFallbacks) {
+  using namespace tilec::rt;
+  // Masked load: masked-off elements take `other` (converted to T) and never touch memory; STRIDE
+  // walks the thread's storage.
+  tl::half src[8];
+  for (int i = 0; i < 8; ++i)
+    src[i] = tl::half(static_cast<float>(i + 1));
+  tl::half dst[2][4] = {};
+  bool mask[2][4] = {{true, false, true, true}, {false, true, true, true}};
+  load_vec<2, false, 4>(&dst[0][1], src + 1, &mask[0][1], to_f16(-1.5f));
+  EXPECT_EQ(static_cast<float>(dst[0][1]), -1.5f);
+  EXPECT_EQ(static_cast<float>(dst[1][1]), 3.0f);
+  bool all[4] = {true, true, true, true};
+  tl::half d4[4];
+  load_vec<4, false>(d4, src + 1, all, to_f16(0.0f)); // misaligned: element accesses
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(static_cast<float>(d4[i]), static_cast<float>(i + 2));
+  tl::half out[8] = {};
+  store_vec<2, false, 4>(out + 3, &dst[0][1], &mask[0][1]);
+  EXPECT_EQ(static_cast<float>(out[3]), 0.0f); // mask[0][1] off
+  EXPECT_EQ(static_cast<float>(out[4]), 3.0f);
+}
+
+} // namespace
