@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace tilec::translator {
 
@@ -163,15 +164,43 @@ std::optional<ScalarType> KernelLowering::resultElem(clang::QualType t, clang::S
   return rt.elem;
 }
 
+namespace {
+
+/// `v` converted to the integer type `to` (tl::cast: modulo 2^width).
+int64_t wrapInt(int64_t v, ScalarType to) {
+  switch (to) {
+  case ScalarType::I8: return static_cast<int8_t>(v);
+  case ScalarType::I32: return static_cast<int32_t>(v);
+  default: return v;
+  }
+}
+
+/// The finite float `v` converted to the integer type `to`: truncation toward zero, saturating out
+/// of range (tl::cast on the CPU; undefined in Triton).
+int64_t truncInt(double v, ScalarType to) {
+  const int w = ir::bitWidth(to);
+  const int64_t max = w == 64 ? INT64_MAX : (int64_t{1} << (w - 1)) - 1;
+  const double lim = std::ldexp(1.0, w - 1); // 2^(w-1)
+  if (v >= lim)
+    return max;
+  if (v <= -lim)
+    return -max - 1;
+  return static_cast<int64_t>(v);
+}
+
+} // namespace
+
 ir::Expr KernelLowering::castTo(ir::Expr e, ScalarType to) {
   if (e->type.pointer || e->type.elem == to)
     return e;
   if (auto *imm = ir::as<ir::IntImm>(e)) {
     if (to == ScalarType::Bool)
       return ir::IntImm::make(to, imm->value != 0, e->loc);
-    if (ir::isInt(to))
-      return imm->symbol.empty() ? ir::IntImm::make(to, imm->value, e->loc)
-                                 : ir::IntImm::makeSymbol(to, imm->value, imm->symbol, e->loc);
+    if (ir::isInt(to)) {
+      int64_t v = wrapInt(imm->value, to);
+      return imm->symbol.empty() || v != imm->value ? ir::IntImm::make(to, v, e->loc)
+                                                   : ir::IntImm::makeSymbol(to, v, imm->symbol, e->loc);
+    }
     if (to == ScalarType::F32)
       return ir::FloatImm::make(to, static_cast<float>(imm->value), e->loc);
   }
@@ -181,7 +210,7 @@ ir::Expr KernelLowering::castTo(ir::Expr e, ScalarType to) {
     if (to == ScalarType::Bool)
       return ir::IntImm::make(to, imm->value != 0, e->loc);
     if (ir::isInt(to) && std::isfinite(imm->value))
-      return ir::IntImm::make(to, static_cast<int64_t>(imm->value), e->loc);
+      return ir::IntImm::make(to, truncInt(imm->value, to), e->loc);
   }
   return ir::Cast::make(to, e, e->loc);
 }
