@@ -29,7 +29,8 @@ int64_t AxisInfo::divisibilityOf(int64_t v) {
 
 bool AxisInfo::operator==(const AxisInfo &o) const {
   return contiguity == o.contiguity && divisibility == o.divisibility &&
-         constancy == o.constancy && constantValue == o.constantValue;
+         constancy == o.constancy && constantValue == o.constantValue &&
+         nonNegative == o.nonNegative;
 }
 
 namespace {
@@ -61,6 +62,7 @@ AxisInfo meet(const AxisInfo &a, const AxisInfo &b) {
   }
   if (a.constantValue && b.constantValue && *a.constantValue == *b.constantValue)
     r.constantValue = a.constantValue;
+  r.nonNegative = a.nonNegative && b.nonNegative;
   return r;
 }
 /// Constancy carries (gcd of the operands), nothing else.
@@ -140,8 +142,10 @@ AxisInfo AxisAnalysis::var(const Var &v) {
   } else if (v->kind == VarKind::LoopIndex) {
     if (dit != defs.end() && dit->second.loopBegin) {
       inProgress.insert(v.get());
-      r.divisibility[0] = gcd(valueDiv(get(dit->second.loopBegin)),
-                              valueDiv(get(dit->second.loopStep)));
+      const AxisInfo &b = get(dit->second.loopBegin);
+      const AxisInfo &st = get(dit->second.loopStep);
+      r.divisibility[0] = gcd(valueDiv(b), valueDiv(st));
+      r.nonNegative = b.nonNegative && st.nonNegative;
       inProgress.erase(v.get());
     }
   } else if (dit != defs.end() && !dit->second.values.empty()) {
@@ -173,6 +177,7 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
     int64_t v = as<IntImm>(e)->value;
     r.divisibility[0] = AxisInfo::divisibilityOf(v);
     r.constantValue = v;
+    r.nonNegative = v >= 0;
     return r;
   }
   case ExprKind::VarRef:
@@ -181,6 +186,7 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
     auto *a = as<Arange>(e);
     r.contiguity[0] = a->end - a->start;
     r.divisibility[0] = AxisInfo::divisibilityOf(a->start);
+    r.nonNegative = a->start >= 0;
     return r;
   }
   case ExprKind::Splat: {
@@ -190,6 +196,7 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
       r.divisibility[d] = s.divisibility[0];
     }
     r.constantValue = s.constantValue;
+    r.nonNegative = s.nonNegative;
     return r;
   }
   case ExprKind::ExpandDims: {
@@ -218,8 +225,8 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
       int64_t v = std::max<int64_t>(1, h->values[d]);
       if (h->hint == HintKind::MultipleOf)
         a.divisibility[d] = std::min(AxisInfo::divisibilityOf(v), AxisInfo::kMaxDivisibility);
-      else
-        a.contiguity[d] = rank ? std::min<int64_t>(v, e->type.shape[d]) : 1;
+      else // runs of v hold aligned runs of every power of two dividing v, no longer ones
+        a.contiguity[d] = rank ? std::min<int64_t>(AxisInfo::divisibilityOf(v), e->type.shape[d]) : 1;
     }
     return a;
   }
@@ -255,6 +262,7 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
     AxisInfo k = constancyOnly({&c, &a, &b}, rank);
     for (int d = 0; d < n; ++d)
       k.divisibility[d] = gcd(elemDiv(a, d), elemDiv(b, d));
+    k.nonNegative = a.nonNegative && b.nonNegative;
     return k;
   }
   case ExprKind::Math: {
@@ -272,6 +280,7 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
     AxisInfo x = get(b->a), y = get(b->b);
     AxisInfo k = constancyOnly({&x, &y}, rank);
     const bool ints = !e->type.pointer ? isInt(b->a->type.elem) : true;
+    const bool bothNonNeg = ints && !e->type.pointer && x.nonNegative && y.nonNegative;
     switch (b->op) {
     case BinaryOp::Add:
     case BinaryOp::Sub: {
@@ -283,11 +292,26 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
         sy = byteSize(b->a->type.elem);
       if (b->b->type.pointer && !b->a->type.pointer)
         sx = byteSize(b->b->type.elem);
+      // Bytes (pointers) or units (integers) one step of each operand's value moves.
+      int64_t ux = b->a->type.pointer ? byteSize(b->a->type.elem) : sx;
+      int64_t uy = b->b->type.pointer ? byteSize(b->b->type.elem) : sy;
       for (int d = 0; d < n; ++d) {
         int64_t c1 = gcd(x.contiguity[d], y.constancy[d]);
         int64_t c2 = b->op == BinaryOp::Add ? gcd(x.constancy[d], y.contiguity[d]) : 1;
-        k.contiguity[d] = std::max(c1, c2);
-        k.divisibility[d] = gcd(capMul(x.divisibility[d], sx), capMul(y.divisibility[d], sy));
+        int64_t c = std::max(c1, c2);
+        k.contiguity[d] = c;
+        // What divides an operand at the result's run starts (positions that are multiples of
+        // c): its run starts plus multiples of c inside its own runs, or any element when the
+        // result's runs do not follow its runs (e.g. arange + arange: contiguity 1).
+        auto at = [&](const AxisInfo &z, int64_t scale, int64_t unit) {
+          int64_t dz = capMul(z.divisibility[d], scale);
+          if (z.contiguity[d] == 1)
+            return dz;
+          if (c > 1 && z.contiguity[d] % c == 0)
+            return gcd(dz, capMul(c, unit));
+          return gcd(dz, unit);
+        };
+        k.divisibility[d] = gcd(at(x, sx, ux), at(y, sy, uy));
       }
       if (x.constantValue && y.constantValue && sx == 1 && sy == 1) {
         int64_t v;
@@ -297,6 +321,7 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
         if (!ovf)
           k.constantValue = v;
       }
+      k.nonNegative = b->op == BinaryOp::Add && bothNonNeg;
       return k;
     }
     case BinaryOp::Mul: {
@@ -318,6 +343,7 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
         if (!__builtin_mul_overflow(*x.constantValue, *y.constantValue, &v))
           k.constantValue = v;
       }
+      k.nonNegative = bothNonNeg;
       return k;
     }
     case BinaryOp::Div: {
@@ -330,13 +356,16 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
           int64_t dx = elemDiv(x, d);
           if ((c & (c - 1)) == 0 && dx % c == 0 && dx < AxisInfo::kMaxDivisibility)
             k.divisibility[d] = dx / c;
-          // Contiguous runs of x aligned to c give runs of c equal quotients.
-          if (x.contiguity[d] > 1 && (c & (c - 1)) == 0 && x.divisibility[d] % c == 0)
+          // Contiguous runs of x aligned to c give runs of c equal quotients (x >= 0: for
+          // negative x, truncation puts -c..-1 and 0..c-1 in the same quotient 0).
+          if (x.nonNegative && x.contiguity[d] > 1 && (c & (c - 1)) == 0 &&
+              x.divisibility[d] % c == 0)
             k.constancy[d] = std::max(k.constancy[d], std::min(x.contiguity[d], c));
         }
         if (x.constantValue)
           k.constantValue = *x.constantValue / c;
       }
+      k.nonNegative = bothNonNeg;
       return k;
     }
     case BinaryOp::Mod: {
@@ -345,12 +374,16 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
       if (y.constantValue && *y.constantValue > 0) {
         int64_t c = *y.constantValue;
         for (int d = 0; d < n; ++d) {
-          // Runs of x aligned to c stay consecutive modulo c.
-          k.contiguity[d] = gcd(x.contiguity[d], AxisInfo::divisibilityOf(c));
-          k.contiguity[d] = gcd(k.contiguity[d], x.divisibility[d]);
+          // Runs of x aligned to c stay consecutive modulo c (x >= 0: a negative x has
+          // remainders 0, -(c-1), ..., -1).
+          if (x.nonNegative) {
+            k.contiguity[d] = gcd(x.contiguity[d], AxisInfo::divisibilityOf(c));
+            k.contiguity[d] = gcd(k.contiguity[d], x.divisibility[d]);
+          }
           k.divisibility[d] = gcd(x.divisibility[d], AxisInfo::divisibilityOf(c));
         }
       }
+      k.nonNegative = bothNonNeg;
       return k;
     }
     case BinaryOp::Shl: {
@@ -370,12 +403,18 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
       if (ints)
         for (int d = 0; d < n; ++d)
           k.divisibility[d] = gcd(elemDiv(x, d), elemDiv(y, d));
+      k.nonNegative = ints && !e->type.pointer &&
+                      (b->op == BinaryOp::Min ? x.nonNegative && y.nonNegative
+                                              : x.nonNegative || y.nonNegative);
       return k;
     default: // bitwise, logical and comparisons: constancy only
       return k;
     }
   }
-  default: // FloatImm, ProgramId, Load, Reduce, lowered forms: nothing known
+  case ExprKind::ProgramId:
+    r.nonNegative = true;
+    return r;
+  default: // FloatImm, Load, Reduce, lowered forms: nothing known
     return r;
   }
 }

@@ -14,7 +14,8 @@
 /// times gets the meet (gcd) of all its assignments, where a reference to itself (loop-carried) is
 /// taken as "nothing known". Loop indices: divisibility gcd(begin, step). Kernel parameters:
 /// pointers are only known to be aligned to their element size (tilec does not assume 16-byte
-/// alignment); integers are unknown. `Hint` nodes override.
+/// alignment); integers are unknown. `Hint` nodes override (max_contiguous(x, n): runs of
+/// the largest power of two dividing n, the longest aligned runs that runs of n are sure to hold).
 
 #include "ir/IR.h"
 
@@ -29,6 +30,9 @@ namespace tilec::passes {
 struct AxisInfo {
   std::vector<int64_t> contiguity, divisibility, constancy; ///< one per dim (one for scalars)
   std::optional<int64_t> constantValue; ///< every element equals this integer
+  /// Every element is >= 0 (integers; wrap-around ignored, as for the other facts). Division and
+  /// remainder truncate toward zero, so their run facts hold only for non-negative dividends.
+  bool nonNegative = false;
 
   static constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
   int rank() const { return static_cast<int>(contiguity.size()); }
