@@ -3,6 +3,7 @@
 #include "tests/kernels/col_reduce.cpp"
 #include "tests/kernels/convert.cpp"
 #include "tests/kernels/int_ops.cpp"
+#include "tests/kernels/nested_reduce.cpp"
 #include "tests/kernels/row_argmax.cpp"
 #include "tests/kernels/row_sum.cpp"
 
@@ -204,6 +205,60 @@ TEST_P(IntOps, MatchesLoop) {
   EXPECT_EQ(bad, 0);
 }
 INSTANTIATE_TEST_SUITE_P(Sizes, IntOps, ::testing::Values(1, 511, 512, 1500));
+
+class NestedReduce : public ::testing::TestWithParam<MatrixCase> {};
+TEST_P(NestedReduce, MatchesLoop) {
+  const auto [M, N] = GetParam();
+  const int blocks = tl::cdiv(M, 64);
+  auto rng = makeRng(23, static_cast<std::uint64_t>(M * 100000 + N));
+  GuardedBuffer<float> x(static_cast<std::size_t>(M * N)), rowMax(blocks), total(blocks);
+  fillRandom(x, rng, -1, 1);
+  rowMax.fill(nanF());
+  total.fill(nanF());
+  tl::launch(tl::grid3{blocks}, nested_reduce<64, 64>, x.data(), rowMax.data(), total.data(), M, N);
+  RelError errMax, errTotal;
+  for (int b = 0; b < blocks; ++b) {
+    double best = -INFINITY, sum = 0;
+    for (int i = b * 64; i < std::min(M, b * 64 + 64); ++i) {
+      double row = 0;
+      for (int j = 0; j < N; ++j)
+        row += x[i * N + j];
+      best = std::max(best, row);
+      sum += row;
+    }
+    errMax.add(rowMax[b], best);
+    errTotal.add(total[b], sum);
+  }
+  EXPECT_LT(errMax.value(), kTolFp32);
+  // The total is a sequential float sum of up to 4096 terms of both signs (cancellation): its own
+  // rounding reaches ~1e-6 relative to float64, hence a looser bound than a single row's.
+  EXPECT_LT(errTotal.value(), 1e-5);
+}
+INSTANTIATE_TEST_SUITE_P(Ragged, NestedReduce,
+                         ::testing::Values(MatrixCase{1, 1}, MatrixCase{63, 64},
+                                           MatrixCase{100, 37}, MatrixCase{130, 64}),
+                         caseName);
+
+TEST(IntBits, Bf16RoundsOnceAndBoolNot) {
+  const int n = 1500;
+  GuardedBuffer<int32_t> a(n);
+  GuardedBuffer<tl::bfloat16> bf(n);
+  GuardedBuffer<bool> notPositive(n);
+  auto rng = makeRng(29, n);
+  for (int i = 0; i < n; ++i)
+    a[i] = i % 7 == 0 ? 0 : static_cast<int32_t>(rng()) >> (rng() % 31);
+  tl::launch(tl::grid3{tl::cdiv(n, 512)}, int_bits<512>, a.data(), bf.data(), notPositive.data(), n);
+  for (int i = 0; i < n; ++i) {
+    // bf16 keeps 8 significant bits; scaling by a power of two is exact, nearbyint ties to even.
+    double want = 0;
+    if (a[i] != 0) {
+      double q = std::ldexp(1.0, std::ilogb(std::fabs(double(a[i]))) - 7);
+      want = std::nearbyint(double(a[i]) / q) * q;
+    }
+    ASSERT_EQ(static_cast<float>(bf[i]), want) << "a = " << a[i];
+    ASSERT_EQ(notPositive[i], a[i] <= 0) << "a = " << a[i];
+  }
+}
 
 } // namespace
 } // namespace tilec::test
