@@ -61,11 +61,11 @@ done
 # A sanitizer run is clean when its summary reports no errors or hazards (the program's own exit
 # code, which reflects the numeric checks above, is judged there and not here).
 echo
-echo "| example     | memcheck | racecheck | synccheck |"
-echo "|-------------|----------|-----------|-----------|"
+echo "| program       | memcheck | racecheck | synccheck |"
+echo "|---------------|----------|-----------|-----------|"
 for ex in "${programs[@]}"; do
   [ -x "$bin/$ex" ] || continue
-  row="| $(printf '%-11s' "$ex") |"
+  row="| $(printf '%-13s' "$ex") |"
   for tool in memcheck racecheck synccheck; do
     log="$bin/$ex.$tool.log"
     compute-sanitizer --tool "$tool" "$bin/$ex" --small >"$log" 2>&1
