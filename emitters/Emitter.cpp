@@ -25,7 +25,7 @@ struct Launcher {
   std::string name;               // launch_<instanceName>
   std::vector<std::string> decls; // kernel parameters as declared
   std::string gridName, streamName;
-  NameTable names; // the launcher's locals: parameters, grid, stream
+  NameTable names; // the launcher's locals: parameters, grid, stream, the launch configuration
 };
 
 Launcher launcherFor(const ir::Kernel &k, KernelEmitter &ke, const TargetHooks &hooks) {
@@ -81,19 +81,28 @@ void emitLaunchers(CodeWriter &w, const ir::Kernel &k, KernelEmitter &ke, const 
       auto in = w.indent();
       w.line("return " + std::string(hooks.success) + ";  // nothing to run");
     }
-    std::string threads = k.instanceName + "::NUM_THREADS";
-    std::string launch = k.instanceName + "::" + k.name + "<<<" + g + ", ";
-    std::string config = ", 0, " + l.streamName + ">>>(";
-    std::vector<std::string> oneLine = wrapList(launch + threads + config, ke.paramNames(), ");",
-                                                w.indentWidth());
-    if (oneLine.size() > 1 && w.indentWidth() + launch.size() + threads.size() + config.size() > 60) {
-      // Long names: the block size gets a name so that the launch line stays readable.
-      std::string block = names.unique("block");
-      w.line("const dim3 " + block + "(" + threads + ");");
-      threads = block;
+    // Host C++ only, no `<<<...>>>` (LaunchStyle): the launch's own arguments, then the kernel's.
+    std::string kernel = k.instanceName + "::" + k.name;
+    std::string block = "dim3(" + k.instanceName + "::NUM_THREADS)";
+    auto launch = [&](const std::string &head, std::vector<std::string> args) {
+      args.insert(args.end(), ke.paramNames().begin(), ke.paramNames().end());
+      w.lines(wrapList(head + "(", args, ");", w.indentWidth()));
+    };
+    switch (hooks.launchStyle) {
+    case LaunchStyle::ConfigStruct: {
+      std::string config = names.unique("config");
+      w.line(std::string(hooks.launchConfigType) + " " + config + " = {};");
+      w.line(config + ".gridDim = " + g + ";");
+      w.line(config + ".blockDim = " + block + ";");
+      w.line(config + ".stream = " + l.streamName + ";");
+      launch(std::string("return ") + hooks.launchKernel, {"&" + config, kernel});
+      break;
     }
-    w.lines(wrapList(launch + threads + config, ke.paramNames(), ");", w.indentWidth()));
-    w.line(std::string("return ") + hooks.getLastError + "();");
+    case LaunchStyle::Macro:
+      launch(hooks.launchKernel, {kernel, g, block, "0", l.streamName});
+      w.line(std::string("return ") + hooks.getLastError + "();");
+      break;
+    }
   }
   if (k.settings.grid.empty())
     return;

@@ -1,31 +1,48 @@
 #pragma once
-/// \file The differences between the CUDA and HIP output: spellings only. Everything else (the
-/// kernel body, layouts, reductions, launchers) is printed by the shared emitter; the device-side
-/// differences (shuffles, warp size, 16-bit float conversions) live in the runtime headers.
+/// \file The differences between the CUDA and HIP output: spellings and how a launcher starts its
+/// kernel. Everything else (the kernel body, layouts, reductions, launchers) is printed by the
+/// shared emitter; the device-side differences (shuffles, warp size, 16-bit float conversions) live
+/// in the runtime headers.
 
 #include "ir/Target.h"
 
 namespace tilec::emitters {
 
+/// How a host launcher starts its kernel. Both are ordinary host C++ (no `<<<...>>>`), so the
+/// emitted file also compiles as plain C++ against stand-ins for the runtime.
+enum class LaunchStyle {
+  /// CUDA: `<launchConfigType> config = {};` with grid, block and stream set, then
+  /// `return cudaLaunchKernelEx(&config, kernel, args...);` (the runtime's C++ template since CUDA
+  /// 11.8: type-checked against the kernel's parameters, returns the launch's error).
+  ConfigStruct,
+  /// HIP: `hipLaunchKernelGGL(kernel, grid, block, 0, stream, args...);` then
+  /// `return <getLastError>();`.
+  Macro,
+};
+
 struct TargetHooks {
-  const char *runtimeInclude;  ///< the device helper header the kernel file includes
-  const char *hostIncludes;    ///< what the launcher declarations need (newline-separated)
-  const char *errorType;       ///< cudaError_t / hipError_t
-  const char *streamType;      ///< cudaStream_t / hipStream_t
-  const char *success;         ///< cudaSuccess / hipSuccess
-  const char *getLastError;    ///< cudaGetLastError / hipGetLastError
-  const char *bf16Type;        ///< __nv_bfloat16 / hip_bfloat16
+  const char *runtimeInclude;   ///< the device helper header the kernel file includes
+  const char *hostIncludes;     ///< what the launcher declarations need (newline-separated)
+  const char *errorType;        ///< cudaError_t / hipError_t
+  const char *streamType;       ///< cudaStream_t / hipStream_t
+  const char *success;          ///< cudaSuccess / hipSuccess
+  const char *getLastError;     ///< cudaGetLastError / hipGetLastError (after a Macro launch)
+  LaunchStyle launchStyle;      ///< ConfigStruct / Macro
+  const char *launchKernel;     ///< cudaLaunchKernelEx / hipLaunchKernelGGL
+  const char *launchConfigType; ///< cudaLaunchConfig_t / unused (ConfigStruct only)
+  const char *bf16Type;         ///< __nv_bfloat16 / hip_bfloat16
 };
 
 inline const TargetHooks &targetHooks(ir::TargetKind k) {
   static const TargetHooks cuda{"tilec/cuda/runtime.cuh",
                                 "#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n#include <cuda_runtime.h>",
                                 "cudaError_t", "cudaStream_t", "cudaSuccess", "cudaGetLastError",
+                                LaunchStyle::ConfigStruct, "cudaLaunchKernelEx", "cudaLaunchConfig_t",
                                 "__nv_bfloat16"};
   static const TargetHooks hip{"tilec/hip/runtime.hpp",
                                "#include <hip/hip_bfloat16.h>\n#include <hip/hip_fp16.h>\n#include <hip/hip_runtime.h>",
                                "hipError_t", "hipStream_t", "hipSuccess", "hipGetLastError",
-                               "hip_bfloat16"};
+                               LaunchStyle::Macro, "hipLaunchKernelGGL", nullptr, "hip_bfloat16"};
   return k == ir::TargetKind::Cuda ? cuda : hip;
 }
 

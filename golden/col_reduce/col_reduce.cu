@@ -208,10 +208,12 @@ cudaError_t launch_col_reduce_kernel_32_32(dim3 grid, cudaStream_t stream, const
                                            int stride) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
-  const dim3 block(col_reduce_kernel_32_32::NUM_THREADS);
-  col_reduce_kernel_32_32::col_reduce_kernel<<<grid, block, 0, stream>>>(
-      x, col_max, col_sum, M, N, stride);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(col_reduce_kernel_32_32::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, col_reduce_kernel_32_32::col_reduce_kernel, x, col_max,
+                            col_sum, M, N, stride);
 }
 
 /// The same with the grid from the kernel's annotation.

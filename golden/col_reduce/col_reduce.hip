@@ -208,9 +208,9 @@ hipError_t launch_col_reduce_kernel_32_32(dim3 grid, hipStream_t stream, const f
                                           int stride) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  const dim3 block(col_reduce_kernel_32_32::NUM_THREADS);
-  col_reduce_kernel_32_32::col_reduce_kernel<<<grid, block, 0, stream>>>(
-      x, col_max, col_sum, M, N, stride);
+  hipLaunchKernelGGL(col_reduce_kernel_32_32::col_reduce_kernel, grid,
+                     dim3(col_reduce_kernel_32_32::NUM_THREADS), 0, stream, x, col_max, col_sum, M,
+                     N, stride);
   return hipGetLastError();
 }
 

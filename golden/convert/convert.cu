@@ -144,10 +144,12 @@ cudaError_t launch_convert_kernel_256_4(dim3 grid, cudaStream_t stream, const fl
                                         bool *out_bool, float *out_f32, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
-  const dim3 block(convert_kernel_256_4::NUM_THREADS);
-  convert_kernel_256_4::convert_kernel<<<grid, block, 0, stream>>>(
-      x, big, out_i8, out_i32, out_i64, out_f16, out_bf16, out_bool, out_f32, n);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(convert_kernel_256_4::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, convert_kernel_256_4::convert_kernel, x, big, out_i8, out_i32,
+                            out_i64, out_f16, out_bf16, out_bool, out_f32, n);
 }
 
 /// The same with the grid from the kernel's annotation.

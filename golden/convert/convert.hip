@@ -138,9 +138,9 @@ hipError_t launch_convert_kernel_256_4(dim3 grid, hipStream_t stream, const floa
                                        bool *out_bool, float *out_f32, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  const dim3 block(convert_kernel_256_4::NUM_THREADS);
-  convert_kernel_256_4::convert_kernel<<<grid, block, 0, stream>>>(
-      x, big, out_i8, out_i32, out_i64, out_f16, out_bf16, out_bool, out_f32, n);
+  hipLaunchKernelGGL(convert_kernel_256_4::convert_kernel, grid,
+                     dim3(convert_kernel_256_4::NUM_THREADS), 0, stream, x, big, out_i8, out_i32,
+                     out_i64, out_f16, out_bf16, out_bool, out_f32, n);
   return hipGetLastError();
 }
 

@@ -180,10 +180,12 @@ cudaError_t launch_int_ops_kernel_512(dim3 grid, cudaStream_t stream, const int 
                                       bool *out_bool, float *out_f, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
-  const dim3 block(int_ops_kernel_512::NUM_THREADS);
-  int_ops_kernel_512::int_ops_kernel<<<grid, block, 0, stream>>>(
-      a, b, s, f, g, out, out_bool, out_f, n);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(int_ops_kernel_512::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, int_ops_kernel_512::int_ops_kernel, a, b, s, f, g, out,
+                            out_bool, out_f, n);
 }
 
 /// The same with the grid from the kernel's annotation.

@@ -180,9 +180,9 @@ hipError_t launch_int_ops_kernel_512(dim3 grid, hipStream_t stream, const int *a
                                      bool *out_bool, float *out_f, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  const dim3 block(int_ops_kernel_512::NUM_THREADS);
-  int_ops_kernel_512::int_ops_kernel<<<grid, block, 0, stream>>>(
-      a, b, s, f, g, out, out_bool, out_f, n);
+  hipLaunchKernelGGL(int_ops_kernel_512::int_ops_kernel, grid,
+                     dim3(int_ops_kernel_512::NUM_THREADS), 0, stream, a, b, s, f, g, out, out_bool,
+                     out_f, n);
   return hipGetLastError();
 }
 

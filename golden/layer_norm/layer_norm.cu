@@ -205,10 +205,12 @@ cudaError_t launch_layer_norm_fwd_1024(dim3 grid, cudaStream_t stream, const __h
                                        int stride, int M, int N, float eps) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
-  const dim3 block(layer_norm_fwd_1024::NUM_THREADS);
-  layer_norm_fwd_1024::layer_norm_fwd<<<grid, block, 0, stream>>>(
-      X, Y, W, B, Mean, Rstd, stride, M, N, eps);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(layer_norm_fwd_1024::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, layer_norm_fwd_1024::layer_norm_fwd, X, Y, W, B, Mean, Rstd,
+                            stride, M, N, eps);
 }
 
 /// The same with the grid from the kernel's annotation.

@@ -207,9 +207,9 @@ hipError_t launch_layer_norm_fwd_1024(dim3 grid, hipStream_t stream, const __hal
                                       int stride, int M, int N, float eps) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  const dim3 block(layer_norm_fwd_1024::NUM_THREADS);
-  layer_norm_fwd_1024::layer_norm_fwd<<<grid, block, 0, stream>>>(
-      X, Y, W, B, Mean, Rstd, stride, M, N, eps);
+  hipLaunchKernelGGL(layer_norm_fwd_1024::layer_norm_fwd, grid,
+                     dim3(layer_norm_fwd_1024::NUM_THREADS), 0, stream, X, Y, W, B, Mean, Rstd,
+                     stride, M, N, eps);
   return hipGetLastError();
 }
 

@@ -119,10 +119,12 @@ cudaError_t launch_nested_reduce_64_64(dim3 grid, cudaStream_t stream, const flo
                                        float *block_row_max, float *block_total, int M, int N) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
-  const dim3 block(nested_reduce_64_64::NUM_THREADS);
-  nested_reduce_64_64::nested_reduce<<<grid, block, 0, stream>>>(
-      x, block_row_max, block_total, M, N);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(nested_reduce_64_64::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, nested_reduce_64_64::nested_reduce, x, block_row_max,
+                            block_total, M, N);
 }
 
 /// The same with the grid from the kernel's annotation.
@@ -191,9 +193,11 @@ cudaError_t launch_int_bits_512(dim3 grid, cudaStream_t stream, const int *a,
                                 __nv_bfloat16 *as_bf16, bool *not_positive, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
-  const dim3 block(int_bits_512::NUM_THREADS);
-  int_bits_512::int_bits<<<grid, block, 0, stream>>>(a, as_bf16, not_positive, n);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(int_bits_512::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, int_bits_512::int_bits, a, as_bf16, not_positive, n);
 }
 
 /// The same with the grid from the kernel's annotation.

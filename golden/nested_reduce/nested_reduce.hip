@@ -119,9 +119,9 @@ hipError_t launch_nested_reduce_64_64(dim3 grid, hipStream_t stream, const float
                                       float *block_row_max, float *block_total, int M, int N) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  const dim3 block(nested_reduce_64_64::NUM_THREADS);
-  nested_reduce_64_64::nested_reduce<<<grid, block, 0, stream>>>(
-      x, block_row_max, block_total, M, N);
+  hipLaunchKernelGGL(nested_reduce_64_64::nested_reduce, grid,
+                     dim3(nested_reduce_64_64::NUM_THREADS), 0, stream, x, block_row_max,
+                     block_total, M, N);
   return hipGetLastError();
 }
 
@@ -191,8 +191,8 @@ hipError_t launch_int_bits_512(dim3 grid, hipStream_t stream, const int *a, hip_
                                bool *not_positive, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  const dim3 block(int_bits_512::NUM_THREADS);
-  int_bits_512::int_bits<<<grid, block, 0, stream>>>(a, as_bf16, not_positive, n);
+  hipLaunchKernelGGL(int_bits_512::int_bits, grid, dim3(int_bits_512::NUM_THREADS), 0, stream, a,
+                     as_bf16, not_positive, n);
   return hipGetLastError();
 }
 

@@ -213,10 +213,12 @@ cudaError_t launch_row_argmax_kernel_8_128(dim3 grid, cudaStream_t stream, const
                                            int N, int stride) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
-  const dim3 block(row_argmax_kernel_8_128::NUM_THREADS);
-  row_argmax_kernel_8_128::row_argmax_kernel<<<grid, block, 0, stream>>>(
-      x, argmax_out, argmin_out, max_out, M, N, stride);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(row_argmax_kernel_8_128::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, row_argmax_kernel_8_128::row_argmax_kernel, x, argmax_out,
+                            argmin_out, max_out, M, N, stride);
 }
 
 /// The same with the grid from the kernel's annotation.

@@ -213,9 +213,9 @@ hipError_t launch_row_argmax_kernel_8_128(dim3 grid, hipStream_t stream, const f
                                           int N, int stride) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  const dim3 block(row_argmax_kernel_8_128::NUM_THREADS);
-  row_argmax_kernel_8_128::row_argmax_kernel<<<grid, block, 0, stream>>>(
-      x, argmax_out, argmin_out, max_out, M, N, stride);
+  hipLaunchKernelGGL(row_argmax_kernel_8_128::row_argmax_kernel, grid,
+                     dim3(row_argmax_kernel_8_128::NUM_THREADS), 0, stream, x, argmax_out,
+                     argmin_out, max_out, M, N, stride);
   return hipGetLastError();
 }
 

@@ -137,9 +137,11 @@ cudaError_t launch_row_sum_kernel_16_64(dim3 grid, cudaStream_t stream, const fl
                                         int M, int N, int stride) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
-  const dim3 block(row_sum_kernel_16_64::NUM_THREADS);
-  row_sum_kernel_16_64::row_sum_kernel<<<grid, block, 0, stream>>>(x, out, M, N, stride);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(row_sum_kernel_16_64::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, row_sum_kernel_16_64::row_sum_kernel, x, out, M, N, stride);
 }
 
 /// The same with the grid from the kernel's annotation.

@@ -137,8 +137,8 @@ hipError_t launch_row_sum_kernel_16_64(dim3 grid, hipStream_t stream, const floa
                                        int M, int N, int stride) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  const dim3 block(row_sum_kernel_16_64::NUM_THREADS);
-  row_sum_kernel_16_64::row_sum_kernel<<<grid, block, 0, stream>>>(x, out, M, N, stride);
+  hipLaunchKernelGGL(row_sum_kernel_16_64::row_sum_kernel, grid,
+                     dim3(row_sum_kernel_16_64::NUM_THREADS), 0, stream, x, out, M, N, stride);
   return hipGetLastError();
 }
 

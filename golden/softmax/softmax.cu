@@ -95,10 +95,12 @@ cudaError_t launch_softmax_kernel_1024_4(dim3 grid, cudaStream_t stream, float *
                                          int n_rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
-  const dim3 block(softmax_kernel_1024_4::NUM_THREADS);
-  softmax_kernel_1024_4::softmax_kernel<<<grid, block, 0, stream>>>(
-      out, in, in_row_stride, out_row_stride, n_rows, n_cols);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(softmax_kernel_1024_4::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, softmax_kernel_1024_4::softmax_kernel, out, in, in_row_stride,
+                            out_row_stride, n_rows, n_cols);
 }
 
 /// The same with the grid from the kernel's annotation.
@@ -203,10 +205,12 @@ cudaError_t launch_softmax_kernel_4096_8(dim3 grid, cudaStream_t stream, float *
                                          int n_rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
-  const dim3 block(softmax_kernel_4096_8::NUM_THREADS);
-  softmax_kernel_4096_8::softmax_kernel<<<grid, block, 0, stream>>>(
-      out, in, in_row_stride, out_row_stride, n_rows, n_cols);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(softmax_kernel_4096_8::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, softmax_kernel_4096_8::softmax_kernel, out, in, in_row_stride,
+                            out_row_stride, n_rows, n_cols);
 }
 
 /// The same with the grid from the kernel's annotation.

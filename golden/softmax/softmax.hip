@@ -95,9 +95,9 @@ hipError_t launch_softmax_kernel_1024_4(dim3 grid, hipStream_t stream, float *ou
                                         int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  const dim3 block(softmax_kernel_1024_4::NUM_THREADS);
-  softmax_kernel_1024_4::softmax_kernel<<<grid, block, 0, stream>>>(
-      out, in, in_row_stride, out_row_stride, n_rows, n_cols);
+  hipLaunchKernelGGL(softmax_kernel_1024_4::softmax_kernel, grid,
+                     dim3(softmax_kernel_1024_4::NUM_THREADS), 0, stream, out, in, in_row_stride,
+                     out_row_stride, n_rows, n_cols);
   return hipGetLastError();
 }
 
@@ -203,9 +203,9 @@ hipError_t launch_softmax_kernel_4096_8(dim3 grid, hipStream_t stream, float *ou
                                         int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  const dim3 block(softmax_kernel_4096_8::NUM_THREADS);
-  softmax_kernel_4096_8::softmax_kernel<<<grid, block, 0, stream>>>(
-      out, in, in_row_stride, out_row_stride, n_rows, n_cols);
+  hipLaunchKernelGGL(softmax_kernel_4096_8::softmax_kernel, grid,
+                     dim3(softmax_kernel_4096_8::NUM_THREADS), 0, stream, out, in, in_row_stride,
+                     out_row_stride, n_rows, n_cols);
   return hipGetLastError();
 }
 

@@ -78,9 +78,11 @@ cudaError_t launch_swiglu_kernel_2048(dim3 grid, cudaStream_t stream, const __ha
                                       const __half *b, __half *out, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
-  const dim3 block(swiglu_kernel_2048::NUM_THREADS);
-  swiglu_kernel_2048::swiglu_kernel<<<grid, block, 0, stream>>>(a, b, out, n);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(swiglu_kernel_2048::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, swiglu_kernel_2048::swiglu_kernel, a, b, out, n);
 }
 
 /// The same with the grid from the kernel's annotation.

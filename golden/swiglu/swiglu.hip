@@ -78,8 +78,8 @@ hipError_t launch_swiglu_kernel_2048(dim3 grid, hipStream_t stream, const __half
                                      const __half *b, __half *out, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  const dim3 block(swiglu_kernel_2048::NUM_THREADS);
-  swiglu_kernel_2048::swiglu_kernel<<<grid, block, 0, stream>>>(a, b, out, n);
+  hipLaunchKernelGGL(swiglu_kernel_2048::swiglu_kernel, grid, dim3(swiglu_kernel_2048::NUM_THREADS),
+                     0, stream, a, b, out, n);
   return hipGetLastError();
 }
 

@@ -124,10 +124,12 @@ cudaError_t launch_transpose_kernel_64_64(dim3 grid, cudaStream_t stream, const 
                                           float *out, int M, int N, int in_stride, int out_stride) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
-  const dim3 block(transpose_kernel_64_64::NUM_THREADS);
-  transpose_kernel_64_64::transpose_kernel<<<grid, block, 0, stream>>>(
-      in, out, M, N, in_stride, out_stride);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(transpose_kernel_64_64::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, transpose_kernel_64_64::transpose_kernel, in, out, M, N,
+                            in_stride, out_stride);
 }
 
 /// The same with the grid from the kernel's annotation.

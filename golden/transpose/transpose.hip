@@ -124,9 +124,9 @@ hipError_t launch_transpose_kernel_64_64(dim3 grid, hipStream_t stream, const fl
                                          int M, int N, int in_stride, int out_stride) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  const dim3 block(transpose_kernel_64_64::NUM_THREADS);
-  transpose_kernel_64_64::transpose_kernel<<<grid, block, 0, stream>>>(
-      in, out, M, N, in_stride, out_stride);
+  hipLaunchKernelGGL(transpose_kernel_64_64::transpose_kernel, grid,
+                     dim3(transpose_kernel_64_64::NUM_THREADS), 0, stream, in, out, M, N, in_stride,
+                     out_stride);
   return hipGetLastError();
 }
 

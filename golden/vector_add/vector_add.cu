@@ -60,8 +60,11 @@ cudaError_t launch_add_kernel_1024(dim3 grid, cudaStream_t stream, const float *
                                    float *out, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
-  add_kernel_1024::add_kernel<<<grid, add_kernel_1024::NUM_THREADS, 0, stream>>>(x, y, out, n);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(add_kernel_1024::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, add_kernel_1024::add_kernel, x, y, out, n);
 }
 
 /// The same with the grid from the kernel's annotation.

@@ -60,7 +60,8 @@ hipError_t launch_add_kernel_1024(dim3 grid, hipStream_t stream, const float *x,
                                   float *out, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  add_kernel_1024::add_kernel<<<grid, add_kernel_1024::NUM_THREADS, 0, stream>>>(x, y, out, n);
+  hipLaunchKernelGGL(add_kernel_1024::add_kernel, grid, dim3(add_kernel_1024::NUM_THREADS), 0,
+                     stream, x, y, out, n);
   return hipGetLastError();
 }
 

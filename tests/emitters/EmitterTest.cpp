@@ -34,7 +34,8 @@ struct Case {
 const Case kCases[] = {{"vector_add", vectorAdd},         {"sum_reduce", sumReduce},
                        {"transpose", transpose},          {"half_elementwise", halfElementwise},
                        {"loop_carried", loopCarried},     {"argmax_rows", argmaxRows},
-                       {"row_pointers", rowPointers},     {"bool_not", boolNotIntToBf16}};
+                       {"row_pointers", rowPointers},     {"bool_not", boolNotIntToBf16},
+                       {"config_param", configParam},     {"no_params", noParams}};
 
 bool contains(const std::string &s, const std::string &sub) { return s.find(sub) != std::string::npos; }
 
@@ -169,13 +170,19 @@ TEST(Emitter, ReductionSteps) {
 }
 
 TEST(Emitter, Launchers) {
+  // Host C++ launches, no `<<<...>>>`: the emitted file also compiles as plain C++.
   std::string s = emit("vector_add", ir::TargetKind::Cuda);
   EXPECT_TRUE(contains(s, "cudaError_t launch_add_kernel_1024(dim3 grid, cudaStream_t stream, const float *x, const float *y,\n"
                           "                                   float *out, int n) {\n"
                           "  if (grid.x == 0 || grid.y == 0 || grid.z == 0)\n"
                           "    return cudaSuccess;  // nothing to run\n"
-                          "  add_kernel_1024::add_kernel<<<grid, add_kernel_1024::NUM_THREADS, 0, stream>>>(x, y, out, n);\n"
-                          "  return cudaGetLastError();\n}\n")) << s;
+                          "  cudaLaunchConfig_t config = {};\n"
+                          "  config.gridDim = grid;\n"
+                          "  config.blockDim = dim3(add_kernel_1024::NUM_THREADS);\n"
+                          "  config.stream = stream;\n"
+                          "  return cudaLaunchKernelEx(&config, add_kernel_1024::add_kernel, x, y, out, n);\n}\n")) << s;
+  EXPECT_FALSE(contains(s, "<<<")) << s;
+  EXPECT_FALSE(contains(s, "cudaGetLastError")) << "cudaLaunchKernelEx returns the launch's error";
   EXPECT_TRUE(contains(s, "cudaError_t launch_add_kernel_1024(cudaStream_t stream, const float *x, const float *y, float *out,\n"
                           "                                   int n) {\n"
                           "  const dim3 grid(tilec::rt::cdiv(n, 1024));\n"
@@ -186,12 +193,49 @@ TEST(Emitter, Launchers) {
                           "                                   float *out, int n);\n")) << d;
   EXPECT_TRUE(contains(d, "cudaError_t launch_add_kernel_1024(cudaStream_t stream, const float *x, const float *y, float *out,\n"
                           "                                   int n);\n")) << d;
+  std::string h = emit("vector_add", ir::TargetKind::Hip);
+  EXPECT_TRUE(contains(h, "hipError_t launch_add_kernel_1024(dim3 grid, hipStream_t stream, const float *x, const float *y,\n"
+                          "                                  float *out, int n) {\n"
+                          "  if (grid.x == 0 || grid.y == 0 || grid.z == 0)\n"
+                          "    return hipSuccess;  // nothing to run\n"
+                          "  hipLaunchKernelGGL(add_kernel_1024::add_kernel, grid, dim3(add_kernel_1024::NUM_THREADS), 0,\n"
+                          "                     stream, x, y, out, n);\n"
+                          "  return hipGetLastError();\n}\n")) << h;
+  EXPECT_FALSE(contains(h, "<<<")) << h;
   std::string hd = emitters::emitLauncherDeclarations(vectorAdd(64), options(ir::TargetKind::Hip));
   EXPECT_TRUE(contains(hd, "hipError_t launch_add_kernel_1024(dim3 grid, hipStream_t stream,"));
   std::string t = emit("transpose", ir::TargetKind::Cuda);
   EXPECT_TRUE(contains(t, "const dim3 grid(tilec::rt::cdiv(M, 64), tilec::rt::cdiv(N, 32));")) << t;
   std::string nogrid = emit("sum_reduce", ir::TargetKind::Cuda);
   EXPECT_FALSE(contains(nogrid, "launch_sum_kernel_1024(cudaStream_t")) << "no grid annotation: one launcher";
+}
+
+TEST(Emitter, LauncherLocalsNeverCaptureParameters) {
+  // A kernel parameter named `config` keeps its name; the CUDA launcher's launch configuration
+  // moves aside, so the launch passes the user's `config` to the kernel (compiled below).
+  std::string s = emit("config_param", ir::TargetKind::Cuda);
+  EXPECT_TRUE(contains(s, "                                   float *out, int config) {\n"
+                          "  if (grid.x == 0 || grid.y == 0 || grid.z == 0)\n"
+                          "    return cudaSuccess;  // nothing to run\n"
+                          "  cudaLaunchConfig_t config_1 = {};\n"
+                          "  config_1.gridDim = grid;\n"
+                          "  config_1.blockDim = dim3(add_kernel_1024::NUM_THREADS);\n"
+                          "  config_1.stream = stream;\n"
+                          "  return cudaLaunchKernelEx(&config_1, add_kernel_1024::add_kernel, x, y, out, config);\n}\n"))
+      << s;
+  EXPECT_TRUE(contains(s, "  const dim3 grid(tilec::rt::cdiv(config, 1024));\n"
+                          "  return launch_add_kernel_1024(grid, stream, x, y, out, config);\n")) << s;
+  std::string h = emit("config_param", ir::TargetKind::Hip);
+  EXPECT_TRUE(contains(h, " x, y, out, config);\n  return hipGetLastError();\n")) << h;
+}
+
+TEST(Emitter, LauncherWithoutKernelParameters) {
+  // No kernel parameters: the launch passes none (compiled below).
+  std::string s = emit("no_params", ir::TargetKind::Cuda);
+  EXPECT_TRUE(contains(s, "cudaError_t launch_nop(dim3 grid, cudaStream_t stream) {\n")) << s;
+  EXPECT_TRUE(contains(s, "  return cudaLaunchKernelEx(&config, nop::nop);\n}\n")) << s;
+  std::string h = emit("no_params", ir::TargetKind::Hip);
+  EXPECT_TRUE(contains(h, "  hipLaunchKernelGGL(nop::nop, grid, dim3(nop::NUM_THREADS), 0, stream);\n")) << h;
 }
 
 TEST(Emitter, PointerTileVariables) {
@@ -225,8 +269,11 @@ TEST(Emitter, UnusedMetaParametersAndGridOnlyParameters) {
     EXPECT_TRUE(contains(s, "row_copy(\n    const float *x, float *out, int n, int /*n_rows*/) {\n")) << s;
     // The launchers keep every name (they pass them on and compute the grid).
     EXPECT_TRUE(contains(s, "const dim3 grid(n_rows);")) << s;
-    EXPECT_TRUE(contains(s, ">>>(x, out, n, n_rows);")) << s;
   }
+  std::string c = emit("row_pointers", ir::TargetKind::Cuda);
+  EXPECT_TRUE(contains(c, "return cudaLaunchKernelEx(&config, row_copy_256_7::row_copy, x, out, n, n_rows);")) << c;
+  std::string h = emit("row_pointers", ir::TargetKind::Hip);
+  EXPECT_TRUE(contains(h, " x, out, n, n_rows);\n  return hipGetLastError();\n")) << h;
   std::string v = emit("vector_add", ir::TargetKind::Cuda);
   EXPECT_FALSE(contains(v, "[[maybe_unused]]")) << v;
 }

@@ -1,5 +1,6 @@
 #include "EmitterTestKernels.h"
 
+#include <regex>
 #include <sstream>
 
 namespace tilec::emittertests {
@@ -72,11 +73,10 @@ Var local(Kernel &k, const char *name, Type t, LayoutRef l = nullptr) {
   return k.newVar(name, l ? t.withLayout(l) : t, VarKind::Local, {});
 }
 
-} // namespace
-
-Module vectorAdd(int W) {
+/// vector_add with its element count named `count`.
+Module vectorAddCounting(int W, const std::string &count) {
   Module m;
-  m.files.push_back(fileOf("vector_add.cpp", R"(#include <tilec/tl.hpp>
+  m.files.push_back(fileOf("vector_add.cpp", std::regex_replace(R"(#include <tilec/tl.hpp>
 template <int BLOCK>
 TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))
 void add_kernel(const float *x, const float *y, float *out, int n) {
@@ -86,7 +86,7 @@ void add_kernel(const float *x, const float *y, float *out, int n) {
   auto a = tl::load(x + offs, mask);
   auto b = tl::load(y + offs, mask);
   tl::store(out + offs, a + b, mask);
-})"));
+})", std::regex("\\bn\\b"), count)));
   Kernel k;
   k.name = "add_kernel";
   k.instanceName = "add_kernel_1024";
@@ -99,7 +99,7 @@ void add_kernel(const float *x, const float *y, float *out, int n) {
   Var x = param(k, "x", Type::ptr(ScalarType::F32, true));
   Var y = param(k, "y", Type::ptr(ScalarType::F32, true));
   Var out = param(k, "out", Type::ptr(ScalarType::F32, false));
-  Var n = param(k, "n", Type::scalar(ScalarType::I32));
+  Var n = param(k, count.c_str(), Type::scalar(ScalarType::I32));
   k.settings.grid = {Math::make(MathOp::Cdiv, {use(n), i32(1024)})};
   Var pid = local(k, "pid", Type::scalar(ScalarType::I32));
   Type ti = Type::scalar(ScalarType::I32).withShape({B});
@@ -123,6 +123,11 @@ void add_kernel(const float *x, const float *y, float *out, int n) {
   m.kernels.push_back(std::move(k));
   return m;
 }
+
+} // namespace
+
+Module vectorAdd(int W) { return vectorAddCounting(W, "n"); }
+Module configParam(int W) { return vectorAddCounting(W, "config"); }
 
 Module sumReduce(int W) {
   Module m;
@@ -526,6 +531,23 @@ void bool_not(const int *x, const int64_t *y, bool *out, tl::bfloat16 *z, tl::bf
       Decl::make(u, lay(Load::make(ptr(y), nullptr, nullptr), L), at(11)),
       Store::make(ptr(w), lay(Cast::make(ScalarType::BF16, use(u)), L), nullptr, at(12)),
   });
+  m.kernels.push_back(std::move(k));
+  return m;
+}
+
+Module noParams(int W) {
+  Module m;
+  m.files.push_back(fileOf("nop.cpp", R"(#include <tilec/tl.hpp>
+TILEC_KERNEL(num_warps = 1)
+void nop() {}
+)"));
+  Kernel k;
+  k.name = "nop";
+  k.instanceName = "nop";
+  k.warpSize = W;
+  k.loc = at(3);
+  k.settings.numWarps = 1;
+  k.body = Block::make({});
   m.kernels.push_back(std::move(k));
   return m;
 }

@@ -16,5 +16,7 @@ ir::Module argmaxRows(int W);     // 2-D argmax along axis 1 (pairs, slices, par
 ir::Module rowPointers(int W);    // pointer tile variable, const pointer locals, grid-only param,
                                   // unused meta-parameter, single-call vector load/store
 ir::Module boolNotIntToBf16(int W); // `~` on a bool tile (logical not); int32/int64 -> bf16 casts
+ir::Module configParam(int W);    // vectorAdd with `n` named `config` (the CUDA launcher's local)
+ir::Module noParams(int W);       // a kernel without parameters (and an empty body)
 
 } // namespace tilec::emittertests
