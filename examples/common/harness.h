@@ -1,9 +1,20 @@
 // Shared by the examples' host programs: random inputs, poisoned outputs, relative error, CUDA error
 // checks and one result line per run. Each host program includes the generated CUDA (tilec's output)
-// and the kernel source itself, whose CPU semantics (tilec/tl.hpp) are the reference.
+// and the kernel source itself, whose CPU semantics (tilec/tl.hpp) are the reference. The same
+// programs run on the CPU emulator in CI (tests/emu), for the CUDA and the HIP output.
 #pragma once
 
+#if defined(TILEC_EMULATE_HIP)
+// tilec's CPU emulator runs the same program on the CPU (tests/emu, docs/emulation.md), with the
+// HIP output or with the CUDA output.
+#include <tilec/emu/hip.hpp>
+#elif defined(TILEC_EMULATE)
+#include <tilec/emu/cuda.hpp>
+#else
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#endif
 
 #include <cmath>
 #include <cstdint>

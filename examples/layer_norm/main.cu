@@ -2,9 +2,12 @@
 // ragged widths and compares Y, Mean and Rstd with the CPU reference of the same source.
 #include "../common/harness.h"
 #include "layer_norm.cpp"
+#if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
+#include "layer_norm.hip"
+#else
 #include "layer_norm.cu"
+#endif
 
-#include <cuda_fp16.h>
 
 static_assert(sizeof(tl::half) == sizeof(__half), "tl::half and __half share a bit layout");
 

@@ -2,7 +2,11 @@
 // counts, row strides wider than the rows) and compares with the CPU reference of the same source.
 #include "../common/harness.h"
 #include "softmax.cpp"
+#if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
+#include "softmax.hip"
+#else
 #include "softmax.cu"
+#endif
 
 struct Case {
   int rows, cols;

@@ -2,9 +2,12 @@
 // sizes and compares with the CPU reference of the same source.
 #include "../common/harness.h"
 #include "swiglu.cpp"
+#if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
+#include "swiglu.hip"
+#else
 #include "swiglu.cu"
+#endif
 
-#include <cuda_fp16.h>
 
 static_assert(sizeof(tl::half) == sizeof(__half), "tl::half and __half share a bit layout");
 

@@ -3,7 +3,11 @@
 // padding columns of the output are never written.
 #include "../common/harness.h"
 #include "transpose.cpp"
+#if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
+#include "transpose.hip"
+#else
 #include "transpose.cu"
+#endif
 
 int main(int argc, char **argv) {
   harness::Report report;

@@ -2,7 +2,11 @@
 // and compares it with the CPU reference: the same kernel source run through tilec/tl.hpp.
 #include "../common/harness.h"
 #include "vector_add.cpp" // the kernel source: CPU reference
+#if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
+#include "vector_add.hip"
+#else
 #include "vector_add.cu"  // tilec's output: kernel + host launcher
+#endif
 
 int main(int argc, char **argv) {
   harness::Report report;

@@ -7,6 +7,14 @@
 
 #include <cstring>
 
+#if defined(TILEC_EMULATE_HIP)
+// The CPU emulator runs the HIP output (tests/emu): HIP's bf16 type under the CUDA names these
+// programs use. Host-side conversions then round as the emulator's (tl.hpp's), not CUDA's.
+using __nv_bfloat16 = hip_bfloat16;
+inline float __bfloat162float(hip_bfloat16 x) { return static_cast<float>(x); }
+inline hip_bfloat16 __float2bfloat16_rn(float x) { return hip_bfloat16(x); }
+#endif
+
 namespace gpucheck {
 
 /// Poison bytes: 0xFF is NaN for floats and halves, -1 for integers and no valid bool; 0x5A is a

@@ -3,7 +3,11 @@
 // exactly and the column sums against float64, and both against the CPU reference of the source.
 #include "check.h"
 #include "col_reduce.cpp"
+#if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
+#include <col_reduce.hip>
+#else
 #include <col_reduce.cu> // golden/col_reduce/col_reduce.cu (<>: not this file)
+#endif
 
 int main(int argc, char **argv) {
   harness::Report report;

@@ -4,12 +4,20 @@
 // the CPU reference of the source (tl.hpp's own rounding).
 #include "check.h"
 #include "convert.cpp"
+#if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
+#include <convert.hip>
+#else
 #include <convert.cu> // golden/convert/convert.cu (<>: not this file)
+#endif
 
 #include <memory>
 
-static uint16_t bits(__half h) { return __half_raw(h).x; }
-static uint16_t bits(__nv_bfloat16 b) { return __nv_bfloat16_raw(b).x; }
+template <class Half> static uint16_t bits(Half h) {
+  static_assert(sizeof(Half) == 2);
+  uint16_t b;
+  std::memcpy(&b, &h, 2);
+  return b;
+}
 
 /// The seven outputs of one element (halves as bits).
 struct Row {

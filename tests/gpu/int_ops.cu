@@ -4,7 +4,11 @@
 // max(u, v) - min(u, v) * 0.5f is one rounding of an exact double, so it is compared exactly too.
 #include "check.h"
 #include "int_ops.cpp"
+#if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
+#include <int_ops.hip>
+#else
 #include <int_ops.cu> // golden/int_ops/int_ops.cu (<>: not this file)
+#endif
 
 #include <memory>
 

@@ -4,9 +4,12 @@
 // reference and an independent exact rounding.
 #include "check.h"
 #include "nested_reduce.cpp"
+#if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
+#include <nested_reduce.hip>
+#else
 #include <nested_reduce.cu> // golden/nested_reduce/nested_reduce.cu (<>: not this file)
+#endif
 
-#include <cuda_bf16.h>
 
 /// int32 rounded to the nearest bf16 (ties to even), as bits: scaling by a power of two is exact in
 /// double, so nearbyint (round-half-even by default) on the scaled value rounds exactly once.

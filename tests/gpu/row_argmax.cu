@@ -4,7 +4,11 @@
 // argmax, argmin and max exactly with plain loops and with the CPU reference of the source.
 #include "check.h"
 #include "row_argmax.cpp"
+#if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
+#include <row_argmax.hip>
+#else
 #include <row_argmax.cu> // golden/row_argmax/row_argmax.cu (<>: not this file)
+#endif
 
 int main(int argc, char **argv) {
   harness::Report report;

@@ -3,7 +3,11 @@
 // reference of the same source and a float64 sum.
 #include "check.h"
 #include "row_sum.cpp"
+#if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
+#include <row_sum.hip>
+#else
 #include <row_sum.cu> // golden/row_sum/row_sum.cu (<>: not this file)
+#endif
 
 int main(int argc, char **argv) {
   harness::Report report;

@@ -2,14 +2,20 @@
 /// \file Device helpers included by tilec's CUDA output. The CUDA-specific part is small: warp
 /// size, shuffles and the 16-bit float conversions; everything else is tilec/rt/core.hpp.
 
+#if defined(TILEC_EMULATE)
+#include "../emu/cuda.hpp" // tilec's CPU emulator (docs/emulation.md)
+#else
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#endif
 #include <math.h>
 #include <stdint.h>
 
 #define TILEC_WARP_SIZE 32
+#ifndef TILEC_UNROLL // the CPU emulator does without
 #define TILEC_UNROLL _Pragma("unroll")
+#endif
 
 namespace tilec::rt {
 using f16_t = __half;

@@ -2,14 +2,20 @@
 /// \file Device helpers included by tilec's HIP output. The HIP-specific part is small: warp
 /// (wavefront) size 64, shuffles and the 16-bit float conversions; the rest is tilec/rt/core.hpp.
 
+#if defined(TILEC_EMULATE)
+#include "../emu/hip.hpp" // tilec's CPU emulator (docs/emulation.md)
+#else
 #include <hip/hip_bfloat16.h>
 #include <hip/hip_fp16.h>
 #include <hip/hip_runtime.h>
+#endif
 #include <math.h>
 #include <stdint.h>
 
 #define TILEC_WARP_SIZE 64
+#ifndef TILEC_UNROLL // the CPU emulator does without
 #define TILEC_UNROLL _Pragma("unroll")
+#endif
 
 namespace tilec::rt {
 using f16_t = __half;

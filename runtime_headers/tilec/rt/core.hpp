@@ -8,6 +8,12 @@
 
 #include <stdint.h>
 
+/// The CPU emulator (tilec/emu/device.hpp) checks the alignment of every 16-byte access; on the
+/// GPU, a misaligned one faults by itself.
+#ifndef TILEC_CHECK_VECTOR_ACCESS
+#define TILEC_CHECK_VECTOR_ACCESS(p, bytes) ((void)0)
+#endif
+
 namespace tilec::rt {
 
 // ---- integer helpers ----------------------------------------------------------------------------
@@ -173,6 +179,7 @@ __device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
   for (int v = 0; v < VEC; ++v)
     all = all && mask[v * STRIDE];
   if (all && (ALIGNED || is_aligned<VEC>(src))) {
+    TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
     const Pack<T, VEC> pack = *reinterpret_cast<const Pack<T, VEC> *>(src);
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
@@ -187,6 +194,7 @@ __device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
 template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
 __device__ __forceinline__ void load_vec(T *dst, const T *src) {
   if (ALIGNED || is_aligned<VEC>(src)) {
+    TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
     const Pack<T, VEC> pack = *reinterpret_cast<const Pack<T, VEC> *>(src);
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
@@ -211,6 +219,7 @@ __device__ __forceinline__ void store_vec(T *dst, const T *src, const bool *mask
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
       pack.v[v] = src[v * STRIDE];
+    TILEC_CHECK_VECTOR_ACCESS(dst, sizeof(Pack<T, VEC>));
     *reinterpret_cast<Pack<T, VEC> *>(dst) = pack;
   } else {
     TILEC_UNROLL
@@ -227,6 +236,7 @@ __device__ __forceinline__ void store_vec(T *dst, const T *src) {
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
       pack.v[v] = src[v * STRIDE];
+    TILEC_CHECK_VECTOR_ACCESS(dst, sizeof(Pack<T, VEC>));
     *reinterpret_cast<Pack<T, VEC> *>(dst) = pack;
   } else {
     TILEC_UNROLL

@@ -1,0 +1,118 @@
+#pragma once
+/// \file State shared by the emulator's parts: the scheduler (Scheduler.cpp), the memory checker
+/// (Memory.cpp) and the reports (Report.cpp). None of this code is instrumented: only the kernel's
+/// translation unit is compiled with -fsanitize=thread.
+
+#include <tilec/emu/emu.hpp>
+
+#include <boost/context/fiber.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tilec::emu::internal {
+
+enum class ThreadState { Runnable, AtBarrier, AtWarpOp, Done, Stopped };
+
+/// A warp operation a thread waits in.
+struct WarpRequest {
+  WarpOp op;
+  uint64_t mask; ///< lanes taking part, already limited to the lanes that exist
+  uint64_t value, result;
+  int param, width;
+  const char *name;
+};
+
+/// One GPU thread of the running block.
+struct Thread {
+  boost::context::fiber fiber; ///< the thread, while suspended
+  boost::context::fiber sched; ///< the scheduler, while the thread runs
+  unsigned linear = 0;         ///< x + y * bx + z * bx * by
+  uint3 idx{};
+  ThreadState state = ThreadState::Runnable;
+  const void *waitPc = nullptr; ///< the barrier or warp operation it waits in
+  WarpRequest req{};
+  uintptr_t stackLo = 0, stackHi = 0;
+};
+
+/// A code location: the return address of a call in the kernel (an instrumented access or a
+/// built-in).
+using Pc = const void *;
+
+/// What the scheduler knows while a launch runs.
+struct Launch {
+  LaunchConfig config;
+  unsigned threadsPerBlock = 0;
+  uint3 block{};
+  uint64_t blockSerial = 0; ///< counts blocks over the whole program: shared "written" marks
+  uint32_t epoch = 0;       ///< counts barrier intervals over the whole program
+  const void *kernel = nullptr;
+  uintptr_t argsLo = 0, argsHi = 0;
+  std::vector<Thread> *threads = nullptr;
+  bool aborted = false;
+  Error abortError = Success;
+};
+
+extern Launch *g_launch;    ///< non-null while a launch runs
+extern Thread *g_current;   ///< the thread whose fiber runs, null on the scheduler
+extern bool g_instrumented; ///< a translation unit compiled with -fsanitize=thread was loaded
+/// True while the emulator's own code runs on a kernel thread. Inline library code (std::string,
+/// std::map) may be the instrumented copy from the kernel's translation unit (the linker keeps one
+/// copy of each), so its accesses reach the checker, which must ignore them. Never true across a
+/// fiber switch.
+extern bool g_inEmulator;
+
+/// Marks the emulator's own work on a kernel thread (see g_inEmulator).
+struct InEmulator {
+  bool saved = g_inEmulator;
+  InEmulator() { g_inEmulator = true; }
+  ~InEmulator() { g_inEmulator = saved; }
+};
+
+/// Suspends the calling thread (in a fiber) until the scheduler resumes it.
+void yield();
+/// Stops the calling thread for good and aborts the launch with `e` (a fatal finding). Never
+/// returns.
+[[noreturn]] void stop_thread(Error e);
+
+/// The runtime's last error (cudaGetLastError) and the sticky one a faulting launch leaves.
+Error set_error(Error e);
+Error take_last_error();
+Error last_error();
+Error sticky_error();
+
+// ---- memory (Memory.cpp)
+// -------------------------------------------------------------------------
+enum class Access { Read, Write, Atomic };
+/// Checks one access of the current thread; may stop the thread.
+void check_access(uintptr_t addr, size_t size, Access kind, bool checkAlignment, Pc pc);
+/// Called before a launch's first block (on the scheduler's stack): reads the program's symbols and
+/// finds the kernel's __shared__ variables.
+void prepare_launch();
+/// Called at the start of every block: poisons shared memory.
+void begin_block();
+/// The shared section and its variables, for reports: "smem+12 (in softmax_kernel(...)::smem)".
+std::string describe_shared(uintptr_t addr);
+
+// ---- reports (Report.cpp)
+// ------------------------------------------------------------------------
+/// A finding under construction: `text` may contain code locations as "{pc:N}" placeholders,
+/// replaced by "file:line" when printed (symbolizing needs a subprocess, done after the launch).
+struct PendingFinding {
+  FindingKind kind;
+  std::vector<Pc> pcs;
+  std::string text;
+};
+/// Records a finding; identical ones (same kind, same code locations) are counted, not repeated.
+void report(FindingKind kind, std::vector<Pc> pcs, std::string text);
+/// Prints and moves to the finished list what was recorded during the launch.
+void flush_reports();
+/// "thread 37 (warp 1, lane 5) of block (2,0,0)".
+std::string describe_thread(const Thread &t);
+/// "file:line" of the kernel line a pc belongs to, plus the helper it is inside of, if any.
+std::string describe_pc(Pc pc);
+std::string hex(uintptr_t v);
+
+} // namespace tilec::emu::internal

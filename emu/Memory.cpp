@@ -1,0 +1,596 @@
+/// \file The emulator's memory checker and device memory. The kernel's translation unit is compiled
+/// with -fsanitize=thread, which makes the compiler call __tsan_read4(addr), __tsan_write16(addr),
+/// __tsan_memcpy(...) and so on around every memory access; the functions below receive those calls
+/// (the ThreadSanitizer runtime is not linked). While a kernel thread runs, each access is
+/// classified: its own stack (registers and local arrays: ignored), the kernel's arguments, shared
+/// memory (races and uninitialized reads, per byte), a device buffer (bounds) or anything else (an
+/// error).
+
+#include "Internal.h"
+
+#include <tilec/emu/host.hpp>
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+// Bounds of the section that __shared__ variables are placed in (tilec/emu/device.hpp), defined by
+// the linker when the program has any.
+extern "C" char __start_tilec_shared[] __attribute__((weak));
+extern "C" char __stop_tilec_shared[] __attribute__((weak));
+
+namespace tilec::emu::internal {
+
+bool g_instrumented = false;
+bool g_inEmulator = false;
+
+namespace {
+
+// ---- device buffers -----------------------------------------------------------------------------
+struct Buffer {
+  uintptr_t lo, hi;
+  void *allocation; ///< what device_malloc got from the system (null: registered by the program)
+};
+std::map<uintptr_t, Buffer> g_buffers; // by lo
+
+/// Red zone around each allocation: an access just past either end lands in no buffer.
+constexpr size_t kRedZone = 256;
+
+const Buffer *findBuffer(uintptr_t a) {
+  auto it = g_buffers.upper_bound(a);
+  if (it == g_buffers.begin())
+    return nullptr;
+  --it;
+  return a < it->second.hi || (a == it->second.lo) ? &it->second : nullptr;
+}
+
+/// "12 bytes past the end of a 4000-byte buffer at 0x..." for an address outside every buffer.
+std::string nearestBuffer(uintptr_t a, size_t size) {
+  const Buffer *before = nullptr, *after = nullptr;
+  auto it = g_buffers.upper_bound(a);
+  if (it != g_buffers.end())
+    after = &it->second;
+  if (it != g_buffers.begin())
+    before = &std::prev(it)->second;
+  auto describe = [](const Buffer &b) {
+    return "a " + std::to_string(b.hi - b.lo) + "-byte buffer at " + hex(b.lo);
+  };
+  const uintptr_t far = 1 << 20;
+  if (before && a >= before->lo && a < before->hi) // starts inside, ends outside
+    return "the access starts at byte " + std::to_string(a - before->lo) + " of " +
+           describe(*before) + " and runs " + std::to_string(a + size - before->hi) +
+           " bytes past its end";
+  uintptr_t dBefore = before ? a - before->hi : ~uintptr_t{0};
+  uintptr_t dAfter = after ? after->lo - a : ~uintptr_t{0};
+  if (dBefore <= dAfter && dBefore < far)
+    return std::to_string(dBefore) + " bytes past the end of " + describe(*before);
+  if (dAfter < far)
+    return std::to_string(dAfter) + " bytes before the start of " + describe(*after);
+  return "not inside or near any device buffer (host memory, or a freed buffer?)";
+}
+
+// ---- the program's own image (read-only constants may be read) ----------------------------------
+struct Range {
+  uintptr_t lo, hi;
+};
+std::vector<Range> g_readOnly;
+bool g_imageScanned = false;
+
+void scanImage() {
+  g_imageScanned = true;
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, size_t, void *) {
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+          if (ph.p_type == PT_LOAD && !(ph.p_flags & PF_W))
+            g_readOnly.push_back(
+                {info->dlpi_addr + ph.p_vaddr, info->dlpi_addr + ph.p_vaddr + ph.p_memsz});
+        }
+        return 0;
+      },
+      nullptr);
+}
+
+bool inReadOnlyImage(uintptr_t a, size_t n) {
+  if (!g_imageScanned)
+    scanImage();
+  for (const Range &r : g_readOnly)
+    if (a >= r.lo && a + n <= r.hi)
+      return true;
+  return false;
+}
+
+// ---- shared memory ------------------------------------------------------------------------------
+uintptr_t sharedLo() { return reinterpret_cast<uintptr_t>(__start_tilec_shared); }
+uintptr_t sharedHi() { return reinterpret_cast<uintptr_t>(__stop_tilec_shared); }
+
+/// The __shared__ variables, from the program's symbol table (nm), for bounds and names. All
+/// kernels' variables share the section; a launch may touch only its own kernel's, whose demangled
+/// names are the kernel's followed by "::".
+struct SharedVar {
+  uintptr_t lo, hi;
+  std::string name;
+};
+std::vector<SharedVar> g_sharedVars;                         // sorted by address
+std::map<uintptr_t, std::string> g_functions;                // address -> demangled name
+std::map<const void *, std::vector<SharedVar>> g_kernelVars; // per kernel, sorted by address
+bool g_symbolsRead = false;
+
+void readSymbols() {
+  g_symbolsRead = true;
+  if (sharedLo() == sharedHi())
+    return;
+  Dl_info info{};
+  if (!dladdr(__start_tilec_shared, &info) || !info.dli_fname)
+    return;
+  // Addresses in the symbol table are relative to the load address for a position-independent
+  // executable (ET_DYN), absolute otherwise.
+  const auto *eh = static_cast<const ElfW(Ehdr) *>(info.dli_fbase);
+  const uintptr_t base = eh->e_type == ET_DYN ? reinterpret_cast<uintptr_t>(info.dli_fbase) : 0;
+  std::string exe = info.dli_fname[0] ? info.dli_fname : "/proc/self/exe";
+  if (exe.find('\'') != std::string::npos)
+    return;
+  std::string cmd = "nm -S -C --defined-only '" + exe + "' 2>/dev/null";
+  std::unique_ptr<FILE, int (*)(FILE *)> p(popen(cmd.c_str(), "r"), pclose);
+  if (!p)
+    return;
+  char line[4096];
+  while (std::fgets(line, sizeof line, p.get())) {
+    unsigned long long addr = 0, size = 0;
+    char type = 0;
+    int used = 0;
+    if (std::sscanf(line, "%llx %llx %c %n", &addr, &size, &type, &used) < 3 || size == 0)
+      continue;
+    std::string name = line + used;
+    while (!name.empty() && (name.back() == '\n' || name.back() == '\r'))
+      name.pop_back();
+    const uintptr_t lo = base + addr;
+    if (type == 'T' || type == 't' || type == 'W' || type == 'w')
+      g_functions[lo] = name;
+    else if (lo >= sharedLo() && lo < sharedHi())
+      g_sharedVars.push_back({lo, lo + size, name});
+  }
+  std::sort(g_sharedVars.begin(), g_sharedVars.end(),
+            [](const SharedVar &a, const SharedVar &b) { return a.lo < b.lo; });
+}
+
+/// The running kernel's __shared__ variables (all of them if its own cannot be told apart).
+const std::vector<SharedVar> &kernelVars() {
+  if (!g_symbolsRead)
+    readSymbols();
+  const void *k = g_launch->kernel;
+  auto it = g_kernelVars.find(k);
+  if (it != g_kernelVars.end())
+    return it->second;
+  std::vector<SharedVar> own;
+  auto f = g_functions.find(reinterpret_cast<uintptr_t>(k));
+  if (f != g_functions.end())
+    for (const SharedVar &v : g_sharedVars)
+      if (v.name.compare(0, f->second.size() + 2, f->second + "::") == 0)
+        own.push_back(v);
+  return g_kernelVars[k] = own.empty() ? g_sharedVars : own;
+}
+
+const SharedVar *findSharedVar(uintptr_t a) {
+  for (const SharedVar &v : kernelVars())
+    if (a >= v.lo && a < v.hi)
+      return &v;
+  return nullptr;
+}
+
+/// "12 bytes past the end of ... smem" for a shared address outside the kernel's variables.
+std::string nearestSharedVar(uintptr_t a) {
+  const SharedVar *best = nullptr;
+  for (const SharedVar &v : kernelVars())
+    if (v.hi <= a && (!best || v.hi > best->hi))
+      best = &v;
+  if (best)
+    return std::to_string(a - best->hi) + " bytes past the end of the " +
+           std::to_string(best->hi - best->lo) + "-byte " + best->name;
+  return "outside the __shared__ variables of the running kernel";
+}
+
+/// Who touched one byte of shared memory, and when (epochs count barrier intervals).
+struct Cell {
+  uint64_t writtenInBlock = 0; ///< block serial of the last write: initialized in that block
+  uint32_t wEpoch = 0, rEpoch = 0, aEpoch = 0;
+  uint32_t wThread = 0, rThread = 0, aThread = 0;
+  Pc wPc = nullptr, rPc = nullptr, aPc = nullptr;
+};
+constexpr uint32_t kMany = ~0u; ///< several threads read (or atomically updated) in this epoch
+std::vector<Cell> g_shadow;
+
+const char *accessName(Access k) {
+  return k == Access::Read ? "read" : k == Access::Write ? "write" : "atomic update";
+}
+
+std::string threadOf(uint32_t id, bool sameBlock) {
+  if (id == kMany)
+    return "several threads";
+  std::string s = describe_thread((*g_launch->threads)[id]);
+  if (sameBlock) {
+    auto at = s.find(" of block");
+    if (at != std::string::npos)
+      s = s.substr(0, at);
+  }
+  return s;
+}
+
+void raceReport(Access now, Access before, uint32_t other, Pc otherPc, uintptr_t a, size_t n,
+                Pc pc) {
+  std::string what = std::string(accessName(now)) + " after " + accessName(before);
+  std::string text = "shared-memory race (" + what + "): " + std::to_string(n) + " bytes at " +
+                     describe_shared(a) + "\n  " + accessName(now) + " by " +
+                     describe_thread(*g_current) + " at {pc:0}\n  " + accessName(before) + " by " +
+                     threadOf(other, true) + " at {pc:1}\n  no __syncthreads() separates them\n";
+  report(FindingKind::SharedRace, {pc, otherPc}, text);
+}
+
+void checkShared(uintptr_t a, size_t n, Access kind, Pc pc) {
+  const uint32_t me = g_current->linear, epoch = g_launch->epoch;
+  const uintptr_t lo = sharedLo();
+  if (g_shadow.size() < sharedHi() - lo)
+    g_shadow.resize(sharedHi() - lo);
+  bool raced = false, uninit = false;
+  for (size_t i = 0; i < n; ++i) {
+    Cell &c = g_shadow[a - lo + i];
+    if (!raced) {
+      if (c.wEpoch == epoch && c.wThread != me) {
+        raceReport(kind, Access::Write, c.wThread, c.wPc, a, n, pc);
+        raced = true;
+      } else if (kind != Access::Read && c.rEpoch == epoch && c.rThread != me) {
+        raceReport(kind, Access::Read, c.rThread, c.rPc, a, n, pc);
+        raced = true;
+      } else if (kind != Access::Atomic && c.aEpoch == epoch && c.aThread != me) {
+        raceReport(kind, Access::Atomic, c.aThread, c.aPc, a, n, pc);
+        raced = true;
+      }
+    }
+    if (kind != Access::Write && c.writtenInBlock != g_launch->blockSerial && !uninit) {
+      uninit = true;
+      report(FindingKind::UninitializedShared, {pc},
+             "read of uninitialized shared memory: " + std::to_string(n) + " bytes at " +
+                 describe_shared(a) + "\n  by " + describe_thread(*g_current) +
+                 " at {pc:0}\n  no thread of this block has written " +
+                 (n == 1   ? std::string("it")
+                  : i == 0 ? "them"
+                           : "byte " + std::to_string(i) + " of them") +
+                 "\n");
+    }
+    switch (kind) {
+    case Access::Read:
+      if (c.rEpoch != epoch)
+        c.rEpoch = epoch, c.rThread = me, c.rPc = pc;
+      else if (c.rThread != me)
+        c.rThread = kMany;
+      break;
+    case Access::Write:
+      c.wEpoch = epoch, c.wThread = me, c.wPc = pc;
+      c.writtenInBlock = g_launch->blockSerial;
+      break;
+    case Access::Atomic:
+      if (c.aEpoch != epoch)
+        c.aEpoch = epoch, c.aThread = me, c.aPc = pc;
+      else if (c.aThread != me)
+        c.aThread = kMany;
+      c.writtenInBlock = g_launch->blockSerial;
+      break;
+    }
+  }
+}
+
+[[noreturn]] void fault(const std::string &what, uintptr_t a, size_t n, const std::string &where,
+                        Pc pc, FindingKind kind) {
+  report(kind, {pc},
+         what + " of " + std::to_string(n) + " bytes at " + hex(a) + "\n  by " +
+             describe_thread(*g_current) + " at {pc:0}\n  " + where +
+             "\n  the thread stops here and the launch fails, as on the GPU\n");
+  stop_thread(ErrorIllegalAddress);
+}
+
+} // namespace
+
+std::string describe_shared(uintptr_t a) {
+  if (const SharedVar *v = findSharedVar(a))
+    return "shared " + hex(a) + " (byte " + std::to_string(a - v->lo) + " of " +
+           std::to_string(v->hi - v->lo) + "-byte " + v->name + ")";
+  return "shared " + hex(a) + " (byte " + std::to_string(a - sharedLo()) +
+         " of the shared section)";
+}
+
+void begin_block() {
+  // Garbage, as on the GPU: a kernel that reads shared memory before writing it gets NaNs and -1s.
+  if (sharedHi() > sharedLo())
+    std::memset(__start_tilec_shared, 0xFF, sharedHi() - sharedLo());
+}
+
+void prepare_launch() {
+  if (!g_imageScanned)
+    scanImage();
+  (void)kernelVars();
+}
+
+void check_access(uintptr_t a, size_t n, Access kind, bool checkAlignment, Pc pc) {
+  InEmulator inside;
+  const Thread &t = *g_current;
+  if (a >= t.stackLo && a + n <= t.stackHi)
+    return;
+  if (a >= g_launch->argsLo && a + n <= g_launch->argsHi && kind == Access::Read)
+    return;
+  const bool shared = a >= sharedLo() && a < sharedHi();
+  const char *space = shared ? "shared" : "global";
+  if (checkAlignment && n > 1 && a % std::min<size_t>(n, 16) != 0)
+    fault(std::string("misaligned ") + space + " " + accessName(kind), a, n,
+          "the address is " + std::to_string(a % n) + " bytes past a multiple of " +
+              std::to_string(n),
+          pc, FindingKind::Misaligned);
+  if (shared) {
+    const SharedVar *v = findSharedVar(a);
+    const bool knownVars = !kernelVars().empty();
+    if (knownVars && !v)
+      fault("out-of-bounds shared " + std::string(accessName(kind)), a, n, nearestSharedVar(a), pc,
+            FindingKind::OutOfBounds);
+    if ((v && a + n > v->hi) || a + n > sharedHi())
+      fault("out-of-bounds shared " + std::string(accessName(kind)), a, n,
+            "it runs past the end of " + describe_shared(a), pc, FindingKind::OutOfBounds);
+    checkShared(a, n, kind, pc);
+    return;
+  }
+  if (const Buffer *b = findBuffer(a)) {
+    if (a + n <= b->hi)
+      return;
+  }
+  if (kind == Access::Read && inReadOnlyImage(a, n))
+    return; // constants of the program
+  fault("out-of-bounds global " + std::string(accessName(kind)), a, n, nearestBuffer(a, n), pc,
+        FindingKind::OutOfBounds);
+}
+
+} // namespace tilec::emu::internal
+
+// ---- the instrumentation's entry points ---------------------------------------------------------
+using tilec::emu::internal::Access;
+using tilec::emu::internal::check_access;
+using tilec::emu::internal::g_current;
+
+#define TILEC_EMU_ACCESS(NAME, SIZE, KIND, ALIGNED)                                                \
+  extern "C" void NAME(void *a) {                                                                  \
+    if (g_current && !tilec::emu::internal::g_inEmulator)                                          \
+      check_access(reinterpret_cast<uintptr_t>(a), SIZE, Access::KIND, ALIGNED,                    \
+                   __builtin_return_address(0));                                                   \
+  }
+#define TILEC_EMU_SIZES(N)                                                                         \
+  TILEC_EMU_ACCESS(__tsan_read##N, N, Read, true)                                                  \
+  TILEC_EMU_ACCESS(__tsan_write##N, N, Write, true)                                                \
+  TILEC_EMU_ACCESS(__tsan_unaligned_read##N, N, Read, false)                                       \
+  TILEC_EMU_ACCESS(__tsan_unaligned_write##N, N, Write, false)
+TILEC_EMU_SIZES(1)
+TILEC_EMU_SIZES(2)
+TILEC_EMU_SIZES(4)
+TILEC_EMU_SIZES(8)
+TILEC_EMU_SIZES(16)
+#undef TILEC_EMU_SIZES
+#undef TILEC_EMU_ACCESS
+
+extern "C" {
+void __tsan_init() { tilec::emu::internal::g_instrumented = true; }
+void __tsan_func_entry(void *) {}
+void __tsan_func_exit() {}
+void __tsan_read_range(void *a, unsigned long n) {
+  if (g_current && !tilec::emu::internal::g_inEmulator && n)
+    check_access(reinterpret_cast<uintptr_t>(a), n, Access::Read, false,
+                 __builtin_return_address(0));
+}
+void __tsan_write_range(void *a, unsigned long n) {
+  if (g_current && !tilec::emu::internal::g_inEmulator && n)
+    check_access(reinterpret_cast<uintptr_t>(a), n, Access::Write, false,
+                 __builtin_return_address(0));
+}
+void *__tsan_memcpy(void *d, const void *s, unsigned long n) {
+  if (g_current && !tilec::emu::internal::g_inEmulator && n) {
+    check_access(reinterpret_cast<uintptr_t>(s), n, Access::Read, false,
+                 __builtin_return_address(0));
+    check_access(reinterpret_cast<uintptr_t>(d), n, Access::Write, false,
+                 __builtin_return_address(0));
+  }
+  return std::memcpy(d, s, n);
+}
+void *__tsan_memmove(void *d, const void *s, unsigned long n) {
+  if (g_current && !tilec::emu::internal::g_inEmulator && n) {
+    check_access(reinterpret_cast<uintptr_t>(s), n, Access::Read, false,
+                 __builtin_return_address(0));
+    check_access(reinterpret_cast<uintptr_t>(d), n, Access::Write, false,
+                 __builtin_return_address(0));
+  }
+  return std::memmove(d, s, n);
+}
+void __tsan_vptr_update(void **, void *) {} // virtual calls: not kernel code
+void __tsan_vptr_read(void **) {}
+void *__tsan_memset(void *d, int c, unsigned long n) {
+  if (g_current && !tilec::emu::internal::g_inEmulator && n)
+    check_access(reinterpret_cast<uintptr_t>(d), n, Access::Write, false,
+                 __builtin_return_address(0));
+  return std::memset(d, c, n);
+}
+}
+
+// ---- device memory, atomics, the host runtime ---------------------------------------------------
+namespace tilec::emu {
+using namespace internal;
+
+void register_buffer(const void *p, size_t bytes) {
+  uintptr_t lo = reinterpret_cast<uintptr_t>(p);
+  g_buffers[lo] = {lo, lo + bytes, nullptr};
+}
+void unregister_buffer(const void *p) { g_buffers.erase(reinterpret_cast<uintptr_t>(p)); }
+
+Error device_malloc(void **p, size_t bytes) {
+  if (sticky_error() != Success)
+    return sticky_error(); // as CUDA after a faulting launch
+  if (!p)
+    return set_error(ErrorInvalidValue);
+  const size_t rounded = (bytes + kRedZone - 1) / kRedZone * kRedZone;
+  void *m = std::aligned_alloc(kRedZone, rounded + 2 * kRedZone);
+  if (!m)
+    return set_error(ErrorMemoryAllocation);
+  // Garbage, as cudaMalloc's memory: 0xA5 bytes are neither 0 nor a small number.
+  std::memset(m, 0xA5, rounded + 2 * kRedZone);
+  uintptr_t lo = reinterpret_cast<uintptr_t>(m) + kRedZone;
+  g_buffers[lo] = {lo, lo + bytes, m};
+  *p = reinterpret_cast<void *>(lo);
+  return Success;
+}
+
+Error device_free(void *p) {
+  if (!p)
+    return Success;
+  auto it = g_buffers.find(reinterpret_cast<uintptr_t>(p));
+  if (it == g_buffers.end() || !it->second.allocation) {
+    report(FindingKind::HostApi, {__builtin_return_address(0)},
+           "cudaFree/hipFree at {pc:0} of " + hex(reinterpret_cast<uintptr_t>(p)) +
+               ", which no cudaMalloc/hipMalloc returned (or it was freed already)\n");
+    flush_reports();
+    return set_error(ErrorInvalidValue);
+  }
+  std::free(it->second.allocation);
+  g_buffers.erase(it);
+  return Success;
+}
+
+namespace {
+/// Whether [p, p + n) lies inside one device buffer.
+bool inBuffer(const void *p, size_t n) {
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  const Buffer *b = findBuffer(a);
+  return b && a + n <= b->hi;
+}
+Error badHostRange(const char *call, const char *side, const void *p, size_t n, Pc pc) {
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  report(FindingKind::HostApi, {pc},
+         std::string(call) + " at {pc:0}: the " + side + " range of " + std::to_string(n) +
+             " bytes at " + hex(a) + " is not inside one device buffer: " + nearestBuffer(a, n) +
+             "\n");
+  flush_reports();
+  return set_error(ErrorInvalidValue);
+}
+} // namespace
+
+Error device_memcpy(void *dst, const void *src, size_t n, MemcpyKind kind) {
+  Pc pc = __builtin_return_address(0);
+  if (sticky_error() != Success)
+    return sticky_error(); // as CUDA after a faulting launch
+  if (n == 0)
+    return Success;
+  bool dstDev =
+      kind == HostToDevice || kind == DeviceToDevice || (kind == Default && inBuffer(dst, 1));
+  bool srcDev =
+      kind == DeviceToHost || kind == DeviceToDevice || (kind == Default && inBuffer(src, 1));
+  if (dstDev && !inBuffer(dst, n))
+    return badHostRange("cudaMemcpy/hipMemcpy", "destination", dst, n, pc);
+  if (srcDev && !inBuffer(src, n))
+    return badHostRange("cudaMemcpy/hipMemcpy", "source", src, n, pc);
+  std::memmove(dst, src, n);
+  return Success;
+}
+
+Error device_memset(void *dst, int byte, size_t n) {
+  Pc pc = __builtin_return_address(0);
+  if (sticky_error() != Success)
+    return sticky_error(); // as CUDA after a faulting launch
+  if (n == 0)
+    return Success;
+  if (!inBuffer(dst, n))
+    return badHostRange("cudaMemset/hipMemset", "destination", dst, n, pc);
+  std::memset(dst, byte, n);
+  return Success;
+}
+
+Error synchronize() { return sticky_error(); }
+Error get_last_error() { return take_last_error(); }
+Error peek_last_error() { return last_error(); }
+
+uint64_t atomic_rmw(void *p, AtomicType type, AtomicOp op, uint64_t operand, uint64_t compare) {
+  Pc pc = __builtin_return_address(0);
+  const size_t n =
+      type == AtomicType::I32 || type == AtomicType::U32 || type == AtomicType::F32 ? 4 : 8;
+  if (g_current)
+    check_access(reinterpret_cast<uintptr_t>(p), n, Access::Atomic, true, pc);
+  uint64_t old = 0;
+  std::memcpy(&old, p, n);
+  auto apply = [&](auto oldV, auto opV, auto cmpV) -> decltype(oldV) {
+    switch (op) {
+    case AtomicOp::Add:
+      return oldV + opV;
+    case AtomicOp::Min:
+      return opV < oldV ? opV : oldV;
+    case AtomicOp::Max:
+      return oldV < opV ? opV : oldV;
+    case AtomicOp::Exch:
+      return opV;
+    case AtomicOp::Cas:
+      return oldV == cmpV ? opV : oldV;
+    default:
+      if constexpr (std::is_integral_v<decltype(oldV)>) {
+        if (op == AtomicOp::And)
+          return oldV & opV;
+        if (op == AtomicOp::Or)
+          return oldV | opV;
+        return oldV ^ opV;
+      }
+      return oldV;
+    }
+  };
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    T o, v, c;
+    std::memcpy(&o, &old, sizeof(T));
+    std::memcpy(&v, &operand, sizeof(T));
+    std::memcpy(&c, &compare, sizeof(T));
+    T r = apply(o, v, c);
+    std::memcpy(p, &r, sizeof(T));
+  };
+  switch (type) {
+  case AtomicType::I32:
+    run(int32_t{});
+    break;
+  case AtomicType::U32:
+    run(uint32_t{});
+    break;
+  case AtomicType::I64:
+    run(int64_t{});
+    break;
+  case AtomicType::U64:
+    run(uint64_t{});
+    break;
+  case AtomicType::F32:
+    run(float{});
+    break;
+  case AtomicType::F64:
+    run(double{});
+    break;
+  }
+  return old;
+}
+
+void check_vector_alignment(const void *p, size_t bytes) {
+  Pc pc = __builtin_return_address(0);
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  if (g_current && a % bytes != 0) {
+    InEmulator inside;
+    report(FindingKind::Misaligned, {pc},
+           "misaligned " + std::to_string(bytes) + "-byte vector access at " + hex(a) + "\n  by " +
+               describe_thread(*g_current) + " at {pc:0}\n  the address is " +
+               std::to_string(a % bytes) + " bytes past a multiple of " + std::to_string(bytes) +
+               "\n  the thread stops here and the launch fails, as on the GPU\n");
+    stop_thread(ErrorIllegalAddress);
+  }
+}
+
+} // namespace tilec::emu

@@ -1,0 +1,545 @@
+/// \file The emulator's scheduler: blocks one after another, the threads of a block as cooperative
+/// fibers. A thread runs until it waits at a barrier or a warp operation, or returns; when every
+/// thread that a barrier or warp operation needs waits there, it completes and they go on.
+
+#include "Internal.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace ctx = boost::context;
+
+namespace tilec::emu::internal {
+
+Launch *g_launch = nullptr;
+Thread *g_current = nullptr;
+
+namespace {
+
+// ---- fiber stacks -------------------------------------------------------------------------------
+/// One stack per thread of a block, kept for the whole program; a guard page below each turns a
+/// stack overflow into a crash rather than silent corruption. TILEC_EMU_STACK_KB sets the size.
+class StackPool {
+public:
+  size_t size() const { return size_; }
+  /// The stack of thread i: [lo, lo + size()).
+  char *get(unsigned i) {
+    while (stacks_.size() <= i) {
+      const size_t page = 4096;
+      void *m = mmap(nullptr, size_ + page, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (m == MAP_FAILED) {
+        std::fprintf(stderr, "tilec-emu: cannot allocate a fiber stack\n");
+        std::abort();
+      }
+      mprotect(m, page, PROT_NONE);
+      stacks_.push_back(static_cast<char *>(m) + page);
+    }
+    return stacks_[i];
+  }
+
+private:
+  static size_t configuredSize() {
+    const char *kb = std::getenv("TILEC_EMU_STACK_KB");
+    long v = kb ? std::atol(kb) : 0;
+    return (v > 0 ? size_t(v) : 256) * 1024;
+  }
+  size_t size_ = configuredSize();
+  std::vector<char *> stacks_;
+};
+StackPool g_stacks;
+
+/// Hands one fixed stack to one fiber; the pool keeps the memory.
+struct FixedStack {
+  char *lo;
+  size_t size;
+  ctx::stack_context allocate() {
+    ctx::stack_context sc;
+    sc.size = size;
+    sc.sp = lo + size;
+    return sc;
+  }
+  void deallocate(ctx::stack_context &) {}
+};
+
+std::vector<Thread> g_threads;
+void (*g_body)(void *) = nullptr;
+void *g_ctx = nullptr;
+
+// ---- describing groups of threads ---------------------------------------------------------------
+/// "0-31, 64, 96-127"
+std::string ranges(const std::vector<unsigned> &ids) {
+  std::string s;
+  for (size_t i = 0; i < ids.size();) {
+    size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
+      ++j;
+    if (!s.empty())
+      s += ", ";
+    s += std::to_string(ids[i]);
+    if (j > i)
+      s += "-" + std::to_string(ids[j]);
+    i = j + 1;
+  }
+  return s;
+}
+
+std::string blockName() {
+  const uint3 b = g_launch->block;
+  return "block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) +
+         ")";
+}
+
+unsigned warpSize() { return unsigned(g_launch->config.warpSize); }
+
+/// What a thread that does not take part in something does instead, for reports.
+std::string whereIs(const Thread &t, std::vector<Pc> &pcs) {
+  switch (t.state) {
+  case ThreadState::Done:
+    return "returned";
+  case ThreadState::Stopped:
+    return "stopped at an earlier error";
+  case ThreadState::AtBarrier:
+    pcs.push_back(t.waitPc);
+    return "wait at __syncthreads() at {pc:" + std::to_string(pcs.size() - 1) + "}";
+  case ThreadState::AtWarpOp:
+    pcs.push_back(t.waitPc);
+    return std::string("wait at ") + t.req.name + " at {pc:" + std::to_string(pcs.size() - 1) + "}";
+  case ThreadState::Runnable:
+    break;
+  }
+  return "run";
+}
+
+/// Groups threads by what whereIs says: "threads 0-63 returned; threads 64-127 wait at ...".
+std::string describeOthers(const std::vector<unsigned> &ids, std::vector<Pc> &pcs,
+                           const char *noun) {
+  std::map<std::pair<int, Pc>, std::vector<unsigned>> groups;
+  for (unsigned id : ids) {
+    const Thread &t = g_threads[id];
+    groups[{int(t.state), t.waitPc}].push_back(id);
+  }
+  std::string s;
+  for (auto &[key, members] : groups) {
+    std::vector<unsigned> shown = members;
+    if (std::string(noun) == "lanes")
+      for (unsigned &m : shown)
+        m %= warpSize();
+    s += "  " + std::string(noun) + " " + ranges(shown) + " " +
+         whereIs(g_threads[members[0]], pcs) + "\n";
+  }
+  return s;
+}
+
+// ---- barriers -----------------------------------------------------------------------------------
+/// Completes the barrier when every thread that has not returned waits at one. Returns true if
+/// threads were released.
+bool resolveBarrier() {
+  std::vector<unsigned> waiting, absent;
+  for (const Thread &t : g_threads) {
+    if (t.state == ThreadState::AtBarrier)
+      waiting.push_back(t.linear);
+    else if (t.state == ThreadState::Done || t.state == ThreadState::Stopped)
+      absent.push_back(t.linear);
+    else
+      return false; // still running or in a warp operation
+  }
+  if (waiting.empty())
+    return false;
+  std::vector<Pc> pcs{g_threads[waiting[0]].waitPc};
+  if (!absent.empty()) {
+    std::string text = "__syncthreads() at {pc:0} not reached by every thread of " + blockName() +
+                       "\n  threads " + ranges(waiting) + " wait there\n" +
+                       describeOthers(absent, pcs, "threads");
+    report(FindingKind::BarrierNotReached, pcs, text);
+  }
+  std::map<Pc, std::vector<unsigned>> byPc;
+  for (unsigned id : waiting)
+    byPc[g_threads[id].waitPc].push_back(id);
+  if (byPc.size() > 1) {
+    std::vector<Pc> dpcs;
+    std::string text = "threads of " + blockName() + " wait at different __syncthreads() calls\n";
+    for (auto &[pc, ids] : byPc) {
+      dpcs.push_back(pc);
+      text += "  threads " + ranges(ids) + " at {pc:" + std::to_string(dpcs.size() - 1) + "}\n";
+    }
+    report(FindingKind::BarrierDivergence, dpcs, text);
+  }
+  for (unsigned id : waiting)
+    g_threads[id].state = ThreadState::Runnable;
+  ++g_launch->epoch; // a new barrier interval: accesses before and after no longer race
+  return true;
+}
+
+// ---- warp operations ----------------------------------------------------------------------------
+uint64_t laneBit(unsigned lane) { return uint64_t{1} << lane; }
+
+/// Source lane of a shuffle for `lane`, or -1 when the lane keeps its own value.
+int shuffleSource(const WarpRequest &r, unsigned lane) {
+  const int w = r.width, seg = int(lane) / w * w;
+  switch (r.op) {
+  case WarpOp::ShflXor: {
+    int src = int(lane) ^ r.param;
+    return src >= seg + w ? -1 : src;
+  }
+  case WarpOp::Shfl:
+    return seg + ((r.param % w) + w) % w;
+  case WarpOp::ShflUp: {
+    int src = int(lane) - r.param;
+    return src < seg ? -1 : src;
+  }
+  case WarpOp::ShflDown: {
+    int src = int(lane) + r.param;
+    return src >= seg + w ? -1 : src;
+  }
+  default:
+    return -1;
+  }
+}
+
+/// Completes the warp operations whose every lane waits in them. Returns true if any completed.
+bool resolveWarpOps() {
+  const unsigned W = warpSize(), n = g_launch->threadsPerBlock;
+  bool progress = false;
+  for (unsigned base = 0; base < n; base += W) {
+    const unsigned lanes = std::min(W, n - base);
+    for (unsigned l = 0; l < lanes; ++l) {
+      Thread &first = g_threads[base + l];
+      if (first.state != ThreadState::AtWarpOp)
+        continue;
+      const uint64_t mask = first.req.mask;
+      bool complete = true;
+      // Lanes that have returned do not take part (CUDA: "non-exited threads named in mask").
+      uint64_t in = 0;
+      for (unsigned m = 0; m < lanes && complete; ++m) {
+        if (!(mask & laneBit(m)))
+          continue;
+        ThreadState s = g_threads[base + m].state;
+        if (s == ThreadState::AtWarpOp)
+          in |= laneBit(m);
+        else if (s != ThreadState::Done && s != ThreadState::Stopped)
+          complete = false;
+      }
+      if (!complete)
+        continue;
+      // Every lane of the mask waits in a warp operation: the same one, with the same mask?
+      std::vector<unsigned> odd;
+      for (unsigned m = 0; m < lanes; ++m) {
+        const Thread &t = g_threads[base + m];
+        if ((in & laneBit(m)) &&
+            (t.req.mask != mask || t.req.op != first.req.op || t.waitPc != first.waitPc))
+          odd.push_back(base + m);
+      }
+      if (!odd.empty()) {
+        std::vector<Pc> pcs{first.waitPc};
+        std::string text = std::string(first.req.name) + " at {pc:0}: the lanes of warp " +
+                           std::to_string(base / W) + " in " + blockName() +
+                           " do not all wait in the same call with the same mask\n";
+        for (unsigned id : odd) {
+          const Thread &t = g_threads[id];
+          pcs.push_back(t.waitPc);
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "mask 0x%llx",
+                        static_cast<unsigned long long>(t.req.mask));
+          text += "  lane " + std::to_string(id - base) + " waits in " + t.req.name +
+                  " at {pc:" + std::to_string(pcs.size() - 1) + "} with " + buf + "\n";
+        }
+        report(FindingKind::WarpOpDivergence, pcs, text);
+      }
+      // Complete it for the lanes of `mask`.
+      uint64_t ballot = 0;
+      for (unsigned m = 0; m < lanes; ++m)
+        if ((in & laneBit(m)) && g_threads[base + m].req.value)
+          ballot |= laneBit(m);
+      for (unsigned m = 0; m < lanes; ++m) {
+        if (!(in & laneBit(m)))
+          continue;
+        Thread &t = g_threads[base + m];
+        WarpRequest &r = t.req;
+        switch (r.op) {
+        case WarpOp::Ballot:
+          r.result = ballot;
+          break;
+        case WarpOp::Any:
+          r.result = ballot != 0;
+          break;
+        case WarpOp::All:
+          r.result = ballot == in;
+          break;
+        default: {
+          int src = shuffleSource(r, m);
+          if (src < 0) {
+            r.result = r.value;
+          } else if (unsigned(src) >= lanes || !(in & laneBit(unsigned(src)))) {
+            std::vector<Pc> pcs{t.waitPc};
+            report(FindingKind::BadShuffleSource, pcs,
+                   std::string(r.name) + " at {pc:0}: lane " + std::to_string(m) + " of warp " +
+                       std::to_string(base / W) + " in " + blockName() + " reads lane " +
+                       std::to_string(src) +
+                       (unsigned(src) >= lanes ? ", which does not exist in this block\n"
+                        : !(mask & laneBit(unsigned(src))) ? ", which is not in the mask\n"
+                                                           : ", which has returned\n"));
+            r.result = r.value;
+          } else {
+            r.result = g_threads[base + unsigned(src)].req.value;
+          }
+        }
+        }
+      }
+      for (unsigned m = 0; m < lanes; ++m)
+        if (in & laneBit(m))
+          g_threads[base + m].state = ThreadState::Runnable;
+      progress = true;
+    }
+  }
+  return progress;
+}
+
+/// No thread can go on: reports what each waits for, then the launch fails.
+void reportDeadlock() {
+  const unsigned W = warpSize(), n = g_launch->threadsPerBlock;
+  // A warp operation missing lanes is the usual cause: name it first.
+  for (unsigned base = 0; base < n; base += W) {
+    const unsigned lanes = std::min(W, n - base);
+    for (unsigned l = 0; l < lanes; ++l) {
+      const Thread &t = g_threads[base + l];
+      if (t.state != ThreadState::AtWarpOp)
+        continue;
+      std::vector<unsigned> waiting, missing;
+      for (unsigned m = 0; m < lanes; ++m) {
+        const Thread &o = g_threads[base + m];
+        if (!(t.req.mask & laneBit(m)))
+          continue;
+        if (o.state == ThreadState::AtWarpOp && o.waitPc == t.waitPc)
+          waiting.push_back(m);
+        else if (o.state != ThreadState::Done && o.state != ThreadState::Stopped)
+          missing.push_back(base + m);
+      }
+      std::vector<Pc> pcs{t.waitPc};
+      std::string text = std::string(t.req.name) +
+                         " at {pc:0} not reached by every lane of its mask " + "(warp " +
+                         std::to_string(base / W) + " of " + blockName() + ")\n" + "  lanes " +
+                         ranges(waiting) + " wait there\n" + describeOthers(missing, pcs, "lanes");
+      report(FindingKind::WarpOpNotReached, pcs, text);
+      g_launch->aborted = true;
+      g_launch->abortError = ErrorLaunchFailure;
+      return;
+    }
+  }
+  std::vector<unsigned> all;
+  for (const Thread &t : g_threads)
+    if (t.state != ThreadState::Done && t.state != ThreadState::Stopped)
+      all.push_back(t.linear);
+  std::vector<Pc> pcs;
+  std::string text =
+      "no thread of " + blockName() + " can go on\n" + describeOthers(all, pcs, "threads");
+  report(FindingKind::Deadlock, pcs, text);
+  g_launch->aborted = true;
+  g_launch->abortError = ErrorLaunchFailure;
+}
+
+/// Runs one block to its end (or until a fatal finding aborts the launch).
+void runBlock() {
+  const unsigned n = g_launch->threadsPerBlock;
+  const dim3 bd = g_launch->config.block;
+  begin_block();
+  for (unsigned i = 0; i < n; ++i) {
+    Thread &t = g_threads[i];
+    t.linear = i;
+    t.idx = {i % bd.x, i / bd.x % bd.y, i / (bd.x * bd.y)};
+    t.state = ThreadState::Runnable;
+    t.waitPc = nullptr;
+    char *lo = g_stacks.get(i);
+    t.stackLo = reinterpret_cast<uintptr_t>(lo);
+    t.stackHi = t.stackLo + g_stacks.size();
+    t.fiber = ctx::fiber(std::allocator_arg, FixedStack{lo, g_stacks.size()}, [&t](ctx::fiber &&s) {
+      t.sched = std::move(s);
+      g_body(g_ctx);
+      t.state = ThreadState::Done;
+      return std::move(t.sched);
+    });
+  }
+  for (;;) {
+    bool ran = false, live = false;
+    for (Thread &t : g_threads) {
+      if (t.state == ThreadState::Runnable) {
+        g_current = &t;
+        t.fiber = std::move(t.fiber).resume();
+        g_current = nullptr;
+        ran = true;
+        if (g_launch->aborted)
+          break;
+      }
+    }
+    if (!g_launch->aborted) {
+      for (const Thread &t : g_threads)
+        live = live || (t.state != ThreadState::Done && t.state != ThreadState::Stopped);
+      if (!live)
+        return;
+      bool progress = resolveWarpOps();
+      if (!progress)
+        progress = resolveBarrier();
+      if (!ran && !progress)
+        reportDeadlock();
+    }
+    if (g_launch->aborted) {
+      // The suspended threads are abandoned where they are, without unwinding their stacks (the
+      // memory belongs to the stack pool and is reused).
+      for (Thread &t : g_threads)
+        if (t.fiber)
+          new ctx::fiber(std::move(t.fiber));
+      return;
+    }
+  }
+}
+
+Error g_lastError = Success;
+Error g_stickyError = Success;
+
+} // namespace
+
+void yield() {
+  Thread *t = g_current;
+  t->sched = std::move(t->sched).resume();
+}
+
+void stop_thread(Error e) {
+  Thread *t = g_current;
+  g_inEmulator = false;
+  t->state = ThreadState::Stopped;
+  g_launch->aborted = true;
+  g_launch->abortError = e;
+  for (;;)
+    yield(); // never resumed
+}
+
+Error set_error(Error e) {
+  if (e != Success)
+    g_lastError = e;
+  return e;
+}
+Error sticky_error() { return g_stickyError; }
+Error take_last_error() {
+  Error e = g_stickyError != Success ? g_stickyError : g_lastError;
+  g_lastError = Success;
+  return e;
+}
+Error last_error() { return g_stickyError != Success ? g_stickyError : g_lastError; }
+
+} // namespace tilec::emu::internal
+
+namespace tilec::emu {
+using namespace internal;
+
+Error launch(const LaunchConfig &config, void (*body)(void *), void *ctxArg, const void *args,
+             size_t argsBytes, const void *kernel) {
+  if (g_stickyError != Success)
+    return g_stickyError;
+  if (g_launch) {
+    std::fprintf(stderr, "tilec-emu: a kernel launched another kernel; not supported\n");
+    std::abort();
+  }
+  static bool warned = false;
+  if (!g_instrumented && !warned) {
+    warned = true;
+    std::fprintf(stderr, "tilec-emu: warning: no translation unit was compiled with "
+                         "-fsanitize=thread: memory accesses are not checked\n");
+  }
+  const dim3 g = config.grid, b = config.block;
+  const unsigned long long threads = 1ull * b.x * b.y * b.z;
+  if (threads == 0 || threads > 1024 || g.x == 0 || g.y == 0 || g.z == 0 || b.z > 64 ||
+      g.y > 65535 || g.z > 65535)
+    return set_error(ErrorInvalidConfiguration);
+  static uint64_t blockSerial = 0;
+  static uint32_t epoch = 0;
+  Launch l;
+  l.config = config;
+  l.threadsPerBlock = unsigned(threads);
+  l.kernel = kernel;
+  l.argsLo = reinterpret_cast<uintptr_t>(args);
+  l.argsHi = l.argsLo + argsBytes;
+  l.threads = &g_threads;
+  l.epoch = epoch;
+  g_threads.resize(threads);
+  g_inEmulator = false;
+  g_body = body;
+  g_ctx = ctxArg;
+  g_launch = &l;
+  prepare_launch();
+  for (unsigned z = 0; z < g.z && !l.aborted; ++z)
+    for (unsigned y = 0; y < g.y && !l.aborted; ++y)
+      for (unsigned x = 0; x < g.x && !l.aborted; ++x) {
+        l.block = {x, y, z};
+        l.blockSerial = ++blockSerial;
+        ++l.epoch;
+        runBlock();
+      }
+  epoch = l.epoch;
+  g_launch = nullptr;
+  flush_reports();
+  if (l.aborted) {
+    g_stickyError = l.abortError; // as on the GPU, a faulting launch spoils the context
+    return set_error(l.abortError);
+  }
+  return Success;
+}
+
+uint3 thread_idx() { return g_current ? g_current->idx : uint3{0, 0, 0}; }
+uint3 block_idx() { return g_launch ? g_launch->block : uint3{0, 0, 0}; }
+uint3 block_dim() { return g_launch ? uint3(g_launch->config.block) : uint3{1, 1, 1}; }
+uint3 grid_dim() { return g_launch ? uint3(g_launch->config.grid) : uint3{1, 1, 1}; }
+
+namespace {
+[[noreturn]] void outsideKernel(const char *what) {
+  std::fprintf(stderr, "tilec-emu: %s called outside a kernel\n", what);
+  std::abort();
+}
+} // namespace
+
+void sync_threads() {
+  Pc pc = __builtin_return_address(0);
+  Thread *t = g_current;
+  if (!t)
+    outsideKernel("__syncthreads()");
+  t->state = ThreadState::AtBarrier;
+  t->waitPc = pc;
+  yield();
+}
+
+uint64_t warp_op(WarpOp op, uint64_t mask, uint64_t value, int param, int width, const char *name) {
+  Pc pc = __builtin_return_address(0);
+  Thread *t = g_current;
+  if (!t)
+    outsideKernel(name);
+  const unsigned W = unsigned(g_launch->config.warpSize), n = g_launch->threadsPerBlock;
+  const unsigned base = t->linear / W * W, lanes = std::min(W, n - base), lane = t->linear - base;
+  const uint64_t existing = lanes == 64 ? ~0ull : laneBit(lanes) - 1;
+  InEmulator inside; // until the yield below
+  if (W < 64)
+    mask &= (uint64_t{1} << W) - 1;
+  if (!(mask & laneBit(lane))) {
+    report(FindingKind::WarpOpDivergence, {pc},
+           std::string(name) + " at {pc:0}: lane " + std::to_string(lane) + " of warp " +
+               std::to_string(base / W) + " in " + blockName() + " is not in the mask it passes\n");
+    mask |= laneBit(lane);
+  }
+  if (width <= 0 || width > int(W) || !std::has_single_bit(unsigned(width))) {
+    report(FindingKind::WarpOpDivergence, {pc},
+           std::string(name) + " at {pc:0}: width " + std::to_string(width) +
+               " is not a power of two up to the warp size\n");
+    width = int(W);
+  }
+  t->req = {op, mask & existing, value, 0, param, width, name};
+  t->state = ThreadState::AtWarpOp;
+  t->waitPc = pc;
+  g_inEmulator = false;
+  yield();
+  return t->req.result;
+}
+
+} // namespace tilec::emu

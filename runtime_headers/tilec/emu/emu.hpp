@@ -1,0 +1,145 @@
+#pragma once
+/// \file tilec's CPU emulator (docs/emulation.md): the emitted CUDA or HIP file, compiled as host
+/// C++ with -DTILEC_EMULATE, runs on the CPU. Blocks run one after another; the threads of a block
+/// are cooperative fibers (Boost.Context) that switch at barriers and warp-synchronous operations.
+/// When the file is also compiled with -fsanitize=thread (used only for its instrumentation: the
+/// emulator, not ThreadSanitizer, receives the calls), every memory access is checked: global
+/// accesses against the buffers allocated with cudaMalloc/hipMalloc, shared-memory races between
+/// barriers, reads of uninitialized shared memory, misaligned accesses. Barriers and warp
+/// operations that not every thread reaches are reported too. Reports name the emitted file's line.
+///
+/// This header is the emulator's own API; tilec/emu/cuda.hpp and tilec/emu/hip.hpp provide the CUDA
+/// and HIP spellings on top of it (device built-ins, host runtime calls, launch).
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+/// Built-ins and runtime calls are inlined into their caller even at -O0, so that the code location
+/// the emulator records (its callee's return address) is the caller's line.
+#define TILEC_EMU_BUILTIN inline __attribute__((always_inline))
+
+/// The CUDA/HIP index and dimension types (global names, as in the real runtimes).
+struct uint3 {
+  unsigned x, y, z;
+};
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  constexpr operator uint3() const { return {x, y, z}; }
+};
+
+namespace tilec::emu {
+
+/// Error codes, numbered as CUDA's and HIP's (cudaError_t and hipError_t are both this type).
+enum Error : int {
+  Success = 0,
+  ErrorInvalidValue = 1,
+  ErrorMemoryAllocation = 2,
+  ErrorInvalidConfiguration = 9,
+  ErrorIllegalAddress = 700,
+  ErrorLaunchFailure = 719,
+};
+const char *error_name(Error e);
+const char *error_string(Error e);
+
+/// What a finding is about. Every finding is an error: the program's exit status becomes
+/// nonzero (TILEC_EMU_EXITCODE, default 66) when any was reported.
+enum class FindingKind {
+  OutOfBounds,         ///< global or shared access outside every buffer / shared variable
+  Misaligned,          ///< access not aligned to its size (the GPU faults on it)
+  SharedRace,          ///< two threads touch the same shared byte between barriers, one writing
+  UninitializedShared, ///< shared memory read before anything in the block wrote it
+  BarrierNotReached,   ///< __syncthreads() that some threads of the block never reach
+  BarrierDivergence,   ///< threads of a block wait at different __syncthreads() calls
+  WarpOpNotReached,    ///< warp-synchronous operation that some lanes of its mask never reach
+  WarpOpDivergence,    ///< lanes of one warp operation differ in call, mask or kind
+  BadShuffleSource,    ///< a shuffle reads a lane outside its mask or the block
+  Deadlock,            ///< no thread of the block can go on
+  HostApi,             ///< a host runtime call with pointers outside every buffer
+};
+const char *finding_kind_name(FindingKind k);
+
+/// One report. `text` is the printed form (several lines, ending in a newline).
+struct Finding {
+  FindingKind kind;
+  std::string text;
+  int occurrences = 1; ///< identical findings (same kind and code locations) are counted once
+};
+
+/// The reports since the last call (or since the program started), oldest first; clears them
+/// and the error count that decides the exit status. For tests of the emulator itself.
+std::vector<Finding> take_findings();
+/// Errors reported so far (each occurrence counts).
+long error_count();
+/// Whether reports are also printed to stderr as they happen (default true).
+void set_print_findings(bool on);
+
+/// Buffers the kernels may access: cudaMalloc/hipMalloc register theirs. Memory a host program
+/// obtained otherwise can be registered too (and must be unregistered before it is freed).
+void register_buffer(const void *p, size_t bytes);
+void unregister_buffer(const void *p);
+
+/// A launch: `body(ctx)` runs once per thread. [args, args + argsBytes) holds the kernel's
+/// arguments, which every thread reads. `kernel` only names the kernel in reports.
+struct LaunchConfig {
+  dim3 grid, block;
+  size_t dynamicSharedBytes = 0;
+  int warpSize = 32;
+};
+Error launch(const LaunchConfig &config, void (*body)(void *), void *ctx, const void *args,
+             size_t argsBytes, const void *kernel);
+
+namespace detail {
+template <class... P> struct KernelCall {
+  void (*kernel)(P...);
+  std::tuple<std::decay_t<P>...> args;
+  static void run(void *self) {
+    auto *c = static_cast<KernelCall *>(self);
+    std::apply(c->kernel, c->args);
+  }
+};
+} // namespace detail
+
+/// Launches `kernel` with `args` converted to its parameter types.
+template <class... P, class... A>
+Error launch_kernel(const LaunchConfig &config, void (*kernel)(P...), A &&...args) {
+  static_assert(sizeof...(P) == sizeof...(A), "wrong number of kernel arguments");
+  detail::KernelCall<P...> call{kernel, {static_cast<P>(std::forward<A>(args))...}};
+  return launch(config, &detail::KernelCall<P...>::run, &call, &call, sizeof(call),
+                reinterpret_cast<const void *>(kernel));
+}
+
+// ---- used by the device built-ins of tilec/emu/cuda.hpp and tilec/emu/hip.hpp
+// -------------------- Each is called from an always-inline built-in, so the caller's return
+// address these functions record is the call site in the kernel.
+uint3 thread_idx();
+uint3 block_idx();
+uint3 block_dim();
+uint3 grid_dim();
+void sync_threads();
+
+enum class WarpOp { ShflXor, Shfl, ShflUp, ShflDown, Ballot, Any, All };
+/// A warp-synchronous operation of the calling thread: `mask` names the lanes taking part (all
+/// lanes of the warp for HIP), `value` is the lane's value (a predicate for votes), `param` the
+/// lane mask, source lane or delta of a shuffle, `name` the built-in's name for reports. Returns
+/// the shuffled value (the bits of `value`'s type) or the vote.
+uint64_t warp_op(WarpOp op, uint64_t mask, uint64_t value, int param, int width, const char *name);
+
+enum class AtomicOp { Add, Min, Max, Exch, Cas, And, Or, Xor };
+enum class AtomicType { I32, U32, I64, U64, F32, F64 };
+/// Performs an atomic read-modify-write of the value at p (checked like any access; atomics do not
+/// race with each other) and returns the old value's bits. `compare` is used by Cas.
+uint64_t atomic_rmw(void *p, AtomicType type, AtomicOp op, uint64_t operand, uint64_t compare);
+
+/// A vector access of `bytes` at p must be aligned to `bytes` (tilec's runtime helpers call this
+/// before every 16-byte access; the GPU faults on a misaligned one, and a stopped thread does not
+/// perform it here either).
+void check_vector_alignment(const void *p, size_t bytes);
+
+} // namespace tilec::emu
