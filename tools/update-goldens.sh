@@ -4,6 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/tools/tilec/tilec}
+tilec=$(realpath "$tilec") # translate.sh changes directory: a relative TILEC would break
 grep -v -e '^#' -e '^$' "$root/golden/cases.txt" | while read -r case src; do
   mkdir -p "$root/golden/$case"
   "$root/tests/golden/translate.sh" "$tilec" "$root/$src" cuda "$root/golden/$case/$case.cu"
