@@ -111,92 +111,6 @@ bool inReadOnlyImage(uintptr_t a, size_t n) {
 uintptr_t sharedLo() { return reinterpret_cast<uintptr_t>(__start_tilec_shared); }
 uintptr_t sharedHi() { return reinterpret_cast<uintptr_t>(__stop_tilec_shared); }
 
-/// The __shared__ variables, from the program's symbol table (nm), for bounds and names. All
-/// kernels' variables share the section; a launch may touch only its own kernel's, whose demangled
-/// names are the kernel's followed by "::".
-struct SharedVar {
-  uintptr_t lo, hi;
-  std::string name;
-};
-std::vector<SharedVar> g_sharedVars;                         // sorted by address
-std::map<uintptr_t, std::string> g_functions;                // address -> demangled name
-std::map<const void *, std::vector<SharedVar>> g_kernelVars; // per kernel, sorted by address
-bool g_symbolsRead = false;
-
-void readSymbols() {
-  g_symbolsRead = true;
-  if (sharedLo() == sharedHi())
-    return;
-  Dl_info info{};
-  if (!dladdr(__start_tilec_shared, &info) || !info.dli_fname)
-    return;
-  // Addresses in the symbol table are relative to the load address for a position-independent
-  // executable (ET_DYN), absolute otherwise.
-  const auto *eh = static_cast<const ElfW(Ehdr) *>(info.dli_fbase);
-  const uintptr_t base = eh->e_type == ET_DYN ? reinterpret_cast<uintptr_t>(info.dli_fbase) : 0;
-  std::string exe = info.dli_fname[0] ? info.dli_fname : "/proc/self/exe";
-  if (exe.find('\'') != std::string::npos)
-    return;
-  std::string cmd = "nm -S -C --defined-only '" + exe + "' 2>/dev/null";
-  std::unique_ptr<FILE, int (*)(FILE *)> p(popen(cmd.c_str(), "r"), pclose);
-  if (!p)
-    return;
-  char line[4096];
-  while (std::fgets(line, sizeof line, p.get())) {
-    unsigned long long addr = 0, size = 0;
-    char type = 0;
-    int used = 0;
-    if (std::sscanf(line, "%llx %llx %c %n", &addr, &size, &type, &used) < 3 || size == 0)
-      continue;
-    std::string name = line + used;
-    while (!name.empty() && (name.back() == '\n' || name.back() == '\r'))
-      name.pop_back();
-    const uintptr_t lo = base + addr;
-    if (type == 'T' || type == 't' || type == 'W' || type == 'w')
-      g_functions[lo] = name;
-    else if (lo >= sharedLo() && lo < sharedHi())
-      g_sharedVars.push_back({lo, lo + size, name});
-  }
-  std::sort(g_sharedVars.begin(), g_sharedVars.end(),
-            [](const SharedVar &a, const SharedVar &b) { return a.lo < b.lo; });
-}
-
-/// The running kernel's __shared__ variables (all of them if its own cannot be told apart).
-const std::vector<SharedVar> &kernelVars() {
-  if (!g_symbolsRead)
-    readSymbols();
-  const void *k = g_launch->kernel;
-  auto it = g_kernelVars.find(k);
-  if (it != g_kernelVars.end())
-    return it->second;
-  std::vector<SharedVar> own;
-  auto f = g_functions.find(reinterpret_cast<uintptr_t>(k));
-  if (f != g_functions.end())
-    for (const SharedVar &v : g_sharedVars)
-      if (v.name.compare(0, f->second.size() + 2, f->second + "::") == 0)
-        own.push_back(v);
-  return g_kernelVars[k] = own.empty() ? g_sharedVars : own;
-}
-
-const SharedVar *findSharedVar(uintptr_t a) {
-  for (const SharedVar &v : kernelVars())
-    if (a >= v.lo && a < v.hi)
-      return &v;
-  return nullptr;
-}
-
-/// "12 bytes past the end of ... smem" for a shared address outside the kernel's variables.
-std::string nearestSharedVar(uintptr_t a) {
-  const SharedVar *best = nullptr;
-  for (const SharedVar &v : kernelVars())
-    if (v.hi <= a && (!best || v.hi > best->hi))
-      best = &v;
-  if (best)
-    return std::to_string(a - best->hi) + " bytes past the end of the " +
-           std::to_string(best->hi - best->lo) + "-byte " + best->name;
-  return "outside the __shared__ variables of the running kernel";
-}
-
 /// Who touched one byte of shared memory, and when (epochs count barrier intervals).
 struct Cell {
   uint64_t writtenInBlock = 0; ///< block serial of the last write: initialized in that block
@@ -205,7 +119,103 @@ struct Cell {
   Pc wPc = nullptr, rPc = nullptr, aPc = nullptr;
 };
 constexpr uint32_t kMany = ~0u; ///< several threads read (or atomically updated) in this epoch
-std::vector<Cell> g_shadow;
+
+/// The __shared__ variables, from the program's symbol table (nm), with a shadow cell per byte.
+/// A kernel's own are its function-local statics: their mangled names are "_ZZ" + the kernel's
+/// mangled name without "_Z" + "E...". They are found by name, wherever they are: __shared__ puts
+/// them in the section tilec_shared, but GCC ignores that for statics of template instances.
+struct SharedVar {
+  uintptr_t lo, hi;
+  std::string mangled, name; ///< name: demangled, for reports
+  std::vector<Cell> shadow;  ///< one per byte, made at the variable's first access
+};
+std::vector<SharedVar> g_vars;                                 // static objects, sorted by address
+std::map<uintptr_t, std::string> g_functions;                  // address -> mangled name
+std::map<const void *, std::vector<SharedVar *>> g_kernelVars; // per kernel, sorted by address
+bool g_symbolsRead = false;
+
+std::string demangle(const std::string &m) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void *)> d(
+      abi::__cxa_demangle(m.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && d ? std::string(d.get()) : m;
+}
+
+void readSymbols() {
+  g_symbolsRead = true;
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void *>(&readSymbols), &info) || !info.dli_fname)
+    return;
+  // Addresses in the symbol table are relative to the load address for a position-independent
+  // executable (ET_DYN), absolute otherwise.
+  const auto *eh = static_cast<const ElfW(Ehdr) *>(info.dli_fbase);
+  const uintptr_t base = eh->e_type == ET_DYN ? reinterpret_cast<uintptr_t>(info.dli_fbase) : 0;
+  std::string exe = info.dli_fname[0] ? info.dli_fname : "/proc/self/exe";
+  if (exe.find('\'') != std::string::npos)
+    return;
+  // POSIX format: "name type value size", the size missing for symbols without one.
+  std::string cmd = "nm -P --defined-only '" + exe + "' 2>/dev/null";
+  std::unique_ptr<FILE, int (*)(FILE *)> p(popen(cmd.c_str(), "r"), pclose);
+  if (!p)
+    return;
+  char line[4096], name[4000];
+  while (std::fgets(line, sizeof line, p.get())) {
+    unsigned long long addr = 0, size = 0;
+    char type = 0;
+    if (std::sscanf(line, "%3999s %c %llx %llx", name, &type, &addr, &size) != 4 || size == 0)
+      continue;
+    const uintptr_t lo = base + addr;
+    const bool inSection = lo >= sharedLo() && lo < sharedHi();
+    if (type == 'T' || type == 't' || type == 'W' || type == 'w')
+      g_functions[lo] = name;
+    else if (inSection || (std::strncmp(name, "_ZZ", 3) == 0 && std::strchr("bBdDuVv", type)))
+      g_vars.push_back({lo, lo + size, name, demangle(name), {}});
+  }
+  std::sort(g_vars.begin(), g_vars.end(),
+            [](const SharedVar &a, const SharedVar &b) { return a.lo < b.lo; });
+}
+
+/// The running kernel's __shared__ variables: its own statics, or (when the symbol table does not
+/// tell) every variable of the shared section.
+const std::vector<SharedVar *> &kernelVars() {
+  if (!g_symbolsRead)
+    readSymbols();
+  const void *k = g_launch->kernel;
+  auto it = g_kernelVars.find(k);
+  if (it != g_kernelVars.end())
+    return it->second;
+  std::vector<SharedVar *> own, section;
+  auto f = g_functions.find(reinterpret_cast<uintptr_t>(k));
+  const std::string prefix = f != g_functions.end() && f->second.rfind("_Z", 0) == 0
+                                 ? "_ZZ" + f->second.substr(2) + "E"
+                                 : std::string();
+  for (SharedVar &v : g_vars) {
+    if (!prefix.empty() && v.mangled.rfind(prefix, 0) == 0)
+      own.push_back(&v);
+    else if (v.lo >= sharedLo() && v.lo < sharedHi())
+      section.push_back(&v);
+  }
+  return g_kernelVars[k] = !own.empty() || prefix.size() ? own : section;
+}
+
+SharedVar *findSharedVar(uintptr_t a) {
+  for (SharedVar *v : kernelVars())
+    if (a >= v->lo && a < v->hi)
+      return v;
+  return nullptr;
+}
+
+/// "12 bytes past the end of ... smem" for a shared address outside the kernel's variables.
+std::string nearestSharedVar(uintptr_t a) {
+  const SharedVar *best = nullptr;
+  for (const SharedVar *v : kernelVars())
+    if (v->hi <= a && (!best || v->hi > best->hi))
+      best = v;
+  if (best)
+    return std::to_string(a - best->hi) + " bytes past the end of the " +
+           std::to_string(best->hi - best->lo) + "-byte " + best->name;
+  return "outside the __shared__ variables of the running kernel";
+}
 
 const char *accessName(Access k) {
   return k == Access::Read ? "read" : k == Access::Write ? "write" : "atomic update";
@@ -233,14 +243,13 @@ void raceReport(Access now, Access before, uint32_t other, Pc otherPc, uintptr_t
   report(FindingKind::SharedRace, {pc, otherPc}, text);
 }
 
-void checkShared(uintptr_t a, size_t n, Access kind, Pc pc) {
+void checkShared(SharedVar &v, uintptr_t a, size_t n, Access kind, Pc pc) {
   const uint32_t me = g_current->linear, epoch = g_launch->epoch;
-  const uintptr_t lo = sharedLo();
-  if (g_shadow.size() < sharedHi() - lo)
-    g_shadow.resize(sharedHi() - lo);
+  if (v.shadow.empty())
+    v.shadow.resize(v.hi - v.lo);
   bool raced = false, uninit = false;
   for (size_t i = 0; i < n; ++i) {
-    Cell &c = g_shadow[a - lo + i];
+    Cell &c = v.shadow[a - v.lo + i];
     if (!raced) {
       if (c.wEpoch == epoch && c.wThread != me) {
         raceReport(kind, Access::Write, c.wThread, c.wPc, a, n, pc);
@@ -298,7 +307,7 @@ void checkShared(uintptr_t a, size_t n, Access kind, Pc pc) {
 } // namespace
 
 std::string describe_shared(uintptr_t a) {
-  if (const SharedVar *v = findSharedVar(a))
+  if (const SharedVar *v = g_launch ? findSharedVar(a) : nullptr)
     return "shared " + hex(a) + " (byte " + std::to_string(a - v->lo) + " of " +
            std::to_string(v->hi - v->lo) + "-byte " + v->name + ")";
   return "shared " + hex(a) + " (byte " + std::to_string(a - sharedLo()) +
@@ -307,8 +316,8 @@ std::string describe_shared(uintptr_t a) {
 
 void begin_block() {
   // Garbage, as on the GPU: a kernel that reads shared memory before writing it gets NaNs and -1s.
-  if (sharedHi() > sharedLo())
-    std::memset(__start_tilec_shared, 0xFF, sharedHi() - sharedLo());
+  for (SharedVar *v : kernelVars())
+    std::memset(reinterpret_cast<void *>(v->lo), 0xFF, v->hi - v->lo);
 }
 
 void prepare_launch() {
@@ -324,7 +333,8 @@ void check_access(uintptr_t a, size_t n, Access kind, bool checkAlignment, Pc pc
     return;
   if (a >= g_launch->argsLo && a + n <= g_launch->argsHi && kind == Access::Read)
     return;
-  const bool shared = a >= sharedLo() && a < sharedHi();
+  SharedVar *var = findSharedVar(a);
+  const bool shared = var || (a >= sharedLo() && a < sharedHi());
   const char *space = shared ? "shared" : "global";
   if (checkAlignment && n > 1 && a % std::min<size_t>(n, 16) != 0)
     fault(std::string("misaligned ") + space + " " + accessName(kind), a, n,
@@ -332,15 +342,13 @@ void check_access(uintptr_t a, size_t n, Access kind, bool checkAlignment, Pc pc
               std::to_string(n),
           pc, FindingKind::Misaligned);
   if (shared) {
-    const SharedVar *v = findSharedVar(a);
-    const bool knownVars = !kernelVars().empty();
-    if (knownVars && !v)
+    if (!var)
       fault("out-of-bounds shared " + std::string(accessName(kind)), a, n, nearestSharedVar(a), pc,
             FindingKind::OutOfBounds);
-    if ((v && a + n > v->hi) || a + n > sharedHi())
+    if (a + n > var->hi)
       fault("out-of-bounds shared " + std::string(accessName(kind)), a, n,
             "it runs past the end of " + describe_shared(a), pc, FindingKind::OutOfBounds);
-    checkShared(a, n, kind, pc);
+    checkShared(*var, a, n, kind, pc);
     return;
   }
   if (const Buffer *b = findBuffer(a)) {
@@ -449,6 +457,8 @@ Error device_malloc(void **p, size_t bytes) {
 }
 
 Error device_free(void *p) {
+  if (sticky_error() != Success)
+    return sticky_error(); // as CUDA after a faulting launch
   if (!p)
     return Success;
   auto it = g_buffers.find(reinterpret_cast<uintptr_t>(p));

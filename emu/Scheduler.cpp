@@ -202,8 +202,10 @@ int shuffleSource(const WarpRequest &r, unsigned lane) {
   }
 }
 
-/// Completes the warp operations whose every lane waits in them. Returns true if any completed.
-bool resolveWarpOps() {
+/// Completes the warp operations whose every lane waits in them: in the same call with the same
+/// mask, or (`strict` false, when nothing else can go on) in any warp operation, which is reported.
+/// Returns true if any completed.
+bool resolveWarpOps(bool strict) {
   const unsigned W = warpSize(), n = g_launch->threadsPerBlock;
   bool progress = false;
   for (unsigned base = 0; base < n; base += W) {
@@ -219,8 +221,12 @@ bool resolveWarpOps() {
       for (unsigned m = 0; m < lanes && complete; ++m) {
         if (!(mask & laneBit(m)))
           continue;
-        ThreadState s = g_threads[base + m].state;
-        if (s == ThreadState::AtWarpOp)
+        const Thread &o = g_threads[base + m];
+        ThreadState s = o.state;
+        if (s == ThreadState::AtWarpOp && strict &&
+            (o.req.mask != mask || o.req.op != first.req.op || o.waitPc != first.waitPc))
+          complete = false; // it waits in another warp operation, which may complete first
+        else if (s == ThreadState::AtWarpOp)
           in |= laneBit(m);
         else if (s != ThreadState::Done && s != ThreadState::Stopped)
           complete = false;
@@ -381,9 +387,11 @@ void runBlock() {
         live = live || (t.state != ThreadState::Done && t.state != ThreadState::Stopped);
       if (!live)
         return;
-      bool progress = resolveWarpOps();
+      bool progress = resolveWarpOps(true);
       if (!progress)
         progress = resolveBarrier();
+      if (!ran && !progress)
+        progress = resolveWarpOps(false); // lanes in different warp operations: reported
       if (!ran && !progress)
         reportDeadlock();
     }

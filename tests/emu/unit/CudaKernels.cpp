@@ -439,6 +439,58 @@ cudaError_t launchShuffleFromMissingLane(int *out) {
   return launch(dim3(1), dim3(48), shuffleFromMissingLane, out);
 }
 
+// ---- review: scheduler and ownership cases --------------------------------------------------------
+
+/// Lanes 16-31 first shuffle among themselves (mask 0xffff0000), then the whole warp shuffles with
+/// the full mask. Lane 0 reaches the full-mask shuffle while lanes 16-31 still wait in the first one.
+__global__ void subsetShuffleThenFull(int *out) {
+  const unsigned lane = threadIdx.x % 32;
+  int v = 100 + static_cast<int>(lane);
+  if (lane >= 16)
+    v = __shfl_xor_sync(0xffff0000u, v, 1);
+  out[threadIdx.x] = __shfl_xor_sync(kFull, v, 16);
+}
+cudaError_t launchSubsetShuffleThenFull(int *out) {
+  return launch(dim3(1), dim3(32), subsetShuffleThenFull, out);
+}
+
+/// Writes the address of its own __shared__ array (no access to it).
+__global__ void exposeShared(unsigned long long *addr) {
+  __shared__ float hidden[4];
+  addr[0] = static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(&hidden[0]));
+}
+cudaError_t launchExposeShared(unsigned long long *addr) {
+  return launch(dim3(1), dim3(1), exposeShared, addr);
+}
+
+/// Writes through p (another kernel's __shared__ variable): the same code, once as a plain kernel,
+/// once as a template kernel.
+__global__ void writeForeignShared(float *p) {
+  __shared__ float own[4];
+  own[threadIdx.x] = 1.0f;
+  *p = own[threadIdx.x]; EMU_TEST_LINE(at::WriteForeignShared);
+}
+template <int N> __global__ void writeForeignSharedTemplate(float *p) {
+  __shared__ float own[N];
+  own[threadIdx.x] = 1.0f;
+  *p = own[threadIdx.x]; EMU_TEST_LINE(at::WriteForeignSharedTemplate);
+}
+cudaError_t launchWriteForeignShared(float *p, bool templateKernel) {
+  return templateKernel ? launch(dim3(1), dim3(1), writeForeignSharedTemplate<4>, p)
+                        : launch(dim3(1), dim3(1), writeForeignShared, p);
+}
+
+/// A correct template kernel with a __shared__ array: out[t] = in[N - 1 - t] through shared memory.
+template <int N> __global__ void reverseTemplate(const int *in, int *out) {
+  __shared__ int tile[N];
+  tile[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = tile[N - 1 - threadIdx.x];
+}
+cudaError_t launchReverseTemplate(const int *in, int *out) {
+  return launch(dim3(1), dim3(kReverseThreads), reverseTemplate<kReverseThreads>, in, out);
+}
+
 cudaError_t memcpyPastEnd(float *dev, const float *host) {
   const cudaError_t e = cudaMemcpy(dev, host, 260, cudaMemcpyHostToDevice); EMU_TEST_LINE(at::MemcpyPastEnd);
   return e;

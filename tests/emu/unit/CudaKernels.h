@@ -81,6 +81,19 @@ cudaError_t launchLaneNotInOwnMask(unsigned *out);                 ///< 1 thread
 cudaError_t launchShuffleOutsideMask(int *out);                    ///< 32 threads
 cudaError_t launchShuffleFromMissingLane(int *out);                ///< 48 threads
 
+// ---- review: cases the emulator gets wrong (see the tests in CudaTest.cpp) ------------------------
+/// 32 threads: lanes 16-31 run __shfl_xor_sync(0xffff0000, v, 1), then every lane
+/// out[t] = __shfl_xor_sync(full, v, 16), v = 100 + lane before the first shuffle.
+cudaError_t launchSubsetShuffleThenFull(int *out);
+/// 1 thread: addr[0] = the address of the kernel's own __shared__ float[4].
+cudaError_t launchExposeShared(unsigned long long *addr);
+/// 1 thread writes *p after using its own __shared__ float[4]; a plain or a template kernel.
+cudaError_t launchWriteForeignShared(float *p, bool templateKernel);
+/// A template kernel, kReverseThreads threads: out[t] = in[kReverseThreads - 1 - t] through a
+/// __shared__ array and a barrier.
+constexpr int kReverseThreads = 64;
+cudaError_t launchReverseTemplate(const int *in, int *out);
+
 /// Host code of the kernels' translation unit (compiled -O0 like an emulated host program):
 /// cudaMemcpy of 260 bytes from `host` into the 256-byte device buffer `dev`.
 cudaError_t memcpyPastEnd(float *dev, const float *host);
@@ -115,6 +128,8 @@ struct LaneNotInOwnMask;
 struct ShuffleOutsideMask;
 struct ShuffleFromMissingLane;
 struct MemcpyPastEnd;
+struct WriteForeignShared;
+struct WriteForeignSharedTemplate;
 } // namespace at
 
 } // namespace emu_test::cuda

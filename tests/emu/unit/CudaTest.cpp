@@ -583,5 +583,76 @@ TEST_F(CudaFaultDeathTest, WarpOpNotReachedByLanesWaitingAtABarrier) {
   });
 }
 
+// =================================================================================================
+// Review: correct code the emulator reports or computes wrongly, and missed reports
+// =================================================================================================
+
+// Lanes 16-31 shuffle among themselves (mask 0xffff0000), then all 32 lanes shuffle with the full
+// mask: correct CUDA. Lane 0 waits in the second shuffle while lanes 16-31 still wait in the first;
+// the first must complete on its own, and the second must see the values the first produced.
+TEST_F(CudaCorrect, SubsetShuffleCompletesBeforeAFullMaskShuffleThatLane0AlreadyWaitsIn) {
+  DeviceBuffer<int> out(32, 0xFF);
+  ASSERT_EQ(launchSubsetShuffleThenFull(out.get()), cudaSuccess);
+  const std::vector<int> got = out.toHost();
+  for (int l = 0; l < 32; ++l) {
+    const int expected = l < 16 ? 100 + ((l + 16) ^ 1) : 100 + (l - 16);
+    EXPECT_EQ(got[l], expected) << "lane " << l;
+  }
+}
+
+// A template kernel's __shared__ array is shared memory like a plain kernel's. (GCC ignores the
+// section attribute of a function-local static in a template instantiation and puts it in
+// .bss.<mangled name>, outside tilec_shared: every access used to be a fatal "global" one.)
+// Run in a child process: today the launch faults, and its sticky error must not reach other tests.
+TEST_F(CudaCorrect, TemplateKernelWithASharedArray) {
+  EXPECT_IN_CHILD_PROCESS({
+    std::vector<int> in(kReverseThreads);
+    for (int i = 0; i < kReverseThreads; ++i)
+      in[i] = 3 * i + 1;
+    DeviceBuffer<int> dIn(in), out(kReverseThreads, 0xFF);
+    ASSERT_EQ(launchReverseTemplate(dIn.get(), out.get()), cudaSuccess);
+    const std::vector<int> got = out.toHost();
+    for (int t = 0; t < kReverseThreads; ++t)
+      EXPECT_EQ(got[t], in[kReverseThreads - 1 - t]) << "thread " << t;
+    const std::vector<Finding> findings = tilec::emu::take_findings();
+    EXPECT_TRUE(findings.empty()) << describe(findings);
+  });
+}
+
+// A template kernel owns its __shared__ variables as a plain kernel does: writing another kernel's
+// __shared__ variable is out of bounds for both. (nm -C names the template instantiation
+// "void k<4>(float*)" but its variable "k<4>(float*)::own", without the return type.)
+TEST_F(CudaFaultDeathTest, TemplateKernelWritingAnotherKernelsSharedVariable) {
+  for (bool templateKernel : {false, true}) {
+    SCOPED_TRACE(templateKernel ? "template kernel" : "plain kernel");
+    EXPECT_IN_CHILD_PROCESS({
+      DeviceBuffer<unsigned long long> addr(1);
+      ASSERT_EQ(launchExposeShared(addr.get()), cudaSuccess);
+      float *foreign = reinterpret_cast<float *>(static_cast<uintptr_t>(addr.toHost()[0]));
+      EXPECT_EQ(launchWriteForeignShared(foreign, templateKernel), cudaErrorIllegalAddress);
+      const std::string text = takeOnly(FindingKind::OutOfBounds);
+      EXPECT_EQ(text.rfind("out-of-bounds shared write of 4 bytes at 0x?\n", 0), 0u) << text;
+      EXPECT_NE(text.find(templateKernel ? at<at::WriteForeignSharedTemplate>()
+                                         : at<at::WriteForeignShared>()),
+                std::string::npos)
+          << text;
+    });
+  }
+}
+
+// After a faulting launch every later runtime call returns the sticky error (docs/emulation.md,
+// "That error is sticky, as on a GPU: later runtime calls return it"), cudaFree included.
+TEST_F(CudaFaultDeathTest, CudaFreeAfterAFaultingLaunchReturnsTheStickyError) {
+  EXPECT_IN_CHILD_PROCESS({
+    float *p = nullptr;
+    ASSERT_EQ(cudaMalloc(&p, 64), cudaSuccess);
+    DeviceBuffer<float> out(4);
+    EXPECT_EQ(launchWriteBeforeStart(out.get()), cudaErrorIllegalAddress);
+    takeOnly(FindingKind::OutOfBounds);
+    EXPECT_EQ(cudaMalloc(&p, 64), cudaErrorIllegalAddress) << "sticky, as expected";
+    EXPECT_EQ(cudaFree(p), cudaErrorIllegalAddress) << "cudaFree ignores the sticky error";
+  });
+}
+
 } // namespace
 } // namespace emu_test::cuda
