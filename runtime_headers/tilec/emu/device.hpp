@@ -17,9 +17,9 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __launch_bounds__(...)
 #define TILEC_UNROLL // loop unrolling hints mean nothing here
-/// Shared memory: one static object per __shared__ variable, all in one section so that the
-/// emulator finds them (blocks run one after another, so one copy is enough). It is poisoned and
-/// marked uninitialized at the start of every block.
+/// Shared memory: one static object per __shared__ variable (blocks run one after another, so one
+/// copy is enough), which the emulator finds in the symbol table, or failing that in this section.
+/// It is poisoned and marked uninitialized at the start of every block.
 #define __shared__ static __attribute__((section("tilec_shared")))
 
 // threadIdx, blockIdx, blockDim, gridDim: objects whose x, y, z read the running thread's values.

@@ -138,7 +138,7 @@ enum class AtomicType { I32, U32, I64, U64, F32, F64 };
 uint64_t atomic_rmw(void *p, AtomicType type, AtomicOp op, uint64_t operand, uint64_t compare);
 
 /// A vector access of `bytes` at p must be aligned to `bytes` (tilec's runtime helpers call this
-/// before every 16-byte access; the GPU faults on a misaligned one, and a stopped thread does not
+/// before every vector access; the GPU faults on a misaligned one, and a stopped thread does not
 /// perform it here either).
 void check_vector_alignment(const void *p, size_t bytes);
 

@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-/// The CPU emulator (tilec/emu/device.hpp) checks the alignment of every 16-byte access; on the
-/// GPU, a misaligned one faults by itself.
+/// The CPU emulator (tilec/emu/device.hpp) checks the alignment of every vector access; on the GPU,
+/// a misaligned one faults by itself.
 #ifndef TILEC_CHECK_VECTOR_ACCESS
 #define TILEC_CHECK_VECTOR_ACCESS(p, bytes) ((void)0)
 #endif
