@@ -93,8 +93,6 @@ void check_access(uintptr_t addr, size_t size, Access kind, bool checkAlignment,
 void prepare_launch();
 /// Called at the start of every block: poisons shared memory.
 void begin_block();
-/// The shared section and its variables, for reports: "smem+12 (in softmax_kernel(...)::smem)".
-std::string describe_shared(uintptr_t addr);
 
 // ---- reports (Report.cpp)
 // ------------------------------------------------------------------------

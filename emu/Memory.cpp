@@ -221,25 +221,30 @@ const char *accessName(Access k) {
   return k == Access::Read ? "read" : k == Access::Write ? "write" : "atomic update";
 }
 
-std::string threadOf(uint32_t id, bool sameBlock) {
+/// "shared 0x... (byte 4 of 16-byte k(...)::smem)".
+std::string describeShared(uintptr_t a) {
+  if (const SharedVar *v = findSharedVar(a))
+    return "shared " + hex(a) + " (byte " + std::to_string(a - v->lo) + " of " +
+           std::to_string(v->hi - v->lo) + "-byte " + v->name + ")";
+  return "shared " + hex(a) + " (byte " + std::to_string(a - sharedLo()) +
+         " of the shared section)";
+}
+
+/// "thread 5 (warp 0, lane 5)": another thread of the running block (whose block goes unsaid).
+std::string otherThread(uint32_t id) {
   if (id == kMany)
     return "several threads";
   std::string s = describe_thread((*g_launch->threads)[id]);
-  if (sameBlock) {
-    auto at = s.find(" of block");
-    if (at != std::string::npos)
-      s = s.substr(0, at);
-  }
-  return s;
+  return s.substr(0, s.find(" of block"));
 }
 
 void raceReport(Access now, Access before, uint32_t other, Pc otherPc, uintptr_t a, size_t n,
                 Pc pc) {
   std::string what = std::string(accessName(now)) + " after " + accessName(before);
   std::string text = "shared-memory race (" + what + "): " + std::to_string(n) + " bytes at " +
-                     describe_shared(a) + "\n  " + accessName(now) + " by " +
+                     describeShared(a) + "\n  " + accessName(now) + " by " +
                      describe_thread(*g_current) + " at {pc:0}\n  " + accessName(before) + " by " +
-                     threadOf(other, true) + " at {pc:1}\n  no __syncthreads() separates them\n";
+                     otherThread(other) + " at {pc:1}\n  no __syncthreads() separates them\n";
   report(FindingKind::SharedRace, {pc, otherPc}, text);
 }
 
@@ -266,7 +271,7 @@ void checkShared(SharedVar &v, uintptr_t a, size_t n, Access kind, Pc pc) {
       uninit = true;
       report(FindingKind::UninitializedShared, {pc},
              "read of uninitialized shared memory: " + std::to_string(n) + " bytes at " +
-                 describe_shared(a) + "\n  by " + describe_thread(*g_current) +
+                 describeShared(a) + "\n  by " + describe_thread(*g_current) +
                  " at {pc:0}\n  no thread of this block has written " +
                  (n == 1   ? std::string("it")
                   : i == 0 ? "them"
@@ -306,14 +311,6 @@ void checkShared(SharedVar &v, uintptr_t a, size_t n, Access kind, Pc pc) {
 
 } // namespace
 
-std::string describe_shared(uintptr_t a) {
-  if (const SharedVar *v = g_launch ? findSharedVar(a) : nullptr)
-    return "shared " + hex(a) + " (byte " + std::to_string(a - v->lo) + " of " +
-           std::to_string(v->hi - v->lo) + "-byte " + v->name + ")";
-  return "shared " + hex(a) + " (byte " + std::to_string(a - sharedLo()) +
-         " of the shared section)";
-}
-
 void begin_block() {
   // Garbage, as on the GPU: a kernel that reads shared memory before writing it gets NaNs and -1s.
   for (SharedVar *v : kernelVars())
@@ -347,7 +344,7 @@ void check_access(uintptr_t a, size_t n, Access kind, bool checkAlignment, Pc pc
             FindingKind::OutOfBounds);
     if (a + n > var->hi)
       fault("out-of-bounds shared " + std::string(accessName(kind)), a, n,
-            "it runs past the end of " + describe_shared(a), pc, FindingKind::OutOfBounds);
+            "it runs past the end of " + describeShared(a), pc, FindingKind::OutOfBounds);
     checkShared(*var, a, n, kind, pc);
     return;
   }
