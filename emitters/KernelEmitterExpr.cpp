@@ -165,6 +165,11 @@ Code KernelEmitter::binary(const Binary *b, const Idx &idx) {
             Prec::Postfix};
   }
   }
+  if (!ptr && isFloat(t) && b->op == BinaryOp::Div && b->type.isTile()) {
+    // Float division on tiles is Triton's: approximate (tilec::rt::fdiv, 2 ulp), not IEEE.
+    std::string call = "tilec::rt::fdiv(" + asFloat(a, t) + ", " + asFloat(c, t) + ")";
+    return is16(t) ? roundTo(t, call) : Code{call, Prec::Postfix};
+  }
   if (!ptr && isFloat(t) && b->op == BinaryOp::Mod) {
     std::string call = "fmodf(" + asFloat(a, t) + ", " + asFloat(c, t) + ")";
     return is16(t) ? roundTo(t, call) : Code{call, Prec::Postfix};
@@ -199,13 +204,13 @@ Code KernelEmitter::math(const Math *m, const Idx &idx) {
   Code xc{x, is16(t) ? Prec::Postfix : args[0].prec};
   std::string f;
   switch (m->op) {
-  case MathOp::Exp: f = "expf(" + x + ")"; break;
-  case MathOp::Exp2: f = "exp2f(" + x + ")"; break;
+  case MathOp::Exp: f = "tilec::rt::exp(" + x + ")"; break;
+  case MathOp::Exp2: f = "tilec::rt::exp2(" + x + ")"; break;
   case MathOp::Log: f = "logf(" + x + ")"; break;
   case MathOp::Log2: f = "log2f(" + x + ")"; break;
   case MathOp::Sqrt: f = "sqrtf(" + x + ")"; break;
   case MathOp::Rsqrt: f = "rsqrtf(" + x + ")"; break;
-  case MathOp::Sigmoid: f = "1.0f / (1.0f + expf(-" + operand(xc, Prec::Unary) + "))"; break;
+  case MathOp::Sigmoid: f = "tilec::rt::sigmoid(" + x + ")"; break;
   case MathOp::Tanh: f = "tanhf(" + x + ")"; break;
   case MathOp::Erf: f = "erff(" + x + ")"; break;
   case MathOp::Abs: f = "fabsf(" + x + ")"; break;
@@ -218,7 +223,7 @@ Code KernelEmitter::math(const Math *m, const Idx &idx) {
   }
   if (is16(t))
     return roundTo(t, f);
-  return {f, m->op == MathOp::Sigmoid ? Prec::Multiplicative : Prec::Postfix};
+  return {f, Prec::Postfix};
 }
 
 std::string KernelEmitter::elemCount(const Type &t, int dim) {

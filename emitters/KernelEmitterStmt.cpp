@@ -488,8 +488,9 @@ void KernelEmitter::stmt(const Stmt &s) {
     auto st = as<IntImm>(f->step);
     std::string step = st && st->value == 1 && st->symbol.empty() ? "++" + v
                                                                   : v + " += " + scalar(f->step).text;
-    if (f->unroll)
-      w_->line("TILEC_UNROLL");
+    // A loop the kernel wrote stays a loop, as in Triton: each iteration already works on whole
+    // tiles, and unrolling it would multiply the registers that hold them.
+    w_->line(f->unroll ? "TILEC_UNROLL" : "TILEC_NO_UNROLL");
     auto b = w_->block("for (" + T + " " + v + " = " + scalar(f->begin).text + "; " + v + " < " +
                        operand(scalar(f->end), Prec::Relational, true) + "; " + step + ")");
     stmt(f->body);

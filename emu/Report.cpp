@@ -174,10 +174,12 @@ std::string describe_pc(Pc pc) {
     return "an unknown location";
   }
   const std::vector<Frame> &frames = it->second;
+  // The emitted line, then the helper it called (not a detail that helper calls in turn) and the
+  // innermost line: "vector_add.cu:36 (in tilec::rt::load_vec, core.hpp:202)".
   const Frame &outer = frames.back(), &inner = frames.front();
   std::string s = outer.file + ":" + std::to_string(outer.line);
   if (frames.size() > 1)
-    s += " (in " + shortFunction(inner.function) + ", " + inner.file + ":" +
+    s += " (in " + shortFunction(frames[frames.size() - 2].function) + ", " + inner.file + ":" +
          std::to_string(inner.line) + ")";
   return s;
 }

@@ -2,8 +2,8 @@
 // One program per row; the row is walked in BLOCK-wide chunks three times (mean, variance, output).
 #include <tilec/tl.hpp>
 
-template <int BLOCK>
-TILEC_KERNEL(num_warps = 8, grid = (M))
+template <int BLOCK, int NUM_WARPS>
+TILEC_KERNEL(num_warps = NUM_WARPS, grid = (M))
 void layer_norm_fwd(const tl::half *X, tl::half *Y, const tl::half *W, const tl::half *B,
                     float *Mean, float *Rstd, int stride, int M, int N, float eps) {
   int row = tl::program_id(0);
@@ -44,5 +44,5 @@ void layer_norm_fwd(const tl::half *X, tl::half *Y, const tl::half *W, const tl:
   }
 }
 
-template void layer_norm_fwd<1024>(const tl::half *, tl::half *, const tl::half *, const tl::half *,
-                                   float *, float *, int, int, int, float);
+template void layer_norm_fwd<1024, 8>(const tl::half *, tl::half *, const tl::half *, const tl::half *,
+                                      float *, float *, int, int, int, float);

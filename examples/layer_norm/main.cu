@@ -1,4 +1,4 @@
-// Runs tilec's CUDA for layer_norm_fwd<1024> (fp16 in/out, fp32 statistics) on random rows of
+// Runs tilec's CUDA for layer_norm_fwd<1024, 8> (fp16 in/out, fp32 statistics) on random rows of
 // ragged widths and compares Y, Mean and Rstd with the CPU reference of the same source.
 #include "../common/harness.h"
 #include "layer_norm.cpp"
@@ -32,7 +32,7 @@ int main(int argc, char **argv) {
     float eps = 1e-5f;
     std::vector<tl::half> y(n, tl::half(0.0f));
     std::vector<float> mean(M), rstd(M);
-    tl::launch(tl::grid3{M}, layer_norm_fwd<1024>, x.data(), y.data(), w.data(), b.data(),
+    tl::launch(tl::grid3{M}, layer_norm_fwd<1024, 8>, x.data(), y.data(), w.data(), b.data(),
                mean.data(), rstd.data(), stride, M, N, eps);
 
     harness::DeviceBuffer<__half> dx(n), dy(n), dw(N), db(N);
@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
     dy.poison();
     dmean.poison();
     drstd.poison();
-    CHECK_CUDA(launch_layer_norm_fwd_1024(cudaStream_t{}, dx.ptr, dy.ptr, dw.ptr, db.ptr, dmean.ptr,
+    CHECK_CUDA(launch_layer_norm_fwd_1024_8(cudaStream_t{}, dx.ptr, dy.ptr, dw.ptr, db.ptr, dmean.ptr,
                                           drstd.ptr, stride, M, N, eps));
     CHECK_CUDA(cudaDeviceSynchronize());
     std::vector<tl::half> gy(n);

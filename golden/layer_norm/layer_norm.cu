@@ -2,10 +2,10 @@
 // Do not edit by hand: edit the kernel source and run tilec again.
 #include <tilec/cuda/runtime.cuh>
 
-// layer_norm_fwd<1024>: one instantiation
-namespace layer_norm_fwd_1024 {
+// layer_norm_fwd<1024, 8>: one instantiation
+namespace layer_norm_fwd_1024_8 {
 constexpr int BLOCK = 1024;  // meta-parameter
-constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int X_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int X_ROW_LOAD_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
@@ -36,6 +36,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     sum_acc[i] = 0.0f;
   }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
     // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
@@ -84,6 +85,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     var_acc[i] = 0.0f;
   }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
     // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
@@ -141,6 +143,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
     // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
@@ -196,27 +199,27 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   }
 }
 
-} // namespace layer_norm_fwd_1024
+} // namespace layer_norm_fwd_1024_8
 
-/// Launches layer_norm_fwd<1024> on `stream` with
-/// layer_norm_fwd_1024::NUM_THREADS threads per block.
-cudaError_t launch_layer_norm_fwd_1024(dim3 grid, cudaStream_t stream, const __half *X, __half *Y,
-                                       const __half *W, const __half *B, float *Mean, float *Rstd,
-                                       int stride, int M, int N, float eps) {
+/// Launches layer_norm_fwd<1024, 8> on `stream` with
+/// layer_norm_fwd_1024_8::NUM_THREADS threads per block.
+cudaError_t launch_layer_norm_fwd_1024_8(dim3 grid, cudaStream_t stream, const __half *X, __half *Y,
+                                         const __half *W, const __half *B, float *Mean, float *Rstd,
+                                         int stride, int M, int N, float eps) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(layer_norm_fwd_1024::NUM_THREADS);
+  config.blockDim = dim3(layer_norm_fwd_1024_8::NUM_THREADS);
   config.stream = stream;
-  return cudaLaunchKernelEx(&config, layer_norm_fwd_1024::layer_norm_fwd, X, Y, W, B, Mean, Rstd,
+  return cudaLaunchKernelEx(&config, layer_norm_fwd_1024_8::layer_norm_fwd, X, Y, W, B, Mean, Rstd,
                             stride, M, N, eps);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_layer_norm_fwd_1024(cudaStream_t stream, const __half *X, __half *Y,
-                                       const __half *W, const __half *B, float *Mean, float *Rstd,
-                                       int stride, int M, int N, float eps) {
+cudaError_t launch_layer_norm_fwd_1024_8(cudaStream_t stream, const __half *X, __half *Y,
+                                         const __half *W, const __half *B, float *Mean, float *Rstd,
+                                         int stride, int M, int N, float eps) {
   const dim3 grid(M);
-  return launch_layer_norm_fwd_1024(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
+  return launch_layer_norm_fwd_1024_8(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
 }

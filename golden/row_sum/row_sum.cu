@@ -61,6 +61,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
     }
   }
   // row_sum.cpp:12: for (int off = 0; off < N; off += BN) {
+  TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BN) {
     // row_sum.cpp:13: auto cols = off + tl::arange<0, BN>();
     int cols[L4::ELEMS];

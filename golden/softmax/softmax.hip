@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   float num[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    num[i] = expf(shifted[i]);
+    num[i] = tilec::rt::exp(shifted[i]);
   }
   // softmax.cpp:16: auto den = tl::sum(num);
   float den_part = num[0];
@@ -80,7 +80,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float vals[OUT_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
-      vals[v] = num[i + v] / den;
+      vals[v] = tilec::rt::fdiv(num[i + v], den);
     tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals,
                                                &mask[i]);
   }
@@ -168,7 +168,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   float num[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    num[i] = expf(shifted[i]);
+    num[i] = tilec::rt::exp(shifted[i]);
   }
   // softmax.cpp:16: auto den = tl::sum(num);
   float den_part = num[0];
@@ -188,7 +188,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float vals[OUT_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
-      vals[v] = num[i + v] / den;
+      vals[v] = tilec::rt::fdiv(num[i + v], den);
     tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals,
                                                &mask[i]);
   }

@@ -57,7 +57,7 @@ __global__ void __launch_bounds__(NUM_THREADS) swiglu_kernel(
   float silu[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    silu[i] = x[i] * (1.0f / (1.0f + expf(-x[i])));
+    silu[i] = x[i] * tilec::rt::sigmoid(x[i]);
   }
   // swiglu.cpp:13: tl::store(out + offs, tl::cast<tl::half>(silu * y), mask);
   TILEC_UNROLL

@@ -19,6 +19,7 @@
 #define __forceinline__ inline
 #define TILEC_WARP_SIZE RUNTIME_HOST_WARP_SIZE
 #define TILEC_UNROLL
+#define TILEC_NOINLINE
 
 namespace {
 struct ThreadIdx {

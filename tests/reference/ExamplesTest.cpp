@@ -115,7 +115,7 @@ TEST_P(LayerNorm, MatchesLoop) {
   Y.fill(nanH());
   Mean.fill(nanF());
   Rstd.fill(nanF());
-  tl::launch(tl::grid3{M}, layer_norm_fwd<1024>, X.data(), Y.data(), W.data(), B.data(),
+  tl::launch(tl::grid3{M}, layer_norm_fwd<1024, 8>, X.data(), Y.data(), W.data(), B.data(),
              Mean.data(), Rstd.data(), stride, M, N, eps);
   RelError errY, errMean, errRstd;
   for (int r = 0; r < M; ++r) {

@@ -15,6 +15,7 @@
 #define TILEC_WARP_SIZE 32
 #ifndef TILEC_UNROLL // the CPU emulator does without
 #define TILEC_UNROLL _Pragma("unroll")
+#define TILEC_NO_UNROLL _Pragma("unroll 1")
 #endif
 
 namespace tilec::rt {
@@ -26,6 +27,36 @@ __device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
 __device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
 __device__ __forceinline__ __half to_f16(float x) { return __float2half_rn(x); }
 __device__ __forceinline__ __nv_bfloat16 to_bf16(float x) { return __float2bfloat16_rn(x); }
+
+// tl::exp, tl::exp2, tl::sigmoid and `/` on float tiles, computed as Triton computes them on NVIDIA
+// GPUs: ex2.approx (2 ulp; exp multiplies by log2(e) first) and div.full (2 ulp, full range). The CPU
+// emulator uses the C library and IEEE division.
+__device__ __forceinline__ float exp2(float x) {
+#if defined(TILEC_EMULATE)
+  return exp2f(x);
+#else
+  float y;
+  asm("ex2.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+#endif
+}
+__device__ __forceinline__ float exp(float x) {
+#if defined(TILEC_EMULATE)
+  return expf(x);
+#else
+  return exp2(x * 1.4426950408889634f);
+#endif
+}
+__device__ __forceinline__ float fdiv(float a, float b) {
+#if defined(TILEC_EMULATE)
+  return a / b;
+#else
+  float q;
+  asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(a), "f"(b));
+  return q;
+#endif
+}
+__device__ __forceinline__ float sigmoid(float x) { return fdiv(1.0f, 1.0f + exp(-x)); }
 
 /// The value of lane (lane ^ laneMask); all 32 lanes of the warp take part.
 __device__ __forceinline__ int shfl_xor(int v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }

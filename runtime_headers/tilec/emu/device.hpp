@@ -17,6 +17,9 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __launch_bounds__(...)
 #define TILEC_UNROLL // loop unrolling hints mean nothing here
+#define TILEC_NO_UNROLL
+// Inlined here, unlike on the GPU: a report names the emitted line through the inlined frames.
+#define TILEC_NOINLINE __forceinline__
 /// Shared memory: one static object per __shared__ variable (blocks run one after another, so one
 /// copy is enough), which the emulator finds in the symbol table, or failing that in this section.
 /// It is poisoned and marked uninitialized at the start of every block.

@@ -15,6 +15,7 @@
 #define TILEC_WARP_SIZE 64
 #ifndef TILEC_UNROLL // the CPU emulator does without
 #define TILEC_UNROLL _Pragma("unroll")
+#define TILEC_NO_UNROLL _Pragma("unroll 1")
 #endif
 
 namespace tilec::rt {
@@ -26,6 +27,18 @@ __device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
 __device__ __forceinline__ float to_float(hip_bfloat16 x) { return static_cast<float>(x); }
 __device__ __forceinline__ __half to_f16(float x) { return __float2half(x); }
 __device__ __forceinline__ hip_bfloat16 to_bf16(float x) { return hip_bfloat16(x); }
+
+// tl::exp, tl::exp2, tl::sigmoid and `/` on float tiles: the device library's fast forms, as on
+// NVIDIA GPUs (cuda/runtime.cuh). The CPU emulator uses the C library and IEEE division.
+__device__ __forceinline__ float exp2(float x) { return exp2f(x); } // v_exp_f32 already
+#if defined(TILEC_EMULATE)
+__device__ __forceinline__ float exp(float x) { return expf(x); }
+__device__ __forceinline__ float fdiv(float a, float b) { return a / b; }
+#else
+__device__ __forceinline__ float exp(float x) { return __expf(x); }
+__device__ __forceinline__ float fdiv(float a, float b) { return __fdividef(a, b); }
+#endif
+__device__ __forceinline__ float sigmoid(float x) { return fdiv(1.0f, 1.0f + exp(-x)); }
 
 /// The value of lane (lane ^ laneMask) in the 64-lane wavefront.
 __device__ __forceinline__ int shfl_xor(int v, int m) { return __shfl_xor(v, m); }

@@ -148,6 +148,10 @@ __device__ __forceinline__ T combine_partials(const T *parts, int stride) {
 }
 
 // ---- vectorized masked global memory access -----------------------------------------------------
+#ifndef TILEC_NOINLINE // the CPU emulator spells it differently
+#define TILEC_NOINLINE __noinline__
+#endif
+
 /// VEC elements moved as one access (16 bytes for float x 4 or half x 8).
 template <class T, int VEC> struct alignas(sizeof(T) * VEC) Pack {
   T v[VEC];
@@ -162,6 +166,60 @@ namespace detail {
 template <class T> struct identity {
   using type = T;
 };
+
+/// 16-bit elements travel as 32-bit words (two elements each) between a load and the thread's
+/// storage: the vector and the element-wise paths of a load then join on whole registers, and the
+/// elements are taken apart where they are used, after every load of the tile has been issued (joined
+/// element by element, each load's result was unpacked inside its branch, which waited for it).
+template <class T, int VEC> constexpr bool kPairs = sizeof(T) == 2 && VEC % 2 == 0;
+template <class T> __device__ __forceinline__ uint32_t bits16(T x) {
+  uint16_t b;
+  __builtin_memcpy(&b, static_cast<const void *>(&x), sizeof b);
+  return b;
+}
+template <class T> __device__ __forceinline__ T from_bits16(uint32_t w) {
+  const uint16_t b = static_cast<uint16_t>(w);
+  T x;
+  __builtin_memcpy(static_cast<void *>(&x), &b, sizeof b);
+  return x;
+}
+/// mask[v * STRIDE] for v < VEC as the bits of an integer.
+template <int VEC, int STRIDE> __device__ __forceinline__ unsigned mask_bits(const bool *mask) {
+  unsigned bits = 0;
+  TILEC_UNROLL
+  for (int v = 0; v < VEC; ++v)
+    bits |= static_cast<unsigned>(mask[v * STRIDE]) << v;
+  return bits;
+}
+// The element-wise paths of load_vec (some element masked off, or a misaligned address) are
+// functions of their own: inlined, their per-element registers counted against the whole kernel
+// although the vector path is the one that runs on all but the edges of a tile.
+template <int VEC, class T>
+__device__ TILEC_NOINLINE Pack<T, VEC> load_elementwise(const T *src, unsigned bits, T other) {
+  Pack<T, VEC> p;
+  TILEC_UNROLL
+  for (int v = 0; v < VEC; ++v)
+    p.v[v] = (bits >> v & 1u) ? src[v] : other;
+  return p;
+}
+template <int VEC, class T>
+__device__ TILEC_NOINLINE Pack<uint32_t, VEC / 2> load_pairs_elementwise(const T *src, unsigned bits,
+                                                                       uint32_t other) {
+  Pack<uint32_t, VEC / 2> w;
+  TILEC_UNROLL
+  for (int k = 0; k < VEC / 2; ++k)
+    w.v[k] = ((bits >> (2 * k) & 1u) ? bits16(src[2 * k]) : other) |
+             ((bits >> (2 * k + 1) & 1u) ? bits16(src[2 * k + 1]) : other) << 16;
+  return w;
+}
+template <int VEC, int STRIDE, class T>
+__device__ __forceinline__ void unpack_pairs(T *dst, const Pack<uint32_t, VEC / 2> &w) {
+  TILEC_UNROLL
+  for (int k = 0; k < VEC / 2; ++k) {
+    dst[(2 * k) * STRIDE] = from_bits16<T>(w.v[k]);
+    dst[(2 * k + 1) * STRIDE] = from_bits16<T>(w.v[k] >> 16);
+  }
+}
 } // namespace detail
 
 // The per-thread side of a vector access is the thread's own tile storage: elements `STRIDE` apart
@@ -174,26 +232,45 @@ template <class T> struct identity {
 template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
 __device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
                                          typename detail::identity<T>::type other) {
-  bool all = true;
-  TILEC_UNROLL
-  for (int v = 0; v < VEC; ++v)
-    all = all && mask[v * STRIDE];
-  if (all && (ALIGNED || is_aligned<VEC>(src))) {
-    TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
-    const Pack<T, VEC> pack = *reinterpret_cast<const Pack<T, VEC> *>(src);
+  const unsigned bits = detail::mask_bits<VEC, STRIDE>(mask);
+  const bool vector = bits == (1u << VEC) - 1 && (ALIGNED || is_aligned<VEC>(src));
+  if constexpr (detail::kPairs<T, VEC>) {
+    Pack<uint32_t, VEC / 2> w;
+    if (vector) {
+      TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
+      w = *reinterpret_cast<const Pack<uint32_t, VEC / 2> *>(src);
+    } else {
+      w = detail::load_pairs_elementwise<VEC>(src, bits, detail::bits16(other));
+    }
+    detail::unpack_pairs<VEC, STRIDE>(dst, w);
+  } else {
+    Pack<T, VEC> pack;
+    if (vector) {
+      TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
+      pack = *reinterpret_cast<const Pack<T, VEC> *>(src);
+    } else {
+      pack = detail::load_elementwise<VEC>(src, bits, other);
+    }
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
       dst[v * STRIDE] = pack.v[v];
-  } else {
-    TILEC_UNROLL
-    for (int v = 0; v < VEC; ++v)
-      dst[v * STRIDE] = mask[v * STRIDE] ? src[v] : other;
   }
 }
 /// Unmasked form: dst[v * STRIDE] = src[v] for every v < VEC.
 template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
 __device__ __forceinline__ void load_vec(T *dst, const T *src) {
-  if (ALIGNED || is_aligned<VEC>(src)) {
+  if constexpr (detail::kPairs<T, VEC>) {
+    Pack<uint32_t, VEC / 2> w;
+    if (ALIGNED || is_aligned<VEC>(src)) {
+      TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
+      w = *reinterpret_cast<const Pack<uint32_t, VEC / 2> *>(src);
+    } else {
+      TILEC_UNROLL
+      for (int k = 0; k < VEC / 2; ++k)
+        w.v[k] = detail::bits16(src[2 * k]) | detail::bits16(src[2 * k + 1]) << 16;
+    }
+    detail::unpack_pairs<VEC, STRIDE>(dst, w);
+  } else if (ALIGNED || is_aligned<VEC>(src)) {
     TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
     const Pack<T, VEC> pack = *reinterpret_cast<const Pack<T, VEC> *>(src);
     TILEC_UNROLL

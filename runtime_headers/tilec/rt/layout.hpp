@@ -13,9 +13,14 @@ namespace tilec::rt {
 namespace detail {
 /// Elements one thread holds along a dim of size S covered by cov = SPT * TPW * WPB threads' worth.
 constexpr int elems(int S, int SPT, int cov) { return S >= cov ? S / cov * SPT : (SPT < S ? SPT : S); }
-/// Coordinate of per-thread element e along a dim (see the file comment).
+/// Coordinate of per-thread element e along a dim (see the file comment). e, S, SPT and cov are
+/// compile-time constants in every use. When the threads cover the dim no more than once (S >= cov)
+/// the sum is already below S, and leaving out the `% S` lets the compiler fold the constant part
+/// into the address of each access; otherwise the sum is non-negative and an unsigned remainder is
+/// a mask for the power-of-two sizes tiles have.
 __device__ __forceinline__ int coord(int e, int S, int SPT, int cov, int thr) {
-  return ((e / SPT) * cov + thr * SPT + e % SPT) % S;
+  const int c = (e / SPT) * cov + thr * SPT + e % SPT;
+  return S >= cov ? c : static_cast<int>(static_cast<unsigned>(c) % static_cast<unsigned>(S));
 }
 } // namespace detail
 
