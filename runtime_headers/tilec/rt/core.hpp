@@ -232,15 +232,19 @@ __device__ __forceinline__ void unpack_pairs(T *dst, const Pack<uint32_t, VEC / 
 template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
 __device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
                                          typename detail::identity<T>::type other) {
-  const unsigned bits = detail::mask_bits<VEC, STRIDE>(mask);
-  const bool vector = bits == (1u << VEC) - 1 && (ALIGNED || is_aligned<VEC>(src));
+  bool all = true;
+  TILEC_UNROLL
+  for (int v = 0; v < VEC; ++v)
+    all &= mask[v * STRIDE]; // no short circuit: one predicate chain
+  const bool vector = all && (ALIGNED || is_aligned<VEC>(src));
   if constexpr (detail::kPairs<T, VEC>) {
     Pack<uint32_t, VEC / 2> w;
     if (vector) {
       TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
       w = *reinterpret_cast<const Pack<uint32_t, VEC / 2> *>(src);
     } else {
-      w = detail::load_pairs_elementwise<VEC>(src, bits, detail::bits16(other));
+      w = detail::load_pairs_elementwise<VEC>(src, detail::mask_bits<VEC, STRIDE>(mask),
+                                              detail::bits16(other));
     }
     detail::unpack_pairs<VEC, STRIDE>(dst, w);
   } else {
@@ -249,7 +253,7 @@ __device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
       TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
       pack = *reinterpret_cast<const Pack<T, VEC> *>(src);
     } else {
-      pack = detail::load_elementwise<VEC>(src, bits, other);
+      pack = detail::load_elementwise<VEC>(src, detail::mask_bits<VEC, STRIDE>(mask), other);
     }
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
@@ -290,7 +294,7 @@ __device__ __forceinline__ void store_vec(T *dst, const T *src, const bool *mask
   bool all = true;
   TILEC_UNROLL
   for (int v = 0; v < VEC; ++v)
-    all = all && mask[v * STRIDE];
+    all &= mask[v * STRIDE]; // no short circuit: one predicate chain
   if (all && (ALIGNED || is_aligned<VEC>(dst))) {
     Pack<T, VEC> pack;
     TILEC_UNROLL

@@ -1,0 +1,767 @@
+#!/usr/bin/env python3
+"""tilec's benchmark: each example's generated CUDA beside a Triton kernel of the same algorithm
+(bench/triton_kernels.py, same meta-parameters) and PyTorch's equivalent, on one GPU, in one run.
+
+Run it through bench/run.sh, which builds the generated CUDA first. Method (see bench/NOTES.md):
+  * Every size is checked before it is timed: fresh random inputs, outputs poisoned with NaN, each
+    provider compared with a float64 reference by ||out - ref|| / ||ref||. After timing, the outputs of
+    the last timed launch are poisoned-then-rewritten and checked again.
+  * Timing: one CUDA graph per provider and size holds one launch per input set; the sets are rotated
+    so that together they are several times the L2 cache (no launch finds its inputs in L2, except at
+    sizes so small that thousands of sets would be needed). Each replay is timed with CUDA events;
+    the result is the median over replays of (replay time / launches). The providers alternate, two
+    passes each; the spread between the passes is reported as the noise.
+  * Ceiling: a device-to-device copy of 1 GiB (bytes read + written) timed the same way in the same
+    run; also a copy of the same bytes as each size, to show what any kernel could reach there.
+"""
+import argparse
+import ctypes
+import datetime
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+# Triton's compile times below are for a cold cache: point it at an empty folder before importing it.
+os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="tilec-bench-triton-cache-")
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+import triton  # noqa: E402
+
+import triton_kernels as tk  # noqa: E402
+
+MB = 1e6
+GB = 1e9
+
+
+def next_pow2(n):
+    return 1 << (n - 1).bit_length()
+
+
+def rel_err(out, ref):
+    out = out.double()
+    ref = ref.double()
+    den = torch.linalg.vector_norm(ref).item()
+    num = torch.linalg.vector_norm(out - ref).item()
+    return num / den if den else num
+
+
+def ptr(t):
+    return ctypes.c_void_p(t.data_ptr())
+
+
+def stream():
+    return ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+
+
+class Lib:
+    """The shims in bench/shim, built by run.sh into --lib-dir."""
+
+    def __init__(self, lib_dir):
+        self.libs = {}
+        self.lib_dir = lib_dir
+
+    def get(self, name):
+        if name not in self.libs:
+            self.libs[name] = ctypes.CDLL(os.path.join(self.lib_dir, f"libtilec_{name}.so"))
+        return self.libs[name]
+
+
+def check_rc(rc, what):
+    if rc != 0:
+        raise RuntimeError(f"{what}: tilec launcher returned {rc}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Workloads. Each one gives: sizes to time, sizes only to check (ragged), the bytes a size must
+# move at least, a set of inputs and preallocated outputs, and one launch function per provider
+# that returns the outputs to check.
+
+
+class VectorAdd:
+    name = "vector_add"
+    title = "vector add, fp32, out = x + y"
+    axis = "n"
+    sizes = [2**k for k in range(12, 29)]
+    checks = [1000003, 2**20 + 3]
+    BLOCK = 1024
+
+    def __init__(self, lib):
+        self.fn = lib.get("vector_add").tilec_vector_add
+        self.fn.restype = ctypes.c_int
+
+    def label(self, n):
+        return f"2^{int(math.log2(n))}" if n & (n - 1) == 0 else str(n)
+
+    def nbytes(self, n):
+        return 12 * n
+
+    def make(self, n, gen):
+        return {"x": torch.randn(n, device="cuda", generator=gen),
+                "y": torch.randn(n, device="cuda", generator=gen),
+                "out": torch.empty(n, device="cuda"), "n": n}
+
+    def outputs(self, s):
+        return [s["out"]]
+
+    def reference(self, s):
+        return [s["x"].double() + s["y"].double()], [1e-6]
+
+    def tilec(self, s):
+        check_rc(self.fn(stream(), ptr(s["x"]), ptr(s["y"]), ptr(s["out"]), s["n"]), self.name)
+        return [s["out"]]
+
+    def triton(self, s):
+        n = s["n"]
+        tk.add_kernel[(triton.cdiv(n, self.BLOCK),)](s["x"], s["y"], s["out"], n,
+                                                     BLOCK=self.BLOCK, num_warps=4)
+        return [s["out"]]
+
+    def torch(self, s):
+        return [torch.add(s["x"], s["y"], out=s["out"])]
+
+
+def softmax_meta(n_cols):
+    block = max(256, next_pow2(n_cols))  # the smallest block bench/kernels.txt generates
+    warps = 4 if block < 2048 else 8 if block < 4096 else 16
+    return block, warps
+
+
+class Softmax:
+    name = "softmax"
+    title = "fused softmax over rows, fp32, M = 4096"
+    axis = "N"
+    sizes = [(4096, n) for n in (256, 512, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384)]
+    checks = [(1001, 1000), (37, 16000), (513, 3)]
+
+    def __init__(self, lib):
+        self.fn = lib.get("softmax").tilec_softmax
+        self.fn.restype = ctypes.c_int
+
+    def label(self, size):
+        m, n = size
+        return str(n) if m == 4096 else f"{m}x{n}"
+
+    def nbytes(self, size):
+        m, n = size
+        return 8 * m * n
+
+    def make(self, size, gen):
+        m, n = size
+        return {"x": torch.randn(m, n, device="cuda", generator=gen),
+                "out": torch.empty(m, n, device="cuda"), "m": m, "n": n}
+
+    def outputs(self, s):
+        return [s["out"]]
+
+    def reference(self, s):
+        return [torch.softmax(s["x"].double(), dim=-1)], [1e-5]
+
+    def tilec(self, s):
+        block, warps = softmax_meta(s["n"])
+        check_rc(self.fn(stream(), block, warps, ptr(s["out"]), ptr(s["x"]), s["n"], s["n"],
+                         s["m"], s["n"]), self.name)
+        return [s["out"]]
+
+    def triton(self, s):
+        block, warps = softmax_meta(s["n"])
+        x, out = s["x"], s["out"]
+        tk.softmax_kernel[(s["m"],)](out, x, x.stride(0), out.stride(0), s["m"], s["n"],
+                                     BLOCK=block, num_warps=warps)
+        return [out]
+
+    def torch(self, s):
+        return [torch.softmax(s["x"], dim=-1)]
+
+
+def layer_norm_meta(n_cols):
+    block = max(512, next_pow2(n_cols))  # the smallest block bench/kernels.txt generates
+    return block, min(max(block // 256, 1), 8)
+
+
+class LayerNorm:
+    name = "layer_norm"
+    title = "layer norm forward, fp16 in/out, fp32 statistics, M = 4096"
+    axis = "N"
+    sizes = [(4096, n) for n in (512, 1024, 2048, 3072, 4096, 6144, 8192, 12288, 16384)]
+    checks = [(1001, 1000), (37, 13000), (300, 3)]
+    EPS = 1e-5
+
+    def __init__(self, lib):
+        self.fn = lib.get("layer_norm").tilec_layer_norm
+        self.fn.restype = ctypes.c_int
+
+    def label(self, size):
+        m, n = size
+        return str(n) if m == 4096 else f"{m}x{n}"
+
+    def nbytes(self, size):
+        m, n = size
+        return 2 * (2 * m * n) + 2 * (2 * n) + 8 * m  # x, y; w, b; mean, rstd
+
+    def make(self, size, gen):
+        m, n = size
+        h = torch.float16
+        return {"x": torch.randn(m, n, device="cuda", generator=gen).to(h),
+                "w": torch.rand(n, device="cuda", generator=gen).to(h) + 0.5,
+                "b": torch.randn(n, device="cuda", generator=gen).to(h),
+                "y": torch.empty(m, n, device="cuda", dtype=h),
+                "mean": torch.empty(m, device="cuda"), "rstd": torch.empty(m, device="cuda"),
+                "m": m, "n": n}
+
+    def outputs(self, s):
+        return [s["y"], s["mean"], s["rstd"]]
+
+    def reference(self, s):
+        x = s["x"].double()
+        mean = x.mean(dim=-1)
+        var = ((x - mean[:, None]) ** 2).mean(dim=-1)
+        rstd = 1.0 / torch.sqrt(var + self.EPS)
+        y = (x - mean[:, None]) * rstd[:, None] * s["w"].double() + s["b"].double()
+        return [y, mean, rstd], [1e-3, 1e-5, 1e-5]
+
+    def tilec(self, s):
+        block, warps = layer_norm_meta(s["n"])
+        check_rc(self.fn(stream(), block, warps, ptr(s["x"]), ptr(s["y"]), ptr(s["w"]),
+                         ptr(s["b"]), ptr(s["mean"]), ptr(s["rstd"]), s["n"], s["m"], s["n"],
+                         ctypes.c_float(self.EPS)), self.name)
+        return [s["y"], s["mean"], s["rstd"]]
+
+    def triton(self, s):
+        block, warps = layer_norm_meta(s["n"])
+        tk.layer_norm_fwd[(s["m"],)](s["x"], s["y"], s["w"], s["b"], s["mean"], s["rstd"],
+                                     s["x"].stride(0), s["m"], s["n"], self.EPS, BLOCK=block,
+                                     num_warps=warps)
+        return [s["y"], s["mean"], s["rstd"]]
+
+    def torch(self, s):
+        y, mean, rstd = torch.native_layer_norm(s["x"], (s["n"],), s["w"], s["b"], self.EPS)
+        return [y, mean.view(-1), rstd.view(-1)]
+
+
+class SwiGLU:
+    name = "swiglu"
+    title = "SwiGLU silu(a) * b, fp16 in/out, fp32 math"
+    axis = "n"
+    sizes = [2**k for k in range(12, 29)]
+    checks = [1000003, 2**20 + 5]
+    BLOCK = 2048
+
+    def __init__(self, lib):
+        self.fn = lib.get("swiglu").tilec_swiglu
+        self.fn.restype = ctypes.c_int
+
+    label = VectorAdd.label
+
+    def nbytes(self, n):
+        return 6 * n
+
+    def make(self, n, gen):
+        h = torch.float16
+        return {"a": (2 * torch.randn(n, device="cuda", generator=gen)).to(h),
+                "b": torch.randn(n, device="cuda", generator=gen).to(h),
+                "out": torch.empty(n, device="cuda", dtype=h), "n": n}
+
+    def outputs(self, s):
+        return [s["out"]]
+
+    def reference(self, s):
+        a = s["a"].double()
+        return [a * torch.sigmoid(a) * s["b"].double()], [1e-3]
+
+    def tilec(self, s):
+        check_rc(self.fn(stream(), ptr(s["a"]), ptr(s["b"]), ptr(s["out"]), s["n"]), self.name)
+        return [s["out"]]
+
+    def triton(self, s):
+        n = s["n"]
+        tk.swiglu_kernel[(triton.cdiv(n, self.BLOCK),)](s["a"], s["b"], s["out"], n,
+                                                        BLOCK=self.BLOCK, num_warps=4)
+        return [s["out"]]
+
+    def torch(self, s):  # eager: two kernels, as a PyTorch user writes it
+        return [F.silu(s["a"]) * s["b"]]
+
+
+class Transpose:
+    name = "transpose"
+    title = "2-D transpose, fp32, M x N (the 2-D example)"
+    axis = "M = N"
+    sizes = [(n, n) for n in (512, 1024, 2048, 4096, 8192, 16384)]
+    checks = [(1000, 3001), (4097, 63)]
+    BM = BN = 64
+
+    def __init__(self, lib):
+        self.fn = lib.get("transpose").tilec_transpose
+        self.fn.restype = ctypes.c_int
+
+    def label(self, size):
+        m, n = size
+        return str(n) if m == n else f"{m}x{n}"
+
+    def nbytes(self, size):
+        m, n = size
+        return 8 * m * n
+
+    def make(self, size, gen):
+        m, n = size
+        return {"x": torch.randn(m, n, device="cuda", generator=gen),
+                "out": torch.empty(n, m, device="cuda"), "m": m, "n": n}
+
+    def outputs(self, s):
+        return [s["out"]]
+
+    def reference(self, s):
+        return [s["x"].double().t()], [0.0]
+
+    def tilec(self, s):
+        m, n = s["m"], s["n"]
+        check_rc(self.fn(stream(), ptr(s["x"]), ptr(s["out"]), m, n, n, m), self.name)
+        return [s["out"]]
+
+    def triton(self, s):
+        m, n = s["m"], s["n"]
+        grid = (triton.cdiv(m, self.BM), triton.cdiv(n, self.BN))
+        tk.transpose_kernel[grid](s["x"], s["out"], m, n, n, m, BM=self.BM, BN=self.BN,
+                                  num_warps=4)
+        return [s["out"]]
+
+    def torch(self, s):
+        return [s["out"].copy_(s["x"].t())]
+
+
+PROVIDERS = ["tilec", "triton", "torch"]
+
+
+class Copy:
+    """A device-to-device copy (cudaMemcpyAsync through PyTorch) of `nbytes`, counted read + write."""
+
+    def make(self, nbytes, gen):
+        half = max(nbytes // 2, 16)
+        src = torch.randint(0, 256, (half,), device="cuda", dtype=torch.uint8, generator=gen)
+        return {"src": src, "dst": torch.empty_like(src)}
+
+    def run(self, s):
+        s["dst"].copy_(s["src"])
+        return [s["dst"]]
+
+
+# ---------------------------------------------------------------------------------------------
+# Timing
+
+
+def poison(tensors):
+    for t in tensors:
+        if t.is_floating_point():
+            t.fill_(float("nan"))
+        else:
+            t.fill_(0x5A)
+
+
+def check(outs, refs, tols, what):
+    errs = []
+    for i, (o, r, tol) in enumerate(zip(outs, refs, tols)):
+        o = o.reshape(r.shape)
+        if torch.isnan(o).any().item():
+            raise RuntimeError(f"{what}: output {i} has unwritten (NaN) elements")
+        e = rel_err(o, r)
+        if not e <= tol:
+            raise RuntimeError(f"{what}: output {i} error {e:.3g} > tolerance {tol:g}")
+        errs.append(e)
+    return max(errs)
+
+
+class Timer:
+    def __init__(self, l2_bytes, target_ms):
+        self.rotate_bytes = 4 * l2_bytes
+        self.target_ms = target_ms
+
+    def num_sets(self, set_bytes):
+        return max(2, min(2048, math.ceil(self.rotate_bytes / max(set_bytes, 1))))
+
+    def eager_time(self, fn, sets):
+        """Median over repetitions of (time of fn over all sets, issued eagerly) / len(sets), in ms."""
+        for s in sets:
+            fn(s)
+        torch.cuda.synchronize()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for s in sets:
+            fn(s)
+        end.record()
+        end.synchronize()
+        once = max(start.elapsed_time(end), 1e-3)
+        reps = max(10, min(500, int(self.target_ms / once)))
+        events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+                  for _ in range(reps)]
+        for a, b in events:
+            a.record()
+            for s in sets:
+                fn(s)
+            b.record()
+        torch.cuda.synchronize()
+        return statistics.median(a.elapsed_time(b) / len(sets) for a, b in events)
+
+    def graph_time(self, fn, sets):
+        """Median over replays of a graph that launches fn once per set, per launch (ms), and the
+        outputs of the last launch in the graph."""
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):  # warm-up outside the graph (compiles, creates handles)
+            fn(sets[0])
+        torch.cuda.current_stream().wait_stream(side)
+        torch.cuda.synchronize()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            outs = [fn(s) for s in sets]
+        graph.replay()
+        torch.cuda.synchronize()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        once = max(start.elapsed_time(end), 1e-3)
+        reps = max(10, min(500, int(self.target_ms / once)))
+        events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+                  for _ in range(reps)]
+        for a, b in events:
+            a.record()
+            graph.replay()
+            b.record()
+        torch.cuda.synchronize()
+        per_launch = [a.elapsed_time(b) / len(sets) for a, b in events]
+        return statistics.median(per_launch), graph, outs[-1]
+
+
+def copy_time(timer, copy, sets):
+    """A copy's time per launch: the better of a graph of copies and the same copies issued eagerly
+    (the two can take different paths: graph memcpy nodes ran at 2.7 TB/s for 1 GiB on an H200,
+    eager ones faster)."""
+    ms_graph, graph, _ = timer.graph_time(copy.run, sets)
+    del graph
+    return min(ms_graph, timer.eager_time(copy.run, sets))
+
+
+def measure_size(wl, size, timer, gen, copy):
+    """Checks every provider at `size`, then times them; returns the row for the results."""
+    nbytes = wl.nbytes(size)
+    base = wl.make(size, gen)
+    refs, tols = wl.reference(base)
+    row = {"size": size if isinstance(size, int) else list(size), "label": wl.label(size),
+           "bytes": nbytes, "err": {}, "ms": {}, "spread": {}}
+    for p in PROVIDERS:
+        poison(wl.outputs(base))
+        outs = getattr(wl, p)(base)
+        torch.cuda.synchronize()
+        row["err"][p] = check(outs, refs, tols, f"{wl.name} {wl.label(size)} {p}")
+    set_bytes = sum(t.numel() * t.element_size() for t in base.values() if torch.is_tensor(t))
+    del base
+    n_sets = timer.num_sets(set_bytes)
+    sets = [wl.make(size, gen) for _ in range(n_sets)]
+    last_refs, _ = wl.reference(sets[-1])
+    runs = {p: [] for p in PROVIDERS + ["copy"]}
+    copy_sets = [copy.make(nbytes, gen) for _ in range(timer.num_sets(nbytes))]
+    for _ in range(2):  # two passes, providers alternating
+        for p in PROVIDERS:
+            ms, graph, outs = timer.graph_time(getattr(wl, p), sets)
+            poison(outs)
+            graph.replay()  # the timed graph itself must have written the outputs
+            torch.cuda.synchronize()
+            check(outs, last_refs, tols, f"{wl.name} {wl.label(size)} {p} (timed graph)")
+            del graph
+            runs[p].append(ms)
+        runs["copy"].append(copy_time(timer, copy, copy_sets))
+    for p, v in runs.items():
+        row["ms"][p] = statistics.median(v)
+        row["spread"][p] = abs(v[0] - v[1]) / min(v)
+    row["sets"] = n_sets
+    del sets, copy_sets
+    torch.cuda.empty_cache()
+    return row
+
+
+def check_only(wl, size, gen):
+    s = wl.make(size, gen)
+    refs, tols = wl.reference(s)
+    errs = {}
+    for p in PROVIDERS:
+        poison(wl.outputs(s))
+        outs = getattr(wl, p)(s)
+        torch.cuda.synchronize()
+        errs[p] = check(outs, refs, tols, f"{wl.name} {wl.label(size)} {p} (check)")
+    return {"size": size if isinstance(size, int) else list(size), "label": wl.label(size),
+            "err": errs}
+
+
+# ---------------------------------------------------------------------------------------------
+# Launch cost and compile time
+
+
+def launch_cost(lib, batches=50, batch=100):
+    """Host microseconds per launch of a one-block vector add (n = 1024), median of batches."""
+    n = 1024
+    x = torch.randn(n, device="cuda")
+    y = torch.randn(n, device="cuda")
+    out = torch.empty(n, device="cuda")
+    va = lib.get("vector_add")
+    va.tilec_launch_cost_us.restype = ctypes.c_double
+    va.tilec_vector_add.restype = ctypes.c_int
+    res = {}
+    us = va.tilec_launch_cost_us(stream(), ptr(x), ptr(y), ptr(out), n, batches, batch)
+    if us < 0:
+        raise RuntimeError(f"launch-cost loop failed with CUDA error {-us:g}")
+    res["tilec launcher, from C++"] = us
+
+    def py_loop(launch):
+        launch()  # warm (and compile)
+        per = []
+        for _ in range(batches):
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(batch):
+                launch()
+            per.append((time.perf_counter() - t0) / batch * 1e6)
+        torch.cuda.synchronize()
+        return statistics.median(per)
+
+    s = stream()
+    px, py_, po = ptr(x), ptr(y), ptr(out)
+    res["tilec launcher, from Python (ctypes)"] = py_loop(
+        lambda: va.tilec_vector_add(s, px, py_, po, n))
+    res["Triton, from Python"] = py_loop(
+        lambda: tk.add_kernel[(1,)](x, y, out, n, BLOCK=1024, num_warps=4))
+    res["PyTorch torch.add(out=), from Python"] = py_loop(lambda: torch.add(x, y, out=out))
+    return res
+
+
+def triton_compile_times(lib):
+    """Seconds from the first call of each Triton kernel (empty cache) to its completion, minus a warm
+    call: Triton's JIT compile of the example's configuration."""
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(1)
+    cases = [
+        (VectorAdd(lib), 4096, lambda wl, s: wl.triton(s)),
+        (Softmax(lib), (64, 1000), lambda wl, s: tk.softmax_kernel[(s["m"],)](
+            s["out"], s["x"], s["x"].stride(0), s["out"].stride(0), s["m"], s["n"], BLOCK=1024,
+            num_warps=4)),
+        (LayerNorm(lib), (64, 1000), lambda wl, s: tk.layer_norm_fwd[(s["m"],)](
+            s["x"], s["y"], s["w"], s["b"], s["mean"], s["rstd"], s["x"].stride(0), s["m"],
+            s["n"], wl.EPS, BLOCK=1024, num_warps=8)),
+        (SwiGLU(lib), 4096, lambda wl, s: wl.triton(s)),
+        (Transpose(lib), (100, 100), lambda wl, s: wl.triton(s)),
+    ]
+    res = {}
+    # The first Triton kernel of a process also pays for Triton's one-time setup (its launcher stub
+    # is compiled with the host compiler): a throwaway kernel takes that, reported on its own.
+    x = torch.randn(1024, device="cuda")
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    tk.add_kernel[(1,)](x, x, torch.empty_like(x), 1024, BLOCK=256, num_warps=1)
+    torch.cuda.synchronize()
+    res["(first Triton kernel of the process, one-time setup included)"] = time.perf_counter() - t0
+    for wl, size, launch in cases:
+        s = wl.make(size, gen)
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        launch(wl, s)
+        torch.cuda.synchronize()
+        cold = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        launch(wl, s)
+        torch.cuda.synchronize()
+        warm = time.perf_counter() - t0
+        res[wl.name] = cold - warm
+    return res
+
+
+# ---------------------------------------------------------------------------------------------
+# Output
+
+
+def gbps(row, p):
+    return row["bytes"] / (row["ms"][p] * 1e-3) / GB
+
+
+def write_outputs(results, out_dir):
+    with open(os.path.join(out_dir, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    table = render_table(results)
+    with open(os.path.join(out_dir, "table.md"), "w") as f:
+        f.write(table)
+    try:
+        plot(results, out_dir)
+    except ImportError as e:  # matplotlib missing: the table and JSON still stand
+        print(f"note: no plots ({e})", file=sys.stderr)
+    return table
+
+
+def render_table(r):
+    ceil = r["ceiling_gbps"]
+    thr = r["target_min_bytes"]
+    env = r["env"]
+    lines = [f"# tilec benchmark, {env['date']}", "",
+             f"{env['gpu']} ({env['sms']} SMs, {env['l2_mb']:.0f} MB L2), driver {env['driver']}; "
+             f"nvcc {env['nvcc']}; PyTorch {env['torch']}; Triton {env['triton']}.", "",
+             f"Ceiling: device-to-device copy of 1 GiB, {ceil:.0f} GB/s (bytes read + written). "
+             "GB/s counts the bytes each kernel must move at least. Median over CUDA-graph replays, "
+             "inputs rotated among sets larger than L2; every provider checked against float64 "
+             "before and after timing. Targets apply at sizes that move at least "
+             f"{thr / MB:.0f} MB: tilec >= 1.00x Triton and >= 92% of the copy ceiling.", "",
+             "| workload | sizes >= 16 MB | tilec / Triton (min .. max) | tilec % of copy (min .. max) "
+             "| targets met |", "|---|---|---|---|---|"]
+    for wl in r["workloads"]:
+        big = [row for row in wl["rows"] if row["bytes"] >= thr]
+        if not big:
+            continue
+        ratios = [row["ms"]["triton"] / row["ms"]["tilec"] for row in big]
+        pct = [100 * gbps(row, "tilec") / ceil for row in big]
+        ok_ratio = sum(x >= 1.0 for x in ratios)
+        ok_pct = sum(x >= 92.0 for x in pct)
+        lines.append(f"| {wl['name']} | {len(big)} | {min(ratios):.2f} .. {max(ratios):.2f} | "
+                     f"{min(pct):.0f} .. {max(pct):.0f} | >= Triton at {ok_ratio}/{len(big)}, "
+                     f">= 92% at {ok_pct}/{len(big)} |")
+    for wl in r["workloads"]:
+        lines += ["", f"## {wl['title']}", "",
+                  f"| {wl['axis']} | MB moved | tilec GB/s | Triton GB/s | PyTorch GB/s | "
+                  "tilec / Triton | tilec % of copy | copy, same bytes GB/s | max error | noise |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        for row in wl["rows"]:
+            ratio = row["ms"]["triton"] / row["ms"]["tilec"]
+            mark = "" if row["bytes"] < thr else (" ✓" if ratio >= 1.0 else " ✗")
+            lines.append(
+                f"| {row['label']} | {row['bytes'] / MB:.1f} | {gbps(row, 'tilec'):.0f} | "
+                f"{gbps(row, 'triton'):.0f} | {gbps(row, 'torch'):.0f} | {ratio:.2f}{mark} | "
+                f"{100 * gbps(row, 'tilec') / ceil:.0f}% | {gbps(row, 'copy'):.0f} | "
+                f"{max(row['err'].values()):.1e} | {100 * max(row['spread'].values()):.1f}% |")
+        checks = ", ".join(c["label"] for c in wl["checks"])
+        worst = max(max(c["err"].values()) for c in wl["checks"])
+        lines.append(f"\nAlso checked (not timed), all providers: {checks}; max error {worst:.1e}.")
+    lc = r["launch_cost_us"]
+    lines += ["", "## Launch cost (host microseconds per launch, one-block vector add)", "",
+              "| launcher | us |", "|---|---|"]
+    lines += [f"| {k} | {v:.2f} |" for k, v in lc.items()]
+    lines += ["", "## Compile time (seconds, each example's own configuration)", "",
+              "| example | tilec translate (cold process) | nvcc -O3 sm_90a of tilec's output | "
+              "Triton first call, empty cache |", "|---|---|---|---|"]
+    tt = r.get("translate_s", {})
+    nv = r.get("nvcc_s", {})
+    for name, t in r["triton_compile_s"].items():
+        a = f"{tt[name]:.2f}" if name in tt else "n/a"
+        b = f"{nv[name]:.2f}" if name in nv else "n/a"
+        lines.append(f"| {name} | {a} | {b} | {t:.2f} |")
+    if "translate_machine" in r:
+        lines.append(f"\ntilec translate times: {r['translate_machine']}.")
+    return "\n".join(lines) + "\n"
+
+
+def plot(r, out_dir):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    for wl in r["workloads"]:
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        xs = [row["size"] if isinstance(row["size"], int) else row["size"][1] for row in wl["rows"]]
+        for p, style in (("tilec", "o-"), ("triton", "s-"), ("torch", "^-"), ("copy", "k:")):
+            label = {"tilec": "tilec", "triton": "Triton", "torch": "PyTorch",
+                     "copy": "copy of the same bytes"}[p]
+            ax.plot(xs, [gbps(row, p) for row in wl["rows"]], style, label=label, markersize=4)
+        ax.axhline(r["ceiling_gbps"], color="grey", linestyle="--", linewidth=0.8,
+                   label="copy ceiling (1 GiB)")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel(wl["axis"])
+        ax.set_ylabel("GB/s")
+        ax.set_title(f"{wl['title']}\n{r['env']['gpu']}, {r['env']['date']}", fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out_dir, f"{wl['name']}.png"), dpi=110)
+        plt.close(fig)
+
+
+def env_info(args):
+    props = torch.cuda.get_device_properties(0)
+    try:
+        driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                                capture_output=True, text=True).stdout.strip()
+    except OSError:
+        driver = "unknown"
+    return {"date": datetime.date.today().isoformat(), "gpu": props.name,
+            "sms": props.multi_processor_count, "l2_mb": props.L2_cache_size / 2**20,
+            "driver": driver, "torch": torch.__version__, "triton": triton.__version__,
+            "cuda_torch": torch.version.cuda, "nvcc": args.nvcc_version}
+
+
+WORKLOADS = [VectorAdd, Softmax, LayerNorm, SwiGLU, Transpose]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lib-dir", required=True, help="where run.sh built libtilec_<name>.so")
+    ap.add_argument("--out", required=True, help="folder for results.json, table.md, plots")
+    ap.add_argument("--only", nargs="*", help="workload names (default: all)")
+    ap.add_argument("--quick", action="store_true", help="every third size, shorter timing")
+    ap.add_argument("--nvcc-version", default="unknown")
+    ap.add_argument("--nvcc-times", help="JSON {example: seconds} from run.sh")
+    ap.add_argument("--translate-times", help="JSON from bench/translate-time.sh")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    lib = Lib(args.lib_dir)
+    torch.backends.cuda.matmul.allow_tf32 = False
+
+    results = {"env": env_info(args), "target_min_bytes": 16 * MB, "workloads": []}
+    # First, before anything else compiles them: Triton's cold compile times.
+    results["triton_compile_s"] = triton_compile_times(lib)
+    if args.nvcc_times:
+        with open(args.nvcc_times) as f:
+            results["nvcc_s"] = json.load(f)
+    if args.translate_times:
+        with open(args.translate_times) as f:
+            tt = json.load(f)
+        results["translate_s"] = tt["seconds"]
+        results["translate_machine"] = tt["machine"]
+
+    props = torch.cuda.get_device_properties(0)
+    timer = Timer(props.L2_cache_size, target_ms=10 if args.quick else 40)
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(20261121)
+    copy = Copy()
+    ceil_sets = [copy.make(2 * 2**30, gen) for _ in range(2)]
+    ceil_ms = copy_time(timer, copy, ceil_sets)
+    del ceil_sets
+    results["ceiling_gbps"] = 2 * 2**30 / (ceil_ms * 1e-3) / GB
+    print(f"copy ceiling: {results['ceiling_gbps']:.0f} GB/s", flush=True)
+    torch.cuda.empty_cache()
+
+    for cls in WORKLOADS:
+        if args.only and cls.name not in args.only:
+            continue
+        wl = cls(lib)
+        sizes = wl.sizes[::3] if args.quick else wl.sizes
+        entry = {"name": wl.name, "title": wl.title, "axis": wl.axis, "rows": [], "checks": []}
+        for size in wl.checks:
+            entry["checks"].append(check_only(wl, size, gen))
+        for size in sizes:
+            row = measure_size(wl, size, timer, gen, copy)
+            entry["rows"].append(row)
+            print(f"{wl.name:10} {row['label']:>7} " + "  ".join(
+                f"{p} {gbps(row, p):6.0f}" for p in PROVIDERS + ["copy"]) +
+                f"  tilec/triton {row['ms']['triton'] / row['ms']['tilec']:.2f}", flush=True)
+        results["workloads"].append(entry)
+        with open(os.path.join(args.out, "results.partial.json"), "w") as f:
+            json.dump(results, f, indent=1)  # what a crash later would otherwise lose
+
+    results["launch_cost_us"] = launch_cost(lib)
+    table = write_outputs(results, args.out)
+    os.remove(os.path.join(args.out, "results.partial.json"))
+    print()
+    print(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+#include "common.h"
+#include "softmax.cu"
+
+TILEC_BENCH_EXPORT int tilec_softmax(void *stream, int block, int warps, float *out, const float *in,
+                                     int in_stride, int out_stride, int rows, int cols) {
+  cudaStream_t s = bench_stream(stream);
+#define TILEC_BENCH_CASE(B, W)                                                                     \
+  if (block == B && warps == W)                                                                    \
+    return launch_softmax_kernel_##B##_##W(s, out, in, in_stride, out_stride, rows, cols);
+  TILEC_BENCH_CASE(256, 4)
+  TILEC_BENCH_CASE(512, 4)
+  TILEC_BENCH_CASE(1024, 4)
+  TILEC_BENCH_CASE(2048, 8)
+  TILEC_BENCH_CASE(4096, 16)
+  TILEC_BENCH_CASE(8192, 16)
+  TILEC_BENCH_CASE(16384, 16)
+#undef TILEC_BENCH_CASE
+  return TILEC_BENCH_NOT_GENERATED;
+}

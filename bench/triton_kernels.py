@@ -1,0 +1,82 @@
+"""Triton kernels of the same algorithms as tilec's examples (examples/*/ *.cpp), line for line, with
+the same meta-parameters (block sizes and warps, chosen in bench.py). Triton's tutorials are the model:
+01 vector add, 02 fused softmax (one program per row), 05 layer norm forward."""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    a = tl.load(x_ptr + offs, mask=mask)
+    b = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, a + b, mask=mask)
+
+
+@triton.jit
+def softmax_kernel(out_ptr, in_ptr, in_row_stride, out_row_stride, n_rows, n_cols,
+                   BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(in_ptr + row * in_row_stride + cols, mask=mask, other=-float("inf"))
+    shifted = x - tl.max(x, axis=0)
+    num = tl.exp(shifted)
+    den = tl.sum(num, axis=0)
+    tl.store(out_ptr + row * out_row_stride + cols, num / den, mask=mask)
+
+
+@triton.jit
+def layer_norm_fwd(X, Y, W, B, Mean, Rstd, stride, M, N, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    x_row = X + row * stride
+    y_row = Y + row * stride
+    sum_acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for off in range(0, N, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        a = tl.load(x_row + cols, mask=cols < N, other=0.0).to(tl.float32)
+        sum_acc += a
+    mean = tl.sum(sum_acc, axis=0) / N
+    var_acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for off in range(0, N, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        a = tl.load(x_row + cols, mask=cols < N, other=0.0).to(tl.float32)
+        d = tl.where(cols < N, a - mean, 0.0)
+        var_acc += d * d
+    var = tl.sum(var_acc, axis=0) / N
+    rstd = 1.0 / tl.sqrt(var + eps)
+    tl.store(Mean + row, mean)
+    tl.store(Rstd + row, rstd)
+    for off in range(0, N, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        mask = cols < N
+        w = tl.load(W + cols, mask=mask)
+        b = tl.load(B + cols, mask=mask)
+        a = tl.load(x_row + cols, mask=mask, other=0.0).to(tl.float32)
+        y = (a - mean) * rstd * w + b
+        tl.store(y_row + cols, y.to(tl.float16), mask=mask)
+
+
+@triton.jit
+def swiglu_kernel(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(a_ptr + offs, mask=mask).to(tl.float32)
+    y = tl.load(b_ptr + offs, mask=mask).to(tl.float32)
+    silu = x * tl.sigmoid(x)
+    tl.store(out_ptr + offs, (silu * y).to(tl.float16), mask=mask)
+
+
+@triton.jit
+def transpose_kernel(in_ptr, out_ptr, M, N, in_stride, out_stride, BM: tl.constexpr,
+                     BN: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    tile = tl.load(in_ptr + rm[:, None] * in_stride + rn[None, :], mask=mask)
+    tl.store(out_ptr + rn[None, :] * out_stride + rm[:, None], tile, mask=mask)
