@@ -242,9 +242,13 @@ __device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
     if (vector) {
       TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
       w = *reinterpret_cast<const Pack<uint32_t, VEC / 2> *>(src);
-    } else {
-      w = detail::load_pairs_elementwise<VEC>(src, detail::mask_bits<VEC, STRIDE>(mask),
-                                              detail::bits16(other));
+    } else if (const unsigned bits = detail::mask_bits<VEC, STRIDE>(mask)) {
+      w = detail::load_pairs_elementwise<VEC>(src, bits, detail::bits16(other));
+    } else { // wholly masked off (the tail of a tile wider than the row): no call, no access
+      const uint32_t o = detail::bits16(other);
+      TILEC_UNROLL
+      for (int k = 0; k < VEC / 2; ++k)
+        w.v[k] = o | o << 16;
     }
     detail::unpack_pairs<VEC, STRIDE>(dst, w);
   } else {
@@ -252,8 +256,12 @@ __device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
     if (vector) {
       TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
       pack = *reinterpret_cast<const Pack<T, VEC> *>(src);
-    } else {
-      pack = detail::load_elementwise<VEC>(src, detail::mask_bits<VEC, STRIDE>(mask), other);
+    } else if (const unsigned bits = detail::mask_bits<VEC, STRIDE>(mask)) {
+      pack = detail::load_elementwise<VEC>(src, bits, other);
+    } else { // wholly masked off: no call, no access
+      TILEC_UNROLL
+      for (int v = 0; v < VEC; ++v)
+        pack.v[v] = other;
     }
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
