@@ -69,6 +69,9 @@ private:
   void stmt(const ir::Stmt &s);
   void provenance(const ir::SourceLoc &loc);
   void assignValue(const ir::Var &v, const ir::Expr &value, bool isDecl);
+  /// The mask of the last element of the vector at `idx` (VEC elements along dim vd).
+  std::string lastMaskElem(const ir::Expr &mask, const std::string *maskVar, const Idx &idx, int vd,
+                           const std::string &vec);
   void tileLoad(const std::string &dst, const ir::Type &t, const ir::Load *ld);
   void store(const ir::Store *st);
   void threadReduce(const std::string &dst, const ir::Type &dstType, const ir::ThreadReduce *r,

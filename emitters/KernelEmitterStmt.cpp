@@ -139,6 +139,13 @@ void KernelEmitter::provenance(const SourceLoc &loc) {
   w_->line("// " + f.name + ":" + std::to_string(loc.line) + (text.empty() ? "" : ": " + text));
 }
 
+std::string KernelEmitter::lastMaskElem(const Expr &mask, const std::string *maskVar,
+                                        const Idx &idx, int vd, const std::string &vec) {
+  Idx last = idx;
+  last[vd] = idx[vd] + " + " + vec + " - 1";
+  return maskVar ? indexed(*maskVar, last) : elem(mask, last).text;
+}
+
 void KernelEmitter::tileLoad(const std::string &dst, const Type &t, const Load *ld) {
   const Layout &l = *t.layout;
   if (ld->vec <= 1) {
@@ -190,6 +197,8 @@ void KernelEmitter::tileLoad(const std::string &dst, const Type &t, const Load *
       if (ld->mask) {
         args.push_back(mask);
         args.push_back(other);
+        if (ld->maskAtLast) // the vector is wholly unmasked when its last element is
+          args.push_back(lastMaskElem(ld->mask, maskVar, idx, vd, vec));
       }
       call("tilec::rt::load_vec<" + vec + ", " + (ld->aligned ? "true" : "false") +
                (stride.empty() ? "" : ", " + stride) + ">(",
@@ -293,6 +302,8 @@ void KernelEmitter::store(const Store *st) {
     std::vector<std::string> args{elem(st->ptr, idx).text, value};
     if (st->mask)
       args.push_back(mask);
+    if (st->mask && st->maskAtLast) // the vector is wholly unmasked when its last element is
+      args.push_back(lastMaskElem(st->mask, maskVar, idx, vd, vec));
     call("tilec::rt::store_vec<" + vec + ", " + (st->aligned ? "true" : "false") +
              (useStride ? ", " + stride : "") + ">(",
          args, ");");

@@ -47,7 +47,8 @@ bool same(const ExpandDims *a, const ExpandDims *b) {
 }
 bool same(const Broadcast *a, const Broadcast *b) { return equal(a->a, b->a); }
 bool same(const Load *a, const Load *b) {
-  return a->vec == b->vec && a->aligned == b->aligned && equal(a->ptr, b->ptr) &&
+  return a->vec == b->vec && a->aligned == b->aligned && a->maskAtLast == b->maskAtLast &&
+         equal(a->ptr, b->ptr) &&
          equal(a->mask, b->mask) && equal(a->other, b->other);
 }
 bool same(const Reduce *a, const Reduce *b) {
@@ -85,7 +86,8 @@ bool same(const Assign *a, const Assign *b) {
   return a->var == b->var && equal(a->value, b->value);
 }
 bool same(const Store *a, const Store *b) {
-  return a->vec == b->vec && a->aligned == b->aligned && equal(a->ptr, b->ptr) &&
+  return a->vec == b->vec && a->aligned == b->aligned && a->maskAtLast == b->maskAtLast &&
+         equal(a->ptr, b->ptr) &&
          equal(a->value, b->value) && equal(a->mask, b->mask);
 }
 bool same(const For *a, const For *b) {

@@ -194,6 +194,7 @@ struct Load : ExprNode {
   Expr ptr, mask, other;
   int vec = 1;
   bool aligned = false;
+  bool maskAtLast = false; ///< each vector's mask is all true exactly when its last element is
   static Expr make(Expr ptr, Expr mask, Expr other, SourceLoc loc = {});
 };
 /// Reduce `a` along `axis`; the result has that dimension removed (a scalar for 1-D input). Sum of
@@ -307,6 +308,7 @@ struct Store : StmtNode {
   Expr ptr, value, mask;
   int vec = 1;
   bool aligned = false;
+  bool maskAtLast = false; ///< each vector's mask is all true exactly when its last element is
   static Stmt make(Expr ptr, Expr value, Expr mask, SourceLoc loc = {});
 };
 /// for (var = begin; var < end; var += step) body  — scalar integer bounds, step > 0 unless

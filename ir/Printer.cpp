@@ -82,7 +82,8 @@ public:
         os << ", mask=" << expr(st->mask);
       os << ')';
       if (st->vec != 1 || st->aligned)
-        os << " {vec=" << st->vec << (st->aligned ? ", aligned" : "") << '}';
+        os << " {vec=" << st->vec << (st->aligned ? ", aligned" : "")
+           << (st->maskAtLast ? ", mask_at_last" : "") << '}';
       break;
     }
     case StmtKind::For: {
@@ -326,7 +327,8 @@ private:
       }
       o << ')';
       if (l->vec != 1 || l->aligned)
-        o << " {vec=" << l->vec << (l->aligned ? ", aligned" : "") << '}';
+        o << " {vec=" << l->vec << (l->aligned ? ", aligned" : "")
+          << (l->maskAtLast ? ", mask_at_last" : "") << '}';
       break;
     }
     case ExprKind::Reduce: {

@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
-                                      -INFINITY);
+                                      -INFINITY, mask[i + X_VEC - 1]);
   }
   // softmax.cpp:14: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
@@ -81,8 +81,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals,
-                                               &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
 }
 
@@ -148,7 +148,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
-                                      -INFINITY);
+                                      -INFINITY, mask[i + X_VEC - 1]);
   }
   // softmax.cpp:14: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
@@ -191,8 +191,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals,
-                                               &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
 }
 
@@ -258,7 +258,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
-                                      -INFINITY);
+                                      -INFINITY, mask[i + X_VEC - 1]);
   }
   // softmax.cpp:14: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
@@ -301,8 +301,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals,
-                                               &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
 }
 
@@ -368,7 +368,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
-                                      -INFINITY);
+                                      -INFINITY, mask[i + X_VEC - 1]);
   }
   // softmax.cpp:14: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
@@ -411,8 +411,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals,
-                                               &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
 }
 
@@ -478,7 +478,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
-                                      -INFINITY);
+                                      -INFINITY, mask[i + X_VEC - 1]);
   }
   // softmax.cpp:14: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
@@ -521,8 +521,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals,
-                                               &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
 }
 
@@ -588,7 +588,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
-                                      -INFINITY);
+                                      -INFINITY, mask[i + X_VEC - 1]);
   }
   // softmax.cpp:14: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
@@ -631,8 +631,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals,
-                                               &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
 }
 
@@ -698,7 +698,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
-                                      -INFINITY);
+                                      -INFINITY, mask[i + X_VEC - 1]);
   }
   // softmax.cpp:14: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
@@ -741,8 +741,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals,
-                                               &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
 }
 
@@ -808,7 +808,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
-                                      -INFINITY);
+                                      -INFINITY, mask[i + X_VEC - 1]);
   }
   // softmax.cpp:14: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
@@ -851,8 +851,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals,
-                                               &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
 }
 

@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(NUM_THREADS) swiglu_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += A_LOAD_VEC) {
     tilec::rt::load_vec<A_LOAD_VEC, false>(&a_load[i], a + offs[i], &mask[i],
-                                           tilec::rt::to_f16(0.0f));
+                                           tilec::rt::to_f16(0.0f), mask[i + A_LOAD_VEC - 1]);
   }
   float x[L0::ELEMS];
   TILEC_UNROLL
@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(NUM_THREADS) swiglu_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += B_LOAD_VEC) {
     tilec::rt::load_vec<B_LOAD_VEC, false>(&b_load[i], b + offs[i], &mask[i],
-                                           tilec::rt::to_f16(0.0f));
+                                           tilec::rt::to_f16(0.0f), mask[i + B_LOAD_VEC - 1]);
   }
   float y[L0::ELEMS];
   TILEC_UNROLL
@@ -66,7 +66,8 @@ __global__ void __launch_bounds__(NUM_THREADS) swiglu_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_f16(silu[i + v] * y[i + v]);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + offs[i], vals, &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
 }
 

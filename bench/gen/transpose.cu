@@ -86,7 +86,7 @@ __global__ void __launch_bounds__(NUM_THREADS) transpose_kernel(
     TILEC_UNROLL
     for (int j = 0; j < L4::ELEMS1; j += TILE_VEC) {
       tilec::rt::load_vec<TILE_VEC, false>(&tile[i][j], in + rm[i] * in_stride + rn[j], &mask[i][j],
-                                           0.0f);
+                                           0.0f, mask[i][j + TILE_VEC - 1]);
     }
   }
   // transpose.cpp:15: tl::store(out + tl::expand_dims<0>(rn) * out_stride + tl::expand_dims<1>(rm), tile, mask);
@@ -111,7 +111,8 @@ __global__ void __launch_bounds__(NUM_THREADS) transpose_kernel(
     TILEC_UNROLL
     for (int j = 0; j < L5::ELEMS1; ++j) {
       tilec::rt::store_vec<OUT_STORE_VEC, false, L5::ELEMS1>(
-          out + rn_store[j] * out_stride + rm_store[i], &store_cvt[i][j], &mask_store[i][j]);
+          out + rn_store[j] * out_stride + rm_store[i], &store_cvt[i][j], &mask_store[i][j],
+          mask_store[i + OUT_STORE_VEC - 1][j]);
     }
   }
 }

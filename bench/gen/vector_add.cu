@@ -33,13 +33,13 @@ __global__ void __launch_bounds__(NUM_THREADS) add_kernel(
   float a[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += A_VEC) {
-    tilec::rt::load_vec<A_VEC, false>(&a[i], x + offs[i], &mask[i], 0.0f);
+    tilec::rt::load_vec<A_VEC, false>(&a[i], x + offs[i], &mask[i], 0.0f, mask[i + A_VEC - 1]);
   }
   // vector_add.cpp:12: auto b = tl::load(y + offs, mask);
   float b[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += B_VEC) {
-    tilec::rt::load_vec<B_VEC, false>(&b[i], y + offs[i], &mask[i], 0.0f);
+    tilec::rt::load_vec<B_VEC, false>(&b[i], y + offs[i], &mask[i], 0.0f, mask[i + B_VEC - 1]);
   }
   // vector_add.cpp:13: tl::store(out + offs, a + b, mask);
   TILEC_UNROLL
@@ -48,7 +48,8 @@ __global__ void __launch_bounds__(NUM_THREADS) add_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = a[i + v] + b[i + v];
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + offs[i], vals, &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
 }
 

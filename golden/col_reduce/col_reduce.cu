@@ -91,7 +91,7 @@ __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
       TILEC_UNROLL
       for (int j = 0; j < L3::ELEMS1; j += T_VEC) {
         tilec::rt::load_vec<T_VEC, false>(&t[i][j], x + rows[i] * stride + cols[j], &mask[i][j],
-                                          -INFINITY);
+                                          -INFINITY, mask[i][j + T_VEC - 1]);
       }
     }
     // col_reduce.cpp:19: best = tl::maximum(best, tl::max<0>(t));

@@ -49,7 +49,7 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
     float v[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += V_VEC) {
-      tilec::rt::load_vec<V_VEC, false>(&v[i], x + offs[i], &mask[i], 0.0f);
+      tilec::rt::load_vec<V_VEC, false>(&v[i], x + offs[i], &mask[i], 0.0f, mask[i + V_VEC - 1]);
     }
     // convert.cpp:17: auto i32 = tl::cast<int32_t>(v);                              // truncates toward zero
     int i32[L0::ELEMS];
@@ -67,7 +67,8 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
     int64_t big_load[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += BIG_LOAD_VEC) {
-      tilec::rt::load_vec<BIG_LOAD_VEC, false>(&big_load[i], big + offs[i], &mask[i], int64_t{0});
+      tilec::rt::load_vec<BIG_LOAD_VEC, false>(&big_load[i], big + offs[i], &mask[i], int64_t{0},
+                                               mask[i + BIG_LOAD_VEC - 1]);
     }
     int64_t i64[L0::ELEMS];
     TILEC_UNROLL
@@ -95,32 +96,38 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
     // convert.cpp:23: tl::store(out_i8 + offs, i8, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += OUT_I8_STORE_VEC) {
-      tilec::rt::store_vec<OUT_I8_STORE_VEC, false>(out_i8 + offs[i], &i8[i], &mask[i]);
+      tilec::rt::store_vec<OUT_I8_STORE_VEC, false>(
+          out_i8 + offs[i], &i8[i], &mask[i], mask[i + OUT_I8_STORE_VEC - 1]);
     }
     // convert.cpp:24: tl::store(out_i32 + offs, i32, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += OUT_I32_STORE_VEC) {
-      tilec::rt::store_vec<OUT_I32_STORE_VEC, false>(out_i32 + offs[i], &i32[i], &mask[i]);
+      tilec::rt::store_vec<OUT_I32_STORE_VEC, false>(
+          out_i32 + offs[i], &i32[i], &mask[i], mask[i + OUT_I32_STORE_VEC - 1]);
     }
     // convert.cpp:25: tl::store(out_i64 + offs, i64, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += OUT_I64_STORE_VEC) {
-      tilec::rt::store_vec<OUT_I64_STORE_VEC, false>(out_i64 + offs[i], &i64[i], &mask[i]);
+      tilec::rt::store_vec<OUT_I64_STORE_VEC, false>(
+          out_i64 + offs[i], &i64[i], &mask[i], mask[i + OUT_I64_STORE_VEC - 1]);
     }
     // convert.cpp:26: tl::store(out_f16 + offs, h, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
-      tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(out_f16 + offs[i], &h[i], &mask[i]);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+          out_f16 + offs[i], &h[i], &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
     }
     // convert.cpp:27: tl::store(out_bf16 + offs, b, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(out_bf16 + offs[i], &b[i], &mask[i]);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+          out_bf16 + offs[i], &b[i], &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
     }
     // convert.cpp:28: tl::store(out_bool + offs, nz, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += OUT_BOOL_STORE_VEC) {
-      tilec::rt::store_vec<OUT_BOOL_STORE_VEC, false>(out_bool + offs[i], &nz[i], &mask[i]);
+      tilec::rt::store_vec<OUT_BOOL_STORE_VEC, false>(
+          out_bool + offs[i], &nz[i], &mask[i], mask[i + OUT_BOOL_STORE_VEC - 1]);
     }
     // convert.cpp:30: tl::store(out_f32 + offs, tl::cast<float>((b + tl::cast<tl::bfloat16>(nz)) + h), mask);
     TILEC_UNROLL
@@ -129,7 +136,8 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
       TILEC_UNROLL
       for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
         vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(b[i + v_1]) + tilec::rt::to_float(tilec::rt::to_bf16(static_cast<float>(nz[i + v_1]))))))) + tilec::rt::to_float(h[i + v_1])));
-      tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(out_f32 + offs[i], vals, &mask[i]);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+          out_f32 + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
     }
   }
 }

@@ -45,19 +45,20 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
   int x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
-    tilec::rt::load_vec<X_VEC, false>(&x[i], a + offs[i], &mask[i], 1);
+    tilec::rt::load_vec<X_VEC, false>(&x[i], a + offs[i], &mask[i], 1, mask[i + X_VEC - 1]);
   }
   // int_ops.cpp:14: auto y = tl::load(b + offs, mask, 1);
   int y[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_VEC) {
-    tilec::rt::load_vec<Y_VEC, false>(&y[i], b + offs[i], &mask[i], 1);
+    tilec::rt::load_vec<Y_VEC, false>(&y[i], b + offs[i], &mask[i], 1, mask[i + Y_VEC - 1]);
   }
   // int_ops.cpp:15: auto sh = tl::load(s + offs, mask) & 31; // int8 & int stays int8
   int8_t s_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += S_LOAD_VEC) {
-    tilec::rt::load_vec<S_LOAD_VEC, false>(&s_load[i], s + offs[i], &mask[i], int8_t{0});
+    tilec::rt::load_vec<S_LOAD_VEC, false>(&s_load[i], s + offs[i], &mask[i], int8_t{0},
+                                           mask[i + S_LOAD_VEC - 1]);
   }
   int8_t sh[L0::ELEMS];
   TILEC_UNROLL
@@ -71,7 +72,8 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = x[i + v_1] / y[i + v_1];
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + offs[i], vals, &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
   // int_ops.cpp:17: tl::store(out + 1 * n + offs, x % y, mask);
   TILEC_UNROLL
@@ -80,7 +82,8 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_STORE_VEC_1; ++v_1)
       vals[v_1] = x[i + v_1] % y[i + v_1];
-    tilec::rt::store_vec<OUT_STORE_VEC_1, false>(out + n + offs[i], vals, &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC_1, false>(out + n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_STORE_VEC_1 - 1]);
   }
   // int_ops.cpp:18: tl::store(out + 2 * n + offs, (x & y) | (x ^ 0x5A5A), mask);
   TILEC_UNROLL
@@ -89,7 +92,8 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_STORE_VEC_2; ++v_1)
       vals[v_1] = (x[i + v_1] & y[i + v_1]) | (x[i + v_1] ^ 23130);
-    tilec::rt::store_vec<OUT_STORE_VEC_2, false>(out + 2 * n + offs[i], vals, &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC_2, false>(out + 2 * n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_STORE_VEC_2 - 1]);
   }
   // int_ops.cpp:19: tl::store(out + 3 * n + offs, x << sh, mask);
   TILEC_UNROLL
@@ -98,7 +102,8 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_STORE_VEC_3; ++v_1)
       vals[v_1] = x[i + v_1] << static_cast<int>(sh[i + v_1]);
-    tilec::rt::store_vec<OUT_STORE_VEC_3, false>(out + 3 * n + offs[i], vals, &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC_3, false>(out + 3 * n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_STORE_VEC_3 - 1]);
   }
   // int_ops.cpp:20: tl::store(out + 4 * n + offs, x >> sh, mask);
   TILEC_UNROLL
@@ -107,7 +112,8 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_STORE_VEC_4; ++v_1)
       vals[v_1] = x[i + v_1] >> static_cast<int>(sh[i + v_1]);
-    tilec::rt::store_vec<OUT_STORE_VEC_4, false>(out + 4 * n + offs[i], vals, &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC_4, false>(out + 4 * n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_STORE_VEC_4 - 1]);
   }
   // int_ops.cpp:21: tl::store(out + 5 * n + offs, ~x + tl::where(x > y, x - y, y - x), mask);
   TILEC_UNROLL
@@ -116,7 +122,8 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_STORE_VEC_5; ++v_1)
       vals[v_1] = ~x[i + v_1] + ((x[i + v_1] > y[i + v_1]) ? (x[i + v_1] - y[i + v_1]) : (y[i + v_1] - x[i + v_1]));
-    tilec::rt::store_vec<OUT_STORE_VEC_5, false>(out + 5 * n + offs[i], vals, &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC_5, false>(out + 5 * n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_STORE_VEC_5 - 1]);
   }
   // int_ops.cpp:22: tl::store(out + 6 * n + offs, tl::minimum(x, y) * 2 + tl::maximum(x, 7), mask);
   TILEC_UNROLL
@@ -125,7 +132,8 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_STORE_VEC_6; ++v_1)
       vals[v_1] = tilec::rt::minimum(x[i + v_1], y[i + v_1]) * 2 + tilec::rt::maximum(x[i + v_1], 7);
-    tilec::rt::store_vec<OUT_STORE_VEC_6, false>(out + 6 * n + offs[i], vals, &mask[i]);
+    tilec::rt::store_vec<OUT_STORE_VEC_6, false>(out + 6 * n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_STORE_VEC_6 - 1]);
   }
   // int_ops.cpp:23: auto both = (x > 0) && (y > 0);
   bool both[L0::ELEMS];
@@ -146,19 +154,20 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_BOOL_STORE_VEC; ++v_1)
       vals[v_1] = both[i + v_1] ^ either[i + v_1];
-    tilec::rt::store_vec<OUT_BOOL_STORE_VEC, false>(out_bool + offs[i], vals, &mask[i]);
+    tilec::rt::store_vec<OUT_BOOL_STORE_VEC, false>(
+        out_bool + offs[i], vals, &mask[i], mask[i + OUT_BOOL_STORE_VEC - 1]);
   }
   // int_ops.cpp:26: auto u = tl::load(f + offs, mask);
   float u[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += U_VEC) {
-    tilec::rt::load_vec<U_VEC, false>(&u[i], f + offs[i], &mask[i], 0.0f);
+    tilec::rt::load_vec<U_VEC, false>(&u[i], f + offs[i], &mask[i], 0.0f, mask[i + U_VEC - 1]);
   }
   // int_ops.cpp:27: auto v = tl::load(g + offs, mask);
   float v[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += V_VEC) {
-    tilec::rt::load_vec<V_VEC, false>(&v[i], g + offs[i], &mask[i], 0.0f);
+    tilec::rt::load_vec<V_VEC, false>(&v[i], g + offs[i], &mask[i], 0.0f, mask[i + V_VEC - 1]);
   }
   // int_ops.cpp:28: tl::store(out_f + offs, tl::maximum(u, v) - tl::minimum(u, v) * 0.5f, mask);
   TILEC_UNROLL
@@ -167,7 +176,8 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_F_STORE_VEC; ++v_1)
       vals[v_1] = fmaxf(u[i + v_1], v[i + v_1]) - fminf(u[i + v_1], v[i + v_1]) * 0.5f;
-    tilec::rt::store_vec<OUT_F_STORE_VEC, false>(out_f + offs[i], vals, &mask[i]);
+    tilec::rt::store_vec<OUT_F_STORE_VEC, false>(out_f + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_F_STORE_VEC - 1]);
   }
 }
 

@@ -53,7 +53,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
         bits[v] = cols[i + v] < N;
       tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
-                                                 tilec::rt::to_f16(0.0f));
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -102,7 +103,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
         bits[v] = cols[i + v] < N;
       tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
-          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f));
+          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -161,20 +163,23 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     __half w[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f));
+      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + W_VEC - 1]);
     }
     // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
     __half b[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += B_VEC) {
-      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f));
+      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + B_VEC - 1]);
     }
     // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
       tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
-          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f));
+          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+          mask[i + X_ROW_LOAD_VEC_2 - 1]);
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -194,7 +199,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       TILEC_UNROLL
       for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
         vals[v] = tilec::rt::to_f16(y[i + v]);
-      tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(y_row + cols[i], vals, &mask[i]);
+      tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(
+          y_row + cols[i], vals, &mask[i], mask[i + Y_ROW_STORE_VEC - 1]);
     }
   }
 }

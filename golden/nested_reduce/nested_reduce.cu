@@ -54,7 +54,8 @@ __global__ void __launch_bounds__(NUM_THREADS) nested_reduce(
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L2::ELEMS1; j += T_VEC) {
-      tilec::rt::load_vec<T_VEC, false>(&t[i][j], x + rm[i] * N + rn[j], &mask[i][j], 0.0f);
+      tilec::rt::load_vec<T_VEC, false>(&t[i][j], x + rm[i] * N + rn[j], &mask[i][j], 0.0f,
+                                        mask[i][j + T_VEC - 1]);
     }
   }
   // nested_reduce.cpp:15: auto row_sums = tl::sum<1>(t);
@@ -163,7 +164,7 @@ __global__ void __launch_bounds__(NUM_THREADS) int_bits(
   int v[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += V_VEC) {
-    tilec::rt::load_vec<V_VEC, false>(&v[i], a + offs[i], &m[i], 0);
+    tilec::rt::load_vec<V_VEC, false>(&v[i], a + offs[i], &m[i], 0, m[i + V_VEC - 1]);
   }
   // nested_reduce.cpp:26: tl::store(as_bf16 + offs, tl::cast<tl::bfloat16>(v), m);
   TILEC_UNROLL
@@ -172,7 +173,8 @@ __global__ void __launch_bounds__(NUM_THREADS) int_bits(
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < AS_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::int_to_bf16(v[i + v_1]);
-    tilec::rt::store_vec<AS_BF16_STORE_VEC, false>(as_bf16 + offs[i], vals, &m[i]);
+    tilec::rt::store_vec<AS_BF16_STORE_VEC, false>(
+        as_bf16 + offs[i], vals, &m[i], m[i + AS_BF16_STORE_VEC - 1]);
   }
   // nested_reduce.cpp:27: tl::store(not_positive + offs, ~(v > 0), m);
   TILEC_UNROLL
@@ -181,7 +183,8 @@ __global__ void __launch_bounds__(NUM_THREADS) int_bits(
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < NOT_POSITIVE_STORE_VEC; ++v_1)
       vals[v_1] = !(v[i + v_1] > 0);
-    tilec::rt::store_vec<NOT_POSITIVE_STORE_VEC, false>(not_positive + offs[i], vals, &m[i]);
+    tilec::rt::store_vec<NOT_POSITIVE_STORE_VEC, false>(
+        not_positive + offs[i], vals, &m[i], m[i + NOT_POSITIVE_STORE_VEC - 1]);
   }
 }
 

@@ -72,7 +72,8 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L3::ELEMS1; j += HI_VEC) {
-      tilec::rt::load_vec<HI_VEC, false>(&hi[i][j], ptrs[i][j], &mask[i][j], -INFINITY);
+      tilec::rt::load_vec<HI_VEC, false>(&hi[i][j], ptrs[i][j], &mask[i][j], -INFINITY,
+                                         mask[i][j + HI_VEC - 1]);
     }
   }
   // row_argmax.cpp:16: auto lo = tl::load(ptrs, mask, tl::inf);
@@ -81,7 +82,8 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L3::ELEMS1; j += LO_VEC) {
-      tilec::rt::load_vec<LO_VEC, false>(&lo[i][j], ptrs[i][j], &mask[i][j], INFINITY);
+      tilec::rt::load_vec<LO_VEC, false>(&lo[i][j], ptrs[i][j], &mask[i][j], INFINITY,
+                                         mask[i][j + LO_VEC - 1]);
     }
   }
   // row_argmax.cpp:17: auto row_mask = rows < M;

@@ -85,7 +85,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
       TILEC_UNROLL
       for (int j = 0; j < L3::ELEMS1; j += X_LOAD_VEC) {
         tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i][j], x + rows[i] * stride + cols[j],
-                                               &mask[i][j], 0.0f);
+                                               &mask[i][j], 0.0f, mask[i][j + X_LOAD_VEC - 1]);
       }
     }
     TILEC_UNROLL

@@ -28,6 +28,9 @@ int64_t AxisInfo::divisibilityOf(int64_t v) {
 }
 
 bool AxisInfo::operator==(const AxisInfo &o) const {
+  for (int d = 0; d < rank(); ++d)
+    if (prefix(d) != o.prefix(d))
+      return false;
   return contiguity == o.contiguity && divisibility == o.divisibility &&
          constancy == o.constancy && constantValue == o.constantValue &&
          nonNegative == o.nonNegative;
@@ -63,6 +66,11 @@ AxisInfo meet(const AxisInfo &a, const AxisInfo &b) {
   if (a.constantValue && b.constantValue && *a.constantValue == *b.constantValue)
     r.constantValue = a.constantValue;
   r.nonNegative = a.nonNegative && b.nonNegative;
+  if (!a.truePrefix.empty() || !b.truePrefix.empty()) {
+    r.truePrefix.resize(a.rank());
+    for (int d = 0; d < a.rank(); ++d)
+      r.truePrefix[d] = std::min(a.prefix(d), b.prefix(d));
+  }
   return r;
 }
 /// Constancy carries (gcd of the operands), nothing else.
@@ -206,6 +214,8 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
     a.contiguity.insert(a.contiguity.begin() + x->axis, 1);
     a.divisibility.insert(a.divisibility.begin() + x->axis, vd);
     a.constancy.insert(a.constancy.begin() + x->axis, 1);
+    if (!a.truePrefix.empty())
+      a.truePrefix.insert(a.truePrefix.begin() + x->axis, 1);
     return a;
   }
   case ExprKind::Broadcast: {
@@ -215,6 +225,8 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
       if (b->a->type.shape[d] != e->type.shape[d]) {
         a.contiguity[d] = 1;
         a.constancy[d] = e->type.shape[d];
+        if (!a.truePrefix.empty())
+          a.truePrefix[d] = e->type.shape[d];
       }
     return a;
   }
@@ -407,7 +419,33 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
                       (b->op == BinaryOp::Min ? x.nonNegative && y.nonNegative
                                               : x.nonNegative || y.nonNegative);
       return k;
-    default: // bitwise, logical and comparisons: constancy only
+    case BinaryOp::Lt:
+    case BinaryOp::Le:
+    case BinaryOp::Gt:
+    case BinaryOp::Ge: {
+      // lo < hi (or <=) with lo rising by one and hi constant over a run is true, then false.
+      if (!ints || b->a->type.pointer || b->b->type.pointer)
+        return k;
+      const bool less = b->op == BinaryOp::Lt || b->op == BinaryOp::Le;
+      const AxisInfo &lo = less ? x : y, &hi = less ? y : x;
+      k.truePrefix.resize(n);
+      for (int d = 0; d < n; ++d)
+        k.truePrefix[d] = std::max(k.constancy[d], std::min(lo.contiguity[d], hi.constancy[d]));
+      return k;
+    }
+    case BinaryOp::And:
+    case BinaryOp::Or:
+    case BinaryOp::LAnd:
+    case BinaryOp::LOr: {
+      // The minimum or maximum of two true-then-false runs is true-then-false.
+      if (e->type.elem != ScalarType::Bool)
+        return k;
+      k.truePrefix.resize(n);
+      for (int d = 0; d < n; ++d)
+        k.truePrefix[d] = std::min(x.prefix(d), y.prefix(d));
+      return k;
+    }
+    default: // other bitwise operators and equality: constancy only
       return k;
     }
   }

@@ -7,6 +7,10 @@
 /// - divisibility[d]: the largest power of two dividing the first value of every such run (for
 ///   pointers: the byte address). With contiguity 1 every value is a run start.
 /// - constancy[d]: values come in runs of this many equal values along dim d.
+/// - truePrefix[d] (bool tiles): values come in runs of this many along dim d within which a false
+///   is never followed by a true - so a run is all true exactly when its last value is. Masks
+///   `idx < bound` with `idx` contiguous and `bound` constant have it, and `&`/`|` keep it. Empty
+///   means the same as constancy (prefix() reads it either way).
 /// Scalars have one entry per vector (contiguity and constancy 1). All facts are powers of two or
 /// dimension sizes, and conservative (1 means "nothing known").
 ///
@@ -19,6 +23,7 @@
 
 #include "ir/IR.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -29,6 +34,7 @@ namespace tilec::passes {
 
 struct AxisInfo {
   std::vector<int64_t> contiguity, divisibility, constancy; ///< one per dim (one for scalars)
+  std::vector<int64_t> truePrefix; ///< per dim, or empty: see the file comment
   std::optional<int64_t> constantValue; ///< every element equals this integer
   /// Every element is >= 0 (integers; wrap-around ignored, as for the other facts). Division and
   /// remainder truncate toward zero, so their run facts hold only for non-negative dividends.
@@ -36,6 +42,10 @@ struct AxisInfo {
 
   static constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
   int rank() const { return static_cast<int>(contiguity.size()); }
+  /// Run length along d over which the values are true-then-false (at least the constancy).
+  int64_t prefix(int d) const {
+    return truePrefix.empty() ? constancy[d] : std::max(truePrefix[d], constancy[d]);
+  }
   /// Nothing known, for a value of `rank` dims (0 for scalars).
   static AxisInfo unknown(int rank);
   /// Largest power of two dividing `v` (kMaxDivisibility for 0), capped.

@@ -50,7 +50,8 @@ private:
   // ---- Coalesce.cpp: layouts from axis info --------------------------------------------------
   ir::LayoutRef defaultLayout(const ir::Type &t);
   ir::LayoutRef anchorFor(const ir::Expr &ptr);
-  void setVec(int &vec, bool &aligned, const ir::Expr &ptr, const ir::LayoutRef &l);
+  void setVec(int &vec, bool &aligned, bool &maskAtLast, const ir::Expr &ptr,
+              const ir::Expr &mask, const ir::LayoutRef &l);
 
   // ---- Propagate.cpp: analysis and decisions ------------------------------------------------
   void number(const ir::Stmt &s, int &pos);

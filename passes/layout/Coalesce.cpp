@@ -85,8 +85,10 @@ LayoutRef Assigner::anchorFor(const Expr &ptr) {
   return l;
 }
 
-/// `vec` and `aligned` of a tile access through `ptr` in layout `l` (step 5).
-void Assigner::setVec(int &vec, bool &aligned, const Expr &ptr, const LayoutRef &l) {
+/// `vec`, `aligned` and `maskAtLast` of a tile access through `ptr` under `mask` (may be null) in
+/// layout `l` (step 5). A vector holds `vec` consecutive elements starting at a multiple of `vec`.
+void Assigner::setVec(int &vec, bool &aligned, bool &maskAtLast, const Expr &ptr,
+                      const Expr &mask, const LayoutRef &l) {
   const AxisInfo &ai = axis.get(ptr);
   int o0 = l->order[0];
   int64_t spt = l->sizePerThread[o0];
@@ -95,6 +97,7 @@ void Assigner::setVec(int &vec, bool &aligned, const Expr &ptr, const LayoutRef 
     v /= 2;
   vec = static_cast<int>(v);
   aligned = ai.divisibility[o0] % (v * elemBytesOf(ptr->type)) == 0;
+  maskAtLast = mask && mask->type.isTile() && v > 1 && axis.get(mask).prefix(o0) % v == 0;
 }
 
 } // namespace tilec::passes::layout

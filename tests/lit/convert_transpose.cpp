@@ -20,8 +20,8 @@ template void transpose<64, 64>(const float *, float *, int, int);
 // LAYOUT: #blocked0 = #blocked<spt=[1,4], tpw=[2,16], wpb=[4,1], order=[1,0]>
 // LAYOUT: #blocked1 = #blocked<spt=[4,1], tpw=[16,2], wpb=[1,4], order=[0,1]>
 // LAYOUT: decl %rm_store: tile<64xi32, #slice<dim=1, #blocked1>>
-// LAYOUT: decl %t: tile<64x64xf32, #blocked0> = load({{.*}}) {vec=4}
-// LAYOUT: store({{.*}}, convert_layout(%t) : tile<64x64xf32, #blocked1>, mask=%mask_store) {vec=4}
+// LAYOUT: decl %t: tile<64x64xf32, #blocked0> = load({{.*}}) {vec=4, mask_at_last}
+// LAYOUT: store({{.*}}, convert_layout(%t) : tile<64x64xf32, #blocked1>, mask=%mask_store) {vec=4, mask_at_last}
 // LOWER: shared 0 {{.*}}: f32[64x64] row_stride=65 bytes=16640
 // LOWER: shared_write 0, %t
 // LOWER-NEXT: barrier

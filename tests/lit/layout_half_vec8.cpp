@@ -13,5 +13,5 @@ void scale(const tl::half *x, tl::half *out, int n) {
 template void scale<2048>(const tl::half *, tl::half *, int);
 
 // CHECK: #blocked0 = #blocked<spt=[8], tpw=[32], wpb=[4], order=[0]>
-// CHECK: decl %v: tile<2048xf16, #blocked0> = load({{.*}}) {vec=8}
-// CHECK: store({{.*}}) {vec=8}
+// CHECK: decl %v: tile<2048xf16, #blocked0> = load({{.*}}) {vec=8, mask_at_last}
+// CHECK: store({{.*}}) {vec=8, mask_at_last}

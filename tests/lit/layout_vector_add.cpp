@@ -15,8 +15,8 @@ template void add<1024>(const float *, const float *, float *, int);
 
 // CUDA: #blocked0 = #blocked<spt=[4], tpw=[32], wpb=[4], order=[0]>
 // CUDA: decl %offs: tile<1024xi32, #blocked0>
-// CUDA: = load({{.*}}, mask=%mask) {vec=4}
-// CUDA: store({{.*}}, mask=%mask) {vec=4}
+// CUDA: = load({{.*}}, mask=%mask) {vec=4, mask_at_last}
+// CUDA: store({{.*}}, mask=%mask) {vec=4, mask_at_last}
 // HIP: warp_size=64
 // HIP: #blocked0 = #blocked<spt=[4], tpw=[64], wpb=[4], order=[0]>
-// HIP: store({{.*}}, mask=%mask) {vec=4}
+// HIP: store({{.*}}, mask=%mask) {vec=4, mask_at_last}

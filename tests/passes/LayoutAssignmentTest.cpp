@@ -78,9 +78,9 @@ TEST(LayoutAssignment, VectorAddPrinted) {
   decl %pid: i32 = program_id(0)
   decl %offs: tile<256xi32, #blocked0> = add(splat(mul(%pid, 256:i32)) : tile<256xi32, #blocked0>, arange(0, 256) : tile<256xi32, #blocked0>)
   decl %mask: tile<256xi1, #blocked0> = lt(%offs, splat(%n) : tile<256xi32, #blocked0>)
-  decl %a: tile<256xf32, #blocked0> = load(add(splat(%x) : tile<256xptr<const f32>, #blocked0>, %offs), mask=%mask) {vec=4} : tile<256xf32, #blocked0>
-  decl %b: tile<256xf32, #blocked0> = load(add(splat(%y) : tile<256xptr<const f32>, #blocked0>, %offs), mask=%mask) {vec=4} : tile<256xf32, #blocked0>
-  store(add(splat(%out) : tile<256xptr<f32>, #blocked0>, %offs), add(%a, %b), mask=%mask) {vec=4}
+  decl %a: tile<256xf32, #blocked0> = load(add(splat(%x) : tile<256xptr<const f32>, #blocked0>, %offs), mask=%mask) {vec=4, mask_at_last} : tile<256xf32, #blocked0>
+  decl %b: tile<256xf32, #blocked0> = load(add(splat(%y) : tile<256xptr<const f32>, #blocked0>, %offs), mask=%mask) {vec=4, mask_at_last} : tile<256xf32, #blocked0>
+  store(add(splat(%out) : tile<256xptr<f32>, #blocked0>, %offs), add(%a, %b), mask=%mask) {vec=4, mask_at_last}
 }
 )");
 }
@@ -145,7 +145,7 @@ TEST(LayoutAssignment, TransposeConvertsAndRematerializes) {
     at = p;
   }
   EXPECT_NE(text.find("convert_layout(%tile) : tile<64x64xf32, " + aliasOf(text, store) +
-                      ">, mask=%mask_store) {vec=4}"),
+                      ">, mask=%mask_store) {vec=4, mask_at_last}"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("expand_dims(%rm_store, 1)"), std::string::npos);

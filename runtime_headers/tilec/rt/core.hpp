@@ -226,16 +226,24 @@ __device__ __forceinline__ void unpack_pairs(T *dst, const Pack<uint32_t, VEC / 
 // (1 when the vector runs along the last dimension of a `T name[E0][E1]` array, E1 when it runs
 // along the first), or a small VEC-element temporary (STRIDE 1).
 
-/// dst[v * STRIDE] = mask[v * STRIDE] ? src[v] : other for v < VEC. Masked-off elements never touch
-/// memory. One VEC-wide access when every mask bit is set and src is aligned (ALIGNED: proven by
-/// tilec, else checked here).
-template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
-__device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
-                                         typename detail::identity<T>::type other) {
+namespace detail {
+template <int VEC, int STRIDE> __device__ __forceinline__ bool all_set(const bool *mask) {
   bool all = true;
   TILEC_UNROLL
   for (int v = 0; v < VEC; ++v)
     all &= mask[v * STRIDE]; // no short circuit: one predicate chain
+  return all;
+}
+} // namespace detail
+
+/// dst[v * STRIDE] = mask[v * STRIDE] ? src[v] : other for v < VEC. Masked-off elements never touch
+/// memory. One VEC-wide access when every mask bit is set and src is aligned (ALIGNED: proven by
+/// tilec, else checked here). `all` says whether every mask bit is set: tilec passes the last
+/// element's bit when the mask is true-then-false along the vector (`idx < n` with `idx` rising
+/// by one), so the vector path tests one bit and the others are read only on the element-wise path.
+template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
+__device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
+                                         typename detail::identity<T>::type other, bool all) {
   const bool vector = all && (ALIGNED || is_aligned<VEC>(src));
   if constexpr (detail::kPairs<T, VEC>) {
     Pack<uint32_t, VEC / 2> w;
@@ -268,6 +276,12 @@ __device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
       dst[v * STRIDE] = pack.v[v];
   }
 }
+/// The same, every mask bit tested.
+template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
+__device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
+                                         typename detail::identity<T>::type other) {
+  load_vec<VEC, ALIGNED, STRIDE>(dst, src, mask, other, detail::all_set<VEC, STRIDE>(mask));
+}
 /// Unmasked form: dst[v * STRIDE] = src[v] for every v < VEC.
 template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
 __device__ __forceinline__ void load_vec(T *dst, const T *src) {
@@ -296,13 +310,10 @@ __device__ __forceinline__ void load_vec(T *dst, const T *src) {
 }
 
 /// dst[v] = src[v * STRIDE] where mask[v * STRIDE], for v < VEC; masked-off elements never touch
-/// memory. One VEC-wide access when every mask bit is set and dst is aligned.
+/// memory. One VEC-wide access when every mask bit is set (`all`, as for load_vec) and dst is
+/// aligned.
 template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
-__device__ __forceinline__ void store_vec(T *dst, const T *src, const bool *mask) {
-  bool all = true;
-  TILEC_UNROLL
-  for (int v = 0; v < VEC; ++v)
-    all &= mask[v * STRIDE]; // no short circuit: one predicate chain
+__device__ __forceinline__ void store_vec(T *dst, const T *src, const bool *mask, bool all) {
   if (all && (ALIGNED || is_aligned<VEC>(dst))) {
     Pack<T, VEC> pack;
     TILEC_UNROLL
@@ -316,6 +327,11 @@ __device__ __forceinline__ void store_vec(T *dst, const T *src, const bool *mask
       if (mask[v * STRIDE])
         dst[v] = src[v * STRIDE];
   }
+}
+/// The same, every mask bit tested.
+template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
+__device__ __forceinline__ void store_vec(T *dst, const T *src, const bool *mask) {
+  store_vec<VEC, ALIGNED, STRIDE>(dst, src, mask, detail::all_set<VEC, STRIDE>(mask));
 }
 /// Unmasked form: dst[v] = src[v * STRIDE] for every v < VEC.
 template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
