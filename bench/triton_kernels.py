@@ -80,3 +80,10 @@ def transpose_kernel(in_ptr, out_ptr, M, N, in_stride, out_stride, BM: tl.conste
     mask = (rm[:, None] < M) & (rn[None, :] < N)
     tile = tl.load(in_ptr + rm[:, None] * in_stride + rn[None, :], mask=mask)
     tl.store(out_ptr + rn[None, :] * out_stride + rm[:, None], tile, mask=mask)
+
+
+@triton.jit
+def warmup_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    """Compiled first, alone: it pays Triton's one-time setup of the process (bench.py)."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1.0, mask=offs < n)
