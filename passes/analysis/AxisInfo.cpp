@@ -423,14 +423,18 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
     case BinaryOp::Le:
     case BinaryOp::Gt:
     case BinaryOp::Ge: {
-      // lo < hi (or <=) with lo rising by one and hi constant over a run is true, then false.
+      // lo < hi (or <=) with lo rising by one and hi constant over a run is true, then false -
+      // unless lo wraps around inside the run (integers wrap). A run whose first value is a
+      // multiple of its length cannot hold the wrap point (2^31 or 2^63, a multiple of every
+      // shorter power of two), so the run is also bounded by lo's divisibility.
       if (!ints || b->a->type.pointer || b->b->type.pointer)
         return k;
       const bool less = b->op == BinaryOp::Lt || b->op == BinaryOp::Le;
       const AxisInfo &lo = less ? x : y, &hi = less ? y : x;
       k.truePrefix.resize(n);
       for (int d = 0; d < n; ++d)
-        k.truePrefix[d] = std::max(k.constancy[d], std::min(lo.contiguity[d], hi.constancy[d]));
+        k.truePrefix[d] = std::max(
+            k.constancy[d], std::min({lo.contiguity[d], lo.divisibility[d], hi.constancy[d]}));
       return k;
     }
     case BinaryOp::And:

@@ -9,8 +9,10 @@
 /// - constancy[d]: values come in runs of this many equal values along dim d.
 /// - truePrefix[d] (bool tiles): values come in runs of this many along dim d within which a false
 ///   is never followed by a true - so a run is all true exactly when its last value is. Masks
-///   `idx < bound` with `idx` contiguous and `bound` constant have it, and `&`/`|` keep it. Empty
-///   means the same as constancy (prefix() reads it either way).
+///   `idx < bound` with `idx` contiguous, its runs starting at multiples of their length (so no run
+///   wraps around), and `bound` constant have it; `&`/`|` keep it. Unlike the other facts it does
+///   not ignore wrap-around: it decides which elements a vector access may touch. Empty means the
+///   same as constancy (prefix() reads it either way).
 /// Scalars have one entry per vector (contiguity and constancy 1). All facts are powers of two or
 /// dimension sizes, and conservative (1 means "nothing known").
 ///

@@ -42,3 +42,22 @@ template void masks2<32, 64>(const float *, float *, int, int);
 // CHECK-LABEL: kernel @masks2<32, 64>
 // CHECK: decl %t: {{.*}} = load({{.*}}) {vec=4, mask_at_last} :
 // CHECK: store({{.*}}) {vec=4, mask_at_last}
+
+// An index that may wrap around inside a vector (`base` is arbitrary: i + base can pass INT_MAX
+// between two elements, making `j < n` false, then true): no. With `base` a multiple of the
+// vector's length no vector can hold the wrap point: yes.
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 1)
+void wraps(const float *x, float *out, int n, int base) {
+  auto i = tl::arange<0, BLOCK>();
+  auto j = i + base;
+  auto k = i + tl::multiple_of(base, 16);
+  auto u = tl::load(x + i, j < n);
+  auto w = tl::load(x + i, k < n);
+  tl::store(out + i, u + w);
+}
+template void wraps<512>(const float *, float *, int, int);
+
+// CHECK-LABEL: kernel @wraps<512>
+// CHECK: decl %u: {{.*}} = load({{.*}}) {vec=4} :
+// CHECK: decl %w: {{.*}} = load({{.*}}) {vec=4, mask_at_last} :
