@@ -30,7 +30,7 @@ __device__ __forceinline__ hip_bfloat16 to_bf16(float x) { return hip_bfloat16(x
 
 // tl::exp, tl::exp2, tl::sigmoid and `/` on float tiles: the device library's fast forms, as on
 // NVIDIA GPUs (cuda/runtime.cuh). The CPU emulator uses the C library and IEEE division.
-__device__ __forceinline__ float exp2(float x) { return exp2f(x); } // v_exp_f32 already
+__device__ __forceinline__ float exp2(float x) { return exp2f(x); }
 #if defined(TILEC_EMULATE)
 __device__ __forceinline__ float exp(float x) { return expf(x); }
 __device__ __forceinline__ float fdiv(float a, float b) { return a / b; }

@@ -183,6 +183,14 @@ template <class T> __device__ __forceinline__ T from_bits16(uint32_t w) {
   __builtin_memcpy(static_cast<void *>(&x), &b, sizeof b);
   return x;
 }
+/// Whether mask[v * STRIDE] is set for every v < VEC.
+template <int VEC, int STRIDE> __device__ __forceinline__ bool all_set(const bool *mask) {
+  bool all = true;
+  TILEC_UNROLL
+  for (int v = 0; v < VEC; ++v)
+    all &= mask[v * STRIDE]; // no short circuit: one predicate chain
+  return all;
+}
 /// mask[v * STRIDE] for v < VEC as the bits of an integer.
 template <int VEC, int STRIDE> __device__ __forceinline__ unsigned mask_bits(const bool *mask) {
   unsigned bits = 0;
@@ -225,16 +233,6 @@ __device__ __forceinline__ void unpack_pairs(T *dst, const Pack<uint32_t, VEC / 
 // The per-thread side of a vector access is the thread's own tile storage: elements `STRIDE` apart
 // (1 when the vector runs along the last dimension of a `T name[E0][E1]` array, E1 when it runs
 // along the first), or a small VEC-element temporary (STRIDE 1).
-
-namespace detail {
-template <int VEC, int STRIDE> __device__ __forceinline__ bool all_set(const bool *mask) {
-  bool all = true;
-  TILEC_UNROLL
-  for (int v = 0; v < VEC; ++v)
-    all &= mask[v * STRIDE]; // no short circuit: one predicate chain
-  return all;
-}
-} // namespace detail
 
 /// dst[v * STRIDE] = mask[v * STRIDE] ? src[v] : other for v < VEC. Masked-off elements never touch
 /// memory. One VEC-wide access when every mask bit is set and src is aligned (ALIGNED: proven by
