@@ -1,6 +1,7 @@
 /// tilec's driver: translate every input, run the pass pipeline, emit CUDA/HIP (or print the IR) and
-/// write the output file atomically (a temporary in the same directory, renamed on success), so that
-/// a failed translation never leaves a partial or stale-looking output behind.
+/// write the output file (with --header and --depfile, those too) atomically: temporaries in the same
+/// directories, renamed once all were written, so that a failed translation never leaves a partial
+/// or stale-looking output behind.
 
 #include "driver/Options.h"
 #include "emitters/Emitter.h"
@@ -9,6 +10,7 @@
 #include "passes/Pass.h"
 #include "translator/Translator.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -45,9 +47,16 @@ std::string validPassNames() {
   return r;
 }
 
-/// Write `text` to `path` through a temporary file in the same directory, renamed over `path` only
-/// when everything was written. Returns an error message, empty on success.
-std::string writeAtomically(const std::string &path, const std::string &text) {
+/// One output file on its way: its text is written to a temporary in the same directory, which is
+/// renamed over `path` only once every output of the run was written.
+struct Staged {
+  std::string path;
+  std::string tmp;
+};
+
+/// Writes `text` to a new temporary next to `path` (recorded in `staged`). Returns an error
+/// message, empty on success; on failure no temporary is left.
+std::string stage(const std::string &path, const std::string &text, Staged &staged) {
   namespace fs = std::filesystem;
   fs::path target(path);
   fs::path dir = target.parent_path();
@@ -81,12 +90,72 @@ std::string writeAtomically(const std::string &path, const std::string &text) {
     ::unlink(tmp.c_str());
     return msg;
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::string msg = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return msg;
-  }
+  staged = {path, tmp};
   return {};
+}
+
+/// Writes every (path, text) pair: all temporaries first, then the renames, so that an error
+/// leaves none of the outputs written (and existing ones untouched). Reports the first failure.
+bool writeAll(const std::vector<std::pair<std::string, std::string>> &files, std::ostream &err) {
+  std::vector<Staged> staged;
+  auto fail = [&](const std::string &path, const std::string &error, size_t firstUnrenamed) {
+    for (size_t i = firstUnrenamed; i < staged.size(); ++i)
+      ::unlink(staged[i].tmp.c_str());
+    DiagnosticEngine d(err);
+    d.report(DiagId::CannotWriteOutput, "tilec", 0, 0, {path, error});
+    return false;
+  };
+  for (auto &[path, text] : files) {
+    Staged s;
+    std::string error = stage(path, text, s);
+    if (!error.empty())
+      return fail(path, error, 0);
+    staged.push_back(s);
+  }
+  for (size_t i = 0; i < staged.size(); ++i)
+    if (std::rename(staged[i].tmp.c_str(), staged[i].path.c_str()) != 0)
+      return fail(staged[i].path, std::strerror(errno), i);
+  return true;
+}
+
+/// A path as Make and Ninja read it in a depfile.
+std::string makeEscaped(const std::string &path) {
+  std::string r;
+  for (char c : path) {
+    if (c == ' ' || c == '#')
+      r += '\\';
+    else if (c == '$')
+      r += '$';
+    r += c;
+  }
+  return r;
+}
+
+/// `target: dep dep...` in Make syntax (what `clang -MD -MP` writes): the files that the
+/// translation read, then an empty rule per header so that a deleted header does not break `make`.
+/// Each file is named by its canonical path: Clang spells system headers with `..` after symbolic
+/// links (`/../lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/array` on a merged-/usr
+/// system), which build tools that normalize paths lexically (CMake) would turn into a file that
+/// does not exist, and rebuild every time.
+std::string depfileText(const std::string &target, const std::vector<std::string> &deps) {
+  namespace fs = std::filesystem;
+  std::string text = makeEscaped(target) + ":";
+  std::vector<std::string> abs;
+  for (const std::string &d : deps) {
+    std::error_code ec;
+    fs::path p = fs::canonical(d, ec);
+    if (ec)
+      p = fs::absolute(d, ec);
+    std::string s = ec ? d : p.string();
+    if (std::find(abs.begin(), abs.end(), s) == abs.end())
+      abs.push_back(s);
+  }
+  for (const std::string &d : abs)
+    text += " \\\n  " + makeEscaped(d);
+  text += "\n";
+  for (size_t i = 1; i < abs.size(); ++i)
+    text += "\n" + makeEscaped(abs[i]) + ":\n";
+  return text;
 }
 
 } // namespace
@@ -115,6 +184,27 @@ int runTilec(const Options &opts, std::ostream &out, std::ostream &err) {
     err << "tilec: error: no input files (see 'tilec --help')\n";
     return ExitUsage;
   }
+  if (!opts.header.empty() && opts.emit == EmitKind::Ir) {
+    err << "tilec: error: --header needs CUDA or HIP output, not --emit=ir\n";
+    return ExitUsage;
+  }
+  if (!opts.depfile.empty() && opts.output == "-") {
+    err << "tilec: error: --depfile needs an output file (-o FILE), not '-o -'\n";
+    return ExitUsage;
+  }
+  for (const std::string *extra : {&opts.header, &opts.depfile})
+    if (*extra == "-") {
+      err << "tilec: error: --header and --depfile need a file name, not '-'\n";
+      return ExitUsage;
+    }
+  const std::string path = !opts.output.empty()
+                               ? opts.output
+                               : std::filesystem::path(opts.inputs.front()).stem().string() + extensionFor(opts.emit);
+  if ((!opts.header.empty() && (opts.header == path || opts.header == opts.depfile)) ||
+      (!opts.depfile.empty() && opts.depfile == path)) {
+    err << "tilec: error: the output, --header and --depfile must be different files\n";
+    return ExitUsage;
+  }
 
   try {
     ir::Module module;
@@ -123,8 +213,9 @@ int runTilec(const Options &opts, std::ostream &out, std::ostream &err) {
     topts.includeDirs = opts.includeDirs;
     topts.clangArgs = opts.clangArgs;
     bool ok = true;
+    std::vector<std::string> deps;
     for (auto &input : opts.inputs)
-      ok = translator::translateFile(input, topts, module, err) && ok;
+      ok = translator::translateFile(input, topts, module, err, opts.depfile.empty() ? nullptr : &deps) && ok;
     if (!ok)
       return ExitUserError;
 
@@ -154,33 +245,33 @@ int runTilec(const Options &opts, std::ostream &out, std::ostream &err) {
       return ExitInternalError;
     }
 
+    emitters::EmitOptions eopts;
+    eopts.target = target;
+    eopts.provenance = opts.provenance;
+    eopts.lineDirectives = opts.lineDirectives;
+    eopts.toolVersion = TILEC_VERSION;
     std::string text;
     if (opts.emit == EmitKind::Ir) {
       std::ostringstream os;
       ir::print(os, module);
       text = os.str();
     } else {
-      emitters::EmitOptions eopts;
-      eopts.target = target;
-      eopts.provenance = opts.provenance;
-      eopts.lineDirectives = opts.lineDirectives;
-      eopts.toolVersion = TILEC_VERSION;
       text = emitters::emitModule(module, eopts);
     }
 
-    if (opts.output == "-") {
+    // Everything goes to disk together or not at all: the header, the depfile, then the output.
+    std::vector<std::pair<std::string, std::string>> files;
+    if (!opts.header.empty())
+      files.emplace_back(opts.header, emitters::emitLauncherDeclarations(module, eopts));
+    if (!opts.depfile.empty())
+      files.emplace_back(opts.depfile, depfileText(path, deps));
+    if (path != "-")
+      files.emplace_back(path, text);
+    if (!writeAll(files, err))
+      return ExitUserError;
+    if (path == "-") {
       out << text;
       out.flush();
-      return ExitSuccess;
-    }
-    std::string path = opts.output;
-    if (path.empty())
-      path = std::filesystem::path(opts.inputs.front()).stem().string() + extensionFor(opts.emit);
-    std::string error = writeAtomically(path, text);
-    if (!error.empty()) {
-      DiagnosticEngine d(err);
-      d.report(DiagId::CannotWriteOutput, "tilec", 0, 0, {path, error});
-      return ExitUserError;
     }
     return ExitSuccess;
   } catch (const std::exception &e) {

@@ -15,6 +15,8 @@ enum class EmitKind { Ir, Cuda, Hip };
 struct Options {
   std::vector<std::string> inputs;
   std::string output;                 ///< -o; empty: <input stem>.cu / .hip / .tir in the cwd; "-": stdout
+  std::string header;                 ///< --header: also write the launcher declarations here
+  std::string depfile;                ///< --depfile: also write a Make-syntax dependency file here
   EmitKind emit = EmitKind::Cuda;     ///< --emit; --target=hip implies Hip
   ir::TargetKind target = ir::TargetKind::Cuda; ///< --target
   std::string arch;                   ///< --arch; empty: sm_90a for CUDA, gfx90a for HIP

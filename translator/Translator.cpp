@@ -13,6 +13,7 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Frontend/Utils.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
@@ -22,6 +23,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #ifndef TILEC_CLANG_RESOURCE_DIR
@@ -53,6 +55,14 @@ struct Job {
   bool clangErrorsShown = false;       ///< Clang printed a C++ error of the user's source
   bool clangErrorsShownBefore = false; ///< (value before the diagnostic being filtered)
   bool inTilecReport = false;          ///< a tilec diagnostic is being reported
+  /// The files Clang read (the source and every header it includes), when the caller asked.
+  std::shared_ptr<clang::DependencyCollector> dependencies;
+};
+
+/// Collects every file the preprocessor enters, system headers included (as `clang -MD` does), so
+/// that a build re-runs tilec when any of them changes.
+class AllDependencies : public clang::DependencyCollector {
+  bool needSystemDependencies() override { return true; }
 };
 
 /// Prints a diagnostic that has no source location (`file: error: message`) in tilec's format.
@@ -264,6 +274,8 @@ public:
   bool BeginInvocation(clang::CompilerInstance &ci) override {
     // No "N errors generated." on the process's stderr: tilec's diagnostics go to one stream.
     ci.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
+    if (job.dependencies)
+      ci.addDependencyCollector(job.dependencies);
     return true;
   }
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
@@ -284,8 +296,10 @@ unsigned countLines(const std::string &s) {
 } // namespace
 
 bool translateCode(const std::string &code, const std::string &fileName, const TranslateOptions &opts,
-                   ir::Module &module, std::ostream &err) {
+                   ir::Module &module, std::ostream &err, std::vector<std::string> *dependencies) {
   Job job;
+  if (dependencies)
+    job.dependencies = std::make_shared<AllDependencies>();
   job.fileName = fileName;
   job.module = &module;
   job.err = &err;
@@ -337,11 +351,14 @@ bool translateCode(const std::string &code, const std::string &fileName, const T
   diagStream.flush();
   if (job.consumerRan && job.clangErrorsShown)
     plainError(job, fileName, DiagId::SourceErrors, {});
+  if (dependencies)
+    for (const std::string &d : job.dependencies->getDependencies())
+      dependencies->push_back(d);
   return ran && job.ok;
 }
 
 bool translateFile(const std::string &path, const TranslateOptions &opts, ir::Module &module,
-                   std::ostream &err) {
+                   std::ostream &err, std::vector<std::string> *dependencies) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     DiagnosticEngine d(err);
@@ -352,7 +369,7 @@ bool translateFile(const std::string &path, const TranslateOptions &opts, ir::Mo
   }
   std::stringstream ss;
   ss << in.rdbuf();
-  return translateCode(ss.str(), path, opts, module, err);
+  return translateCode(ss.str(), path, opts, module, err, dependencies);
 }
 
 } // namespace tilec::translator

@@ -23,11 +23,15 @@ struct TranslateOptions {
 /// source, then those in opts.instantiate, in source order) to `module`, and the source file(s) to
 /// `module.files`. Diagnostics are printed to `err` clang-style. Returns false if any error was
 /// reported (the module may then be partial and must not be emitted).
+///
+/// With `dependencies`, also appends the files Clang read: the source, then every header it
+/// included (system headers too), each once, spelled as Clang found them (for a depfile).
 bool translateFile(const std::string &path, const TranslateOptions &opts, ir::Module &module,
-                   std::ostream &err);
+                   std::ostream &err, std::vector<std::string> *dependencies = nullptr);
 
 /// Same, for in-memory source (unit tests). `fileName` is used in diagnostics.
 bool translateCode(const std::string &code, const std::string &fileName,
-                   const TranslateOptions &opts, ir::Module &module, std::ostream &err);
+                   const TranslateOptions &opts, ir::Module &module, std::ostream &err,
+                   std::vector<std::string> *dependencies = nullptr);
 
 } // namespace tilec::translator

@@ -6,6 +6,7 @@ import lit.formats
 config.name = "tilec"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp"]
+config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilec_build_dir, "tests", "lit")
 config.substitutions.append(("%tilec", config.tilec_binary))

@@ -19,7 +19,7 @@ namespace {
 const char *kUsage = "usage: tilec [options] <kernel.cpp>... [-- <clang arguments>]";
 
 const char *kExamples = R"(Inputs: one or more kernel sources (their kernels go into one output file). <tilec/tl.hpp> is
-found in <bindir>/../include next to an installed tilec, else in tilec's source tree.
+found in the include folder of tilec's install prefix, else in tilec's source tree.
 
 Examples:
   tilec vector_add.cpp                         # writes vector_add.cu (CUDA, sm_90a)
@@ -27,13 +27,15 @@ Examples:
   tilec --instantiate 'add_kernel<4096>' vector_add.cpp
   tilec --emit=ir --stop-after=layout-assignment vector_add.cpp -o -
   tilec kernel.cpp -- -DBLOCK=256 -I include
+  tilec k.cpp -o k.cu --header k.h --depfile k.cu.d   # what tilec_add_kernels() in CMake runs
 
 Exit codes: 0 success, 1 error in the kernel (or output not writable), 2 bad command line,
-3 internal compiler error. On any error no output file is written and an existing one is left
-untouched.
+3 internal compiler error. On any error no output file (nor --header, nor --depfile) is written and
+existing ones are left untouched.
 )";
 
-/// Where <tilec/tl.hpp> is: next to an installed tilec (<bindir>/../include), then the source tree.
+/// Where <tilec/tl.hpp> is: in an installed tilec's prefix (bin/../include by default), then the
+/// source tree.
 std::vector<std::string> defaultIncludeDirs(const char *argv0) {
   namespace fs = std::filesystem;
   std::vector<std::string> dirs;
@@ -42,7 +44,7 @@ std::vector<std::string> defaultIncludeDirs(const char *argv0) {
   if (ec)
     exe = fs::absolute(argv0, ec);
   if (!exe.empty()) {
-    fs::path inc = exe.parent_path().parent_path() / "include";
+    fs::path inc = (exe.parent_path() / TILEC_INCLUDE_FROM_BINDIR).lexically_normal();
     if (fs::exists(inc / "tilec" / "tl.hpp", ec))
       dirs.push_back(inc.string());
   }
@@ -91,6 +93,11 @@ int main(int argc, char **argv) {
     ("version", "print tilec's version and exit")
     ("output,o", po::value<std::string>()->value_name("FILE"),
      "output file; '-' writes to stdout (default: <input stem>.cu, .hip or .tir in the current directory)")
+    ("header", po::value<std::string>()->value_name("FILE"),
+     "also write FILE: a header declaring the host launchers, for the host code to include")
+    ("depfile", po::value<std::string>()->value_name("FILE"),
+     "also write FILE: the output's dependencies (the kernel source and every header it includes) "
+     "in Make syntax, for build systems (CMake's DEPFILE, Ninja's depfile)")
     ("target", po::value<std::string>()->value_name("cuda|hip")->default_value("cuda"),
      "target language")
     ("arch", po::value<std::string>()->value_name("ARCH"),
@@ -177,6 +184,10 @@ int main(int argc, char **argv) {
     opts.arch = vm["arch"].as<std::string>();
   if (vm.count("output"))
     opts.output = vm["output"].as<std::string>();
+  if (vm.count("header"))
+    opts.header = vm["header"].as<std::string>();
+  if (vm.count("depfile"))
+    opts.depfile = vm["depfile"].as<std::string>();
   if (vm.count("instantiate"))
     opts.instantiate = vm["instantiate"].as<std::vector<std::string>>();
   if (vm.count("print-after"))
