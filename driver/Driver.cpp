@@ -1,7 +1,7 @@
-/// tilec's driver: translate every input, run the pass pipeline, emit CUDA/HIP (or print the IR) and
-/// write the output file (with --header and --depfile, those too) atomically: temporaries in the same
-/// directories, renamed once all were written, so that a failed translation never leaves a partial
-/// or stale-looking output behind.
+/// tilec's driver: translate every input, run the pass pipeline, emit CUDA/HIP (or print the IR)
+/// and write the output file (with --header and --depfile, those too) through temporaries in the
+/// same directories, renamed once all were written, so that a failed translation never leaves a
+/// partial or stale-looking output behind.
 
 #include "driver/Options.h"
 #include "emitters/Emitter.h"
@@ -94,8 +94,10 @@ std::string stage(const std::string &path, const std::string &text, Staged &stag
   return {};
 }
 
-/// Writes every (path, text) pair: all temporaries first, then the renames, so that an error
-/// leaves none of the outputs written (and existing ones untouched). Reports the first failure.
+/// Writes every (path, text) pair: all temporaries first, then the renames, so that an error while
+/// writing (a full disk, a missing directory) leaves none of the outputs written and existing ones
+/// untouched. Only a failing rename, after everything was written, can leave the files before it
+/// renamed. Reports the first failure.
 bool writeAll(const std::vector<std::pair<std::string, std::string>> &files, std::ostream &err) {
   std::vector<Staged> staged;
   auto fail = [&](const std::string &path, const std::string &error, size_t firstUnrenamed) {
@@ -197,11 +199,18 @@ int runTilec(const Options &opts, std::ostream &out, std::ostream &err) {
       err << "tilec: error: --header and --depfile need a file name, not '-'\n";
       return ExitUsage;
     }
-  const std::string path = !opts.output.empty()
-                               ? opts.output
-                               : std::filesystem::path(opts.inputs.front()).stem().string() + extensionFor(opts.emit);
-  if ((!opts.header.empty() && (opts.header == path || opts.header == opts.depfile)) ||
-      (!opts.depfile.empty() && opts.depfile == path)) {
+  std::string path = opts.output;
+  if (path.empty())
+    path = std::filesystem::path(opts.inputs.front()).stem().string() + extensionFor(opts.emit);
+  auto same = [](const std::string &a, const std::string &b) {
+    namespace fs = std::filesystem;
+    if (a.empty() || b.empty())
+      return false;
+    std::error_code ea, eb;
+    fs::path pa = fs::absolute(a, ea), pb = fs::absolute(b, eb);
+    return ea || eb ? a == b : pa.lexically_normal() == pb.lexically_normal();
+  };
+  if (same(opts.header, path) || same(opts.header, opts.depfile) || same(opts.depfile, path)) {
     err << "tilec: error: the output, --header and --depfile must be different files\n";
     return ExitUsage;
   }
@@ -213,9 +222,10 @@ int runTilec(const Options &opts, std::ostream &out, std::ostream &err) {
     topts.includeDirs = opts.includeDirs;
     topts.clangArgs = opts.clangArgs;
     bool ok = true;
-    std::vector<std::string> deps;
+    std::vector<std::string> deps; // with --depfile: the files Clang read
+    std::vector<std::string> *depsOut = opts.depfile.empty() ? nullptr : &deps;
     for (auto &input : opts.inputs)
-      ok = translator::translateFile(input, topts, module, err, opts.depfile.empty() ? nullptr : &deps) && ok;
+      ok = translator::translateFile(input, topts, module, err, depsOut) && ok;
     if (!ok)
       return ExitUserError;
 

@@ -59,7 +59,8 @@ int main(int argc, char **argv) {
     if (!(err <= 1e-6 * (std::fabs(a * x[i]) + std::fabs(y[i])))) // also catches NaN
       ++bad;
   }
-  std::printf("saxpy n=%d: %d mismatches, max abs error %.3g: %s\n", n, bad, worst, bad ? "FAIL" : "OK");
+  std::printf("saxpy n=%d: %d mismatches, max abs error %.3g: %s\n", n, bad, worst,
+              bad ? "FAIL" : "OK");
   CHECK(GPU(Free)(dx));
   CHECK(GPU(Free)(dy));
   CHECK(GPU(Free)(dout));
