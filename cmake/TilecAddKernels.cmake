@@ -3,7 +3,9 @@
 #   tilec_add_kernels(<target>
 #     SOURCES <kernel.cpp>...            kernel sources (relative to the current source directory)
 #     [TARGET cuda|hip]                  the language to generate (default: cuda)
-#     [ARCH <arch>]                      tilec --arch (default: sm_90a for cuda, gfx90a for hip)
+#     [ARCH <arch>]                      tilec --arch (default: sm_90a for cuda, gfx90a for hip);
+#                                        for cuda only a label (CUDA_ARCHITECTURES decides nvcc's
+#                                        code), for hip compiled as C++ also --offload-arch
 #     [INSTANTIATE <kernel<args>>...]    tilec --instantiate, for every source of this call
 #     [INCLUDE_DIRECTORIES <dir>...]     -I for the kernel sources (relative: to the source directory)
 #     [COMPILE_DEFINITIONS <NAME=VALUE>...]  -D for the kernel sources
