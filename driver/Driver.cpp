@@ -108,6 +108,10 @@ bool writeAll(const std::vector<std::pair<std::string, std::string>> &files, std
     return false;
   };
   for (auto &[path, text] : files) {
+    // rename() fails on a directory only after the other files were renamed: refuse it first.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+      return fail(path, std::strerror(EISDIR), 0);
     Staged s;
     std::string error = stage(path, text, s);
     if (!error.empty())
@@ -202,17 +206,34 @@ int runTilec(const Options &opts, std::ostream &out, std::ostream &err) {
   std::string path = opts.output;
   if (path.empty())
     path = std::filesystem::path(opts.inputs.front()).stem().string() + extensionFor(opts.emit);
-  auto same = [](const std::string &a, const std::string &b) {
+  // No output may overwrite another output or an input (`-o k.cpp`, `--header k.cpp`), through
+  // whatever spelling or symbolic link: compare where the paths lead.
+  auto where = [](const std::string &p) {
     namespace fs = std::filesystem;
-    if (a.empty() || b.empty())
-      return false;
-    std::error_code ea, eb;
-    fs::path pa = fs::absolute(a, ea), pb = fs::absolute(b, eb);
-    return ea || eb ? a == b : pa.lexically_normal() == pb.lexically_normal();
+    std::error_code ec;
+    fs::path a = fs::absolute(p, ec);
+    fs::path c = ec ? fs::path() : fs::weakly_canonical(a, ec);
+    return ec ? fs::path(p).lexically_normal() : c;
   };
-  if (same(opts.header, path) || same(opts.header, opts.depfile) || same(opts.depfile, path)) {
-    err << "tilec: error: the output, --header and --depfile must be different files\n";
-    return ExitUsage;
+  std::vector<std::pair<std::string, std::string>> outputs; // (what, path)
+  if (path != "-")
+    outputs.emplace_back("the output", path);
+  if (!opts.header.empty())
+    outputs.emplace_back("--header", opts.header);
+  if (!opts.depfile.empty())
+    outputs.emplace_back("--depfile", opts.depfile);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    for (size_t j = i + 1; j < outputs.size(); ++j)
+      if (where(outputs[i].second) == where(outputs[j].second)) {
+        err << "tilec: error: the output, --header and --depfile must be different files\n";
+        return ExitUsage;
+      }
+    for (const std::string &input : opts.inputs)
+      if (where(outputs[i].second) == where(input)) {
+        err << "tilec: error: " << outputs[i].first << " '" << outputs[i].second
+            << "' is the input '" << input << "'; tilec will not overwrite it\n";
+        return ExitUsage;
+      }
   }
 
   try {

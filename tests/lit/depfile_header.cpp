@@ -40,7 +40,13 @@
 // RUN: %not ls %t/n.cu
 // RUN: %not ls %t/n.h
 // RUN: %not ls %t/n.cu.d
+// A file that cannot be written (its directory is missing) after the header was staged: nothing is
+// written, and the staged temporaries are removed.
+// RUN: %not %tilec %s -o %t/m.cu --header %t/m.h --depfile %t/missing/m.cu.d -- -I %S/Inputs
+// RUN: %not ls %t/m.h
+// RUN: %not ls %t/m.cu
 // RUN: ls -a %t | %FileCheck --check-prefix=NOTMP %s
+// NOTMP: k.cu
 // NOTMP-NOT: .tilec-
 #include <tilec/tl.hpp>
 
