@@ -6,7 +6,8 @@
 #     [ARCH <arch>]                      tilec --arch (default: sm_90a for cuda, gfx90a for hip);
 #                                        for cuda only a label (CUDA_ARCHITECTURES decides nvcc's
 #                                        code), for hip compiled as C++ also --offload-arch
-#     [INSTANTIATE <kernel<args>>...]    tilec --instantiate, for every source of this call
+#     [INSTANTIATE <kernel<args>>...]    tilec --instantiate, for every source of this call; quote
+#                                        values with spaces: INSTANTIATE "k<128, 4>"
 #     [INCLUDE_DIRECTORIES <dir>...]     -I for the kernel sources (relative: to the source directory)
 #     [COMPILE_DEFINITIONS <NAME=VALUE>...]  -D for the kernel sources
 #     [OPTIONS <tilec option>...])       more tilec options, e.g. --no-provenance, --line-directives
@@ -26,6 +27,12 @@
 #
 # On an error in a kernel the build stops with tilec's message (file:line:column: error: ...) and
 # the generated files of that source are deleted, not left stale.
+#
+# Known limits, both of CMake and Ninja rather than of the depfile:
+#   - with the Makefiles generator of CMake 3.25 (Debian 12), a header that a kernel stops
+#     including stays in the recorded dependencies; once that header is deleted, every build runs
+#     tilec again (Ninja does not do this);
+#   - a header path containing '#' or '$' makes Ninja run tilec on every build.
 
 # Functions keep the policies in force where they are defined: CMP0116 (3.20) makes CMake rewrite
 # depfile paths for Ninja.
@@ -38,6 +45,10 @@ function(tilec_add_kernels target)
   set(fn "tilec_add_kernels(${target})")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${fn}: unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT TARGET tilec::tilec)
+    message(FATAL_ERROR "${fn}: tilec::tilec is not defined here; call find_package(tilec) in this "
+                        "directory or a parent directory")
   endif()
   if(NOT TARGET ${target})
     message(FATAL_ERROR "${fn}: no target named '${target}'; create it first (add_executable or add_library)")

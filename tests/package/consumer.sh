@@ -18,12 +18,15 @@ fail() {
 }
 rm -rf "$work"
 mkdir -p "$work"
+work=$(cd "$work" && pwd -P) # the depfile names files by their canonical paths
 prefix=$work/prefix
 "$cmake" --install "$build" --prefix "$prefix" >"$work/install.log"
-for f in bin/tilec include/tilec/tl.hpp include/tilec/cuda/runtime.cuh include/tilec/hip/runtime.hpp \
-  lib/cmake/tilec/tilecConfig.cmake lib/cmake/tilec/tilecConfigVersion.cmake \
-  lib/cmake/tilec/TilecAddKernels.cmake; do
+for f in bin/tilec include/tilec/tl.hpp include/tilec/cuda/runtime.cuh include/tilec/hip/runtime.hpp; do
   [ -e "$prefix/$f" ] || fail "cmake --install did not install $f"
+done
+config_dir=$(dirname "$(find "$prefix" -name tilecConfig.cmake)")
+for f in tilecConfig.cmake tilecConfigVersion.cmake tilecTargets.cmake TilecAddKernels.cmake; do
+  [ -e "$config_dir/$f" ] || fail "cmake --install did not install $f"
 done
 
 # build <dir> <log>: builds, keeping the output in <log>; returns the build's exit status.
@@ -39,7 +42,7 @@ check_generator() {
   cp -r "$src/examples/cmake-consumer" "$app"
   "$cmake" -G "$gen" -S "$app" -B "$bin" -DCMAKE_PREFIX_PATH="$prefix" \
     -DCMAKE_CUDA_COMPILER="$nvcc" >"$log.configure" 2>&1 || { cat "$log.configure"; fail "$tag: configure"; }
-  grep -q "^tilec_DIR:PATH=$prefix/lib/cmake/tilec\$" "$bin/CMakeCache.txt" ||
+  grep -q "^tilec_DIR:PATH=$config_dir\$" "$bin/CMakeCache.txt" ||
     fail "$tag: find_package(tilec) did not find the installed package"
 
   build "$bin" "$log.1" || { cat "$log.1"; fail "$tag: first build"; }
@@ -81,9 +84,24 @@ check_generator() {
   build "$bin" "$log.6" || fail "$tag: build after touching the kernel"
   generated "$log.6" || { cat "$log.6"; fail "$tag: touching the kernel did not run tilec"; }
 
+  cp "$app/kernels/saxpy.cpp" "$work/$tag/saxpy.cpp.good"
+  if [ "$gen" = Ninja ]; then
+    # A header the kernel no longer includes is no longer a dependency. (The Makefiles generator of
+    # CMake 3.25 keeps old depfile entries: README, "Generators".)
+    sleep 1
+    sed -i 's/^#include "saxpy_params.hpp"$/constexpr float kLimit = 4.0f;/' "$app/kernels/saxpy.cpp"
+    ! grep -q saxpy_params.hpp "$app/kernels/saxpy.cpp" || fail "$tag: the test could not drop the include"
+    build "$bin" "$log.6b" || { cat "$log.6b"; fail "$tag: build without the include"; }
+    generated "$log.6b" || fail "$tag: editing the kernel did not run tilec"
+    sleep 1
+    touch "$app/kernels/saxpy_params.hpp"
+    build "$bin" "$log.6c" || fail "$tag: build after touching the dropped header"
+    ! generated "$log.6c" || { cat "$log.6c"; fail "$tag: a header no longer included still ran tilec"; }
+    cp "$work/$tag/saxpy.cpp.good" "$app/kernels/saxpy.cpp"
+  fi
+
   # An error in the kernel: the build fails at the kernel's line and column; no stale output.
   sleep 1
-  cp "$app/kernels/saxpy.cpp" "$work/$tag/saxpy.cpp.good"
   sed -i 's/tl::maximum(r, -kLimit)/tl::maxmum(r, -kLimit)/' "$app/kernels/saxpy.cpp"
   grep -q maxmum "$app/kernels/saxpy.cpp" || fail "$tag: the test could not break the kernel"
   if build "$bin" "$log.7"; then
@@ -124,6 +142,46 @@ touch "$app/kernels/saxpy_params.hpp"
 build "$bin" "$log.3" || fail "hip: build after touching the header"
 generated "$log.3" || fail "hip: touching an included header did not run tilec"
 echo "ok: hip"
+
+# Every option reaches tilec, quoted as written; two calls on one target. Only the generated files
+# are built (no GPU compiler needed): tilec fails on this kernel unless the include directory (with
+# a space), the definition (with spaces) and the instantiation (with a comma) all arrive.
+opts=$work/options
+mkdir -p "$opts/inc dir" "$opts/other"
+cat >"$opts/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(options LANGUAGES CXX)
+find_package(tilec REQUIRED)
+add_executable(app main.cpp)
+tilec_add_kernels(app SOURCES k.cpp TARGET hip ARCH gfx942 INSTANTIATE "scale<128, 4>"
+                  INCLUDE_DIRECTORIES "inc dir" COMPILE_DEFINITIONS "FACTOR=(1.0f + 2.0f)"
+                  OPTIONS --no-provenance)
+tilec_add_kernels(app SOURCES other/k2.cpp TARGET hip INSTANTIATE "scale<64, 2>")
+CMAKE
+echo "int main() {}" >"$opts/main.cpp"
+echo "constexpr float kFactor = FACTOR;" >"$opts/inc dir/factor.hpp"
+cat >"$opts/k.cpp" <<'KERNEL'
+#include <tilec/tl.hpp>
+#include "factor.hpp"
+template <int BLOCK, int WARPS>
+TILEC_KERNEL(num_warps = WARPS, grid = (cdiv(n, BLOCK)))
+void scale(const float *x, float *out, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  tl::store(out + offs, kFactor * tl::load(x + offs, offs < n), offs < n);
+}
+KERNEL
+sed 's/#include "factor.hpp"/constexpr float kFactor = 1.0f;/' "$opts/k.cpp" >"$opts/other/k2.cpp"
+"$cmake" -G Ninja -S "$opts" -B "$opts/build" -DCMAKE_PREFIX_PATH="$prefix" >"$opts/log" 2>&1 ||
+  { cat "$opts/log"; fail "options: configure"; }
+"$cmake" --build "$opts/build" --target "$opts/build/tilec/app/k.hip" "$opts/build/tilec/app/k2.hip" \
+  >>"$opts/log" 2>&1 || { cat "$opts/log"; fail "options: tilec did not get every option"; }
+grep -q "for hip gfx942\.$" "$opts/build/tilec/app/k.hip" || fail "options: ARCH did not reach tilec"
+grep -q "launch_scale_128_4(" "$opts/build/tilec/app/k_launchers.h" || fail "options: INSTANTIATE"
+! grep -q "// k.cpp:\|k.cpp:[0-9]*:" "$opts/build/tilec/app/k.hip" || fail "options: OPTIONS --no-provenance"
+grep -q "k2.cpp:[0-9]*:" "$opts/build/tilec/app/k2.hip" || fail "options: OPTIONS leaked into the second call"
+grep -q "launch_scale_64_2(" "$opts/build/tilec/app/k2_launchers.h" || fail "options: the second call"
+grep -qF 'inc\ dir/factor.hpp' "$opts/build/tilec/app/k.hip.d" || fail "options: the depfile misses 'inc dir'"
+echo "ok: options"
 
 # tilec_add_kernels' configure-time errors name the problem.
 # misuse <tag> <languages> <call> <expected message>
