@@ -28,7 +28,7 @@
 # On an error in a kernel the build stops with tilec's message (file:line:column: error: ...) and
 # the generated files of that source are deleted, not left stale.
 #
-# Known limits, both of CMake and Ninja rather than of the depfile:
+# Known limits (of CMake and Ninja, not of the depfile tilec writes):
 #   - with the Makefiles generator of CMake 3.25 (Debian 12), a header that a kernel stops
 #     including stays in the recorded dependencies; once that header is deleted, every build runs
 #     tilec again (Ninja does not do this);
