@@ -45,6 +45,12 @@
 // RUN: %not %tilec %s -o %t/m.cu --header %t/m.h --depfile %t/missing/m.cu.d -- -I %S/Inputs
 // RUN: %not ls %t/m.h
 // RUN: %not ls %t/m.cu
+// An output that is a directory is refused before the header and depfile are written.
+// RUN: mkdir -p %t/dir.cu
+// RUN: %not %tilec %s -o %t/dir.cu --header %t/d.h --depfile %t/d.cu.d -- -I %S/Inputs 2>&1 | %FileCheck --check-prefix=DIR %s
+// DIR: tilec: error: cannot write output file '{{.*}}/dir.cu': Is a directory
+// RUN: %not ls %t/d.h
+// RUN: %not ls %t/d.cu.d
 // RUN: ls -a %t | %FileCheck --check-prefix=NOTMP %s
 // NOTMP: k.cu
 // NOTMP-NOT: .tilec-
