@@ -164,6 +164,23 @@ std::string depfileText(const std::string &target, const std::vector<std::string
   return text;
 }
 
+/// Each instantiation's namespace (and launcher) is named after its instance name: two kernels of
+/// one output (from different namespaces or inputs, `k<1, 28>` beside `k_1<28>`) must not share one.
+bool uniqueInstanceNames(const ir::Module &module, std::ostream &err) {
+  DiagnosticEngine d(err);
+  d.setModule(&module);
+  for (size_t i = 0; i < module.kernels.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      const ir::Kernel &a = module.kernels[j], &b = module.kernels[i];
+      if (a.instanceName != b.instanceName)
+        continue;
+      d.report(DiagId::DuplicateInstance, b.loc, {"'" + b.name + b.templateArgs + "'", b.instanceName});
+      d.report(DiagId::NoteOtherInstance, a.loc, {"'" + a.name + a.templateArgs + "'"});
+      break;
+    }
+  return !d.hasErrors();
+}
+
 } // namespace
 
 int runTilec(const Options &opts, std::ostream &out, std::ostream &err) {
@@ -248,6 +265,8 @@ int runTilec(const Options &opts, std::ostream &out, std::ostream &err) {
     for (auto &input : opts.inputs)
       ok = translator::translateFile(input, topts, module, err, depsOut) && ok;
     if (!ok)
+      return ExitUserError;
+    if (!uniqueInstanceNames(module, err))
       return ExitUserError;
 
     ir::Target target;

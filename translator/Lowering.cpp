@@ -73,8 +73,13 @@ bool KernelLowering::lower(const clang::FunctionDecl *fn, const clang::FunctionD
 void KernelLowering::lowerTemplateArgs(const clang::FunctionDecl *fn) {
   const clang::TemplateArgumentList *args = fn->getTemplateSpecializationArgs();
   const clang::FunctionTemplateDecl *ftd = fn->getPrimaryTemplate();
-  if (!args || !ftd)
+  if (!args || !ftd) {
+    // A kernel that is not a template: its instance cannot be named after the kernel alone, since
+    // the namespace would collide with the function itself in a file that holds both the CPU
+    // reference and the generated code.
+    k.instanceName = k.name + "_instance";
     return;
+  }
   const clang::TemplateParameterList *params = ftd->getTemplateParameters();
   std::vector<std::string> spelled, mangled;
   for (unsigned i = 0; i < args->size() && i < params->size(); ++i) {

@@ -12,6 +12,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Frontend/Utils.h>
 #include <clang/Tooling/Tooling.h>
@@ -50,6 +51,7 @@ struct Job {
   ir::Module *module = nullptr;
   llvm::raw_ostream *diagOut = nullptr;
   std::ostream *err = nullptr;
+  bool precompiledTl = false; ///< <tilec/tl.hpp> comes from TranslateOptions::precompiledHeader
   bool ok = false;
   bool consumerRan = false;
   bool clangErrorsShown = false;       ///< Clang printed a C++ error of the user's source
@@ -128,6 +130,19 @@ class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
 public:
   std::vector<const clang::FunctionDecl *> kernels; // templated decls or plain functions
   std::vector<const clang::Decl *> misplaced;        // annotated non-functions
+
+  /// Walks the translation unit. With a precompiled <tilec/tl.hpp> (TranslateOptions), its
+  /// declarations hold no kernels and are left unloaded: walking them would read the whole C++
+  /// library back from the file, which costs more than the rest of a small kernel's translation.
+  void findIn(clang::TranslationUnitDecl *tu, bool skipPrecompiled) {
+    if (!skipPrecompiled) {
+      TraverseDecl(tu);
+      return;
+    }
+    for (clang::Decl *d : tu->noload_decls())
+      if (!d->isFromASTFile())
+        TraverseDecl(d);
+  }
   bool VisitDecl(clang::Decl *d) {
     if (!kernelAttr(d))
       return true;
@@ -156,7 +171,7 @@ public:
     bool failed = ctx.getDiagnostics().hasErrorOccurred();
 
     KernelFinder finder;
-    finder.TraverseDecl(ctx.getTranslationUnitDecl());
+    finder.findIn(ctx.getTranslationUnitDecl(), job.precompiledTl);
     for (const clang::Decl *d : finder.misplaced) {
       std::string name = "declaration";
       if (auto *nd = llvm::dyn_cast<clang::NamedDecl>(d))
@@ -253,6 +268,19 @@ public:
         failed = true;
         continue;
       }
+      // The generated code declares the instance's namespace and its launcher at global scope, in
+      // the file that host code includes next to this source (the CPU reference): neither name may
+      // be one this source declares there.
+      clang::SourceLocation at = it.at.isValid() ? it.at : it.primary->getLocation();
+      for (auto [emitted, what] : {std::pair{k.instanceName, "namespace"},
+                                   std::pair{"launch_" + k.instanceName, "launcher"}}) {
+        for (const clang::NamedDecl *taken : ctx.getTranslationUnitDecl()->lookup(&ctx.Idents.get(emitted))) {
+          fe.report(DiagId::EmittedNameTaken, at, {emitted, what, "'" + k.name + k.templateArgs + "'"});
+          fe.report(DiagId::NoteDeclaredHere, taken->getLocation(), {emitted});
+          failed = true;
+          break;
+        }
+      }
       job.module->kernels.push_back(std::move(k));
     }
     if (failed)
@@ -335,6 +363,11 @@ bool translateCode(const std::string &code, const std::string &fileName, const T
                                    "-resource-dir", TILEC_CLANG_RESOURCE_DIR};
   for (auto &dir : opts.includeDirs)
     args.push_back("-I" + dir);
+  if (!opts.precompiledHeader.empty()) {
+    job.precompiledTl = true;
+    args.push_back("-include-pch");
+    args.push_back(opts.precompiledHeader);
+  }
   for (auto &a : opts.clangArgs)
     args.push_back(a);
   args.push_back(fileName);
@@ -355,6 +388,34 @@ bool translateCode(const std::string &code, const std::string &fileName, const T
     for (const std::string &d : job.dependencies->getDependencies())
       dependencies->push_back(d);
   return ran && job.ok;
+}
+
+bool writePrecompiledTl(const std::string &path, const TranslateOptions &opts, std::ostream &err) {
+  std::string stub = path + ".hpp";
+  {
+    std::ofstream out(stub, std::ios::binary | std::ios::trunc);
+    out << "#include <tilec/tl.hpp>\n";
+    if (!out.flush()) {
+      err << "tilec: error: cannot write '" << stub << "'\n";
+      return false;
+    }
+  }
+  // Templates instantiated while the header is built (-fpch-instantiate-templates) are not
+  // instantiated again at the end of every translation unit that reads it.
+  std::vector<std::string> args = {"tilec", "-std=c++20", "-x", "c++-header", "-fpch-instantiate-templates",
+                                   "-resource-dir", TILEC_CLANG_RESOURCE_DIR};
+  for (auto &dir : opts.includeDirs)
+    args.push_back("-I" + dir);
+  for (auto &a : opts.clangArgs)
+    args.push_back(a);
+  args.insert(args.end(), {stub, "-o", path});
+  auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions());
+  llvm::raw_os_ostream diagStream(err);
+  auto diagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  clang::TextDiagnosticPrinter printer(diagStream, diagOpts.get());
+  clang::tooling::ToolInvocation invocation(args, std::make_unique<clang::GeneratePCHAction>(), files.get());
+  invocation.setDiagnosticConsumer(&printer);
+  return invocation.run() && !printer.getNumErrors();
 }
 
 bool translateFile(const std::string &path, const TranslateOptions &opts, ir::Module &module,

@@ -17,6 +17,10 @@ struct TranslateOptions {
   std::vector<std::string> includeDirs;
   /// Extra arguments for Clang (after `--` on the command line).
   std::vector<std::string> clangArgs;
+  /// A precompiled header of <tilec/tl.hpp> alone (writePrecompiledTl), included before the source:
+  /// for callers that translate many small sources in one process (the fuzz target), where parsing
+  /// the header and the C++ library it includes would dominate. Empty: none.
+  std::string precompiledHeader;
 };
 
 /// Parse `path` and append one ir::Kernel per kernel instantiation (explicit instantiations in the
@@ -33,5 +37,12 @@ bool translateFile(const std::string &path, const TranslateOptions &opts, ir::Mo
 bool translateCode(const std::string &code, const std::string &fileName,
                    const TranslateOptions &opts, ir::Module &module, std::ostream &err,
                    std::vector<std::string> *dependencies = nullptr);
+
+/// Writes a precompiled header of <tilec/tl.hpp> (found through opts.includeDirs) to `path`, for
+/// TranslateOptions::precompiledHeader, with the Clang that tilec links (a precompiled header is
+/// only read by the Clang that wrote it). Also writes `path`.hpp, the one-line header it was built
+/// from (Clang checks that it still exists when reading). Returns false, with Clang's errors on
+/// `err`, on failure.
+bool writePrecompiledTl(const std::string &path, const TranslateOptions &opts, std::ostream &err);
 
 } // namespace tilec::translator
