@@ -98,22 +98,27 @@ public:
       const clang::SourceManager &sm = info.getSourceManager();
       clang::SourceLocation loc = sm.getExpansionLoc(info.getLocation());
       if (sm.getFileID(loc) == sm.getMainFileID() && sm.getFileOffset(loc) >= job.originalSize) {
-        if (level >= clang::DiagnosticsEngine::Error) {
-          unsigned line = sm.getExpansionLineNumber(loc);
-          for (auto &r : job.requests)
-            if (r.line == line && r.clangError.empty()) {
+        unsigned line = sm.getExpansionLineNumber(loc);
+        auto r = std::find_if(job.requests.begin(), job.requests.end(),
+                              [&](const Request &q) { return q.line == line; });
+        // Only a request's own line: without requests, the end of the user's file (where Clang
+        // reports a brace left open when the file does not end with a newline) is the user's.
+        if (r != job.requests.end()) {
+          if (level >= clang::DiagnosticsEngine::Error) {
+            if (r->clangError.empty()) {
               llvm::SmallString<128> msg;
               info.FormatDiagnostic(msg);
-              r.clangError = msg.str().str();
+              r->clangError = msg.str().str();
               // Clang's words about the helper variable mean the arguments did not fit.
-              if (r.clangError.find("tilec_instantiation_") != std::string::npos ||
-                  r.clangError.find("overloaded function") != std::string::npos)
-                r.clangError = "the template arguments do not match the kernel's template parameters";
+              if (r->clangError.find("tilec_instantiation_") != std::string::npos ||
+                  r->clangError.find("overloaded function") != std::string::npos)
+                r->clangError = "the template arguments do not match the kernel's template parameters";
             }
-          droppingNotes = true;
-          job.clangErrorsShown = job.clangErrorsShownBefore; // reported as BadInstantiation
+            droppingNotes = true;
+            job.clangErrorsShown = job.clangErrorsShownBefore; // reported as BadInstantiation
+          }
+          return;
         }
-        return;
       }
     }
     inner.HandleDiagnostic(level, info);
