@@ -3,7 +3,7 @@
 /// same directories, renamed once all were written, so that a failed translation never leaves a
 /// partial or stale-looking output behind.
 
-#include "driver/Options.h"
+#include "driver/Driver.h"
 #include "emitters/Emitter.h"
 #include "ir/Diagnostics.h"
 #include "ir/Printer.h"
@@ -183,6 +183,53 @@ bool uniqueInstanceNames(const ir::Module &module, std::ostream &err) {
 
 } // namespace
 
+int compileModule(ir::Module &module, const Options &opts, Compiled &out, std::ostream &err) {
+  if (!uniqueInstanceNames(module, err))
+    return ExitUserError;
+
+  ir::Target target;
+  target.kind = opts.target;
+  target.arch = !opts.arch.empty() ? opts.arch : opts.target == ir::TargetKind::Cuda ? "sm_90a" : "gfx90a";
+  for (auto &k : module.kernels)
+    k.warpSize = target.warpSize();
+
+  DiagnosticEngine diags(err);
+  diags.setModule(&module);
+  passes::PassContext ctx{diags, target};
+  passes::PipelineOptions popts;
+  popts.stopAfter = opts.stopAfter;
+  popts.printAfter = opts.printAfter;
+  popts.printStream = &err;
+  bool pipelineAvailable = !passes::registeredPasses().empty() &&
+                           passes::createPass(passes::registeredPasses().front().name) != nullptr;
+  if (pipelineAvailable) {
+    if (!passes::runPipeline(module, ctx, popts)) {
+      if (!diags.hasErrors())
+        err << "tilec: internal error: the pass pipeline failed without reporting a diagnostic\n";
+      return diags.hasErrors() ? ExitUserError : ExitInternalError;
+    }
+  } else if (opts.emit != EmitKind::Ir) {
+    err << "tilec: error: the pass pipeline is not available in this build; only --emit=ir works\n";
+    return ExitInternalError;
+  }
+
+  emitters::EmitOptions eopts;
+  eopts.target = target;
+  eopts.provenance = opts.provenance;
+  eopts.lineDirectives = opts.lineDirectives;
+  eopts.toolVersion = TILEC_VERSION;
+  if (opts.emit == EmitKind::Ir) {
+    std::ostringstream os;
+    ir::print(os, module);
+    out.text = os.str();
+  } else {
+    out.text = emitters::emitModule(module, eopts);
+  }
+  if (!opts.header.empty())
+    out.header = emitters::emitLauncherDeclarations(module, eopts);
+  return ExitSuccess;
+}
+
 int runTilec(const Options &opts, std::ostream &out, std::ostream &err) {
   if (opts.listPasses) {
     size_t width = 0;
@@ -266,53 +313,15 @@ int runTilec(const Options &opts, std::ostream &out, std::ostream &err) {
       ok = translator::translateFile(input, topts, module, err, depsOut) && ok;
     if (!ok)
       return ExitUserError;
-    if (!uniqueInstanceNames(module, err))
-      return ExitUserError;
-
-    ir::Target target;
-    target.kind = opts.target;
-    target.arch = !opts.arch.empty() ? opts.arch : opts.target == ir::TargetKind::Cuda ? "sm_90a" : "gfx90a";
-    for (auto &k : module.kernels)
-      k.warpSize = target.warpSize();
-
-    DiagnosticEngine diags(err);
-    diags.setModule(&module);
-    passes::PassContext ctx{diags, target};
-    passes::PipelineOptions popts;
-    popts.stopAfter = opts.stopAfter;
-    popts.printAfter = opts.printAfter;
-    popts.printStream = &err;
-    bool pipelineAvailable = !passes::registeredPasses().empty() &&
-                             passes::createPass(passes::registeredPasses().front().name) != nullptr;
-    if (pipelineAvailable) {
-      if (!passes::runPipeline(module, ctx, popts)) {
-        if (!diags.hasErrors())
-          err << "tilec: internal error: the pass pipeline failed without reporting a diagnostic\n";
-        return diags.hasErrors() ? ExitUserError : ExitInternalError;
-      }
-    } else if (opts.emit != EmitKind::Ir) {
-      err << "tilec: error: the pass pipeline is not available in this build; only --emit=ir works\n";
-      return ExitInternalError;
-    }
-
-    emitters::EmitOptions eopts;
-    eopts.target = target;
-    eopts.provenance = opts.provenance;
-    eopts.lineDirectives = opts.lineDirectives;
-    eopts.toolVersion = TILEC_VERSION;
-    std::string text;
-    if (opts.emit == EmitKind::Ir) {
-      std::ostringstream os;
-      ir::print(os, module);
-      text = os.str();
-    } else {
-      text = emitters::emitModule(module, eopts);
-    }
+    Compiled compiled;
+    if (int rc = compileModule(module, opts, compiled, err); rc != ExitSuccess)
+      return rc;
+    const std::string &text = compiled.text;
 
     // Everything goes to disk together or not at all: the header, the depfile, then the output.
     std::vector<std::pair<std::string, std::string>> files;
     if (!opts.header.empty())
-      files.emplace_back(opts.header, emitters::emitLauncherDeclarations(module, eopts));
+      files.emplace_back(opts.header, compiled.header);
     if (!opts.depfile.empty())
       files.emplace_back(opts.depfile, depfileText(path, deps));
     if (path != "-")

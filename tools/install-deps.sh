@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ python3
   libclang-19-dev llvm-19-dev llvm-19-tools clang-19
+  libclang-rt-19-dev
   libboost-program-options-dev libboost-context-dev binutils
   libgtest-dev
   hipcc libamdhip64-dev rocm-device-libs

@@ -1,7 +1,10 @@
+#include "ir/Clone.h"
 #include "ir/IR.h"
+#include "ir/IRVisitor.h"
 #include "ir/Printer.h"
 
 #include <gtest/gtest.h>
+#include <set>
 #include <sstream>
 
 using namespace tilec::ir;
@@ -69,6 +72,76 @@ TEST(IR, PrinterIsCanonical) {
   store(add(splat(%out) : tile<1024xptr<f32>>, %offs), load(add(splat(%x) : tile<1024xptr<const f32>>, %offs), mask=lt(%offs, splat(%n) : tile<1024xi32>)) : tile<1024xf32>, mask=lt(%offs, splat(%n) : tile<1024xi32>))
 }
 )");
+}
+
+/// Every VarNode a kernel refers to: parameters, declarations, assignments, loop indices, reads
+/// (body and grid).
+std::set<const VarNode *> varsOf(const Kernel &k) {
+  struct Collect : IRVisitor {
+    std::set<const VarNode *> vars;
+    using IRVisitor::visit;
+    void visit(const VarRef *n) override { vars.insert(n->var.get()); }
+    void visit(const Decl *n) override {
+      vars.insert(n->var.get());
+      IRVisitor::visit(n);
+    }
+    void visit(const Assign *n) override {
+      vars.insert(n->var.get());
+      IRVisitor::visit(n);
+    }
+    void visit(const For *n) override {
+      vars.insert(n->var.get());
+      IRVisitor::visit(n);
+    }
+  } c;
+  for (const Var &p : k.params)
+    c.vars.insert(p.get());
+  c.visit(k.body);
+  for (const Expr &g : k.settings.grid)
+    c.visit(g);
+  return c.vars;
+}
+
+std::string printed(const Module &m) {
+  std::ostringstream os;
+  print(os, m);
+  return os.str();
+}
+
+TEST(IR, CloneHasVariablesOfItsOwn) {
+  // vector add, plus a loop that assigns a tile and a grid over a parameter.
+  Module m;
+  m.kernels.push_back(vectorAddKernel());
+  Kernel &k = m.kernels.back();
+  Var n = k.params[2];
+  Var acc = k.newVar("acc", Type::scalar(ScalarType::I32).withShape({1024}), VarKind::Local, {});
+  Var i = k.newVar("i", Type::scalar(ScalarType::I32), VarKind::LoopIndex, {});
+  Expr one = IntImm::make(ScalarType::I32, 1);
+  Stmt loop = For::make(i, IntImm::make(ScalarType::I32, 0), VarRef::make(n), one,
+                        Assign::make(acc, Binary::make(BinaryOp::Add, VarRef::make(acc),
+                                                       Splat::make(VarRef::make(i), {1024}))),
+                        false);
+  auto body = std::make_shared<Block>(*as<Block>(k.body));
+  body->stmts.push_back(Decl::make(acc, Arange::make(0, 1024)));
+  body->stmts.push_back(loop);
+  k.body = body;
+  k.settings.grid = {Math::make(MathOp::Cdiv, {VarRef::make(n), IntImm::make(ScalarType::I32, 1024)})};
+
+  Module c = clone(m);
+  EXPECT_EQ(printed(c), printed(m));
+  std::set<const VarNode *> original = varsOf(m.kernels[0]), copied = varsOf(c.kernels[0]);
+  EXPECT_EQ(original.size(), 7u); // x out n pid offs acc i
+  EXPECT_EQ(copied.size(), original.size());
+  for (const VarNode *v : copied)
+    EXPECT_EQ(original.count(v), 0u) << "variable '" << v->name << "' is shared with the original";
+
+  // What layout assignment does to a variable, done to the copy, leaves the original alone.
+  std::string before = printed(m);
+  for (const VarNode *v : copied)
+    if (v->type.isTile())
+      const_cast<VarNode *>(v)->type.layout = Layout::blocked({4}, {32}, {4}, {0});
+  EXPECT_EQ(printed(m), before);
+  EXPECT_NE(printed(c), before);
 }
 
 TEST(IR, LayoutGeometry) {
