@@ -20,6 +20,8 @@
 #include "ir/IRVisitor.h"
 #include "passes/Passes.h"
 
+#include <map>
+
 namespace tilec::passes {
 
 using namespace ir;
@@ -89,6 +91,7 @@ public:
   /// bound).
   Expr run(const Expr &e, bool keepRoot) {
     root = keepRoot ? e.get() : nullptr;
+    bound.clear();
     return mutate(e);
   }
 
@@ -96,17 +99,21 @@ protected:
   using IRMutator::mutate;
   Expr mutate(const Load *n, const Expr &self) override {
     bool isRoot = n == root;
+    if (auto it = bound.find(n); !isRoot && it != bound.end())
+      return it->second;
     Expr e = IRMutator::mutate(n, self);
     if (isRoot)
       return e;
-    return bind(e, pointerName(n->ptr) + "_load");
+    return bound[n] = bind(e, pointerName(n->ptr) + "_load");
   }
   Expr mutate(const Reduce *n, const Expr &self) override {
     bool isRoot = n == root;
+    if (auto it = bound.find(n); !isRoot && it != bound.end())
+      return it->second;
     Expr e = IRMutator::mutate(n, self);
     if (isRoot)
       return e;
-    return bind(e, std::string(name(n->op)) + "_" + operandName(as<Reduce>(e)->a));
+    return bound[n] = bind(e, std::string(name(n->op)) + "_" + operandName(as<Reduce>(e)->a));
   }
 
 private:
@@ -118,6 +125,9 @@ private:
   Kernel &k;
   std::vector<Stmt> &decls;
   const ExprNode *root = nullptr;
+  /// A node that occurs more than once in the expression (one shared subtree, as the translator
+  /// builds tl::argmax of a 2-D tile) is one value: it is bound once.
+  std::map<const ExprNode *, Expr> bound;
 };
 
 class Materializer {

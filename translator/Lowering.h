@@ -109,6 +109,7 @@ public:
   ir::Expr needTile(ir::Expr x, const clang::Expr *src, const std::string &op);
   ir::Stmt lowerStore(const clang::CallExpr *call);
   ir::Expr lowerCall(const clang::CallExpr *call);
+  static ir::Expr flatArgBest(ir::ReduceOp op, ir::Expr a, ir::SourceLoc l);
 
   FrontEndContext &fe;
   clang::ASTContext &ctx;

@@ -85,6 +85,31 @@ ir::Stmt KernelLowering::lowerStore(const clang::CallExpr *call) {
   return ir::Store::make(p, v, m, l);
 }
 
+/// tl::argmax(x) / tl::argmin(x) of a 2-D tile [D0, D1]: the flattened index i * D1 + j of the first
+/// best element in row-major order (docs/language.md), from reductions along one axis each:
+///   j[r]  = argbest<1>(x)                       first best column of each row
+///   v[r]  = sum<1>(where(cols == j[r], x, 0))   that element (the only non-zero term: exact)
+///   i     = argbest<0>(v)                       first row holding the best of all (a NaN included)
+///   j_i   = sum<0>(where(rows == i, j, 0))      its column
+/// Rows are compared by their first best element, so ties and NaNs resolve as in one flat pass.
+ir::Expr KernelLowering::flatArgBest(ir::ReduceOp op, ir::Expr a, ir::SourceLoc l) {
+  using ir::BinaryOp;
+  const int64_t d0 = a->type.shape[0], d1 = a->type.shape[1];
+  const ScalarType e = a->type.elem;
+  auto zero = [&](ScalarType t) {
+    return ir::isFloat(t) ? ir::FloatImm::make(t, 0.0, l) : ir::IntImm::make(t, 0, l);
+  };
+  ir::Expr j = ir::Reduce::make(op, 1, a, l);
+  ir::Expr cols = toShape(ir::Arange::make(0, d1, l), {d0, d1});
+  ir::Expr atJ = ir::Binary::make(BinaryOp::Eq, cols, ir::Broadcast::make(ir::ExpandDims::make(j, 1, l), {d0, d1}, l), l);
+  ir::Expr v = ir::Reduce::make(ir::ReduceOp::Sum, 1, ir::Select::make(atJ, a, toShape(zero(e), {d0, d1}), l), l);
+  ir::Expr i = ir::Reduce::make(op, 0, v, l);
+  ir::Expr atI = ir::Binary::make(BinaryOp::Eq, ir::Arange::make(0, d0, l), toShape(i, {d0}), l);
+  ir::Expr ji = ir::Reduce::make(ir::ReduceOp::Sum, 0, ir::Select::make(atI, j, toShape(zero(ScalarType::I32), {d0}), l), l);
+  return ir::Binary::make(BinaryOp::Add, ir::Binary::make(BinaryOp::Mul, i, ir::IntImm::make(ScalarType::I32, d1, l), l),
+                          ji, l);
+}
+
 ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
   using namespace clang;
   const FunctionDecl *fd = call->getDirectCallee();
@@ -273,11 +298,9 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
       if (axis < 0 || axis >= a->type.rank())
         fe.fail(DiagId::BadAxis, at, {std::to_string(targs.empty() ? 0 : targs[0]), std::to_string(a->type.rank())});
     } else if (a->type.rank() == 2) {
-      // Reducing every element: along dim 1, then dim 0 (argmax/argmin would need the flattened
-      // index, which two reductions do not give).
+      // Reducing every element: along dim 1, then dim 0.
       if (it->second == ir::ReduceOp::ArgMax || it->second == ir::ReduceOp::ArgMin)
-        fe.fail(DiagId::BadOperand, args[0]->getExprLoc(),
-                {a->type.str(), qname, "a 1-D tile (give the axis for 2-D tiles: " + qname + "<AXIS>(x))"});
+        return flatArgBest(it->second, a, l);
       a = ir::Reduce::make(it->second, 1, a, l);
     }
     ir::Expr r = ir::Reduce::make(it->second, static_cast<int>(axis), a, l);

@@ -24,14 +24,19 @@ using L3 = tilec::rt::Blocked2<1, HI_VEC, 1, 32, NUM_WARPS, 1, 1, BM, BN>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
-    const float *x, int *argmax_out, int *argmin_out, float *max_out, int M, int N, int stride) {
+    const float *x, int *argmax_out, int *argmin_out, float *max_out, int *tile_argmax_out,
+    int *tile_argmin_out, int M, int N, int stride) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  tilec::rt::ArgPair<float> *argmax_sum_argmax_hi_smem = reinterpret_cast<tilec::rt::ArgPair<float> *>(smem + 0);
+  int *sum_argmax_hi_smem = reinterpret_cast<int *>(smem + 0);
+  tilec::rt::ArgPair<float> *argmin_sum_argmin_lo_smem = reinterpret_cast<tilec::rt::ArgPair<float> *>(smem + 0);
+  int *sum_argmin_lo_smem = reinterpret_cast<int *>(smem + 0);
   int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
   float *store_cvt_smem_1 = reinterpret_cast<float *>(smem + 0);
   int *store_cvt_smem_2 = reinterpret_cast<int *>(smem + 0);
-  // row_argmax.cpp:9: int pid = tl::program_id(0);
+  // row_argmax.cpp:11: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // row_argmax.cpp:10: auto rows = pid * BM + tl::arange<0, BM>();
+  // row_argmax.cpp:12: auto rows = pid * BM + tl::arange<0, BM>();
   int rows[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -42,13 +47,13 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rows_store[i] = pid * BM + L1::coord0(i);
   }
-  // row_argmax.cpp:11: auto cols = tl::arange<0, BN>();
+  // row_argmax.cpp:13: auto cols = tl::arange<0, BN>();
   int cols[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     cols[i] = L2::coord0(i);
   }
-  // row_argmax.cpp:12: auto mask = (tl::expand_dims<1>(rows) < M) & (tl::expand_dims<0>(cols) < N);
+  // row_argmax.cpp:14: auto mask = (tl::expand_dims<1>(rows) < M) & (tl::expand_dims<0>(cols) < N);
   bool mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -57,7 +62,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
       mask[i][j] = (rows[i] < M) & (cols[j] < N);
     }
   }
-  // row_argmax.cpp:13: auto ptrs = x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols);
+  // row_argmax.cpp:15: auto ptrs = x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols);
   const float *ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -66,7 +71,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
       ptrs[i][j] = x + rows[i] * stride + cols[j];
     }
   }
-  // row_argmax.cpp:15: auto hi = tl::load(ptrs, mask, -tl::inf);
+  // row_argmax.cpp:17: auto hi = tl::load(ptrs, mask, -tl::inf);
   float hi[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -76,7 +81,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
                                          mask[i][j + HI_VEC - 1]);
     }
   }
-  // row_argmax.cpp:16: auto lo = tl::load(ptrs, mask, tl::inf);
+  // row_argmax.cpp:18: auto lo = tl::load(ptrs, mask, tl::inf);
   float lo[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -86,13 +91,13 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
                                          mask[i][j + LO_VEC - 1]);
     }
   }
-  // row_argmax.cpp:17: auto row_mask = rows < M;
+  // row_argmax.cpp:19: auto row_mask = rows < M;
   bool row_mask[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
     row_mask[i] = rows_store[i] < M;
   }
-  // row_argmax.cpp:18: tl::store(argmax_out + rows, tl::argmax<1>(hi), row_mask);
+  // row_argmax.cpp:20: tl::store(argmax_out + rows, tl::argmax<1>(hi), row_mask);
   tilec::rt::ArgPair<float> argmax_hi_part[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -131,7 +136,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
         argmax_out[rows_store[i]] = store_cvt[i];
     }
   }
-  // row_argmax.cpp:19: tl::store(max_out + rows, tl::max<1>(hi), row_mask);
+  // row_argmax.cpp:21: tl::store(max_out + rows, tl::max<1>(hi), row_mask);
   float max_hi[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -164,7 +169,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
         max_out[rows_store[i]] = store_cvt_1[i];
     }
   }
-  // row_argmax.cpp:20: tl::store(argmin_out + rows, tl::argmin<1>(lo), row_mask);
+  // row_argmax.cpp:22: tl::store(argmin_out + rows, tl::argmin<1>(lo), row_mask);
   tilec::rt::ArgPair<float> argmin_lo_part[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -204,6 +209,124 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
         argmin_out[rows_store[i]] = store_cvt_2[i];
     }
   }
+  // row_argmax.cpp:23: tl::store(tile_argmax_out + pid, tl::argmax(hi));
+  tilec::rt::ArgPair<float> argmax_hi_part_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    argmax_hi_part_1[i] = tilec::rt::make_pair(hi[i][0], L3::coord1(0));
+    TILEC_UNROLL
+    for (int j = 1; j < L3::ELEMS1; ++j)
+      argmax_hi_part_1[i] = tilec::rt::ArgMax::combine(
+          argmax_hi_part_1[i], tilec::rt::make_pair(hi[i][j], L3::coord1(j)));
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    argmax_hi_part_1[i] = tilec::rt::warp_allreduce<tilec::rt::ArgMax>(
+        argmax_hi_part_1[i], 16, 8, 4, 2, 1);
+  }
+  int argmax_hi_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    argmax_hi_1[i] = argmax_hi_part_1[i].index;
+  }
+  float sum_argmax_hi[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    sum_argmax_hi[i] = (L2::coord0(0) == argmax_hi_1[i]) ? hi[i][0] : 0.0f;
+    TILEC_UNROLL
+    for (int j = 1; j < L3::ELEMS1; ++j)
+      sum_argmax_hi[i] = tilec::rt::Sum::combine(
+          sum_argmax_hi[i], (L2::coord0(j) == argmax_hi_1[i]) ? hi[i][j] : 0.0f);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sum_argmax_hi[i] = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_argmax_hi[i], 16, 8, 4, 2, 1);
+  }
+  tilec::rt::ArgPair<float> argmax_sum_argmax_hi_part = tilec::rt::make_pair(sum_argmax_hi[0], L0::coord0(0));
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    argmax_sum_argmax_hi_part = tilec::rt::ArgMax::combine(
+        argmax_sum_argmax_hi_part, tilec::rt::make_pair(sum_argmax_hi[i], L0::coord0(i)));
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    argmax_sum_argmax_hi_smem[L0::warp_coord0()] = argmax_sum_argmax_hi_part;
+  }
+  __syncthreads();
+  const tilec::rt::ArgPair<float> argmax_sum_argmax_hi_pair = tilec::rt::combine_partials<tilec::rt::ArgMax, 4>(
+      argmax_sum_argmax_hi_smem, 1);
+  const int argmax_sum_argmax_hi = argmax_sum_argmax_hi_pair.index;
+  int sum_argmax_hi_part = (L0::coord0(0) == argmax_sum_argmax_hi) ? argmax_hi_1[0] : 0;
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_argmax_hi_part = tilec::rt::Sum::combine(
+        sum_argmax_hi_part, (L0::coord0(i) == argmax_sum_argmax_hi) ? argmax_hi_1[i] : 0);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_argmax_hi_smem[L0::warp_coord0()] = sum_argmax_hi_part;
+  }
+  __syncthreads();
+  const int sum_argmax_hi_1 = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_argmax_hi_smem, 1);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    tile_argmax_out[pid] = argmax_sum_argmax_hi * 128 + sum_argmax_hi_1;
+  // row_argmax.cpp:24: tl::store(tile_argmin_out + pid, tl::argmin(lo));
+  tilec::rt::ArgPair<float> argmin_lo_part_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    argmin_lo_part_1[i] = tilec::rt::make_pair(lo[i][0], L3::coord1(0));
+    TILEC_UNROLL
+    for (int j = 1; j < L3::ELEMS1; ++j)
+      argmin_lo_part_1[i] = tilec::rt::ArgMin::combine(
+          argmin_lo_part_1[i], tilec::rt::make_pair(lo[i][j], L3::coord1(j)));
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    argmin_lo_part_1[i] = tilec::rt::warp_allreduce<tilec::rt::ArgMin>(
+        argmin_lo_part_1[i], 16, 8, 4, 2, 1);
+  }
+  int argmin_lo_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    argmin_lo_1[i] = argmin_lo_part_1[i].index;
+  }
+  float sum_argmin_lo[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    sum_argmin_lo[i] = (L2::coord0(0) == argmin_lo_1[i]) ? lo[i][0] : 0.0f;
+    TILEC_UNROLL
+    for (int j = 1; j < L3::ELEMS1; ++j)
+      sum_argmin_lo[i] = tilec::rt::Sum::combine(
+          sum_argmin_lo[i], (L2::coord0(j) == argmin_lo_1[i]) ? lo[i][j] : 0.0f);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sum_argmin_lo[i] = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_argmin_lo[i], 16, 8, 4, 2, 1);
+  }
+  tilec::rt::ArgPair<float> argmin_sum_argmin_lo_part = tilec::rt::make_pair(sum_argmin_lo[0], L0::coord0(0));
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    argmin_sum_argmin_lo_part = tilec::rt::ArgMin::combine(
+        argmin_sum_argmin_lo_part, tilec::rt::make_pair(sum_argmin_lo[i], L0::coord0(i)));
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    argmin_sum_argmin_lo_smem[L0::warp_coord0()] = argmin_sum_argmin_lo_part;
+  }
+  __syncthreads();
+  const tilec::rt::ArgPair<float> argmin_sum_argmin_lo_pair = tilec::rt::combine_partials<tilec::rt::ArgMin, 4>(
+      argmin_sum_argmin_lo_smem, 1);
+  const int argmin_sum_argmin_lo = argmin_sum_argmin_lo_pair.index;
+  int sum_argmin_lo_part = (L0::coord0(0) == argmin_sum_argmin_lo) ? argmin_lo_1[0] : 0;
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_argmin_lo_part = tilec::rt::Sum::combine(
+        sum_argmin_lo_part, (L0::coord0(i) == argmin_sum_argmin_lo) ? argmin_lo_1[i] : 0);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_argmin_lo_smem[L0::warp_coord0()] = sum_argmin_lo_part;
+  }
+  __syncthreads();
+  const int sum_argmin_lo_1 = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_argmin_lo_smem, 1);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    tile_argmin_out[pid] = argmin_sum_argmin_lo * 128 + sum_argmin_lo_1;
 }
 
 } // namespace row_argmax_kernel_8_128
@@ -211,8 +334,9 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
 /// Launches row_argmax_kernel<8, 128> on `stream` with
 /// row_argmax_kernel_8_128::NUM_THREADS threads per block.
 cudaError_t launch_row_argmax_kernel_8_128(dim3 grid, cudaStream_t stream, const float *x,
-                                           int *argmax_out, int *argmin_out, float *max_out, int M,
-                                           int N, int stride) {
+                                           int *argmax_out, int *argmin_out, float *max_out,
+                                           int *tile_argmax_out, int *tile_argmin_out, int M, int N,
+                                           int stride) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
   cudaLaunchConfig_t config = {};
@@ -220,14 +344,14 @@ cudaError_t launch_row_argmax_kernel_8_128(dim3 grid, cudaStream_t stream, const
   config.blockDim = dim3(row_argmax_kernel_8_128::NUM_THREADS);
   config.stream = stream;
   return cudaLaunchKernelEx(&config, row_argmax_kernel_8_128::row_argmax_kernel, x, argmax_out,
-                            argmin_out, max_out, M, N, stride);
+                            argmin_out, max_out, tile_argmax_out, tile_argmin_out, M, N, stride);
 }
 
 /// The same with the grid from the kernel's annotation.
 cudaError_t launch_row_argmax_kernel_8_128(cudaStream_t stream, const float *x, int *argmax_out,
-                                           int *argmin_out, float *max_out, int M, int N,
-                                           int stride) {
+                                           int *argmin_out, float *max_out, int *tile_argmax_out,
+                                           int *tile_argmin_out, int M, int N, int stride) {
   const dim3 grid(tilec::rt::cdiv(M, row_argmax_kernel_8_128::BM));
-  return launch_row_argmax_kernel_8_128(grid, stream, x, argmax_out, argmin_out, max_out, M, N,
-                                        stride);
+  return launch_row_argmax_kernel_8_128(grid, stream, x, argmax_out, argmin_out, max_out,
+                                        tile_argmax_out, tile_argmin_out, M, N, stride);
 }

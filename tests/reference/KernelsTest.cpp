@@ -80,7 +80,8 @@ TEST_P(RowArgmax, MatchesLoop) {
   const auto [M, N] = GetParam();
   auto rng = makeRng(13, static_cast<std::uint64_t>(M * 100000 + N));
   GuardedBuffer<float> x(static_cast<std::size_t>(M * N)), mx(M);
-  GuardedBuffer<int> amax(M), amin(M);
+  const int programs = tl::cdiv(M, 8);
+  GuardedBuffer<int> amax(M), amin(M), tmax(programs), tmin(programs);
   // Few distinct values, so every row has ties: the smallest index must win.
   std::uniform_int_distribution<int> level(-4, 4);
   for (std::size_t k = 0; k < x.size(); ++k) {
@@ -90,8 +91,10 @@ TEST_P(RowArgmax, MatchesLoop) {
   mx.fill(nanF());
   amax.fill(-1);
   amin.fill(-1);
-  tl::launch(tl::grid3{tl::cdiv(M, 8)}, row_argmax_kernel<8, 128>, x.data(), amax.data(),
-             amin.data(), mx.data(), M, N, N);
+  tmax.fill(-1);
+  tmin.fill(-1);
+  tl::launch(tl::grid3{programs}, row_argmax_kernel<8, 128>, x.data(), amax.data(), amin.data(),
+             mx.data(), tmax.data(), tmin.data(), M, N, N);
   for (int i = 0; i < M; ++i) {
     int best = 0, worst = 0;
     for (int j = 1; j < N; ++j) {
@@ -103,6 +106,23 @@ TEST_P(RowArgmax, MatchesLoop) {
     EXPECT_EQ(amax[i], best) << "row " << i;
     EXPECT_EQ(amin[i], worst) << "row " << i;
     EXPECT_EQ(mx[i], x[i * N + best]) << "row " << i;
+  }
+  // Each program's whole [8, 128] tile, flattened row-major; masked-off elements are -inf for the
+  // argmax and +inf for the argmin.
+  for (int p = 0; p < programs; ++p) {
+    auto at = [&](int k, float masked) {
+      int i = p * 8 + k / 128, j = k % 128;
+      return i < M && j < N ? x[i * N + j] : masked;
+    };
+    int best = 0, worst = 0;
+    for (int k = 1; k < 8 * 128; ++k) {
+      if (at(k, -INFINITY) > at(best, -INFINITY))
+        best = k;
+      if (at(k, INFINITY) < at(worst, INFINITY))
+        worst = k;
+    }
+    EXPECT_EQ(tmax[p], best) << "program " << p;
+    EXPECT_EQ(tmin[p], worst) << "program " << p;
   }
 }
 INSTANTIATE_TEST_SUITE_P(Shapes, RowArgmax,

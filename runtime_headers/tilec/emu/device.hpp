@@ -51,6 +51,11 @@ inline constexpr tilec::emu::detail::Index<&tilec::emu::grid_dim> gridDim{};
 
 TILEC_EMU_BUILTIN void __syncthreads() { ::tilec::emu::sync_threads(); }
 
+// ---- math that CUDA and HIP have and the C library does not ------------------------------------
+// The GPU's rsqrtf is approximate (2 ulp on NVIDIA); the emulator computes it as the CPU reference
+// does, 1 / sqrt(x) in float.
+TILEC_EMU_BUILTIN float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+
 // ---- bit casts ---------------------------------------------------------------------------------
 TILEC_EMU_BUILTIN unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }
 TILEC_EMU_BUILTIN float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
