@@ -6,7 +6,7 @@
 //   arithmetic and comparisons (exactly rounded like the target), casts of constants that are
 //   exact, negation/not/complement;
 // - identities removed: x+0 and x*0 (integers and pointer offsets), x-0, x*1, x/1, cast to the
-//   same type;
+//   same type; an integer or bool compared with itself is a constant;
 // - repeated declarations merged: a `decl %b = E` whose E is structurally equal to the init of an
 //   earlier `decl %a = E` in the same or an enclosing block reuses %a (uses of %b are rewritten to
 //   %a and the decl is dropped) when neither variable is ever assigned again, no variable E reads is
@@ -153,6 +153,19 @@ protected:
       if (x && y)
         if (auto r = foldInt(n->op, *x, *y, a->type.elem))
           return intLike(t, *r, n->loc);
+      // An integer compared with itself (`offs != offs`): a constant, and printed as written a
+      // self-comparison that clang (hipcc) warns about. Not for floats, where x != x tests NaN.
+      if (equal(a, b)) {
+        switch (n->op) {
+        case BinaryOp::Eq:
+        case BinaryOp::Le:
+        case BinaryOp::Ge: return intLike(t, 1, n->loc);
+        case BinaryOp::Ne:
+        case BinaryOp::Lt:
+        case BinaryOp::Gt: return intLike(t, 0, n->loc);
+        default: break;
+        }
+      }
     }
     if (a->type.elem == ScalarType::F32 && !a->type.pointer) {
       auto x = floatConst(a), y = floatConst(b);

@@ -1,6 +1,7 @@
 // The pipeline, in order, as --list-passes prints it (one registry drives it).
 // RUN: %tilec --list-passes | %FileCheck %s
 // CHECK: simplify
+// CHECK-NEXT: dead-decls
 // CHECK-NEXT: materialize
 // CHECK-NEXT: layout-assignment
 // CHECK-NEXT: lower-reductions
