@@ -10,6 +10,14 @@
 
 namespace tilec::ir {
 
+// The check, and only on failure the message: formatting types and layouts for every node the
+// verifier passes (it runs after every pass) used to cost more than the passes themselves.
+#define TILEC_REQUIRE(ok, ...)                                                                     \
+  do {                                                                                             \
+    if (!(ok))                                                                                     \
+      fail(__VA_ARGS__);                                                                           \
+  } while (0)
+
 // ---- buffer lifetimes ----------------------------------------------------------------------------
 
 namespace {
@@ -193,10 +201,6 @@ private:
       where.pop_back();
     throw VerifyError{"kernel '" + k.name + "': " + msg + where};
   }
-  void require(bool ok, const std::string &msg) {
-    if (!ok)
-      fail(msg);
-  }
 
   bool anyLayout() {
     bool any = false;
@@ -230,47 +234,48 @@ private:
 
   // ---- types and layouts -----------------------------------------------------------------------
   void checkLayout(const Layout &l, int rank, const std::string &what) {
-    require(l.rank() == rank, what + ": layout " + l.str() + " has rank " +
-                                  std::to_string(l.rank()) + ", expected " + std::to_string(rank));
+    TILEC_REQUIRE(l.rank() == rank, what + ": layout " + l.str() + " has rank " +
+                                        std::to_string(l.rank()) + ", expected " +
+                                        std::to_string(rank));
     if (l.kind == Layout::Kind::Slice) {
-      require(l.parent && l.sliceDim >= 0 && l.sliceDim < l.parent->rank(),
-              what + ": malformed slice layout");
+      TILEC_REQUIRE(l.parent && l.sliceDim >= 0 && l.sliceDim < l.parent->rank(),
+                    what + ": malformed slice layout");
       return checkLayout(*l.parent, rank + 1, what);
     }
     size_t r = l.order.size();
-    require(l.sizePerThread.size() == r && l.threadsPerWarp.size() == r &&
-                l.warpsPerBlock.size() == r,
-            what + ": malformed blocked layout " + l.str());
+    TILEC_REQUIRE(l.sizePerThread.size() == r && l.threadsPerWarp.size() == r &&
+                      l.warpsPerBlock.size() == r,
+                  what + ": malformed blocked layout " + l.str());
     std::vector<int> ord = l.order;
     std::sort(ord.begin(), ord.end());
     int64_t lanes = 1, warps = 1;
     for (size_t d = 0; d < r; ++d) {
-      require(ord[d] == static_cast<int>(d), what + ": layout order is not a permutation");
-      require(isPow2(l.sizePerThread[d]) && isPow2(l.threadsPerWarp[d]) &&
-                  isPow2(l.warpsPerBlock[d]),
-              what + ": layout sizes must be powers of two: " + l.str());
+      TILEC_REQUIRE(ord[d] == static_cast<int>(d), what + ": layout order is not a permutation");
+      TILEC_REQUIRE(isPow2(l.sizePerThread[d]) && isPow2(l.threadsPerWarp[d]) &&
+                        isPow2(l.warpsPerBlock[d]),
+                    what + ": layout sizes must be powers of two: " + l.str());
       lanes *= l.threadsPerWarp[d];
       warps *= l.warpsPerBlock[d];
     }
-    require(lanes == k.warpSize, what + ": layout " + l.str() + " has " + std::to_string(lanes) +
-                                     " threads per warp; the warp size is " +
-                                     std::to_string(k.warpSize));
-    require(warps == k.settings.numWarps,
-            what + ": layout " + l.str() + " spans " + std::to_string(warps) +
-                " warps; the kernel has num_warps=" + std::to_string(k.settings.numWarps));
+    TILEC_REQUIRE(lanes == k.warpSize,
+                  what + ": layout " + l.str() + " has " + std::to_string(lanes) +
+                      " threads per warp; the warp size is " + std::to_string(k.warpSize));
+    TILEC_REQUIRE(warps == k.settings.numWarps,
+                  what + ": layout " + l.str() + " spans " + std::to_string(warps) +
+                      " warps; the kernel has num_warps=" + std::to_string(k.settings.numWarps));
   }
 
   void checkType(const Type &t, const std::string &what) {
     if (t.isScalar()) {
-      require(!t.layout, what + ": scalar with a layout");
+      TILEC_REQUIRE(!t.layout, what + ": scalar with a layout");
       return;
     }
     for (int64_t s : t.shape)
-      require(isPow2(s), what + ": tile dims must be powers of two: " + t.str());
+      TILEC_REQUIRE(isPow2(s), what + ": tile dims must be powers of two: " + t.str());
     if (lowered)
-      require(t.rank() <= 2, what + ": tile of rank " + std::to_string(t.rank()));
+      TILEC_REQUIRE(t.rank() <= 2, what + ": tile of rank " + std::to_string(t.rank()));
     if (layoutMode)
-      require(t.layout != nullptr, what + ": tile without a layout: " + t.str());
+      TILEC_REQUIRE(t.layout != nullptr, what + ": tile without a layout: " + t.str());
     if (t.layout)
       checkLayout(*t.layout, t.rank(), what);
   }
@@ -278,9 +283,9 @@ private:
   void sameLayoutAs(const Expr &operand, const Type &result, const char *node) {
     if (!layoutMode || operand->type.isScalar())
       return;
-    require(sameLayout(operand->type.layout, result.layout),
-            std::string(node) + " operand " + operand->type.str() + " is not in the result layout " +
-                result.str());
+    TILEC_REQUIRE(sameLayout(operand->type.layout, result.layout),
+                  std::string(node) + " operand " + operand->type.str() +
+                      " is not in the result layout " + result.str());
   }
 
   static Type reducedType(ReduceOp op, int axis, const Type &in) {
@@ -299,47 +304,47 @@ private:
     if (!layoutMode || result.isScalar())
       return;
     LayoutRef want = Layout::slice(a->type.layout, axis);
-    require(sameLayout(result.layout, want), std::string(node) + " result " + result.str() +
-                                                 " is not in " + want->str());
+    TILEC_REQUIRE(sameLayout(result.layout, want),
+                  std::string(node) + " result " + result.str() + " is not in " + want->str());
   }
 
   void checkBuffer(int b) {
-    require(b >= 0 && b < static_cast<int>(k.buffers.size()),
-            "shared buffer index " + std::to_string(b) + " out of range");
+    TILEC_REQUIRE(b >= 0 && b < static_cast<int>(k.buffers.size()),
+                  "shared buffer index " + std::to_string(b) + " out of range");
   }
 
   // `top`: the expression is the whole init of a Decl or value of an Assign.
   void expr(const Expr &e, bool top = false) {
-    require(e != nullptr, "null expression");
+    TILEC_REQUIRE(e != nullptr, "null expression");
     const Type &t = e->type;
     std::string what = std::string(name(e->kind));
     checkType(t, what);
     switch (e->kind) {
     case ExprKind::IntImm:
-      require(t.isScalar() && (isInt(t.elem) || t.elem == ScalarType::Bool) && !t.pointer,
-              "IntImm of type " + t.str());
+      TILEC_REQUIRE(t.isScalar() && (isInt(t.elem) || t.elem == ScalarType::Bool) && !t.pointer,
+                    "IntImm of type " + t.str());
       return;
     case ExprKind::FloatImm:
-      require(t.isScalar() && isFloat(t.elem) && !t.pointer, "FloatImm of type " + t.str());
+      TILEC_REQUIRE(t.isScalar() && isFloat(t.elem) && !t.pointer, "FloatImm of type " + t.str());
       return;
     case ExprKind::VarRef: {
       auto *r = as<VarRef>(e);
-      require(r->var != nullptr, "VarRef of a null var");
-      require(declared(r->var.get()), "'" + r->var->name + "' used before its declaration");
-      require(sameShapeAndElem(t, r->var->type) &&
-                  (!layoutMode || sameLayout(t.layout, r->var->type.layout)),
-              "reference to '" + r->var->name + "' has type " + t.str() + " but the var is " +
-                  r->var->type.str());
+      TILEC_REQUIRE(r->var != nullptr, "VarRef of a null var");
+      TILEC_REQUIRE(declared(r->var.get()), "'" + r->var->name + "' used before its declaration");
+      TILEC_REQUIRE(sameShapeAndElem(t, r->var->type) &&
+                        (!layoutMode || sameLayout(t.layout, r->var->type.layout)),
+                    "reference to '" + r->var->name + "' has type " + t.str() + " but the var is " +
+                        r->var->type.str());
       return;
     }
     case ExprKind::Unary: {
       auto *u = as<Unary>(e);
       expr(u->a);
-      require(sameShapeAndElem(t, u->a->type) && !t.pointer, "unary operand type " + u->a->type.str());
+      TILEC_REQUIRE(sameShapeAndElem(t, u->a->type) && !t.pointer, "unary operand type " + u->a->type.str());
       if (u->op == UnaryOp::Not)
-        require(t.elem == ScalarType::Bool, "not of a non-bool");
+        TILEC_REQUIRE(t.elem == ScalarType::Bool, "not of a non-bool");
       if (u->op == UnaryOp::BitNot)
-        require(isInt(t.elem) || t.elem == ScalarType::Bool, "bitnot of a non-integer");
+        TILEC_REQUIRE(isInt(t.elem) || t.elem == ScalarType::Bool, "bitnot of a non-integer");
       sameLayoutAs(u->a, t, "unary");
       return;
     }
@@ -348,27 +353,27 @@ private:
       expr(b->a);
       expr(b->b);
       const Type &ta = b->a->type, &tb = b->b->type;
-      require(ta.shape == tb.shape && t.shape == ta.shape,
-              std::string("binary ") + name(b->op) + " operand shapes " + ta.str() + " and " +
-                  tb.str());
+      TILEC_REQUIRE(ta.shape == tb.shape && t.shape == ta.shape,
+                    std::string("binary ") + name(b->op) + " operand shapes " + ta.str() + " and " +
+                        tb.str());
       if (ta.pointer || tb.pointer) {
         bool arith = (b->op == BinaryOp::Add || b->op == BinaryOp::Sub) &&
                      (ta.pointer != tb.pointer) && isInt(ta.pointer ? tb.elem : ta.elem);
         bool cmp = isComparison(b->op) && ta.pointer && tb.pointer;
-        require(arith || cmp, std::string("binary ") + name(b->op) + " on pointers " + ta.str() +
-                                  ", " + tb.str());
+        TILEC_REQUIRE(arith || cmp, std::string("binary ") + name(b->op) + " on pointers " +
+                                        ta.str() + ", " + tb.str());
         if (arith)
-          require(t.pointer && t.elem == (ta.pointer ? ta.elem : tb.elem),
-                  "pointer arithmetic result " + t.str());
+          TILEC_REQUIRE(t.pointer && t.elem == (ta.pointer ? ta.elem : tb.elem),
+                        "pointer arithmetic result " + t.str());
       } else {
-        require(ta.elem == tb.elem, std::string("binary ") + name(b->op) +
-                                        " operand element types " + ta.str() + " and " +
-                                        tb.str());
+        TILEC_REQUIRE(ta.elem == tb.elem, std::string("binary ") + name(b->op) +
+                                              " operand element types " + ta.str() + " and " +
+                                              tb.str());
         ScalarType want = isComparison(b->op) ? ScalarType::Bool : ta.elem;
-        require(t.elem == want && !t.pointer, std::string("binary ") + name(b->op) +
-                                                   " result type " + t.str());
+        TILEC_REQUIRE(t.elem == want && !t.pointer,
+                      std::string("binary ") + name(b->op) + " result type " + t.str());
         if (b->op == BinaryOp::LAnd || b->op == BinaryOp::LOr)
-          require(ta.elem == ScalarType::Bool, "logical op on non-bool operands");
+          TILEC_REQUIRE(ta.elem == ScalarType::Bool, "logical op on non-bool operands");
       }
       sameLayoutAs(b->a, t, "binary");
       sameLayoutAs(b->b, t, "binary");
@@ -376,11 +381,11 @@ private:
     }
     case ExprKind::Math: {
       auto *m = as<Math>(e);
-      require(static_cast<int>(m->args.size()) == arity(m->op), "math arity");
+      TILEC_REQUIRE(static_cast<int>(m->args.size()) == arity(m->op), "math arity");
       for (auto &a : m->args) {
         expr(a);
-        require(sameShapeAndElem(a->type, t) && !t.pointer,
-                std::string("math ") + name(m->op) + " operand " + a->type.str());
+        TILEC_REQUIRE(sameShapeAndElem(a->type, t) && !t.pointer,
+                      std::string("math ") + name(m->op) + " operand " + a->type.str());
         sameLayoutAs(a, t, "math");
       }
       return;
@@ -390,11 +395,12 @@ private:
       expr(s->cond);
       expr(s->a);
       expr(s->b);
-      require(s->cond->type.elem == ScalarType::Bool && s->cond->type.shape == t.shape &&
-                  !s->cond->type.pointer,
-              "select condition " + s->cond->type.str() + " must be bool of the result shape");
-      require(sameShapeAndElem(s->a->type, t) && sameShapeAndElem(s->b->type, t),
-              "select operands " + s->a->type.str() + ", " + s->b->type.str());
+      TILEC_REQUIRE(s->cond->type.elem == ScalarType::Bool && s->cond->type.shape == t.shape &&
+                        !s->cond->type.pointer,
+                    "select condition " + s->cond->type.str() +
+                        " must be bool of the result shape");
+      TILEC_REQUIRE(sameShapeAndElem(s->a->type, t) && sameShapeAndElem(s->b->type, t),
+                    "select operands " + s->a->type.str() + ", " + s->b->type.str());
       sameLayoutAs(s->cond, t, "select");
       sameLayoutAs(s->a, t, "select");
       sameLayoutAs(s->b, t, "select");
@@ -403,72 +409,74 @@ private:
     case ExprKind::Cast: {
       auto *c = as<Cast>(e);
       expr(c->a);
-      require(c->a->type.shape == t.shape && !t.pointer && !c->a->type.pointer,
-              "cast of " + c->a->type.str() + " to " + t.str());
+      TILEC_REQUIRE(c->a->type.shape == t.shape && !t.pointer && !c->a->type.pointer,
+                    "cast of " + c->a->type.str() + " to " + t.str());
       sameLayoutAs(c->a, t, "cast");
       return;
     }
     case ExprKind::ProgramId:
-      require(t.isScalar() && t.elem == ScalarType::I32, "program_id type " + t.str());
+      TILEC_REQUIRE(t.isScalar() && t.elem == ScalarType::I32, "program_id type " + t.str());
       return;
     case ExprKind::Arange: {
       auto *a = as<Arange>(e);
-      require(t.rank() == 1 && t.elem == ScalarType::I32 && t.shape[0] == a->end - a->start,
-              "arange type " + t.str());
+      TILEC_REQUIRE(t.rank() == 1 && t.elem == ScalarType::I32 && t.shape[0] == a->end - a->start,
+                    "arange type " + t.str());
       return;
     }
     case ExprKind::Splat: {
       auto *s = as<Splat>(e);
       expr(s->a);
-      require(s->a->type.isScalar() && t.isTile() && s->a->type.elem == t.elem &&
-                  s->a->type.pointer == t.pointer,
-              "splat of " + s->a->type.str() + " to " + t.str());
+      TILEC_REQUIRE(s->a->type.isScalar() && t.isTile() && s->a->type.elem == t.elem &&
+                        s->a->type.pointer == t.pointer,
+                    "splat of " + s->a->type.str() + " to " + t.str());
       return;
     }
     case ExprKind::ExpandDims: {
       auto *x = as<ExpandDims>(e);
       expr(x->a);
       auto shape = x->a->type.shape;
-      require(x->axis >= 0 && x->axis <= static_cast<int>(shape.size()), "expand_dims axis");
+      TILEC_REQUIRE(x->axis >= 0 && x->axis <= static_cast<int>(shape.size()), "expand_dims axis");
       shape.insert(shape.begin() + x->axis, 1);
-      require(t.shape == shape && x->a->type.elem == t.elem && x->a->type.pointer == t.pointer,
-              "expand_dims of " + x->a->type.str() + " gives " + t.str());
+      TILEC_REQUIRE(t.shape == shape && x->a->type.elem == t.elem &&
+                        x->a->type.pointer == t.pointer,
+                    "expand_dims of " + x->a->type.str() + " gives " + t.str());
       if (layoutMode)
-        require(sameLayout(x->a->type.layout, Layout::slice(t.layout, x->axis)),
-                "expand_dims operand " + x->a->type.str() + " is not in the slice of " + t.str());
+        TILEC_REQUIRE(sameLayout(x->a->type.layout, Layout::slice(t.layout, x->axis)),
+                      "expand_dims operand " + x->a->type.str() + " is not in the slice of " +
+                          t.str());
       return;
     }
     case ExprKind::Broadcast: {
       auto *b = as<Broadcast>(e);
       expr(b->a);
       const Type &ta = b->a->type;
-      require(ta.rank() == t.rank() && ta.elem == t.elem && ta.pointer == t.pointer,
-              "broadcast of " + ta.str() + " to " + t.str());
+      TILEC_REQUIRE(ta.rank() == t.rank() && ta.elem == t.elem && ta.pointer == t.pointer,
+                    "broadcast of " + ta.str() + " to " + t.str());
       for (int d = 0; d < t.rank(); ++d)
-        require(ta.shape[d] == t.shape[d] || ta.shape[d] == 1,
-                "broadcast of " + ta.str() + " to " + t.str());
+        TILEC_REQUIRE(ta.shape[d] == t.shape[d] || ta.shape[d] == 1,
+                      "broadcast of " + ta.str() + " to " + t.str());
       sameLayoutAs(b->a, t, "broadcast");
       return;
     }
     case ExprKind::Load: {
       auto *l = as<Load>(e);
       if (lowered)
-        require(top, "load must be the whole init of a decl or value of an assign");
+        TILEC_REQUIRE(top, "load must be the whole init of a decl or value of an assign");
       expr(l->ptr);
-      require(l->ptr->type.pointer, "load of a non-pointer " + l->ptr->type.str());
-      require(!t.pointer && t.elem == l->ptr->type.elem && t.shape == l->ptr->type.shape,
-              "load result " + t.str() + " from " + l->ptr->type.str());
+      TILEC_REQUIRE(l->ptr->type.pointer, "load of a non-pointer " + l->ptr->type.str());
+      TILEC_REQUIRE(!t.pointer && t.elem == l->ptr->type.elem && t.shape == l->ptr->type.shape,
+                    "load result " + t.str() + " from " + l->ptr->type.str());
       sameLayoutAs(l->ptr, t, "load");
       if (l->mask) {
         expr(l->mask);
-        require(l->mask->type.elem == ScalarType::Bool && l->mask->type.shape == t.shape &&
-                    !l->mask->type.pointer,
-                "load mask " + l->mask->type.str());
+        TILEC_REQUIRE(l->mask->type.elem == ScalarType::Bool && l->mask->type.shape == t.shape &&
+                          !l->mask->type.pointer,
+                      "load mask " + l->mask->type.str());
         sameLayoutAs(l->mask, t, "load");
       }
       if (l->other) {
         expr(l->other);
-        require(sameShapeAndElem(l->other->type, t), "load other " + l->other->type.str());
+        TILEC_REQUIRE(sameShapeAndElem(l->other->type, t), "load other " + l->other->type.str());
         sameLayoutAs(l->other, t, "load");
       }
       checkVec(l->vec, t, "load");
@@ -476,89 +484,90 @@ private:
     }
     case ExprKind::Reduce: {
       auto *r = as<Reduce>(e);
-      require(!lowered, "reduce remains after the pipeline");
+      TILEC_REQUIRE(!lowered, "reduce remains after the pipeline");
       expr(r->a);
-      require(r->a->type.isTile() && r->axis >= 0 && r->axis < r->a->type.rank(),
-              "reduce axis " + std::to_string(r->axis) + " of " + r->a->type.str());
-      require(!r->a->type.pointer, "reduce of pointers");
-      require(sameShapeAndElem(t, reducedType(r->op, r->axis, r->a->type)),
-              "reduce result " + t.str() + " of " + r->a->type.str());
+      TILEC_REQUIRE(r->a->type.isTile() && r->axis >= 0 && r->axis < r->a->type.rank(),
+                    "reduce axis " + std::to_string(r->axis) + " of " + r->a->type.str());
+      TILEC_REQUIRE(!r->a->type.pointer, "reduce of pointers");
+      TILEC_REQUIRE(sameShapeAndElem(t, reducedType(r->op, r->axis, r->a->type)),
+                    "reduce result " + t.str() + " of " + r->a->type.str());
       sliceOf(t, r->a, r->axis, "reduce");
       return;
     }
     case ExprKind::Hint: {
       auto *h = as<Hint>(e);
       expr(h->a);
-      require(sameShapeAndElem(h->a->type, t), "hint changes the type");
-      require(h->values.size() == static_cast<size_t>(std::max(1, t.rank())), "hint values");
+      TILEC_REQUIRE(sameShapeAndElem(h->a->type, t), "hint changes the type");
+      TILEC_REQUIRE(h->values.size() == static_cast<size_t>(std::max(1, t.rank())), "hint values");
       sameLayoutAs(h->a, t, "hint");
       return;
     }
     case ExprKind::ConvertLayout: {
       auto *c = as<ConvertLayout>(e);
-      require(!lowered, "convert_layout remains after the pipeline");
+      TILEC_REQUIRE(!lowered, "convert_layout remains after the pipeline");
       expr(c->a);
-      require(sameShapeAndElem(c->a->type, t) && t.isTile(), "convert_layout changes the type");
+      TILEC_REQUIRE(sameShapeAndElem(c->a->type, t) && t.isTile(), "convert_layout changes the type");
       return;
     }
     case ExprKind::ThreadReduce: {
       auto *r = as<ThreadReduce>(e);
       if (lowered)
-        require(top, "thread_reduce must be the whole init of a decl or value of an assign");
+        TILEC_REQUIRE(top, "thread_reduce must be the whole init of a decl or value of an assign");
       expr(r->a);
-      require(r->a->type.isTile() && r->axis >= 0 && r->axis < r->a->type.rank() &&
-                  !r->a->type.pointer,
-              "thread_reduce axis " + std::to_string(r->axis) + " of " + r->a->type.str());
+      TILEC_REQUIRE(r->a->type.isTile() && r->axis >= 0 && r->axis < r->a->type.rank() &&
+                        !r->a->type.pointer,
+                    "thread_reduce axis " + std::to_string(r->axis) + " of " + r->a->type.str());
       auto shape = r->a->type.shape;
       shape.erase(shape.begin() + r->axis);
       bool arg = r->op == ReduceOp::ArgMax || r->op == ReduceOp::ArgMin;
-      require(t.shape == shape && t.elem == r->a->type.elem && t.argPair == arg && !t.pointer,
-              "thread_reduce result " + t.str() + " of " + r->a->type.str());
+      TILEC_REQUIRE(t.shape == shape && t.elem == r->a->type.elem && t.argPair == arg && !t.pointer,
+                    "thread_reduce result " + t.str() + " of " + r->a->type.str());
       sliceOf(t, r->a, r->axis, "thread_reduce");
       return;
     }
     case ExprKind::WarpReduce: {
       auto *w = as<WarpReduce>(e);
       if (lowered)
-        require(top, "warp_reduce must be the whole init of a decl or value of an assign");
+        TILEC_REQUIRE(top, "warp_reduce must be the whole init of a decl or value of an assign");
       expr(w->a);
-      require(t == w->a->type, "warp_reduce changes the type");
+      TILEC_REQUIRE(t == w->a->type, "warp_reduce changes the type");
       bool arg = w->op == ReduceOp::ArgMax || w->op == ReduceOp::ArgMin;
-      require(t.argPair == arg, "warp_reduce partial type " + t.str());
+      TILEC_REQUIRE(t.argPair == arg, "warp_reduce partial type " + t.str());
       std::set<int> seen;
       for (int m : w->laneMasks)
-        require(isPow2(m) && m < w->warpSize && seen.insert(m).second,
-                "warp_reduce lane mask " + std::to_string(m));
+        TILEC_REQUIRE(isPow2(m) && m < w->warpSize && seen.insert(m).second,
+                      "warp_reduce lane mask " + std::to_string(m));
       if (lowered)
-        require(w->warpSize == k.warpSize, "warp_reduce warp size differs from the kernel's");
+        TILEC_REQUIRE(w->warpSize == k.warpSize, "warp_reduce warp size differs from the kernel's");
       return;
     }
     case ExprKind::SharedRead: {
       auto *r = as<SharedRead>(e);
       if (lowered)
-        require(top, "shared_read must be the whole init of a decl or value of an assign");
+        TILEC_REQUIRE(top, "shared_read must be the whole init of a decl or value of an assign");
       checkBuffer(r->buffer);
       const SharedBuffer &b = k.buffers[r->buffer];
       if (!r->combine) {
-        require(t.isTile() && t.shape == b.shape && t.elem == b.elemType.elem &&
-                    t.argPair == b.elemType.argPair && !t.pointer,
-                "shared_read of " + t.str() + " from buffer '" + b.name + "'");
+        TILEC_REQUIRE(t.isTile() && t.shape == b.shape && t.elem == b.elemType.elem &&
+                          t.argPair == b.elemType.argPair && !t.pointer,
+                      "shared_read of " + t.str() + " from buffer '" + b.name + "'");
       } else {
         std::vector<int64_t> want = {r->numParts};
         want.insert(want.end(), t.shape.begin(), t.shape.end());
-        require(b.shape == want && t.elem == b.elemType.elem && t.argPair == b.elemType.argPair,
-                "shared_combine of " + t.str() + " from buffer '" + b.name + "'");
+        TILEC_REQUIRE(b.shape == want && t.elem == b.elemType.elem &&
+                          t.argPair == b.elemType.argPair,
+                      "shared_combine of " + t.str() + " from buffer '" + b.name + "'");
         bool arg = r->op == ReduceOp::ArgMax || r->op == ReduceOp::ArgMin;
-        require(t.argPair == arg, "shared_combine result " + t.str());
+        TILEC_REQUIRE(t.argPair == arg, "shared_combine result " + t.str());
       }
       return;
     }
     case ExprKind::PairValue: {
       auto *p = as<PairValue>(e);
       expr(p->a);
-      require(p->a->type.argPair && p->a->type.shape == t.shape && !t.argPair &&
-                  t.elem == (p->index ? ScalarType::I32 : p->a->type.elem),
-              "pair access of " + p->a->type.str() + " gives " + t.str());
+      TILEC_REQUIRE(p->a->type.argPair && p->a->type.shape == t.shape && !t.argPair &&
+                        t.elem == (p->index ? ScalarType::I32 : p->a->type.elem),
+                    "pair access of " + p->a->type.str() + " gives " + t.str());
       sameLayoutAs(p->a, t, "pair access");
       return;
     }
@@ -566,14 +575,14 @@ private:
   }
 
   void checkVec(int vec, const Type &t, const char *what) {
-    require(vec >= 1 && isPow2(vec), std::string(what) + " vec must be a power of two");
+    TILEC_REQUIRE(vec >= 1 && isPow2(vec), std::string(what) + " vec must be a power of two");
     if (!lowered || vec == 1)
       return;
-    require(t.isTile(), std::string(what) + " of a scalar with vec > 1");
+    TILEC_REQUIRE(t.isTile(), std::string(what) + " of a scalar with vec > 1");
     const Layout &l = *t.layout;
-    require(l.kind == Layout::Kind::Blocked && l.sizePerThread[l.order[0]] % vec == 0,
-            std::string(what) + " vec=" + std::to_string(vec) +
-                " does not divide spt[order[0]] of " + l.str());
+    TILEC_REQUIRE(l.kind == Layout::Kind::Blocked && l.sizePerThread[l.order[0]] % vec == 0,
+                  std::string(what) + " vec=" + std::to_string(vec) +
+                      " does not divide spt[order[0]] of " + l.str());
   }
 
   // ---- statements and scopes -------------------------------------------------------------------
@@ -584,7 +593,7 @@ private:
     return false;
   }
   void declare(const Var &v) {
-    require(!everDeclared.count(v.get()), "'" + v->name + "' is declared twice");
+    TILEC_REQUIRE(!everDeclared.count(v.get()), "'" + v->name + "' is declared twice");
     everDeclared.insert(v.get());
     scopes.back().insert(v.get());
     checkType(v->type, "var '" + v->name + "'");
@@ -592,17 +601,18 @@ private:
 
   void scalarCond(const Expr &c, const char *what) {
     expr(c);
-    require(c->type.isScalar() && !c->type.pointer &&
-                (c->type.elem == ScalarType::Bool || isInt(c->type.elem)),
-            std::string(what) + " condition must be a scalar bool or integer, got " +
-                c->type.str());
+    TILEC_REQUIRE(c->type.isScalar() && !c->type.pointer &&
+                      (c->type.elem == ScalarType::Bool || isInt(c->type.elem)),
+                  std::string(what) + " condition must be a scalar bool or integer, got " +
+                      c->type.str());
   }
 
   void valueFor(const Var &v, const Expr &e) {
     expr(e, true);
-    require(sameShapeAndElem(v->type, e->type) &&
-                (!layoutMode || sameLayout(v->type.layout, e->type.layout)),
-            "value of type " + e->type.str() + " for '" + v->name + "' of type " + v->type.str());
+    TILEC_REQUIRE(sameShapeAndElem(v->type, e->type) &&
+                      (!layoutMode || sameLayout(v->type.layout, e->type.layout)),
+                  "value of type " + e->type.str() + " for '" + v->name + "' of type " +
+                      v->type.str());
   }
 
   void scoped(const Stmt &s) {
@@ -612,7 +622,7 @@ private:
   }
 
   void stmt(const Stmt &s) {
-    require(s != nullptr, "null statement");
+    TILEC_REQUIRE(s != nullptr, "null statement");
     Stmt saved = current;
     current = s;
     switch (s->kind) {
@@ -625,7 +635,7 @@ private:
       return;
     case StmtKind::Decl: {
       auto *d = as<Decl>(s);
-      require(d->var && d->var->kind == VarKind::Local, "decl of a non-local var");
+      TILEC_REQUIRE(d->var && d->var->kind == VarKind::Local, "decl of a non-local var");
       if (d->init)
         valueFor(d->var, d->init);
       declare(d->var);
@@ -633,10 +643,10 @@ private:
     }
     case StmtKind::Assign: {
       auto *a = as<Assign>(s);
-      require(a->var && declared(a->var.get()),
-              "assignment to '" + (a->var ? a->var->name : std::string("?")) +
-                  "' before its declaration");
-      require(a->var->kind != VarKind::LoopIndex, "assignment to a loop index");
+      TILEC_REQUIRE(a->var && declared(a->var.get()),
+                    "assignment to '" + (a->var ? a->var->name : std::string("?")) +
+                        "' before its declaration");
+      TILEC_REQUIRE(a->var->kind != VarKind::LoopIndex, "assignment to a loop index");
       valueFor(a->var, a->value);
       break;
     }
@@ -645,16 +655,16 @@ private:
       expr(st->ptr);
       expr(st->value);
       const Type &p = st->ptr->type, &v = st->value->type;
-      require(p.pointer, "store through a non-pointer " + p.str());
-      require(v.shape == p.shape && v.elem == p.elem && !v.pointer && !v.argPair,
-              "store of " + v.str() + " through " + p.str());
-      require(!p.constPointee, "store through a pointer to const");
+      TILEC_REQUIRE(p.pointer, "store through a non-pointer " + p.str());
+      TILEC_REQUIRE(v.shape == p.shape && v.elem == p.elem && !v.pointer && !v.argPair,
+                    "store of " + v.str() + " through " + p.str());
+      TILEC_REQUIRE(!p.constPointee, "store through a pointer to const");
       sameLayoutAs(st->value, p, "store");
       if (st->mask) {
         expr(st->mask);
-        require(st->mask->type.elem == ScalarType::Bool && st->mask->type.shape == p.shape &&
-                    !st->mask->type.pointer,
-                "store mask " + st->mask->type.str());
+        TILEC_REQUIRE(st->mask->type.elem == ScalarType::Bool && st->mask->type.shape == p.shape &&
+                          !st->mask->type.pointer,
+                      "store mask " + st->mask->type.str());
         sameLayoutAs(st->mask, p, "store");
       }
       checkVec(st->vec, p, "store");
@@ -664,11 +674,11 @@ private:
       auto *f = as<For>(s);
       for (const Expr *b : {&f->begin, &f->end, &f->step}) {
         expr(*b);
-        require((*b)->type.isScalar() && isInt((*b)->type.elem) && !(*b)->type.pointer,
-                "for bounds must be scalar integers, got " + (*b)->type.str());
+        TILEC_REQUIRE((*b)->type.isScalar() && isInt((*b)->type.elem) && !(*b)->type.pointer,
+                      "for bounds must be scalar integers, got " + (*b)->type.str());
       }
-      require(f->var && f->var->type.isScalar() && isInt(f->var->type.elem),
-              "for variable must be a scalar integer");
+      TILEC_REQUIRE(f->var && f->var->type.isScalar() && isInt(f->var->type.elem),
+                    "for variable must be a scalar integer");
       scopes.emplace_back();
       declare(f->var);
       scoped(f->body);
@@ -695,24 +705,26 @@ private:
       expr(w->value);
       const SharedBuffer &b = k.buffers[w->buffer];
       const Type &v = w->value->type;
-      require(v.elem == b.elemType.elem && v.argPair == b.elemType.argPair && !v.pointer,
-              "shared_write of " + v.str() + " to buffer '" + b.name + "' of " +
-                  b.elemType.str());
+      TILEC_REQUIRE(v.elem == b.elemType.elem && v.argPair == b.elemType.argPair && !v.pointer,
+                    "shared_write of " + v.str() + " to buffer '" + b.name + "' of " +
+                        b.elemType.str());
       if (!w->partials) {
-        require(v.isTile() && v.layout && v.shape == b.shape,
-                "shared_write of " + v.str() + " to buffer '" + b.name + "' of another shape");
+        TILEC_REQUIRE(v.isTile() && v.layout && v.shape == b.shape, "shared_write of " + v.str() +
+                                                                        " to buffer '" + b.name +
+                                                                        "' of another shape");
       } else {
-        require(w->srcLayout && static_cast<int>(w->srcShape.size()) == w->srcLayout->rank() &&
-                    w->axis >= 0 && w->axis < static_cast<int>(w->srcShape.size()),
-                "shared_write_partials source layout/shape/axis");
+        TILEC_REQUIRE(w->srcLayout &&
+                          static_cast<int>(w->srcShape.size()) == w->srcLayout->rank() &&
+                          w->axis >= 0 && w->axis < static_cast<int>(w->srcShape.size()),
+                      "shared_write_partials source layout/shape/axis");
         auto red = w->srcShape;
         red.erase(red.begin() + w->axis);
-        require(v.shape == red && b.shape.size() == red.size() + 1 &&
-                    std::equal(red.begin(), red.end(), b.shape.begin() + 1),
-                "shared_write_partials of " + v.str() + " to buffer '" + b.name + "'");
+        TILEC_REQUIRE(v.shape == red && b.shape.size() == red.size() + 1 &&
+                          std::equal(red.begin(), red.end(), b.shape.begin() + 1),
+                      "shared_write_partials of " + v.str() + " to buffer '" + b.name + "'");
         if (layoutMode && v.isTile())
-          require(sameLayout(v.layout, Layout::slice(w->srcLayout, w->axis)),
-                  "shared_write_partials partial is not in the slice of its source layout");
+          TILEC_REQUIRE(sameLayout(v.layout, Layout::slice(w->srcLayout, w->axis)),
+                        "shared_write_partials partial is not in the slice of its source layout");
       }
       break;
     }
@@ -730,20 +742,20 @@ private:
       int64_t rows = 1;
       for (size_t d = 0; d + 1 < b.shape.size(); ++d)
         rows *= b.shape[d];
-      require(b.offsetBytes >= 0, "shared buffer '" + b.name + "' has no offset");
-      require(b.sizeBytes >= rows * b.rowStride * byteSize(b.elemType.elem),
-              "shared buffer '" + b.name + "' is smaller than its shape");
+      TILEC_REQUIRE(b.offsetBytes >= 0, "shared buffer '" + b.name + "' has no offset");
+      TILEC_REQUIRE(b.sizeBytes >= rows * b.rowStride * byteSize(b.elemType.elem),
+                    "shared buffer '" + b.name + "' is smaller than its shape");
       total = std::max(total, b.offsetBytes + b.sizeBytes);
       for (size_t j = 0; j < i; ++j) {
         auto &c = k.buffers[j];
         bool bytes = b.offsetBytes < c.offsetBytes + c.sizeBytes &&
                      c.offsetBytes < b.offsetBytes + b.sizeBytes;
-        require(!(bytes && lt[i].overlaps(lt[j])),
-                "shared buffers '" + c.name + "' and '" + b.name +
-                    "' are live together but share bytes");
+        TILEC_REQUIRE(!(bytes && lt[i].overlaps(lt[j])), "shared buffers '" + c.name + "' and '" +
+                                                             b.name +
+                                                             "' are live together but share bytes");
       }
     }
-    require(k.sharedBytes >= total, "Kernel::sharedBytes is below the buffers' extent");
+    TILEC_REQUIRE(k.sharedBytes >= total, "Kernel::sharedBytes is below the buffers' extent");
   }
 
   struct Access {
@@ -846,5 +858,7 @@ bool verifyImpl(const Module &m, std::string *why, bool lowered) {
 
 bool verify(const Module &m, std::string *why) { return verifyImpl(m, why, false); }
 bool verifyLowered(const Module &m, std::string *why) { return verifyImpl(m, why, true); }
+
+#undef TILEC_REQUIRE
 
 } // namespace tilec::ir
