@@ -7,13 +7,15 @@ namespace tilec::ir {
 namespace {
 
 /// Rebuilds every node that names a variable (VarRef, Decl, Assign, For) with that variable's copy;
-/// the base class rebuilds the nodes above them.
+/// the base class rebuilds the nodes above them. A node that occurs several times (the translator
+/// shares subtrees: tl::argmax of a 2-D tile) is copied once, so the copy has the original's shape:
+/// passes treat one shared node as one value (materialize binds it once).
 class VarCloner : public IRMutator {
 public:
   Var copyOf(const Var &v) {
     if (!v)
       return v;
-    auto [it, added] = copies.try_emplace(v.get());
+    auto [it, added] = vars.try_emplace(v.get());
     if (added)
       it->second = std::make_shared<VarNode>(*v);
     return it->second;
@@ -21,28 +23,44 @@ public:
   using IRMutator::mutate;
 
 protected:
-  Expr mutate(const VarRef *n, const Expr &) override {
+#define TILEC_EXPR(N)                                                                              \
+  Expr mutate(const N *n, const Expr &self) override {                                            \
+    auto it = exprs.find(n);                                                                       \
+    if (it == exprs.end())                                                                         \
+      it = exprs.emplace(n, copy(n, self)).first;                                                 \
+    return it->second;                                                                             \
+  }
+#define TILEC_STMT(N)                                                                              \
+  Stmt mutate(const N *n, const Stmt &self) override {                                            \
+    auto it = stmts.find(n);                                                                       \
+    if (it == stmts.end())                                                                         \
+      it = stmts.emplace(n, copy(n, self)).first;                                                 \
+    return it->second;                                                                             \
+  }
+#include "ir/Nodes.def"
+
+private:
+  template <class N> Expr copy(const N *n, const Expr &self) { return IRMutator::mutate(n, self); }
+  template <class N> Stmt copy(const N *n, const Stmt &self) { return IRMutator::mutate(n, self); }
+  Expr copy(const VarRef *n, const Expr &) {
     auto c = std::make_shared<VarRef>(*n);
     c->var = copyOf(n->var);
     return c;
   }
-  Stmt mutate(const Decl *n, const Stmt &self) override {
-    return withVar<Decl>(IRMutator::mutate(n, self), n->var);
-  }
-  Stmt mutate(const Assign *n, const Stmt &self) override {
+  Stmt copy(const Decl *n, const Stmt &self) { return withVar<Decl>(IRMutator::mutate(n, self), n->var); }
+  Stmt copy(const Assign *n, const Stmt &self) {
     return withVar<Assign>(IRMutator::mutate(n, self), n->var);
   }
-  Stmt mutate(const For *n, const Stmt &self) override {
-    return withVar<For>(IRMutator::mutate(n, self), n->var);
-  }
-
-private:
+  Stmt copy(const For *n, const Stmt &self) { return withVar<For>(IRMutator::mutate(n, self), n->var); }
   template <class T> Stmt withVar(const Stmt &s, const Var &v) {
     auto c = std::make_shared<T>(*static_cast<const T *>(s.get()));
     c->var = copyOf(v);
     return c;
   }
-  std::map<const VarNode *, Var> copies;
+
+  std::map<const VarNode *, Var> vars;
+  std::map<const ExprNode *, Expr> exprs;
+  std::map<const StmtNode *, Stmt> stmts;
 };
 
 } // namespace

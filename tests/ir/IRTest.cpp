@@ -144,6 +144,28 @@ TEST(IR, CloneHasVariablesOfItsOwn) {
   EXPECT_NE(printed(c), before);
 }
 
+TEST(IR, CloneKeepsSharedNodesShared) {
+  // One node used twice (as the translator shares the row argmax in tl::argmax of a 2-D tile) is
+  // one node in the copy too: materialize binds a shared node once, so a copy that split it would
+  // compile to different code.
+  Module m;
+  m.kernels.push_back(vectorAddKernel());
+  Kernel &k = m.kernels.back();
+  Var offs = as<Decl>(as<Block>(k.body)->stmts[1])->var;
+  Expr shared = Reduce::make(ReduceOp::Sum, 0, VarRef::make(offs));
+  Var twice = k.newVar("twice", Type::scalar(ScalarType::I32), VarKind::Local, {});
+  auto body = std::make_shared<Block>(*as<Block>(k.body));
+  body->stmts.push_back(Decl::make(twice, Binary::make(BinaryOp::Add, shared, shared)));
+  k.body = body;
+
+  Module c = clone(m);
+  auto *sum = as<Binary>(as<Decl>(as<Block>(c.kernels[0].body)->stmts.back())->init);
+  ASSERT_NE(sum, nullptr);
+  EXPECT_EQ(sum->a, sum->b);
+  EXPECT_NE(sum->a, shared);
+  EXPECT_NE(as<VarRef>(as<Reduce>(sum->a)->a)->var, offs);
+}
+
 TEST(IR, LayoutGeometry) {
   // 4 elements per thread, 32 lanes, 4 warps: coverage 512; a 1024 tile gives 8 per thread.
   LayoutRef l = Layout::blocked({4}, {32}, {4}, {0});
