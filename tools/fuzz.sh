@@ -2,17 +2,20 @@
 # Runs tilec's libFuzzer target (tests/fuzz, docs/robustness.md) from the sanitizer build.
 #
 #   tools/fuzz.sh [SECONDS [JOBS]]  a campaign of SECONDS (default 600) with JOBS worker processes
-#                                   (default 1; libFuzzer's fork mode), at low priority. The corpus
-#                                   is kept between runs in <build>/fuzz/corpus and the seeds are
-#                                   read at every start. A crash, hang (10 s) or out-of-memory input
-#                                   (4 GB) is saved in <build>/fuzz/artifacts/ and the campaign goes
-#                                   on; the script fails at the end if any was saved.
+#                                   (default 1; libFuzzer's fork mode) at low priority (nice 10).
+#                                   The corpus is kept between runs in <build>/fuzz/corpus and the
+#                                   seeds are read at every start. A crash, leak, hang (30 s) or
+#                                   out-of-memory input (4 GB) is saved in <build>/fuzz/artifacts/
+#                                   and the campaign goes on; the script fails at the end if any was
+#                                   saved. A hang is run again once: one that does not hang again
+#                                   (a busy machine starved the worker) goes to artifacts/unreproduced.
 #   tools/fuzz.sh --ci SECONDS      CI's short run (the test fuzz.short): the seeds alone in a
-#                                   scratch corpus, one process, stopping at the first crash (and
-#                                   failing).
+#                                   scratch corpus, one process, a 10 s hang limit, stopping at the
+#                                   first crash (and failing).
 #
 # <build> is build-san (tools/sanitize.sh builds it), or $TILEC_SAN_BUILD. At the end it prints the
-# executions, the time, executions per second and the corpus size.
+# executions, the time, executions per second and the corpus size, and appends them to
+# <build>/fuzz/history.log.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TILEC_SAN_BUILD:-$root/build-san}
@@ -23,9 +26,8 @@ if [ "${1:-}" = --ci ]; then
 fi
 seconds=${1:-600}
 jobs=${2:-1}
-fuzzer=$build/tests/fuzz/tilec_fuzz
-if [ ! -x "$fuzzer" ]; then
-  echo "tools/fuzz.sh: $fuzzer not found; build it with tools/sanitize.sh --build-only" >&2
+if [ ! -x "$build/tests/fuzz/tilec_fuzz" ]; then
+  echo "tools/fuzz.sh: $build/tests/fuzz/tilec_fuzz not found; build it with tools/sanitize.sh --build-only" >&2
   exit 2
 fi
 
@@ -36,7 +38,11 @@ rm -rf "$seeds" "$work/tmp"
 $ci && rm -rf "$work/corpus" "$work/artifacts"
 mkdir -p "$work/corpus" "$work/artifacts" "$work/tmp"
 "$root/tests/fuzz/seeds.sh" "$root" "$seeds"
-saved_before=$(find "$work/artifacts" -type f | wc -l)
+# The campaign runs its own copy: a rebuild of build-san meanwhile does not change it.
+fuzzer=$work/tilec_fuzz
+cp "$build/tests/fuzz/tilec_fuzz" "$fuzzer"
+found() { find "$work/artifacts" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | sort; }
+before=$(found)
 
 # Each fuzzer process writes its precompiled <tilec/tl.hpp> under TMPDIR (removed at exit, but not
 # after a crash): keep those in the work folder.
@@ -45,27 +51,45 @@ export TMPDIR=$work/tmp
 # allocations go through ASan) frees so much per translation that the quarantine's churn costs a
 # quarter of the time. 16 MB still spans tilec's own use-after-free windows (within one pass).
 export ASAN_OPTIONS=quarantine_size_mb=16${ASAN_OPTIONS:+:$ASAN_OPTIONS}
-flags=(-dict="$root/tests/fuzz/tilec.dict" -timeout=10 -rss_limit_mb=4096 -max_len=16384
+flags=(-dict="$root/tests/fuzz/tilec.dict" -rss_limit_mb=4096 -max_len=16384
        -max_total_time="$seconds" -artifact_prefix="$work/artifacts/" -print_final_stats=1)
 log=$work/fuzz.log
 start=$SECONDS
 status=0
 if $ci; then
-  "$fuzzer" "${flags[@]}" "$work/corpus" "$seeds" </dev/null >"$log" 2>&1 || status=$?
+  timeout=10
+  "$fuzzer" "${flags[@]}" -timeout=$timeout "$work/corpus" "$seeds" </dev/null >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 else
+  timeout=30
   echo "tools/fuzz.sh: fuzzing for $seconds s with $jobs worker(s); log: $log"
-  nice -n 19 "$fuzzer" "${flags[@]}" -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 \
-    -ignore_ooms=1 "$work/corpus" "$seeds" </dev/null >"$log" 2>&1 || status=$?
+  nice -n 10 "$fuzzer" "${flags[@]}" -timeout=$timeout -fork="$jobs" -ignore_crashes=1 \
+    -ignore_timeouts=1 -ignore_ooms=1 "$work/corpus" "$seeds" </dev/null >"$log" 2>&1 || status=$?
   # Fork mode's progress lines: `#<executions>: cov: ... corp: ... exec/s: ...`.
   runs=$(sed -n 's/^#\([0-9]*\): .*/\1/p' "$log" | tail -1)
 fi
 elapsed=$((SECONDS - start))
+runs=${runs:-0}
 corpus=$(find "$work/corpus" -type f | wc -l)
-saved=$(( $(find "$work/artifacts" -type f | wc -l) - saved_before ))
-echo "tools/fuzz.sh: ${runs:-0} executions in $elapsed s ($(( ${runs:-0} / (elapsed > 0 ? elapsed : 1) )) exec/s), corpus $corpus inputs, $saved new in $work/artifacts"
-if [ "$status" != 0 ] || [ "$saved" != 0 ]; then
+new=$(comm -13 <(echo "$before") <(found) | grep . || true)
+for f in $new; do
+  case "$(basename "$f")" in
+    timeout-*)
+      if timeout $((3 * timeout)) "$fuzzer" -timeout=$timeout "$f" </dev/null >/dev/null 2>&1; then
+        mkdir -p "$work/artifacts/unreproduced"
+        mv "$f" "$work/artifacts/unreproduced/"
+        echo "tools/fuzz.sh: $(basename "$f") did not hang again (a busy machine): artifacts/unreproduced/"
+        new=$(grep -vxF "$f" <<<"$new" || true)
+      fi ;;
+  esac
+done
+count=$(grep -c . <<<"$new" || true)
+summary="$runs executions in $elapsed s ($((runs / (elapsed > 0 ? elapsed : 1))) exec/s), corpus $corpus inputs, $count new in $work/artifacts"
+echo "tools/fuzz.sh: $summary"
+$ci || echo "$(date -u +%FT%TZ) jobs=$jobs $summary" >>"$work/history.log"
+if [ "$status" != 0 ] || [ "$count" != 0 ]; then
   tail -n 60 "$log" >&2
-  echo "tools/fuzz.sh: the fuzzer found a problem (exit status $status); reproduce with: $fuzzer <artifact>" >&2
+  [ -n "$new" ] && printf 'tools/fuzz.sh: new: %s\n' $new >&2
+  echo "tools/fuzz.sh: the fuzzer found a problem (exit status $status); reproduce with: $build/tests/fuzz/tilec_fuzz <artifact>" >&2
   exit 1
 fi
