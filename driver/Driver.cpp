@@ -181,6 +181,21 @@ bool uniqueInstanceNames(const ir::Module &module, std::ostream &err) {
   return !d.hasErrors();
 }
 
+/// A block holds at most 1024 threads on both targets: num_warps = 32 fits CUDA's 32-lane warps,
+/// but is 2048 threads with HIP's 64-lane wavefronts.
+bool threadsFit(const ir::Module &module, const ir::Target &target, std::ostream &err) {
+  DiagnosticEngine d(err);
+  d.setModule(&module);
+  for (const ir::Kernel &k : module.kernels) {
+    const int threads = k.settings.numWarps * target.warpSize();
+    if (threads > 1024)
+      d.report(DiagId::TooManyThreads, k.loc,
+               {std::to_string(k.settings.numWarps), std::to_string(threads), target.name(),
+                std::to_string(target.warpSize()), std::to_string(1024 / target.warpSize())});
+  }
+  return !d.hasErrors();
+}
+
 } // namespace
 
 int compileModule(ir::Module &module, const Options &opts, Compiled &out, std::ostream &err) {
@@ -192,6 +207,8 @@ int compileModule(ir::Module &module, const Options &opts, Compiled &out, std::o
   target.arch = !opts.arch.empty() ? opts.arch : opts.target == ir::TargetKind::Cuda ? "sm_90a" : "gfx90a";
   for (auto &k : module.kernels)
     k.warpSize = target.warpSize();
+  if (!threadsFit(module, target, err))
+    return ExitUserError;
 
   DiagnosticEngine diags(err);
   diags.setModule(&module);

@@ -33,6 +33,7 @@ bool KernelLowering::lower(const clang::FunctionDecl *fn, const clang::FunctionD
                                        ? primary->getReturnTypeSourceRange().getBegin()
                                        : primary->getLocation());
     lowerTemplateArgs(fn);
+    int64_t paramBytes = 0;
     for (unsigned i = 0; i < fn->getNumParams(); ++i) {
       const clang::ParmVarDecl *p = fn->getParamDecl(i);
       auto t = elementOf(p->getType());
@@ -41,6 +42,13 @@ bool KernelLowering::lower(const clang::FunctionDecl *fn, const clang::FunctionD
       std::string name = p->getName().empty() ? "arg" + std::to_string(i) : p->getNameAsString();
       if (!t)
         fe.fail(DiagId::UnsupportedParamType, p->getLocation(), {name, typeName(p->getType())});
+      // The launch ABI's parameter space: CUDA takes 32764 bytes (sm_70 and later, CUDA 12.1 and
+      // later); tilec applies the same limit to HIP.
+      const int64_t size = t->pointer ? 8 : ir::byteSize(t->elem);
+      paramBytes = (paramBytes + size - 1) / size * size + size;
+      if (paramBytes > kMaxParamBytes)
+        fe.fail(DiagId::ParamSpaceExceeded, p->getLocation(),
+                {std::to_string(paramBytes), name, std::to_string(kMaxParamBytes)});
       auto v = k.newVar(name, *t, ir::VarKind::Param, fe.irLoc(p->getLocation()));
       k.params.push_back(v);
       vars[p] = v;

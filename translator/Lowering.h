@@ -44,6 +44,7 @@ public:
   std::string typeName(clang::QualType t) const;
 
   static constexpr int64_t kMaxTileElements = 1 << 20;
+  static constexpr int64_t kMaxParamBytes = 32764;
 
   /// The element type the operands of an elementwise op are promoted to (Triton's rules).
   static ir::ScalarType promoted(const std::vector<ir::Expr> &xs);

@@ -177,8 +177,8 @@ ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
       return castTo(lowerExpr(ce->getSubExpr()), t.elem);
     }
     default:
-      fe.fail(DiagId::UnsupportedExpr, e->getExprLoc(),
-              {fe.text(e->getSourceRange()) + "' (a '" + ce->getCastKindName() + "' conversion"});
+      fe.fail(DiagId::UnsupportedConversion, e->getExprLoc(),
+              {ce->getCastKindName(), fe.text(e->getSourceRange())});
     }
   }
   if (auto *ce = dyn_cast<CXXConstructExpr>(e)) {

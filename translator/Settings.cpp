@@ -11,6 +11,9 @@
 #include <clang/Lex/Lexer.h>
 
 #include <cctype>
+#include <cstdint>
+#include <map>
+#include <optional>
 
 namespace tilec::translator {
 namespace {
@@ -141,29 +144,42 @@ private:
         bad(key.offset, settingText(start), "each setting at most once");
       seenGrid = true;
       std::vector<ir::Expr> dims;
+      std::vector<unsigned> dimOffsets;
+      auto dim = [&] {
+        dimOffsets.push_back(peek().offset);
+        dims.push_back(parseExpr());
+      };
       if (isPunct("(")) {
         // `grid = (a, b)`: a parenthesized list; `grid = (a) * 2` is one expression.
         size_t save = pos;
         next();
-        dims.push_back(parseExpr());
+        dim();
         while (isPunct(",")) {
           next();
-          dims.push_back(parseExpr());
+          dim();
         }
         if (isPunct(")") && dims.size() > 1) {
           next();
         } else {
           pos = save;
           dims.clear();
-          dims.push_back(parseExpr());
+          dimOffsets.clear();
+          dim();
         }
       } else {
-        dims.push_back(parseExpr());
+        dim();
       }
       if (dims.size() > 3)
         bad(toks[start].offset, settingText(start), "at most 3 grid dimensions");
       if (peek().kind != Token::End && !isPunct(","))
         bad(peek().offset, describe(peek()), "an operator, ')' or ',' in the grid expression");
+      // A launch takes up to 2^31 - 1 programs along x and 65535 along y and z (CUDA and HIP).
+      for (size_t i = 0; i < dims.size(); ++i) {
+        const int64_t most = i == 0 ? INT32_MAX : 65535;
+        if (auto v = constantValue(dims[i]); v && (*v < 0 || *v > most))
+          fe.fail(DiagId::GridOutOfRange, base.getLocWithOffset(dimOffsets[i]),
+                  {std::string(1, "xyz"[i]), std::to_string(*v), std::to_string(most)});
+      }
       k.settings.grid = std::move(dims);
     } else {
       bad(key.offset, settingText(start), "'num_warps' or 'grid'");
@@ -207,9 +223,70 @@ private:
       return ir::IntImm::makeSymbol(t, imm->value, imm->symbol, e->loc);
     return ir::Cast::make(t, e, e->loc);
   }
-  ir::Expr binary(ir::BinaryOp op, ir::Expr a, ir::Expr b) {
+  ir::Expr binary(ir::BinaryOp op, ir::Expr a, ir::Expr b, unsigned opOffset) {
     auto t = common(a, b);
-    return ir::Binary::make(op, widen(a, t), widen(b, t), a->loc);
+    ir::Expr e = ir::Binary::make(op, widen(a, t), widen(b, t), a->loc);
+    offsetOf[e.get()] = opOffset;
+    return e;
+  }
+
+  /// The value of a grid expression when it is a constant, computed as C++ computes it (in int, or
+  /// int64_t when an operand is); a constant operation that overflows or divides by zero is an
+  /// error at its operator, wherever it occurs (`n * (65536 * 65536)` included).
+  std::optional<int64_t> constantValue(const ir::Expr &e) {
+    if (auto *imm = ir::as<ir::IntImm>(e))
+      return imm->value;
+    if (auto *c = ir::as<ir::Cast>(e))
+      return constantValue(c->a);
+    if (auto *u = ir::as<ir::Unary>(e)) {
+      auto a = constantValue(u->a);
+      if (!a)
+        return std::nullopt;
+      return checked(e, ir::BinaryOp::Sub, 0, *a);
+    }
+    auto *b = ir::as<ir::Binary>(e);
+    auto *m = ir::as<ir::Math>(e);
+    if (!b && !(m && m->op == ir::MathOp::Cdiv))
+      return std::nullopt;
+    auto x = constantValue(b ? b->a : m->args[0]), y = constantValue(b ? b->b : m->args[1]);
+    const bool divides = m || b->op == ir::BinaryOp::Div || b->op == ir::BinaryOp::Mod;
+    if (divides && y == 0) // `n / 0` and `cdiv(n, 0)` too, whatever n is
+      fe.fail(DiagId::GridDivisionByZero, base.getLocWithOffset(offsetOf[e.get()]));
+    if (!x || !y)
+      return std::nullopt;
+    if (b)
+      return checked(e, b->op, *x, *y);
+    // cdiv(x, y) = (x + y - 1) / y
+    auto t = checked(e, ir::BinaryOp::Add, *x, *y);
+    t = checked(e, ir::BinaryOp::Sub, *t, 1);
+    return checked(e, ir::BinaryOp::Div, *t, *y);
+  }
+
+  std::optional<int64_t> checked(const ir::Expr &e, ir::BinaryOp op, int64_t x, int64_t y) {
+    const bool wide = e->type.elem == ir::ScalarType::I64;
+    const unsigned at = offsetOf.count(e.get()) ? offsetOf[e.get()] : 0;
+    int64_t r = 0;
+    bool overflow = false;
+    switch (op) {
+    case ir::BinaryOp::Add: overflow = __builtin_add_overflow(x, y, &r); break;
+    case ir::BinaryOp::Sub: overflow = __builtin_sub_overflow(x, y, &r); break;
+    case ir::BinaryOp::Mul: overflow = __builtin_mul_overflow(x, y, &r); break;
+    case ir::BinaryOp::Div:
+    case ir::BinaryOp::Mod:
+      overflow = x == INT64_MIN && y == -1;
+      r = overflow ? 0 : op == ir::BinaryOp::Div ? x / y : x % y;
+      break;
+    default: return std::nullopt;
+    }
+    if (!wide && (r < INT32_MIN || r > INT32_MAX))
+      overflow = true;
+    if (overflow) {
+      const char *sym = op == ir::BinaryOp::Add ? " + " : op == ir::BinaryOp::Sub ? " - "
+                        : op == ir::BinaryOp::Mul ? " * " : " / ";
+      fe.fail(DiagId::GridOverflow, base.getLocWithOffset(at),
+              {std::to_string(x) + sym + std::to_string(y), wide ? "int64_t" : "int"});
+    }
+    return r;
   }
 
   static const char *exprExpected() {
@@ -220,17 +297,19 @@ private:
   ir::Expr parseExpr() {
     ir::Expr e = parseTerm();
     while (isPunct("+") || isPunct("-")) {
+      unsigned at = peek().offset;
       auto op = next().text == "+" ? ir::BinaryOp::Add : ir::BinaryOp::Sub;
-      e = binary(op, e, parseTerm());
+      e = binary(op, e, parseTerm(), at);
     }
     return e;
   }
   ir::Expr parseTerm() {
     ir::Expr e = parseFactor();
     while (isPunct("*") || isPunct("/") || isPunct("%")) {
+      unsigned at = peek().offset;
       std::string o = next().text;
       auto op = o == "*" ? ir::BinaryOp::Mul : o == "/" ? ir::BinaryOp::Div : ir::BinaryOp::Mod;
-      e = binary(op, e, parseFactor());
+      e = binary(op, e, parseFactor(), at);
     }
     return e;
   }
@@ -250,7 +329,9 @@ private:
       ir::Expr e = parseFactor();
       if (auto *imm = ir::as<ir::IntImm>(e))
         return ir::IntImm::make(e->type.elem, -imm->value, loc);
-      return ir::Unary::make(ir::UnaryOp::Neg, e, loc);
+      ir::Expr n = ir::Unary::make(ir::UnaryOp::Neg, e, loc);
+      offsetOf[n.get()] = t.offset;
+      return n;
     }
     if (t.kind == Token::Ident) {
       if (t.text == "cdiv" && isPunct("(")) {
@@ -260,7 +341,9 @@ private:
         ir::Expr b = parseExpr();
         expectPunct(")", "')' after the arguments of 'cdiv'");
         auto ty = common(a, b);
-        return ir::Math::make(ir::MathOp::Cdiv, {widen(a, ty), widen(b, ty)}, loc);
+        ir::Expr c = ir::Math::make(ir::MathOp::Cdiv, {widen(a, ty), widen(b, ty)}, loc);
+        offsetOf[c.get()] = t.offset;
+        return c;
       }
       for (auto &mp : k.metaParams)
         if (mp.name == t.text)
@@ -284,6 +367,8 @@ private:
   std::vector<Token> toks;
   size_t pos = 0;
   bool seenWarps = false, seenGrid = false;
+  /// Where each grid operation's operator (or cdiv) is in the settings text, for diagnostics.
+  std::map<const ir::ExprNode *, unsigned> offsetOf;
 };
 
 } // namespace
