@@ -18,6 +18,7 @@
 #include <exception>
 #include <filesystem>
 #include <sstream>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -94,12 +95,40 @@ std::string stage(const std::string &path, const std::string &text, Staged &stag
   return {};
 }
 
+/// Writes `text` to an existing file that is not a regular one (a character device such as
+/// /dev/null, a FIFO), in place: it cannot be staged, and renaming a temporary over it would replace
+/// the device with a regular file.
+std::string writeInPlace(const std::string &path, const std::string &text) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (fd < 0)
+    return std::strerror(errno);
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      std::string msg = std::strerror(errno);
+      ::close(fd);
+      return msg;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return ::close(fd) == 0 ? std::string() : std::string(std::strerror(errno));
+}
+
 /// Writes every (path, text) pair: all temporaries first, then the renames, so that an error while
 /// writing (a full disk, a missing directory) leaves none of the outputs written and existing ones
 /// untouched. Only a failing rename, after everything was written, can leave the files before it
 /// renamed. Reports the first failure.
+///
+/// An output that is a symbolic link is written through it: the file it leads to is replaced and
+/// the link stays. An existing output that is not a regular file (/dev/null, a FIFO) is written in
+/// place, as compilers do, after every temporary was written.
 bool writeAll(const std::vector<std::pair<std::string, std::string>> &files, std::ostream &err) {
+  namespace fs = std::filesystem;
   std::vector<Staged> staged;
+  std::vector<std::pair<std::string, const std::string *>> inPlace;
   auto fail = [&](const std::string &path, const std::string &error, size_t firstUnrenamed) {
     for (size_t i = firstUnrenamed; i < staged.size(); ++i)
       ::unlink(staged[i].tmp.c_str());
@@ -108,16 +137,30 @@ bool writeAll(const std::vector<std::pair<std::string, std::string>> &files, std
     return false;
   };
   for (auto &[path, text] : files) {
-    // rename() fails on a directory only after the other files were renamed: refuse it first.
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
+    std::string where = path;
+    if (fs::is_symlink(path, ec)) {
+      fs::path to = fs::weakly_canonical(fs::absolute(path, ec), ec);
+      if (!ec)
+        where = to.string();
+    }
+    fs::file_status st = fs::status(where, ec);
+    // rename() fails on a directory only after the other files were renamed: refuse it first.
+    if (fs::is_directory(st))
       return fail(path, std::strerror(EISDIR), 0);
+    if (fs::exists(st) && !fs::is_regular_file(st)) {
+      inPlace.emplace_back(where, &text);
+      continue;
+    }
     Staged s;
-    std::string error = stage(path, text, s);
+    std::string error = stage(where, text, s);
     if (!error.empty())
       return fail(path, error, 0);
     staged.push_back(s);
   }
+  for (auto &[path, text] : inPlace)
+    if (std::string error = writeInPlace(path, *text); !error.empty())
+      return fail(path, error, 0);
   for (size_t i = 0; i < staged.size(); ++i)
     if (std::rename(staged[i].tmp.c_str(), staged[i].path.c_str()) != 0)
       return fail(staged[i].path, std::strerror(errno), i);
