@@ -383,6 +383,19 @@ std::string KernelEmitter::hostExpr(const Expr &e) {
     };
     return sub(b->a, false) + " " + op + " " + sub(b->b, true);
   }
+  case ExprKind::Cast: // an int operand beside an int64_t one: `n + 4294967296`
+    return "static_cast<" + std::string(scalarName(e->type.elem, hooks_)) + ">(" +
+           hostExpr(as<Cast>(e)->a) + ")";
+  case ExprKind::Unary: {
+    // `grid = (-n)`: the settings fold a negated constant, not a negated parameter or expression.
+    auto u = as<Unary>(e);
+    if (u->op != UnaryOp::Neg)
+      internalError("grid expression operator");
+    std::string t = hostExpr(u->a);
+    // Parentheses around an operation, and around a negation (`- -n` must not read `--n`).
+    bool wrap = as<Binary>(u->a) || t.front() == '-';
+    return wrap ? "-(" + t + ")" : "-" + t;
+  }
   case ExprKind::Math: {
     auto m = as<Math>(e);
     if (m->op != MathOp::Cdiv)

@@ -1,0 +1,18 @@
+// Grid expressions with negations and with an int64_t constant: the launcher computes them as C++
+// does (both were internal errors: the emitter printed neither a negation nor a conversion).
+// RUN: %tilec %s -o - | %FileCheck %s
+#include <tilec/tl.hpp>
+
+TILEC_KERNEL(num_warps = 4, grid = (- -n, -(m + 1) * -2))
+void negated(float *out, int n, int m) {
+  tl::store(out, 1.0f);
+}
+// CHECK-LABEL: launch_negated_instance(cudaStream_t stream
+// CHECK: const dim3 grid(-(-n), -(m + 1) * -2);
+
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, 4294967296)))
+void wide(float *out, int n) {
+  tl::store(out, 1.0f);
+}
+// CHECK-LABEL: launch_wide_instance(cudaStream_t stream
+// CHECK: const dim3 grid(tilec::rt::cdiv(static_cast<int64_t>(n), int64_t{4294967296}));
