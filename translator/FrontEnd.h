@@ -23,6 +23,12 @@ namespace tilec::translator {
 /// Thrown after a user error has been reported: lowering of the current kernel stops there.
 struct LoweringStopped : std::exception {};
 
+/// How deeply statements, expressions and grid expressions may nest (as Clang's brackets: 256).
+/// The lowering, the passes, the verifier and the emitter recurse once per level; past this they
+/// could run out of the 8 MB stack (the sanitizer build's frames are ten times larger), and a
+/// crash is no diagnostic.
+inline constexpr int kMaxNesting = 256;
+
 /// Reports tilec diagnostics through Clang's DiagnosticsEngine (caret, source line, file names as
 /// Clang knows them) and maps Clang source locations to ir::SourceLoc.
 class FrontEndContext {

@@ -24,6 +24,14 @@ namespace tilec::translator {
 
 using ir::ScalarType;
 
+KernelLowering::Nesting::Nesting(FrontEndContext &fe, int &depth, const char *what,
+                                 const char *hint, clang::SourceLocation at)
+    : depth(depth) {
+  if (depth == kMaxNesting)
+    fe.fail(DiagId::NestingTooDeep, at, {what, std::to_string(kMaxNesting), hint});
+  ++depth;
+}
+
 bool KernelLowering::lower(const clang::FunctionDecl *fn, const clang::FunctionDecl *primary) {
   try {
     k.name = fn->getNameAsString();

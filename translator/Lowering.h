@@ -112,10 +112,25 @@ public:
   ir::Expr lowerCall(const clang::CallExpr *call);
   static ir::Expr flatArgBest(ir::ReduceOp op, ir::Expr a, ir::SourceLoc l);
 
+  /// One level of statement or expression nesting, for the scope of a lowerStmt or lowerExpr
+  /// call; at kMaxNesting levels already, reports NestingTooDeep at `at` and stops.
+  class Nesting {
+  public:
+    Nesting(FrontEndContext &fe, int &depth, const char *what, const char *hint,
+            clang::SourceLocation at);
+    ~Nesting() { --depth; }
+    Nesting(const Nesting &) = delete;
+    Nesting &operator=(const Nesting &) = delete;
+
+  private:
+    int &depth;
+  };
+
   FrontEndContext &fe;
   clang::ASTContext &ctx;
   ir::Kernel &k;
   std::map<const clang::VarDecl *, ir::Var> vars;
+  int stmtNesting = 0, exprNesting = 0;
 };
 
 } // namespace tilec::translator

@@ -146,6 +146,8 @@ ir::Expr KernelLowering::elementwise(ir::BinaryOp op, std::vector<ir::Expr> xs,
 
 ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
   using namespace clang;
+  Nesting nesting(fe, exprNesting, "expression", "compute parts of it into variables",
+                  e->getExprLoc());
   const clang::Expr *written = e;
   e = strip(e);
   if (ir::Expr c = tryFold(e, written))

@@ -58,6 +58,8 @@ ir::Stmt KernelLowering::lowerBlock(const clang::Stmt *s) {
 
 void KernelLowering::lowerStmt(const clang::Stmt *s, std::vector<ir::Stmt> &out) {
   using namespace clang;
+  Nesting nesting(fe, stmtNesting, "statement", "restructure the nested statements",
+                  s->getBeginLoc());
   if (auto *cs = dyn_cast<CompoundStmt>(s)) {
     out.push_back(lowerBlock(cs));
   } else if (auto *ds = dyn_cast<DeclStmt>(s)) {

@@ -314,6 +314,14 @@ private:
     return e;
   }
   ir::Expr parseFactor() {
+    if (nesting == kMaxNesting)
+      fe.fail(DiagId::NestingTooDeep, base.getLocWithOffset(peek().offset),
+              {"grid expression", std::to_string(kMaxNesting), "simplify it"});
+    ++nesting;
+    struct Leave {
+      int &n;
+      ~Leave() { --n; }
+    } leave{nesting};
     const Token &t = next();
     ir::SourceLoc loc = fe.irLoc(base.getLocWithOffset(t.offset));
     if (t.kind == Token::Int) {
@@ -366,6 +374,7 @@ private:
   clang::SourceLocation base;
   std::vector<Token> toks;
   size_t pos = 0;
+  int nesting = 0; ///< parseFactor calls in progress (parentheses, negations, cdiv)
   bool seenWarps = false, seenGrid = false;
   /// Where each grid operation's operator (or cdiv) is in the settings text, for diagnostics.
   std::map<const ir::ExprNode *, unsigned> offsetOf;
