@@ -47,6 +47,11 @@ before=$(found)
 # Each fuzzer process writes its precompiled <tilec/tl.hpp> under TMPDIR (removed at exit, but not
 # after a crash): keep those in the work folder.
 export TMPDIR=$work/tmp
+# Clang's parser recurses once per prefix operator, about 4 KB a level: past roughly 2000 of
+# them ('!!!!...c') it runs out of the default 8 MB stack (clang++-19 crashes too) before tilec
+# sees the code. 256 MB carries it through any input of -max_len bytes, so that fuzzing goes on in
+# tilec's code, whose own recursion is bounded (kMaxNesting: 256 levels, tested on 8 MB).
+ulimit -s 262144 2>/dev/null || echo "tools/fuzz.sh: cannot raise the stack limit; Clang may overflow on deep input" >&2
 # ASan keeps 256 MB of freed memory in quarantine by default; Clang (not instrumented, but its
 # allocations go through ASan) frees so much per translation that the quarantine's churn costs a
 # quarter of the time. 16 MB still spans tilec's own use-after-free windows (within one pass).
