@@ -497,12 +497,16 @@ void KernelEmitter::stmt(const Stmt &s) {
     std::string v = varNames_[f->var->id];
     std::string T = cppType(f->var->type, hooks_);
     auto st = as<IntImm>(f->step);
-    std::string step = st && st->value == 1 && st->symbol.empty() ? "++" + v
-                                                                  : v + " += " + scalar(f->step).text;
+    std::string step = st && st->value == 1 && st->symbol.empty()    ? "++" + v
+                       : st && st->value == -1 && st->symbol.empty() ? "--" + v
+                       : st && st->value < 0 && st->symbol.empty()   ? v + " -= " + std::to_string(-st->value)
+                                                                     : v + " += " + scalar(f->step).text;
     // A loop the kernel wrote stays a loop, as in Triton: each iteration already works on whole
     // tiles, and unrolling it would multiply the registers that hold them.
     w_->line(f->unroll ? "TILEC_UNROLL" : "TILEC_NO_UNROLL");
-    auto b = w_->block("for (" + T + " " + v + " = " + scalar(f->begin).text + "; " + v + " < " +
+    // A negative step (tl::static_range<6, -1, -2>) counts down to `end`.
+    const char *cmp = st && st->value < 0 ? " > " : " < ";
+    auto b = w_->block("for (" + T + " " + v + " = " + scalar(f->begin).text + "; " + v + cmp +
                        operand(scalar(f->end), Prec::Relational, true) + "; " + step + ")");
     stmt(f->body);
     return;

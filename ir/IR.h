@@ -312,7 +312,8 @@ struct Store : StmtNode {
   static Stmt make(Expr ptr, Expr value, Expr mask, SourceLoc loc = {});
 };
 /// for (var = begin; var < end; var += step) body  — scalar integer bounds, step > 0 unless
-/// `unroll` (static_range: constant bounds, fully unrolled in the output).
+/// `unroll` (static_range: constant bounds, fully unrolled in the output), whose constant step may
+/// be negative: then the loop counts down, `var > end`.
 struct For : StmtNode {
   TILEC_STMT_NODE(For)
   Var var;

@@ -70,24 +70,24 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
   for (int i = 0; i < L0::ELEMS; i += V_VEC) {
     tilec::rt::load_vec<V_VEC, false>(&v[i], x + offs[i], &mask[i], 0.5f, mask[i + V_VEC - 1]);
   }
-  // math_ops.cpp:12: for (int t : tl::static_range<0, 3>()) {
+  // math_ops.cpp:14: for (int t : tl::static_range<2, -1, -1>()) {
   TILEC_UNROLL
-  for (int t = 0; t < 3; ++t) {
-    // math_ops.cpp:14: if (t == 0) {
+  for (int t = 2; t > -1; --t) {
+    // math_ops.cpp:16: if (t == 0) {
     if (t == 0) {
-      // math_ops.cpp:15: auto a = v;
+      // math_ops.cpp:17: auto a = v;
       float a[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         a[i] = v[i];
       }
-      // math_ops.cpp:16: auto p = tl::abs(a) + 0.5f;
+      // math_ops.cpp:18: auto p = tl::abs(a) + 0.5f;
       float p[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         p[i] = fabsf(a[i]) + 0.5f;
       }
-      // math_ops.cpp:17: tl::store(out_f32 + 0 * n + offs, tl::exp(a), mask);
+      // math_ops.cpp:19: tl::store(out_f32 + 0 * n + offs, tl::exp(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
         float vals[OUT_F32_STORE_VEC];
@@ -97,7 +97,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
             out_f32 + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
       }
-      // math_ops.cpp:18: tl::store(out_f32 + 1 * n + offs, tl::exp2(a), mask);
+      // math_ops.cpp:20: tl::store(out_f32 + 1 * n + offs, tl::exp2(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_1) {
         float vals[OUT_F32_STORE_VEC_1];
@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         tilec::rt::store_vec<OUT_F32_STORE_VEC_1, false>(
             out_f32 + n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_1 - 1]);
       }
-      // math_ops.cpp:19: tl::store(out_f32 + 2 * n + offs, tl::log(p), mask);
+      // math_ops.cpp:21: tl::store(out_f32 + 2 * n + offs, tl::log(p), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_2) {
         float vals[OUT_F32_STORE_VEC_2];
@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         tilec::rt::store_vec<OUT_F32_STORE_VEC_2, false>(
             out_f32 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_2 - 1]);
       }
-      // math_ops.cpp:20: tl::store(out_f32 + 3 * n + offs, tl::log2(p), mask);
+      // math_ops.cpp:22: tl::store(out_f32 + 3 * n + offs, tl::log2(p), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_3) {
         float vals[OUT_F32_STORE_VEC_3];
@@ -127,7 +127,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         tilec::rt::store_vec<OUT_F32_STORE_VEC_3, false>(
             out_f32 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_3 - 1]);
       }
-      // math_ops.cpp:21: tl::store(out_f32 + 4 * n + offs, tl::sqrt(p), mask);
+      // math_ops.cpp:23: tl::store(out_f32 + 4 * n + offs, tl::sqrt(p), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_4) {
         float vals[OUT_F32_STORE_VEC_4];
@@ -137,7 +137,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         tilec::rt::store_vec<OUT_F32_STORE_VEC_4, false>(
             out_f32 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_4 - 1]);
       }
-      // math_ops.cpp:22: tl::store(out_f32 + 5 * n + offs, tl::rsqrt(p), mask);
+      // math_ops.cpp:24: tl::store(out_f32 + 5 * n + offs, tl::rsqrt(p), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_5) {
         float vals[OUT_F32_STORE_VEC_5];
@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         tilec::rt::store_vec<OUT_F32_STORE_VEC_5, false>(
             out_f32 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_5 - 1]);
       }
-      // math_ops.cpp:23: tl::store(out_f32 + 6 * n + offs, tl::sigmoid(a), mask);
+      // math_ops.cpp:25: tl::store(out_f32 + 6 * n + offs, tl::sigmoid(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_6) {
         float vals[OUT_F32_STORE_VEC_6];
@@ -157,7 +157,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         tilec::rt::store_vec<OUT_F32_STORE_VEC_6, false>(
             out_f32 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_6 - 1]);
       }
-      // math_ops.cpp:24: tl::store(out_f32 + 7 * n + offs, tl::tanh(a), mask);
+      // math_ops.cpp:26: tl::store(out_f32 + 7 * n + offs, tl::tanh(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_7) {
         float vals[OUT_F32_STORE_VEC_7];
@@ -167,7 +167,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         tilec::rt::store_vec<OUT_F32_STORE_VEC_7, false>(
             out_f32 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_7 - 1]);
       }
-      // math_ops.cpp:25: tl::store(out_f32 + 8 * n + offs, tl::erf(a), mask);
+      // math_ops.cpp:27: tl::store(out_f32 + 8 * n + offs, tl::erf(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_8) {
         float vals[OUT_F32_STORE_VEC_8];
@@ -177,7 +177,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         tilec::rt::store_vec<OUT_F32_STORE_VEC_8, false>(
             out_f32 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_8 - 1]);
       }
-      // math_ops.cpp:26: tl::store(out_f32 + 9 * n + offs, tl::floor(a), mask);
+      // math_ops.cpp:28: tl::store(out_f32 + 9 * n + offs, tl::floor(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_9) {
         float vals[OUT_F32_STORE_VEC_9];
@@ -187,7 +187,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         tilec::rt::store_vec<OUT_F32_STORE_VEC_9, false>(
             out_f32 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_9 - 1]);
       }
-      // math_ops.cpp:27: tl::store(out_f32 + 10 * n + offs, tl::ceil(a), mask);
+      // math_ops.cpp:29: tl::store(out_f32 + 10 * n + offs, tl::ceil(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_10) {
         float vals[OUT_F32_STORE_VEC_10];
@@ -197,7 +197,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         tilec::rt::store_vec<OUT_F32_STORE_VEC_10, false>(
             out_f32 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_10 - 1]);
       }
-      // math_ops.cpp:28: tl::store(out_f32 + 11 * n + offs, tl::abs(a), mask);
+      // math_ops.cpp:30: tl::store(out_f32 + 11 * n + offs, tl::abs(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_11) {
         float vals[OUT_F32_STORE_VEC_11];
@@ -207,7 +207,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         tilec::rt::store_vec<OUT_F32_STORE_VEC_11, false>(
             out_f32 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_11 - 1]);
       }
-      // math_ops.cpp:29: tl::store(out_f32 + 12 * n + offs, tl::fma(a, p, a), mask);
+      // math_ops.cpp:31: tl::store(out_f32 + 12 * n + offs, tl::fma(a, p, a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_12) {
         float vals[OUT_F32_STORE_VEC_12];
@@ -219,21 +219,21 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
       }
     }
     else {
-      // math_ops.cpp:30: } else if (t == 1) {
+      // math_ops.cpp:32: } else if (t == 1) {
       if (t == 1) {
-        // math_ops.cpp:31: auto a = tl::cast<tl::half>(v);
+        // math_ops.cpp:33: auto a = tl::cast<tl::half>(v);
         __half a[L0::ELEMS];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           a[i] = tilec::rt::to_f16(v[i]);
         }
-        // math_ops.cpp:32: auto p = tl::abs(a) + 0.5f;
+        // math_ops.cpp:34: auto p = tl::abs(a) + 0.5f;
         __half p[L0::ELEMS];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           p[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
         }
-        // math_ops.cpp:33: tl::store(out_f16 + 0 * n + offs, tl::exp(a), mask);
+        // math_ops.cpp:35: tl::store(out_f16 + 0 * n + offs, tl::exp(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
           __half vals[OUT_F16_STORE_VEC];
@@ -243,7 +243,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
               out_f16 + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
         }
-        // math_ops.cpp:34: tl::store(out_f16 + 1 * n + offs, tl::exp2(a), mask);
+        // math_ops.cpp:36: tl::store(out_f16 + 1 * n + offs, tl::exp2(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_1) {
           __half vals[OUT_F16_STORE_VEC_1];
@@ -253,7 +253,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_F16_STORE_VEC_1, false>(
               out_f16 + n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_1 - 1]);
         }
-        // math_ops.cpp:35: tl::store(out_f16 + 2 * n + offs, tl::log(p), mask);
+        // math_ops.cpp:37: tl::store(out_f16 + 2 * n + offs, tl::log(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_2) {
           __half vals[OUT_F16_STORE_VEC_2];
@@ -263,7 +263,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_F16_STORE_VEC_2, false>(
               out_f16 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_2 - 1]);
         }
-        // math_ops.cpp:36: tl::store(out_f16 + 3 * n + offs, tl::log2(p), mask);
+        // math_ops.cpp:38: tl::store(out_f16 + 3 * n + offs, tl::log2(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_3) {
           __half vals[OUT_F16_STORE_VEC_3];
@@ -273,7 +273,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_F16_STORE_VEC_3, false>(
               out_f16 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_3 - 1]);
         }
-        // math_ops.cpp:37: tl::store(out_f16 + 4 * n + offs, tl::sqrt(p), mask);
+        // math_ops.cpp:39: tl::store(out_f16 + 4 * n + offs, tl::sqrt(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_4) {
           __half vals[OUT_F16_STORE_VEC_4];
@@ -283,7 +283,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_F16_STORE_VEC_4, false>(
               out_f16 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_4 - 1]);
         }
-        // math_ops.cpp:38: tl::store(out_f16 + 5 * n + offs, tl::rsqrt(p), mask);
+        // math_ops.cpp:40: tl::store(out_f16 + 5 * n + offs, tl::rsqrt(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_5) {
           __half vals[OUT_F16_STORE_VEC_5];
@@ -293,7 +293,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_F16_STORE_VEC_5, false>(
               out_f16 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_5 - 1]);
         }
-        // math_ops.cpp:39: tl::store(out_f16 + 6 * n + offs, tl::sigmoid(a), mask);
+        // math_ops.cpp:41: tl::store(out_f16 + 6 * n + offs, tl::sigmoid(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_6) {
           __half vals[OUT_F16_STORE_VEC_6];
@@ -303,7 +303,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_F16_STORE_VEC_6, false>(
               out_f16 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_6 - 1]);
         }
-        // math_ops.cpp:40: tl::store(out_f16 + 7 * n + offs, tl::tanh(a), mask);
+        // math_ops.cpp:42: tl::store(out_f16 + 7 * n + offs, tl::tanh(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_7) {
           __half vals[OUT_F16_STORE_VEC_7];
@@ -313,7 +313,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_F16_STORE_VEC_7, false>(
               out_f16 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_7 - 1]);
         }
-        // math_ops.cpp:41: tl::store(out_f16 + 8 * n + offs, tl::erf(a), mask);
+        // math_ops.cpp:43: tl::store(out_f16 + 8 * n + offs, tl::erf(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_8) {
           __half vals[OUT_F16_STORE_VEC_8];
@@ -323,7 +323,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_F16_STORE_VEC_8, false>(
               out_f16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_8 - 1]);
         }
-        // math_ops.cpp:42: tl::store(out_f16 + 9 * n + offs, tl::floor(a), mask);
+        // math_ops.cpp:44: tl::store(out_f16 + 9 * n + offs, tl::floor(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_9) {
           __half vals[OUT_F16_STORE_VEC_9];
@@ -333,7 +333,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_F16_STORE_VEC_9, false>(
               out_f16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_9 - 1]);
         }
-        // math_ops.cpp:43: tl::store(out_f16 + 10 * n + offs, tl::ceil(a), mask);
+        // math_ops.cpp:45: tl::store(out_f16 + 10 * n + offs, tl::ceil(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_10) {
           __half vals[OUT_F16_STORE_VEC_10];
@@ -343,7 +343,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_F16_STORE_VEC_10, false>(
               out_f16 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_10 - 1]);
         }
-        // math_ops.cpp:44: tl::store(out_f16 + 11 * n + offs, tl::abs(a), mask);
+        // math_ops.cpp:46: tl::store(out_f16 + 11 * n + offs, tl::abs(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_11) {
           __half vals[OUT_F16_STORE_VEC_11];
@@ -353,7 +353,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_F16_STORE_VEC_11, false>(
               out_f16 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_11 - 1]);
         }
-        // math_ops.cpp:45: tl::store(out_f16 + 12 * n + offs, tl::fma(a, p, a), mask);
+        // math_ops.cpp:47: tl::store(out_f16 + 12 * n + offs, tl::fma(a, p, a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_12) {
           __half vals[OUT_F16_STORE_VEC_12];
@@ -365,19 +365,19 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         }
       }
       else {
-        // math_ops.cpp:47: auto a = tl::cast<tl::bfloat16>(v);
+        // math_ops.cpp:49: auto a = tl::cast<tl::bfloat16>(v);
         __nv_bfloat16 a[L0::ELEMS];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           a[i] = tilec::rt::to_bf16(v[i]);
         }
-        // math_ops.cpp:48: auto p = tl::abs(a) + 0.5f;
+        // math_ops.cpp:50: auto p = tl::abs(a) + 0.5f;
         __nv_bfloat16 p[L0::ELEMS];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           p[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
         }
-        // math_ops.cpp:49: tl::store(out_bf16 + 0 * n + offs, tl::exp(a), mask);
+        // math_ops.cpp:51: tl::store(out_bf16 + 0 * n + offs, tl::exp(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
@@ -387,7 +387,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
               out_bf16 + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
         }
-        // math_ops.cpp:50: tl::store(out_bf16 + 1 * n + offs, tl::exp2(a), mask);
+        // math_ops.cpp:52: tl::store(out_bf16 + 1 * n + offs, tl::exp2(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_1) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_1];
@@ -397,7 +397,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_BF16_STORE_VEC_1, false>(
               out_bf16 + n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_1 - 1]);
         }
-        // math_ops.cpp:51: tl::store(out_bf16 + 2 * n + offs, tl::log(p), mask);
+        // math_ops.cpp:53: tl::store(out_bf16 + 2 * n + offs, tl::log(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_2) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_2];
@@ -407,7 +407,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_BF16_STORE_VEC_2, false>(
               out_bf16 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_2 - 1]);
         }
-        // math_ops.cpp:52: tl::store(out_bf16 + 3 * n + offs, tl::log2(p), mask);
+        // math_ops.cpp:54: tl::store(out_bf16 + 3 * n + offs, tl::log2(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_3) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_3];
@@ -417,7 +417,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_BF16_STORE_VEC_3, false>(
               out_bf16 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_3 - 1]);
         }
-        // math_ops.cpp:53: tl::store(out_bf16 + 4 * n + offs, tl::sqrt(p), mask);
+        // math_ops.cpp:55: tl::store(out_bf16 + 4 * n + offs, tl::sqrt(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_4) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_4];
@@ -427,7 +427,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_BF16_STORE_VEC_4, false>(
               out_bf16 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_4 - 1]);
         }
-        // math_ops.cpp:54: tl::store(out_bf16 + 5 * n + offs, tl::rsqrt(p), mask);
+        // math_ops.cpp:56: tl::store(out_bf16 + 5 * n + offs, tl::rsqrt(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_5) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_5];
@@ -437,7 +437,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_BF16_STORE_VEC_5, false>(
               out_bf16 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_5 - 1]);
         }
-        // math_ops.cpp:55: tl::store(out_bf16 + 6 * n + offs, tl::sigmoid(a), mask);
+        // math_ops.cpp:57: tl::store(out_bf16 + 6 * n + offs, tl::sigmoid(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_6) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_6];
@@ -447,7 +447,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_BF16_STORE_VEC_6, false>(
               out_bf16 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_6 - 1]);
         }
-        // math_ops.cpp:56: tl::store(out_bf16 + 7 * n + offs, tl::tanh(a), mask);
+        // math_ops.cpp:58: tl::store(out_bf16 + 7 * n + offs, tl::tanh(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_7) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_7];
@@ -457,7 +457,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_BF16_STORE_VEC_7, false>(
               out_bf16 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_7 - 1]);
         }
-        // math_ops.cpp:57: tl::store(out_bf16 + 8 * n + offs, tl::erf(a), mask);
+        // math_ops.cpp:59: tl::store(out_bf16 + 8 * n + offs, tl::erf(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_8) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_8];
@@ -467,7 +467,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_BF16_STORE_VEC_8, false>(
               out_bf16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_8 - 1]);
         }
-        // math_ops.cpp:58: tl::store(out_bf16 + 9 * n + offs, tl::floor(a), mask);
+        // math_ops.cpp:60: tl::store(out_bf16 + 9 * n + offs, tl::floor(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_9) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_9];
@@ -477,7 +477,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_BF16_STORE_VEC_9, false>(
               out_bf16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_9 - 1]);
         }
-        // math_ops.cpp:59: tl::store(out_bf16 + 10 * n + offs, tl::ceil(a), mask);
+        // math_ops.cpp:61: tl::store(out_bf16 + 10 * n + offs, tl::ceil(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_10) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_10];
@@ -487,7 +487,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_BF16_STORE_VEC_10, false>(
               out_bf16 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_10 - 1]);
         }
-        // math_ops.cpp:60: tl::store(out_bf16 + 11 * n + offs, tl::abs(a), mask);
+        // math_ops.cpp:62: tl::store(out_bf16 + 11 * n + offs, tl::abs(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_11) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_11];
@@ -497,7 +497,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           tilec::rt::store_vec<OUT_BF16_STORE_VEC_11, false>(
               out_bf16 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_11 - 1]);
         }
-        // math_ops.cpp:61: tl::store(out_bf16 + 12 * n + offs, tl::fma(a, p, a), mask);
+        // math_ops.cpp:63: tl::store(out_bf16 + 12 * n + offs, tl::fma(a, p, a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_12) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_12];

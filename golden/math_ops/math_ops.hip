@@ -30,96 +30,96 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
   for (int i = 0; i < L0::ELEMS; ++i) {
     v[i] = mask[i] ? x[offs[i]] : 0.5f;
   }
-  // math_ops.cpp:12: for (int t : tl::static_range<0, 3>()) {
+  // math_ops.cpp:14: for (int t : tl::static_range<2, -1, -1>()) {
   TILEC_UNROLL
-  for (int t = 0; t < 3; ++t) {
-    // math_ops.cpp:14: if (t == 0) {
+  for (int t = 2; t > -1; --t) {
+    // math_ops.cpp:16: if (t == 0) {
     if (t == 0) {
-      // math_ops.cpp:15: auto a = v;
+      // math_ops.cpp:17: auto a = v;
       float a[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         a[i] = v[i];
       }
-      // math_ops.cpp:16: auto p = tl::abs(a) + 0.5f;
+      // math_ops.cpp:18: auto p = tl::abs(a) + 0.5f;
       float p[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         p[i] = fabsf(a[i]) + 0.5f;
       }
-      // math_ops.cpp:17: tl::store(out_f32 + 0 * n + offs, tl::exp(a), mask);
+      // math_ops.cpp:19: tl::store(out_f32 + 0 * n + offs, tl::exp(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           out_f32[offs[i]] = tilec::rt::exp(a[i]);
       }
-      // math_ops.cpp:18: tl::store(out_f32 + 1 * n + offs, tl::exp2(a), mask);
+      // math_ops.cpp:20: tl::store(out_f32 + 1 * n + offs, tl::exp2(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + n)[offs[i]] = tilec::rt::exp2(a[i]);
       }
-      // math_ops.cpp:19: tl::store(out_f32 + 2 * n + offs, tl::log(p), mask);
+      // math_ops.cpp:21: tl::store(out_f32 + 2 * n + offs, tl::log(p), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 2 * n)[offs[i]] = logf(p[i]);
       }
-      // math_ops.cpp:20: tl::store(out_f32 + 3 * n + offs, tl::log2(p), mask);
+      // math_ops.cpp:22: tl::store(out_f32 + 3 * n + offs, tl::log2(p), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 3 * n)[offs[i]] = log2f(p[i]);
       }
-      // math_ops.cpp:21: tl::store(out_f32 + 4 * n + offs, tl::sqrt(p), mask);
+      // math_ops.cpp:23: tl::store(out_f32 + 4 * n + offs, tl::sqrt(p), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 4 * n)[offs[i]] = sqrtf(p[i]);
       }
-      // math_ops.cpp:22: tl::store(out_f32 + 5 * n + offs, tl::rsqrt(p), mask);
+      // math_ops.cpp:24: tl::store(out_f32 + 5 * n + offs, tl::rsqrt(p), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 5 * n)[offs[i]] = rsqrtf(p[i]);
       }
-      // math_ops.cpp:23: tl::store(out_f32 + 6 * n + offs, tl::sigmoid(a), mask);
+      // math_ops.cpp:25: tl::store(out_f32 + 6 * n + offs, tl::sigmoid(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 6 * n)[offs[i]] = tilec::rt::sigmoid(a[i]);
       }
-      // math_ops.cpp:24: tl::store(out_f32 + 7 * n + offs, tl::tanh(a), mask);
+      // math_ops.cpp:26: tl::store(out_f32 + 7 * n + offs, tl::tanh(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 7 * n)[offs[i]] = tanhf(a[i]);
       }
-      // math_ops.cpp:25: tl::store(out_f32 + 8 * n + offs, tl::erf(a), mask);
+      // math_ops.cpp:27: tl::store(out_f32 + 8 * n + offs, tl::erf(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 8 * n)[offs[i]] = erff(a[i]);
       }
-      // math_ops.cpp:26: tl::store(out_f32 + 9 * n + offs, tl::floor(a), mask);
+      // math_ops.cpp:28: tl::store(out_f32 + 9 * n + offs, tl::floor(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 9 * n)[offs[i]] = floorf(a[i]);
       }
-      // math_ops.cpp:27: tl::store(out_f32 + 10 * n + offs, tl::ceil(a), mask);
+      // math_ops.cpp:29: tl::store(out_f32 + 10 * n + offs, tl::ceil(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 10 * n)[offs[i]] = ceilf(a[i]);
       }
-      // math_ops.cpp:28: tl::store(out_f32 + 11 * n + offs, tl::abs(a), mask);
+      // math_ops.cpp:30: tl::store(out_f32 + 11 * n + offs, tl::abs(a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 11 * n)[offs[i]] = fabsf(a[i]);
       }
-      // math_ops.cpp:29: tl::store(out_f32 + 12 * n + offs, tl::fma(a, p, a), mask);
+      // math_ops.cpp:31: tl::store(out_f32 + 12 * n + offs, tl::fma(a, p, a), mask);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
@@ -127,93 +127,93 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
       }
     }
     else {
-      // math_ops.cpp:30: } else if (t == 1) {
+      // math_ops.cpp:32: } else if (t == 1) {
       if (t == 1) {
-        // math_ops.cpp:31: auto a = tl::cast<tl::half>(v);
+        // math_ops.cpp:33: auto a = tl::cast<tl::half>(v);
         __half a[L0::ELEMS];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           a[i] = tilec::rt::to_f16(v[i]);
         }
-        // math_ops.cpp:32: auto p = tl::abs(a) + 0.5f;
+        // math_ops.cpp:34: auto p = tl::abs(a) + 0.5f;
         __half p[L0::ELEMS];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           p[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
         }
-        // math_ops.cpp:33: tl::store(out_f16 + 0 * n + offs, tl::exp(a), mask);
+        // math_ops.cpp:35: tl::store(out_f16 + 0 * n + offs, tl::exp(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             out_f16[offs[i]] = tilec::rt::to_f16(tilec::rt::exp(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:34: tl::store(out_f16 + 1 * n + offs, tl::exp2(a), mask);
+        // math_ops.cpp:36: tl::store(out_f16 + 1 * n + offs, tl::exp2(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + n)[offs[i]] = tilec::rt::to_f16(tilec::rt::exp2(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:35: tl::store(out_f16 + 2 * n + offs, tl::log(p), mask);
+        // math_ops.cpp:37: tl::store(out_f16 + 2 * n + offs, tl::log(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 2 * n)[offs[i]] = tilec::rt::to_f16(logf(tilec::rt::to_float(p[i])));
         }
-        // math_ops.cpp:36: tl::store(out_f16 + 3 * n + offs, tl::log2(p), mask);
+        // math_ops.cpp:38: tl::store(out_f16 + 3 * n + offs, tl::log2(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 3 * n)[offs[i]] = tilec::rt::to_f16(log2f(tilec::rt::to_float(p[i])));
         }
-        // math_ops.cpp:37: tl::store(out_f16 + 4 * n + offs, tl::sqrt(p), mask);
+        // math_ops.cpp:39: tl::store(out_f16 + 4 * n + offs, tl::sqrt(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 4 * n)[offs[i]] = tilec::rt::to_f16(sqrtf(tilec::rt::to_float(p[i])));
         }
-        // math_ops.cpp:38: tl::store(out_f16 + 5 * n + offs, tl::rsqrt(p), mask);
+        // math_ops.cpp:40: tl::store(out_f16 + 5 * n + offs, tl::rsqrt(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 5 * n)[offs[i]] = tilec::rt::to_f16(rsqrtf(tilec::rt::to_float(p[i])));
         }
-        // math_ops.cpp:39: tl::store(out_f16 + 6 * n + offs, tl::sigmoid(a), mask);
+        // math_ops.cpp:41: tl::store(out_f16 + 6 * n + offs, tl::sigmoid(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 6 * n)[offs[i]] = tilec::rt::to_f16(tilec::rt::sigmoid(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:40: tl::store(out_f16 + 7 * n + offs, tl::tanh(a), mask);
+        // math_ops.cpp:42: tl::store(out_f16 + 7 * n + offs, tl::tanh(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 7 * n)[offs[i]] = tilec::rt::to_f16(tanhf(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:41: tl::store(out_f16 + 8 * n + offs, tl::erf(a), mask);
+        // math_ops.cpp:43: tl::store(out_f16 + 8 * n + offs, tl::erf(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 8 * n)[offs[i]] = tilec::rt::to_f16(erff(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:42: tl::store(out_f16 + 9 * n + offs, tl::floor(a), mask);
+        // math_ops.cpp:44: tl::store(out_f16 + 9 * n + offs, tl::floor(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 9 * n)[offs[i]] = tilec::rt::to_f16(floorf(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:43: tl::store(out_f16 + 10 * n + offs, tl::ceil(a), mask);
+        // math_ops.cpp:45: tl::store(out_f16 + 10 * n + offs, tl::ceil(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 10 * n)[offs[i]] = tilec::rt::to_f16(ceilf(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:44: tl::store(out_f16 + 11 * n + offs, tl::abs(a), mask);
+        // math_ops.cpp:46: tl::store(out_f16 + 11 * n + offs, tl::abs(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 11 * n)[offs[i]] = tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:45: tl::store(out_f16 + 12 * n + offs, tl::fma(a, p, a), mask);
+        // math_ops.cpp:47: tl::store(out_f16 + 12 * n + offs, tl::fma(a, p, a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
@@ -221,91 +221,91 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         }
       }
       else {
-        // math_ops.cpp:47: auto a = tl::cast<tl::bfloat16>(v);
+        // math_ops.cpp:49: auto a = tl::cast<tl::bfloat16>(v);
         hip_bfloat16 a[L0::ELEMS];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           a[i] = tilec::rt::to_bf16(v[i]);
         }
-        // math_ops.cpp:48: auto p = tl::abs(a) + 0.5f;
+        // math_ops.cpp:50: auto p = tl::abs(a) + 0.5f;
         hip_bfloat16 p[L0::ELEMS];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           p[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
         }
-        // math_ops.cpp:49: tl::store(out_bf16 + 0 * n + offs, tl::exp(a), mask);
+        // math_ops.cpp:51: tl::store(out_bf16 + 0 * n + offs, tl::exp(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             out_bf16[offs[i]] = tilec::rt::to_bf16(tilec::rt::exp(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:50: tl::store(out_bf16 + 1 * n + offs, tl::exp2(a), mask);
+        // math_ops.cpp:52: tl::store(out_bf16 + 1 * n + offs, tl::exp2(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + n)[offs[i]] = tilec::rt::to_bf16(tilec::rt::exp2(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:51: tl::store(out_bf16 + 2 * n + offs, tl::log(p), mask);
+        // math_ops.cpp:53: tl::store(out_bf16 + 2 * n + offs, tl::log(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 2 * n)[offs[i]] = tilec::rt::to_bf16(logf(tilec::rt::to_float(p[i])));
         }
-        // math_ops.cpp:52: tl::store(out_bf16 + 3 * n + offs, tl::log2(p), mask);
+        // math_ops.cpp:54: tl::store(out_bf16 + 3 * n + offs, tl::log2(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 3 * n)[offs[i]] = tilec::rt::to_bf16(log2f(tilec::rt::to_float(p[i])));
         }
-        // math_ops.cpp:53: tl::store(out_bf16 + 4 * n + offs, tl::sqrt(p), mask);
+        // math_ops.cpp:55: tl::store(out_bf16 + 4 * n + offs, tl::sqrt(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 4 * n)[offs[i]] = tilec::rt::to_bf16(sqrtf(tilec::rt::to_float(p[i])));
         }
-        // math_ops.cpp:54: tl::store(out_bf16 + 5 * n + offs, tl::rsqrt(p), mask);
+        // math_ops.cpp:56: tl::store(out_bf16 + 5 * n + offs, tl::rsqrt(p), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 5 * n)[offs[i]] = tilec::rt::to_bf16(rsqrtf(tilec::rt::to_float(p[i])));
         }
-        // math_ops.cpp:55: tl::store(out_bf16 + 6 * n + offs, tl::sigmoid(a), mask);
+        // math_ops.cpp:57: tl::store(out_bf16 + 6 * n + offs, tl::sigmoid(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 6 * n)[offs[i]] = tilec::rt::to_bf16(tilec::rt::sigmoid(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:56: tl::store(out_bf16 + 7 * n + offs, tl::tanh(a), mask);
+        // math_ops.cpp:58: tl::store(out_bf16 + 7 * n + offs, tl::tanh(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 7 * n)[offs[i]] = tilec::rt::to_bf16(tanhf(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:57: tl::store(out_bf16 + 8 * n + offs, tl::erf(a), mask);
+        // math_ops.cpp:59: tl::store(out_bf16 + 8 * n + offs, tl::erf(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 8 * n)[offs[i]] = tilec::rt::to_bf16(erff(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:58: tl::store(out_bf16 + 9 * n + offs, tl::floor(a), mask);
+        // math_ops.cpp:60: tl::store(out_bf16 + 9 * n + offs, tl::floor(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 9 * n)[offs[i]] = tilec::rt::to_bf16(floorf(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:59: tl::store(out_bf16 + 10 * n + offs, tl::ceil(a), mask);
+        // math_ops.cpp:61: tl::store(out_bf16 + 10 * n + offs, tl::ceil(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 10 * n)[offs[i]] = tilec::rt::to_bf16(ceilf(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:60: tl::store(out_bf16 + 11 * n + offs, tl::abs(a), mask);
+        // math_ops.cpp:62: tl::store(out_bf16 + 11 * n + offs, tl::abs(a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 11 * n)[offs[i]] = tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i])));
         }
-        // math_ops.cpp:61: tl::store(out_bf16 + 12 * n + offs, tl::fma(a, p, a), mask);
+        // math_ops.cpp:63: tl::store(out_bf16 + 12 * n + offs, tl::fma(a, p, a), mask);
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])

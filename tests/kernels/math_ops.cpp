@@ -9,7 +9,9 @@ void math_kernel(const float *x, float *out_f32, tl::half *out_f16, tl::bfloat16
   auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   auto mask = offs < n;
   auto v = tl::load(x + offs, mask, 0.5f);
-  for (int t : tl::static_range<0, 3>()) {
+  // t = 2, 1, 0: the loop counts down (a negative static_range step once emitted a loop that never
+  // ran, leaving every output unwritten).
+  for (int t : tl::static_range<2, -1, -1>()) {
     // The same functions at each precision: the computation in float, one rounding to the type.
     if (t == 0) {
       auto a = v;
