@@ -2,11 +2,11 @@
 # Runs tilec's libFuzzer target (tests/fuzz, docs/robustness.md) from the sanitizer build.
 #
 #   tools/fuzz.sh [SECONDS [JOBS]]  a campaign of SECONDS (default 600) with JOBS worker processes
-#                                   (default 1; libFuzzer's fork mode) at low priority (nice 10).
+#                                   (default 1) on one corpus, at low priority (nice 10).
 #                                   The corpus is kept between runs in <build>/fuzz/corpus and the
 #                                   seeds are read at every start. A crash, leak, hang (30 s) or
 #                                   out-of-memory input (4 GB) is saved in <build>/fuzz/artifacts/
-#                                   and the campaign goes on; the script fails at the end if any was
+#                                   and its worker starts again; the script fails at the end if any was
 #                                   saved. A hang is run again once: one that does not hang again
 #                                   (a busy machine starved the worker) goes to artifacts/unreproduced.
 #   tools/fuzz.sh --ci SECONDS      CI's short run (the test fuzz.short): the seeds alone in a
@@ -67,11 +67,32 @@ if $ci; then
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 else
   timeout=30
-  echo "tools/fuzz.sh: fuzzing for $seconds s with $jobs worker(s); log: $log"
-  nice -n 10 "$fuzzer" "${flags[@]}" -timeout=$timeout -fork="$jobs" -ignore_crashes=1 \
-    -ignore_timeouts=1 -ignore_ooms=1 "$work/corpus" "$seeds" </dev/null >"$log" 2>&1 || status=$?
-  # Fork mode's progress lines: `#<executions>: cov: ... corp: ... exec/s: ...`.
-  runs=$(sed -n 's/^#\([0-9]*\): .*/\1/p' "$log" | tail -1)
+  echo "tools/fuzz.sh: fuzzing for $seconds s with $jobs worker(s); logs: $work/worker-*.log"
+  # Each worker is one fuzzer process on the shared corpus (libFuzzer picks up the others' finds,
+  # -reload), started again after a crash until the time is up. A run that fails within a minute
+  # ends its worker: an input that fails at once would otherwise fail again and again.
+  deadline=$((SECONDS + seconds))
+  worker() {
+    local log=$work/worker-$1.log began
+    : >"$log"
+    while ((SECONDS < deadline - 5)); do
+      began=$SECONDS
+      if ! nice -n 10 "$fuzzer" "${flags[@]}" -timeout=$timeout -max_total_time=$((deadline - SECONDS)) \
+          "$work/corpus" "$seeds" </dev/null >>"$log" 2>&1; then
+        ((SECONDS - began >= 60)) || return 1
+      fi
+    done
+  }
+  pids=()
+  for ((i = 1; i <= jobs; i++)); do
+    worker "$i" &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do
+    wait "$p" || status=1
+  done
+  cat "$work"/worker-*.log >"$log"
+  runs=$(awk '/^stat::number_of_executed_units:/ {n += $2} END {print n + 0}' "$log")
 fi
 elapsed=$((SECONDS - start))
 runs=${runs:-0}
