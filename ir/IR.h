@@ -376,7 +376,8 @@ struct KernelSettings {
   int numWarps = 4;
   /// The launch grid from the annotation (`grid = (cdiv(n, BLOCK))`): up to 3 host-side scalar
   /// expressions over the kernel's scalar parameters (VarRef), integer constants (meta-parameters are
-  /// already substituted), Binary Add/Sub/Mul/Div/Mod and Math Cdiv. Empty: the caller gives the grid.
+  /// already substituted), Binary Add/Sub/Mul/Div/Mod, Math Cdiv, Unary Neg (`-n`) and Cast to I64
+  /// (an int beside an int64_t operand). Empty: the caller gives the grid.
   std::vector<Expr> grid;
 };
 
