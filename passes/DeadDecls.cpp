@@ -75,6 +75,8 @@ public:
 
 } // namespace
 
+Stmt removeDeadDecls(const Stmt &body) { return DeadDecls::run(body); }
+
 std::unique_ptr<Pass> createDeadDeclsPass() { return std::make_unique<DeadDeclsPass>(); }
 
 } // namespace tilec::passes

@@ -8,4 +8,8 @@ namespace tilec::passes {
 #define TILEC_PASS(Name, Class, Description) std::unique_ptr<Pass> create##Class();
 #include "passes/PassRegistry.def"
 
+/// `body` without the declarations of variables that nothing reads (nor assignments to them): the
+/// dead-decls pass, for passes that can leave a declaration unread (DeadDecls.cpp).
+ir::Stmt removeDeadDecls(const ir::Stmt &body);
+
 } // namespace tilec::passes

@@ -83,7 +83,8 @@ void Assigner::run() {
       break;
   }
   finalize();
-  k.body = rewrite(k.body);
+  // A value whose every use took a copy in another layout (step 3) is left unread.
+  k.body = removeDeadDecls(rewrite(k.body));
   checkRegisters();
 }
 

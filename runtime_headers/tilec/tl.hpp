@@ -260,7 +260,10 @@ template <class R> R modElem(R a, R b) {
   }
 }
 
-template <class R> float asFloatIf16(R v) {
+/// half and bfloat16 as float (they have no operators); every other type as itself. (It returned
+/// float for every type, so comparisons and argmax/argmin of int32 values past 2^24 and of int64
+/// values compared rounded values.)
+template <class R> auto asFloatIf16(R v) {
   if constexpr (isFloat16<R>)
     return static_cast<float>(v);
   else

@@ -256,6 +256,22 @@ TEST(Arithmetic, ScalarPromotion) {
   EXPECT_EQ(n.data[0], -56);
 }
 
+TEST(Compare, WideIntegersExactly) {
+  // Integers compare in their own type: 2^24 + 1 and 2^24 round to the same float, and int64 values
+  // a few apart near 4e18 too (found by the differential tester).
+  tl::tile<int32_t, 2> a, b;
+  a.data = {(1 << 24) + 1, 7};
+  b.data = {1 << 24, 7};
+  EXPECT_EQ((a != b).data, (std::array<bool, 2>{true, false}));
+  EXPECT_EQ((a > b).data, (std::array<bool, 2>{true, false}));
+  tl::tile<int64_t, 2> c, d;
+  c.data = {4318874570000000000, -5};
+  d.data = {4318874570000000002, -5};
+  EXPECT_EQ((c != d).data, (std::array<bool, 2>{true, false}));
+  EXPECT_EQ((c < d).data, (std::array<bool, 2>{true, false}));
+  EXPECT_EQ((c + 2 == d).data, (std::array<bool, 2>{true, false}));
+}
+
 TEST(Bitwise, OpsAndShifts) {
   auto x = tl::full<int32_t, 4>(-16);
   EXPECT_EQ((x >> 2).data[0], -4); // arithmetic
@@ -465,6 +481,15 @@ TEST(Reduce, ArgmaxTiesAndNaN) {
   x.data = {-tl::inf, -tl::inf, -1, -1, -tl::inf, 0, 0, 0};
   EXPECT_EQ(tl::argmax(x), 5);
   EXPECT_EQ(tl::argmin(x), 0);
+  // Integers are compared exactly, not through float.
+  tl::tile<int64_t, 4> big;
+  big.data = {4318874570000000000, 4318874570000000002, 4318874570000000001, 0};
+  EXPECT_EQ(tl::argmax(big), 1);
+  EXPECT_EQ(tl::argmin(big), 3);
+  tl::tile<int32_t, 4> mid;
+  mid.data = {(1 << 24) + 1, (1 << 24) + 2, 1 << 24, (1 << 24) + 1};
+  EXPECT_EQ(tl::argmax(mid), 1);
+  EXPECT_EQ(tl::argmin(mid), 2);
   tl::tile<half, 2, 4> hx;
   for (int k = 0; k < 8; ++k)
     hx.data[k] = half(float(k % 3));
