@@ -7,11 +7,14 @@ checker), runs it, and compares every output with the CPU reference of the same 
 inputs. Optionally also compiles each output with nvcc and hipcc, warnings as errors.
 
   difftest.py --build BUILD [--seed S] [--kernels N] [--batch K] [--jobs J] [--targets cuda,hip]
-              [--nvcc] [--hipcc] [--work DIR] [--keep] [--reduce]
+              [--nvcc] [--hipcc] [--work DIR] [--keep] [--reduce] [--kept FILE...]
 
 A failing kernel is reported with its seed; `difftest.py --build BUILD --only-seed SEED --reduce`
 regenerates it alone and shrinks it (dropping outputs and the statements only they need) while it
 still fails the same way, and writes the reduced kernel and host program to the work directory.
+A reduced kernel, shrunk further by hand, is kept as a test in tests/difftest/kept/ (kernel, then
+its `static void run_NAME` host function, as `gen.py SEED` prints them); `--kept FILE...` runs such
+files as one batch (CTest: difftest.kept).
 Exit status: 0 when every kernel matched on every target, 1 otherwise.
 """
 
@@ -70,6 +73,30 @@ def write_batch(d, kernels):
         f.write(gen.batch_source(kernels))
     with open(os.path.join(d, "main.cpp"), "w") as f:
         f.write(gen.batch_harness(kernels, "k"))
+
+
+class Kept:
+    """A reduced kernel kept as a test (tests/difftest/kept/*.cpp): the kernel, then its host
+    function `static void run_NAME(difftest::Run &)`, as gen.py prints one kernel."""
+
+    def __init__(self, path):
+        text = open(path).read()
+        m = re.search(r"^static void run_(\w+)\(", text, re.M)
+        if not m:
+            sys.exit("difftest: %s: no `static void run_NAME(difftest::Run &run)`" % path)
+        self.name, self.seed = m.group(1), os.path.basename(path)
+        self.source, self.run = text[:m.start()], text[m.start():]
+
+
+def write_kept(d, kept):
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "k.cpp"), "w") as f:
+        f.write("".join(k.source for k in kept))
+    with open(os.path.join(d, "main.cpp"), "w") as f:
+        f.write('#include "difftest.h"\n#include "k.cpp"\n#if defined(TILEC_EMULATE_HIP)\n#include "k.hip"\n'
+                '#else\n#include "k.cu"\n#endif\n\n' + "\n".join(k.run for k in kept) +
+                "\nint main(int argc, char **argv) {\n  difftest::Run run(argc, argv);\n" +
+                "".join("  run_%s(run);\n" % k.name for k in kept) + "  return run.finish();\n}\n")
 
 
 class Result:
@@ -286,12 +313,25 @@ def main():
     ap.add_argument("--run-timeout", type=int, default=300)
     ap.add_argument("--only-seed", type=int, help="run the kernel of this seed alone")
     ap.add_argument("--reduce", action="store_true", help="reduce failing kernels")
+    ap.add_argument("--kept", nargs="+", metavar="FILE",
+                    help="run these kept kernels (tests/difftest/kept/*.cpp) instead of generated ones")
     opts = ap.parse_args()
     targets = [t for t in opts.targets.split(",") if t]
     work = os.path.abspath(opts.work) if opts.work else tempfile.mkdtemp(prefix="tilec-difftest-")
     os.makedirs(work, exist_ok=True)
     env = Env(opts, work)
 
+    if opts.kept:
+        kept = [Kept(p) for p in opts.kept]
+        d = os.path.join(work, "kept")
+        write_kept(d, kept)
+        res = check_batch(env, d, kept, targets, opts)
+        for f in res.failures:
+            print("FAIL %s, %s, %s:\n%s" % (f[0] or "batch", f[1], f[2], f[3]), flush=True)
+        print("difftest: %d kept kernels on %s; %d failures" % (len(kept), ",".join(targets), len(res.failures)))
+        if not opts.work and not res.failures:
+            shutil.rmtree(work, ignore_errors=True)
+        return 1 if res.failures else 0
     if opts.only_seed is not None:
         seeds = [opts.only_seed]
     else:

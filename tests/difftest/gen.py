@@ -232,9 +232,12 @@ class Kernel:
         r = self.rng
         self.rank = 1 if self.chance(0.5) else 2
         self.num_warps = self.pick([1, 2, 4, 4, 8])
+        # Sometimes a kernel that is not a template (rank 1): BLOCK is a local constant.
+        self.plain = False
         if self.rank == 1:
             b = self.pick([16, 32, 64, 128, 256, 512, 1024])
             self.meta = [("BLOCK", b)]
+            self.plain = self.chance(0.1)
             self.block = (b,)
             self.n = r.randint(1, 3 * b + 50)
         else:
@@ -261,12 +264,14 @@ class Kernel:
 
     def _frame(self):
         if self.rank == 1:
+            if self.plain:
+                self.stmts.append(Stmt("constexpr int BLOCK = %d;" % self.block[0], ["BLOCK"]))
             self.stmts.append(Stmt("int pid = tl::program_id(0);", ["pid"]))
             if self.chance(0.2):
                 off = "tl::max_contiguous(tl::multiple_of(pid * BLOCK + tl::arange<0, BLOCK>(), BLOCK), BLOCK)"
             else:
                 off = "pid * BLOCK + tl::arange<0, BLOCK>()"
-            self.stmts.append(Stmt("auto offs = %s;" % off, ["offs"], {"pid"}))
+            self.stmts.append(Stmt("auto offs = %s;" % off, ["offs"], {"pid", "BLOCK"}))
             self.stmts.append(Stmt("auto mask = offs < n;", ["mask"], {"offs"}))
         else:
             self.stmts.append(Stmt("int pid_m = tl::program_id(0);", ["pid_m"]))
@@ -311,9 +316,16 @@ class Kernel:
         return self.pick([(-1.0, 1.0), (-4.0, 4.0), (0.5, 2.0), (-100.0, 100.0), (1.0, 8.0), (-0.25, 0.25)])
 
     def load(self):
-        """A masked load from a new input buffer, shaped as one of the kernel's tiles."""
+        """A masked load from a new input buffer, shaped as one of the kernel's tiles (or a scalar
+        load: one value per program)."""
         ty = self.pick(TYPES + [F32, F32, I32])
         lo, hi = self.input_range(ty)
+        if self.chance(0.12):
+            p = self.add_param("in", "in", ty, lo=lo, hi=hi, layout="per_program")
+            where = "pid" if self.rank == 1 else "pid_m * tl::num_programs(1) + pid_n"
+            v = Val(ty, (), lo, hi, "tl::load(%s + %s)" % (p.name, where),
+                    deps={"pid"} if self.rank == 1 else {"pid_m", "pid_n"})
+            return self.bind(v, "x")
         if self.rank == 1:
             layout, shape = "flat", self.block
             ptr, mask = "offs", "mask"
@@ -506,7 +518,12 @@ class Kernel:
         ty = x.ty
         style = self.pick(["for", "while", "static"])
         if style == "static":
-            count = self.rng.randint(1, 4)
+            begin, step = self.rng.randint(0, 3), self.pick([1, 1, 2, 3, -1, -2])
+            count = self.rng.randint(0, 4)
+            end = begin + count * step  # (the range stops before end)
+            if step < 0:
+                begin, end = begin + 9, begin + 9 + count * step
+            count = len(range(begin, end, step))
         else:
             count = self.iters_param()
         acc = self.fresh("acc")
@@ -515,7 +532,7 @@ class Kernel:
         # The body adds x times a small integer that depends on the iteration (i % 3 + 1): the loop
         # variable reaches the tile code.
         if style == "static":
-            head = "for (int i : tl::static_range<0, %d>()) {" % count
+            head = "for (int i : tl::static_range<%d, %d%s>()) {" % (begin, end, "" if step == 1 else ", %d" % step)
             tail = ["}"]
             ivar = "i"
         elif style == "for":
@@ -670,15 +687,30 @@ class Kernel:
         b = self.operand(lambda v: broadcast(v.shape, a.shape) == a.shape and v.ty.kind >= 1)
         if b is None:
             return
-        op = self.pick(["+", "-", "*"])
-        res = arith(self, op, a, b)
+        op = self.pick(["+", "-", "*", "+", "-", "*", "&", "|", "^", "/", "%"])
+        rhs = b.text
+        if op in "+-*":
+            res = arith(self, op, a, b)
+        elif op in "&|^":
+            if a.ty.is_float or b.ty.is_float:
+                return
+            ty = result_type(a, b)
+            res = Val(ty, a.shape, ty.lo, ty.hi, "", True, 0.0, set(a.deps) | set(b.deps))
+        else:
+            if not (a.ty.is_int and b.ty.is_int):
+                return
+            # An integer divisor in [1, 16] (b & 15 keeps b's type).
+            rhs = "(%s & 15) + 1" % b.paren()
+            ty = result_type(a, b)
+            lo, hi = (min(a.lo, 0), max(a.hi, 0)) if op == "/" else (-15 if a.lo < 0 else 0, 15 if a.hi > 0 else 0)
+            res = Val(ty, a.shape, lo, hi, "", True, 0.0, set(a.deps) | set(b.deps))
         if res is None or not self.in_bounds(res):
             return
         back = self.cast_val(res, a.ty)
         if back is None or not self.in_bounds(back):
             return
         var = self.fresh("c")
-        self.stmts.append(Stmt("auto %s = %s;\n%s %s= %s;" % (var, a.text, var, op, b.text), [var],
+        self.stmts.append(Stmt("auto %s = %s;\n%s %s= %s;" % (var, a.text, var, op, rhs), [var],
                                set(a.deps) | set(b.deps)))
         self.pool.append(Val(a.ty, a.shape, back.lo, back.hi, var, back.exact, back.err, {var}))
 
@@ -799,26 +831,34 @@ class Kernel:
         return ", ".join(str(v) for _, v in self.meta)
 
     def instance(self):
+        if self.plain:
+            return self.name + "_instance"
         return self.name + "_" + "_".join(str(v) for _, v in self.meta)
+
+    def reference(self):
+        """The CPU reference's function (an instantiation, or the plain function)."""
+        return self.name if self.plain else "%s<%s>" % (self.name, self.template_args())
 
     def source(self):
         """The kernel and its explicit instantiation."""
         tparams = ", ".join("int %s" % k for k, _ in self.meta)
         if self.rank == 1:
-            grid = "cdiv(n, BLOCK)"
+            grid = "cdiv(n, %s)" % (self.block[0] if self.plain else "BLOCK")
         else:
             grid = "cdiv(M, BM), cdiv(N, BN)"
         sig = self.signature()
-        lines = ["// seed %d" % self.seed,
-                 "template <%s>" % tparams,
-                 "TILEC_KERNEL(num_warps = %d, grid = (%s))" % (self.num_warps, grid),
-                 "void %s(%s) {" % (self.name, ", ".join(t + n for t, n in sig))]
+        lines = ["// seed %d" % self.seed]
+        if not self.plain:
+            lines.append("template <%s>" % tparams)
+        lines += ["TILEC_KERNEL(num_warps = %d, grid = (%s))" % (self.num_warps, grid),
+                  "void %s(%s) {" % (self.name, ", ".join(t + n for t, n in sig))]
         for s in self.live_stmts():
             for line in s.text.split("\n"):
                 lines.append("  " + line)
         lines.append("}")
-        types = ", ".join(t.strip() for t, _ in sig)
-        lines.append("template void %s<%s>(%s);" % (self.name, self.template_args(), types))
+        if not self.plain:
+            types = ", ".join(t.strip() for t, _ in sig)
+            lines.append("template void %s<%s>(%s);" % (self.name, self.template_args(), types))
         return "\n".join(lines) + "\n"
 
     def live_stmts(self):
@@ -866,8 +906,7 @@ class Kernel:
                 args_dev.append(val)
         args_ref += sizes
         args_dev += sizes
-        L.append("  tl::launch(tl::grid3{%d, %d}, %s<%s>, %s);" % (gm, gn, self.name, self.template_args(),
-                                                                   ", ".join(args_ref)))
+        L.append("  tl::launch(tl::grid3{%d, %d}, %s, %s);" % (gm, gn, self.reference(), ", ".join(args_ref)))
         L.append("  run.launched(\"%s\", launch_%s(cudaStream_t{}, %s));" % (self.name, self.instance(),
                                                                           ", ".join(args_dev)))
         for p in self.params:
@@ -1236,8 +1275,55 @@ def op_broadcast(k, depth):
     return Val(a.ty, (bm, bn), a.lo, a.hi, "tl::broadcast_to<BM, BN>(%s)" % a.text, a.exact, a.err, a.deps)
 
 
+def op_create(k, depth):
+    """tl::zeros / tl::full of one of the kernel's shapes."""
+    shape = k.pick([sh for sh in k.shapes() if len(sh) >= 1])
+    ty = k.pick(TYPES)
+    dims = ", ".join(k.dims_text(shape))
+    if k.chance(0.3):
+        v = 0
+        return Val(ty, shape, v, v, "tl::zeros<%s, %s>()" % (ty.cpp, dims))
+    text, v = k.literal_in(ty, -4, 4)
+    return Val(ty, shape, v, v, "tl::full<%s, %s>(%s)" % (ty.cpp, dims, text))
+
+
+def op_cdiv(k, depth):
+    """tl::cdiv on integer tiles: (a + d - 1) / d with d = (b & 15) + 1 in [1, 16]."""
+    a = k.operand(lambda v: v.shape != () and v.ty.is_int, depth)
+    if a is None:
+        return None
+    b = k.operand(lambda v: v.ty.is_int and broadcast(v.shape, a.shape) is not None, depth)
+    if b is None:
+        return None
+    ty = result_type(a, b)
+    lo, hi = min(a.lo, 0), max(a.hi, 0) + 1
+    if a.hi + 15 > ty.hi:
+        lo, hi = ty.lo, ty.hi  # a + d - 1 may wrap
+    return Val(ty, broadcast(a.shape, b.shape), lo, hi, "tl::cdiv(%s, (%s & 15) + 1)" % (a.text, b.paren()),
+               True, 0.0, set(a.deps) | set(b.deps))
+
+
+def op_scalar_where(k, depth):
+    """tl::where with a scalar condition on the program index."""
+    a = k.operand(lambda v: v.shape != (), depth)
+    if a is None:
+        return None
+    b = k.operand(lambda v: broadcast(v.shape, a.shape) is not None, depth)
+    if b is None:
+        return None
+    pid = "pid" if k.rank == 1 else k.pick(["pid_m", "pid_n"])
+    ty = result_type(a, b)
+    ca, cb = k.cast_val(a, ty, a.text), k.cast_val(b, ty, b.text)
+    if ca is None or cb is None:
+        return None
+    lo, hi, exact, err = k.join_range(ca, cb)
+    cond = k.pick(["%s %% 2 == 1" % pid, "%s == tl::num_programs(%d) - 1" % (pid, 0 if pid != "pid_n" else 1)])
+    return Val(ty, broadcast(a.shape, b.shape), lo, hi, "tl::where(%s, %s, %s)" % (cond, a.text, b.text),
+               exact, err, set(a.deps) | set(b.deps) | {pid})
+
+
 OPS = [op_arith, op_arith, op_arith, op_div, op_compare, op_logic, op_shift, op_unary, op_where,
-       op_minmax, op_cast, op_cast, op_math, op_math, op_broadcast]
+       op_minmax, op_cast, op_cast, op_math, op_math, op_broadcast, op_create, op_cdiv, op_scalar_where]
 
 
 # ---------------------------------------------------------------------------------------------------

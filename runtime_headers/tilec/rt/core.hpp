@@ -17,8 +17,13 @@
 namespace tilec::rt {
 
 // ---- integer helpers ----------------------------------------------------------------------------
-/// Ceiling division of non-negative integers: cdiv(10, 4) == 3. Also usable in host launchers.
-template <class T> __host__ __device__ constexpr T cdiv(T a, T b) { return (a + b - 1) / b; }
+/// tl::cdiv: (a + b - 1) / b, so cdiv(10, 4) == 3, with the sum taken in T as tile arithmetic
+/// takes it: int8_t and int16_t operands are promoted to int, so the sum is narrowed back before
+/// the division (cdiv<int8_t>(127, 16) is (-114) / 16 == -7, as in Triton). Also usable in host
+/// launchers.
+template <class T> __host__ __device__ constexpr T cdiv(T a, T b) {
+  return static_cast<T>(static_cast<T>(a + b - 1) / b);
+}
 
 /// Integer minimum / maximum / absolute value (floats use fminf / fmaxf / fabsf).
 template <class T> __device__ __forceinline__ T minimum(T a, T b) { return b < a ? b : a; }
