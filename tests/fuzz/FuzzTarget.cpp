@@ -9,6 +9,10 @@
 /// <tilec/tl.hpp> and the C++ library headers it includes are parsed once, into a precompiled
 /// header in a temporary directory (LLVMFuzzerInitialize), and read from it by every translation:
 /// parsing them dominates a small kernel's translation otherwise.
+///
+/// An input can also ask for instantiations, as tilec's --instantiate does, with the lines that the
+/// diagnostics cases use: `// ARG: --instantiate` followed by `// ARG: k<args>`. Those seeds carry
+/// them, so the fuzzer reaches the translator's handling of requests too.
 
 #include "tests/fuzz/FuzzPipeline.h"
 
@@ -18,6 +22,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #ifndef TILEC_RUNTIME_HEADERS_DIR
 #error "TILEC_RUNTIME_HEADERS_DIR must be defined by the build (where <tilec/tl.hpp> is)"
@@ -31,6 +36,19 @@ std::filesystem::path scratch; // holds the precompiled header
 void removeScratch() {
   std::error_code ec;
   std::filesystem::remove_all(scratch, ec);
+}
+
+/// The --instantiate requests the input's `// ARG:` lines make.
+std::vector<std::string> requests(const std::string &code) {
+  std::vector<std::string> args, out;
+  std::istringstream lines(code);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("// ARG: ", 0) == 0)
+      args.push_back(line.substr(8));
+  for (size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == "--instantiate")
+      out.push_back(args[++i]);
+  return out;
 }
 
 } // namespace
@@ -58,7 +76,9 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string code(reinterpret_cast<const char *>(data), size);
   std::ostringstream err;
-  tilec::fuzz::Result r = tilec::fuzz::compileBoth(code, "fuzz.cpp", options, err);
+  tilec::translator::TranslateOptions withRequests = options;
+  withRequests.instantiate = requests(code);
+  tilec::fuzz::Result r = tilec::fuzz::compileBoth(code, "fuzz.cpp", withRequests, err);
   if (r.outcome == tilec::fuzz::Outcome::Internal) {
     std::cerr << err.str();
     std::abort();
