@@ -4,24 +4,13 @@
 // output stays readable. Provenance comments (`// file.cpp:12: ...`) and opt-in #line directives
 // are printed here, once per source line, because statements are what carry source locations.
 #include "emitters/KernelEmitter.h"
+#include "emitters/SourceText.h"
 
 #include <memory>
 
 namespace tilec::emitters {
 
 using namespace ir;
-
-namespace {
-
-std::string trim(const std::string &s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos)
-    return "";
-  size_t e = s.find_last_not_of(" \t\r\n\\");
-  return s.substr(b, e - b + 1);
-}
-
-} // namespace
 
 // ---- statements ---------------------------------------------------------------------------------
 
@@ -132,11 +121,11 @@ void KernelEmitter::provenance(const SourceLoc &loc) {
   lastLine_ = loc.line;
   const SourceFile &f = m_.files[loc.file];
   if (opts_.lineDirectives)
-    w_->raw("#line " + std::to_string(loc.line) + " \"" + f.name + "\"");
+    w_->raw("#line " + std::to_string(loc.line) + " \"" + stringLiteralText(f.name) + "\"");
   if (!opts_.provenance)
     return;
-  std::string text = loc.line <= static_cast<int>(f.lines.size()) ? trim(f.lines[loc.line - 1]) : "";
-  w_->line("// " + f.name + ":" + std::to_string(loc.line) + (text.empty() ? "" : ": " + text));
+  std::string text = loc.line <= static_cast<int>(f.lines.size()) ? commentText(f.lines[loc.line - 1]) : "";
+  w_->line("// " + commentText(f.name) + ":" + std::to_string(loc.line) + (text.empty() ? "" : ": " + text));
 }
 
 std::string KernelEmitter::lastMaskElem(const Expr &mask, const std::string *maskVar,

@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 namespace tilec::ir {
 
@@ -761,8 +764,12 @@ private:
   struct Access {
     int64_t lo, hi;
     bool write;
+    bool operator<(const Access &o) const {
+      return std::tie(lo, hi, write) < std::tie(o.lo, o.hi, o.write);
+    }
   };
-  using Pending = std::vector<Access>;
+  /// The shared-memory accesses since the last barrier on some path to the current statement.
+  using Pending = std::set<Access>;
 
   std::pair<int64_t, int64_t> range(int buf) {
     auto &b = k.buffers[buf];
@@ -775,7 +782,7 @@ private:
         fail(std::string(write ? (a.write ? "write-after-write" : "write-after-read")
                                : "read-after-write") +
              " hazard on shared buffer '" + k.buffers[buf].name + "' without a barrier");
-    p.push_back({lo, hi, write});
+    p.insert({lo, hi, write});
   }
   void reads(Pending &p, const Expr &e) {
     if (!e)
@@ -788,11 +795,40 @@ private:
     for (int b : bufs)
       access(p, b, false);
   }
-  static void merge(Pending &into, const Pending &from) {
-    into.insert(into.end(), from.begin(), from.end());
-  }
-  Pending hazards(const Stmt &s, Pending p) {
+  static void merge(Pending &into, const Pending &from) { into.insert(from.begin(), from.end()); }
+  /// Whether `s` reads or writes shared memory or holds a barrier: the statements that hazards()
+  /// must look into. Memoized per node, so the walk over a loop nest stays linear.
+  bool touchesShared(const Stmt &s) {
     if (!s)
+      return false;
+    if (auto it = touches.find(s.get()); it != touches.end())
+      return it->second;
+    bool r = false;
+    switch (s->kind) {
+    case StmtKind::Block:
+      for (auto &c : as<Block>(s)->stmts)
+        r = touchesShared(c) || r;
+      break;
+    case StmtKind::If: r = touchesShared(as<If>(s)->thenS) | touchesShared(as<If>(s)->elseS); break;
+    case StmtKind::For: r = touchesShared(as<For>(s)->body); break;
+    case StmtKind::While: r = touchesShared(as<While>(s)->body); break;
+    case StmtKind::Barrier:
+    case StmtKind::SharedWrite: r = true; break;
+    case StmtKind::Decl:
+    case StmtKind::Assign:
+    case StmtKind::Store:
+      forEachExpr(s, [&](const ExprNode *n) { r = r || n->kind == ExprKind::SharedRead; });
+      break;
+    }
+    touches.emplace(s.get(), r);
+    return r;
+  }
+  /// The accesses pending after `s` when `p` is pending before it; reports a hazard on the way.
+  /// A loop's body is walked for its first iteration and again for a later one, which sees the
+  /// first one's accesses; a body in a nest of loops would be walked 2^depth times, so each loop's
+  /// result is memoized by its entry state, and statements without shared memory are skipped.
+  Pending hazards(const Stmt &s, Pending p) {
+    if (!s || !touchesShared(s))
       return p;
     current = s;
     switch (s->kind) {
@@ -821,11 +857,15 @@ private:
     }
     case StmtKind::For:
     case StmtKind::While: {
+      auto key = std::make_pair(s.get(), p);
+      if (auto it = loopResults.find(key); it != loopResults.end())
+        return it->second;
       const Stmt &body = s->kind == StmtKind::For ? as<For>(s)->body : as<While>(s)->body;
       Pending once = hazards(body, p); // the first iteration
       merge(once, p);
       Pending twice = hazards(body, once); // a later iteration sees the previous one
       merge(twice, p);                     // zero iterations
+      loopResults.emplace(std::move(key), twice);
       return twice;
     }
     }
@@ -837,6 +877,8 @@ private:
   bool lowered;
   bool layoutMode = false;
   Stmt current;
+  std::map<const StmtNode *, bool> touches;
+  std::map<std::pair<const StmtNode *, Pending>, Pending> loopResults;
   std::vector<std::set<const VarNode *>> scopes;
   std::set<const VarNode *> everDeclared;
 };

@@ -40,19 +40,16 @@ int FrontEndContext::fileIndex(clang::FileID fid) {
   bool invalid = false;
   llvm::StringRef data = sm.getBufferData(fid, &invalid);
   if (!invalid) {
+    // Lines as Clang counts them (and GCC): a line ends at "\r\n", "\n" or a lone "\r".
     size_t start = 0;
-    while (start <= data.size()) {
-      size_t nl = data.find('\n', start);
-      if (nl == llvm::StringRef::npos) {
-        if (start < data.size())
-          f.lines.push_back(data.substr(start).str());
+    while (start < data.size()) {
+      size_t end = data.find_first_of("\r\n", start);
+      if (end == llvm::StringRef::npos) {
+        f.lines.push_back(data.substr(start).str());
         break;
       }
-      std::string line = data.substr(start, nl - start).str();
-      if (!line.empty() && line.back() == '\r')
-        line.pop_back();
-      f.lines.push_back(line);
-      start = nl + 1;
+      f.lines.push_back(data.substr(start, end - start).str());
+      start = end + (data.substr(end, 2) == "\r\n" ? 2 : 1);
     }
   }
   if (fid == sm.getMainFileID() && f.lines.size() > mainFileLines)

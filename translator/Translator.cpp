@@ -319,9 +319,13 @@ private:
   Job &job;
 };
 
+/// Lines as Clang counts them: each ends at "\r\n", "\n" or a lone "\r" (or at the end).
 unsigned countLines(const std::string &s) {
-  unsigned n = static_cast<unsigned>(std::count(s.begin(), s.end(), '\n'));
-  if (!s.empty() && s.back() != '\n')
+  unsigned n = 0;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (s[i] == '\n' || (s[i] == '\r' && (i + 1 == s.size() || s[i + 1] != '\n')))
+      ++n;
+  if (!s.empty() && s.back() != '\n' && s.back() != '\r')
     ++n;
   return n;
 }

@@ -5,6 +5,7 @@
 #include "emitters/Emitter.h"
 #include "emitters/NameTable.h"
 #include "emitters/Precedence.h"
+#include "emitters/SourceText.h"
 
 #include <gtest/gtest.h>
 
@@ -58,6 +59,29 @@ TEST(EmitterSupport, NameTableSuffixesCollisions) {
   EXPECT_EQ(n.unique("int"), "int_1");
   EXPECT_EQ(n.unique("__x"), "v_x");
   EXPECT_EQ(n.unique("2d"), "v2d");
+}
+
+TEST(EmitterSupport, CommentTextStaysOnItsLine) {
+  using emitters::commentText;
+  EXPECT_EQ(commentText("  auto v = x;  // note "), "auto v = x;  // note");
+  // A lone CR, a form feed, a vertical tab, NUL and DEL become spaces.
+  EXPECT_EQ(commentText(std::string("a\rb\fc\vd") + '\0' + "e\x7f"), "a b c d e");
+  EXPECT_EQ(commentText("x; // tab\there"), "x; // tab\there");
+  // Nothing at the end continues the comment: backslashes, spaced or not, and the backslash trigraph.
+  EXPECT_EQ(commentText("x; // \\"), "x; //");
+  EXPECT_EQ(commentText("x; // \\ \f"), "x; //");
+  EXPECT_EQ(commentText("x; // ?\?/"), "x; //");
+  EXPECT_EQ(commentText("x; // ?\?/\\ ?\?/"), "x; //");
+  EXPECT_EQ(commentText("x; // a ? b : c"), "x; // a ? b : c");
+  EXPECT_EQ(commentText(" \t\r"), "");
+}
+
+TEST(EmitterSupport, StringLiteralTextEscapes) {
+  using emitters::stringLiteralText;
+  EXPECT_EQ(stringLiteralText("dir/k.cpp"), "dir/k.cpp");
+  EXPECT_EQ(stringLiteralText("a\"b\\c"), "a\\\"b\\\\c");
+  EXPECT_EQ(stringLiteralText("a\nb\rc"), "a\\012b\\015c");
+  EXPECT_EQ(stringLiteralText("what?\?/"), "what?\\?/");
 }
 
 TEST(EmitterSupport, PrecedenceParenthesizesOnlyWhenNeeded) {

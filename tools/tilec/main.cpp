@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <system_error>
@@ -180,8 +181,17 @@ int main(int argc, char **argv) {
   } else if (!opts.stopAfter.empty()) {
     opts.emit = tilec::EmitKind::Ir;
   }
-  if (vm.count("arch"))
+  if (vm.count("arch")) {
     opts.arch = vm["arch"].as<std::string>();
+    // The name goes into the output's header comment and names what the code is built for: it must
+    // be one the target's compiler takes.
+    bool cuda = opts.target == tilec::ir::TargetKind::Cuda;
+    static const std::regex cudaArch("sm_[0-9]{2,3}[a-z]?"), hipArch("gfx[0-9a-f]{3,4}(:(sramecc|xnack)[+-])*");
+    if (!std::regex_match(opts.arch, cuda ? cudaArch : hipArch))
+      return usageError("invalid --arch '" + opts.arch + "' for --target=" + (cuda ? "cuda" : "hip") +
+                        (cuda ? "; expected sm_ and a compute capability, such as sm_90a or sm_80"
+                              : "; expected gfx and a processor, such as gfx90a or gfx942"));
+  }
   if (vm.count("output"))
     opts.output = vm["output"].as<std::string>();
   if (vm.count("header"))
