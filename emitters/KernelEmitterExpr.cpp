@@ -84,6 +84,9 @@ Code KernelEmitter::intImm(const IntImm *i, bool host) {
     return {i->symbol};
   }
   std::string lit = std::to_string(i->value);
+  // No literal spells the most negative value: 9223372036854775808 has no signed type.
+  if (i->value == INT64_MIN)
+    lit = "-9223372036854775807 - 1";
   if (i->type.elem == ScalarType::I64)
     return {"int64_t{" + lit + "}", Prec::Postfix};
   if (i->type.elem == ScalarType::I8)

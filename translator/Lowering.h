@@ -52,6 +52,9 @@ public:
   ir::Expr castTo(ir::Expr e, ir::ScalarType to);
   ir::Expr castTo(ir::Expr e, const ir::Type &t);
   std::optional<int64_t> constInt(const clang::Expr *e) const;
+  /// A constant right operand that makes `op` undefined on `t` operands (an integer division or
+  /// remainder by zero, a shift by a negative count or by the width or more) is a located error.
+  void checkConstantOperand(ir::BinaryOp op, ir::ScalarType t, const clang::Expr *rhs);
   /// The name of the non-type template parameter `e` is (through parentheses and integral
   /// conversions), or "".
   static std::string metaParameterName(const clang::Expr *e);

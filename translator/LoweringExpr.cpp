@@ -138,6 +138,8 @@ ir::Expr KernelLowering::elementwise(ir::BinaryOp op, std::vector<ir::Expr> xs,
         fe.fail(DiagId::BadOperand, srcs[i]->getExprLoc(),
                 {xs[i]->type.str(), ir::name(op), "integer or bool operands"});
   }
+  if (srcs.size() > 1)
+    checkConstantOperand(op, t, srcs[1]);
   auto shape = broadcastShape({a, b}, at);
   a = toShape(castTo(a, t), shape);
   b = toShape(castTo(b, t), shape);
@@ -216,6 +218,8 @@ ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
     ir::SourceLoc ol = fe.irLoc(b->getOperatorLoc());
     if (*op == ir::BinaryOp::Shl || *op == ir::BinaryOp::Shr)
       y = castTo(y, x->type.elem);
+    if (!x->type.pointer)
+      checkConstantOperand(*op, ir::isInt(x->type.elem) ? x->type.elem : y->type.elem, b->getRHS());
     if ((x->type.pointer || y->type.pointer) && !(*op == ir::BinaryOp::Add || *op == ir::BinaryOp::Sub))
       fe.fail(DiagId::UnsupportedExpr, b->getOperatorLoc(), {fe.text(b->getSourceRange())});
     if (x->type.pointer && y->type.pointer)
@@ -236,6 +240,10 @@ ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
   if (auto *co = dyn_cast<ConditionalOperator>(e)) {
     ir::Expr c = lowerCond(co->getCond());
     ir::Expr a = lowerExpr(co->getTrueExpr()), b = lowerExpr(co->getFalseExpr());
+    // C++ evaluates one side; tile code evaluates a tile's every element (its loads included), so
+    // a choice between tiles must say that both sides run.
+    if (!a->type.isScalar() || !b->type.isScalar())
+      fe.fail(DiagId::TileConditional, co->getQuestionLoc(), {fe.text(co->getCond()->getSourceRange())});
     if (a->type != b->type)
       fe.fail(DiagId::UnsupportedExpr, co->getQuestionLoc(), {fe.text(co->getSourceRange())});
     return ir::Select::make(c, a, b, l);

@@ -228,6 +228,23 @@ std::optional<int64_t> KernelLowering::constInt(const clang::Expr *e) const {
   return std::nullopt;
 }
 
+void KernelLowering::checkConstantOperand(ir::BinaryOp op, ScalarType t, const clang::Expr *rhs) {
+  bool divides = op == ir::BinaryOp::Div || op == ir::BinaryOp::Mod;
+  bool shifts = op == ir::BinaryOp::Shl || op == ir::BinaryOp::Shr;
+  if (!rhs || !(divides || shifts) || !ir::isInt(t))
+    return;
+  std::optional<int64_t> v = constInt(rhs);
+  if (!v)
+    return;
+  if (divides && *v == 0)
+    fe.fail(DiagId::DivisionByZero, rhs->getExprLoc(),
+            {op == ir::BinaryOp::Div ? "division" : "remainder"});
+  int64_t bits = 8 * ir::byteSize(t);
+  if (shifts && (*v < 0 || *v >= bits))
+    fe.fail(DiagId::ShiftOutOfRange, rhs->getExprLoc(),
+            {std::to_string(*v), ir::name(t), std::to_string(bits - 1)});
+}
+
 std::string KernelLowering::metaParameterName(const clang::Expr *e) {
   using namespace clang;
   for (;;) {
