@@ -8,6 +8,7 @@
 #include "ir/Diagnostics.h"
 #include "ir/Printer.h"
 #include "passes/Pass.h"
+#include "translator/InstanceNames.h"
 #include "translator/Translator.h"
 
 #include <algorithm>
@@ -207,18 +208,22 @@ std::string depfileText(const std::string &target, const std::vector<std::string
   return text;
 }
 
-/// Each instantiation's namespace (and launcher) is named after its instance name: two kernels of
-/// one output (from different namespaces or inputs, `k<1, 28>` beside `k_1<28>`) must not share one.
+/// Each instantiation's namespace (and launcher) is named after its instance name, which the
+/// translator makes unique within one input (translator/InstanceNames.h). Two inputs translated into
+/// one output may still instantiate the same kernel: the host code of each expects its launcher
+/// under that name, so it cannot be changed, and this is a located error naming both.
 bool uniqueInstanceNames(const ir::Module &module, std::ostream &err) {
   DiagnosticEngine d(err);
   d.setModule(&module);
   for (size_t i = 0; i < module.kernels.size(); ++i)
     for (size_t j = 0; j < i; ++j) {
       const ir::Kernel &a = module.kernels[j], &b = module.kernels[i];
-      if (a.instanceName != b.instanceName)
+      const std::string as = translator::scopePrefix(a), bs = translator::scopePrefix(b);
+      if (as != bs || (a.instanceName != b.instanceName && "launch_" + a.instanceName != b.instanceName &&
+                       a.instanceName != "launch_" + b.instanceName))
         continue;
-      d.report(DiagId::DuplicateInstance, b.loc, {"'" + b.name + b.templateArgs + "'", b.instanceName});
-      d.report(DiagId::NoteOtherInstance, a.loc, {"'" + a.name + a.templateArgs + "'"});
+      d.report(DiagId::DuplicateInstance, b.loc, {"'" + bs + b.name + b.templateArgs + "'", bs + b.instanceName});
+      d.report(DiagId::NoteOtherInstance, a.loc, {"'" + as + a.name + a.templateArgs + "'"});
       break;
     }
   return !d.hasErrors();

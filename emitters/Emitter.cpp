@@ -21,6 +21,17 @@ std::string headerComment(const ir::Module &m, const EmitOptions &opts) {
          commentText(opts.target.arch) + ".";
 }
 
+/// The kernel's C++ namespaces around what the output declares for it, one line each (not indented,
+/// as namespace contents are not).
+void openScope(CodeWriter &w, const ir::Kernel &k) {
+  for (const ir::EnclosingNamespace &ns : k.scope)
+    w.line(std::string(ns.isInline ? "inline " : "") + "namespace " + ns.name + " {");
+}
+void closeScope(CodeWriter &w, const ir::Kernel &k) {
+  for (size_t i = k.scope.size(); i-- > 0;)
+    w.line("} // namespace " + k.scope[i].name);
+}
+
 /// Names and parameter text of one instantiation's launchers.
 struct Launcher {
   std::string name;               // launch_<instanceName>
@@ -35,6 +46,8 @@ Launcher launcherFor(const ir::Kernel &k, KernelEmitter &ke, const TargetHooks &
   NameTable &names = l.names;
   for (const std::string &p : ke.paramNames())
     names.reserve(p);
+  names.reserve(k.instanceName);
+  names.reserve(l.name);
   l.gridName = names.unique("grid");
   l.streamName = names.unique("stream");
   for (size_t i = 0; i < k.params.size(); ++i)
@@ -74,7 +87,7 @@ void emitLaunchers(CodeWriter &w, const ir::Kernel &k, KernelEmitter &ke, const 
   std::vector<Prototype> protos = prototypes(k, l, hooks);
   const std::string &g = l.gridName;
   w.line("/// Launches " + k.name + k.templateArgs + " on `" + l.streamName + "` with");
-  w.line("/// " + k.instanceName + "::NUM_THREADS threads per block.");
+  w.line("/// " + k.instanceName + "::" + ke.numThreadsName() + " threads per block.");
   {
     auto fn = w.block(openFunction(w, protos[0]));
     w.line("if (" + g + ".x == 0 || " + g + ".y == 0 || " + g + ".z == 0)");
@@ -83,8 +96,8 @@ void emitLaunchers(CodeWriter &w, const ir::Kernel &k, KernelEmitter &ke, const 
       w.line("return " + std::string(hooks.success) + ";  // nothing to run");
     }
     // Host C++ only, no `<<<...>>>` (LaunchStyle): the launch's own arguments, then the kernel's.
-    std::string kernel = k.instanceName + "::" + k.name;
-    std::string block = "dim3(" + k.instanceName + "::NUM_THREADS)";
+    std::string kernel = k.instanceName + "::" + ke.kernelName();
+    std::string block = "dim3(" + k.instanceName + "::" + ke.numThreadsName() + ")";
     auto launch = [&](const std::string &head, std::vector<std::string> args) {
       args.insert(args.end(), ke.paramNames().begin(), ke.paramNames().end());
       w.lines(wrapList(head + "(", args, ");", w.indentWidth()));
@@ -133,9 +146,11 @@ std::string emitModule(const ir::Module &m, const EmitOptions &opts) {
   for (const ir::Kernel &k : m.kernels) {
     w.line("");
     KernelEmitter ke(m, k, opts);
+    openScope(w, k);
     ke.emit(w);
     w.line("");
     emitLaunchers(w, k, ke, hooks);
+    closeScope(w, k);
   }
   return w.str();
 }
@@ -151,9 +166,11 @@ std::string emitLauncherDeclarations(const ir::Module &m, const EmitOptions &opt
     KernelEmitter ke(m, k, opts);
     Launcher l = launcherFor(k, ke, hooks);
     w.line("");
+    openScope(w, k);
     w.line("// " + k.name + k.templateArgs);
     for (const Prototype &p : prototypes(k, l, hooks))
       w.lines(wrapList(p.head, p.params, ");", w.indentWidth()));
+    closeScope(w, k);
   }
   return w.str();
 }

@@ -13,6 +13,7 @@
 //   KernelEmitterStmt.cpp  statements: loads/stores, reductions, shared memory, control flow
 #include "emitters/KernelEmitter.h"
 
+#include "emitters/SourceText.h"
 #include "ir/IRVisitor.h"
 
 #include <algorithm>
@@ -71,19 +72,25 @@ KernelEmitter::KernelEmitter(const Module &m, const Kernel &k, const EmitOptions
 // ---- preparation --------------------------------------------------------------------------------
 
 void KernelEmitter::nameVars() {
-  // Kernel-scope names first: tunables and the kernel itself, so no local can shadow them.
+  // Kernel-scope names first, so that no local can shadow them: the user's meta-parameters (a
+  // name the output needs for itself, such as `threadIdx` or `min`, gets a suffix), the kernel,
+  // then the tunables tilec adds (which give way to a meta-parameter named NUM_THREADS). The
+  // instantiation's namespace and launcher are reserved too: the launcher names them beside the
+  // parameters.
   for (const MetaParam &p : k_.metaParams)
-    names_.reserve(p.name);
-  names_.reserve(k_.name);
+    metaNames_[p.name] = names_.unique(p.name);
+  kernelName_ = names_.unique(k_.name);
+  names_.reserve(k_.instanceName);
+  names_.reserve("launch_" + k_.instanceName);
   numWarpsName_ = "NUM_WARPS";
   bool metaNumWarps = false;
   for (const MetaParam &p : k_.metaParams)
     if (p.name == "NUM_WARPS")
-      metaNumWarps = p.value == k_.settings.numWarps;
+      metaNumWarps = p.value == k_.settings.numWarps && metaNames_[p.name] == p.name;
   if (!metaNumWarps)
     numWarpsName_ = names_.unique("NUM_WARPS");
-  names_.reserve("NUM_THREADS");
-  names_.reserve("SMEM_BYTES");
+  numThreadsName_ = names_.unique("NUM_THREADS");
+  smemBytesName_ = names_.unique("SMEM_BYTES");
 
   // Every variable of the kernel, with the chain of scopes it is declared in (a scope is a block
   // or a for statement, numbered in pre-order). Parameters live in the root scope.
@@ -182,7 +189,7 @@ std::string KernelEmitter::dimConst(int64_t v) {
   if (n != 1)
     return std::to_string(v);
   usedMeta_.insert(found);
-  return found;
+  return metaNames_.at(found);
 }
 
 std::string KernelEmitter::blockedType(const Layout &l, const std::vector<int64_t> &shape,
@@ -339,19 +346,24 @@ void KernelEmitter::emit(CodeWriter &w) {
   w.line("// " + k_.name + k_.templateArgs + (k_.templateArgs.empty() ? "" : ": one instantiation"));
   w.line("namespace " + k_.instanceName + " {");
   bool metaNumWarps = std::any_of(k_.metaParams.begin(), k_.metaParams.end(),
-                                  [&](const MetaParam &p) { return p.name == numWarpsName_; });
+                                  [&](const MetaParam &p) { return metaNames_.at(p.name) == numWarpsName_; });
   if (metaNumWarps)
     usedMeta_.insert(numWarpsName_); // NUM_THREADS below
   // Meta-parameters the code does not name (folded into literals, or only in the grid) stay listed
-  // for the expert, marked so that the compilers do not warn.
-  for (const MetaParam &p : k_.metaParams)
+  // for the expert, marked so that the compilers do not warn. One renamed because the output needs
+  // its name says so.
+  for (const MetaParam &p : k_.metaParams) {
+    const std::string &name = metaNames_.at(p.name);
     w.line(std::string(usedMeta_.count(p.name) ? "" : "[[maybe_unused]] ") + "constexpr " +
-           (p.isBool ? "bool " : "int ") + p.name + " = " +
-           (p.isBool ? (p.value ? "true" : "false") : std::to_string(p.value)) + ";  // meta-parameter");
+           (p.isBool ? "bool " : "int ") + name + " = " +
+           (p.isBool ? (p.value ? "true" : "false") : std::to_string(p.value)) + ";  // meta-parameter" +
+           (name == p.name ? "" : ", " + commentText(p.name) + " in the source"));
+  }
   if (!metaNumWarps)
     w.line("constexpr int " + numWarpsName_ + " = " + std::to_string(k_.settings.numWarps) +
            ";  // warps per block");
-  w.line("constexpr int NUM_THREADS = " + numWarpsName_ + " * TILEC_WARP_SIZE;  // threads per block");
+  w.line("constexpr int " + numThreadsName_ + " = " + numWarpsName_ +
+         " * TILEC_WARP_SIZE;  // threads per block");
   for (const std::string &t : tunables_)
     w.line(t);
   for (const LayoutAlias &a : aliases_) {
@@ -365,7 +377,7 @@ void KernelEmitter::emit(CodeWriter &w) {
     }
   }
   if (!k_.buffers.empty())
-    w.line("constexpr int SMEM_BYTES = " + std::to_string(k_.sharedBytes) +
+    w.line("constexpr int " + smemBytesName_ + " = " + std::to_string(k_.sharedBytes) +
            ";  // shared memory per block");
   w.line("");
   // Parameters the body never reads (e.g. only the launch grid uses them) are unnamed, the name in
@@ -374,9 +386,10 @@ void KernelEmitter::emit(CodeWriter &w) {
   for (size_t i = 0; i < k_.params.size(); ++i)
     params.push_back(paramDecl(k_.params[i]->type, paramNames_[i], hooks_,
                                !read_.count(k_.params[i]->id)));
-  w.lines(wrapList("__global__ void __launch_bounds__(NUM_THREADS) " + k_.name + "(", params, ") {", 0));
+  w.lines(wrapList("__global__ void __launch_bounds__(" + numThreadsName_ + ") " + kernelName_ + "(",
+                   params, ") {", 0));
   if (!k_.buffers.empty())
-    w.line("  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];");
+    w.line("  alignas(16) __shared__ unsigned char smem[" + smemBytesName_ + "];");
   w.append(body);
   w.line("}");
   w.line("");

@@ -32,6 +32,10 @@ public:
 
   /// The kernel's parameter names as printed (unique), in order.
   const std::vector<std::string> &paramNames() const { return paramNames_; }
+  /// The kernel function's name in its namespace (the user's, unless the output needs it).
+  const std::string &kernelName() const { return kernelName_; }
+  /// The name of the threads-per-block constant in the instantiation's namespace.
+  const std::string &numThreadsName() const { return numThreadsName_; }
   /// Host-side text of a grid expression (scalar; params by name, meta-parameters qualified).
   std::string hostExpr(const ir::Expr &e);
 
@@ -109,7 +113,8 @@ private:
   std::vector<std::string> paramNames_;
   std::vector<std::string> bufferNames_;
   std::string idxNames_[2], vecIdx_, valsName_, bitsName_;
-  std::string numWarpsName_;
+  std::string numWarpsName_, numThreadsName_, smemBytesName_, kernelName_;
+  std::map<std::string, std::string> metaNames_; // meta-parameter -> its constant's name
   std::vector<LayoutAlias> aliases_;            // in order of first use
   std::map<std::string, size_t> aliasIndex_;    // layout text + shape -> aliases_ index
   std::vector<std::string> tunables_;           // vector-width lines, in order of first use

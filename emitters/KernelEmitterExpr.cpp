@@ -78,10 +78,13 @@ Code KernelEmitter::intImm(const IntImm *i, bool host) {
   if (i->type.elem == ScalarType::Bool)
     return {i->value ? "true" : "false"};
   if (!i->symbol.empty() && i->type.elem == ScalarType::I32) {
+    auto meta = metaNames_.find(i->symbol);
+    if (meta == metaNames_.end())
+      internalError("constant '" + i->symbol + "' names no meta-parameter");
     if (host)
-      return {k_.instanceName + "::" + i->symbol};
+      return {k_.instanceName + "::" + meta->second};
     usedMeta_.insert(i->symbol);
-    return {i->symbol};
+    return {meta->second};
   }
   std::string lit = std::to_string(i->value);
   // No literal spells the most negative value: 9223372036854775808 has no signed type.

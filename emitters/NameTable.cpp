@@ -1,6 +1,6 @@
 #include "emitters/NameTable.h"
 
-#include <cctype>
+#include "ir/Identifier.h"
 
 namespace tilec::emitters {
 
@@ -17,30 +17,21 @@ const char *const kReserved[] = {
     "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
     "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
     "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
-    // CUDA / HIP built-ins and names the output relies on
-    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "tilec", "std", "smem",
-    "int8_t", "int64_t", "uintptr_t", "INFINITY", "NAN", "main",
-    "__half", "__nv_bfloat16", "hip_bfloat16", "__syncthreads",
-    "expf", "exp2f", "logf", "log2f", "sqrtf", "rsqrtf", "tanhf", "erff", "fabsf", "floorf",
-    "ceilf", "fmaf", "fminf", "fmaxf", "abs", "llabs", "min", "max"};
+    // Beside ir::namesTheOutputUses: the kernel's shared-memory array, and names a reader would
+    // take for the standard library's or CUDA's.
+    "smem", "std", "main", "warpSize", "NAN", "int32_t", "uint32_t", "uint64_t", "uintptr_t",
+    "size_t", "expf", "exp2f", "abs", "llabs", "min", "max"};
 } // namespace
 
 NameTable::NameTable() {
   for (const char *r : kReserved)
     taken_.insert(r);
+  for (const std::string &r : ir::namesTheOutputUses())
+    taken_.insert(r);
 }
 
 std::string NameTable::unique(const std::string &hint) {
-  std::string base;
-  for (char c : hint)
-    base += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
-  if (base.empty() || std::isdigit(static_cast<unsigned char>(base[0])))
-    base = "v" + base;
-  // Identifiers with a double underscore or `_Upper` are reserved for the implementation.
-  while (base.find("__") != std::string::npos)
-    base.erase(base.find("__"), 1);
-  if (base[0] == '_')
-    base = "v" + base;
+  const std::string base = ir::asciiIdentifier(hint);
   std::string name = base;
   for (int n = 1; taken_.count(name); ++n)
     name = base + "_" + std::to_string(n);

@@ -388,9 +388,22 @@ struct MetaParam {
   bool isBool = false;
 };
 
+/// A named namespace that encloses a kernel in its source (`namespace a { inline namespace v1 {`).
+/// The generated code declares the instantiation's namespace and launchers in the same namespaces,
+/// so that host code names them as it names the kernel (`a::launch_k_128`).
+struct EnclosingNamespace {
+  std::string name;
+  bool isInline = false;
+};
+
 struct Kernel {
   std::string name;         ///< the function's name, e.g. `add_kernel`
-  std::string instanceName; ///< unique C identifier of this instantiation, e.g. `add_kernel_1024`
+  /// The C++ namespaces around the kernel, outermost first (anonymous ones left out); the
+  /// instantiation's namespace and launchers are declared in them.
+  std::vector<EnclosingNamespace> scope;
+  /// Unique C identifier of this instantiation in its scope, e.g. `add_kernel_1024` (ASCII; the
+  /// translator disambiguates overloads and look-alikes, see translator/InstanceNames.h).
+  std::string instanceName;
   std::string templateArgs; ///< as the user spells them, e.g. `<1024>` ("" for non-templates)
   std::vector<MetaParam> metaParams;
   std::vector<Var> params;

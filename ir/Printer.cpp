@@ -15,7 +15,10 @@ public:
     names.clear();
     used.clear();
     collectLayouts(k);
-    os << "kernel @" << k.name << k.templateArgs << " instance=" << k.instanceName
+    os << "kernel @";
+    for (const EnclosingNamespace &ns : k.scope)
+      os << ns.name << "::";
+    os << k.name << k.templateArgs << " instance=" << k.instanceName
        << " num_warps=" << k.settings.numWarps;
     if (k.warpSize != 32)
       os << " warp_size=" << k.warpSize;

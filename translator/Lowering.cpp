@@ -17,6 +17,8 @@
 
 #include "translator/Lowering.h"
 
+#include "ir/Identifier.h"
+
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Stmt.h>
 
@@ -36,6 +38,7 @@ bool KernelLowering::lower(const clang::FunctionDecl *fn, const clang::FunctionD
   try {
     k.name = fn->getNameAsString();
     k.loc = fe.irLoc(primary->getLocation());
+    lowerScope(fn);
     if (!fn->getReturnType()->isVoidType())
       fe.fail(DiagId::ReturnValue, primary->getReturnTypeSourceRange().getBegin().isValid()
                                        ? primary->getReturnTypeSourceRange().getBegin()
@@ -86,6 +89,25 @@ bool KernelLowering::lower(const clang::FunctionDecl *fn, const clang::FunctionD
   }
 }
 
+void KernelLowering::lowerScope(const clang::FunctionDecl *fn) {
+  // Named namespaces become the scope of what the output declares; the classes of a static member
+  // kernel (`S::k<128>`) prefix its instance name (`S_k_128`), as a namespace cannot be declared in
+  // a class. Anonymous namespaces and linkage specifications are left out.
+  std::vector<ir::EnclosingNamespace> scope;
+  std::string classes;
+  for (const clang::DeclContext *dc = fn->getDeclContext(); dc && !dc->isTranslationUnit();
+       dc = dc->getParent()) {
+    if (auto *ns = llvm::dyn_cast<clang::NamespaceDecl>(dc)) {
+      if (!ns->isAnonymousNamespace())
+        scope.insert(scope.begin(), {ns->getNameAsString(), ns->isInline()});
+    } else if (auto *rd = llvm::dyn_cast<clang::RecordDecl>(dc)) {
+      classes = rd->getNameAsString() + "_" + classes;
+    }
+  }
+  k.scope = std::move(scope);
+  baseName = ir::asciiIdentifier(classes + k.name);
+}
+
 void KernelLowering::lowerTemplateArgs(const clang::FunctionDecl *fn) {
   const clang::TemplateArgumentList *args = fn->getTemplateSpecializationArgs();
   const clang::FunctionTemplateDecl *ftd = fn->getPrimaryTemplate();
@@ -93,7 +115,7 @@ void KernelLowering::lowerTemplateArgs(const clang::FunctionDecl *fn) {
     // A kernel that is not a template: its instance cannot be named after the kernel alone, since
     // the namespace would collide with the function itself in a file that holds both the CPU
     // reference and the generated code.
-    k.instanceName = k.name + "_instance";
+    k.instanceName = baseName + "_instance";
     return;
   }
   const clang::TemplateParameterList *params = ftd->getTemplateParameters();
@@ -121,7 +143,7 @@ void KernelLowering::lowerTemplateArgs(const clang::FunctionDecl *fn) {
               {pname, "an int or bool meta-parameter (or a scalar type)"});
     }
   }
-  std::string ta = "<", in = k.name;
+  std::string ta = "<", in = baseName;
   for (size_t i = 0; i < spelled.size(); ++i) {
     ta += (i ? ", " : "") + spelled[i];
     in += "_" + mangled[i];

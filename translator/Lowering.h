@@ -65,6 +65,8 @@ public:
 
   // ---- kernel (Lowering.cpp) --------------------------------------------------------------------
   bool lower(const clang::FunctionDecl *fn, const clang::FunctionDecl *primary);
+  /// The kernel's enclosing namespaces (k.scope) and the start of its instance name (baseName).
+  void lowerScope(const clang::FunctionDecl *fn);
   void lowerTemplateArgs(const clang::FunctionDecl *fn);
 
   // ---- statements (LoweringStmt.cpp) ------------------------------------------------------------
@@ -134,6 +136,7 @@ public:
   ir::Kernel &k;
   std::map<const clang::VarDecl *, ir::Var> vars;
   int stmtNesting = 0, exprNesting = 0;
+  std::string baseName; ///< the kernel's name as an ASCII identifier, after its classes
 };
 
 } // namespace tilec::translator

@@ -4,6 +4,9 @@
 
 #include "translator/Translator.h"
 #include "translator/FrontEnd.h"
+#include "translator/InstanceNames.h"
+
+#include "ir/Identifier.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/Attr.h>
@@ -252,6 +255,12 @@ public:
     }
 
     std::vector<const clang::FunctionDecl *> done;
+    struct Lowered {
+      ir::Kernel kernel;
+      clang::SourceLocation at; // where it is instantiated (or defined, without a template)
+      const clang::FunctionDecl *primary;
+    };
+    std::vector<Lowered> lowered;
     for (const Item &it : items) {
       const clang::FunctionDecl *canon = it.fn->getCanonicalDecl();
       if (std::find(done.begin(), done.end(), canon) != done.end())
@@ -273,20 +282,49 @@ public:
         failed = true;
         continue;
       }
-      // The generated code declares the instance's namespace and its launcher at global scope, in
-      // the file that host code includes next to this source (the CPU reference): neither name may
-      // be one this source declares there.
-      clang::SourceLocation at = it.at.isValid() ? it.at : it.primary->getLocation();
+      lowered.push_back({std::move(k), it.at.isValid() ? it.at : it.primary->getLocation(), it.primary});
+    }
+    std::vector<ir::Kernel *> named;
+    for (Lowered &l : lowered)
+      named.push_back(&l.kernel);
+    disambiguateInstanceNames(named);
+    // The generated code declares the instance's namespace and its launcher in the kernel's
+    // namespace, in the file that host code includes next to this source (the CPU reference):
+    // neither name may be one this source declares there.
+    for (Lowered &l : lowered) {
+      const ir::Kernel &k = l.kernel;
+      const clang::DeclContext *scope = l.primary->getDeclContext();
+      while (!scope->isTranslationUnit() &&
+             !(llvm::isa<clang::NamespaceDecl>(scope) &&
+               !llvm::cast<clang::NamespaceDecl>(scope)->isAnonymousNamespace()))
+        scope = scope->getParent();
       for (auto [emitted, what] : {std::pair{k.instanceName, "namespace"},
                                    std::pair{"launch_" + k.instanceName, "launcher"}}) {
-        for (const clang::NamedDecl *taken : ctx.getTranslationUnitDecl()->lookup(&ctx.Idents.get(emitted))) {
-          fe.report(DiagId::EmittedNameTaken, at, {emitted, what, "'" + k.name + k.templateArgs + "'"});
-          fe.report(DiagId::NoteDeclaredHere, taken->getLocation(), {emitted});
+        for (const clang::NamedDecl *taken : scope->getPrimaryContext()->lookup(&ctx.Idents.get(emitted))) {
+          fe.report(DiagId::EmittedNameTaken, l.at,
+                    {scopePrefix(k) + emitted, what, "'" + k.name + k.templateArgs + "'"});
+          fe.report(DiagId::NoteDeclaredHere, taken->getLocation(), {scopePrefix(k) + emitted});
           failed = true;
           break;
         }
       }
-      job.module->kernels.push_back(std::move(k));
+      // The output also names CUDA's and the runtime's declarations without qualification inside
+      // those namespaces: a declaration of the same name in one of them would hide them.
+      for (const clang::DeclContext *dc = scope; !dc->isTranslationUnit(); dc = dc->getParent()) {
+        auto *ns = llvm::dyn_cast<clang::NamespaceDecl>(dc);
+        if (!ns || ns->isAnonymousNamespace())
+          continue;
+        std::string where = ns->getQualifiedNameAsString();
+        for (const std::string &used : ir::namesTheOutputUses())
+          for (const clang::NamedDecl *taken : ns->getPrimaryContext()->lookup(&ctx.Idents.get(used))) {
+            const std::string kernel = "'" + scopePrefix(k) + k.name + k.templateArgs + "'";
+            fe.report(DiagId::OutputNameHidden, taken->getLocation(), {used, where, kernel});
+            fe.report(DiagId::NoteKernelInstantiated, l.at, {kernel, where});
+            failed = true;
+            break;
+          }
+      }
+      job.module->kernels.push_back(std::move(l.kernel));
     }
     if (failed)
       return;

@@ -1,6 +1,8 @@
 // The Clang front end on snippets: each test translates a small kernel written against the real
 // <tilec/tl.hpp> and checks the Tile IR (printed with ir::print, or by structure).
+#include "ir/Identifier.h"
 #include "ir/Printer.h"
+#include "translator/InstanceNames.h"
 #include "translator/Translator.h"
 
 #include <gmock/gmock.h>
@@ -382,6 +384,51 @@ void plain(float *out) { tl::store(out, 1.0f); }
   EXPECT_EQ(r.module.kernels[2].name, "plain");
   EXPECT_EQ(r.module.kernels[2].templateArgs, "");
   EXPECT_EQ(r.module.kernels[2].settings.numWarps, 1);
+}
+
+TEST(InstanceNames, AsciiIdentifiers) {
+  EXPECT_EQ(ir::asciiIdentifier("add_kernel"), "add_kernel");
+  EXPECT_EQ(ir::asciiIdentifier("gr\xc3\xb6\xc3\x9f" "e"), "gr_u00f6_u00df_e");
+  EXPECT_EQ(ir::asciiIdentifier("\xf0\x9d\x91\x98"), "v_u1d458");  // U+1D458, a leading non-letter
+  EXPECT_EQ(ir::asciiIdentifier("a$b"), "a_b");
+  EXPECT_EQ(ir::asciiIdentifier("a__b"), "a_b");
+  EXPECT_EQ(ir::asciiIdentifier("_Upper"), "v_Upper");
+  EXPECT_EQ(ir::asciiIdentifier("1x"), "v1x");
+  EXPECT_EQ(ir::asciiIdentifier(""), "v");
+  EXPECT_EQ(ir::asciiIdentifier("bad\xff"), "bad_u00ff"); // not UTF-8: the byte's value
+}
+
+TEST(InstanceNames, OverloadsLookAlikesAndLaunchers) {
+  auto kernel = [](std::vector<ir::EnclosingNamespace> scope, std::string name,
+                   std::vector<ir::Type> params) {
+    ir::Kernel k;
+    k.scope = std::move(scope);
+    k.instanceName = std::move(name);
+    for (const ir::Type &t : params)
+      k.params.push_back(k.newVar("p", t, ir::VarKind::Param, {}));
+    return k;
+  };
+  const ir::Type f32p = ir::Type::ptr(ir::ScalarType::F32, false);
+  const ir::Type cf16p = ir::Type::ptr(ir::ScalarType::F16, true);
+  const ir::Type i32 = ir::Type::scalar(ir::ScalarType::I32);
+  std::vector<ir::Kernel> ks;
+  ks.push_back(kernel({}, "k_16", {f32p, i32}));             // overloads: both get their types
+  ks.push_back(kernel({}, "k_16", {cf16p, i32}));
+  ks.push_back(kernel({{"a", false}}, "k_16", {f32p, i32})); // another namespace: unchanged
+  ks.push_back(kernel({}, "p_1_16", {f32p}));                // look-alikes: a counter
+  ks.push_back(kernel({}, "p_1_16", {f32p}));
+  ks.push_back(kernel({}, "launch_p_1_16", {f32p}));         // another's launcher: a counter
+  std::vector<ir::Kernel *> ptrs;
+  for (ir::Kernel &k : ks)
+    ptrs.push_back(&k);
+  translator::disambiguateInstanceNames(ptrs);
+  EXPECT_EQ(ks[0].instanceName, "k_16_f32p_i32");
+  EXPECT_EQ(ks[1].instanceName, "k_16_cf16p_i32");
+  EXPECT_EQ(ks[2].instanceName, "k_16");
+  EXPECT_EQ(ks[3].instanceName, "p_1_16");
+  EXPECT_EQ(ks[4].instanceName, "p_1_16_2");
+  EXPECT_EQ(ks[5].instanceName, "launch_p_1_16_3");
+  EXPECT_EQ(translator::scopePrefix(ks[2]), "a::");
 }
 
 TEST(Translator, InstantiateOption) {
