@@ -354,9 +354,12 @@ void KernelEmitter::emit(CodeWriter &w) {
   // its name says so.
   for (const MetaParam &p : k_.metaParams) {
     const std::string &name = metaNames_.at(p.name);
-    w.line(std::string(usedMeta_.count(p.name) ? "" : "[[maybe_unused]] ") + "constexpr " +
-           (p.isBool ? "bool " : "int ") + name + " = " +
-           (p.isBool ? (p.value ? "true" : "false") : std::to_string(p.value)) + ";  // meta-parameter" +
+    const std::string type = p.isBool ? "bool" : p.type.empty() ? "int" : p.type;
+    const std::string value = p.isBool            ? (p.value ? "true" : "false")
+                              : p.literal.empty() ? std::to_string(p.value)
+                                                  : p.literal;
+    w.line(std::string(usedMeta_.count(p.name) ? "" : "[[maybe_unused]] ") + "constexpr " + type + " " +
+           name + " = " + value + ";  // meta-parameter" +
            (name == p.name ? "" : ", " + commentText(p.name) + " in the source"));
   }
   if (!metaNumWarps)

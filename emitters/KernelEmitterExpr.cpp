@@ -74,10 +74,22 @@ std::string KernelEmitter::zero(const Type &t) {
   }
 }
 
+/// Whether the meta-parameter constant `i` names has `i`'s type in the output's arithmetic: an int
+/// constant (or one that promotes to int) for an int, a 64-bit one for an int64_t. An int
+/// meta-parameter widened to int64_t prints as its value, so that no product overflows in int.
+bool KernelEmitter::symbolStandsFor(const IntImm &i) const {
+  for (const MetaParam &p : k_.metaParams)
+    if (p.name == i.symbol && p.value == i.value && !p.isBool)
+      return i.type.elem == ScalarType::I32 ? p.promotesToInt
+             : i.type.elem == ScalarType::I64 ? p.type == "long" || p.type == "long long"
+                                               : false;
+  return false;
+}
+
 Code KernelEmitter::intImm(const IntImm *i, bool host) {
   if (i->type.elem == ScalarType::Bool)
     return {i->value ? "true" : "false"};
-  if (!i->symbol.empty() && i->type.elem == ScalarType::I32) {
+  if (!i->symbol.empty() && symbolStandsFor(*i)) {
     auto meta = metaNames_.find(i->symbol);
     if (meta == metaNames_.end())
       internalError("constant '" + i->symbol + "' names no meta-parameter");

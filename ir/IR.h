@@ -384,8 +384,15 @@ struct KernelSettings {
 /// A meta-parameter value of the instantiation being compiled (e.g. BLOCK = 1024).
 struct MetaParam {
   std::string name;
-  int64_t value = 0;
+  int64_t value = 0; ///< the value; an unsigned one past INT64_MAX keeps its bits
   bool isBool = false;
+  /// The parameter's C++ type, as the output declares its constant (`int`, `unsigned int`, `long`;
+  /// an enumeration's underlying type), and its value spelled for that type (`4294967295U`);
+  /// empty: `int` and the plain number.
+  std::string type, literal;
+  /// Whether the constant's name can stand for the value in int arithmetic of the output: a type
+  /// that promotes to int (int, short, char, ...). Others are printed as numbers.
+  bool promotesToInt = true;
 };
 
 /// A named namespace that encloses a kernel in its source (`namespace a { inline namespace v1 {`).

@@ -23,8 +23,13 @@ public:
     if (k.warpSize != 32)
       os << " warp_size=" << k.warpSize;
     os << " {\n";
-    for (auto &mp : k.metaParams)
-      os << "  meta " << mp.name << " = " << mp.value << '\n';
+    for (auto &mp : k.metaParams) {
+      os << "  meta " << mp.name;
+      if (!mp.type.empty() && mp.type != "int")
+        os << ": " << mp.type << " = " << mp.literal << '\n';
+      else
+        os << " = " << mp.value << '\n';
+    }
     for (auto &p : k.params)
       os << "  param " << var(p) << ": " << typeStr(p->type) << '\n';
     for (size_t i = 0; i < k.buffers.size(); ++i) {

@@ -21,6 +21,7 @@
 
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Stmt.h>
+#include <llvm/ADT/StringExtras.h>
 
 namespace tilec::translator {
 
@@ -108,6 +109,28 @@ void KernelLowering::lowerScope(const clang::FunctionDecl *fn) {
   baseName = ir::asciiIdentifier(classes + k.name);
 }
 
+/// `value` as a C++ literal of `type` (an integer type other than bool), as the output's constant of
+/// that type is initialized: `4294967295U`, `-3L`, `(-9223372036854775807LL - 1)` (no literal spells
+/// the most negative value of a type).
+std::string KernelLowering::literalOf(const llvm::APSInt &value, clang::QualType type) {
+  const bool isUnsigned = type->isUnsignedIntegerType();
+  const bool isLong = type->isSpecificBuiltinType(clang::BuiltinType::Long) ||
+                      type->isSpecificBuiltinType(clang::BuiltinType::ULong);
+  const bool isLongLong = type->isSpecificBuiltinType(clang::BuiltinType::LongLong) ||
+                          type->isSpecificBuiltinType(clang::BuiltinType::ULongLong);
+  const bool isInt = type->isSpecificBuiltinType(clang::BuiltinType::Int) ||
+                     type->isSpecificBuiltinType(clang::BuiltinType::UInt);
+  // Narrower types (char, short) take an int literal, which converts without loss.
+  std::string suffix = std::string(isUnsigned && (isInt || isLong || isLongLong) ? "U" : "") +
+                       (isLong ? "L" : isLongLong ? "LL" : "");
+  if (value.isSigned() && value.isMinSignedValue() && (isInt || isLong || isLongLong)) {
+    llvm::APSInt max = value;
+    max.flipAllBits(); // the largest value of the type: -(max) - 1 is the smallest
+    return "(-" + llvm::toString(max, 10, max.isSigned()) + suffix + " - 1)";
+  }
+  return llvm::toString(value, 10, value.isSigned()) + suffix;
+}
+
 void KernelLowering::lowerTemplateArgs(const clang::FunctionDecl *fn) {
   const clang::TemplateArgumentList *args = fn->getTemplateSpecializationArgs();
   const clang::FunctionTemplateDecl *ftd = fn->getPrimaryTemplate();
@@ -125,12 +148,30 @@ void KernelLowering::lowerTemplateArgs(const clang::FunctionDecl *fn) {
     const clang::TemplateArgument &arg = args->get(i);
     std::string pname = param->getNameAsString();
     if (arg.getKind() == clang::TemplateArgument::Integral) {
-      bool isBool = arg.getIntegralType()->isBooleanType();
-      int64_t v = arg.getAsIntegral().getExtValue();
-      k.metaParams.push_back({pname, v, isBool});
-      spelled.push_back(isBool ? (v ? "true" : "false") : std::to_string(v));
-      mangled.push_back(isBool ? (v ? "1" : "0")
-                               : (v < 0 ? "m" + std::to_string(-v) : std::to_string(v)));
+      const llvm::APSInt &value = arg.getAsIntegral();
+      clang::QualType type = arg.getIntegralType().getCanonicalType();
+      if (const auto *et = type->getAs<clang::EnumType>())
+        type = et->getDecl()->getIntegerType().getCanonicalType();
+      if (value.getBitWidth() > 64)
+        fe.fail(DiagId::UnsupportedType, param->getLocation(),
+                {typeName(arg.getIntegralType()), "a meta-parameter of an integer type of at most 64 bits"});
+      ir::MetaParam mp;
+      mp.name = pname;
+      mp.isBool = type->isBooleanType();
+      mp.value = value.isSigned() ? value.getSExtValue() : static_cast<int64_t>(value.getZExtValue());
+      const uint64_t magnitude = value.isNegative() ? 0 - static_cast<uint64_t>(mp.value) : value.getZExtValue();
+      const std::string digits = std::to_string(magnitude);
+      if (!mp.isBool) {
+        mp.type = type.getAsString();
+        mp.promotesToInt = ctx.getTypeSize(type) < 32 || type->isSpecificBuiltinType(clang::BuiltinType::Int);
+        mp.literal = literalOf(value, type);
+      }
+      k.metaParams.push_back(mp);
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      arg.print(ctx.getPrintingPolicy(), os, /*IncludeType=*/false);
+      spelled.push_back(os.str());
+      mangled.push_back(mp.isBool ? (mp.value ? "1" : "0") : (value.isNegative() ? "m" : "") + digits);
     } else if (arg.getKind() == clang::TemplateArgument::Type) {
       auto e = elementOf(arg.getAsType());
       if (!e || e->pointer)

@@ -68,6 +68,10 @@ public:
   /// The kernel's enclosing namespaces (k.scope) and the start of its instance name (baseName).
   void lowerScope(const clang::FunctionDecl *fn);
   void lowerTemplateArgs(const clang::FunctionDecl *fn);
+  static std::string literalOf(const llvm::APSInt &value, clang::QualType type);
+  /// The name of the meta-parameter `e` is (metaParameterName), if the output's constant of that
+  /// name can stand for it in int arithmetic (MetaParam::promotesToInt); else "".
+  std::string intMetaParameterName(const clang::Expr *e) const;
 
   // ---- statements (LoweringStmt.cpp) ------------------------------------------------------------
   ir::SourceLoc loc(const clang::Stmt *s) { return fe.irLoc(s->getBeginLoc()); }

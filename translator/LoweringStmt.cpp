@@ -226,7 +226,7 @@ void KernelLowering::lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &o
     else if (auto *ca = dyn_cast<CompoundAssignOperator>(inc);
              ca && ca->getOpcode() == BO_AddAssign && refersTo(ca->getLHS(), iv)) {
       step = constInt(ca->getRHS());
-      stepSymbol = metaParameterName(ca->getRHS());
+      stepSymbol = intMetaParameterName(ca->getRHS());
     }
   }
   bool counted = step && *step > 0;

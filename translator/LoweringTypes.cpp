@@ -264,6 +264,14 @@ std::string KernelLowering::metaParameterName(const clang::Expr *e) {
   return "";
 }
 
+std::string KernelLowering::intMetaParameterName(const clang::Expr *e) const {
+  std::string name = metaParameterName(e);
+  for (const ir::MetaParam &mp : k.metaParams)
+    if (mp.name == name)
+      return mp.promotesToInt ? name : "";
+  return "";
+}
+
 ir::Expr KernelLowering::tryFold(const clang::Expr *e, const clang::Expr *written) {
   clang::QualType t = e->getType();
   if (e->isValueDependent() || !t->isArithmeticType())
@@ -282,7 +290,7 @@ ir::Expr KernelLowering::tryFold(const clang::Expr *e, const clang::Expr *writte
     if (*st == ScalarType::Bool)
       return ir::IntImm::make(*st, v != 0, l);
     // A template parameter keeps its name, so the output can say `BLOCK` rather than `1024`.
-    if (std::string sym = metaParameterName(written ? written : e); !sym.empty())
+    if (std::string sym = intMetaParameterName(written ? written : e); !sym.empty())
       return ir::IntImm::makeSymbol(*st, v, sym, l);
     return ir::IntImm::make(*st, v, l);
   }

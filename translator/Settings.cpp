@@ -354,8 +354,17 @@ private:
         return c;
       }
       for (auto &mp : k.metaParams)
-        if (mp.name == t.text)
-          return ir::IntImm::makeSymbol(ir::ScalarType::I32, mp.value, mp.name, loc);
+        if (mp.name == t.text) {
+          if (mp.isBool || mp.promotesToInt)
+            return ir::IntImm::makeSymbol(ir::ScalarType::I32, mp.value, mp.name, loc);
+          // Wider and unsigned meta-parameters compute in int64_t, as a literal of their value
+          // (the launcher must not compute in unsigned arithmetic where the grid means a number).
+          if (mp.value < 0 && mp.type.rfind("unsigned", 0) == 0)
+            bad(t.offset, t.text, "a meta-parameter whose value fits in int64_t");
+          if (mp.type == "long" || mp.type == "long long")
+            return ir::IntImm::makeSymbol(ir::ScalarType::I64, mp.value, mp.name, loc);
+          return ir::IntImm::make(ir::ScalarType::I64, mp.value, loc);
+        }
       for (auto &p : k.params)
         if (p->name == t.text) {
           if (p->type.pointer || !ir::isInt(p->type.elem))

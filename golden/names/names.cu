@@ -12,13 +12,13 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) k(const float *x, float *y, int n) {
-  // names.cpp:12: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // names.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // names.cpp:13: tl::store(y + offs, tl::load(x + offs, offs < n) * 2.0f, offs < n);
+  // names.cpp:14: tl::store(y + offs, tl::load(x + offs, offs < n) * 2.0f, offs < n);
   float x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -63,13 +63,13 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) k(const float *x, float *y, int n) {
-  // names.cpp:22: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // names.cpp:23: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // names.cpp:23: tl::store(y + offs, tl::load(x + offs, offs < n) + 1.0f, offs < n);
+  // names.cpp:24: tl::store(y + offs, tl::load(x + offs, offs < n) + 1.0f, offs < n);
   float x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -113,13 +113,13 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) twice(const float *x, float *y, int n) {
-  // names.cpp:32: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // names.cpp:33: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // names.cpp:33: tl::store(y + offs, tl::load(x + offs, offs < n) * 2.0f, offs < n);
+  // names.cpp:34: tl::store(y + offs, tl::load(x + offs, offs < n) * 2.0f, offs < n);
   float x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -162,13 +162,13 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) twice(const int *x, int *y, int n) {
-  // names.cpp:38: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // names.cpp:39: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // names.cpp:39: tl::store(y + offs, tl::load(x + offs, offs < n) * 2, offs < n);
+  // names.cpp:40: tl::store(y + offs, tl::load(x + offs, offs < n) * 2, offs < n);
   int x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -212,13 +212,13 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) k(const float *x, float *y, int n) {
-  // names.cpp:46: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // names.cpp:47: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // names.cpp:47: tl::store(y + offs, tl::load(x + offs, offs < n) + float(ADD), offs < n);
+  // names.cpp:48: tl::store(y + offs, tl::load(x + offs, offs < n) + float(ADD), offs < n);
   float x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -260,13 +260,13 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) k_1(const float *x, float *y, int n) {
-  // names.cpp:52: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // names.cpp:53: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // names.cpp:53: tl::store(y + offs, tl::load(x + offs, offs < n) - 1.0f, offs < n);
+  // names.cpp:54: tl::store(y + offs, tl::load(x + offs, offs < n) - 1.0f, offs < n);
   float x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -312,19 +312,19 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, NUM_THREADS>;
 __global__ void __launch_bounds__(NUM_THREADS_1) launch(
     const float *cudaSuccess_1, float *stream, int n, int grid, int config,
     int launch_launch_64_3_5_1, int launch_64_3_5_1) {
-  // names.cpp:62: auto offs = tl::program_id(0) * NUM_THREADS + tl::arange<0, NUM_THREADS>();
+  // names.cpp:63: auto offs = tl::program_id(0) * NUM_THREADS + tl::arange<0, NUM_THREADS>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * NUM_THREADS + L0::coord0(i);
   }
-  // names.cpp:63: auto v = tl::load(cudaSuccess + offs, offs < n);
+  // names.cpp:64: auto v = tl::load(cudaSuccess + offs, offs < n);
   float v[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     v[i] = (offs[i] < n) ? cudaSuccess_1[offs[i]] : 0.0f;
   }
-  // names.cpp:64: tl::store(stream + offs,
+  // names.cpp:65: tl::store(stream + offs,
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (offs[i] < n)
@@ -367,13 +367,13 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) gr_u00f6_u00df_e(const float *x, float *y, int n) {
-  // names.cpp:73: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // names.cpp:74: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // names.cpp:74: tl::store(y + offs, tl::abs(tl::load(x + offs, offs < n)), offs < n);
+  // names.cpp:75: tl::store(y + offs, tl::abs(tl::load(x + offs, offs < n)), offs < n);
   float x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -405,4 +405,63 @@ cudaError_t launch_Ops_gr_u00f6_u00df_e_64(dim3 grid, cudaStream_t stream, const
 cudaError_t launch_Ops_gr_u00f6_u00df_e_64(cudaStream_t stream, const float *x, float *y, int n) {
   const dim3 grid(tilec::rt::cdiv(n, Ops_gr_u00f6_u00df_e_64::BLOCK));
   return launch_Ops_gr_u00f6_u00df_e_64(grid, stream, x, y, n);
+}
+
+// wide_meta<Mode::On, 4294967295, 2, -3, true>: one instantiation
+namespace wide_meta_7_4294967295_2_m3_1 {
+[[maybe_unused]] constexpr unsigned char M = 7;  // meta-parameter
+[[maybe_unused]] constexpr unsigned int U = 4294967295U;  // meta-parameter
+[[maybe_unused]] constexpr long W = 2L;  // meta-parameter
+[[maybe_unused]] constexpr short S = -3;  // meta-parameter
+[[maybe_unused]] constexpr bool F = true;  // meta-parameter
+constexpr int NUM_WARPS = 2;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 64: 1 contiguous per thread, 32 lanes, 2 warps; 1 elements per thread
+using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, 64>;
+
+__global__ void __launch_bounds__(NUM_THREADS) wide_meta(const float *x, float *y, int n) {
+  // names.cpp:83: auto offs = tl::program_id(0) * 64 + tl::arange<0, 64>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * 64 + L0::coord0(i);
+  }
+  // names.cpp:84: float add = M == Mode::On ? float(U % 1000u) : 0.0f;
+  const float add = 295.0f;
+  // names.cpp:85: int64_t big = W * 3;
+  const int64_t big = int64_t{6};
+  // names.cpp:86: tl::store(y + offs, tl::load(x + offs, offs < n) + add + float(S) + (F ? 1.0f : 0.0f) + float(big),
+  float x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x_load[i] = (offs[i] < n) ? x[offs[i]] : 0.0f;
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (offs[i] < n)
+      y[offs[i]] = x_load[i] + add + -3.0f + 1.0f + static_cast<float>(big);
+  }
+}
+
+} // namespace wide_meta_7_4294967295_2_m3_1
+
+/// Launches wide_meta<Mode::On, 4294967295, 2, -3, true> on `stream` with
+/// wide_meta_7_4294967295_2_m3_1::NUM_THREADS threads per block.
+cudaError_t launch_wide_meta_7_4294967295_2_m3_1(dim3 grid, cudaStream_t stream, const float *x,
+                                                 float *y, int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(wide_meta_7_4294967295_2_m3_1::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, wide_meta_7_4294967295_2_m3_1::wide_meta, x, y, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_wide_meta_7_4294967295_2_m3_1(cudaStream_t stream, const float *x, float *y,
+                                                 int n) {
+  const dim3 grid(
+      static_cast<int64_t>(tilec::rt::cdiv(n, 64)) + wide_meta_7_4294967295_2_m3_1::W - int64_t{2});
+  return launch_wide_meta_7_4294967295_2_m3_1(grid, stream, x, y, n);
 }

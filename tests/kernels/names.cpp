@@ -1,7 +1,8 @@
-// Names that the generated code must keep apart (issue 18, "Name hygiene"): one kernel name in two
-// namespaces, overloads, a kernel whose instance name looks like another's (k<1, 64> beside
-// k_1<64>), meta-parameters and parameters named like what the output itself uses, and a static
-// member kernel with a name outside ASCII. tests/gpu/names.cu runs every instantiation against the
+// Names and constants that the generated code must get right (issue 18, items 1 and 2): one kernel
+// name in two namespaces, overloads, a kernel whose instance name looks like another's (k<1, 64>
+// beside k_1<64>), meta-parameters and parameters named like what the output itself uses, a static
+// member kernel with a name outside ASCII, and meta-parameters of other integer types than int
+// (unsigned, long, short, bool, an enumeration) at values int cannot hold. tests/gpu/names.cu runs every instantiation against the
 // CPU reference of this file, included beside the generated code.
 #include <tilec/tl.hpp>
 
@@ -75,6 +76,17 @@ struct Ops {
   }
 };
 
+enum class Mode : unsigned char { Off, On = 7 };
+template <Mode M, unsigned U, long W, short S, bool F>
+TILEC_KERNEL(num_warps = 2, grid = (cdiv(n, 64) + W - 2))
+void wide_meta(const float *x, float *y, int n) {
+  auto offs = tl::program_id(0) * 64 + tl::arange<0, 64>();
+  float add = M == Mode::On ? float(U % 1000u) : 0.0f;
+  int64_t big = W * 3;
+  tl::store(y + offs, tl::load(x + offs, offs < n) + add + float(S) + (F ? 1.0f : 0.0f) + float(big),
+            offs < n);
+}
+
 template void a::k<64>(const float *, float *, int);
 template void b::k<64>(const float *, float *, int);
 template void twice<64>(const float *, float *, int);
@@ -83,3 +95,4 @@ template void k<1, 64>(const float *, float *, int);
 template void k_1<64>(const float *, float *, int);
 template void launch<64, 3, 5>(const float *, float *, int, int, int, int, int);
 template void Ops::größe<64>(const float *, float *, int);
+template void wide_meta<Mode::On, 4294967295u, 2L, -3, true>(const float *, float *, int);
