@@ -6,6 +6,7 @@
 #include "emitters/KernelEmitter.h"
 #include "emitters/SourceText.h"
 
+#include <algorithm>
 #include <memory>
 
 namespace tilec::emitters {
@@ -465,8 +466,18 @@ void KernelEmitter::stmt(const Stmt &s) {
     provenance(s->loc);
   switch (s->kind) {
   case StmtKind::Block:
-    for (const Stmt &c : as<Block>(s)->stmts)
-      stmt(c);
+    // A block is a scope (the name table gives sibling scopes' variables the same names, as the
+    // source does): one nested in another keeps its braces when it declares a variable.
+    for (const Stmt &c : as<Block>(s)->stmts) {
+      auto *inner = c->kind == StmtKind::Block ? as<Block>(c) : nullptr;
+      if (inner && std::any_of(inner->stmts.begin(), inner->stmts.end(),
+                               [](const Stmt &x) { return x->kind == StmtKind::Decl; })) {
+        auto scope = w_->block("");
+        stmt(c);
+      } else {
+        stmt(c);
+      }
+    }
     return;
   case StmtKind::Decl: {
     auto d = as<Decl>(s);
@@ -494,7 +505,7 @@ void KernelEmitter::stmt(const Stmt &s) {
     // tiles, and unrolling it would multiply the registers that hold them.
     w_->line(f->unroll ? "TILEC_UNROLL" : "TILEC_NO_UNROLL");
     // A negative step (tl::static_range<6, -1, -2>) counts down to `end`.
-    const char *cmp = st && st->value < 0 ? " > " : " < ";
+    const char *cmp = st && st->value < 0 ? " > " : f->inclusive ? " <= " : " < ";
     auto b = w_->block("for (" + T + " " + v + " = " + scalar(f->begin).text + "; " + v + cmp +
                        operand(scalar(f->end), Prec::Relational, true) + "; " + step + ")");
     stmt(f->body);

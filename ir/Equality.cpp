@@ -91,7 +91,8 @@ bool same(const Store *a, const Store *b) {
          equal(a->value, b->value) && equal(a->mask, b->mask);
 }
 bool same(const For *a, const For *b) {
-  return a->var == b->var && a->unroll == b->unroll && equal(a->begin, b->begin) &&
+  return a->var == b->var && a->unroll == b->unroll && a->inclusive == b->inclusive &&
+         equal(a->begin, b->begin) &&
          equal(a->end, b->end) && equal(a->step, b->step) && equal(a->body, b->body);
 }
 bool same(const While *a, const While *b) {

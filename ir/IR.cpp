@@ -350,7 +350,8 @@ Stmt Store::make(Expr ptr, Expr value, Expr mask, SourceLoc loc) {
   return n;
 }
 
-Stmt For::make(Var var, Expr begin, Expr end, Expr step, Stmt body, bool unroll, SourceLoc loc) {
+Stmt For::make(Var var, Expr begin, Expr end, Expr step, Stmt body, bool unroll, SourceLoc loc,
+               bool inclusive) {
   check(var && begin && end && step && body, "For operands");
   auto n = node<For>(loc);
   n->var = std::move(var);
@@ -359,6 +360,7 @@ Stmt For::make(Var var, Expr begin, Expr end, Expr step, Stmt body, bool unroll,
   n->step = std::move(step);
   n->body = std::move(body);
   n->unroll = unroll;
+  n->inclusive = inclusive;
   return n;
 }
 

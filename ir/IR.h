@@ -314,14 +314,17 @@ struct Store : StmtNode {
 /// for (var = begin; var < end; var += step) body  — scalar integer bounds, step > 0 unless
 /// `unroll` (static_range: constant bounds, fully unrolled in the output), whose constant step may
 /// be negative: then the loop counts down, `var > end`.
+/// `for (var = begin; var < end; var += step)` (`<=` when `inclusive`; `>` when step is a negative
+/// constant); `var` is not assigned in the body.
 struct For : StmtNode {
   TILEC_STMT_NODE(For)
   Var var;
   Expr begin, end, step;
   Stmt body;
   bool unroll = false;
+  bool inclusive = false;
   static Stmt make(Var var, Expr begin, Expr end, Expr step, Stmt body, bool unroll,
-                   SourceLoc loc = {});
+                   SourceLoc loc = {}, bool inclusive = false);
 };
 struct While : StmtNode {
   TILEC_STMT_NODE(While)

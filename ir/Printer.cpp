@@ -97,7 +97,7 @@ public:
     case StmtKind::For: {
       auto *f = as<For>(s);
       os << (f->unroll ? "static_for " : "for ") << var(f->var) << " = " << expr(f->begin)
-         << " to " << expr(f->end) << " step " << expr(f->step) << ' ';
+         << (f->inclusive ? " through " : " to ") << expr(f->end) << " step " << expr(f->step) << ' ';
       body(f->body, s);
       return;
     }

@@ -87,7 +87,6 @@ public:
   /// `for (int i = b; i < e; i += s)` with constant s > 0 and a body that leaves i alone becomes a
   /// For; any other for loop becomes `{ init; while (cond) { body; inc; } }`.
   void lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &out);
-  static ir::Expr foldAdd(ir::Expr e, int64_t d);
   static bool refersTo(const clang::Expr *e, const clang::VarDecl *vd);
   void lowerRangeFor(const clang::CXXForRangeStmt *rf, std::vector<ir::Stmt> &out);
 

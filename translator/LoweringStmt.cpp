@@ -229,7 +229,11 @@ void KernelLowering::lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &o
       stepSymbol = intMetaParameterName(ca->getRHS());
     }
   }
-  bool counted = step && *step > 0;
+  // A counted loop keeps the source's comparison in the loop variable's type; a variable narrower
+  // than int compares in int (`i < 200` with an int8_t i holds always), so such a loop is lowered
+  // as written, as a while loop.
+  bool counted = step && *step > 0 && iv->getType()->isIntegerType() &&
+                 ctx.getTypeSize(iv->getType()) >= 32;
   if (counted) {
     AssignFinder f(iv);
     f.TraverseStmt(const_cast<Stmt *>(fs->getBody()));
@@ -246,11 +250,10 @@ void KernelLowering::lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &o
     if (e->type.isTile())
       fe.fail(DiagId::TileCondition, end->getExprLoc(), {fe.text(fs->getCond()->getSourceRange())});
     e = castTo(e, t.elem);
-    if (inclusive)
-      e = foldAdd(e, 1);
+    // `i <= end` stays as written: `i < end + 1` would overflow at the type's largest value.
     out.push_back(ir::For::make(v, begin, e,
                                 ir::IntImm::makeSymbol(t.elem, *step, stepSymbol, loc(fs->getInc())),
-                                lowerBlock(fs->getBody()), false, loc(fs)));
+                                lowerBlock(fs->getBody()), false, loc(fs), inclusive));
     return;
   }
   std::vector<ir::Stmt> scoped, body;
@@ -263,12 +266,6 @@ void KernelLowering::lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &o
     lowerExprStmt(fs->getInc(), body);
   scoped.push_back(ir::While::make(c, ir::Block::make(std::move(body), loc(fs)), loc(fs)));
   out.push_back(ir::Block::make(std::move(scoped), loc(fs)));
-}
-
-ir::Expr KernelLowering::foldAdd(ir::Expr e, int64_t d) {
-  if (auto *imm = ir::as<ir::IntImm>(e))
-    return ir::IntImm::make(e->type.elem, imm->value + d, e->loc);
-  return ir::Binary::make(ir::BinaryOp::Add, e, ir::IntImm::make(e->type.elem, d, e->loc), e->loc);
 }
 
 bool KernelLowering::refersTo(const clang::Expr *e, const clang::VarDecl *vd) {
@@ -295,12 +292,39 @@ void KernelLowering::lowerRangeFor(const clang::CXXForRangeStmt *rf, std::vector
   if (t.isTile() || t.pointer || !ir::isInt(t.elem))
     fe.fail(DiagId::UnsupportedType, lv->getLocation(),
             {typeName(lv->getType()), "an integer loop variable"});
-  auto v = k.newVar(lv->getNameAsString(), t, ir::VarKind::LoopIndex, fe.irLoc(lv->getLocation()));
-  vars[lv] = v;
+  // The values are ints, BEGIN + k * STEP for k below the count (tl.hpp). The plain loop
+  // `for (int i = BEGIN; i < END; i += STEP)` means the same when i is an int the body leaves
+  // alone and the increment after the last value does not overflow; otherwise the loop counts k
+  // and the body starts with `i = BEGIN + k * STEP` converted to i's type.
+  const int64_t begin = vals[0], end = vals[1];
+  const int64_t count = step > 0 ? (end > begin ? (end - begin + step - 1) / step : 0)
+                                 : (end < begin ? (begin - end - step - 1) / -step : 0);
+  const int64_t after = begin + count * step; // the value the plain loop's increment reaches
+  AssignFinder assigned(lv);
+  assigned.TraverseStmt(const_cast<clang::Stmt *>(rf->getBody()));
   ir::SourceLoc l = fe.irLoc(range->getExprLoc());
-  out.push_back(ir::For::make(v, ir::IntImm::make(t.elem, vals[0], l), ir::IntImm::make(t.elem, vals[1], l),
-                              ir::IntImm::make(t.elem, step, l), lowerBlock(rf->getBody()), true,
-                              loc(rf)));
+  if (!assigned.found && t.elem == ScalarType::I32 && after >= INT32_MIN && after <= INT32_MAX) {
+    auto v = k.newVar(lv->getNameAsString(), t, ir::VarKind::LoopIndex, fe.irLoc(lv->getLocation()));
+    vars[lv] = v;
+    out.push_back(ir::For::make(v, ir::IntImm::make(t.elem, begin, l), ir::IntImm::make(t.elem, end, l),
+                                ir::IntImm::make(t.elem, step, l), lowerBlock(rf->getBody()), true,
+                                loc(rf)));
+    return;
+  }
+  auto counter = k.newVar(lv->getNameAsString() + "_k", ir::Type::scalar(ScalarType::I32),
+                          ir::VarKind::LoopIndex, fe.irLoc(lv->getLocation()));
+  auto v = k.newVar(lv->getNameAsString(), t, ir::VarKind::Local, fe.irLoc(lv->getLocation()));
+  vars[lv] = v;
+  ir::Expr value = ir::Binary::make(
+      ir::BinaryOp::Add, ir::IntImm::make(ScalarType::I32, begin, l),
+      ir::Binary::make(ir::BinaryOp::Mul, ir::VarRef::make(counter, l), ir::IntImm::make(ScalarType::I32, step, l), l),
+      l);
+  std::vector<ir::Stmt> body;
+  body.push_back(ir::Decl::make(v, castTo(value, t.elem), fe.irLoc(lv->getLocation())));
+  body.push_back(lowerBlock(rf->getBody()));
+  out.push_back(ir::For::make(counter, ir::IntImm::make(ScalarType::I32, 0, l),
+                              ir::IntImm::make(ScalarType::I32, count, l), ir::IntImm::make(ScalarType::I32, 1, l),
+                              ir::Block::make(std::move(body), loc(rf)), true, loc(rf)));
 }
 
 ir::Var KernelLowering::assignedVar(const clang::Expr *lhs) {
