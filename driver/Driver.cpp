@@ -62,8 +62,12 @@ std::string stage(const std::string &path, const std::string &text, Staged &stag
   namespace fs = std::filesystem;
   fs::path target(path);
   fs::path dir = target.parent_path();
-  std::string tmpl = (dir.empty() ? fs::path(".") : dir).string() + "/." +
-                     target.filename().string() + ".tilec-XXXXXX";
+  // `.<name>.tilec-XXXXXX`, the name cut so that the temporary's stays within NAME_MAX (255).
+  std::string name = target.filename().string();
+  constexpr size_t kNameMax = 255, kAround = sizeof(".") - 1 + sizeof(".tilec-XXXXXX") - 1;
+  if (name.size() > kNameMax - kAround)
+    name.resize(kNameMax - kAround);
+  std::string tmpl = (dir.empty() ? fs::path(".") : dir).string() + "/." + name + ".tilec-XXXXXX";
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
   int fd = ::mkstemp(buf.data());

@@ -25,6 +25,7 @@
 #include <llvm/Support/raw_os_ostream.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -467,16 +468,22 @@ bool writePrecompiledTl(const std::string &path, const TranslateOptions &opts, s
 
 bool translateFile(const std::string &path, const TranslateOptions &opts, ir::Module &module,
                    std::ostream &err, std::vector<std::string> *dependencies) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  auto cannotRead = [&](std::errc why) {
     DiagnosticEngine d(err);
-    std::error_code ec = llvm::sys::fs::exists(path) ? std::make_error_code(std::errc::permission_denied)
-                                                    : std::make_error_code(std::errc::no_such_file_or_directory);
-    d.report(DiagId::CannotReadInput, "tilec", 0, 0, {path, ec.message()});
+    d.report(DiagId::CannotReadInput, "tilec", 0, 0, {path, std::make_error_code(why).message()});
     return false;
-  }
+  };
+  // A directory opens for reading on Linux; reading it fails.
+  if (llvm::sys::fs::is_directory(path))
+    return cannotRead(std::errc::is_a_directory);
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return cannotRead(errno ? static_cast<std::errc>(errno) : std::errc::no_such_file_or_directory);
   std::stringstream ss;
   ss << in.rdbuf();
+  if (in.bad())
+    return cannotRead(std::errc::io_error);
   return translateCode(ss.str(), path, opts, module, err, dependencies);
 }
 

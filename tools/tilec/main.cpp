@@ -5,6 +5,11 @@
 
 #include <boost/program_options.hpp>
 
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <iostream>
 #include <regex>
@@ -72,9 +77,66 @@ int usageError(const std::string &msg) {
   return tilec::ExitUsage;
 }
 
+/// Counts what passes through to standard output, to tell whether a run wrote any.
+class CountingBuf : public std::streambuf {
+public:
+  explicit CountingBuf(std::streambuf *inner) : inner_(inner) {}
+  size_t count = 0;
+
+protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof()))
+      return traits_type::not_eof(c);
+    ++count;
+    return inner_->sputc(traits_type::to_char_type(c));
+  }
+  std::streamsize xsputn(const char *s, std::streamsize n) override {
+    count += static_cast<size_t>(n);
+    return inner_->sputn(s, n);
+  }
+  int sync() override { return inner_->pubsync(); }
+
+private:
+  std::streambuf *inner_;
+};
+
+int run(int argc, char **argv);
+
 } // namespace
 
+/// Standard output is checked as a compiler checks its output file: `-o -` (or --help) into a
+/// closed or full standard output is an error, not a silent success.
 int main(int argc, char **argv) {
+  // A closed descriptor 0, 1 or 2 would be the next file the run opens, and text meant for the
+  // stream would go there: each gets /dev/null, and a closed standard output is remembered.
+  bool stdoutClosed = false;
+  for (int fd = 0; fd <= 2; ++fd)
+    if (::fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+      stdoutClosed |= fd == 1;
+      int null = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+      if (null >= 0 && null != fd) {
+        ::dup2(null, fd);
+        ::close(null);
+      }
+    }
+  CountingBuf counting(std::cout.rdbuf());
+  std::streambuf *original = std::cout.rdbuf(&counting);
+  int rc = run(argc, argv);
+  std::cout.flush();
+  const int flushErrno = errno;
+  const bool failed = !std::cout || (stdoutClosed && counting.count > 0);
+  std::cout.rdbuf(original);
+  if (failed) {
+    std::cerr << "tilec: error: cannot write to standard output: "
+              << std::strerror(stdoutClosed ? EBADF : flushErrno ? flushErrno : EIO) << '\n';
+    return rc == tilec::ExitSuccess ? tilec::ExitUserError : rc;
+  }
+  return rc;
+}
+
+namespace {
+
+int run(int argc, char **argv) {
   // Everything after `--` goes to Clang untouched.
   std::vector<std::string> args, clangArgs;
   bool afterDashDash = false;
@@ -211,3 +273,5 @@ int main(int argc, char **argv) {
   opts.includeDirs = defaultIncludeDirs(argv[0]);
   return tilec::runTilec(opts, std::cout, std::cerr);
 }
+
+} // namespace
