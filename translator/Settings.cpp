@@ -26,8 +26,11 @@ struct Token {
 
 class SettingsParser {
 public:
-  SettingsParser(FrontEndContext &fe, ir::Kernel &k, std::string text, clang::SourceLocation base)
-      : fe(fe), k(k), text(std::move(text)), base(base) {}
+  /// `base`: where `text` starts in the source; with `atOneLocation` (text made by macros), where
+  /// every diagnostic points.
+  SettingsParser(FrontEndContext &fe, ir::Kernel &k, std::string text, clang::SourceLocation base,
+                 bool atOneLocation = false)
+      : fe(fe), k(k), text(std::move(text)), base(base), atOneLocation(atOneLocation) {}
 
   void run() {
     tokenize();
@@ -42,8 +45,13 @@ public:
   }
 
 private:
+  /// Where the settings text's character `offset` is in the source.
+  clang::SourceLocation locAt(unsigned offset) const {
+    return atOneLocation ? base : base.getLocWithOffset(static_cast<int>(offset));
+  }
+
   [[noreturn]] void bad(unsigned offset, const std::string &what, const std::string &expected) {
-    fe.fail(DiagId::BadAnnotation, base.getLocWithOffset(offset), {what, expected});
+    fe.fail(DiagId::BadAnnotation, locAt(offset), {what, expected});
   }
 
   void tokenize() {
@@ -177,7 +185,7 @@ private:
       for (size_t i = 0; i < dims.size(); ++i) {
         const int64_t most = i == 0 ? INT32_MAX : 65535;
         if (auto v = constantValue(dims[i]); v && (*v < 0 || *v > most))
-          fe.fail(DiagId::GridOutOfRange, base.getLocWithOffset(dimOffsets[i]),
+          fe.fail(DiagId::GridOutOfRange, locAt(dimOffsets[i]),
                   {std::string(1, "xyz"[i]), std::to_string(*v), std::to_string(most)});
       }
       k.settings.grid = std::move(dims);
@@ -251,7 +259,7 @@ private:
     auto x = constantValue(b ? b->a : m->args[0]), y = constantValue(b ? b->b : m->args[1]);
     const bool divides = m || b->op == ir::BinaryOp::Div || b->op == ir::BinaryOp::Mod;
     if (divides && y == 0) // `n / 0` and `cdiv(n, 0)` too, whatever n is
-      fe.fail(DiagId::GridDivisionByZero, base.getLocWithOffset(offsetOf[e.get()]));
+      fe.fail(DiagId::GridDivisionByZero, locAt(offsetOf[e.get()]));
     if (!x || !y)
       return std::nullopt;
     if (b)
@@ -283,7 +291,7 @@ private:
     if (overflow) {
       const char *sym = op == ir::BinaryOp::Add ? " + " : op == ir::BinaryOp::Sub ? " - "
                         : op == ir::BinaryOp::Mul ? " * " : " / ";
-      fe.fail(DiagId::GridOverflow, base.getLocWithOffset(at),
+      fe.fail(DiagId::GridOverflow, locAt(at),
               {std::to_string(x) + sym + std::to_string(y), wide ? "int64_t" : "int"});
     }
     return r;
@@ -315,7 +323,7 @@ private:
   }
   ir::Expr parseFactor() {
     if (nesting == kMaxNesting)
-      fe.fail(DiagId::NestingTooDeep, base.getLocWithOffset(peek().offset),
+      fe.fail(DiagId::NestingTooDeep, locAt(peek().offset),
               {"grid expression", std::to_string(kMaxNesting), "simplify it"});
     ++nesting;
     struct Leave {
@@ -323,7 +331,7 @@ private:
       ~Leave() { --n; }
     } leave{nesting};
     const Token &t = next();
-    ir::SourceLoc loc = fe.irLoc(base.getLocWithOffset(t.offset));
+    ir::SourceLoc loc = fe.irLoc(locAt(t.offset));
     if (t.kind == Token::Int) {
       int64_t v = parseInt(t);
       return ir::IntImm::make(v > INT32_MAX ? ir::ScalarType::I64 : ir::ScalarType::I32, v, loc);
@@ -381,6 +389,7 @@ private:
   ir::Kernel &k;
   std::string text;
   clang::SourceLocation base;
+  bool atOneLocation;
   std::vector<Token> toks;
   size_t pos = 0;
   int nesting = 0; ///< parseFactor calls in progress (parentheses, negations, cdiv)
@@ -410,31 +419,47 @@ void parseSettings(FrontEndContext &fe, const clang::FunctionDecl *primary, ir::
     fe.fail(DiagId::BadAnnotation, attr->getLocation(),
             {"annotate", "a string of settings such as \"num_warps = 4\""});
   auto &sm = fe.sm;
+  const std::string expanded = lit->getString().str();
   clang::SourceLocation litLoc = lit->getStrTokenLoc(0);
-  if (litLoc.isMacroID()) {
-    // Parse the macro invocation's raw argument text so that columns match the user's source.
-    clang::CharSourceRange range = sm.getImmediateExpansionRange(litLoc);
-    while (range.getBegin().isMacroID())
-      range = sm.getImmediateExpansionRange(range.getBegin());
-    clang::SourceLocation begin = range.getBegin();
-    clang::SourceLocation end = sm.getExpansionLoc(range.getEnd());
+  if (!litLoc.isMacroID()) { // an annotate attribute written out
+    SettingsParser(fe, k, expanded, litLoc.getLocWithOffset(1)).run();
+    return;
+  }
+  // The string is TILEC_KERNEL's arguments after macro expansion. Where the invocation's own text
+  // (in a file) reads the same, that text is parsed, so that diagnostics point at the right
+  // column; where macros made the settings (`TILEC_KERNEL(WARPS)`, or TILEC_KERNEL inside the
+  // user's own macro), the expanded string is, and diagnostics point at the outermost macro
+  // invocation in the file.
+  auto squeezed = [](const std::string &t) {
+    std::string r;
+    for (char c : t)
+      if (!std::isspace(static_cast<unsigned char>(c)))
+        r += c;
+    return r;
+  };
+  for (clang::SourceLocation at = litLoc; at.isMacroID();) {
+    clang::CharSourceRange range = sm.getImmediateExpansionRange(at);
+    at = range.getBegin();
+    if (at.isMacroID())
+      continue;
     bool invalid = false;
-    const char *b = sm.getCharacterData(begin, &invalid);
-    const char *e = invalid ? nullptr : sm.getCharacterData(end, &invalid);
-    if (!invalid && e >= b) {
-      std::string full(b, e + 1);
-      size_t open = full.find('('), close = full.rfind(')');
-      if (open != std::string::npos && close != std::string::npos && close > open) {
-        SettingsParser(fe, k, full.substr(open + 1, close - open - 1),
-                       begin.getLocWithOffset(static_cast<int>(open + 1)))
-            .run();
+    const char *b = sm.getCharacterData(at, &invalid);
+    const char *e = invalid ? nullptr : sm.getCharacterData(range.getEnd(), &invalid);
+    if (invalid || e < b)
+      break;
+    std::string full(b, e + 1);
+    size_t open = full.find('('), close = full.rfind(')');
+    if (full.rfind("TILEC_KERNEL", 0) == 0 && open != std::string::npos && close != std::string::npos &&
+        close > open) {
+      std::string raw = full.substr(open + 1, close - open - 1);
+      if (squeezed(raw) == squeezed(expanded)) {
+        SettingsParser(fe, k, raw, at.getLocWithOffset(static_cast<int>(open + 1))).run();
         return;
       }
     }
-    SettingsParser(fe, k, lit->getString().str(), begin).run();
-    return;
+    break;
   }
-  SettingsParser(fe, k, lit->getString().str(), litLoc.getLocWithOffset(1)).run();
+  SettingsParser(fe, k, expanded, sm.getExpansionLoc(litLoc), /*atOneLocation=*/true).run();
 }
 
 } // namespace tilec::translator

@@ -21,10 +21,12 @@
 #include "detail/types.hpp"
 
 /// Marks a kernel: `template <int BLOCK> TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))
-/// void k(...)`. Under Clang (the translator) the settings become an annotate attribute; gcc would
-/// warn about the unknown attribute, so there it expands to nothing.
+/// void k(...)`. Under Clang (the translator) the settings become an annotate attribute, stringized
+/// after macro expansion (so `TILEC_KERNEL(num_warps = WARPS)` with `#define WARPS 8` means 8); gcc
+/// would warn about the unknown attribute, so there it expands to nothing.
 #if defined(__clang__)
-#define TILEC_KERNEL(...) [[clang::annotate("tilec.kernel", #__VA_ARGS__)]]
+#define TILEC_KERNEL(...) TILEC_KERNEL_ANNOTATE_(__VA_ARGS__)
+#define TILEC_KERNEL_ANNOTATE_(...) [[clang::annotate("tilec.kernel", #__VA_ARGS__)]]
 #else
 #define TILEC_KERNEL(...)
 #endif
