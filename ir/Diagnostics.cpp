@@ -46,9 +46,12 @@ void DiagnosticEngine::report(DiagId id, ir::SourceLoc loc, const std::vector<st
   const std::string *line = nullptr;
   if (module && loc.file >= 0 && loc.file < static_cast<int>(module->files.size())) {
     auto &f = module->files[loc.file];
-    file = f.name;
     if (loc.line >= 1 && loc.line <= static_cast<int>(f.lines.size()))
       line = &f.lines[loc.line - 1];
+    // As Clang's diagnostics: the file and line that `#line` directives give, the physical text.
+    auto [presumedFile, presumedLine] = f.presumed(loc.line);
+    render(sev, presumedFile, presumedLine, loc.col, msg, line);
+    return;
   }
   render(sev, file, loc.line, loc.col, msg, line);
 }

@@ -414,4 +414,14 @@ Var Kernel::newVar(std::string name, Type type, VarKind kind, SourceLoc loc) {
   return v;
 }
 
+std::pair<std::string, int> SourceFile::presumed(int line) const {
+  const Origin *o = nullptr;
+  for (const Origin &c : origins)
+    if (c.from <= line)
+      o = &c;
+  if (!o)
+    return {name, line};
+  return {o->file, o->line + (line - o->from)};
+}
+
 } // namespace tilec::ir

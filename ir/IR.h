@@ -432,6 +432,16 @@ struct Kernel {
 struct SourceFile {
   std::string name;
   std::vector<std::string> lines;
+  /// Where `#line` directives say lines come from (diagnostics name that place, as Clang's do):
+  /// from physical line `from` on, the lines of `file` from `line` on. Empty without directives.
+  struct Origin {
+    int from = 1;
+    std::string file;
+    int line = 1;
+  };
+  std::vector<Origin> origins;
+  /// The file name and line that diagnostics give for physical line `line`.
+  std::pair<std::string, int> presumed(int line) const;
 };
 
 struct Module {

@@ -54,6 +54,20 @@ int FrontEndContext::fileIndex(clang::FileID fid) {
   }
   if (fid == sm.getMainFileID() && f.lines.size() > mainFileLines)
     f.lines.resize(mainFileLines); // drop the appended --instantiate code
+  // `#line` directives: where each physical line's presumed location departs from the one the
+  // line before it continues.
+  std::string expectFile = f.name;
+  int expectLine = 1;
+  for (int line = 1; line <= static_cast<int>(f.lines.size()); ++line, ++expectLine) {
+    clang::PresumedLoc p = sm.getPresumedLoc(sm.translateLineCol(fid, static_cast<unsigned>(line), 1));
+    if (p.isInvalid())
+      break;
+    if (p.getFilename() != expectFile || static_cast<int>(p.getLine()) != expectLine) {
+      f.origins.push_back({line, p.getFilename(), static_cast<int>(p.getLine())});
+      expectFile = p.getFilename();
+      expectLine = static_cast<int>(p.getLine());
+    }
+  }
   int idx = static_cast<int>(module.files.size());
   module.files.push_back(std::move(f));
   files[fid] = idx;

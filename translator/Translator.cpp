@@ -423,6 +423,9 @@ bool translateCode(const std::string &code, const std::string &fileName, const T
   llvm::raw_os_ostream diagStream(err);
   job.diagOut = &diagStream;
   auto diagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  // Locations as `#line` directives in the source say, as clang++ prints them (its driver sets
+  // this; the options' default does not): for Clang's diagnostics and tilec's alike.
+  diagOpts->ShowPresumedLoc = true;
   clang::TextDiagnosticPrinter printer(diagStream, diagOpts.get());
   FilteringConsumer filter(printer, job);
 
