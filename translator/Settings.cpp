@@ -299,7 +299,7 @@ private:
 
   static const char *exprExpected() {
     return "a scalar parameter, a meta-parameter, an integer literal, '+ - * / %', parentheses or "
-           "'cdiv(a, b)'";
+           "'cdiv(a, b)' (or 'tl::cdiv(a, b)')";
   }
 
   ir::Expr parseExpr() {
@@ -350,7 +350,14 @@ private:
       return n;
     }
     if (t.kind == Token::Ident) {
-      if (t.text == "cdiv" && isPunct("(")) {
+      // `tl::cdiv(a, b)`, as the kernel's body spells it, is `cdiv(a, b)`.
+      bool qualified = false;
+      if (t.text == "tl" && isPunct(":") && pos + 2 < toks.size() && toks[pos + 1].text == ":" &&
+          toks[pos + 2].kind == Token::Ident && toks[pos + 2].text == "cdiv") {
+        pos += 3; // past `::cdiv`
+        qualified = true;
+      }
+      if ((t.text == "cdiv" || qualified) && isPunct("(")) {
         next();
         ir::Expr a = parseExpr();
         expectPunct(",", "',' between the arguments of 'cdiv'");

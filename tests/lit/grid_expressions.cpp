@@ -16,3 +16,13 @@ void wide(float *out, int n) {
 }
 // CHECK-LABEL: launch_wide_instance(cudaStream_t stream
 // CHECK: const dim3 grid(tilec::rt::cdiv(static_cast<int64_t>(n), int64_t{4294967296}));
+
+// tl::cdiv, as the kernel's body spells it, is cdiv.
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4, grid = (tl::cdiv(n, BLOCK), tl::cdiv(m, 2)))
+void qualified(float *out, int n, int m) {
+  tl::store(out, 1.0f);
+}
+template void qualified<256>(float *, int, int);
+// CHECK-LABEL: launch_qualified_256(cudaStream_t stream
+// CHECK: const dim3 grid(tilec::rt::cdiv(n, qualified_256::BLOCK), tilec::rt::cdiv(m, 2));
