@@ -3,6 +3,7 @@
 # kernels, each translated to CUDA and HIP, compiled with nvcc and hipcc (-Werror) and run on the
 # CPU emulator against the CPU reference. Needs tools/build.sh's build.
 #   tools/difftest.sh [KERNELS [SEED]] [more difftest.py options]
+#   tools/difftest.sh 1000 7 --adversarial    # adversarial programs (tests/difftest/adversarial.py)
 # Failing batches stay in build/difftest/seed-SEED/; reduce one kernel with
 #   tests/difftest/difftest.py --build build --only-seed KERNEL_SEED --reduce --work DIR
 set -euo pipefail

@@ -7,14 +7,16 @@ checker), runs it, and compares every output with the CPU reference of the same 
 inputs. Optionally also compiles each output with nvcc and hipcc, warnings as errors.
 
   difftest.py --build BUILD [--seed S] [--kernels N] [--batch K] [--jobs J] [--targets cuda,hip]
-              [--nvcc] [--hipcc] [--work DIR] [--keep] [--reduce] [--kept FILE...]
+              [--nvcc] [--hipcc] [--work DIR] [--keep] [--reduce] [--kept FILE...] [--adversarial]
 
 A failing kernel is reported with its seed; `difftest.py --build BUILD --only-seed SEED --reduce`
 regenerates it alone and shrinks it (dropping outputs and the statements only they need) while it
 still fails the same way, and writes the reduced kernel and host program to the work directory.
 A reduced kernel, shrunk further by hand, is kept as a test in tests/difftest/kept/ (kernel, then
 its `static void run_NAME` host function, as `gen.py SEED` prints them); `--kept FILE...` runs such
-files as one batch (CTest: difftest.kept).
+files as one batch (CTest: difftest.kept). `--adversarial` runs adversarial.py's units instead:
+gen.py's kernels rewritten by meaning-preserving transformations (hostile names, namespaces and
+overloads, constants, whitespace and line endings, deep nesting; CTest: difftest.adversarial).
 Exit status: 0 when every kernel matched on every target, 1 otherwise.
 """
 
@@ -67,12 +69,31 @@ def run(cmd, cwd, timeout=600):
         return 124, out + "\n(timed out after %d s)" % timeout
 
 
+class GenKernels:
+    """Where the kernels come from: gen.py's, with one host program (main.cpp) for every target.
+    `--adversarial` puts adversarial.py in its place, which has the same three functions."""
+
+    Kernel = gen.Kernel
+
+    @staticmethod
+    def write_batch(d, kernels):
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "k.cpp"), "w") as f:
+            f.write(gen.batch_source(kernels))
+        with open(os.path.join(d, "main.cpp"), "w") as f:
+            f.write(gen.batch_harness(kernels, "k"))
+
+    @staticmethod
+    def harness_sources(d, kernels, target):
+        """The host program's sources for `target`, once tilec has written k.cu or k.hip."""
+        return ["main.cpp"]
+
+
+KERNELS = GenKernels
+
+
 def write_batch(d, kernels):
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "k.cpp"), "w") as f:
-        f.write(gen.batch_source(kernels))
-    with open(os.path.join(d, "main.cpp"), "w") as f:
-        f.write(gen.batch_harness(kernels, "k"))
+    KERNELS.write_batch(d, kernels)
 
 
 class Kept:
@@ -138,8 +159,9 @@ def check_batch(env, d, kernels, targets, opts):
         cmd = [env.cxx, "-std=c++20", "-O0", "-g", "-fsanitize=thread", "-DTILEC_EMULATE", "-w"]
         if target == "hip":
             cmd.append("-DTILEC_EMULATE_HIP")
-        cmd += ["-I", os.path.join(ROOT, "runtime_headers"), "-I", HERE, "-I", ".", "main.cpp", env.emu_lib,
-                "-lboost_context", "-ldl", "-o", exe]
+        sources = KERNELS.harness_sources(d, kernels, target)
+        cmd += ["-I", os.path.join(ROOT, "runtime_headers"), "-I", HERE, "-I", "."] + sources + [
+                env.emu_lib, "-lboost_context", "-ldl", "-o", exe]
         t0 = time.time()
         rc, out = run(cmd, d)
         res.add_time("compile", time.time() - t0)
@@ -182,23 +204,41 @@ def tail(text, n=40):
 
 def blame(d, text, kernels):
     """The kernels that the file:line locations of a diagnostic fall in: a line of k.cpp belongs to
-    the kernel defined above it, a line of k.cu / k.hip to the instance namespace above it, a line
-    of main.cpp to the run_ function above it."""
+    the kernel defined above it (or the unit: `// dtN: seed S`), a line of k.cu / k.hip to the
+    instance namespace above it (or to the k.cpp lines of the statements around it), a line of a host
+    program (main.cpp, main_TARGET.cpp, ref.cpp) to the run_ or ref_ function above it."""
     names = {k.name: k for k in kernels}
     found = []
-    patterns = {"k.cpp": r"void (dt\d+)\(", "k.cu": r"namespace (dt\d+)_", "k.hip": r"namespace (dt\d+)_",
-                "main.cpp": r"static void run_(dt\d+)\("}
-    for m in re.finditer(r"\b(k\.cpp|k\.cu|k\.hip|main\.cpp):(\d+)", text):
+    patterns = {"k.cpp": r"void (dt\d+)\(|^// (dt\d+): seed", "k.cu": r"namespace (dt\d+)_",
+                "k.hip": r"namespace (dt\d+)_", "main.cpp": r"static void run_(dt\d+)\(",
+                "main_cuda.cpp": r"static void run_(dt\d+)\(", "main_hip.cpp": r"static void run_(dt\d+)\(",
+                "ref.cpp": r"void ref_(dt\d+)_\d+\("}
+    # file:line (Clang, GCC) or file(line) (nvcc)
+    for m in re.finditer(r"\b(k\.cpp|k\.cu|k\.hip|main\.cpp|main_cuda\.cpp|main_hip\.cpp|ref\.cpp)(?::|\()(\d+)",
+                         text):
         try:
             with open(os.path.join(d, m.group(1))) as f:
                 lines = f.read().split("\n")
         except OSError:
             continue
-        for line in reversed(lines[:int(m.group(2))]):
+        at = int(m.group(2))
+        opened = [l for l in reversed(lines[:at]) if re.match(r"\s*(inline\s+)?namespace\b", l)][:1]
+        if m.group(1) in ("k.cu", "k.hip") and not (opened and re.search(patterns["k.cu"], opened[0])):
+            # Not in an instance namespace of a kernel named dtN: the source lines of the statements
+            # nearest above and below (`// k.cpp:LINE: ...`), as a launcher follows its kernel and
+            # the constants of a kernel precede it.
+            near = [l for l in reversed(lines[:at]) if re.search(r"// k\.cpp:\d+:", l)][:1] + \
+                [l for l in lines[at:] if re.search(r"// k\.cpp:\d+:", l)][:1]
+            for l in near:
+                src = "k.cpp:" + re.search(r"// k\.cpp:(\d+):", l).group(1)
+                found += [k for k in blame(d, src, kernels) if k not in found]
+            continue
+        for line in reversed(lines[:at]):
             hit = re.search(patterns[m.group(1)], line)
             if hit:
-                if hit.group(1) in names and names[hit.group(1)] not in found:
-                    found.append(names[hit.group(1)])
+                name = next(g for g in hit.groups() if g)
+                if name in names and names[name] not in found:
+                    found.append(names[name])
                 break
     return found
 
@@ -225,7 +265,7 @@ def do_batch(env, work, seeds, targets, opts, index):
     """One batch. When tilec or a compiler fails on the batch as a whole, the kernels to blame are
     found (isolate) and the batch runs again without them, so that one failure does not hide the
     others' results."""
-    kernels = [gen.Kernel(s) for s in seeds]
+    kernels = [KERNELS.Kernel(s) for s in seeds]
     d = os.path.join(work, "batch-%05d" % index)
     failures, ran, times = [], {}, {}
     todo = list(targets)
@@ -240,7 +280,8 @@ def do_batch(env, work, seeds, targets, opts, index):
         whole = [f for f in res.failures if f[0] is None and f[2] in ("tilec", "compile", "nvcc", "hipcc")]
         failures += [f for f in res.failures if f not in whole]
         for f in whole:
-            found = isolate(env, work, kernels, targets, opts, f, d) if len(kernels) > 1 else [f]
+            found = isolate(env, work, kernels, targets, opts, f, d) if len(kernels) > 1 else \
+                [(kernels[0].seed,) + f[1:]]
             failures += found
             blamed |= {x[0] for x in found if x[0] is not None}
         if not whole:
@@ -258,7 +299,7 @@ def do_batch(env, work, seeds, targets, opts, index):
 def reduce_kernel(env, work, seed, target, opts):
     """Drop outputs (and the statements only they need) while the kernel still fails on `target`
     in the same stage; writes the smallest failing version to work/reduced-SEED/."""
-    k = gen.Kernel(seed)
+    k = KERNELS.Kernel(seed)
     d = os.path.join(work, "reduce-%d" % seed)
 
     def fails(kk):
@@ -289,7 +330,7 @@ def reduce_kernel(env, work, seed, target, opts):
     out = os.path.join(work, "reduced-%d" % seed)
     write_batch(out, [k])
     print("difftest: kernel %d reduced (%s, %s): %s" % (seed, target, stage, k.describe()))
-    print("  %s/k.cpp, %s/main.cpp" % (out, out))
+    print("  " + ", ".join(os.path.join(out, f) for f in sorted(os.listdir(out))))
     shutil.rmtree(d, ignore_errors=True)
     return out
 
@@ -313,9 +354,22 @@ def main():
     ap.add_argument("--run-timeout", type=int, default=300)
     ap.add_argument("--only-seed", type=int, help="run the kernel of this seed alone")
     ap.add_argument("--reduce", action="store_true", help="reduce failing kernels")
+    ap.add_argument("--adversarial", action="store_true",
+                    help="run adversarial.py's units: gen.py's kernels under meaning-preserving transformations")
+    ap.add_argument("--transforms", metavar="LIST",
+                    help="with --adversarial, for triage: only these transformations (comma-separated: names, "
+                         "namespaces, constants, whitespace, nesting, settings, or the parts comments, splices, "
+                         "endings, wrappers, parens; all; no-KEY takes one away)")
     ap.add_argument("--kept", nargs="+", metavar="FILE",
                     help="run these kept kernels (tests/difftest/kept/*.cpp) instead of generated ones")
     opts = ap.parse_args()
+    global KERNELS
+    if opts.adversarial and opts.kept:
+        ap.error("--kept runs kept gen.py kernels; it does not go with --adversarial")
+    if opts.adversarial:
+        import adversarial
+        adversarial.configure(opts.cxx, opts.transforms.split(",") if opts.transforms else None)
+        KERNELS = adversarial
     targets = [t for t in opts.targets.split(",") if t]
     work = os.path.abspath(opts.work) if opts.work else tempfile.mkdtemp(prefix="tilec-difftest-")
     os.makedirs(work, exist_ok=True)

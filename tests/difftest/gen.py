@@ -1023,6 +1023,8 @@ def op_div(k, depth):
             return None
         den = Val(ty, b.shape, 1.0, cb.mag + 1.0, "tl::abs(%s) + 1.0f" % b.paren(), deps=b.deps, prec=1)
         ca = k.cast_val(a, ty, a.text)
+        if ca is None:
+            return None
         m = min(ca.mag, den.hi)
         return Val(ty, shape, -m if ca.lo < 0 else 0.0, m if ca.hi > 0 else 0.0,
                    "%s %% (%s)" % (a.paren(), den.text), True, 0.0, set(a.deps) | set(b.deps), 1)
