@@ -212,25 +212,36 @@ std::string depfileText(const std::string &target, const std::vector<std::string
   return text;
 }
 
-/// Each instantiation's namespace (and launcher) is named after its instance name, which the
-/// translator makes unique within one input (translator/InstanceNames.h). Two inputs translated into
-/// one output may still instantiate the same kernel: the host code of each expects its launcher
-/// under that name, so it cannot be changed, and this is a located error naming both.
-bool uniqueInstanceNames(const ir::Module &module, std::ostream &err) {
+/// Names the instantiations' namespaces and launchers (translator/InstanceNames.h), after a check
+/// that no two are the same instantiation of the same kernel: two inputs translated into one output
+/// may both instantiate it, and the host code of each expects its launcher under the one name, so
+/// that is a located error naming both.
+bool nameInstances(ir::Module &module, std::ostream &err) {
   DiagnosticEngine d(err);
   d.setModule(&module);
+  auto identity = [](const ir::Kernel &k) {
+    return translator::scopePrefix(k) + k.instanceName + " " + k.templateArgs + " " +
+           translator::parameterSignature(k);
+  };
   for (size_t i = 0; i < module.kernels.size(); ++i)
     for (size_t j = 0; j < i; ++j) {
       const ir::Kernel &a = module.kernels[j], &b = module.kernels[i];
-      const std::string as = translator::scopePrefix(a), bs = translator::scopePrefix(b);
-      if (as != bs || (a.instanceName != b.instanceName && "launch_" + a.instanceName != b.instanceName &&
-                       a.instanceName != "launch_" + b.instanceName))
+      if (identity(a) != identity(b))
         continue;
-      d.report(DiagId::DuplicateInstance, b.loc, {"'" + bs + b.name + b.templateArgs + "'", bs + b.instanceName});
-      d.report(DiagId::NoteOtherInstance, a.loc, {"'" + as + a.name + a.templateArgs + "'"});
+      const std::string qualified = translator::scopePrefix(b) + b.name + b.templateArgs;
+      d.report(DiagId::DuplicateInstance, b.loc, {"'" + qualified + "'"});
+      d.report(DiagId::NoteOtherInstance, a.loc, {"'" + qualified + "'"});
       break;
     }
-  return !d.hasErrors();
+  if (d.hasErrors())
+    return false;
+  std::vector<ir::Kernel *> kernels;
+  for (ir::Kernel &k : module.kernels)
+    kernels.push_back(&k);
+  translator::disambiguateInstanceNames(kernels, [&](const std::string &name) {
+    return module.globalNames.count(name) || module.sourceMacros.count(name);
+  });
+  return true;
 }
 
 /// A block holds at most 1024 threads on both targets: num_warps = 32 fits CUDA's 32-lane warps,
@@ -251,7 +262,7 @@ bool threadsFit(const ir::Module &module, const ir::Target &target, std::ostream
 } // namespace
 
 int compileModule(ir::Module &module, const Options &opts, Compiled &out, std::ostream &err) {
-  if (!uniqueInstanceNames(module, err))
+  if (!nameInstances(module, err))
     return ExitUserError;
 
   ir::Target target;
@@ -287,6 +298,7 @@ int compileModule(ir::Module &module, const Options &opts, Compiled &out, std::o
   eopts.provenance = opts.provenance;
   eopts.lineDirectives = opts.lineDirectives;
   eopts.toolVersion = TILEC_VERSION;
+  eopts.outputNamespace = opts.outputNamespace;
   if (opts.emit == EmitKind::Ir) {
     std::ostringstream os;
     ir::print(os, module);
@@ -326,6 +338,12 @@ int runTilec(const Options &opts, std::ostream &out, std::ostream &err) {
   if (!opts.header.empty() && opts.emit == EmitKind::Ir) {
     err << "tilec: error: --header needs CUDA or HIP output, not --emit=ir\n";
     return ExitUsage;
+  }
+  if (!opts.outputNamespace.empty()) {
+    if (std::string why = emitters::invalidOutputNamespace(opts.outputNamespace); !why.empty()) {
+      err << "tilec: error: invalid --namespace '" << opts.outputNamespace << "': " << why << '\n';
+      return ExitUsage;
+    }
   }
   if (!opts.depfile.empty() && opts.output == "-") {
     err << "tilec: error: --depfile needs an output file (-o FILE), not '-o -'\n";

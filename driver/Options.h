@@ -20,6 +20,7 @@ struct Options {
   EmitKind emit = EmitKind::Cuda;     ///< --emit; --target=hip implies Hip
   ir::TargetKind target = ir::TargetKind::Cuda; ///< --target
   std::string arch;                   ///< --arch; empty: sm_90a for CUDA, gfx90a for HIP
+  std::string outputNamespace;        ///< --namespace: the output's declarations go into it
   std::vector<std::string> instantiate; ///< --instantiate 'kernel<args>'
   std::vector<std::string> printAfter;  ///< --print-after (pass names or "all"); IR goes to `err`
   std::string stopAfter;                ///< --stop-after

@@ -7,6 +7,9 @@
 #include "emitters/SourceText.h"
 #include "emitters/TargetHooks.h"
 
+#include <algorithm>
+#include <regex>
+
 namespace tilec::emitters {
 
 namespace {
@@ -21,15 +24,12 @@ std::string headerComment(const ir::Module &m, const EmitOptions &opts) {
          commentText(opts.target.arch) + ".";
 }
 
-/// The kernel's C++ namespaces around what the output declares for it, one line each (not indented,
-/// as namespace contents are not).
-void openScope(CodeWriter &w, const ir::Kernel &k) {
+/// `a::k<128>`: the kernel as the source names it, for comments.
+std::string qualifiedName(const ir::Kernel &k) {
+  std::string r;
   for (const ir::EnclosingNamespace &ns : k.scope)
-    w.line(std::string(ns.isInline ? "inline " : "") + "namespace " + ns.name + " {");
-}
-void closeScope(CodeWriter &w, const ir::Kernel &k) {
-  for (size_t i = k.scope.size(); i-- > 0;)
-    w.line("} // namespace " + k.scope[i].name);
+    r += ns.name + "::";
+  return r + k.name + k.templateArgs;
 }
 
 /// Names and parameter text of one instantiation's launchers.
@@ -40,10 +40,11 @@ struct Launcher {
   NameTable names; // the launcher's locals: parameters, grid, stream, the launch configuration
 };
 
-Launcher launcherFor(const ir::Kernel &k, KernelEmitter &ke, const TargetHooks &hooks) {
+Launcher launcherFor(const ir::Module &m, const ir::Kernel &k, KernelEmitter &ke, const TargetHooks &hooks) {
   Launcher l;
   l.name = "launch_" + k.instanceName;
   NameTable &names = l.names;
+  names.reserveAll(m.sourceMacros);
   for (const std::string &p : ke.paramNames())
     names.reserve(p);
   names.reserve(k.instanceName);
@@ -81,12 +82,13 @@ std::vector<std::string> openFunction(CodeWriter &w, const Prototype &p) {
   return lines;
 }
 
-void emitLaunchers(CodeWriter &w, const ir::Kernel &k, KernelEmitter &ke, const TargetHooks &hooks) {
-  Launcher l = launcherFor(k, ke, hooks);
+void emitLaunchers(CodeWriter &w, const ir::Module &m, const ir::Kernel &k, KernelEmitter &ke,
+                   const TargetHooks &hooks) {
+  Launcher l = launcherFor(m, k, ke, hooks);
   NameTable &names = l.names;
   std::vector<Prototype> protos = prototypes(k, l, hooks);
   const std::string &g = l.gridName;
-  w.line("/// Launches " + k.name + k.templateArgs + " on `" + l.streamName + "` with");
+  w.line("/// Launches " + qualifiedName(k) + " on `" + l.streamName + "` with");
   w.line("/// " + k.instanceName + "::" + ke.numThreadsName() + " threads per block.");
   {
     auto fn = w.block(openFunction(w, protos[0]));
@@ -137,21 +139,53 @@ void emitLaunchers(CodeWriter &w, const ir::Kernel &k, KernelEmitter &ke, const 
 
 } // namespace
 
+std::string invalidOutputNamespace(const std::string &ns) {
+  static const std::regex qualified("[A-Za-z][A-Za-z0-9_]*(::[A-Za-z][A-Za-z0-9_]*)*");
+  if (!std::regex_match(ns, qualified))
+    return "expected a namespace name such as 'mylib' or 'mylib::kernels' (ASCII letters, digits and "
+           "'_', no leading '_')";
+  NameTable reserved;
+  for (size_t at = 0, end; at < ns.size(); at = end + 2) {
+    end = std::min(ns.find("::", at), ns.size());
+    std::string part = ns.substr(at, end - at);
+    if (reserved.isTaken(part) || part.find("__") != std::string::npos)
+      return "'" + part + "' is a name the generated code needs for itself";
+    if (end == ns.size())
+      break;
+  }
+  return "";
+}
+
+namespace {
+void openOutputNamespace(CodeWriter &w, const EmitOptions &opts) {
+  if (!opts.outputNamespace.empty()) {
+    w.line("");
+    w.line("namespace " + opts.outputNamespace + " {");
+  }
+}
+void closeOutputNamespace(CodeWriter &w, const EmitOptions &opts) {
+  if (!opts.outputNamespace.empty()) {
+    w.line("");
+    w.line("} // namespace " + opts.outputNamespace);
+  }
+}
+} // namespace
+
 std::string emitModule(const ir::Module &m, const EmitOptions &opts) {
   const TargetHooks &hooks = targetHooks(opts.target.kind);
   CodeWriter w;
   w.line(headerComment(m, opts));
   w.line("// Do not edit by hand: edit the kernel source and run tilec again.");
   w.line(std::string("#include <") + hooks.runtimeInclude + ">");
+  openOutputNamespace(w, opts);
   for (const ir::Kernel &k : m.kernels) {
     w.line("");
     KernelEmitter ke(m, k, opts);
-    openScope(w, k);
     ke.emit(w);
     w.line("");
-    emitLaunchers(w, k, ke, hooks);
-    closeScope(w, k);
+    emitLaunchers(w, m, k, ke, hooks);
   }
+  closeOutputNamespace(w, opts);
   return w.str();
 }
 
@@ -162,16 +196,16 @@ std::string emitLauncherDeclarations(const ir::Module &m, const EmitOptions &opt
   w.line("// Do not edit by hand: edit the kernel source and run tilec again.");
   w.line("#pragma once");
   w.line(hooks.hostIncludes);
+  openOutputNamespace(w, opts);
   for (const ir::Kernel &k : m.kernels) {
     KernelEmitter ke(m, k, opts);
-    Launcher l = launcherFor(k, ke, hooks);
+    Launcher l = launcherFor(m, k, ke, hooks);
     w.line("");
-    openScope(w, k);
-    w.line("// " + k.name + k.templateArgs);
+    w.line("// " + qualifiedName(k));
     for (const Prototype &p : prototypes(k, l, hooks))
       w.lines(wrapList(p.head, p.params, ");", w.indentWidth()));
-    closeScope(w, k);
   }
+  closeOutputNamespace(w, opts);
   return w.str();
 }
 

@@ -77,6 +77,8 @@ void KernelEmitter::nameVars() {
   // then the tunables tilec adds (which give way to a meta-parameter named NUM_THREADS). The
   // instantiation's namespace and launcher are reserved too: the launcher names them beside the
   // parameters.
+  // The sources' macros too: host code may compile a source beside the output.
+  names_.reserveAll(m_.sourceMacros);
   for (const MetaParam &p : k_.metaParams)
     metaNames_[p.name] = names_.unique(p.name);
   kernelName_ = names_.unique(k_.name);
@@ -146,7 +148,7 @@ void KernelEmitter::nameVars() {
   };
   std::map<std::string, std::vector<int>> holders; // name -> ids of the variables named so
   for (const auto &[id, v] : vars) {
-    std::string base = v->name.empty() ? "v" : v->name, name = base;
+    std::string base = NameTable::identifier(v->name), name = base;
     for (int n = 1;; name = base + "_" + std::to_string(n++)) {
       auto held = holders.find(name);
       if (held == holders.end()) {
@@ -343,7 +345,10 @@ void KernelEmitter::emit(CodeWriter &w) {
   w_ = &w;
 
   // Namespace contents are not indented (LLVM style).
-  w.line("// " + k_.name + k_.templateArgs + (k_.templateArgs.empty() ? "" : ": one instantiation"));
+  std::string qualified;
+  for (const EnclosingNamespace &ns : k_.scope)
+    qualified += ns.name + "::";
+  w.line("// " + qualified + k_.name + k_.templateArgs + (k_.templateArgs.empty() ? "" : ": one instantiation"));
   w.line("namespace " + k_.instanceName + " {");
   bool metaNumWarps = std::any_of(k_.metaParams.begin(), k_.metaParams.end(),
                                   [&](const MetaParam &p) { return metaNames_.at(p.name) == numWarpsName_; });

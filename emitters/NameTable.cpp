@@ -21,6 +21,11 @@ const char *const kReserved[] = {
     // take for the standard library's or CUDA's.
     "smem", "std", "main", "warpSize", "NAN", "int32_t", "uint32_t", "uint64_t", "uintptr_t",
     "size_t", "expf", "exp2f", "abs", "llabs", "min", "max"};
+
+/// The macros of CUDA's and HIP's headers (tools/vendor-macros.sh): a name the preprocessor replaces.
+const char *const kVendorMacros[] = {
+#include "emitters/VendorMacros.inc"
+};
 } // namespace
 
 NameTable::NameTable() {
@@ -28,12 +33,27 @@ NameTable::NameTable() {
     taken_.insert(r);
   for (const std::string &r : ir::namesTheOutputUses())
     taken_.insert(r);
+  for (const char *r : kVendorMacros)
+    taken_.insert(r);
+}
+
+bool NameTable::isTaken(const std::string &name) const {
+  // Every TILEC_ name is the runtime's or the emulator's (macros among them).
+  return taken_.count(name) != 0 || name.rfind("TILEC_", 0) == 0;
+}
+
+std::string NameTable::identifier(const std::string &hint) {
+  std::string base = ir::asciiIdentifier(hint);
+  // No suffix frees a TILEC_ name: put something in front.
+  if (base.rfind("TILEC_", 0) == 0)
+    base = "v_" + base;
+  return base;
 }
 
 std::string NameTable::unique(const std::string &hint) {
-  const std::string base = ir::asciiIdentifier(hint);
+  const std::string base = identifier(hint);
   std::string name = base;
-  for (int n = 1; taken_.count(name); ++n)
+  for (int n = 1; isTaken(name); ++n)
     name = base + "_" + std::to_string(n);
   taken_.insert(name);
   return name;

@@ -79,6 +79,8 @@ Kernel clone(const Kernel &k) {
 Module clone(const Module &m) {
   Module c;
   c.files = m.files;
+  c.globalNames = m.globalNames;
+  c.sourceMacros = m.sourceMacros;
   for (const Kernel &k : m.kernels)
     c.kernels.push_back(clone(k));
   return c;

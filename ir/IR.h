@@ -17,6 +17,7 @@
 #include <cassert>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -447,6 +448,10 @@ struct SourceFile {
 struct Module {
   std::vector<SourceFile> files;
   std::vector<Kernel> kernels;
+  /// What the sources declare at global scope (outside system headers) and the macros they
+  /// define: host code that compiles a source beside the output sees both, so the output's global
+  /// names avoid the first and all its names avoid the second.
+  std::set<std::string> globalNames, sourceMacros;
 };
 
 } // namespace tilec::ir

@@ -207,8 +207,12 @@ private:
       if (c != '\'')
         digits += c;
     try {
+      // Base 0 reads decimal, octal and hex; C++14's binary literals have their own prefix.
+      const bool binary = digits.size() > 2 && digits[0] == '0' && (digits[1] == 'b' || digits[1] == 'B');
       size_t used = 0;
-      long long v = std::stoll(digits, &used, 0);
+      long long v = binary ? std::stoll(digits.substr(2), &used, 2) : std::stoll(digits, &used, 0);
+      if (binary)
+        used += 2;
       while (used < digits.size() && (digits[used] == 'u' || digits[used] == 'U' ||
                                       digits[used] == 'l' || digits[used] == 'L'))
         ++used;

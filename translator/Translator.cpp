@@ -4,11 +4,9 @@
 
 #include "translator/Translator.h"
 #include "translator/FrontEnd.h"
-#include "translator/InstanceNames.h"
-
-#include "ir/Identifier.h"
 
 #include <clang/AST/ASTConsumer.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/AST/Attr.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
@@ -169,7 +167,7 @@ public:
 
 class TilecConsumer : public clang::ASTConsumer {
 public:
-  explicit TilecConsumer(Job &job) : job(job) {}
+  TilecConsumer(Job &job, clang::Preprocessor &pp) : job(job), pp(pp) {}
 
   void HandleTranslationUnit(clang::ASTContext &ctx) override {
     auto &sm = ctx.getSourceManager();
@@ -285,48 +283,9 @@ public:
       }
       lowered.push_back({std::move(k), it.at.isValid() ? it.at : it.primary->getLocation(), it.primary});
     }
-    std::vector<ir::Kernel *> named;
     for (Lowered &l : lowered)
-      named.push_back(&l.kernel);
-    disambiguateInstanceNames(named);
-    // The generated code declares the instance's namespace and its launcher in the kernel's
-    // namespace, in the file that host code includes next to this source (the CPU reference):
-    // neither name may be one this source declares there.
-    for (Lowered &l : lowered) {
-      const ir::Kernel &k = l.kernel;
-      const clang::DeclContext *scope = l.primary->getDeclContext();
-      while (!scope->isTranslationUnit() &&
-             !(llvm::isa<clang::NamespaceDecl>(scope) &&
-               !llvm::cast<clang::NamespaceDecl>(scope)->isAnonymousNamespace()))
-        scope = scope->getParent();
-      for (auto [emitted, what] : {std::pair{k.instanceName, "namespace"},
-                                   std::pair{"launch_" + k.instanceName, "launcher"}}) {
-        for (const clang::NamedDecl *taken : scope->getPrimaryContext()->lookup(&ctx.Idents.get(emitted))) {
-          fe.report(DiagId::EmittedNameTaken, l.at,
-                    {scopePrefix(k) + emitted, what, "'" + k.name + k.templateArgs + "'"});
-          fe.report(DiagId::NoteDeclaredHere, taken->getLocation(), {scopePrefix(k) + emitted});
-          failed = true;
-          break;
-        }
-      }
-      // The output also names CUDA's and the runtime's declarations without qualification inside
-      // those namespaces: a declaration of the same name in one of them would hide them.
-      for (const clang::DeclContext *dc = scope; !dc->isTranslationUnit(); dc = dc->getParent()) {
-        auto *ns = llvm::dyn_cast<clang::NamespaceDecl>(dc);
-        if (!ns || ns->isAnonymousNamespace())
-          continue;
-        std::string where = ns->getQualifiedNameAsString();
-        for (const std::string &used : ir::namesTheOutputUses())
-          for (const clang::NamedDecl *taken : ns->getPrimaryContext()->lookup(&ctx.Idents.get(used))) {
-            const std::string kernel = "'" + scopePrefix(k) + k.name + k.templateArgs + "'";
-            fe.report(DiagId::OutputNameHidden, taken->getLocation(), {used, where, kernel});
-            fe.report(DiagId::NoteKernelInstantiated, l.at, {kernel, where});
-            failed = true;
-            break;
-          }
-      }
       job.module->kernels.push_back(std::move(l.kernel));
-    }
+    collectGlobalNames(ctx);
     if (failed)
       return;
     if (done.empty()) {
@@ -337,7 +296,27 @@ public:
   }
 
 private:
+  /// What the source declares at global scope, outside system headers, and the macros it defines:
+  /// host code compiles the source beside the output, so the output's global names must differ
+  /// from them, and its other names must not be one of the macros.
+  void collectGlobalNames(clang::ASTContext &ctx) {
+    auto &sm = ctx.getSourceManager();
+    auto fromUser = [&](clang::SourceLocation loc) {
+      return loc.isValid() && !sm.isInSystemHeader(sm.getExpansionLoc(loc)) &&
+             !sm.isWrittenInBuiltinFile(sm.getExpansionLoc(loc)) &&
+             !sm.isWrittenInCommandLineFile(sm.getExpansionLoc(loc));
+    };
+    for (const clang::Decl *d : ctx.getTranslationUnitDecl()->noload_decls())
+      if (auto *nd = llvm::dyn_cast<clang::NamedDecl>(d))
+        if (nd->getIdentifier() && !d->isFromASTFile() && fromUser(d->getLocation()))
+          job.module->globalNames.insert(nd->getName().str());
+    for (const auto &[id, state] : pp.macros(/*IncludeExternalMacros=*/false))
+      if (const clang::MacroInfo *mi = pp.getMacroInfo(id); mi && fromUser(mi->getDefinitionLoc()))
+        job.module->sourceMacros.insert(id->getName().str());
+  }
+
   Job &job;
+  clang::Preprocessor &pp;
 };
 
 class TilecAction : public clang::ASTFrontendAction {
@@ -350,8 +329,8 @@ public:
       ci.addDependencyCollector(job.dependencies);
     return true;
   }
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
-    return std::make_unique<TilecConsumer>(job);
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef) override {
+    return std::make_unique<TilecConsumer>(job, ci.getPreprocessor());
   }
 
 private:

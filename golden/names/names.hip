@@ -2,9 +2,8 @@
 // Do not edit by hand: edit the kernel source and run tilec again.
 #include <tilec/hip/runtime.hpp>
 
-namespace a {
-// k<64>: one instantiation
-namespace k_64 {
+// a::k<64>: one instantiation
+namespace a_k_64 {
 constexpr int BLOCK = 64;  // meta-parameter
 constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
@@ -33,28 +32,25 @@ __global__ void __launch_bounds__(NUM_THREADS) k(const float *x, float *y, int n
   }
 }
 
-} // namespace k_64
+} // namespace a_k_64
 
-/// Launches k<64> on `stream` with
-/// k_64::NUM_THREADS threads per block.
-hipError_t launch_k_64(dim3 grid, hipStream_t stream, const float *x, float *y, int n) {
+/// Launches a::k<64> on `stream` with
+/// a_k_64::NUM_THREADS threads per block.
+hipError_t launch_a_k_64(dim3 grid, hipStream_t stream, const float *x, float *y, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  hipLaunchKernelGGL(k_64::k, grid, dim3(k_64::NUM_THREADS), 0, stream, x, y, n);
+  hipLaunchKernelGGL(a_k_64::k, grid, dim3(a_k_64::NUM_THREADS), 0, stream, x, y, n);
   return hipGetLastError();
 }
 
 /// The same with the grid from the kernel's annotation.
-hipError_t launch_k_64(hipStream_t stream, const float *x, float *y, int n) {
-  const dim3 grid(tilec::rt::cdiv(n, k_64::BLOCK));
-  return launch_k_64(grid, stream, x, y, n);
+hipError_t launch_a_k_64(hipStream_t stream, const float *x, float *y, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, a_k_64::BLOCK));
+  return launch_a_k_64(grid, stream, x, y, n);
 }
-} // namespace a
 
-namespace b {
-inline namespace v1 {
-// k<64>: one instantiation
-namespace k_64 {
+// b::v1::k<64>: one instantiation
+namespace b_v1_k_64 {
 constexpr int BLOCK = 64;  // meta-parameter
 constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
@@ -83,24 +79,22 @@ __global__ void __launch_bounds__(NUM_THREADS) k(const float *x, float *y, int n
   }
 }
 
-} // namespace k_64
+} // namespace b_v1_k_64
 
-/// Launches k<64> on `stream` with
-/// k_64::NUM_THREADS threads per block.
-hipError_t launch_k_64(dim3 grid, hipStream_t stream, const float *x, float *y, int n) {
+/// Launches b::v1::k<64> on `stream` with
+/// b_v1_k_64::NUM_THREADS threads per block.
+hipError_t launch_b_v1_k_64(dim3 grid, hipStream_t stream, const float *x, float *y, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  hipLaunchKernelGGL(k_64::k, grid, dim3(k_64::NUM_THREADS), 0, stream, x, y, n);
+  hipLaunchKernelGGL(b_v1_k_64::k, grid, dim3(b_v1_k_64::NUM_THREADS), 0, stream, x, y, n);
   return hipGetLastError();
 }
 
 /// The same with the grid from the kernel's annotation.
-hipError_t launch_k_64(hipStream_t stream, const float *x, float *y, int n) {
-  const dim3 grid(tilec::rt::cdiv(n, k_64::BLOCK));
-  return launch_k_64(grid, stream, x, y, n);
+hipError_t launch_b_v1_k_64(hipStream_t stream, const float *x, float *y, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, b_v1_k_64::BLOCK));
+  return launch_b_v1_k_64(grid, stream, x, y, n);
 }
-} // namespace v1
-} // namespace b
 
 // twice<64>: one instantiation
 namespace twice_64_cf32p_f32p_i32 {

@@ -52,9 +52,9 @@ int main(int argc, char **argv) {
     sizes = {1, 63, 64, 65, 1000};
   const cudaStream_t s{};
   for (int n : sizes) {
-    checkFloat(report, "a::k", n, [&](auto x, auto y, int m) { return a::launch_k_64(s, x, y, m); },
+    checkFloat(report, "a::k", n, [&](auto x, auto y, int m) { return launch_a_k_64(s, x, y, m); },
                a::k<64>, [](double v) { return 2 * v; });
-    checkFloat(report, "b::k", n, [&](auto x, auto y, int m) { return b::launch_k_64(s, x, y, m); },
+    checkFloat(report, "b::k", n, [&](auto x, auto y, int m) { return launch_b_v1_k_64(s, x, y, m); },
                b::k<64>, [](double v) { return double(float(v + 1)); });
     checkFloat(report, "twice f32", n,
                [&](auto x, auto y, int m) { return launch_twice_64_cf32p_f32p_i32(s, x, y, m); },

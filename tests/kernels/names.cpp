@@ -1,5 +1,5 @@
 // Names and constants that the generated code must get right (issue 18, items 1 and 2): one kernel
-// name in two namespaces, overloads, a kernel whose instance name looks like another's (k<1, 64>
+// name in two namespaces (a_k_64 and b_v1_k_64 in the output), overloads, a kernel whose instance name looks like another's (k<1, 64>
 // beside k_1<64>), meta-parameters and parameters named like what the output itself uses, a static
 // member kernel with a name outside ASCII, and meta-parameters of other integer types than int
 // (unsigned, long, short, bool, an enumeration) at values int cannot hold. tests/gpu/names.cu runs every instantiation against the

@@ -26,3 +26,11 @@ void qualified(float *out, int n, int m) {
 template void qualified<256>(float *, int, int);
 // CHECK-LABEL: launch_qualified_256(cudaStream_t stream
 // CHECK: const dim3 grid(tilec::rt::cdiv(n, qualified_256::BLOCK), tilec::rt::cdiv(m, 2));
+
+// Integer literals as C++ spells them: binary, hex, octal, digit separators, suffixes.
+TILEC_KERNEL(num_warps = 0b100, grid = (cdiv(n, 0b1000'0000), 0x10 + 010 + 1'000u))
+void literals(float *out, int n) {
+  tl::store(out, 1.0f);
+}
+// CHECK-LABEL: launch_literals_instance(cudaStream_t stream
+// CHECK: const dim3 grid(tilec::rt::cdiv(n, 128), 16 + 8 + 1000);

@@ -1,10 +1,13 @@
-// The names of instantiations in the output (translator/InstanceNames.h): declared in the kernel's
-// namespaces, overloads told apart by their parameter types, look-alikes by a counter, classes and
-// names outside ASCII folded into the instance name, and the user's names kept wherever the output
-// does not need them. tests/kernels/names.cpp runs such kernels (golden, emulator, GPU).
+// The names of instantiations in the output (translator/InstanceNames.h): all at global scope; the
+// namespaces of kernels that share a name in front, overloads told apart by their parameter types,
+// look-alikes and names the source declares by a number, classes and names outside ASCII folded into
+// the instance name, the user's names kept wherever the output does not need them (also in a second
+// input translated into the same output). tests/kernels/names.cpp runs such kernels (golden,
+// emulator, GPU).
 // RUN: %tilec %s -o - --header %t.h | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=HEADER < %t.h
 // RUN: %tilec --emit=ir %s -o - | %FileCheck %s --check-prefix=IR
+// RUN: %tilec %s %S/Inputs/scale_other.cpp -o - | %FileCheck %s --check-prefix=TWO
 #include <tilec/tl.hpp>
 
 namespace outer::inner {
@@ -68,7 +71,20 @@ void metas(float *out) {
   tl::store(out + tl::arange<0, NUM_THREADS>(), tl::full<float, NUM_THREADS>(float(blockDim)));
 }
 
+// A declaration of the source takes a name: host code compiles the source beside the output.
+int k_32 = 0;
+
+namespace outer::inner {
+template <int B>
+TILEC_KERNEL(num_warps = 1)
+void scale(float *out) {
+  tl::store(out + tl::arange<0, B>(), tl::full<float, B>(7.0f));
+}
+} // namespace outer::inner
+
 template void outer::inner::k<16>(float *);
+template void outer::inner::k<32>(float *);
+template void outer::inner::scale<16>(float *);
 template void k<16>(float *);
 template void k<16>(int8_t *);
 template void pair<1, 16>(float *);
@@ -78,17 +94,19 @@ template void Box::méthode<16>(float *);
 template void metas<32, 2>(float *);
 
 // An anonymous namespace is left out (its kernel's launcher must be callable from other files).
+
+// hidden<16> in an anonymous namespace, outer::inner::k<16> beside ::k<16> (twice: overloads).
 // CHECK: // hidden<16>: one instantiation
 // CHECK-NEXT: namespace hidden_16 {
-
-// CHECK: namespace outer {
-// CHECK-NEXT: namespace inner {
-// CHECK-NEXT: // k<16>: one instantiation
-// CHECK-NEXT: namespace k_16 {
-// CHECK: } // namespace k_16
-// CHECK: cudaError_t launch_k_16(dim3 grid, cudaStream_t stream, float *out) {
-// CHECK: } // namespace inner
-// CHECK-NEXT: } // namespace outer
+// CHECK: // outer::inner::k<16>: one instantiation
+// CHECK-NEXT: namespace outer_inner_k_16 {
+// CHECK: cudaError_t launch_outer_inner_k_16(dim3 grid, cudaStream_t stream, float *out) {
+// k_32 is the source's own variable.
+// CHECK: // outer::inner::k<32>: one instantiation
+// CHECK-NEXT: namespace k_32_2 {
+// The only scale<16>: its plain name.
+// CHECK: // outer::inner::scale<16>: one instantiation
+// CHECK-NEXT: namespace scale_16 {
 
 // CHECK: namespace k_16_f32p {
 // CHECK: cudaError_t launch_k_16_f32p(
@@ -115,12 +133,12 @@ template void metas<32, 2>(float *);
 // CHECK: config.blockDim = dim3(metas_32_2::NUM_THREADS_1);
 // CHECK: const dim3 grid(metas_32_2::NUM_THREADS + metas_32_2::blockDim_1);
 
-// HEADER: namespace outer {
-// HEADER-NEXT: namespace inner {
-// HEADER-NEXT: // k<16>
-// HEADER-NEXT: cudaError_t launch_k_16(dim3 grid, cudaStream_t stream, float *out);
-// HEADER-NEXT: } // namespace inner
-// HEADER-NEXT: } // namespace outer
+// HEADER: // outer::inner::k<16>
+// HEADER-NEXT: cudaError_t launch_outer_inner_k_16(dim3 grid, cudaStream_t stream, float *out);
 
 // IR: kernel @hidden<16> instance=hidden_16
-// IR: kernel @outer::inner::k<16> instance=k_16
+// IR: kernel @outer::inner::k<16> instance=outer_inner_k_16
+
+// A second input with other::scale<16>: both scales get their namespaces in front.
+// TWO: namespace outer_inner_scale_16 {
+// TWO: namespace other_scale_16 {

@@ -398,7 +398,7 @@ TEST(InstanceNames, AsciiIdentifiers) {
   EXPECT_EQ(ir::asciiIdentifier("bad\xff"), "bad_u00ff"); // not UTF-8: the byte's value
 }
 
-TEST(InstanceNames, OverloadsLookAlikesAndLaunchers) {
+TEST(InstanceNames, NamespacesOverloadsLookAlikesAndLaunchers) {
   auto kernel = [](std::vector<ir::EnclosingNamespace> scope, std::string name,
                    std::vector<ir::Type> params) {
     ir::Kernel k;
@@ -414,20 +414,24 @@ TEST(InstanceNames, OverloadsLookAlikesAndLaunchers) {
   std::vector<ir::Kernel> ks;
   ks.push_back(kernel({}, "k_16", {f32p, i32}));             // overloads: both get their types
   ks.push_back(kernel({}, "k_16", {cf16p, i32}));
-  ks.push_back(kernel({{"a", false}}, "k_16", {f32p, i32})); // another namespace: unchanged
-  ks.push_back(kernel({}, "p_1_16", {f32p}));                // look-alikes: a counter
+  ks.push_back(kernel({{"a", false}}, "k_16", {f32p, i32})); // another namespace: in front
+  ks.push_back(kernel({}, "p_1_16", {f32p}));                // look-alikes: a number
   ks.push_back(kernel({}, "p_1_16", {f32p}));
-  ks.push_back(kernel({}, "launch_p_1_16", {f32p}));         // another's launcher: a counter
+  ks.push_back(kernel({}, "launch_p_1_16", {f32p}));         // another's launcher: a number
+  ks.push_back(kernel({{"b", false}}, "q_8", {f32p}));       // alone: the plain name
+  ks.push_back(kernel({}, "taken_4", {f32p}));               // declared by the source: a number
   std::vector<ir::Kernel *> ptrs;
   for (ir::Kernel &k : ks)
     ptrs.push_back(&k);
-  translator::disambiguateInstanceNames(ptrs);
+  translator::disambiguateInstanceNames(ptrs, [](const std::string &n) { return n == "taken_4"; });
   EXPECT_EQ(ks[0].instanceName, "k_16_f32p_i32");
   EXPECT_EQ(ks[1].instanceName, "k_16_cf16p_i32");
-  EXPECT_EQ(ks[2].instanceName, "k_16");
+  EXPECT_EQ(ks[2].instanceName, "a_k_16");
   EXPECT_EQ(ks[3].instanceName, "p_1_16");
   EXPECT_EQ(ks[4].instanceName, "p_1_16_2");
   EXPECT_EQ(ks[5].instanceName, "launch_p_1_16_3");
+  EXPECT_EQ(ks[6].instanceName, "q_8");
+  EXPECT_EQ(ks[7].instanceName, "taken_4_2");
   EXPECT_EQ(translator::scopePrefix(ks[2]), "a::");
 }
 

@@ -168,6 +168,10 @@ int run(int argc, char **argv) {
     ("emit", po::value<std::string>()->value_name("ir|cuda|hip"),
      "what to write (default: the target's language; 'ir' with --stop-after): 'ir' prints the Tile IR "
      "after the passes that ran")
+    ("namespace", po::value<std::string>()->value_name("NS"),
+     "declare everything the output declares (the instantiations' namespaces, the launchers) in "
+     "namespace NS (e.g. mylib::kernels), so that two outputs with the same kernel link into one "
+     "program; choose a namespace of its own")
     ("instantiate", po::value<std::vector<std::string>>()->value_name("'KERNEL<ARGS>'")->composing(),
      "also compile this instantiation, e.g. 'add_kernel<4096>' (repeatable); explicit instantiations "
      "in the source are always compiled")
@@ -256,6 +260,8 @@ int run(int argc, char **argv) {
   }
   if (vm.count("output"))
     opts.output = vm["output"].as<std::string>();
+  if (vm.count("namespace"))
+    opts.outputNamespace = vm["namespace"].as<std::string>();
   if (vm.count("header"))
     opts.header = vm["header"].as<std::string>();
   if (vm.count("depfile"))

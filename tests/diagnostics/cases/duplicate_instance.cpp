@@ -1,9 +1,9 @@
 // ARG: duplicate_instance.cpp
-// EXPECT: duplicate_instance.cpp:12:6: error: the generated code would name 'a::k<16>' 'a::k_16', as it names another instantiation of this output; rename one of the kernels
+// EXPECT: duplicate_instance.cpp:12:6: error: 'a::k<16>' is instantiated by two inputs of this output; host code of each would call its launcher by the same name (translate them into separate outputs, or put one kernel in a namespace)
 // EXPECT: duplicate_instance.cpp:12:6: note: the other instantiation, 'a::k<16>', is here
 // Two inputs translated into one output instantiate the same kernel (here: this file twice). Within
-// one input, tilec tells such instantiations apart (tests/lit/instance_names.cpp); across inputs it
-// cannot, as each input's host code expects the launcher a::launch_k_16.
+// one input, and across inputs for different kernels, tilec tells instantiations apart
+// (tests/lit/instance_names.cpp).
 #include <tilec/tl.hpp>
 
 namespace a {
