@@ -91,7 +91,7 @@ void add_kernel(const float *x, const float *y, float *out, int n) {
   k.name = "add_kernel";
   k.instanceName = "add_kernel_1024";
   k.templateArgs = "<1024>";
-  k.metaParams = {{"BLOCK", 1024, false}};
+  k.metaParams = {ir::MetaParam::ofInt("BLOCK", 1024)};
   k.warpSize = W;
   k.loc = at(4);
   const int64_t B = 1024;
@@ -144,7 +144,7 @@ void sum_kernel(const float *in, float *out, int n) {
   k.name = "sum_kernel";
   k.instanceName = "sum_kernel_1024";
   k.templateArgs = "<1024>";
-  k.metaParams = {{"BLOCK", 1024, false}};
+  k.metaParams = {ir::MetaParam::ofInt("BLOCK", 1024)};
   k.warpSize = W;
   const int64_t B = 1024;
   LayoutRef L = Layout::blocked({4}, {W}, {4}, {0});
@@ -201,7 +201,7 @@ void transpose_kernel(const float *in, float *out, int M, int N, int in_stride, 
   k.name = "transpose_kernel";
   k.instanceName = "transpose_kernel_64_32";
   k.templateArgs = "<64, 32>";
-  k.metaParams = {{"BM", 64, false}, {"BN", 32, false}};
+  k.metaParams = {ir::MetaParam::ofInt("BM", 64), ir::MetaParam::ofInt("BN", 32)};
   k.warpSize = W;
   const int64_t BM = 64, BN = 32;
   // Load: rows contiguous (4 floats per thread along dim 1); store: columns contiguous.
@@ -285,7 +285,7 @@ void scale_half(const tl::half *x, tl::half *y, tl::bfloat16 *z, int *q, float s
   k.name = "scale_half";
   k.instanceName = "scale_half_2048";
   k.templateArgs = "<2048>";
-  k.metaParams = {{"BLOCK", 2048, false}};
+  k.metaParams = {ir::MetaParam::ofInt("BLOCK", 2048)};
   k.warpSize = W;
   const int64_t B = 2048;
   LayoutRef L = Layout::blocked({8}, {W}, {4}, {0});
@@ -336,7 +336,7 @@ void accumulate(const float *x, float *out, int K, int threadIdx, int n) {
   k.name = "accumulate";
   k.instanceName = "accumulate_64";
   k.templateArgs = "<64>";
-  k.metaParams = {{"BLOCK", 64, false}};
+  k.metaParams = {ir::MetaParam::ofInt("BLOCK", 64)};
   k.warpSize = W;
   const int64_t B = 64;
   LayoutRef L = Layout::blocked({1}, {W}, {4}, {0}); // covers 128 or 256 > 64: replicated
@@ -387,7 +387,7 @@ void argmax_rows(const float *in, int *out, int stride) {
   const int64_t BM = 16, BN = 8 * W;
   k.instanceName = "argmax_rows_16_" + std::to_string(BN);
   k.templateArgs = "<16, " + std::to_string(BN) + ">";
-  k.metaParams = {{"BM", 16, false}, {"BN", BN, false}};
+  k.metaParams = {ir::MetaParam::ofInt("BM", 16), ir::MetaParam::ofInt("BN", BN)};
   k.warpSize = W;
   // Each row spread over 2 warps along dim 1: warp partials must combine through shared memory.
   LayoutRef L = Layout::blocked({1, 4}, {1, W}, {2, 2}, {1, 0});
@@ -455,7 +455,7 @@ void row_copy(const float *x, float *out, int n, int n_rows) {
   k.name = "row_copy";
   k.instanceName = "row_copy_256_7";
   k.templateArgs = "<256, 7>";
-  k.metaParams = {{"BLOCK", 256, false}, {"UNUSED", 7, false}};
+  k.metaParams = {ir::MetaParam::ofInt("BLOCK", 256), ir::MetaParam::ofInt("UNUSED", 7)};
   k.warpSize = W;
   k.loc = at(3);
   const int64_t B = 256;
@@ -507,7 +507,7 @@ void bool_not(const int *x, const int64_t *y, bool *out, tl::bfloat16 *z, tl::bf
   k.name = "bool_not";
   k.instanceName = "bool_not_256";
   k.templateArgs = "<256>";
-  k.metaParams = {{"BLOCK", 256, false}};
+  k.metaParams = {ir::MetaParam::ofInt("BLOCK", 256)};
   k.warpSize = W;
   k.loc = at(4);
   const int64_t B = 256;

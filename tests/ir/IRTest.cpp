@@ -16,7 +16,7 @@ Kernel vectorAddKernel() {
   k.name = "add_kernel";
   k.instanceName = "add_kernel_1024";
   k.templateArgs = "<1024>";
-  k.metaParams = {{"BLOCK", 1024, false}};
+  k.metaParams = {MetaParam::ofInt("BLOCK", 1024)};
   Var x = k.newVar("x", Type::ptr(ScalarType::F32, true), VarKind::Param, {});
   Var out = k.newVar("out", Type::ptr(ScalarType::F32, false), VarKind::Param, {});
   Var n = k.newVar("n", Type::scalar(ScalarType::I32), VarKind::Param, {});

@@ -98,7 +98,10 @@ TEST(AllocateShared, ReportsExceedingTheStaticLimit) {
                              VarRef::make(x3), nullptr));
   t.k().body = Block::make(body);
   t.k().loc = {0, 3, 1};
-  t.m.files.push_back({"big.cpp", {"", "", "__global__ void k() {"}});
+  SourceFile big;
+  big.name = "big.cpp";
+  big.lines = {"", "", "__global__ void k() {"};
+  t.m.files.push_back(big);
   runPass(t.m, "lower-layout-conversions");
   // 128 x 129 x 4 = 66048 bytes per buffer; y's buffer is dead when x3's is written.
   std::string d = runPass(t.m, "allocate-shared");
