@@ -397,6 +397,13 @@ struct MetaParam {
   /// Whether the constant's name can stand for the value in int arithmetic of the output: a type
   /// that promotes to int (int, short, char, ...). Others are printed as numbers.
   bool promotesToInt = true;
+  /// An int meta-parameter (BLOCK = 1024).
+  static MetaParam ofInt(std::string name, int64_t value) {
+    MetaParam m;
+    m.name = std::move(name);
+    m.value = value;
+    return m;
+  }
 };
 
 /// A named namespace that encloses a kernel in its source (`namespace a { inline namespace v1 {`).

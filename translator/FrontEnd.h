@@ -40,12 +40,20 @@ public:
   /// was printed.
   bool report(DiagId id, clang::SourceLocation loc, const std::vector<std::string> &args = {});
   /// Report, add the "in instantiation" note, and stop lowering the current kernel.
+  /// Inside inlined calls, a note per call first, the innermost first.
   [[noreturn]] void fail(DiagId id, clang::SourceLocation loc,
                          const std::vector<std::string> &args = {}) {
-    if (report(id, loc, args) && instantiationLoc.isValid())
-      report(DiagId::NoteInInstantiation, instantiationLoc, {"'" + instantiationName + "'"});
+    if (report(id, loc, args)) {
+      for (auto call = inlinedCalls.rbegin(); call != inlinedCalls.rend(); ++call)
+        if (call->first != loc) // an error at the call itself needs no note there
+          report(DiagId::NoteInlinedCall, call->first, {call->second});
+      if (instantiationLoc.isValid())
+        report(DiagId::NoteInInstantiation, instantiationLoc, {"'" + instantiationName + "'"});
+    }
     throw LoweringStopped();
   }
+  /// The calls being inlined (where, and the function's name), outermost first.
+  std::vector<std::pair<clang::SourceLocation, std::string>> inlinedCalls;
   /// The explicit instantiation being lowered (for NoteInInstantiation); invalid for
   /// --instantiate requests and plain functions.
   clang::SourceLocation instantiationLoc;

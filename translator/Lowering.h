@@ -120,6 +120,34 @@ public:
   ir::Expr lowerCall(const clang::CallExpr *call);
   static ir::Expr flatArgBest(ir::ReduceOp op, ir::Expr a, ir::SourceLoc l);
 
+  // ---- calls to the user's functions, inlined (LoweringCalls.cpp) ------------------------------
+  /// A function of the user's (not tl::, not the standard library's).
+  static bool isUserFunction(const clang::FunctionDecl *fd);
+  /// Lowers a call to a function of the user's by inlining it: its statements go to `pending`, its
+  /// value is the expression it returns (null for a void function).
+  ir::Expr inlineCall(const clang::CallExpr *call);
+  /// The statements of a function body (or of the branch an `if constexpr` at its end chooses) up
+  /// to its final return, lowered into `pending`; the returned expression, null if none.
+  const clang::Expr *inlineBody(const clang::Stmt *s, const clang::CallExpr *call,
+                                const clang::FunctionDecl *fd);
+  /// `pending`, or a CallNeedsStatements error at the call where statements cannot run.
+  std::vector<ir::Stmt> &needPending(const clang::CallExpr *call, const clang::FunctionDecl *fd);
+  /// Sets where the statements of inlined calls go for the lifetime of the scope: the statement list
+  /// of the statement being lowered, or none (with the reason for the error) where an expression
+  /// is evaluated several times or not at all.
+  class PendingScope {
+  public:
+    PendingScope(KernelLowering &l, std::vector<ir::Stmt> *out, const char *why = nullptr);
+    ~PendingScope();
+    PendingScope(const PendingScope &) = delete;
+    PendingScope &operator=(const PendingScope &) = delete;
+
+  private:
+    KernelLowering &l;
+    std::vector<ir::Stmt> *saved;
+    const char *savedWhy;
+  };
+
   /// One level of statement or expression nesting, for the scope of a lowerStmt or lowerExpr
   /// call; at kMaxNesting levels already, reports NestingTooDeep at `at` and stops.
   class Nesting {
@@ -140,6 +168,9 @@ public:
   std::map<const clang::VarDecl *, ir::Var> vars;
   int stmtNesting = 0, exprNesting = 0;
   std::string baseName; ///< the kernel's name as an ASCII identifier, after its classes
+  std::vector<ir::Stmt> *pending = nullptr; ///< where inlined calls' statements go (PendingScope)
+  const char *noPendingWhy = nullptr;       ///< where they cannot go: why, for the diagnostic
+  std::vector<const clang::FunctionDecl *> inlineStack; ///< the functions being inlined (canonical)
 };
 
 } // namespace tilec::translator

@@ -214,7 +214,13 @@ ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
     auto op = b->isAssignmentOp() || b->isCompoundAssignmentOp() ? std::nullopt : builtinBinaryOp(b->getOpcode());
     if (!op)
       fe.fail(DiagId::UnsupportedExpr, b->getOperatorLoc(), {fe.text(b->getSourceRange())});
-    ir::Expr x = lowerExpr(b->getLHS()), y = lowerExpr(b->getRHS());
+    ir::Expr x = lowerExpr(b->getLHS()), y;
+    if (b->isLogicalOp()) {
+      PendingScope none(*this, nullptr, "onto the right of && or || (C++ may skip it)");
+      y = lowerExpr(b->getRHS());
+    } else {
+      y = lowerExpr(b->getRHS());
+    }
     ir::SourceLoc ol = fe.irLoc(b->getOperatorLoc());
     if (*op == ir::BinaryOp::Shl || *op == ir::BinaryOp::Shr)
       y = castTo(y, x->type.elem);
@@ -238,8 +244,12 @@ ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
     }
   }
   if (auto *co = dyn_cast<ConditionalOperator>(e)) {
-    ir::Expr c = lowerCond(co->getCond());
-    ir::Expr a = lowerExpr(co->getTrueExpr()), b = lowerExpr(co->getFalseExpr());
+    ir::Expr c = lowerCond(co->getCond()), a, b;
+    {
+      PendingScope none(*this, nullptr, "into a branch of ?: (C++ evaluates only the chosen one)");
+      a = lowerExpr(co->getTrueExpr());
+      b = lowerExpr(co->getFalseExpr());
+    }
     // C++ evaluates one side; tile code evaluates a tile's every element (its loads included), so
     // a choice between tiles must say that both sides run.
     if (!a->type.isScalar() || !b->type.isScalar())
@@ -248,8 +258,15 @@ ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
       fe.fail(DiagId::UnsupportedExpr, co->getQuestionLoc(), {fe.text(co->getSourceRange())});
     return ir::Select::make(c, a, b, l);
   }
-  if (auto *call = dyn_cast<CallExpr>(e))
+  if (auto *call = dyn_cast<CallExpr>(e)) {
+    if (isUserFunction(call->getDirectCallee()) && !isa<CXXOperatorCallExpr>(call)) {
+      ir::Expr r = inlineCall(call);
+      if (!r)
+        fe.fail(DiagId::UnsupportedExpr, e->getExprLoc(), {fe.text(e->getSourceRange()) + " (a void function's value)"});
+      return r;
+    }
     return lowerCall(call);
+  }
   fe.fail(DiagId::UnsupportedExpr, e->getExprLoc(), {fe.text(e->getSourceRange())});
 }
 

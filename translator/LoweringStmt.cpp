@@ -60,6 +60,7 @@ void KernelLowering::lowerStmt(const clang::Stmt *s, std::vector<ir::Stmt> &out)
   using namespace clang;
   Nesting nesting(fe, stmtNesting, "statement", "restructure the nested statements",
                   s->getBeginLoc());
+  PendingScope here(*this, &out); // inlined calls' statements run before this statement
   if (auto *cs = dyn_cast<CompoundStmt>(s)) {
     out.push_back(lowerBlock(cs));
   } else if (auto *ds = dyn_cast<DeclStmt>(s)) {
@@ -78,7 +79,11 @@ void KernelLowering::lowerStmt(const clang::Stmt *s, std::vector<ir::Stmt> &out)
   } else if (auto *ws = dyn_cast<WhileStmt>(s)) {
     if (ws->getConditionVariable())
       fe.fail(DiagId::UnsupportedStmt, ws->getBeginLoc(), {"while with a declaration"});
-    ir::Expr c = lowerCond(ws->getCond());
+    ir::Expr c;
+    {
+      PendingScope none(*this, nullptr, "into a loop condition (it runs every iteration)");
+      c = lowerCond(ws->getCond());
+    }
     out.push_back(ir::While::make(c, lowerBlock(ws->getBody()), loc(ws)));
   } else if (isa<BreakStmt>(s)) {
     fe.fail(DiagId::BreakContinue, s->getBeginLoc(), {"break"});
@@ -181,6 +186,7 @@ void KernelLowering::lowerIf(const clang::IfStmt *is, std::vector<ir::Stmt> &out
     target = &scoped;
     lowerStmt(is->getInit(), scoped);
   }
+  PendingScope afterInit(*this, target); // a call in the condition may use the init's variables
   if (is->isConstexpr()) {
     bool v = false;
     if (!is->getCond()->EvaluateAsBooleanCondition(v, ctx))
@@ -246,7 +252,11 @@ void KernelLowering::lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &o
     ir::Expr begin = castTo(lowerExpr(iv->getInit()), t.elem);
     auto v = k.newVar(iv->getNameAsString(), t, ir::VarKind::LoopIndex, fe.irLoc(iv->getLocation()));
     vars[iv] = v;
-    ir::Expr e = lowerExpr(end);
+    ir::Expr e;
+    {
+      PendingScope none(*this, nullptr, "into a loop condition (it runs every iteration)");
+      e = lowerExpr(end);
+    }
     if (e->type.isTile())
       fe.fail(DiagId::TileCondition, end->getExprLoc(), {fe.text(fs->getCond()->getSourceRange())});
     e = castTo(e, t.elem);
@@ -259,11 +269,16 @@ void KernelLowering::lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &o
   std::vector<ir::Stmt> scoped, body;
   if (fs->getInit())
     lowerStmt(fs->getInit(), scoped);
-  ir::Expr c = fs->getCond() ? lowerCond(fs->getCond())
-                             : ir::IntImm::make(ScalarType::Bool, 1, loc(fs));
+  ir::Expr c;
+  {
+    PendingScope none(*this, nullptr, "into a loop condition (it runs every iteration)");
+    c = fs->getCond() ? lowerCond(fs->getCond()) : ir::IntImm::make(ScalarType::Bool, 1, loc(fs));
+  }
   body.push_back(lowerBlock(fs->getBody()));
-  if (fs->getInc())
+  if (fs->getInc()) {
+    PendingScope inc(*this, &body);
     lowerExprStmt(fs->getInc(), body);
+  }
   scoped.push_back(ir::While::make(c, ir::Block::make(std::move(body), loc(fs)), loc(fs)));
   out.push_back(ir::Block::make(std::move(scoped), loc(fs)));
 }
@@ -421,6 +436,11 @@ void KernelLowering::lowerExprStmt(const clang::Expr *e, std::vector<ir::Stmt> &
     const FunctionDecl *fd = call->getDirectCallee();
     if (fd && inTl(fd) && fd->getDeclName().isIdentifier() && fd->getName() == "store") {
       out.push_back(lowerStore(call));
+      return;
+    }
+    if (isUserFunction(fd) && !isa<CXXMemberCallExpr>(e)) {
+      PendingScope here(*this, &out);
+      inlineCall(call); // a value it returns is not used
       return;
     }
     if (!fd || !inTl(fd))

@@ -1,7 +1,7 @@
-// EXPECT: unsupported_call.cpp:10:13: error: call to 'helper' is not supported in a tilec kernel; only tl:: operations can be called
+// EXPECT: unsupported_call.cpp:10:13: error: call to 'helper' is not supported in a tilec kernel; only tl:: operations and functions whose definition the kernel sees can be called
 #include <tilec/tl.hpp>
 
-inline float helper(float x) { return x * 2.0f; }
+float helper(float x); // declared only: its definition is elsewhere
 
 template <int B>
 TILEC_KERNEL(num_warps = 4)

@@ -1,0 +1,181 @@
+/// KernelLowering, calls to the user's own functions: free functions and function templates with a
+/// definition in the translation unit (the kernel's file or a header it includes) are inlined
+/// where they are called. Their parameters become variables bound to the arguments (a variable
+/// argument of a parameter the function leaves alone is used as it is), their statements go before
+/// the statement that holds the call, and the call's value is the expression the function returns.
+/// A function returns at its end only (as a kernel does); an `if constexpr` at the end may choose
+/// between returns. Recursion is a located error; statements of a call cannot run where the
+/// surrounding statement evaluates the call several times or not at all (a loop condition, the
+/// right side of && or ||, a branch of ?:), which is a located error too.
+/// docs/internals.md ("Device functions") says why tilec inlines.
+
+#include "translator/Lowering.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <algorithm>
+
+namespace tilec::translator {
+
+namespace {
+
+/// Whether the function's body assigns to (or takes the address of) `param`.
+class ParamAssigned : public clang::RecursiveASTVisitor<ParamAssigned> {
+public:
+  explicit ParamAssigned(const clang::ParmVarDecl *p) : p(p) {}
+  bool found = false;
+  bool refersTo(const clang::Expr *e) const {
+    auto *dre = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+    return dre && dre->getDecl() == p;
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator *b) {
+    found |= b->isAssignmentOp() && refersTo(b->getLHS());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr *c) {
+    found |= c->isAssignmentOp() && c->getNumArgs() > 0 && refersTo(c->getArg(0));
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator *u) {
+    found |= (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf) && refersTo(u->getSubExpr());
+    return true;
+  }
+
+private:
+  const clang::ParmVarDecl *p;
+};
+
+} // namespace
+
+bool KernelLowering::isUserFunction(const clang::FunctionDecl *fd) {
+  return fd && !inTl(fd) && !fd->isInStdNamespace();
+}
+
+KernelLowering::PendingScope::PendingScope(KernelLowering &l, std::vector<ir::Stmt> *out, const char *why)
+    : l(l), saved(l.pending), savedWhy(l.noPendingWhy) {
+  l.pending = out;
+  l.noPendingWhy = why;
+}
+
+KernelLowering::PendingScope::~PendingScope() {
+  l.pending = saved;
+  l.noPendingWhy = savedWhy;
+}
+
+std::vector<ir::Stmt> &KernelLowering::needPending(const clang::CallExpr *call, const clang::FunctionDecl *fd) {
+  if (!pending)
+    fe.fail(DiagId::CallNeedsStatements, call->getExprLoc(),
+            {fd->getQualifiedNameAsString(), noPendingWhy ? noPendingWhy : "here"});
+  return *pending;
+}
+
+ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call) {
+  using namespace clang;
+  const FunctionDecl *fd = call->getDirectCallee();
+  const FunctionDecl *def = nullptr;
+  if (!fd || !fd->hasBody(def) || !def)
+    unsupportedCall(call);
+  const std::string name = fd->getQualifiedNameAsString();
+  if (auto *md = dyn_cast<CXXMethodDecl>(def); md && !md->isStatic())
+    unsupportedCall(call); // objects of classes are not kernel values: their members never run here
+  if (std::find(inlineStack.begin(), inlineStack.end(), def->getCanonicalDecl()) != inlineStack.end())
+    fe.fail(DiagId::RecursiveCall, call->getExprLoc(), {name});
+  auto *body = dyn_cast_or_null<CompoundStmt>(def->getBody());
+  if (!body)
+    unsupportedCall(call);
+  // The arguments first, outside the call (they may call the same function: f(f(x))).
+  std::vector<const Expr *> argExprs;
+  std::vector<ir::Expr> args;
+  for (unsigned i = 0; i < def->getNumParams(); ++i) {
+    const ParmVarDecl *p = def->getParamDecl(i);
+    const Expr *arg = i < call->getNumArgs() ? call->getArg(i) : p->getDefaultArg();
+    if (auto *da = dyn_cast_or_null<CXXDefaultArgExpr>(arg))
+      arg = da->getExpr();
+    if (!arg)
+      unsupportedCall(call);
+    argExprs.push_back(arg);
+    args.push_back(lowerExpr(arg));
+  }
+  // Then the function: errors in it get a note at the call.
+  fe.inlinedCalls.push_back({call->getExprLoc(), name});
+  inlineStack.push_back(def->getCanonicalDecl());
+  struct Pop {
+    FrontEndContext &fe;
+    std::vector<const clang::FunctionDecl *> &stack;
+    ~Pop() {
+      fe.inlinedCalls.pop_back();
+      stack.pop_back();
+    }
+  } pop{fe, inlineStack};
+  {
+    // Parameters: bound to the arguments' values, in order.
+    for (unsigned i = 0; i < def->getNumParams(); ++i) {
+      const ParmVarDecl *p = def->getParamDecl(i);
+      const Expr *arg = argExprs[i];
+      QualType pt = p->getType();
+      if (pt->isReferenceType() && !pt.getNonReferenceType().isConstQualified())
+        fe.fail(DiagId::UnsupportedFunction, p->getLocation(),
+                {name, "its parameter '" + p->getNameAsString() + "' is a reference to non-const (take it by "
+                       "value or by const reference, and return the result)"});
+      ir::Type t = typeOf(pt.getNonReferenceType(), p->getLocation());
+      std::string pname = p->getName().empty() ? "arg" + std::to_string(i) : p->getNameAsString();
+      ir::Expr value = convertTo(args[i], t, pname, arg);
+      ParamAssigned assigned(p);
+      assigned.TraverseStmt(const_cast<Stmt *>(static_cast<const Stmt *>(body)));
+      if (auto *ref = ir::as<ir::VarRef>(value); ref && !assigned.found) {
+        vars[p] = ref->var; // the caller's variable, read only
+        continue;
+      }
+      auto v = k.newVar(pname, t, ir::VarKind::Local, fe.irLoc(p->getLocation()));
+      needPending(call, fd).push_back(ir::Decl::make(v, value, fe.irLoc(p->getLocation())));
+      vars[p] = v;
+    }
+    // The body: statements, then the returned value.
+    const bool isVoid = def->getReturnType()->isVoidType();
+    const Expr *result = inlineBody(body, call, fd);
+    if (isVoid) {
+      if (result)
+        fe.fail(DiagId::ReturnValue, result->getExprLoc());
+      return nullptr;
+    }
+    if (!result)
+      fe.fail(DiagId::UnsupportedStmt, body->getRBracLoc(),
+              {"the end of '" + name + "' without a return statement"});
+    ir::Type rt = typeOf(def->getReturnType(), result->getExprLoc());
+    return convertTo(lowerExpr(result), rt, name, result);
+  }
+}
+
+const clang::Expr *KernelLowering::inlineBody(const clang::Stmt *s, const clang::CallExpr *call,
+                                              const clang::FunctionDecl *fd) {
+  using namespace clang;
+  std::vector<const Stmt *> stmts;
+  if (auto *cs = dyn_cast<CompoundStmt>(s))
+    stmts.assign(cs->body_begin(), cs->body_end());
+  else
+    stmts.push_back(s);
+  for (size_t i = 0; i < stmts.size(); ++i) {
+    const Stmt *st = stmts[i];
+    const bool last = i + 1 == stmts.size();
+    if (auto *ret = dyn_cast<ReturnStmt>(st)) {
+      if (!last)
+        fe.fail(DiagId::EarlyReturn, ret->getBeginLoc());
+      return ret->getRetValue();
+    }
+    // `if constexpr` at the end may hold the returns: its chosen branch goes on in this scope.
+    if (auto *is = dyn_cast<IfStmt>(st); last && is && is->isConstexpr() && !is->getInit()) {
+      bool v = false;
+      if (!is->getCond()->EvaluateAsBooleanCondition(v, ctx))
+        fe.fail(DiagId::NotConstant, is->getCond()->getExprLoc(),
+                {"the condition of 'if constexpr'", fe.text(is->getCond()->getSourceRange())});
+      const Stmt *chosen = v ? is->getThen() : is->getElse();
+      return chosen ? inlineBody(chosen, call, fd) : nullptr;
+    }
+    lowerStmt(st, needPending(call, fd));
+  }
+  return nullptr;
+}
+
+} // namespace tilec::translator
