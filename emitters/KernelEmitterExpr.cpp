@@ -238,6 +238,14 @@ Code KernelEmitter::math(const Math *m, const Idx &idx) {
     f = "fmaf(" + x + ", " + asFloat(args[1], t) + ", " + asFloat(args[2], t) + ")";
     break;
   case MathOp::Cdiv: break;
+  default: {
+    // The C library's float function of the op's name: sinf, powf, ...
+    f = std::string(name(m->op)) + "f(" + x;
+    for (size_t i = 1; i < args.size(); ++i)
+      f += ", " + asFloat(args[i], t);
+    f += ")";
+    break;
+  }
   }
   if (is16(t))
     return roundTo(t, f);

@@ -40,8 +40,12 @@ const char *name(BinaryOp o) {
 }
 
 const char *name(MathOp o) {
-  static const char *names[] = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid",
-                                "tanh", "erf", "abs", "floor", "ceil", "fma", "cdiv"};
+  static const char *names[] = {"exp",   "exp2",  "log",   "log2",     "sqrt",  "rsqrt",  "sigmoid",
+                                "tanh",  "erf",   "abs",   "floor",    "ceil",  "fma",    "cdiv",
+                                "sin",   "cos",   "tan",   "asin",     "acos",  "atan",   "sinh",
+                                "cosh",  "asinh", "acosh", "atanh",    "expm1", "log1p",  "log10",
+                                "cbrt",  "erfc",  "lgamma", "rint",    "round", "trunc",  "pow",
+                                "atan2", "hypot", "copysign", "fmod",  "remainder"};
   return names[static_cast<int>(o)];
 }
 
@@ -59,7 +63,7 @@ bool isComparison(BinaryOp o) { return o >= BinaryOp::Lt && o <= BinaryOp::Ne; }
 int arity(MathOp o) {
   if (o == MathOp::Fma)
     return 3;
-  if (o == MathOp::Cdiv)
+  if (o == MathOp::Cdiv || o >= MathOp::Pow)
     return 2;
   return 1;
 }

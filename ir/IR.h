@@ -53,7 +53,12 @@ enum class BinaryOp : uint8_t {
 enum class MathOp : uint8_t {
   Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Sigmoid, Tanh, Erf, Abs, Floor, Ceil, // unary
   Fma,                                                                   // a * b + c, one rounding
-  Cdiv                                                                   // (a + b - 1) / b, ints
+  Cdiv,                                                                  // (a + b - 1) / b, ints
+  // unary, floating point (the C library's float functions)
+  Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Expm1, Log1p, Log10, Cbrt, Erfc,
+  Lgamma, Rint, Round, Trunc,
+  // binary, floating point
+  Pow, Atan2, Hypot, Copysign, Fmod, Remainder
 };
 enum class ReduceOp : uint8_t { Sum, Max, Min, ArgMax, ArgMin };
 enum class HintKind : uint8_t { MultipleOf, MaxContiguous };

@@ -67,7 +67,9 @@ const std::vector<std::string> &namesTheOutputUses() {
       "hipLaunchKernelGGL",
       // math (tilec::rt holds the rest)
       "sqrtf", "rsqrtf", "logf", "log2f", "tanhf", "erff", "fabsf", "floorf", "ceilf", "fmaf",
-      "fminf", "fmaxf", "fmodf",
+      "fminf", "fmaxf", "fmodf", "sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "sinhf", "coshf",
+      "asinhf", "acoshf", "atanhf", "expm1f", "log1pf", "log10f", "cbrtf", "erfcf", "lgammaf", "rintf",
+      "roundf", "truncf", "powf", "atan2f", "hypotf", "copysignf", "remainderf",
       // the runtime headers' macros
       "TILEC_UNROLL", "TILEC_NO_UNROLL", "TILEC_NOINLINE", "TILEC_WARP_SIZE", "TILEC_KERNEL",
       "TILEC_CHECK_VECTOR_ACCESS", "TILEC_BINARY_OPERATOR", "TILEC_COMPOUND_OPERATOR",

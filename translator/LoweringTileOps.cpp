@@ -241,6 +241,13 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     }
     return ir::Select::make(toShape(c, shape), toShape(a, shape), toShape(b, shape), l);
   }
+  if (name == "clamp") { // minimum(maximum(x, lo), hi), as tl.hpp defines it
+    nargs(3, 3);
+    ir::Expr low = elementwise(ir::BinaryOp::Max, {lowerExpr(args[0]), lowerExpr(args[1])}, std::nullopt, at,
+                               {args[0], args[1]});
+    return elementwise(ir::BinaryOp::Min, {low, lowerExpr(args[2])}, resultElem(call->getType(), at), at,
+                       {args[0], args[2]});
+  }
   if (name == "minimum" || name == "maximum") {
     nargs(2, 2);
     return elementwise(name == "minimum" ? ir::BinaryOp::Min : ir::BinaryOp::Max,
@@ -262,7 +269,16 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
       {"log2", ir::MathOp::Log2},   {"sqrt", ir::MathOp::Sqrt},   {"rsqrt", ir::MathOp::Rsqrt},
       {"sigmoid", ir::MathOp::Sigmoid}, {"tanh", ir::MathOp::Tanh}, {"erf", ir::MathOp::Erf},
       {"abs", ir::MathOp::Abs},     {"floor", ir::MathOp::Floor}, {"ceil", ir::MathOp::Ceil},
-      {"fma", ir::MathOp::Fma},     {"cdiv", ir::MathOp::Cdiv}};
+      {"fma", ir::MathOp::Fma},     {"cdiv", ir::MathOp::Cdiv},
+      {"sin", ir::MathOp::Sin},     {"cos", ir::MathOp::Cos},     {"tan", ir::MathOp::Tan},
+      {"asin", ir::MathOp::Asin},   {"acos", ir::MathOp::Acos},   {"atan", ir::MathOp::Atan},
+      {"sinh", ir::MathOp::Sinh},   {"cosh", ir::MathOp::Cosh},   {"asinh", ir::MathOp::Asinh},
+      {"acosh", ir::MathOp::Acosh}, {"atanh", ir::MathOp::Atanh}, {"expm1", ir::MathOp::Expm1},
+      {"log1p", ir::MathOp::Log1p}, {"log10", ir::MathOp::Log10}, {"cbrt", ir::MathOp::Cbrt},
+      {"erfc", ir::MathOp::Erfc},   {"lgamma", ir::MathOp::Lgamma}, {"rint", ir::MathOp::Rint},
+      {"round", ir::MathOp::Round}, {"trunc", ir::MathOp::Trunc}, {"pow", ir::MathOp::Pow},
+      {"atan2", ir::MathOp::Atan2}, {"hypot", ir::MathOp::Hypot}, {"copysign", ir::MathOp::Copysign},
+      {"fmod", ir::MathOp::Fmod},   {"remainder", ir::MathOp::Remainder}};
   if (auto it = math.find(name); it != math.end()) {
     size_t n = static_cast<size_t>(ir::arity(it->second));
     nargs(n, n);

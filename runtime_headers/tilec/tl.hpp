@@ -600,6 +600,17 @@ template <class X, class F> auto math1(const X &x, F f, const char *) {
   static_assert(isFloatLike<E>, "tl: math functions need a floating-point operand (cast first)");
   return mapN<E, shapeOf<X>()>([f](E v) { return convert<E>(f(static_cast<float>(v))); }, x);
 }
+/// The same on two operands (tiles or scalars, broadcast, promoted as an arithmetic operator's).
+template <class A, class B, class F> auto math2(const A &a, const B &b, F f) {
+  static_assert(allCompatible<A, B>(), "tl: operands do not broadcast (numpy rules)");
+  using R = ResultElem<A, B>;
+  static_assert(isFloatLike<R>, "tl: math functions need floating-point operands (cast first)");
+  return mapN<R, broadcastOf<A, B>()>(
+      [f](auto x, auto y) {
+        return convert<R>(f(static_cast<float>(convert<R>(x)), static_cast<float>(convert<R>(y))));
+      },
+      a, b);
+}
 } // namespace detail
 
 /// Elementwise maximum; for floats a NaN operand loses (fmax).
@@ -638,6 +649,49 @@ template <class X> auto tanh(const X &x) {
 template <class X> auto erf(const X &x) {
   return detail::math1(x, [](float v) { return std::erf(v); }, "erf");
 }
+// The C library's float functions, computed in float (then rounded to half/bfloat16), as the
+// generated code computes them with sinf, powf, ... (docs/language.md gives their accuracy).
+#define TILEC_MATH1(NAME)                                                                          \
+  template <class X> auto NAME(const X &x) {                                                       \
+    return detail::math1(x, [](float v) { return std::NAME(v); }, #NAME);                          \
+  }
+TILEC_MATH1(sin)
+TILEC_MATH1(cos)
+TILEC_MATH1(tan)
+TILEC_MATH1(asin)
+TILEC_MATH1(acos)
+TILEC_MATH1(atan)
+TILEC_MATH1(sinh)
+TILEC_MATH1(cosh)
+TILEC_MATH1(asinh)
+TILEC_MATH1(acosh)
+TILEC_MATH1(atanh)
+TILEC_MATH1(expm1)
+TILEC_MATH1(log1p)
+TILEC_MATH1(log10)
+TILEC_MATH1(cbrt)
+TILEC_MATH1(erfc)
+TILEC_MATH1(lgamma)
+TILEC_MATH1(rint)
+TILEC_MATH1(round)
+TILEC_MATH1(trunc)
+#undef TILEC_MATH1
+#define TILEC_MATH2(NAME)                                                                          \
+  template <class A, class B> auto NAME(const A &a, const B &b) {                                  \
+    return detail::math2(a, b, [](float x, float y) { return std::NAME(x, y); });                  \
+  }
+TILEC_MATH2(pow)
+TILEC_MATH2(atan2)
+TILEC_MATH2(hypot)
+TILEC_MATH2(copysign)
+TILEC_MATH2(fmod)
+TILEC_MATH2(remainder)
+#undef TILEC_MATH2
+/// x limited to [lo, hi]: minimum(maximum(x, lo), hi) (a NaN x gives lo, as fmaxf does).
+template <class X, class L, class H> auto clamp(const X &x, const L &lo, const H &hi) {
+  return minimum(maximum(x, lo), hi);
+}
+
 template <class X> auto floor(const X &x) {
   return detail::math1(x, [](float v) { return std::floor(v); }, "floor");
 }

@@ -1,0 +1,108 @@
+// Runs tilec's CUDA for math_more<256> (the C library's functions on float, half and bfloat16 tiles,
+// through a generic helper) on random inputs at ragged sizes and compares each function's outputs
+// with the CPU reference of the same source and with float64. The GPU's functions are within a few
+// ulp of float (CUDA's and HIP's math library), so floats get 1e-5 and half/bfloat16 one rounding
+// of their own (1e-3, 8e-3) as tolerance, on top of the CPU reference's own error against float64.
+#include "check.h"
+#include "math_more.cpp"
+#if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
+#include <math_more.hip>
+#else
+#include <math_more.cu> // golden/math_more/math_more.cu (<>: not this file)
+#endif
+
+namespace {
+constexpr int kFunctions = 28;
+const char *const kNames[kFunctions] = {
+    "sin",   "cos",   "tan",   "asin",  "acos",  "atan",   "sinh",   "cosh",   "asinh",     "acosh",
+    "atanh", "expm1", "log1p", "log10", "cbrt",  "erfc",   "lgamma", "rint",   "round",     "trunc",
+    "pow",   "pow s", "atan2", "hypot", "copysign", "fmod", "remainder", "clamp"};
+/// Function f of the input a, in float64, from the arguments as the kernel forms them in the tile's
+/// precision T: a scalar next to a tile is converted to T first (0.2f is 0.2001953125 in
+/// bfloat16), and p, u and w are rounded to T.
+template <class T> double exact(int f, double a) {
+  auto round = [](double v) { return double(float(T(float(v)))); };
+  auto constant = [](float c) { return double(float(T(c))); };
+  const double p = round(std::fabs(a) + 0.5), u = round(a * constant(0.2f)), w = round(a * constant(2.3f));
+  switch (f) {
+  case 0: return std::sin(a);
+  case 1: return std::cos(a);
+  case 2: return std::tan(u);
+  case 3: return std::asin(u);
+  case 4: return std::acos(u);
+  case 5: return std::atan(a);
+  case 6: return std::sinh(a);
+  case 7: return std::cosh(a);
+  case 8: return std::asinh(a);
+  case 9: return std::acosh(round(p + 0.5));
+  case 10: return std::atanh(u);
+  case 11: return std::expm1(a);
+  case 12: return std::log1p(p);
+  case 13: return std::log10(p);
+  case 14: return std::cbrt(a);
+  case 15: return std::erfc(a);
+  case 16: return std::lgamma(p);
+  case 17: return std::rint(w);
+  case 18: return std::round(w);
+  case 19: return std::trunc(w);
+  case 20: return std::pow(p, a);
+  case 21: return std::pow(p, 2.5);
+  case 22: return std::atan2(a, p);
+  case 23: return std::hypot(a, p);
+  case 24: return std::copysign(p, a);
+  case 25: return std::fmod(w, p);
+  case 26: return std::remainder(w, p);
+  default: return std::min(std::max(a, -1.0), 2.5);
+  }
+}
+template <class T> std::vector<double> slice(const std::vector<T> &v, int f, int n) {
+  return harness::toDoubles(std::vector<T>(v.begin() + size_t(f) * n, v.begin() + size_t(f + 1) * n));
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  harness::Report report;
+  std::vector<int> sizes = {1, 255, 256, 1000, 100003};
+  if (harness::smallRun(argc, argv))
+    sizes = {1, 255, 1000};
+  for (int n : sizes) {
+    auto x = harness::randomFloats(n, -4, 4, n + 17);
+    size_t total = size_t(kFunctions) * n;
+    std::vector<float> ref32(total, NAN);
+    std::vector<tl::half> ref16(total, tl::half(NAN));
+    std::vector<tl::bfloat16> refb16(total, tl::bfloat16(NAN));
+    tl::launch(tl::grid3{tl::cdiv(n, 256)}, math_more<256>, x.data(), ref32.data(), ref16.data(),
+               refb16.data(), n);
+    harness::DeviceBuffer<float> dx(n);
+    gpucheck::Output<float> o32(total);
+    gpucheck::Output<uint16_t> o16(total), ob16(total);
+    dx.upload(x.data());
+    for (int byte : gpucheck::kPoison) {
+      o32.poison(byte), o16.poison(byte), ob16.poison(byte);
+      CHECK_CUDA(launch_math_more_256(cudaStream_t{}, dx.ptr, o32.dev.ptr, o16.as<__half>(),
+                                        ob16.as<__nv_bfloat16>(), n));
+      CHECK_CUDA(cudaDeviceSynchronize());
+      o32.collect(byte), o16.collect(byte), ob16.collect(byte);
+    }
+    std::vector<tl::half> got16(total);
+    std::vector<tl::bfloat16> gotb16(total);
+    for (size_t i = 0; i < total; ++i) {
+      got16[i] = tl::half::fromBits(o16.vals[i]);
+      gotb16[i] = tl::bfloat16::fromBits(ob16.vals[i]);
+    }
+    for (int f = 0; f < kFunctions; ++f) {
+      // float64 of each precision's own input (x rounded to half / bfloat16 first).
+      std::vector<double> e32(n), e16(n), eb16(n);
+      for (int i = 0; i < n; ++i) {
+        e32[i] = exact<float>(f, x[i]);
+        e16[i] = exact<tl::half>(f, float(tl::half(x[i])));
+        eb16[i] = exact<tl::bfloat16>(f, float(tl::bfloat16(x[i])));
+      }
+      std::string size = std::to_string(n) + " " + kNames[f];
+      report.check("math f32", size, slice(o32.vals, f, n), slice(ref32, f, n), e32, 1e-5, o32.ok());
+      report.check("math f16", size, slice(got16, f, n), slice(ref16, f, n), e16, 1e-3, o16.ok());
+      report.check("math bf16", size, slice(gotb16, f, n), slice(refb16, f, n), eb16, 8e-3, ob16.ok());
+    }
+  }
+  return report.exitCode();
+}
