@@ -6,6 +6,8 @@
 
 #include "translator/Lowering.h"
 
+#include <limits>
+
 #include <clang/AST/ExprCXX.h>
 
 #include <algorithm>
@@ -240,6 +242,23 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
       b = castTo(b, t);
     }
     return ir::Select::make(toShape(c, shape), toShape(a, shape), toShape(b, shape), l);
+  }
+  if (name == "isnan" || name == "isinf" || name == "isfinite" || name == "signbit") {
+    // As comparisons the output reads plainly: x != x, |x| == inf, |x| < inf, copysign(1, x) < 0.
+    nargs(1, 1);
+    ir::Expr x = lowerExpr(args[0]);
+    if (x->type.pointer || !ir::isFloat(x->type.elem))
+      fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {x->type.str(), qname, "floating-point values"});
+    auto constant = [&](double v) { return toShape(ir::FloatImm::make(x->type.elem, v, l), x->type.shape); };
+    const double inf = std::numeric_limits<double>::infinity();
+    if (name == "isnan")
+      return ir::Binary::make(ir::BinaryOp::Ne, x, x, l);
+    if (name == "isinf")
+      return ir::Binary::make(ir::BinaryOp::Eq, ir::Math::make(ir::MathOp::Abs, {x}, l), constant(inf), l);
+    if (name == "isfinite")
+      return ir::Binary::make(ir::BinaryOp::Lt, ir::Math::make(ir::MathOp::Abs, {x}, l), constant(inf), l);
+    return ir::Binary::make(ir::BinaryOp::Lt, ir::Math::make(ir::MathOp::Copysign, {constant(1.0), x}, l),
+                            constant(0.0), l);
   }
   if (name == "clamp") { // minimum(maximum(x, lo), hi), as tl.hpp defines it
     nargs(3, 3);

@@ -1044,3 +1044,200 @@ cudaError_t launch_math_more_256(cudaStream_t stream, const float *x, float *out
   const dim3 grid(tilec::rt::cdiv(n, math_more_256::BLOCK));
   return launch_math_more_256(grid, stream, x, out_f32, out_f16, out_bf16, n);
 }
+
+// predicates<128>: one instantiation
+namespace predicates_128 {
+constexpr int BLOCK = 128;  // meta-parameter
+constexpr int NUM_WARPS = 2;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_1_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_1_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_1_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_1_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_2_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_2_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_2_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_2_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+// tile 128: 2 contiguous per thread, 32 lanes, 2 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *out, int n) {
+  // math_more.cpp:66: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // math_more.cpp:67: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // math_more.cpp:68: auto v = tl::load(x + offs, mask, 0.0f);
+  float v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec<V_VEC, false>(&v[i], x + offs[i], &mask[i], 0.0f, mask[i + V_VEC - 1]);
+  }
+  // math_more.cpp:57: tl::store(out + 0 * n + offs, tl::isnan(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    bool vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
+      vals[v_1] = v[i + v_1] != v[i + v_1];
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
+  }
+  // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_1) {
+    bool vals[OUT_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC_1; ++v_1)
+      vals[v_1] = fabsf(v[i + v_1]) == INFINITY;
+    tilec::rt::store_vec<OUT_STORE_VEC_1, false>(out + n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_STORE_VEC_1 - 1]);
+  }
+  // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_2) {
+    bool vals[OUT_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC_2; ++v_1)
+      vals[v_1] = fabsf(v[i + v_1]) < INFINITY;
+    tilec::rt::store_vec<OUT_STORE_VEC_2, false>(out + 2 * n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_STORE_VEC_2 - 1]);
+  }
+  // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_3) {
+    bool vals[OUT_STORE_VEC_3];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC_3; ++v_1)
+      vals[v_1] = copysignf(1.0f, v[i + v_1]) < 0.0f;
+    tilec::rt::store_vec<OUT_STORE_VEC_3, false>(out + 3 * n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_STORE_VEC_3 - 1]);
+  }
+  // math_more.cpp:56: void store_predicates(bool *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
+  bool *const out_1 = out + 4 * n;
+  __half a[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a[i] = tilec::rt::to_f16(v[i]);
+  }
+  // math_more.cpp:57: tl::store(out + 0 * n + offs, tl::isnan(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC) {
+    bool vals[OUT_1_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_float(a[i + v_1]) != tilec::rt::to_float(a[i + v_1]);
+    tilec::rt::store_vec<OUT_1_STORE_VEC, false>(out_1 + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_1_STORE_VEC - 1]);
+  }
+  // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC_1) {
+    bool vals[OUT_1_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC_1; ++v_1)
+      vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i + v_1])))) == tilec::rt::to_float(tilec::rt::to_f16(INFINITY));
+    tilec::rt::store_vec<OUT_1_STORE_VEC_1, false>(
+        out_1 + n + offs[i], vals, &mask[i], mask[i + OUT_1_STORE_VEC_1 - 1]);
+  }
+  // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC_2) {
+    bool vals[OUT_1_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC_2; ++v_1)
+      vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_f16(INFINITY));
+    tilec::rt::store_vec<OUT_1_STORE_VEC_2, false>(
+        out_1 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_1_STORE_VEC_2 - 1]);
+  }
+  // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC_3) {
+    bool vals[OUT_1_STORE_VEC_3];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC_3; ++v_1)
+      vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(copysignf(tilec::rt::to_float(tilec::rt::to_f16(1.0f)), tilec::rt::to_float(a[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_f16(0.0f));
+    tilec::rt::store_vec<OUT_1_STORE_VEC_3, false>(
+        out_1 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_1_STORE_VEC_3 - 1]);
+  }
+  // math_more.cpp:56: void store_predicates(bool *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
+  bool *const out_2 = out + 8 * n;
+  __nv_bfloat16 a_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a_1[i] = tilec::rt::to_bf16(v[i]);
+  }
+  // math_more.cpp:57: tl::store(out + 0 * n + offs, tl::isnan(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC) {
+    bool vals[OUT_2_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_float(a_1[i + v_1]) != tilec::rt::to_float(a_1[i + v_1]);
+    tilec::rt::store_vec<OUT_2_STORE_VEC, false>(out_2 + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_2_STORE_VEC - 1]);
+  }
+  // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC_1) {
+    bool vals[OUT_2_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC_1; ++v_1)
+      vals[v_1] = tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i + v_1])))) == tilec::rt::to_float(tilec::rt::to_bf16(INFINITY));
+    tilec::rt::store_vec<OUT_2_STORE_VEC_1, false>(
+        out_2 + n + offs[i], vals, &mask[i], mask[i + OUT_2_STORE_VEC_1 - 1]);
+  }
+  // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC_2) {
+    bool vals[OUT_2_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC_2; ++v_1)
+      vals[v_1] = tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_bf16(INFINITY));
+    tilec::rt::store_vec<OUT_2_STORE_VEC_2, false>(
+        out_2 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_2_STORE_VEC_2 - 1]);
+  }
+  // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC_3) {
+    bool vals[OUT_2_STORE_VEC_3];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC_3; ++v_1)
+      vals[v_1] = tilec::rt::to_float(tilec::rt::to_bf16(copysignf(tilec::rt::to_float(tilec::rt::to_bf16(1.0f)), tilec::rt::to_float(a_1[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_bf16(0.0f));
+    tilec::rt::store_vec<OUT_2_STORE_VEC_3, false>(
+        out_2 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_2_STORE_VEC_3 - 1]);
+  }
+}
+
+} // namespace predicates_128
+
+/// Launches predicates<128> on `stream` with
+/// predicates_128::NUM_THREADS threads per block.
+cudaError_t launch_predicates_128(dim3 grid, cudaStream_t stream, const float *x, bool *out,
+                                  int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(predicates_128::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, predicates_128::predicates, x, out, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_predicates_128(cudaStream_t stream, const float *x, bool *out, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, predicates_128::BLOCK));
+  return launch_predicates_128(grid, stream, x, out, n);
+}

@@ -621,3 +621,136 @@ hipError_t launch_math_more_256(hipStream_t stream, const float *x, float *out_f
   const dim3 grid(tilec::rt::cdiv(n, math_more_256::BLOCK));
   return launch_math_more_256(grid, stream, x, out_f32, out_f16, out_bf16, n);
 }
+
+// predicates<128>: one instantiation
+namespace predicates_128 {
+constexpr int BLOCK = 128;  // meta-parameter
+constexpr int NUM_WARPS = 2;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 128: 1 contiguous per thread, 64 lanes, 2 warps; 1 elements per thread
+using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *out, int n) {
+  // math_more.cpp:66: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // math_more.cpp:67: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // math_more.cpp:68: auto v = tl::load(x + offs, mask, 0.0f);
+  float v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    v[i] = mask[i] ? x[offs[i]] : 0.0f;
+  }
+  // math_more.cpp:57: tl::store(out + 0 * n + offs, tl::isnan(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      out[offs[i]] = v[i] != v[i];
+  }
+  // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (out + n)[offs[i]] = fabsf(v[i]) == INFINITY;
+  }
+  // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (out + 2 * n)[offs[i]] = fabsf(v[i]) < INFINITY;
+  }
+  // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (out + 3 * n)[offs[i]] = copysignf(1.0f, v[i]) < 0.0f;
+  }
+  // math_more.cpp:56: void store_predicates(bool *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
+  bool *const out_1 = out + 4 * n;
+  __half a[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a[i] = tilec::rt::to_f16(v[i]);
+  }
+  // math_more.cpp:57: tl::store(out + 0 * n + offs, tl::isnan(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      out_1[offs[i]] = tilec::rt::to_float(a[i]) != tilec::rt::to_float(a[i]);
+  }
+  // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (out_1 + n)[offs[i]] = tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) == tilec::rt::to_float(tilec::rt::to_f16(INFINITY));
+  }
+  // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (out_1 + 2 * n)[offs[i]] = tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) < tilec::rt::to_float(tilec::rt::to_f16(INFINITY));
+  }
+  // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (out_1 + 3 * n)[offs[i]] = tilec::rt::to_float(tilec::rt::to_f16(copysignf(tilec::rt::to_float(tilec::rt::to_f16(1.0f)), tilec::rt::to_float(a[i])))) < tilec::rt::to_float(tilec::rt::to_f16(0.0f));
+  }
+  // math_more.cpp:56: void store_predicates(bool *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
+  bool *const out_2 = out + 8 * n;
+  hip_bfloat16 a_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a_1[i] = tilec::rt::to_bf16(v[i]);
+  }
+  // math_more.cpp:57: tl::store(out + 0 * n + offs, tl::isnan(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      out_2[offs[i]] = tilec::rt::to_float(a_1[i]) != tilec::rt::to_float(a_1[i]);
+  }
+  // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (out_2 + n)[offs[i]] = tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i])))) == tilec::rt::to_float(tilec::rt::to_bf16(INFINITY));
+  }
+  // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (out_2 + 2 * n)[offs[i]] = tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i])))) < tilec::rt::to_float(tilec::rt::to_bf16(INFINITY));
+  }
+  // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (out_2 + 3 * n)[offs[i]] = tilec::rt::to_float(tilec::rt::to_bf16(copysignf(tilec::rt::to_float(tilec::rt::to_bf16(1.0f)), tilec::rt::to_float(a_1[i])))) < tilec::rt::to_float(tilec::rt::to_bf16(0.0f));
+  }
+}
+
+} // namespace predicates_128
+
+/// Launches predicates<128> on `stream` with
+/// predicates_128::NUM_THREADS threads per block.
+hipError_t launch_predicates_128(dim3 grid, hipStream_t stream, const float *x, bool *out, int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  hipLaunchKernelGGL(predicates_128::predicates, grid, dim3(predicates_128::NUM_THREADS), 0, stream,
+                     x, out, n);
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_predicates_128(hipStream_t stream, const float *x, bool *out, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, predicates_128::BLOCK));
+  return launch_predicates_128(grid, stream, x, out, n);
+}

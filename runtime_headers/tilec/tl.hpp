@@ -687,6 +687,27 @@ TILEC_MATH2(copysign)
 TILEC_MATH2(fmod)
 TILEC_MATH2(remainder)
 #undef TILEC_MATH2
+namespace detail {
+/// A float, half or bfloat16 operand's elementwise predicate: a bool tile (or a bool).
+template <class X, class F> auto mathPredicate(const X &x, F f) {
+  using E = Elem<X>;
+  static_assert(isFloatLike<E>, "tl: isnan, isinf, isfinite and signbit need a floating-point operand");
+  return mapN<bool, shapeOf<X>()>([f](E v) { return f(static_cast<float>(v)); }, x);
+}
+} // namespace detail
+template <class X> auto isnan(const X &x) {
+  return detail::mathPredicate(x, [](float v) { return std::isnan(v); });
+}
+template <class X> auto isinf(const X &x) {
+  return detail::mathPredicate(x, [](float v) { return std::isinf(v); });
+}
+template <class X> auto isfinite(const X &x) {
+  return detail::mathPredicate(x, [](float v) { return std::isfinite(v); });
+}
+template <class X> auto signbit(const X &x) {
+  return detail::mathPredicate(x, [](float v) { return std::signbit(v); });
+}
+
 /// x limited to [lo, hi]: minimum(maximum(x, lo), hi) (a NaN x gives lo, as fmaxf does).
 template <class X, class L, class H> auto clamp(const X &x, const L &lo, const H &hi) {
   return minimum(maximum(x, lo), hi);

@@ -5,6 +5,8 @@
 // of their own (1e-3, 8e-3) as tolerance, on top of the CPU reference's own error against float64.
 #include "check.h"
 #include "math_more.cpp"
+
+#include <memory>
 #if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
 #include <math_more.hip>
 #else
@@ -103,6 +105,42 @@ int main(int argc, char **argv) {
       report.check("math f16", size, slice(got16, f, n), slice(ref16, f, n), e16, 1e-3, o16.ok());
       report.check("math bf16", size, slice(gotb16, f, n), slice(refb16, f, n), eb16, 8e-3, ob16.ok());
     }
+  }
+  // The predicates on special values: NaN of either sign, infinities, zeros of either sign,
+  // subnormals, and values past half's range (infinite as half, finite as bfloat16).
+  for (int n : {1, 97, 1000}) {
+    std::vector<float> x = harness::randomFloats(size_t(n), -1e5f, 1e5f, uint64_t(n) * 31 + 7);
+    const float specials[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e-40f, -1e-40f, 70000.0f, -3.0f};
+    for (size_t i = 0; i < x.size(); i += 3)
+      x[i] = specials[(i / 3) % 10];
+    const size_t total = size_t(12) * size_t(n);
+    std::vector<uint8_t> ref(total, 2);
+    // tl::launch writes bools: give it a bool buffer and copy.
+    std::unique_ptr<bool[]> refBools(new bool[total]);
+    tl::launch(tl::grid3{tl::cdiv(n, 128)}, predicates<128>, x.data(), refBools.get(), n);
+    for (size_t i = 0; i < total; ++i)
+      ref[i] = refBools[i];
+    harness::DeviceBuffer<float> dx(static_cast<size_t>(n));
+    gpucheck::Output<uint8_t> out(total);
+    dx.upload(x.data());
+    for (int byte : gpucheck::kPoison) {
+      out.poison(byte);
+      CHECK_CUDA(launch_predicates_128(cudaStream_t{}, dx.ptr, out.as<bool>(), n));
+      CHECK_CUDA(cudaDeviceSynchronize());
+      out.collect(byte);
+    }
+    size_t vsRef = 0, vsExact = 0, refVsExact = 0;
+    for (int t = 0; t < 3; ++t)
+      for (int f = 0; f < 4; ++f)
+        for (int i = 0; i < n; ++i) {
+          const float v = t == 0 ? x[i] : t == 1 ? float(tl::half(x[i])) : float(tl::bfloat16(x[i]));
+          const bool e = f == 0 ? std::isnan(v) : f == 1 ? std::isinf(v) : f == 2 ? std::isfinite(v) : std::signbit(v);
+          const size_t at = size_t(4 * t + f) * size_t(n) + size_t(i);
+          vsRef += out.vals[at] != ref[at];
+          vsExact += out.vals[at] != uint8_t(e);
+          refVsExact += ref[at] != uint8_t(e);
+        }
+    gpucheck::checkExact(report, "predicates", std::to_string(n), total, vsRef, vsExact, refVsExact, out.ok());
   }
   return report.exitCode();
 }

@@ -50,4 +50,26 @@ void math_more(const float *x, float *out_f32, tl::half *out_f16, tl::bfloat16 *
   store_functions(out_bf16, tl::cast<tl::bfloat16>(v), offs, mask, n);
 }
 
+/// isnan, isinf, isfinite and signbit at each precision: out[(4 * t + f) * n + i] for precision t
+/// (float, half, bfloat16) and predicate f.
+template <class Tile, class Offs, class Mask>
+void store_predicates(bool *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
+  tl::store(out + 0 * n + offs, tl::isnan(a), mask);
+  tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+}
+
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 2, grid = (cdiv(n, BLOCK)))
+void predicates(const float *x, bool *out, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto v = tl::load(x + offs, mask, 0.0f);
+  store_predicates(out, v, offs, mask, n);
+  store_predicates(out + 4 * n, tl::cast<tl::half>(v), offs, mask, n);
+  store_predicates(out + 8 * n, tl::cast<tl::bfloat16>(v), offs, mask, n);
+}
+
 template void math_more<256>(const float *, float *, tl::half *, tl::bfloat16 *, int);
+template void predicates<128>(const float *, bool *, int);
