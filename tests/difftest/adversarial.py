@@ -48,6 +48,25 @@ each chosen (or not) from the seed:
    initializers; the rest of the body wrapped in nested `{ }` blocks, `if` on a scalar parameter that
    is true at run time (or on `true`), `if (!p) {} else {...}`, and loops of one iteration (`for`
    with a runtime bound, `while`, `tl::static_range` counting up or down).
+6. Functions of your own (docs/language.md). Parts of the kernel move into helper functions that it
+   calls and tilec inlines: the initializer of `auto tN = EXPR;` (or a part of it), the right side of
+   an assignment or compound assignment in straight-line code and loop bodies, an `if`'s condition,
+   become a call whose arguments are the expression's free variables (meta-parameters as template
+   arguments). A helper is a function template (`class T` parameters, abbreviated `auto`
+   parameters, tile dims deduced) or a plain function with the exact types the generator knows,
+   taking each parameter by value or by `const &` (east const too), named as the arguments, afresh,
+   or with the arguments' names swapped around; returning `auto`, `decltype(auto)` or the exact
+   tile type (also as a trailing return type); its body a return, locals computed step by step (some
+   named as the kernel's variables), a call of another helper, or an `if constexpr` at its end
+   choosing the return; literals as parameters with default arguments; in the kernel's scope, in a
+   namespace (nested, `A::B`, inline, anonymous), or a static member of a struct, class or class
+   template (meta-parameters as its template arguments), sometimes named as one of tl's operations
+   or of the generated code where the call is qualified; sometimes declared before the kernel and
+   defined after it (out of its class too). Some declarations are computed twice (a second variable
+   from the same call, read by some later statements). Stores `tl::store(P, V, M)` move into void
+   helpers taking the pointer (or its base and offsets), the value and the mask. A call whose
+   function has statements (locals, copies of arguments, defaults) never goes where tilec documents
+   that it cannot run them: a loop's condition, the right of `&&` or `||`, a branch of `?:`.
 
 The transformations reach into `TILEC_KERNEL(...)` too (the `settings` key of --transforms).
 
@@ -61,6 +80,7 @@ namespace of their own (`dtN`).
   adversarial.py --self-test N  the generator's own checks (CTest: difftest.adversarial.generator)
   difftest.py --adversarial ... run units through tilec, nvcc, hipcc and the emulator
   difftest.py --adversarial --transforms all,no-settings ...   only some transformations (triage)
+  difftest.py --adversarial --transforms +functions ...        one of them in every unit
 """
 
 import os
@@ -466,6 +486,17 @@ class Renderer:
             # Made plain here: BLOCK becomes a local constant, as in gen.py's own plain kernels.
             body.insert(0, "constexpr int BLOCK = %d;" % g.block[0])
         metas = [] if k.plain else [n for n, _ in g.meta]
+        # Functions of your own: parts of the statements move into helpers (before the wrappers, which
+        # then wrap their calls).
+        helpers_before = helpers_after = ""
+        self.outliner = None
+        if o.get("functions"):
+            frng = random.Random("adversarial-functions-%d-%d-%d" % (self.unit.seed, len(g.stmts),
+                                                                      self.unit.kernels.index(k)))
+            ol = Outliner(self, k, frng, metas or (["BLOCK"] if g.rank == 1 else []), args)
+            body = ol.apply(body)
+            helpers_before, helpers_after = ol.render()
+            self.outliner = ol
         # Deep nesting: the rest of the body from some statement on, wrapped.
         wrappers = []
         extra = {}
@@ -518,6 +549,11 @@ class Renderer:
         consts = []
         if o.get("constants"):
             body_text = self.constants(body_text, "body", consts)
+            if helpers_before or helpers_after:
+                # The helpers' literals too (no constexpr locals there: a helper without statements
+                # stays one).
+                helpers_before = self.constants(helpers_before, "body", None)
+                helpers_after = self.constants(helpers_after, "body", None)
             if self.chance(0.5) and o.get("settings"):
                 ann = self.constants(ann, "ann", consts)
         if consts:
@@ -527,10 +563,12 @@ class Renderer:
             if o.get("settings"):
                 ann = self.parens(ann, "ann")
         sig = ", ".join(a.cpp + a.name for a in args)
-        text = "%sTILEC_KERNEL(%s)\nvoid KERNEL_NAME_PLACEHOLDER(%s) {\n%s\n}\n" % (
-            header, ann, sig, "\n".join("  " + l for l in body_text.split("\n")))
-        # Names.
+        text = "%s%sTILEC_KERNEL(%s)\nvoid KERNEL_NAME_PLACEHOLDER(%s) {\n%s\n}\n%s" % (
+            helpers_before, header, ann, sig, "\n".join("  " + l for l in body_text.split("\n")), helpers_after)
+        # Names (the helpers' parameters and locals are renamed alike).
         own = set(metas) | {a.name for a in args} | set(DECL_RE.findall(body_text))
+        if self.outliner is not None:
+            own |= set(self.outliner.own)
         mapping = self.names(text, own, metas)
         if mapping:
             toks = tokenize(text)
@@ -641,7 +679,7 @@ class Renderer:
             is_float = re.search(r"[.eEfF]", t.text) is not None and not t.text.startswith("0x")
             if is_float:
                 new = float_spelling(self.rng, t.text)
-                if where == "body" and self.chance(0.15):
+                if where == "body" and consts is not None and self.chance(0.15):
                     name = self.fresh("kf")
                     ty = "float" if t.text[-1] in "fF" else "double"
                     consts.append("constexpr %s %s = %s;" % (ty, name, new))
@@ -655,7 +693,7 @@ class Renderer:
             if negated and c == "value":
                 c = "int"  # no unsigned spelling under a minus
             new = int_spelling(self.rng, v, c)
-            if where == "body" and self.chance(0.15):
+            if where == "body" and consts is not None and self.chance(0.15):
                 name = self.fresh("kc")
                 ty = "int64_t" if ctx == "i64" else "int"
                 consts.append("constexpr %s %s = %s;" % (ty, name, new))
@@ -844,6 +882,774 @@ def line_endings(rng, text, mode):
 
 
 # ---------------------------------------------------------------------------------------------------
+# Functions of your own: parts of the kernels outlined into helper functions
+# ---------------------------------------------------------------------------------------------------
+
+# gen.py's binary operators, loosest first (C++'s precedence).
+BINOPS = (("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", "<=", ">", ">="), ("<<", ">>"),
+          ("+", "-"), ("*", "/", "%"))
+# Arguments that must stay constants (program_id's axis, the hints' divisor): never a call, a
+# parameter or a local.
+CONST_ARGS = {"tl::program_id": (0,), "tl::num_programs": (0,), "tl::multiple_of": (1,),
+              "tl::max_contiguous": (1,)}
+# Names for helpers that are only called qualified (a namespace's or a struct's member): tl's own
+# operations and names of the generated code. Unqualified, argument-dependent lookup would bring in
+# tl's function of the same name.
+HELPER_NAMES = """load store sum max min argmax argmin where cast exp exp2 log log2 sqrt rsqrt abs full zeros
+    arange program_id num_programs cdiv maximum minimum expand_dims broadcast_to fma sigmoid tanh erf floor ceil
+    launch tile half bfloat16 main kernel""".split()
+
+
+class ParseError(Exception):
+    pass
+
+
+class Ex:
+    """A node of one of gen.py's expressions, parsed back from its text: num, name, qual (tl::inf),
+    call (text: the callee; targs: the template arguments' text; tnames: their identifiers), brace
+    (int64_t{...}), paren, un (op), bin (op), or raw (a call or a name put in a node's place)."""
+
+    __slots__ = ("kind", "text", "kids", "op", "targs", "tnames")
+
+    def __init__(self, kind, text="", kids=(), op="", targs=None, tnames=()):
+        self.kind, self.text, self.kids, self.op = kind, text, list(kids), op
+        self.targs, self.tnames = targs, tuple(tnames)
+
+    def render(self):
+        k = self.kind
+        if k == "paren":
+            return "(" + self.kids[0].render() + ")"
+        if k == "un":
+            return self.op + self.kids[0].render()
+        if k == "bin":
+            return "%s %s %s" % (self.kids[0].render(), self.op, self.kids[1].render())
+        if k == "brace":
+            return "%s{%s}" % (self.text, self.kids[0].render())
+        if k == "call":
+            t = "" if self.targs is None else "<%s>" % self.targs
+            return "%s%s(%s)" % (self.text, t, ", ".join(a.render() for a in self.kids))
+        return self.text
+
+    def walk(self, restricted=False, frozen=False):
+        """(node, restricted, frozen) for every node: restricted on the right of && or || (where a
+        call may not bring statements), frozen where a constant must stay."""
+        yield self, restricted, frozen
+        if self.kind == "bin":
+            yield from self.kids[0].walk(restricted, frozen)
+            yield from self.kids[1].walk(restricted or self.op in ("&&", "||"), frozen)
+        elif self.kind == "call":
+            consts = CONST_ARGS.get(self.text, ())
+            for i, a in enumerate(self.kids):
+                yield from a.walk(restricted, frozen or i in consts)
+        elif self.kind != "brace":
+            for a in self.kids:
+                yield from a.walk(restricted, frozen)
+
+    def names(self, targs=False):
+        """The names the expression reads, in order (targs: the template arguments' identifiers)."""
+        out = []
+        for n, _, _ in self.walk():
+            if targs:
+                out.extend(n.tnames)
+            elif n.kind == "name" and n.text not in ("true", "false"):
+                out.append(n.text)
+        return list(dict.fromkeys(out))
+
+    def is_literal(self):
+        return self.kind in ("num", "brace") or (self.kind == "name" and self.text in ("true", "false"))
+
+    def replace(self, target, new):
+        if self is target:
+            return new
+        if not self.kids:
+            return self
+        kids = [a.replace(target, new) for a in self.kids]
+        if all(a is b for a, b in zip(kids, self.kids)):
+            return self
+        return Ex(self.kind, self.text, kids, self.op, self.targs, self.tnames)
+
+    def rename(self, mapping):
+        """Names (not the template arguments': meta-parameters keep their names) renamed."""
+        if self.kind == "name" and self.text in mapping:
+            return Ex("name", mapping[self.text])
+        if not self.kids:
+            return self
+        return Ex(self.kind, self.text, [a.rename(mapping) for a in self.kids], self.op, self.targs, self.tnames)
+
+    def size(self):
+        return 1 + sum(a.size() for a in self.kids)
+
+
+class ExprParser:
+    """gen.py's expressions (and the helpers' calls): C++ operators, tl:: calls with template
+    arguments, int64_t{...}, literals and names."""
+
+    def __init__(self, text):
+        self.src = text
+        self.toks = [t for t in tokenize(text) if t.kind not in ("ws", "comment")]
+        self.i = 0
+
+    def parse(self):
+        e = self.expr(0)
+        if self.i != len(self.toks):
+            raise ParseError(self.src)
+        return e
+
+    def peek(self):
+        return self.toks[self.i].text if self.i < len(self.toks) else ""
+
+    def take(self, want=None):
+        if self.i >= len(self.toks) or (want is not None and self.toks[self.i].text != want):
+            raise ParseError(self.src)
+        self.i += 1
+        return self.toks[self.i - 1]
+
+    def expr(self, level):
+        if level == len(BINOPS):
+            return self.unary()
+        left = self.expr(level + 1)
+        while self.peek() in BINOPS[level]:
+            op = self.take().text
+            left = Ex("bin", kids=[left, self.expr(level + 1)], op=op)
+        return left
+
+    def unary(self):
+        if self.peek() in ("-", "~", "!", "+"):
+            op = self.take().text
+            return Ex("un", kids=[self.unary()], op=op)
+        return self.primary()
+
+    def primary(self):
+        if self.i >= len(self.toks):
+            raise ParseError(self.src)
+        t = self.toks[self.i]
+        if t.text == "(":
+            self.take()
+            e = self.expr(0)
+            self.take(")")
+            return Ex("paren", kids=[e])
+        if t.kind == "number":
+            self.i += 1
+            return Ex("num", t.text)
+        if t.kind != "ident":
+            raise ParseError(self.src)
+        name = self.take().text
+        while self.peek() == "::":
+            self.take()
+            name += "::" + self.take().text
+        targs, tnames = None, []
+        if self.peek() == "<" and "::" in name:
+            lt = self.take()
+            depth = 1
+            while depth:
+                t = self.take()
+                if t.text == "<":
+                    depth += 1
+                elif t.text == ">":
+                    depth -= 1
+                elif t.text == ">>":
+                    depth -= 2
+                elif t.kind == "ident" and self.toks[self.i - 2].text != "::":
+                    tnames.append(t.text)
+            targs = self.src[lt.pos + 1:t.pos]
+        if self.peek() == "{" and targs is None:
+            self.take()
+            inner = self.expr(0)
+            self.take("}")
+            return Ex("brace", name, [inner])
+        if self.peek() == "(":
+            self.take()
+            args = []
+            if self.peek() != ")":
+                args.append(self.expr(0))
+                while self.peek() == ",":
+                    self.take()
+                    args.append(self.expr(0))
+            self.take(")")
+            return Ex("call", name, args, targs=targs, tnames=[n for n in tnames if n not in ("tl",)])
+        if targs is not None:
+            raise ParseError(self.src)
+        return Ex("qual" if "::" in name else "name", name)
+
+
+def parse_expr(text):
+    try:
+        return ExprParser(text).parse()
+    except (ParseError, IndexError):
+        return None
+
+
+def same_tokens(a, b):
+    return [t.text for t in tokenize(a) if t.kind != "ws"] == [t.text for t in tokenize(b) if t.kind != "ws"]
+
+
+def tile_type(ty, shape):
+    return "tl::tile<%s, %s>" % (ty.cpp, ", ".join(str(d) for d in shape))
+
+
+def literal_type(node):
+    """The C++ type of a literal node (a parameter with it as its default has the same type)."""
+    if node.kind == "brace":
+        return node.text
+    if node.kind == "name":
+        return "bool"
+    t = node.text
+    if re.search(r"[fF]$", t) and not t.lower().startswith("0x"):
+        return "float"
+    if re.search(r"[.eE]", t) and not t.lower().startswith("0x"):
+        return "double"
+    return "int"
+
+
+class Container:
+    """Where helpers are defined: `here` (the kernel's scope), a namespace (`ns`) or a struct."""
+
+    def __init__(self, kind, name="", style="", metas=()):
+        self.kind, self.name, self.style, self.metas = kind, name, style, list(metas)
+        self.members = []  # Helpers, in the order of their definitions
+        self.qual = ""
+        if kind == "ns":
+            inner = name + "_in"
+            self.qual = {"plain": name + "::", "nested": "%s::%s::" % (name, inner), "inline": name + "::",
+                         "inline_full": "%s::%s::" % (name, inner), "anonymous": ""}[style]
+        elif kind == "struct":
+            self.qual = name + ("<%s>" % ", ".join(self.metas) if self.metas else "") + "::"
+
+    def opening(self):
+        if self.kind == "ns":
+            inner = self.name + "_in"
+            return {"plain": "namespace %s {" % self.name, "nested": "namespace %s::%s {" % (self.name, inner),
+                    "inline": "namespace %s { inline namespace %s {" % (self.name, inner),
+                    "inline_full": "namespace %s { inline namespace %s {" % (self.name, inner),
+                    "anonymous": "namespace {"}[self.style]
+        if self.kind == "struct":
+            head = "template <%s>\n" % ", ".join("int " + m for m in self.metas) if self.metas else ""
+            return head + ("class %s {\npublic:" if self.style == "class" else "struct %s {") % self.name
+        return ""
+
+    def closing(self):
+        if self.kind == "ns":
+            return "} }" if self.style.startswith("inline") else "}"
+        if self.kind == "struct":
+            return "};"
+        return ""
+
+
+class Helper:
+    """One generated function: its template head, return type, parameters (declaration text,
+    default), body lines; `late`: declared before the kernel, defined after it."""
+
+    def __init__(self, name, container):
+        self.name, self.container = name, container
+        self.tparams = []  # "int BLOCK", "class T0"
+        self.ret = "auto"
+        self.trailing = None
+        self.params = []  # (declaration, default text or None)
+        self.body = []
+        self.specs = []  # inline, static, [[nodiscard]]
+        self.noexcept = False
+        self.late = False
+
+    def head(self, defaults, in_class, qualified=""):
+        lines = []
+        if self.container.kind == "struct" and qualified and self.container.metas:
+            lines.append("template <%s>" % ", ".join("int " + m for m in self.container.metas))
+        if self.tparams:
+            lines.append("template <%s>" % ", ".join(self.tparams))
+        specs = [s for s in self.specs if in_class or s != "static"]
+        if in_class:
+            specs = [s for s in specs if s.startswith("[[")] + ["static"] + [s for s in specs if s == "inline"]
+        elif qualified:
+            specs = [s for s in specs if s == "inline"]
+        params = ", ".join(d + (" = " + v if v is not None and defaults else "") for d, v in self.params)
+        ret = "auto" if self.trailing else self.ret
+        sig = "%s%s %s%s(%s)%s%s" % ("".join(s + " " for s in specs), ret, qualified, self.name, params,
+                                     " noexcept" if self.noexcept else "",
+                                     " -> " + self.trailing if self.trailing else "")
+        lines.append(sig)
+        return "\n".join(lines)
+
+    def definition(self, defaults=True, in_class=False, qualified=""):
+        return self.head(defaults, in_class, qualified) + " {\n" + "".join("  " + l + "\n" for l in self.body) + "}"
+
+    def declaration(self, in_class=False):
+        return self.head(True, in_class) + ";"
+
+
+class Outliner:
+    """Rewrites one kernel's statements so that parts of them run in helper functions the kernel
+    calls (docs/language.md, "Functions of your own"), and writes those helpers. Everything follows
+    from rng (the unit's seed, the statement count, the kernel's index)."""
+
+    def __init__(self, renderer, k, rng, metas, args):
+        self.rdr, self.k, self.g, self.rng = renderer, k, k.g, rng
+        unit = renderer.unit
+        self.opts = renderer.opts
+        self.tag = "%s_%d" % (unit.name, unit.kernels.index(k))
+        self.metas = list(metas)
+        self.containers = []
+        self.helpers = []
+        self.own = []  # parameter and local names: the names transformation renames them too
+        self.counter = 0
+        self.stats = {}
+        self.env = self.type_env(args)
+        self.idents = set(self.metas) | set(self.env) | {a.name for a in args}
+        for s in self.g.live_stmts():
+            self.idents |= {t.text for t in tokenize(s.text) if t.kind == "ident"}
+
+    # -- what the generator knows of the kernel's names ---------------------------------------------
+
+    def type_env(self, args):
+        """The exact C++ type of each name whose type the generator knows: parameters, the frame,
+        variables declared with a type, and tiles of gen.py's pool."""
+        g = self.g
+        env = {}
+        for a in args:
+            env[a.name] = a.cpp.strip()
+        if g.rank == 1:
+            b = g.block
+            env.update({"pid": "int", "offs": tile_type(gen.I32, b), "mask": tile_type(gen.BOOL, b)})
+        else:
+            bm, bn = g.block
+            env.update({"pid_m": "int", "pid_n": "int", "rows": tile_type(gen.I32, (bm,)),
+                        "cols": tile_type(gen.I32, (bn,)), "row_mask": tile_type(gen.BOOL, (bm,)),
+                        "col_mask": tile_type(gen.BOOL, (bn,)), "mask": tile_type(gen.BOOL, (bm, bn))})
+        for s in g.live_stmts():
+            for m in re.finditer(r"(?:^|\n)\s*(int|float|int64_t|bool) (\w+) = ", s.text):
+                env[m.group(2)] = m.group(1)
+            for m in re.finditer(r"for \(int (\w+)", s.text):
+                env[m.group(1)] = "int"
+        for v in g.pool:
+            if re.fullmatch(r"[A-Za-z_]\w*", v.text) and v.shape != () and v.text not in env:
+                env[v.text] = tile_type(v.ty, v.shape)
+        return env
+
+    def chance(self, p):
+        return self.rng.random() < p
+
+    def pick(self, xs):
+        return self.rng.choice(xs)
+
+    def fresh(self, stem):
+        self.counter += 1
+        return "%s%d" % (stem, self.counter)
+
+    def count(self, what):
+        self.stats[what] = self.stats.get(what, 0) + 1
+
+    # -- the kernel's statements ----------------------------------------------------------------------
+
+    def apply(self, body):
+        """The statements (texts) with parts moved into helpers; the same number of statements."""
+        rate = self.rng.uniform(0.3, 0.9)
+        out = []
+        for i, text in enumerate(body):
+            lines = text.split("\n")
+            new = []
+            top = len(lines) == 1
+            for line in lines:
+                if not self.chance(rate):
+                    new.append(line)
+                    continue
+                new.extend(self.line(line, top, body, i, out))
+            out.append("\n".join(new))
+        return out
+
+    def line(self, line, top, body, index, done):
+        """One line of a statement: a declaration, an assignment, a store or an if's condition. Loop
+        heads and conditions stay as they are."""
+        m = re.match(r"^(\s*)(auto|int|float|int64_t|bool) (\w+) = (.*);$", line)
+        if m and (self.opts.get("calls")):
+            ind, ty, name, rhs = m.groups()
+            e = parse_expr(rhs)
+            if e is None:
+                return [line]
+            known = self.env.get(name) if ty == "auto" else ty
+            if known is not None and not (known.startswith("tl::tile<") or ty != "auto"):
+                known = None
+            call = self.outline_in(e, known)
+            if call is None:
+                return [line]
+            text = "%s%s %s = %s;" % (ind, ty, name, call.render())
+            if top and ty == "auto" and self.chance(0.12):
+                # Called twice: a second variable computing the same, read by some later statements.
+                twin = self.fresh(name + "_twice")
+                self.own.append(twin)
+                self.count("called twice")
+                for j in range(index + 1, len(body)):
+                    body[j] = re.sub(r"\b%s\b" % re.escape(name),
+                                     lambda mm: twin if self.chance(0.5) else name, body[j])
+                return ["%sauto %s = %s;" % (ind, twin, call.render()), text]
+            return [text]
+        m = re.match(r"^(\s*)(\w+) (\+|-|\*|/|%|&|\||\^|)= (.*);$", line)
+        if m and self.opts.get("calls"):
+            ind, name, op, rhs = m.groups()
+            e = parse_expr(rhs)
+            call = self.outline_in(e, None) if e is not None else None
+            return ["%s%s %s= %s;" % (ind, name, op, call.render())] if call is not None else [line]
+        m = re.match(r"^(\s*)if \((.*)\) \{$", line)
+        if m and self.opts.get("calls"):
+            ind, cond = m.groups()
+            e = parse_expr(cond)
+            call = self.outline_in(e, None) if e is not None else None
+            if call is not None:
+                self.count("if condition")
+                return ["%sif (%s) {" % (ind, call.render())]
+            return [line]
+        m = re.match(r"^(\s*)tl::store\((.*)\);$", line)
+        if m and self.opts.get("stores"):
+            e = parse_expr("tl::store(%s)" % m.group(2))
+            if e is not None and e.kind == "call" and len(e.kids) in (2, 3):
+                return [m.group(1) + self.store(e) + ";"]
+        return [line]
+
+    def outline_in(self, e, known):
+        """The expression with the whole of it, or a part, replaced by a call to a new helper."""
+        cands = [(n, r) for n, r, f in e.walk() if not f and not (n.kind == "paren")]
+        if not cands:
+            return None
+        if self.chance(0.55) or len(cands) == 1:
+            node, restricted = e, False
+        else:
+            node, restricted = self.pick(cands[1:])
+            known = None
+        call = self.build(node, dict(self.env), restricted, 0, known)
+        return e.replace(node, call)
+
+    # -- helpers ----------------------------------------------------------------------------------------
+
+    def helper_name(self, container):
+        """Unique in its container; a name of tl's or of the generated code where the call is
+        qualified, but none of the kernel's own (the names transformation renames those)."""
+        taken = {h.name for h in container.members}
+        if container.qual and self.chance(0.35):
+            cands = [n for n in HELPER_NAMES + self.rdr.pool.hostile[:40]
+                     if n not in taken and n not in self.idents and n not in container.metas]
+            if cands:
+                return self.pick(cands)
+        return "h_%s_%d" % (self.tag, len(self.helpers) + 1)
+
+    def container(self, metas, join=None):
+        """A container for a new helper (a new one, or join's, the container of a helper it calls)."""
+        if join is not None and join.kind in ("ns", "struct") and self.chance(0.3) and \
+                (join.kind == "ns" or join.metas == [] or join.metas == metas):
+            return join
+        r = self.rng.random()
+        if r < 0.4:
+            c = Container("here")
+        elif r < 0.7:
+            c = Container("ns", "hn_%s_%d" % (self.tag, len(self.containers) + 1),
+                          self.pick(["plain", "plain", "nested", "inline", "inline_full", "anonymous"]))
+        else:
+            c = Container("struct", "hs_%s_%d" % (self.tag, len(self.containers) + 1),
+                          self.pick(["struct", "struct", "class"]),
+                          metas if metas and self.chance(0.5) else ())
+        self.containers.append(c)
+        return c
+
+    def build(self, node, types, restricted, depth, known):
+        """A helper computing `node` (in the caller's names; types: the caller's names' known types)
+        and the call that replaces it. restricted: the call is on the right of && or || (no
+        statements may come with it: no locals, no defaults, no parameter copies)."""
+        names = node.names()
+        metas = [m for m in self.metas if m in names or m in node.names(targs=True)]
+        free = [n for n in names if n not in self.metas]
+        if self.chance(0.3):
+            self.rng.shuffle(free)
+        lits = [n for n, r, f in node.walk() if n.is_literal() and not f and n is not node]
+        lits = list({id(n): n for n in lits}.values())
+        defaults = [] if restricted or not lits or not self.chance(0.35) else \
+            self.rng.sample(lits, min(len(lits), self.rng.randint(1, 2)))
+        # Parameter names: the arguments' own, fresh ones, or the arguments' names swapped around.
+        style = self.pick(["same", "fresh", "swapped"])
+        if style == "same":
+            pnames = list(free)
+        elif style == "swapped" and len(free) > 1:
+            pnames = free[1:] + free[:1]
+        else:
+            pnames = [self.fresh("p") for _ in free]
+        dnames = [self.fresh("d") for _ in defaults]
+        self.own += pnames + dnames
+        body = node.rename(dict(zip(free, pnames)))
+        for lit, dn in zip(defaults, dnames):
+            # the same literal node, reached through the renamed tree: replace by identity
+            body = self.replace_literal(body, node, lit, dn)
+        h = Helper(None, None)
+        ptypes = {}
+        tcount = [0]
+
+        def tparam():
+            tcount[0] += 1
+            t = "T%d" % (tcount[0] - 1)
+            h.tparams.append("class " + t)
+            return t
+
+        decls = []
+        for fname, pname in zip(free, pnames):
+            ty = types.get(fname)
+            mode = self.pick(["value", "cref", "east", "abbrev", "concrete", "concrete", "concrete_cref", "dims"])
+            tile = (ty or "").startswith("tl::tile<")
+            if (ty is None and mode.startswith("concrete")) or (mode == "dims" and not tile):
+                mode = self.pick(["value", "cref", "east", "abbrev"])
+            if mode == "value":
+                decls.append("%s %s" % (tparam(), pname))
+            elif mode == "cref":
+                decls.append("const %s &%s" % (tparam(), pname))
+            elif mode == "east":
+                decls.append("%s const &%s" % (tparam(), pname))
+            elif mode == "abbrev":
+                decls.append(self.pick(["auto %s", "const auto &%s", "auto const &%s"]) % pname)
+            elif mode == "concrete":
+                decls.append("%s%s%s" % (ty, "" if ty.endswith("*") else " ", pname))
+                ptypes[pname] = ty
+            elif mode == "concrete_cref":
+                decls.append(("%s const &%s" if ty.endswith("*") else "const %s &%s") % (ty, pname))
+                ptypes[pname] = ty
+            else:
+                m = re.match(r"tl::tile<(.*?), ([\d, ]+)>$", ty)
+                dims = [d.strip() for d in m.group(2).split(",")]
+                dn = [self.fresh("D") for _ in dims]
+                h.tparams.extend("int " + d for d in dn)
+                decls.append("const tl::tile<%s, %s> &%s" % (m.group(1), ", ".join(dn), pname))
+                ptypes[pname] = ty
+            self.count("parameter " + mode)
+        for lit, dn in zip(defaults, dnames):
+            decls.append("%s %s" % (literal_type(lit), dn))
+            ptypes[dn] = literal_type(lit)
+        # The body: a return, locals step by step, a nested helper, an if constexpr at the end.
+        lines = []
+        shape = "return" if restricted else self.pick(["return", "steps", "steps", "nested", "nested", "ifc"])
+        if restricted and depth < 2 and self.chance(0.3):
+            shape = "nested"
+        plain_body = body
+        inner_container = None
+        if shape in ("nested",) or (shape == "steps" and depth < 2 and self.chance(0.3)):
+            sub = [(n, r) for n, r, f in body.walk() if not f and n is not body and n.kind != "paren"
+                   and n.size() > 1]
+            if sub and depth < 2:
+                n, r = self.pick(sub)
+                call = self.build(n, dict(ptypes), restricted or r, depth + 1, None)
+                inner_container = self.helpers[-1].container
+                body = body.replace(n, call)
+                self.count("nested")
+        locals_ = []
+        if shape in ("steps", "ifc") and not restricted:
+            for _ in range(self.rng.randint(1, 3)):
+                sub = [n for n, r, f in body.walk() if not f and not r and n is not body and n.kind != "paren"
+                       and not (n.kind == "raw" and self.chance(0.5))]
+                if not sub:
+                    break
+                n = self.pick(sub)
+                local = self.fresh("l") if self.chance(0.7) else \
+                    self.shadow_name(free + pnames + dnames + locals_)
+                locals_.append(local)
+                self.own.append(local)
+                lines.append("%s %s = %s;" % (self.pick(["auto", "auto", "const auto", "auto const"]), local,
+                                              self.expr_text(n)))
+                body = body.replace(n, Ex("raw", local))
+            if lines:
+                self.count("locals")
+        ret_expr = self.expr_text(body)
+        if shape == "ifc" and not restricted:
+            conds = ["true", "1 + 1 == 2", "sizeof(int) == 4", "!false"]
+            tps = [t.split()[1] for t in h.tparams if t.startswith("class ")]
+            if tps:
+                t = self.pick(tps)
+                conds += ["std::is_same_v<%s, %s>" % (t, t), "sizeof(%s) > 0" % t, "!std::is_void_v<%s>" % t]
+            cond = self.pick(conds)
+            tile_known = known if known and known.startswith("tl::tile<") else None
+            alt = self.expr_text(plain_body) if not (tile_known and self.chance(0.4)) else \
+                "tl::zeros<%s>()" % tile_known[len("tl::tile<"):-1]
+            taken = lines + ["return %s;" % ret_expr]
+            if self.chance(0.5):
+                lines = ["if constexpr (%s) {" % cond] + ["  " + l for l in taken] + \
+                    ["} else {", "  return %s;" % alt, "}"]
+            else:
+                lines = ["if constexpr (!(%s)) {" % cond, "  return %s;" % alt, "} else {"] + \
+                    ["  " + l for l in taken] + ["}"]
+            self.count("if constexpr")
+        else:
+            lines.append("return %s;" % ret_expr)
+        h.body = lines
+        h.params = [(d, None) for d in decls[:len(free)]] + [(decls[len(free) + i], defaults[i].render())
+                                                              for i in range(len(defaults))]
+        # The return type: deduced, or the exact type where the generator knows it.
+        late_ok = False
+        if known and self.chance(0.6):
+            if self.chance(0.25):
+                h.trailing = known
+            else:
+                h.ret = known
+            late_ok = True
+            self.count("concrete return")
+        elif self.chance(0.1) and (body.kind in ("bin", "un", "call", "brace", "num") or
+                                   (body.kind == "raw" and body.op == "call")):
+            h.ret = "decltype(auto)"
+        h.specs = [s for s in ("[[nodiscard]]", "inline", "static") if self.chance(0.15)]
+        h.noexcept = self.chance(0.1)
+        # Where it lives, and the call.
+        c = self.container(metas, inner_container)
+        h.container = c
+        h.name = self.helper_name(c)
+        if c.kind != "struct" or not c.metas:
+            h.tparams = ["int " + m for m in metas] + h.tparams
+        c.members.append(h)
+        if late_ok and c.kind in ("here", "ns", "struct") and c.style != "anonymous" and not c.metas \
+                and self.chance(0.3):
+            h.late = True
+            self.count("defined after the kernel")
+        self.helpers.append(h)
+        self.count("helper in " + (c.kind if c.kind != "ns" else "namespace " + c.style))
+        targs = "<%s>" % ", ".join(metas) if metas and not (c.kind == "struct" and c.metas) else ""
+        args = list(free)
+        n_explicit = self.rng.randint(0, len(defaults)) if defaults else 0
+        args += [d.render() for d in defaults[:n_explicit]]
+        if defaults:
+            self.count("default arguments")
+        return Ex("raw", "%s%s%s(%s)" % (c.qual, h.name, targs, ", ".join(args)), op="call")
+
+    @staticmethod
+    def replace_literal(body, orig, lit, dname):
+        """body is orig renamed (same shape): replace the node at lit's position in orig."""
+        def walk(a, b):
+            if a is lit:
+                return Ex("name", dname)
+            if not a.kids:
+                return b
+            kids = [walk(x, y) for x, y in zip(a.kids, b.kids)]
+            return Ex(b.kind, b.text, kids, b.op, b.targs, b.tnames)
+        return walk(orig, body)
+
+    def shadow_name(self, avoid):
+        """A local named as one of the kernel's variables (the inlined code must keep them apart)."""
+        names = [n for n in self.env if n not in avoid and n not in self.metas]
+        return self.pick(names) if names else self.fresh("l")
+
+    def expr_text(self, e):
+        text = e.render()
+        if self.opts.get("parens"):
+            text = self.rdr.parens(text, "body")
+        return text
+
+    def store(self, e):
+        """tl::store(P, V[, M]) as a call of a void helper that stores."""
+        p, v = e.kids[0], e.kids[1]
+        m = e.kids[2] if len(e.kids) == 3 else None
+        parts, pnames, decls, args = [], [], [], []
+        h = Helper(None, None)
+        tn = [0]
+
+        def param(arg, stem):
+            name = self.fresh(stem)
+            self.own.append(name)
+            ty = self.env.get(arg.text) if arg.kind == "name" else None
+            mode = self.pick(["value", "cref", "concrete", "abbrev"])
+            if ty is None and mode == "concrete":
+                mode = "value"
+            if mode == "concrete":
+                if self.chance(0.5):
+                    decls.append("%s%s%s" % (ty, "" if ty.endswith("*") else " ", name))
+                else:
+                    decls.append(("%s const &%s" if ty.endswith("*") else "const %s &%s") % (ty, name))
+            elif mode == "abbrev":
+                decls.append("const auto &%s" % name)
+            else:
+                tn[0] += 1
+                t = "S%d" % tn[0]
+                h.tparams.append("class " + t)
+                decls.append(("%s %s" if mode == "value" else "const %s &%s") % (t, name))
+            args.append(arg.render())
+            return name
+
+        # The pointer: whole, or its base and the offsets added to it (in their order).
+        chain = []
+        q = p
+        while q.kind == "bin" and q.op == "+":
+            chain.insert(0, q.kids[1])
+            q = q.kids[0]
+        if q.kind == "name" and chain and self.chance(0.6):
+            ptr = param(q, "base")
+            ptr_text = " + ".join([ptr] + [param(x, "off") for x in chain])
+            self.count("store with the pointer's offsets")
+        else:
+            ptr_text = param(p, "ptr")
+        val = param(v, "value")
+        mask_text = None
+        if m is not None:
+            if m.kind == "bin" and m.op == "&" and self.chance(0.5):
+                mask_text = "%s & %s" % (param(m.kids[0], "mask"), param(m.kids[1], "mask"))
+            else:
+                mask_text = param(m, "mask")
+        lines = []
+        r = self.rng.random()
+        if r < 0.3:
+            q = self.fresh("where")
+            self.own.append(q)
+            lines.append("auto %s = %s;" % (q, ptr_text))
+            ptr_text = q
+        store = "tl::store(%s, %s%s);" % (ptr_text, val, "" if mask_text is None else ", " + mask_text)
+        if self.chance(0.03):
+            lines.append("return " + store)  # a void function may return a void expression
+            self.count("return of a store")
+        else:
+            lines.append(store)
+            if self.chance(0.2):
+                lines.append("return;")
+        h.body = lines
+        h.params = [(d, None) for d in decls]
+        h.ret = "void"
+        h.specs = [s for s in ("inline", "static") if self.chance(0.15)]
+        metas = []
+        c = self.container(metas)
+        h.container = c
+        h.name = self.helper_name(c)
+        c.members.append(h)
+        if c.style != "anonymous" and not c.metas and self.chance(0.3):
+            h.late = True
+            self.count("defined after the kernel")
+        self.helpers.append(h)
+        self.count("store helper")
+        return "%s%s(%s)" % (c.qual, h.name, ", ".join(args))
+
+    # -- rendering ----------------------------------------------------------------------------------------
+
+    def render(self):
+        """(before the kernel, after the kernel): the containers with their helpers."""
+        before, after = [], []
+        for c in self.containers:
+            if not c.members:
+                continue
+            early = [h for h in c.members if not h.late]
+            late = [h for h in c.members if h.late]
+            if c.kind == "struct":
+                body = []
+                members = list(c.members)
+                # A member defined in the class may come after one that calls it (the class is
+                # complete in member bodies) where its return type is not deduced.
+                for h in members:
+                    if h.late:
+                        body.append(h.declaration(in_class=True))
+                    else:
+                        body.append(h.definition(in_class=True))
+                before.append(c.opening() + "\n" + "\n".join(body) + "\n" + c.closing())
+                for h in late:
+                    after.append(h.definition(defaults=False, qualified=c.name + "::"))
+                continue
+            text = [c.opening()] if c.opening() else []
+            text += [h.declaration() if h.late else h.definition() for h in c.members]
+            if c.closing():
+                text.append(c.closing())
+            before.append("\n".join(text))
+            if late:
+                text = [c.opening()] if c.opening() else []
+                text += [h.definition(defaults=False) for h in late]
+                if c.closing():
+                    text.append(c.closing())
+                after.append("\n".join(text))
+        return "".join(t + "\n" for t in before), "".join(t + "\n" for t in after)
+
+
+# ---------------------------------------------------------------------------------------------------
 # Units
 # ---------------------------------------------------------------------------------------------------
 
@@ -865,7 +1671,7 @@ class Unit:
     """One adversarial unit: a primary gen.py kernel (gen.Kernel(seed)), maybe partners, and the
     transformations chosen from the seed. `name` and `seed` are difftest.py's handles."""
 
-    def __init__(self, seed, cxx=None):
+    def __init__(self, seed, cxx=None, force=None):
         self.seed = seed
         self.pool = Pool.get(cxx or CONFIG["cxx"])
         self.primary = gen.Kernel(seed)
@@ -884,7 +1690,21 @@ class Unit:
         o["parens"] = rng.random() < 0.5
         o["settings"] = True  # the transformations reach into TILEC_KERNEL(...) too
         o["odd_ws"] = o["whitespace"]  # tabs, form feeds, vertical tabs, trailing blanks, line breaks
+        # Functions of your own, drawn apart so that the other choices of a seed stay as they were.
+        frng = random.Random("adversarial-functions-%d" % seed)
+        o["functions"] = frng.random() < 0.7
+        o["calls"] = o["functions"] and frng.random() < 0.9  # expressions into helpers
+        o["stores"] = o["functions"] and (frng.random() < 0.6 or not o["calls"])  # stores into void helpers
+        for key in CONFIG["force"] if force is None else force:
+            o[key] = True
+            for part in PARTS.get(key, ()):
+                o[part] = True
+            if key == "whitespace":
+                o["odd_ws"] = True
+            if key == "nesting":
+                o["parens"] = True
         self.opts = o
+        self.fn_stats = {}
         self.relation = rng.choice(["none", "none", "none", "twin", "overload", "prefix", "plain", "case"])
         self.kernels = []
         self.unit_ns = None  # set by the batch when the unit's declarations would clash with another's
@@ -1069,8 +1889,9 @@ class Unit:
         if only is None:
             return
         o = self.opts
-        for key in ("names", "constants", "comments", "splices", "parens", "settings"):
+        for key in ("names", "constants", "comments", "splices", "parens", "settings", "calls", "stores"):
             o[key] = o.get(key) and key in only
+        o["functions"] = o["functions"] and bool({"functions", "calls", "stores"} & only)
         o["odd_ws"] = o["whitespace"] and "whitespace" in only
         o["whitespace"] = o["whitespace"] and bool({"whitespace", "comments", "splices"} & only)
         if "endings" not in only:
@@ -1109,6 +1930,8 @@ class Unit:
     def summary(self):
         o = self.opts
         parts = [n for n in ("names", "constants", "nesting", "parens") if o.get(n)]
+        if o.get("functions"):
+            parts.append("functions(%s)" % ", ".join(n for n in ("calls", "stores") if o.get(n)))
         if o.get("whitespace"):
             parts.append("whitespace(%s%s%s)" % (o["endings"], ", comments" if o["comments"] else "",
                                                   ", splices" if o["splices"] else ""))
@@ -1123,8 +1946,13 @@ class Unit:
         rng = random.Random("adversarial-render-%d-%d" % (self.seed, len(self.primary.stmts)))
         lines_out = []
         prefix = [(self.unit_ns, False)] if self.unit_ns else []
+        self.fn_stats = {}
         for k in self.kernels:
-            text, inst = Renderer(self, k, rng, self.pool).render()
+            r = Renderer(self, k, rng, self.pool)
+            text, inst = r.render()
+            if r.outliner is not None:
+                for key, n in r.outliner.stats.items():
+                    self.fn_stats[key] = self.fn_stats.get(key, 0) + n
             full = prefix + k.path
             opens = "".join("%snamespace %s{\n" % ("inline " if inl else "", n + " " if n else "") for n, inl in full)
             closes = "}\n" * len(full)
@@ -1344,20 +2172,24 @@ def find_launcher(launchers, k, unit_ns):
 # Batches (difftest.py --adversarial)
 # ---------------------------------------------------------------------------------------------------
 
-TRANSFORMS = ("names", "namespaces", "constants", "whitespace", "nesting", "settings")
+TRANSFORMS = ("names", "namespaces", "constants", "whitespace", "nesting", "settings", "functions")
 # Parts, for --transforms: whitespace is odd whitespace, comments, splices and line endings; nesting is
-# wrappers (blocks, ifs and loops) and parens; settings lets the others into TILEC_KERNEL(...).
-PARTS = {"whitespace": ("comments", "splices", "endings"), "nesting": ("wrappers", "parens")}
-CONFIG = {"cxx": "g++", "transforms": None}
+# wrappers (blocks, ifs and loops) and parens; settings lets the others into TILEC_KERNEL(...);
+# functions is calls (expressions into helpers) and stores (stores into void helpers).
+PARTS = {"whitespace": ("comments", "splices", "endings"), "nesting": ("wrappers", "parens"),
+         "functions": ("calls", "stores")}
+# Keys that `+KEY` may force on in every unit (the others are chosen per seed only).
+FORCEABLE = ("names", "constants", "whitespace", "nesting", "functions", "calls", "stores")
+CONFIG = {"cxx": "g++", "transforms": None, "force": ()}
 
 
 def expand_transforms(items):
-    """--transforms's list (keys, `all`, `no-KEY`) as the set of keys and parts it turns on."""
+    """--transforms's list (keys, `all`, `no-KEY`, `+KEY`) as the set of keys and parts it turns on."""
     known = set(TRANSFORMS) | {p for ps in PARTS.values() for p in ps}
     on = set()
     for item in items:
         neg = item.startswith("no-")
-        key = item[3:] if neg else item
+        key = item[3:] if neg else item.lstrip("+")
         keys = known if key == "all" else {key} | set(PARTS.get(key, ()))
         if not keys <= known:
             raise SystemExit("adversarial.py: unknown transformation %r (known: all, %s; no-KEY removes one)" % (
@@ -1367,9 +2199,15 @@ def expand_transforms(items):
 
 
 def configure(cxx, transforms=None):
-    """The host compiler (the pool's filter) and the transformations to apply (None: all)."""
+    """The host compiler (the pool's filter) and the transformations to apply (None: all). `+KEY`
+    in transforms applies KEY in every unit instead of in the units whose seed chooses it."""
     CONFIG["cxx"] = cxx
     CONFIG["transforms"] = None if transforms is None else expand_transforms(transforms)
+    force = [t[1:] for t in (transforms or []) if t.startswith("+")]
+    for key in force:
+        if key not in FORCEABLE:
+            raise SystemExit("adversarial.py: +%s: only %s can be forced on" % (key, ", ".join(FORCEABLE)))
+    CONFIG["force"] = tuple(force)
 
 
 def Kernel(seed):  # noqa: N802 (difftest.py's name for "what a seed gives")
@@ -1538,24 +2376,62 @@ def check_program(units):
     return "\n".join(src) + "\n"
 
 
+# Line shapes the outliner rewrites (Outliner.line), to check that it reads every one of gen.py's.
+OUTLINED_LINE = re.compile(r"^\s*(?:(?:auto|int|float|int64_t|bool) \w+ = (.*);|\w+ (?:[-+*/%&|^])?= (.*);|"
+                           r"if \((.*)\) \{|tl::store\((.*)\);)$")
+# Variants of the functions transformation that the self-test must see in 40 units or more.
+FN_VARIANTS = ("helper in here", "helper in struct", "helper in namespace plain", "helper in namespace nested",
+               "helper in namespace inline", "helper in namespace anonymous", "nested", "locals",
+               "if constexpr", "default arguments", "called twice", "store helper", "concrete return",
+               "defined after the kernel", "parameter dims", "parameter abbrev", "parameter concrete_cref",
+               "if condition", "store with the pointer's offsets")
+
+
+def unread_lines(g):
+    """Lines of gen.py's kernel that the outliner would rewrite but cannot parse back exactly."""
+    bad = []
+    for st in g.live_stmts():
+        for line in st.text.split("\n"):
+            m = OUTLINED_LINE.match(line)
+            if not m:
+                continue
+            text = next(x for x in m.groups() if x is not None)
+            if m.group(4) is not None:
+                text = "tl::store(%s)" % text
+            e = parse_expr(text)
+            if e is None or not same_tokens(e.render(), text):
+                bad.append(line.strip())
+    return bad
+
+
 def self_test(count, cxx, batch=40, start=0):
     configure(cxx)
     bad = 0
     seeds = [derived_seed(start, i) for i in range(count)]
+    # Every other unit has the functions transformation forced on (otherwise chosen per seed).
+    force = {s: ("functions",) if i % 2 else () for i, s in enumerate(seeds)}
     for s in seeds:
-        a, b = Unit(s), Unit(s)
+        a, b = Unit(s, force=force[s]), Unit(s, force=force[s])
         compose([a])
         compose([b])
         ta, tb = a.render() + a.wrappers(), b.render() + b.wrappers()
         if ta != tb:
             print("adversarial.py: seed %d renders differently twice" % s)
             bad += 1
+        for k in a.kernels:
+            for line in unread_lines(k.g):
+                print("adversarial.py: seed %d: the functions transformation cannot read back %r" % (s, line))
+                bad += 1
+    stats = {}
     work = tempfile.mkdtemp(prefix="tilec-adversarial-check-")
     try:
         for i in range(0, len(seeds), batch):
-            units = [Unit(s) for s in seeds[i:i + batch]]
+            units = [Unit(s, force=force[s]) for s in seeds[i:i + batch]]
             d = os.path.join(work, "b%d" % i)
             write_batch(d, units)
+            for u in units:
+                for key, n in u.fn_stats.items():
+                    stats[key] = stats.get(key, 0) + n
             with open(os.path.join(d, "check.cpp"), "w") as f:
                 f.write(check_program(units))
             p = subprocess.run([cxx, "-std=c++20", "-O1", "-w", "-I", os.path.join(ROOT, "runtime_headers"), "-I", d,
@@ -1575,6 +2451,13 @@ def self_test(count, cxx, batch=40, start=0):
     finally:
         if not bad:
             shutil.rmtree(work, ignore_errors=True)
+    helpers = stats.get("store helper", 0) + sum(n for key, n in stats.items() if key.startswith("helper in "))
+    print("adversarial.py: functions: %d helpers (%s)" % (helpers, ", ".join(
+        "%s %d" % kv for kv in sorted(stats.items()))))
+    missing = [v for v in FN_VARIANTS if not stats.get(v)]
+    if count >= 40 and missing:
+        print("adversarial.py: functions: no %s in %d units" % (", ".join(missing), count))
+        bad += 1
     print("adversarial.py: %d units, %d problems" % (count, bad))
     return 1 if bad else 0
 
@@ -1585,11 +2468,12 @@ if __name__ == "__main__":
     ap.add_argument("seed", nargs="?", type=int)
     ap.add_argument("--self-test", type=int, metavar="N")
     ap.add_argument("--cxx", default="g++")
+    ap.add_argument("--transforms", metavar="LIST", help="as difftest.py's (printing one unit)")
     a = ap.parse_args()
     if a.self_test is not None:
         sys.exit(self_test(a.self_test, a.cxx))
     if a.seed is None:
         ap.error("a seed or --self-test N")
-    configure(a.cxx)
+    configure(a.cxx, a.transforms.split(",") if a.transforms else None)
     u = Unit(a.seed)
     sys.stdout.write(batch_source([u]) + "\n\n// ref.cpp:\n" + u.wrappers())

@@ -16,7 +16,8 @@ A reduced kernel, shrunk further by hand, is kept as a test in tests/difftest/ke
 its `static void run_NAME` host function, as `gen.py SEED` prints them); `--kept FILE...` runs such
 files as one batch (CTest: difftest.kept). `--adversarial` runs adversarial.py's units instead:
 gen.py's kernels rewritten by meaning-preserving transformations (hostile names, namespaces and
-overloads, constants, whitespace and line endings, deep nesting; CTest: difftest.adversarial).
+overloads, constants, whitespace and line endings, deep nesting, functions of your own; CTest:
+difftest.adversarial).
 Exit status: 0 when every kernel matched on every target, 1 otherwise.
 """
 
@@ -358,8 +359,9 @@ def main():
                     help="run adversarial.py's units: gen.py's kernels under meaning-preserving transformations")
     ap.add_argument("--transforms", metavar="LIST",
                     help="with --adversarial, for triage: only these transformations (comma-separated: names, "
-                         "namespaces, constants, whitespace, nesting, settings, or the parts comments, splices, "
-                         "endings, wrappers, parens; all; no-KEY takes one away)")
+                         "namespaces, constants, whitespace, nesting, settings, functions, or the parts comments, "
+                         "splices, endings, wrappers, parens, calls, stores; all; no-KEY takes one away; +KEY "
+                         "applies KEY in every unit, not only where the seed chooses it)")
     ap.add_argument("--kept", nargs="+", metavar="FILE",
                     help="run these kept kernels (tests/difftest/kept/*.cpp) instead of generated ones")
     opts = ap.parse_args()
