@@ -218,6 +218,18 @@ Code KernelEmitter::math(const Math *m, const Idx &idx) {
     Code r{"tilec::rt::iabs(" + args[0].text + ")", Prec::Postfix};
     return r;
   }
+  if (m->op == MathOp::Popc || m->op == MathOp::Clz || m->op == MathOp::Umulhi) {
+    // CUDA's and HIP's bit intrinsics take unsigned (popc, umulhi) or signed (clz) operands.
+    const bool wide = t == ScalarType::I64;
+    const std::string u = wide ? "static_cast<unsigned long long>(" : "static_cast<unsigned>(";
+    const std::string back = wide ? "static_cast<int64_t>(" : "static_cast<int>(";
+    if (m->op == MathOp::Popc)
+      return {back + (wide ? "__popcll(" : "__popc(") + u + args[0].text + ")))", Prec::Postfix};
+    if (m->op == MathOp::Clz)
+      return {back + (wide ? "__clzll(" : "__clz(") + args[0].text + "))", Prec::Postfix};
+    return {back + (wide ? "__umul64hi(" : "__umulhi(") + u + args[0].text + "), " + u + args[1].text + ")))",
+            Prec::Postfix};
+  }
   std::string x = asFloat(args[0], t);
   Code xc{x, is16(t) ? Prec::Postfix : args[0].prec};
   std::string f;
@@ -238,6 +250,10 @@ Code KernelEmitter::math(const Math *m, const Idx &idx) {
     f = "fmaf(" + x + ", " + asFloat(args[1], t) + ", " + asFloat(args[2], t) + ")";
     break;
   case MathOp::Cdiv: break;
+  case MathOp::DivRn: f = "__fdiv_rn(" + x + ", " + asFloat(args[1], t) + ")"; break;
+  case MathOp::DivRz: f = "tilec::rt::div_rz(" + x + ", " + asFloat(args[1], t) + ")"; break;
+  case MathOp::Fdiv: f = "__fdividef(" + x + ", " + asFloat(args[1], t) + ")"; break;
+  case MathOp::SqrtRn: f = "__fsqrt_rn(" + x + ")"; break;
   default: {
     // The C library's float function of the op's name: sinf, powf, ...
     f = std::string(name(m->op)) + "f(" + x;

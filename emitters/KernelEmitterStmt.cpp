@@ -529,7 +529,21 @@ void KernelEmitter::stmt(const Stmt &s) {
     }
     return;
   }
-  case StmtKind::Barrier: w_->line("__syncthreads();"); return;
+  case StmtKind::Barrier: {
+    auto *b = as<Barrier>(s);
+    std::string why;
+    if (b->globalEarlier.valid() && b->globalEarlier.file < static_cast<int>(m_.files.size())) {
+      // A barrier that keeps the source's program order in global memory says which accesses.
+      auto at = [&](const SourceLoc &l) {
+        return commentText(m_.files[l.file].name) + ":" + std::to_string(l.line);
+      };
+      why = "  // program order: the " + std::string(b->globalEarlierWrite ? "store" : "load") + " at " +
+            at(b->globalEarlier) + " before this " + (b->globalLaterWrite ? "store" : "load") +
+            " (global memory)";
+    }
+    w_->line("__syncthreads();" + why);
+    return;
+  }
   case StmtKind::SharedWrite: {
     auto sw = as<SharedWrite>(s);
     if (sw->buffer < 0 || sw->buffer >= static_cast<int>(k_.buffers.size()))

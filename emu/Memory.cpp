@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 
 // Bounds of the section that __shared__ variables are placed in (tilec/emu/device.hpp), defined by
@@ -33,17 +34,28 @@ bool g_inEmulator = false;
 
 namespace {
 
+/// Who touched one byte of shared or global memory, and when (epochs count barrier intervals
+/// over the whole program, so cells of an earlier block or launch never match).
+struct Cell {
+  uint64_t writtenInBlock = 0; ///< block serial of the last write: initialized in that block
+  uint32_t wEpoch = 0, rEpoch = 0, aEpoch = 0;
+  uint32_t wThread = 0, rThread = 0, aThread = 0;
+  Pc wPc = nullptr, rPc = nullptr, aPc = nullptr;
+};
+constexpr uint32_t kMany = ~0u; ///< several threads read (or atomically updated) in this epoch
+
 // ---- device buffers -----------------------------------------------------------------------------
 struct Buffer {
   uintptr_t lo, hi;
-  void *allocation; ///< what device_malloc got from the system (null: registered by the program)
+  void *allocation;        ///< what device_malloc got from the system (null: registered by the program)
+  std::vector<Cell> shadow = {}; ///< one per byte, made at the buffer's first access by a kernel
 };
 std::map<uintptr_t, Buffer> g_buffers; // by lo
 
 /// Red zone around each allocation: an access just past either end lands in no buffer.
 constexpr size_t kRedZone = 256;
 
-const Buffer *findBuffer(uintptr_t a) {
+Buffer *findBuffer(uintptr_t a) {
   auto it = g_buffers.upper_bound(a);
   if (it == g_buffers.begin())
     return nullptr;
@@ -110,15 +122,6 @@ bool inReadOnlyImage(uintptr_t a, size_t n) {
 // ---- shared memory ------------------------------------------------------------------------------
 uintptr_t sharedLo() { return reinterpret_cast<uintptr_t>(__start_tilec_shared); }
 uintptr_t sharedHi() { return reinterpret_cast<uintptr_t>(__stop_tilec_shared); }
-
-/// Who touched one byte of shared memory, and when (epochs count barrier intervals).
-struct Cell {
-  uint64_t writtenInBlock = 0; ///< block serial of the last write: initialized in that block
-  uint32_t wEpoch = 0, rEpoch = 0, aEpoch = 0;
-  uint32_t wThread = 0, rThread = 0, aThread = 0;
-  Pc wPc = nullptr, rPc = nullptr, aPc = nullptr;
-};
-constexpr uint32_t kMany = ~0u; ///< several threads read (or atomically updated) in this epoch
 
 /// The __shared__ variables, from the program's symbol table (nm), with a shadow cell per byte.
 /// A kernel's own are its function-local statics: their mangled names are "_ZZ" + the kernel's
@@ -238,45 +241,36 @@ std::string otherThread(uint32_t id) {
   return s.substr(0, s.find(" of block"));
 }
 
-void raceReport(Access now, Access before, uint32_t other, Pc otherPc, uintptr_t a, size_t n,
-                Pc pc) {
+void raceReport(Access now, Access before, uint32_t other, Pc otherPc, const std::string &where,
+                size_t n, bool shared, Pc pc) {
   std::string what = std::string(accessName(now)) + " after " + accessName(before);
-  std::string text = "shared-memory race (" + what + "): " + std::to_string(n) + " bytes at " +
-                     describeShared(a) + "\n  " + accessName(now) + " by " +
+  std::string text = std::string(shared ? "shared" : "global") + "-memory race (" + what + "): " +
+                     std::to_string(n) + " bytes at " + where + "\n  " + accessName(now) + " by " +
                      describe_thread(*g_current) + " at {pc:0}\n  " + accessName(before) + " by " +
                      otherThread(other) + " at {pc:1}\n  no __syncthreads() separates them\n";
-  report(FindingKind::SharedRace, {pc, otherPc}, text);
+  report(shared ? FindingKind::SharedRace : FindingKind::GlobalRace, {pc, otherPc}, text);
 }
 
-void checkShared(SharedVar &v, uintptr_t a, size_t n, Access kind, Pc pc) {
+/// Checks an access of bytes [a, a + n) against their cells (`cells[0]` is byte a's) for races
+/// with other threads of the block since the last barrier, then records it. `where` describes a.
+/// Returns whether a race was reported.
+bool checkRaces(Cell *cells, uintptr_t a, size_t n, Access kind, Pc pc, bool shared,
+                const std::function<std::string(uintptr_t)> &where) {
   const uint32_t me = g_current->linear, epoch = g_launch->epoch;
-  if (v.shadow.empty())
-    v.shadow.resize(v.hi - v.lo);
-  bool raced = false, uninit = false;
+  bool raced = false;
   for (size_t i = 0; i < n; ++i) {
-    Cell &c = v.shadow[a - v.lo + i];
+    Cell &c = cells[i];
     if (!raced) {
       if (c.wEpoch == epoch && c.wThread != me) {
-        raceReport(kind, Access::Write, c.wThread, c.wPc, a, n, pc);
+        raceReport(kind, Access::Write, c.wThread, c.wPc, where(a), n, shared, pc);
         raced = true;
       } else if (kind != Access::Read && c.rEpoch == epoch && c.rThread != me) {
-        raceReport(kind, Access::Read, c.rThread, c.rPc, a, n, pc);
+        raceReport(kind, Access::Read, c.rThread, c.rPc, where(a), n, shared, pc);
         raced = true;
       } else if (kind != Access::Atomic && c.aEpoch == epoch && c.aThread != me) {
-        raceReport(kind, Access::Atomic, c.aThread, c.aPc, a, n, pc);
+        raceReport(kind, Access::Atomic, c.aThread, c.aPc, where(a), n, shared, pc);
         raced = true;
       }
-    }
-    if (kind != Access::Write && c.writtenInBlock != g_launch->blockSerial && !uninit) {
-      uninit = true;
-      report(FindingKind::UninitializedShared, {pc},
-             "read of uninitialized shared memory: " + std::to_string(n) + " bytes at " +
-                 describeShared(a) + "\n  by " + describe_thread(*g_current) +
-                 " at {pc:0}\n  no thread of this block has written " +
-                 (n == 1   ? std::string("it")
-                  : i == 0 ? "them"
-                           : "byte " + std::to_string(i) + " of them") +
-                 "\n");
     }
     switch (kind) {
     case Access::Read:
@@ -298,6 +292,34 @@ void checkShared(SharedVar &v, uintptr_t a, size_t n, Access kind, Pc pc) {
       break;
     }
   }
+  return raced;
+}
+
+void checkShared(SharedVar &v, uintptr_t a, size_t n, Access kind, Pc pc) {
+  if (v.shadow.empty())
+    v.shadow.resize(v.hi - v.lo);
+  Cell *cells = &v.shadow[a - v.lo];
+  // Uninitialized reads first: the race check records this access.
+  if (kind != Access::Write)
+    for (size_t i = 0; i < n; ++i)
+      if (cells[i].writtenInBlock != g_launch->blockSerial) {
+        report(FindingKind::UninitializedShared, {pc},
+               "read of uninitialized shared memory: " + std::to_string(n) + " bytes at " +
+                   describeShared(a) + "\n  by " + describe_thread(*g_current) +
+                   " at {pc:0}\n  no thread of this block has written " +
+                   (n == 1   ? std::string("it")
+                    : i == 0 ? "them"
+                             : "byte " + std::to_string(i) + " of them") +
+                   "\n");
+        break;
+      }
+  checkRaces(cells, a, n, kind, pc, true, describeShared);
+}
+
+/// "global 0x... (byte 8 of a 400-byte buffer at 0x...)".
+std::string describeGlobal(const Buffer &b, uintptr_t a) {
+  return "global " + hex(a) + " (byte " + std::to_string(a - b.lo) + " of a " +
+         std::to_string(b.hi - b.lo) + "-byte buffer at " + hex(b.lo) + ")";
 }
 
 [[noreturn]] void fault(const std::string &what, uintptr_t a, size_t n, const std::string &where,
@@ -348,9 +370,16 @@ void check_access(uintptr_t a, size_t n, Access kind, bool checkAlignment, Pc pc
     checkShared(*var, a, n, kind, pc);
     return;
   }
-  if (const Buffer *b = findBuffer(a)) {
-    if (a + n <= b->hi)
+  if (Buffer *b = findBuffer(a)) {
+    if (a + n <= b->hi) {
+      // Two threads of the block on one byte since the last barrier, one writing: the order is
+      // the GPU's timing, not the program's (docs/emulation.md "Global-memory races").
+      if (b->shadow.empty())
+        b->shadow.resize(b->hi - b->lo);
+      checkRaces(&b->shadow[a - b->lo], a, n, kind, pc, false,
+                 [b](uintptr_t x) { return describeGlobal(*b, x); });
       return;
+    }
   }
   if (kind == Access::Read && inReadOnlyImage(a, n))
     return; // constants of the program

@@ -9,6 +9,8 @@
 #include <link.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -30,9 +32,9 @@ long g_errors = 0;
 bool g_print = true;
 bool g_exitHookInstalled = false;
 
-/// A symbolized frame: function, file (base name) and line.
+/// A symbolized frame: function, file (base name and path) and line.
 struct Frame {
-  std::string function, file;
+  std::string function, file, path;
   int line = 0;
 };
 std::map<Pc, std::vector<Frame>> g_frames; // innermost frame first
@@ -113,6 +115,7 @@ void symbolize(const std::set<Pc> &pcs) {
         auto colon = loc.find_last_of(':');
         std::string path = loc.substr(0, colon);
         f.file = baseName(path);
+        f.path = path;
         f.line = colon == std::string::npos ? 0 : std::atoi(loc.c_str() + colon + 1);
         // The emulator's own built-ins (tilec/emu/*.hpp) are not worth naming.
         if (std::filesystem::path(path).lexically_normal().string().find("/tilec/emu/") ==
@@ -164,6 +167,48 @@ std::string hex(uintptr_t v) {
   return buf;
 }
 
+/// The kernel source's line that tilec's nearest provenance comment at or above `line` of an
+/// emitted file names ("layer_norm.cpp:17" from "  // layer_norm.cpp:17: auto a = ..."), or "".
+static std::string sourceLineOf(const std::string &path, int line) {
+  static std::map<std::string, std::vector<std::string>> files;
+  auto it = files.find(path);
+  if (it == files.end()) {
+    std::vector<std::string> lines;
+    if (FILE *f = std::fopen(path.c_str(), "r")) {
+      char buf[4096];
+      std::string cur;
+      while (std::fgets(buf, sizeof buf, f)) {
+        cur += buf;
+        if (!cur.empty() && cur.back() == '\n') {
+          cur.pop_back();
+          lines.push_back(cur);
+          cur.clear();
+        }
+      }
+      std::fclose(f);
+    }
+    it = files.emplace(path, std::move(lines)).first;
+  }
+  const std::vector<std::string> &lines = it->second;
+  for (int i = std::min<int>(line, static_cast<int>(lines.size())) - 1; i >= 0; --i) {
+    const std::string &l = lines[i];
+    size_t p = l.find_first_not_of(' ');
+    if (p == std::string::npos || l.compare(p, 3, "// ") != 0)
+      continue;
+    // "// NAME:LINE:" or "// NAME:LINE" at the end: a provenance comment.
+    size_t colon = l.find(':', p + 3);
+    if (colon == std::string::npos || l.find(' ', p + 3) < colon)
+      continue;
+    size_t digits = colon + 1;
+    while (digits < l.size() && std::isdigit(static_cast<unsigned char>(l[digits])))
+      ++digits;
+    if (digits == colon + 1 || (digits < l.size() && l[digits] != ':'))
+      continue;
+    return l.substr(p + 3, digits - p - 3);
+  }
+  return "";
+}
+
 std::string describe_pc(Pc pc) {
   auto it = g_frames.find(pc);
   if (it == g_frames.end() || it->second.empty() || it->second.back().line == 0) {
@@ -178,6 +223,9 @@ std::string describe_pc(Pc pc) {
   // innermost line: "vector_add.cu:36 (in tilec::rt::load_vec, core.hpp:202)".
   const Frame &outer = frames.back(), &inner = frames.front();
   std::string s = outer.file + ":" + std::to_string(outer.line);
+  std::string from = sourceLineOf(outer.path, outer.line);
+  if (!from.empty())
+    s += " (from " + from + ")";
   if (frames.size() > 1)
     s += " (in " + shortFunction(frames[frames.size() - 2].function) + ", " + inner.file + ":" +
          std::to_string(inner.line) + ")";
@@ -249,6 +297,8 @@ const char *finding_kind_name(FindingKind k) {
     return "misaligned";
   case FindingKind::SharedRace:
     return "shared-race";
+  case FindingKind::GlobalRace:
+    return "global-race";
   case FindingKind::UninitializedShared:
     return "uninitialized-shared";
   case FindingKind::BarrierNotReached:

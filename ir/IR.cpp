@@ -45,7 +45,8 @@ const char *name(MathOp o) {
                                 "sin",   "cos",   "tan",   "asin",     "acos",  "atan",   "sinh",
                                 "cosh",  "asinh", "acosh", "atanh",    "expm1", "log1p",  "log10",
                                 "cbrt",  "erfc",  "lgamma", "rint",    "round", "trunc",  "pow",
-                                "atan2", "hypot", "copysign", "fmod",  "remainder"};
+                                "atan2", "hypot", "copysign", "fmod",  "remainder", "div_rn",
+                                "div_rz", "fdiv", "sqrt_rn", "popc", "clz", "umulhi"};
   return names[static_cast<int>(o)];
 }
 
@@ -63,9 +64,12 @@ bool isComparison(BinaryOp o) { return o >= BinaryOp::Lt && o <= BinaryOp::Ne; }
 int arity(MathOp o) {
   if (o == MathOp::Fma)
     return 3;
-  if (o == MathOp::Cdiv || o >= MathOp::Pow)
-    return 2;
-  return 1;
+  switch (o) {
+  case MathOp::SqrtRn:
+  case MathOp::Popc:
+  case MathOp::Clz: return 1;
+  default: return o == MathOp::Cdiv || o >= MathOp::Pow ? 2 : 1;
+  }
 }
 
 namespace {

@@ -58,7 +58,11 @@ enum class MathOp : uint8_t {
   Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Expm1, Log1p, Log10, Cbrt, Erfc,
   Lgamma, Rint, Round, Trunc,
   // binary, floating point
-  Pow, Atan2, Hypot, Copysign, Fmod, Remainder
+  Pow, Atan2, Hypot, Copysign, Fmod, Remainder,
+  DivRn, DivRz, Fdiv, // a / b rounded to nearest, toward zero, and the fast approximate one
+  SqrtRn,             // unary: sqrt rounded to nearest
+  Popc, Clz,          // unary, integers: set bits, leading zeros
+  Umulhi              // binary, integers: the high half of the unsigned product
 };
 enum class ReduceOp : uint8_t { Sum, Max, Min, ArgMax, ArgMin };
 enum class HintKind : uint8_t { MultipleOf, MaxContiguous };
@@ -346,6 +350,11 @@ struct If : StmtNode {
 };
 struct Barrier : StmtNode {
   TILEC_STMT_NODE(Barrier)
+  /// Set when the barrier orders global memory (program order of the source, docs/language.md
+  /// "Program order"): the earlier access it orders before the statement after it, for the
+  /// emitted comment. Invalid for barriers that order shared memory only.
+  SourceLoc globalEarlier;
+  bool globalEarlierWrite = false, globalLaterWrite = false;
   static Stmt make(SourceLoc loc = {});
 };
 /// Write to shared buffer `buffer`.

@@ -69,7 +69,9 @@ const std::vector<std::string> &namesTheOutputUses() {
       "sqrtf", "rsqrtf", "logf", "log2f", "tanhf", "erff", "fabsf", "floorf", "ceilf", "fmaf",
       "fminf", "fmaxf", "fmodf", "sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "sinhf", "coshf",
       "asinhf", "acoshf", "atanhf", "expm1f", "log1pf", "log10f", "cbrtf", "erfcf", "lgammaf", "rintf",
-      "roundf", "truncf", "powf", "atan2f", "hypotf", "copysignf", "remainderf",
+      "roundf", "truncf", "powf", "atan2f", "hypotf", "copysignf", "remainderf", "__fdiv_rn",
+      "__fdiv_rz", "__fdividef", "__fsqrt_rn", "__popc", "__popcll", "__clz", "__clzll", "__umulhi",
+      "__umul64hi",
       // the runtime headers' macros
       "TILEC_UNROLL", "TILEC_NO_UNROLL", "TILEC_NOINLINE", "TILEC_WARP_SIZE", "TILEC_KERNEL",
       "TILEC_CHECK_VECTOR_ACCESS", "TILEC_BINARY_OPERATOR", "TILEC_COMPOUND_OPERATOR",

@@ -120,9 +120,14 @@ public:
       body(i->elseS, nullptr);
       return;
     }
-    case StmtKind::Barrier:
+    case StmtKind::Barrier: {
       os << "barrier";
+      auto *b = as<Barrier>(s);
+      if (b->globalEarlier.valid()) // orders global memory: the earlier access's line
+        os << " global(" << (b->globalEarlierWrite ? "store" : "load") << " " << b->globalEarlier.line
+           << " -> " << (b->globalLaterWrite ? "store" : "load") << ")";
       break;
+    }
     case StmtKind::SharedWrite: {
       auto *w = as<SharedWrite>(s);
       os << "shared_write" << (w->partials ? "_partials" : "") << " " << w->buffer << ", "

@@ -1,5 +1,6 @@
 // insert-barriers: places the block-wide barriers that order shared-memory accesses
-// (docs/internals.md invariant 7) and only those.
+// (docs/internals.md invariant 7), and those that keep the source's program order for global
+// memory (docs/language.md "Program order"), and only those.
 //
 // Runs after: allocate-shared (hazards are decided on the allocated byte ranges, so two buffers
 // that reuse the same bytes are ordered too; a buffer without an offset only conflicts with
@@ -7,8 +8,19 @@
 // Guarantees: no shared read can see a write of another thread from the same phase
 // (read-after-write), and no shared write can overwrite bytes another thread may still read or
 // write (write-after-read, write-after-write), without a barrier in between; every barrier has a
-// shared access since the previous one (barriers the lowering placed are kept when they order
-// something, dropped when redundant).
+// shared or global access since the previous one (barriers the lowering placed are kept when they
+// order something, dropped when redundant).
+//
+// Global memory: two accesses of a block (loads, stores), one a store, are ordered by a barrier
+// unless they cannot touch one address from two threads:
+//  - pointers derived from different pointer parameters do not alias (the rule of Triton and of
+//    `__restrict__` code); a pointer whose parameter is unknown may alias every one;
+//  - the same pointer expression over the same values (no variable in it assigned or redeclared
+//    in between, not a loop-carried pair whose values changed) in the same layout reaches each
+//    address from one thread only, when the elements are not replicated: a store's replicas skip
+//    it, a scalar store is thread 0's, but a load of replicated elements (or a scalar load) is
+//    every replica's, so it conflicts with a store to the same pointer.
+// The emitted barrier says which two accesses it orders.
 //
 // Analysis: a forward walk keeps the accesses (byte range, read/write) made since the last barrier
 // ("pending"). A statement whose accesses conflict with a pending one gets a barrier before it,
@@ -26,8 +38,12 @@
 //                                                          }
 #include "passes/Passes.h"
 
+#include "ir/Equality.h"
 #include "ir/IRVisitor.h"
 
+#include <functional>
+#include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -37,11 +53,24 @@ namespace {
 
 using namespace ir;
 
+/// A shared access (byte range) or a global one (the pointer parameters it may reach, -1 for any;
+/// the pointer expression while its values are those of the access, else null).
 struct Access {
-  int64_t lo, hi;
-  bool write;
+  int64_t lo = 0, hi = 0;
+  bool write = false;
+  bool global = false;
+  std::set<int> params;
+  Expr ptr; // with the locals it reads replaced by their definitions (BarrierPlacement::expand)
+  // Made in an earlier iteration of the loop over `shiftVar`, which has since advanced by a
+  // nonzero multiple of `shiftStep` (0: not a constant); the other variables of `ptr` kept their
+  // values.
+  const VarNode *shiftVar = nullptr;
+  int64_t shiftStep = 0;
+  SourceLoc loc; // global: the statement, for the barrier's comment
   bool operator<(const Access &o) const {
-    return std::tie(lo, hi, write) < std::tie(o.lo, o.hi, o.write);
+    return std::tie(global, lo, hi, write, params, ptr, shiftVar, shiftStep, loc.file, loc.line, loc.col) <
+           std::tie(o.global, o.lo, o.hi, o.write, o.params, o.ptr, o.shiftVar, o.shiftStep, o.loc.file,
+                    o.loc.line, o.loc.col);
   }
 };
 using Pending = std::set<Access>;
@@ -51,6 +80,8 @@ public:
   explicit BarrierPlacement(Kernel &k) : k(k) {}
 
   void run() {
+    pointerParams();
+    definitions();
     walk(k.body, {});
     k.body = rebuildOne(k.body);
   }
@@ -58,20 +89,321 @@ public:
 private:
   Access rangeOf(int buf, bool write) const {
     const SharedBuffer &b = k.buffers.at(buf);
-    if (b.offsetBytes < 0) // not allocated: a range of its own, disjoint from every other buffer
-      return {-1 - int64_t(buf), -int64_t(buf), write};
-    return {b.offsetBytes, b.offsetBytes + b.sizeBytes, write};
+    Access a;
+    a.write = write;
+    if (b.offsetBytes < 0) { // not allocated: a range of its own, disjoint from every other buffer
+      a.lo = -1 - int64_t(buf);
+      a.hi = -int64_t(buf);
+    } else {
+      a.lo = b.offsetBytes;
+      a.hi = b.offsetBytes + b.sizeBytes;
+    }
+    return a;
   }
 
-  // Shared accesses of the statement itself (not of nested statements), in execution order.
+  static void forEachNode(const Expr &e, const std::function<void(const ExprNode *)> &f) {
+    if (e)
+      forEachExpr(Decl::make(std::make_shared<VarNode>(), e), f);
+  }
+
+  // ---- which pointer parameters a pointer may be derived from
+  std::set<int> paramsOf(const Expr &e) const {
+    std::set<int> r;
+    forEachNode(e, [&](const ExprNode *n) {
+      if (n->kind != ExprKind::VarRef || !n->type.pointer)
+        return;
+      const VarNode *v = static_cast<const VarRef *>(n)->var.get();
+      if (v->kind == VarKind::Param) {
+        r.insert(v->id);
+        return;
+      }
+      auto it = localParams.find(v);
+      if (it == localParams.end() || it->second.empty())
+        r.insert(-1); // not known: may alias every parameter
+      else
+        r.insert(it->second.begin(), it->second.end());
+    });
+    return r;
+  }
+  // Pointer locals (and loop indices): the parameters their values come from, to a fixed point
+  // (a local may be assigned from another one declared later in a loop).
+  void pointerParams() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      std::function<void(const Stmt &)> visit = [&](const Stmt &s) {
+        if (!s)
+          return;
+        auto add = [&](const Var &v, const Expr &e) {
+          if (!v->type.pointer)
+            return;
+          std::set<int> ps;
+          forEachNode(e, [&](const ExprNode *n) {
+            if (n->kind != ExprKind::VarRef || !n->type.pointer)
+              return;
+            const VarNode *u = static_cast<const VarRef *>(n)->var.get();
+            if (u->kind == VarKind::Param)
+              ps.insert(u->id);
+            else if (auto it = localParams.find(u); it != localParams.end())
+              ps.insert(it->second.begin(), it->second.end());
+          });
+          auto &into = localParams[v.get()];
+          size_t before = into.size();
+          into.insert(ps.begin(), ps.end());
+          changed = changed || into.size() != before;
+        };
+        switch (s->kind) {
+        case StmtKind::Block:
+          for (auto &c : as<Block>(s)->stmts)
+            visit(c);
+          break;
+        case StmtKind::Decl: add(as<Decl>(s)->var, as<Decl>(s)->init); break;
+        case StmtKind::Assign: add(as<Assign>(s)->var, as<Assign>(s)->value); break;
+        case StmtKind::For:
+          add(as<For>(s)->var, as<For>(s)->begin);
+          visit(as<For>(s)->body);
+          break;
+        case StmtKind::While: visit(as<While>(s)->body); break;
+        case StmtKind::If:
+          visit(as<If>(s)->thenS);
+          visit(as<If>(s)->elseS);
+          break;
+        default: break;
+        }
+      };
+      visit(k.body);
+    }
+  }
+
+  // ---- what a pointer expression computes, for comparing two accesses
+  // Locals declared once, never assigned, whose value is a pure function of scalars, indices and
+  // constants (no load, no shared memory): a pointer expression reads them through their
+  // definition, so that it names its addresses by the variables that can change.
+  void definitions() {
+    std::map<const VarNode *, int> decls, assigns;
+    std::map<const VarNode *, Expr> init;
+    std::function<void(const Stmt &)> visit = [&](const Stmt &s) {
+      if (!s)
+        return;
+      switch (s->kind) {
+      case StmtKind::Block:
+        for (auto &c : as<Block>(s)->stmts)
+          visit(c);
+        break;
+      case StmtKind::Decl:
+        ++decls[as<Decl>(s)->var.get()];
+        init[as<Decl>(s)->var.get()] = as<Decl>(s)->init;
+        break;
+      case StmtKind::Assign:
+        if (!keepsValue(as<Assign>(s)))
+          ++assigns[as<Assign>(s)->var.get()];
+        break;
+      case StmtKind::For: visit(as<For>(s)->body); break;
+      case StmtKind::While: visit(as<While>(s)->body); break;
+      case StmtKind::If:
+        visit(as<If>(s)->thenS);
+        visit(as<If>(s)->elseS);
+        break;
+      default: break;
+      }
+    };
+    visit(k.body);
+    for (auto &[v, e] : init) {
+      if (decls[v] != 1 || assigns.count(v) || !e)
+        continue;
+      bool pure = true;
+      forEachNode(e, [&](const ExprNode *n) {
+        switch (n->kind) {
+        case ExprKind::IntImm:
+        case ExprKind::FloatImm:
+        case ExprKind::VarRef:
+        case ExprKind::Unary:
+        case ExprKind::Binary:
+        case ExprKind::Math:
+        case ExprKind::Select:
+        case ExprKind::Cast:
+        case ExprKind::ProgramId:
+        case ExprKind::Arange:
+        case ExprKind::Splat:
+        case ExprKind::ExpandDims:
+        case ExprKind::Broadcast:
+        case ExprKind::Hint:
+        case ExprKind::ConvertLayout: break;
+        default: pure = false;
+        }
+      });
+      if (pure)
+        defs[v] = e;
+    }
+  }
+
+  // `offs = tl::multiple_of(offs, 16)`: hints leave the value as it is.
+  static bool keepsValue(const Assign *a) {
+    const Expr *e = &a->value;
+    while (auto *h = as<Hint>(*e))
+      e = &h->a;
+    auto *r = as<VarRef>(*e);
+    return r && r->var == a->var;
+  }
+
+  class Expander : public IRMutator {
+  public:
+    explicit Expander(const BarrierPlacement &b) : b(b) {}
+    using IRMutator::mutate;
+
+  protected:
+    Expr mutate(const VarRef *r, const Expr &self) override {
+      auto it = b.defs.find(r->var.get());
+      if (it == b.defs.end() || depth > 64)
+        return self;
+      ++depth;
+      Expr e = mutate(it->second);
+      --depth;
+      return e;
+    }
+
+  private:
+    const BarrierPlacement &b;
+    int depth = 0;
+  };
+  // Memoized: the walk over a loop re-visits statements until the pending set is stable, and the
+  // accesses' pointers must then be the same objects.
+  Expr expand(const Expr &e) const {
+    auto it = expanded.find(e.get());
+    if (it != expanded.end())
+      return it->second;
+    Expander x(*this);
+    Expr r = x.mutate(e);
+    expanded.emplace(e.get(), r);
+    return r;
+  }
+
+  // An integer (or pointer) expression as `coef * v + u + t(element)`, u the same for every
+  // element and both iterations compared, t(element) within [lo, hi].
+  struct Affine {
+    int64_t coef = 0, lo = 0, hi = 0;
+    bool uniform() const { return coef == 0 && lo == hi; }
+  };
+  static std::optional<Affine> affine(const Expr &e, const VarNode *v) {
+    constexpr int64_t big = int64_t(1) << 40;
+    auto bounded = [&](Affine a) -> std::optional<Affine> {
+      if (a.coef > big || a.coef < -big || a.lo < -big || a.hi > big)
+        return std::nullopt;
+      return a;
+    };
+    if (!e)
+      return std::nullopt;
+    switch (e->kind) {
+    case ExprKind::IntImm: {
+      int64_t c = as<IntImm>(e)->value;
+      return bounded({0, c, c});
+    }
+    case ExprKind::VarRef: {
+      const VarNode *u = as<VarRef>(e)->var.get();
+      if (u == v)
+        return Affine{1, 0, 0};
+      if (e->type.isScalar()) // a scalar: one value for every thread, unchanged between the two
+        return Affine{};
+      return std::nullopt;
+    }
+    case ExprKind::ProgramId: return Affine{};
+    case ExprKind::Arange: return bounded({0, as<Arange>(e)->start, as<Arange>(e)->end - 1});
+    case ExprKind::Splat: return affine(as<Splat>(e)->a, v);
+    case ExprKind::Broadcast: return affine(as<Broadcast>(e)->a, v);
+    case ExprKind::ExpandDims: return affine(as<ExpandDims>(e)->a, v);
+    case ExprKind::Hint: return affine(as<Hint>(e)->a, v);
+    case ExprKind::ConvertLayout: return affine(as<ConvertLayout>(e)->a, v);
+    case ExprKind::Cast:
+      if (isInt(e->type.elem) && isInt(as<Cast>(e)->a->type.elem))
+        return affine(as<Cast>(e)->a, v);
+      return std::nullopt;
+    case ExprKind::Binary: {
+      auto *b = as<Binary>(e);
+      auto x = affine(b->a, v), y = affine(b->b, v);
+      if (!x || !y)
+        return std::nullopt;
+      switch (b->op) {
+      case BinaryOp::Add: return bounded({x->coef + y->coef, x->lo + y->lo, x->hi + y->hi});
+      case BinaryOp::Sub: return bounded({x->coef - y->coef, x->lo - y->hi, x->hi - y->lo});
+      case BinaryOp::Mul: {
+        if (x->uniform() && y->uniform())
+          return Affine{};
+        // By a constant (a literal, splat or not): other uniform factors are not known.
+        auto c = constantOf(b->b);
+        if (!c) {
+          c = constantOf(b->a);
+          std::swap(x, y);
+        }
+        if (!c || *c > big || *c < -big)
+          return std::nullopt;
+        Affine r{x->coef * *c, x->lo * *c, x->hi * *c};
+        if (*c < 0)
+          std::swap(r.lo, r.hi);
+        return bounded(r);
+      }
+      default:
+        if (x->uniform() && y->uniform())
+          return Affine{};
+        return std::nullopt;
+      }
+    }
+    case ExprKind::Unary:
+      if (as<Unary>(e)->op == UnaryOp::Neg) {
+        auto x = affine(as<Unary>(e)->a, v);
+        if (!x)
+          return std::nullopt;
+        return Affine{-x->coef, -x->hi, -x->lo};
+      }
+      [[fallthrough]];
+    default:
+      // Any other scalar that does not read the index: the same for every thread and iteration.
+      if (e->type.isScalar() && !reads(e, v))
+        return Affine{};
+      return std::nullopt;
+    }
+  }
+  static std::optional<int64_t> constantOf(const Expr &e) {
+    if (auto *c = as<IntImm>(e))
+      return c->value;
+    if (auto *s = as<Splat>(e))
+      return constantOf(s->a);
+    if (auto *b = as<Broadcast>(e))
+      return constantOf(b->a);
+    return std::nullopt;
+  }
+  // Whether the addresses of `ptr` in two iterations of the loop over `v` (`step` apart, or a
+  // nonzero multiple of it) are disjoint: the per-element spread is smaller than the move.
+  static bool iterationsDisjoint(const Expr &ptr, const VarNode *v, int64_t step) {
+    if (step == 0)
+      return false;
+    auto a = affine(ptr, v);
+    if (!a || a->coef == 0)
+      return false;
+    __int128 move = static_cast<__int128>(a->coef) * step;
+    if (move < 0)
+      move = -move;
+    return move > static_cast<__int128>(a->hi) - a->lo;
+  }
+
+  Access globalAccess(const Expr &ptr, bool write, const Stmt &s) const {
+    Access a;
+    a.global = true;
+    a.write = write;
+    a.params = paramsOf(ptr);
+    a.ptr = expand(ptr);
+    a.loc = s->loc;
+    return a;
+  }
+
+  // Shared and global accesses of the statement itself (not of nested statements), in execution
+  // order.
   std::vector<Access> accessesOf(const Stmt &s) const {
     std::vector<Access> out;
     auto reads = [&](const Expr &e) {
-      if (!e)
-        return;
-      forEachExpr(Decl::make(std::make_shared<VarNode>(), e), [&](const ExprNode *n) {
+      forEachNode(e, [&](const ExprNode *n) {
         if (n->kind == ExprKind::SharedRead)
           out.push_back(rangeOf(static_cast<const SharedRead *>(n)->buffer, false));
+        else if (n->kind == ExprKind::Load)
+          out.push_back(globalAccess(static_cast<const Load *>(n)->ptr, false, s));
       });
     };
     switch (s->kind) {
@@ -81,6 +413,7 @@ private:
       reads(as<Store>(s)->ptr);
       reads(as<Store>(s)->value);
       reads(as<Store>(s)->mask);
+      out.push_back(globalAccess(as<Store>(s)->ptr, true, s));
       break;
     case StmtKind::SharedWrite:
       reads(as<SharedWrite>(s)->value);
@@ -98,23 +431,111 @@ private:
     return out;
   }
 
-  static bool conflicts(const Pending &p, const Access &a) {
-    for (auto &q : p)
-      if (q.lo < a.hi && a.lo < q.hi && (q.write || a.write))
+  // Whether several threads hold one element of a pointer of this type (a scalar: every thread).
+  static bool replicated(const Type &t) {
+    if (t.isScalar())
+      return true;
+    if (!t.layout)
+      return true;
+    if (t.layout->kind == Layout::Kind::Slice)
+      return true;
+    LayoutGeometry g = geometry(*t.layout, t.shape);
+    for (size_t d = 0; d < t.shape.size(); ++d)
+      if (t.shape[d] < g.coverage[d])
         return true;
     return false;
+  }
+  // Whether two global accesses reach each address from one thread only, or not one address at
+  // all (see the file comment). `a` is made now, `q` earlier.
+  static bool neverFromTwoThreads(const Access &q, const Access &a) {
+    if (q.write && a.write && q.ptr && a.ptr && q.ptr->type.isScalar() && a.ptr->type.isScalar())
+      return true; // both thread 0's
+    if (!q.ptr || !a.ptr || !equal(q.ptr, a.ptr))
+      return false;
+    if (q.shiftVar || a.shiftVar) // the same expression in two iterations of a loop
+      return !(q.shiftVar && a.shiftVar) && iterationsDisjoint(a.ptr, q.shiftVar ? q.shiftVar : a.shiftVar,
+                                                               q.shiftVar ? q.shiftStep : a.shiftStep);
+    return (q.write || !replicated(q.ptr->type)) && (a.write || !replicated(a.ptr->type));
+  }
+  static bool conflict(const Access &q, const Access &a) {
+    if (!q.write && !a.write)
+      return false;
+    if (q.global != a.global)
+      return false;
+    if (!a.global)
+      return q.lo < a.hi && a.lo < q.hi;
+    bool alias = q.params.count(-1) || a.params.count(-1);
+    for (int p : q.params)
+      alias = alias || a.params.count(p);
+    return alias && !neverFromTwoThreads(q, a);
   }
 
   // Accesses of `s` itself against the pending set: barrier before it if any conflicts.
   void own(const Stmt &s, Pending &p) {
     auto acc = accessesOf(s);
-    for (auto &a : acc)
-      if (conflicts(p, a)) {
+    for (auto &a : acc) {
+      const Access *hit = nullptr;
+      for (auto &q : p)
+        if (conflict(q, a)) {
+          hit = &q;
+          break;
+        }
+      if (hit) {
+        if (hit->global)
+          globalOrder[s.get()] = {hit->loc, hit->write, a.write};
         barrierBefore.insert(s.get());
         p.clear();
         break;
       }
+    }
     p.insert(acc.begin(), acc.end());
+  }
+
+  static bool reads(const Expr &e, const VarNode *v) {
+    bool r = false;
+    forEachNode(e, [&](const ExprNode *n) {
+      r = r || (n->kind == ExprKind::VarRef && static_cast<const VarRef *>(n)->var.get() == v);
+    });
+    return r;
+  }
+  // `v` takes a new value: pending global accesses whose pointer reads it no longer name the
+  // addresses that pointer computes now.
+  static void changes(const VarNode *v, Pending &p) {
+    Pending out;
+    for (const Access &a : p) {
+      Access c = a;
+      if (reads(a.ptr, v)) {
+        c.ptr = nullptr;
+        c.shiftVar = nullptr;
+        c.shiftStep = 0;
+      }
+      out.insert(std::move(c));
+    }
+    p = std::move(out);
+  }
+  // The loop over `f`'s index goes on to its next iteration: pending accesses whose pointer reads
+  // the index were made at an earlier value of it.
+  static void advances(const For *f, Pending &p) {
+    const VarNode *v = f->var.get();
+    int64_t step = 0;
+    if (auto *c = as<IntImm>(f->step))
+      step = c->value;
+    Pending out;
+    for (const Access &a : p) {
+      Access c = a;
+      if (reads(a.ptr, v)) {
+        if (c.shiftVar && c.shiftVar != v) { // moved by two loops: not followed
+          c.ptr = nullptr;
+          c.shiftVar = nullptr;
+          c.shiftStep = 0;
+        } else {
+          c.shiftVar = v;
+          c.shiftStep = step;
+        }
+      }
+      out.insert(std::move(c));
+    }
+    p = std::move(out);
   }
 
   Pending walk(const Stmt &s, Pending p) {
@@ -140,15 +561,33 @@ private:
     case StmtKind::While: {
       own(s, p);
       const Stmt &body = s->kind == StmtKind::For ? as<For>(s)->body : as<While>(s)->body;
+      if (s->kind == StmtKind::For) // the loop starts again: its index takes its first value
+        changes(as<For>(s)->var.get(), p);
+      // The accesses pending at the top of an iteration (the index already moved on, for a For).
+      auto next = [&](Pending &q) {
+        if (s->kind == StmtKind::For)
+          advances(as<For>(s), q);
+      };
       Pending in = p;
+      next(in);
       for (;;) {
         Pending out = walk(body, in);
         size_t before = in.size();
         in.insert(out.begin(), out.end());
+        next(in); // maps `in`'s own accesses to themselves: only `out` can add any
         if (in.size() == before)
           return in; // zero iterations (p) or any number (out) are both in `in`
       }
     }
+    case StmtKind::Decl:
+      own(s, p);
+      changes(as<Decl>(s)->var.get(), p); // declared again in a loop: a new value
+      return p;
+    case StmtKind::Assign:
+      own(s, p);
+      if (!keepsValue(as<Assign>(s)))
+        changes(as<Assign>(s)->var.get(), p);
+      return p;
     default:
       own(s, p);
       return p;
@@ -163,8 +602,16 @@ private:
         out.push_back(s);
       return;
     }
-    if (barrierBefore.count(s.get()))
-      out.push_back(Barrier::make(s->loc));
+    if (barrierBefore.count(s.get())) {
+      auto b = std::make_shared<Barrier>();
+      b->loc = s->loc;
+      if (auto it = globalOrder.find(s.get()); it != globalOrder.end()) {
+        b->globalEarlier = it->second.earlier;
+        b->globalEarlierWrite = it->second.earlierWrite;
+        b->globalLaterWrite = it->second.laterWrite;
+      }
+      out.push_back(b);
+    }
     switch (s->kind) {
     case StmtKind::Block: {
       std::vector<Stmt> stmts;
@@ -207,8 +654,16 @@ private:
     return Block::make(std::move(out), s ? s->loc : SourceLoc{});
   }
 
+  struct GlobalOrder {
+    SourceLoc earlier;
+    bool earlierWrite, laterWrite;
+  };
   Kernel &k;
+  std::map<const VarNode *, std::set<int>> localParams; // pointer locals: their parameters
+  std::map<const VarNode *, Expr> defs;                   // locals read through their definition
+  mutable std::map<const ExprNode *, Expr> expanded;      // pointers with their locals expanded
   std::set<const StmtNode *> barrierBefore; // barriers to insert, before these statements
+  std::map<const StmtNode *, GlobalOrder> globalOrder; // the global accesses those barriers order
   std::set<const StmtNode *> keep;          // existing barriers that order something
 };
 

@@ -297,7 +297,10 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
       {"erfc", ir::MathOp::Erfc},   {"lgamma", ir::MathOp::Lgamma}, {"rint", ir::MathOp::Rint},
       {"round", ir::MathOp::Round}, {"trunc", ir::MathOp::Trunc}, {"pow", ir::MathOp::Pow},
       {"atan2", ir::MathOp::Atan2}, {"hypot", ir::MathOp::Hypot}, {"copysign", ir::MathOp::Copysign},
-      {"fmod", ir::MathOp::Fmod},   {"remainder", ir::MathOp::Remainder}};
+      {"fmod", ir::MathOp::Fmod},   {"remainder", ir::MathOp::Remainder},
+      {"div_rn", ir::MathOp::DivRn}, {"div_rz", ir::MathOp::DivRz}, {"fdiv", ir::MathOp::Fdiv},
+      {"sqrt_rn", ir::MathOp::SqrtRn}, {"popc", ir::MathOp::Popc}, {"clz", ir::MathOp::Clz},
+      {"umulhi", ir::MathOp::Umulhi}};
   if (auto it = math.find(name); it != math.end()) {
     size_t n = static_cast<size_t>(ir::arity(it->second));
     nargs(n, n);
@@ -309,9 +312,13 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     }
     auto elem = resultElem(call->getType(), at);
     ScalarType t = elem ? *elem : promoted(xs);
-    if (it->second == ir::MathOp::Cdiv && !ir::isInt(t))
+    const ir::MathOp op = it->second;
+    const bool bits = op == ir::MathOp::Popc || op == ir::MathOp::Clz || op == ir::MathOp::Umulhi;
+    if (op == ir::MathOp::Cdiv && !ir::isInt(t))
       fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {xs[0]->type.str(), qname, "integers"});
-    if (it->second != ir::MathOp::Cdiv && it->second != ir::MathOp::Abs && !ir::isFloat(t))
+    if (bits && t != ScalarType::I32 && t != ScalarType::I64)
+      fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {xs[0]->type.str(), qname, "int32 or int64 values"});
+    if (op != ir::MathOp::Cdiv && op != ir::MathOp::Abs && !bits && !ir::isFloat(t))
       fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {xs[0]->type.str(), qname, "floating-point values"});
     auto shape = broadcastShape(xs, at);
     for (auto &x : xs)

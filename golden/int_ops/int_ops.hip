@@ -76,6 +76,7 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
                                                mask[i + OUT_STORE_VEC - 1]);
   }
   // int_ops.cpp:17: tl::store(out + 1 * n + offs, x % y, mask);
+  __syncthreads();  // program order: the store at int_ops.cpp:16 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_1) {
     int vals[OUT_STORE_VEC_1];
@@ -86,6 +87,7 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
                                                  mask[i + OUT_STORE_VEC_1 - 1]);
   }
   // int_ops.cpp:18: tl::store(out + 2 * n + offs, (x & y) | (x ^ 0x5A5A), mask);
+  __syncthreads();  // program order: the store at int_ops.cpp:17 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_2) {
     int vals[OUT_STORE_VEC_2];
@@ -96,6 +98,7 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
                                                  mask[i + OUT_STORE_VEC_2 - 1]);
   }
   // int_ops.cpp:19: tl::store(out + 3 * n + offs, x << sh, mask);
+  __syncthreads();  // program order: the store at int_ops.cpp:18 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_3) {
     int vals[OUT_STORE_VEC_3];
@@ -106,6 +109,7 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
                                                  mask[i + OUT_STORE_VEC_3 - 1]);
   }
   // int_ops.cpp:20: tl::store(out + 4 * n + offs, x >> sh, mask);
+  __syncthreads();  // program order: the store at int_ops.cpp:19 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_4) {
     int vals[OUT_STORE_VEC_4];
@@ -116,6 +120,7 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
                                                  mask[i + OUT_STORE_VEC_4 - 1]);
   }
   // int_ops.cpp:21: tl::store(out + 5 * n + offs, ~x + tl::where(x > y, x - y, y - x), mask);
+  __syncthreads();  // program order: the store at int_ops.cpp:20 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_5) {
     int vals[OUT_STORE_VEC_5];
@@ -126,6 +131,7 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
                                                  mask[i + OUT_STORE_VEC_5 - 1]);
   }
   // int_ops.cpp:22: tl::store(out + 6 * n + offs, tl::minimum(x, y) * 2 + tl::maximum(x, 7), mask);
+  __syncthreads();  // program order: the store at int_ops.cpp:21 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_6) {
     int vals[OUT_STORE_VEC_6];

@@ -144,6 +144,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:13: tl::store(out + 1 * n + offs, tl::cos(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:12 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_1) {
     float vals[OUT_F32_STORE_VEC_1];
@@ -154,6 +155,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_1 - 1]);
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_2) {
     float vals[OUT_F32_STORE_VEC_2];
@@ -164,6 +166,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_2 - 1]);
   }
   // math_more.cpp:15: tl::store(out + 3 * n + offs, tl::asin(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:14 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_3) {
     float vals[OUT_F32_STORE_VEC_3];
@@ -174,6 +177,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_3 - 1]);
   }
   // math_more.cpp:16: tl::store(out + 4 * n + offs, tl::acos(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:15 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_4) {
     float vals[OUT_F32_STORE_VEC_4];
@@ -184,6 +188,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_4 - 1]);
   }
   // math_more.cpp:17: tl::store(out + 5 * n + offs, tl::atan(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:16 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_5) {
     float vals[OUT_F32_STORE_VEC_5];
@@ -194,6 +199,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_5 - 1]);
   }
   // math_more.cpp:18: tl::store(out + 6 * n + offs, tl::sinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:17 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_6) {
     float vals[OUT_F32_STORE_VEC_6];
@@ -204,6 +210,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_6 - 1]);
   }
   // math_more.cpp:19: tl::store(out + 7 * n + offs, tl::cosh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:18 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_7) {
     float vals[OUT_F32_STORE_VEC_7];
@@ -214,6 +221,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_7 - 1]);
   }
   // math_more.cpp:20: tl::store(out + 8 * n + offs, tl::asinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:19 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_8) {
     float vals[OUT_F32_STORE_VEC_8];
@@ -224,6 +232,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_8 - 1]);
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_9) {
     float vals[OUT_F32_STORE_VEC_9];
@@ -234,6 +243,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_9 - 1]);
   }
   // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_10) {
     float vals[OUT_F32_STORE_VEC_10];
@@ -244,6 +254,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_10 - 1]);
   }
   // math_more.cpp:23: tl::store(out + 11 * n + offs, tl::expm1(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:22 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_11) {
     float vals[OUT_F32_STORE_VEC_11];
@@ -254,6 +265,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_11 - 1]);
   }
   // math_more.cpp:24: tl::store(out + 12 * n + offs, tl::log1p(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:23 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_12) {
     float vals[OUT_F32_STORE_VEC_12];
@@ -264,6 +276,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 12 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_12 - 1]);
   }
   // math_more.cpp:25: tl::store(out + 13 * n + offs, tl::log10(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:24 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_13) {
     float vals[OUT_F32_STORE_VEC_13];
@@ -274,6 +287,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 13 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_13 - 1]);
   }
   // math_more.cpp:26: tl::store(out + 14 * n + offs, tl::cbrt(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:25 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_14) {
     float vals[OUT_F32_STORE_VEC_14];
@@ -284,6 +298,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 14 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_14 - 1]);
   }
   // math_more.cpp:27: tl::store(out + 15 * n + offs, tl::erfc(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:26 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_15) {
     float vals[OUT_F32_STORE_VEC_15];
@@ -294,6 +309,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 15 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_15 - 1]);
   }
   // math_more.cpp:28: tl::store(out + 16 * n + offs, tl::lgamma(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:27 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_16) {
     float vals[OUT_F32_STORE_VEC_16];
@@ -304,6 +320,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 16 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_16 - 1]);
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_17) {
     float vals[OUT_F32_STORE_VEC_17];
@@ -314,6 +331,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 17 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_17 - 1]);
   }
   // math_more.cpp:30: tl::store(out + 18 * n + offs, tl::round(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:29 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_18) {
     float vals[OUT_F32_STORE_VEC_18];
@@ -324,6 +342,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 18 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_18 - 1]);
   }
   // math_more.cpp:31: tl::store(out + 19 * n + offs, tl::trunc(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:30 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_19) {
     float vals[OUT_F32_STORE_VEC_19];
@@ -334,6 +353,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 19 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_19 - 1]);
   }
   // math_more.cpp:32: tl::store(out + 20 * n + offs, tl::pow(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:31 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_20) {
     float vals[OUT_F32_STORE_VEC_20];
@@ -344,6 +364,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 20 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_20 - 1]);
   }
   // math_more.cpp:33: tl::store(out + 21 * n + offs, tl::pow(p, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:32 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_21) {
     float vals[OUT_F32_STORE_VEC_21];
@@ -354,6 +375,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 21 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_21 - 1]);
   }
   // math_more.cpp:34: tl::store(out + 22 * n + offs, tl::atan2(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:33 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_22) {
     float vals[OUT_F32_STORE_VEC_22];
@@ -364,6 +386,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 22 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_22 - 1]);
   }
   // math_more.cpp:35: tl::store(out + 23 * n + offs, tl::hypot(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:34 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_23) {
     float vals[OUT_F32_STORE_VEC_23];
@@ -374,6 +397,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 23 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_23 - 1]);
   }
   // math_more.cpp:36: tl::store(out + 24 * n + offs, tl::copysign(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:35 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_24) {
     float vals[OUT_F32_STORE_VEC_24];
@@ -384,6 +408,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 24 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_24 - 1]);
   }
   // math_more.cpp:37: tl::store(out + 25 * n + offs, tl::fmod(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:36 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_25) {
     float vals[OUT_F32_STORE_VEC_25];
@@ -394,6 +419,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 25 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_25 - 1]);
   }
   // math_more.cpp:38: tl::store(out + 26 * n + offs, tl::remainder(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:37 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_26) {
     float vals[OUT_F32_STORE_VEC_26];
@@ -404,6 +430,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f32 + 26 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_26 - 1]);
   }
   // math_more.cpp:39: tl::store(out + 27 * n + offs, tl::clamp(a, -1.0f, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:38 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_27) {
     float vals[OUT_F32_STORE_VEC_27];
@@ -448,6 +475,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:13: tl::store(out + 1 * n + offs, tl::cos(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:12 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_1) {
     __half vals[OUT_F16_STORE_VEC_1];
@@ -458,6 +486,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_1 - 1]);
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_2) {
     __half vals[OUT_F16_STORE_VEC_2];
@@ -468,6 +497,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_2 - 1]);
   }
   // math_more.cpp:15: tl::store(out + 3 * n + offs, tl::asin(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:14 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_3) {
     __half vals[OUT_F16_STORE_VEC_3];
@@ -478,6 +508,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_3 - 1]);
   }
   // math_more.cpp:16: tl::store(out + 4 * n + offs, tl::acos(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:15 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_4) {
     __half vals[OUT_F16_STORE_VEC_4];
@@ -488,6 +519,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_4 - 1]);
   }
   // math_more.cpp:17: tl::store(out + 5 * n + offs, tl::atan(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:16 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_5) {
     __half vals[OUT_F16_STORE_VEC_5];
@@ -498,6 +530,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_5 - 1]);
   }
   // math_more.cpp:18: tl::store(out + 6 * n + offs, tl::sinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:17 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_6) {
     __half vals[OUT_F16_STORE_VEC_6];
@@ -508,6 +541,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_6 - 1]);
   }
   // math_more.cpp:19: tl::store(out + 7 * n + offs, tl::cosh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:18 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_7) {
     __half vals[OUT_F16_STORE_VEC_7];
@@ -518,6 +552,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_7 - 1]);
   }
   // math_more.cpp:20: tl::store(out + 8 * n + offs, tl::asinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:19 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_8) {
     __half vals[OUT_F16_STORE_VEC_8];
@@ -528,6 +563,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_8 - 1]);
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_9) {
     __half vals[OUT_F16_STORE_VEC_9];
@@ -538,6 +574,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_9 - 1]);
   }
   // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_10) {
     __half vals[OUT_F16_STORE_VEC_10];
@@ -548,6 +585,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_10 - 1]);
   }
   // math_more.cpp:23: tl::store(out + 11 * n + offs, tl::expm1(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:22 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_11) {
     __half vals[OUT_F16_STORE_VEC_11];
@@ -558,6 +596,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_11 - 1]);
   }
   // math_more.cpp:24: tl::store(out + 12 * n + offs, tl::log1p(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:23 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_12) {
     __half vals[OUT_F16_STORE_VEC_12];
@@ -568,6 +607,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 12 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_12 - 1]);
   }
   // math_more.cpp:25: tl::store(out + 13 * n + offs, tl::log10(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:24 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_13) {
     __half vals[OUT_F16_STORE_VEC_13];
@@ -578,6 +618,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 13 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_13 - 1]);
   }
   // math_more.cpp:26: tl::store(out + 14 * n + offs, tl::cbrt(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:25 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_14) {
     __half vals[OUT_F16_STORE_VEC_14];
@@ -588,6 +629,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 14 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_14 - 1]);
   }
   // math_more.cpp:27: tl::store(out + 15 * n + offs, tl::erfc(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:26 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_15) {
     __half vals[OUT_F16_STORE_VEC_15];
@@ -598,6 +640,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 15 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_15 - 1]);
   }
   // math_more.cpp:28: tl::store(out + 16 * n + offs, tl::lgamma(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:27 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_16) {
     __half vals[OUT_F16_STORE_VEC_16];
@@ -608,6 +651,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 16 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_16 - 1]);
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_17) {
     __half vals[OUT_F16_STORE_VEC_17];
@@ -618,6 +662,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 17 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_17 - 1]);
   }
   // math_more.cpp:30: tl::store(out + 18 * n + offs, tl::round(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:29 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_18) {
     __half vals[OUT_F16_STORE_VEC_18];
@@ -628,6 +673,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 18 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_18 - 1]);
   }
   // math_more.cpp:31: tl::store(out + 19 * n + offs, tl::trunc(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:30 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_19) {
     __half vals[OUT_F16_STORE_VEC_19];
@@ -638,6 +684,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 19 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_19 - 1]);
   }
   // math_more.cpp:32: tl::store(out + 20 * n + offs, tl::pow(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:31 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_20) {
     __half vals[OUT_F16_STORE_VEC_20];
@@ -648,6 +695,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 20 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_20 - 1]);
   }
   // math_more.cpp:33: tl::store(out + 21 * n + offs, tl::pow(p, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:32 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_21) {
     __half vals[OUT_F16_STORE_VEC_21];
@@ -658,6 +706,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 21 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_21 - 1]);
   }
   // math_more.cpp:34: tl::store(out + 22 * n + offs, tl::atan2(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:33 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_22) {
     __half vals[OUT_F16_STORE_VEC_22];
@@ -668,6 +717,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 22 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_22 - 1]);
   }
   // math_more.cpp:35: tl::store(out + 23 * n + offs, tl::hypot(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:34 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_23) {
     __half vals[OUT_F16_STORE_VEC_23];
@@ -678,6 +728,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 23 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_23 - 1]);
   }
   // math_more.cpp:36: tl::store(out + 24 * n + offs, tl::copysign(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:35 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_24) {
     __half vals[OUT_F16_STORE_VEC_24];
@@ -688,6 +739,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 24 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_24 - 1]);
   }
   // math_more.cpp:37: tl::store(out + 25 * n + offs, tl::fmod(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:36 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_25) {
     __half vals[OUT_F16_STORE_VEC_25];
@@ -698,6 +750,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 25 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_25 - 1]);
   }
   // math_more.cpp:38: tl::store(out + 26 * n + offs, tl::remainder(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:37 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_26) {
     __half vals[OUT_F16_STORE_VEC_26];
@@ -708,6 +761,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_f16 + 26 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_26 - 1]);
   }
   // math_more.cpp:39: tl::store(out + 27 * n + offs, tl::clamp(a, -1.0f, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:38 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_27) {
     __half vals[OUT_F16_STORE_VEC_27];
@@ -752,6 +806,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:13: tl::store(out + 1 * n + offs, tl::cos(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:12 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_1) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_1];
@@ -762,6 +817,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_1 - 1]);
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_2) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_2];
@@ -772,6 +828,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_2 - 1]);
   }
   // math_more.cpp:15: tl::store(out + 3 * n + offs, tl::asin(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:14 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_3) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_3];
@@ -782,6 +839,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_3 - 1]);
   }
   // math_more.cpp:16: tl::store(out + 4 * n + offs, tl::acos(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:15 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_4) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_4];
@@ -792,6 +850,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_4 - 1]);
   }
   // math_more.cpp:17: tl::store(out + 5 * n + offs, tl::atan(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:16 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_5) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_5];
@@ -802,6 +861,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_5 - 1]);
   }
   // math_more.cpp:18: tl::store(out + 6 * n + offs, tl::sinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:17 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_6) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_6];
@@ -812,6 +872,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_6 - 1]);
   }
   // math_more.cpp:19: tl::store(out + 7 * n + offs, tl::cosh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:18 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_7) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_7];
@@ -822,6 +883,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_7 - 1]);
   }
   // math_more.cpp:20: tl::store(out + 8 * n + offs, tl::asinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:19 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_8) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_8];
@@ -832,6 +894,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_8 - 1]);
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_9) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_9];
@@ -842,6 +905,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_9 - 1]);
   }
   // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_10) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_10];
@@ -852,6 +916,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_10 - 1]);
   }
   // math_more.cpp:23: tl::store(out + 11 * n + offs, tl::expm1(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:22 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_11) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_11];
@@ -862,6 +927,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_11 - 1]);
   }
   // math_more.cpp:24: tl::store(out + 12 * n + offs, tl::log1p(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:23 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_12) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_12];
@@ -872,6 +938,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 12 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_12 - 1]);
   }
   // math_more.cpp:25: tl::store(out + 13 * n + offs, tl::log10(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:24 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_13) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_13];
@@ -882,6 +949,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 13 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_13 - 1]);
   }
   // math_more.cpp:26: tl::store(out + 14 * n + offs, tl::cbrt(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:25 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_14) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_14];
@@ -892,6 +960,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 14 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_14 - 1]);
   }
   // math_more.cpp:27: tl::store(out + 15 * n + offs, tl::erfc(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:26 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_15) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_15];
@@ -902,6 +971,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 15 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_15 - 1]);
   }
   // math_more.cpp:28: tl::store(out + 16 * n + offs, tl::lgamma(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:27 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_16) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_16];
@@ -912,6 +982,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 16 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_16 - 1]);
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_17) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_17];
@@ -922,6 +993,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 17 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_17 - 1]);
   }
   // math_more.cpp:30: tl::store(out + 18 * n + offs, tl::round(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:29 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_18) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_18];
@@ -932,6 +1004,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 18 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_18 - 1]);
   }
   // math_more.cpp:31: tl::store(out + 19 * n + offs, tl::trunc(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:30 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_19) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_19];
@@ -942,6 +1015,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 19 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_19 - 1]);
   }
   // math_more.cpp:32: tl::store(out + 20 * n + offs, tl::pow(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:31 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_20) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_20];
@@ -952,6 +1026,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 20 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_20 - 1]);
   }
   // math_more.cpp:33: tl::store(out + 21 * n + offs, tl::pow(p, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:32 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_21) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_21];
@@ -962,6 +1037,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 21 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_21 - 1]);
   }
   // math_more.cpp:34: tl::store(out + 22 * n + offs, tl::atan2(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:33 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_22) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_22];
@@ -972,6 +1048,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 22 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_22 - 1]);
   }
   // math_more.cpp:35: tl::store(out + 23 * n + offs, tl::hypot(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:34 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_23) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_23];
@@ -982,6 +1059,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 23 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_23 - 1]);
   }
   // math_more.cpp:36: tl::store(out + 24 * n + offs, tl::copysign(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:35 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_24) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_24];
@@ -992,6 +1070,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 24 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_24 - 1]);
   }
   // math_more.cpp:37: tl::store(out + 25 * n + offs, tl::fmod(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:36 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_25) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_25];
@@ -1002,6 +1081,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 25 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_25 - 1]);
   }
   // math_more.cpp:38: tl::store(out + 26 * n + offs, tl::remainder(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:37 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_26) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_26];
@@ -1012,6 +1092,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
         out_bf16 + 26 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_26 - 1]);
   }
   // math_more.cpp:39: tl::store(out + 27 * n + offs, tl::clamp(a, -1.0f, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:38 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_27) {
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC_27];
@@ -1043,6 +1124,244 @@ cudaError_t launch_math_more_256(cudaStream_t stream, const float *x, float *out
                                  __half *out_f16, __nv_bfloat16 *out_bf16, int n) {
   const dim3 grid(tilec::rt::cdiv(n, math_more_256::BLOCK));
   return launch_math_more_256(grid, stream, x, out_f32, out_f16, out_bf16, n);
+}
+
+// rounding<256>: one instantiation
+namespace rounding_256 {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int Y_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) rounding(
+    const float *a, const float *b, float *out, int n) {
+  // math_more.cpp:80: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // math_more.cpp:81: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // math_more.cpp:82: auto x = tl::load(a + offs, mask, 1.0f);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec<X_VEC, false>(&x[i], a + offs[i], &mask[i], 1.0f, mask[i + X_VEC - 1]);
+  }
+  // math_more.cpp:83: auto y = tl::load(b + offs, mask, 1.0f);
+  float y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_VEC) {
+    tilec::rt::load_vec<Y_VEC, false>(&y[i], b + offs[i], &mask[i], 1.0f, mask[i + Y_VEC - 1]);
+  }
+  // math_more.cpp:84: tl::store(out + offs, tl::div_rn(x, y), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = __fdiv_rn(x[i + v], y[i + v]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
+  }
+  // math_more.cpp:85: tl::store(out + n + offs, tl::div_rz(x, y), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:84 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_1) {
+    float vals[OUT_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC_1; ++v)
+      vals[v] = tilec::rt::div_rz(x[i + v], y[i + v]);
+    tilec::rt::store_vec<OUT_STORE_VEC_1, false>(out + n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_STORE_VEC_1 - 1]);
+  }
+  // math_more.cpp:86: tl::store(out + 2 * n + offs, tl::sqrt_rn(tl::abs(x)), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:85 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_2) {
+    float vals[OUT_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC_2; ++v)
+      vals[v] = __fsqrt_rn(fabsf(x[i + v]));
+    tilec::rt::store_vec<OUT_STORE_VEC_2, false>(out + 2 * n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_STORE_VEC_2 - 1]);
+  }
+  // math_more.cpp:87: tl::store(out + 3 * n + offs, tl::fdiv(x, y), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:86 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_3) {
+    float vals[OUT_STORE_VEC_3];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC_3; ++v)
+      vals[v] = __fdividef(x[i + v], y[i + v]);
+    tilec::rt::store_vec<OUT_STORE_VEC_3, false>(out + 3 * n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_STORE_VEC_3 - 1]);
+  }
+}
+
+} // namespace rounding_256
+
+/// Launches rounding<256> on `stream` with
+/// rounding_256::NUM_THREADS threads per block.
+cudaError_t launch_rounding_256(dim3 grid, cudaStream_t stream, const float *a, const float *b,
+                                float *out, int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(rounding_256::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, rounding_256::rounding, a, b, out, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_rounding_256(cudaStream_t stream, const float *a, const float *b, float *out,
+                                int n) {
+  const dim3 grid(tilec::rt::cdiv(n, rounding_256::BLOCK));
+  return launch_rounding_256(grid, stream, a, b, out, n);
+}
+
+// bits<256>: one instantiation
+namespace bits_256 {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int U_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (16 bytes) per access
+constexpr int BITS32_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int BITS32_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int BITS32_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int BITS64_STORE_VEC = 2;  // store width: 2 contiguous elements (16 bytes) per access
+constexpr int BITS64_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (16 bytes) per access
+constexpr int BITS64_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (16 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<U_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) bits(
+    const int *x, const int64_t *y, int *bits32, int64_t *bits64, int n) {
+  // math_more.cpp:93: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // math_more.cpp:94: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // math_more.cpp:95: auto u = tl::load(x + offs, mask, 0);
+  int u[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += U_VEC) {
+    tilec::rt::load_vec<U_VEC, false>(&u[i], x + offs[i], &mask[i], 0, mask[i + U_VEC - 1]);
+  }
+  // math_more.cpp:96: auto v = tl::load(y + offs, mask, int64_t{0});
+  int64_t v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec<V_VEC, false>(&v[i], y + offs[i], &mask[i], int64_t{0},
+                                      mask[i + V_VEC - 1]);
+  }
+  // math_more.cpp:97: tl::store(bits32 + offs, tl::popc(u), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BITS32_STORE_VEC) {
+    int vals[BITS32_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < BITS32_STORE_VEC; ++v_1)
+      vals[v_1] = static_cast<int>(__popc(static_cast<unsigned>(u[i + v_1])));
+    tilec::rt::store_vec<BITS32_STORE_VEC, false>(bits32 + offs[i], vals, &mask[i],
+                                                  mask[i + BITS32_STORE_VEC - 1]);
+  }
+  // math_more.cpp:98: tl::store(bits32 + n + offs, tl::clz(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:97 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BITS32_STORE_VEC_1) {
+    int vals[BITS32_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < BITS32_STORE_VEC_1; ++v_1)
+      vals[v_1] = static_cast<int>(__clz(u[i + v_1]));
+    tilec::rt::store_vec<BITS32_STORE_VEC_1, false>(
+        bits32 + n + offs[i], vals, &mask[i], mask[i + BITS32_STORE_VEC_1 - 1]);
+  }
+  // math_more.cpp:99: tl::store(bits32 + 2 * n + offs, tl::umulhi(u, u ^ 12345), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:98 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BITS32_STORE_VEC_2) {
+    int vals[BITS32_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < BITS32_STORE_VEC_2; ++v_1)
+      vals[v_1] = static_cast<int>(__umulhi(static_cast<unsigned>(u[i + v_1]), static_cast<unsigned>(u[i + v_1] ^ 12345)));
+    tilec::rt::store_vec<BITS32_STORE_VEC_2, false>(
+        bits32 + 2 * n + offs[i], vals, &mask[i], mask[i + BITS32_STORE_VEC_2 - 1]);
+  }
+  // math_more.cpp:100: tl::store(bits64 + offs, tl::popc(v), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BITS64_STORE_VEC) {
+    int64_t vals[BITS64_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < BITS64_STORE_VEC; ++v_1)
+      vals[v_1] = static_cast<int64_t>(__popcll(static_cast<unsigned long long>(v[i + v_1])));
+    tilec::rt::store_vec<BITS64_STORE_VEC, false>(bits64 + offs[i], vals, &mask[i],
+                                                  mask[i + BITS64_STORE_VEC - 1]);
+  }
+  // math_more.cpp:101: tl::store(bits64 + n + offs, tl::clz(v), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:100 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BITS64_STORE_VEC_1) {
+    int64_t vals[BITS64_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < BITS64_STORE_VEC_1; ++v_1)
+      vals[v_1] = static_cast<int64_t>(__clzll(v[i + v_1]));
+    tilec::rt::store_vec<BITS64_STORE_VEC_1, false>(
+        bits64 + n + offs[i], vals, &mask[i], mask[i + BITS64_STORE_VEC_1 - 1]);
+  }
+  // math_more.cpp:102: tl::store(bits64 + 2 * n + offs, tl::umulhi(v, v ^ int64_t{0x5DEECE66D}), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:101 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BITS64_STORE_VEC_2) {
+    int64_t vals[BITS64_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < BITS64_STORE_VEC_2; ++v_1)
+      vals[v_1] = static_cast<int64_t>(__umul64hi(static_cast<unsigned long long>(v[i + v_1]), static_cast<unsigned long long>(v[i + v_1] ^ int64_t{25214903917})));
+    tilec::rt::store_vec<BITS64_STORE_VEC_2, false>(
+        bits64 + 2 * n + offs[i], vals, &mask[i], mask[i + BITS64_STORE_VEC_2 - 1]);
+  }
+}
+
+} // namespace bits_256
+
+/// Launches bits<256> on `stream` with
+/// bits_256::NUM_THREADS threads per block.
+cudaError_t launch_bits_256(dim3 grid, cudaStream_t stream, const int *x, const int64_t *y,
+                            int *bits32, int64_t *bits64, int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(bits_256::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, bits_256::bits, x, y, bits32, bits64, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_bits_256(cudaStream_t stream, const int *x, const int64_t *y, int *bits32,
+                            int64_t *bits64, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, bits_256::BLOCK));
+  return launch_bits_256(grid, stream, x, y, bits32, bits64, n);
 }
 
 // predicates<128>: one instantiation
@@ -1096,6 +1415,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
                                                mask[i + OUT_STORE_VEC - 1]);
   }
   // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:57 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_1) {
     bool vals[OUT_STORE_VEC_1];
@@ -1106,6 +1426,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
                                                  mask[i + OUT_STORE_VEC_1 - 1]);
   }
   // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:58 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_2) {
     bool vals[OUT_STORE_VEC_2];
@@ -1116,6 +1437,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
                                                  mask[i + OUT_STORE_VEC_2 - 1]);
   }
   // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:59 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_3) {
     bool vals[OUT_STORE_VEC_3];
@@ -1133,6 +1455,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
     a[i] = tilec::rt::to_f16(v[i]);
   }
   // math_more.cpp:57: tl::store(out + 0 * n + offs, tl::isnan(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:60 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC) {
     bool vals[OUT_1_STORE_VEC];
@@ -1143,6 +1466,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
                                                  mask[i + OUT_1_STORE_VEC - 1]);
   }
   // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:57 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC_1) {
     bool vals[OUT_1_STORE_VEC_1];
@@ -1153,6 +1477,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
         out_1 + n + offs[i], vals, &mask[i], mask[i + OUT_1_STORE_VEC_1 - 1]);
   }
   // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:58 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC_2) {
     bool vals[OUT_1_STORE_VEC_2];
@@ -1163,6 +1488,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
         out_1 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_1_STORE_VEC_2 - 1]);
   }
   // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:59 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC_3) {
     bool vals[OUT_1_STORE_VEC_3];
@@ -1180,6 +1506,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
     a_1[i] = tilec::rt::to_bf16(v[i]);
   }
   // math_more.cpp:57: tl::store(out + 0 * n + offs, tl::isnan(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:60 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC) {
     bool vals[OUT_2_STORE_VEC];
@@ -1190,6 +1517,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
                                                  mask[i + OUT_2_STORE_VEC - 1]);
   }
   // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:57 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC_1) {
     bool vals[OUT_2_STORE_VEC_1];
@@ -1200,6 +1528,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
         out_2 + n + offs[i], vals, &mask[i], mask[i + OUT_2_STORE_VEC_1 - 1]);
   }
   // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:58 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC_2) {
     bool vals[OUT_2_STORE_VEC_2];
@@ -1210,6 +1539,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
         out_2 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_2_STORE_VEC_2 - 1]);
   }
   // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:59 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC_3) {
     bool vals[OUT_2_STORE_VEC_3];

@@ -55,162 +55,189 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
       out_f32[offs[i]] = sinf(v[i]);
   }
   // math_more.cpp:13: tl::store(out + 1 * n + offs, tl::cos(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:12 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + n)[offs[i]] = cosf(v[i]);
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 2 * n)[offs[i]] = tanf(u[i]);
   }
   // math_more.cpp:15: tl::store(out + 3 * n + offs, tl::asin(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:14 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 3 * n)[offs[i]] = asinf(u[i]);
   }
   // math_more.cpp:16: tl::store(out + 4 * n + offs, tl::acos(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:15 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 4 * n)[offs[i]] = acosf(u[i]);
   }
   // math_more.cpp:17: tl::store(out + 5 * n + offs, tl::atan(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:16 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 5 * n)[offs[i]] = atanf(v[i]);
   }
   // math_more.cpp:18: tl::store(out + 6 * n + offs, tl::sinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:17 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 6 * n)[offs[i]] = sinhf(v[i]);
   }
   // math_more.cpp:19: tl::store(out + 7 * n + offs, tl::cosh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:18 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 7 * n)[offs[i]] = coshf(v[i]);
   }
   // math_more.cpp:20: tl::store(out + 8 * n + offs, tl::asinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:19 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 8 * n)[offs[i]] = asinhf(v[i]);
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 9 * n)[offs[i]] = acoshf(p[i] + 0.5f);
   }
   // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 10 * n)[offs[i]] = atanhf(u[i]);
   }
   // math_more.cpp:23: tl::store(out + 11 * n + offs, tl::expm1(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:22 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 11 * n)[offs[i]] = expm1f(v[i]);
   }
   // math_more.cpp:24: tl::store(out + 12 * n + offs, tl::log1p(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:23 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 12 * n)[offs[i]] = log1pf(p[i]);
   }
   // math_more.cpp:25: tl::store(out + 13 * n + offs, tl::log10(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:24 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 13 * n)[offs[i]] = log10f(p[i]);
   }
   // math_more.cpp:26: tl::store(out + 14 * n + offs, tl::cbrt(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:25 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 14 * n)[offs[i]] = cbrtf(v[i]);
   }
   // math_more.cpp:27: tl::store(out + 15 * n + offs, tl::erfc(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:26 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 15 * n)[offs[i]] = erfcf(v[i]);
   }
   // math_more.cpp:28: tl::store(out + 16 * n + offs, tl::lgamma(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:27 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 16 * n)[offs[i]] = lgammaf(p[i]);
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 17 * n)[offs[i]] = rintf(w[i]);
   }
   // math_more.cpp:30: tl::store(out + 18 * n + offs, tl::round(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:29 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 18 * n)[offs[i]] = roundf(w[i]);
   }
   // math_more.cpp:31: tl::store(out + 19 * n + offs, tl::trunc(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:30 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 19 * n)[offs[i]] = truncf(w[i]);
   }
   // math_more.cpp:32: tl::store(out + 20 * n + offs, tl::pow(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:31 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 20 * n)[offs[i]] = powf(p[i], v[i]);
   }
   // math_more.cpp:33: tl::store(out + 21 * n + offs, tl::pow(p, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:32 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 21 * n)[offs[i]] = powf(p[i], 2.5f);
   }
   // math_more.cpp:34: tl::store(out + 22 * n + offs, tl::atan2(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:33 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 22 * n)[offs[i]] = atan2f(v[i], p[i]);
   }
   // math_more.cpp:35: tl::store(out + 23 * n + offs, tl::hypot(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:34 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 23 * n)[offs[i]] = hypotf(v[i], p[i]);
   }
   // math_more.cpp:36: tl::store(out + 24 * n + offs, tl::copysign(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:35 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 24 * n)[offs[i]] = copysignf(p[i], v[i]);
   }
   // math_more.cpp:37: tl::store(out + 25 * n + offs, tl::fmod(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:36 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 25 * n)[offs[i]] = fmodf(w[i], p[i]);
   }
   // math_more.cpp:38: tl::store(out + 26 * n + offs, tl::remainder(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:37 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 26 * n)[offs[i]] = remainderf(w[i], p[i]);
   }
   // math_more.cpp:39: tl::store(out + 27 * n + offs, tl::clamp(a, -1.0f, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:38 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
@@ -247,162 +274,189 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
       out_f16[offs[i]] = tilec::rt::to_f16(sinf(tilec::rt::to_float(a[i])));
   }
   // math_more.cpp:13: tl::store(out + 1 * n + offs, tl::cos(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:12 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + n)[offs[i]] = tilec::rt::to_f16(cosf(tilec::rt::to_float(a[i])));
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 2 * n)[offs[i]] = tilec::rt::to_f16(tanf(tilec::rt::to_float(u_1[i])));
   }
   // math_more.cpp:15: tl::store(out + 3 * n + offs, tl::asin(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:14 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 3 * n)[offs[i]] = tilec::rt::to_f16(asinf(tilec::rt::to_float(u_1[i])));
   }
   // math_more.cpp:16: tl::store(out + 4 * n + offs, tl::acos(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:15 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 4 * n)[offs[i]] = tilec::rt::to_f16(acosf(tilec::rt::to_float(u_1[i])));
   }
   // math_more.cpp:17: tl::store(out + 5 * n + offs, tl::atan(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:16 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 5 * n)[offs[i]] = tilec::rt::to_f16(atanf(tilec::rt::to_float(a[i])));
   }
   // math_more.cpp:18: tl::store(out + 6 * n + offs, tl::sinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:17 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 6 * n)[offs[i]] = tilec::rt::to_f16(sinhf(tilec::rt::to_float(a[i])));
   }
   // math_more.cpp:19: tl::store(out + 7 * n + offs, tl::cosh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:18 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 7 * n)[offs[i]] = tilec::rt::to_f16(coshf(tilec::rt::to_float(a[i])));
   }
   // math_more.cpp:20: tl::store(out + 8 * n + offs, tl::asinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:19 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 8 * n)[offs[i]] = tilec::rt::to_f16(asinhf(tilec::rt::to_float(a[i])));
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 9 * n)[offs[i]] = tilec::rt::to_f16(acoshf(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(p_1[i]) + tilec::rt::to_float(tilec::rt::to_f16(0.5f))))));
   }
   // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 10 * n)[offs[i]] = tilec::rt::to_f16(atanhf(tilec::rt::to_float(u_1[i])));
   }
   // math_more.cpp:23: tl::store(out + 11 * n + offs, tl::expm1(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:22 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 11 * n)[offs[i]] = tilec::rt::to_f16(expm1f(tilec::rt::to_float(a[i])));
   }
   // math_more.cpp:24: tl::store(out + 12 * n + offs, tl::log1p(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:23 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 12 * n)[offs[i]] = tilec::rt::to_f16(log1pf(tilec::rt::to_float(p_1[i])));
   }
   // math_more.cpp:25: tl::store(out + 13 * n + offs, tl::log10(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:24 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 13 * n)[offs[i]] = tilec::rt::to_f16(log10f(tilec::rt::to_float(p_1[i])));
   }
   // math_more.cpp:26: tl::store(out + 14 * n + offs, tl::cbrt(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:25 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 14 * n)[offs[i]] = tilec::rt::to_f16(cbrtf(tilec::rt::to_float(a[i])));
   }
   // math_more.cpp:27: tl::store(out + 15 * n + offs, tl::erfc(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:26 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 15 * n)[offs[i]] = tilec::rt::to_f16(erfcf(tilec::rt::to_float(a[i])));
   }
   // math_more.cpp:28: tl::store(out + 16 * n + offs, tl::lgamma(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:27 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 16 * n)[offs[i]] = tilec::rt::to_f16(lgammaf(tilec::rt::to_float(p_1[i])));
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 17 * n)[offs[i]] = tilec::rt::to_f16(rintf(tilec::rt::to_float(w_1[i])));
   }
   // math_more.cpp:30: tl::store(out + 18 * n + offs, tl::round(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:29 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 18 * n)[offs[i]] = tilec::rt::to_f16(roundf(tilec::rt::to_float(w_1[i])));
   }
   // math_more.cpp:31: tl::store(out + 19 * n + offs, tl::trunc(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:30 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 19 * n)[offs[i]] = tilec::rt::to_f16(truncf(tilec::rt::to_float(w_1[i])));
   }
   // math_more.cpp:32: tl::store(out + 20 * n + offs, tl::pow(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:31 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 20 * n)[offs[i]] = tilec::rt::to_f16(powf(tilec::rt::to_float(p_1[i]), tilec::rt::to_float(a[i])));
   }
   // math_more.cpp:33: tl::store(out + 21 * n + offs, tl::pow(p, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:32 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 21 * n)[offs[i]] = tilec::rt::to_f16(powf(tilec::rt::to_float(p_1[i]), tilec::rt::to_float(tilec::rt::to_f16(2.5f))));
   }
   // math_more.cpp:34: tl::store(out + 22 * n + offs, tl::atan2(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:33 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 22 * n)[offs[i]] = tilec::rt::to_f16(atan2f(tilec::rt::to_float(a[i]), tilec::rt::to_float(p_1[i])));
   }
   // math_more.cpp:35: tl::store(out + 23 * n + offs, tl::hypot(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:34 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 23 * n)[offs[i]] = tilec::rt::to_f16(hypotf(tilec::rt::to_float(a[i]), tilec::rt::to_float(p_1[i])));
   }
   // math_more.cpp:36: tl::store(out + 24 * n + offs, tl::copysign(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:35 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 24 * n)[offs[i]] = tilec::rt::to_f16(copysignf(tilec::rt::to_float(p_1[i]), tilec::rt::to_float(a[i])));
   }
   // math_more.cpp:37: tl::store(out + 25 * n + offs, tl::fmod(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:36 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 25 * n)[offs[i]] = tilec::rt::to_f16(fmodf(tilec::rt::to_float(w_1[i]), tilec::rt::to_float(p_1[i])));
   }
   // math_more.cpp:38: tl::store(out + 26 * n + offs, tl::remainder(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:37 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 26 * n)[offs[i]] = tilec::rt::to_f16(remainderf(tilec::rt::to_float(w_1[i]), tilec::rt::to_float(p_1[i])));
   }
   // math_more.cpp:39: tl::store(out + 27 * n + offs, tl::clamp(a, -1.0f, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:38 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
@@ -439,162 +493,189 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
       out_bf16[offs[i]] = tilec::rt::to_bf16(sinf(tilec::rt::to_float(a_1[i])));
   }
   // math_more.cpp:13: tl::store(out + 1 * n + offs, tl::cos(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:12 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + n)[offs[i]] = tilec::rt::to_bf16(cosf(tilec::rt::to_float(a_1[i])));
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 2 * n)[offs[i]] = tilec::rt::to_bf16(tanf(tilec::rt::to_float(u_2[i])));
   }
   // math_more.cpp:15: tl::store(out + 3 * n + offs, tl::asin(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:14 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 3 * n)[offs[i]] = tilec::rt::to_bf16(asinf(tilec::rt::to_float(u_2[i])));
   }
   // math_more.cpp:16: tl::store(out + 4 * n + offs, tl::acos(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:15 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 4 * n)[offs[i]] = tilec::rt::to_bf16(acosf(tilec::rt::to_float(u_2[i])));
   }
   // math_more.cpp:17: tl::store(out + 5 * n + offs, tl::atan(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:16 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 5 * n)[offs[i]] = tilec::rt::to_bf16(atanf(tilec::rt::to_float(a_1[i])));
   }
   // math_more.cpp:18: tl::store(out + 6 * n + offs, tl::sinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:17 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 6 * n)[offs[i]] = tilec::rt::to_bf16(sinhf(tilec::rt::to_float(a_1[i])));
   }
   // math_more.cpp:19: tl::store(out + 7 * n + offs, tl::cosh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:18 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 7 * n)[offs[i]] = tilec::rt::to_bf16(coshf(tilec::rt::to_float(a_1[i])));
   }
   // math_more.cpp:20: tl::store(out + 8 * n + offs, tl::asinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:19 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 8 * n)[offs[i]] = tilec::rt::to_bf16(asinhf(tilec::rt::to_float(a_1[i])));
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 9 * n)[offs[i]] = tilec::rt::to_bf16(acoshf(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(p_2[i]) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f))))));
   }
   // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 10 * n)[offs[i]] = tilec::rt::to_bf16(atanhf(tilec::rt::to_float(u_2[i])));
   }
   // math_more.cpp:23: tl::store(out + 11 * n + offs, tl::expm1(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:22 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 11 * n)[offs[i]] = tilec::rt::to_bf16(expm1f(tilec::rt::to_float(a_1[i])));
   }
   // math_more.cpp:24: tl::store(out + 12 * n + offs, tl::log1p(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:23 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 12 * n)[offs[i]] = tilec::rt::to_bf16(log1pf(tilec::rt::to_float(p_2[i])));
   }
   // math_more.cpp:25: tl::store(out + 13 * n + offs, tl::log10(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:24 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 13 * n)[offs[i]] = tilec::rt::to_bf16(log10f(tilec::rt::to_float(p_2[i])));
   }
   // math_more.cpp:26: tl::store(out + 14 * n + offs, tl::cbrt(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:25 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 14 * n)[offs[i]] = tilec::rt::to_bf16(cbrtf(tilec::rt::to_float(a_1[i])));
   }
   // math_more.cpp:27: tl::store(out + 15 * n + offs, tl::erfc(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:26 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 15 * n)[offs[i]] = tilec::rt::to_bf16(erfcf(tilec::rt::to_float(a_1[i])));
   }
   // math_more.cpp:28: tl::store(out + 16 * n + offs, tl::lgamma(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:27 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 16 * n)[offs[i]] = tilec::rt::to_bf16(lgammaf(tilec::rt::to_float(p_2[i])));
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 17 * n)[offs[i]] = tilec::rt::to_bf16(rintf(tilec::rt::to_float(w_2[i])));
   }
   // math_more.cpp:30: tl::store(out + 18 * n + offs, tl::round(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:29 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 18 * n)[offs[i]] = tilec::rt::to_bf16(roundf(tilec::rt::to_float(w_2[i])));
   }
   // math_more.cpp:31: tl::store(out + 19 * n + offs, tl::trunc(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:30 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 19 * n)[offs[i]] = tilec::rt::to_bf16(truncf(tilec::rt::to_float(w_2[i])));
   }
   // math_more.cpp:32: tl::store(out + 20 * n + offs, tl::pow(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:31 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 20 * n)[offs[i]] = tilec::rt::to_bf16(powf(tilec::rt::to_float(p_2[i]), tilec::rt::to_float(a_1[i])));
   }
   // math_more.cpp:33: tl::store(out + 21 * n + offs, tl::pow(p, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:32 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 21 * n)[offs[i]] = tilec::rt::to_bf16(powf(tilec::rt::to_float(p_2[i]), tilec::rt::to_float(tilec::rt::to_bf16(2.5f))));
   }
   // math_more.cpp:34: tl::store(out + 22 * n + offs, tl::atan2(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:33 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 22 * n)[offs[i]] = tilec::rt::to_bf16(atan2f(tilec::rt::to_float(a_1[i]), tilec::rt::to_float(p_2[i])));
   }
   // math_more.cpp:35: tl::store(out + 23 * n + offs, tl::hypot(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:34 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 23 * n)[offs[i]] = tilec::rt::to_bf16(hypotf(tilec::rt::to_float(a_1[i]), tilec::rt::to_float(p_2[i])));
   }
   // math_more.cpp:36: tl::store(out + 24 * n + offs, tl::copysign(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:35 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 24 * n)[offs[i]] = tilec::rt::to_bf16(copysignf(tilec::rt::to_float(p_2[i]), tilec::rt::to_float(a_1[i])));
   }
   // math_more.cpp:37: tl::store(out + 25 * n + offs, tl::fmod(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:36 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 25 * n)[offs[i]] = tilec::rt::to_bf16(fmodf(tilec::rt::to_float(w_2[i]), tilec::rt::to_float(p_2[i])));
   }
   // math_more.cpp:38: tl::store(out + 26 * n + offs, tl::remainder(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:37 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 26 * n)[offs[i]] = tilec::rt::to_bf16(remainderf(tilec::rt::to_float(w_2[i]), tilec::rt::to_float(p_2[i])));
   }
   // math_more.cpp:39: tl::store(out + 27 * n + offs, tl::clamp(a, -1.0f, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:38 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
@@ -620,6 +701,185 @@ hipError_t launch_math_more_256(hipStream_t stream, const float *x, float *out_f
                                 hip_bfloat16 *out_bf16, int n) {
   const dim3 grid(tilec::rt::cdiv(n, math_more_256::BLOCK));
   return launch_math_more_256(grid, stream, x, out_f32, out_f16, out_bf16, n);
+}
+
+// rounding<256>: one instantiation
+namespace rounding_256 {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
+using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) rounding(
+    const float *a, const float *b, float *out, int n) {
+  // math_more.cpp:80: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // math_more.cpp:81: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // math_more.cpp:82: auto x = tl::load(a + offs, mask, 1.0f);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x[i] = mask[i] ? a[offs[i]] : 1.0f;
+  }
+  // math_more.cpp:83: auto y = tl::load(b + offs, mask, 1.0f);
+  float y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    y[i] = mask[i] ? b[offs[i]] : 1.0f;
+  }
+  // math_more.cpp:84: tl::store(out + offs, tl::div_rn(x, y), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      out[offs[i]] = __fdiv_rn(x[i], y[i]);
+  }
+  // math_more.cpp:85: tl::store(out + n + offs, tl::div_rz(x, y), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:84 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (out + n)[offs[i]] = tilec::rt::div_rz(x[i], y[i]);
+  }
+  // math_more.cpp:86: tl::store(out + 2 * n + offs, tl::sqrt_rn(tl::abs(x)), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:85 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (out + 2 * n)[offs[i]] = __fsqrt_rn(fabsf(x[i]));
+  }
+  // math_more.cpp:87: tl::store(out + 3 * n + offs, tl::fdiv(x, y), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:86 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (out + 3 * n)[offs[i]] = __fdividef(x[i], y[i]);
+  }
+}
+
+} // namespace rounding_256
+
+/// Launches rounding<256> on `stream` with
+/// rounding_256::NUM_THREADS threads per block.
+hipError_t launch_rounding_256(dim3 grid, hipStream_t stream, const float *a, const float *b,
+                               float *out, int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  hipLaunchKernelGGL(rounding_256::rounding, grid, dim3(rounding_256::NUM_THREADS), 0, stream, a, b,
+                     out, n);
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_rounding_256(hipStream_t stream, const float *a, const float *b, float *out,
+                               int n) {
+  const dim3 grid(tilec::rt::cdiv(n, rounding_256::BLOCK));
+  return launch_rounding_256(grid, stream, a, b, out, n);
+}
+
+// bits<256>: one instantiation
+namespace bits_256 {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
+using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) bits(
+    const int *x, const int64_t *y, int *bits32, int64_t *bits64, int n) {
+  // math_more.cpp:93: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // math_more.cpp:94: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // math_more.cpp:95: auto u = tl::load(x + offs, mask, 0);
+  int u[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    u[i] = mask[i] ? x[offs[i]] : 0;
+  }
+  // math_more.cpp:96: auto v = tl::load(y + offs, mask, int64_t{0});
+  int64_t v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    v[i] = mask[i] ? y[offs[i]] : int64_t{0};
+  }
+  // math_more.cpp:97: tl::store(bits32 + offs, tl::popc(u), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      bits32[offs[i]] = static_cast<int>(__popc(static_cast<unsigned>(u[i])));
+  }
+  // math_more.cpp:98: tl::store(bits32 + n + offs, tl::clz(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:97 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (bits32 + n)[offs[i]] = static_cast<int>(__clz(u[i]));
+  }
+  // math_more.cpp:99: tl::store(bits32 + 2 * n + offs, tl::umulhi(u, u ^ 12345), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:98 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (bits32 + 2 * n)[offs[i]] = static_cast<int>(__umulhi(static_cast<unsigned>(u[i]), static_cast<unsigned>(u[i] ^ 12345)));
+  }
+  // math_more.cpp:100: tl::store(bits64 + offs, tl::popc(v), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      bits64[offs[i]] = static_cast<int64_t>(__popcll(static_cast<unsigned long long>(v[i])));
+  }
+  // math_more.cpp:101: tl::store(bits64 + n + offs, tl::clz(v), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:100 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (bits64 + n)[offs[i]] = static_cast<int64_t>(__clzll(v[i]));
+  }
+  // math_more.cpp:102: tl::store(bits64 + 2 * n + offs, tl::umulhi(v, v ^ int64_t{0x5DEECE66D}), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:101 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      (bits64 + 2 * n)[offs[i]] = static_cast<int64_t>(__umul64hi(static_cast<unsigned long long>(v[i]), static_cast<unsigned long long>(v[i] ^ int64_t{25214903917})));
+  }
+}
+
+} // namespace bits_256
+
+/// Launches bits<256> on `stream` with
+/// bits_256::NUM_THREADS threads per block.
+hipError_t launch_bits_256(dim3 grid, hipStream_t stream, const int *x, const int64_t *y,
+                           int *bits32, int64_t *bits64, int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  hipLaunchKernelGGL(bits_256::bits, grid, dim3(bits_256::NUM_THREADS), 0, stream, x, y, bits32,
+                     bits64, n);
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_bits_256(hipStream_t stream, const int *x, const int64_t *y, int *bits32,
+                           int64_t *bits64, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, bits_256::BLOCK));
+  return launch_bits_256(grid, stream, x, y, bits32, bits64, n);
 }
 
 // predicates<128>: one instantiation
@@ -656,18 +916,21 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
       out[offs[i]] = v[i] != v[i];
   }
   // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:57 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out + n)[offs[i]] = fabsf(v[i]) == INFINITY;
   }
   // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:58 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out + 2 * n)[offs[i]] = fabsf(v[i]) < INFINITY;
   }
   // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:59 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
@@ -681,24 +944,28 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
     a[i] = tilec::rt::to_f16(v[i]);
   }
   // math_more.cpp:57: tl::store(out + 0 * n + offs, tl::isnan(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:60 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       out_1[offs[i]] = tilec::rt::to_float(a[i]) != tilec::rt::to_float(a[i]);
   }
   // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:57 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_1 + n)[offs[i]] = tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) == tilec::rt::to_float(tilec::rt::to_f16(INFINITY));
   }
   // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:58 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_1 + 2 * n)[offs[i]] = tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) < tilec::rt::to_float(tilec::rt::to_f16(INFINITY));
   }
   // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:59 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
@@ -712,24 +979,28 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
     a_1[i] = tilec::rt::to_bf16(v[i]);
   }
   // math_more.cpp:57: tl::store(out + 0 * n + offs, tl::isnan(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:60 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       out_2[offs[i]] = tilec::rt::to_float(a_1[i]) != tilec::rt::to_float(a_1[i]);
   }
   // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:57 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_2 + n)[offs[i]] = tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i])))) == tilec::rt::to_float(tilec::rt::to_bf16(INFINITY));
   }
   // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:58 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_2 + 2 * n)[offs[i]] = tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i])))) < tilec::rt::to_float(tilec::rt::to_bf16(INFINITY));
   }
   // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:59 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])

@@ -88,6 +88,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         p[i] = fabsf(a[i]) + 0.5f;
       }
       // math_ops.cpp:19: tl::store(out_f32 + 0 * n + offs, tl::exp(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:31 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
         float vals[OUT_F32_STORE_VEC];
@@ -98,6 +99,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
             out_f32 + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
       }
       // math_ops.cpp:20: tl::store(out_f32 + 1 * n + offs, tl::exp2(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:19 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_1) {
         float vals[OUT_F32_STORE_VEC_1];
@@ -108,6 +110,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
             out_f32 + n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_1 - 1]);
       }
       // math_ops.cpp:21: tl::store(out_f32 + 2 * n + offs, tl::log(p), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:20 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_2) {
         float vals[OUT_F32_STORE_VEC_2];
@@ -118,6 +121,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
             out_f32 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_2 - 1]);
       }
       // math_ops.cpp:22: tl::store(out_f32 + 3 * n + offs, tl::log2(p), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:21 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_3) {
         float vals[OUT_F32_STORE_VEC_3];
@@ -128,6 +132,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
             out_f32 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_3 - 1]);
       }
       // math_ops.cpp:23: tl::store(out_f32 + 4 * n + offs, tl::sqrt(p), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:22 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_4) {
         float vals[OUT_F32_STORE_VEC_4];
@@ -138,6 +143,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
             out_f32 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_4 - 1]);
       }
       // math_ops.cpp:24: tl::store(out_f32 + 5 * n + offs, tl::rsqrt(p), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:23 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_5) {
         float vals[OUT_F32_STORE_VEC_5];
@@ -148,6 +154,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
             out_f32 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_5 - 1]);
       }
       // math_ops.cpp:25: tl::store(out_f32 + 6 * n + offs, tl::sigmoid(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:24 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_6) {
         float vals[OUT_F32_STORE_VEC_6];
@@ -158,6 +165,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
             out_f32 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_6 - 1]);
       }
       // math_ops.cpp:26: tl::store(out_f32 + 7 * n + offs, tl::tanh(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:25 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_7) {
         float vals[OUT_F32_STORE_VEC_7];
@@ -168,6 +176,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
             out_f32 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_7 - 1]);
       }
       // math_ops.cpp:27: tl::store(out_f32 + 8 * n + offs, tl::erf(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:26 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_8) {
         float vals[OUT_F32_STORE_VEC_8];
@@ -178,6 +187,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
             out_f32 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_8 - 1]);
       }
       // math_ops.cpp:28: tl::store(out_f32 + 9 * n + offs, tl::floor(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:27 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_9) {
         float vals[OUT_F32_STORE_VEC_9];
@@ -188,6 +198,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
             out_f32 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_9 - 1]);
       }
       // math_ops.cpp:29: tl::store(out_f32 + 10 * n + offs, tl::ceil(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:28 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_10) {
         float vals[OUT_F32_STORE_VEC_10];
@@ -198,6 +209,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
             out_f32 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_10 - 1]);
       }
       // math_ops.cpp:30: tl::store(out_f32 + 11 * n + offs, tl::abs(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:29 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_11) {
         float vals[OUT_F32_STORE_VEC_11];
@@ -208,6 +220,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
             out_f32 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_11 - 1]);
       }
       // math_ops.cpp:31: tl::store(out_f32 + 12 * n + offs, tl::fma(a, p, a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:30 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_12) {
         float vals[OUT_F32_STORE_VEC_12];
@@ -234,6 +247,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           p[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
         }
         // math_ops.cpp:35: tl::store(out_f16 + 0 * n + offs, tl::exp(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:47 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
           __half vals[OUT_F16_STORE_VEC];
@@ -244,6 +258,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_f16 + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
         }
         // math_ops.cpp:36: tl::store(out_f16 + 1 * n + offs, tl::exp2(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:35 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_1) {
           __half vals[OUT_F16_STORE_VEC_1];
@@ -254,6 +269,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_f16 + n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_1 - 1]);
         }
         // math_ops.cpp:37: tl::store(out_f16 + 2 * n + offs, tl::log(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:36 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_2) {
           __half vals[OUT_F16_STORE_VEC_2];
@@ -264,6 +280,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_f16 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_2 - 1]);
         }
         // math_ops.cpp:38: tl::store(out_f16 + 3 * n + offs, tl::log2(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:37 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_3) {
           __half vals[OUT_F16_STORE_VEC_3];
@@ -274,6 +291,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_f16 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_3 - 1]);
         }
         // math_ops.cpp:39: tl::store(out_f16 + 4 * n + offs, tl::sqrt(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:38 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_4) {
           __half vals[OUT_F16_STORE_VEC_4];
@@ -284,6 +302,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_f16 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_4 - 1]);
         }
         // math_ops.cpp:40: tl::store(out_f16 + 5 * n + offs, tl::rsqrt(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:39 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_5) {
           __half vals[OUT_F16_STORE_VEC_5];
@@ -294,6 +313,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_f16 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_5 - 1]);
         }
         // math_ops.cpp:41: tl::store(out_f16 + 6 * n + offs, tl::sigmoid(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:40 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_6) {
           __half vals[OUT_F16_STORE_VEC_6];
@@ -304,6 +324,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_f16 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_6 - 1]);
         }
         // math_ops.cpp:42: tl::store(out_f16 + 7 * n + offs, tl::tanh(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:41 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_7) {
           __half vals[OUT_F16_STORE_VEC_7];
@@ -314,6 +335,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_f16 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_7 - 1]);
         }
         // math_ops.cpp:43: tl::store(out_f16 + 8 * n + offs, tl::erf(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:42 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_8) {
           __half vals[OUT_F16_STORE_VEC_8];
@@ -324,6 +346,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_f16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_8 - 1]);
         }
         // math_ops.cpp:44: tl::store(out_f16 + 9 * n + offs, tl::floor(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:43 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_9) {
           __half vals[OUT_F16_STORE_VEC_9];
@@ -334,6 +357,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_f16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_9 - 1]);
         }
         // math_ops.cpp:45: tl::store(out_f16 + 10 * n + offs, tl::ceil(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:44 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_10) {
           __half vals[OUT_F16_STORE_VEC_10];
@@ -344,6 +368,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_f16 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_10 - 1]);
         }
         // math_ops.cpp:46: tl::store(out_f16 + 11 * n + offs, tl::abs(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:45 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_11) {
           __half vals[OUT_F16_STORE_VEC_11];
@@ -354,6 +379,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_f16 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_11 - 1]);
         }
         // math_ops.cpp:47: tl::store(out_f16 + 12 * n + offs, tl::fma(a, p, a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:46 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_12) {
           __half vals[OUT_F16_STORE_VEC_12];
@@ -378,6 +404,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           p[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
         }
         // math_ops.cpp:51: tl::store(out_bf16 + 0 * n + offs, tl::exp(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:63 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
@@ -388,6 +415,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_bf16 + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
         }
         // math_ops.cpp:52: tl::store(out_bf16 + 1 * n + offs, tl::exp2(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:51 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_1) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_1];
@@ -398,6 +426,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_bf16 + n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_1 - 1]);
         }
         // math_ops.cpp:53: tl::store(out_bf16 + 2 * n + offs, tl::log(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:52 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_2) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_2];
@@ -408,6 +437,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_bf16 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_2 - 1]);
         }
         // math_ops.cpp:54: tl::store(out_bf16 + 3 * n + offs, tl::log2(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:53 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_3) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_3];
@@ -418,6 +448,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_bf16 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_3 - 1]);
         }
         // math_ops.cpp:55: tl::store(out_bf16 + 4 * n + offs, tl::sqrt(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:54 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_4) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_4];
@@ -428,6 +459,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_bf16 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_4 - 1]);
         }
         // math_ops.cpp:56: tl::store(out_bf16 + 5 * n + offs, tl::rsqrt(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:55 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_5) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_5];
@@ -438,6 +470,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_bf16 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_5 - 1]);
         }
         // math_ops.cpp:57: tl::store(out_bf16 + 6 * n + offs, tl::sigmoid(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:56 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_6) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_6];
@@ -448,6 +481,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_bf16 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_6 - 1]);
         }
         // math_ops.cpp:58: tl::store(out_bf16 + 7 * n + offs, tl::tanh(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:57 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_7) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_7];
@@ -458,6 +492,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_bf16 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_7 - 1]);
         }
         // math_ops.cpp:59: tl::store(out_bf16 + 8 * n + offs, tl::erf(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:58 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_8) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_8];
@@ -468,6 +503,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_bf16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_8 - 1]);
         }
         // math_ops.cpp:60: tl::store(out_bf16 + 9 * n + offs, tl::floor(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:59 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_9) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_9];
@@ -478,6 +514,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_bf16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_9 - 1]);
         }
         // math_ops.cpp:61: tl::store(out_bf16 + 10 * n + offs, tl::ceil(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:60 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_10) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_10];
@@ -488,6 +525,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_bf16 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_10 - 1]);
         }
         // math_ops.cpp:62: tl::store(out_bf16 + 11 * n + offs, tl::abs(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:61 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_11) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_11];
@@ -498,6 +536,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
               out_bf16 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_11 - 1]);
         }
         // math_ops.cpp:63: tl::store(out_bf16 + 12 * n + offs, tl::fma(a, p, a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:62 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_12) {
           __nv_bfloat16 vals[OUT_BF16_STORE_VEC_12];

@@ -48,78 +48,91 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         p[i] = fabsf(a[i]) + 0.5f;
       }
       // math_ops.cpp:19: tl::store(out_f32 + 0 * n + offs, tl::exp(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:31 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           out_f32[offs[i]] = tilec::rt::exp(a[i]);
       }
       // math_ops.cpp:20: tl::store(out_f32 + 1 * n + offs, tl::exp2(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:19 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + n)[offs[i]] = tilec::rt::exp2(a[i]);
       }
       // math_ops.cpp:21: tl::store(out_f32 + 2 * n + offs, tl::log(p), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:20 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 2 * n)[offs[i]] = logf(p[i]);
       }
       // math_ops.cpp:22: tl::store(out_f32 + 3 * n + offs, tl::log2(p), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:21 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 3 * n)[offs[i]] = log2f(p[i]);
       }
       // math_ops.cpp:23: tl::store(out_f32 + 4 * n + offs, tl::sqrt(p), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:22 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 4 * n)[offs[i]] = sqrtf(p[i]);
       }
       // math_ops.cpp:24: tl::store(out_f32 + 5 * n + offs, tl::rsqrt(p), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:23 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 5 * n)[offs[i]] = rsqrtf(p[i]);
       }
       // math_ops.cpp:25: tl::store(out_f32 + 6 * n + offs, tl::sigmoid(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:24 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 6 * n)[offs[i]] = tilec::rt::sigmoid(a[i]);
       }
       // math_ops.cpp:26: tl::store(out_f32 + 7 * n + offs, tl::tanh(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:25 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 7 * n)[offs[i]] = tanhf(a[i]);
       }
       // math_ops.cpp:27: tl::store(out_f32 + 8 * n + offs, tl::erf(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:26 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 8 * n)[offs[i]] = erff(a[i]);
       }
       // math_ops.cpp:28: tl::store(out_f32 + 9 * n + offs, tl::floor(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:27 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 9 * n)[offs[i]] = floorf(a[i]);
       }
       // math_ops.cpp:29: tl::store(out_f32 + 10 * n + offs, tl::ceil(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:28 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 10 * n)[offs[i]] = ceilf(a[i]);
       }
       // math_ops.cpp:30: tl::store(out_f32 + 11 * n + offs, tl::abs(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:29 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + 11 * n)[offs[i]] = fabsf(a[i]);
       }
       // math_ops.cpp:31: tl::store(out_f32 + 12 * n + offs, tl::fma(a, p, a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:30 before this store (global memory)
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
@@ -142,78 +155,91 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           p[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
         }
         // math_ops.cpp:35: tl::store(out_f16 + 0 * n + offs, tl::exp(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:47 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             out_f16[offs[i]] = tilec::rt::to_f16(tilec::rt::exp(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:36: tl::store(out_f16 + 1 * n + offs, tl::exp2(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:35 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + n)[offs[i]] = tilec::rt::to_f16(tilec::rt::exp2(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:37: tl::store(out_f16 + 2 * n + offs, tl::log(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:36 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 2 * n)[offs[i]] = tilec::rt::to_f16(logf(tilec::rt::to_float(p[i])));
         }
         // math_ops.cpp:38: tl::store(out_f16 + 3 * n + offs, tl::log2(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:37 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 3 * n)[offs[i]] = tilec::rt::to_f16(log2f(tilec::rt::to_float(p[i])));
         }
         // math_ops.cpp:39: tl::store(out_f16 + 4 * n + offs, tl::sqrt(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:38 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 4 * n)[offs[i]] = tilec::rt::to_f16(sqrtf(tilec::rt::to_float(p[i])));
         }
         // math_ops.cpp:40: tl::store(out_f16 + 5 * n + offs, tl::rsqrt(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:39 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 5 * n)[offs[i]] = tilec::rt::to_f16(rsqrtf(tilec::rt::to_float(p[i])));
         }
         // math_ops.cpp:41: tl::store(out_f16 + 6 * n + offs, tl::sigmoid(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:40 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 6 * n)[offs[i]] = tilec::rt::to_f16(tilec::rt::sigmoid(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:42: tl::store(out_f16 + 7 * n + offs, tl::tanh(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:41 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 7 * n)[offs[i]] = tilec::rt::to_f16(tanhf(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:43: tl::store(out_f16 + 8 * n + offs, tl::erf(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:42 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 8 * n)[offs[i]] = tilec::rt::to_f16(erff(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:44: tl::store(out_f16 + 9 * n + offs, tl::floor(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:43 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 9 * n)[offs[i]] = tilec::rt::to_f16(floorf(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:45: tl::store(out_f16 + 10 * n + offs, tl::ceil(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:44 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 10 * n)[offs[i]] = tilec::rt::to_f16(ceilf(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:46: tl::store(out_f16 + 11 * n + offs, tl::abs(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:45 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + 11 * n)[offs[i]] = tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:47: tl::store(out_f16 + 12 * n + offs, tl::fma(a, p, a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:46 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
@@ -234,78 +260,91 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           p[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
         }
         // math_ops.cpp:51: tl::store(out_bf16 + 0 * n + offs, tl::exp(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:63 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             out_bf16[offs[i]] = tilec::rt::to_bf16(tilec::rt::exp(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:52: tl::store(out_bf16 + 1 * n + offs, tl::exp2(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:51 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + n)[offs[i]] = tilec::rt::to_bf16(tilec::rt::exp2(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:53: tl::store(out_bf16 + 2 * n + offs, tl::log(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:52 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 2 * n)[offs[i]] = tilec::rt::to_bf16(logf(tilec::rt::to_float(p[i])));
         }
         // math_ops.cpp:54: tl::store(out_bf16 + 3 * n + offs, tl::log2(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:53 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 3 * n)[offs[i]] = tilec::rt::to_bf16(log2f(tilec::rt::to_float(p[i])));
         }
         // math_ops.cpp:55: tl::store(out_bf16 + 4 * n + offs, tl::sqrt(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:54 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 4 * n)[offs[i]] = tilec::rt::to_bf16(sqrtf(tilec::rt::to_float(p[i])));
         }
         // math_ops.cpp:56: tl::store(out_bf16 + 5 * n + offs, tl::rsqrt(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:55 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 5 * n)[offs[i]] = tilec::rt::to_bf16(rsqrtf(tilec::rt::to_float(p[i])));
         }
         // math_ops.cpp:57: tl::store(out_bf16 + 6 * n + offs, tl::sigmoid(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:56 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 6 * n)[offs[i]] = tilec::rt::to_bf16(tilec::rt::sigmoid(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:58: tl::store(out_bf16 + 7 * n + offs, tl::tanh(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:57 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 7 * n)[offs[i]] = tilec::rt::to_bf16(tanhf(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:59: tl::store(out_bf16 + 8 * n + offs, tl::erf(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:58 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 8 * n)[offs[i]] = tilec::rt::to_bf16(erff(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:60: tl::store(out_bf16 + 9 * n + offs, tl::floor(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:59 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 9 * n)[offs[i]] = tilec::rt::to_bf16(floorf(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:61: tl::store(out_bf16 + 10 * n + offs, tl::ceil(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:60 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 10 * n)[offs[i]] = tilec::rt::to_bf16(ceilf(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:62: tl::store(out_bf16 + 11 * n + offs, tl::abs(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:61 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + 11 * n)[offs[i]] = tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i])));
         }
         // math_ops.cpp:63: tl::store(out_bf16 + 12 * n + offs, tl::fma(a, p, a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:62 before this store (global memory)
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])

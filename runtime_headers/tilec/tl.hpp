@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -18,6 +19,7 @@
 #include <type_traits>
 
 #include "detail/float16.hpp"
+#include "detail/rounding.hpp"
 #include "detail/types.hpp"
 
 /// Marks a kernel: `template <int BLOCK> TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))
@@ -706,6 +708,63 @@ template <class X> auto isfinite(const X &x) {
 }
 template <class X> auto signbit(const X &x) {
   return detail::mathPredicate(x, [](float v) { return std::signbit(v); });
+}
+
+namespace detail {
+template <class T> T popcount(T v) {
+  return static_cast<T>(std::popcount(static_cast<std::make_unsigned_t<T>>(v)));
+}
+template <class T> T leadingZeros(T v) {
+  return static_cast<T>(std::countl_zero(static_cast<std::make_unsigned_t<T>>(v)));
+}
+template <class T> T mulHigh(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  if constexpr (sizeof(T) == 4)
+    return static_cast<T>(static_cast<U>((std::uint64_t{static_cast<U>(a)} * static_cast<U>(b)) >> 32));
+  else
+    return static_cast<T>(static_cast<U>((static_cast<unsigned __int128>(static_cast<U>(a)) * static_cast<U>(b)) >> 64));
+}
+template <class E> constexpr bool isBitsOperand = std::is_same_v<E, std::int32_t> || std::is_same_v<E, std::int64_t>;
+template <class X, class F> auto bits1(const X &x, F f) {
+  using E = Elem<X>;
+  static_assert(isBitsOperand<E>, "tl::popc and tl::clz need int32 or int64 operands");
+  if constexpr (isBitsOperand<E>) // (no second error after the static_assert's)
+    return mapN<E, shapeOf<X>()>([f](E v) { return f(v); }, x);
+  else
+    return x;
+}
+} // namespace detail
+/// a / b in float rounded to nearest (IEEE), toward zero, and the fast approximate division (on
+/// the CPU: the IEEE one; the GPU's __fdividef is within 2 ulp). Then to half/bfloat16.
+template <class A, class B> auto div_rn(const A &a, const B &b) {
+  return detail::math2(a, b, [](float x, float y) { return x / y; });
+}
+template <class A, class B> auto div_rz(const A &a, const B &b) {
+  return detail::math2(a, b, [](float x, float y) { return detail::divTowardZero(x, y); });
+}
+template <class A, class B> auto fdiv(const A &a, const B &b) {
+  return detail::math2(a, b, [](float x, float y) { return x / y; });
+}
+template <class X> auto sqrt_rn(const X &x) {
+  return detail::math1(x, [](float v) { return std::sqrt(v); }, "sqrt_rn");
+}
+/// Set bits and leading zero bits of int32 or int64 values (in the operand's type).
+template <class X> auto popc(const X &x) {
+  return detail::bits1(x, [](auto v) { return detail::popcount(v); });
+}
+template <class X> auto clz(const X &x) {
+  return detail::bits1(x, [](auto v) { return detail::leadingZeros(v); });
+}
+/// The high 32 (64) bits of the unsigned 64-bit (128-bit) product of int32 (int64) values.
+template <class A, class B> auto umulhi(const A &a, const B &b) {
+  static_assert(detail::allCompatible<A, B>(), "tl::umulhi: operands do not broadcast");
+  using R = detail::ResultElem<A, B>;
+  static_assert(detail::isBitsOperand<R>, "tl::umulhi needs int32 or int64 operands");
+  if constexpr (detail::isBitsOperand<R>)
+    return detail::mapN<R, detail::broadcastOf<A, B>()>(
+        [](auto x, auto y) { return detail::mulHigh(detail::convert<R>(x), detail::convert<R>(y)); }, a, b);
+  else
+    return a;
 }
 
 /// x limited to [lo, hi]: minimum(maximum(x, lo), hi) (a NaN x gives lo, as fmaxf does).

@@ -6,7 +6,9 @@
 #include "check.h"
 #include "math_more.cpp"
 
+#include <bit>
 #include <memory>
+#include <random>
 #if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
 #include <math_more.hip>
 #else
@@ -59,6 +61,98 @@ template <class T> double exact(int f, double a) {
 }
 template <class T> std::vector<double> slice(const std::vector<T> &v, int f, int n) {
   return harness::toDoubles(std::vector<T>(v.begin() + size_t(f) * n, v.begin() + size_t(f + 1) * n));
+}
+// Divisions and square roots of a stated rounding: div_rn, div_rz and sqrt_rn bit for bit with
+// float64 rounded as stated (float64 holds a float quotient or root exactly enough that rounding it
+// once more gives the correctly rounded float), fdiv within 2 ulp (relative 1e-6).
+void checkRounding(harness::Report &report, int n) {
+  auto a = harness::randomFloats(size_t(n), -1e3f, 1e3f, uint64_t(n) * 17 + 3);
+  auto b = harness::randomFloats(size_t(n), 0.5f, 4.0f, uint64_t(n) * 19 + 5);
+  for (size_t i = 0; i < b.size(); i += 2)
+    b[i] = -b[i];
+  std::vector<float> ref(size_t(4) * size_t(n), NAN);
+  tl::launch(tl::grid3{tl::cdiv(n, 256)}, rounding<256>, a.data(), b.data(), ref.data(), n);
+  harness::DeviceBuffer<float> da{size_t(n)}, db{size_t(n)};
+  da.upload(a.data());
+  db.upload(b.data());
+  gpucheck::Output<float> out(size_t(4) * size_t(n));
+  for (int byte : gpucheck::kPoison) {
+    out.poison(byte);
+    CHECK_CUDA(launch_rounding_256(cudaStream_t{}, da.ptr, db.ptr, out.dev.ptr, n));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    out.collect(byte);
+  }
+  auto towardZero = [](double q) { // the float next to q toward zero (q itself when it is one)
+    float f = static_cast<float>(q);
+    return std::fabs(double(f)) > std::fabs(q) ? std::nextafter(f, 0.0f) : f;
+  };
+  const char *names[3] = {"div_rn", "div_rz", "sqrt_rn"};
+  for (int f = 0; f < 3; ++f) {
+    size_t vsRef = 0, vsExact = 0, refVsExact = 0;
+    for (int i = 0; i < n; ++i) {
+      const double q = double(a[i]) / double(b[i]);
+      const float e = f == 0 ? float(q) : f == 1 ? towardZero(q) : float(std::sqrt(std::fabs(double(a[i]))));
+      const size_t at = size_t(f) * size_t(n) + size_t(i);
+      vsRef += !gpucheck::same(out.vals[at], ref[at]);
+      vsExact += !gpucheck::same(out.vals[at], e);
+      refVsExact += !gpucheck::same(ref[at], e);
+    }
+    gpucheck::checkExact(report, names[f], std::to_string(n), size_t(n), vsRef, vsExact, refVsExact, out.ok());
+  }
+  std::vector<double> gpu, cpu, f64;
+  for (int i = 0; i < n; ++i) {
+    gpu.push_back(out.vals[size_t(3) * size_t(n) + size_t(i)]);
+    cpu.push_back(ref[size_t(3) * size_t(n) + size_t(i)]);
+    f64.push_back(double(a[i]) / double(b[i]));
+  }
+  report.check("fdiv", std::to_string(n), gpu, cpu, f64, 1e-6, out.ok());
+}
+
+// popc, clz and umulhi of int32 and int64 values, exactly.
+void checkBits(harness::Report &report, int n) {
+  std::mt19937_64 rng(uint64_t(n) * 23 + 11);
+  std::vector<int32_t> x(static_cast<size_t>(n));
+  std::vector<int64_t> y(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    x[i] = int32_t(uint32_t(rng()) >> (rng() % 32)); // every count of leading zeros
+    y[i] = int64_t(rng() >> (rng() % 64));
+    if (i % 5 == 0)
+      x[i] = -x[i], y[i] = -y[i];
+  }
+  std::vector<int32_t> ref32(size_t(3) * size_t(n), -7);
+  std::vector<int64_t> ref64(size_t(3) * size_t(n), -7);
+  tl::launch(tl::grid3{tl::cdiv(n, 256)}, bits<256>, x.data(), y.data(), ref32.data(), ref64.data(), n);
+  harness::DeviceBuffer<int32_t> dx{size_t(n)};
+  harness::DeviceBuffer<int64_t> dy{size_t(n)};
+  dx.upload(x.data());
+  dy.upload(y.data());
+  gpucheck::Output<int32_t> o32(size_t(3) * size_t(n));
+  gpucheck::Output<int64_t> o64(size_t(3) * size_t(n));
+  for (int byte : gpucheck::kPoison) {
+    o32.poison(byte);
+    o64.poison(byte);
+    CHECK_CUDA(launch_bits_256(cudaStream_t{}, dx.ptr, dy.ptr, o32.dev.ptr, o64.dev.ptr, n));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    o32.collect(byte);
+    o64.collect(byte);
+  }
+  size_t vsRef = 0, vsExact = 0, refVsExact = 0;
+  for (int i = 0; i < n; ++i) {
+    const uint32_t u = uint32_t(x[i]), u2 = uint32_t(x[i] ^ 12345);
+    const uint64_t v = uint64_t(y[i]), v2 = uint64_t(y[i] ^ int64_t{0x5DEECE66D});
+    const int64_t e[6] = {std::popcount(u), std::countl_zero(u), int32_t(uint32_t((uint64_t(u) * u2) >> 32)),
+                          std::popcount(v), std::countl_zero(v),
+                          int64_t(uint64_t((static_cast<unsigned __int128>(v) * v2) >> 64))};
+    for (int f = 0; f < 6; ++f) {
+      const size_t at = size_t(f % 3) * size_t(n) + size_t(i);
+      const int64_t got = f < 3 ? o32.vals[at] : o64.vals[at], want = f < 3 ? ref32[at] : ref64[at];
+      vsRef += got != want;
+      vsExact += got != e[f];
+      refVsExact += want != e[f];
+    }
+  }
+  gpucheck::checkExact(report, "int bits", std::to_string(n), size_t(6) * size_t(n), vsRef, vsExact,
+                       refVsExact, o32.ok() && o64.ok());
 }
 } // namespace
 
@@ -141,6 +235,10 @@ int main(int argc, char **argv) {
           refVsExact += ref[at] != uint8_t(e);
         }
     gpucheck::checkExact(report, "predicates", std::to_string(n), total, vsRef, vsExact, refVsExact, out.ok());
+  }
+  for (int n : {1, 255, 1000, 4099}) {
+    checkRounding(report, n);
+    checkBits(report, n);
   }
   return report.exitCode();
 }

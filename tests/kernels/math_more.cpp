@@ -71,5 +71,38 @@ void predicates(const float *x, bool *out, int n) {
   store_predicates(out + 8 * n, tl::cast<tl::bfloat16>(v), offs, mask, n);
 }
 
+// Divisions and square roots of a stated rounding, and the integer bit functions: out[f * n + i]
+// is function f of a[i] and b[i] (a, b nonzero floats of either sign), and bits32/bits64 hold
+// popc, clz and umulhi of x[i] and y[i].
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))
+void rounding(const float *a, const float *b, float *out, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto x = tl::load(a + offs, mask, 1.0f);
+  auto y = tl::load(b + offs, mask, 1.0f);
+  tl::store(out + offs, tl::div_rn(x, y), mask);
+  tl::store(out + n + offs, tl::div_rz(x, y), mask);
+  tl::store(out + 2 * n + offs, tl::sqrt_rn(tl::abs(x)), mask);
+  tl::store(out + 3 * n + offs, tl::fdiv(x, y), mask);
+}
+
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))
+void bits(const int32_t *x, const int64_t *y, int32_t *bits32, int64_t *bits64, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto u = tl::load(x + offs, mask, 0);
+  auto v = tl::load(y + offs, mask, int64_t{0});
+  tl::store(bits32 + offs, tl::popc(u), mask);
+  tl::store(bits32 + n + offs, tl::clz(u), mask);
+  tl::store(bits32 + 2 * n + offs, tl::umulhi(u, u ^ 12345), mask);
+  tl::store(bits64 + offs, tl::popc(v), mask);
+  tl::store(bits64 + n + offs, tl::clz(v), mask);
+  tl::store(bits64 + 2 * n + offs, tl::umulhi(v, v ^ int64_t{0x5DEECE66D}), mask);
+}
+
 template void math_more<256>(const float *, float *, tl::half *, tl::bfloat16 *, int);
+template void rounding<256>(const float *, const float *, float *, int);
+template void bits<256>(const int32_t *, const int64_t *, int32_t *, int64_t *, int);
 template void predicates<128>(const float *, bool *, int);

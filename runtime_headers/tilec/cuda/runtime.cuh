@@ -57,6 +57,8 @@ __device__ __forceinline__ float fdiv(float a, float b) {
 #endif
 }
 __device__ __forceinline__ float sigmoid(float x) { return fdiv(1.0f, 1.0f + exp(-x)); }
+/// tl::div_rz: a / b rounded toward zero (the hardware's rounding mode).
+__device__ __forceinline__ float div_rz(float a, float b) { return __fdiv_rz(a, b); }
 
 /// The value of lane (lane ^ laneMask); all 32 lanes of the warp take part.
 __device__ __forceinline__ int shfl_xor(int v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }

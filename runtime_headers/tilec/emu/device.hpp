@@ -5,6 +5,7 @@
 /// which add the warp operations of their warp size.
 
 #include "../detail/float16.hpp"
+#include "../detail/rounding.hpp"
 #include "emu.hpp"
 
 #include <bit>
@@ -55,6 +56,23 @@ TILEC_EMU_BUILTIN void __syncthreads() { ::tilec::emu::sync_threads(); }
 // The GPU's rsqrtf is approximate (2 ulp on NVIDIA); the emulator computes it as the CPU reference
 // does, 1 / sqrt(x) in float.
 TILEC_EMU_BUILTIN float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+// Divisions and square root of a stated rounding (tl::div_rn, div_rz, fdiv, sqrt_rn), as the CPU
+// reference computes them: __fdividef as the IEEE division (the GPU's is within 2 ulp).
+TILEC_EMU_BUILTIN float __fdiv_rn(float a, float b) { return a / b; }
+TILEC_EMU_BUILTIN float __fdiv_rz(float a, float b) { return tl::detail::divTowardZero(a, b); }
+TILEC_EMU_BUILTIN float __fdividef(float a, float b) { return a / b; }
+TILEC_EMU_BUILTIN float __fsqrt_rn(float x) { return sqrtf(x); }
+// Bit counts and the high half of a product (tl::popc, clz, umulhi).
+TILEC_EMU_BUILTIN int __popc(unsigned x) { return std::popcount(x); }
+TILEC_EMU_BUILTIN int __popcll(unsigned long long x) { return std::popcount(x); }
+TILEC_EMU_BUILTIN int __clz(int x) { return std::countl_zero(static_cast<unsigned>(x)); }
+TILEC_EMU_BUILTIN int __clzll(long long x) { return std::countl_zero(static_cast<unsigned long long>(x)); }
+TILEC_EMU_BUILTIN unsigned __umulhi(unsigned a, unsigned b) {
+  return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
+}
+TILEC_EMU_BUILTIN unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
+}
 
 // ---- bit casts ---------------------------------------------------------------------------------
 TILEC_EMU_BUILTIN unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }

@@ -4,9 +4,11 @@
 /// are cooperative fibers (Boost.Context) that switch at barriers and warp-synchronous operations.
 /// When the file is also compiled with -fsanitize=thread (used only for its instrumentation: the
 /// emulator, not ThreadSanitizer, receives the calls), every memory access is checked: global
-/// accesses against the buffers allocated with cudaMalloc/hipMalloc, shared-memory races between
-/// barriers, reads of uninitialized shared memory, misaligned accesses. Barriers and warp
-/// operations that not every thread reaches are reported too. Reports name the emitted file's line.
+/// accesses against the buffers allocated with cudaMalloc/hipMalloc, shared- and global-memory
+/// races between the threads of a block from one barrier to the next, reads of uninitialized
+/// shared memory, misaligned accesses. Barriers and warp operations that not every thread reaches
+/// are reported too. Reports name the emitted file's line, and the kernel source's line that its
+/// nearest provenance comment names.
 ///
 /// This header is the emulator's own API; tilec/emu/cuda.hpp and tilec/emu/hip.hpp provide the CUDA
 /// and HIP spellings on top of it (device built-ins, host runtime calls, launch).
@@ -54,6 +56,7 @@ enum class FindingKind {
   OutOfBounds,         ///< global or shared access outside every buffer / shared variable
   Misaligned,          ///< access not aligned to its size (the GPU faults on it)
   SharedRace,          ///< two threads touch the same shared byte between barriers, one writing
+  GlobalRace,          ///< two threads of a block touch the same global byte between barriers, one writing
   UninitializedShared, ///< shared memory read before anything in the block wrote it
   BarrierNotReached,   ///< __syncthreads() that some threads of the block never reach
   BarrierDivergence,   ///< threads of a block wait at different __syncthreads() calls

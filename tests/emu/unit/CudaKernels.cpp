@@ -298,6 +298,30 @@ __global__ void writeAfterWrite(float *out) {
 }
 cudaError_t launchWriteAfterWrite(float *out) { return launch(dim3(1), dim3(4), writeAfterWrite, out); }
 
+// Global memory: each thread stores its element of a tile, then thread 0 stores a scalar into
+// thread 1's element with no barrier in between (a tile store followed by a scalar store into one
+// tensor, as tilec emits them without the barrier that keeps program order). Thread 0 runs first:
+// thread 1's tile store comes after its scalar store.
+__global__ void globalWriteAfterWrite(float *out) {
+  out[threadIdx.x] = 1.0f; EMU_TEST_LINE(at::GlobalTileWrite);
+  if (threadIdx.x == 0) {
+    out[1] = 2.0f; EMU_TEST_LINE(at::GlobalScalarWrite);
+  }
+}
+cudaError_t launchGlobalWriteAfterWrite(float *out) {
+  return launch(dim3(1), dim3(2), globalWriteAfterWrite, out);
+}
+// The same with the barrier: ordered, nothing to report.
+__global__ void globalOrderedByBarrier(float *out) {
+  out[threadIdx.x] = 1.0f;
+  __syncthreads();
+  if (threadIdx.x == 0)
+    out[1] = 2.0f;
+}
+cudaError_t launchGlobalOrderedByBarrier(float *out) {
+  return launch(dim3(1), dim3(2), globalOrderedByBarrier, out);
+}
+
 // Two more kernels like writeAfterWrite, each used by one test only: identical reports (same kind,
 // same lines) are merged over the whole program, so tests of the counting need their own lines.
 __global__ void racingWritesToCount(float *out) {

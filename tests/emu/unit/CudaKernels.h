@@ -70,6 +70,8 @@ cudaError_t launchWriteAfterWrite(float *out);                     ///< 4 thread
 cudaError_t launchRacingWritesToCount(float *out);                 ///< as launchWriteAfterWrite
 cudaError_t launchRacingWritesToRepeat(float *out);                ///< as launchWriteAfterWrite
 cudaError_t launchAtomicAndPlain(int *out);                        ///< 2 threads
+cudaError_t launchGlobalWriteAfterWrite(float *out);               ///< 2 threads, out[1]
+cudaError_t launchGlobalOrderedByBarrier(float *out);              ///< 2 threads, no race
 cudaError_t launchSeparatedOrOwnAccesses(float *out);              ///< 64 threads, no race
 cudaError_t launchUninitializedRead(float *out);                   ///< block (4, 2)
 cudaError_t launchUninitializedInSecondBlock(float *out);          ///< grid 2, 1 thread each
@@ -111,6 +113,8 @@ struct RawRead;
 struct WarRead;
 struct WarWrite;
 struct WawWrite;
+struct GlobalTileWrite;
+struct GlobalScalarWrite;
 struct AtomicThenRead;
 struct ReadAfterAtomic;
 struct PlainThenAtomic;

@@ -271,6 +271,28 @@ TEST_F(CudaReport, SharedRaceWriteAfterWriteIsCountedPerOccurrence) {
             "  no __syncthreads() separates them\n");
 }
 
+// Global memory: thread 0 stores out[1] (a scalar store after the tile store), then thread 1's
+// tile store overwrites it with no barrier between. The report names both stores; with a barrier
+// there is none, and the value is the program's.
+TEST_F(CudaReport, GlobalRaceWriteAfterWrite) {
+  DeviceBuffer<float> out(2);
+  EXPECT_EQ(launchGlobalWriteAfterWrite(out.get()), cudaSuccess);
+  const std::string text = takeOnly(FindingKind::GlobalRace);
+  EXPECT_EQ(text.substr(0, text.find('\n') + 1),
+            "global-memory race (write after write): 4 bytes at global 0x? (byte 4 of a 8-byte buffer "
+            "at 0x?)\n") << text;
+  EXPECT_EQ(text.substr(text.find('\n') + 1),
+            "  write by thread 1 (warp 0, lane 1) of block (0,0,0) at " + at<at::GlobalTileWrite>() + "\n"
+            "  write by thread 0 (warp 0, lane 0) at " + at<at::GlobalScalarWrite>() + "\n"
+            "  no __syncthreads() separates them\n");
+}
+TEST_F(CudaReport, GlobalAccessesOrderedByABarrierAreNoRace) {
+  DeviceBuffer<float> out(2);
+  EXPECT_EQ(launchGlobalOrderedByBarrier(out.get()), cudaSuccess);
+  EXPECT_EQ(tilec::emu::take_findings().size(), 0u);
+  EXPECT_EQ(out.toHost(), (std::vector<float>{1.0f, 2.0f}));
+}
+
 // A plain access and an atomic update of one cell race, in both orders.
 TEST_F(CudaReport, SharedRaceBetweenPlainAndAtomicAccesses) {
   DeviceBuffer<int> out(1);

@@ -1,0 +1,96 @@
+// Barriers that keep the source's program order in global memory (passes/InsertBarriers.cpp): one
+// where two threads of a block may touch one address and one of them writes, none elsewhere.
+// RUN: %tilec --emit=ir --stop-after=insert-barriers %s -o - | %FileCheck %s
+// RUN: %tilec %s -o - | %FileCheck %s --check-prefix=CUDA
+#include <tilec/tl.hpp>
+
+// In place, one block per iteration: each thread rewrites its own elements and the iterations
+// touch disjoint addresses (the index moves by BLOCK, the tile spans BLOCK). No barrier.
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4)
+void in_place(float *x, int n) {
+  for (int off = 0; off < n; off += BLOCK) {
+    auto cols = off + tl::arange<0, BLOCK>();
+    auto v = tl::load(x + cols, cols < n, 0.0f);
+    tl::store(x + cols, v * 2.0f, cols < n);
+  }
+}
+template void in_place<512>(float *, int);
+
+// The index moves by one while the tile spans BLOCK: iterations overlap, so the next iteration's
+// load waits for the previous store (another thread's element), in the loop.
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4)
+void smear(float *x, int n) {
+  for (int i = 0; i < 4; ++i) {
+    auto cols = i + tl::arange<0, BLOCK>();
+    auto v = tl::load(x + cols, cols < n, 0.0f);
+    tl::store(x + cols, v + 1.0f, cols < n);
+  }
+}
+template void smear<512>(float *, int);
+
+// A scalar read-modify-write after a tile store into the same tensor: the load waits for the tile
+// store, and thread 0's store waits until every thread has loaded.
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4)
+void fix_up(float *x, int k) {
+  auto cols = tl::arange<0, BLOCK>();
+  tl::store(x + cols, tl::zeros<float, BLOCK>());
+  float v = tl::load(x + k);
+  tl::store(x + k, v + 1.0f);
+}
+template void fix_up<512>(float *, int);
+
+// Different parameters do not alias; scalar stores are thread 0's; a pointer local made from a
+// parameter is that parameter. No barrier.
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4)
+void separate(const float *x, float *y, float *stats, int n) {
+  float *y_row = y + tl::program_id(0) * n;
+  auto cols = tl::arange<0, BLOCK>();
+  auto v = tl::load(x + cols, cols < n, 0.0f);
+  tl::store(y_row + cols, v, cols < n);
+  tl::store(stats, 1.0f);
+  tl::store(stats + 1, 2.0f);
+}
+template void separate<512>(const float *, float *, float *, int);
+
+// Stores of one tensor at offsets a runtime amount apart: not proven disjoint, ordered.
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4)
+void stacked(const float *x, float *out, int n) {
+  auto offs = tl::arange<0, BLOCK>();
+  auto v = tl::load(x + offs, offs < n, 0.0f);
+  tl::store(out + offs, v, offs < n);
+  tl::store(out + n + offs, v * v, offs < n);
+}
+template void stacked<512>(const float *, float *, int);
+
+// CHECK-LABEL: kernel @in_place<512>
+// CHECK-NOT: barrier
+// CHECK-LABEL: kernel @smear<512>
+// CHECK: for %i =
+// CHECK-NEXT: decl %cols
+// CHECK-NEXT: barrier global(store 28 -> load)
+// CHECK-NEXT: decl %v
+// CHECK-NOT: barrier
+// CHECK-LABEL: kernel @fix_up<512>
+// CHECK: store
+// CHECK-NEXT: barrier global(store 39 -> load)
+// CHECK-NEXT: decl %v
+// CHECK-NEXT: barrier global(load 40 -> store)
+// CHECK-NEXT: store
+// CHECK-LABEL: kernel @separate<512>
+// CHECK-NOT: barrier
+// CHECK-LABEL: kernel @stacked<512>
+// CHECK: store
+// CHECK-NEXT: barrier global(store 65 -> store)
+// CHECK-NEXT: store
+// CHECK-NOT: barrier
+
+// CUDA-LABEL: smear(
+// CUDA: __syncthreads();  // program order: the store at {{.*}}barriers_global.cpp:28 before this load (global memory)
+// CUDA-LABEL: fix_up(
+// CUDA: __syncthreads();  // program order: the store at {{.*}}barriers_global.cpp:39 before this load (global memory)
+// CUDA: __syncthreads();  // program order: the load at {{.*}}barriers_global.cpp:40 before this store (global memory)
