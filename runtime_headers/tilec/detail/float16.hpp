@@ -25,7 +25,8 @@ constexpr std::uint64_t shiftRightRne(std::uint64_t x, int s) {
 }
 
 /// Rounds `v` to a binary format with EXP exponent bits and MAN mantissa bits (sign in bit
-/// EXP+MAN); round to nearest even, overflow to infinity, NaN to the quiet NaN of that sign.
+/// EXP+MAN); round to nearest even, overflow to infinity, NaN to the canonical NaN 0x7FFF (as
+/// NVIDIA GPUs convert: a negative NaN loses its sign, which tl::signbit then shows).
 /// Going through double is exact for every float and every int32, so one rounding happens.
 template <int EXP, int MAN> constexpr std::uint16_t roundToBits(double v) {
   const auto b = std::bit_cast<std::uint64_t>(v);
@@ -34,8 +35,8 @@ template <int EXP, int MAN> constexpr std::uint16_t roundToBits(double v) {
   const std::uint64_t frac = b & ((std::uint64_t{1} << 52) - 1);
   constexpr std::uint64_t infBits = ((std::uint64_t{1} << EXP) - 1) << MAN;
   if (e == 0x7FF) {
-    if (frac != 0)
-      return static_cast<std::uint16_t>(sign | infBits | (std::uint64_t{1} << (MAN - 1)));
+    if (frac != 0) // NVIDIA's cvt gives the canonical NaN 0x7FFF whatever the sign and payload
+      return static_cast<std::uint16_t>(infBits | ((std::uint64_t{1} << MAN) - 1));
     return static_cast<std::uint16_t>(sign | infBits);
   }
   if (e == 0) // zero or a double subnormal: far below the smallest 16-bit subnormal
