@@ -184,7 +184,7 @@ std::string KernelEmitter::dimConst(int64_t v) {
   std::string found;
   int n = 0;
   for (const MetaParam &p : k_.metaParams)
-    if (!p.isBool && p.value == v) {
+    if (!p.isBool && !p.isFloat && p.value == v) {
       found = p.name;
       ++n;
     }

@@ -64,6 +64,7 @@ private:
   Code cast(Code a, const ir::Type &from, ir::ScalarType to);
   Code intImm(const ir::IntImm *i, bool host);
   bool symbolStandsFor(const ir::IntImm &i) const;
+  const std::string *floatMetaName(const ir::FloatImm &f);
   std::string deref(const ir::Expr &ptr, const Idx &idx);
   std::string zero(const ir::Type &t);
   std::string asFloat(const Code &c, ir::ScalarType t);

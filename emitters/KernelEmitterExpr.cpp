@@ -79,11 +79,25 @@ std::string KernelEmitter::zero(const Type &t) {
 /// meta-parameter widened to int64_t prints as its value, so that no product overflows in int.
 bool KernelEmitter::symbolStandsFor(const IntImm &i) const {
   for (const MetaParam &p : k_.metaParams)
-    if (p.name == i.symbol && p.value == i.value && !p.isBool)
+    if (p.name == i.symbol && p.value == i.value && !p.isBool && !p.isFloat)
       return i.type.elem == ScalarType::I32 ? p.promotesToInt
              : i.type.elem == ScalarType::I64 ? p.type == "long" || p.type == "long long"
                                                : false;
   return false;
+}
+
+/// The output's name of the float meta-parameter a constant is the value of (`EPS`), or null: a
+/// float constant of a float meta-parameter of the same value.
+const std::string *KernelEmitter::floatMetaName(const FloatImm &f) {
+  if (f.symbol.empty() || f.type.elem != ScalarType::F32)
+    return nullptr;
+  for (const MetaParam &p : k_.metaParams)
+    if (p.isFloat && p.name == f.symbol && p.type == "float" &&
+        static_cast<float>(p.floatValue) == static_cast<float>(f.value)) {
+      usedMeta_.insert(p.name);
+      return &metaNames_.at(p.name);
+    }
+  return nullptr;
 }
 
 Code KernelEmitter::intImm(const IntImm *i, bool host) {
@@ -280,6 +294,12 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
   case ExprKind::IntImm: return intImm(as<IntImm>(e), false);
   case ExprKind::FloatImm: {
     double v = as<FloatImm>(e)->value;
+    if (const std::string *name = floatMetaName(*as<FloatImm>(e))) {
+      Code c{*name, Prec::Primary};
+      if (is16(e->type.elem))
+        return roundTo(e->type.elem, c.text);
+      return c;
+    }
     std::string lit;
     if (std::isnan(v))
       lit = "NAN";

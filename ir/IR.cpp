@@ -102,6 +102,13 @@ Expr IntImm::makeSymbol(ScalarType t, int64_t v, std::string symbol, SourceLoc l
   return n;
 }
 
+Expr FloatImm::makeSymbol(ScalarType t, double v, std::string symbol, SourceLoc loc) {
+  auto e = std::static_pointer_cast<const FloatImm>(make(t, v, loc));
+  auto n = std::make_shared<FloatImm>(*e);
+  n->symbol = std::move(symbol);
+  return n;
+}
+
 Expr FloatImm::make(ScalarType t, double v, SourceLoc loc) {
   check(isFloat(t), "FloatImm of a non-float type");
   auto n = node<FloatImm>(loc);

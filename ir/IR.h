@@ -119,7 +119,9 @@ struct IntImm : ExprNode {
 struct FloatImm : ExprNode {
   TILEC_EXPR_NODE(FloatImm)
   double value = 0;
+  std::string symbol; ///< the floating-point meta-parameter it is the value of (`EPS`), if any
   static Expr make(ScalarType t, double v, SourceLoc loc = {});
+  static Expr makeSymbol(ScalarType t, double v, std::string symbol, SourceLoc loc = {});
 };
 struct VarRef : ExprNode {
   TILEC_EXPR_NODE(VarRef)
@@ -411,6 +413,10 @@ struct MetaParam {
   /// Whether the constant's name can stand for the value in int arithmetic of the output: a type
   /// that promotes to int (int, short, char, ...). Others are printed as numbers.
   bool promotesToInt = true;
+  /// A float or double meta-parameter (`template <float EPS>`, C++20): its value is `floatValue`
+  /// (`value` unused), `type` is `float` or `double` and `literal` spells it exactly.
+  bool isFloat = false;
+  double floatValue = 0;
   /// An int meta-parameter (BLOCK = 1024).
   static MetaParam ofInt(std::string name, int64_t value) {
     MetaParam m;

@@ -262,6 +262,8 @@ private:
       v.precision(17);
       v << as<FloatImm>(e)->value;
       o << v.str() << ':' << name(e->type.elem);
+      if (!as<FloatImm>(e)->symbol.empty())
+        o << '{' << as<FloatImm>(e)->symbol << '}';
       return;
     }
     case ExprKind::VarRef:

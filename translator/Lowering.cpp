@@ -19,6 +19,10 @@
 
 #include "ir/Identifier.h"
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Stmt.h>
 #include <llvm/ADT/StringExtras.h>
@@ -172,6 +176,45 @@ void KernelLowering::lowerTemplateArgs(const clang::FunctionDecl *fn) {
       arg.print(ctx.getPrintingPolicy(), os, /*IncludeType=*/false);
       spelled.push_back(os.str());
       mangled.push_back(mp.isBool ? (mp.value ? "1" : "0") : (value.isNegative() ? "m" : "") + digits);
+    } else if (arg.getKind() == clang::TemplateArgument::StructuralValue &&
+               arg.getAsStructuralValue().isFloat() &&
+               (arg.getStructuralValueType()->isSpecificBuiltinType(clang::BuiltinType::Float) ||
+                arg.getStructuralValueType()->isSpecificBuiltinType(clang::BuiltinType::Double))) {
+      // A float or double meta-parameter (C++20): a named constant of the output, spelled so that
+      // it reads back as the same value.
+      const bool isDouble = arg.getStructuralValueType()->isSpecificBuiltinType(clang::BuiltinType::Double);
+      const double v = arg.getAsStructuralValue().getFloat().convertToDouble();
+      if (!std::isfinite(v))
+        fe.fail(DiagId::UnsupportedType, param->getLocation(),
+                {typeName(arg.getStructuralValueType()), "a finite floating-point meta-parameter"});
+      ir::MetaParam mp;
+      mp.name = pname;
+      mp.isFloat = true;
+      mp.floatValue = v;
+      mp.promotesToInt = false;
+      mp.type = isDouble ? "double" : "float";
+      // The shortest spelling that reads back as the value (1e-06f, not 9.99999997e-07f).
+      char buf[64];
+      for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+        const double back = std::strtod(buf, nullptr);
+        if (isDouble ? back == v : static_cast<float>(back) == static_cast<float>(v))
+          break;
+      }
+      std::string lit = buf;
+      if (lit.find_first_of(".e") == std::string::npos)
+        lit += ".0";
+      mp.literal = lit + (isDouble ? "" : "f");
+      k.metaParams.push_back(mp);
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      arg.print(ctx.getPrintingPolicy(), os, /*IncludeType=*/false);
+      spelled.push_back(os.str());
+      // 1e-06 -> 1em06, 0.5 -> 0p5, -2.5 -> m2p5: letters and digits only.
+      std::string m;
+      for (char c : lit)
+        m += c == '.' ? std::string("p") : c == '-' ? std::string("m") : c == '+' ? std::string() : std::string(1, c);
+      mangled.push_back(m);
     } else if (arg.getKind() == clang::TemplateArgument::Type) {
       auto e = elementOf(arg.getAsType());
       if (!e || e->pointer)
@@ -181,7 +224,7 @@ void KernelLowering::lowerTemplateArgs(const clang::FunctionDecl *fn) {
       mangled.push_back(ir::name(e->elem));
     } else {
       fe.fail(DiagId::UnsupportedType, param->getLocation(),
-              {pname, "an int or bool meta-parameter (or a scalar type)"});
+              {pname, "an integer, bool, enumeration, float or double meta-parameter (or a scalar type)"});
     }
   }
   std::string ta = "<", in = baseName;

@@ -298,9 +298,14 @@ ir::Expr KernelLowering::tryFold(const clang::Expr *e, const clang::Expr *writte
     double v = r.Val.getFloat().convertToDouble();
     if (*st == ScalarType::F32)
       v = static_cast<double>(static_cast<float>(v));
-    if (ir::isFloat(*st))
-      return ir::FloatImm::make(*st, v, l);
-    return nullptr;
+    if (!ir::isFloat(*st))
+      return nullptr;
+    // A float meta-parameter keeps its name (`EPS`), as an int one does.
+    std::string sym = metaParameterName(written ? written : e);
+    for (const ir::MetaParam &mp : k.metaParams)
+      if (mp.isFloat && mp.name == sym && !sym.empty())
+        return ir::FloatImm::makeSymbol(*st, v, sym, l);
+    return ir::FloatImm::make(*st, v, l);
   }
   return nullptr;
 }
