@@ -123,6 +123,7 @@ private:
   std::map<const void *, std::string> vecNames_; // Load/Store node -> its width constant
   std::map<std::string, std::string> sptVec_;   // layout text -> vec constant equal to its spt
   int lastFile_ = -1, lastLine_ = 0;
+  std::set<int> inlinedShown_; // Kernel::inlinedCalls entries already named in a comment
 };
 
 } // namespace tilec::emitters

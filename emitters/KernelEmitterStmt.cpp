@@ -462,8 +462,23 @@ void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
 void KernelEmitter::stmt(const Stmt &s) {
   if (!s)
     return;
-  if (s->kind != StmtKind::Block)
+  if (s->kind != StmtKind::Block) {
+    const int mark = s->loc.inlined;
+    if (mark >= 0 && mark < static_cast<int>(k_.inlinedCalls.size()) && opts_.provenance &&
+        inlinedShown_.insert(mark).second) {
+      // The first statement of an inlined function: which function, called where.
+      std::string text;
+      for (const InlinedCall &c : k_.inlinedCalls[static_cast<size_t>(mark)]) {
+        text += text.empty() ? "// inlined: " : ", then ";
+        text += commentText(c.function);
+        if (c.at.valid() && c.at.file < static_cast<int>(m_.files.size()))
+          text += " (called at " + commentText(m_.files[c.at.file].name) + ":" + std::to_string(c.at.line) + ")";
+      }
+      w_->line(text);
+      lastFile_ = -1; // the statement's own line follows
+    }
     provenance(s->loc);
+  }
   switch (s->kind) {
   case StmtKind::Block:
     // A block is a scope (the name table gives sibling scopes' variables the same names, as the

@@ -28,6 +28,9 @@ struct SourceLoc {
   int file = -1;
   int line = 0;
   int col = 0;
+  /// On the first statement of an inlined function: its entry in Kernel::inlinedCalls (passes
+  /// that rebuild a statement keep its location, and so the mark). -1: none.
+  int inlined = -1;
   bool valid() const { return file >= 0 && line > 0; }
 };
 
@@ -278,6 +281,13 @@ struct PairValue : ExprNode {
 #undef TILEC_EXPR_NODE
 
 // ---- statements ----------------------------------------------------------------------------------
+/// A call of the user's own function that tilec inlined (translator/LoweringCalls.cpp): the
+/// function's qualified name and where it was called.
+struct InlinedCall {
+  std::string function;
+  SourceLoc at;
+};
+
 struct StmtNode {
   const StmtKind kind;
   SourceLoc loc;
@@ -451,6 +461,9 @@ struct Kernel {
   std::vector<SharedBuffer> buffers;
   int64_t sharedBytes = 0; ///< total, set by shared-memory allocation
   int warpSize = 32;       ///< of the target (32 CUDA, 64 HIP); set by the driver before passes
+  /// The calls of the user's functions that tilec inlined, each as the chain of calls (outermost
+  /// first) whose body starts at the statement whose location names it (SourceLoc::inlined).
+  std::vector<std::vector<InlinedCall>> inlinedCalls;
   int nextVarId = 0;
   Var newVar(std::string name, Type type, VarKind kind, SourceLoc loc);
 };

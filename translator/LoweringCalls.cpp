@@ -16,6 +16,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 
 #include <algorithm>
+#include <set>
 
 namespace tilec::translator {
 
@@ -98,7 +99,38 @@ ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call) {
     argExprs.push_back(arg);
     args.push_back(lowerExpr(arg));
   }
-  // Then the function: errors in it get a note at the call.
+  // Then the function: errors in it get a note at the call. Its statements say, in the output,
+  // which call they come from (the first one that remains after the passes names it).
+  std::vector<ir::Stmt> *into = pending;
+  const size_t firstStmt = into ? into->size() : 0;
+  struct MarkFirst {
+    ir::Kernel &k;
+    std::vector<ir::Stmt> *into;
+    size_t first;
+    ir::InlinedCall what;
+    ~MarkFirst() {
+      if (!into || into->size() <= first)
+        return; // no statement: the call's value is all there is, in the calling statement
+      int own = -1;
+      std::set<int> nested; // chains of calls inside this one: this call goes first in each
+      for (size_t i = first; i < into->size(); ++i) {
+        // The statements were made just now by this lowering and are not shared yet.
+        ir::SourceLoc &loc = std::const_pointer_cast<ir::StmtNode>((*into)[i])->loc;
+        if (loc.inlined >= 0) {
+          if (nested.insert(loc.inlined).second) {
+            auto &chain = k.inlinedCalls[static_cast<size_t>(loc.inlined)];
+            chain.insert(chain.begin(), what);
+          }
+          continue;
+        }
+        if (own < 0) {
+          own = static_cast<int>(k.inlinedCalls.size());
+          k.inlinedCalls.push_back({what});
+        }
+        loc.inlined = own;
+      }
+    }
+  } mark{k, into, firstStmt, {name, fe.irLoc(call->getExprLoc())}};
   fe.inlinedCalls.push_back({call->getExprLoc(), name});
   inlineStack.push_back(def->getCanonicalDecl());
   struct Pop {

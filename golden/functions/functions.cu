@@ -17,6 +17,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gelu_rows(
     const float *in, float *out, float *twice, int /*rows*/, int n, int stride) {
   // functions.cpp:45: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
+  // inlined: load_row (called at functions.cpp:46)
   // functions.cpp:23: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
   TILEC_UNROLL
@@ -34,6 +35,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gelu_rows(
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * stride + cols[i], bits, 0.0f,
                                       cols[i + X_VEC - 1] < n);
   }
+  // inlined: act::gelu_tanh (called at functions.cpp:47)
   // functions.cpp:15: auto inner = k0 * (x + k1 * x * x * x);
   float inner[L0::ELEMS];
   TILEC_UNROLL
@@ -46,6 +48,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gelu_rows(
   for (int i = 0; i < L0::ELEMS; ++i) {
     y[i] = 0.5f * x[i] * (1.0f + tanhf(inner[i]));
   }
+  // inlined: store_row (called at functions.cpp:48)
   // functions.cpp:29: tl::store(base + row_start(row, stride) + cols, values, cols < n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
@@ -56,12 +59,14 @@ __global__ void __launch_bounds__(NUM_THREADS) gelu_rows(
     tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * stride + cols[i], &y[i], bits,
                                                cols[i + OUT_STORE_VEC - 1] < n);
   }
+  // inlined: act::gelu_tanh (called at functions.cpp:50)
   // functions.cpp:15: auto inner = k0 * (x + k1 * x * x * x);
   float inner_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     inner_1[i] = 0.797884583f * (y[i] + 0.0447149985f * y[i] * y[i] * y[i]);
   }
+  // inlined: store_row (called at functions.cpp:50)
   // functions.cpp:27: template <int BLOCK, class T> void store_row(float *base, int row, int stride, int n, T values) {
   float values[L0::ELEMS];
   TILEC_UNROLL

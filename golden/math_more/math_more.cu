@@ -115,6 +115,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   for (int i = 0; i < L0::ELEMS; i += V_VEC) {
     tilec::rt::load_vec<V_VEC, false>(&v[i], x + offs[i], &mask[i], 0.5f, mask[i + V_VEC - 1]);
   }
+  // inlined: store_functions (called at math_more.cpp:48)
   // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
   float p[L0::ELEMS];
   TILEC_UNROLL
@@ -440,6 +441,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
     tilec::rt::store_vec<OUT_F32_STORE_VEC_27, false>(
         out_f32 + 27 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_27 - 1]);
   }
+  // inlined: store_functions (called at math_more.cpp:49)
   // math_more.cpp:8: void store_functions(Out *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
   __half a[L0::ELEMS];
   TILEC_UNROLL
@@ -771,6 +773,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
     tilec::rt::store_vec<OUT_F16_STORE_VEC_27, false>(
         out_f16 + 27 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_27 - 1]);
   }
+  // inlined: store_functions (called at math_more.cpp:50)
   // math_more.cpp:8: void store_functions(Out *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
   __nv_bfloat16 a_1[L0::ELEMS];
   TILEC_UNROLL
@@ -1404,6 +1407,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
   for (int i = 0; i < L0::ELEMS; i += V_VEC) {
     tilec::rt::load_vec<V_VEC, false>(&v[i], x + offs[i], &mask[i], 0.0f, mask[i + V_VEC - 1]);
   }
+  // inlined: store_predicates (called at math_more.cpp:69)
   // math_more.cpp:57: tl::store(out + 0 * n + offs, tl::isnan(a), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
@@ -1447,6 +1451,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
     tilec::rt::store_vec<OUT_STORE_VEC_3, false>(out + 3 * n + offs[i], vals, &mask[i],
                                                  mask[i + OUT_STORE_VEC_3 - 1]);
   }
+  // inlined: store_predicates (called at math_more.cpp:70)
   // math_more.cpp:56: void store_predicates(bool *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
   bool *const out_1 = out + 4 * n;
   __half a[L0::ELEMS];
@@ -1498,6 +1503,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
     tilec::rt::store_vec<OUT_1_STORE_VEC_3, false>(
         out_1 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_1_STORE_VEC_3 - 1]);
   }
+  // inlined: store_predicates (called at math_more.cpp:71)
   // math_more.cpp:56: void store_predicates(bool *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
   bool *const out_2 = out + 8 * n;
   __nv_bfloat16 a_1[L0::ELEMS];

@@ -30,6 +30,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   for (int i = 0; i < L0::ELEMS; ++i) {
     v[i] = mask[i] ? x[offs[i]] : 0.5f;
   }
+  // inlined: store_functions (called at math_more.cpp:48)
   // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
   float p[L0::ELEMS];
   TILEC_UNROLL
@@ -243,6 +244,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
     if (mask[i])
       (out_f32 + 27 * n)[offs[i]] = fminf(fmaxf(v[i], -1.0f), 2.5f);
   }
+  // inlined: store_functions (called at math_more.cpp:49)
   // math_more.cpp:8: void store_functions(Out *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
   __half a[L0::ELEMS];
   TILEC_UNROLL
@@ -462,6 +464,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
     if (mask[i])
       (out_f16 + 27 * n)[offs[i]] = tilec::rt::to_f16(fminf(tilec::rt::to_float(tilec::rt::to_f16(fmaxf(tilec::rt::to_float(a[i]), tilec::rt::to_float(tilec::rt::to_f16(-1.0f))))), tilec::rt::to_float(tilec::rt::to_f16(2.5f))));
   }
+  // inlined: store_functions (called at math_more.cpp:50)
   // math_more.cpp:8: void store_functions(Out *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
   hip_bfloat16 a_1[L0::ELEMS];
   TILEC_UNROLL
@@ -909,6 +912,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
   for (int i = 0; i < L0::ELEMS; ++i) {
     v[i] = mask[i] ? x[offs[i]] : 0.0f;
   }
+  // inlined: store_predicates (called at math_more.cpp:69)
   // math_more.cpp:57: tl::store(out + 0 * n + offs, tl::isnan(a), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -936,6 +940,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
     if (mask[i])
       (out + 3 * n)[offs[i]] = copysignf(1.0f, v[i]) < 0.0f;
   }
+  // inlined: store_predicates (called at math_more.cpp:70)
   // math_more.cpp:56: void store_predicates(bool *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
   bool *const out_1 = out + 4 * n;
   __half a[L0::ELEMS];
@@ -971,6 +976,7 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
     if (mask[i])
       (out_1 + 3 * n)[offs[i]] = tilec::rt::to_float(tilec::rt::to_f16(copysignf(tilec::rt::to_float(tilec::rt::to_f16(1.0f)), tilec::rt::to_float(a[i])))) < tilec::rt::to_float(tilec::rt::to_f16(0.0f));
   }
+  // inlined: store_predicates (called at math_more.cpp:71)
   // math_more.cpp:56: void store_predicates(bool *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
   bool *const out_2 = out + 8 * n;
   hip_bfloat16 a_1[L0::ELEMS];
