@@ -125,7 +125,16 @@ public:
   static bool isUserFunction(const clang::FunctionDecl *fd);
   /// Lowers a call to a function of the user's by inlining it: its statements go to `pending`, its
   /// value is the expression it returns (null for a void function).
-  ir::Expr inlineCall(const clang::CallExpr *call);
+  /// With `parts`: the function returns several values (`return {a, b};`, `std::pair{a, b}`,
+  /// `std::make_tuple(a, b, c)`), converted to `partTypes`, for a structured binding at the call.
+  ir::Expr inlineCall(const clang::CallExpr *call, std::vector<ir::Expr> *parts = nullptr,
+                      const std::vector<ir::Type> *partTypes = nullptr);
+  /// The values an expression that makes a pair, tuple or aggregate is made of (the constructor's
+  /// or initializer list's arguments, `std::make_pair`'s, `std::make_tuple`'s), or an error at it.
+  std::vector<const clang::Expr *> partsOf(const clang::Expr *e, size_t count, const std::string &what);
+  /// `auto [a, b] = f(x);` (or `= std::make_pair(x, y)`): a variable per binding.
+  void lowerDecomposition(const clang::DecompositionDecl *dd, const clang::DeclStmt *ds,
+                          std::vector<ir::Stmt> &out);
   /// The statements of a function body (or of the branch an `if constexpr` at its end chooses) up
   /// to its final return, lowered into `pending`; the returned expression, null if none.
   const clang::Expr *inlineBody(const clang::Stmt *s, const clang::CallExpr *call,
@@ -166,6 +175,7 @@ public:
   clang::ASTContext &ctx;
   ir::Kernel &k;
   std::map<const clang::VarDecl *, ir::Var> vars;
+  std::map<const clang::BindingDecl *, ir::Var> bindings; ///< structured bindings' variables
   int stmtNesting = 0, exprNesting = 0;
   std::string baseName; ///< the kernel's name as an ASCII identifier, after its classes
   std::vector<ir::Stmt> *pending = nullptr; ///< where inlined calls' statements go (PendingScope)

@@ -72,7 +72,8 @@ std::vector<ir::Stmt> &KernelLowering::needPending(const clang::CallExpr *call, 
   return *pending;
 }
 
-ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call) {
+ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call, std::vector<ir::Expr> *parts,
+                                    const std::vector<ir::Type> *partTypes) {
   using namespace clang;
   const FunctionDecl *fd = call->getDirectCallee();
   const FunctionDecl *def = nullptr;
@@ -175,8 +176,62 @@ ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call) {
     if (!result)
       fe.fail(DiagId::UnsupportedStmt, body->getRBracLoc(),
               {"the end of '" + name + "' without a return statement"});
+    if (parts) { // several values, each to its binding's type
+      std::vector<const Expr *> ps = partsOf(result, partTypes->size(), "the value '" + name + "' returns");
+      for (size_t i = 0; i < ps.size(); ++i)
+        parts->push_back(convertTo(lowerExpr(ps[i]), (*partTypes)[i], name, ps[i]));
+      return nullptr;
+    }
     ir::Type rt = typeOf(def->getReturnType(), result->getExprLoc());
     return convertTo(lowerExpr(result), rt, name, result);
+  }
+}
+
+std::vector<const clang::Expr *> KernelLowering::partsOf(const clang::Expr *e, size_t count,
+                                                        const std::string &what) {
+  using namespace clang;
+  const Expr *s = strip(e);
+  std::vector<const Expr *> out;
+  if (auto *il = dyn_cast<InitListExpr>(s)) {
+    out.assign(il->inits().begin(), il->inits().end());
+  } else if (auto *ce = dyn_cast<CXXConstructExpr>(s); ce && !ce->getConstructor()->isCopyOrMoveConstructor()) {
+    out.assign(ce->arg_begin(), ce->arg_end());
+  } else if (auto *call = dyn_cast<CallExpr>(s)) {
+    const FunctionDecl *fd = call->getDirectCallee();
+    const std::string n = fd ? fd->getQualifiedNameAsString() : "";
+    if (n == "std::make_pair" || n == "std::make_tuple")
+      out.assign(call->arg_begin(), call->arg_end());
+  }
+  if (out.size() != count)
+    fe.fail(DiagId::SeveralValues, e->getExprLoc(), {fe.text(e->getSourceRange()), std::to_string(count), what});
+  return out;
+}
+
+void KernelLowering::lowerDecomposition(const clang::DecompositionDecl *dd, const clang::DeclStmt *ds,
+                                        std::vector<ir::Stmt> &out) {
+  using namespace clang;
+  std::vector<ir::Type> types;
+  for (const BindingDecl *b : dd->bindings())
+    types.push_back(typeOf(b->getType().getNonReferenceType(), b->getLocation()));
+  const Expr *init = dd->getInit();
+  if (!init)
+    fe.fail(DiagId::UninitializedVar, dd->getLocation(), {"[...]"});
+  std::vector<ir::Expr> values;
+  const Expr *s = strip(init);
+  if (auto *call = dyn_cast<CallExpr>(s);
+      call && !isa<CXXOperatorCallExpr>(call) && isUserFunction(call->getDirectCallee())) {
+    inlineCall(call, &values, &types);
+  } else {
+    std::vector<const Expr *> ps = partsOf(init, types.size(), "a structured binding's initializer");
+    for (size_t i = 0; i < ps.size(); ++i)
+      values.push_back(convertTo(lowerExpr(ps[i]), types[i], "[...]", ps[i]));
+  }
+  size_t i = 0;
+  for (const BindingDecl *b : dd->bindings()) {
+    auto v = k.newVar(b->getNameAsString(), types[i], ir::VarKind::Local, fe.irLoc(b->getLocation()));
+    bindings[b] = v;
+    out.push_back(ir::Decl::make(v, values[i], fe.irLoc(ds->getBeginLoc())));
+    ++i;
   }
 }
 

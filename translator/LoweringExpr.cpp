@@ -161,6 +161,11 @@ ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
       if (it != vars.end())
         return ir::VarRef::make(it->second, l);
     }
+    if (auto *bd = dyn_cast<BindingDecl>(dre->getDecl())) {
+      auto it = bindings.find(bd);
+      if (it != bindings.end())
+        return ir::VarRef::make(it->second, l);
+    }
     fe.fail(DiagId::UnsupportedExpr, e->getExprLoc(), {fe.text(e->getSourceRange())});
   }
   if (auto *ce = dyn_cast<CastExpr>(e)) {

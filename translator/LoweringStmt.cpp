@@ -125,8 +125,10 @@ void KernelLowering::lowerDecl(const clang::Decl *d, const clang::DeclStmt *ds,
   if (isa<TypedefNameDecl>(d) || isa<StaticAssertDecl>(d) || isa<UsingDecl>(d) ||
       isa<UsingDirectiveDecl>(d))
     return; // compile-time only: nothing to lower
+  if (auto *dd = dyn_cast<DecompositionDecl>(d))
+    return lowerDecomposition(dd, ds, out);
   auto *vd = dyn_cast<VarDecl>(d);
-  if (!vd || isa<DecompositionDecl>(vd))
+  if (!vd)
     fe.fail(DiagId::UnsupportedStmt, d->getLocation(), {fe.text(ds->getSourceRange())});
   if (vd->getType()->isReferenceType())
     fe.fail(DiagId::UnsupportedType, vd->getLocation(), {typeName(vd->getType()), kExpectedTypes});

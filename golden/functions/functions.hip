@@ -12,56 +12,56 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) gelu_rows(
     const float *in, float *out, float *twice, int /*rows*/, int n, int stride) {
-  // functions.cpp:45: int row = tl::program_id(0);
+  // functions.cpp:48: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // inlined: load_row (called at functions.cpp:46)
-  // functions.cpp:23: auto cols = tl::arange<0, BLOCK>();
+  // inlined: load_row (called at functions.cpp:49)
+  // functions.cpp:26: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // functions.cpp:46: auto x = load_row<BLOCK>(in, row, stride, n);
+  // functions.cpp:49: auto x = load_row<BLOCK>(in, row, stride, n);
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = (cols[i] < n) ? (in + row * stride)[cols[i]] : 0.0f;
   }
-  // inlined: act::gelu_tanh (called at functions.cpp:47)
-  // functions.cpp:15: auto inner = k0 * (x + k1 * x * x * x);
+  // inlined: act::gelu_tanh (called at functions.cpp:50)
+  // functions.cpp:18: auto inner = k0 * (x + k1 * x * x * x);
   float inner[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     inner[i] = 0.797884583f * (x[i] + 0.0447149985f * x[i] * x[i] * x[i]);
   }
-  // functions.cpp:47: auto y = act::gelu_tanh(x);
+  // functions.cpp:50: auto y = act::gelu_tanh(x);
   float y[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     y[i] = 0.5f * x[i] * (1.0f + tanhf(inner[i]));
   }
-  // inlined: store_row (called at functions.cpp:48)
-  // functions.cpp:29: tl::store(base + row_start(row, stride) + cols, values, cols < n);
+  // inlined: store_row (called at functions.cpp:51)
+  // functions.cpp:32: tl::store(base + row_start(row, stride) + cols, values, cols < n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (cols[i] < n)
       (out + row * stride)[cols[i]] = y[i];
   }
-  // inlined: act::gelu_tanh (called at functions.cpp:50)
-  // functions.cpp:15: auto inner = k0 * (x + k1 * x * x * x);
+  // inlined: act::gelu_tanh (called at functions.cpp:53)
+  // functions.cpp:18: auto inner = k0 * (x + k1 * x * x * x);
   float inner_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     inner_1[i] = 0.797884583f * (y[i] + 0.0447149985f * y[i] * y[i] * y[i]);
   }
-  // inlined: store_row (called at functions.cpp:50)
-  // functions.cpp:27: template <int BLOCK, class T> void store_row(float *base, int row, int stride, int n, T values) {
+  // inlined: store_row (called at functions.cpp:53)
+  // functions.cpp:30: template <int BLOCK, class T> void store_row(float *base, int row, int stride, int n, T values) {
   float values[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     values[i] = 0.5f * y[i] * (1.0f + tanhf(inner_1[i]));
   }
-  // functions.cpp:29: tl::store(base + row_start(row, stride) + cols, values, cols < n);
+  // functions.cpp:32: tl::store(base + row_start(row, stride) + cols, values, cols < n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (cols[i] < n)
@@ -87,4 +87,165 @@ hipError_t launch_gelu_rows_256(hipStream_t stream, const float *in, float *out,
                                 int rows, int n, int stride) {
   const dim3 grid(rows);
   return launch_gelu_rows_256(grid, stream, in, out, twice, rows, n, stride);
+}
+
+// row_stats<256>: one instantiation
+namespace row_stats_256 {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
+using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) row_stats(
+    const float *in, float *out, float *stats, int /*rows*/, int n, int stride) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_mask_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_d_smem = reinterpret_cast<float *>(smem + 0);
+  float *lo_smem = reinterpret_cast<float *>(smem + 0);
+  float *hi_smem = reinterpret_cast<float *>(smem + 0);
+  // functions.cpp:77: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // functions.cpp:78: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // functions.cpp:79: auto x = tl::load(in + row * stride + cols, cols < n, 0.0f);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x[i] = (cols[i] < n) ? (in + row * stride)[cols[i]] : 0.0f;
+  }
+  // inlined: mean_rstd (called at functions.cpp:80)
+  // functions.cpp:58: template <class T, class M> auto mean_rstd(const T &x, const M &mask, int n, float eps) {
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n;
+  }
+  const float eps = 9.99999975e-06f;
+  // functions.cpp:59: float mean = tl::sum(tl::where(mask, x, 0.0f)) / n;
+  float sum_mask_part = mask[0] ? x[0] : 0.0f;
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_mask_part = tilec::rt::Sum::combine(sum_mask_part, mask[i] ? x[i] : 0.0f);
+  sum_mask_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_mask_part, 32, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_mask_smem[L0::warp_coord0()] = sum_mask_part;
+  }
+  __syncthreads();
+  const float sum_mask = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_mask_smem, 1);
+  const float mean = sum_mask / static_cast<float>(n);
+  // functions.cpp:60: auto d = tl::where(mask, x - mean, 0.0f);
+  float d[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    d[i] = mask[i] ? (x[i] - mean) : 0.0f;
+  }
+  // functions.cpp:61: float var = tl::sum(d * d) / n;
+  float sum_d_part = d[0] * d[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_d_part = tilec::rt::Sum::combine(sum_d_part, d[i] * d[i]);
+  sum_d_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_d_part, 32, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_d_smem[L0::warp_coord0()] = sum_d_part;
+  }
+  __syncthreads();
+  const float sum_d = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_d_smem, 1);
+  const float var = sum_d / static_cast<float>(n);
+  // functions.cpp:80: auto [mean, rstd] = mean_rstd(x, cols < n, n, 1e-5f);
+  const float mean_1 = mean;
+  const float rstd = rsqrtf(var + eps);
+  // inlined: bounds (called at functions.cpp:81)
+  // functions.cpp:67: template <class T> Bounds bounds(const T &x) { return {tl::min(x), tl::max(x)}; }
+  float x_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x_1[i] = (cols[i] < n) ? x[i] : mean_1;
+  }
+  // functions.cpp:81: auto [lo, hi] = bounds(tl::where(cols < n, x, mean));
+  float lo_part = x_1[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    lo_part = tilec::rt::Min::combine(lo_part, x_1[i]);
+  lo_part = tilec::rt::warp_allreduce<tilec::rt::Min>(lo_part, 32, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    lo_smem[L0::warp_coord0()] = lo_part;
+  }
+  __syncthreads();
+  const float lo = tilec::rt::combine_partials<tilec::rt::Min, 4>(lo_smem, 1);
+  float hi_part = x_1[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    hi_part = tilec::rt::Max::combine(hi_part, x_1[i]);
+  hi_part = tilec::rt::warp_allreduce<tilec::rt::Max>(hi_part, 32, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    hi_smem[L0::warp_coord0()] = hi_part;
+  }
+  __syncthreads();
+  const float hi = tilec::rt::combine_partials<tilec::rt::Max, 4>(hi_smem, 1);
+  // functions.cpp:82: auto [pos, neg, mag] = signs(x);
+  float pos[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    pos[i] = fmaxf(x[i], 0.0f);
+  }
+  float neg[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    neg[i] = fminf(x[i], 0.0f);
+  }
+  float mag[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mag[i] = fabsf(x[i]);
+  }
+  // functions.cpp:83: auto [twice_mean, r] = std::make_pair(mean * 2.0f, rstd);
+  const float twice_mean = mean_1 * 2.0f;
+  const float r = rstd;
+  // functions.cpp:84: tl::store(out + row * stride + cols, (x - mean) * rstd + pos + neg - mag, cols < n);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (cols[i] < n)
+      (out + row * stride)[cols[i]] = (x[i] - mean_1) * rstd + pos[i] + neg[i] - mag[i];
+  }
+  // functions.cpp:85: tl::store(stats + 4 * row, twice_mean);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    stats[4 * row] = twice_mean;
+  // functions.cpp:86: tl::store(stats + 4 * row + 1, r);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    (stats + 4 * row)[1] = r;
+  // functions.cpp:87: tl::store(stats + 4 * row + 2, lo);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    (stats + 4 * row)[2] = lo;
+  // functions.cpp:88: tl::store(stats + 4 * row + 3, hi);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    (stats + 4 * row)[3] = hi;
+}
+
+} // namespace row_stats_256
+
+/// Launches row_stats<256> on `stream` with
+/// row_stats_256::NUM_THREADS threads per block.
+hipError_t launch_row_stats_256(dim3 grid, hipStream_t stream, const float *in, float *out,
+                                float *stats, int rows, int n, int stride) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  hipLaunchKernelGGL(row_stats_256::row_stats, grid, dim3(row_stats_256::NUM_THREADS), 0, stream,
+                     in, out, stats, rows, n, stride);
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_row_stats_256(hipStream_t stream, const float *in, float *out, float *stats,
+                                int rows, int n, int stride) {
+  const dim3 grid(rows);
+  return launch_row_stats_256(grid, stream, in, out, stats, rows, n, stride);
 }

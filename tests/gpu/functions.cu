@@ -50,6 +50,50 @@ int main(int argc, char **argv) {
       }
     report.check("gelu", gpucheck::shape(M, N), gpu, cpu, f64, 1e-5, out.ok());
     report.check("gelu(gelu)", gpucheck::shape(M, N), gpu2, cpu2, f642, 1e-5, twice.ok());
+
+    // row_stats: several values returned by helpers, bound by structured bindings.
+    std::vector<float> sref(n, NAN), stref(size_t(4) * size_t(M), NAN);
+    tl::launch(tl::grid3{M}, row_stats<256>, x.data(), sref.data(), stref.data(), M, N, stride);
+    gpucheck::Output<float> sout(n), stats(size_t(4) * size_t(M));
+    for (int byte : gpucheck::kPoison) {
+      sout.poison(byte);
+      stats.poison(byte);
+      CHECK_CUDA(launch_row_stats_256(cudaStream_t{}, dx.ptr, sout.dev.ptr, stats.dev.ptr, M, N, stride));
+      CHECK_CUDA(cudaDeviceSynchronize());
+      sout.collect(byte);
+      stats.collect(byte);
+    }
+    std::vector<double> sg, sc, sf, tg, tc, tf;
+    for (int r = 0; r < M; ++r) {
+      double sum = 0, var = 0, lo = INFINITY, hi = -INFINITY;
+      for (int c = 0; c < N; ++c) {
+        const double v = x[size_t(r) * stride + size_t(c)];
+        sum += v;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+      const double mean = sum / N;
+      for (int c = 0; c < N; ++c) {
+        const double d = x[size_t(r) * stride + size_t(c)] - mean;
+        var += d * d;
+      }
+      const double rstd = 1 / std::sqrt(var / N + 1e-5);
+      for (int c = 0; c < N; ++c) {
+        const size_t i = size_t(r) * stride + size_t(c);
+        const double v = x[i];
+        sg.push_back(sout.vals[i]);
+        sc.push_back(sref[i]);
+        sf.push_back((v - mean) * rstd + v - std::fabs(v));
+      }
+      const double want[4] = {2 * mean, rstd, lo, hi};
+      for (int j = 0; j < 4; ++j) {
+        tg.push_back(stats.vals[size_t(4 * r + j)]);
+        tc.push_back(stref[size_t(4 * r + j)]);
+        tf.push_back(want[j]);
+      }
+    }
+    report.check("row_stats", gpucheck::shape(M, N), sg, sc, sf, 1e-5, sout.ok());
+    report.check("stats", gpucheck::shape(M, N), tg, tc, tf, 1e-5, stats.ok());
   }
   return report.exitCode();
 }

@@ -2,11 +2,14 @@
 // programmer writes them: a function template in a namespace taking a tile by const reference, a
 // plain function on scalars, a function template that loads and returns a tile, a void function
 // that stores, nested calls, a function called twice, and an `if constexpr` at a function's end
-// choosing what it returns. tilec inlines every call; tests/gpu/functions.cu compares with the CPU
+// choosing what it returns, and functions returning several values (a pair, an aggregate, a tuple)
+// taken apart by structured bindings. tilec inlines every call; tests/gpu/functions.cu compares with the CPU
 // reference of this source and with float64.
 #include <tilec/tl.hpp>
 
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace act {
 /// GELU with the tanh approximation, on any float tile.
@@ -50,4 +53,40 @@ void gelu_rows(const float *in, float *out, float *twice, int rows, int n, int s
   store_row<BLOCK>(twice, row, stride, n, act::gelu_tanh(act::gelu_tanh(x)));
 }
 
+/// Several values returned at once, taken apart by structured bindings at the call: a pair, a small
+/// aggregate, a tuple of three tiles.
+template <class T, class M> auto mean_rstd(const T &x, const M &mask, int n, float eps) {
+  float mean = tl::sum(tl::where(mask, x, 0.0f)) / n;
+  auto d = tl::where(mask, x - mean, 0.0f);
+  float var = tl::sum(d * d) / n;
+  return std::make_pair(mean, tl::rsqrt(var + eps));
+}
+struct Bounds {
+  float lo, hi;
+};
+template <class T> Bounds bounds(const T &x) { return {tl::min(x), tl::max(x)}; }
+template <class T> auto signs(const T &x) {
+  return std::tuple{tl::maximum(x, 0.0f), tl::minimum(x, 0.0f), tl::abs(x)};
+}
+
+// Row statistics through functions returning several values: out = (x - mean) * rstd + pos + neg
+// - |x| (pos + neg is x), stats = [2 mean, rstd, min, max] per row.
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4, grid = (rows))
+void row_stats(const float *in, float *out, float *stats, int rows, int n, int stride) {
+  int row = tl::program_id(0);
+  auto cols = tl::arange<0, BLOCK>();
+  auto x = tl::load(in + row * stride + cols, cols < n, 0.0f);
+  auto [mean, rstd] = mean_rstd(x, cols < n, n, 1e-5f);
+  auto [lo, hi] = bounds(tl::where(cols < n, x, mean));
+  auto [pos, neg, mag] = signs(x);
+  auto [twice_mean, r] = std::make_pair(mean * 2.0f, rstd);
+  tl::store(out + row * stride + cols, (x - mean) * rstd + pos + neg - mag, cols < n);
+  tl::store(stats + 4 * row, twice_mean);
+  tl::store(stats + 4 * row + 1, r);
+  tl::store(stats + 4 * row + 2, lo);
+  tl::store(stats + 4 * row + 3, hi);
+}
+
 template void gelu_rows<256>(const float *, float *, float *, int, int, int);
+template void row_stats<256>(const float *, float *, float *, int, int, int);
