@@ -123,6 +123,10 @@ public:
   // ---- calls to the user's functions, inlined (LoweringCalls.cpp) ------------------------------
   /// A function of the user's (not tl::, not the standard library's).
   static bool isUserFunction(const clang::FunctionDecl *fd);
+  /// The call operator of a lambda that `call` calls (`f(x)` for a lambda `f`), or null.
+  static const clang::CXXMethodDecl *lambdaCallOperator(const clang::CallExpr *call);
+  /// Whether `t` (or what it refers to) is a lambda's closure type.
+  static bool isClosure(clang::QualType t);
   /// Lowers a call to a function of the user's by inlining it: its statements go to `pending`, its
   /// value is the expression it returns (null for a void function).
   /// With `parts`: the function returns several values (`return {a, b};`, `std::pair{a, b}`,
@@ -133,6 +137,8 @@ public:
   /// or initializer list's arguments, `std::make_pair`'s, `std::make_tuple`'s), or an error at it.
   std::vector<const clang::Expr *> partsOf(const clang::Expr *e, size_t count, const std::string &what);
   /// `auto [a, b] = f(x);` (or `= std::make_pair(x, y)`): a variable per binding.
+  /// A variable holding a lambda: its init-captures become variables; the closure itself is none.
+  void lowerClosure(const clang::VarDecl *vd, const clang::DeclStmt *ds, std::vector<ir::Stmt> &out);
   void lowerDecomposition(const clang::DecompositionDecl *dd, const clang::DeclStmt *ds,
                           std::vector<ir::Stmt> &out);
   /// The statements of a function body (or of the branch an `if constexpr` at its end chooses) up
@@ -176,6 +182,8 @@ public:
   ir::Kernel &k;
   std::map<const clang::VarDecl *, ir::Var> vars;
   std::map<const clang::BindingDecl *, ir::Var> bindings; ///< structured bindings' variables
+  /// Per lambda: the copies of variables it captured by copy and the kernel assigns later.
+  std::map<const clang::CXXRecordDecl *, std::map<const clang::VarDecl *, ir::Var>> closureCopies;
   int stmtNesting = 0, exprNesting = 0;
   std::string baseName; ///< the kernel's name as an ASCII identifier, after its classes
   std::vector<ir::Stmt> *pending = nullptr; ///< where inlined calls' statements go (PendingScope)

@@ -14,6 +14,7 @@
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <llvm/Support/Path.h>
 
 #include <algorithm>
 #include <set>
@@ -54,6 +55,19 @@ bool KernelLowering::isUserFunction(const clang::FunctionDecl *fd) {
   return fd && !inTl(fd) && !fd->isInStdNamespace();
 }
 
+const clang::CXXMethodDecl *KernelLowering::lambdaCallOperator(const clang::CallExpr *call) {
+  auto *oc = llvm::dyn_cast_or_null<clang::CXXOperatorCallExpr>(call);
+  if (!oc || oc->getOperator() != clang::OO_Call)
+    return nullptr;
+  auto *md = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(oc->getDirectCallee());
+  return md && md->getParent()->isLambda() ? md : nullptr;
+}
+
+bool KernelLowering::isClosure(clang::QualType t) {
+  const auto *rd = t.getNonReferenceType()->getAsCXXRecordDecl();
+  return rd && rd->isLambda();
+}
+
 KernelLowering::PendingScope::PendingScope(KernelLowering &l, std::vector<ir::Stmt> *out, const char *why)
     : l(l), saved(l.pending), savedWhy(l.noPendingWhy) {
   l.pending = out;
@@ -79,8 +93,22 @@ ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call, std::vector<ir:
   const FunctionDecl *def = nullptr;
   if (!fd || !fd->hasBody(def) || !def)
     unsupportedCall(call);
-  const std::string name = fd->getQualifiedNameAsString();
-  if (auto *md = dyn_cast<CXXMethodDecl>(def); md && !md->isStatic())
+  // A lambda's call operator is named by where the lambda is written; its object (the first
+  // argument of the operator call) has no value in the kernel: captures are the kernel's variables.
+  const CXXMethodDecl *lambda = lambdaCallOperator(call);
+  std::string name = fd->getQualifiedNameAsString();
+  if (lambda) {
+    clang::PresumedLoc p = ctx.getSourceManager().getPresumedLoc(lambda->getParent()->getLocation());
+    name = p.isValid() ? "the lambda at " + llvm::sys::path::filename(p.getFilename()).str() + ":" +
+                             std::to_string(p.getLine())
+                       : "a lambda";
+  }
+  const unsigned argOffset = lambda ? 1 : 0;
+  if (lambda && !lambda->isConst())
+    fe.fail(DiagId::UnsupportedFunction, call->getExprLoc(),
+            {name, "it is mutable (the copies a lambda makes of what it captures cannot change in a kernel; "
+                   "capture by reference, or return the new value)"});
+  if (auto *md = dyn_cast<CXXMethodDecl>(def); md && !md->isStatic() && !lambda)
     unsupportedCall(call); // objects of classes are not kernel values: their members never run here
   if (std::find(inlineStack.begin(), inlineStack.end(), def->getCanonicalDecl()) != inlineStack.end())
     fe.fail(DiagId::RecursiveCall, call->getExprLoc(), {name});
@@ -92,14 +120,30 @@ ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call, std::vector<ir:
   std::vector<ir::Expr> args;
   for (unsigned i = 0; i < def->getNumParams(); ++i) {
     const ParmVarDecl *p = def->getParamDecl(i);
-    const Expr *arg = i < call->getNumArgs() ? call->getArg(i) : p->getDefaultArg();
+    const Expr *arg = i + argOffset < call->getNumArgs() ? call->getArg(i + argOffset) : p->getDefaultArg();
     if (auto *da = dyn_cast_or_null<CXXDefaultArgExpr>(arg))
       arg = da->getExpr();
     if (!arg)
       unsupportedCall(call);
     argExprs.push_back(arg);
-    args.push_back(lowerExpr(arg));
+    // A function object (a lambda) passed on has no value: calls of it name its operator.
+    args.push_back(isClosure(p->getType()) ? nullptr : lowerExpr(arg));
   }
+  // A lambda reads its copies of the variables it captured where they are assigned later.
+  struct SwapCopies {
+    std::map<const clang::VarDecl *, ir::Var> &vars;
+    std::map<const clang::VarDecl *, ir::Var> saved;
+    ~SwapCopies() {
+      for (auto &[d, v] : saved)
+        vars[d] = v;
+    }
+  } swapCopies{vars, {}};
+  if (lambda)
+    if (auto it = closureCopies.find(lambda->getParent()); it != closureCopies.end())
+      for (auto &[d, copy] : it->second) {
+        swapCopies.saved[d] = vars[d];
+        vars[d] = copy;
+      }
   // Then the function: errors in it get a note at the call. Its statements say, in the output,
   // which call they come from (the first one that remains after the passes names it).
   std::vector<ir::Stmt> *into = pending;
@@ -148,6 +192,8 @@ ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call, std::vector<ir:
       const ParmVarDecl *p = def->getParamDecl(i);
       const Expr *arg = argExprs[i];
       QualType pt = p->getType();
+      if (!args[i])
+        continue; // a lambda
       if (pt->isReferenceType() && !pt.getNonReferenceType().isConstQualified())
         fe.fail(DiagId::UnsupportedFunction, p->getLocation(),
                 {name, "its parameter '" + p->getNameAsString() + "' is a reference to non-const (take it by "

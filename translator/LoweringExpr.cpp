@@ -264,7 +264,8 @@ ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
     return ir::Select::make(c, a, b, l);
   }
   if (auto *call = dyn_cast<CallExpr>(e)) {
-    if (isUserFunction(call->getDirectCallee()) && !isa<CXXOperatorCallExpr>(call)) {
+    if ((isUserFunction(call->getDirectCallee()) && !isa<CXXOperatorCallExpr>(call)) ||
+        lambdaCallOperator(call)) {
       ir::Expr r = inlineCall(call);
       if (!r)
         fe.fail(DiagId::UnsupportedExpr, e->getExprLoc(), {fe.text(e->getSourceRange()) + " (a void function's value)"});

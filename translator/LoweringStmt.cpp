@@ -128,6 +128,8 @@ void KernelLowering::lowerDecl(const clang::Decl *d, const clang::DeclStmt *ds,
   if (auto *dd = dyn_cast<DecompositionDecl>(d))
     return lowerDecomposition(dd, ds, out);
   auto *vd = dyn_cast<VarDecl>(d);
+  if (vd && isClosure(vd->getType()))
+    return lowerClosure(vd, ds, out);
   if (!vd)
     fe.fail(DiagId::UnsupportedStmt, d->getLocation(), {fe.text(ds->getSourceRange())});
   if (vd->getType()->isReferenceType())
@@ -142,6 +144,52 @@ void KernelLowering::lowerDecl(const clang::Decl *d, const clang::DeclStmt *ds,
   auto v = k.newVar(vd->getNameAsString(), t, ir::VarKind::Local, fe.irLoc(vd->getLocation()));
   vars[vd] = v;
   out.push_back(ir::Decl::make(v, value, fe.irLoc(ds->getBeginLoc())));
+}
+
+void KernelLowering::lowerClosure(const clang::VarDecl *vd, const clang::DeclStmt *ds,
+                                  std::vector<ir::Stmt> &out) {
+  using namespace clang;
+  // `auto f = [k](auto x) { return x * k; };`: the closure has no value in the kernel (its calls
+  // are inlined by type), but an init-capture (`[k = 2.0f * s]`) is a variable of its own,
+  // computed here, where C++ computes it.
+  const Expr *init = vd->getInit() ? vd->getInit()->IgnoreImplicit() : nullptr;
+  while (init && !isa<LambdaExpr>(init)) {
+    const Expr *next = strip(init);
+    if (next == init)
+      break;
+    init = next;
+  }
+  auto *le = dyn_cast_or_null<LambdaExpr>(init);
+  if (!le)
+    return; // a copy of another lambda: nothing to compute
+  for (const LambdaCapture &c : le->captures()) {
+    if (!c.capturesVariable())
+      continue;
+    auto *cv = dyn_cast<VarDecl>(c.getCapturedVar());
+    if (!cv)
+      continue;
+    if (!cv->isInitCapture()) {
+      // Captured by copy, and assigned somewhere in the kernel: the lambda keeps the value it had
+      // here, in a copy that its calls read instead.
+      auto *fn = dyn_cast<FunctionDecl>(cv->getDeclContext());
+      auto it = vars.find(cv);
+      if (c.getCaptureKind() != LCK_ByCopy || !fn || !fn->getBody() || it == vars.end())
+        continue;
+      AssignFinder assigned(cv);
+      assigned.TraverseStmt(fn->getBody());
+      if (!assigned.found)
+        continue;
+      auto copy = k.newVar(cv->getNameAsString(), it->second->type, ir::VarKind::Local, fe.irLoc(c.getLocation()));
+      out.push_back(ir::Decl::make(copy, ir::VarRef::make(it->second), fe.irLoc(ds->getBeginLoc())));
+      closureCopies[le->getLambdaClass()][cv] = copy;
+      continue;
+    }
+    ir::Type t = typeOf(cv->getType(), cv->getLocation());
+    ir::Expr value = convertTo(lowerExpr(cv->getInit()), t, cv->getNameAsString(), cv->getInit());
+    auto v = k.newVar(cv->getNameAsString(), t, ir::VarKind::Local, fe.irLoc(cv->getLocation()));
+    vars[cv] = v;
+    out.push_back(ir::Decl::make(v, value, fe.irLoc(ds->getBeginLoc())));
+  }
 }
 
 bool KernelLowering::isDefaultConstruct(const clang::Expr *e) {
@@ -432,6 +480,11 @@ void KernelLowering::lowerExprStmt(const clang::Expr *e, std::vector<ir::Stmt> &
     ir::Expr cur = ir::VarRef::make(v, l);
     out.push_back(ir::Assign::make(
         v, ir::Binary::make(u->isIncrementOp() ? ir::BinaryOp::Add : ir::BinaryOp::Sub, cur, one, l), l));
+    return;
+  }
+  if (auto *call = dyn_cast<CallExpr>(e); call && lambdaCallOperator(call)) {
+    PendingScope here(*this, &out);
+    inlineCall(call); // a value it returns is not used
     return;
   }
   if (auto *call = dyn_cast<CallExpr>(e); call && !isa<CXXOperatorCallExpr>(e)) {

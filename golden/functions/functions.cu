@@ -15,16 +15,16 @@ using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) gelu_rows(
     const float *in, float *out, float *twice, int /*rows*/, int n, int stride) {
-  // functions.cpp:48: int row = tl::program_id(0);
+  // functions.cpp:49: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // inlined: load_row (called at functions.cpp:49)
-  // functions.cpp:26: auto cols = tl::arange<0, BLOCK>();
+  // inlined: load_row (called at functions.cpp:50)
+  // functions.cpp:27: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // functions.cpp:49: auto x = load_row<BLOCK>(in, row, stride, n);
+  // functions.cpp:50: auto x = load_row<BLOCK>(in, row, stride, n);
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
@@ -35,21 +35,21 @@ __global__ void __launch_bounds__(NUM_THREADS) gelu_rows(
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * stride + cols[i], bits, 0.0f,
                                       cols[i + X_VEC - 1] < n);
   }
-  // inlined: act::gelu_tanh (called at functions.cpp:50)
-  // functions.cpp:18: auto inner = k0 * (x + k1 * x * x * x);
+  // inlined: act::gelu_tanh (called at functions.cpp:51)
+  // functions.cpp:19: auto inner = k0 * (x + k1 * x * x * x);
   float inner[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     inner[i] = 0.797884583f * (x[i] + 0.0447149985f * x[i] * x[i] * x[i]);
   }
-  // functions.cpp:50: auto y = act::gelu_tanh(x);
+  // functions.cpp:51: auto y = act::gelu_tanh(x);
   float y[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     y[i] = 0.5f * x[i] * (1.0f + tanhf(inner[i]));
   }
-  // inlined: store_row (called at functions.cpp:51)
-  // functions.cpp:32: tl::store(base + row_start(row, stride) + cols, values, cols < n);
+  // inlined: store_row (called at functions.cpp:52)
+  // functions.cpp:33: tl::store(base + row_start(row, stride) + cols, values, cols < n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     bool bits[OUT_STORE_VEC];
@@ -59,21 +59,21 @@ __global__ void __launch_bounds__(NUM_THREADS) gelu_rows(
     tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * stride + cols[i], &y[i], bits,
                                                cols[i + OUT_STORE_VEC - 1] < n);
   }
-  // inlined: act::gelu_tanh (called at functions.cpp:53)
-  // functions.cpp:18: auto inner = k0 * (x + k1 * x * x * x);
+  // inlined: act::gelu_tanh (called at functions.cpp:54)
+  // functions.cpp:19: auto inner = k0 * (x + k1 * x * x * x);
   float inner_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     inner_1[i] = 0.797884583f * (y[i] + 0.0447149985f * y[i] * y[i] * y[i]);
   }
-  // inlined: store_row (called at functions.cpp:53)
-  // functions.cpp:30: template <int BLOCK, class T> void store_row(float *base, int row, int stride, int n, T values) {
+  // inlined: store_row (called at functions.cpp:54)
+  // functions.cpp:31: template <int BLOCK, class T> void store_row(float *base, int row, int stride, int n, T values) {
   float values[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     values[i] = 0.5f * y[i] * (1.0f + tanhf(inner_1[i]));
   }
-  // functions.cpp:32: tl::store(base + row_start(row, stride) + cols, values, cols < n);
+  // functions.cpp:33: tl::store(base + row_start(row, stride) + cols, values, cols < n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += TWICE_STORE_VEC) {
     bool bits[TWICE_STORE_VEC];
@@ -107,6 +107,91 @@ cudaError_t launch_gelu_rows_256(cudaStream_t stream, const float *in, float *ou
   return launch_gelu_rows_256(grid, stream, in, out, twice, rows, n, stride);
 }
 
+// lambdas<512>: one instantiation
+namespace lambdas_512 {
+constexpr int BLOCK = 512;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) lambdas(
+    const float *in, float *out, float s, int n) {
+  // functions.cpp:101: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // functions.cpp:102: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // functions.cpp:103: auto x = tl::load(in + offs, mask, 0.0f);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec<X_VEC, false>(&x[i], in + offs[i], &mask[i], 0.0f, mask[i + X_VEC - 1]);
+  }
+  // functions.cpp:105: auto shift = [c = s + 1.0f](auto t) {
+  const float c = s + 1.0f;
+  // inlined: apply_twice (called at functions.cpp:109), then the lambda at functions.cpp:104 (called at functions.cpp:93)
+  // functions.cpp:104: auto scale = [s](auto t) { return t * s; };
+  float t[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    t[i] = x[i] * s;
+  }
+  // inlined: the lambda at functions.cpp:105 (called at functions.cpp:109)
+  // functions.cpp:106: auto u = t + c;
+  float u[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    u[i] = x[i] + c;
+  }
+  // functions.cpp:109: auto y = apply_twice(x, scale) + shift(x);
+  float y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    y[i] = t[i] * s + u[i];
+  }
+  // functions.cpp:110: tl::store(out + offs, [&](auto t) { return t - x; }(y), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = y[i + v] - x[i + v];
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
+  }
+}
+
+} // namespace lambdas_512
+
+/// Launches lambdas<512> on `stream` with
+/// lambdas_512::NUM_THREADS threads per block.
+cudaError_t launch_lambdas_512(dim3 grid, cudaStream_t stream, const float *in, float *out, float s,
+                               int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(lambdas_512::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, lambdas_512::lambdas, in, out, s, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_lambdas_512(cudaStream_t stream, const float *in, float *out, float s, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, lambdas_512::BLOCK));
+  return launch_lambdas_512(grid, stream, in, out, s, n);
+}
+
 // row_stats<256>: one instantiation
 namespace row_stats_256 {
 constexpr int BLOCK = 256;  // meta-parameter
@@ -125,15 +210,15 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   float *sum_d_smem = reinterpret_cast<float *>(smem + 0);
   float *lo_smem = reinterpret_cast<float *>(smem + 0);
   float *hi_smem = reinterpret_cast<float *>(smem + 0);
-  // functions.cpp:77: int row = tl::program_id(0);
+  // functions.cpp:78: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // functions.cpp:78: auto cols = tl::arange<0, BLOCK>();
+  // functions.cpp:79: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // functions.cpp:79: auto x = tl::load(in + row * stride + cols, cols < n, 0.0f);
+  // functions.cpp:80: auto x = tl::load(in + row * stride + cols, cols < n, 0.0f);
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
@@ -144,15 +229,15 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * stride + cols[i], bits, 0.0f,
                                       cols[i + X_VEC - 1] < n);
   }
-  // inlined: mean_rstd (called at functions.cpp:80)
-  // functions.cpp:58: template <class T, class M> auto mean_rstd(const T &x, const M &mask, int n, float eps) {
+  // inlined: mean_rstd (called at functions.cpp:81)
+  // functions.cpp:59: template <class T, class M> auto mean_rstd(const T &x, const M &mask, int n, float eps) {
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = cols[i] < n;
   }
   const float eps = 9.99999975e-06f;
-  // functions.cpp:59: float mean = tl::sum(tl::where(mask, x, 0.0f)) / n;
+  // functions.cpp:60: float mean = tl::sum(tl::where(mask, x, 0.0f)) / n;
   float sum_mask_part = mask[0] ? x[0] : 0.0f;
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -164,13 +249,13 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   __syncthreads();
   const float sum_mask = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_mask_smem, 1);
   const float mean = sum_mask / static_cast<float>(n);
-  // functions.cpp:60: auto d = tl::where(mask, x - mean, 0.0f);
+  // functions.cpp:61: auto d = tl::where(mask, x - mean, 0.0f);
   float d[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     d[i] = mask[i] ? (x[i] - mean) : 0.0f;
   }
-  // functions.cpp:61: float var = tl::sum(d * d) / n;
+  // functions.cpp:62: float var = tl::sum(d * d) / n;
   float sum_d_part = d[0] * d[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -183,17 +268,17 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   __syncthreads();
   const float sum_d = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_d_smem, 1);
   const float var = sum_d / static_cast<float>(n);
-  // functions.cpp:80: auto [mean, rstd] = mean_rstd(x, cols < n, n, 1e-5f);
+  // functions.cpp:81: auto [mean, rstd] = mean_rstd(x, cols < n, n, 1e-5f);
   const float mean_1 = mean;
   const float rstd = rsqrtf(var + eps);
-  // inlined: bounds (called at functions.cpp:81)
-  // functions.cpp:67: template <class T> Bounds bounds(const T &x) { return {tl::min(x), tl::max(x)}; }
+  // inlined: bounds (called at functions.cpp:82)
+  // functions.cpp:68: template <class T> Bounds bounds(const T &x) { return {tl::min(x), tl::max(x)}; }
   float x_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x_1[i] = (cols[i] < n) ? x[i] : mean_1;
   }
-  // functions.cpp:81: auto [lo, hi] = bounds(tl::where(cols < n, x, mean));
+  // functions.cpp:82: auto [lo, hi] = bounds(tl::where(cols < n, x, mean));
   float lo_part = x_1[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -216,7 +301,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   }
   __syncthreads();
   const float hi = tilec::rt::combine_partials<tilec::rt::Max, 4>(hi_smem, 1);
-  // functions.cpp:82: auto [pos, neg, mag] = signs(x);
+  // functions.cpp:83: auto [pos, neg, mag] = signs(x);
   float pos[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -232,10 +317,10 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   for (int i = 0; i < L0::ELEMS; ++i) {
     mag[i] = fabsf(x[i]);
   }
-  // functions.cpp:83: auto [twice_mean, r] = std::make_pair(mean * 2.0f, rstd);
+  // functions.cpp:84: auto [twice_mean, r] = std::make_pair(mean * 2.0f, rstd);
   const float twice_mean = mean_1 * 2.0f;
   const float r = rstd;
-  // functions.cpp:84: tl::store(out + row * stride + cols, (x - mean) * rstd + pos + neg - mag, cols < n);
+  // functions.cpp:85: tl::store(out + row * stride + cols, (x - mean) * rstd + pos + neg - mag, cols < n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
@@ -248,16 +333,16 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
     tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * stride + cols[i], vals, bits,
                                                cols[i + OUT_STORE_VEC - 1] < n);
   }
-  // functions.cpp:85: tl::store(stats + 4 * row, twice_mean);
+  // functions.cpp:86: tl::store(stats + 4 * row, twice_mean);
   if (threadIdx.x == 0)  // one thread stores a scalar
     stats[4 * row] = twice_mean;
-  // functions.cpp:86: tl::store(stats + 4 * row + 1, r);
+  // functions.cpp:87: tl::store(stats + 4 * row + 1, r);
   if (threadIdx.x == 0)  // one thread stores a scalar
     (stats + 4 * row)[1] = r;
-  // functions.cpp:87: tl::store(stats + 4 * row + 2, lo);
+  // functions.cpp:88: tl::store(stats + 4 * row + 2, lo);
   if (threadIdx.x == 0)  // one thread stores a scalar
     (stats + 4 * row)[2] = lo;
-  // functions.cpp:88: tl::store(stats + 4 * row + 3, hi);
+  // functions.cpp:89: tl::store(stats + 4 * row + 3, hi);
   if (threadIdx.x == 0)  // one thread stores a scalar
     (stats + 4 * row)[3] = hi;
 }

@@ -95,5 +95,26 @@ int main(int argc, char **argv) {
     report.check("row_stats", gpucheck::shape(M, N), sg, sc, sf, 1e-5, sout.ok());
     report.check("stats", gpucheck::shape(M, N), tg, tc, tf, 1e-5, stats.ok());
   }
+  // lambdas: x s^2 + (x + s + 1) - x at ragged sizes.
+  for (int n : harness::smallRun(argc, argv) ? std::vector<int>{1, 511, 1500} : std::vector<int>{1, 511, 1500, 100003}) {
+    const float s = 1.25f;
+    auto x = harness::randomFloats(size_t(n), -4, 4, uint64_t(n) * 7 + 3);
+    std::vector<float> ref(static_cast<size_t>(n), NAN);
+    tl::launch(tl::grid3{tl::cdiv(n, 512)}, lambdas<512>, x.data(), ref.data(), s, n);
+    harness::DeviceBuffer<float> dx{size_t(n)};
+    dx.upload(x.data());
+    gpucheck::Output<float> out{static_cast<size_t>(n)};
+    for (int byte : gpucheck::kPoison) {
+      out.poison(byte);
+      CHECK_CUDA(launch_lambdas_512(cudaStream_t{}, dx.ptr, out.dev.ptr, s, n));
+      CHECK_CUDA(cudaDeviceSynchronize());
+      out.collect(byte);
+    }
+    std::vector<double> f64(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i)
+      f64[i] = double(x[i]) * s * s + (double(x[i]) + s + 1) - double(x[i]);
+    report.check("lambdas", std::to_string(n), harness::toDoubles(out.vals), harness::toDoubles(ref), f64, 1e-6,
+                 out.ok());
+  }
   return report.exitCode();
 }

@@ -3,7 +3,8 @@
 // plain function on scalars, a function template that loads and returns a tile, a void function
 // that stores, nested calls, a function called twice, and an `if constexpr` at a function's end
 // choosing what it returns, and functions returning several values (a pair, an aggregate, a tuple)
-// taken apart by structured bindings. tilec inlines every call; tests/gpu/functions.cu compares with the CPU
+// taken apart by structured bindings, and lambdas (passed to a helper, with an init-capture, called
+// where written). tilec inlines every call; tests/gpu/functions.cu compares with the CPU
 // reference of this source and with float64.
 #include <tilec/tl.hpp>
 
@@ -88,5 +89,27 @@ void row_stats(const float *in, float *out, float *stats, int rows, int n, int s
   tl::store(stats + 4 * row + 3, hi);
 }
 
+/// A function that takes a function object, as the combine functions of reductions will.
+template <class T, class F> auto apply_twice(const T &x, F f) { return f(f(x)); }
+
+// Lambdas: one capturing a parameter by copy, passed to a helper that calls it twice; one with an
+// init-capture and statements of its own; one called where it is written, capturing by reference.
+// out = x s^2 + (x + s + 1) - x.
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))
+void lambdas(const float *in, float *out, float s, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto x = tl::load(in + offs, mask, 0.0f);
+  auto scale = [s](auto t) { return t * s; };
+  auto shift = [c = s + 1.0f](auto t) {
+    auto u = t + c;
+    return u;
+  };
+  auto y = apply_twice(x, scale) + shift(x);
+  tl::store(out + offs, [&](auto t) { return t - x; }(y), mask);
+}
+
 template void gelu_rows<256>(const float *, float *, float *, int, int, int);
+template void lambdas<512>(const float *, float *, float, int);
 template void row_stats<256>(const float *, float *, float *, int, int, int);
