@@ -79,10 +79,14 @@ bool KernelLowering::lower(const clang::FunctionDecl *fn, const clang::FunctionD
     for (const clang::Stmt *s : items) {
       ++i;
       if (auto *ret = llvm::dyn_cast<clang::ReturnStmt>(s)) {
-        if (ret->getRetValue())
-          fe.fail(DiagId::ReturnValue, ret->getBeginLoc());
         if (i != n)
           fe.fail(DiagId::EarlyReturn, ret->getBeginLoc());
+        // `return tl::store(...);`: a void expression, which a void function may return.
+        if (const clang::Expr *v = ret->getRetValue()) {
+          if (!v->getType()->isVoidType())
+            fe.fail(DiagId::ReturnValue, ret->getBeginLoc());
+          lowerStmt(v, stmts);
+        }
         continue;
       }
       lowerStmt(s, stmts);

@@ -215,8 +215,8 @@ ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call, std::vector<ir:
     const bool isVoid = def->getReturnType()->isVoidType();
     const Expr *result = inlineBody(body, call, fd);
     if (isVoid) {
-      if (result)
-        fe.fail(DiagId::ReturnValue, result->getExprLoc());
+      if (result) // `return tl::store(...);`: the void expression runs as a statement
+        lowerStmt(result, needPending(call, fd));
       return nullptr;
     }
     if (!result)

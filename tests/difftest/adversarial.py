@@ -192,6 +192,10 @@ class Pool:
                 with open(os.path.join(dirpath, f)) as fh:
                     found |= set(re.findall(r"^\s*#\s*define\s+([A-Za-z_]\w*)", fh.read(), re.M))
         self.macros = self._macros()  # in the reference's context and the host programs' (PROBE_HEAD)
+        # tl.hpp's own macros are the kernel source's under Clang (tilec) even where the host
+        # compiler does not define them (TILEC_KERNEL_ANNOTATE_ is Clang's only): no name for a user.
+        with open(os.path.join(ROOT, "runtime_headers", "tilec", "tl.hpp")) as fh:
+            self.macros |= set(re.findall(r"^\s*#\s*define\s+([A-Za-z_]\w*)", fh.read(), re.M))
         local = sorted(n for n in found if n not in KEYWORDS and not reserved(n) and n not in self.macros)
         self.local = local
         self.hostile = [n for n in HOSTILE if n in set(local)]
