@@ -946,7 +946,7 @@ def arith(k, op, a, b):
     ty = result_type(a, b)
     if ty.is_bool:
         return None
-    ca, cb = k.cast_val(a, ty, a.text), k.cast_val(b, ty, b.text)
+    ca, cb = k.cast_val(a, ty, a.text), k.cast_val(b, ty)
     if ca is None or cb is None:
         return None
     text = "%s %s %s" % (a.paren(), op, b.paren())
@@ -1018,17 +1018,19 @@ def op_div(k, depth):
         return None
     if k.chance(0.3) and a.exact and b.exact:
         # fmod: exact in IEEE arithmetic, but it jumps, so both operands must be exact.
-        cb = k.cast_val(b, ty, b.text)
-        if cb is None:
+        # The divisor in the result's type (an integer b would make `tl::abs(b) + 1.0f` a float
+        # tile, and the remainder a float one).
+        cb = k.cast_val(b, ty)
+        if cb is None or not cb.exact:
             return None
-        den = Val(ty, b.shape, 1.0, cb.mag + 1.0, "tl::abs(%s) + 1.0f" % b.paren(), deps=b.deps, prec=1)
+        den = Val(ty, b.shape, 1.0, cb.mag + 1.0, "tl::abs(%s) + 1.0f" % cb.paren(), deps=b.deps, prec=1)
         ca = k.cast_val(a, ty, a.text)
         if ca is None:
             return None
         m = min(ca.mag, den.hi)
         return Val(ty, shape, -m if ca.lo < 0 else 0.0, m if ca.hi > 0 else 0.0,
                    "%s %% (%s)" % (a.paren(), den.text), True, 0.0, set(a.deps) | set(b.deps), 1)
-    ca, cb = k.cast_val(a, ty, a.text), k.cast_val(b, ty, b.text)
+    ca, cb = k.cast_val(a, ty, a.text), k.cast_val(b, ty)
     if ca is None or cb is None:
         return None
     # Divide by |b| + 1 (at least 1): the quotient is bounded, and the GPU's approximate division
@@ -1036,7 +1038,7 @@ def op_div(k, depth):
     q_hi = ca.mag
     err = ca.err + ca.mag * cb.err + 4 * ulp(ty, q_hi)
     return Val(ty, shape, -q_hi if ca.lo < 0 else 0.0, q_hi if ca.hi > 0 else 0.0,
-               "%s / (tl::abs(%s) + 1.0f)" % (a.paren(), b.paren()), False, err,
+               "%s / (tl::abs(%s) + 1.0f)" % (a.paren(), cb.paren()), False, err,
                set(a.deps) | set(b.deps), 1)
 
 
@@ -1150,7 +1152,7 @@ def op_where(k, depth):
     if shape is None or shape == ():
         return None
     ty = result_type(a, b)
-    ca, cb = k.cast_val(a, ty, a.text), k.cast_val(b, ty, b.text)
+    ca, cb = k.cast_val(a, ty, a.text), k.cast_val(b, ty)
     if ca is None or cb is None:
         return None
     lo, hi, exact, err = k.join_range(ca, cb)
@@ -1169,7 +1171,7 @@ def op_minmax(k, depth):
     if shape == ():
         return None
     ty = result_type(a, b)
-    ca, cb = k.cast_val(a, ty, a.text), k.cast_val(b, ty, b.text)
+    ca, cb = k.cast_val(a, ty, a.text), k.cast_val(b, ty)
     if ca is None or cb is None:
         return None
     f = k.pick(["maximum", "minimum"])
@@ -1315,7 +1317,7 @@ def op_scalar_where(k, depth):
         return None
     pid = "pid" if k.rank == 1 else k.pick(["pid_m", "pid_n"])
     ty = result_type(a, b)
-    ca, cb = k.cast_val(a, ty, a.text), k.cast_val(b, ty, b.text)
+    ca, cb = k.cast_val(a, ty, a.text), k.cast_val(b, ty)
     if ca is None or cb is None:
         return None
     lo, hi, exact, err = k.join_range(ca, cb)
