@@ -127,50 +127,55 @@ private:
   }
   // Pointer locals (and loop indices): the parameters their values come from, to a fixed point
   // (a local may be assigned from another one declared later in a loop).
+  // Every statement of the kernel, nested ones included, in program order.
+  template <class F> static void forEachStmt(const Stmt &s, F &&f) {
+    if (!s)
+      return;
+    f(s);
+    switch (s->kind) {
+    case StmtKind::Block:
+      for (auto &c : as<Block>(s)->stmts)
+        forEachStmt(c, f);
+      break;
+    case StmtKind::For: forEachStmt(as<For>(s)->body, f); break;
+    case StmtKind::While: forEachStmt(as<While>(s)->body, f); break;
+    case StmtKind::If:
+      forEachStmt(as<If>(s)->thenS, f);
+      forEachStmt(as<If>(s)->elseS, f);
+      break;
+    default: break;
+    }
+  }
+
   void pointerParams() {
     for (bool changed = true; changed;) {
       changed = false;
-      std::function<void(const Stmt &)> visit = [&](const Stmt &s) {
-        if (!s)
+      auto add = [&](const Var &v, const Expr &e) {
+        if (!v->type.pointer)
           return;
-        auto add = [&](const Var &v, const Expr &e) {
-          if (!v->type.pointer)
+        std::set<int> ps;
+        forEachNode(e, [&](const ExprNode *n) {
+          if (n->kind != ExprKind::VarRef || !n->type.pointer)
             return;
-          std::set<int> ps;
-          forEachNode(e, [&](const ExprNode *n) {
-            if (n->kind != ExprKind::VarRef || !n->type.pointer)
-              return;
-            const VarNode *u = static_cast<const VarRef *>(n)->var.get();
-            if (u->kind == VarKind::Param)
-              ps.insert(u->id);
-            else if (auto it = localParams.find(u); it != localParams.end())
-              ps.insert(it->second.begin(), it->second.end());
-          });
-          auto &into = localParams[v.get()];
-          size_t before = into.size();
-          into.insert(ps.begin(), ps.end());
-          changed = changed || into.size() != before;
-        };
-        switch (s->kind) {
-        case StmtKind::Block:
-          for (auto &c : as<Block>(s)->stmts)
-            visit(c);
-          break;
-        case StmtKind::Decl: add(as<Decl>(s)->var, as<Decl>(s)->init); break;
-        case StmtKind::Assign: add(as<Assign>(s)->var, as<Assign>(s)->value); break;
-        case StmtKind::For:
-          add(as<For>(s)->var, as<For>(s)->begin);
-          visit(as<For>(s)->body);
-          break;
-        case StmtKind::While: visit(as<While>(s)->body); break;
-        case StmtKind::If:
-          visit(as<If>(s)->thenS);
-          visit(as<If>(s)->elseS);
-          break;
-        default: break;
-        }
+          const VarNode *u = static_cast<const VarRef *>(n)->var.get();
+          if (u->kind == VarKind::Param)
+            ps.insert(u->id);
+          else if (auto it = localParams.find(u); it != localParams.end())
+            ps.insert(it->second.begin(), it->second.end());
+        });
+        auto &into = localParams[v.get()];
+        size_t before = into.size();
+        into.insert(ps.begin(), ps.end());
+        changed = changed || into.size() != before;
       };
-      visit(k.body);
+      forEachStmt(k.body, [&](const Stmt &s) {
+        if (auto *d = as<Decl>(s))
+          add(d->var, d->init);
+        else if (auto *a = as<Assign>(s))
+          add(a->var, a->value);
+        else if (auto *f = as<For>(s))
+          add(f->var, f->begin);
+      });
     }
   }
 
@@ -181,32 +186,14 @@ private:
   void definitions() {
     std::map<const VarNode *, int> decls, assigns;
     std::map<const VarNode *, Expr> init;
-    std::function<void(const Stmt &)> visit = [&](const Stmt &s) {
-      if (!s)
-        return;
-      switch (s->kind) {
-      case StmtKind::Block:
-        for (auto &c : as<Block>(s)->stmts)
-          visit(c);
-        break;
-      case StmtKind::Decl:
-        ++decls[as<Decl>(s)->var.get()];
-        init[as<Decl>(s)->var.get()] = as<Decl>(s)->init;
-        break;
-      case StmtKind::Assign:
-        if (!keepsValue(as<Assign>(s)))
-          ++assigns[as<Assign>(s)->var.get()];
-        break;
-      case StmtKind::For: visit(as<For>(s)->body); break;
-      case StmtKind::While: visit(as<While>(s)->body); break;
-      case StmtKind::If:
-        visit(as<If>(s)->thenS);
-        visit(as<If>(s)->elseS);
-        break;
-      default: break;
+    forEachStmt(k.body, [&](const Stmt &s) {
+      if (auto *d = as<Decl>(s)) {
+        ++decls[d->var.get()];
+        init[d->var.get()] = d->init;
+      } else if (auto *a = as<Assign>(s); a && !keepsValue(a)) {
+        ++assigns[a->var.get()];
       }
-    };
-    visit(k.body);
+    });
     for (auto &[v, e] : init) {
       if (decls[v] != 1 || assigns.count(v) || !e)
         continue;
