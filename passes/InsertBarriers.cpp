@@ -181,8 +181,9 @@ private:
 
   // ---- what a pointer expression computes, for comparing two accesses
   // Locals declared once, never assigned, whose value is a pure function of scalars, indices and
-  // constants (no load, no shared memory): a pointer expression reads them through their
-  // definition, so that it names its addresses by the variables that can change.
+  // constants (no load, no shared memory) that the kernel never assigns either: a pointer
+  // expression reads them through their definition, so that it names its addresses by the
+  // variables that can change (loop indices, which `advances` follows).
   void definitions() {
     std::map<const VarNode *, int> decls, assigns;
     std::map<const VarNode *, Expr> init;
@@ -199,6 +200,10 @@ private:
         continue;
       bool pure = true;
       forEachNode(e, [&](const ExprNode *n) {
+        // A variable the kernel assigns could change between the definition and an access through
+        // it: the definition would then name other addresses than the local holds.
+        if (n->kind == ExprKind::VarRef && assigns.count(static_cast<const VarRef *>(n)->var.get()))
+          pure = false;
         switch (n->kind) {
         case ExprKind::IntImm:
         case ExprKind::FloatImm:

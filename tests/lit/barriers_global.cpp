@@ -67,6 +67,19 @@ void stacked(const float *x, float *out, int n) {
 }
 template void stacked<512>(const float *, float *, int);
 
+// A pointer local made before one of its variables changes still points where it was made:
+// it is not compared by its definition (which now names other addresses), so the load through it
+// waits for the store that another thread may have made to its element.
+TILEC_KERNEL(num_warps = 1)
+void stale(float *x, int i) {
+  auto offs = tl::arange<0, 32>();
+  auto p = x + offs + i;
+  i = i + 1;
+  tl::store(x + offs + i, tl::full<float, 32>(1.0f));
+  auto v = tl::load(p);
+  tl::store(x + 64 + offs, v);
+}
+
 // CHECK-LABEL: kernel @in_place<512>
 // CHECK-NOT: barrier
 // CHECK-LABEL: kernel @smear<512>
@@ -94,3 +107,7 @@ template void stacked<512>(const float *, float *, int);
 // CUDA-LABEL: fix_up(
 // CUDA: __syncthreads();  // program order: the store at {{.*}}barriers_global.cpp:39 before this load (global memory)
 // CUDA: __syncthreads();  // program order: the load at {{.*}}barriers_global.cpp:40 before this store (global memory)
+// CHECK-LABEL: kernel @stale
+// CHECK: store
+// CHECK-NEXT: barrier global(store {{[0-9]+}} -> load)
+// CHECK-NEXT: decl %v
