@@ -17,7 +17,8 @@
 //    `__restrict__` code); a pointer whose parameter is unknown may alias every one;
 //  - the same pointer expression over the same values (no variable in it assigned or redeclared
 //    in between, not a loop-carried pair whose values changed) in the same layout reaches each
-//    address from one thread only, when the elements are not replicated: a store's replicas skip
+//    address from one thread only, when its elements hold different addresses (offsets of aranges
+//    and constants, checked element by element) and are not replicated: a store's replicas skip
 //    it, a scalar store is thread 0's, but a load of replicated elements (or a scalar load) is
 //    every replica's, so it conflicts with a store to the same pointer.
 // The emitted barrier says which two accesses it orders.
@@ -41,6 +42,7 @@
 #include "ir/Equality.h"
 #include "ir/IRVisitor.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -447,7 +449,84 @@ private:
     if (q.shiftVar || a.shiftVar) // the same expression in two iterations of a loop
       return !(q.shiftVar && a.shiftVar) && iterationsDisjoint(a.ptr, q.shiftVar ? q.shiftVar : a.shiftVar,
                                                                q.shiftVar ? q.shiftStep : a.shiftStep);
-    return (q.write || !replicated(q.ptr->type)) && (a.write || !replicated(a.ptr->type));
+    return (q.write || !replicated(q.ptr->type)) && (a.write || !replicated(a.ptr->type)) &&
+           injective(a.ptr);
+  }
+
+  // The offset of one element of an integer or pointer tile, where it can be known: uniform parts
+  // (scalars) count as 0 where they are only added, constants and aranges as themselves; null
+  // where the element's value depends on something else (a scalar factor, a load, `%`).
+  static std::optional<int64_t> offsetAt(const Expr &e, const std::vector<int64_t> &idx, bool additive) {
+    if (!e)
+      return std::nullopt;
+    if (auto *c = as<IntImm>(e))
+      return c->value;
+    if (e->type.isScalar()) // the same for every element
+      return additive ? std::optional<int64_t>(0) : std::nullopt;
+    switch (e->kind) {
+    case ExprKind::Arange: return as<Arange>(e)->start + idx.at(0);
+    case ExprKind::Splat: return offsetAt(as<Splat>(e)->a, {}, additive);
+    case ExprKind::Hint: return offsetAt(as<Hint>(e)->a, idx, additive);
+    case ExprKind::ConvertLayout: return offsetAt(as<ConvertLayout>(e)->a, idx, additive);
+    case ExprKind::Cast:
+      if (!isInt(e->type.elem) || !isInt(as<Cast>(e)->a->type.elem))
+        return std::nullopt;
+      return offsetAt(as<Cast>(e)->a, idx, additive);
+    case ExprKind::ExpandDims: {
+      std::vector<int64_t> in = idx;
+      in.erase(in.begin() + as<ExpandDims>(e)->axis);
+      return offsetAt(as<ExpandDims>(e)->a, in, additive);
+    }
+    case ExprKind::Broadcast: {
+      const Expr &a = as<Broadcast>(e)->a;
+      std::vector<int64_t> in = idx;
+      for (size_t d = 0; d < in.size() && d < a->type.shape.size(); ++d)
+        if (a->type.shape[d] == 1)
+          in[d] = 0;
+      return offsetAt(a, in, additive);
+    }
+    case ExprKind::Binary: {
+      auto *b = as<Binary>(e);
+      const bool sum = b->op == BinaryOp::Add || b->op == BinaryOp::Sub;
+      if (!sum && b->op != BinaryOp::Mul)
+        return std::nullopt;
+      auto x = offsetAt(b->a, idx, sum && additive), y = offsetAt(b->b, idx, sum && additive);
+      if (!x || !y)
+        return std::nullopt;
+      constexpr int64_t big = int64_t(1) << 40;
+      if (*x > big || *x < -big || *y > big || *y < -big)
+        return std::nullopt;
+      return b->op == BinaryOp::Add ? *x + *y : b->op == BinaryOp::Sub ? *x - *y : *x * *y;
+    }
+    default: return std::nullopt;
+    }
+  }
+  // Whether the elements of a pointer tile hold different addresses (a scalar: one address), as far
+  // as offsetAt knows them: then one pointer expression gives each thread addresses of its own.
+  static bool injective(const Expr &ptr) {
+    const Type &t = ptr->type;
+    if (t.isScalar())
+      return true;
+    int64_t n = 1;
+    for (int64_t d : t.shape)
+      n *= d;
+    if (n > (int64_t(1) << 16))
+      return false;
+    std::vector<int64_t> offsets;
+    std::vector<int64_t> idx(t.shape.size(), 0);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t rest = i;
+      for (size_t d = t.shape.size(); d-- > 0;) {
+        idx[d] = rest % t.shape[d];
+        rest /= t.shape[d];
+      }
+      auto o = offsetAt(ptr, idx, true);
+      if (!o)
+        return false;
+      offsets.push_back(*o);
+    }
+    std::sort(offsets.begin(), offsets.end());
+    return std::adjacent_find(offsets.begin(), offsets.end()) == offsets.end();
   }
   static bool conflict(const Access &q, const Access &a) {
     if (!q.write && !a.write)

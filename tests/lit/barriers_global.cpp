@@ -80,6 +80,31 @@ void stale(float *x, int i) {
   tl::store(x + 64 + offs, v);
 }
 
+// The same pointer expression is one thread per address only where its elements hold different
+// addresses: `offs % 4` repeats them (a barrier), a 2-D tile at a constant row stride does not (none),
+// one at a runtime row stride may (a barrier).
+TILEC_KERNEL(num_warps = 1)
+void repeats(float *x, float *y) {
+  auto offs = tl::arange<0, 32>();
+  tl::store(x + offs % 4, tl::full<float, 32>(1.0f));
+  auto v = tl::load(x + offs % 4);
+  tl::store(y + offs, v);
+}
+TILEC_KERNEL(num_warps = 1)
+void rows_const(float *x) {
+  auto r = tl::arange<0, 8>();
+  auto c = tl::arange<0, 16>();
+  auto p = x + tl::expand_dims<1>(r) * 16 + tl::expand_dims<0>(c);
+  tl::store(p, tl::load(p) * 2.0f);
+}
+TILEC_KERNEL(num_warps = 1)
+void rows_runtime(float *x, int stride) {
+  auto r = tl::arange<0, 8>();
+  auto c = tl::arange<0, 16>();
+  auto p = x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c);
+  tl::store(p, tl::load(p) * 2.0f);
+}
+
 // CHECK-LABEL: kernel @in_place<512>
 // CHECK-NOT: barrier
 // CHECK-LABEL: kernel @smear<512>
@@ -111,3 +136,10 @@ void stale(float *x, int i) {
 // CHECK: store
 // CHECK-NEXT: barrier global(store {{[0-9]+}} -> load)
 // CHECK-NEXT: decl %v
+// CHECK-LABEL: kernel @repeats
+// CHECK: store
+// CHECK-NEXT: barrier global(store {{[0-9]+}} -> load)
+// CHECK-LABEL: kernel @rows_const
+// CHECK-NOT: barrier
+// CHECK-LABEL: kernel @rows_runtime
+// CHECK: barrier global(load {{[0-9]+}} -> store)
