@@ -56,8 +56,8 @@ ulimit -s 262144 2>/dev/null || echo "tools/fuzz.sh: cannot raise the stack limi
 # allocations go through ASan) frees so much per translation that the quarantine's churn costs a
 # quarter of the time. 16 MB still spans tilec's own use-after-free windows (within one pass).
 export ASAN_OPTIONS=quarantine_size_mb=16${ASAN_OPTIONS:+:$ASAN_OPTIONS}
-# Leaks that Clang itself makes are not tilec's (tests/fuzz/lsan.supp says which).
-export LSAN_OPTIONS=suppressions=$root/tests/fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}
+# Leaks that Clang itself makes are not tilec's (tools/lsan.supp says which).
+export LSAN_OPTIONS=suppressions=$root/tools/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}
 flags=(-dict="$root/tests/fuzz/tilec.dict" -rss_limit_mb=4096 -max_len=16384
        -max_total_time="$seconds" -artifact_prefix="$work/artifacts/" -print_final_stats=1)
 log=$work/fuzz.log
