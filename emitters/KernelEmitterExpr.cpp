@@ -266,7 +266,7 @@ Code KernelEmitter::math(const Math *m, const Idx &idx) {
   case MathOp::Cdiv: break;
   case MathOp::DivRn: f = "__fdiv_rn(" + x + ", " + asFloat(args[1], t) + ")"; break;
   case MathOp::DivRz: f = "tilec::rt::div_rz(" + x + ", " + asFloat(args[1], t) + ")"; break;
-  case MathOp::Fdiv: f = "__fdividef(" + x + ", " + asFloat(args[1], t) + ")"; break;
+  case MathOp::Fdiv: f = "tilec::rt::fdiv(" + x + ", " + asFloat(args[1], t) + ")"; break; // as `/` divides
   case MathOp::SqrtRn: f = "__fsqrt_rn(" + x + ")"; break;
   default: {
     // The C library's float function of the op's name: sinf, powf, ...

@@ -1208,7 +1208,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rounding(
     float vals[OUT_STORE_VEC_3];
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC_3; ++v)
-      vals[v] = __fdividef(x[i + v], y[i + v]);
+      vals[v] = tilec::rt::fdiv(x[i + v], y[i + v]);
     tilec::rt::store_vec<OUT_STORE_VEC_3, false>(out + 3 * n + offs[i], vals, &mask[i],
                                                  mask[i + OUT_STORE_VEC_3 - 1]);
   }

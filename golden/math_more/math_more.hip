@@ -765,7 +765,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rounding(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
-      (out + 3 * n)[offs[i]] = __fdividef(x[i], y[i]);
+      (out + 3 * n)[offs[i]] = tilec::rt::fdiv(x[i], y[i]);
   }
 }
 
