@@ -318,6 +318,24 @@ void KernelEmitter::collect() {
   } walk(*this, storeCount);
   if (k_.body)
     walk.visit(k_.body);
+  // Integer locals that hold data (a loaded value, a reduction, ...) rather than indices: until no
+  // assignment adds one more.
+  for (bool changed = true; changed && k_.body;) {
+    changed = false;
+    struct Data : IRVisitor {
+      KernelEmitter &e;
+      bool &changed;
+      Data(KernelEmitter &e, bool &c) : e(e), changed(c) {}
+      using IRVisitor::visit;
+      void note(const Var &v, const Expr &value) {
+        if (value && !e.dataVars_.count(v->id) && !e.indexArithmetic(value))
+          changed |= e.dataVars_.insert(v->id).second;
+      }
+      void visit(const Decl *d) override { note(d->var, d->init), IRVisitor::visit(d); }
+      void visit(const Assign *a) override { note(a->var, a->value), IRVisitor::visit(a); }
+    } data(*this, changed);
+    data.visit(k_.body);
+  }
   // Layout aliases are created when the body first uses them (so only layouts the code refers to
   // get one, in order of first use); the tunables block is printed after the body.
 }
@@ -365,6 +383,7 @@ void KernelEmitter::emit(CodeWriter &w) {
                                                   : p.literal;
     w.line(std::string(usedMeta_.count(p.name) ? "" : "[[maybe_unused]] ") + "constexpr " + type + " " +
            name + " = " + value + ";  // meta-parameter" +
+           (p.enumerator.empty() ? "" : ": " + commentText(p.enumerator)) +
            (name == p.name ? "" : ", " + commentText(p.name) + " in the source"));
   }
   if (!metaNumWarps)

@@ -60,6 +60,11 @@ private:
   Code elem(const ir::Expr &e, const Idx &idx);
   Code scalar(const ir::Expr &e) { return elem(e, {}); }
   Code binary(const ir::Binary *b, const Idx &idx);
+  /// Whether integer tile arithmetic on `e` is index arithmetic: built from program ids, aranges,
+  /// constants, the kernel's scalar arguments and locals holding only such values. Other integer
+  /// tile arithmetic (on loaded data) wraps explicitly (tilec::rt::wrapping_add, ...).
+  bool indexArithmetic(const ir::Expr &e) const;
+  bool wraps(const ir::Expr &a, const ir::Expr &b, const ir::Type &result) const;
   Code math(const ir::Math *m, const Idx &idx);
   Code cast(Code a, const ir::Type &from, ir::ScalarType to);
   Code intImm(const ir::IntImm *i, bool host);
@@ -111,6 +116,7 @@ private:
   NameTable names_;
   std::map<int, std::string> varNames_; // by VarNode::id (ordered: deterministic)
   std::set<int> assigned_, read_;       // var ids (membership only)
+  std::set<int> dataVars_;              // integer locals holding values not from index arithmetic
   std::set<std::string> usedMeta_;      // meta-parameters the kernel's code names (membership only)
   std::vector<std::string> paramNames_;
   std::vector<std::string> bufferNames_;

@@ -158,6 +158,59 @@ std::string KernelEmitter::deref(const Expr &ptr, const Idx &idx) {
   return "*" + operand(elem(ptr, idx), Prec::Unary);
 }
 
+/// Whether a tile's elements may differ from each other (not a splat of a scalar, possibly expanded,
+/// broadcast or converted). Scalars do not vary.
+static bool variesPerElement(const Expr &e) {
+  if (!e->type.isTile() || as<Splat>(e))
+    return false;
+  if (auto x = as<Broadcast>(e))
+    return variesPerElement(x->a);
+  if (auto x = as<ExpandDims>(e))
+    return variesPerElement(x->a);
+  if (auto x = as<Cast>(e))
+    return variesPerElement(x->a);
+  return true;
+}
+
+bool KernelEmitter::indexArithmetic(const Expr &e) const {
+  switch (e->kind) {
+  case ExprKind::IntImm:
+  case ExprKind::ProgramId:
+  case ExprKind::Arange: return true;
+  case ExprKind::VarRef: {
+    const Var &v = as<VarRef>(e)->var;
+    return v->kind == VarKind::Param ? v->type.isScalar() : !dataVars_.count(v->id);
+  }
+  case ExprKind::Splat: return indexArithmetic(as<Splat>(e)->a);
+  case ExprKind::Broadcast: return indexArithmetic(as<Broadcast>(e)->a);
+  case ExprKind::ExpandDims: return indexArithmetic(as<ExpandDims>(e)->a);
+  case ExprKind::Hint: return indexArithmetic(as<Hint>(e)->a);
+  case ExprKind::Cast: return !isFloat(as<Cast>(e)->a->type.elem) && indexArithmetic(as<Cast>(e)->a);
+  case ExprKind::Unary: return indexArithmetic(as<Unary>(e)->a);
+  case ExprKind::Binary: {
+    auto b = as<Binary>(e);
+    return indexArithmetic(b->a) && indexArithmetic(b->b);
+  }
+  case ExprKind::Select: {
+    auto s = as<Select>(e);
+    return indexArithmetic(s->a) && indexArithmetic(s->b);
+  }
+  case ExprKind::Math: {
+    auto m = as<Math>(e);
+    return std::all_of(m->args.begin(), m->args.end(), [&](const Expr &a) { return indexArithmetic(a); });
+  }
+  default: return false; // loads, reductions, ...
+  }
+}
+
+/// Integer tile arithmetic that may overflow on data: int32 and int64 (int8 computes in int and
+/// narrows, which is defined).
+bool KernelEmitter::wraps(const Expr &a, const Expr &b, const Type &result) const {
+  return result.isTile() && !result.pointer &&
+         (result.elem == ScalarType::I32 || result.elem == ScalarType::I64) &&
+         !(indexArithmetic(a) && (!b || indexArithmetic(b)));
+}
+
 Code KernelEmitter::binary(const Binary *b, const Idx &idx) {
   Code a = elem(b->a, idx), c = elem(b->b, idx);
   ScalarType t = b->a->type.elem;
@@ -213,6 +266,22 @@ Code KernelEmitter::binary(const Binary *b, const Idx &idx) {
     if (isComparison(b->op))
       return {text, info.prec};
     return roundTo(t, text);
+  }
+  if (!ptr && !isFloat(t) && (b->op == BinaryOp::Div || b->op == BinaryOp::Mod) && variesPerElement(b->b)) {
+    // A tile of divisors may hold 0 (a masked-off lane loads 0) or -1 beside MIN: C leaves both
+    // undefined, the host CPU traps, so the division takes the reference's definition.
+    std::string call = std::string(b->op == BinaryOp::Div ? "tilec::rt::div_int(" : "tilec::rt::rem_int(") +
+                       a.text + ", " + c.text + ")";
+    return {call, Prec::Postfix};
+  }
+  if (!ptr && (b->op == BinaryOp::Add || b->op == BinaryOp::Sub || b->op == BinaryOp::Mul) &&
+      wraps(b->a, b->b, b->type)) {
+    // Signed overflow is undefined in C++ and compilers use that ((x + x) / 4 may become x / 2);
+    // tile arithmetic wraps, as the reference's and Triton's does.
+    const char *fn = b->op == BinaryOp::Add   ? "tilec::rt::wrapping_add("
+                     : b->op == BinaryOp::Sub ? "tilec::rt::wrapping_sub("
+                                              : "tilec::rt::wrapping_mul(";
+    return {fn + a.text + ", " + c.text + ")", Prec::Postfix};
   }
   Code r{operand(a, info.prec) + " " + info.op + " " + operand(c, info.prec, true), info.prec};
   // int8 arithmetic wraps like the reference: C++ computes in int, so narrow right away.
@@ -331,6 +400,8 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
     // `~` on bool is logical not (tl.hpp); C++'s `~` would promote to int (~1 == -2: still true).
     bool logical = u->op == UnaryOp::Not || (u->op == UnaryOp::BitNot && t == ScalarType::Bool);
     const char *op = u->op == UnaryOp::Neg ? "-" : logical ? "!" : "~";
+    if (u->op == UnaryOp::Neg && wraps(u->a, nullptr, u->type))
+      return {"tilec::rt::wrapping_neg(" + a.text + ")", Prec::Postfix}; // -MIN == MIN
     std::string inner = operand(a, Prec::Unary);
     if (inner[0] == '-' || inner[0] == '~' || inner[0] == '!')
       inner = parens(inner); // never print `--x`

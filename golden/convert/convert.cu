@@ -61,7 +61,7 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
     int8_t i8[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      i8[i] = static_cast<int8_t>(i32[i] * 37);
+      i8[i] = static_cast<int8_t>(tilec::rt::wrapping_mul(i32[i], 37));
     }
     // convert.cpp:19: auto i64 = tl::cast<int64_t>(i8) + tl::load(big + offs, mask); // int64 arithmetic
     int64_t big_load[L0::ELEMS];
@@ -73,7 +73,7 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
     int64_t i64[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      i64[i] = static_cast<int64_t>(i8[i]) + big_load[i];
+      i64[i] = tilec::rt::wrapping_add(static_cast<int64_t>(i8[i]), big_load[i]);
     }
     // convert.cpp:20: auto h = tl::cast<tl::half>(v);                               // round to nearest even
     __half h[L0::ELEMS];

@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     int vals[OUT_STORE_VEC];
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
-      vals[v_1] = x[i + v_1] / y[i + v_1];
+      vals[v_1] = tilec::rt::div_int(x[i + v_1], y[i + v_1]);
     tilec::rt::store_vec<OUT_STORE_VEC, false>(out + offs[i], vals, &mask[i],
                                                mask[i + OUT_STORE_VEC - 1]);
   }
@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     int vals[OUT_STORE_VEC_1];
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_STORE_VEC_1; ++v_1)
-      vals[v_1] = x[i + v_1] % y[i + v_1];
+      vals[v_1] = tilec::rt::rem_int(x[i + v_1], y[i + v_1]);
     tilec::rt::store_vec<OUT_STORE_VEC_1, false>(out + n + offs[i], vals, &mask[i],
                                                  mask[i + OUT_STORE_VEC_1 - 1]);
   }
@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     int vals[OUT_STORE_VEC_5];
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_STORE_VEC_5; ++v_1)
-      vals[v_1] = ~x[i + v_1] + ((x[i + v_1] > y[i + v_1]) ? (x[i + v_1] - y[i + v_1]) : (y[i + v_1] - x[i + v_1]));
+      vals[v_1] = tilec::rt::wrapping_add(~x[i + v_1], (x[i + v_1] > y[i + v_1]) ? tilec::rt::wrapping_sub(x[i + v_1], y[i + v_1]) : tilec::rt::wrapping_sub(y[i + v_1], x[i + v_1]));
     tilec::rt::store_vec<OUT_STORE_VEC_5, false>(out + 5 * n + offs[i], vals, &mask[i],
                                                  mask[i + OUT_STORE_VEC_5 - 1]);
   }
@@ -137,7 +137,7 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     int vals[OUT_STORE_VEC_6];
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_STORE_VEC_6; ++v_1)
-      vals[v_1] = tilec::rt::minimum(x[i + v_1], y[i + v_1]) * 2 + tilec::rt::maximum(x[i + v_1], 7);
+      vals[v_1] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(tilec::rt::minimum(x[i + v_1], y[i + v_1]), 2), tilec::rt::maximum(x[i + v_1], 7));
     tilec::rt::store_vec<OUT_STORE_VEC_6, false>(out + 6 * n + offs[i], vals, &mask[i],
                                                  mask[i + OUT_STORE_VEC_6 - 1]);
   }

@@ -1,7 +1,7 @@
 // The most negative int64_t has no literal: it was printed as int64_t{-9223372036854775808}, which
 // every compiler rejects (9223372036854775808 has no signed type, and the braces forbid narrowing).
 // RUN: %tilec %s -o - | %FileCheck %s
-// CHECK: yl[offs[i]] = a[i] + int64_t{-9223372036854775807 - 1};
+// CHECK: yl[offs[i]] = tilec::rt::wrapping_add(a[i], int64_t{-9223372036854775807 - 1});
 #include <tilec/tl.hpp>
 
 template <int BLOCK>

@@ -17,18 +17,74 @@
 namespace tilec::rt {
 
 // ---- integer helpers ----------------------------------------------------------------------------
+/// The unsigned type of a signed integer type's width.
+template <class T> struct unsigned_of;
+template <> struct unsigned_of<signed char> { using type = unsigned char; };
+template <> struct unsigned_of<int> { using type = unsigned int; };
+template <> struct unsigned_of<long> { using type = unsigned long; };
+template <> struct unsigned_of<long long> { using type = unsigned long long; };
+
+/// Integer +, -, * and negation that wrap modulo 2^width, as tile arithmetic is defined (and
+/// Triton's is). C++ leaves signed overflow undefined and compilers use that (they may compute
+/// (x + x) / 4 as x / 2), so tile arithmetic on data the kernel loaded computes in the unsigned
+/// type; index arithmetic (program ids, aranges, integer arguments) keeps C++'s operators.
+template <class T> __host__ __device__ constexpr T wrapping_add(T a, T b) {
+  using U = typename unsigned_of<T>::type;
+  return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+}
+template <class T> __host__ __device__ constexpr T wrapping_sub(T a, T b) {
+  using U = typename unsigned_of<T>::type;
+  return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
+}
+template <class T> __host__ __device__ constexpr T wrapping_mul(T a, T b) {
+  using U = typename unsigned_of<T>::type;
+  return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+}
+template <class T> __host__ __device__ constexpr T wrapping_neg(T a) {
+  using U = typename unsigned_of<T>::type;
+  return static_cast<T>(U(0) - static_cast<U>(a));
+}
+
+/// Integer division and remainder by a tile of divisors: C's `/` and `%` (truncating toward zero,
+/// the remainder taking the dividend's sign), defined for every operand as tilec's CPU reference
+/// defines them: x / 0 == 0, MIN / -1 == MIN, x % 0 == x, MIN % -1 == 0. C leaves those undefined
+/// (the host CPU traps), and a masked-off lane of a load holds 0. One compare and select beside
+/// the division; a uniform divisor (a scalar) is divided by C's `/` directly.
+template <class T> __host__ __device__ constexpr T div_int(T a, T b) {
+  if (b == 0)
+    return T(0);
+  if (b == T(-1)) // -a, wrapping: MIN / -1 == MIN
+    return static_cast<T>(0ull - static_cast<unsigned long long>(a));
+  return static_cast<T>(a / b);
+}
+template <class T> __host__ __device__ constexpr T rem_int(T a, T b) {
+  if (b == 0)
+    return a;
+  if (b == T(-1))
+    return T(0);
+  return static_cast<T>(a % b);
+}
+
 /// tl::cdiv: (a + b - 1) / b, so cdiv(10, 4) == 3, with the sum taken in T as tile arithmetic
 /// takes it: int8_t and int16_t operands are promoted to int, so the sum is narrowed back before
-/// the division (cdiv<int8_t>(127, 16) is (-114) / 16 == -7, as in Triton). Also usable in host
-/// launchers.
+/// the division (cdiv<int8_t>(127, 16) is (-114) / 16 == -7, as in Triton); a divisor of 0 gives 0
+/// (div_int). Also usable in host launchers.
 template <class T> __host__ __device__ constexpr T cdiv(T a, T b) {
-  return static_cast<T>(static_cast<T>(a + b - 1) / b);
+  if constexpr (sizeof(T) < sizeof(int))
+    return div_int(static_cast<T>(a + b - 1), b);
+  else
+    return div_int(wrapping_sub(wrapping_add(a, b), T(1)), b);
 }
 
 /// Integer minimum / maximum / absolute value (floats use fminf / fmaxf / fabsf).
 template <class T> __device__ __forceinline__ T minimum(T a, T b) { return b < a ? b : a; }
 template <class T> __device__ __forceinline__ T maximum(T a, T b) { return a < b ? b : a; }
-template <class T> __device__ __forceinline__ T iabs(T a) { return a < 0 ? static_cast<T>(-a) : a; }
+template <class T> __device__ __forceinline__ T iabs(T a) {
+  if constexpr (sizeof(T) < sizeof(int))
+    return a < 0 ? static_cast<T>(-a) : a; // in int: -(-128) is 128, narrowed back to -128
+  else
+    return a < 0 ? wrapping_neg(a) : a; // abs(MIN) == MIN
+}
 
 // ---- shuffles of every element type -------------------------------------------------------------
 /// Narrow types travel as 32-bit values; conversions are exact both ways.

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Runs cells of the operator matrix (gen.py): for each element type x rank, the kernel source is
+translated by tilec for CUDA and for HIP, the CUDA compiled by nvcc for sm_80 and sm_90a and the HIP
+by hipcc for gfx90a (warnings as errors), and the host program run on tilec's CPU emulator (with its
+race and bounds checker) for both targets against the CPU reference and the float64 oracle.
+
+  run.py --build BUILD [--cells fp16:1,fp16:2 | --cells all] [--nvcc] [--hipcc] [--work DIR] [--jobs J]
+
+A matrix cell is one operation x element type x rank x target. Prints one line per (type, rank)
+and the total: cells tried, cells passing. Exit status 0 when every cell passes.
+A kernel that tilec or a compiler rejects fails its cells; the rest of its translation unit is
+translated again without it, so that one failure does not hide the others.
+With --mutate every oracle is wrong on purpose (gen.MUTATE): every cell must fail then, which shows
+that the matrix's checks can fail; the exit status is 0 when all of them do.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DIFFTEST = os.path.join(ROOT, "tests", "difftest")
+sys.path.insert(0, HERE)
+import gen  # noqa: E402
+
+TARGETS = ("cuda", "hip")
+
+
+def run(cmd, cwd, timeout=900):
+    try:
+        p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+        return p.returncode, p.stdout.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode("utf-8", "replace") if e.stdout else ""
+        return 124, out + "\n(timed out after %d s)" % timeout
+
+
+def blamed(text, d, names, files):
+    """The kernels whose lines a diagnostic names: a line of k.cpp belongs to the kernel defined
+    above it; a line of k.cu / k.hip to the instance namespace above it."""
+    found = set()
+    for m in re.finditer(r"\b(k\.cpp|k\.cu|k\.hip)(?::|\()(\d+)", text):
+        lines = files.get(m.group(1))
+        if lines is None:
+            try:
+                with open(os.path.join(d, m.group(1))) as f:
+                    lines = files[m.group(1)] = f.read().split("\n")
+            except OSError:
+                continue
+        for line in reversed(lines[:int(m.group(2))]):
+            hit = re.match(r"void (mx_\w+)\(|namespace (mx_\w+?)_\d", line)
+            if hit:
+                name = hit.group(1) or hit.group(2)
+                if name in names:
+                    found.add(name)
+                break
+    return found
+
+
+class Cell:
+    def __init__(self, t, rank, work):
+        self.t, self.rank = t, rank
+        self.dir = os.path.join(work, "%s-%d" % (t.key, rank))
+        self.kernels = gen.kernels_of(t, rank)
+        self.failed = {}  # (kernel, target) -> why
+        self.times = {}
+
+    def fail(self, name, target, why):
+        self.failed.setdefault((name, target), why)
+
+    def timed(self, stage, cmd, cwd=None):
+        t0 = time.time()
+        rc, out = run(cmd, cwd or self.dir)
+        self.times[stage] = self.times.get(stage, 0.0) + time.time() - t0
+        return rc, out
+
+
+def check_cell(cell, env):
+    os.makedirs(cell.dir, exist_ok=True)
+    for target in TARGETS:
+        ext = "cu" if target == "cuda" else "hip"
+        kernels = list(cell.kernels)
+        # Translate and compile; drop the kernels a stage blames, and try again.
+        for attempt in range(6):
+            with open(os.path.join(cell.dir, "k.cpp"), "w") as f:
+                f.write(gen.render_source(cell.t, cell.rank, kernels))
+            with open(os.path.join(cell.dir, "main.cpp"), "w") as f:
+                f.write(gen.render_main(cell.t, cell.rank, kernels))
+            names = {k.name for k in kernels}
+            stages = [("tilec", [env.tilec, "--target=" + target, "k.cpp", "-o", "k." + ext])]
+            if target == "cuda" and env.nvcc:
+                stages.append(("nvcc", [env.nvcc, "-std=c++17", "-gencode=arch=compute_80,code=sm_80",
+                                        "-gencode=arch=compute_90a,code=sm_90a", "-Werror", "all-warnings",
+                                        "-I", os.path.join(ROOT, "runtime_headers"), "-c", "k.cu", "-o",
+                                        "k_nvcc.o"]))
+            if target == "hip" and env.hipcc:
+                stages.append(("hipcc", [env.hipcc, "-std=c++17", "--offload-arch=gfx90a", "-Wall", "-Werror",
+                                         "-Wno-unused-parameter", "-I", os.path.join(ROOT, "runtime_headers"),
+                                         "-c", "k.hip", "-o", "k_hipcc.o"]))
+            exe = "main_" + target
+            emu = [env.cxx, "-std=c++20", "-O0", "-fsanitize=thread", "-DTILEC_EMULATE", "-w"]
+            if target == "hip":
+                emu.append("-DTILEC_EMULATE_HIP")
+            emu += ["-I", os.path.join(ROOT, "runtime_headers"), "-I", DIFFTEST, "-I", HERE, "-I", ".",
+                    "main.cpp", env.emu_lib, "-lboost_context", "-ldl", "-o", exe]
+            stages.append(("compile", emu))
+            broken = None
+            for stage, cmd in stages:
+                rc, out = cell.timed(stage, cmd)
+                if rc != 0:
+                    broken = (stage, out)
+                    break
+            if broken is None:
+                break
+            stage, out = broken
+            guilty = blamed(out, cell.dir, names, {})
+            if not guilty:  # nothing to blame: every remaining kernel fails on this target
+                for k in kernels:
+                    cell.fail(k.name, target, "%s failed on the unit:\n%s" % (stage, tail(out)))
+                kernels = []
+                break
+            for name in guilty:
+                lines = [l for l in out.splitlines() if name in l or "error" in l][:12]
+                cell.fail(name, target, "%s:\n%s" % (stage, "\n".join(lines)))
+            kernels = [k for k in kernels if k.name not in guilty]
+            if not kernels:
+                break
+        if not kernels:
+            continue
+        rc, out = cell.timed("run", ["./main_" + target])
+        named = set()
+        for line in out.splitlines():
+            m = re.match(r"MISMATCH (\S+) (.*)", line)
+            if m:
+                named.add(m.group(1))
+                cell.fail(m.group(1), target, "\n".join(
+                    l for l in out.splitlines() if l.startswith("MISMATCH %s " % m.group(1))))
+        if rc != 0 and not named:
+            # A checker report, a crash or a hang: each kernel alone.
+            for k in kernels:
+                krc, kout = cell.timed("run", ["./main_" + target, "--only", k.name])
+                if krc != 0:
+                    cell.fail(k.name, target, "emulator exit %d:\n%s" % (krc, tail(kout)))
+    return cell
+
+
+def tail(text, n=30):
+    return "\n".join(text.splitlines()[-n:])
+
+
+class Env:
+    def __init__(self, a):
+        b = os.path.abspath(a.build)
+        self.tilec = a.tilec or os.path.join(b, "tools", "tilec", "tilec")
+        self.emu_lib = os.path.join(b, "emu", "libtilec_emu.a")
+        for f in (self.tilec, self.emu_lib):
+            if not os.path.exists(f):
+                sys.exit("matrix: %s not found (build tilec first: tools/build.sh)" % f)
+        self.cxx = a.cxx
+        self.nvcc = (a.nvcc_path or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc") if a.nvcc else None
+        self.hipcc = (a.hipcc_path or shutil.which("hipcc") or "hipcc") if a.hipcc else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", required=True, help="tilec's build directory")
+    ap.add_argument("--tilec", help="the tilec binary (default: BUILD/tools/tilec/tilec)")
+    ap.add_argument("--cxx", default="g++", help="host C++ compiler for the emulator (default g++)")
+    ap.add_argument("--cells", default="all", help="TYPE:RANK,... or all")
+    ap.add_argument("--nvcc", action="store_true", help="compile the CUDA output with nvcc -Werror")
+    ap.add_argument("--hipcc", action="store_true", help="compile the HIP output with hipcc -Werror")
+    ap.add_argument("--nvcc-path")
+    ap.add_argument("--hipcc-path")
+    ap.add_argument("--work", help="work directory (default: a temporary one, removed when all pass)")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--mutate", action="store_true", help="wrong oracles: every cell must fail")
+    a = ap.parse_args()
+    gen.MUTATE = a.mutate
+    env = Env(a)
+    cells = gen.cells() if a.cells == "all" else [gen.parse_cell(c) for c in a.cells.split(",") if c]
+    work = os.path.abspath(a.work) if a.work else tempfile.mkdtemp(prefix="tilec-matrix-")
+    start = time.time()
+    tried = passed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        futs = [ex.submit(check_cell, Cell(t, r, work), env) for t, r in cells]
+        for fut in concurrent.futures.as_completed(futs):
+            c = fut.result()
+            n = len(c.kernels) * len(TARGETS)
+            bad = len(c.failed)
+            if a.mutate:  # every cell must fail, and at its oracle
+                caught = {key for key, why in c.failed.items() if "float64 oracle" in why}
+                for k in c.kernels:
+                    for target in TARGETS:
+                        if (k.name, target) not in caught:
+                            print("NOT CAUGHT %s %s rank %d %s: passed with a wrong oracle%s" % (
+                                k.name[3:], c.t.key, c.rank, target,
+                                "" if (k.name, target) not in c.failed else
+                                " (failed otherwise:\n%s)" % c.failed[(k.name, target)]), flush=True)
+                bad = n - len(caught)
+            else:
+                for (name, target), why in sorted(c.failed.items()):
+                    print("FAIL %s %s rank %d %s:\n%s" % (name[3:], c.t.key, c.rank, target, why), flush=True)
+            tried += n
+            passed += n - bad
+            print("matrix %s rank %d: %d operations x %d targets: %d cells, %d %s (%s)" % (
+                c.t.key, c.rank, len(c.kernels), len(TARGETS), n, n - bad, "caught" if a.mutate else "pass",
+                ", ".join("%s %.0f s" % kv for kv in sorted(c.times.items()))), flush=True)
+    stages = ["tilec", "emulator"] + (["nvcc sm_80, sm_90a"] if env.nvcc else []) + (["hipcc gfx90a"] if env.hipcc else [])
+    print("matrix%s: %d cells (operation x element type x rank x target) tried, %d %s; %s; %.0f s" % (
+        " (mutated oracles)" if a.mutate else "", tried, passed,
+        "caught their wrong oracle" if a.mutate else "pass", ", ".join(stages), time.time() - start))
+    if passed == tried and not a.work:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0 if passed == tried else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
