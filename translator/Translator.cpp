@@ -85,8 +85,14 @@ public:
   void BeginSourceFile(const clang::LangOptions &lo, const clang::Preprocessor *pp) override {
     inner.BeginSourceFile(lo, pp);
   }
-  void EndSourceFile() override { inner.EndSourceFile(); }
-  void finish() override { inner.finish(); }
+  void EndSourceFile() override {
+    flushPending();
+    inner.EndSourceFile();
+  }
+  void finish() override {
+    flushPending();
+    inner.finish();
+  }
   void clear() override { inner.clear(); }
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info) override {
     clang::DiagnosticConsumer::HandleDiagnostic(level, info);
@@ -96,6 +102,8 @@ public:
     droppingNotes = false;
     if (level >= clang::DiagnosticsEngine::Error && !job.inTilecReport)
       job.clangErrorsShown = true;
+    if (relocate(level, info))
+      return;
     if (info.getLocation().isValid() && info.hasSourceManager()) {
       const clang::SourceManager &sm = info.getSourceManager();
       clang::SourceLocation loc = sm.getExpansionLoc(info.getLocation());
@@ -127,9 +135,69 @@ public:
   }
 
 private:
+  /// Whether `loc` lies in tilec's language header (tilec/tl.hpp and its detail/ headers).
+  static bool inLanguageHeader(const clang::SourceManager &sm, clang::SourceLocation loc) {
+    llvm::StringRef file = sm.getFilename(sm.getSpellingLoc(loc));
+    return file.ends_with("tilec/tl.hpp") || file.contains("tilec/detail/");
+  }
+
+  /// An error inside tl.hpp (a static_assert saying an operand is wrong, or Clang's words about a
+  /// template of it) is the user's mistake at the tl:: call that instantiated it: it is reported
+  /// there, with the static_assert's own words, followed by the instantiation notes from there on
+  /// (the kernel and its explicit instantiation); the notes inside tl.hpp are dropped. Returns
+  /// whether the diagnostic was handled here.
+  bool relocate(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info) {
+    const bool located = info.getLocation().isValid() && info.hasSourceManager();
+    if (level >= clang::DiagnosticsEngine::Error && located &&
+        inLanguageHeader(info.getSourceManager(), info.getLocation())) {
+      llvm::SmallString<256> msg;
+      info.FormatDiagnostic(msg);
+      std::string text = msg.str().str();
+      // "static assertion failed due to requirement 'isFloatLike<int>': tl: math functions ..."
+      const std::string prefix = "static assertion failed";
+      if (text.rfind(prefix, 0) == 0) {
+        size_t colon = text.find(": ");
+        text = colon == std::string::npos ? text : text.substr(colon + 2);
+      }
+      flushPending();
+      pendingError = text;
+      pendingLevel = level;
+      clang::PresumedLoc p = info.getSourceManager().getPresumedLoc(info.getLocation());
+      pendingWhere = p.isValid() ? std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" +
+                                       std::to_string(p.getColumn())
+                                 : "tilec/tl.hpp";
+      return true;
+    }
+    if (pendingError.empty())
+      return false;
+    if (level == clang::DiagnosticsEngine::Note && located) {
+      const clang::SourceManager &sm = info.getSourceManager();
+      if (inLanguageHeader(sm, info.getLocation()) || sm.isInSystemHeader(sm.getSpellingLoc(info.getLocation())))
+        return true; // inside tl.hpp (or the standard library under it)
+      // The first note in the user's code: the tl:: call. The error goes there.
+      std::string text = std::move(pendingError);
+      pendingError.clear();
+      inner.HandleDiagnostic(pendingLevel, clang::Diagnostic(info.getDiags(), text));
+      return true;
+    }
+    flushPending(); // nothing in the user's code named it
+    return false;
+  }
+
+  /// An error inside tl.hpp that no note placed in the user's code: reported where it is.
+  void flushPending() {
+    if (pendingError.empty())
+      return;
+    *job.diagOut << pendingWhere << ": error: " << pendingError << "\n";
+    pendingError.clear();
+  }
+
   clang::DiagnosticConsumer &inner;
   Job &job;
   bool droppingNotes = false;
+  std::string pendingError; ///< an error inside tl.hpp waiting for the user's call site
+  std::string pendingWhere; ///< where it is: file:line:column
+  clang::DiagnosticsEngine::Level pendingLevel = clang::DiagnosticsEngine::Error;
 };
 
 /// Collects the declarations carrying the kernel annotation.

@@ -65,6 +65,15 @@ template <class T, int... Dims> struct tile {
   constexpr const T &at(int i, int j) const { return data[i * shape.d1 + j]; }
 };
 
+// Traits of element types, for `if constexpr` in generic kernels (Triton's `dtype.is_floating()`,
+// `dtype.is_int()`): T is an element type or a tile (its element type counts); `double` counts as
+// float, as a scalar does. is_floating: float, half, bfloat16. is_integer: int8_t, int32_t,
+// int64_t (signed; not bool). The _v forms are constants, the others std::bool_constant types.
+template <class T> inline constexpr bool is_floating_v = detail::isFloatLike<detail::Elem<T>>;
+template <class T> inline constexpr bool is_integer_v = detail::isIntElem<detail::Elem<T>>;
+template <class T> struct is_floating : std::bool_constant<is_floating_v<T>> {};
+template <class T> struct is_integer : std::bool_constant<is_integer_v<T>> {};
+
 // ================================================================================================
 // Programs and launch
 // ================================================================================================
@@ -214,10 +223,13 @@ template <class R, class F> R floatOp(R a, R b, F f) {
     return f(a, b);
 }
 
-template <class R> void requireArith(const char *) {
+/// (A deduced return type makes Clang instantiate the body at the call, so that its error names the
+/// user's line, not the end of the file.)
+template <class R> constexpr auto requireArith(const char *) {
   static_assert(!std::is_same_v<R, bool>,
                 "tl: arithmetic on bool operands; cast to an integer type first");
   static_assert(!std::is_pointer_v<R>, "tl: pointers support only + and - with integers");
+  return true;
 }
 
 template <class R> R addElem(R a, R b) {
@@ -238,8 +250,8 @@ template <class R> R mulElem(R a, R b) {
   else
     return floatOp(a, b, [](auto x, auto y) { return x * y; });
 }
-/// Integers truncate toward zero; x / 0 gives 0 and MIN / -1 gives MIN on the CPU (undefined on
-/// the GPU).
+/// Integers truncate toward zero; x / 0 gives 0 and MIN / -1 gives MIN (so does the generated
+/// code where the divisor is a tile: tilec::rt::div_int; a uniform zero divisor is undefined there).
 template <class R> R divElem(R a, R b) {
   if constexpr (isIntElem<R>) {
     if (b == 0)
@@ -251,7 +263,7 @@ template <class R> R divElem(R a, R b) {
     return floatOp(a, b, [](auto x, auto y) { return x / y; });
   }
 }
-/// Integers: the sign follows the dividend (C); x % 0 gives x on the CPU. Floats: fmod.
+/// Integers: the sign follows the dividend (C); x % 0 gives x (tilec::rt::rem_int). Floats: fmod.
 template <class R> R modElem(R a, R b) {
   if constexpr (isIntElem<R>) {
     if (b == 0)
@@ -360,8 +372,11 @@ template <class A, class B, class Op> auto bitwise(const A &a, const B &b, Op op
   static_assert(allCompatible<A, B>(), "tl: operand shapes do not broadcast (numpy rules)");
   using R = ResultElem<A, B>;
   static_assert(std::is_integral_v<R>, "tl: bitwise operators need bool or integer operands");
-  return mapN<R, broadcastOf<A, B>()>(
-      [op](auto x, auto y) { return static_cast<R>(op(convert<R>(x), convert<R>(y))); }, a, b);
+  if constexpr (std::is_integral_v<R>) // (no second error after the static_assert's)
+    return mapN<R, broadcastOf<A, B>()>(
+        [op](auto x, auto y) { return static_cast<R>(op(convert<R>(x), convert<R>(y))); }, a, b);
+  else
+    return a;
 }
 
 /// << >>: the result has the left operand's type; the amount is taken modulo the bit width on the
@@ -370,17 +385,20 @@ template <bool LEFT, class A, class B> auto shift(const A &a, const B &b) {
   static_assert(allCompatible<A, B>(), "tl: operand shapes do not broadcast (numpy rules)");
   using R = Elem<A>;
   static_assert(isIntElem<R> && isIntElem<Elem<B>>, "tl: shifts need integer operands");
-  return mapN<R, broadcastOf<A, B>()>(
-      [](auto x, auto y) {
-        const R v = convert<R>(x);
-        const int n = static_cast<int>(static_cast<Unsigned<R>>(convert<R>(y)) %
-                                       static_cast<Unsigned<R>>(widthOf<R>()));
-        if constexpr (LEFT)
-          return static_cast<R>(static_cast<Unsigned<R>>(v) << n);
-        else
-          return static_cast<R>(v >> n);
-      },
-      a, b);
+  if constexpr (isIntElem<R> && isIntElem<Elem<B>>) // (no second error after the static_assert's)
+    return mapN<R, broadcastOf<A, B>()>(
+        [](auto x, auto y) {
+          const R v = convert<R>(x);
+          const int n = static_cast<int>(static_cast<Unsigned<R>>(convert<R>(y)) %
+                                         static_cast<Unsigned<R>>(widthOf<R>()));
+          if constexpr (LEFT)
+            return static_cast<R>(static_cast<Unsigned<R>>(v) << n);
+          else
+            return static_cast<R>(v >> n);
+        },
+        a, b);
+  else
+    return a;
 }
 
 template <class A, class B, class Op> auto logical(const A &a, const B &b, Op op) {
@@ -460,8 +478,10 @@ template <class T, int... D> tile<T, D...> operator~(const tile<T, D...> &x) {
       [](T v) {
         if constexpr (std::is_same_v<T, bool>)
           return !v;
-        else
+        else if constexpr (std::is_integral_v<T>)
           return static_cast<T>(~v);
+        else
+          return v; // (no second error after the static_assert's)
       },
       x);
 }
@@ -707,7 +727,9 @@ template <class X> auto isfinite(const X &x) {
   return detail::mathPredicate(x, [](float v) { return std::isfinite(v); });
 }
 template <class X> auto signbit(const X &x) {
-  return detail::mathPredicate(x, [](float v) { return std::signbit(v); });
+  // The sign bit itself: std::signbit here crashes GCC 12 at -O2 with -fsanitize=thread on a
+  // bfloat16 operand ("unrecognizable insn"; the operator matrix's bf16 cells).
+  return detail::mathPredicate(x, [](float v) { return (std::bit_cast<std::uint32_t>(v) >> 31) != 0; });
 }
 
 namespace detail {

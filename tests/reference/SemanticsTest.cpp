@@ -518,6 +518,17 @@ TEST(StaticRange, Values) {
   static_assert(tl::static_range<0, 16, 4>::count == 4);
 }
 
+TEST(Traits, FloatingAndInteger) {
+  // Element types, tiles (their element type), and scalars by canonical type (double is float).
+  static_assert(tl::is_floating_v<float> && tl::is_floating_v<tl::half> && tl::is_floating_v<tl::bfloat16>);
+  static_assert(tl::is_floating_v<double> && tl::is_floating_v<tl::tile<tl::half, 4>>);
+  static_assert(!tl::is_floating_v<int32_t> && !tl::is_floating_v<bool> && !tl::is_floating_v<tl::tile<int8_t, 2, 2>>);
+  static_assert(tl::is_integer_v<int8_t> && tl::is_integer_v<int32_t> && tl::is_integer_v<int64_t>);
+  static_assert(!tl::is_integer_v<bool> && !tl::is_integer_v<float> && tl::is_integer_v<const int>);
+  static_assert(tl::is_floating<tl::bfloat16>::value && !tl::is_integer<tl::tile<float, 8>>::value);
+  EXPECT_TRUE((tl::is_integer<tl::tile<int64_t, 8>>{}));
+}
+
 std::vector<std::array<int, 6>> *gSeen = nullptr;
 void recordProgram(int tag) {
   gSeen->push_back({tl::program_id(0), tl::program_id(1), tl::program_id(2), tl::num_programs(0),

@@ -1,4 +1,4 @@
-// EXPECT: bad_operand_bits.cpp:10:45: note: in instantiation of function template specialization 'tl::popc<tl::tile<float, 128>>' requested here
+// EXPECT: bad_operand_bits.cpp:10:45: error: tl::popc and tl::clz need int32 or int64 operands
 // EXPECT: bad_operand_bits.cpp: error: kernel source has C++ errors; nothing was written
 // tl::popc, clz and umulhi take int32 or int64 values: on a float tile, tl.hpp's static_assert
 // says so (one error, at the call), and nothing is written.
