@@ -427,6 +427,9 @@ struct MetaParam {
   /// (`value` unused), `type` is `float` or `double` and `literal` spells it exactly.
   bool isFloat = false;
   double floatValue = 0;
+  /// An enumeration meta-parameter whose value is one of its enumerators: that enumerator as the
+  /// source spells it (`Edge::Clip`); it names the instance and the constant's comment.
+  std::string enumerator;
   /// An int meta-parameter (BLOCK = 1024).
   static MetaParam ofInt(std::string name, int64_t value) {
     MetaParam m;

@@ -158,8 +158,13 @@ void KernelLowering::lowerTemplateArgs(const clang::FunctionDecl *fn) {
     if (arg.getKind() == clang::TemplateArgument::Integral) {
       const llvm::APSInt &value = arg.getAsIntegral();
       clang::QualType type = arg.getIntegralType().getCanonicalType();
-      if (const auto *et = type->getAs<clang::EnumType>())
+      const clang::EnumConstantDecl *enumerator = nullptr;
+      if (const auto *et = type->getAs<clang::EnumType>()) {
+        for (const clang::EnumConstantDecl *c : et->getDecl()->enumerators())
+          if (llvm::APSInt::isSameValue(c->getInitVal(), value) && !enumerator)
+            enumerator = c;
         type = et->getDecl()->getIntegerType().getCanonicalType();
+      }
       if (value.getBitWidth() > 64)
         fe.fail(DiagId::UnsupportedType, param->getLocation(),
                 {typeName(arg.getIntegralType()), "a meta-parameter of an integer type of at most 64 bits"});
@@ -174,12 +179,17 @@ void KernelLowering::lowerTemplateArgs(const clang::FunctionDecl *fn) {
         mp.promotesToInt = ctx.getTypeSize(type) < 32 || type->isSpecificBuiltinType(clang::BuiltinType::Int);
         mp.literal = literalOf(value, type);
       }
+      if (enumerator) // `Edge::Clip` as the source would qualify it
+        mp.enumerator = enumerator->getQualifiedNameAsString();
       k.metaParams.push_back(mp);
       std::string text;
       llvm::raw_string_ostream os(text);
       arg.print(ctx.getPrintingPolicy(), os, /*IncludeType=*/false);
       spelled.push_back(os.str());
-      mangled.push_back(mp.isBool ? (mp.value ? "1" : "0") : (value.isNegative() ? "m" : "") + digits);
+      // The instance name reads the enumerator (`affine_f16_Clip_256`), else the number.
+      mangled.push_back(mp.isBool     ? (mp.value ? "1" : "0")
+                        : enumerator ? ir::asciiIdentifier(enumerator->getNameAsString())
+                                     : (value.isNegative() ? "m" : "") + digits);
     } else if (arg.getKind() == clang::TemplateArgument::StructuralValue &&
                arg.getAsStructuralValue().isFloat() &&
                (arg.getStructuralValueType()->isSpecificBuiltinType(clang::BuiltinType::Float) ||

@@ -145,6 +145,17 @@ public:
   /// to its final return, lowered into `pending`; the returned expression, null if none.
   const clang::Expr *inlineBody(const clang::Stmt *s, const clang::CallExpr *call,
                                 const clang::FunctionDecl *fd);
+  /// Whether every path through `s` ends in a return with a value (`if (c) return a; else return
+  /// b;`, nested, or through the branch an `if constexpr` chooses).
+  bool returnsOnEveryPath(const clang::Stmt *s);
+  /// A runtime `if` at the end of a function whose branches each end in a return: an `If` whose
+  /// branches assign the returned value (converted to `t`) to `result`.
+  ir::Stmt lowerReturningIf(const clang::IfStmt *is, const ir::Var &result, const ir::Type &t,
+                            const std::string &name);
+  ir::Stmt lowerReturningBranch(const clang::Stmt *s, const ir::Var &result, const ir::Type &t,
+                                const std::string &name);
+  /// Set by inlineBody when the body ends in such an `if` (the statements before it lowered).
+  const clang::IfStmt *returningIf = nullptr;
   /// `pending`, or a CallNeedsStatements error at the call where statements cannot run.
   std::vector<ir::Stmt> &needPending(const clang::CallExpr *call, const clang::FunctionDecl *fd);
   /// Sets where the statements of inlined calls go for the lifetime of the scope: the statement list

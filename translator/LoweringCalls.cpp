@@ -4,7 +4,8 @@
 /// argument of a parameter the function leaves alone is used as it is), their statements go before
 /// the statement that holds the call, and the call's value is the expression the function returns.
 /// A function returns at its end only (as a kernel does); an `if constexpr` at the end may choose
-/// between returns. Recursion is a located error; statements of a call cannot run where the
+/// between returns, and so may a runtime `if` whose every branch ends in one (a variable holds the
+/// value). Recursion is a located error; statements of a call cannot run where the
 /// surrounding statement evaluates the call several times or not at all (a loop condition, the
 /// right side of && or ||, a branch of ?:), which is a located error too.
 /// docs/internals.md ("Device functions") says why tilec inlines.
@@ -213,7 +214,23 @@ ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call, std::vector<ir:
     }
     // The body: statements, then the returned value.
     const bool isVoid = def->getReturnType()->isVoidType();
+    returningIf = nullptr;
     const Expr *result = inlineBody(body, call, fd);
+    if (const IfStmt *is = returningIf) {
+      // `if (c) return a; else return b;` at the end: a variable for the value, assigned in each
+      // branch (it starts as zero, so that every path of the output defines it).
+      returningIf = nullptr;
+      if (isVoid || parts)
+        fe.fail(DiagId::EarlyReturn, is->getBeginLoc());
+      ir::Type rt = typeOf(def->getReturnType(), is->getBeginLoc());
+      ir::Expr zero = castTo(ir::IntImm::make(ir::ScalarType::I32, 0), rt.elem);
+      if (rt.isTile())
+        zero = ir::Splat::make(zero, rt.shape);
+      auto v = k.newVar(name + "_result", rt, ir::VarKind::Local, fe.irLoc(is->getBeginLoc()));
+      needPending(call, fd).push_back(ir::Decl::make(v, zero, fe.irLoc(is->getBeginLoc())));
+      needPending(call, fd).push_back(lowerReturningIf(is, v, rt, name));
+      return ir::VarRef::make(v);
+    }
     if (isVoid) {
       if (result) // `return tl::store(...);`: the void expression runs as a statement
         lowerStmt(result, needPending(call, fd));
@@ -223,6 +240,12 @@ ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call, std::vector<ir:
       fe.fail(DiagId::UnsupportedStmt, body->getRBracLoc(),
               {"the end of '" + name + "' without a return statement"});
     if (parts) { // several values, each to its binding's type
+      // `return other(x);` where the other function makes the values: inlined in turn.
+      if (auto *inner = dyn_cast<CallExpr>(strip(result));
+          inner && !isa<CXXOperatorCallExpr>(inner) && isUserFunction(inner->getDirectCallee())) {
+        inlineCall(inner, parts, partTypes);
+        return nullptr;
+      }
       std::vector<const Expr *> ps = partsOf(result, partTypes->size(), "the value '" + name + "' returns");
       for (size_t i = 0; i < ps.size(); ++i)
         parts->push_back(convertTo(lowerExpr(ps[i]), (*partTypes)[i], name, ps[i]));
@@ -297,6 +320,11 @@ const clang::Expr *KernelLowering::inlineBody(const clang::Stmt *s, const clang:
         fe.fail(DiagId::EarlyReturn, ret->getBeginLoc());
       return ret->getRetValue();
     }
+    // A runtime `if` at the end whose every path returns: the caller assigns the value per branch.
+    if (auto *is = dyn_cast<IfStmt>(st); last && is && !is->isConstexpr() && returnsOnEveryPath(is)) {
+      returningIf = is;
+      return nullptr;
+    }
     // `if constexpr` at the end may hold the returns: its chosen branch goes on in this scope.
     if (auto *is = dyn_cast<IfStmt>(st); last && is && is->isConstexpr() && !is->getInit()) {
       bool v = false;
@@ -309,6 +337,62 @@ const clang::Expr *KernelLowering::inlineBody(const clang::Stmt *s, const clang:
     lowerStmt(st, needPending(call, fd));
   }
   return nullptr;
+}
+
+bool KernelLowering::returnsOnEveryPath(const clang::Stmt *s) {
+  using namespace clang;
+  if (!s)
+    return false;
+  if (auto *cs = dyn_cast<CompoundStmt>(s))
+    return cs->size() > 0 && returnsOnEveryPath(cs->body_back());
+  if (auto *ret = dyn_cast<ReturnStmt>(s))
+    return ret->getRetValue() != nullptr;
+  if (auto *is = dyn_cast<IfStmt>(s)) {
+    if (is->getInit() || is->getConditionVariable())
+      return false;
+    if (is->isConstexpr()) {
+      bool v = false;
+      if (!is->getCond()->EvaluateAsBooleanCondition(v, ctx))
+        return false;
+      return returnsOnEveryPath(v ? is->getThen() : is->getElse());
+    }
+    return returnsOnEveryPath(is->getThen()) && returnsOnEveryPath(is->getElse());
+  }
+  return false;
+}
+
+ir::Stmt KernelLowering::lowerReturningIf(const clang::IfStmt *is, const ir::Var &result, const ir::Type &t,
+                                          const std::string &name) {
+  ir::Expr c = lowerCond(is->getCond());
+  ir::Stmt thenS = lowerReturningBranch(is->getThen(), result, t, name);
+  ir::Stmt elseS = lowerReturningBranch(is->getElse(), result, t, name);
+  return ir::If::make(c, thenS, elseS, fe.irLoc(is->getBeginLoc()));
+}
+
+ir::Stmt KernelLowering::lowerReturningBranch(const clang::Stmt *s, const ir::Var &result, const ir::Type &t,
+                                              const std::string &name) {
+  using namespace clang;
+  std::vector<ir::Stmt> out;
+  std::vector<const Stmt *> stmts;
+  if (auto *cs = dyn_cast<CompoundStmt>(s))
+    stmts.assign(cs->body_begin(), cs->body_end());
+  else
+    stmts.push_back(s);
+  for (size_t i = 0; i + 1 < stmts.size(); ++i)
+    lowerStmt(stmts[i], out);
+  const Stmt *last = stmts.back();
+  PendingScope here(*this, &out); // calls in the returned value run in this branch
+  if (auto *ret = dyn_cast<ReturnStmt>(last)) {
+    const Expr *e = ret->getRetValue();
+    out.push_back(ir::Assign::make(result, convertTo(lowerExpr(e), t, name, e), fe.irLoc(ret->getBeginLoc())));
+  } else if (auto *is = dyn_cast<IfStmt>(last); is && is->isConstexpr()) {
+    bool v = false;
+    is->getCond()->EvaluateAsBooleanCondition(v, ctx); // (returnsOnEveryPath evaluated it)
+    out.push_back(lowerReturningBranch(v ? is->getThen() : is->getElse(), result, t, name));
+  } else {
+    out.push_back(lowerReturningIf(cast<IfStmt>(last), result, t, name));
+  }
+  return ir::Block::make(std::move(out), fe.irLoc(s->getBeginLoc()));
 }
 
 } // namespace tilec::translator

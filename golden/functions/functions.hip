@@ -89,6 +89,104 @@ hipError_t launch_gelu_rows_256(hipStream_t stream, const float *in, float *out,
   return launch_gelu_rows_256(grid, stream, in, out, twice, rows, n, stride);
 }
 
+// choose<512>: one instantiation
+namespace choose_512 {
+constexpr int BLOCK = 512;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+// tile 512: 2 contiguous per thread, 64 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) choose(
+    const float *in, float *out, float slope, int n) {
+  // functions.cpp:131: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // functions.cpp:132: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // functions.cpp:133: auto x = tl::load(in + offs, mask, 0.0f);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec<X_VEC, false>(&x[i], in + offs[i], &mask[i], 0.0f, mask[i + X_VEC - 1]);
+  }
+  // inlined: leaky (called at functions.cpp:134)
+  // functions.cpp:117: if (slope > 0.0f) {
+  float leaky_result[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    leaky_result[i] = 0.0f;
+  }
+  if (slope > 0.0f) {
+    // functions.cpp:118: auto neg = x * slope;
+    float neg[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      neg[i] = x[i] * slope;
+    }
+    // functions.cpp:119: return tl::where(x > 0.0f, x, neg);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      leaky_result[i] = (x[i] > 0.0f) ? x[i] : neg[i];
+    }
+  }
+  else {
+    // functions.cpp:120: } else if (slope < -1.0f) {
+    if (slope < -1.0f) {
+      // functions.cpp:121: return -x;
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        leaky_result[i] = -x[i];
+      }
+    }
+    else {
+      // functions.cpp:123: return tl::maximum(x, 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        leaky_result[i] = fmaxf(x[i], 0.0f);
+      }
+    }
+  }
+  // functions.cpp:134: tl::store(out + offs, leaky(x, slope) + 1.0f, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = leaky_result[i + v] + 1.0f;
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
+  }
+}
+
+} // namespace choose_512
+
+/// Launches choose<512> on `stream` with
+/// choose_512::NUM_THREADS threads per block.
+hipError_t launch_choose_512(dim3 grid, hipStream_t stream, const float *in, float *out,
+                             float slope, int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  hipLaunchKernelGGL(choose_512::choose, grid, dim3(choose_512::NUM_THREADS), 0, stream, in, out,
+                     slope, n);
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_choose_512(hipStream_t stream, const float *in, float *out, float slope, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, choose_512::BLOCK));
+  return launch_choose_512(grid, stream, in, out, slope, n);
+}
+
 // lambdas<512>: one instantiation
 namespace lambdas_512 {
 constexpr int BLOCK = 512;  // meta-parameter
@@ -101,47 +199,47 @@ using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) lambdas(
     const float *in, float *out, float s, int n) {
-  // functions.cpp:101: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // functions.cpp:103: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // functions.cpp:102: auto mask = offs < n;
+  // functions.cpp:104: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // functions.cpp:103: auto x = tl::load(in + offs, mask, 0.0f);
+  // functions.cpp:105: auto x = tl::load(in + offs, mask, 0.0f);
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + offs[i], &mask[i], 0.0f, mask[i + X_VEC - 1]);
   }
-  // functions.cpp:105: auto shift = [c = s + 1.0f](auto t) {
+  // functions.cpp:107: auto shift = [c = s + 1.0f](auto t) {
   const float c = s + 1.0f;
-  // inlined: apply_twice (called at functions.cpp:109), then the lambda at functions.cpp:104 (called at functions.cpp:93)
-  // functions.cpp:104: auto scale = [s](auto t) { return t * s; };
+  // inlined: apply_twice (called at functions.cpp:111), then the lambda at functions.cpp:106 (called at functions.cpp:95)
+  // functions.cpp:106: auto scale = [s](auto t) { return t * s; };
   float t[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     t[i] = x[i] * s;
   }
-  // inlined: the lambda at functions.cpp:105 (called at functions.cpp:109)
-  // functions.cpp:106: auto u = t + c;
+  // inlined: the lambda at functions.cpp:107 (called at functions.cpp:111)
+  // functions.cpp:108: auto u = t + c;
   float u[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     u[i] = x[i] + c;
   }
-  // functions.cpp:109: auto y = apply_twice(x, scale) + shift(x);
+  // functions.cpp:111: auto y = apply_twice(x, scale) + shift(x);
   float y[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     y[i] = t[i] * s + u[i];
   }
-  // functions.cpp:110: tl::store(out + offs, [&](auto t) { return t - x; }(y), mask);
+  // functions.cpp:112: tl::store(out + offs, [&](auto t) { return t - x; }(y), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
@@ -188,21 +286,21 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   float *sum_d_smem = reinterpret_cast<float *>(smem + 0);
   float *lo_smem = reinterpret_cast<float *>(smem + 0);
   float *hi_smem = reinterpret_cast<float *>(smem + 0);
-  // functions.cpp:78: int row = tl::program_id(0);
+  // functions.cpp:80: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // functions.cpp:79: auto cols = tl::arange<0, BLOCK>();
+  // functions.cpp:81: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // functions.cpp:80: auto x = tl::load(in + row * stride + cols, cols < n, 0.0f);
+  // functions.cpp:82: auto x = tl::load(in + row * stride + cols, cols < n, 0.0f);
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = (cols[i] < n) ? (in + row * stride)[cols[i]] : 0.0f;
   }
-  // inlined: mean_rstd (called at functions.cpp:81)
+  // inlined: mean_rstd (called at functions.cpp:83)
   // functions.cpp:59: template <class T, class M> auto mean_rstd(const T &x, const M &mask, int n, float eps) {
   bool mask[L0::ELEMS];
   TILEC_UNROLL
@@ -241,17 +339,17 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   __syncthreads();
   const float sum_d = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_d_smem, 1);
   const float var = sum_d / static_cast<float>(n);
-  // functions.cpp:81: auto [mean, rstd] = mean_rstd(x, cols < n, n, 1e-5f);
+  // functions.cpp:83: auto [mean, rstd] = mean_rstd(x, cols < n, n, 1e-5f);
   const float mean_1 = mean;
   const float rstd = rsqrtf(var + eps);
-  // inlined: bounds (called at functions.cpp:82)
-  // functions.cpp:68: template <class T> Bounds bounds(const T &x) { return {tl::min(x), tl::max(x)}; }
+  // inlined: range_of (called at functions.cpp:84)
+  // functions.cpp:70: template <class T> Bounds range_of(const T &x) { return bounds(x); }
   float x_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x_1[i] = (cols[i] < n) ? x[i] : mean_1;
   }
-  // functions.cpp:82: auto [lo, hi] = bounds(tl::where(cols < n, x, mean));
+  // functions.cpp:84: auto [lo, hi] = range_of(tl::where(cols < n, x, mean));
   float lo_part = x_1[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -274,7 +372,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   }
   __syncthreads();
   const float hi = tilec::rt::combine_partials<tilec::rt::Max, 4>(hi_smem, 1);
-  // functions.cpp:83: auto [pos, neg, mag] = signs(x);
+  // functions.cpp:85: auto [pos, neg, mag] = signs(x);
   float pos[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -290,25 +388,25 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   for (int i = 0; i < L0::ELEMS; ++i) {
     mag[i] = fabsf(x[i]);
   }
-  // functions.cpp:84: auto [twice_mean, r] = std::make_pair(mean * 2.0f, rstd);
+  // functions.cpp:86: auto [twice_mean, r] = std::make_pair(mean * 2.0f, rstd);
   const float twice_mean = mean_1 * 2.0f;
   const float r = rstd;
-  // functions.cpp:85: tl::store(out + row * stride + cols, (x - mean) * rstd + pos + neg - mag, cols < n);
+  // functions.cpp:87: tl::store(out + row * stride + cols, (x - mean) * rstd + pos + neg - mag, cols < n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (cols[i] < n)
       (out + row * stride)[cols[i]] = (x[i] - mean_1) * rstd + pos[i] + neg[i] - mag[i];
   }
-  // functions.cpp:86: tl::store(stats + 4 * row, twice_mean);
+  // functions.cpp:88: tl::store(stats + 4 * row, twice_mean);
   if (threadIdx.x == 0)  // one thread stores a scalar
     stats[4 * row] = twice_mean;
-  // functions.cpp:87: tl::store(stats + 4 * row + 1, r);
+  // functions.cpp:89: tl::store(stats + 4 * row + 1, r);
   if (threadIdx.x == 0)  // one thread stores a scalar
     (stats + 4 * row)[1] = r;
-  // functions.cpp:88: tl::store(stats + 4 * row + 2, lo);
+  // functions.cpp:90: tl::store(stats + 4 * row + 2, lo);
   if (threadIdx.x == 0)  // one thread stores a scalar
     (stats + 4 * row)[2] = lo;
-  // functions.cpp:89: tl::store(stats + 4 * row + 3, hi);
+  // functions.cpp:91: tl::store(stats + 4 * row + 3, hi);
   if (threadIdx.x == 0)  // one thread stores a scalar
     (stats + 4 * row)[3] = hi;
 }

@@ -170,7 +170,7 @@ __global__ void __launch_bounds__(NUM_THREADS) twice(const int *x, int *y, int n
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (offs[i] < n)
-        y[offs[i]] = x_load[i] * 2;
+        y[offs[i]] = tilec::rt::wrapping_mul(x_load[i], 2);
     }
   }
 }
@@ -398,8 +398,8 @@ hipError_t launch_Ops_gr_u00f6_u00df_e_64(hipStream_t stream, const float *x, fl
 }
 
 // wide_meta<Mode::On, 4294967295, 2, -3, true>: one instantiation
-namespace wide_meta_7_4294967295_2_m3_1 {
-[[maybe_unused]] constexpr unsigned char M = 7;  // meta-parameter
+namespace wide_meta_On_4294967295_2_m3_1 {
+[[maybe_unused]] constexpr unsigned char M = 7;  // meta-parameter: Mode::On
 [[maybe_unused]] constexpr unsigned int U = 4294967295U;  // meta-parameter
 [[maybe_unused]] constexpr long W = 2L;  // meta-parameter
 [[maybe_unused]] constexpr short S = -3;  // meta-parameter
@@ -435,23 +435,23 @@ __global__ void __launch_bounds__(NUM_THREADS) wide_meta(const float *x, float *
   }
 }
 
-} // namespace wide_meta_7_4294967295_2_m3_1
+} // namespace wide_meta_On_4294967295_2_m3_1
 
 /// Launches wide_meta<Mode::On, 4294967295, 2, -3, true> on `stream` with
-/// wide_meta_7_4294967295_2_m3_1::NUM_THREADS threads per block.
-hipError_t launch_wide_meta_7_4294967295_2_m3_1(dim3 grid, hipStream_t stream, const float *x,
-                                                float *y, int n) {
+/// wide_meta_On_4294967295_2_m3_1::NUM_THREADS threads per block.
+hipError_t launch_wide_meta_On_4294967295_2_m3_1(dim3 grid, hipStream_t stream, const float *x,
+                                                 float *y, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  hipLaunchKernelGGL(wide_meta_7_4294967295_2_m3_1::wide_meta, grid,
-                     dim3(wide_meta_7_4294967295_2_m3_1::NUM_THREADS), 0, stream, x, y, n);
+  hipLaunchKernelGGL(wide_meta_On_4294967295_2_m3_1::wide_meta, grid,
+                     dim3(wide_meta_On_4294967295_2_m3_1::NUM_THREADS), 0, stream, x, y, n);
   return hipGetLastError();
 }
 
 /// The same with the grid from the kernel's annotation.
-hipError_t launch_wide_meta_7_4294967295_2_m3_1(hipStream_t stream, const float *x, float *y,
-                                                int n) {
+hipError_t launch_wide_meta_On_4294967295_2_m3_1(hipStream_t stream, const float *x, float *y,
+                                                 int n) {
   const dim3 grid(
-      static_cast<int64_t>(tilec::rt::cdiv(n, 64)) + wide_meta_7_4294967295_2_m3_1::W - int64_t{2});
-  return launch_wide_meta_7_4294967295_2_m3_1(grid, stream, x, y, n);
+      static_cast<int64_t>(tilec::rt::cdiv(n, 64)) + wide_meta_On_4294967295_2_m3_1::W - int64_t{2});
+  return launch_wide_meta_On_4294967295_2_m3_1(grid, stream, x, y, n);
 }

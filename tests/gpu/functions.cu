@@ -116,5 +116,29 @@ int main(int argc, char **argv) {
     report.check("lambdas", std::to_string(n), harness::toDoubles(out.vals), harness::toDoubles(ref), f64, 1e-6,
                  out.ok());
   }
+  // choose: a helper returning from each branch of a runtime if, for each branch.
+  for (float slope : {0.125f, 0.0f, -2.0f}) {
+    for (int n : harness::smallRun(argc, argv) ? std::vector<int>{1, 511, 1500} : std::vector<int>{1, 1500, 100003}) {
+      auto x = harness::randomFloats(size_t(n), -4, 4, uint64_t(n) * 11 + 5);
+      std::vector<float> ref(static_cast<size_t>(n), NAN);
+      tl::launch(tl::grid3{tl::cdiv(n, 512)}, choose<512>, x.data(), ref.data(), slope, n);
+      harness::DeviceBuffer<float> dx{size_t(n)};
+      dx.upload(x.data());
+      gpucheck::Output<float> out{static_cast<size_t>(n)};
+      for (int byte : gpucheck::kPoison) {
+        out.poison(byte);
+        CHECK_CUDA(launch_choose_512(cudaStream_t{}, dx.ptr, out.dev.ptr, slope, n));
+        CHECK_CUDA(cudaDeviceSynchronize());
+        out.collect(byte);
+      }
+      std::vector<double> f64(static_cast<size_t>(n));
+      for (int i = 0; i < n; ++i) {
+        const double v = x[i];
+        f64[i] = (slope > 0 ? (v > 0 ? v : v * double(slope)) : slope < -1 ? -v : std::max(v, 0.0)) + 1;
+      }
+      report.check("choose", std::to_string(n) + " s=" + std::to_string(slope).substr(0, 5),
+                   harness::toDoubles(out.vals), harness::toDoubles(ref), f64, 1e-6, out.ok());
+    }
+  }
   return report.exitCode();
 }

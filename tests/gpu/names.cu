@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
                [&](auto x, auto y, int m) { return launch_Ops_gr_u00f6_u00df_e_64(s, x, y, m); },
                Ops::größe<64>, [](double v) { return v < 0 ? -v : v; });
     checkFloat(report, "wide_meta", n,
-               [&](auto x, auto y, int m) { return launch_wide_meta_7_4294967295_2_m3_1(s, x, y, m); },
+               [&](auto x, auto y, int m) { return launch_wide_meta_On_4294967295_2_m3_1(s, x, y, m); },
                wide_meta<Mode::On, 4294967295u, 2L, -3, true>, [](double v) {
                  return double(float(float(float(float(v) + 295.0f) + -3.0f) + 1.0f) + 6.0f);
                });

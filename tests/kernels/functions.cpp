@@ -66,6 +66,8 @@ struct Bounds {
   float lo, hi;
 };
 template <class T> Bounds bounds(const T &x) { return {tl::min(x), tl::max(x)}; }
+/// Several values made by another function: inlined in turn.
+template <class T> Bounds range_of(const T &x) { return bounds(x); }
 template <class T> auto signs(const T &x) {
   return std::tuple{tl::maximum(x, 0.0f), tl::minimum(x, 0.0f), tl::abs(x)};
 }
@@ -79,7 +81,7 @@ void row_stats(const float *in, float *out, float *stats, int rows, int n, int s
   auto cols = tl::arange<0, BLOCK>();
   auto x = tl::load(in + row * stride + cols, cols < n, 0.0f);
   auto [mean, rstd] = mean_rstd(x, cols < n, n, 1e-5f);
-  auto [lo, hi] = bounds(tl::where(cols < n, x, mean));
+  auto [lo, hi] = range_of(tl::where(cols < n, x, mean));
   auto [pos, neg, mag] = signs(x);
   auto [twice_mean, r] = std::make_pair(mean * 2.0f, rstd);
   tl::store(out + row * stride + cols, (x - mean) * rstd + pos + neg - mag, cols < n);
@@ -110,6 +112,29 @@ void lambdas(const float *in, float *out, float s, int n) {
   tl::store(out + offs, [&](auto t) { return t - x; }(y), mask);
 }
 
+/// A value chosen at run time: each branch of the `if` at the end returns (an `else if` too).
+template <class T> auto leaky(const T &x, float slope) {
+  if (slope > 0.0f) {
+    auto neg = x * slope;
+    return tl::where(x > 0.0f, x, neg);
+  } else if (slope < -1.0f) {
+    return -x;
+  } else {
+    return tl::maximum(x, 0.0f);
+  }
+}
+
+// out = leaky(x, slope) + 1: x or x * slope (slope > 0), -x (slope < -1), else max(x, 0).
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))
+void choose(const float *in, float *out, float slope, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto x = tl::load(in + offs, mask, 0.0f);
+  tl::store(out + offs, leaky(x, slope) + 1.0f, mask);
+}
+
 template void gelu_rows<256>(const float *, float *, float *, int, int, int);
+template void choose<512>(const float *, float *, float, int);
 template void lambdas<512>(const float *, float *, float, int);
 template void row_stats<256>(const float *, float *, float *, int, int, int);

@@ -21,11 +21,11 @@ template void k<18446744073709551615ull, -9223372036854775807L - 1, -2147483647 
     int64_t *, int);
 
 // CHECK: // k<18446744073709551615, -9223372036854775808, -2147483648, Mode::On, 16, 4000000000>: one instantiation
-// CHECK-NEXT: namespace k_18446744073709551615_m9223372036854775808_m2147483648_7_16_4000000000 {
+// CHECK-NEXT: namespace k_18446744073709551615_m9223372036854775808_m2147483648_On_16_4000000000 {
 // CHECK-NEXT: constexpr unsigned long long U = 18446744073709551615ULL;  // meta-parameter
 // CHECK-NEXT: constexpr long L = (-9223372036854775807L - 1);  // meta-parameter
 // CHECK-NEXT: constexpr int I = (-2147483647 - 1);  // meta-parameter
-// CHECK-NEXT: constexpr unsigned char M = 7;  // meta-parameter
+// CHECK-NEXT: constexpr unsigned char M = 7;  // meta-parameter: Mode::On
 // CHECK-NEXT: constexpr short S = 16;  // meta-parameter
 // CHECK-NEXT: constexpr unsigned int W = 4000000000U;  // meta-parameter
 // A short promotes to int: the loop steps by its name.
