@@ -169,8 +169,11 @@ class Op:
     """
 
     def __init__(self, name, expr, accepts, doms, oracle, result=None, tol=(1, 0), exact=True,
-                 scalar=False, stmts=None, operand_types=None):
+                 scalar=False, stmts=None, operand_types=None, rejects=None):
         self.name, self.expr, self.accepts, self.doms, self.oracle = name, expr, accepts, doms, oracle
+        # The types the language rejects it for (default: those it does not accept); the integer
+        # chains below are tested on integers only but are valid C++ on every number type.
+        self.rejects = rejects or (lambda t: not accepts(t))
         self.result = result or (lambda t: t)
         self.tol, self.exact, self.scalar, self.stmts = tol, exact, scalar, stmts
         self.operand_types = operand_types  # per operand: function of Ty (default: the cell's type)
@@ -225,6 +228,21 @@ add(Op("mul", "a * b", is_num, [d_any, d_moderate], int_or_float(W("A * B"), "A 
 add(Op("div", "a / b", is_num, [d_any, d_divisor], int_or_float(W("A / B"), "A / B"), scalar=True,
        tol=(2, 0), exact=False))
 add(Op("mod", "a % b", is_num, [d_any, d_divisor], int_or_float(W("A % B"), "std::fmod(A, B)"), scalar=True))
+
+# Wrapping feeding more arithmetic: an optimizing compiler that takes signed overflow as
+# impossible may compute (a + b) / 2 differently from the wrapped sum halved.
+def never(t):
+    return False
+
+
+add(Op("twice_half", "(a + a) / 2", is_int, [d_any], lambda t: W("%s / 2" % W("A + A")).replace("{T}", t.cxx),
+       rejects=never))
+add(Op("mul_div", "(a * b) / b", is_int, [d_any, d_divisor], lambda t: W("%s / B" % W("A * B")).replace("{T}", t.cxx),
+       rejects=never))
+add(Op("inc_gt", "a + 1 > a", is_int, [d_any], lambda t: "%s > A" % W("A + 1").replace("{T}", t.cxx), result=to_bool,
+       rejects=never))
+add(Op("neg_cmp", "-a < 0", is_int, [d_any], lambda t: "%s < 0" % W("-A").replace("{T}", t.cxx), result=to_bool,
+       rejects=never))
 
 # Comparisons: every type; a bool result.
 for name, sym in (("lt", "<"), ("le", "<="), ("gt", ">"), ("ge", ">="), ("eq", "=="), ("ne", "!=")):
@@ -286,7 +304,7 @@ def d_hi(t):
     return Dom(0.0, 50.0) if t.is_float else Dom(0, min(50, int_range(t)[1]))
 
 
-add(Op("clamp", "tl::clamp(a, b, c)", is_num, [d_any, d_lo, d_hi],
+add(Op("clamp", "tl::clamp(a, b, c)", any_type, [d_any, d_lo, d_hi],
        lambda t: "std::fmin(std::fmax(A, B), C)" if t.is_float else "std::min(std::max(A, B), C)"))
 add(Op("fma", "tl::fma(a, b, c)", is_float, [d_f(-10.0, 10.0, 0), d_f(-10.0, 10.0, 0), d_f(-10.0, 10.0, 0)],
        "std::fma(A, B, C)"))
@@ -574,6 +592,28 @@ def render_main(t, rank, ks):
     out.append("  return run.finish();")
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+def rejected_of(t, rank):
+    """The operations that do not accept the type: each must be a located error (run.py
+    --rejections)."""
+    return [Kernel(op, t, rank, "tile") for op in OPS if op.rejects(t)]
+
+
+def render_rejections(t, rank, ks):
+    """A source of kernels that each misuse one operation on type t; the line of each misuse."""
+    text = render_source(t, rank, ks)
+    lines = text.split("\n")
+    where = {}
+    current = None
+    for i, line in enumerate(lines, 1):
+        m = re.match(r"void (mx_\w+)\(", line)
+        if m:
+            current = m.group(1)
+        if current and ("tl::store(out" in line or line.strip().startswith("r ")):
+            where.setdefault(current, []).append(i)
+    # The misuse is the compound assignment's line, else the store's.
+    return text, {name: lines_[-1] if len(lines_) == 1 else lines_[0] for name, lines_ in where.items()}
 
 
 def cells():

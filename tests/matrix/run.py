@@ -105,7 +105,9 @@ def check_cell(cell, env):
                                          "-Wno-unused-parameter", "-I", os.path.join(ROOT, "runtime_headers"),
                                          "-c", "k.hip", "-o", "k_hipcc.o"]))
             exe = "main_" + target
-            emu = [env.cxx, "-std=c++20", "-O0", "-fsanitize=thread", "-DTILEC_EMULATE", "-w"]
+            # Optimized, as GPU compilers always are: undefined behaviour in the output (a signed
+            # overflow) shows in the results only where the compiler exploits it.
+            emu = [env.cxx, "-std=c++20", "-O2", "-fsanitize=thread", "-DTILEC_EMULATE", "-w"]
             if target == "hip":
                 emu.append("-DTILEC_EMULATE_HIP")
             emu += ["-I", os.path.join(ROOT, "runtime_headers"), "-I", DIFFTEST, "-I", HERE, "-I", ".",
@@ -155,6 +157,43 @@ def tail(text, n=30):
     return "\n".join(text.splitlines()[-n:])
 
 
+def check_rejections(t, rank, env, work, jobs):
+    """The other half of 'every type it accepts': each operation that does not accept t, used on a
+    tile of t, is one error located at the misuse in the user's source (not inside tl.hpp, no
+    cascade of follow-on errors), and tilec writes nothing. One translation unit per misuse (Clang
+    reports an error in an instantiation of tl.hpp once per unit). Returns (misuses, failures)."""
+    ks = gen.rejected_of(t, rank)
+    d = os.path.join(work, "%s-%d-rejections" % (t.key, rank))
+    os.makedirs(d, exist_ok=True)
+
+    def one(k):
+        text, misuse = gen.render_rejections(t, rank, [k])
+        src, out_file = k.name + ".cpp", os.path.join(d, k.name + ".cu")
+        with open(os.path.join(d, src), "w") as f:
+            f.write(text)
+        if os.path.exists(out_file):
+            os.remove(out_file)
+        rc, out = run([env.tilec, "--target=cuda", src, "-o", k.name + ".cu"], d)
+        errors = re.findall(r"^(\S+?):(\d+):(\d+): error: ", out, re.M)
+        want = (src, misuse[k.name])
+        got = [(os.path.basename(f), int(l)) for f, l, _ in errors]
+        problems = []
+        if rc == 0 or os.path.exists(out_file):
+            problems.append("tilec exit %d%s" % (rc, ", and it wrote the output" if os.path.exists(out_file) else ""))
+        if got != [want]:
+            problems.append("want one error at %s:%d, got %s" % (want + (", ".join("%s:%d" % g for g in got) or "none",)))
+        if re.search(r"internal error|Assertion|Segmentation|Aborted", out):
+            problems.append("tilec crashed")
+        return k.name, problems, out
+
+    failures = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+        for name, problems, out in ex.map(one, ks):
+            if problems:
+                failures.append((name, "; ".join(problems) + "\n" + tail(out, 20)))
+    return len(ks), failures
+
+
 class Env:
     def __init__(self, a):
         b = os.path.abspath(a.build)
@@ -181,6 +220,11 @@ def main():
     ap.add_argument("--work", help="work directory (default: a temporary one, removed when all pass)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--mutate", action="store_true", help="wrong oracles: every cell must fail")
+    ap.add_argument("--emit-gpu", metavar="DIR",
+                    help="instead: write each cell's kernel source, CUDA and host program to DIR/TYPE-RANK "
+                         "for tools/gpu-matrix.sh on a GPU machine")
+    ap.add_argument("--rejections", action="store_true",
+                    help="instead: each operation on each type it does not accept must be one located error")
     a = ap.parse_args()
     gen.MUTATE = a.mutate
     env = Env(a)
@@ -188,6 +232,29 @@ def main():
     work = os.path.abspath(a.work) if a.work else tempfile.mkdtemp(prefix="tilec-matrix-")
     start = time.time()
     tried = passed = 0
+    if a.emit_gpu:
+        for t, r in cells:
+            d = os.path.join(os.path.abspath(a.emit_gpu), "%s-%d" % (t.key, r))
+            ks = gen.write_cell(t, r, d)
+            rc, out = run([env.tilec, "--target=cuda", "k.cpp", "-o", "k.cu"], d)
+            if rc != 0:
+                sys.exit("matrix: tilec failed on %s:\n%s" % (d, out))
+            print("matrix: %s (%d kernels)" % (d, len(ks)))
+        return 0
+    if a.rejections:
+        for t, r in cells:
+            n, failures = check_rejections(t, r, env, work, a.jobs)
+            ok = n - len(failures)
+            tried += n
+            passed += ok
+            for name, why in failures:
+                print("FAIL %s %s rank %d: %s" % (name, t.key, r, why), flush=True)
+            print("matrix rejections %s rank %d: %d misuses, %d located errors" % (t.key, r, n, ok), flush=True)
+        print("matrix rejections: %d misuses (operation x element type it does not accept x rank), %d a located "
+              "error; %.0f s" % (tried, passed, time.time() - start))
+        if passed == tried and not a.work:
+            shutil.rmtree(work, ignore_errors=True)
+        return 0 if passed == tried else 1
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         futs = [ex.submit(check_cell, Cell(t, r, work), env) for t, r in cells]
         for fut in concurrent.futures.as_completed(futs):
