@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""The production-kernel benchmark (issue 17, bench/production/README.md): Liger-Kernel's memory-bound
+kernels, ported to tilec (bench/production/liger.cpp, generated into bench/gen/liger.cu), timed beside
+Liger's own Triton kernels at Liger's configuration and PyTorch, in one run, with the same-bytes copy.
+
+  bench_liger.py --lib-dir DIR --liger-src DIR/src [--quick]
+
+--liger-src is a Liger-Kernel checkout's `src` folder (bench/production/originals.sh extracts one from
+a git mirror); its kernels are imported without running the packages' __init__ files (nothing to
+install). Method: bench/bench.py's (fresh random inputs, NaN-poisoned outputs, float64 reference,
+CUDA graphs over rotated input sets, median of two alternating passes).
+"""
+import argparse
+import ctypes
+import importlib
+import os
+import sys
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # bench/: bench.py, report.py
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+import bench  # noqa: E402
+from bench import check_rc, ptr, stream  # noqa: E402
+from report import GB  # noqa: E402
+
+PROVIDERS = ["tilec", "liger", "torch"]
+ROWS = 8192
+
+
+def load_liger(src):
+    """Liger's kernel modules, imported from `src` without liger_kernel/__init__.py and
+    liger_kernel/ops/__init__.py (which import every backend)."""
+    for name, sub in (("liger_kernel", "liger_kernel"), ("liger_kernel.ops", "liger_kernel/ops")):
+        m = types.ModuleType(name)
+        m.__path__ = [os.path.join(src, sub)]
+        sys.modules[name] = m
+    mods = {}
+    for k in ("swiglu", "geglu", "rms_norm", "utils"):
+        mods[k] = importlib.import_module("liger_kernel.ops." + k)
+    return mods
+
+
+class Rows:
+    """A row-wise bf16 workload over ROWS x n_cols."""
+    axis = "n_cols"
+
+    def __init__(self, lib, mods):
+        self.lib, self.mods = lib, mods
+        self.settings = mods["utils"].calculate_settings
+
+    def label(self, n):
+        return f"{ROWS}x{n}"
+
+
+class SwiGLUFwd(Rows):
+    name, title = "swiglu_fwd", "Liger SwiGLU forward: c = silu(a) * b, bf16"
+    sizes = [11008, 14336]
+    checks = [11001]
+
+    def nbytes(self, n):
+        return 3 * 2 * ROWS * n
+
+    def make(self, n, gen):
+        h = torch.bfloat16
+        return {"a": torch.randn(ROWS, n, device="cuda", generator=gen).to(h),
+                "b": torch.randn(ROWS, n, device="cuda", generator=gen).to(h),
+                "c": torch.empty(ROWS, n, device="cuda", dtype=h), "n": n}
+
+    def outputs(self, s):
+        return [s["c"]]
+
+    def reference(self, s):
+        a = s["a"].double()
+        return [a * torch.sigmoid(a) * s["b"].double()], [8e-3]
+
+    def tilec(self, s):
+        fn = self.lib.get("liger").tilec_liger_swiglu_fwd
+        check_rc(fn(stream(), ptr(s["a"]), ptr(s["b"]), ptr(s["c"]), ctypes.c_int64(s["c"].stride(0)),
+                    ctypes.c_float(1.0), ROWS, s["n"]), self.name)
+        return [s["c"]]
+
+    def liger(self, s):
+        block, warps = self.settings(s["n"])
+        self.mods["swiglu"]._swiglu_forward_kernel[(ROWS,)](
+            s["a"], s["b"], s["c"], s["c"].stride(-2), 1.0, n_cols=s["n"], BLOCK_SIZE=block, num_warps=warps)
+        return [s["c"]]
+
+    def torch(self, s):
+        return [F.silu(s["a"]) * s["b"]]
+
+
+class GeGLUFwd(SwiGLUFwd):
+    name, title = "geglu_fwd", "Liger GEGLU (tanh) forward: c = gelu_tanh(a) * b, bf16"
+
+    def reference(self, s):
+        a = s["a"].double()
+        g = 0.5 * a * (1 + torch.tanh(0.7978845608028654 * (a + 0.044715 * a ** 3)))
+        return [g * s["b"].double()], [8e-3]
+
+    def tilec(self, s):
+        fn = self.lib.get("liger").tilec_liger_geglu_fwd
+        check_rc(fn(stream(), ptr(s["a"]), ptr(s["b"]), ptr(s["c"]), ctypes.c_int64(s["c"].stride(0)), ROWS,
+                    s["n"]), self.name)
+        return [s["c"]]
+
+    def liger(self, s):
+        block, warps = self.settings(s["n"])
+        self.mods["geglu"]._geglu_tanh_forward_kernel[(ROWS,)](
+            s["a"], s["b"], s["c"], s["c"].stride(-2), n_cols=s["n"], BLOCK_SIZE=block, num_warps=warps)
+        return [s["c"]]
+
+    def torch(self, s):
+        return [F.gelu(s["a"], approximate="tanh") * s["b"]]
+
+
+class RMSNormFwd(Rows):
+    name, title = "rms_norm_fwd", "Liger RMSNorm forward (Llama casting, weight), bf16"
+    sizes = [4096, 8192]
+    checks = [4001]
+    EPS = 1e-6
+
+    def nbytes(self, n):
+        return 2 * 2 * ROWS * n + 4 * ROWS
+
+    def make(self, n, gen):
+        h = torch.bfloat16
+        return {"x": torch.randn(ROWS, n, device="cuda", generator=gen).to(h),
+                "w": (1 + 0.1 * torch.randn(n, device="cuda", generator=gen)).to(h),
+                "y": torch.empty(ROWS, n, device="cuda", dtype=h),
+                "rstd": torch.empty(ROWS, device="cuda", dtype=torch.float32), "n": n}
+
+    def outputs(self, s):
+        return [s["y"], s["rstd"]]
+
+    def reference(self, s):
+        x = s["x"].double()
+        rstd = torch.rsqrt((x * x).mean(dim=1, keepdim=True) + self.EPS)
+        return [x * rstd * s["w"].double(), rstd.squeeze(1)], [8e-3, 1e-5]
+
+    def tilec(self, s):
+        fn = self.lib.get("liger").tilec_liger_rms_norm_fwd
+        check_rc(fn(stream(), ptr(s["y"]), ctypes.c_int64(s["y"].stride(0)), ptr(s["x"]),
+                    ctypes.c_int64(s["x"].stride(0)), ptr(s["w"]), ptr(s["rstd"]), ctypes.c_float(self.EPS),
+                    ctypes.c_float(0.0), ROWS, s["n"]), self.name)
+        return [s["y"], s["rstd"]]
+
+    def liger(self, s):
+        block, warps = self.settings(s["n"])
+        m = self.mods["rms_norm"]
+        # Liger's rms_norm_forward launches the one-row kernel for BLOCK_SIZE > 256.
+        m._rms_norm_forward_kernel[(ROWS,)](
+            s["y"], s["y"].stride(0), s["x"], s["x"].stride(0), s["w"], s["w"].stride(0), s["rstd"],
+            s["rstd"].stride(0), s["n"], self.EPS, 0.0, m._CASTING_MODE_LLAMA.value, elementwise_affine=True,
+            BLOCK_SIZE=block, num_warps=warps)
+        return [s["y"], s["rstd"]]
+
+    def torch(self, s):
+        x = s["x"].float()
+        rstd = torch.rsqrt((x * x).mean(dim=1, keepdim=True) + self.EPS)
+        return [(x * rstd).to(torch.bfloat16) * s["w"], rstd.squeeze(1)]
+
+
+WORKLOADS = [SwiGLUFwd, GeGLUFwd, RMSNormFwd]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lib-dir", required=True)
+    ap.add_argument("--liger-src", required=True)
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    bench.PROVIDERS[:] = PROVIDERS  # measure_size and check_only read the module's list
+    liger = load_liger(args.liger_src)
+    lib = bench.Lib(args.lib_dir)
+    props = torch.cuda.get_device_properties(0)
+    print(f"# GPU: {props.name}; torch {torch.__version__}; triton {bench.triton.__version__}")
+    timer = bench.Timer(props.L2_cache_size, target_ms=10 if args.quick else 40)
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(20261126)
+    copy = bench.Copy()
+    rows = []
+    for cls in WORKLOADS:
+        wl = cls(lib, liger)
+        for size in wl.checks:
+            bench.check_only(wl, size, gen)
+        for size in wl.sizes:
+            r = bench.measure_size(wl, size, timer, gen, copy)
+            rows.append((wl, r))
+            print(f"{wl.name:13} {r['label']:>10}  " + "  ".join(
+                f"{p} {r['bytes'] / (r['ms'][p] * 1e-3) / GB:5.0f} GB/s" for p in PROVIDERS + ["copy"]) +
+                f"  tilec/liger {r['ms']['liger'] / r['ms']['tilec']:.2f}x  noise {max(r['spread'].values()):.1%}",
+                flush=True)
+    print()
+    print("| kernel | shape | MB moved | tilec GB/s | Liger GB/s | PyTorch GB/s | copy GB/s | tilec/Liger | tilec/copy |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    ratios = []
+    for wl, r in rows:
+        g = {p: r["bytes"] / (r["ms"][p] * 1e-3) / GB for p in PROVIDERS + ["copy"]}
+        ratio = r["ms"]["liger"] / r["ms"]["tilec"]
+        ratios.append(ratio)
+        print(f"| {wl.name} | {r['label']} | {r['bytes'] / 1e6:.0f} | {g['tilec']:.0f} | {g['liger']:.0f} | "
+              f"{g['torch']:.0f} | {g['copy']:.0f} | {ratio:.2f}x | {g['tilec'] / g['copy']:.0%} |")
+    geo = 1.0
+    for x in ratios:
+        geo *= x
+    print(f"\ngeometric mean tilec/Liger: {geo ** (1 / len(ratios)):.2f}x over {len(ratios)} rows")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+// Liger-Kernel's memory-bound forward kernels (github.com/linkedin/Liger-Kernel, src/liger_kernel/ops),
+// written in tilec from their algorithms for the production-kernel benchmark (issue 17; bench/production
+// /README.md): one program per row, the row in one block of BLOCK = next_pow2(n_cols) columns, and
+// the warps Liger's calculate_settings picks (meta-parameters here, so that one source serves every
+// width). bf16 rows, fp32 math where Liger's kernels compute in fp32.
+#include <tilec/tl.hpp>
+
+#include <cstdint>
+
+namespace liger {
+
+/// silu(a) = a * sigmoid(a), in fp32.
+template <class X> auto silu(const X &a) { return a * tl::sigmoid(a); }
+
+/// GELU with tanh approximation: 0.5 a (1 + tanh(sqrt(2 / pi) (a + 0.044715 a^3))), in fp32.
+template <class X> auto gelu_tanh(const X &a) {
+  constexpr float sqrt_2_over_pi = 0.7978845608028654f;
+  auto a_cubed = a * a * a;
+  return 0.5f * a * (1.0f + tl::tanh(sqrt_2_over_pi * (a + 0.044715f * a_cubed)));
+}
+
+} // namespace liger
+
+// _swiglu_forward_kernel: c = silu(a * gate_multiplier) * b, the product in the row's type.
+template <int BLOCK, int WARPS>
+TILEC_KERNEL(num_warps = WARPS, grid = (rows))
+void swiglu_fwd(const tl::bfloat16 *a, const tl::bfloat16 *b, tl::bfloat16 *c, int64_t stride, float gate,
+                int rows, int n_cols) {
+  int64_t row = tl::program_id(0);
+  auto cols = tl::arange<0, BLOCK>();
+  auto mask = cols < n_cols;
+  auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
+  auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
+  tl::store(c + row * stride + cols, tl::cast<tl::bfloat16>(liger::silu(a_row)) * b_row, mask);
+}
+
+// _geglu_tanh_forward_kernel: c = gelu_tanh(a) * b, the product in the row's type.
+template <int BLOCK, int WARPS>
+TILEC_KERNEL(num_warps = WARPS, grid = (rows))
+void geglu_fwd(const tl::bfloat16 *a, const tl::bfloat16 *b, tl::bfloat16 *c, int64_t stride, int rows,
+               int n_cols) {
+  int64_t row = tl::program_id(0);
+  auto cols = tl::arange<0, BLOCK>();
+  auto mask = cols < n_cols;
+  auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
+  auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
+  tl::store(c + row * stride + cols, tl::cast<tl::bfloat16>(liger::gelu_tanh(a_row)) * b_row, mask);
+}
+
+// _rms_norm_forward_kernel in Llama casting mode with a weight: rstd = rsqrt(mean(x^2) + eps) in
+// fp32 (stored per row), y = bf16(x * rstd) * (offset + w).
+template <int BLOCK, int WARPS>
+TILEC_KERNEL(num_warps = WARPS, grid = (rows))
+void rms_norm_fwd(tl::bfloat16 *y, int64_t y_stride, const tl::bfloat16 *x, int64_t x_stride,
+                  const tl::bfloat16 *w, float *rstd_out, float eps, float offset, int rows, int n_cols) {
+  int64_t row = tl::program_id(0);
+  auto cols = tl::arange<0, BLOCK>();
+  auto mask = cols < n_cols;
+  auto x_row = tl::cast<float>(tl::load(x + row * x_stride + cols, mask, 0.0f));
+  auto w_row = tl::load(w + cols, mask, 0.0f);
+  float mean_square = tl::sum(x_row * x_row) / n_cols;
+  float rstd = tl::rsqrt(mean_square + eps);
+  tl::store(rstd_out + row, rstd);
+  auto normed = tl::cast<tl::bfloat16>(x_row * rstd);
+  tl::store(y + row * y_stride + cols, tl::cast<float>(normed) * (offset + tl::cast<float>(w_row)), mask);
+}
+
+// Liger's configurations (calculate_settings: BLOCK = next_pow2(n_cols); 8 warps from 2048, 16
+// from 8192, 32 from 32768) at the benchmark's widths.
+template void swiglu_fwd<16384, 16>(const tl::bfloat16 *, const tl::bfloat16 *, tl::bfloat16 *, int64_t, float, int,
+                                    int);
+template void geglu_fwd<16384, 16>(const tl::bfloat16 *, const tl::bfloat16 *, tl::bfloat16 *, int64_t, int, int);
+template void rms_norm_fwd<4096, 8>(tl::bfloat16 *, int64_t, const tl::bfloat16 *, int64_t, const tl::bfloat16 *,
+                                    float *, float, float, int, int);
+template void rms_norm_fwd<8192, 16>(tl::bfloat16 *, int64_t, const tl::bfloat16 *, int64_t, const tl::bfloat16 *,
+                                     float *, float, float, int, int);

@@ -1,0 +1,31 @@
+#include "common.h"
+#include "liger.cu"
+
+// Liger's configurations (bench/production/liger.cpp): BLOCK = next_pow2(n_cols), warps as Liger's
+// calculate_settings picks them.
+
+TILEC_BENCH_EXPORT int tilec_liger_swiglu_fwd(void *stream, const __nv_bfloat16 *a, const __nv_bfloat16 *b,
+                                              __nv_bfloat16 *c, int64_t stride, float gate, int rows, int n_cols) {
+  if (n_cols > 8192 && n_cols <= 16384)
+    return launch_swiglu_fwd_16384_16(bench_stream(stream), a, b, c, stride, gate, rows, n_cols);
+  return TILEC_BENCH_NOT_GENERATED;
+}
+
+TILEC_BENCH_EXPORT int tilec_liger_geglu_fwd(void *stream, const __nv_bfloat16 *a, const __nv_bfloat16 *b,
+                                             __nv_bfloat16 *c, int64_t stride, int rows, int n_cols) {
+  if (n_cols > 8192 && n_cols <= 16384)
+    return launch_geglu_fwd_16384_16(bench_stream(stream), a, b, c, stride, rows, n_cols);
+  return TILEC_BENCH_NOT_GENERATED;
+}
+
+TILEC_BENCH_EXPORT int tilec_liger_rms_norm_fwd(void *stream, __nv_bfloat16 *y, int64_t y_stride,
+                                                const __nv_bfloat16 *x, int64_t x_stride, const __nv_bfloat16 *w,
+                                                float *rstd, float eps, float offset, int rows, int n_cols) {
+  if (n_cols > 2048 && n_cols <= 4096)
+    return launch_rms_norm_fwd_4096_8(bench_stream(stream), y, y_stride, x, x_stride, w, rstd, eps, offset, rows,
+                                      n_cols);
+  if (n_cols > 4096 && n_cols <= 8192)
+    return launch_rms_norm_fwd_8192_16(bench_stream(stream), y, y_stride, x, x_stride, w, rstd, eps, offset,
+                                       rows, n_cols);
+  return TILEC_BENCH_NOT_GENERATED;
+}
