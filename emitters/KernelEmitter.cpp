@@ -336,8 +336,148 @@ void KernelEmitter::collect() {
     } data(*this, changed);
     data.visit(k_.body);
   }
+  // A register budget for big blocks (CUDA): 512 or more threads a block with more than 64
+  // registers a thread (1024: 32) run one block per SM, a quarter of the warps an SM can hold or
+  // less, too few loads in flight for a memory-bound kernel. Where the estimate leaves room,
+  // __launch_bounds__ asks ptxas to fit two blocks (bench/NOTES.md, "Production kernels": Liger's
+  // SwiGLU went from 74 registers and 0.80x to 64 and 0.94x; a budget below the need spills).
+  if (opts_.target.kind == TargetKind::Cuda && k_.body) {
+    threads_ = k_.settings.numWarps * 32;
+    if (threads_ >= 512) {
+      liveRegisters_ = liveRegisterEstimate();
+      const int cap = std::min(255, 65536 / (2 * threads_)) / 8 * 8;
+      // Tile values may take half the budget: the compiler holds some computed values too.
+      if (liveRegisters_ <= cap / 2 && liveRegisters_ + kRegisterReserve <= cap) {
+        minBlocks_ = 2;
+        minBlocksName_ = names_.unique("MIN_BLOCKS_PER_SM");
+      }
+    }
+  }
   // Layout aliases are created when the body first uses them (so only layouts the code refers to
   // get one, in order of first use); the tunables block is printed after the body.
+}
+
+int KernelEmitter::liveRegisterEstimate() const {
+  if (!k_.body)
+    return 0;
+  // Which tile variables hold values the compiler must keep: loaded data, reduction results and
+  // shared-memory reads, and variables assigned after their declaration (accumulators). The others
+  // are elementwise functions of those, which the compiler computes element by element where they
+  // are used (after unrolling): a use of one stands for uses of the variables it is computed from.
+  std::set<int> assignedLater;
+  std::map<int, std::vector<int>> from; // elementwise variable -> the variables its value reads
+  struct Scan : IRVisitor {
+    std::set<int> &assigned;
+    explicit Scan(std::set<int> &a) : assigned(a) {}
+    using IRVisitor::visit;
+    void visit(const Assign *a) override {
+      assigned.insert(a->var->id);
+      IRVisitor::visit(a);
+    }
+  } scan(assignedLater);
+  scan.visit(k_.body);
+  struct Interval {
+    int from = -1, to = -1;
+    int64_t bytes = 0;
+  };
+  std::map<int, Interval> vars;
+  struct Loop {
+    int from, to;
+  };
+  struct Walk : IRVisitor {
+    const std::set<int> &assignedLater;
+    std::map<int, std::vector<int>> &from;
+    std::map<int, Interval> &vars;
+    std::vector<Loop> loops;
+    std::vector<size_t> open; // loops around the current statement
+    std::vector<std::pair<int, size_t>> loopReads; // (var, loop) read inside from outside
+    int pos = 0;
+    Walk(const std::set<int> &a, std::map<int, std::vector<int>> &f, std::map<int, Interval> &v)
+        : assignedLater(a), from(f), vars(v) {}
+    using IRVisitor::visit;
+    static bool materialized(const Expr &init) {
+      bool found = false;
+      struct Find : IRVisitor {
+        bool &found;
+        explicit Find(bool &f) : found(f) {}
+        using IRVisitor::visit;
+        void visit(const Load *) override { found = true; }
+        void visit(const ThreadReduce *) override { found = true; }
+        void visit(const WarpReduce *) override { found = true; }
+        void visit(const SharedRead *) override { found = true; }
+      } find(found);
+      find.visit(init);
+      return found;
+    }
+    void visit(const Decl *d) override {
+      ++pos;
+      const Var &v = d->var;
+      if (v->type.isTile() && v->type.layout) {
+        Interval &iv = vars[v->id];
+        iv.from = iv.to = pos;
+        if (!d->init || assignedLater.count(v->id) || materialized(d->init)) {
+          const int64_t elems = geometry(*v->type.layout, v->type.shape).totalElemsPerThread();
+          iv.bytes = elems * (v->type.pointer ? 8 : std::max(1, byteSize(v->type.elem)));
+        } else {
+          struct Reads : IRVisitor {
+            std::vector<int> &ids;
+            explicit Reads(std::vector<int> &i) : ids(i) {}
+            using IRVisitor::visit;
+            void visit(const VarRef *r) override { ids.push_back(r->var->id); }
+          } reads(from[v->id]);
+          reads.visit(d->init);
+        }
+      }
+      IRVisitor::visit(d);
+    }
+    void visit(const Assign *a) override {
+      ++pos;
+      use(a->var->id);
+      IRVisitor::visit(a);
+    }
+    void visit(const Store *st) override {
+      ++pos;
+      IRVisitor::visit(st);
+    }
+    void use(int id) {
+      auto it = vars.find(id);
+      if (it == vars.end())
+        return;
+      it->second.to = std::max(it->second.to, pos);
+      for (size_t li : open)
+        if (it->second.from < loops[li].from)
+          loopReads.push_back({id, li});
+      if (auto f = from.find(id); f != from.end())
+        for (int dep : f->second)
+          if (dep != id)
+            use(dep);
+    }
+    void visit(const VarRef *r) override { use(r->var->id); }
+    void loop(const Stmt &body) {
+      loops.push_back({++pos, 0});
+      open.push_back(loops.size() - 1);
+      visit(body);
+      loops[open.back()].to = ++pos;
+      open.pop_back();
+    }
+    void visit(const For *f) override { loop(f->body); }
+    void visit(const While *w) override {
+      visit(w->cond);
+      loop(w->body);
+    }
+  } walk(assignedLater, from, vars);
+  walk.visit(k_.body);
+  for (auto [id, li] : walk.loopReads)
+    vars[id].to = std::max(vars[id].to, walk.loops[li].to);
+  int64_t peak = 0;
+  for (int p = 0; p <= walk.pos; ++p) {
+    int64_t live = 0;
+    for (const auto &[id, iv] : vars)
+      if (iv.from <= p && p <= iv.to)
+        live += iv.bytes;
+    peak = std::max(peak, live);
+  }
+  return static_cast<int>((peak + 3) / 4);
 }
 
 // ---- the kernel ---------------------------------------------------------------------------------
@@ -406,6 +546,16 @@ void KernelEmitter::emit(CodeWriter &w) {
   if (!k_.buffers.empty())
     w.line("constexpr int " + smemBytesName_ + " = " + std::to_string(k_.sharedBytes) +
            ";  // shared memory per block");
+  if (minBlocks_ > 1)
+    w.lines(commentLines("registers: about " + std::to_string(liveRegisters_) +
+                             " per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the "
+                             "real count), so with " + std::to_string(kRegisterReserve) +
+                             " more for addresses and scalars " + std::to_string(minBlocks_) +
+                             " blocks of " + std::to_string(threads_) + " threads fit an SM's 65536",
+                         0));
+  if (minBlocks_ > 1)
+    w.line("constexpr int " + minBlocksName_ + " = " + std::to_string(minBlocks_) +
+           ";  // blocks per SM __launch_bounds__ asks for");
   w.line("");
   // Parameters the body never reads (e.g. only the launch grid uses them) are unnamed, the name in
   // a comment: no unused-parameter warnings, and the launcher's parameter list still matches.
@@ -413,7 +563,8 @@ void KernelEmitter::emit(CodeWriter &w) {
   for (size_t i = 0; i < k_.params.size(); ++i)
     params.push_back(paramDecl(k_.params[i]->type, paramNames_[i], hooks_,
                                !read_.count(k_.params[i]->id)));
-  w.lines(wrapList("__global__ void __launch_bounds__(" + numThreadsName_ + ") " + kernelName_ + "(",
+  w.lines(wrapList("__global__ void __launch_bounds__(" + numThreadsName_ +
+                       (minBlocks_ > 1 ? ", " + minBlocksName_ : std::string()) + ") " + kernelName_ + "(",
                    params, ") {", 0));
   if (!k_.buffers.empty())
     w.line("  alignas(16) __shared__ unsigned char smem[" + smemBytesName_ + "];");

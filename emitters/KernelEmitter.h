@@ -65,6 +65,12 @@ private:
   /// tile arithmetic (on loaded data) wraps explicitly (tilec::rt::wrapping_add, ...).
   bool indexArithmetic(const ir::Expr &e) const;
   bool wraps(const ir::Expr &a, const ir::Expr &b, const ir::Type &result) const;
+  /// tilec's estimate of the 32-bit registers one thread needs for tile values at the peak: the
+  /// tile variables live at once (from their declaration to their last use, a loop's whole extent
+  /// for a variable it reads from outside), each costing its elements per thread times its element
+  /// bytes; index arithmetic (aranges, masks from comparisons of them) costs nothing, since the
+  /// compiler recomputes it. Scalars, addresses and loop counters are not counted.
+  int liveRegisterEstimate() const;
   Code math(const ir::Math *m, const Idx &idx);
   Code cast(Code a, const ir::Type &from, ir::ScalarType to);
   Code intImm(const ir::IntImm *i, bool host);
@@ -122,6 +128,11 @@ private:
   std::vector<std::string> bufferNames_;
   std::string idxNames_[2], vecIdx_, valsName_, bitsName_;
   std::string numWarpsName_, numThreadsName_, smemBytesName_, kernelName_;
+  /// The register budget (collect()): blocks per SM asked of __launch_bounds__ (1: none asked),
+  /// the estimate it rests on, threads per block.
+  int minBlocks_ = 1, liveRegisters_ = 0, threads_ = 0;
+  std::string minBlocksName_;
+  static constexpr int kRegisterReserve = 16; ///< registers beyond tile values: addresses, scalars
   std::map<std::string, std::string> metaNames_; // meta-parameter -> its constant's name
   std::vector<LayoutAlias> aliases_;            // in order of first use
   std::map<std::string, size_t> aliasIndex_;    // layout text + shape -> aliases_ index

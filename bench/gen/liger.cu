@@ -13,8 +13,11 @@ constexpr int B_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) pe
 constexpr int C_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 16384: 8 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<A_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count), so with 16 more for addresses and scalars 2 blocks of 512 threads fit an SM's 65536
+constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
 
-__global__ void __launch_bounds__(NUM_THREADS) swiglu_fwd(
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) swiglu_fwd(
     const __nv_bfloat16 *a, const __nv_bfloat16 *b, __nv_bfloat16 *c, int64_t stride, float gate,
     int /*rows*/, int n_cols) {
   // liger.cpp:29: int64_t row = tl::program_id(0);
@@ -98,8 +101,11 @@ constexpr int B_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) pe
 constexpr int C_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 16384: 8 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<A_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count), so with 16 more for addresses and scalars 2 blocks of 512 threads fit an SM's 65536
+constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
 
-__global__ void __launch_bounds__(NUM_THREADS) geglu_fwd(
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) geglu_fwd(
     const __nv_bfloat16 *a, const __nv_bfloat16 *b, __nv_bfloat16 *c, int64_t stride, int /*rows*/,
     int n_cols) {
   // liger.cpp:42: int64_t row = tl::program_id(0);
@@ -304,8 +310,11 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 8192: 8 contiguous per thread, 32 lanes, 16 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count), so with 16 more for addresses and scalars 2 blocks of 512 threads fit an SM's 65536
+constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
 
-__global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) rms_norm_fwd(
     __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride,
     const __nv_bfloat16 *w, float *rstd_out, float eps, float offset, int /*rows*/, int n_cols) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];

@@ -562,8 +562,11 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 4096: 4 contiguous per thread, 32 lanes, 16 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count), so with 16 more for addresses and scalars 2 blocks of 512 threads fit an SM's 65536
+constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
 
-__global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
     int n_cols) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
@@ -672,8 +675,11 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 8192: 4 contiguous per thread, 32 lanes, 16 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count), so with 16 more for addresses and scalars 2 blocks of 512 threads fit an SM's 65536
+constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
 
-__global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
     int n_cols) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
@@ -782,8 +788,11 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 16384: 4 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count), so with 16 more for addresses and scalars 2 blocks of 512 threads fit an SM's 65536
+constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
 
-__global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
     int n_cols) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
