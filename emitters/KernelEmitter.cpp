@@ -336,21 +336,24 @@ void KernelEmitter::collect() {
     } data(*this, changed);
     data.visit(k_.body);
   }
-  // A register budget for big blocks (CUDA): 512 or more threads a block with more than 64
-  // registers a thread (1024: 32) run one block per SM, a quarter of the warps an SM can hold or
-  // less, too few loads in flight for a memory-bound kernel. Where the estimate leaves room,
-  // __launch_bounds__ asks ptxas to fit two blocks (bench/NOTES.md, "Production kernels": Liger's
-  // SwiGLU went from 74 registers and 0.80x to 64 and 0.94x; a budget below the need spills).
+  // A register budget for big blocks (CUDA): a block of 512 or more threads whose threads hold
+  // more than 64 registers runs alone on its SM (a quarter of the warps an SM holds, or less), too
+  // few loads in flight for a memory-bound kernel. Where tilec's estimate of the registers tile
+  // values need leaves room, __launch_bounds__ asks ptxas for as many blocks per SM as keep the
+  // budget at least twice the estimate and kRegisterReserve more than it (bench/NOTES.md,
+  // "Production kernels": Liger's SwiGLU went from 74 registers and 0.80x to 64 and 0.94x; a
+  // budget below the need spills and costs far more). Blocks of 256 threads are left alone: asked
+  // the same way, bench/ layer norm moved both ways by up to 20% (Change P2).
   if (opts_.target.kind == TargetKind::Cuda && k_.body) {
     threads_ = k_.settings.numWarps * 32;
     if (threads_ >= 512) {
       liveRegisters_ = liveRegisterEstimate();
-      const int cap = std::min(255, 65536 / (2 * threads_)) / 8 * 8;
-      // Tile values may take half the budget: the compiler holds some computed values too.
-      if (liveRegisters_ <= cap / 2 && liveRegisters_ + kRegisterReserve <= cap) {
-        minBlocks_ = 2;
+      const int need = std::max(2 * liveRegisters_, liveRegisters_ + kRegisterReserve);
+      for (int m = 2; m * threads_ <= 2048 && m <= 32; ++m)
+        if (std::min(255, 65536 / (m * threads_)) / 8 * 8 >= need)
+          minBlocks_ = m;
+      if (minBlocks_ > 1)
         minBlocksName_ = names_.unique("MIN_BLOCKS_PER_SM");
-      }
     }
   }
   // Layout aliases are created when the body first uses them (so only layouts the code refers to
@@ -549,9 +552,11 @@ void KernelEmitter::emit(CodeWriter &w) {
   if (minBlocks_ > 1)
     w.lines(commentLines("registers: about " + std::to_string(liveRegisters_) +
                              " per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the "
-                             "real count), so with " + std::to_string(kRegisterReserve) +
-                             " more for addresses and scalars " + std::to_string(minBlocks_) +
-                             " blocks of " + std::to_string(threads_) + " threads fit an SM's 65536",
+                             "real count); " + std::to_string(minBlocks_) + " blocks of " +
+                             std::to_string(threads_) + " threads per SM leave each thread " +
+                             std::to_string(std::min(255, 65536 / (minBlocks_ * threads_)) / 8 * 8) +
+                             " registers: at least twice the estimate, and " +
+                             std::to_string(kRegisterReserve) + " more than it",
                          0));
   if (minBlocks_ > 1)
     w.line("constexpr int " + minBlocksName_ + " = " + std::to_string(minBlocks_) +

@@ -132,7 +132,7 @@ private:
   /// the estimate it rests on, threads per block.
   int minBlocks_ = 1, liveRegisters_ = 0, threads_ = 0;
   std::string minBlocksName_;
-  static constexpr int kRegisterReserve = 16; ///< registers beyond tile values: addresses, scalars
+  static constexpr int kRegisterReserve = 24; ///< registers beyond tile values: addresses, scalars, reductions
   std::map<std::string, std::string> metaNames_; // meta-parameter -> its constant's name
   std::vector<LayoutAlias> aliases_;            // in order of first use
   std::map<std::string, size_t> aliasIndex_;    // layout text + shape -> aliases_ index

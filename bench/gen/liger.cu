@@ -14,7 +14,8 @@ constexpr int C_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 16384: 8 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<A_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
-// real count), so with 16 more for addresses and scalars 2 blocks of 512 threads fit an SM's 65536
+// real count); 2 blocks of 512 threads per SM leave each thread 64 registers: at least twice the
+// estimate, and 24 more than it
 constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
 
 __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) swiglu_fwd(
@@ -102,7 +103,8 @@ constexpr int C_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 16384: 8 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<A_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
-// real count), so with 16 more for addresses and scalars 2 blocks of 512 threads fit an SM's 65536
+// real count); 2 blocks of 512 threads per SM leave each thread 64 registers: at least twice the
+// estimate, and 24 more than it
 constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
 
 __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) geglu_fwd(
@@ -311,8 +313,9 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
 // registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
-// real count), so with 16 more for addresses and scalars 2 blocks of 512 threads fit an SM's 65536
-constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
+// real count); 3 blocks of 512 threads per SM leave each thread 40 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 3;  // blocks per SM __launch_bounds__ asks for
 
 __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) rms_norm_fwd(
     __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride,
@@ -413,4 +416,605 @@ cudaError_t launch_rms_norm_fwd_8192_16(cudaStream_t stream, __nv_bfloat16 *y, i
   const dim3 grid(rows);
   return launch_rms_norm_fwd_8192_16(grid, stream, y, y_stride, x, x_stride, w, rstd_out, eps,
                                      offset, rows, n_cols);
+}
+
+// layer_norm_fwd<4096, 8>: one instantiation
+namespace layer_norm_fwd_4096_8 {
+constexpr int BLOCK = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int W_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<W_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
+    __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride,
+    const __nv_bfloat16 *w, const __nv_bfloat16 *b, __nv_bfloat16 *mean_out,
+    __nv_bfloat16 *rstd_out, float eps, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_x_row_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_centered_masked_smem = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:75: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:76: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:77: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:78: auto w_row = tl::cast<float>(tl::load(w + cols, mask, 0.0f));
+  __nv_bfloat16 w_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_LOAD_VEC) {
+    tilec::rt::load_vec<W_LOAD_VEC, false>(&w_load[i], w + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + W_LOAD_VEC - 1]);
+  }
+  float w_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w_row[i] = tilec::rt::to_float(w_load[i]);
+  }
+  // liger.cpp:79: auto b_row = tl::cast<float>(tl::load(b + cols, mask, 0.0f));
+  __nv_bfloat16 b_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_LOAD_VEC) {
+    tilec::rt::load_vec<B_LOAD_VEC, false>(&b_load[i], b + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + B_LOAD_VEC - 1]);
+  }
+  float b_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    b_row[i] = tilec::rt::to_float(b_load[i]);
+  }
+  // liger.cpp:80: auto x_row = tl::cast<float>(tl::load(x + row * x_stride + cols, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * x_stride + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + X_LOAD_VEC - 1]);
+  }
+  float x_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x_row[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:81: float mean = tl::sum(x_row) / n_cols;
+  float sum_x_row_part = x_row[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_x_row_part = tilec::rt::Sum::combine(sum_x_row_part, x_row[i]);
+  sum_x_row_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_x_row_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_x_row_smem[L0::warp_coord0()] = sum_x_row_part;
+  }
+  __syncthreads();
+  const float sum_x_row = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_x_row_smem, 1);
+  const float mean = sum_x_row / static_cast<float>(n_cols);
+  // liger.cpp:82: auto centered = x_row - mean;
+  float centered[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    centered[i] = x_row[i] - mean;
+  }
+  // liger.cpp:83: auto centered_masked = tl::where(mask, centered, 0.0f);
+  float centered_masked[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    centered_masked[i] = mask[i] ? centered[i] : 0.0f;
+  }
+  // liger.cpp:84: float var = tl::sum(centered_masked * centered_masked) / n_cols;
+  float sum_centered_masked_part = centered_masked[0] * centered_masked[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_centered_masked_part = tilec::rt::Sum::combine(
+        sum_centered_masked_part, centered_masked[i] * centered_masked[i]);
+  sum_centered_masked_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(
+      sum_centered_masked_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_centered_masked_smem[L0::warp_coord0()] = sum_centered_masked_part;
+  }
+  __syncthreads();
+  const float sum_centered_masked = tilec::rt::combine_partials<tilec::rt::Sum, 8>(
+      sum_centered_masked_smem, 1);
+  const float var = sum_centered_masked / static_cast<float>(n_cols);
+  // liger.cpp:85: float rstd = tl::rsqrt(var + eps);
+  const float rstd = rsqrtf(var + eps);
+  // liger.cpp:86: tl::store(mean_out + row, tl::cast<tl::bfloat16>(mean));
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    mean_out[row] = tilec::rt::to_bf16(mean);
+  // liger.cpp:87: tl::store(rstd_out + row, tl::cast<tl::bfloat16>(rstd));
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    rstd_out[row] = tilec::rt::to_bf16(rstd);
+  // liger.cpp:88: tl::store(y + row * y_stride + cols, tl::cast<tl::bfloat16>(centered * rstd * w_row + b_row), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(centered[i + v] * rstd * w_row[i + v] + b_row[i + v]);
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * y_stride + cols[i], vals, &mask[i],
+                                             mask[i + Y_STORE_VEC - 1]);
+  }
+}
+
+} // namespace layer_norm_fwd_4096_8
+
+/// Launches layer_norm_fwd<4096, 8> on `stream` with
+/// layer_norm_fwd_4096_8::NUM_THREADS threads per block.
+cudaError_t launch_layer_norm_fwd_4096_8(dim3 grid, cudaStream_t stream, __nv_bfloat16 *y,
+                                         int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride,
+                                         const __nv_bfloat16 *w, const __nv_bfloat16 *b,
+                                         __nv_bfloat16 *mean_out, __nv_bfloat16 *rstd_out,
+                                         float eps, int rows, int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(layer_norm_fwd_4096_8::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, layer_norm_fwd_4096_8::layer_norm_fwd, y, y_stride, x,
+                            x_stride, w, b, mean_out, rstd_out, eps, rows, n_cols);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_layer_norm_fwd_4096_8(cudaStream_t stream, __nv_bfloat16 *y, int64_t y_stride,
+                                         const __nv_bfloat16 *x, int64_t x_stride,
+                                         const __nv_bfloat16 *w, const __nv_bfloat16 *b,
+                                         __nv_bfloat16 *mean_out, __nv_bfloat16 *rstd_out,
+                                         float eps, int rows, int n_cols) {
+  const dim3 grid(rows);
+  return launch_layer_norm_fwd_4096_8(grid, stream, y, y_stride, x, x_stride, w, b, mean_out,
+                                      rstd_out, eps, rows, n_cols);
+}
+
+// layer_norm_fwd<8192, 16>: one instantiation
+namespace layer_norm_fwd_8192_16 {
+constexpr int BLOCK = 8192;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int W_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 8192: 8 contiguous per thread, 32 lanes, 16 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<W_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 64;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 2 blocks of 512 threads per SM leave each thread 64 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) layer_norm_fwd(
+    __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride,
+    const __nv_bfloat16 *w, const __nv_bfloat16 *b, __nv_bfloat16 *mean_out,
+    __nv_bfloat16 *rstd_out, float eps, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_x_row_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_centered_masked_smem = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:75: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:76: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:77: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:78: auto w_row = tl::cast<float>(tl::load(w + cols, mask, 0.0f));
+  __nv_bfloat16 w_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_LOAD_VEC) {
+    tilec::rt::load_vec<W_LOAD_VEC, false>(&w_load[i], w + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + W_LOAD_VEC - 1]);
+  }
+  float w_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w_row[i] = tilec::rt::to_float(w_load[i]);
+  }
+  // liger.cpp:79: auto b_row = tl::cast<float>(tl::load(b + cols, mask, 0.0f));
+  __nv_bfloat16 b_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_LOAD_VEC) {
+    tilec::rt::load_vec<B_LOAD_VEC, false>(&b_load[i], b + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + B_LOAD_VEC - 1]);
+  }
+  float b_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    b_row[i] = tilec::rt::to_float(b_load[i]);
+  }
+  // liger.cpp:80: auto x_row = tl::cast<float>(tl::load(x + row * x_stride + cols, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * x_stride + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + X_LOAD_VEC - 1]);
+  }
+  float x_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x_row[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:81: float mean = tl::sum(x_row) / n_cols;
+  float sum_x_row_part = x_row[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_x_row_part = tilec::rt::Sum::combine(sum_x_row_part, x_row[i]);
+  sum_x_row_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_x_row_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_x_row_smem[L0::warp_coord0()] = sum_x_row_part;
+  }
+  __syncthreads();
+  const float sum_x_row = tilec::rt::combine_partials<tilec::rt::Sum, 16>(sum_x_row_smem, 1);
+  const float mean = sum_x_row / static_cast<float>(n_cols);
+  // liger.cpp:82: auto centered = x_row - mean;
+  float centered[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    centered[i] = x_row[i] - mean;
+  }
+  // liger.cpp:83: auto centered_masked = tl::where(mask, centered, 0.0f);
+  float centered_masked[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    centered_masked[i] = mask[i] ? centered[i] : 0.0f;
+  }
+  // liger.cpp:84: float var = tl::sum(centered_masked * centered_masked) / n_cols;
+  float sum_centered_masked_part = centered_masked[0] * centered_masked[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_centered_masked_part = tilec::rt::Sum::combine(
+        sum_centered_masked_part, centered_masked[i] * centered_masked[i]);
+  sum_centered_masked_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(
+      sum_centered_masked_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_centered_masked_smem[L0::warp_coord0()] = sum_centered_masked_part;
+  }
+  __syncthreads();
+  const float sum_centered_masked = tilec::rt::combine_partials<tilec::rt::Sum, 16>(
+      sum_centered_masked_smem, 1);
+  const float var = sum_centered_masked / static_cast<float>(n_cols);
+  // liger.cpp:85: float rstd = tl::rsqrt(var + eps);
+  const float rstd = rsqrtf(var + eps);
+  // liger.cpp:86: tl::store(mean_out + row, tl::cast<tl::bfloat16>(mean));
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    mean_out[row] = tilec::rt::to_bf16(mean);
+  // liger.cpp:87: tl::store(rstd_out + row, tl::cast<tl::bfloat16>(rstd));
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    rstd_out[row] = tilec::rt::to_bf16(rstd);
+  // liger.cpp:88: tl::store(y + row * y_stride + cols, tl::cast<tl::bfloat16>(centered * rstd * w_row + b_row), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(centered[i + v] * rstd * w_row[i + v] + b_row[i + v]);
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * y_stride + cols[i], vals, &mask[i],
+                                             mask[i + Y_STORE_VEC - 1]);
+  }
+}
+
+} // namespace layer_norm_fwd_8192_16
+
+/// Launches layer_norm_fwd<8192, 16> on `stream` with
+/// layer_norm_fwd_8192_16::NUM_THREADS threads per block.
+cudaError_t launch_layer_norm_fwd_8192_16(dim3 grid, cudaStream_t stream, __nv_bfloat16 *y,
+                                          int64_t y_stride, const __nv_bfloat16 *x,
+                                          int64_t x_stride, const __nv_bfloat16 *w,
+                                          const __nv_bfloat16 *b, __nv_bfloat16 *mean_out,
+                                          __nv_bfloat16 *rstd_out, float eps, int rows,
+                                          int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(layer_norm_fwd_8192_16::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, layer_norm_fwd_8192_16::layer_norm_fwd, y, y_stride, x,
+                            x_stride, w, b, mean_out, rstd_out, eps, rows, n_cols);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_layer_norm_fwd_8192_16(cudaStream_t stream, __nv_bfloat16 *y, int64_t y_stride,
+                                          const __nv_bfloat16 *x, int64_t x_stride,
+                                          const __nv_bfloat16 *w, const __nv_bfloat16 *b,
+                                          __nv_bfloat16 *mean_out, __nv_bfloat16 *rstd_out,
+                                          float eps, int rows, int n_cols) {
+  const dim3 grid(rows);
+  return launch_layer_norm_fwd_8192_16(grid, stream, y, y_stride, x, x_stride, w, b, mean_out,
+                                       rstd_out, eps, rows, n_cols);
+}
+
+// add_rms_norm_fwd<4096, 8>: one instantiation
+namespace add_rms_norm_fwd_4096_8 {
+constexpr int BLOCK = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int R_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int S_OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+constexpr int W_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
+    __nv_bfloat16 *y, __nv_bfloat16 *s_out, const __nv_bfloat16 *x, const __nv_bfloat16 *r,
+    int64_t stride, const __nv_bfloat16 *w, float *rstd_out, float eps, float offset, int /*rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_s_f32_smem = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:98: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:99: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:100: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:101: auto s_row = tl::load(x + row * stride + cols, mask, 0.0f) + tl::load(r + row * stride + cols, mask, 0.0f);
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * stride + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + X_LOAD_VEC - 1]);
+  }
+  __nv_bfloat16 r_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += R_LOAD_VEC) {
+    tilec::rt::load_vec<R_LOAD_VEC, false>(&r_load[i], r + row * stride + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + R_LOAD_VEC - 1]);
+  }
+  __nv_bfloat16 s_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    s_row[i] = tilec::rt::to_bf16(tilec::rt::to_float(x_load[i]) + tilec::rt::to_float(r_load[i]));
+  }
+  // liger.cpp:102: tl::store(s_out + row * stride + cols, s_row, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += S_OUT_STORE_VEC) {
+    tilec::rt::store_vec<S_OUT_STORE_VEC, false>(s_out + row * stride + cols[i], &s_row[i],
+                                                 &mask[i], mask[i + S_OUT_STORE_VEC - 1]);
+  }
+  // liger.cpp:103: auto w_row = tl::load(w + cols, mask, 0.0f);
+  __nv_bfloat16 w_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_ROW_VEC) {
+    tilec::rt::load_vec<W_ROW_VEC, false>(&w_row[i], w + cols[i], &mask[i],
+                                          tilec::rt::to_bf16(0.0f), mask[i + W_ROW_VEC - 1]);
+  }
+  // liger.cpp:104: auto s_f32 = tl::cast<float>(s_row);
+  float s_f32[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    s_f32[i] = tilec::rt::to_float(s_row[i]);
+  }
+  // liger.cpp:105: float rstd = tl::rsqrt(tl::sum(s_f32 * s_f32) / n_cols + eps);
+  float sum_s_f32_part = s_f32[0] * s_f32[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_s_f32_part = tilec::rt::Sum::combine(sum_s_f32_part, s_f32[i] * s_f32[i]);
+  sum_s_f32_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_s_f32_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_s_f32_smem[L0::warp_coord0()] = sum_s_f32_part;
+  }
+  __syncthreads();
+  const float sum_s_f32 = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_s_f32_smem, 1);
+  const float rstd = rsqrtf(sum_s_f32 / static_cast<float>(n_cols) + eps);
+  // liger.cpp:106: tl::store(rstd_out + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    rstd_out[row] = rstd;
+  // liger.cpp:107: auto normed = tl::cast<tl::bfloat16>(s_f32 * rstd);
+  __nv_bfloat16 normed[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    normed[i] = tilec::rt::to_bf16(s_f32[i] * rstd);
+  }
+  // liger.cpp:108: tl::store(y + row * stride + cols, tl::cast<float>(normed) * (offset + tl::cast<float>(w_row)), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(normed[i + v]) * (offset + tilec::rt::to_float(w_row[i + v])));
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * stride + cols[i], vals, &mask[i],
+                                             mask[i + Y_STORE_VEC - 1]);
+  }
+}
+
+} // namespace add_rms_norm_fwd_4096_8
+
+/// Launches add_rms_norm_fwd<4096, 8> on `stream` with
+/// add_rms_norm_fwd_4096_8::NUM_THREADS threads per block.
+cudaError_t launch_add_rms_norm_fwd_4096_8(dim3 grid, cudaStream_t stream, __nv_bfloat16 *y,
+                                           __nv_bfloat16 *s_out, const __nv_bfloat16 *x,
+                                           const __nv_bfloat16 *r, int64_t stride,
+                                           const __nv_bfloat16 *w, float *rstd_out, float eps,
+                                           float offset, int rows, int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(add_rms_norm_fwd_4096_8::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, add_rms_norm_fwd_4096_8::add_rms_norm_fwd, y, s_out, x, r,
+                            stride, w, rstd_out, eps, offset, rows, n_cols);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_add_rms_norm_fwd_4096_8(cudaStream_t stream, __nv_bfloat16 *y,
+                                           __nv_bfloat16 *s_out, const __nv_bfloat16 *x,
+                                           const __nv_bfloat16 *r, int64_t stride,
+                                           const __nv_bfloat16 *w, float *rstd_out, float eps,
+                                           float offset, int rows, int n_cols) {
+  const dim3 grid(rows);
+  return launch_add_rms_norm_fwd_4096_8(grid, stream, y, s_out, x, r, stride, w, rstd_out, eps,
+                                        offset, rows, n_cols);
+}
+
+// add_rms_norm_fwd<8192, 16>: one instantiation
+namespace add_rms_norm_fwd_8192_16 {
+constexpr int BLOCK = 8192;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int R_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int S_OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+constexpr int W_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 8192: 8 contiguous per thread, 32 lanes, 16 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 64;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 2 blocks of 512 threads per SM leave each thread 64 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) add_rms_norm_fwd(
+    __nv_bfloat16 *y, __nv_bfloat16 *s_out, const __nv_bfloat16 *x, const __nv_bfloat16 *r,
+    int64_t stride, const __nv_bfloat16 *w, float *rstd_out, float eps, float offset, int /*rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_s_f32_smem = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:98: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:99: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:100: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:101: auto s_row = tl::load(x + row * stride + cols, mask, 0.0f) + tl::load(r + row * stride + cols, mask, 0.0f);
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * stride + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + X_LOAD_VEC - 1]);
+  }
+  __nv_bfloat16 r_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += R_LOAD_VEC) {
+    tilec::rt::load_vec<R_LOAD_VEC, false>(&r_load[i], r + row * stride + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + R_LOAD_VEC - 1]);
+  }
+  __nv_bfloat16 s_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    s_row[i] = tilec::rt::to_bf16(tilec::rt::to_float(x_load[i]) + tilec::rt::to_float(r_load[i]));
+  }
+  // liger.cpp:102: tl::store(s_out + row * stride + cols, s_row, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += S_OUT_STORE_VEC) {
+    tilec::rt::store_vec<S_OUT_STORE_VEC, false>(s_out + row * stride + cols[i], &s_row[i],
+                                                 &mask[i], mask[i + S_OUT_STORE_VEC - 1]);
+  }
+  // liger.cpp:103: auto w_row = tl::load(w + cols, mask, 0.0f);
+  __nv_bfloat16 w_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_ROW_VEC) {
+    tilec::rt::load_vec<W_ROW_VEC, false>(&w_row[i], w + cols[i], &mask[i],
+                                          tilec::rt::to_bf16(0.0f), mask[i + W_ROW_VEC - 1]);
+  }
+  // liger.cpp:104: auto s_f32 = tl::cast<float>(s_row);
+  float s_f32[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    s_f32[i] = tilec::rt::to_float(s_row[i]);
+  }
+  // liger.cpp:105: float rstd = tl::rsqrt(tl::sum(s_f32 * s_f32) / n_cols + eps);
+  float sum_s_f32_part = s_f32[0] * s_f32[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_s_f32_part = tilec::rt::Sum::combine(sum_s_f32_part, s_f32[i] * s_f32[i]);
+  sum_s_f32_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_s_f32_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_s_f32_smem[L0::warp_coord0()] = sum_s_f32_part;
+  }
+  __syncthreads();
+  const float sum_s_f32 = tilec::rt::combine_partials<tilec::rt::Sum, 16>(sum_s_f32_smem, 1);
+  const float rstd = rsqrtf(sum_s_f32 / static_cast<float>(n_cols) + eps);
+  // liger.cpp:106: tl::store(rstd_out + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    rstd_out[row] = rstd;
+  // liger.cpp:107: auto normed = tl::cast<tl::bfloat16>(s_f32 * rstd);
+  __nv_bfloat16 normed[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    normed[i] = tilec::rt::to_bf16(s_f32[i] * rstd);
+  }
+  // liger.cpp:108: tl::store(y + row * stride + cols, tl::cast<float>(normed) * (offset + tl::cast<float>(w_row)), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(normed[i + v]) * (offset + tilec::rt::to_float(w_row[i + v])));
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * stride + cols[i], vals, &mask[i],
+                                             mask[i + Y_STORE_VEC - 1]);
+  }
+}
+
+} // namespace add_rms_norm_fwd_8192_16
+
+/// Launches add_rms_norm_fwd<8192, 16> on `stream` with
+/// add_rms_norm_fwd_8192_16::NUM_THREADS threads per block.
+cudaError_t launch_add_rms_norm_fwd_8192_16(dim3 grid, cudaStream_t stream, __nv_bfloat16 *y,
+                                            __nv_bfloat16 *s_out, const __nv_bfloat16 *x,
+                                            const __nv_bfloat16 *r, int64_t stride,
+                                            const __nv_bfloat16 *w, float *rstd_out, float eps,
+                                            float offset, int rows, int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(add_rms_norm_fwd_8192_16::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, add_rms_norm_fwd_8192_16::add_rms_norm_fwd, y, s_out, x, r,
+                            stride, w, rstd_out, eps, offset, rows, n_cols);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_add_rms_norm_fwd_8192_16(cudaStream_t stream, __nv_bfloat16 *y,
+                                            __nv_bfloat16 *s_out, const __nv_bfloat16 *x,
+                                            const __nv_bfloat16 *r, int64_t stride,
+                                            const __nv_bfloat16 *w, float *rstd_out, float eps,
+                                            float offset, int rows, int n_cols) {
+  const dim3 grid(rows);
+  return launch_add_rms_norm_fwd_8192_16(grid, stream, y, s_out, x, r, stride, w, rstd_out, eps,
+                                         offset, rows, n_cols);
 }

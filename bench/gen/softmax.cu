@@ -563,8 +563,9 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
 // registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
-// real count), so with 16 more for addresses and scalars 2 blocks of 512 threads fit an SM's 65536
-constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
+// real count); 4 blocks of 512 threads per SM leave each thread 32 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 4;  // blocks per SM __launch_bounds__ asks for
 
 __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -676,8 +677,9 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
 // registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
-// real count), so with 16 more for addresses and scalars 2 blocks of 512 threads fit an SM's 65536
-constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
+// real count); 3 blocks of 512 threads per SM leave each thread 40 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 3;  // blocks per SM __launch_bounds__ asks for
 
 __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -789,7 +791,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
 // registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
-// real count), so with 16 more for addresses and scalars 2 blocks of 512 threads fit an SM's 65536
+// real count); 2 blocks of 512 threads per SM leave each thread 64 registers: at least twice the
+// estimate, and 24 more than it
 constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
 
 __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel(

@@ -39,7 +39,7 @@ def load_liger(src):
         m.__path__ = [os.path.join(src, sub)]
         sys.modules[name] = m
     mods = {}
-    for k in ("swiglu", "geglu", "rms_norm", "utils"):
+    for k in ("swiglu", "geglu", "rms_norm", "layer_norm", "fused_add_rms_norm", "utils"):
         mods[k] = importlib.import_module("liger_kernel.ops." + k)
     return mods
 
@@ -164,7 +164,107 @@ class RMSNormFwd(Rows):
         return [(x * rstd).to(torch.bfloat16) * s["w"], rstd.squeeze(1)]
 
 
-WORKLOADS = [SwiGLUFwd, GeGLUFwd, RMSNormFwd]
+class LayerNormFwd(Rows):
+    name, title = "layer_norm_fwd", "Liger LayerNorm forward (weight, bias; mean and rstd stored), bf16"
+    sizes = [4096, 8192]
+    checks = [4001]
+    EPS = 1e-6
+
+    def nbytes(self, n):
+        return 2 * 2 * ROWS * n + 2 * 2 * ROWS
+
+    def make(self, n, gen):
+        h = torch.bfloat16
+        return {"x": torch.randn(ROWS, n, device="cuda", generator=gen).to(h),
+                "w": (1 + 0.1 * torch.randn(n, device="cuda", generator=gen)).to(h),
+                "b": (0.1 * torch.randn(n, device="cuda", generator=gen)).to(h),
+                "y": torch.empty(ROWS, n, device="cuda", dtype=h),
+                "mean": torch.empty(ROWS, device="cuda", dtype=h),
+                "rstd": torch.empty(ROWS, device="cuda", dtype=h), "n": n}
+
+    def outputs(self, s):
+        return [s["y"], s["mean"], s["rstd"]]
+
+    def reference(self, s):
+        x = s["x"].double()
+        mean = x.mean(dim=1, keepdim=True)
+        rstd = torch.rsqrt(((x - mean) ** 2).mean(dim=1, keepdim=True) + self.EPS)
+        return [(x - mean) * rstd * s["w"].double() + s["b"].double(), mean.squeeze(1), rstd.squeeze(1)], \
+            [8e-3, 8e-3, 8e-3]
+
+    def tilec(self, s):
+        fn = self.lib.get("liger").tilec_liger_layer_norm_fwd
+        check_rc(fn(stream(), ptr(s["y"]), ctypes.c_int64(s["y"].stride(0)), ptr(s["x"]),
+                    ctypes.c_int64(s["x"].stride(0)), ptr(s["w"]), ptr(s["b"]), ptr(s["mean"]), ptr(s["rstd"]),
+                    ctypes.c_float(self.EPS), ROWS, s["n"]), self.name)
+        return [s["y"], s["mean"], s["rstd"]]
+
+    def liger(self, s):
+        block, warps = self.settings(s["n"])
+        self.mods["layer_norm"]._layer_norm_forward_kernel[(ROWS,)](
+            s["y"], s["y"].stride(0), s["x"], s["x"].stride(0), s["w"], s["w"].stride(0), s["b"], s["b"].stride(0),
+            s["mean"], s["mean"].stride(0), s["rstd"], s["rstd"].stride(0), s["n"], self.EPS, BLOCK_SIZE=block,
+            num_warps=warps)
+        return [s["y"], s["mean"], s["rstd"]]
+
+    def torch(self, s):
+        x = s["x"]
+        mean = x.float().mean(dim=1)
+        rstd = torch.rsqrt(x.float().var(dim=1, unbiased=False) + self.EPS)
+        y = F.layer_norm(x, (s["n"],), s["w"], s["b"], self.EPS)
+        return [y, mean.to(x.dtype), rstd.to(x.dtype)]
+
+
+class AddRMSNormFwd(Rows):
+    name, title = "add_rms_norm_fwd", "Liger fused residual add + RMSNorm forward (Llama casting), bf16"
+    sizes = [4096, 8192]
+    checks = [4001]
+    EPS = 1e-6
+
+    def nbytes(self, n):
+        return 4 * 2 * ROWS * n + 4 * ROWS
+
+    def make(self, n, gen):
+        h = torch.bfloat16
+        return {"x": torch.randn(ROWS, n, device="cuda", generator=gen).to(h),
+                "r": torch.randn(ROWS, n, device="cuda", generator=gen).to(h),
+                "w": (1 + 0.1 * torch.randn(n, device="cuda", generator=gen)).to(h),
+                "y": torch.empty(ROWS, n, device="cuda", dtype=h),
+                "s": torch.empty(ROWS, n, device="cuda", dtype=h),
+                "rstd": torch.empty(ROWS, device="cuda", dtype=torch.float32), "n": n}
+
+    def outputs(self, s):
+        return [s["y"], s["s"], s["rstd"]]
+
+    def reference(self, s):
+        srow = (s["x"] + s["r"]).double()  # the residual is rounded to bf16 first, as the kernel stores it
+        rstd = torch.rsqrt((srow * srow).mean(dim=1, keepdim=True) + self.EPS)
+        return [srow * rstd * s["w"].double(), srow, rstd.squeeze(1)], [8e-3, 0.0, 1e-5]
+
+    def tilec(self, s):
+        fn = self.lib.get("liger").tilec_liger_add_rms_norm_fwd
+        check_rc(fn(stream(), ptr(s["y"]), ptr(s["s"]), ptr(s["x"]), ptr(s["r"]), ctypes.c_int64(s["x"].stride(0)),
+                    ptr(s["w"]), ptr(s["rstd"]), ctypes.c_float(self.EPS), ctypes.c_float(0.0), ROWS, s["n"]),
+                 self.name)
+        return [s["y"], s["s"], s["rstd"]]
+
+    def liger(self, s):
+        block, warps = self.settings(s["n"])
+        m = self.mods["fused_add_rms_norm"]
+        m._fused_add_rms_norm_forward_kernel[(ROWS,)](
+            s["y"], s["y"].stride(0), s["s"], s["s"].stride(0), s["x"], s["x"].stride(0), s["r"], s["r"].stride(0),
+            s["w"], s["w"].stride(0), s["rstd"], s["rstd"].stride(0), s["n"], self.EPS, 0.0,
+            m._CASTING_MODE_LLAMA.value, BLOCK_SIZE=block, num_warps=warps, num_stages=2)
+        return [s["y"], s["s"], s["rstd"]]
+
+    def torch(self, s):
+        srow = s["x"] + s["r"]
+        f = srow.float()
+        rstd = torch.rsqrt((f * f).mean(dim=1, keepdim=True) + self.EPS)
+        return [(f * rstd).to(torch.bfloat16) * s["w"], srow, rstd.squeeze(1)]
+
+
+WORKLOADS = [SwiGLUFwd, GeGLUFwd, RMSNormFwd, LayerNormFwd, AddRMSNormFwd]
 
 
 def main():

@@ -65,6 +65,49 @@ void rms_norm_fwd(tl::bfloat16 *y, int64_t y_stride, const tl::bfloat16 *x, int6
   tl::store(y + row * y_stride + cols, tl::cast<float>(normed) * (offset + tl::cast<float>(w_row)), mask);
 }
 
+// _layer_norm_forward_kernel: mean and rstd over the row in fp32 (stored in the row's type), y =
+// (x - mean) * rstd * w + b in fp32, stored in the row's type.
+template <int BLOCK, int WARPS>
+TILEC_KERNEL(num_warps = WARPS, grid = (rows))
+void layer_norm_fwd(tl::bfloat16 *y, int64_t y_stride, const tl::bfloat16 *x, int64_t x_stride,
+                    const tl::bfloat16 *w, const tl::bfloat16 *b, tl::bfloat16 *mean_out, tl::bfloat16 *rstd_out,
+                    float eps, int rows, int n_cols) {
+  int64_t row = tl::program_id(0);
+  auto cols = tl::arange<0, BLOCK>();
+  auto mask = cols < n_cols;
+  auto w_row = tl::cast<float>(tl::load(w + cols, mask, 0.0f));
+  auto b_row = tl::cast<float>(tl::load(b + cols, mask, 0.0f));
+  auto x_row = tl::cast<float>(tl::load(x + row * x_stride + cols, mask, 0.0f));
+  float mean = tl::sum(x_row) / n_cols;
+  auto centered = x_row - mean;
+  auto centered_masked = tl::where(mask, centered, 0.0f);
+  float var = tl::sum(centered_masked * centered_masked) / n_cols;
+  float rstd = tl::rsqrt(var + eps);
+  tl::store(mean_out + row, tl::cast<tl::bfloat16>(mean));
+  tl::store(rstd_out + row, tl::cast<tl::bfloat16>(rstd));
+  tl::store(y + row * y_stride + cols, tl::cast<tl::bfloat16>(centered * rstd * w_row + b_row), mask);
+}
+
+// _fused_add_rms_norm_forward_kernel in Llama casting mode: s = x + r (stored: the new residual),
+// then RMSNorm of s as rms_norm_fwd.
+template <int BLOCK, int WARPS>
+TILEC_KERNEL(num_warps = WARPS, grid = (rows))
+void add_rms_norm_fwd(tl::bfloat16 *y, tl::bfloat16 *s_out, const tl::bfloat16 *x, const tl::bfloat16 *r,
+                      int64_t stride, const tl::bfloat16 *w, float *rstd_out, float eps, float offset, int rows,
+                      int n_cols) {
+  int64_t row = tl::program_id(0);
+  auto cols = tl::arange<0, BLOCK>();
+  auto mask = cols < n_cols;
+  auto s_row = tl::load(x + row * stride + cols, mask, 0.0f) + tl::load(r + row * stride + cols, mask, 0.0f);
+  tl::store(s_out + row * stride + cols, s_row, mask);
+  auto w_row = tl::load(w + cols, mask, 0.0f);
+  auto s_f32 = tl::cast<float>(s_row);
+  float rstd = tl::rsqrt(tl::sum(s_f32 * s_f32) / n_cols + eps);
+  tl::store(rstd_out + row, rstd);
+  auto normed = tl::cast<tl::bfloat16>(s_f32 * rstd);
+  tl::store(y + row * stride + cols, tl::cast<float>(normed) * (offset + tl::cast<float>(w_row)), mask);
+}
+
 // Liger's configurations (calculate_settings: BLOCK = next_pow2(n_cols); 8 warps from 2048, 16
 // from 8192, 32 from 32768) at the benchmark's widths.
 template void swiglu_fwd<16384, 16>(const tl::bfloat16 *, const tl::bfloat16 *, tl::bfloat16 *, int64_t, float, int,
@@ -74,3 +117,11 @@ template void rms_norm_fwd<4096, 8>(tl::bfloat16 *, int64_t, const tl::bfloat16 
                                     float *, float, float, int, int);
 template void rms_norm_fwd<8192, 16>(tl::bfloat16 *, int64_t, const tl::bfloat16 *, int64_t, const tl::bfloat16 *,
                                      float *, float, float, int, int);
+template void layer_norm_fwd<4096, 8>(tl::bfloat16 *, int64_t, const tl::bfloat16 *, int64_t, const tl::bfloat16 *,
+                                      const tl::bfloat16 *, tl::bfloat16 *, tl::bfloat16 *, float, int, int);
+template void layer_norm_fwd<8192, 16>(tl::bfloat16 *, int64_t, const tl::bfloat16 *, int64_t, const tl::bfloat16 *,
+                                       const tl::bfloat16 *, tl::bfloat16 *, tl::bfloat16 *, float, int, int);
+template void add_rms_norm_fwd<4096, 8>(tl::bfloat16 *, tl::bfloat16 *, const tl::bfloat16 *, const tl::bfloat16 *,
+                                        int64_t, const tl::bfloat16 *, float *, float, float, int, int);
+template void add_rms_norm_fwd<8192, 16>(tl::bfloat16 *, tl::bfloat16 *, const tl::bfloat16 *, const tl::bfloat16 *,
+                                         int64_t, const tl::bfloat16 *, float *, float, float, int, int);

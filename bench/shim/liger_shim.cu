@@ -29,3 +29,29 @@ TILEC_BENCH_EXPORT int tilec_liger_rms_norm_fwd(void *stream, __nv_bfloat16 *y, 
                                        rows, n_cols);
   return TILEC_BENCH_NOT_GENERATED;
 }
+
+TILEC_BENCH_EXPORT int tilec_liger_layer_norm_fwd(void *stream, __nv_bfloat16 *y, int64_t y_stride,
+                                                  const __nv_bfloat16 *x, int64_t x_stride, const __nv_bfloat16 *w,
+                                                  const __nv_bfloat16 *b, __nv_bfloat16 *mean, __nv_bfloat16 *rstd,
+                                                  float eps, int rows, int n_cols) {
+  if (n_cols > 2048 && n_cols <= 4096)
+    return launch_layer_norm_fwd_4096_8(bench_stream(stream), y, y_stride, x, x_stride, w, b, mean, rstd, eps, rows,
+                                        n_cols);
+  if (n_cols > 4096 && n_cols <= 8192)
+    return launch_layer_norm_fwd_8192_16(bench_stream(stream), y, y_stride, x, x_stride, w, b, mean, rstd, eps,
+                                         rows, n_cols);
+  return TILEC_BENCH_NOT_GENERATED;
+}
+
+TILEC_BENCH_EXPORT int tilec_liger_add_rms_norm_fwd(void *stream, __nv_bfloat16 *y, __nv_bfloat16 *s,
+                                                    const __nv_bfloat16 *x, const __nv_bfloat16 *r, int64_t stride,
+                                                    const __nv_bfloat16 *w, float *rstd, float eps, float offset,
+                                                    int rows, int n_cols) {
+  if (n_cols > 2048 && n_cols <= 4096)
+    return launch_add_rms_norm_fwd_4096_8(bench_stream(stream), y, s, x, r, stride, w, rstd, eps, offset, rows,
+                                          n_cols);
+  if (n_cols > 4096 && n_cols <= 8192)
+    return launch_add_rms_norm_fwd_8192_16(bench_stream(stream), y, s, x, r, stride, w, rstd, eps, offset, rows,
+                                           n_cols);
+  return TILEC_BENCH_NOT_GENERATED;
+}

@@ -1,7 +1,7 @@
 // The register budget for big blocks (emitters/KernelEmitter.cpp, bench/NOTES.md "Production
 // kernels"): a CUDA kernel of 512 or more threads whose estimated tile values per thread leave room
-// asks ptxas for two blocks per SM; where they do not, or the block is small, or the target is HIP,
-// nothing is asked.
+// asks ptxas for as many blocks per SM as keep at least twice the estimate, and 24 more, per thread;
+// where none can, or the block is small, or the target is HIP, nothing is asked.
 // RUN: %tilec %s -o - | %FileCheck %s
 // RUN: %tilec --target=hip %s -o - | %FileCheck %s --check-prefix=HIP
 #include <tilec/tl.hpp>
@@ -10,9 +10,15 @@
 // the float values computed from them are fused where used) fit half of 64.
 // CHECK-LABEL: namespace swiglu_16384_16 {
 // CHECK: // registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
-// CHECK-NEXT: // real count), so with 16 more for addresses and scalars 2 blocks of 512 threads fit an SM's 65536
+// CHECK-NEXT: // real count); 2 blocks of 512 threads per SM leave each thread 64 registers: at least twice the
+// CHECK-NEXT: // estimate, and 24 more than it
 // CHECK-NEXT: constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
 // CHECK: __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) swiglu(
+// fp32 rows of 4096 on 16 warps: 8 loaded floats of each input, 16 registers; three blocks of
+// 512 threads leave 40 registers a thread (four would leave 32, under 16 + 24).
+// CHECK-LABEL: namespace wide_4096_16 {
+// CHECK: constexpr int MIN_BLOCKS_PER_SM = 3;
+// CHECK: __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) wide(
 // The same at 4 warps: one block of 128 threads never limits an SM to one block's warps.
 // CHECK-LABEL: namespace swiglu_16384_4 {
 // CHECK-NOT: MIN_BLOCKS_PER_SM
@@ -46,5 +52,6 @@ void wide(const float *a, const float *b, float *c, int rows, int n) {
 }
 
 template void swiglu<16384, 16>(const tl::bfloat16 *, const tl::bfloat16 *, tl::bfloat16 *, int, int);
+template void wide<4096, 16>(const float *, const float *, float *, int, int);
 template void swiglu<16384, 4>(const tl::bfloat16 *, const tl::bfloat16 *, tl::bfloat16 *, int, int);
 template void wide<32768, 16>(const float *, const float *, float *, int, int);
