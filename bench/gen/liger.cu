@@ -1018,3 +1018,105 @@ cudaError_t launch_add_rms_norm_fwd_8192_16(cudaStream_t stream, __nv_bfloat16 *
   return launch_add_rms_norm_fwd_8192_16(grid, stream, y, s_out, x, r, stride, w, rstd_out, eps,
                                          offset, rows, n_cols);
 }
+
+// kldiv_fwd<16384, 16>: one instantiation
+namespace kldiv_fwd_16384_16 {
+constexpr int BLOCK = 16384;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int Y_CHUNK_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int T_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+// tile 16384: 4 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
+using L0 = tilec::rt::Blocked1<Y_CHUNK_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 64;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) kldiv_fwd(
+    const float *y, int64_t y_stride, const float *gt, int64_t gt_stride, float *loss, float eps,
+    int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_t_smem = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:117: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:118: auto base = tl::arange<0, BLOCK>();
+  int base[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    base[i_1] = L0::coord0(i_1);
+  }
+  // liger.cpp:119: float loss_sum = 0.0f;
+  float loss_sum = 0.0f;
+  // liger.cpp:120: for (int i = 0; i < n_cols; i += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int i = 0; i < n_cols; i += BLOCK) {
+    // liger.cpp:121: auto offs = i + base;
+    int offs[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+      offs[i_1] = i + base[i_1];
+    }
+    // liger.cpp:122: auto mask = offs < n_cols;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+      mask[i_1] = offs[i_1] < n_cols;
+    }
+    // liger.cpp:123: auto y_chunk = tl::load(y + row * y_stride + offs, mask, 0.0f);
+    float y_chunk[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += Y_CHUNK_VEC) {
+      tilec::rt::load_vec<Y_CHUNK_VEC, false>(&y_chunk[i_1], y + row * y_stride + offs[i_1],
+                                              &mask[i_1], 0.0f, mask[i_1 + Y_CHUNK_VEC - 1]);
+    }
+    // liger.cpp:124: auto t = tl::load(gt + row * gt_stride + offs, mask, 0.0f);
+    float t[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += T_VEC) {
+      tilec::rt::load_vec<T_VEC, false>(&t[i_1], gt + row * gt_stride + offs[i_1], &mask[i_1], 0.0f,
+                                        mask[i_1 + T_VEC - 1]);
+    }
+    // liger.cpp:125: loss_sum += tl::sum(t * (tl::log(tl::maximum(t, eps)) - y_chunk));
+    float sum_t_part = t[0] * (logf(fmaxf(t[0], eps)) - y_chunk[0]);
+    TILEC_UNROLL
+    for (int i_1 = 1; i_1 < L0::ELEMS; ++i_1)
+      sum_t_part = tilec::rt::Sum::combine(sum_t_part,
+                                           t[i_1] * (logf(fmaxf(t[i_1], eps)) - y_chunk[i_1]));
+    sum_t_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_t_part, 16, 8, 4, 2, 1);
+    __syncthreads();
+    if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+      sum_t_smem[L0::warp_coord0()] = sum_t_part;
+    }
+    __syncthreads();
+    const float sum_t = tilec::rt::combine_partials<tilec::rt::Sum, 16>(sum_t_smem, 1);
+    loss_sum = loss_sum + sum_t;
+  }
+  // liger.cpp:127: tl::store(loss + row, loss_sum);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    loss[row] = loss_sum;
+}
+
+} // namespace kldiv_fwd_16384_16
+
+/// Launches kldiv_fwd<16384, 16> on `stream` with
+/// kldiv_fwd_16384_16::NUM_THREADS threads per block.
+cudaError_t launch_kldiv_fwd_16384_16(dim3 grid, cudaStream_t stream, const float *y,
+                                      int64_t y_stride, const float *gt, int64_t gt_stride,
+                                      float *loss, float eps, int rows, int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(kldiv_fwd_16384_16::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, kldiv_fwd_16384_16::kldiv_fwd, y, y_stride, gt, gt_stride,
+                            loss, eps, rows, n_cols);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_kldiv_fwd_16384_16(cudaStream_t stream, const float *y, int64_t y_stride,
+                                      const float *gt, int64_t gt_stride, float *loss, float eps,
+                                      int rows, int n_cols) {
+  const dim3 grid(rows);
+  return launch_kldiv_fwd_16384_16(grid, stream, y, y_stride, gt, gt_stride, loss, eps, rows,
+                                   n_cols);
+}

@@ -39,7 +39,7 @@ def load_liger(src):
         m.__path__ = [os.path.join(src, sub)]
         sys.modules[name] = m
     mods = {}
-    for k in ("swiglu", "geglu", "rms_norm", "layer_norm", "fused_add_rms_norm", "utils"):
+    for k in ("swiglu", "geglu", "rms_norm", "layer_norm", "fused_add_rms_norm", "kl_div", "utils"):
         mods[k] = importlib.import_module("liger_kernel.ops." + k)
     return mods
 
@@ -264,7 +264,59 @@ class AddRMSNormFwd(Rows):
         return [(f * rstd).to(torch.bfloat16) * s["w"], srow, rstd.squeeze(1)]
 
 
-WORKLOADS = [SwiGLUFwd, GeGLUFwd, RMSNormFwd, LayerNormFwd, AddRMSNormFwd]
+class KLDivFwd:
+    name, title = "kldiv_fwd", "Liger KL divergence forward (log-space predictions, per-row sums), fp32"
+    axis = "V"
+    sizes = [32000, 128256]
+    checks = [20001]  # ragged: 2 chunks, the second one partly masked
+    ROWS, EPS = 4096, 1e-10
+
+    def __init__(self, lib, mods):
+        self.lib, self.mods = lib, mods
+
+    def label(self, v):
+        return f"{self.ROWS}x{v}"
+
+    def settings(self, v):
+        block = min(16384, bench.next_pow2(v))
+        return block, self.mods["kl_div"].get_num_warps(block)
+
+    def nbytes(self, v):
+        return 2 * 4 * self.ROWS * v + 4 * self.ROWS
+
+    def make(self, v, gen):
+        logits = torch.randn(self.ROWS, v, device="cuda", generator=gen)
+        y = torch.log_softmax(logits, dim=1)
+        t = torch.softmax(torch.randn(self.ROWS, v, device="cuda", generator=gen), dim=1)
+        return {"y": y, "t": t, "loss": torch.empty(self.ROWS, device="cuda", dtype=torch.float32), "v": v}
+
+    def outputs(self, s):
+        return [s["loss"]]
+
+    def reference(self, s):
+        t, y = s["t"].double(), s["y"].double()
+        return [(t * (torch.log(torch.clamp(t, min=self.EPS)) - y)).sum(dim=1)], [1e-5]
+
+    def tilec(self, s):
+        fn = self.lib.get("liger").tilec_liger_kldiv_fwd
+        check_rc(fn(stream(), ptr(s["y"]), ctypes.c_int64(s["y"].stride(0)), ptr(s["t"]),
+                    ctypes.c_int64(s["t"].stride(0)), ptr(s["loss"]), ctypes.c_float(self.EPS), self.ROWS, s["v"]),
+                 self.name)
+        return [s["loss"]]
+
+    def liger(self, s):
+        block, warps = self.settings(s["v"])
+        self.mods["kl_div"]._kldiv_kernel_forward[(self.ROWS,)](
+            s["y"], s["y"].stride(0), s["t"], s["t"].stride(0), s["loss"], s["loss"].stride(0), s["v"],
+            eps=self.EPS, BLOCK_SIZE=block, num_warps=warps, log_target=False, reduction=3)
+        return [s["loss"]]
+
+    def torch(self, s):
+        t = s["t"]
+        return [(t * (torch.log(torch.clamp(t, min=self.EPS)) - s["y"])).sum(dim=1)]
+
+
+WORKLOADS = [SwiGLUFwd, GeGLUFwd, RMSNormFwd, LayerNormFwd, AddRMSNormFwd, KLDivFwd]
 
 
 def main():

@@ -108,6 +108,25 @@ void add_rms_norm_fwd(tl::bfloat16 *y, tl::bfloat16 *s_out, const tl::bfloat16 *
   tl::store(y + row * stride + cols, tl::cast<float>(normed) * (offset + tl::cast<float>(w_row)), mask);
 }
 
+// _kldiv_kernel_forward (log-space predictions, reduction not "none"): per row, the sum over the
+// vocabulary of t * (log(max(t, eps)) - y), in chunks of BLOCK columns.
+template <int BLOCK, int WARPS>
+TILEC_KERNEL(num_warps = WARPS, grid = (rows))
+void kldiv_fwd(const float *y, int64_t y_stride, const float *gt, int64_t gt_stride, float *loss, float eps,
+               int rows, int n_cols) {
+  int64_t row = tl::program_id(0);
+  auto base = tl::arange<0, BLOCK>();
+  float loss_sum = 0.0f;
+  for (int i = 0; i < n_cols; i += BLOCK) {
+    auto offs = i + base;
+    auto mask = offs < n_cols;
+    auto y_chunk = tl::load(y + row * y_stride + offs, mask, 0.0f);
+    auto t = tl::load(gt + row * gt_stride + offs, mask, 0.0f);
+    loss_sum += tl::sum(t * (tl::log(tl::maximum(t, eps)) - y_chunk));
+  }
+  tl::store(loss + row, loss_sum);
+}
+
 // Liger's configurations (calculate_settings: BLOCK = next_pow2(n_cols); 8 warps from 2048, 16
 // from 8192, 32 from 32768) at the benchmark's widths.
 template void swiglu_fwd<16384, 16>(const tl::bfloat16 *, const tl::bfloat16 *, tl::bfloat16 *, int64_t, float, int,
@@ -125,3 +144,5 @@ template void add_rms_norm_fwd<4096, 8>(tl::bfloat16 *, tl::bfloat16 *, const tl
                                         int64_t, const tl::bfloat16 *, float *, float, float, int, int);
 template void add_rms_norm_fwd<8192, 16>(tl::bfloat16 *, tl::bfloat16 *, const tl::bfloat16 *, const tl::bfloat16 *,
                                          int64_t, const tl::bfloat16 *, float *, float, float, int, int);
+// kl_div.py: BLOCK = min(16384, next_pow2(V)), 16 warps from 8192.
+template void kldiv_fwd<16384, 16>(const float *, int64_t, const float *, int64_t, float *, float, int, int);

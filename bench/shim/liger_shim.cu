@@ -55,3 +55,10 @@ TILEC_BENCH_EXPORT int tilec_liger_add_rms_norm_fwd(void *stream, __nv_bfloat16 
                                            n_cols);
   return TILEC_BENCH_NOT_GENERATED;
 }
+
+TILEC_BENCH_EXPORT int tilec_liger_kldiv_fwd(void *stream, const float *y, int64_t y_stride, const float *gt,
+                                             int64_t gt_stride, float *loss, float eps, int rows, int n_cols) {
+  if (n_cols > 8192)
+    return launch_kldiv_fwd_16384_16(bench_stream(stream), y, y_stride, gt, gt_stride, loss, eps, rows, n_cols);
+  return TILEC_BENCH_NOT_GENERATED;
+}
