@@ -4,7 +4,8 @@
 # Builds bench/gen/*.cu (tilec's output for the examples, see bench/generate.sh) with their shims into
 # shared libraries (nvcc -O3, sm_90a unless TILEC_GPU_ARCH says otherwise), times nvcc on each example's
 # golden file, then runs bench/bench.py, which writes results.json, table.md and one PNG per workload
-# into DIR (default: bench/results/<date>-<gpu>).
+# into DIR (default: bench/results/<date>-<gpu>). GEN_DIR names another folder of generated files
+# (an A/B of two tilec builds; default bench/gen).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 arch=${TILEC_GPU_ARCH:-90a}
@@ -36,7 +37,7 @@ flags=(-std=c++20 -O3 -lineinfo "-gencode=arch=compute_${arch},code=sm_${arch}"
 names=(vector_add softmax layer_norm swiglu transpose)
 pids=()
 for n in "${names[@]}"; do
-  nvcc "${flags[@]}" -Xptxas -v -Xcompiler -fPIC -shared -I "$root/bench/gen" \
+  nvcc "${flags[@]}" -Xptxas -v -Xcompiler -fPIC -shared -I "${GEN_DIR:-$root/bench/gen}" \
     "$root/bench/shim/${n}_shim.cu" -o "$lib/libtilec_$n.so" >"$lib/$n.log" 2>&1 & pids+=($!)
 done
 status=0

@@ -4,7 +4,9 @@
 /// partial or stale-looking output behind.
 
 #include "driver/Driver.h"
+#include "driver/AlignedVariants.h"
 #include "emitters/Emitter.h"
+#include "ir/Clone.h"
 #include "ir/Diagnostics.h"
 #include "ir/Printer.h"
 #include "passes/Pass.h"
@@ -18,6 +20,7 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -282,6 +285,12 @@ int compileModule(ir::Module &module, const Options &opts, Compiled &out, std::o
   popts.printStream = &err;
   bool pipelineAvailable = !passes::registeredPasses().empty() &&
                            passes::createPass(passes::registeredPasses().front().name) != nullptr;
+  // Aligned variants start from the module as translated (the pipeline changes it in place).
+  const bool variants = opts.alignedVariants && opts.emit != EmitKind::Ir && opts.stopAfter.empty() &&
+                        pipelineAvailable;
+  std::optional<ir::Module> pristine;
+  if (variants)
+    pristine = ir::clone(module);
   if (pipelineAvailable) {
     if (!passes::runPipeline(module, ctx, popts)) {
       if (!diags.hasErrors())
@@ -299,6 +308,8 @@ int compileModule(ir::Module &module, const Options &opts, Compiled &out, std::o
   eopts.lineDirectives = opts.lineDirectives;
   eopts.toolVersion = TILEC_VERSION;
   eopts.outputNamespace = opts.outputNamespace;
+  if (variants)
+    addAlignedVariants(*pristine, module, target, eopts);
   if (opts.emit == EmitKind::Ir) {
     std::ostringstream os;
     ir::print(os, module);

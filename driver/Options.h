@@ -27,6 +27,7 @@ struct Options {
   bool listPasses = false;            ///< --list-passes: print the pipeline and exit
   bool provenance = true;             ///< `// file:line: source` comments
   bool lineDirectives = false;        ///< #line directives (opt-in)
+  bool alignedVariants = true;        ///< --no-aligned-variants turns them off (driver/AlignedVariants.h)
   std::vector<std::string> clangArgs; ///< after `--`
   std::vector<std::string> includeDirs; ///< where <tilec/tl.hpp> lives (added by main from the install)
 };

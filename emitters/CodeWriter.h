@@ -16,12 +16,13 @@ constexpr int kColumnLimit = 100;
 /// clang-format when longer than the column limit at indentation `indent`: items packed onto lines
 /// aligned after `head`, or, when that column is far right, on lines indented 4 more than `indent`
 /// after breaking at the end of `head`. Continuation lines carry their indentation relative to
-/// `indent`.
+/// `indent`. `sep` joins items in place of "," (" &&" for a condition).
 inline std::vector<std::string> wrapList(const std::string &head, const std::vector<std::string> &items,
-                                         const std::string &tail, int indent) {
+                                         const std::string &tail, int indent,
+                                         const std::string &sep = ",") {
   std::string one = head;
   for (size_t i = 0; i < items.size(); ++i)
-    one += (i ? ", " : "") + items[i];
+    one += (i ? sep + " " : "") + items[i];
   one += tail;
   if (indent + static_cast<int>(one.size()) <= kColumnLimit || items.empty())
     return {one};
@@ -37,7 +38,7 @@ inline std::vector<std::string> wrapList(const std::string &head, const std::vec
     lines.push_back(head);
   bool first = true;
   for (size_t i = 0; i < items.size(); ++i) {
-    std::string piece = items[i] + (i + 1 < items.size() ? "," : tail);
+    std::string piece = items[i] + (i + 1 < items.size() ? sep : tail);
     if (!first && indent + static_cast<int>(cur.size() + 1 + piece.size()) > kColumnLimit) {
       lines.push_back(cur);
       cur = pad;

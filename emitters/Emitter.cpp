@@ -104,6 +104,15 @@ void emitLaunchers(CodeWriter &w, const ir::Module &m, const ir::Kernel &k, Kern
       args.insert(args.end(), ke.paramNames().begin(), ke.paramNames().end());
       w.lines(wrapList(head + "(", args, ");", w.indentWidth()));
     };
+    // With an aligned variant: a test of the arguments, and one launch per variant.
+    std::string aligned;
+    if (k.alignedVariant) {
+      aligned = names.unique("aligned");
+      w.lines(commentLines("The aligned variant when " + ke.alignedAssumptions() + ".", w.indentWidth()));
+      w.lines(wrapList("const bool " + aligned + " = ", ke.alignedTests(), ";", w.indentWidth(), " &&"));
+    }
+    const std::string alignedKernel =
+        k.instanceName + "::" + ke.alignedNamespace() + "::" + ke.kernelName();
     switch (hooks.launchStyle) {
     case LaunchStyle::ConfigStruct: {
       std::string config = names.unique("config");
@@ -111,11 +120,30 @@ void emitLaunchers(CodeWriter &w, const ir::Module &m, const ir::Kernel &k, Kern
       w.line(config + ".gridDim = " + g + ";");
       w.line(config + ".blockDim = " + block + ";");
       w.line(config + ".stream = " + l.streamName + ";");
+      if (k.alignedVariant) {
+        w.line("if (" + aligned + ")");
+        auto in = w.indent();
+        launch(std::string("return ") + hooks.launchKernel, {"&" + config, alignedKernel});
+      }
       launch(std::string("return ") + hooks.launchKernel, {"&" + config, kernel});
       break;
     }
     case LaunchStyle::Macro:
-      launch(hooks.launchKernel, {kernel, g, block, "0", l.streamName});
+      if (k.alignedVariant) { // braces: the launch macro may expand to several statements
+        w.line("if (" + aligned + ") {");
+        {
+          auto in = w.indent();
+          launch(hooks.launchKernel, {alignedKernel, g, block, "0", l.streamName});
+        }
+        w.line("} else {");
+        {
+          auto in = w.indent();
+          launch(hooks.launchKernel, {kernel, g, block, "0", l.streamName});
+        }
+        w.line("}");
+      } else {
+        launch(hooks.launchKernel, {kernel, g, block, "0", l.streamName});
+      }
       w.line(std::string("return ") + hooks.getLastError + "();");
       break;
     }

@@ -176,6 +176,8 @@ void KernelEmitter::nameVars() {
   vecIdx_ = names_.unique("v");
   valsName_ = names_.unique("vals");
   bitsName_ = names_.unique("bits");
+  if (k_.alignedVariant) // after the user's names, which keep theirs
+    alignedNsName_ = names_.unique("aligned");
 }
 
 std::string KernelEmitter::dimConst(int64_t v) {
@@ -486,6 +488,57 @@ int KernelEmitter::liveRegisterEstimate() const {
 // ---- the kernel ---------------------------------------------------------------------------------
 
 void KernelEmitter::emit(CodeWriter &w) {
+  // Namespace contents are not indented (LLVM style).
+  std::string qualified;
+  for (const EnclosingNamespace &ns : k_.scope)
+    qualified += ns.name + "::";
+  w.line("// " + qualified + k_.name + k_.templateArgs + (k_.templateArgs.empty() ? "" : ": one instantiation"));
+  w.line("namespace " + k_.instanceName + " {");
+  emitContents(w);
+  if (k_.alignedVariant) {
+    w.lines(commentLines("The same kernel compiled assuming " + alignedAssumptions() +
+                             ": the launcher tests the arguments and runs this one when they qualify "
+                             "(tilec --no-aligned-variants leaves it out).",
+                         0));
+    w.line("namespace " + alignedNsName_ + " {");
+    KernelEmitter variant(m_, *k_.alignedVariant, opts_);
+    variant.emitContents(w);
+    w.line("} // namespace " + alignedNsName_);
+    w.line("");
+  }
+  w.line("} // namespace " + k_.instanceName);
+}
+
+std::vector<std::string> KernelEmitter::alignedTests() const {
+  std::vector<std::string> tests;
+  for (size_t i = 0; i < k_.params.size(); ++i)
+    if (k_.alignedVariant && k_.alignedVariant->divisibleBy16.count(k_.params[i]->id))
+      tests.push_back(k_.params[i]->type.pointer ? "tilec::rt::aligned_to_16(" + paramNames_[i] + ")"
+                                                 : paramNames_[i] + " % 16 == 0");
+  return tests;
+}
+
+std::string KernelEmitter::alignedAssumptions() const {
+  std::vector<std::string> pointers, integers;
+  for (size_t i = 0; i < k_.params.size(); ++i)
+    if (k_.alignedVariant && k_.alignedVariant->divisibleBy16.count(k_.params[i]->id))
+      (k_.params[i]->type.pointer ? pointers : integers).push_back(paramNames_[i]);
+  auto list = [](const std::vector<std::string> &v) {
+    std::string r;
+    for (size_t i = 0; i < v.size(); ++i)
+      r += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + v[i];
+    return r;
+  };
+  std::string r;
+  if (!pointers.empty())
+    r = list(pointers) + (pointers.size() == 1 ? " is" : " are") + " 16-byte aligned";
+  if (!integers.empty())
+    r += (r.empty() ? "" : " and ") + list(integers) +
+         (integers.size() == 1 ? " is a multiple of 16" : " are multiples of 16");
+  return r;
+}
+
+void KernelEmitter::emitContents(CodeWriter &w) {
   w_ = &w;
   // The body is printed first into its own writer: it is what registers the layouts' users'
   // names; the tunables block above it is complete only afterwards.
@@ -505,12 +558,6 @@ void KernelEmitter::emit(CodeWriter &w) {
   }
   w_ = &w;
 
-  // Namespace contents are not indented (LLVM style).
-  std::string qualified;
-  for (const EnclosingNamespace &ns : k_.scope)
-    qualified += ns.name + "::";
-  w.line("// " + qualified + k_.name + k_.templateArgs + (k_.templateArgs.empty() ? "" : ": one instantiation"));
-  w.line("namespace " + k_.instanceName + " {");
   bool metaNumWarps = std::any_of(k_.metaParams.begin(), k_.metaParams.end(),
                                   [&](const MetaParam &p) { return metaNames_.at(p.name) == numWarpsName_; });
   if (metaNumWarps)
@@ -576,7 +623,6 @@ void KernelEmitter::emit(CodeWriter &w) {
   w.append(body);
   w.line("}");
   w.line("");
-  w.line("} // namespace " + k_.instanceName);
 }
 
 } // namespace tilec::emitters

@@ -27,7 +27,8 @@ std::string paramDecl(const ir::Type &t, const std::string &name, const TargetHo
 class KernelEmitter {
 public:
   KernelEmitter(const ir::Module &m, const ir::Kernel &k, const EmitOptions &opts);
-  /// `namespace <instance> { tunables; __global__ kernel }`.
+  /// `namespace <instance> { tunables; __global__ kernel }`, with the aligned variant's namespace
+  /// inside.
   void emit(CodeWriter &w);
 
   /// The kernel's parameter names as printed (unique), in order.
@@ -39,8 +40,17 @@ public:
   /// Host-side text of a grid expression (scalar; params by name, meta-parameters qualified).
   std::string hostExpr(const ir::Expr &e);
 
+  /// With an aligned variant (ir::Kernel::alignedVariant): the namespace inside the instantiation's
+  /// that holds it, the launcher's tests of the arguments it assumes (`tilec::rt::aligned_to_16(a)`,
+  /// `n % 16 == 0`), and those assumptions in words (`a is 16-byte aligned and n is a multiple of 16`).
+  const std::string &alignedNamespace() const { return alignedNsName_; }
+  std::vector<std::string> alignedTests() const;
+  std::string alignedAssumptions() const;
+
 private:
   using Idx = std::vector<std::string>;
+  /// What `emit` puts inside the namespace: the tunables block and the kernel.
+  void emitContents(CodeWriter &w);
   struct LayoutAlias {
     std::string name, type, comment;
   };
@@ -128,6 +138,7 @@ private:
   std::vector<std::string> bufferNames_;
   std::string idxNames_[2], vecIdx_, valsName_, bitsName_;
   std::string numWarpsName_, numThreadsName_, smemBytesName_, kernelName_;
+  std::string alignedNsName_; // empty without an aligned variant
   /// The register budget (collect()): blocks per SM asked of __launch_bounds__ (1: none asked),
   /// the estimate it rests on, threads per block.
   int minBlocks_ = 1, liveRegisters_ = 0, threads_ = 0;

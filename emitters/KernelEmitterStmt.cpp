@@ -165,11 +165,21 @@ void KernelEmitter::tileLoad(const std::string &dst, const Type &t, const Load *
   bool uniformOther = !ld->mask || !ld->other || !ld->other->type.isTile() || as<Splat>(ld->other);
   // One call into the thread's own storage when the mask is a variable (or absent) and `other` is
   // one value; a mask computed per element goes through a `bits` temporary (stride 1 only).
+  // A mask whose bits are alike over each vector is one test per vector (its first element).
+  bool allOrNone = ld->mask && ld->maskAllOrNone && uniformOther;
   bool direct = uniformOther && (!ld->mask || maskVar || stride.empty());
   forEachElem(t, [&](const Idx &idx) {
     Idx vi = idx;
     vi[vd] = idx[vd] + " + " + vecIdx_;
     std::string addr = elem(ld->ptr, idx).text;
+    if (allOrNone) {
+      std::string on = maskVar ? indexed(*maskVar, idx) : elem(ld->mask, idx).text;
+      std::string other = ld->other ? elem(ld->other, idx).text : zero(t);
+      call("tilec::rt::load_vec_if<" + vec + ", " + (ld->aligned ? "true" : "false") +
+               (stride.empty() ? "" : ", " + stride) + ">(",
+           {"&" + indexed(dst, idx), addr, on, other}, ");");
+      return;
+    }
     if (direct) {
       std::string mask;
       if (ld->mask && maskVar) {
@@ -257,7 +267,10 @@ void KernelEmitter::store(const Store *st) {
   const std::string *maskVar = st->mask ? directTile(st->mask, pt) : nullptr;
   // Variables are passed as they are (elements `stride` apart); a value or mask computed per
   // element goes through a VEC-element temporary, which has stride 1: with a stride, both do.
-  bool strided = !stride.empty() && !(valueVar && (!st->mask || maskVar));
+  // A mask whose bits are alike over each vector is one test per vector (its first element)
+  // around an unmasked access.
+  bool allOrNone = st->mask && st->maskAllOrNone;
+  bool strided = !stride.empty() && !(valueVar && (!st->mask || maskVar || allOrNone));
   if (strided) {
     valueVar = nullptr;
     maskVar = nullptr;
@@ -265,7 +278,7 @@ void KernelEmitter::store(const Store *st) {
   forEachElem(pt, [&](const Idx &idx) {
     Idx vi = idx;
     vi[vd] = idx[vd] + " + " + vecIdx_;
-    bool tmpValue = !valueVar, tmpMask = st->mask && !maskVar;
+    bool tmpValue = !valueVar, tmpMask = st->mask && !maskVar && !allOrNone;
     if (tmpValue)
       w_->line(T + " " + valsName_ + "[" + vec + "];");
     if (tmpMask)
@@ -287,9 +300,17 @@ void KernelEmitter::store(const Store *st) {
         w_->line(bitsName_ + "[" + vecIdx_ + "] = " + elem(st->mask, vi).text + ";");
     }
     std::string value = tmpValue ? valsName_ : "&" + indexed(*valueVar, idx);
-    std::string mask = !st->mask ? "" : tmpMask ? bitsName_ : "&" + indexed(*maskVar, idx);
     bool useStride = !stride.empty() && !tmpValue;
     std::vector<std::string> args{elem(st->ptr, idx).text, value};
+    if (allOrNone) {
+      w_->line("if (" + (maskVar ? indexed(*maskVar, idx) : elem(st->mask, idx).text) + ")");
+      auto in = w_->indent();
+      call("tilec::rt::store_vec<" + vec + ", " + (st->aligned ? "true" : "false") +
+               (useStride ? ", " + stride : "") + ">(",
+           args, ");");
+      return;
+    }
+    std::string mask = !st->mask ? "" : tmpMask ? bitsName_ : "&" + indexed(*maskVar, idx);
     if (st->mask)
       args.push_back(mask);
     if (st->mask && st->maskAtLast) // the vector is wholly unmasked when its last element is

@@ -17,6 +17,7 @@ namespace ctx = boost::context;
 namespace tilec::emu::internal {
 
 Launch *g_launch = nullptr;
+const void *g_lastKernel = nullptr; // the kernel function of the latest launch (last_kernel)
 Thread *g_current = nullptr;
 
 namespace {
@@ -465,6 +466,7 @@ Error launch(const LaunchConfig &config, void (*body)(void *), void *ctxArg, con
     return set_error(ErrorInvalidConfiguration);
   static uint64_t blockSerial = 0;
   static uint32_t epoch = 0;
+  g_lastKernel = kernel;
   Launch l;
   l.config = config;
   l.threadsPerBlock = unsigned(threads);
@@ -496,6 +498,8 @@ Error launch(const LaunchConfig &config, void (*body)(void *), void *ctxArg, con
   }
   return Success;
 }
+
+const void *last_kernel() { return g_lastKernel; }
 
 uint3 thread_idx() { return g_current ? g_current->idx : uint3{0, 0, 0}; }
 uint3 block_idx() { return g_launch ? g_launch->block : uint3{0, 0, 0}; }

@@ -48,6 +48,7 @@ bool same(const ExpandDims *a, const ExpandDims *b) {
 bool same(const Broadcast *a, const Broadcast *b) { return equal(a->a, b->a); }
 bool same(const Load *a, const Load *b) {
   return a->vec == b->vec && a->aligned == b->aligned && a->maskAtLast == b->maskAtLast &&
+         a->maskAllOrNone == b->maskAllOrNone &&
          equal(a->ptr, b->ptr) &&
          equal(a->mask, b->mask) && equal(a->other, b->other);
 }
@@ -87,6 +88,7 @@ bool same(const Assign *a, const Assign *b) {
 }
 bool same(const Store *a, const Store *b) {
   return a->vec == b->vec && a->aligned == b->aligned && a->maskAtLast == b->maskAtLast &&
+         a->maskAllOrNone == b->maskAllOrNone &&
          equal(a->ptr, b->ptr) &&
          equal(a->value, b->value) && equal(a->mask, b->mask);
 }

@@ -210,6 +210,7 @@ struct Load : ExprNode {
   int vec = 1;
   bool aligned = false;
   bool maskAtLast = false; ///< each vector's mask is all true exactly when its last element is
+  bool maskAllOrNone = false; ///< each vector's mask bits are all equal
   static Expr make(Expr ptr, Expr mask, Expr other, SourceLoc loc = {});
 };
 /// Reduce `a` along `axis`; the result has that dimension removed (a scalar for 1-D input). Sum of
@@ -331,6 +332,7 @@ struct Store : StmtNode {
   int vec = 1;
   bool aligned = false;
   bool maskAtLast = false; ///< each vector's mask is all true exactly when its last element is
+  bool maskAllOrNone = false; ///< each vector's mask bits are all equal
   static Stmt make(Expr ptr, Expr value, Expr mask, SourceLoc loc = {});
 };
 /// for (var = begin; var < end; var += step) body  — scalar integer bounds, step > 0 unless
@@ -469,6 +471,14 @@ struct Kernel {
   std::vector<std::vector<InlinedCall>> inlinedCalls;
   int nextVarId = 0;
   Var newVar(std::string name, Type type, VarKind kind, SourceLoc loc);
+  /// Parameters (by id) this compilation assumes divisible by 16: a pointer's address a multiple of
+  /// 16 bytes, an integer's value a multiple of 16 (Triton's divisibility-16 specialization). Set
+  /// only on an aligned variant, whose launcher checks them; empty for the general kernel.
+  std::set<int> divisibleBy16;
+  /// The same instantiation compiled under `divisibleBy16` assumptions, where that changes the code
+  /// (wider or unchecked vector accesses); the launcher picks it when its arguments qualify. Set by
+  /// the driver after the pipeline (driver/AlignedVariants.h); null when there is none.
+  std::shared_ptr<const Kernel> alignedVariant;
 };
 
 /// A source file a kernel came from: its name as given on the command line and its lines (for

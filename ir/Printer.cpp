@@ -91,7 +91,8 @@ public:
       os << ')';
       if (st->vec != 1 || st->aligned)
         os << " {vec=" << st->vec << (st->aligned ? ", aligned" : "")
-           << (st->maskAtLast ? ", mask_at_last" : "") << '}';
+           << (st->maskAtLast ? ", mask_at_last" : "")
+           << (st->maskAllOrNone ? ", mask_all_or_none" : "") << '}';
       break;
     }
     case StmtKind::For: {
@@ -343,7 +344,8 @@ private:
       o << ')';
       if (l->vec != 1 || l->aligned)
         o << " {vec=" << l->vec << (l->aligned ? ", aligned" : "")
-          << (l->maskAtLast ? ", mask_at_last" : "") << '}';
+          << (l->maskAtLast ? ", mask_at_last" : "")
+          << (l->maskAllOrNone ? ", mask_all_or_none" : "") << '}';
       break;
     }
     case ExprKind::Reduce: {

@@ -42,17 +42,18 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) swiglu_fwd(
     tilec::rt::load_vec<A_LOAD_VEC, false>(&a_load[i], a + row * stride + cols[i], &mask[i],
                                            tilec::rt::to_bf16(0.0f), mask[i + A_LOAD_VEC - 1]);
   }
-  float a_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    a_row[i] = tilec::rt::to_float(a_load[i]) * gate;
-  }
   // liger.cpp:33: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
   __nv_bfloat16 b_row[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += B_ROW_VEC) {
     tilec::rt::load_vec<B_ROW_VEC, false>(&b_row[i], b + row * stride + cols[i], &mask[i],
                                           tilec::rt::to_bf16(0.0f), mask[i + B_ROW_VEC - 1]);
+  }
+  // liger.cpp:32: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
+  float a_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a_row[i] = tilec::rt::to_float(a_load[i]) * gate;
   }
   // liger.cpp:34: tl::store(c + row * stride + cols, tl::cast<tl::bfloat16>(liger::silu(a_row)) * b_row, mask);
   TILEC_UNROLL
@@ -66,6 +67,75 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) swiglu_fwd(
   }
 }
 
+// The same kernel compiled assuming a, b and c are 16-byte aligned and stride and n_cols are
+// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 16384;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int C_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 16384: 8 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
+using L0 = tilec::rt::Blocked1<A_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 2 blocks of 512 threads per SM leave each thread 64 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) swiglu_fwd(
+    const __nv_bfloat16 *a, const __nv_bfloat16 *b, __nv_bfloat16 *c, int64_t stride, float gate,
+    int /*rows*/, int n_cols) {
+  // liger.cpp:29: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:30: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:31: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:32: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
+  __nv_bfloat16 a_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += A_LOAD_VEC) {
+    tilec::rt::load_vec_if<A_LOAD_VEC, true>(&a_load[i], a + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:33: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
+  __nv_bfloat16 b_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_ROW_VEC) {
+    tilec::rt::load_vec_if<B_ROW_VEC, true>(&b_row[i], b + row * stride + cols[i], mask[i],
+                                            tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:32: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
+  float a_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a_row[i] = tilec::rt::to_float(a_load[i]) * gate;
+  }
+  // liger.cpp:34: tl::store(c + row * stride + cols, tl::cast<tl::bfloat16>(liger::silu(a_row)) * b_row, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += C_STORE_VEC) {
+    __nv_bfloat16 vals[C_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < C_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(a_row[i + v] * tilec::rt::sigmoid(a_row[i + v]))) * tilec::rt::to_float(b_row[i + v]));
+    if (mask[i])
+      tilec::rt::store_vec<C_STORE_VEC, true>(c + row * stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace swiglu_fwd_16384_16
 
 /// Launches swiglu_fwd<16384, 16> on `stream` with
@@ -75,10 +145,17 @@ cudaError_t launch_swiglu_fwd_16384_16(dim3 grid, cudaStream_t stream, const __n
                                        float gate, int rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and stride and n_cols are multiples of
+  // 16.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && stride % 16 == 0 && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(swiglu_fwd_16384_16::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, swiglu_fwd_16384_16::aligned::swiglu_fwd, a, b, c, stride,
+                              gate, rows, n_cols);
   return cudaLaunchKernelEx(&config, swiglu_fwd_16384_16::swiglu_fwd, a, b, c, stride, gate, rows,
                             n_cols);
 }
@@ -131,17 +208,18 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) geglu_fwd(
     tilec::rt::load_vec<A_LOAD_VEC, false>(&a_load[i], a + row * stride + cols[i], &mask[i],
                                            tilec::rt::to_bf16(0.0f), mask[i + A_LOAD_VEC - 1]);
   }
-  float a_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    a_row[i] = tilec::rt::to_float(a_load[i]);
-  }
   // liger.cpp:46: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
   __nv_bfloat16 b_row[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += B_ROW_VEC) {
     tilec::rt::load_vec<B_ROW_VEC, false>(&b_row[i], b + row * stride + cols[i], &mask[i],
                                           tilec::rt::to_bf16(0.0f), mask[i + B_ROW_VEC - 1]);
+  }
+  // liger.cpp:45: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
+  float a_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a_row[i] = tilec::rt::to_float(a_load[i]);
   }
   // inlined: liger::gelu_tanh (called at liger.cpp:47)
   // liger.cpp:18: auto a_cubed = a * a * a;
@@ -162,6 +240,82 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) geglu_fwd(
   }
 }
 
+// The same kernel compiled assuming a, b and c are 16-byte aligned and stride and n_cols are
+// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 16384;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int C_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 16384: 8 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
+using L0 = tilec::rt::Blocked1<A_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 2 blocks of 512 threads per SM leave each thread 64 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) geglu_fwd(
+    const __nv_bfloat16 *a, const __nv_bfloat16 *b, __nv_bfloat16 *c, int64_t stride, int /*rows*/,
+    int n_cols) {
+  // liger.cpp:42: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:43: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:44: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:45: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
+  __nv_bfloat16 a_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += A_LOAD_VEC) {
+    tilec::rt::load_vec_if<A_LOAD_VEC, true>(&a_load[i], a + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:46: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
+  __nv_bfloat16 b_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_ROW_VEC) {
+    tilec::rt::load_vec_if<B_ROW_VEC, true>(&b_row[i], b + row * stride + cols[i], mask[i],
+                                            tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:45: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
+  float a_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a_row[i] = tilec::rt::to_float(a_load[i]);
+  }
+  // inlined: liger::gelu_tanh (called at liger.cpp:47)
+  // liger.cpp:18: auto a_cubed = a * a * a;
+  float a_cubed[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a_cubed[i] = a_row[i] * a_row[i] * a_row[i];
+  }
+  // liger.cpp:47: tl::store(c + row * stride + cols, tl::cast<tl::bfloat16>(liger::gelu_tanh(a_row)) * b_row, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += C_STORE_VEC) {
+    __nv_bfloat16 vals[C_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < C_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(0.5f * a_row[i + v] * (1.0f + tanhf(0.797884583f * (a_row[i + v] + 0.0447149985f * a_cubed[i + v]))))) * tilec::rt::to_float(b_row[i + v]));
+    if (mask[i])
+      tilec::rt::store_vec<C_STORE_VEC, true>(c + row * stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace geglu_fwd_16384_16
 
 /// Launches geglu_fwd<16384, 16> on `stream` with
@@ -171,10 +325,17 @@ cudaError_t launch_geglu_fwd_16384_16(dim3 grid, cudaStream_t stream, const __nv
                                       int rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and stride and n_cols are multiples of
+  // 16.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && stride % 16 == 0 && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(geglu_fwd_16384_16::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, geglu_fwd_16384_16::aligned::geglu_fwd, a, b, c, stride,
+                              rows, n_cols);
   return cudaLaunchKernelEx(&config, geglu_fwd_16384_16::geglu_fwd, a, b, c, stride, rows, n_cols);
 }
 
@@ -225,17 +386,18 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * x_stride + cols[i], &mask[i],
                                            tilec::rt::to_bf16(0.0f), mask[i + X_LOAD_VEC - 1]);
   }
-  float x_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    x_row[i] = tilec::rt::to_float(x_load[i]);
-  }
   // liger.cpp:60: auto w_row = tl::load(w + cols, mask, 0.0f);
   __nv_bfloat16 w_row[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_ROW_VEC) {
     tilec::rt::load_vec<W_ROW_VEC, false>(&w_row[i], w + cols[i], &mask[i],
                                           tilec::rt::to_bf16(0.0f), mask[i + W_ROW_VEC - 1]);
+  }
+  // liger.cpp:59: auto x_row = tl::cast<float>(tl::load(x + row * x_stride + cols, mask, 0.0f));
+  float x_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x_row[i] = tilec::rt::to_float(x_load[i]);
   }
   // liger.cpp:61: float mean_square = tl::sum(x_row * x_row) / n_cols;
   float sum_x_row_part = x_row[0] * x_row[0];
@@ -272,6 +434,97 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   }
 }
 
+// The same kernel compiled assuming y, x and w are 16-byte aligned and y_stride, x_stride and
+// n_cols are multiples of 16: the launcher tests the arguments and runs this one when they qualify
+// (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
+    __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride,
+    const __nv_bfloat16 *w, float *rstd_out, float eps, float offset, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_x_row_smem = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:56: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:57: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:58: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:59: auto x_row = tl::cast<float>(tl::load(x + row * x_stride + cols, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * x_stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:60: auto w_row = tl::load(w + cols, mask, 0.0f);
+  __nv_bfloat16 w_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_ROW_VEC) {
+    tilec::rt::load_vec_if<W_ROW_VEC, true>(&w_row[i], w + cols[i], mask[i],
+                                            tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:59: auto x_row = tl::cast<float>(tl::load(x + row * x_stride + cols, mask, 0.0f));
+  float x_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x_row[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:61: float mean_square = tl::sum(x_row * x_row) / n_cols;
+  float sum_x_row_part = x_row[0] * x_row[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_x_row_part = tilec::rt::Sum::combine(sum_x_row_part, x_row[i] * x_row[i]);
+  sum_x_row_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_x_row_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_x_row_smem[L0::warp_coord0()] = sum_x_row_part;
+  }
+  __syncthreads();
+  const float sum_x_row = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_x_row_smem, 1);
+  const float mean_square = sum_x_row / static_cast<float>(n_cols);
+  // liger.cpp:62: float rstd = tl::rsqrt(mean_square + eps);
+  const float rstd = rsqrtf(mean_square + eps);
+  // liger.cpp:63: tl::store(rstd_out + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    rstd_out[row] = rstd;
+  // liger.cpp:64: auto normed = tl::cast<tl::bfloat16>(x_row * rstd);
+  __nv_bfloat16 normed[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    normed[i] = tilec::rt::to_bf16(x_row[i] * rstd);
+  }
+  // liger.cpp:65: tl::store(y + row * y_stride + cols, tl::cast<float>(normed) * (offset + tl::cast<float>(w_row)), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(normed[i + v]) * (offset + tilec::rt::to_float(w_row[i + v])));
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * y_stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace rms_norm_fwd_4096_8
 
 /// Launches rms_norm_fwd<4096, 8> on `stream` with
@@ -282,10 +535,18 @@ cudaError_t launch_rms_norm_fwd_4096_8(dim3 grid, cudaStream_t stream, __nv_bflo
                                        float offset, int rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when y, x and w are 16-byte aligned and y_stride, x_stride and n_cols are
+  // multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(y) && y_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(x) && x_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(w) && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(rms_norm_fwd_4096_8::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, rms_norm_fwd_4096_8::aligned::rms_norm_fwd, y, y_stride, x,
+                              x_stride, w, rstd_out, eps, offset, rows, n_cols);
   return cudaLaunchKernelEx(&config, rms_norm_fwd_4096_8::rms_norm_fwd, y, y_stride, x, x_stride, w,
                             rstd_out, eps, offset, rows, n_cols);
 }
@@ -343,17 +604,18 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) rms_norm_fwd(
     tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * x_stride + cols[i], &mask[i],
                                            tilec::rt::to_bf16(0.0f), mask[i + X_LOAD_VEC - 1]);
   }
-  float x_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    x_row[i] = tilec::rt::to_float(x_load[i]);
-  }
   // liger.cpp:60: auto w_row = tl::load(w + cols, mask, 0.0f);
   __nv_bfloat16 w_row[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_ROW_VEC) {
     tilec::rt::load_vec<W_ROW_VEC, false>(&w_row[i], w + cols[i], &mask[i],
                                           tilec::rt::to_bf16(0.0f), mask[i + W_ROW_VEC - 1]);
+  }
+  // liger.cpp:59: auto x_row = tl::cast<float>(tl::load(x + row * x_stride + cols, mask, 0.0f));
+  float x_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x_row[i] = tilec::rt::to_float(x_load[i]);
   }
   // liger.cpp:61: float mean_square = tl::sum(x_row * x_row) / n_cols;
   float sum_x_row_part = x_row[0] * x_row[0];
@@ -390,6 +652,101 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) rms_norm_fwd(
   }
 }
 
+// The same kernel compiled assuming y, x and w are 16-byte aligned and y_stride, x_stride and
+// n_cols are multiples of 16: the launcher tests the arguments and runs this one when they qualify
+// (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 8192;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 8192: 8 contiguous per thread, 32 lanes, 16 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 64;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 3 blocks of 512 threads per SM leave each thread 40 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 3;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) rms_norm_fwd(
+    __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride,
+    const __nv_bfloat16 *w, float *rstd_out, float eps, float offset, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_x_row_smem = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:56: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:57: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:58: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:59: auto x_row = tl::cast<float>(tl::load(x + row * x_stride + cols, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * x_stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:60: auto w_row = tl::load(w + cols, mask, 0.0f);
+  __nv_bfloat16 w_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_ROW_VEC) {
+    tilec::rt::load_vec_if<W_ROW_VEC, true>(&w_row[i], w + cols[i], mask[i],
+                                            tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:59: auto x_row = tl::cast<float>(tl::load(x + row * x_stride + cols, mask, 0.0f));
+  float x_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x_row[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:61: float mean_square = tl::sum(x_row * x_row) / n_cols;
+  float sum_x_row_part = x_row[0] * x_row[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_x_row_part = tilec::rt::Sum::combine(sum_x_row_part, x_row[i] * x_row[i]);
+  sum_x_row_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_x_row_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_x_row_smem[L0::warp_coord0()] = sum_x_row_part;
+  }
+  __syncthreads();
+  const float sum_x_row = tilec::rt::combine_partials<tilec::rt::Sum, 16>(sum_x_row_smem, 1);
+  const float mean_square = sum_x_row / static_cast<float>(n_cols);
+  // liger.cpp:62: float rstd = tl::rsqrt(mean_square + eps);
+  const float rstd = rsqrtf(mean_square + eps);
+  // liger.cpp:63: tl::store(rstd_out + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    rstd_out[row] = rstd;
+  // liger.cpp:64: auto normed = tl::cast<tl::bfloat16>(x_row * rstd);
+  __nv_bfloat16 normed[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    normed[i] = tilec::rt::to_bf16(x_row[i] * rstd);
+  }
+  // liger.cpp:65: tl::store(y + row * y_stride + cols, tl::cast<float>(normed) * (offset + tl::cast<float>(w_row)), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(normed[i + v]) * (offset + tilec::rt::to_float(w_row[i + v])));
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * y_stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace rms_norm_fwd_8192_16
 
 /// Launches rms_norm_fwd<8192, 16> on `stream` with
@@ -400,10 +757,18 @@ cudaError_t launch_rms_norm_fwd_8192_16(dim3 grid, cudaStream_t stream, __nv_bfl
                                         float offset, int rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when y, x and w are 16-byte aligned and y_stride, x_stride and n_cols are
+  // multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(y) && y_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(x) && x_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(w) && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(rms_norm_fwd_8192_16::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, rms_norm_fwd_8192_16::aligned::rms_norm_fwd, y, y_stride, x,
+                              x_stride, w, rstd_out, eps, offset, rows, n_cols);
   return cudaLaunchKernelEx(&config, rms_norm_fwd_8192_16::rms_norm_fwd, y, y_stride, x, x_stride,
                             w, rstd_out, eps, offset, rows, n_cols);
 }
@@ -460,22 +825,12 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     tilec::rt::load_vec<W_LOAD_VEC, false>(&w_load[i], w + cols[i], &mask[i],
                                            tilec::rt::to_bf16(0.0f), mask[i + W_LOAD_VEC - 1]);
   }
-  float w_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    w_row[i] = tilec::rt::to_float(w_load[i]);
-  }
   // liger.cpp:79: auto b_row = tl::cast<float>(tl::load(b + cols, mask, 0.0f));
   __nv_bfloat16 b_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += B_LOAD_VEC) {
     tilec::rt::load_vec<B_LOAD_VEC, false>(&b_load[i], b + cols[i], &mask[i],
                                            tilec::rt::to_bf16(0.0f), mask[i + B_LOAD_VEC - 1]);
-  }
-  float b_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    b_row[i] = tilec::rt::to_float(b_load[i]);
   }
   // liger.cpp:80: auto x_row = tl::cast<float>(tl::load(x + row * x_stride + cols, mask, 0.0f));
   __nv_bfloat16 x_load[L0::ELEMS];
@@ -537,6 +892,18 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // liger.cpp:87: tl::store(rstd_out + row, tl::cast<tl::bfloat16>(rstd));
   if (threadIdx.x == 0)  // one thread stores a scalar
     rstd_out[row] = tilec::rt::to_bf16(rstd);
+  // liger.cpp:79: auto b_row = tl::cast<float>(tl::load(b + cols, mask, 0.0f));
+  float b_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    b_row[i] = tilec::rt::to_float(b_load[i]);
+  }
+  // liger.cpp:78: auto w_row = tl::cast<float>(tl::load(w + cols, mask, 0.0f));
+  float w_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w_row[i] = tilec::rt::to_float(w_load[i]);
+  }
   // liger.cpp:88: tl::store(y + row * y_stride + cols, tl::cast<tl::bfloat16>(centered * rstd * w_row + b_row), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
@@ -549,6 +916,143 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   }
 }
 
+// The same kernel compiled assuming y, x, w and b are 16-byte aligned and y_stride, x_stride and
+// n_cols are multiples of 16: the launcher tests the arguments and runs this one when they qualify
+// (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int W_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<W_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
+    __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride,
+    const __nv_bfloat16 *w, const __nv_bfloat16 *b, __nv_bfloat16 *mean_out,
+    __nv_bfloat16 *rstd_out, float eps, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_x_row_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_centered_masked_smem = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:75: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:76: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:77: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:78: auto w_row = tl::cast<float>(tl::load(w + cols, mask, 0.0f));
+  __nv_bfloat16 w_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_LOAD_VEC) {
+    tilec::rt::load_vec_if<W_LOAD_VEC, true>(&w_load[i], w + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:79: auto b_row = tl::cast<float>(tl::load(b + cols, mask, 0.0f));
+  __nv_bfloat16 b_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_LOAD_VEC) {
+    tilec::rt::load_vec_if<B_LOAD_VEC, true>(&b_load[i], b + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:80: auto x_row = tl::cast<float>(tl::load(x + row * x_stride + cols, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * x_stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  float x_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x_row[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:81: float mean = tl::sum(x_row) / n_cols;
+  float sum_x_row_part = x_row[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_x_row_part = tilec::rt::Sum::combine(sum_x_row_part, x_row[i]);
+  sum_x_row_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_x_row_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_x_row_smem[L0::warp_coord0()] = sum_x_row_part;
+  }
+  __syncthreads();
+  const float sum_x_row = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_x_row_smem, 1);
+  const float mean = sum_x_row / static_cast<float>(n_cols);
+  // liger.cpp:82: auto centered = x_row - mean;
+  float centered[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    centered[i] = x_row[i] - mean;
+  }
+  // liger.cpp:83: auto centered_masked = tl::where(mask, centered, 0.0f);
+  float centered_masked[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    centered_masked[i] = mask[i] ? centered[i] : 0.0f;
+  }
+  // liger.cpp:84: float var = tl::sum(centered_masked * centered_masked) / n_cols;
+  float sum_centered_masked_part = centered_masked[0] * centered_masked[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_centered_masked_part = tilec::rt::Sum::combine(
+        sum_centered_masked_part, centered_masked[i] * centered_masked[i]);
+  sum_centered_masked_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(
+      sum_centered_masked_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_centered_masked_smem[L0::warp_coord0()] = sum_centered_masked_part;
+  }
+  __syncthreads();
+  const float sum_centered_masked = tilec::rt::combine_partials<tilec::rt::Sum, 8>(
+      sum_centered_masked_smem, 1);
+  const float var = sum_centered_masked / static_cast<float>(n_cols);
+  // liger.cpp:85: float rstd = tl::rsqrt(var + eps);
+  const float rstd = rsqrtf(var + eps);
+  // liger.cpp:86: tl::store(mean_out + row, tl::cast<tl::bfloat16>(mean));
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    mean_out[row] = tilec::rt::to_bf16(mean);
+  // liger.cpp:87: tl::store(rstd_out + row, tl::cast<tl::bfloat16>(rstd));
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    rstd_out[row] = tilec::rt::to_bf16(rstd);
+  // liger.cpp:79: auto b_row = tl::cast<float>(tl::load(b + cols, mask, 0.0f));
+  float b_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    b_row[i] = tilec::rt::to_float(b_load[i]);
+  }
+  // liger.cpp:78: auto w_row = tl::cast<float>(tl::load(w + cols, mask, 0.0f));
+  float w_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w_row[i] = tilec::rt::to_float(w_load[i]);
+  }
+  // liger.cpp:88: tl::store(y + row * y_stride + cols, tl::cast<tl::bfloat16>(centered * rstd * w_row + b_row), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(centered[i + v] * rstd * w_row[i + v] + b_row[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * y_stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace layer_norm_fwd_4096_8
 
 /// Launches layer_norm_fwd<4096, 8> on `stream` with
@@ -560,10 +1064,19 @@ cudaError_t launch_layer_norm_fwd_4096_8(dim3 grid, cudaStream_t stream, __nv_bf
                                          float eps, int rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when y, x, w and b are 16-byte aligned and y_stride, x_stride and n_cols
+  // are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(y) && y_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(x) && x_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(w) && tilec::rt::aligned_to_16(b) &&
+                       n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(layer_norm_fwd_4096_8::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, layer_norm_fwd_4096_8::aligned::layer_norm_fwd, y, y_stride,
+                              x, x_stride, w, b, mean_out, rstd_out, eps, rows, n_cols);
   return cudaLaunchKernelEx(&config, layer_norm_fwd_4096_8::layer_norm_fwd, y, y_stride, x,
                             x_stride, w, b, mean_out, rstd_out, eps, rows, n_cols);
 }
@@ -625,22 +1138,12 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) layer_norm_fwd
     tilec::rt::load_vec<W_LOAD_VEC, false>(&w_load[i], w + cols[i], &mask[i],
                                            tilec::rt::to_bf16(0.0f), mask[i + W_LOAD_VEC - 1]);
   }
-  float w_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    w_row[i] = tilec::rt::to_float(w_load[i]);
-  }
   // liger.cpp:79: auto b_row = tl::cast<float>(tl::load(b + cols, mask, 0.0f));
   __nv_bfloat16 b_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += B_LOAD_VEC) {
     tilec::rt::load_vec<B_LOAD_VEC, false>(&b_load[i], b + cols[i], &mask[i],
                                            tilec::rt::to_bf16(0.0f), mask[i + B_LOAD_VEC - 1]);
-  }
-  float b_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    b_row[i] = tilec::rt::to_float(b_load[i]);
   }
   // liger.cpp:80: auto x_row = tl::cast<float>(tl::load(x + row * x_stride + cols, mask, 0.0f));
   __nv_bfloat16 x_load[L0::ELEMS];
@@ -702,6 +1205,18 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) layer_norm_fwd
   // liger.cpp:87: tl::store(rstd_out + row, tl::cast<tl::bfloat16>(rstd));
   if (threadIdx.x == 0)  // one thread stores a scalar
     rstd_out[row] = tilec::rt::to_bf16(rstd);
+  // liger.cpp:79: auto b_row = tl::cast<float>(tl::load(b + cols, mask, 0.0f));
+  float b_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    b_row[i] = tilec::rt::to_float(b_load[i]);
+  }
+  // liger.cpp:78: auto w_row = tl::cast<float>(tl::load(w + cols, mask, 0.0f));
+  float w_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w_row[i] = tilec::rt::to_float(w_load[i]);
+  }
   // liger.cpp:88: tl::store(y + row * y_stride + cols, tl::cast<tl::bfloat16>(centered * rstd * w_row + b_row), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
@@ -713,6 +1228,147 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) layer_norm_fwd
                                              mask[i + Y_STORE_VEC - 1]);
   }
 }
+
+// The same kernel compiled assuming y, x, w and b are 16-byte aligned and y_stride, x_stride and
+// n_cols are multiples of 16: the launcher tests the arguments and runs this one when they qualify
+// (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 8192;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int W_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 8192: 8 contiguous per thread, 32 lanes, 16 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<W_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 64;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 2 blocks of 512 threads per SM leave each thread 64 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) layer_norm_fwd(
+    __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride,
+    const __nv_bfloat16 *w, const __nv_bfloat16 *b, __nv_bfloat16 *mean_out,
+    __nv_bfloat16 *rstd_out, float eps, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_x_row_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_centered_masked_smem = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:75: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:76: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:77: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:78: auto w_row = tl::cast<float>(tl::load(w + cols, mask, 0.0f));
+  __nv_bfloat16 w_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_LOAD_VEC) {
+    tilec::rt::load_vec_if<W_LOAD_VEC, true>(&w_load[i], w + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:79: auto b_row = tl::cast<float>(tl::load(b + cols, mask, 0.0f));
+  __nv_bfloat16 b_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_LOAD_VEC) {
+    tilec::rt::load_vec_if<B_LOAD_VEC, true>(&b_load[i], b + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:80: auto x_row = tl::cast<float>(tl::load(x + row * x_stride + cols, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * x_stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  float x_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x_row[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:81: float mean = tl::sum(x_row) / n_cols;
+  float sum_x_row_part = x_row[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_x_row_part = tilec::rt::Sum::combine(sum_x_row_part, x_row[i]);
+  sum_x_row_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_x_row_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_x_row_smem[L0::warp_coord0()] = sum_x_row_part;
+  }
+  __syncthreads();
+  const float sum_x_row = tilec::rt::combine_partials<tilec::rt::Sum, 16>(sum_x_row_smem, 1);
+  const float mean = sum_x_row / static_cast<float>(n_cols);
+  // liger.cpp:82: auto centered = x_row - mean;
+  float centered[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    centered[i] = x_row[i] - mean;
+  }
+  // liger.cpp:83: auto centered_masked = tl::where(mask, centered, 0.0f);
+  float centered_masked[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    centered_masked[i] = mask[i] ? centered[i] : 0.0f;
+  }
+  // liger.cpp:84: float var = tl::sum(centered_masked * centered_masked) / n_cols;
+  float sum_centered_masked_part = centered_masked[0] * centered_masked[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_centered_masked_part = tilec::rt::Sum::combine(
+        sum_centered_masked_part, centered_masked[i] * centered_masked[i]);
+  sum_centered_masked_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(
+      sum_centered_masked_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_centered_masked_smem[L0::warp_coord0()] = sum_centered_masked_part;
+  }
+  __syncthreads();
+  const float sum_centered_masked = tilec::rt::combine_partials<tilec::rt::Sum, 16>(
+      sum_centered_masked_smem, 1);
+  const float var = sum_centered_masked / static_cast<float>(n_cols);
+  // liger.cpp:85: float rstd = tl::rsqrt(var + eps);
+  const float rstd = rsqrtf(var + eps);
+  // liger.cpp:86: tl::store(mean_out + row, tl::cast<tl::bfloat16>(mean));
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    mean_out[row] = tilec::rt::to_bf16(mean);
+  // liger.cpp:87: tl::store(rstd_out + row, tl::cast<tl::bfloat16>(rstd));
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    rstd_out[row] = tilec::rt::to_bf16(rstd);
+  // liger.cpp:79: auto b_row = tl::cast<float>(tl::load(b + cols, mask, 0.0f));
+  float b_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    b_row[i] = tilec::rt::to_float(b_load[i]);
+  }
+  // liger.cpp:78: auto w_row = tl::cast<float>(tl::load(w + cols, mask, 0.0f));
+  float w_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w_row[i] = tilec::rt::to_float(w_load[i]);
+  }
+  // liger.cpp:88: tl::store(y + row * y_stride + cols, tl::cast<tl::bfloat16>(centered * rstd * w_row + b_row), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(centered[i + v] * rstd * w_row[i + v] + b_row[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * y_stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
 
 } // namespace layer_norm_fwd_8192_16
 
@@ -726,10 +1382,19 @@ cudaError_t launch_layer_norm_fwd_8192_16(dim3 grid, cudaStream_t stream, __nv_b
                                           int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when y, x, w and b are 16-byte aligned and y_stride, x_stride and n_cols
+  // are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(y) && y_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(x) && x_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(w) && tilec::rt::aligned_to_16(b) &&
+                       n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(layer_norm_fwd_8192_16::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, layer_norm_fwd_8192_16::aligned::layer_norm_fwd, y, y_stride,
+                              x, x_stride, w, b, mean_out, rstd_out, eps, rows, n_cols);
   return cudaLaunchKernelEx(&config, layer_norm_fwd_8192_16::layer_norm_fwd, y, y_stride, x,
                             x_stride, w, b, mean_out, rstd_out, eps, rows, n_cols);
 }
@@ -850,6 +1515,115 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   }
 }
 
+// The same kernel compiled assuming y, s_out, x, r and w are 16-byte aligned and stride and n_cols
+// are multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int R_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int S_OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+constexpr int W_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
+    __nv_bfloat16 *y, __nv_bfloat16 *s_out, const __nv_bfloat16 *x, const __nv_bfloat16 *r,
+    int64_t stride, const __nv_bfloat16 *w, float *rstd_out, float eps, float offset, int /*rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_s_f32_smem = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:98: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:99: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:100: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:101: auto s_row = tl::load(x + row * stride + cols, mask, 0.0f) + tl::load(r + row * stride + cols, mask, 0.0f);
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  __nv_bfloat16 r_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += R_LOAD_VEC) {
+    tilec::rt::load_vec_if<R_LOAD_VEC, true>(&r_load[i], r + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  __nv_bfloat16 s_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    s_row[i] = tilec::rt::to_bf16(tilec::rt::to_float(x_load[i]) + tilec::rt::to_float(r_load[i]));
+  }
+  // liger.cpp:102: tl::store(s_out + row * stride + cols, s_row, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += S_OUT_STORE_VEC) {
+    if (mask[i])
+      tilec::rt::store_vec<S_OUT_STORE_VEC, true>(s_out + row * stride + cols[i], &s_row[i]);
+  }
+  // liger.cpp:103: auto w_row = tl::load(w + cols, mask, 0.0f);
+  __nv_bfloat16 w_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_ROW_VEC) {
+    tilec::rt::load_vec_if<W_ROW_VEC, true>(&w_row[i], w + cols[i], mask[i],
+                                            tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:104: auto s_f32 = tl::cast<float>(s_row);
+  float s_f32[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    s_f32[i] = tilec::rt::to_float(s_row[i]);
+  }
+  // liger.cpp:105: float rstd = tl::rsqrt(tl::sum(s_f32 * s_f32) / n_cols + eps);
+  float sum_s_f32_part = s_f32[0] * s_f32[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_s_f32_part = tilec::rt::Sum::combine(sum_s_f32_part, s_f32[i] * s_f32[i]);
+  sum_s_f32_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_s_f32_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_s_f32_smem[L0::warp_coord0()] = sum_s_f32_part;
+  }
+  __syncthreads();
+  const float sum_s_f32 = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_s_f32_smem, 1);
+  const float rstd = rsqrtf(sum_s_f32 / static_cast<float>(n_cols) + eps);
+  // liger.cpp:106: tl::store(rstd_out + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    rstd_out[row] = rstd;
+  // liger.cpp:107: auto normed = tl::cast<tl::bfloat16>(s_f32 * rstd);
+  __nv_bfloat16 normed[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    normed[i] = tilec::rt::to_bf16(s_f32[i] * rstd);
+  }
+  // liger.cpp:108: tl::store(y + row * stride + cols, tl::cast<float>(normed) * (offset + tl::cast<float>(w_row)), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(normed[i + v]) * (offset + tilec::rt::to_float(w_row[i + v])));
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace add_rms_norm_fwd_4096_8
 
 /// Launches add_rms_norm_fwd<4096, 8> on `stream` with
@@ -861,10 +1635,18 @@ cudaError_t launch_add_rms_norm_fwd_4096_8(dim3 grid, cudaStream_t stream, __nv_
                                            float offset, int rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when y, s_out, x, r and w are 16-byte aligned and stride and n_cols are
+  // multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(y) && tilec::rt::aligned_to_16(s_out) &&
+                       tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(r) &&
+                       stride % 16 == 0 && tilec::rt::aligned_to_16(w) && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(add_rms_norm_fwd_4096_8::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, add_rms_norm_fwd_4096_8::aligned::add_rms_norm_fwd, y, s_out,
+                              x, r, stride, w, rstd_out, eps, offset, rows, n_cols);
   return cudaLaunchKernelEx(&config, add_rms_norm_fwd_4096_8::add_rms_norm_fwd, y, s_out, x, r,
                             stride, w, rstd_out, eps, offset, rows, n_cols);
 }
@@ -989,6 +1771,119 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) add_rms_norm_f
   }
 }
 
+// The same kernel compiled assuming y, s_out, x, r and w are 16-byte aligned and stride and n_cols
+// are multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 8192;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int R_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int S_OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+constexpr int W_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 8192: 8 contiguous per thread, 32 lanes, 16 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 64;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 2 blocks of 512 threads per SM leave each thread 64 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) add_rms_norm_fwd(
+    __nv_bfloat16 *y, __nv_bfloat16 *s_out, const __nv_bfloat16 *x, const __nv_bfloat16 *r,
+    int64_t stride, const __nv_bfloat16 *w, float *rstd_out, float eps, float offset, int /*rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_s_f32_smem = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:98: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:99: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:100: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:101: auto s_row = tl::load(x + row * stride + cols, mask, 0.0f) + tl::load(r + row * stride + cols, mask, 0.0f);
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  __nv_bfloat16 r_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += R_LOAD_VEC) {
+    tilec::rt::load_vec_if<R_LOAD_VEC, true>(&r_load[i], r + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  __nv_bfloat16 s_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    s_row[i] = tilec::rt::to_bf16(tilec::rt::to_float(x_load[i]) + tilec::rt::to_float(r_load[i]));
+  }
+  // liger.cpp:102: tl::store(s_out + row * stride + cols, s_row, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += S_OUT_STORE_VEC) {
+    if (mask[i])
+      tilec::rt::store_vec<S_OUT_STORE_VEC, true>(s_out + row * stride + cols[i], &s_row[i]);
+  }
+  // liger.cpp:103: auto w_row = tl::load(w + cols, mask, 0.0f);
+  __nv_bfloat16 w_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_ROW_VEC) {
+    tilec::rt::load_vec_if<W_ROW_VEC, true>(&w_row[i], w + cols[i], mask[i],
+                                            tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:104: auto s_f32 = tl::cast<float>(s_row);
+  float s_f32[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    s_f32[i] = tilec::rt::to_float(s_row[i]);
+  }
+  // liger.cpp:105: float rstd = tl::rsqrt(tl::sum(s_f32 * s_f32) / n_cols + eps);
+  float sum_s_f32_part = s_f32[0] * s_f32[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_s_f32_part = tilec::rt::Sum::combine(sum_s_f32_part, s_f32[i] * s_f32[i]);
+  sum_s_f32_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_s_f32_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_s_f32_smem[L0::warp_coord0()] = sum_s_f32_part;
+  }
+  __syncthreads();
+  const float sum_s_f32 = tilec::rt::combine_partials<tilec::rt::Sum, 16>(sum_s_f32_smem, 1);
+  const float rstd = rsqrtf(sum_s_f32 / static_cast<float>(n_cols) + eps);
+  // liger.cpp:106: tl::store(rstd_out + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    rstd_out[row] = rstd;
+  // liger.cpp:107: auto normed = tl::cast<tl::bfloat16>(s_f32 * rstd);
+  __nv_bfloat16 normed[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    normed[i] = tilec::rt::to_bf16(s_f32[i] * rstd);
+  }
+  // liger.cpp:108: tl::store(y + row * stride + cols, tl::cast<float>(normed) * (offset + tl::cast<float>(w_row)), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(normed[i + v]) * (offset + tilec::rt::to_float(w_row[i + v])));
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace add_rms_norm_fwd_8192_16
 
 /// Launches add_rms_norm_fwd<8192, 16> on `stream` with
@@ -1000,10 +1895,18 @@ cudaError_t launch_add_rms_norm_fwd_8192_16(dim3 grid, cudaStream_t stream, __nv
                                             float offset, int rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when y, s_out, x, r and w are 16-byte aligned and stride and n_cols are
+  // multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(y) && tilec::rt::aligned_to_16(s_out) &&
+                       tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(r) &&
+                       stride % 16 == 0 && tilec::rt::aligned_to_16(w) && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(add_rms_norm_fwd_8192_16::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, add_rms_norm_fwd_8192_16::aligned::add_rms_norm_fwd, y,
+                              s_out, x, r, stride, w, rstd_out, eps, offset, rows, n_cols);
   return cudaLaunchKernelEx(&config, add_rms_norm_fwd_8192_16::add_rms_norm_fwd, y, s_out, x, r,
                             stride, w, rstd_out, eps, offset, rows, n_cols);
 }
@@ -1038,14 +1941,14 @@ __global__ void __launch_bounds__(NUM_THREADS) kldiv_fwd(
   float *sum_t_smem = reinterpret_cast<float *>(smem + 0);
   // liger.cpp:117: int64_t row = tl::program_id(0);
   const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:119: float loss_sum = 0.0f;
+  float loss_sum = 0.0f;
   // liger.cpp:118: auto base = tl::arange<0, BLOCK>();
   int base[L0::ELEMS];
   TILEC_UNROLL
   for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
     base[i_1] = L0::coord0(i_1);
   }
-  // liger.cpp:119: float loss_sum = 0.0f;
-  float loss_sum = 0.0f;
   // liger.cpp:120: for (int i = 0; i < n_cols; i += BLOCK) {
   TILEC_NO_UNROLL
   for (int i = 0; i < n_cols; i += BLOCK) {
@@ -1095,6 +1998,86 @@ __global__ void __launch_bounds__(NUM_THREADS) kldiv_fwd(
     loss[row] = loss_sum;
 }
 
+// The same kernel compiled assuming y and gt are 16-byte aligned and y_stride, gt_stride and n_cols
+// are multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 16384;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int Y_CHUNK_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int T_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+// tile 16384: 4 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
+using L0 = tilec::rt::Blocked1<Y_CHUNK_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 64;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) kldiv_fwd(
+    const float *y, int64_t y_stride, const float *gt, int64_t gt_stride, float *loss, float eps,
+    int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_t_smem = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:117: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:119: float loss_sum = 0.0f;
+  float loss_sum = 0.0f;
+  // liger.cpp:118: auto base = tl::arange<0, BLOCK>();
+  int base[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    base[i_1] = L0::coord0(i_1);
+  }
+  // liger.cpp:120: for (int i = 0; i < n_cols; i += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int i = 0; i < n_cols; i += BLOCK) {
+    // liger.cpp:121: auto offs = i + base;
+    int offs[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+      offs[i_1] = i + base[i_1];
+    }
+    // liger.cpp:122: auto mask = offs < n_cols;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+      mask[i_1] = offs[i_1] < n_cols;
+    }
+    // liger.cpp:123: auto y_chunk = tl::load(y + row * y_stride + offs, mask, 0.0f);
+    float y_chunk[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += Y_CHUNK_VEC) {
+      tilec::rt::load_vec_if<Y_CHUNK_VEC, true>(&y_chunk[i_1], y + row * y_stride + offs[i_1],
+                                                mask[i_1], 0.0f);
+    }
+    // liger.cpp:124: auto t = tl::load(gt + row * gt_stride + offs, mask, 0.0f);
+    float t[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += T_VEC) {
+      tilec::rt::load_vec_if<T_VEC, true>(&t[i_1], gt + row * gt_stride + offs[i_1], mask[i_1],
+                                          0.0f);
+    }
+    // liger.cpp:125: loss_sum += tl::sum(t * (tl::log(tl::maximum(t, eps)) - y_chunk));
+    float sum_t_part = t[0] * (logf(fmaxf(t[0], eps)) - y_chunk[0]);
+    TILEC_UNROLL
+    for (int i_1 = 1; i_1 < L0::ELEMS; ++i_1)
+      sum_t_part = tilec::rt::Sum::combine(sum_t_part,
+                                           t[i_1] * (logf(fmaxf(t[i_1], eps)) - y_chunk[i_1]));
+    sum_t_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_t_part, 16, 8, 4, 2, 1);
+    __syncthreads();
+    if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+      sum_t_smem[L0::warp_coord0()] = sum_t_part;
+    }
+    __syncthreads();
+    const float sum_t = tilec::rt::combine_partials<tilec::rt::Sum, 16>(sum_t_smem, 1);
+    loss_sum = loss_sum + sum_t;
+  }
+  // liger.cpp:127: tl::store(loss + row, loss_sum);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    loss[row] = loss_sum;
+}
+
+} // namespace aligned
+
 } // namespace kldiv_fwd_16384_16
 
 /// Launches kldiv_fwd<16384, 16> on `stream` with
@@ -1104,10 +2087,17 @@ cudaError_t launch_kldiv_fwd_16384_16(dim3 grid, cudaStream_t stream, const floa
                                       float *loss, float eps, int rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when y and gt are 16-byte aligned and y_stride, gt_stride and n_cols are
+  // multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(y) && y_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(gt) && gt_stride % 16 == 0 && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(kldiv_fwd_16384_16::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, kldiv_fwd_16384_16::aligned::kldiv_fwd, y, y_stride, gt,
+                              gt_stride, loss, eps, rows, n_cols);
   return cudaLaunchKernelEx(&config, kldiv_fwd_16384_16::kldiv_fwd, y, y_stride, gt, gt_stride,
                             loss, eps, rows, n_cols);
 }
@@ -1119,4 +2109,2782 @@ cudaError_t launch_kldiv_fwd_16384_16(cudaStream_t stream, const float *y, int64
   const dim3 grid(rows);
   return launch_kldiv_fwd_16384_16(grid, stream, y, y_stride, gt, gt_stride, loss, eps, rows,
                                    n_cols);
+}
+
+// swiglu_bwd<16384, 16>: one instantiation
+namespace swiglu_bwd_16384_16 {
+constexpr int BLOCK = 16384;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int DC_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int A_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int A_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+constexpr int B_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 16384: 8 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
+using L0 = tilec::rt::Blocked1<DC_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) swiglu_bwd(
+    const __nv_bfloat16 *dc, __nv_bfloat16 *a, __nv_bfloat16 *b, int64_t stride, float gate,
+    int /*rows*/, int n_cols) {
+  // liger.cpp:136: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:137: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:138: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:139: auto dc_row = tl::load(dc + row * stride + cols, mask, 0.0f);
+  __nv_bfloat16 dc_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DC_ROW_VEC) {
+    tilec::rt::load_vec<DC_ROW_VEC, false>(&dc_row[i], dc + row * stride + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + DC_ROW_VEC - 1]);
+  }
+  // liger.cpp:140: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
+  __nv_bfloat16 a_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += A_LOAD_VEC) {
+    tilec::rt::load_vec<A_LOAD_VEC, false>(&a_load[i], a + row * stride + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + A_LOAD_VEC - 1]);
+  }
+  // liger.cpp:141: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
+  __nv_bfloat16 b_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_ROW_VEC) {
+    tilec::rt::load_vec<B_ROW_VEC, false>(&b_row[i], b + row * stride + cols[i], &mask[i],
+                                          tilec::rt::to_bf16(0.0f), mask[i + B_ROW_VEC - 1]);
+  }
+  // liger.cpp:140: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
+  float a_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a_row[i] = tilec::rt::to_float(a_load[i]) * gate;
+  }
+  // liger.cpp:142: auto sig_a = tl::sigmoid(a_row);
+  float sig_a[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sig_a[i] = tilec::rt::sigmoid(a_row[i]);
+  }
+  // liger.cpp:143: auto silu_a = a_row * sig_a;
+  float silu_a[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    silu_a[i] = a_row[i] * sig_a[i];
+  }
+  // liger.cpp:145: auto da_row = dc_row * (silu_a * (1.0f - sig_a) + sig_a) * b_row * gate;
+  float da_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    da_row[i] = tilec::rt::to_float(dc_row[i]) * (silu_a[i] * (1.0f - sig_a[i]) + sig_a[i]) * tilec::rt::to_float(b_row[i]) * gate;
+  }
+  // liger.cpp:146: tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += A_STORE_VEC) {
+    __nv_bfloat16 vals[A_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < A_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(da_row[i + v]);
+    tilec::rt::store_vec<A_STORE_VEC, false>(a + row * stride + cols[i], vals, &mask[i],
+                                             mask[i + A_STORE_VEC - 1]);
+  }
+  // liger.cpp:144: auto db_row = dc_row * silu_a;
+  float db_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    db_row[i] = tilec::rt::to_float(dc_row[i]) * silu_a[i];
+  }
+  // liger.cpp:147: tl::store(b + row * stride + cols, tl::cast<tl::bfloat16>(db_row), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_STORE_VEC) {
+    __nv_bfloat16 vals[B_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < B_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(db_row[i + v]);
+    tilec::rt::store_vec<B_STORE_VEC, false>(b + row * stride + cols[i], vals, &mask[i],
+                                             mask[i + B_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming dc, a and b are 16-byte aligned and stride and n_cols are
+// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 16384;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int DC_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int A_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int A_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+constexpr int B_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 16384: 8 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
+using L0 = tilec::rt::Blocked1<DC_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) swiglu_bwd(
+    const __nv_bfloat16 *dc, __nv_bfloat16 *a, __nv_bfloat16 *b, int64_t stride, float gate,
+    int /*rows*/, int n_cols) {
+  // liger.cpp:136: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:137: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:138: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:139: auto dc_row = tl::load(dc + row * stride + cols, mask, 0.0f);
+  __nv_bfloat16 dc_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DC_ROW_VEC) {
+    tilec::rt::load_vec_if<DC_ROW_VEC, true>(&dc_row[i], dc + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:140: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
+  __nv_bfloat16 a_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += A_LOAD_VEC) {
+    tilec::rt::load_vec_if<A_LOAD_VEC, true>(&a_load[i], a + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:141: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
+  __nv_bfloat16 b_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_ROW_VEC) {
+    tilec::rt::load_vec_if<B_ROW_VEC, true>(&b_row[i], b + row * stride + cols[i], mask[i],
+                                            tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:140: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
+  float a_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a_row[i] = tilec::rt::to_float(a_load[i]) * gate;
+  }
+  // liger.cpp:142: auto sig_a = tl::sigmoid(a_row);
+  float sig_a[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sig_a[i] = tilec::rt::sigmoid(a_row[i]);
+  }
+  // liger.cpp:143: auto silu_a = a_row * sig_a;
+  float silu_a[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    silu_a[i] = a_row[i] * sig_a[i];
+  }
+  // liger.cpp:145: auto da_row = dc_row * (silu_a * (1.0f - sig_a) + sig_a) * b_row * gate;
+  float da_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    da_row[i] = tilec::rt::to_float(dc_row[i]) * (silu_a[i] * (1.0f - sig_a[i]) + sig_a[i]) * tilec::rt::to_float(b_row[i]) * gate;
+  }
+  // liger.cpp:146: tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += A_STORE_VEC) {
+    __nv_bfloat16 vals[A_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < A_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(da_row[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<A_STORE_VEC, true>(a + row * stride + cols[i], vals);
+  }
+  // liger.cpp:144: auto db_row = dc_row * silu_a;
+  float db_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    db_row[i] = tilec::rt::to_float(dc_row[i]) * silu_a[i];
+  }
+  // liger.cpp:147: tl::store(b + row * stride + cols, tl::cast<tl::bfloat16>(db_row), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_STORE_VEC) {
+    __nv_bfloat16 vals[B_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < B_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(db_row[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<B_STORE_VEC, true>(b + row * stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace swiglu_bwd_16384_16
+
+/// Launches swiglu_bwd<16384, 16> on `stream` with
+/// swiglu_bwd_16384_16::NUM_THREADS threads per block.
+cudaError_t launch_swiglu_bwd_16384_16(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *dc,
+                                       __nv_bfloat16 *a, __nv_bfloat16 *b, int64_t stride,
+                                       float gate, int rows, int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when dc, a and b are 16-byte aligned and stride and n_cols are multiples of
+  // 16.
+  const bool aligned = tilec::rt::aligned_to_16(dc) && tilec::rt::aligned_to_16(a) &&
+                       tilec::rt::aligned_to_16(b) && stride % 16 == 0 && n_cols % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(swiglu_bwd_16384_16::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, swiglu_bwd_16384_16::aligned::swiglu_bwd, dc, a, b, stride,
+                              gate, rows, n_cols);
+  return cudaLaunchKernelEx(&config, swiglu_bwd_16384_16::swiglu_bwd, dc, a, b, stride, gate, rows,
+                            n_cols);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_swiglu_bwd_16384_16(cudaStream_t stream, const __nv_bfloat16 *dc,
+                                       __nv_bfloat16 *a, __nv_bfloat16 *b, int64_t stride,
+                                       float gate, int rows, int n_cols) {
+  const dim3 grid(rows);
+  return launch_swiglu_bwd_16384_16(grid, stream, dc, a, b, stride, gate, rows, n_cols);
+}
+
+// geglu_bwd<16384, 16>: one instantiation
+namespace geglu_bwd_16384_16 {
+constexpr int BLOCK = 16384;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int DC_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int A_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int A_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+constexpr int B_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 16384: 8 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
+using L0 = tilec::rt::Blocked1<DC_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) geglu_bwd(
+    const __nv_bfloat16 *dc, __nv_bfloat16 *a, __nv_bfloat16 *b, int64_t stride, int /*rows*/,
+    int n_cols) {
+  // liger.cpp:155: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:156: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:157: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:158: auto dc_row = tl::load(dc + row * stride + cols, mask, 0.0f);
+  __nv_bfloat16 dc_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DC_ROW_VEC) {
+    tilec::rt::load_vec<DC_ROW_VEC, false>(&dc_row[i], dc + row * stride + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + DC_ROW_VEC - 1]);
+  }
+  // liger.cpp:159: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
+  __nv_bfloat16 a_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += A_LOAD_VEC) {
+    tilec::rt::load_vec<A_LOAD_VEC, false>(&a_load[i], a + row * stride + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + A_LOAD_VEC - 1]);
+  }
+  // liger.cpp:160: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
+  __nv_bfloat16 b_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_ROW_VEC) {
+    tilec::rt::load_vec<B_ROW_VEC, false>(&b_row[i], b + row * stride + cols[i], &mask[i],
+                                          tilec::rt::to_bf16(0.0f), mask[i + B_ROW_VEC - 1]);
+  }
+  // liger.cpp:159: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
+  float a_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a_row[i] = tilec::rt::to_float(a_load[i]);
+  }
+  // liger.cpp:163: auto a_cubed = a_row * a_row * a_row;
+  float a_cubed[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a_cubed[i] = a_row[i] * a_row[i] * a_row[i];
+  }
+  // liger.cpp:164: auto tanh_result = tl::tanh(sqrt_2_over_pi * (a_row + 0.044715f * a_cubed));
+  float tanh_result[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    tanh_result[i] = tanhf(0.797884583f * (a_row[i] + 0.0447149985f * a_cubed[i]));
+  }
+  // liger.cpp:168: auto tanh_sq = tanh_result * tanh_result;
+  float tanh_sq[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    tanh_sq[i] = tanh_result[i] * tanh_result[i];
+  }
+  // liger.cpp:169: auto term2 = 0.5f * a_row * (1.0f - tanh_sq) * (sqrt_2_over_pi * (1.0f + three_c * a_row * a_row));
+  float term2[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    term2[i] = 0.5f * a_row[i] * (1.0f - tanh_sq[i]) * (0.797884583f * (1.0f + 0.134145007f * a_row[i] * a_row[i]));
+  }
+  // liger.cpp:167: auto term1 = 0.5f * (1.0f + tanh_result);
+  float term1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    term1[i] = 0.5f * (1.0f + tanh_result[i]);
+  }
+  // liger.cpp:170: auto da_row = dc_row * b_row * (term1 + term2);
+  float da_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    da_row[i] = tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dc_row[i]) * tilec::rt::to_float(b_row[i]))) * (term1[i] + term2[i]);
+  }
+  // liger.cpp:171: tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += A_STORE_VEC) {
+    __nv_bfloat16 vals[A_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < A_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(da_row[i + v]);
+    tilec::rt::store_vec<A_STORE_VEC, false>(a + row * stride + cols[i], vals, &mask[i],
+                                             mask[i + A_STORE_VEC - 1]);
+  }
+  // liger.cpp:165: auto geglu_a = tl::cast<float>(tl::cast<tl::bfloat16>(0.5f * a_row * (1.0f + tanh_result)));
+  float geglu_a[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    geglu_a[i] = tilec::rt::to_float(tilec::rt::to_bf16(0.5f * a_row[i] * (1.0f + tanh_result[i])));
+  }
+  // liger.cpp:166: auto db_row = tl::cast<float>(dc_row) * geglu_a;
+  float db_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    db_row[i] = tilec::rt::to_float(dc_row[i]) * geglu_a[i];
+  }
+  // liger.cpp:172: tl::store(b + row * stride + cols, tl::cast<tl::bfloat16>(db_row), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_STORE_VEC) {
+    __nv_bfloat16 vals[B_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < B_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(db_row[i + v]);
+    tilec::rt::store_vec<B_STORE_VEC, false>(b + row * stride + cols[i], vals, &mask[i],
+                                             mask[i + B_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming dc, a and b are 16-byte aligned and stride and n_cols are
+// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 16384;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int DC_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int A_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int A_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+constexpr int B_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 16384: 8 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
+using L0 = tilec::rt::Blocked1<DC_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) geglu_bwd(
+    const __nv_bfloat16 *dc, __nv_bfloat16 *a, __nv_bfloat16 *b, int64_t stride, int /*rows*/,
+    int n_cols) {
+  // liger.cpp:155: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:156: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // liger.cpp:157: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // liger.cpp:158: auto dc_row = tl::load(dc + row * stride + cols, mask, 0.0f);
+  __nv_bfloat16 dc_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DC_ROW_VEC) {
+    tilec::rt::load_vec_if<DC_ROW_VEC, true>(&dc_row[i], dc + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:159: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
+  __nv_bfloat16 a_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += A_LOAD_VEC) {
+    tilec::rt::load_vec_if<A_LOAD_VEC, true>(&a_load[i], a + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:160: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
+  __nv_bfloat16 b_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_ROW_VEC) {
+    tilec::rt::load_vec_if<B_ROW_VEC, true>(&b_row[i], b + row * stride + cols[i], mask[i],
+                                            tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:159: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
+  float a_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a_row[i] = tilec::rt::to_float(a_load[i]);
+  }
+  // liger.cpp:163: auto a_cubed = a_row * a_row * a_row;
+  float a_cubed[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a_cubed[i] = a_row[i] * a_row[i] * a_row[i];
+  }
+  // liger.cpp:164: auto tanh_result = tl::tanh(sqrt_2_over_pi * (a_row + 0.044715f * a_cubed));
+  float tanh_result[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    tanh_result[i] = tanhf(0.797884583f * (a_row[i] + 0.0447149985f * a_cubed[i]));
+  }
+  // liger.cpp:168: auto tanh_sq = tanh_result * tanh_result;
+  float tanh_sq[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    tanh_sq[i] = tanh_result[i] * tanh_result[i];
+  }
+  // liger.cpp:169: auto term2 = 0.5f * a_row * (1.0f - tanh_sq) * (sqrt_2_over_pi * (1.0f + three_c * a_row * a_row));
+  float term2[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    term2[i] = 0.5f * a_row[i] * (1.0f - tanh_sq[i]) * (0.797884583f * (1.0f + 0.134145007f * a_row[i] * a_row[i]));
+  }
+  // liger.cpp:167: auto term1 = 0.5f * (1.0f + tanh_result);
+  float term1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    term1[i] = 0.5f * (1.0f + tanh_result[i]);
+  }
+  // liger.cpp:170: auto da_row = dc_row * b_row * (term1 + term2);
+  float da_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    da_row[i] = tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dc_row[i]) * tilec::rt::to_float(b_row[i]))) * (term1[i] + term2[i]);
+  }
+  // liger.cpp:171: tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += A_STORE_VEC) {
+    __nv_bfloat16 vals[A_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < A_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(da_row[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<A_STORE_VEC, true>(a + row * stride + cols[i], vals);
+  }
+  // liger.cpp:165: auto geglu_a = tl::cast<float>(tl::cast<tl::bfloat16>(0.5f * a_row * (1.0f + tanh_result)));
+  float geglu_a[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    geglu_a[i] = tilec::rt::to_float(tilec::rt::to_bf16(0.5f * a_row[i] * (1.0f + tanh_result[i])));
+  }
+  // liger.cpp:166: auto db_row = tl::cast<float>(dc_row) * geglu_a;
+  float db_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    db_row[i] = tilec::rt::to_float(dc_row[i]) * geglu_a[i];
+  }
+  // liger.cpp:172: tl::store(b + row * stride + cols, tl::cast<tl::bfloat16>(db_row), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_STORE_VEC) {
+    __nv_bfloat16 vals[B_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < B_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(db_row[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<B_STORE_VEC, true>(b + row * stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace geglu_bwd_16384_16
+
+/// Launches geglu_bwd<16384, 16> on `stream` with
+/// geglu_bwd_16384_16::NUM_THREADS threads per block.
+cudaError_t launch_geglu_bwd_16384_16(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *dc,
+                                      __nv_bfloat16 *a, __nv_bfloat16 *b, int64_t stride, int rows,
+                                      int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when dc, a and b are 16-byte aligned and stride and n_cols are multiples of
+  // 16.
+  const bool aligned = tilec::rt::aligned_to_16(dc) && tilec::rt::aligned_to_16(a) &&
+                       tilec::rt::aligned_to_16(b) && stride % 16 == 0 && n_cols % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(geglu_bwd_16384_16::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, geglu_bwd_16384_16::aligned::geglu_bwd, dc, a, b, stride,
+                              rows, n_cols);
+  return cudaLaunchKernelEx(&config, geglu_bwd_16384_16::geglu_bwd, dc, a, b, stride, rows, n_cols);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_geglu_bwd_16384_16(cudaStream_t stream, const __nv_bfloat16 *dc,
+                                      __nv_bfloat16 *a, __nv_bfloat16 *b, int64_t stride, int rows,
+                                      int n_cols) {
+  const dim3 grid(rows);
+  return launch_geglu_bwd_16384_16(grid, stream, dc, a, b, stride, rows, n_cols);
+}
+
+// dyt_fwd<1024, 4>: one instantiation
+namespace dyt_fwd_1024_4 {
+constexpr int BLOCK_N = 1024;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 4;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+
+__global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{1024} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec<GAMMA_LOAD_VEC, false>(&gamma_load[i], gamma + col[i], &mask[i],
+                                               tilec::rt::to_bf16(0.0f),
+                                               mask[i + GAMMA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                           &mask[i], tilec::rt::to_bf16(0.0f),
+                                           mask[i + X_LOAD_VEC - 1]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec<BETA_LOAD_VEC, false>(&beta_load[i], beta + col[i], &mask[i],
+                                              tilec::rt::to_bf16(0.0f),
+                                              mask[i + BETA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * static_cast<int64_t>(n) + col[i], vals,
+                                             &mask[i], mask[i + Y_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming x, y, gamma and beta are 16-byte aligned and n is a multiple of
+// 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK_N = 1024;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 4;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+
+__global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{1024} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec_if<GAMMA_LOAD_VEC, true>(&gamma_load[i], gamma + col[i], mask[i],
+                                                 tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                             mask[i], tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec_if<BETA_LOAD_VEC, true>(&beta_load[i], beta + col[i], mask[i],
+                                                tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * static_cast<int64_t>(n) + col[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace dyt_fwd_1024_4
+
+/// Launches dyt_fwd<1024, 4> on `stream` with
+/// dyt_fwd_1024_4::NUM_THREADS threads per block.
+cudaError_t launch_dyt_fwd_1024_4(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *x,
+                                  __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+                                  const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int rows,
+                                  int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x, y, gamma and beta are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) &&
+                       tilec::rt::aligned_to_16(gamma) && tilec::rt::aligned_to_16(beta) &&
+                       n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(dyt_fwd_1024_4::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, dyt_fwd_1024_4::aligned::dyt_fwd, x, y, alpha, gamma, beta,
+                              rows, n);
+  return cudaLaunchKernelEx(&config, dyt_fwd_1024_4::dyt_fwd, x, y, alpha, gamma, beta, rows, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_dyt_fwd_1024_4(cudaStream_t stream, const __nv_bfloat16 *x, __nv_bfloat16 *y,
+                                  const __nv_bfloat16 *alpha, const __nv_bfloat16 *gamma,
+                                  const __nv_bfloat16 *beta, int rows, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, dyt_fwd_1024_4::BLOCK_N), rows);
+  return launch_dyt_fwd_1024_4(grid, stream, x, y, alpha, gamma, beta, rows, n);
+}
+
+// dyt_fwd<1024, 8>: one instantiation
+namespace dyt_fwd_1024_8 {
+constexpr int BLOCK_N = 1024;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BETA_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+// tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+
+__global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{1024} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec<GAMMA_LOAD_VEC, false>(&gamma_load[i], gamma + col[i], &mask[i],
+                                               tilec::rt::to_bf16(0.0f),
+                                               mask[i + GAMMA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                           &mask[i], tilec::rt::to_bf16(0.0f),
+                                           mask[i + X_LOAD_VEC - 1]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec<BETA_LOAD_VEC, false>(&beta_load[i], beta + col[i], &mask[i],
+                                              tilec::rt::to_bf16(0.0f),
+                                              mask[i + BETA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * static_cast<int64_t>(n) + col[i], vals,
+                                             &mask[i], mask[i + Y_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming x, y, gamma and beta are 16-byte aligned and n is a multiple of
+// 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK_N = 1024;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BETA_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+// tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+
+__global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{1024} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec_if<GAMMA_LOAD_VEC, true>(&gamma_load[i], gamma + col[i], mask[i],
+                                                 tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                             mask[i], tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec_if<BETA_LOAD_VEC, true>(&beta_load[i], beta + col[i], mask[i],
+                                                tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * static_cast<int64_t>(n) + col[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace dyt_fwd_1024_8
+
+/// Launches dyt_fwd<1024, 8> on `stream` with
+/// dyt_fwd_1024_8::NUM_THREADS threads per block.
+cudaError_t launch_dyt_fwd_1024_8(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *x,
+                                  __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+                                  const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int rows,
+                                  int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x, y, gamma and beta are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) &&
+                       tilec::rt::aligned_to_16(gamma) && tilec::rt::aligned_to_16(beta) &&
+                       n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(dyt_fwd_1024_8::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, dyt_fwd_1024_8::aligned::dyt_fwd, x, y, alpha, gamma, beta,
+                              rows, n);
+  return cudaLaunchKernelEx(&config, dyt_fwd_1024_8::dyt_fwd, x, y, alpha, gamma, beta, rows, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_dyt_fwd_1024_8(cudaStream_t stream, const __nv_bfloat16 *x, __nv_bfloat16 *y,
+                                  const __nv_bfloat16 *alpha, const __nv_bfloat16 *gamma,
+                                  const __nv_bfloat16 *beta, int rows, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, dyt_fwd_1024_8::BLOCK_N), rows);
+  return launch_dyt_fwd_1024_8(grid, stream, x, y, alpha, gamma, beta, rows, n);
+}
+
+// dyt_fwd<1024, 16>: one instantiation
+namespace dyt_fwd_1024_16 {
+constexpr int BLOCK_N = 1024;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int X_LOAD_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int BETA_LOAD_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+// tile 1024: 2 contiguous per thread, 32 lanes, 16 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 3 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 4 blocks of 512 threads per SM leave each thread 32 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 4;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{1024} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec<GAMMA_LOAD_VEC, false>(&gamma_load[i], gamma + col[i], &mask[i],
+                                               tilec::rt::to_bf16(0.0f),
+                                               mask[i + GAMMA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                           &mask[i], tilec::rt::to_bf16(0.0f),
+                                           mask[i + X_LOAD_VEC - 1]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec<BETA_LOAD_VEC, false>(&beta_load[i], beta + col[i], &mask[i],
+                                              tilec::rt::to_bf16(0.0f),
+                                              mask[i + BETA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * static_cast<int64_t>(n) + col[i], vals,
+                                             &mask[i], mask[i + Y_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming x, y, gamma and beta are 16-byte aligned and n is a multiple of
+// 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK_N = 1024;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int X_LOAD_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int BETA_LOAD_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+// tile 1024: 2 contiguous per thread, 32 lanes, 16 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 3 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 4 blocks of 512 threads per SM leave each thread 32 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 4;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{1024} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec_if<GAMMA_LOAD_VEC, true>(&gamma_load[i], gamma + col[i], mask[i],
+                                                 tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                             mask[i], tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec_if<BETA_LOAD_VEC, true>(&beta_load[i], beta + col[i], mask[i],
+                                                tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * static_cast<int64_t>(n) + col[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace dyt_fwd_1024_16
+
+/// Launches dyt_fwd<1024, 16> on `stream` with
+/// dyt_fwd_1024_16::NUM_THREADS threads per block.
+cudaError_t launch_dyt_fwd_1024_16(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *x,
+                                   __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+                                   const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int rows,
+                                   int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x, y, gamma and beta are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) &&
+                       tilec::rt::aligned_to_16(gamma) && tilec::rt::aligned_to_16(beta) &&
+                       n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(dyt_fwd_1024_16::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, dyt_fwd_1024_16::aligned::dyt_fwd, x, y, alpha, gamma, beta,
+                              rows, n);
+  return cudaLaunchKernelEx(&config, dyt_fwd_1024_16::dyt_fwd, x, y, alpha, gamma, beta, rows, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_dyt_fwd_1024_16(cudaStream_t stream, const __nv_bfloat16 *x, __nv_bfloat16 *y,
+                                   const __nv_bfloat16 *alpha, const __nv_bfloat16 *gamma,
+                                   const __nv_bfloat16 *beta, int rows, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, dyt_fwd_1024_16::BLOCK_N), rows);
+  return launch_dyt_fwd_1024_16(grid, stream, x, y, alpha, gamma, beta, rows, n);
+}
+
+// dyt_fwd<2048, 4>: one instantiation
+namespace dyt_fwd_2048_4 {
+constexpr int BLOCK_N = 2048;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 4;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 2048: 8 contiguous per thread, 32 lanes, 4 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+
+__global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{2048} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec<GAMMA_LOAD_VEC, false>(&gamma_load[i], gamma + col[i], &mask[i],
+                                               tilec::rt::to_bf16(0.0f),
+                                               mask[i + GAMMA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                           &mask[i], tilec::rt::to_bf16(0.0f),
+                                           mask[i + X_LOAD_VEC - 1]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec<BETA_LOAD_VEC, false>(&beta_load[i], beta + col[i], &mask[i],
+                                              tilec::rt::to_bf16(0.0f),
+                                              mask[i + BETA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * static_cast<int64_t>(n) + col[i], vals,
+                                             &mask[i], mask[i + Y_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming x, y, gamma and beta are 16-byte aligned and n is a multiple of
+// 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK_N = 2048;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 4;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 2048: 8 contiguous per thread, 32 lanes, 4 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+
+__global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{2048} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec_if<GAMMA_LOAD_VEC, true>(&gamma_load[i], gamma + col[i], mask[i],
+                                                 tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                             mask[i], tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec_if<BETA_LOAD_VEC, true>(&beta_load[i], beta + col[i], mask[i],
+                                                tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * static_cast<int64_t>(n) + col[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace dyt_fwd_2048_4
+
+/// Launches dyt_fwd<2048, 4> on `stream` with
+/// dyt_fwd_2048_4::NUM_THREADS threads per block.
+cudaError_t launch_dyt_fwd_2048_4(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *x,
+                                  __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+                                  const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int rows,
+                                  int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x, y, gamma and beta are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) &&
+                       tilec::rt::aligned_to_16(gamma) && tilec::rt::aligned_to_16(beta) &&
+                       n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(dyt_fwd_2048_4::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, dyt_fwd_2048_4::aligned::dyt_fwd, x, y, alpha, gamma, beta,
+                              rows, n);
+  return cudaLaunchKernelEx(&config, dyt_fwd_2048_4::dyt_fwd, x, y, alpha, gamma, beta, rows, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_dyt_fwd_2048_4(cudaStream_t stream, const __nv_bfloat16 *x, __nv_bfloat16 *y,
+                                  const __nv_bfloat16 *alpha, const __nv_bfloat16 *gamma,
+                                  const __nv_bfloat16 *beta, int rows, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, dyt_fwd_2048_4::BLOCK_N), rows);
+  return launch_dyt_fwd_2048_4(grid, stream, x, y, alpha, gamma, beta, rows, n);
+}
+
+// dyt_fwd<2048, 8>: one instantiation
+namespace dyt_fwd_2048_8 {
+constexpr int BLOCK_N = 2048;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+
+__global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{2048} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec<GAMMA_LOAD_VEC, false>(&gamma_load[i], gamma + col[i], &mask[i],
+                                               tilec::rt::to_bf16(0.0f),
+                                               mask[i + GAMMA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                           &mask[i], tilec::rt::to_bf16(0.0f),
+                                           mask[i + X_LOAD_VEC - 1]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec<BETA_LOAD_VEC, false>(&beta_load[i], beta + col[i], &mask[i],
+                                              tilec::rt::to_bf16(0.0f),
+                                              mask[i + BETA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * static_cast<int64_t>(n) + col[i], vals,
+                                             &mask[i], mask[i + Y_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming x, y, gamma and beta are 16-byte aligned and n is a multiple of
+// 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK_N = 2048;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+
+__global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{2048} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec_if<GAMMA_LOAD_VEC, true>(&gamma_load[i], gamma + col[i], mask[i],
+                                                 tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                             mask[i], tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec_if<BETA_LOAD_VEC, true>(&beta_load[i], beta + col[i], mask[i],
+                                                tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * static_cast<int64_t>(n) + col[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace dyt_fwd_2048_8
+
+/// Launches dyt_fwd<2048, 8> on `stream` with
+/// dyt_fwd_2048_8::NUM_THREADS threads per block.
+cudaError_t launch_dyt_fwd_2048_8(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *x,
+                                  __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+                                  const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int rows,
+                                  int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x, y, gamma and beta are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) &&
+                       tilec::rt::aligned_to_16(gamma) && tilec::rt::aligned_to_16(beta) &&
+                       n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(dyt_fwd_2048_8::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, dyt_fwd_2048_8::aligned::dyt_fwd, x, y, alpha, gamma, beta,
+                              rows, n);
+  return cudaLaunchKernelEx(&config, dyt_fwd_2048_8::dyt_fwd, x, y, alpha, gamma, beta, rows, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_dyt_fwd_2048_8(cudaStream_t stream, const __nv_bfloat16 *x, __nv_bfloat16 *y,
+                                  const __nv_bfloat16 *alpha, const __nv_bfloat16 *gamma,
+                                  const __nv_bfloat16 *beta, int rows, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, dyt_fwd_2048_8::BLOCK_N), rows);
+  return launch_dyt_fwd_2048_8(grid, stream, x, y, alpha, gamma, beta, rows, n);
+}
+
+// dyt_fwd<2048, 16>: one instantiation
+namespace dyt_fwd_2048_16 {
+constexpr int BLOCK_N = 2048;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BETA_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+// tile 2048: 4 contiguous per thread, 32 lanes, 16 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 4 blocks of 512 threads per SM leave each thread 32 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 4;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{2048} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec<GAMMA_LOAD_VEC, false>(&gamma_load[i], gamma + col[i], &mask[i],
+                                               tilec::rt::to_bf16(0.0f),
+                                               mask[i + GAMMA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                           &mask[i], tilec::rt::to_bf16(0.0f),
+                                           mask[i + X_LOAD_VEC - 1]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec<BETA_LOAD_VEC, false>(&beta_load[i], beta + col[i], &mask[i],
+                                              tilec::rt::to_bf16(0.0f),
+                                              mask[i + BETA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * static_cast<int64_t>(n) + col[i], vals,
+                                             &mask[i], mask[i + Y_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming x, y, gamma and beta are 16-byte aligned and n is a multiple of
+// 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK_N = 2048;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BETA_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+// tile 2048: 4 contiguous per thread, 32 lanes, 16 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 4 blocks of 512 threads per SM leave each thread 32 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 4;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{2048} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec_if<GAMMA_LOAD_VEC, true>(&gamma_load[i], gamma + col[i], mask[i],
+                                                 tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                             mask[i], tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec_if<BETA_LOAD_VEC, true>(&beta_load[i], beta + col[i], mask[i],
+                                                tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * static_cast<int64_t>(n) + col[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace dyt_fwd_2048_16
+
+/// Launches dyt_fwd<2048, 16> on `stream` with
+/// dyt_fwd_2048_16::NUM_THREADS threads per block.
+cudaError_t launch_dyt_fwd_2048_16(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *x,
+                                   __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+                                   const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int rows,
+                                   int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x, y, gamma and beta are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) &&
+                       tilec::rt::aligned_to_16(gamma) && tilec::rt::aligned_to_16(beta) &&
+                       n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(dyt_fwd_2048_16::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, dyt_fwd_2048_16::aligned::dyt_fwd, x, y, alpha, gamma, beta,
+                              rows, n);
+  return cudaLaunchKernelEx(&config, dyt_fwd_2048_16::dyt_fwd, x, y, alpha, gamma, beta, rows, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_dyt_fwd_2048_16(cudaStream_t stream, const __nv_bfloat16 *x, __nv_bfloat16 *y,
+                                   const __nv_bfloat16 *alpha, const __nv_bfloat16 *gamma,
+                                   const __nv_bfloat16 *beta, int rows, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, dyt_fwd_2048_16::BLOCK_N), rows);
+  return launch_dyt_fwd_2048_16(grid, stream, x, y, alpha, gamma, beta, rows, n);
+}
+
+// dyt_fwd<4096, 4>: one instantiation
+namespace dyt_fwd_4096_4 {
+constexpr int BLOCK_N = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 4;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 4 warps; 32 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+
+__global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{4096} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec<GAMMA_LOAD_VEC, false>(&gamma_load[i], gamma + col[i], &mask[i],
+                                               tilec::rt::to_bf16(0.0f),
+                                               mask[i + GAMMA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                           &mask[i], tilec::rt::to_bf16(0.0f),
+                                           mask[i + X_LOAD_VEC - 1]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec<BETA_LOAD_VEC, false>(&beta_load[i], beta + col[i], &mask[i],
+                                              tilec::rt::to_bf16(0.0f),
+                                              mask[i + BETA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * static_cast<int64_t>(n) + col[i], vals,
+                                             &mask[i], mask[i + Y_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming x, y, gamma and beta are 16-byte aligned and n is a multiple of
+// 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK_N = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 4;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 4 warps; 32 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+
+__global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{4096} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec_if<GAMMA_LOAD_VEC, true>(&gamma_load[i], gamma + col[i], mask[i],
+                                                 tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                             mask[i], tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec_if<BETA_LOAD_VEC, true>(&beta_load[i], beta + col[i], mask[i],
+                                                tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * static_cast<int64_t>(n) + col[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace dyt_fwd_4096_4
+
+/// Launches dyt_fwd<4096, 4> on `stream` with
+/// dyt_fwd_4096_4::NUM_THREADS threads per block.
+cudaError_t launch_dyt_fwd_4096_4(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *x,
+                                  __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+                                  const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int rows,
+                                  int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x, y, gamma and beta are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) &&
+                       tilec::rt::aligned_to_16(gamma) && tilec::rt::aligned_to_16(beta) &&
+                       n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(dyt_fwd_4096_4::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, dyt_fwd_4096_4::aligned::dyt_fwd, x, y, alpha, gamma, beta,
+                              rows, n);
+  return cudaLaunchKernelEx(&config, dyt_fwd_4096_4::dyt_fwd, x, y, alpha, gamma, beta, rows, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_dyt_fwd_4096_4(cudaStream_t stream, const __nv_bfloat16 *x, __nv_bfloat16 *y,
+                                  const __nv_bfloat16 *alpha, const __nv_bfloat16 *gamma,
+                                  const __nv_bfloat16 *beta, int rows, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, dyt_fwd_4096_4::BLOCK_N), rows);
+  return launch_dyt_fwd_4096_4(grid, stream, x, y, alpha, gamma, beta, rows, n);
+}
+
+// dyt_fwd<4096, 8>: one instantiation
+namespace dyt_fwd_4096_8 {
+constexpr int BLOCK_N = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+
+__global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{4096} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec<GAMMA_LOAD_VEC, false>(&gamma_load[i], gamma + col[i], &mask[i],
+                                               tilec::rt::to_bf16(0.0f),
+                                               mask[i + GAMMA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                           &mask[i], tilec::rt::to_bf16(0.0f),
+                                           mask[i + X_LOAD_VEC - 1]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec<BETA_LOAD_VEC, false>(&beta_load[i], beta + col[i], &mask[i],
+                                              tilec::rt::to_bf16(0.0f),
+                                              mask[i + BETA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * static_cast<int64_t>(n) + col[i], vals,
+                                             &mask[i], mask[i + Y_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming x, y, gamma and beta are 16-byte aligned and n is a multiple of
+// 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK_N = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+
+__global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{4096} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec_if<GAMMA_LOAD_VEC, true>(&gamma_load[i], gamma + col[i], mask[i],
+                                                 tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                             mask[i], tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec_if<BETA_LOAD_VEC, true>(&beta_load[i], beta + col[i], mask[i],
+                                                tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * static_cast<int64_t>(n) + col[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace dyt_fwd_4096_8
+
+/// Launches dyt_fwd<4096, 8> on `stream` with
+/// dyt_fwd_4096_8::NUM_THREADS threads per block.
+cudaError_t launch_dyt_fwd_4096_8(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *x,
+                                  __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+                                  const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int rows,
+                                  int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x, y, gamma and beta are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) &&
+                       tilec::rt::aligned_to_16(gamma) && tilec::rt::aligned_to_16(beta) &&
+                       n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(dyt_fwd_4096_8::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, dyt_fwd_4096_8::aligned::dyt_fwd, x, y, alpha, gamma, beta,
+                              rows, n);
+  return cudaLaunchKernelEx(&config, dyt_fwd_4096_8::dyt_fwd, x, y, alpha, gamma, beta, rows, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_dyt_fwd_4096_8(cudaStream_t stream, const __nv_bfloat16 *x, __nv_bfloat16 *y,
+                                  const __nv_bfloat16 *alpha, const __nv_bfloat16 *gamma,
+                                  const __nv_bfloat16 *beta, int rows, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, dyt_fwd_4096_8::BLOCK_N), rows);
+  return launch_dyt_fwd_4096_8(grid, stream, x, y, alpha, gamma, beta, rows, n);
+}
+
+// dyt_fwd<4096, 16>: one instantiation
+namespace dyt_fwd_4096_16 {
+constexpr int BLOCK_N = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 16 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 3 blocks of 512 threads per SM leave each thread 40 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 3;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{4096} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec<GAMMA_LOAD_VEC, false>(&gamma_load[i], gamma + col[i], &mask[i],
+                                               tilec::rt::to_bf16(0.0f),
+                                               mask[i + GAMMA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                           &mask[i], tilec::rt::to_bf16(0.0f),
+                                           mask[i + X_LOAD_VEC - 1]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec<BETA_LOAD_VEC, false>(&beta_load[i], beta + col[i], &mask[i],
+                                              tilec::rt::to_bf16(0.0f),
+                                              mask[i + BETA_LOAD_VEC - 1]);
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * static_cast<int64_t>(n) + col[i], vals,
+                                             &mask[i], mask[i + Y_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming x, y, gamma and beta are 16-byte aligned and n is a multiple of
+// 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK_N = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GAMMA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 16 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 3 blocks of 512 threads per SM leave each thread 40 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 3;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) dyt_fwd(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+    const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int /*rows*/, int n) {
+  // liger.cpp:183: int64_t start = tl::program_id(0);
+  const int64_t start = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:186: int64_t row = tl::program_id(1);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.y));
+  // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
+  const __nv_bfloat16 alpha_load = *alpha;
+  const float a = tilec::rt::to_float(alpha_load);
+  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int64_t col[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    col[i] = start * int64_t{4096} + static_cast<int64_t>(L0::coord0(i));
+  }
+  // liger.cpp:185: auto mask = col < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = col[i] < static_cast<int64_t>(n);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  __nv_bfloat16 gamma_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+    tilec::rt::load_vec_if<GAMMA_LOAD_VEC, true>(&gamma_load[i], gamma + col[i], mask[i],
+                                                 tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  __nv_bfloat16 x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                             mask[i], tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    tilec::rt::load_vec_if<BETA_LOAD_VEC, true>(&beta_load[i], beta + col[i], mask[i],
+                                                tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  float xv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xv[i] = tilec::rt::to_float(x_load[i]);
+  }
+  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(gamma_load[i]);
+  }
+  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  float yv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
+  }
+  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(yv[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * static_cast<int64_t>(n) + col[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace dyt_fwd_4096_16
+
+/// Launches dyt_fwd<4096, 16> on `stream` with
+/// dyt_fwd_4096_16::NUM_THREADS threads per block.
+cudaError_t launch_dyt_fwd_4096_16(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *x,
+                                   __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
+                                   const __nv_bfloat16 *gamma, const __nv_bfloat16 *beta, int rows,
+                                   int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x, y, gamma and beta are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) &&
+                       tilec::rt::aligned_to_16(gamma) && tilec::rt::aligned_to_16(beta) &&
+                       n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(dyt_fwd_4096_16::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, dyt_fwd_4096_16::aligned::dyt_fwd, x, y, alpha, gamma, beta,
+                              rows, n);
+  return cudaLaunchKernelEx(&config, dyt_fwd_4096_16::dyt_fwd, x, y, alpha, gamma, beta, rows, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_dyt_fwd_4096_16(cudaStream_t stream, const __nv_bfloat16 *x, __nv_bfloat16 *y,
+                                   const __nv_bfloat16 *alpha, const __nv_bfloat16 *gamma,
+                                   const __nv_bfloat16 *beta, int rows, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, dyt_fwd_4096_16::BLOCK_N), rows);
+  return launch_dyt_fwd_4096_16(grid, stream, x, y, alpha, gamma, beta, rows, n);
+}
+
+// jsd_fwd<5.000000e-01, 32768, 4>: one instantiation
+namespace jsd_fwd_0p5_32768_4 {
+constexpr float BETA = 0.5f;  // meta-parameter
+constexpr int BLOCK = 32768;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 4;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int Y_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int LOSS_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+constexpr int DX_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 32768: 4 contiguous per thread, 32 lanes, 4 warps; 256 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) jsd_fwd(
+    const float *x, int64_t x_stride, const float *y, int64_t y_stride, float *loss,
+    int64_t loss_stride, float *dx, int64_t dx_stride, int n_non_ignore, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_X_smem = reinterpret_cast<float *>(smem + 0);
+  float *max_Y_smem = reinterpret_cast<float *>(smem + 16);
+  // liger.cpp:201: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:202: for (int i = 0; i < n_cols; i += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int i = 0; i < n_cols; i += BLOCK) {
+    // liger.cpp:203: auto offs = i + tl::arange<0, BLOCK>();
+    int offs[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+      offs[i_1] = i + L0::coord0(i_1);
+    }
+    // liger.cpp:204: auto mask = offs < n_cols;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+      mask[i_1] = offs[i_1] < n_cols;
+    }
+    // liger.cpp:205: auto X = tl::load(x + row * x_stride + offs, mask, -tl::inf);
+    float X[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += X_VEC) {
+      tilec::rt::load_vec<X_VEC, false>(&X[i_1], x + row * x_stride + offs[i_1], &mask[i_1],
+                                        -INFINITY, mask[i_1 + X_VEC - 1]);
+    }
+    // liger.cpp:206: auto Y = tl::load(y + row * y_stride + offs, mask, -tl::inf);
+    float Y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += Y_VEC) {
+      tilec::rt::load_vec<Y_VEC, false>(&Y[i_1], y + row * y_stride + offs[i_1], &mask[i_1],
+                                        -INFINITY, mask[i_1 + Y_VEC - 1]);
+    }
+    // liger.cpp:207: float scale = 1.0f / n_non_ignore;
+    const float scale = 1.0f / static_cast<float>(n_non_ignore);
+    {
+      // liger.cpp:220: float max_val = tl::maximum(tl::max(X), tl::max(Y));
+      float max_X_part = X[0];
+      TILEC_UNROLL
+      for (int i_1 = 1; i_1 < L0::ELEMS; ++i_1)
+        max_X_part = tilec::rt::Max::combine(max_X_part, X[i_1]);
+      max_X_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_X_part, 16, 8, 4, 2, 1);
+      if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+        max_X_smem[L0::warp_coord0()] = max_X_part;
+      }
+      __syncthreads();
+      const float max_X = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_X_smem, 1);
+      float max_Y_part = Y[0];
+      TILEC_UNROLL
+      for (int i_1 = 1; i_1 < L0::ELEMS; ++i_1)
+        max_Y_part = tilec::rt::Max::combine(max_Y_part, Y[i_1]);
+      max_Y_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_Y_part, 16, 8, 4, 2, 1);
+      if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+        max_Y_smem[L0::warp_coord0()] = max_Y_part;
+      }
+      __syncthreads();
+      const float max_Y = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_Y_smem, 1);
+      const float max_val = fmaxf(max_X, max_Y);
+      // liger.cpp:221: float exp_max = tl::exp(max_val);
+      const float exp_max = tilec::rt::exp(max_val);
+      // liger.cpp:222: auto Q = tl::exp(X - max_val) * exp_max;
+      float Q[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+        Q[i_1] = tilec::rt::exp(X[i_1] - max_val) * exp_max;
+      }
+      // liger.cpp:225: auto one_minus_beta_Q = (1 - BETA) * Q;
+      float one_minus_beta_Q[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+        one_minus_beta_Q[i_1] = 0.5f * Q[i_1];
+      }
+      // liger.cpp:223: auto P = tl::exp(Y - max_val) * exp_max;
+      float P[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+        P[i_1] = tilec::rt::exp(Y[i_1] - max_val) * exp_max;
+      }
+      // liger.cpp:224: auto beta_P = BETA * P;
+      float beta_P[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+        beta_P[i_1] = BETA * P[i_1];
+      }
+      // liger.cpp:226: auto M = beta_P + one_minus_beta_Q;
+      float M[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+        M[i_1] = beta_P[i_1] + one_minus_beta_Q[i_1];
+      }
+      // liger.cpp:227: auto log_M = tl::log(M);
+      float log_M[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+        log_M[i_1] = logf(M[i_1]);
+      }
+      // liger.cpp:228: tl::store(loss + row * loss_stride + offs, (beta_P * Y + one_minus_beta_Q * X - M * log_M) * scale, mask);
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += LOSS_STORE_VEC) {
+        float vals[LOSS_STORE_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < LOSS_STORE_VEC; ++v)
+          vals[v] = (beta_P[i_1 + v] * Y[i_1 + v] + one_minus_beta_Q[i_1 + v] * X[i_1 + v] - M[i_1 + v] * log_M[i_1 + v]) * scale;
+        tilec::rt::store_vec<LOSS_STORE_VEC, false>(
+            loss + row * loss_stride + offs[i_1], vals, &mask[i_1], mask[i_1 + LOSS_STORE_VEC - 1]);
+      }
+      // liger.cpp:229: tl::store(dx + row * dx_stride + offs, one_minus_beta_Q * (X - log_M) * scale, mask);
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += DX_STORE_VEC) {
+        float vals[DX_STORE_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < DX_STORE_VEC; ++v)
+          vals[v] = one_minus_beta_Q[i_1 + v] * (X[i_1 + v] - log_M[i_1 + v]) * scale;
+        tilec::rt::store_vec<DX_STORE_VEC, false>(dx + row * dx_stride + offs[i_1], vals,
+                                                  &mask[i_1], mask[i_1 + DX_STORE_VEC - 1]);
+      }
+    }
+  }
+}
+
+// The same kernel compiled assuming x, y, loss and dx are 16-byte aligned and x_stride, y_stride,
+// loss_stride, dx_stride and n_cols are multiples of 16: the launcher tests the arguments and runs
+// this one when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr float BETA = 0.5f;  // meta-parameter
+constexpr int BLOCK = 32768;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 4;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int Y_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int LOSS_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+constexpr int DX_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 32768: 4 contiguous per thread, 32 lanes, 4 warps; 256 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) jsd_fwd(
+    const float *x, int64_t x_stride, const float *y, int64_t y_stride, float *loss,
+    int64_t loss_stride, float *dx, int64_t dx_stride, int n_non_ignore, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_X_smem = reinterpret_cast<float *>(smem + 0);
+  float *max_Y_smem = reinterpret_cast<float *>(smem + 16);
+  // liger.cpp:201: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:202: for (int i = 0; i < n_cols; i += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int i = 0; i < n_cols; i += BLOCK) {
+    // liger.cpp:203: auto offs = i + tl::arange<0, BLOCK>();
+    int offs[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+      offs[i_1] = i + L0::coord0(i_1);
+    }
+    // liger.cpp:204: auto mask = offs < n_cols;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+      mask[i_1] = offs[i_1] < n_cols;
+    }
+    // liger.cpp:205: auto X = tl::load(x + row * x_stride + offs, mask, -tl::inf);
+    float X[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += X_VEC) {
+      tilec::rt::load_vec_if<X_VEC, true>(&X[i_1], x + row * x_stride + offs[i_1], mask[i_1],
+                                          -INFINITY);
+    }
+    // liger.cpp:206: auto Y = tl::load(y + row * y_stride + offs, mask, -tl::inf);
+    float Y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += Y_VEC) {
+      tilec::rt::load_vec_if<Y_VEC, true>(&Y[i_1], y + row * y_stride + offs[i_1], mask[i_1],
+                                          -INFINITY);
+    }
+    // liger.cpp:207: float scale = 1.0f / n_non_ignore;
+    const float scale = 1.0f / static_cast<float>(n_non_ignore);
+    {
+      // liger.cpp:220: float max_val = tl::maximum(tl::max(X), tl::max(Y));
+      float max_X_part = X[0];
+      TILEC_UNROLL
+      for (int i_1 = 1; i_1 < L0::ELEMS; ++i_1)
+        max_X_part = tilec::rt::Max::combine(max_X_part, X[i_1]);
+      max_X_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_X_part, 16, 8, 4, 2, 1);
+      if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+        max_X_smem[L0::warp_coord0()] = max_X_part;
+      }
+      __syncthreads();
+      const float max_X = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_X_smem, 1);
+      float max_Y_part = Y[0];
+      TILEC_UNROLL
+      for (int i_1 = 1; i_1 < L0::ELEMS; ++i_1)
+        max_Y_part = tilec::rt::Max::combine(max_Y_part, Y[i_1]);
+      max_Y_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_Y_part, 16, 8, 4, 2, 1);
+      if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+        max_Y_smem[L0::warp_coord0()] = max_Y_part;
+      }
+      __syncthreads();
+      const float max_Y = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_Y_smem, 1);
+      const float max_val = fmaxf(max_X, max_Y);
+      // liger.cpp:221: float exp_max = tl::exp(max_val);
+      const float exp_max = tilec::rt::exp(max_val);
+      // liger.cpp:222: auto Q = tl::exp(X - max_val) * exp_max;
+      float Q[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+        Q[i_1] = tilec::rt::exp(X[i_1] - max_val) * exp_max;
+      }
+      // liger.cpp:225: auto one_minus_beta_Q = (1 - BETA) * Q;
+      float one_minus_beta_Q[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+        one_minus_beta_Q[i_1] = 0.5f * Q[i_1];
+      }
+      // liger.cpp:223: auto P = tl::exp(Y - max_val) * exp_max;
+      float P[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+        P[i_1] = tilec::rt::exp(Y[i_1] - max_val) * exp_max;
+      }
+      // liger.cpp:224: auto beta_P = BETA * P;
+      float beta_P[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+        beta_P[i_1] = BETA * P[i_1];
+      }
+      // liger.cpp:226: auto M = beta_P + one_minus_beta_Q;
+      float M[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+        M[i_1] = beta_P[i_1] + one_minus_beta_Q[i_1];
+      }
+      // liger.cpp:227: auto log_M = tl::log(M);
+      float log_M[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+        log_M[i_1] = logf(M[i_1]);
+      }
+      // liger.cpp:228: tl::store(loss + row * loss_stride + offs, (beta_P * Y + one_minus_beta_Q * X - M * log_M) * scale, mask);
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += LOSS_STORE_VEC) {
+        float vals[LOSS_STORE_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < LOSS_STORE_VEC; ++v)
+          vals[v] = (beta_P[i_1 + v] * Y[i_1 + v] + one_minus_beta_Q[i_1 + v] * X[i_1 + v] - M[i_1 + v] * log_M[i_1 + v]) * scale;
+        if (mask[i_1])
+          tilec::rt::store_vec<LOSS_STORE_VEC, true>(loss + row * loss_stride + offs[i_1], vals);
+      }
+      // liger.cpp:229: tl::store(dx + row * dx_stride + offs, one_minus_beta_Q * (X - log_M) * scale, mask);
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += DX_STORE_VEC) {
+        float vals[DX_STORE_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < DX_STORE_VEC; ++v)
+          vals[v] = one_minus_beta_Q[i_1 + v] * (X[i_1 + v] - log_M[i_1 + v]) * scale;
+        if (mask[i_1])
+          tilec::rt::store_vec<DX_STORE_VEC, true>(dx + row * dx_stride + offs[i_1], vals);
+      }
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace jsd_fwd_0p5_32768_4
+
+/// Launches jsd_fwd<5.000000e-01, 32768, 4> on `stream` with
+/// jsd_fwd_0p5_32768_4::NUM_THREADS threads per block.
+cudaError_t launch_jsd_fwd_0p5_32768_4(dim3 grid, cudaStream_t stream, const float *x,
+                                       int64_t x_stride, const float *y, int64_t y_stride,
+                                       float *loss, int64_t loss_stride, float *dx,
+                                       int64_t dx_stride, int n_non_ignore, int rows, int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x, y, loss and dx are 16-byte aligned and x_stride, y_stride,
+  // loss_stride, dx_stride and n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && x_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(y) && y_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(loss) && loss_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(dx) && dx_stride % 16 == 0 && n_cols % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(jsd_fwd_0p5_32768_4::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, jsd_fwd_0p5_32768_4::aligned::jsd_fwd, x, x_stride, y,
+                              y_stride, loss, loss_stride, dx, dx_stride, n_non_ignore, rows,
+                              n_cols);
+  return cudaLaunchKernelEx(&config, jsd_fwd_0p5_32768_4::jsd_fwd, x, x_stride, y, y_stride, loss,
+                            loss_stride, dx, dx_stride, n_non_ignore, rows, n_cols);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_jsd_fwd_0p5_32768_4(cudaStream_t stream, const float *x, int64_t x_stride,
+                                       const float *y, int64_t y_stride, float *loss,
+                                       int64_t loss_stride, float *dx, int64_t dx_stride,
+                                       int n_non_ignore, int rows, int n_cols) {
+  const dim3 grid(rows);
+  return launch_jsd_fwd_0p5_32768_4(grid, stream, x, x_stride, y, y_stride, loss, loss_stride, dx,
+                                    dx_stride, n_non_ignore, rows, n_cols);
 }

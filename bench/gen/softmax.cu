@@ -86,6 +86,94 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   }
 }
 
+// The same kernel compiled assuming out and in are 16-byte aligned and in_row_stride,
+// out_row_stride and n_cols are multiples of 16: the launcher tests the arguments and runs this one
+// when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
+    float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *den_smem = reinterpret_cast<float *>(smem + 0);
+  // softmax.cpp:9: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // softmax.cpp:10: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // softmax.cpp:11: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // softmax.cpp:13: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
+                                        -INFINITY);
+  }
+  // softmax.cpp:14: auto shifted = x - tl::max(x);
+  float max_x_part = x[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+  max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    max_x_smem[L0::warp_coord0()] = max_x_part;
+  }
+  __syncthreads();
+  const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_x_smem, 1);
+  float shifted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    shifted[i] = x[i] - max_x;
+  }
+  // softmax.cpp:15: auto num = tl::exp(shifted);
+  float num[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    num[i] = tilec::rt::exp(shifted[i]);
+  }
+  // softmax.cpp:16: auto den = tl::sum(num);
+  float den_part = num[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    den_part = tilec::rt::Sum::combine(den_part, num[i]);
+  den_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(den_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    den_smem[L0::warp_coord0()] = den_part;
+  }
+  __syncthreads();
+  const float den = tilec::rt::combine_partials<tilec::rt::Sum, 4>(den_smem, 1);
+  // softmax.cpp:17: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = tilec::rt::fdiv(num[i + v], den);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace softmax_kernel_1024_4
 
 /// Launches softmax_kernel<1024, 4> on `stream` with
@@ -95,10 +183,17 @@ cudaError_t launch_softmax_kernel_1024_4(dim3 grid, cudaStream_t stream, float *
                                          int n_rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when out and in are 16-byte aligned and in_row_stride, out_row_stride and
+  // n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(out) && tilec::rt::aligned_to_16(in) &&
+                       in_row_stride % 16 == 0 && out_row_stride % 16 == 0 && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(softmax_kernel_1024_4::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, softmax_kernel_1024_4::aligned::softmax_kernel, out, in,
+                              in_row_stride, out_row_stride, n_rows, n_cols);
   return cudaLaunchKernelEx(&config, softmax_kernel_1024_4::softmax_kernel, out, in, in_row_stride,
                             out_row_stride, n_rows, n_cols);
 }
@@ -196,6 +291,94 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   }
 }
 
+// The same kernel compiled assuming out and in are 16-byte aligned and in_row_stride,
+// out_row_stride and n_cols are multiples of 16: the launcher tests the arguments and runs this one
+// when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
+    float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *den_smem = reinterpret_cast<float *>(smem + 0);
+  // softmax.cpp:9: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // softmax.cpp:10: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // softmax.cpp:11: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // softmax.cpp:13: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
+                                        -INFINITY);
+  }
+  // softmax.cpp:14: auto shifted = x - tl::max(x);
+  float max_x_part = x[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+  max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    max_x_smem[L0::warp_coord0()] = max_x_part;
+  }
+  __syncthreads();
+  const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 8>(max_x_smem, 1);
+  float shifted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    shifted[i] = x[i] - max_x;
+  }
+  // softmax.cpp:15: auto num = tl::exp(shifted);
+  float num[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    num[i] = tilec::rt::exp(shifted[i]);
+  }
+  // softmax.cpp:16: auto den = tl::sum(num);
+  float den_part = num[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    den_part = tilec::rt::Sum::combine(den_part, num[i]);
+  den_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(den_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    den_smem[L0::warp_coord0()] = den_part;
+  }
+  __syncthreads();
+  const float den = tilec::rt::combine_partials<tilec::rt::Sum, 8>(den_smem, 1);
+  // softmax.cpp:17: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = tilec::rt::fdiv(num[i + v], den);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace softmax_kernel_4096_8
 
 /// Launches softmax_kernel<4096, 8> on `stream` with
@@ -205,10 +388,17 @@ cudaError_t launch_softmax_kernel_4096_8(dim3 grid, cudaStream_t stream, float *
                                          int n_rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when out and in are 16-byte aligned and in_row_stride, out_row_stride and
+  // n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(out) && tilec::rt::aligned_to_16(in) &&
+                       in_row_stride % 16 == 0 && out_row_stride % 16 == 0 && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(softmax_kernel_4096_8::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, softmax_kernel_4096_8::aligned::softmax_kernel, out, in,
+                              in_row_stride, out_row_stride, n_rows, n_cols);
   return cudaLaunchKernelEx(&config, softmax_kernel_4096_8::softmax_kernel, out, in, in_row_stride,
                             out_row_stride, n_rows, n_cols);
 }
@@ -306,6 +496,94 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   }
 }
 
+// The same kernel compiled assuming out and in are 16-byte aligned and in_row_stride,
+// out_row_stride and n_cols are multiples of 16: the launcher tests the arguments and runs this one
+// when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
+    float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *den_smem = reinterpret_cast<float *>(smem + 0);
+  // softmax.cpp:9: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // softmax.cpp:10: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // softmax.cpp:11: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // softmax.cpp:13: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
+                                        -INFINITY);
+  }
+  // softmax.cpp:14: auto shifted = x - tl::max(x);
+  float max_x_part = x[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+  max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    max_x_smem[L0::warp_coord0()] = max_x_part;
+  }
+  __syncthreads();
+  const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_x_smem, 1);
+  float shifted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    shifted[i] = x[i] - max_x;
+  }
+  // softmax.cpp:15: auto num = tl::exp(shifted);
+  float num[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    num[i] = tilec::rt::exp(shifted[i]);
+  }
+  // softmax.cpp:16: auto den = tl::sum(num);
+  float den_part = num[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    den_part = tilec::rt::Sum::combine(den_part, num[i]);
+  den_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(den_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    den_smem[L0::warp_coord0()] = den_part;
+  }
+  __syncthreads();
+  const float den = tilec::rt::combine_partials<tilec::rt::Sum, 4>(den_smem, 1);
+  // softmax.cpp:17: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = tilec::rt::fdiv(num[i + v], den);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace softmax_kernel_256_4
 
 /// Launches softmax_kernel<256, 4> on `stream` with
@@ -315,10 +593,17 @@ cudaError_t launch_softmax_kernel_256_4(dim3 grid, cudaStream_t stream, float *o
                                         int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when out and in are 16-byte aligned and in_row_stride, out_row_stride and
+  // n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(out) && tilec::rt::aligned_to_16(in) &&
+                       in_row_stride % 16 == 0 && out_row_stride % 16 == 0 && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(softmax_kernel_256_4::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, softmax_kernel_256_4::aligned::softmax_kernel, out, in,
+                              in_row_stride, out_row_stride, n_rows, n_cols);
   return cudaLaunchKernelEx(&config, softmax_kernel_256_4::softmax_kernel, out, in, in_row_stride,
                             out_row_stride, n_rows, n_cols);
 }
@@ -416,6 +701,94 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   }
 }
 
+// The same kernel compiled assuming out and in are 16-byte aligned and in_row_stride,
+// out_row_stride and n_cols are multiples of 16: the launcher tests the arguments and runs this one
+// when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 512;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
+    float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *den_smem = reinterpret_cast<float *>(smem + 0);
+  // softmax.cpp:9: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // softmax.cpp:10: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // softmax.cpp:11: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // softmax.cpp:13: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
+                                        -INFINITY);
+  }
+  // softmax.cpp:14: auto shifted = x - tl::max(x);
+  float max_x_part = x[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+  max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    max_x_smem[L0::warp_coord0()] = max_x_part;
+  }
+  __syncthreads();
+  const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_x_smem, 1);
+  float shifted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    shifted[i] = x[i] - max_x;
+  }
+  // softmax.cpp:15: auto num = tl::exp(shifted);
+  float num[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    num[i] = tilec::rt::exp(shifted[i]);
+  }
+  // softmax.cpp:16: auto den = tl::sum(num);
+  float den_part = num[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    den_part = tilec::rt::Sum::combine(den_part, num[i]);
+  den_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(den_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    den_smem[L0::warp_coord0()] = den_part;
+  }
+  __syncthreads();
+  const float den = tilec::rt::combine_partials<tilec::rt::Sum, 4>(den_smem, 1);
+  // softmax.cpp:17: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = tilec::rt::fdiv(num[i + v], den);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace softmax_kernel_512_4
 
 /// Launches softmax_kernel<512, 4> on `stream` with
@@ -425,10 +798,17 @@ cudaError_t launch_softmax_kernel_512_4(dim3 grid, cudaStream_t stream, float *o
                                         int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when out and in are 16-byte aligned and in_row_stride, out_row_stride and
+  // n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(out) && tilec::rt::aligned_to_16(in) &&
+                       in_row_stride % 16 == 0 && out_row_stride % 16 == 0 && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(softmax_kernel_512_4::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, softmax_kernel_512_4::aligned::softmax_kernel, out, in,
+                              in_row_stride, out_row_stride, n_rows, n_cols);
   return cudaLaunchKernelEx(&config, softmax_kernel_512_4::softmax_kernel, out, in, in_row_stride,
                             out_row_stride, n_rows, n_cols);
 }
@@ -526,6 +906,94 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   }
 }
 
+// The same kernel compiled assuming out and in are 16-byte aligned and in_row_stride,
+// out_row_stride and n_cols are multiples of 16: the launcher tests the arguments and runs this one
+// when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 2048;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 2048: 4 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
+    float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *den_smem = reinterpret_cast<float *>(smem + 0);
+  // softmax.cpp:9: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // softmax.cpp:10: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // softmax.cpp:11: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // softmax.cpp:13: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
+                                        -INFINITY);
+  }
+  // softmax.cpp:14: auto shifted = x - tl::max(x);
+  float max_x_part = x[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+  max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    max_x_smem[L0::warp_coord0()] = max_x_part;
+  }
+  __syncthreads();
+  const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 8>(max_x_smem, 1);
+  float shifted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    shifted[i] = x[i] - max_x;
+  }
+  // softmax.cpp:15: auto num = tl::exp(shifted);
+  float num[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    num[i] = tilec::rt::exp(shifted[i]);
+  }
+  // softmax.cpp:16: auto den = tl::sum(num);
+  float den_part = num[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    den_part = tilec::rt::Sum::combine(den_part, num[i]);
+  den_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(den_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    den_smem[L0::warp_coord0()] = den_part;
+  }
+  __syncthreads();
+  const float den = tilec::rt::combine_partials<tilec::rt::Sum, 8>(den_smem, 1);
+  // softmax.cpp:17: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = tilec::rt::fdiv(num[i + v], den);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace softmax_kernel_2048_8
 
 /// Launches softmax_kernel<2048, 8> on `stream` with
@@ -535,10 +1003,17 @@ cudaError_t launch_softmax_kernel_2048_8(dim3 grid, cudaStream_t stream, float *
                                          int n_rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when out and in are 16-byte aligned and in_row_stride, out_row_stride and
+  // n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(out) && tilec::rt::aligned_to_16(in) &&
+                       in_row_stride % 16 == 0 && out_row_stride % 16 == 0 && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(softmax_kernel_2048_8::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, softmax_kernel_2048_8::aligned::softmax_kernel, out, in,
+                              in_row_stride, out_row_stride, n_rows, n_cols);
   return cudaLaunchKernelEx(&config, softmax_kernel_2048_8::softmax_kernel, out, in, in_row_stride,
                             out_row_stride, n_rows, n_cols);
 }
@@ -640,6 +1115,98 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel
   }
 }
 
+// The same kernel compiled assuming out and in are 16-byte aligned and in_row_stride,
+// out_row_stride and n_cols are multiples of 16: the launcher tests the arguments and runs this one
+// when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 4096: 4 contiguous per thread, 32 lanes, 16 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 64;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 4 blocks of 512 threads per SM leave each thread 32 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 4;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel(
+    float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *den_smem = reinterpret_cast<float *>(smem + 0);
+  // softmax.cpp:9: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // softmax.cpp:10: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // softmax.cpp:11: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // softmax.cpp:13: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
+                                        -INFINITY);
+  }
+  // softmax.cpp:14: auto shifted = x - tl::max(x);
+  float max_x_part = x[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+  max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    max_x_smem[L0::warp_coord0()] = max_x_part;
+  }
+  __syncthreads();
+  const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 16>(max_x_smem, 1);
+  float shifted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    shifted[i] = x[i] - max_x;
+  }
+  // softmax.cpp:15: auto num = tl::exp(shifted);
+  float num[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    num[i] = tilec::rt::exp(shifted[i]);
+  }
+  // softmax.cpp:16: auto den = tl::sum(num);
+  float den_part = num[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    den_part = tilec::rt::Sum::combine(den_part, num[i]);
+  den_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(den_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    den_smem[L0::warp_coord0()] = den_part;
+  }
+  __syncthreads();
+  const float den = tilec::rt::combine_partials<tilec::rt::Sum, 16>(den_smem, 1);
+  // softmax.cpp:17: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = tilec::rt::fdiv(num[i + v], den);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace softmax_kernel_4096_16
 
 /// Launches softmax_kernel<4096, 16> on `stream` with
@@ -649,10 +1216,17 @@ cudaError_t launch_softmax_kernel_4096_16(dim3 grid, cudaStream_t stream, float 
                                           int n_rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when out and in are 16-byte aligned and in_row_stride, out_row_stride and
+  // n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(out) && tilec::rt::aligned_to_16(in) &&
+                       in_row_stride % 16 == 0 && out_row_stride % 16 == 0 && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(softmax_kernel_4096_16::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, softmax_kernel_4096_16::aligned::softmax_kernel, out, in,
+                              in_row_stride, out_row_stride, n_rows, n_cols);
   return cudaLaunchKernelEx(&config, softmax_kernel_4096_16::softmax_kernel, out, in, in_row_stride,
                             out_row_stride, n_rows, n_cols);
 }
@@ -754,6 +1328,98 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel
   }
 }
 
+// The same kernel compiled assuming out and in are 16-byte aligned and in_row_stride,
+// out_row_stride and n_cols are multiples of 16: the launcher tests the arguments and runs this one
+// when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 8192;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 8192: 4 contiguous per thread, 32 lanes, 16 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 64;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 3 blocks of 512 threads per SM leave each thread 40 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 3;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel(
+    float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *den_smem = reinterpret_cast<float *>(smem + 0);
+  // softmax.cpp:9: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // softmax.cpp:10: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // softmax.cpp:11: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // softmax.cpp:13: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
+                                        -INFINITY);
+  }
+  // softmax.cpp:14: auto shifted = x - tl::max(x);
+  float max_x_part = x[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+  max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    max_x_smem[L0::warp_coord0()] = max_x_part;
+  }
+  __syncthreads();
+  const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 16>(max_x_smem, 1);
+  float shifted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    shifted[i] = x[i] - max_x;
+  }
+  // softmax.cpp:15: auto num = tl::exp(shifted);
+  float num[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    num[i] = tilec::rt::exp(shifted[i]);
+  }
+  // softmax.cpp:16: auto den = tl::sum(num);
+  float den_part = num[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    den_part = tilec::rt::Sum::combine(den_part, num[i]);
+  den_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(den_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    den_smem[L0::warp_coord0()] = den_part;
+  }
+  __syncthreads();
+  const float den = tilec::rt::combine_partials<tilec::rt::Sum, 16>(den_smem, 1);
+  // softmax.cpp:17: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = tilec::rt::fdiv(num[i + v], den);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace softmax_kernel_8192_16
 
 /// Launches softmax_kernel<8192, 16> on `stream` with
@@ -763,10 +1429,17 @@ cudaError_t launch_softmax_kernel_8192_16(dim3 grid, cudaStream_t stream, float 
                                           int n_rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when out and in are 16-byte aligned and in_row_stride, out_row_stride and
+  // n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(out) && tilec::rt::aligned_to_16(in) &&
+                       in_row_stride % 16 == 0 && out_row_stride % 16 == 0 && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(softmax_kernel_8192_16::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, softmax_kernel_8192_16::aligned::softmax_kernel, out, in,
+                              in_row_stride, out_row_stride, n_rows, n_cols);
   return cudaLaunchKernelEx(&config, softmax_kernel_8192_16::softmax_kernel, out, in, in_row_stride,
                             out_row_stride, n_rows, n_cols);
 }
@@ -868,6 +1541,98 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel
   }
 }
 
+// The same kernel compiled assuming out and in are 16-byte aligned and in_row_stride,
+// out_row_stride and n_cols are multiples of 16: the launcher tests the arguments and runs this one
+// when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 16384;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 16384: 4 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 64;  // shared memory per block
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 2 blocks of 512 threads per SM leave each thread 64 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel(
+    float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *den_smem = reinterpret_cast<float *>(smem + 0);
+  // softmax.cpp:9: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // softmax.cpp:10: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // softmax.cpp:11: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // softmax.cpp:13: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
+                                        -INFINITY);
+  }
+  // softmax.cpp:14: auto shifted = x - tl::max(x);
+  float max_x_part = x[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+  max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    max_x_smem[L0::warp_coord0()] = max_x_part;
+  }
+  __syncthreads();
+  const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 16>(max_x_smem, 1);
+  float shifted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    shifted[i] = x[i] - max_x;
+  }
+  // softmax.cpp:15: auto num = tl::exp(shifted);
+  float num[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    num[i] = tilec::rt::exp(shifted[i]);
+  }
+  // softmax.cpp:16: auto den = tl::sum(num);
+  float den_part = num[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    den_part = tilec::rt::Sum::combine(den_part, num[i]);
+  den_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(den_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    den_smem[L0::warp_coord0()] = den_part;
+  }
+  __syncthreads();
+  const float den = tilec::rt::combine_partials<tilec::rt::Sum, 16>(den_smem, 1);
+  // softmax.cpp:17: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = tilec::rt::fdiv(num[i + v], den);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace softmax_kernel_16384_16
 
 /// Launches softmax_kernel<16384, 16> on `stream` with
@@ -877,10 +1642,17 @@ cudaError_t launch_softmax_kernel_16384_16(dim3 grid, cudaStream_t stream, float
                                            int n_rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when out and in are 16-byte aligned and in_row_stride, out_row_stride and
+  // n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(out) && tilec::rt::aligned_to_16(in) &&
+                       in_row_stride % 16 == 0 && out_row_stride % 16 == 0 && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(softmax_kernel_16384_16::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, softmax_kernel_16384_16::aligned::softmax_kernel, out, in,
+                              in_row_stride, out_row_stride, n_rows, n_cols);
   return cudaLaunchKernelEx(&config, softmax_kernel_16384_16::softmax_kernel, out, in,
                             in_row_stride, out_row_stride, n_rows, n_cols);
 }

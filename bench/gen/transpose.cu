@@ -10,20 +10,20 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int TILE_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 1>, 1>;
-// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<OUT_STORE_VEC, 1, 16, 2, 1, NUM_WARPS, 0, 64, 1>, 1>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 64>, 0>;
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 64>, 0>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L3 =
+using L1 =
     tilec::rt::Slice1<tilec::rt::Blocked2<OUT_STORE_VEC, 1, 16, 2, 1, NUM_WARPS, 0, 1, 64>, 0>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L3 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<OUT_STORE_VEC, 1, 16, 2, 1, NUM_WARPS, 0, 64, 1>, 1>;
 // tile 64x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 8x4 elements per
 // thread
 using L4 = tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 64>;
@@ -40,27 +40,27 @@ __global__ void __launch_bounds__(NUM_THREADS) transpose_kernel(
   const int pid_m = static_cast<int>(blockIdx.x);
   // transpose.cpp:10: int pid_n = tl::program_id(1);
   const int pid_n = static_cast<int>(blockIdx.y);
-  // transpose.cpp:11: auto rm = pid_m * BM + tl::arange<0, BM>();
-  int rm[L0::ELEMS];
+  // transpose.cpp:12: auto rn = pid_n * BN + tl::arange<0, BN>();
+  int rn[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    rm[i] = pid_m * BM + L0::coord0(i);
+    rn[i] = pid_n * BN + L0::coord0(i);
   }
-  int rm_store[L1::ELEMS];
+  int rn_store[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
-    rm_store[i] = pid_m * BM + L1::coord0(i);
+    rn_store[i] = pid_n * BN + L1::coord0(i);
   }
-  // transpose.cpp:12: auto rn = pid_n * BN + tl::arange<0, BN>();
-  int rn[L2::ELEMS];
+  // transpose.cpp:11: auto rm = pid_m * BM + tl::arange<0, BM>();
+  int rm[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
-    rn[i] = pid_n * BN + L2::coord0(i);
+    rm[i] = pid_m * BM + L2::coord0(i);
   }
-  int rn_store[L3::ELEMS];
+  int rm_store[L3::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS; ++i) {
-    rn_store[i] = pid_n * BN + L3::coord0(i);
+    rm_store[i] = pid_m * BM + L3::coord0(i);
   }
   // transpose.cpp:13: auto mask = (tl::expand_dims<1>(rm) < M) & (tl::expand_dims<0>(rn) < N);
   bool mask[L4::ELEMS0][L4::ELEMS1];
@@ -117,6 +117,125 @@ __global__ void __launch_bounds__(NUM_THREADS) transpose_kernel(
   }
 }
 
+// The same kernel compiled assuming in and out are 16-byte aligned and M, N, in_stride and
+// out_stride are multiples of 16: the launcher tests the arguments and runs this one when they
+// qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BM = 64;  // meta-parameter
+constexpr int BN = 64;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int TILE_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 64>, 0>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<OUT_STORE_VEC, 1, 16, 2, 1, NUM_WARPS, 0, 1, 64>, 0>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L3 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<OUT_STORE_VEC, 1, 16, 2, 1, NUM_WARPS, 0, 64, 1>, 1>;
+// tile 64x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 8x4 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 64>;
+// tile 64x64: 4x1 contiguous per thread, 16x2 lanes, 1x4 warps, dim 0 fastest; 4x8 elements per
+// thread
+using L5 = tilec::rt::Blocked2<OUT_STORE_VEC, 1, 16, 2, 1, NUM_WARPS, 0, 64, 64>;
+constexpr int SMEM_BYTES = 16640;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) transpose_kernel(
+    const float *in, float *out, int M, int N, int in_stride, int out_stride) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  // transpose.cpp:9: int pid_m = tl::program_id(0);
+  const int pid_m = static_cast<int>(blockIdx.x);
+  // transpose.cpp:10: int pid_n = tl::program_id(1);
+  const int pid_n = static_cast<int>(blockIdx.y);
+  // transpose.cpp:12: auto rn = pid_n * BN + tl::arange<0, BN>();
+  int rn[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    rn[i] = pid_n * BN + L0::coord0(i);
+  }
+  int rn_store[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    rn_store[i] = pid_n * BN + L1::coord0(i);
+  }
+  // transpose.cpp:11: auto rm = pid_m * BM + tl::arange<0, BM>();
+  int rm[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    rm[i] = pid_m * BM + L2::coord0(i);
+  }
+  int rm_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    rm_store[i] = pid_m * BM + L3::coord0(i);
+  }
+  // transpose.cpp:13: auto mask = (tl::expand_dims<1>(rm) < M) & (tl::expand_dims<0>(rn) < N);
+  bool mask[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      mask[i][j] = (rm[i] < M) & (rn[j] < N);
+    }
+  }
+  bool mask_store[L5::ELEMS0][L5::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L5::ELEMS1; ++j) {
+      mask_store[i][j] = (rm_store[i] < M) & (rn_store[j] < N);
+    }
+  }
+  // transpose.cpp:14: auto tile = tl::load(in + tl::expand_dims<1>(rm) * in_stride + tl::expand_dims<0>(rn), mask);
+  float tile[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += TILE_VEC) {
+      tilec::rt::load_vec_if<TILE_VEC, true>(&tile[i][j], in + rm[i] * in_stride + rn[j],
+                                             mask[i][j], 0.0f);
+    }
+  }
+  // transpose.cpp:15: tl::store(out + tl::expand_dims<0>(rn) * out_stride + tl::expand_dims<1>(rm), tile, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      store_cvt_smem[L4::coord0(i) * 65 + L4::coord1(j)] = tile[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L5::ELEMS0][L5::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L5::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L5::coord0(i) * 65 + L5::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS0; i += OUT_STORE_VEC) {
+    TILEC_UNROLL
+    for (int j = 0; j < L5::ELEMS1; ++j) {
+      if (mask_store[i][j])
+        tilec::rt::store_vec<OUT_STORE_VEC, true, L5::ELEMS1>(
+            out + rn_store[j] * out_stride + rm_store[i], &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
 } // namespace transpose_kernel_64_64
 
 /// Launches transpose_kernel<64, 64> on `stream` with
@@ -125,10 +244,17 @@ cudaError_t launch_transpose_kernel_64_64(dim3 grid, cudaStream_t stream, const 
                                           float *out, int M, int N, int in_stride, int out_stride) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when in and out are 16-byte aligned and M, N, in_stride and out_stride are
+  // multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(in) && tilec::rt::aligned_to_16(out) &&
+                       M % 16 == 0 && N % 16 == 0 && in_stride % 16 == 0 && out_stride % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(transpose_kernel_64_64::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, transpose_kernel_64_64::aligned::transpose_kernel, in, out,
+                              M, N, in_stride, out_stride);
   return cudaLaunchKernelEx(&config, transpose_kernel_64_64::transpose_kernel, in, out, M, N,
                             in_stride, out_stride);
 }

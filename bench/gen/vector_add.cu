@@ -53,6 +53,61 @@ __global__ void __launch_bounds__(NUM_THREADS) add_kernel(
   }
 }
 
+// The same kernel compiled assuming x, y and out are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<A_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) add_kernel(
+    const float *x, const float *y, float *out, int n) {
+  // vector_add.cpp:8: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // vector_add.cpp:9: auto offs = pid * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = pid * BLOCK + L0::coord0(i);
+  }
+  // vector_add.cpp:10: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // vector_add.cpp:11: auto a = tl::load(x + offs, mask);
+  float a[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += A_VEC) {
+    tilec::rt::load_vec_if<A_VEC, true>(&a[i], x + offs[i], mask[i], 0.0f);
+  }
+  // vector_add.cpp:12: auto b = tl::load(y + offs, mask);
+  float b[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+    tilec::rt::load_vec_if<B_VEC, true>(&b[i], y + offs[i], mask[i], 0.0f);
+  }
+  // vector_add.cpp:13: tl::store(out + offs, a + b, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = a[i + v] + b[i + v];
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace add_kernel_1024
 
 /// Launches add_kernel<1024> on `stream` with
@@ -61,10 +116,15 @@ cudaError_t launch_add_kernel_1024(dim3 grid, cudaStream_t stream, const float *
                                    float *out, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when x, y and out are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) &&
+                       tilec::rt::aligned_to_16(out) && n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(add_kernel_1024::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, add_kernel_1024::aligned::add_kernel, x, y, out, n);
   return cudaLaunchKernelEx(&config, add_kernel_1024::add_kernel, x, y, out, n);
 }
 

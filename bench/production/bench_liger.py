@@ -21,6 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # bench/: bench.py, report.py
 
 import torch  # noqa: E402
+import triton  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 import bench  # noqa: E402
@@ -39,7 +40,7 @@ def load_liger(src):
         m.__path__ = [os.path.join(src, sub)]
         sys.modules[name] = m
     mods = {}
-    for k in ("swiglu", "geglu", "rms_norm", "layer_norm", "fused_add_rms_norm", "kl_div", "utils"):
+    for k in ("swiglu", "geglu", "rms_norm", "layer_norm", "fused_add_rms_norm", "kl_div", "dyt", "jsd", "utils"):
         mods[k] = importlib.import_module("liger_kernel.ops." + k)
     return mods
 
@@ -316,7 +317,205 @@ class KLDivFwd:
         return [(t * (torch.log(torch.clamp(t, min=self.EPS)) - s["y"])).sum(dim=1)]
 
 
-WORKLOADS = [SwiGLUFwd, GeGLUFwd, RMSNormFwd, LayerNormFwd, AddRMSNormFwd, KLDivFwd]
+class SwiGLUBwd(Rows):
+    """In place, as Liger's kernel: a <- da, b <- db (bench.py's in_place: fresh inputs for every
+    checked run; a failed write leaves the input, which the reference does not match)."""
+    name, title = "swiglu_bwd", "Liger SwiGLU backward (in place: a <- da, b <- db), bf16"
+    sizes = [11008, 14336]
+    checks = [11001]
+    in_place = True
+
+    def nbytes(self, n):
+        return 5 * 2 * ROWS * n  # reads dc, a, b; writes a, b
+
+    def make(self, n, gen):
+        h = torch.bfloat16
+        return {"dc": torch.randn(ROWS, n, device="cuda", generator=gen).to(h),
+                "a": torch.randn(ROWS, n, device="cuda", generator=gen).to(h),
+                "b": torch.randn(ROWS, n, device="cuda", generator=gen).to(h), "n": n}
+
+    def outputs(self, s):
+        return [s["a"], s["b"]]
+
+    def reference(self, s):
+        dc, a, b = s["dc"].double(), s["a"].double(), s["b"].double()
+        sig = torch.sigmoid(a)
+        silu = a * sig
+        return [dc * (silu * (1 - sig) + sig) * b, dc * silu], [8e-3, 8e-3]
+
+    def tilec(self, s):
+        fn = self.lib.get("liger").tilec_liger_swiglu_bwd
+        check_rc(fn(stream(), ptr(s["dc"]), ptr(s["a"]), ptr(s["b"]), ctypes.c_int64(s["a"].stride(0)),
+                    ctypes.c_float(1.0), ROWS, s["n"]), self.name)
+        return [s["a"], s["b"]]
+
+    def liger(self, s):
+        block, warps = self.settings(s["n"])
+        self.mods["swiglu"]._swiglu_backward_kernel[(ROWS,)](
+            s["dc"], s["a"], s["b"], s["dc"].stride(-2), 1.0, n_cols=s["n"], BLOCK_SIZE=block, num_warps=warps)
+        return [s["a"], s["b"]]
+
+    def torch(self, s):
+        a = s["a"].float()
+        sig = torch.sigmoid(a)
+        dc = s["dc"].float()
+        return [(dc * (a * sig * (1 - sig) + sig) * s["b"].float()).to(torch.bfloat16),
+                (dc * a * sig).to(torch.bfloat16)]
+
+
+class GeGLUBwd(SwiGLUBwd):
+    name, title = "geglu_bwd", "Liger GEGLU (tanh) backward (in place: a <- da, b <- db), bf16"
+
+    def reference(self, s):
+        dc, a, b = s["dc"].double(), s["a"].double(), s["b"].double()
+        k = 0.7978845608028654
+        t = torch.tanh(k * (a + 0.044715 * a ** 3))
+        gelu = (0.5 * a * (1 + t)).to(torch.bfloat16).double()  # rounded, as the kernels do
+        da = dc * b * (0.5 * (1 + t) + 0.5 * a * (1 - t * t) * (k * (1 + 3 * 0.044715 * a * a)))
+        return [da, dc * gelu], [8e-3, 8e-3]
+
+    def tilec(self, s):
+        fn = self.lib.get("liger").tilec_liger_geglu_bwd
+        check_rc(fn(stream(), ptr(s["dc"]), ptr(s["a"]), ptr(s["b"]), ctypes.c_int64(s["a"].stride(0)), ROWS,
+                    s["n"]), self.name)
+        return [s["a"], s["b"]]
+
+    def liger(self, s):
+        block, warps = self.settings(s["n"])
+        self.mods["geglu"]._geglu_tanh_backward_kernel[(ROWS,)](
+            s["dc"], s["a"], s["b"], s["dc"].stride(-2), n_cols=s["n"], BLOCK_SIZE=block, num_warps=warps)
+        return [s["a"], s["b"]]
+
+    def torch(self, s):
+        a = s["a"].float()
+        k = 0.7978845608028654
+        t = torch.tanh(k * (a + 0.044715 * a ** 3))
+        dc, b = s["dc"].float(), s["b"].float()
+        da = dc * b * (0.5 * (1 + t) + 0.5 * a * (1 - t * t) * (k * (1 + 3 * 0.044715 * a * a)))
+        return [da.to(torch.bfloat16), (dc * 0.5 * a * (1 + t)).to(torch.bfloat16)]
+
+
+class DyTFwd(Rows):
+    """Liger autotunes this kernel (BLOCK_N x warps x stages, keyed on N); tilec runs the
+    configuration Liger's autotuner picked, found by tuning once on scratch tensors of the
+    benchmark's shape before anything is checked or timed."""
+    name, title = "dyt_fwd", "Liger DyT forward: y = tanh(alpha x) * gamma + beta, bf16 (autotuned)"
+    sizes = [4096, 8192]
+    checks = [4001]
+
+    def __init__(self, lib, mods):
+        super().__init__(lib, mods)
+        self.tuned = {}
+
+    def nbytes(self, n):
+        return 2 * 2 * ROWS * n
+
+    def make(self, n, gen):
+        h = torch.bfloat16
+        return {"x": torch.randn(ROWS, n, device="cuda", generator=gen).to(h),
+                "alpha": torch.full((1,), 0.7, device="cuda", dtype=h),
+                "gamma": (1 + 0.1 * torch.randn(n, device="cuda", generator=gen)).to(h),
+                "beta": (0.1 * torch.randn(n, device="cuda", generator=gen)).to(h),
+                "y": torch.empty(ROWS, n, device="cuda", dtype=h), "n": n}
+
+    def outputs(self, s):
+        return [s["y"]]
+
+    def reference(self, s):
+        x = s["x"].double()
+        return [torch.tanh(s["alpha"].double() * x) * s["gamma"].double() + s["beta"].double()], [8e-3]
+
+    def launch_liger(self, s):
+        n = s["n"]
+        self.mods["dyt"]._dyt_fwd_kernel[lambda meta: (triton.cdiv(n, meta["BLOCK_N"]), ROWS)](
+            s["x"], s["y"], s["alpha"], s["gamma"], s["beta"], True, n)
+
+    def config(self, n):
+        if n not in self.tuned:
+            gen = torch.Generator(device="cuda")
+            gen.manual_seed(n)
+            self.launch_liger(self.make(n, gen))  # Liger's autotuner runs on the first call for N
+            torch.cuda.synchronize()
+            best = self.mods["dyt"]._dyt_fwd_kernel.best_config
+            self.tuned[n] = (best.kwargs["BLOCK_N"], best.num_warps)
+            print(f"# dyt_fwd N={n}: Liger's autotuner picked BLOCK_N={best.kwargs['BLOCK_N']}, "
+                  f"num_warps={best.num_warps}, num_stages={best.num_stages}", flush=True)
+        return self.tuned[n]
+
+    def tilec(self, s):
+        block, warps = self.config(s["n"])
+        fn = self.lib.get("liger").tilec_liger_dyt_fwd
+        check_rc(fn(stream(), block, warps, ptr(s["x"]), ptr(s["y"]), ptr(s["alpha"]), ptr(s["gamma"]),
+                    ptr(s["beta"]), ROWS, s["n"]), self.name)
+        return [s["y"]]
+
+    def liger(self, s):
+        self.config(s["n"])
+        self.launch_liger(s)
+        return [s["y"]]
+
+    def torch(self, s):
+        return [torch.tanh(s["alpha"] * s["x"]) * s["gamma"] + s["beta"]]
+
+
+class JSDFwd(KLDivFwd):
+    name, title = "jsd_fwd", "Liger JSD forward (beta 0.5, no labels): per-element loss and dX, fp32"
+    sizes = [32000]
+    checks = [20001]
+    ROWS, BETA = 4096, 0.5
+
+    def settings(self, v):
+        return min(65536, bench.next_pow2(v)), 4  # jsd.py: Triton's default num_warps
+
+    def nbytes(self, v):
+        return 4 * 4 * self.ROWS * v
+
+    def make(self, v, gen):
+        x = torch.log_softmax(torch.randn(self.ROWS, v, device="cuda", generator=gen), dim=1)
+        y = torch.log_softmax(torch.randn(self.ROWS, v, device="cuda", generator=gen), dim=1)
+        return {"x": x, "y": y, "loss": torch.empty(self.ROWS, v, device="cuda"),
+                "dx": torch.empty(self.ROWS, v, device="cuda"), "v": v}
+
+    def outputs(self, s):
+        return [s["loss"], s["dx"]]
+
+    def reference(self, s):
+        x, y = s["x"].double(), s["y"].double()
+        q, p = torch.exp(x), torch.exp(y)
+        m = self.BETA * p + (1 - self.BETA) * q
+        log_m = torch.log(m)
+        scale = 1.0 / self.ROWS
+        loss = (self.BETA * p * y + (1 - self.BETA) * q * x - m * log_m) * scale
+        return [loss, (1 - self.BETA) * q * (x - log_m) * scale], [1e-5, 1e-5]
+
+    def tilec(self, s):
+        fn = self.lib.get("liger").tilec_liger_jsd_fwd
+        check_rc(fn(stream(), ptr(s["x"]), ctypes.c_int64(s["x"].stride(0)), ptr(s["y"]),
+                    ctypes.c_int64(s["y"].stride(0)), ptr(s["loss"]), ctypes.c_int64(s["loss"].stride(0)),
+                    ptr(s["dx"]), ctypes.c_int64(s["dx"].stride(0)), self.ROWS, self.ROWS, s["v"]), self.name)
+        return [s["loss"], s["dx"]]
+
+    def liger(self, s):
+        block, warps = self.settings(s["v"])
+        self.mods["jsd"]._jsd_kernel[(self.ROWS,)](
+            X_ptr=s["x"], X_stride=s["x"].stride(-2), Y_ptr=s["y"], Y_stride=s["y"].stride(-2), loss_ptr=s["loss"],
+            loss_stride=s["loss"].stride(-2), dX_ptr=s["dx"], dX_stride=s["dx"].stride(-2), label_ptr=s["x"],
+            beta=self.BETA, n_non_ignore=self.ROWS, ignore_index=-100, n_cols=s["v"], BLOCK_SIZE=block,
+            HAS_LABEL=False, num_warps=warps)
+        return [s["loss"], s["dx"]]
+
+    def torch(self, s):
+        x, y = s["x"], s["y"]
+        q, p = torch.exp(x), torch.exp(y)
+        m = self.BETA * p + (1 - self.BETA) * q
+        log_m = torch.log(m)
+        scale = 1.0 / self.ROWS
+        return [(self.BETA * p * y + (1 - self.BETA) * q * x - m * log_m) * scale,
+                (1 - self.BETA) * q * (x - log_m) * scale]
+
+
+WORKLOADS = [SwiGLUFwd, GeGLUFwd, RMSNormFwd, LayerNormFwd, AddRMSNormFwd, KLDivFwd, SwiGLUBwd, GeGLUBwd, DyTFwd,
+             JSDFwd]
 
 
 def main():

@@ -127,6 +127,110 @@ void kldiv_fwd(const float *y, int64_t y_stride, const float *gt, int64_t gt_str
   tl::store(loss + row, loss_sum);
 }
 
+// _swiglu_backward_kernel: recomputes silu(a * gate) and writes both gradients in place (a <- da,
+// b <- db), in fp32, stored in the row's type.
+template <int BLOCK, int WARPS>
+TILEC_KERNEL(num_warps = WARPS, grid = (rows))
+void swiglu_bwd(const tl::bfloat16 *dc, tl::bfloat16 *a, tl::bfloat16 *b, int64_t stride, float gate, int rows,
+                int n_cols) {
+  int64_t row = tl::program_id(0);
+  auto cols = tl::arange<0, BLOCK>();
+  auto mask = cols < n_cols;
+  auto dc_row = tl::load(dc + row * stride + cols, mask, 0.0f);
+  auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
+  auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
+  auto sig_a = tl::sigmoid(a_row);
+  auto silu_a = a_row * sig_a;
+  auto db_row = dc_row * silu_a;
+  auto da_row = dc_row * (silu_a * (1.0f - sig_a) + sig_a) * b_row * gate;
+  tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
+  tl::store(b + row * stride + cols, tl::cast<tl::bfloat16>(db_row), mask);
+}
+
+// _geglu_tanh_backward_kernel: recomputes gelu_tanh(a) and writes both gradients in place (a <- da,
+// b <- db); gelu(a) is rounded to the row's type before it multiplies dc, as Liger does.
+template <int BLOCK, int WARPS>
+TILEC_KERNEL(num_warps = WARPS, grid = (rows))
+void geglu_bwd(const tl::bfloat16 *dc, tl::bfloat16 *a, tl::bfloat16 *b, int64_t stride, int rows, int n_cols) {
+  int64_t row = tl::program_id(0);
+  auto cols = tl::arange<0, BLOCK>();
+  auto mask = cols < n_cols;
+  auto dc_row = tl::load(dc + row * stride + cols, mask, 0.0f);
+  auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
+  auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
+  constexpr float sqrt_2_over_pi = 0.7978845608028654f;
+  constexpr float three_c = 3 * 0.044715; // Python folds 3 * 0.044715 in double
+  auto a_cubed = a_row * a_row * a_row;
+  auto tanh_result = tl::tanh(sqrt_2_over_pi * (a_row + 0.044715f * a_cubed));
+  auto geglu_a = tl::cast<float>(tl::cast<tl::bfloat16>(0.5f * a_row * (1.0f + tanh_result)));
+  auto db_row = tl::cast<float>(dc_row) * geglu_a;
+  auto term1 = 0.5f * (1.0f + tanh_result);
+  auto tanh_sq = tanh_result * tanh_result;
+  auto term2 = 0.5f * a_row * (1.0f - tanh_sq) * (sqrt_2_over_pi * (1.0f + three_c * a_row * a_row));
+  auto da_row = dc_row * b_row * (term1 + term2);
+  tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
+  tl::store(b + row * stride + cols, tl::cast<tl::bfloat16>(db_row), mask);
+}
+
+// _dyt_fwd_kernel (Dynamic Tanh): y = tanh(alpha * x) * gamma + beta in fp32, stored in the row's type;
+// a grid of column blocks x rows. Liger autotunes BLOCK_N in {1024, 2048, 4096} x 4, 8 or 16 warps;
+// every such configuration is instantiated below and the benchmark runs the one Liger's autotuner
+// picked.
+template <int BLOCK_N, int WARPS>
+TILEC_KERNEL(num_warps = WARPS, grid = (cdiv(n, BLOCK_N), rows))
+void dyt_fwd(const tl::bfloat16 *x, tl::bfloat16 *y, const tl::bfloat16 *alpha, const tl::bfloat16 *gamma,
+             const tl::bfloat16 *beta, int rows, int n) {
+  int64_t start = tl::program_id(0);
+  auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+  auto mask = col < n;
+  int64_t row = tl::program_id(1);
+  float a = tl::cast<float>(tl::load(alpha));
+  auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+  auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+  auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+  tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+}
+
+// _jsd_kernel without labels: per element the generalized Jensen-Shannon loss of log-space inputs x
+// (log Q) and y (log P) and its gradient in x, both scaled by 1 / n_non_ignore, in chunks of BLOCK
+// columns. BETA is a meta-parameter, as Liger's constexpr beta (0 and 1 are the two KL divergences).
+template <float BETA, int BLOCK, int WARPS>
+TILEC_KERNEL(num_warps = WARPS, grid = (rows))
+void jsd_fwd(const float *x, int64_t x_stride, const float *y, int64_t y_stride, float *loss, int64_t loss_stride,
+             float *dx, int64_t dx_stride, int n_non_ignore, int rows, int n_cols) {
+  int64_t row = tl::program_id(0);
+  for (int i = 0; i < n_cols; i += BLOCK) {
+    auto offs = i + tl::arange<0, BLOCK>();
+    auto mask = offs < n_cols;
+    auto X = tl::load(x + row * x_stride + offs, mask, -tl::inf);
+    auto Y = tl::load(y + row * y_stride + offs, mask, -tl::inf);
+    float scale = 1.0f / n_non_ignore;
+    if constexpr (BETA == 0.0f) { // forward KL
+      float y_max = tl::max(Y);
+      auto y_prob = tl::exp(Y - y_max) * tl::exp(y_max);
+      tl::store(loss + row * loss_stride + offs, y_prob * (Y - X) * scale, mask);
+      tl::store(dx + row * dx_stride + offs, -y_prob * scale, mask);
+    } else if constexpr (BETA == 1.0f) { // reverse KL
+      float x_max = tl::max(X);
+      auto x_prob = tl::exp(X - x_max) * tl::exp(x_max);
+      auto l = x_prob * (X - Y);
+      tl::store(loss + row * loss_stride + offs, l * scale, mask);
+      tl::store(dx + row * dx_stride + offs, (l + x_prob) * scale, mask);
+    } else {
+      float max_val = tl::maximum(tl::max(X), tl::max(Y));
+      float exp_max = tl::exp(max_val);
+      auto Q = tl::exp(X - max_val) * exp_max;
+      auto P = tl::exp(Y - max_val) * exp_max;
+      auto beta_P = BETA * P;
+      auto one_minus_beta_Q = (1 - BETA) * Q;
+      auto M = beta_P + one_minus_beta_Q;
+      auto log_M = tl::log(M);
+      tl::store(loss + row * loss_stride + offs, (beta_P * Y + one_minus_beta_Q * X - M * log_M) * scale, mask);
+      tl::store(dx + row * dx_stride + offs, one_minus_beta_Q * (X - log_M) * scale, mask);
+    }
+  }
+}
+
 // Liger's configurations (calculate_settings: BLOCK = next_pow2(n_cols); 8 warps from 2048, 16
 // from 8192, 32 from 32768) at the benchmark's widths.
 template void swiglu_fwd<16384, 16>(const tl::bfloat16 *, const tl::bfloat16 *, tl::bfloat16 *, int64_t, float, int,
@@ -146,3 +250,22 @@ template void add_rms_norm_fwd<8192, 16>(tl::bfloat16 *, tl::bfloat16 *, const t
                                          int64_t, const tl::bfloat16 *, float *, float, float, int, int);
 // kl_div.py: BLOCK = min(16384, next_pow2(V)), 16 warps from 8192.
 template void kldiv_fwd<16384, 16>(const float *, int64_t, const float *, int64_t, float *, float, int, int);
+template void swiglu_bwd<16384, 16>(const tl::bfloat16 *, tl::bfloat16 *, tl::bfloat16 *, int64_t, float, int, int);
+template void geglu_bwd<16384, 16>(const tl::bfloat16 *, tl::bfloat16 *, tl::bfloat16 *, int64_t, int, int);
+// dyt.py's autotuning space (num_stages aside: tilec's loads are not pipelined).
+#define LIGER_DYT(B, W)                                                                                        \
+  template void dyt_fwd<B, W>(const tl::bfloat16 *, tl::bfloat16 *, const tl::bfloat16 *, const tl::bfloat16 *,   \
+                              const tl::bfloat16 *, int, int);
+LIGER_DYT(1024, 4)
+LIGER_DYT(1024, 8)
+LIGER_DYT(1024, 16)
+LIGER_DYT(2048, 4)
+LIGER_DYT(2048, 8)
+LIGER_DYT(2048, 16)
+LIGER_DYT(4096, 4)
+LIGER_DYT(4096, 8)
+LIGER_DYT(4096, 16)
+#undef LIGER_DYT
+// jsd.py: BLOCK = min(65536, next_pow2(V)), Triton's default of 4 warps; beta 0.5 (Liger's default).
+template void jsd_fwd<0.5f, 32768, 4>(const float *, int64_t, const float *, int64_t, float *, int64_t, float *,
+                                      int64_t, int, int, int);

@@ -3,15 +3,17 @@
 #   bench/production/run.sh LIGER_DEST [--quick]
 # LIGER_DEST is what originals.sh wrote. Builds bench/gen/liger.cu with its shim (nvcc -O3, sm_90a
 # unless TILEC_GPU_ARCH says otherwise; ptxas's register report to $OUT/liger-build.log when OUT is
-# set), then runs bench_liger.py, which prints one line per row and the table last.
+# set), then runs bench_liger.py, which prints one line per row and the table last. GEN_DIR names
+# another folder holding liger.cu (an A/B of two tilec builds; default bench/gen).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 src=$(cd "${1:?usage: run.sh LIGER_DEST [--quick]}/src" && pwd)
 shift
 arch=${TILEC_GPU_ARCH:-90a}
+gen=$(cd "${GEN_DIR:-$root/bench/gen}" && pwd)
 lib=$(mktemp -d)
 nvcc -std=c++20 -O3 -lineinfo "-gencode=arch=compute_${arch},code=sm_${arch}" -Xptxas -v -Xcompiler -fPIC \
-  -shared -I "$root/runtime_headers" -I "$root/bench/gen" "$root/bench/shim/liger_shim.cu" \
+  -shared -I "$root/runtime_headers" -I "$gen" "$root/bench/shim/liger_shim.cu" \
   -o "$lib/libtilec_liger.so" >"$lib/build.log" 2>&1 || { cat "$lib/build.log"; exit 1; }
 [ -n "${OUT:-}" ] && cp "$lib/build.log" "$OUT/liger-build.log"
 grep -E "Function properties|registers|spill" "$lib/build.log" | sed 's/^ptxas info *: //' | head -20

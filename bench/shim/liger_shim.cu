@@ -62,3 +62,46 @@ TILEC_BENCH_EXPORT int tilec_liger_kldiv_fwd(void *stream, const float *y, int64
     return launch_kldiv_fwd_16384_16(bench_stream(stream), y, y_stride, gt, gt_stride, loss, eps, rows, n_cols);
   return TILEC_BENCH_NOT_GENERATED;
 }
+
+TILEC_BENCH_EXPORT int tilec_liger_swiglu_bwd(void *stream, const __nv_bfloat16 *dc, __nv_bfloat16 *a,
+                                              __nv_bfloat16 *b, int64_t stride, float gate, int rows, int n_cols) {
+  if (n_cols > 8192 && n_cols <= 16384)
+    return launch_swiglu_bwd_16384_16(bench_stream(stream), dc, a, b, stride, gate, rows, n_cols);
+  return TILEC_BENCH_NOT_GENERATED;
+}
+
+TILEC_BENCH_EXPORT int tilec_liger_geglu_bwd(void *stream, const __nv_bfloat16 *dc, __nv_bfloat16 *a,
+                                             __nv_bfloat16 *b, int64_t stride, int rows, int n_cols) {
+  if (n_cols > 8192 && n_cols <= 16384)
+    return launch_geglu_bwd_16384_16(bench_stream(stream), dc, a, b, stride, rows, n_cols);
+  return TILEC_BENCH_NOT_GENERATED;
+}
+
+// DyT: the configuration Liger's autotuner picked (block, warps), one of the nine instantiated.
+TILEC_BENCH_EXPORT int tilec_liger_dyt_fwd(void *stream, int block, int warps, const __nv_bfloat16 *x,
+                                           __nv_bfloat16 *y, const __nv_bfloat16 *alpha, const __nv_bfloat16 *gamma,
+                                           const __nv_bfloat16 *beta, int rows, int n) {
+#define LIGER_DYT_CASE(B, W)                                                                                 \
+  if (block == B && warps == W)                                                                               \
+    return launch_dyt_fwd_##B##_##W(bench_stream(stream), x, y, alpha, gamma, beta, rows, n);
+  LIGER_DYT_CASE(1024, 4)
+  LIGER_DYT_CASE(1024, 8)
+  LIGER_DYT_CASE(1024, 16)
+  LIGER_DYT_CASE(2048, 4)
+  LIGER_DYT_CASE(2048, 8)
+  LIGER_DYT_CASE(2048, 16)
+  LIGER_DYT_CASE(4096, 4)
+  LIGER_DYT_CASE(4096, 8)
+  LIGER_DYT_CASE(4096, 16)
+#undef LIGER_DYT_CASE
+  return TILEC_BENCH_NOT_GENERATED;
+}
+
+TILEC_BENCH_EXPORT int tilec_liger_jsd_fwd(void *stream, const float *x, int64_t x_stride, const float *y,
+                                           int64_t y_stride, float *loss, int64_t loss_stride, float *dx,
+                                           int64_t dx_stride, int n_non_ignore, int rows, int n_cols) {
+  if (n_cols > 16384 && n_cols <= 32768)
+    return launch_jsd_fwd_0p5_32768_4(bench_stream(stream), x, x_stride, y, y_stride, loss, loss_stride, dx,
+                                      dx_stride, n_non_ignore, rows, n_cols);
+  return TILEC_BENCH_NOT_GENERATED;
+}

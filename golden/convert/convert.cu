@@ -51,6 +51,13 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
     for (int i = 0; i < L0::ELEMS; i += V_VEC) {
       tilec::rt::load_vec<V_VEC, false>(&v[i], x + offs[i], &mask[i], 0.0f, mask[i + V_VEC - 1]);
     }
+    // convert.cpp:19: auto i64 = tl::cast<int64_t>(i8) + tl::load(big + offs, mask); // int64 arithmetic
+    int64_t big_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += BIG_LOAD_VEC) {
+      tilec::rt::load_vec<BIG_LOAD_VEC, false>(&big_load[i], big + offs[i], &mask[i], int64_t{0},
+                                               mask[i + BIG_LOAD_VEC - 1]);
+    }
     // convert.cpp:17: auto i32 = tl::cast<int32_t>(v);                              // truncates toward zero
     int i32[L0::ELEMS];
     TILEC_UNROLL
@@ -62,36 +69,6 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       i8[i] = static_cast<int8_t>(tilec::rt::wrapping_mul(i32[i], 37));
-    }
-    // convert.cpp:19: auto i64 = tl::cast<int64_t>(i8) + tl::load(big + offs, mask); // int64 arithmetic
-    int64_t big_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += BIG_LOAD_VEC) {
-      tilec::rt::load_vec<BIG_LOAD_VEC, false>(&big_load[i], big + offs[i], &mask[i], int64_t{0},
-                                               mask[i + BIG_LOAD_VEC - 1]);
-    }
-    int64_t i64[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      i64[i] = tilec::rt::wrapping_add(static_cast<int64_t>(i8[i]), big_load[i]);
-    }
-    // convert.cpp:20: auto h = tl::cast<tl::half>(v);                               // round to nearest even
-    __half h[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      h[i] = tilec::rt::to_f16(v[i]);
-    }
-    // convert.cpp:21: auto b = tl::cast<tl::bfloat16>(h * 3.0f);                    // fp16 multiply, then to bf16
-    __nv_bfloat16 b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(h[i]) * tilec::rt::to_float(tilec::rt::to_f16(3.0f)))));
-    }
-    // convert.cpp:22: auto nz = tl::cast<bool>(i8);                                 // != 0
-    bool nz[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      nz[i] = i8[i] != 0;
     }
     // convert.cpp:23: tl::store(out_i8 + offs, i8, mask);
     TILEC_UNROLL
@@ -105,11 +82,23 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
       tilec::rt::store_vec<OUT_I32_STORE_VEC, false>(
           out_i32 + offs[i], &i32[i], &mask[i], mask[i + OUT_I32_STORE_VEC - 1]);
     }
+    // convert.cpp:19: auto i64 = tl::cast<int64_t>(i8) + tl::load(big + offs, mask); // int64 arithmetic
+    int64_t i64[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      i64[i] = tilec::rt::wrapping_add(static_cast<int64_t>(i8[i]), big_load[i]);
+    }
     // convert.cpp:25: tl::store(out_i64 + offs, i64, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += OUT_I64_STORE_VEC) {
       tilec::rt::store_vec<OUT_I64_STORE_VEC, false>(
           out_i64 + offs[i], &i64[i], &mask[i], mask[i + OUT_I64_STORE_VEC - 1]);
+    }
+    // convert.cpp:20: auto h = tl::cast<tl::half>(v);                               // round to nearest even
+    __half h[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      h[i] = tilec::rt::to_f16(v[i]);
     }
     // convert.cpp:26: tl::store(out_f16 + offs, h, mask);
     TILEC_UNROLL
@@ -117,11 +106,23 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
       tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
           out_f16 + offs[i], &h[i], &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
     }
+    // convert.cpp:21: auto b = tl::cast<tl::bfloat16>(h * 3.0f);                    // fp16 multiply, then to bf16
+    __nv_bfloat16 b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      b[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(h[i]) * tilec::rt::to_float(tilec::rt::to_f16(3.0f)))));
+    }
     // convert.cpp:27: tl::store(out_bf16 + offs, b, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
       tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
           out_bf16 + offs[i], &b[i], &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
+    }
+    // convert.cpp:22: auto nz = tl::cast<bool>(i8);                                 // != 0
+    bool nz[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      nz[i] = i8[i] != 0;
     }
     // convert.cpp:28: tl::store(out_bool + offs, nz, mask);
     TILEC_UNROLL
@@ -142,6 +143,150 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
   }
 }
 
+// The same kernel compiled assuming x, big, out_i8, out_i32, out_i64, out_f16, out_bf16, out_bool
+// and out_f32 are 16-byte aligned and n is a multiple of 16: the launcher tests the arguments and
+// runs this one when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 256;  // meta-parameter
+[[maybe_unused]] constexpr int CHUNKS = 4;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int BIG_LOAD_VEC = 2;  // load width: 2 contiguous elements (16 bytes) per access
+constexpr int OUT_I8_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_I32_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_I64_STORE_VEC = 2;  // store width: 2 contiguous elements (16 bytes) per access
+constexpr int OUT_F16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BOOL_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_F32_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
+    const float *x, const int64_t *big, int8_t *out_i8, int *out_i32, int64_t *out_i64,
+    __half *out_f16, __nv_bfloat16 *out_bf16, bool *out_bool, float *out_f32, int n) {
+  // convert.cpp:11: int base = tl::program_id(0) * (BLOCK * CHUNKS);
+  const int base = static_cast<int>(blockIdx.x) * 1024;
+  // convert.cpp:12: for (int c : tl::static_range<0, CHUNKS>()) {
+  TILEC_UNROLL
+  for (int c = 0; c < 4; ++c) {
+    // convert.cpp:13: auto offs = base + c * BLOCK + tl::arange<0, BLOCK>();
+    int offs[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      offs[i] = base + c * BLOCK + L0::coord0(i);
+    }
+    // convert.cpp:14: offs = tl::max_contiguous(tl::multiple_of(offs, BLOCK), BLOCK);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      offs[i] = offs[i];
+    }
+    // convert.cpp:15: auto mask = offs < n;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask[i] = offs[i] < n;
+    }
+    // convert.cpp:16: auto v = tl::load(x + offs, mask);
+    float v[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+      tilec::rt::load_vec_if<V_VEC, true>(&v[i], x + offs[i], mask[i], 0.0f);
+    }
+    // convert.cpp:19: auto i64 = tl::cast<int64_t>(i8) + tl::load(big + offs, mask); // int64 arithmetic
+    int64_t big_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += BIG_LOAD_VEC) {
+      tilec::rt::load_vec_if<BIG_LOAD_VEC, true>(&big_load[i], big + offs[i], mask[i], int64_t{0});
+    }
+    // convert.cpp:17: auto i32 = tl::cast<int32_t>(v);                              // truncates toward zero
+    int i32[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      i32[i] = static_cast<int>(v[i]);
+    }
+    // convert.cpp:18: auto i8 = tl::cast<int8_t>(i32 * 37);                         // wraps modulo 2^8
+    int8_t i8[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      i8[i] = static_cast<int8_t>(tilec::rt::wrapping_mul(i32[i], 37));
+    }
+    // convert.cpp:23: tl::store(out_i8 + offs, i8, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += OUT_I8_STORE_VEC) {
+      if (mask[i])
+        tilec::rt::store_vec<OUT_I8_STORE_VEC, true>(out_i8 + offs[i], &i8[i]);
+    }
+    // convert.cpp:24: tl::store(out_i32 + offs, i32, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += OUT_I32_STORE_VEC) {
+      if (mask[i])
+        tilec::rt::store_vec<OUT_I32_STORE_VEC, true>(out_i32 + offs[i], &i32[i]);
+    }
+    // convert.cpp:19: auto i64 = tl::cast<int64_t>(i8) + tl::load(big + offs, mask); // int64 arithmetic
+    int64_t i64[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      i64[i] = tilec::rt::wrapping_add(static_cast<int64_t>(i8[i]), big_load[i]);
+    }
+    // convert.cpp:25: tl::store(out_i64 + offs, i64, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += OUT_I64_STORE_VEC) {
+      if (mask[i])
+        tilec::rt::store_vec<OUT_I64_STORE_VEC, true>(out_i64 + offs[i], &i64[i]);
+    }
+    // convert.cpp:20: auto h = tl::cast<tl::half>(v);                               // round to nearest even
+    __half h[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      h[i] = tilec::rt::to_f16(v[i]);
+    }
+    // convert.cpp:26: tl::store(out_f16 + offs, h, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+      if (mask[i])
+        tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + offs[i], &h[i]);
+    }
+    // convert.cpp:21: auto b = tl::cast<tl::bfloat16>(h * 3.0f);                    // fp16 multiply, then to bf16
+    __nv_bfloat16 b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      b[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(h[i]) * tilec::rt::to_float(tilec::rt::to_f16(3.0f)))));
+    }
+    // convert.cpp:27: tl::store(out_bf16 + offs, b, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+      if (mask[i])
+        tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + offs[i], &b[i]);
+    }
+    // convert.cpp:22: auto nz = tl::cast<bool>(i8);                                 // != 0
+    bool nz[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      nz[i] = i8[i] != 0;
+    }
+    // convert.cpp:28: tl::store(out_bool + offs, nz, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += OUT_BOOL_STORE_VEC) {
+      if (mask[i])
+        tilec::rt::store_vec<OUT_BOOL_STORE_VEC, true>(out_bool + offs[i], &nz[i]);
+    }
+    // convert.cpp:30: tl::store(out_f32 + offs, tl::cast<float>((b + tl::cast<tl::bfloat16>(nz)) + h), mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+      float vals[OUT_F32_STORE_VEC];
+      TILEC_UNROLL
+      for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
+        vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(b[i + v_1]) + tilec::rt::to_float(tilec::rt::to_bf16(static_cast<float>(nz[i + v_1]))))))) + tilec::rt::to_float(h[i + v_1])));
+      if (mask[i])
+        tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + offs[i], vals);
+    }
+  }
+}
+
+} // namespace aligned
+
 } // namespace convert_kernel_256_4
 
 /// Launches convert_kernel<256, 4> on `stream` with
@@ -152,10 +297,20 @@ cudaError_t launch_convert_kernel_256_4(dim3 grid, cudaStream_t stream, const fl
                                         bool *out_bool, float *out_f32, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when x, big, out_i8, out_i32, out_i64, out_f16, out_bf16, out_bool and
+  // out_f32 are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(big) &&
+                       tilec::rt::aligned_to_16(out_i8) && tilec::rt::aligned_to_16(out_i32) &&
+                       tilec::rt::aligned_to_16(out_i64) && tilec::rt::aligned_to_16(out_f16) &&
+                       tilec::rt::aligned_to_16(out_bf16) && tilec::rt::aligned_to_16(out_bool) &&
+                       tilec::rt::aligned_to_16(out_f32) && n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(convert_kernel_256_4::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, convert_kernel_256_4::aligned::convert_kernel, x, big,
+                              out_i8, out_i32, out_i64, out_f16, out_bf16, out_bool, out_f32, n);
   return cudaLaunchKernelEx(&config, convert_kernel_256_4::convert_kernel, x, big, out_i8, out_i32,
                             out_i64, out_f16, out_bf16, out_bool, out_f32, n);
 }

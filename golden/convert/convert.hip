@@ -42,6 +42,12 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
     for (int i = 0; i < L0::ELEMS; ++i) {
       v[i] = mask[i] ? x[offs[i]] : 0.0f;
     }
+    // convert.cpp:19: auto i64 = tl::cast<int64_t>(i8) + tl::load(big + offs, mask); // int64 arithmetic
+    int64_t big_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      big_load[i] = mask[i] ? big[offs[i]] : int64_t{0};
+    }
     // convert.cpp:17: auto i32 = tl::cast<int32_t>(v);                              // truncates toward zero
     int i32[L0::ELEMS];
     TILEC_UNROLL
@@ -53,35 +59,6 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       i8[i] = static_cast<int8_t>(tilec::rt::wrapping_mul(i32[i], 37));
-    }
-    // convert.cpp:19: auto i64 = tl::cast<int64_t>(i8) + tl::load(big + offs, mask); // int64 arithmetic
-    int64_t big_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      big_load[i] = mask[i] ? big[offs[i]] : int64_t{0};
-    }
-    int64_t i64[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      i64[i] = tilec::rt::wrapping_add(static_cast<int64_t>(i8[i]), big_load[i]);
-    }
-    // convert.cpp:20: auto h = tl::cast<tl::half>(v);                               // round to nearest even
-    __half h[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      h[i] = tilec::rt::to_f16(v[i]);
-    }
-    // convert.cpp:21: auto b = tl::cast<tl::bfloat16>(h * 3.0f);                    // fp16 multiply, then to bf16
-    hip_bfloat16 b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(h[i]) * tilec::rt::to_float(tilec::rt::to_f16(3.0f)))));
-    }
-    // convert.cpp:22: auto nz = tl::cast<bool>(i8);                                 // != 0
-    bool nz[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      nz[i] = i8[i] != 0;
     }
     // convert.cpp:23: tl::store(out_i8 + offs, i8, mask);
     TILEC_UNROLL
@@ -95,11 +72,23 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
       if (mask[i])
         out_i32[offs[i]] = i32[i];
     }
+    // convert.cpp:19: auto i64 = tl::cast<int64_t>(i8) + tl::load(big + offs, mask); // int64 arithmetic
+    int64_t i64[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      i64[i] = tilec::rt::wrapping_add(static_cast<int64_t>(i8[i]), big_load[i]);
+    }
     // convert.cpp:25: tl::store(out_i64 + offs, i64, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])
         out_i64[offs[i]] = i64[i];
+    }
+    // convert.cpp:20: auto h = tl::cast<tl::half>(v);                               // round to nearest even
+    __half h[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      h[i] = tilec::rt::to_f16(v[i]);
     }
     // convert.cpp:26: tl::store(out_f16 + offs, h, mask);
     TILEC_UNROLL
@@ -107,11 +96,23 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
       if (mask[i])
         out_f16[offs[i]] = h[i];
     }
+    // convert.cpp:21: auto b = tl::cast<tl::bfloat16>(h * 3.0f);                    // fp16 multiply, then to bf16
+    hip_bfloat16 b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      b[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(h[i]) * tilec::rt::to_float(tilec::rt::to_f16(3.0f)))));
+    }
     // convert.cpp:27: tl::store(out_bf16 + offs, b, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])
         out_bf16[offs[i]] = b[i];
+    }
+    // convert.cpp:22: auto nz = tl::cast<bool>(i8);                                 // != 0
+    bool nz[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      nz[i] = i8[i] != 0;
     }
     // convert.cpp:28: tl::store(out_bool + offs, nz, mask);
     TILEC_UNROLL

@@ -168,6 +168,89 @@ __global__ void __launch_bounds__(NUM_THREADS) choose(
   }
 }
 
+// The same kernel compiled assuming in and out are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BLOCK = 512;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+// tile 512: 2 contiguous per thread, 64 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) choose(
+    const float *in, float *out, float slope, int n) {
+  // functions.cpp:131: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // functions.cpp:132: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // functions.cpp:133: auto x = tl::load(in + offs, mask, 0.0f);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + offs[i], mask[i], 0.0f);
+  }
+  // inlined: leaky (called at functions.cpp:134)
+  // functions.cpp:117: if (slope > 0.0f) {
+  float leaky_result[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    leaky_result[i] = 0.0f;
+  }
+  if (slope > 0.0f) {
+    // functions.cpp:118: auto neg = x * slope;
+    float neg[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      neg[i] = x[i] * slope;
+    }
+    // functions.cpp:119: return tl::where(x > 0.0f, x, neg);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      leaky_result[i] = (x[i] > 0.0f) ? x[i] : neg[i];
+    }
+  }
+  else {
+    // functions.cpp:120: } else if (slope < -1.0f) {
+    if (slope < -1.0f) {
+      // functions.cpp:121: return -x;
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        leaky_result[i] = -x[i];
+      }
+    }
+    else {
+      // functions.cpp:123: return tl::maximum(x, 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        leaky_result[i] = fmaxf(x[i], 0.0f);
+      }
+    }
+  }
+  // functions.cpp:134: tl::store(out + offs, leaky(x, slope) + 1.0f, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = leaky_result[i + v] + 1.0f;
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace choose_512
 
 /// Launches choose<512> on `stream` with
@@ -176,8 +259,15 @@ hipError_t launch_choose_512(dim3 grid, hipStream_t stream, const float *in, flo
                              float slope, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  hipLaunchKernelGGL(choose_512::choose, grid, dim3(choose_512::NUM_THREADS), 0, stream, in, out,
-                     slope, n);
+  // The aligned variant when in and out are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(in) && tilec::rt::aligned_to_16(out) && n % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(choose_512::aligned::choose, grid, dim3(choose_512::NUM_THREADS), 0, stream,
+                       in, out, slope, n);
+  } else {
+    hipLaunchKernelGGL(choose_512::choose, grid, dim3(choose_512::NUM_THREADS), 0, stream, in, out,
+                       slope, n);
+  }
   return hipGetLastError();
 }
 
@@ -219,19 +309,19 @@ __global__ void __launch_bounds__(NUM_THREADS) lambdas(
   }
   // functions.cpp:107: auto shift = [c = s + 1.0f](auto t) {
   const float c = s + 1.0f;
-  // inlined: apply_twice (called at functions.cpp:111), then the lambda at functions.cpp:106 (called at functions.cpp:95)
-  // functions.cpp:106: auto scale = [s](auto t) { return t * s; };
-  float t[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    t[i] = x[i] * s;
-  }
   // inlined: the lambda at functions.cpp:107 (called at functions.cpp:111)
   // functions.cpp:108: auto u = t + c;
   float u[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     u[i] = x[i] + c;
+  }
+  // inlined: apply_twice (called at functions.cpp:111), then the lambda at functions.cpp:106 (called at functions.cpp:95)
+  // functions.cpp:106: auto scale = [s](auto t) { return t * s; };
+  float t[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    t[i] = x[i] * s;
   }
   // functions.cpp:111: auto y = apply_twice(x, scale) + shift(x);
   float y[L0::ELEMS];
@@ -251,6 +341,74 @@ __global__ void __launch_bounds__(NUM_THREADS) lambdas(
   }
 }
 
+// The same kernel compiled assuming in and out are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BLOCK = 512;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+// tile 512: 2 contiguous per thread, 64 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) lambdas(
+    const float *in, float *out, float s, int n) {
+  // functions.cpp:103: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // functions.cpp:104: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // functions.cpp:105: auto x = tl::load(in + offs, mask, 0.0f);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + offs[i], mask[i], 0.0f);
+  }
+  // functions.cpp:107: auto shift = [c = s + 1.0f](auto t) {
+  const float c = s + 1.0f;
+  // inlined: the lambda at functions.cpp:107 (called at functions.cpp:111)
+  // functions.cpp:108: auto u = t + c;
+  float u[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    u[i] = x[i] + c;
+  }
+  // inlined: apply_twice (called at functions.cpp:111), then the lambda at functions.cpp:106 (called at functions.cpp:95)
+  // functions.cpp:106: auto scale = [s](auto t) { return t * s; };
+  float t[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    t[i] = x[i] * s;
+  }
+  // functions.cpp:111: auto y = apply_twice(x, scale) + shift(x);
+  float y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    y[i] = t[i] * s + u[i];
+  }
+  // functions.cpp:112: tl::store(out + offs, [&](auto t) { return t - x; }(y), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = y[i + v] - x[i + v];
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace lambdas_512
 
 /// Launches lambdas<512> on `stream` with
@@ -259,8 +417,15 @@ hipError_t launch_lambdas_512(dim3 grid, hipStream_t stream, const float *in, fl
                               int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  hipLaunchKernelGGL(lambdas_512::lambdas, grid, dim3(lambdas_512::NUM_THREADS), 0, stream, in, out,
-                     s, n);
+  // The aligned variant when in and out are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(in) && tilec::rt::aligned_to_16(out) && n % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(lambdas_512::aligned::lambdas, grid, dim3(lambdas_512::NUM_THREADS), 0,
+                       stream, in, out, s, n);
+  } else {
+    hipLaunchKernelGGL(lambdas_512::lambdas, grid, dim3(lambdas_512::NUM_THREADS), 0, stream, in,
+                       out, s, n);
+  }
   return hipGetLastError();
 }
 
@@ -302,12 +467,12 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   }
   // inlined: mean_rstd (called at functions.cpp:83)
   // functions.cpp:59: template <class T, class M> auto mean_rstd(const T &x, const M &mask, int n, float eps) {
+  const float eps = 9.99999975e-06f;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = cols[i] < n;
   }
-  const float eps = 9.99999975e-06f;
   // functions.cpp:60: float mean = tl::sum(tl::where(mask, x, 0.0f)) / n;
   float sum_mask_part = mask[0] ? x[0] : 0.0f;
   TILEC_UNROLL
@@ -372,25 +537,25 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   }
   __syncthreads();
   const float hi = tilec::rt::combine_partials<tilec::rt::Max, 4>(hi_smem, 1);
+  // functions.cpp:86: auto [twice_mean, r] = std::make_pair(mean * 2.0f, rstd);
+  const float twice_mean = mean_1 * 2.0f;
+  const float r = rstd;
   // functions.cpp:85: auto [pos, neg, mag] = signs(x);
-  float pos[L0::ELEMS];
+  float mag[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    pos[i] = fmaxf(x[i], 0.0f);
+    mag[i] = fabsf(x[i]);
   }
   float neg[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     neg[i] = fminf(x[i], 0.0f);
   }
-  float mag[L0::ELEMS];
+  float pos[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    mag[i] = fabsf(x[i]);
+    pos[i] = fmaxf(x[i], 0.0f);
   }
-  // functions.cpp:86: auto [twice_mean, r] = std::make_pair(mean * 2.0f, rstd);
-  const float twice_mean = mean_1 * 2.0f;
-  const float r = rstd;
   // functions.cpp:87: tl::store(out + row * stride + cols, (x - mean) * rstd + pos + neg - mag, cols < n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {

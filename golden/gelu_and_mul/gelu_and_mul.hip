@@ -34,11 +34,6 @@ __global__ void __launch_bounds__(NUM_THREADS) gelu_and_mul_fwd(
     tilec::rt::load_vec<A_LOAD_VEC, false>(&a_load[i], a + offs[i], &mask[i],
                                            tilec::rt::to_f16(0.0f), mask[i + A_LOAD_VEC - 1]);
   }
-  float x[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    x[i] = tilec::rt::to_float(a_load[i]);
-  }
   // gelu_and_mul.cpp:34: auto y = tl::cast<float>(tl::load(b + offs, mask));
   __half b_load[L0::ELEMS];
   TILEC_UNROLL
@@ -46,10 +41,11 @@ __global__ void __launch_bounds__(NUM_THREADS) gelu_and_mul_fwd(
     tilec::rt::load_vec<B_LOAD_VEC, false>(&b_load[i], b + offs[i], &mask[i],
                                            tilec::rt::to_f16(0.0f), mask[i + B_LOAD_VEC - 1]);
   }
-  float y[L0::ELEMS];
+  // gelu_and_mul.cpp:33: auto x = tl::cast<float>(tl::load(a + offs, mask));
+  float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    y[i] = tilec::rt::to_float(b_load[i]);
+    x[i] = tilec::rt::to_float(a_load[i]);
   }
   // inlined: act::gelu_tanh (called at gelu_and_mul.cpp:35)
   // gelu_and_mul.cpp:15: auto t = tl::tanh(kSqrt2OverPi * (x + kCubic * x * x * x));
@@ -57,6 +53,12 @@ __global__ void __launch_bounds__(NUM_THREADS) gelu_and_mul_fwd(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     t[i] = tanhf(0.797884583f * (x[i] + 0.0447149985f * x[i] * x[i] * x[i]));
+  }
+  // gelu_and_mul.cpp:34: auto y = tl::cast<float>(tl::load(b + offs, mask));
+  float y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    y[i] = tilec::rt::to_float(b_load[i]);
   }
   // gelu_and_mul.cpp:35: tl::store(c + offs, tl::cast<tl::half>(act::gelu_tanh(x) * y), mask);
   TILEC_UNROLL
@@ -70,6 +72,80 @@ __global__ void __launch_bounds__(NUM_THREADS) gelu_and_mul_fwd(
   }
 }
 
+// The same kernel compiled assuming a, b and c are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int B_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+// tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<A_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) gelu_and_mul_fwd(
+    const __half *a, const __half *b, __half *c, int n) {
+  // gelu_and_mul.cpp:31: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // gelu_and_mul.cpp:32: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // gelu_and_mul.cpp:33: auto x = tl::cast<float>(tl::load(a + offs, mask));
+  __half a_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += A_LOAD_VEC) {
+    tilec::rt::load_vec_if<A_LOAD_VEC, true>(&a_load[i], a + offs[i], mask[i],
+                                             tilec::rt::to_f16(0.0f));
+  }
+  // gelu_and_mul.cpp:34: auto y = tl::cast<float>(tl::load(b + offs, mask));
+  __half b_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_LOAD_VEC) {
+    tilec::rt::load_vec_if<B_LOAD_VEC, true>(&b_load[i], b + offs[i], mask[i],
+                                             tilec::rt::to_f16(0.0f));
+  }
+  // gelu_and_mul.cpp:33: auto x = tl::cast<float>(tl::load(a + offs, mask));
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x[i] = tilec::rt::to_float(a_load[i]);
+  }
+  // inlined: act::gelu_tanh (called at gelu_and_mul.cpp:35)
+  // gelu_and_mul.cpp:15: auto t = tl::tanh(kSqrt2OverPi * (x + kCubic * x * x * x));
+  float t[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    t[i] = tanhf(0.797884583f * (x[i] + 0.0447149985f * x[i] * x[i] * x[i]));
+  }
+  // gelu_and_mul.cpp:34: auto y = tl::cast<float>(tl::load(b + offs, mask));
+  float y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    y[i] = tilec::rt::to_float(b_load[i]);
+  }
+  // gelu_and_mul.cpp:35: tl::store(c + offs, tl::cast<tl::half>(act::gelu_tanh(x) * y), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += C_STORE_VEC) {
+    __half vals[C_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < C_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_f16(0.5f * x[i + v] * (1.0f + t[i + v]) * y[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<C_STORE_VEC, true>(c + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace gelu_and_mul_fwd_1024
 
 /// Launches gelu_and_mul_fwd<1024> on `stream` with
@@ -78,8 +154,16 @@ hipError_t launch_gelu_and_mul_fwd_1024(dim3 grid, hipStream_t stream, const __h
                                         const __half *b, __half *c, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  hipLaunchKernelGGL(gelu_and_mul_fwd_1024::gelu_and_mul_fwd, grid,
-                     dim3(gelu_and_mul_fwd_1024::NUM_THREADS), 0, stream, a, b, c, n);
+  // The aligned variant when a, b and c are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && n % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(gelu_and_mul_fwd_1024::aligned::gelu_and_mul_fwd, grid,
+                       dim3(gelu_and_mul_fwd_1024::NUM_THREADS), 0, stream, a, b, c, n);
+  } else {
+    hipLaunchKernelGGL(gelu_and_mul_fwd_1024::gelu_and_mul_fwd, grid,
+                       dim3(gelu_and_mul_fwd_1024::NUM_THREADS), 0, stream, a, b, c, n);
+  }
   return hipGetLastError();
 }
 
@@ -124,22 +208,12 @@ __global__ void __launch_bounds__(NUM_THREADS) gelu_and_mul_bwd(
     tilec::rt::load_vec<DC_LOAD_VEC, false>(&dc_load[i], dc + offs[i], &mask[i],
                                             tilec::rt::to_f16(0.0f), mask[i + DC_LOAD_VEC - 1]);
   }
-  float g[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    g[i] = tilec::rt::to_float(dc_load[i]);
-  }
   // gelu_and_mul.cpp:44: auto x = tl::cast<float>(tl::load(a + offs, mask));
   __half a_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += A_LOAD_VEC) {
     tilec::rt::load_vec<A_LOAD_VEC, false>(&a_load[i], a + offs[i], &mask[i],
                                            tilec::rt::to_f16(0.0f), mask[i + A_LOAD_VEC - 1]);
-  }
-  float x[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    x[i] = tilec::rt::to_float(a_load[i]);
   }
   // gelu_and_mul.cpp:45: auto y = tl::cast<float>(tl::load(b + offs, mask));
   __half b_load[L0::ELEMS];
@@ -148,23 +222,36 @@ __global__ void __launch_bounds__(NUM_THREADS) gelu_and_mul_bwd(
     tilec::rt::load_vec<B_LOAD_VEC, false>(&b_load[i], b + offs[i], &mask[i],
                                            tilec::rt::to_f16(0.0f), mask[i + B_LOAD_VEC - 1]);
   }
-  float y[L0::ELEMS];
+  // gelu_and_mul.cpp:44: auto x = tl::cast<float>(tl::load(a + offs, mask));
+  float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    y[i] = tilec::rt::to_float(b_load[i]);
+    x[i] = tilec::rt::to_float(a_load[i]);
   }
   // inlined: act::gelu_tanh_grad (called at gelu_and_mul.cpp:46)
+  // gelu_and_mul.cpp:22: auto dinner = kSqrt2OverPi * (1.0f + 3.0f * kCubic * x * x);
+  float dinner[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    dinner[i] = 0.797884583f * (1.0f + 0.134144992f * x[i] * x[i]);
+  }
   // gelu_and_mul.cpp:21: auto t = tl::tanh(kSqrt2OverPi * (x + kCubic * x * x * x));
   float t[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     t[i] = tanhf(0.797884583f * (x[i] + 0.0447149985f * x[i] * x[i] * x[i]));
   }
-  // gelu_and_mul.cpp:22: auto dinner = kSqrt2OverPi * (1.0f + 3.0f * kCubic * x * x);
-  float dinner[L0::ELEMS];
+  // gelu_and_mul.cpp:45: auto y = tl::cast<float>(tl::load(b + offs, mask));
+  float y[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    dinner[i] = 0.797884583f * (1.0f + 0.134144992f * x[i] * x[i]);
+    y[i] = tilec::rt::to_float(b_load[i]);
+  }
+  // gelu_and_mul.cpp:43: auto g = tl::cast<float>(tl::load(dc + offs, mask));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(dc_load[i]);
   }
   // gelu_and_mul.cpp:46: tl::store(da + offs, tl::cast<tl::half>(g * y * act::gelu_tanh_grad(x)), mask);
   TILEC_UNROLL
@@ -188,6 +275,111 @@ __global__ void __launch_bounds__(NUM_THREADS) gelu_and_mul_bwd(
   }
 }
 
+// The same kernel compiled assuming dc, a, b, da and db are 16-byte aligned and n is a multiple of
+// 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int DC_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int A_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int B_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int DA_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int DB_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+// tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<DC_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) gelu_and_mul_bwd(
+    const __half *dc, const __half *a, const __half *b, __half *da, __half *db, int n) {
+  // gelu_and_mul.cpp:41: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // gelu_and_mul.cpp:42: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // gelu_and_mul.cpp:43: auto g = tl::cast<float>(tl::load(dc + offs, mask));
+  __half dc_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DC_LOAD_VEC) {
+    tilec::rt::load_vec_if<DC_LOAD_VEC, true>(&dc_load[i], dc + offs[i], mask[i],
+                                              tilec::rt::to_f16(0.0f));
+  }
+  // gelu_and_mul.cpp:44: auto x = tl::cast<float>(tl::load(a + offs, mask));
+  __half a_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += A_LOAD_VEC) {
+    tilec::rt::load_vec_if<A_LOAD_VEC, true>(&a_load[i], a + offs[i], mask[i],
+                                             tilec::rt::to_f16(0.0f));
+  }
+  // gelu_and_mul.cpp:45: auto y = tl::cast<float>(tl::load(b + offs, mask));
+  __half b_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_LOAD_VEC) {
+    tilec::rt::load_vec_if<B_LOAD_VEC, true>(&b_load[i], b + offs[i], mask[i],
+                                             tilec::rt::to_f16(0.0f));
+  }
+  // gelu_and_mul.cpp:44: auto x = tl::cast<float>(tl::load(a + offs, mask));
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x[i] = tilec::rt::to_float(a_load[i]);
+  }
+  // inlined: act::gelu_tanh_grad (called at gelu_and_mul.cpp:46)
+  // gelu_and_mul.cpp:22: auto dinner = kSqrt2OverPi * (1.0f + 3.0f * kCubic * x * x);
+  float dinner[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    dinner[i] = 0.797884583f * (1.0f + 0.134144992f * x[i] * x[i]);
+  }
+  // gelu_and_mul.cpp:21: auto t = tl::tanh(kSqrt2OverPi * (x + kCubic * x * x * x));
+  float t[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    t[i] = tanhf(0.797884583f * (x[i] + 0.0447149985f * x[i] * x[i] * x[i]));
+  }
+  // gelu_and_mul.cpp:45: auto y = tl::cast<float>(tl::load(b + offs, mask));
+  float y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    y[i] = tilec::rt::to_float(b_load[i]);
+  }
+  // gelu_and_mul.cpp:43: auto g = tl::cast<float>(tl::load(dc + offs, mask));
+  float g[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    g[i] = tilec::rt::to_float(dc_load[i]);
+  }
+  // gelu_and_mul.cpp:46: tl::store(da + offs, tl::cast<tl::half>(g * y * act::gelu_tanh_grad(x)), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DA_STORE_VEC) {
+    __half vals[DA_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < DA_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_f16(g[i + v] * y[i + v] * (0.5f * (1.0f + t[i + v]) + 0.5f * x[i + v] * (1.0f - t[i + v] * t[i + v]) * dinner[i + v]));
+    if (mask[i])
+      tilec::rt::store_vec<DA_STORE_VEC, true>(da + offs[i], vals);
+  }
+  // gelu_and_mul.cpp:47: tl::store(db + offs, tl::cast<tl::half>(g * act::gelu_tanh(x)), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DB_STORE_VEC) {
+    __half vals[DB_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < DB_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_f16(g[i + v] * (0.5f * x[i + v] * (1.0f + t[i + v])));
+    if (mask[i])
+      tilec::rt::store_vec<DB_STORE_VEC, true>(db + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace gelu_and_mul_bwd_1024
 
 /// Launches gelu_and_mul_bwd<1024> on `stream` with
@@ -197,8 +389,17 @@ hipError_t launch_gelu_and_mul_bwd_1024(dim3 grid, hipStream_t stream, const __h
                                         int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  hipLaunchKernelGGL(gelu_and_mul_bwd_1024::gelu_and_mul_bwd, grid,
-                     dim3(gelu_and_mul_bwd_1024::NUM_THREADS), 0, stream, dc, a, b, da, db, n);
+  // The aligned variant when dc, a, b, da and db are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(dc) && tilec::rt::aligned_to_16(a) &&
+                       tilec::rt::aligned_to_16(b) && tilec::rt::aligned_to_16(da) &&
+                       tilec::rt::aligned_to_16(db) && n % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(gelu_and_mul_bwd_1024::aligned::gelu_and_mul_bwd, grid,
+                       dim3(gelu_and_mul_bwd_1024::NUM_THREADS), 0, stream, dc, a, b, da, db, n);
+  } else {
+    hipLaunchKernelGGL(gelu_and_mul_bwd_1024::gelu_and_mul_bwd, grid,
+                       dim3(gelu_and_mul_bwd_1024::NUM_THREADS), 0, stream, dc, a, b, da, db, n);
+  }
   return hipGetLastError();
 }
 

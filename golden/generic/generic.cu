@@ -45,6 +45,53 @@ __global__ void __launch_bounds__(NUM_THREADS) affine(
   }
 }
 
+// The same kernel compiled assuming x and y are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+[[maybe_unused]] constexpr int EDGE = 0;  // meta-parameter: Edge::Keep
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) affine(
+    const float *x, float *y, float /*bound*/, int n) {
+  // generic.cpp:22: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // generic.cpp:23: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // generic.cpp:24: auto v = tl::load(x + offs, mask);
+  float v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i], x + offs[i], mask[i], 0.0f);
+  }
+  // generic.cpp:31: tl::store(y + offs, generic_detail::twice(v) * 0.25f + tl::sqrt(tl::abs(v)), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    float vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < Y_STORE_VEC; ++v_1)
+      vals[v_1] = (v[i + v_1] + v[i + v_1]) * 0.25f + sqrtf(fabsf(v[i + v_1]));
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace affine_f32_Keep_256
 
 /// Launches affine<float, Edge::Keep, 256> on `stream` with
@@ -53,10 +100,14 @@ cudaError_t launch_affine_f32_Keep_256(dim3 grid, cudaStream_t stream, const flo
                                        float bound, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when x and y are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) && n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(affine_f32_Keep_256::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, affine_f32_Keep_256::aligned::affine, x, y, bound, n);
   return cudaLaunchKernelEx(&config, affine_f32_Keep_256::affine, x, y, bound, n);
 }
 
@@ -125,6 +176,67 @@ __global__ void __launch_bounds__(NUM_THREADS) affine(
   }
 }
 
+// The same kernel compiled assuming x and y are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+[[maybe_unused]] constexpr int EDGE = 1;  // meta-parameter: Edge::Clip
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) affine(
+    const __half *x, __half *y, __half bound, int n) {
+  // generic.cpp:22: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // generic.cpp:23: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // generic.cpp:24: auto v = tl::load(x + offs, mask);
+  __half v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i], x + offs[i], mask[i], tilec::rt::to_f16(0.0f));
+  }
+  // generic.cpp:26: v = tl::clamp(v, -bound, bound);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    v[i] = tilec::rt::to_f16(fminf(tilec::rt::to_float(tilec::rt::to_f16(fmaxf(tilec::rt::to_float(v[i]), tilec::rt::to_float(tilec::rt::to_f16(-tilec::rt::to_float(bound)))))), tilec::rt::to_float(bound)));
+  }
+  {
+    // inlined: generic_detail::twice (called at generic.cpp:33)
+    // generic.cpp:16: template <class X> auto twice(const X &x) { return x + x; }
+    float x_1[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x_1[i] = tilec::rt::to_float(v[i]);
+    }
+    // generic.cpp:33: tl::store(y + offs, tl::cast<T>(generic_detail::twice(tl::cast<float>(v)) * 0.25f +
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+      __half vals[Y_STORE_VEC];
+      TILEC_UNROLL
+      for (int v_1 = 0; v_1 < Y_STORE_VEC; ++v_1)
+        vals[v_1] = tilec::rt::to_f16((x_1[i + v_1] + x_1[i + v_1]) * 0.25f + sqrtf(fabsf(tilec::rt::to_float(v[i + v_1]))));
+      if (mask[i])
+        tilec::rt::store_vec<Y_STORE_VEC, true>(y + offs[i], vals);
+    }
+  }
+}
+
+} // namespace aligned
+
 } // namespace affine_f16_Clip_256
 
 /// Launches affine<tl::half, Edge::Clip, 256> on `stream` with
@@ -133,10 +245,14 @@ cudaError_t launch_affine_f16_Clip_256(dim3 grid, cudaStream_t stream, const __h
                                        __half bound, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when x and y are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) && n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(affine_f16_Clip_256::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, affine_f16_Clip_256::aligned::affine, x, y, bound, n);
   return cudaLaunchKernelEx(&config, affine_f16_Clip_256::affine, x, y, bound, n);
 }
 
@@ -200,6 +316,62 @@ __global__ void __launch_bounds__(NUM_THREADS) affine(
   }
 }
 
+// The same kernel compiled assuming x and y are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+[[maybe_unused]] constexpr int EDGE = 0;  // meta-parameter: Edge::Keep
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) affine(
+    const __nv_bfloat16 *x, __nv_bfloat16 *y, __nv_bfloat16 /*bound*/, int n) {
+  // generic.cpp:22: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // generic.cpp:23: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // generic.cpp:24: auto v = tl::load(x + offs, mask);
+  __nv_bfloat16 v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i], x + offs[i], mask[i], tilec::rt::to_bf16(0.0f));
+  }
+  {
+    // inlined: generic_detail::twice (called at generic.cpp:33)
+    // generic.cpp:16: template <class X> auto twice(const X &x) { return x + x; }
+    float x_1[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x_1[i] = tilec::rt::to_float(v[i]);
+    }
+    // generic.cpp:33: tl::store(y + offs, tl::cast<T>(generic_detail::twice(tl::cast<float>(v)) * 0.25f +
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+      __nv_bfloat16 vals[Y_STORE_VEC];
+      TILEC_UNROLL
+      for (int v_1 = 0; v_1 < Y_STORE_VEC; ++v_1)
+        vals[v_1] = tilec::rt::to_bf16((x_1[i + v_1] + x_1[i + v_1]) * 0.25f + sqrtf(fabsf(tilec::rt::to_float(v[i + v_1]))));
+      if (mask[i])
+        tilec::rt::store_vec<Y_STORE_VEC, true>(y + offs[i], vals);
+    }
+  }
+}
+
+} // namespace aligned
+
 } // namespace affine_bf16_Keep_256
 
 /// Launches affine<tl::bfloat16, Edge::Keep, 256> on `stream` with
@@ -208,10 +380,14 @@ cudaError_t launch_affine_bf16_Keep_256(dim3 grid, cudaStream_t stream, const __
                                         __nv_bfloat16 *y, __nv_bfloat16 bound, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when x and y are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) && n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(affine_bf16_Keep_256::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, affine_bf16_Keep_256::aligned::affine, x, y, bound, n);
   return cudaLaunchKernelEx(&config, affine_bf16_Keep_256::affine, x, y, bound, n);
 }
 
@@ -269,6 +445,57 @@ __global__ void __launch_bounds__(NUM_THREADS) affine(const int *x, int *y, int 
   }
 }
 
+// The same kernel compiled assuming x and y are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+[[maybe_unused]] constexpr int EDGE = 1;  // meta-parameter: Edge::Clip
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) affine(const int *x, int *y, int bound, int n) {
+  // generic.cpp:22: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // generic.cpp:23: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // generic.cpp:24: auto v = tl::load(x + offs, mask);
+  int v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i], x + offs[i], mask[i], 0);
+  }
+  // generic.cpp:26: v = tl::clamp(v, -bound, bound);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    v[i] = tilec::rt::minimum(tilec::rt::maximum(v[i], -bound), bound);
+  }
+  // generic.cpp:38: tl::store(y + offs, generic_detail::twice(v) / 4 + v % 3, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    int vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < Y_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::wrapping_add(tilec::rt::wrapping_add(v[i + v_1], v[i + v_1]) / 4, v[i + v_1] % 3);
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace affine_i32_Clip_256
 
 /// Launches affine<int, Edge::Clip, 256> on `stream` with
@@ -277,10 +504,14 @@ cudaError_t launch_affine_i32_Clip_256(dim3 grid, cudaStream_t stream, const int
                                        int bound, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when x and y are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) && n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(affine_i32_Clip_256::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, affine_i32_Clip_256::aligned::affine, x, y, bound, n);
   return cudaLaunchKernelEx(&config, affine_i32_Clip_256::affine, x, y, bound, n);
 }
 
@@ -335,6 +566,53 @@ __global__ void __launch_bounds__(NUM_THREADS) affine(
   }
 }
 
+// The same kernel compiled assuming x and y are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+[[maybe_unused]] constexpr int EDGE = 0;  // meta-parameter: Edge::Keep
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (16 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) affine(
+    const int64_t *x, int64_t *y, int64_t /*bound*/, int n) {
+  // generic.cpp:22: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // generic.cpp:23: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // generic.cpp:24: auto v = tl::load(x + offs, mask);
+  int64_t v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i], x + offs[i], mask[i], int64_t{0});
+  }
+  // generic.cpp:38: tl::store(y + offs, generic_detail::twice(v) / 4 + v % 3, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    int64_t vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < Y_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::wrapping_add(tilec::rt::wrapping_add(v[i + v_1], v[i + v_1]) / int64_t{4}, v[i + v_1] % int64_t{3});
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace affine_i64_Keep_256
 
 /// Launches affine<long, Edge::Keep, 256> on `stream` with
@@ -343,10 +621,14 @@ cudaError_t launch_affine_i64_Keep_256(dim3 grid, cudaStream_t stream, const int
                                        int64_t bound, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when x and y are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) && n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(affine_i64_Keep_256::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, affine_i64_Keep_256::aligned::affine, x, y, bound, n);
   return cudaLaunchKernelEx(&config, affine_i64_Keep_256::affine, x, y, bound, n);
 }
 

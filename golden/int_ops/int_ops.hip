@@ -60,11 +60,6 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     tilec::rt::load_vec<S_LOAD_VEC, false>(&s_load[i], s + offs[i], &mask[i], int8_t{0},
                                            mask[i + S_LOAD_VEC - 1]);
   }
-  int8_t sh[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    sh[i] = static_cast<int8_t>(s_load[i] & int8_t{31});
-  }
   // int_ops.cpp:16: tl::store(out + 0 * n + offs, x / y, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
@@ -96,6 +91,12 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
       vals[v_1] = (x[i + v_1] & y[i + v_1]) | (x[i + v_1] ^ 23130);
     tilec::rt::store_vec<OUT_STORE_VEC_2, false>(out + 2 * n + offs[i], vals, &mask[i],
                                                  mask[i + OUT_STORE_VEC_2 - 1]);
+  }
+  // int_ops.cpp:15: auto sh = tl::load(s + offs, mask) & 31; // int8 & int stays int8
+  int8_t sh[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sh[i] = static_cast<int8_t>(s_load[i] & int8_t{31});
   }
   // int_ops.cpp:19: tl::store(out + 3 * n + offs, x << sh, mask);
   __syncthreads();  // program order: the store at int_ops.cpp:18 before this store (global memory)
@@ -141,17 +142,17 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     tilec::rt::store_vec<OUT_STORE_VEC_6, false>(out + 6 * n + offs[i], vals, &mask[i],
                                                  mask[i + OUT_STORE_VEC_6 - 1]);
   }
-  // int_ops.cpp:23: auto both = (x > 0) && (y > 0);
-  bool both[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    both[i] = x[i] > 0 && y[i] > 0;
-  }
   // int_ops.cpp:24: auto either = (x > 0) || !(y > 0);
   bool either[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     either[i] = (x[i] > 0) || !(y[i] > 0);
+  }
+  // int_ops.cpp:23: auto both = (x > 0) && (y > 0);
+  bool both[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    both[i] = x[i] > 0 && y[i] > 0;
   }
   // int_ops.cpp:25: tl::store(out_bool + offs, both ^ either, mask);
   TILEC_UNROLL
@@ -187,6 +188,195 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
   }
 }
 
+// The same kernel compiled assuming a, b, s, f, g, out, out_bool and out_f are 16-byte aligned and
+// n is a multiple of 16: the launcher tests the arguments and runs this one when they qualify
+// (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 512;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int Y_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int S_LOAD_VEC = 2;  // load width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_BOOL_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int U_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+// tile 512: 2 contiguous per thread, 64 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
+    const int *a, const int *b, const int8_t *s, const float *f, const float *g, int *out,
+    bool *out_bool, float *out_f, int n) {
+  // int_ops.cpp:9: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // int_ops.cpp:10: auto offs = pid * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = pid * BLOCK + L0::coord0(i);
+  }
+  // int_ops.cpp:11: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // int_ops.cpp:13: auto x = tl::load(a + offs, mask, 1);
+  int x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], a + offs[i], mask[i], 1);
+  }
+  // int_ops.cpp:14: auto y = tl::load(b + offs, mask, 1);
+  int y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_VEC) {
+    tilec::rt::load_vec_if<Y_VEC, true>(&y[i], b + offs[i], mask[i], 1);
+  }
+  // int_ops.cpp:15: auto sh = tl::load(s + offs, mask) & 31; // int8 & int stays int8
+  int8_t s_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += S_LOAD_VEC) {
+    tilec::rt::load_vec_if<S_LOAD_VEC, true>(&s_load[i], s + offs[i], mask[i], int8_t{0});
+  }
+  // int_ops.cpp:16: tl::store(out + 0 * n + offs, x / y, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    int vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::div_int(x[i + v_1], y[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + offs[i], vals);
+  }
+  // int_ops.cpp:17: tl::store(out + 1 * n + offs, x % y, mask);
+  __syncthreads();  // program order: the store at int_ops.cpp:16 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_1) {
+    int vals[OUT_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC_1; ++v_1)
+      vals[v_1] = tilec::rt::rem_int(x[i + v_1], y[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC_1, true>(out + n + offs[i], vals);
+  }
+  // int_ops.cpp:18: tl::store(out + 2 * n + offs, (x & y) | (x ^ 0x5A5A), mask);
+  __syncthreads();  // program order: the store at int_ops.cpp:17 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_2) {
+    int vals[OUT_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC_2; ++v_1)
+      vals[v_1] = (x[i + v_1] & y[i + v_1]) | (x[i + v_1] ^ 23130);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC_2, true>(out + 2 * n + offs[i], vals);
+  }
+  // int_ops.cpp:15: auto sh = tl::load(s + offs, mask) & 31; // int8 & int stays int8
+  int8_t sh[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sh[i] = static_cast<int8_t>(s_load[i] & int8_t{31});
+  }
+  // int_ops.cpp:19: tl::store(out + 3 * n + offs, x << sh, mask);
+  __syncthreads();  // program order: the store at int_ops.cpp:18 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_3) {
+    int vals[OUT_STORE_VEC_3];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC_3; ++v_1)
+      vals[v_1] = x[i + v_1] << static_cast<int>(sh[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC_3, true>(out + 3 * n + offs[i], vals);
+  }
+  // int_ops.cpp:20: tl::store(out + 4 * n + offs, x >> sh, mask);
+  __syncthreads();  // program order: the store at int_ops.cpp:19 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_4) {
+    int vals[OUT_STORE_VEC_4];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC_4; ++v_1)
+      vals[v_1] = x[i + v_1] >> static_cast<int>(sh[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC_4, true>(out + 4 * n + offs[i], vals);
+  }
+  // int_ops.cpp:21: tl::store(out + 5 * n + offs, ~x + tl::where(x > y, x - y, y - x), mask);
+  __syncthreads();  // program order: the store at int_ops.cpp:20 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_5) {
+    int vals[OUT_STORE_VEC_5];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC_5; ++v_1)
+      vals[v_1] = tilec::rt::wrapping_add(~x[i + v_1], (x[i + v_1] > y[i + v_1]) ? tilec::rt::wrapping_sub(x[i + v_1], y[i + v_1]) : tilec::rt::wrapping_sub(y[i + v_1], x[i + v_1]));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC_5, true>(out + 5 * n + offs[i], vals);
+  }
+  // int_ops.cpp:22: tl::store(out + 6 * n + offs, tl::minimum(x, y) * 2 + tl::maximum(x, 7), mask);
+  __syncthreads();  // program order: the store at int_ops.cpp:21 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_6) {
+    int vals[OUT_STORE_VEC_6];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC_6; ++v_1)
+      vals[v_1] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(tilec::rt::minimum(x[i + v_1], y[i + v_1]), 2), tilec::rt::maximum(x[i + v_1], 7));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC_6, true>(out + 6 * n + offs[i], vals);
+  }
+  // int_ops.cpp:24: auto either = (x > 0) || !(y > 0);
+  bool either[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    either[i] = (x[i] > 0) || !(y[i] > 0);
+  }
+  // int_ops.cpp:23: auto both = (x > 0) && (y > 0);
+  bool both[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    both[i] = x[i] > 0 && y[i] > 0;
+  }
+  // int_ops.cpp:25: tl::store(out_bool + offs, both ^ either, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BOOL_STORE_VEC) {
+    bool vals[OUT_BOOL_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BOOL_STORE_VEC; ++v_1)
+      vals[v_1] = both[i + v_1] ^ either[i + v_1];
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BOOL_STORE_VEC, true>(out_bool + offs[i], vals);
+  }
+  // int_ops.cpp:26: auto u = tl::load(f + offs, mask);
+  float u[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += U_VEC) {
+    tilec::rt::load_vec_if<U_VEC, true>(&u[i], f + offs[i], mask[i], 0.0f);
+  }
+  // int_ops.cpp:27: auto v = tl::load(g + offs, mask);
+  float v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i], g + offs[i], mask[i], 0.0f);
+  }
+  // int_ops.cpp:28: tl::store(out_f + offs, tl::maximum(u, v) - tl::minimum(u, v) * 0.5f, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F_STORE_VEC) {
+    float vals[OUT_F_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F_STORE_VEC; ++v_1)
+      vals[v_1] = fmaxf(u[i + v_1], v[i + v_1]) - fminf(u[i + v_1], v[i + v_1]) * 0.5f;
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F_STORE_VEC, true>(out_f + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace int_ops_kernel_512
 
 /// Launches int_ops_kernel<512> on `stream` with
@@ -196,9 +386,22 @@ hipError_t launch_int_ops_kernel_512(dim3 grid, hipStream_t stream, const int *a
                                      bool *out_bool, float *out_f, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  hipLaunchKernelGGL(int_ops_kernel_512::int_ops_kernel, grid,
-                     dim3(int_ops_kernel_512::NUM_THREADS), 0, stream, a, b, s, f, g, out, out_bool,
-                     out_f, n);
+  // The aligned variant when a, b, s, f, g, out, out_bool and out_f are 16-byte aligned and n is a
+  // multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(s) && tilec::rt::aligned_to_16(f) &&
+                       tilec::rt::aligned_to_16(g) && tilec::rt::aligned_to_16(out) &&
+                       tilec::rt::aligned_to_16(out_bool) && tilec::rt::aligned_to_16(out_f) &&
+                       n % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(int_ops_kernel_512::aligned::int_ops_kernel, grid,
+                       dim3(int_ops_kernel_512::NUM_THREADS), 0, stream, a, b, s, f, g, out,
+                       out_bool, out_f, n);
+  } else {
+    hipLaunchKernelGGL(int_ops_kernel_512::int_ops_kernel, grid,
+                       dim3(int_ops_kernel_512::NUM_THREADS), 0, stream, a, b, s, f, g, out,
+                       out_bool, out_f, n);
+  }
   return hipGetLastError();
 }
 

@@ -116,24 +116,6 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
     tilec::rt::load_vec<V_VEC, false>(&v[i], x + offs[i], &mask[i], 0.5f, mask[i + V_VEC - 1]);
   }
   // inlined: store_functions (called at math_more.cpp:48)
-  // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
-  float p[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    p[i] = fabsf(v[i]) + 0.5f;
-  }
-  // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
-  float u[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    u[i] = v[i] * 0.200000003f;
-  }
-  // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
-  float w[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    w[i] = v[i] * 2.29999995f;
-  }
   // math_more.cpp:12: tl::store(out + 0 * n + offs, tl::sin(a), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
@@ -154,6 +136,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
       vals[v_1] = cosf(v[i + v_1]);
     tilec::rt::store_vec<OUT_F32_STORE_VEC_1, false>(
         out_f32 + n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_1 - 1]);
+  }
+  // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
+  float u[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    u[i] = v[i] * 0.200000003f;
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
@@ -231,6 +219,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
       vals[v_1] = asinhf(v[i + v_1]);
     tilec::rt::store_vec<OUT_F32_STORE_VEC_8, false>(
         out_f32 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_8 - 1]);
+  }
+  // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
+  float p[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    p[i] = fabsf(v[i]) + 0.5f;
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
@@ -319,6 +313,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
       vals[v_1] = lgammaf(p[i + v_1]);
     tilec::rt::store_vec<OUT_F32_STORE_VEC_16, false>(
         out_f32 + 16 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_16 - 1]);
+  }
+  // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
+  float w[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w[i] = v[i] * 2.29999995f;
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
@@ -448,24 +448,6 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   for (int i = 0; i < L0::ELEMS; ++i) {
     a[i] = tilec::rt::to_f16(v[i]);
   }
-  // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
-  __half p_1[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    p_1[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
-  }
-  // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
-  __half u_1[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    u_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(0.200000003f)));
-  }
-  // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
-  __half w_1[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    w_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(2.29999995f)));
-  }
   // math_more.cpp:12: tl::store(out + 0 * n + offs, tl::sin(a), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
@@ -486,6 +468,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
       vals[v_1] = tilec::rt::to_f16(cosf(tilec::rt::to_float(a[i + v_1])));
     tilec::rt::store_vec<OUT_F16_STORE_VEC_1, false>(
         out_f16 + n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_1 - 1]);
+  }
+  // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
+  __half u_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    u_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(0.200000003f)));
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
@@ -563,6 +551,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
       vals[v_1] = tilec::rt::to_f16(asinhf(tilec::rt::to_float(a[i + v_1])));
     tilec::rt::store_vec<OUT_F16_STORE_VEC_8, false>(
         out_f16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_8 - 1]);
+  }
+  // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
+  __half p_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    p_1[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
@@ -651,6 +645,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
       vals[v_1] = tilec::rt::to_f16(lgammaf(tilec::rt::to_float(p_1[i + v_1])));
     tilec::rt::store_vec<OUT_F16_STORE_VEC_16, false>(
         out_f16 + 16 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_16 - 1]);
+  }
+  // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
+  __half w_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(2.29999995f)));
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
@@ -780,24 +780,6 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   for (int i = 0; i < L0::ELEMS; ++i) {
     a_1[i] = tilec::rt::to_bf16(v[i]);
   }
-  // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
-  __nv_bfloat16 p_2[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    p_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
-  }
-  // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
-  __nv_bfloat16 u_2[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    u_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(0.200000003f)));
-  }
-  // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
-  __nv_bfloat16 w_2[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    w_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(2.29999995f)));
-  }
   // math_more.cpp:12: tl::store(out + 0 * n + offs, tl::sin(a), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
@@ -818,6 +800,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
       vals[v_1] = tilec::rt::to_bf16(cosf(tilec::rt::to_float(a_1[i + v_1])));
     tilec::rt::store_vec<OUT_BF16_STORE_VEC_1, false>(
         out_bf16 + n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_1 - 1]);
+  }
+  // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
+  __nv_bfloat16 u_2[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    u_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(0.200000003f)));
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
@@ -895,6 +883,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
       vals[v_1] = tilec::rt::to_bf16(asinhf(tilec::rt::to_float(a_1[i + v_1])));
     tilec::rt::store_vec<OUT_BF16_STORE_VEC_8, false>(
         out_bf16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_8 - 1]);
+  }
+  // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
+  __nv_bfloat16 p_2[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    p_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
@@ -983,6 +977,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
       vals[v_1] = tilec::rt::to_bf16(lgammaf(tilec::rt::to_float(p_2[i + v_1])));
     tilec::rt::store_vec<OUT_BF16_STORE_VEC_16, false>(
         out_bf16 + 16 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_16 - 1]);
+  }
+  // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
+  __nv_bfloat16 w_2[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(2.29999995f)));
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
@@ -1107,6 +1107,1115 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   }
 }
 
+// The same kernel compiled assuming x, out_f32, out_f16 and out_bf16 are 16-byte aligned and n is a
+// multiple of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_13 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_14 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_15 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_16 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_17 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_18 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_19 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_20 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_21 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_22 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_23 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_24 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_25 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_26 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_27 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_13 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_14 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_15 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_16 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_17 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_18 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_19 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_20 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_21 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_22 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_23 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_24 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_25 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_26 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_27 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_13 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_14 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_15 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_16 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_17 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_18 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_19 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_20 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_21 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_22 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_23 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_24 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_25 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_26 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_27 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) math_more(
+    const float *x, float *out_f32, __half *out_f16, __nv_bfloat16 *out_bf16, int n) {
+  // math_more.cpp:45: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // math_more.cpp:46: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // math_more.cpp:47: auto v = tl::load(x + offs, mask, 0.5f);
+  float v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i], x + offs[i], mask[i], 0.5f);
+  }
+  // inlined: store_functions (called at math_more.cpp:48)
+  // math_more.cpp:12: tl::store(out + 0 * n + offs, tl::sin(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
+      vals[v_1] = sinf(v[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + offs[i], vals);
+  }
+  // math_more.cpp:13: tl::store(out + 1 * n + offs, tl::cos(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:12 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_1) {
+    float vals[OUT_F32_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_1; ++v_1)
+      vals[v_1] = cosf(v[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_1, true>(out_f32 + n + offs[i], vals);
+  }
+  // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
+  float u[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    u[i] = v[i] * 0.200000003f;
+  }
+  // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_2) {
+    float vals[OUT_F32_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_2; ++v_1)
+      vals[v_1] = tanf(u[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_2, true>(out_f32 + 2 * n + offs[i], vals);
+  }
+  // math_more.cpp:15: tl::store(out + 3 * n + offs, tl::asin(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:14 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_3) {
+    float vals[OUT_F32_STORE_VEC_3];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_3; ++v_1)
+      vals[v_1] = asinf(u[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_3, true>(out_f32 + 3 * n + offs[i], vals);
+  }
+  // math_more.cpp:16: tl::store(out + 4 * n + offs, tl::acos(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:15 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_4) {
+    float vals[OUT_F32_STORE_VEC_4];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_4; ++v_1)
+      vals[v_1] = acosf(u[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_4, true>(out_f32 + 4 * n + offs[i], vals);
+  }
+  // math_more.cpp:17: tl::store(out + 5 * n + offs, tl::atan(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:16 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_5) {
+    float vals[OUT_F32_STORE_VEC_5];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_5; ++v_1)
+      vals[v_1] = atanf(v[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_5, true>(out_f32 + 5 * n + offs[i], vals);
+  }
+  // math_more.cpp:18: tl::store(out + 6 * n + offs, tl::sinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:17 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_6) {
+    float vals[OUT_F32_STORE_VEC_6];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_6; ++v_1)
+      vals[v_1] = sinhf(v[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_6, true>(out_f32 + 6 * n + offs[i], vals);
+  }
+  // math_more.cpp:19: tl::store(out + 7 * n + offs, tl::cosh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:18 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_7) {
+    float vals[OUT_F32_STORE_VEC_7];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_7; ++v_1)
+      vals[v_1] = coshf(v[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_7, true>(out_f32 + 7 * n + offs[i], vals);
+  }
+  // math_more.cpp:20: tl::store(out + 8 * n + offs, tl::asinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:19 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_8) {
+    float vals[OUT_F32_STORE_VEC_8];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_8; ++v_1)
+      vals[v_1] = asinhf(v[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_8, true>(out_f32 + 8 * n + offs[i], vals);
+  }
+  // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
+  float p[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    p[i] = fabsf(v[i]) + 0.5f;
+  }
+  // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_9) {
+    float vals[OUT_F32_STORE_VEC_9];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_9; ++v_1)
+      vals[v_1] = acoshf(p[i + v_1] + 0.5f);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_9, true>(out_f32 + 9 * n + offs[i], vals);
+  }
+  // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_10) {
+    float vals[OUT_F32_STORE_VEC_10];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_10; ++v_1)
+      vals[v_1] = atanhf(u[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_10, true>(out_f32 + 10 * n + offs[i], vals);
+  }
+  // math_more.cpp:23: tl::store(out + 11 * n + offs, tl::expm1(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:22 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_11) {
+    float vals[OUT_F32_STORE_VEC_11];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_11; ++v_1)
+      vals[v_1] = expm1f(v[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_11, true>(out_f32 + 11 * n + offs[i], vals);
+  }
+  // math_more.cpp:24: tl::store(out + 12 * n + offs, tl::log1p(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:23 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_12) {
+    float vals[OUT_F32_STORE_VEC_12];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_12; ++v_1)
+      vals[v_1] = log1pf(p[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_12, true>(out_f32 + 12 * n + offs[i], vals);
+  }
+  // math_more.cpp:25: tl::store(out + 13 * n + offs, tl::log10(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:24 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_13) {
+    float vals[OUT_F32_STORE_VEC_13];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_13; ++v_1)
+      vals[v_1] = log10f(p[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_13, true>(out_f32 + 13 * n + offs[i], vals);
+  }
+  // math_more.cpp:26: tl::store(out + 14 * n + offs, tl::cbrt(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:25 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_14) {
+    float vals[OUT_F32_STORE_VEC_14];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_14; ++v_1)
+      vals[v_1] = cbrtf(v[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_14, true>(out_f32 + 14 * n + offs[i], vals);
+  }
+  // math_more.cpp:27: tl::store(out + 15 * n + offs, tl::erfc(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:26 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_15) {
+    float vals[OUT_F32_STORE_VEC_15];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_15; ++v_1)
+      vals[v_1] = erfcf(v[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_15, true>(out_f32 + 15 * n + offs[i], vals);
+  }
+  // math_more.cpp:28: tl::store(out + 16 * n + offs, tl::lgamma(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:27 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_16) {
+    float vals[OUT_F32_STORE_VEC_16];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_16; ++v_1)
+      vals[v_1] = lgammaf(p[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_16, true>(out_f32 + 16 * n + offs[i], vals);
+  }
+  // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
+  float w[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w[i] = v[i] * 2.29999995f;
+  }
+  // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_17) {
+    float vals[OUT_F32_STORE_VEC_17];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_17; ++v_1)
+      vals[v_1] = rintf(w[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_17, true>(out_f32 + 17 * n + offs[i], vals);
+  }
+  // math_more.cpp:30: tl::store(out + 18 * n + offs, tl::round(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:29 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_18) {
+    float vals[OUT_F32_STORE_VEC_18];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_18; ++v_1)
+      vals[v_1] = roundf(w[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_18, true>(out_f32 + 18 * n + offs[i], vals);
+  }
+  // math_more.cpp:31: tl::store(out + 19 * n + offs, tl::trunc(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:30 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_19) {
+    float vals[OUT_F32_STORE_VEC_19];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_19; ++v_1)
+      vals[v_1] = truncf(w[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_19, true>(out_f32 + 19 * n + offs[i], vals);
+  }
+  // math_more.cpp:32: tl::store(out + 20 * n + offs, tl::pow(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:31 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_20) {
+    float vals[OUT_F32_STORE_VEC_20];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_20; ++v_1)
+      vals[v_1] = powf(p[i + v_1], v[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_20, true>(out_f32 + 20 * n + offs[i], vals);
+  }
+  // math_more.cpp:33: tl::store(out + 21 * n + offs, tl::pow(p, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:32 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_21) {
+    float vals[OUT_F32_STORE_VEC_21];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_21; ++v_1)
+      vals[v_1] = powf(p[i + v_1], 2.5f);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_21, true>(out_f32 + 21 * n + offs[i], vals);
+  }
+  // math_more.cpp:34: tl::store(out + 22 * n + offs, tl::atan2(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:33 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_22) {
+    float vals[OUT_F32_STORE_VEC_22];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_22; ++v_1)
+      vals[v_1] = atan2f(v[i + v_1], p[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_22, true>(out_f32 + 22 * n + offs[i], vals);
+  }
+  // math_more.cpp:35: tl::store(out + 23 * n + offs, tl::hypot(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:34 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_23) {
+    float vals[OUT_F32_STORE_VEC_23];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_23; ++v_1)
+      vals[v_1] = hypotf(v[i + v_1], p[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_23, true>(out_f32 + 23 * n + offs[i], vals);
+  }
+  // math_more.cpp:36: tl::store(out + 24 * n + offs, tl::copysign(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:35 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_24) {
+    float vals[OUT_F32_STORE_VEC_24];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_24; ++v_1)
+      vals[v_1] = copysignf(p[i + v_1], v[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_24, true>(out_f32 + 24 * n + offs[i], vals);
+  }
+  // math_more.cpp:37: tl::store(out + 25 * n + offs, tl::fmod(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:36 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_25) {
+    float vals[OUT_F32_STORE_VEC_25];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_25; ++v_1)
+      vals[v_1] = fmodf(w[i + v_1], p[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_25, true>(out_f32 + 25 * n + offs[i], vals);
+  }
+  // math_more.cpp:38: tl::store(out + 26 * n + offs, tl::remainder(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:37 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_26) {
+    float vals[OUT_F32_STORE_VEC_26];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_26; ++v_1)
+      vals[v_1] = remainderf(w[i + v_1], p[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_26, true>(out_f32 + 26 * n + offs[i], vals);
+  }
+  // math_more.cpp:39: tl::store(out + 27 * n + offs, tl::clamp(a, -1.0f, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:38 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_27) {
+    float vals[OUT_F32_STORE_VEC_27];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_27; ++v_1)
+      vals[v_1] = fminf(fmaxf(v[i + v_1], -1.0f), 2.5f);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F32_STORE_VEC_27, true>(out_f32 + 27 * n + offs[i], vals);
+  }
+  // inlined: store_functions (called at math_more.cpp:49)
+  // math_more.cpp:8: void store_functions(Out *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
+  __half a[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a[i] = tilec::rt::to_f16(v[i]);
+  }
+  // math_more.cpp:12: tl::store(out + 0 * n + offs, tl::sin(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(sinf(tilec::rt::to_float(a[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + offs[i], vals);
+  }
+  // math_more.cpp:13: tl::store(out + 1 * n + offs, tl::cos(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:12 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_1) {
+    __half vals[OUT_F16_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_1; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(cosf(tilec::rt::to_float(a[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_1, true>(out_f16 + n + offs[i], vals);
+  }
+  // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
+  __half u_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    u_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(0.200000003f)));
+  }
+  // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_2) {
+    __half vals[OUT_F16_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_2; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(tanf(tilec::rt::to_float(u_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_2, true>(out_f16 + 2 * n + offs[i], vals);
+  }
+  // math_more.cpp:15: tl::store(out + 3 * n + offs, tl::asin(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:14 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_3) {
+    __half vals[OUT_F16_STORE_VEC_3];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_3; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(asinf(tilec::rt::to_float(u_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_3, true>(out_f16 + 3 * n + offs[i], vals);
+  }
+  // math_more.cpp:16: tl::store(out + 4 * n + offs, tl::acos(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:15 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_4) {
+    __half vals[OUT_F16_STORE_VEC_4];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_4; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(acosf(tilec::rt::to_float(u_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_4, true>(out_f16 + 4 * n + offs[i], vals);
+  }
+  // math_more.cpp:17: tl::store(out + 5 * n + offs, tl::atan(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:16 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_5) {
+    __half vals[OUT_F16_STORE_VEC_5];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_5; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(atanf(tilec::rt::to_float(a[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_5, true>(out_f16 + 5 * n + offs[i], vals);
+  }
+  // math_more.cpp:18: tl::store(out + 6 * n + offs, tl::sinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:17 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_6) {
+    __half vals[OUT_F16_STORE_VEC_6];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_6; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(sinhf(tilec::rt::to_float(a[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_6, true>(out_f16 + 6 * n + offs[i], vals);
+  }
+  // math_more.cpp:19: tl::store(out + 7 * n + offs, tl::cosh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:18 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_7) {
+    __half vals[OUT_F16_STORE_VEC_7];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_7; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(coshf(tilec::rt::to_float(a[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_7, true>(out_f16 + 7 * n + offs[i], vals);
+  }
+  // math_more.cpp:20: tl::store(out + 8 * n + offs, tl::asinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:19 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_8) {
+    __half vals[OUT_F16_STORE_VEC_8];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_8; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(asinhf(tilec::rt::to_float(a[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_8, true>(out_f16 + 8 * n + offs[i], vals);
+  }
+  // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
+  __half p_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    p_1[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
+  }
+  // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_9) {
+    __half vals[OUT_F16_STORE_VEC_9];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_9; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(acoshf(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(p_1[i + v_1]) + tilec::rt::to_float(tilec::rt::to_f16(0.5f))))));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_9, true>(out_f16 + 9 * n + offs[i], vals);
+  }
+  // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_10) {
+    __half vals[OUT_F16_STORE_VEC_10];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_10; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(atanhf(tilec::rt::to_float(u_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_10, true>(out_f16 + 10 * n + offs[i], vals);
+  }
+  // math_more.cpp:23: tl::store(out + 11 * n + offs, tl::expm1(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:22 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_11) {
+    __half vals[OUT_F16_STORE_VEC_11];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_11; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(expm1f(tilec::rt::to_float(a[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_11, true>(out_f16 + 11 * n + offs[i], vals);
+  }
+  // math_more.cpp:24: tl::store(out + 12 * n + offs, tl::log1p(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:23 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_12) {
+    __half vals[OUT_F16_STORE_VEC_12];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_12; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(log1pf(tilec::rt::to_float(p_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_12, true>(out_f16 + 12 * n + offs[i], vals);
+  }
+  // math_more.cpp:25: tl::store(out + 13 * n + offs, tl::log10(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:24 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_13) {
+    __half vals[OUT_F16_STORE_VEC_13];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_13; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(log10f(tilec::rt::to_float(p_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_13, true>(out_f16 + 13 * n + offs[i], vals);
+  }
+  // math_more.cpp:26: tl::store(out + 14 * n + offs, tl::cbrt(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:25 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_14) {
+    __half vals[OUT_F16_STORE_VEC_14];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_14; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(cbrtf(tilec::rt::to_float(a[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_14, true>(out_f16 + 14 * n + offs[i], vals);
+  }
+  // math_more.cpp:27: tl::store(out + 15 * n + offs, tl::erfc(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:26 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_15) {
+    __half vals[OUT_F16_STORE_VEC_15];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_15; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(erfcf(tilec::rt::to_float(a[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_15, true>(out_f16 + 15 * n + offs[i], vals);
+  }
+  // math_more.cpp:28: tl::store(out + 16 * n + offs, tl::lgamma(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:27 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_16) {
+    __half vals[OUT_F16_STORE_VEC_16];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_16; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(lgammaf(tilec::rt::to_float(p_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_16, true>(out_f16 + 16 * n + offs[i], vals);
+  }
+  // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
+  __half w_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(2.29999995f)));
+  }
+  // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_17) {
+    __half vals[OUT_F16_STORE_VEC_17];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_17; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(rintf(tilec::rt::to_float(w_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_17, true>(out_f16 + 17 * n + offs[i], vals);
+  }
+  // math_more.cpp:30: tl::store(out + 18 * n + offs, tl::round(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:29 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_18) {
+    __half vals[OUT_F16_STORE_VEC_18];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_18; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(roundf(tilec::rt::to_float(w_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_18, true>(out_f16 + 18 * n + offs[i], vals);
+  }
+  // math_more.cpp:31: tl::store(out + 19 * n + offs, tl::trunc(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:30 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_19) {
+    __half vals[OUT_F16_STORE_VEC_19];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_19; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(truncf(tilec::rt::to_float(w_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_19, true>(out_f16 + 19 * n + offs[i], vals);
+  }
+  // math_more.cpp:32: tl::store(out + 20 * n + offs, tl::pow(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:31 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_20) {
+    __half vals[OUT_F16_STORE_VEC_20];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_20; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(powf(tilec::rt::to_float(p_1[i + v_1]), tilec::rt::to_float(a[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_20, true>(out_f16 + 20 * n + offs[i], vals);
+  }
+  // math_more.cpp:33: tl::store(out + 21 * n + offs, tl::pow(p, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:32 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_21) {
+    __half vals[OUT_F16_STORE_VEC_21];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_21; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(powf(tilec::rt::to_float(p_1[i + v_1]), tilec::rt::to_float(tilec::rt::to_f16(2.5f))));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_21, true>(out_f16 + 21 * n + offs[i], vals);
+  }
+  // math_more.cpp:34: tl::store(out + 22 * n + offs, tl::atan2(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:33 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_22) {
+    __half vals[OUT_F16_STORE_VEC_22];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_22; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(atan2f(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(p_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_22, true>(out_f16 + 22 * n + offs[i], vals);
+  }
+  // math_more.cpp:35: tl::store(out + 23 * n + offs, tl::hypot(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:34 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_23) {
+    __half vals[OUT_F16_STORE_VEC_23];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_23; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(hypotf(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(p_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_23, true>(out_f16 + 23 * n + offs[i], vals);
+  }
+  // math_more.cpp:36: tl::store(out + 24 * n + offs, tl::copysign(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:35 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_24) {
+    __half vals[OUT_F16_STORE_VEC_24];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_24; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(copysignf(tilec::rt::to_float(p_1[i + v_1]), tilec::rt::to_float(a[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_24, true>(out_f16 + 24 * n + offs[i], vals);
+  }
+  // math_more.cpp:37: tl::store(out + 25 * n + offs, tl::fmod(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:36 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_25) {
+    __half vals[OUT_F16_STORE_VEC_25];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_25; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(fmodf(tilec::rt::to_float(w_1[i + v_1]), tilec::rt::to_float(p_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_25, true>(out_f16 + 25 * n + offs[i], vals);
+  }
+  // math_more.cpp:38: tl::store(out + 26 * n + offs, tl::remainder(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:37 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_26) {
+    __half vals[OUT_F16_STORE_VEC_26];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_26; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(remainderf(tilec::rt::to_float(w_1[i + v_1]), tilec::rt::to_float(p_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_26, true>(out_f16 + 26 * n + offs[i], vals);
+  }
+  // math_more.cpp:39: tl::store(out + 27 * n + offs, tl::clamp(a, -1.0f, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:38 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_27) {
+    __half vals[OUT_F16_STORE_VEC_27];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_27; ++v_1)
+      vals[v_1] = tilec::rt::to_f16(fminf(tilec::rt::to_float(tilec::rt::to_f16(fmaxf(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(tilec::rt::to_f16(-1.0f))))), tilec::rt::to_float(tilec::rt::to_f16(2.5f))));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_F16_STORE_VEC_27, true>(out_f16 + 27 * n + offs[i], vals);
+  }
+  // inlined: store_functions (called at math_more.cpp:50)
+  // math_more.cpp:8: void store_functions(Out *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
+  __nv_bfloat16 a_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a_1[i] = tilec::rt::to_bf16(v[i]);
+  }
+  // math_more.cpp:12: tl::store(out + 0 * n + offs, tl::sin(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(sinf(tilec::rt::to_float(a_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + offs[i], vals);
+  }
+  // math_more.cpp:13: tl::store(out + 1 * n + offs, tl::cos(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:12 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_1) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_1; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(cosf(tilec::rt::to_float(a_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_1, true>(out_bf16 + n + offs[i], vals);
+  }
+  // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
+  __nv_bfloat16 u_2[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    u_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(0.200000003f)));
+  }
+  // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_2) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_2; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(tanf(tilec::rt::to_float(u_2[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_2, true>(out_bf16 + 2 * n + offs[i], vals);
+  }
+  // math_more.cpp:15: tl::store(out + 3 * n + offs, tl::asin(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:14 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_3) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_3];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_3; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(asinf(tilec::rt::to_float(u_2[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_3, true>(out_bf16 + 3 * n + offs[i], vals);
+  }
+  // math_more.cpp:16: tl::store(out + 4 * n + offs, tl::acos(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:15 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_4) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_4];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_4; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(acosf(tilec::rt::to_float(u_2[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_4, true>(out_bf16 + 4 * n + offs[i], vals);
+  }
+  // math_more.cpp:17: tl::store(out + 5 * n + offs, tl::atan(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:16 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_5) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_5];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_5; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(atanf(tilec::rt::to_float(a_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_5, true>(out_bf16 + 5 * n + offs[i], vals);
+  }
+  // math_more.cpp:18: tl::store(out + 6 * n + offs, tl::sinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:17 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_6) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_6];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_6; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(sinhf(tilec::rt::to_float(a_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_6, true>(out_bf16 + 6 * n + offs[i], vals);
+  }
+  // math_more.cpp:19: tl::store(out + 7 * n + offs, tl::cosh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:18 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_7) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_7];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_7; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(coshf(tilec::rt::to_float(a_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_7, true>(out_bf16 + 7 * n + offs[i], vals);
+  }
+  // math_more.cpp:20: tl::store(out + 8 * n + offs, tl::asinh(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:19 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_8) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_8];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_8; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(asinhf(tilec::rt::to_float(a_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_8, true>(out_bf16 + 8 * n + offs[i], vals);
+  }
+  // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
+  __nv_bfloat16 p_2[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    p_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
+  }
+  // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_9) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_9];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_9; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(acoshf(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(p_2[i + v_1]) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f))))));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_9, true>(out_bf16 + 9 * n + offs[i], vals);
+  }
+  // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_10) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_10];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_10; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(atanhf(tilec::rt::to_float(u_2[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_10, true>(out_bf16 + 10 * n + offs[i], vals);
+  }
+  // math_more.cpp:23: tl::store(out + 11 * n + offs, tl::expm1(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:22 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_11) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_11];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_11; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(expm1f(tilec::rt::to_float(a_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_11, true>(out_bf16 + 11 * n + offs[i], vals);
+  }
+  // math_more.cpp:24: tl::store(out + 12 * n + offs, tl::log1p(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:23 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_12) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_12];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_12; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(log1pf(tilec::rt::to_float(p_2[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_12, true>(out_bf16 + 12 * n + offs[i], vals);
+  }
+  // math_more.cpp:25: tl::store(out + 13 * n + offs, tl::log10(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:24 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_13) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_13];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_13; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(log10f(tilec::rt::to_float(p_2[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_13, true>(out_bf16 + 13 * n + offs[i], vals);
+  }
+  // math_more.cpp:26: tl::store(out + 14 * n + offs, tl::cbrt(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:25 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_14) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_14];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_14; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(cbrtf(tilec::rt::to_float(a_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_14, true>(out_bf16 + 14 * n + offs[i], vals);
+  }
+  // math_more.cpp:27: tl::store(out + 15 * n + offs, tl::erfc(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:26 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_15) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_15];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_15; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(erfcf(tilec::rt::to_float(a_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_15, true>(out_bf16 + 15 * n + offs[i], vals);
+  }
+  // math_more.cpp:28: tl::store(out + 16 * n + offs, tl::lgamma(p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:27 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_16) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_16];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_16; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(lgammaf(tilec::rt::to_float(p_2[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_16, true>(out_bf16 + 16 * n + offs[i], vals);
+  }
+  // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
+  __nv_bfloat16 w_2[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(2.29999995f)));
+  }
+  // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_17) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_17];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_17; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(rintf(tilec::rt::to_float(w_2[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_17, true>(out_bf16 + 17 * n + offs[i], vals);
+  }
+  // math_more.cpp:30: tl::store(out + 18 * n + offs, tl::round(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:29 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_18) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_18];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_18; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(roundf(tilec::rt::to_float(w_2[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_18, true>(out_bf16 + 18 * n + offs[i], vals);
+  }
+  // math_more.cpp:31: tl::store(out + 19 * n + offs, tl::trunc(w), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:30 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_19) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_19];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_19; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(truncf(tilec::rt::to_float(w_2[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_19, true>(out_bf16 + 19 * n + offs[i], vals);
+  }
+  // math_more.cpp:32: tl::store(out + 20 * n + offs, tl::pow(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:31 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_20) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_20];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_20; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(powf(tilec::rt::to_float(p_2[i + v_1]), tilec::rt::to_float(a_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_20, true>(out_bf16 + 20 * n + offs[i], vals);
+  }
+  // math_more.cpp:33: tl::store(out + 21 * n + offs, tl::pow(p, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:32 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_21) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_21];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_21; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(powf(tilec::rt::to_float(p_2[i + v_1]), tilec::rt::to_float(tilec::rt::to_bf16(2.5f))));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_21, true>(out_bf16 + 21 * n + offs[i], vals);
+  }
+  // math_more.cpp:34: tl::store(out + 22 * n + offs, tl::atan2(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:33 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_22) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_22];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_22; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(atan2f(tilec::rt::to_float(a_1[i + v_1]), tilec::rt::to_float(p_2[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_22, true>(out_bf16 + 22 * n + offs[i], vals);
+  }
+  // math_more.cpp:35: tl::store(out + 23 * n + offs, tl::hypot(a, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:34 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_23) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_23];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_23; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(hypotf(tilec::rt::to_float(a_1[i + v_1]), tilec::rt::to_float(p_2[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_23, true>(out_bf16 + 23 * n + offs[i], vals);
+  }
+  // math_more.cpp:36: tl::store(out + 24 * n + offs, tl::copysign(p, a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:35 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_24) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_24];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_24; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(copysignf(tilec::rt::to_float(p_2[i + v_1]), tilec::rt::to_float(a_1[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_24, true>(out_bf16 + 24 * n + offs[i], vals);
+  }
+  // math_more.cpp:37: tl::store(out + 25 * n + offs, tl::fmod(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:36 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_25) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_25];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_25; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(fmodf(tilec::rt::to_float(w_2[i + v_1]), tilec::rt::to_float(p_2[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_25, true>(out_bf16 + 25 * n + offs[i], vals);
+  }
+  // math_more.cpp:38: tl::store(out + 26 * n + offs, tl::remainder(w, p), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:37 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_26) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_26];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_26; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(remainderf(tilec::rt::to_float(w_2[i + v_1]), tilec::rt::to_float(p_2[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_26, true>(out_bf16 + 26 * n + offs[i], vals);
+  }
+  // math_more.cpp:39: tl::store(out + 27 * n + offs, tl::clamp(a, -1.0f, 2.5f), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:38 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_27) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_27];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_27; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16(fminf(tilec::rt::to_float(tilec::rt::to_bf16(fmaxf(tilec::rt::to_float(a_1[i + v_1]), tilec::rt::to_float(tilec::rt::to_bf16(-1.0f))))), tilec::rt::to_float(tilec::rt::to_bf16(2.5f))));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC_27, true>(out_bf16 + 27 * n + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace math_more_256
 
 /// Launches math_more<256> on `stream` with
@@ -1115,10 +2224,18 @@ cudaError_t launch_math_more_256(dim3 grid, cudaStream_t stream, const float *x,
                                  __half *out_f16, __nv_bfloat16 *out_bf16, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when x, out_f32, out_f16 and out_bf16 are 16-byte aligned and n is a
+  // multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(out_f32) &&
+                       tilec::rt::aligned_to_16(out_f16) && tilec::rt::aligned_to_16(out_bf16) &&
+                       n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(math_more_256::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, math_more_256::aligned::math_more, x, out_f32, out_f16,
+                              out_bf16, n);
   return cudaLaunchKernelEx(&config, math_more_256::math_more, x, out_f32, out_f16, out_bf16, n);
 }
 
@@ -1214,6 +2331,95 @@ __global__ void __launch_bounds__(NUM_THREADS) rounding(
   }
 }
 
+// The same kernel compiled assuming a, b and out are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int Y_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) rounding(
+    const float *a, const float *b, float *out, int n) {
+  // math_more.cpp:80: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // math_more.cpp:81: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // math_more.cpp:82: auto x = tl::load(a + offs, mask, 1.0f);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], a + offs[i], mask[i], 1.0f);
+  }
+  // math_more.cpp:83: auto y = tl::load(b + offs, mask, 1.0f);
+  float y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_VEC) {
+    tilec::rt::load_vec_if<Y_VEC, true>(&y[i], b + offs[i], mask[i], 1.0f);
+  }
+  // math_more.cpp:84: tl::store(out + offs, tl::div_rn(x, y), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = __fdiv_rn(x[i + v], y[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + offs[i], vals);
+  }
+  // math_more.cpp:85: tl::store(out + n + offs, tl::div_rz(x, y), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:84 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_1) {
+    float vals[OUT_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC_1; ++v)
+      vals[v] = tilec::rt::div_rz(x[i + v], y[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC_1, true>(out + n + offs[i], vals);
+  }
+  // math_more.cpp:86: tl::store(out + 2 * n + offs, tl::sqrt_rn(tl::abs(x)), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:85 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_2) {
+    float vals[OUT_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC_2; ++v)
+      vals[v] = __fsqrt_rn(fabsf(x[i + v]));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC_2, true>(out + 2 * n + offs[i], vals);
+  }
+  // math_more.cpp:87: tl::store(out + 3 * n + offs, tl::fdiv(x, y), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:86 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_3) {
+    float vals[OUT_STORE_VEC_3];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC_3; ++v)
+      vals[v] = tilec::rt::fdiv(x[i + v], y[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC_3, true>(out + 3 * n + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace rounding_256
 
 /// Launches rounding<256> on `stream` with
@@ -1222,10 +2428,15 @@ cudaError_t launch_rounding_256(dim3 grid, cudaStream_t stream, const float *a, 
                                 float *out, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and out are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(out) && n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(rounding_256::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, rounding_256::aligned::rounding, a, b, out, n);
   return cudaLaunchKernelEx(&config, rounding_256::rounding, a, b, out, n);
 }
 
@@ -1345,6 +2556,118 @@ __global__ void __launch_bounds__(NUM_THREADS) bits(
   }
 }
 
+// The same kernel compiled assuming x, y, bits32 and bits64 are 16-byte aligned and n is a multiple
+// of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int U_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (16 bytes) per access
+constexpr int BITS32_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int BITS32_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int BITS32_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int BITS64_STORE_VEC = 2;  // store width: 2 contiguous elements (16 bytes) per access
+constexpr int BITS64_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (16 bytes) per access
+constexpr int BITS64_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (16 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<U_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) bits(
+    const int *x, const int64_t *y, int *bits32, int64_t *bits64, int n) {
+  // math_more.cpp:93: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // math_more.cpp:94: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // math_more.cpp:95: auto u = tl::load(x + offs, mask, 0);
+  int u[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += U_VEC) {
+    tilec::rt::load_vec_if<U_VEC, true>(&u[i], x + offs[i], mask[i], 0);
+  }
+  // math_more.cpp:96: auto v = tl::load(y + offs, mask, int64_t{0});
+  int64_t v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i], y + offs[i], mask[i], int64_t{0});
+  }
+  // math_more.cpp:97: tl::store(bits32 + offs, tl::popc(u), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BITS32_STORE_VEC) {
+    int vals[BITS32_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < BITS32_STORE_VEC; ++v_1)
+      vals[v_1] = static_cast<int>(__popc(static_cast<unsigned>(u[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<BITS32_STORE_VEC, true>(bits32 + offs[i], vals);
+  }
+  // math_more.cpp:98: tl::store(bits32 + n + offs, tl::clz(u), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:97 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BITS32_STORE_VEC_1) {
+    int vals[BITS32_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < BITS32_STORE_VEC_1; ++v_1)
+      vals[v_1] = static_cast<int>(__clz(u[i + v_1]));
+    if (mask[i])
+      tilec::rt::store_vec<BITS32_STORE_VEC_1, true>(bits32 + n + offs[i], vals);
+  }
+  // math_more.cpp:99: tl::store(bits32 + 2 * n + offs, tl::umulhi(u, u ^ 12345), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:98 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BITS32_STORE_VEC_2) {
+    int vals[BITS32_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < BITS32_STORE_VEC_2; ++v_1)
+      vals[v_1] = static_cast<int>(__umulhi(static_cast<unsigned>(u[i + v_1]), static_cast<unsigned>(u[i + v_1] ^ 12345)));
+    if (mask[i])
+      tilec::rt::store_vec<BITS32_STORE_VEC_2, true>(bits32 + 2 * n + offs[i], vals);
+  }
+  // math_more.cpp:100: tl::store(bits64 + offs, tl::popc(v), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BITS64_STORE_VEC) {
+    int64_t vals[BITS64_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < BITS64_STORE_VEC; ++v_1)
+      vals[v_1] = static_cast<int64_t>(__popcll(static_cast<unsigned long long>(v[i + v_1])));
+    if (mask[i])
+      tilec::rt::store_vec<BITS64_STORE_VEC, true>(bits64 + offs[i], vals);
+  }
+  // math_more.cpp:101: tl::store(bits64 + n + offs, tl::clz(v), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:100 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BITS64_STORE_VEC_1) {
+    int64_t vals[BITS64_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < BITS64_STORE_VEC_1; ++v_1)
+      vals[v_1] = static_cast<int64_t>(__clzll(v[i + v_1]));
+    if (mask[i])
+      tilec::rt::store_vec<BITS64_STORE_VEC_1, true>(bits64 + n + offs[i], vals);
+  }
+  // math_more.cpp:102: tl::store(bits64 + 2 * n + offs, tl::umulhi(v, v ^ int64_t{0x5DEECE66D}), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:101 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BITS64_STORE_VEC_2) {
+    int64_t vals[BITS64_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < BITS64_STORE_VEC_2; ++v_1)
+      vals[v_1] = static_cast<int64_t>(__umul64hi(static_cast<unsigned long long>(v[i + v_1]), static_cast<unsigned long long>(v[i + v_1] ^ int64_t{25214903917})));
+    if (mask[i])
+      tilec::rt::store_vec<BITS64_STORE_VEC_2, true>(bits64 + 2 * n + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace bits_256
 
 /// Launches bits<256> on `stream` with
@@ -1353,10 +2676,16 @@ cudaError_t launch_bits_256(dim3 grid, cudaStream_t stream, const int *x, const 
                             int *bits32, int64_t *bits64, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when x, y, bits32 and bits64 are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) &&
+                       tilec::rt::aligned_to_16(bits32) && tilec::rt::aligned_to_16(bits64) &&
+                       n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(bits_256::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, bits_256::aligned::bits, x, y, bits32, bits64, n);
   return cudaLaunchKernelEx(&config, bits_256::bits, x, y, bits32, bits64, n);
 }
 
@@ -1557,6 +2886,200 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
   }
 }
 
+// The same kernel compiled assuming x and out are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BLOCK = 128;  // meta-parameter
+constexpr int NUM_WARPS = 2;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_1_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_1_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_1_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_1_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_2_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_2_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_2_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+constexpr int OUT_2_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (2 bytes) per access
+// tile 128: 2 contiguous per thread, 32 lanes, 2 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *out, int n) {
+  // math_more.cpp:66: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // math_more.cpp:67: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // math_more.cpp:68: auto v = tl::load(x + offs, mask, 0.0f);
+  float v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i], x + offs[i], mask[i], 0.0f);
+  }
+  // inlined: store_predicates (called at math_more.cpp:69)
+  // math_more.cpp:57: tl::store(out + 0 * n + offs, tl::isnan(a), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    bool vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
+      vals[v_1] = v[i + v_1] != v[i + v_1];
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + offs[i], vals);
+  }
+  // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:57 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_1) {
+    bool vals[OUT_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC_1; ++v_1)
+      vals[v_1] = fabsf(v[i + v_1]) == INFINITY;
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC_1, true>(out + n + offs[i], vals);
+  }
+  // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:58 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_2) {
+    bool vals[OUT_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC_2; ++v_1)
+      vals[v_1] = fabsf(v[i + v_1]) < INFINITY;
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC_2, true>(out + 2 * n + offs[i], vals);
+  }
+  // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:59 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_3) {
+    bool vals[OUT_STORE_VEC_3];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC_3; ++v_1)
+      vals[v_1] = copysignf(1.0f, v[i + v_1]) < 0.0f;
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC_3, true>(out + 3 * n + offs[i], vals);
+  }
+  // inlined: store_predicates (called at math_more.cpp:70)
+  // math_more.cpp:56: void store_predicates(bool *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
+  bool *const out_1 = out + 4 * n;
+  __half a[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a[i] = tilec::rt::to_f16(v[i]);
+  }
+  // math_more.cpp:57: tl::store(out + 0 * n + offs, tl::isnan(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:60 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC) {
+    bool vals[OUT_1_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_float(a[i + v_1]) != tilec::rt::to_float(a[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_1_STORE_VEC, true>(out_1 + offs[i], vals);
+  }
+  // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:57 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC_1) {
+    bool vals[OUT_1_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC_1; ++v_1)
+      vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i + v_1])))) == tilec::rt::to_float(tilec::rt::to_f16(INFINITY));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_1_STORE_VEC_1, true>(out_1 + n + offs[i], vals);
+  }
+  // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:58 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC_2) {
+    bool vals[OUT_1_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC_2; ++v_1)
+      vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_f16(INFINITY));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_1_STORE_VEC_2, true>(out_1 + 2 * n + offs[i], vals);
+  }
+  // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:59 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC_3) {
+    bool vals[OUT_1_STORE_VEC_3];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC_3; ++v_1)
+      vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(copysignf(tilec::rt::to_float(tilec::rt::to_f16(1.0f)), tilec::rt::to_float(a[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_f16(0.0f));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_1_STORE_VEC_3, true>(out_1 + 3 * n + offs[i], vals);
+  }
+  // inlined: store_predicates (called at math_more.cpp:71)
+  // math_more.cpp:56: void store_predicates(bool *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
+  bool *const out_2 = out + 8 * n;
+  __nv_bfloat16 a_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    a_1[i] = tilec::rt::to_bf16(v[i]);
+  }
+  // math_more.cpp:57: tl::store(out + 0 * n + offs, tl::isnan(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:60 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC) {
+    bool vals[OUT_2_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_float(a_1[i + v_1]) != tilec::rt::to_float(a_1[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_2_STORE_VEC, true>(out_2 + offs[i], vals);
+  }
+  // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:57 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC_1) {
+    bool vals[OUT_2_STORE_VEC_1];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC_1; ++v_1)
+      vals[v_1] = tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i + v_1])))) == tilec::rt::to_float(tilec::rt::to_bf16(INFINITY));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_2_STORE_VEC_1, true>(out_2 + n + offs[i], vals);
+  }
+  // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:58 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC_2) {
+    bool vals[OUT_2_STORE_VEC_2];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC_2; ++v_1)
+      vals[v_1] = tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_bf16(INFINITY));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_2_STORE_VEC_2, true>(out_2 + 2 * n + offs[i], vals);
+  }
+  // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
+  __syncthreads();  // program order: the store at math_more.cpp:59 before this store (global memory)
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC_3) {
+    bool vals[OUT_2_STORE_VEC_3];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC_3; ++v_1)
+      vals[v_1] = tilec::rt::to_float(tilec::rt::to_bf16(copysignf(tilec::rt::to_float(tilec::rt::to_bf16(1.0f)), tilec::rt::to_float(a_1[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_bf16(0.0f));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_2_STORE_VEC_3, true>(out_2 + 3 * n + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace predicates_128
 
 /// Launches predicates<128> on `stream` with
@@ -1565,10 +3088,14 @@ cudaError_t launch_predicates_128(dim3 grid, cudaStream_t stream, const float *x
                                   int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when x and out are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(out) && n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(predicates_128::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, predicates_128::aligned::predicates, x, out, n);
   return cudaLaunchKernelEx(&config, predicates_128::predicates, x, out, n);
 }
 

@@ -31,24 +31,6 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
     v[i] = mask[i] ? x[offs[i]] : 0.5f;
   }
   // inlined: store_functions (called at math_more.cpp:48)
-  // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
-  float p[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    p[i] = fabsf(v[i]) + 0.5f;
-  }
-  // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
-  float u[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    u[i] = v[i] * 0.200000003f;
-  }
-  // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
-  float w[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    w[i] = v[i] * 2.29999995f;
-  }
   // math_more.cpp:12: tl::store(out + 0 * n + offs, tl::sin(a), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -61,6 +43,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + n)[offs[i]] = cosf(v[i]);
+  }
+  // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
+  float u[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    u[i] = v[i] * 0.200000003f;
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
@@ -110,6 +98,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 8 * n)[offs[i]] = asinhf(v[i]);
+  }
+  // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
+  float p[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    p[i] = fabsf(v[i]) + 0.5f;
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
@@ -166,6 +160,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f32 + 16 * n)[offs[i]] = lgammaf(p[i]);
+  }
+  // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
+  float w[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w[i] = v[i] * 2.29999995f;
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
@@ -251,24 +251,6 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   for (int i = 0; i < L0::ELEMS; ++i) {
     a[i] = tilec::rt::to_f16(v[i]);
   }
-  // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
-  __half p_1[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    p_1[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
-  }
-  // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
-  __half u_1[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    u_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(0.200000003f)));
-  }
-  // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
-  __half w_1[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    w_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(2.29999995f)));
-  }
   // math_more.cpp:12: tl::store(out + 0 * n + offs, tl::sin(a), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -281,6 +263,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + n)[offs[i]] = tilec::rt::to_f16(cosf(tilec::rt::to_float(a[i])));
+  }
+  // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
+  __half u_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    u_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(0.200000003f)));
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
@@ -330,6 +318,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 8 * n)[offs[i]] = tilec::rt::to_f16(asinhf(tilec::rt::to_float(a[i])));
+  }
+  // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
+  __half p_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    p_1[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
@@ -386,6 +380,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_f16 + 16 * n)[offs[i]] = tilec::rt::to_f16(lgammaf(tilec::rt::to_float(p_1[i])));
+  }
+  // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
+  __half w_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(2.29999995f)));
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
@@ -471,24 +471,6 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   for (int i = 0; i < L0::ELEMS; ++i) {
     a_1[i] = tilec::rt::to_bf16(v[i]);
   }
-  // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
-  hip_bfloat16 p_2[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    p_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
-  }
-  // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
-  hip_bfloat16 u_2[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    u_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(0.200000003f)));
-  }
-  // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
-  hip_bfloat16 w_2[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    w_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(2.29999995f)));
-  }
   // math_more.cpp:12: tl::store(out + 0 * n + offs, tl::sin(a), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -501,6 +483,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + n)[offs[i]] = tilec::rt::to_bf16(cosf(tilec::rt::to_float(a_1[i])));
+  }
+  // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
+  hip_bfloat16 u_2[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    u_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(0.200000003f)));
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
@@ -550,6 +538,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 8 * n)[offs[i]] = tilec::rt::to_bf16(asinhf(tilec::rt::to_float(a_1[i])));
+  }
+  // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
+  hip_bfloat16 p_2[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    p_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
@@ -606,6 +600,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (out_bf16 + 16 * n)[offs[i]] = tilec::rt::to_bf16(lgammaf(tilec::rt::to_float(p_2[i])));
+  }
+  // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
+  hip_bfloat16 w_2[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(2.29999995f)));
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)

@@ -81,12 +81,6 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
       for (int i = 0; i < L0::ELEMS; ++i) {
         a[i] = v[i];
       }
-      // math_ops.cpp:18: auto p = tl::abs(a) + 0.5f;
-      float p[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        p[i] = fabsf(a[i]) + 0.5f;
-      }
       // math_ops.cpp:19: tl::store(out_f32 + 0 * n + offs, tl::exp(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:31 before this store (global memory)
       TILEC_UNROLL
@@ -108,6 +102,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
           vals[v_1] = tilec::rt::exp2(a[i + v_1]);
         tilec::rt::store_vec<OUT_F32_STORE_VEC_1, false>(
             out_f32 + n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_1 - 1]);
+      }
+      // math_ops.cpp:18: auto p = tl::abs(a) + 0.5f;
+      float p[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        p[i] = fabsf(a[i]) + 0.5f;
       }
       // math_ops.cpp:21: tl::store(out_f32 + 2 * n + offs, tl::log(p), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:20 before this store (global memory)
@@ -240,12 +240,6 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         for (int i = 0; i < L0::ELEMS; ++i) {
           a[i] = tilec::rt::to_f16(v[i]);
         }
-        // math_ops.cpp:34: auto p = tl::abs(a) + 0.5f;
-        __half p[L0::ELEMS];
-        TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; ++i) {
-          p[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
-        }
         // math_ops.cpp:35: tl::store(out_f16 + 0 * n + offs, tl::exp(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:47 before this store (global memory)
         TILEC_UNROLL
@@ -267,6 +261,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
             vals[v_1] = tilec::rt::to_f16(tilec::rt::exp2(tilec::rt::to_float(a[i + v_1])));
           tilec::rt::store_vec<OUT_F16_STORE_VEC_1, false>(
               out_f16 + n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_1 - 1]);
+        }
+        // math_ops.cpp:34: auto p = tl::abs(a) + 0.5f;
+        __half p[L0::ELEMS];
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; ++i) {
+          p[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
         }
         // math_ops.cpp:37: tl::store(out_f16 + 2 * n + offs, tl::log(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:36 before this store (global memory)
@@ -397,12 +397,6 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         for (int i = 0; i < L0::ELEMS; ++i) {
           a[i] = tilec::rt::to_bf16(v[i]);
         }
-        // math_ops.cpp:50: auto p = tl::abs(a) + 0.5f;
-        __nv_bfloat16 p[L0::ELEMS];
-        TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; ++i) {
-          p[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
-        }
         // math_ops.cpp:51: tl::store(out_bf16 + 0 * n + offs, tl::exp(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:63 before this store (global memory)
         TILEC_UNROLL
@@ -424,6 +418,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
             vals[v_1] = tilec::rt::to_bf16(tilec::rt::exp2(tilec::rt::to_float(a[i + v_1])));
           tilec::rt::store_vec<OUT_BF16_STORE_VEC_1, false>(
               out_bf16 + n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_1 - 1]);
+        }
+        // math_ops.cpp:50: auto p = tl::abs(a) + 0.5f;
+        __nv_bfloat16 p[L0::ELEMS];
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; ++i) {
+          p[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
         }
         // math_ops.cpp:53: tl::store(out_bf16 + 2 * n + offs, tl::log(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:52 before this store (global memory)
@@ -551,6 +551,559 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
   }
 }
 
+// The same kernel compiled assuming x, out_f32, out_f16 and out_bf16 are 16-byte aligned and n is a
+// multiple of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F32_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int OUT_F16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_F16_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int OUT_BF16_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (4 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) math_kernel(
+    const float *x, float *out_f32, __half *out_f16, __nv_bfloat16 *out_bf16, int n) {
+  // math_ops.cpp:9: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // math_ops.cpp:10: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // math_ops.cpp:11: auto v = tl::load(x + offs, mask, 0.5f);
+  float v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i], x + offs[i], mask[i], 0.5f);
+  }
+  // math_ops.cpp:14: for (int t : tl::static_range<2, -1, -1>()) {
+  TILEC_UNROLL
+  for (int t = 2; t > -1; --t) {
+    // math_ops.cpp:16: if (t == 0) {
+    if (t == 0) {
+      // math_ops.cpp:17: auto a = v;
+      float a[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        a[i] = v[i];
+      }
+      // math_ops.cpp:19: tl::store(out_f32 + 0 * n + offs, tl::exp(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:31 before this store (global memory)
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
+        TILEC_UNROLL
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
+          vals[v_1] = tilec::rt::exp(a[i + v_1]);
+        if (mask[i])
+          tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + offs[i], vals);
+      }
+      // math_ops.cpp:20: tl::store(out_f32 + 1 * n + offs, tl::exp2(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:19 before this store (global memory)
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_1) {
+        float vals[OUT_F32_STORE_VEC_1];
+        TILEC_UNROLL
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_1; ++v_1)
+          vals[v_1] = tilec::rt::exp2(a[i + v_1]);
+        if (mask[i])
+          tilec::rt::store_vec<OUT_F32_STORE_VEC_1, true>(out_f32 + n + offs[i], vals);
+      }
+      // math_ops.cpp:18: auto p = tl::abs(a) + 0.5f;
+      float p[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        p[i] = fabsf(a[i]) + 0.5f;
+      }
+      // math_ops.cpp:21: tl::store(out_f32 + 2 * n + offs, tl::log(p), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:20 before this store (global memory)
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_2) {
+        float vals[OUT_F32_STORE_VEC_2];
+        TILEC_UNROLL
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_2; ++v_1)
+          vals[v_1] = logf(p[i + v_1]);
+        if (mask[i])
+          tilec::rt::store_vec<OUT_F32_STORE_VEC_2, true>(out_f32 + 2 * n + offs[i], vals);
+      }
+      // math_ops.cpp:22: tl::store(out_f32 + 3 * n + offs, tl::log2(p), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:21 before this store (global memory)
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_3) {
+        float vals[OUT_F32_STORE_VEC_3];
+        TILEC_UNROLL
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_3; ++v_1)
+          vals[v_1] = log2f(p[i + v_1]);
+        if (mask[i])
+          tilec::rt::store_vec<OUT_F32_STORE_VEC_3, true>(out_f32 + 3 * n + offs[i], vals);
+      }
+      // math_ops.cpp:23: tl::store(out_f32 + 4 * n + offs, tl::sqrt(p), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:22 before this store (global memory)
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_4) {
+        float vals[OUT_F32_STORE_VEC_4];
+        TILEC_UNROLL
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_4; ++v_1)
+          vals[v_1] = sqrtf(p[i + v_1]);
+        if (mask[i])
+          tilec::rt::store_vec<OUT_F32_STORE_VEC_4, true>(out_f32 + 4 * n + offs[i], vals);
+      }
+      // math_ops.cpp:24: tl::store(out_f32 + 5 * n + offs, tl::rsqrt(p), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:23 before this store (global memory)
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_5) {
+        float vals[OUT_F32_STORE_VEC_5];
+        TILEC_UNROLL
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_5; ++v_1)
+          vals[v_1] = rsqrtf(p[i + v_1]);
+        if (mask[i])
+          tilec::rt::store_vec<OUT_F32_STORE_VEC_5, true>(out_f32 + 5 * n + offs[i], vals);
+      }
+      // math_ops.cpp:25: tl::store(out_f32 + 6 * n + offs, tl::sigmoid(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:24 before this store (global memory)
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_6) {
+        float vals[OUT_F32_STORE_VEC_6];
+        TILEC_UNROLL
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_6; ++v_1)
+          vals[v_1] = tilec::rt::sigmoid(a[i + v_1]);
+        if (mask[i])
+          tilec::rt::store_vec<OUT_F32_STORE_VEC_6, true>(out_f32 + 6 * n + offs[i], vals);
+      }
+      // math_ops.cpp:26: tl::store(out_f32 + 7 * n + offs, tl::tanh(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:25 before this store (global memory)
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_7) {
+        float vals[OUT_F32_STORE_VEC_7];
+        TILEC_UNROLL
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_7; ++v_1)
+          vals[v_1] = tanhf(a[i + v_1]);
+        if (mask[i])
+          tilec::rt::store_vec<OUT_F32_STORE_VEC_7, true>(out_f32 + 7 * n + offs[i], vals);
+      }
+      // math_ops.cpp:27: tl::store(out_f32 + 8 * n + offs, tl::erf(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:26 before this store (global memory)
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_8) {
+        float vals[OUT_F32_STORE_VEC_8];
+        TILEC_UNROLL
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_8; ++v_1)
+          vals[v_1] = erff(a[i + v_1]);
+        if (mask[i])
+          tilec::rt::store_vec<OUT_F32_STORE_VEC_8, true>(out_f32 + 8 * n + offs[i], vals);
+      }
+      // math_ops.cpp:28: tl::store(out_f32 + 9 * n + offs, tl::floor(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:27 before this store (global memory)
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_9) {
+        float vals[OUT_F32_STORE_VEC_9];
+        TILEC_UNROLL
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_9; ++v_1)
+          vals[v_1] = floorf(a[i + v_1]);
+        if (mask[i])
+          tilec::rt::store_vec<OUT_F32_STORE_VEC_9, true>(out_f32 + 9 * n + offs[i], vals);
+      }
+      // math_ops.cpp:29: tl::store(out_f32 + 10 * n + offs, tl::ceil(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:28 before this store (global memory)
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_10) {
+        float vals[OUT_F32_STORE_VEC_10];
+        TILEC_UNROLL
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_10; ++v_1)
+          vals[v_1] = ceilf(a[i + v_1]);
+        if (mask[i])
+          tilec::rt::store_vec<OUT_F32_STORE_VEC_10, true>(out_f32 + 10 * n + offs[i], vals);
+      }
+      // math_ops.cpp:30: tl::store(out_f32 + 11 * n + offs, tl::abs(a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:29 before this store (global memory)
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_11) {
+        float vals[OUT_F32_STORE_VEC_11];
+        TILEC_UNROLL
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_11; ++v_1)
+          vals[v_1] = fabsf(a[i + v_1]);
+        if (mask[i])
+          tilec::rt::store_vec<OUT_F32_STORE_VEC_11, true>(out_f32 + 11 * n + offs[i], vals);
+      }
+      // math_ops.cpp:31: tl::store(out_f32 + 12 * n + offs, tl::fma(a, p, a), mask);
+      __syncthreads();  // program order: the store at math_ops.cpp:30 before this store (global memory)
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_12) {
+        float vals[OUT_F32_STORE_VEC_12];
+        TILEC_UNROLL
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_12; ++v_1)
+          vals[v_1] = fmaf(a[i + v_1], p[i + v_1], a[i + v_1]);
+        if (mask[i])
+          tilec::rt::store_vec<OUT_F32_STORE_VEC_12, true>(out_f32 + 12 * n + offs[i], vals);
+      }
+    }
+    else {
+      // math_ops.cpp:32: } else if (t == 1) {
+      if (t == 1) {
+        // math_ops.cpp:33: auto a = tl::cast<tl::half>(v);
+        __half a[L0::ELEMS];
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; ++i) {
+          a[i] = tilec::rt::to_f16(v[i]);
+        }
+        // math_ops.cpp:35: tl::store(out_f16 + 0 * n + offs, tl::exp(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:47 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
+            vals[v_1] = tilec::rt::to_f16(tilec::rt::exp(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + offs[i], vals);
+        }
+        // math_ops.cpp:36: tl::store(out_f16 + 1 * n + offs, tl::exp2(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:35 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_1) {
+          __half vals[OUT_F16_STORE_VEC_1];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_1; ++v_1)
+            vals[v_1] = tilec::rt::to_f16(tilec::rt::exp2(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_F16_STORE_VEC_1, true>(out_f16 + n + offs[i], vals);
+        }
+        // math_ops.cpp:34: auto p = tl::abs(a) + 0.5f;
+        __half p[L0::ELEMS];
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; ++i) {
+          p[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
+        }
+        // math_ops.cpp:37: tl::store(out_f16 + 2 * n + offs, tl::log(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:36 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_2) {
+          __half vals[OUT_F16_STORE_VEC_2];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_2; ++v_1)
+            vals[v_1] = tilec::rt::to_f16(logf(tilec::rt::to_float(p[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_F16_STORE_VEC_2, true>(out_f16 + 2 * n + offs[i], vals);
+        }
+        // math_ops.cpp:38: tl::store(out_f16 + 3 * n + offs, tl::log2(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:37 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_3) {
+          __half vals[OUT_F16_STORE_VEC_3];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_3; ++v_1)
+            vals[v_1] = tilec::rt::to_f16(log2f(tilec::rt::to_float(p[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_F16_STORE_VEC_3, true>(out_f16 + 3 * n + offs[i], vals);
+        }
+        // math_ops.cpp:39: tl::store(out_f16 + 4 * n + offs, tl::sqrt(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:38 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_4) {
+          __half vals[OUT_F16_STORE_VEC_4];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_4; ++v_1)
+            vals[v_1] = tilec::rt::to_f16(sqrtf(tilec::rt::to_float(p[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_F16_STORE_VEC_4, true>(out_f16 + 4 * n + offs[i], vals);
+        }
+        // math_ops.cpp:40: tl::store(out_f16 + 5 * n + offs, tl::rsqrt(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:39 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_5) {
+          __half vals[OUT_F16_STORE_VEC_5];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_5; ++v_1)
+            vals[v_1] = tilec::rt::to_f16(rsqrtf(tilec::rt::to_float(p[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_F16_STORE_VEC_5, true>(out_f16 + 5 * n + offs[i], vals);
+        }
+        // math_ops.cpp:41: tl::store(out_f16 + 6 * n + offs, tl::sigmoid(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:40 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_6) {
+          __half vals[OUT_F16_STORE_VEC_6];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_6; ++v_1)
+            vals[v_1] = tilec::rt::to_f16(tilec::rt::sigmoid(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_F16_STORE_VEC_6, true>(out_f16 + 6 * n + offs[i], vals);
+        }
+        // math_ops.cpp:42: tl::store(out_f16 + 7 * n + offs, tl::tanh(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:41 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_7) {
+          __half vals[OUT_F16_STORE_VEC_7];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_7; ++v_1)
+            vals[v_1] = tilec::rt::to_f16(tanhf(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_F16_STORE_VEC_7, true>(out_f16 + 7 * n + offs[i], vals);
+        }
+        // math_ops.cpp:43: tl::store(out_f16 + 8 * n + offs, tl::erf(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:42 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_8) {
+          __half vals[OUT_F16_STORE_VEC_8];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_8; ++v_1)
+            vals[v_1] = tilec::rt::to_f16(erff(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_F16_STORE_VEC_8, true>(out_f16 + 8 * n + offs[i], vals);
+        }
+        // math_ops.cpp:44: tl::store(out_f16 + 9 * n + offs, tl::floor(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:43 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_9) {
+          __half vals[OUT_F16_STORE_VEC_9];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_9; ++v_1)
+            vals[v_1] = tilec::rt::to_f16(floorf(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_F16_STORE_VEC_9, true>(out_f16 + 9 * n + offs[i], vals);
+        }
+        // math_ops.cpp:45: tl::store(out_f16 + 10 * n + offs, tl::ceil(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:44 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_10) {
+          __half vals[OUT_F16_STORE_VEC_10];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_10; ++v_1)
+            vals[v_1] = tilec::rt::to_f16(ceilf(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_F16_STORE_VEC_10, true>(out_f16 + 10 * n + offs[i], vals);
+        }
+        // math_ops.cpp:46: tl::store(out_f16 + 11 * n + offs, tl::abs(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:45 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_11) {
+          __half vals[OUT_F16_STORE_VEC_11];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_11; ++v_1)
+            vals[v_1] = tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_F16_STORE_VEC_11, true>(out_f16 + 11 * n + offs[i], vals);
+        }
+        // math_ops.cpp:47: tl::store(out_f16 + 12 * n + offs, tl::fma(a, p, a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:46 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_12) {
+          __half vals[OUT_F16_STORE_VEC_12];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_12; ++v_1)
+            vals[v_1] = tilec::rt::to_f16(fmaf(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(p[i + v_1]), tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_F16_STORE_VEC_12, true>(out_f16 + 12 * n + offs[i], vals);
+        }
+      }
+      else {
+        // math_ops.cpp:49: auto a = tl::cast<tl::bfloat16>(v);
+        __nv_bfloat16 a[L0::ELEMS];
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; ++i) {
+          a[i] = tilec::rt::to_bf16(v[i]);
+        }
+        // math_ops.cpp:51: tl::store(out_bf16 + 0 * n + offs, tl::exp(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:63 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
+            vals[v_1] = tilec::rt::to_bf16(tilec::rt::exp(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + offs[i], vals);
+        }
+        // math_ops.cpp:52: tl::store(out_bf16 + 1 * n + offs, tl::exp2(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:51 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_1) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_1];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_1; ++v_1)
+            vals[v_1] = tilec::rt::to_bf16(tilec::rt::exp2(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC_1, true>(out_bf16 + n + offs[i], vals);
+        }
+        // math_ops.cpp:50: auto p = tl::abs(a) + 0.5f;
+        __nv_bfloat16 p[L0::ELEMS];
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; ++i) {
+          p[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
+        }
+        // math_ops.cpp:53: tl::store(out_bf16 + 2 * n + offs, tl::log(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:52 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_2) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_2];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_2; ++v_1)
+            vals[v_1] = tilec::rt::to_bf16(logf(tilec::rt::to_float(p[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC_2, true>(out_bf16 + 2 * n + offs[i], vals);
+        }
+        // math_ops.cpp:54: tl::store(out_bf16 + 3 * n + offs, tl::log2(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:53 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_3) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_3];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_3; ++v_1)
+            vals[v_1] = tilec::rt::to_bf16(log2f(tilec::rt::to_float(p[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC_3, true>(out_bf16 + 3 * n + offs[i], vals);
+        }
+        // math_ops.cpp:55: tl::store(out_bf16 + 4 * n + offs, tl::sqrt(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:54 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_4) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_4];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_4; ++v_1)
+            vals[v_1] = tilec::rt::to_bf16(sqrtf(tilec::rt::to_float(p[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC_4, true>(out_bf16 + 4 * n + offs[i], vals);
+        }
+        // math_ops.cpp:56: tl::store(out_bf16 + 5 * n + offs, tl::rsqrt(p), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:55 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_5) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_5];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_5; ++v_1)
+            vals[v_1] = tilec::rt::to_bf16(rsqrtf(tilec::rt::to_float(p[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC_5, true>(out_bf16 + 5 * n + offs[i], vals);
+        }
+        // math_ops.cpp:57: tl::store(out_bf16 + 6 * n + offs, tl::sigmoid(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:56 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_6) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_6];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_6; ++v_1)
+            vals[v_1] = tilec::rt::to_bf16(tilec::rt::sigmoid(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC_6, true>(out_bf16 + 6 * n + offs[i], vals);
+        }
+        // math_ops.cpp:58: tl::store(out_bf16 + 7 * n + offs, tl::tanh(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:57 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_7) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_7];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_7; ++v_1)
+            vals[v_1] = tilec::rt::to_bf16(tanhf(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC_7, true>(out_bf16 + 7 * n + offs[i], vals);
+        }
+        // math_ops.cpp:59: tl::store(out_bf16 + 8 * n + offs, tl::erf(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:58 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_8) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_8];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_8; ++v_1)
+            vals[v_1] = tilec::rt::to_bf16(erff(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC_8, true>(out_bf16 + 8 * n + offs[i], vals);
+        }
+        // math_ops.cpp:60: tl::store(out_bf16 + 9 * n + offs, tl::floor(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:59 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_9) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_9];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_9; ++v_1)
+            vals[v_1] = tilec::rt::to_bf16(floorf(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC_9, true>(out_bf16 + 9 * n + offs[i], vals);
+        }
+        // math_ops.cpp:61: tl::store(out_bf16 + 10 * n + offs, tl::ceil(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:60 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_10) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_10];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_10; ++v_1)
+            vals[v_1] = tilec::rt::to_bf16(ceilf(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC_10, true>(out_bf16 + 10 * n + offs[i], vals);
+        }
+        // math_ops.cpp:62: tl::store(out_bf16 + 11 * n + offs, tl::abs(a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:61 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_11) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_11];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_11; ++v_1)
+            vals[v_1] = tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC_11, true>(out_bf16 + 11 * n + offs[i], vals);
+        }
+        // math_ops.cpp:63: tl::store(out_bf16 + 12 * n + offs, tl::fma(a, p, a), mask);
+        __syncthreads();  // program order: the store at math_ops.cpp:62 before this store (global memory)
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_12) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_12];
+          TILEC_UNROLL
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_12; ++v_1)
+            vals[v_1] = tilec::rt::to_bf16(fmaf(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(p[i + v_1]), tilec::rt::to_float(a[i + v_1])));
+          if (mask[i])
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC_12, true>(out_bf16 + 12 * n + offs[i], vals);
+        }
+      }
+    }
+  }
+}
+
+} // namespace aligned
+
 } // namespace math_kernel_256
 
 /// Launches math_kernel<256> on `stream` with
@@ -559,10 +1112,18 @@ cudaError_t launch_math_kernel_256(dim3 grid, cudaStream_t stream, const float *
                                    __half *out_f16, __nv_bfloat16 *out_bf16, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when x, out_f32, out_f16 and out_bf16 are 16-byte aligned and n is a
+  // multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(out_f32) &&
+                       tilec::rt::aligned_to_16(out_f16) && tilec::rt::aligned_to_16(out_bf16) &&
+                       n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(math_kernel_256::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, math_kernel_256::aligned::math_kernel, x, out_f32, out_f16,
+                              out_bf16, n);
   return cudaLaunchKernelEx(&config, math_kernel_256::math_kernel, x, out_f32, out_f16, out_bf16,
                             n);
 }

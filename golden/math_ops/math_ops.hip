@@ -41,12 +41,6 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
       for (int i = 0; i < L0::ELEMS; ++i) {
         a[i] = v[i];
       }
-      // math_ops.cpp:18: auto p = tl::abs(a) + 0.5f;
-      float p[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        p[i] = fabsf(a[i]) + 0.5f;
-      }
       // math_ops.cpp:19: tl::store(out_f32 + 0 * n + offs, tl::exp(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:31 before this store (global memory)
       TILEC_UNROLL
@@ -60,6 +54,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
       for (int i = 0; i < L0::ELEMS; ++i) {
         if (mask[i])
           (out_f32 + n)[offs[i]] = tilec::rt::exp2(a[i]);
+      }
+      // math_ops.cpp:18: auto p = tl::abs(a) + 0.5f;
+      float p[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        p[i] = fabsf(a[i]) + 0.5f;
       }
       // math_ops.cpp:21: tl::store(out_f32 + 2 * n + offs, tl::log(p), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:20 before this store (global memory)
@@ -148,12 +148,6 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         for (int i = 0; i < L0::ELEMS; ++i) {
           a[i] = tilec::rt::to_f16(v[i]);
         }
-        // math_ops.cpp:34: auto p = tl::abs(a) + 0.5f;
-        __half p[L0::ELEMS];
-        TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; ++i) {
-          p[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
-        }
         // math_ops.cpp:35: tl::store(out_f16 + 0 * n + offs, tl::exp(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:47 before this store (global memory)
         TILEC_UNROLL
@@ -167,6 +161,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_f16 + n)[offs[i]] = tilec::rt::to_f16(tilec::rt::exp2(tilec::rt::to_float(a[i])));
+        }
+        // math_ops.cpp:34: auto p = tl::abs(a) + 0.5f;
+        __half p[L0::ELEMS];
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; ++i) {
+          p[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
         }
         // math_ops.cpp:37: tl::store(out_f16 + 2 * n + offs, tl::log(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:36 before this store (global memory)
@@ -253,12 +253,6 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         for (int i = 0; i < L0::ELEMS; ++i) {
           a[i] = tilec::rt::to_bf16(v[i]);
         }
-        // math_ops.cpp:50: auto p = tl::abs(a) + 0.5f;
-        hip_bfloat16 p[L0::ELEMS];
-        TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; ++i) {
-          p[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
-        }
         // math_ops.cpp:51: tl::store(out_bf16 + 0 * n + offs, tl::exp(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:63 before this store (global memory)
         TILEC_UNROLL
@@ -272,6 +266,12 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         for (int i = 0; i < L0::ELEMS; ++i) {
           if (mask[i])
             (out_bf16 + n)[offs[i]] = tilec::rt::to_bf16(tilec::rt::exp2(tilec::rt::to_float(a[i])));
+        }
+        // math_ops.cpp:50: auto p = tl::abs(a) + 0.5f;
+        hip_bfloat16 p[L0::ELEMS];
+        TILEC_UNROLL
+        for (int i = 0; i < L0::ELEMS; ++i) {
+          p[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
         }
         // math_ops.cpp:53: tl::store(out_bf16 + 2 * n + offs, tl::log(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:52 before this store (global memory)

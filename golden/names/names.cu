@@ -414,16 +414,16 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, 64>;
 
 __global__ void __launch_bounds__(NUM_THREADS) wide_meta(const float *x, float *y, int n) {
+  // names.cpp:84: float add = M == Mode::On ? float(U % 1000u) : 0.0f;
+  const float add = 295.0f;
+  // names.cpp:85: int64_t big = W * 3;
+  const int64_t big = int64_t{6};
   // names.cpp:83: auto offs = tl::program_id(0) * 64 + tl::arange<0, 64>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * 64 + L0::coord0(i);
   }
-  // names.cpp:84: float add = M == Mode::On ? float(U % 1000u) : 0.0f;
-  const float add = 295.0f;
-  // names.cpp:85: int64_t big = W * 3;
-  const int64_t big = int64_t{6};
   // names.cpp:86: tl::store(y + offs, tl::load(x + offs, offs < n) + add + float(S) + (F ? 1.0f : 0.0f) + float(big),
   float x_load[L0::ELEMS];
   TILEC_UNROLL

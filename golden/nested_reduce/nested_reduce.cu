@@ -9,12 +9,12 @@ constexpr int BM = 64;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int T_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 64>, 0>;
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 64>, 0>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64x64: 1x4 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 4x4 elements per
 // thread
 using L2 = tilec::rt::Blocked2<1, T_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 64>;
@@ -27,17 +27,17 @@ __global__ void __launch_bounds__(NUM_THREADS) nested_reduce(
   float *sum_sum_t_smem = reinterpret_cast<float *>(smem + 0);
   // nested_reduce.cpp:10: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // nested_reduce.cpp:11: auto rm = pid * BM + tl::arange<0, BM>();
-  int rm[L0::ELEMS];
+  // nested_reduce.cpp:12: auto rn = tl::arange<0, BN>();
+  int rn[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    rm[i] = pid * BM + L0::coord0(i);
+    rn[i] = L0::coord0(i);
   }
-  // nested_reduce.cpp:12: auto rn = tl::arange<0, BN>();
-  int rn[L1::ELEMS];
+  // nested_reduce.cpp:11: auto rm = pid * BM + tl::arange<0, BM>();
+  int rm[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
-    rn[i] = L1::coord0(i);
+    rm[i] = pid * BM + L1::coord0(i);
   }
   // nested_reduce.cpp:13: auto mask = (tl::expand_dims<1>(rm) < M) & (tl::expand_dims<0>(rn) < N);
   bool mask[L2::ELEMS0][L2::ELEMS1];
@@ -59,7 +59,7 @@ __global__ void __launch_bounds__(NUM_THREADS) nested_reduce(
     }
   }
   // nested_reduce.cpp:15: auto row_sums = tl::sum<1>(t);
-  float row_sums[L0::ELEMS];
+  float row_sums[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     row_sums[i] = t[i][0];
@@ -68,24 +68,24 @@ __global__ void __launch_bounds__(NUM_THREADS) nested_reduce(
       row_sums[i] = tilec::rt::Sum::combine(row_sums[i], t[i][j]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
+  for (int i = 0; i < L1::ELEMS; ++i) {
     row_sums[i] = tilec::rt::warp_allreduce<tilec::rt::Sum>(row_sums[i], 8, 4, 2, 1);
   }
   // nested_reduce.cpp:16: tl::store(block_row_max + pid, tl::max(tl::where(rm < M, row_sums, -tl::inf)));
   float max_rm_part = (rm[0] < M) ? row_sums[0] : -INFINITY;
   TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
+  for (int i = 1; i < L1::ELEMS; ++i)
     max_rm_part = tilec::rt::Max::combine(max_rm_part, (rm[i] < M) ? row_sums[i] : -INFINITY);
   max_rm_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_rm_part, 16);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    max_rm_smem[L0::warp_coord0()] = max_rm_part;
+  if (L1::lane_coord0() == 0 && L1::is_owner()) {  // one lane per warp writes its partial
+    max_rm_smem[L1::warp_coord0()] = max_rm_part;
   }
   __syncthreads();
   const float max_rm = tilec::rt::combine_partials<tilec::rt::Max, 8>(max_rm_smem, 1);
   if (threadIdx.x == 0)  // one thread stores a scalar
     block_row_max[pid] = max_rm;
   // nested_reduce.cpp:17: tl::store(block_total + pid, tl::sum(t));
-  float sum_t[L0::ELEMS];
+  float sum_t[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     sum_t[i] = t[i][0];
@@ -94,23 +94,136 @@ __global__ void __launch_bounds__(NUM_THREADS) nested_reduce(
       sum_t[i] = tilec::rt::Sum::combine(sum_t[i], t[i][j]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
+  for (int i = 0; i < L1::ELEMS; ++i) {
     sum_t[i] = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_t[i], 8, 4, 2, 1);
   }
   float sum_sum_t_part = sum_t[0];
   TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
+  for (int i = 1; i < L1::ELEMS; ++i)
     sum_sum_t_part = tilec::rt::Sum::combine(sum_sum_t_part, sum_t[i]);
   sum_sum_t_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_t_part, 16);
   __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_sum_t_smem[L0::warp_coord0()] = sum_sum_t_part;
+  if (L1::lane_coord0() == 0 && L1::is_owner()) {  // one lane per warp writes its partial
+    sum_sum_t_smem[L1::warp_coord0()] = sum_sum_t_part;
   }
   __syncthreads();
   const float sum_sum_t = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_t_smem, 1);
   if (threadIdx.x == 0)  // one thread stores a scalar
     block_total[pid] = sum_sum_t;
 }
+
+// The same kernel compiled assuming x is 16-byte aligned and N is a multiple of 16: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BM = 64;  // meta-parameter
+[[maybe_unused]] constexpr int BN = 64;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int T_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 64>, 0>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64x64: 1x4 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 4x4 elements per
+// thread
+using L2 = tilec::rt::Blocked2<1, T_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 64>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) nested_reduce(
+    const float *x, float *block_row_max, float *block_total, int M, int N) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_rm_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_sum_t_smem = reinterpret_cast<float *>(smem + 0);
+  // nested_reduce.cpp:10: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // nested_reduce.cpp:12: auto rn = tl::arange<0, BN>();
+  int rn[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    rn[i] = L0::coord0(i);
+  }
+  // nested_reduce.cpp:11: auto rm = pid * BM + tl::arange<0, BM>();
+  int rm[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    rm[i] = pid * BM + L1::coord0(i);
+  }
+  // nested_reduce.cpp:13: auto mask = (tl::expand_dims<1>(rm) < M) & (tl::expand_dims<0>(rn) < N);
+  bool mask[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      mask[i][j] = (rm[i] < M) & (rn[j] < N);
+    }
+  }
+  // nested_reduce.cpp:14: auto t = tl::load(x + tl::expand_dims<1>(rm) * N + tl::expand_dims<0>(rn), mask, 0.0f);
+  float t[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += T_VEC) {
+      tilec::rt::load_vec_if<T_VEC, true>(&t[i][j], x + rm[i] * N + rn[j], mask[i][j], 0.0f);
+    }
+  }
+  // nested_reduce.cpp:15: auto row_sums = tl::sum<1>(t);
+  float row_sums[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    row_sums[i] = t[i][0];
+    TILEC_UNROLL
+    for (int j = 1; j < L2::ELEMS1; ++j)
+      row_sums[i] = tilec::rt::Sum::combine(row_sums[i], t[i][j]);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    row_sums[i] = tilec::rt::warp_allreduce<tilec::rt::Sum>(row_sums[i], 8, 4, 2, 1);
+  }
+  // nested_reduce.cpp:16: tl::store(block_row_max + pid, tl::max(tl::where(rm < M, row_sums, -tl::inf)));
+  float max_rm_part = (rm[0] < M) ? row_sums[0] : -INFINITY;
+  TILEC_UNROLL
+  for (int i = 1; i < L1::ELEMS; ++i)
+    max_rm_part = tilec::rt::Max::combine(max_rm_part, (rm[i] < M) ? row_sums[i] : -INFINITY);
+  max_rm_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_rm_part, 16);
+  if (L1::lane_coord0() == 0 && L1::is_owner()) {  // one lane per warp writes its partial
+    max_rm_smem[L1::warp_coord0()] = max_rm_part;
+  }
+  __syncthreads();
+  const float max_rm = tilec::rt::combine_partials<tilec::rt::Max, 8>(max_rm_smem, 1);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    block_row_max[pid] = max_rm;
+  // nested_reduce.cpp:17: tl::store(block_total + pid, tl::sum(t));
+  float sum_t[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    sum_t[i] = t[i][0];
+    TILEC_UNROLL
+    for (int j = 1; j < L2::ELEMS1; ++j)
+      sum_t[i] = tilec::rt::Sum::combine(sum_t[i], t[i][j]);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    sum_t[i] = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_t[i], 8, 4, 2, 1);
+  }
+  float sum_sum_t_part = sum_t[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L1::ELEMS; ++i)
+    sum_sum_t_part = tilec::rt::Sum::combine(sum_sum_t_part, sum_t[i]);
+  sum_sum_t_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_t_part, 16);
+  __syncthreads();
+  if (L1::lane_coord0() == 0 && L1::is_owner()) {  // one lane per warp writes its partial
+    sum_sum_t_smem[L1::warp_coord0()] = sum_sum_t_part;
+  }
+  __syncthreads();
+  const float sum_sum_t = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_t_smem, 1);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    block_total[pid] = sum_sum_t;
+}
+
+} // namespace aligned
 
 } // namespace nested_reduce_64_64
 
@@ -120,10 +233,15 @@ cudaError_t launch_nested_reduce_64_64(dim3 grid, cudaStream_t stream, const flo
                                        float *block_row_max, float *block_total, int M, int N) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when x is 16-byte aligned and N is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && N % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(nested_reduce_64_64::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, nested_reduce_64_64::aligned::nested_reduce, x,
+                              block_row_max, block_total, M, N);
   return cudaLaunchKernelEx(&config, nested_reduce_64_64::nested_reduce, x, block_row_max,
                             block_total, M, N);
 }
@@ -188,6 +306,63 @@ __global__ void __launch_bounds__(NUM_THREADS) int_bits(
   }
 }
 
+// The same kernel compiled assuming a, as_bf16 and not_positive are 16-byte aligned and n is a
+// multiple of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 512;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int AS_BF16_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int NOT_POSITIVE_STORE_VEC = 4;  // store width: 4 contiguous elements (4 bytes) per access
+// tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) int_bits(
+    const int *a, __nv_bfloat16 *as_bf16, bool *not_positive, int n) {
+  // nested_reduce.cpp:23: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // nested_reduce.cpp:24: auto m = offs < n;
+  bool m[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    m[i] = offs[i] < n;
+  }
+  // nested_reduce.cpp:25: auto v = tl::load(a + offs, m);
+  int v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i], a + offs[i], m[i], 0);
+  }
+  // nested_reduce.cpp:26: tl::store(as_bf16 + offs, tl::cast<tl::bfloat16>(v), m);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += AS_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[AS_BF16_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < AS_BF16_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::int_to_bf16(v[i + v_1]);
+    if (m[i])
+      tilec::rt::store_vec<AS_BF16_STORE_VEC, true>(as_bf16 + offs[i], vals);
+  }
+  // nested_reduce.cpp:27: tl::store(not_positive + offs, ~(v > 0), m);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += NOT_POSITIVE_STORE_VEC) {
+    bool vals[NOT_POSITIVE_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < NOT_POSITIVE_STORE_VEC; ++v_1)
+      vals[v_1] = !(v[i + v_1] > 0);
+    if (m[i])
+      tilec::rt::store_vec<NOT_POSITIVE_STORE_VEC, true>(not_positive + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace int_bits_512
 
 /// Launches int_bits<512> on `stream` with
@@ -196,10 +371,17 @@ cudaError_t launch_int_bits_512(dim3 grid, cudaStream_t stream, const int *a,
                                 __nv_bfloat16 *as_bf16, bool *not_positive, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when a, as_bf16 and not_positive are 16-byte aligned and n is a multiple of
+  // 16.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(as_bf16) &&
+                       tilec::rt::aligned_to_16(not_positive) && n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(int_bits_512::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, int_bits_512::aligned::int_bits, a, as_bf16, not_positive,
+                              n);
   return cudaLaunchKernelEx(&config, int_bits_512::int_bits, a, as_bf16, not_positive, n);
 }
 

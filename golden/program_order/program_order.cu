@@ -63,6 +63,63 @@ __global__ void __launch_bounds__(NUM_THREADS) grad_row(
     x_row[y] = xy - 4.0f;
 }
 
+// The same kernel compiled assuming x is 16-byte aligned and n and stride are multiples of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int X_ROW_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) grad_row(
+    float *x, const int *target, int /*rows*/, int n, int stride) {
+  // program_order.cpp:15: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // program_order.cpp:16: float *x_row = x + row * stride;
+  float *const x_row = x + row * stride;
+  // program_order.cpp:17: int y = tl::load(target + row);
+  const int y = target[row];
+  // program_order.cpp:18: for (int off = 0; off < n; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < n; off += BLOCK) {
+    // program_order.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // program_order.cpp:20: auto v = tl::load(x_row + cols, cols < n, 0.0f);
+    float v[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+      tilec::rt::load_vec_if<V_VEC, true>(&v[i], x_row + cols[i], cols[i] < n, 0.0f);
+    }
+    // program_order.cpp:21: tl::store(x_row + cols, v * 0.5f + 1.0f, cols < n);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_STORE_VEC) {
+      float vals[X_ROW_STORE_VEC];
+      TILEC_UNROLL
+      for (int v_1 = 0; v_1 < X_ROW_STORE_VEC; ++v_1)
+        vals[v_1] = v[i + v_1] * 0.5f + 1.0f;
+      if (cols[i] < n)
+        tilec::rt::store_vec<X_ROW_STORE_VEC, true>(x_row + cols[i], vals);
+    }
+  }
+  // program_order.cpp:23: float xy = tl::load(x_row + y);
+  __syncthreads();  // program order: the store at program_order.cpp:21 before this load (global memory)
+  const float xy = x_row[y];
+  // program_order.cpp:24: tl::store(x_row + y, xy - 4.0f);
+  __syncthreads();  // program order: the load at program_order.cpp:23 before this store (global memory)
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    x_row[y] = xy - 4.0f;
+}
+
+} // namespace aligned
+
 } // namespace grad_row_256
 
 /// Launches grad_row<256> on `stream` with
@@ -71,10 +128,14 @@ cudaError_t launch_grad_row_256(dim3 grid, cudaStream_t stream, float *x, const 
                                 int rows, int n, int stride) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when x is 16-byte aligned and n and stride are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && n % 16 == 0 && stride % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(grad_row_256::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, grad_row_256::aligned::grad_row, x, target, rows, n, stride);
   return cudaLaunchKernelEx(&config, grad_row_256::grad_row, x, target, rows, n, stride);
 }
 
@@ -157,6 +218,81 @@ __global__ void __launch_bounds__(NUM_THREADS) reverse_blocks(int *x, int n) {
   }
 }
 
+// The same kernel compiled assuming x is 16-byte aligned and n is a multiple of 16: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK = 128;  // meta-parameter
+constexpr int NUM_WARPS = 2;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+// tile 128: 2 contiguous per thread, 32 lanes, 2 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// tile 128: 1 contiguous per thread, 32 lanes, 2 warps; 2 elements per thread
+using L1 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 512;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) reverse_blocks(int *x, int n) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
+  // program_order.cpp:32: int base = tl::program_id(0) * BLOCK;
+  const int base = static_cast<int>(blockIdx.x) * BLOCK;
+  // program_order.cpp:33: auto i = tl::arange<0, BLOCK>();
+  int i[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    i[i_1] = L0::coord0(i_1);
+  }
+  int i_store[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+    i_store[i_1] = L1::coord0(i_1);
+  }
+  // program_order.cpp:34: auto mask = base + i < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    mask[i_1] = base + i[i_1] < n;
+  }
+  bool mask_store[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+    mask_store[i_1] = base + i_store[i_1] < n;
+  }
+  // program_order.cpp:35: auto v = tl::load(x + base + i, mask, 0);
+  int v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i_1], x + base + i[i_1], mask[i_1], 0);
+  }
+  // program_order.cpp:36: int last = tl::minimum(n - base, BLOCK) - 1; // reverse the block's valid elements
+  const int last = tilec::rt::minimum(n - base, 128) - 1;
+  // program_order.cpp:37: auto j = last - i;
+  int j[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+    j[i_1] = last - i_store[i_1];
+  }
+  // program_order.cpp:38: tl::store(x + base + j, v, mask);
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    store_cvt_smem[L0::coord0(i_1)] = v[i_1];
+  }
+  __syncthreads();
+  int store_cvt[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+    store_cvt[i_1] = store_cvt_smem[L1::coord0(i_1)];
+  }
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+    if (mask_store[i_1])
+      (x + base)[j[i_1]] = store_cvt[i_1];
+  }
+}
+
+} // namespace aligned
+
 } // namespace reverse_blocks_128
 
 /// Launches reverse_blocks<128> on `stream` with
@@ -164,10 +300,14 @@ __global__ void __launch_bounds__(NUM_THREADS) reverse_blocks(int *x, int n) {
 cudaError_t launch_reverse_blocks_128(dim3 grid, cudaStream_t stream, int *x, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when x is 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(reverse_blocks_128::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, reverse_blocks_128::aligned::reverse_blocks, x, n);
   return cudaLaunchKernelEx(&config, reverse_blocks_128::reverse_blocks, x, n);
 }
 
@@ -265,6 +405,88 @@ __global__ void __launch_bounds__(NUM_THREADS) split_sum(
     (totals + 2 * static_cast<int>(blockIdx.x))[1] = sum_v_1;
 }
 
+// The same kernel compiled assuming x, lo and hi are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BLOCK = 512;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int LO_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+constexpr int HI_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) split_sum(
+    const float *x, float *lo, float *hi, float *totals, int n) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_v_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_v_smem_1 = reinterpret_cast<float *>(smem + 0);
+  // program_order.cpp:46: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // program_order.cpp:47: auto v = tl::load(x + offs, offs < n, 0.0f);
+  float v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i], x + offs[i], offs[i] < n, 0.0f);
+  }
+  // program_order.cpp:48: tl::store(lo + offs, tl::minimum(v, 0.0f), offs < n);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += LO_STORE_VEC) {
+    float vals[LO_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < LO_STORE_VEC; ++v_1)
+      vals[v_1] = fminf(v[i + v_1], 0.0f);
+    if (offs[i] < n)
+      tilec::rt::store_vec<LO_STORE_VEC, true>(lo + offs[i], vals);
+  }
+  // program_order.cpp:49: tl::store(hi + offs, tl::maximum(v, 0.0f), offs < n);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += HI_STORE_VEC) {
+    float vals[HI_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < HI_STORE_VEC; ++v_1)
+      vals[v_1] = fmaxf(v[i + v_1], 0.0f);
+    if (offs[i] < n)
+      tilec::rt::store_vec<HI_STORE_VEC, true>(hi + offs[i], vals);
+  }
+  // program_order.cpp:50: tl::store(totals + 2 * tl::program_id(0), tl::sum(tl::minimum(v, 0.0f)));
+  float sum_v_part = fminf(v[0], 0.0f);
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_v_part = tilec::rt::Sum::combine(sum_v_part, fminf(v[i], 0.0f));
+  sum_v_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_v_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_v_smem[L0::warp_coord0()] = sum_v_part;
+  }
+  __syncthreads();
+  const float sum_v = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_v_smem, 1);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    totals[2 * static_cast<int>(blockIdx.x)] = sum_v;
+  // program_order.cpp:51: tl::store(totals + 2 * tl::program_id(0) + 1, tl::sum(tl::maximum(v, 0.0f)));
+  float sum_v_part_1 = fmaxf(v[0], 0.0f);
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_v_part_1 = tilec::rt::Sum::combine(sum_v_part_1, fmaxf(v[i], 0.0f));
+  sum_v_part_1 = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_v_part_1, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_v_smem_1[L0::warp_coord0()] = sum_v_part_1;
+  }
+  __syncthreads();
+  const float sum_v_1 = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_v_smem_1, 1);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    (totals + 2 * static_cast<int>(blockIdx.x))[1] = sum_v_1;
+}
+
+} // namespace aligned
+
 } // namespace split_sum_512
 
 /// Launches split_sum<512> on `stream` with
@@ -273,10 +495,15 @@ cudaError_t launch_split_sum_512(dim3 grid, cudaStream_t stream, const float *x,
                                  float *hi, float *totals, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when x, lo and hi are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(lo) &&
+                       tilec::rt::aligned_to_16(hi) && n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(split_sum_512::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, split_sum_512::aligned::split_sum, x, lo, hi, totals, n);
   return cudaLaunchKernelEx(&config, split_sum_512::split_sum, x, lo, hi, totals, n);
 }
 

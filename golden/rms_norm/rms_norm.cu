@@ -73,6 +73,80 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   }
 }
 
+// The same kernel compiled assuming X, W and Y are 16-byte aligned and n and stride are multiples
+// of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+constexpr float EPS = 1e-06f;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
+    const float *X, const float *W, float *Y, float *RSTD, int /*rows*/, int n, int stride) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_x_smem = reinterpret_cast<float *>(smem + 0);
+  // rms_norm.cpp:17: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // rms_norm.cpp:18: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // rms_norm.cpp:19: auto mask = cols < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n;
+  }
+  // rms_norm.cpp:20: auto x = tl::cast<float>(tl::load(X + row * stride + cols, mask, 0.0f));
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], X + row * stride + cols[i], mask[i], 0.0f);
+  }
+  // rms_norm.cpp:21: float rstd = tl::rsqrt(tl::sum(x * x) / n + EPS);
+  float sum_x_part = x[0] * x[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_x_part = tilec::rt::Sum::combine(sum_x_part, x[i] * x[i]);
+  sum_x_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_x_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_x_smem[L0::warp_coord0()] = sum_x_part;
+  }
+  __syncthreads();
+  const float sum_x = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_x_smem, 1);
+  const float rstd = rsqrtf(sum_x / static_cast<float>(n) + EPS);
+  // rms_norm.cpp:22: tl::store(RSTD + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    RSTD[row] = rstd;
+  // rms_norm.cpp:23: auto w = tl::load(W + cols, mask, 0.0f);
+  float w[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], 0.0f);
+  }
+  // rms_norm.cpp:28: tl::store(Y + row * stride + cols, x * rstd * w, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    float vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = x[i + v] * rstd * w[i + v];
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace rms_norm_fwd_f32_4096_1em06
 
 /// Launches rms_norm_fwd<float, 4096, 1.000000e-06> on `stream` with
@@ -82,10 +156,16 @@ cudaError_t launch_rms_norm_fwd_f32_4096_1em06(dim3 grid, cudaStream_t stream, c
                                                int n, int stride) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when X, W and Y are 16-byte aligned and n and stride are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(W) &&
+                       tilec::rt::aligned_to_16(Y) && n % 16 == 0 && stride % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(rms_norm_fwd_f32_4096_1em06::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, rms_norm_fwd_f32_4096_1em06::aligned::rms_norm_fwd, X, W, Y,
+                              RSTD, rows, n, stride);
   return cudaLaunchKernelEx(&config, rms_norm_fwd_f32_4096_1em06::rms_norm_fwd, X, W, Y, RSTD, rows,
                             n, stride);
 }
@@ -178,6 +258,90 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   }
 }
 
+// The same kernel compiled assuming X, W and Y are 16-byte aligned and n and stride are multiples
+// of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+constexpr float EPS = 1e-06f;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
+    const __half *X, const __half *W, __half *Y, float *RSTD, int /*rows*/, int n, int stride) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_x_smem = reinterpret_cast<float *>(smem + 0);
+  // rms_norm.cpp:17: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // rms_norm.cpp:18: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // rms_norm.cpp:19: auto mask = cols < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n;
+  }
+  // rms_norm.cpp:20: auto x = tl::cast<float>(tl::load(X + row * stride + cols, mask, 0.0f));
+  __half X_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&X_load[i], X + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_f16(0.0f));
+  }
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x[i] = tilec::rt::to_float(X_load[i]);
+  }
+  // rms_norm.cpp:21: float rstd = tl::rsqrt(tl::sum(x * x) / n + EPS);
+  float sum_x_part = x[0] * x[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_x_part = tilec::rt::Sum::combine(sum_x_part, x[i] * x[i]);
+  sum_x_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_x_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_x_smem[L0::warp_coord0()] = sum_x_part;
+  }
+  __syncthreads();
+  const float sum_x = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_x_smem, 1);
+  const float rstd = rsqrtf(sum_x / static_cast<float>(n) + EPS);
+  // rms_norm.cpp:22: tl::store(RSTD + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    RSTD[row] = rstd;
+  // rms_norm.cpp:23: auto w = tl::load(W + cols, mask, 0.0f);
+  __half w[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+  }
+  {
+    // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
+    __half y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      y[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+    }
+    // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+      if (mask[i])
+        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], &y[i]);
+    }
+  }
+}
+
+} // namespace aligned
+
 } // namespace rms_norm_fwd_f16_4096_1em06
 
 /// Launches rms_norm_fwd<tl::half, 4096, 1.000000e-06> on `stream` with
@@ -187,10 +351,16 @@ cudaError_t launch_rms_norm_fwd_f16_4096_1em06(dim3 grid, cudaStream_t stream, c
                                                int n, int stride) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when X, W and Y are 16-byte aligned and n and stride are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(W) &&
+                       tilec::rt::aligned_to_16(Y) && n % 16 == 0 && stride % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(rms_norm_fwd_f16_4096_1em06::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, rms_norm_fwd_f16_4096_1em06::aligned::rms_norm_fwd, X, W, Y,
+                              RSTD, rows, n, stride);
   return cudaLaunchKernelEx(&config, rms_norm_fwd_f16_4096_1em06::rms_norm_fwd, X, W, Y, RSTD, rows,
                             n, stride);
 }
@@ -285,6 +455,91 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   }
 }
 
+// The same kernel compiled assuming X, W and Y are 16-byte aligned and n and stride are multiples
+// of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+constexpr float EPS = 1e-05f;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
+    const __nv_bfloat16 *X, const __nv_bfloat16 *W, __nv_bfloat16 *Y, float *RSTD, int /*rows*/,
+    int n, int stride) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_x_smem = reinterpret_cast<float *>(smem + 0);
+  // rms_norm.cpp:17: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // rms_norm.cpp:18: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // rms_norm.cpp:19: auto mask = cols < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n;
+  }
+  // rms_norm.cpp:20: auto x = tl::cast<float>(tl::load(X + row * stride + cols, mask, 0.0f));
+  __nv_bfloat16 X_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&X_load[i], X + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x[i] = tilec::rt::to_float(X_load[i]);
+  }
+  // rms_norm.cpp:21: float rstd = tl::rsqrt(tl::sum(x * x) / n + EPS);
+  float sum_x_part = x[0] * x[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_x_part = tilec::rt::Sum::combine(sum_x_part, x[i] * x[i]);
+  sum_x_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_x_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_x_smem[L0::warp_coord0()] = sum_x_part;
+  }
+  __syncthreads();
+  const float sum_x = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_x_smem, 1);
+  const float rstd = rsqrtf(sum_x / static_cast<float>(n) + EPS);
+  // rms_norm.cpp:22: tl::store(RSTD + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    RSTD[row] = rstd;
+  // rms_norm.cpp:23: auto w = tl::load(W + cols, mask, 0.0f);
+  __nv_bfloat16 w[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_bf16(0.0f));
+  }
+  {
+    // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
+    __nv_bfloat16 y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      y[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+    }
+    // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+      if (mask[i])
+        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], &y[i]);
+    }
+  }
+}
+
+} // namespace aligned
+
 } // namespace rms_norm_fwd_bf16_4096_1em05
 
 /// Launches rms_norm_fwd<tl::bfloat16, 4096, 1.000000e-05> on `stream` with
@@ -295,10 +550,16 @@ cudaError_t launch_rms_norm_fwd_bf16_4096_1em05(dim3 grid, cudaStream_t stream,
                                                 int stride) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when X, W and Y are 16-byte aligned and n and stride are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(W) &&
+                       tilec::rt::aligned_to_16(Y) && n % 16 == 0 && stride % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(rms_norm_fwd_bf16_4096_1em05::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, rms_norm_fwd_bf16_4096_1em05::aligned::rms_norm_fwd, X, W, Y,
+                              RSTD, rows, n, stride);
   return cudaLaunchKernelEx(&config, rms_norm_fwd_bf16_4096_1em05::rms_norm_fwd, X, W, Y, RSTD,
                             rows, n, stride);
 }

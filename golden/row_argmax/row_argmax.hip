@@ -10,14 +10,14 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int HI_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int LO_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-// tile 8: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
-// thread
-using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, HI_VEC, 2, 32, NUM_WARPS, 1, 1, BM, 1>, 1>;
-// tile 8: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread, replicated
-using L1 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BM>;
 // tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, HI_VEC, 2, 32, NUM_WARPS, 1, 1, 1, BN>, 0>;
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, HI_VEC, 2, 32, NUM_WARPS, 1, 1, 1, BN>, 0>;
+// tile 8: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, HI_VEC, 2, 32, NUM_WARPS, 1, 1, BM, 1>, 1>;
+// tile 8: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread, replicated
+using L2 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BM>;
 // tile 8x128: 1x4 contiguous per thread, 2x32 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
 using L3 = tilec::rt::Blocked2<1, HI_VEC, 2, 32, NUM_WARPS, 1, 1, BM, BN>;
@@ -36,31 +36,22 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
   int *store_cvt_smem_2 = reinterpret_cast<int *>(smem + 0);
   // row_argmax.cpp:11: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // row_argmax.cpp:12: auto rows = pid * BM + tl::arange<0, BM>();
-  int rows[L0::ELEMS];
+  // row_argmax.cpp:13: auto cols = tl::arange<0, BN>();
+  int cols[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    rows[i] = pid * BM + L0::coord0(i);
+    cols[i] = L0::coord0(i);
   }
-  int rows_store[L1::ELEMS];
+  // row_argmax.cpp:12: auto rows = pid * BM + tl::arange<0, BM>();
+  int rows[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
-    rows_store[i] = pid * BM + L1::coord0(i);
+    rows[i] = pid * BM + L1::coord0(i);
   }
-  // row_argmax.cpp:13: auto cols = tl::arange<0, BN>();
-  int cols[L2::ELEMS];
+  int rows_store[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
-    cols[i] = L2::coord0(i);
-  }
-  // row_argmax.cpp:14: auto mask = (tl::expand_dims<1>(rows) < M) & (tl::expand_dims<0>(cols) < N);
-  bool mask[L3::ELEMS0][L3::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
-      mask[i][j] = (rows[i] < M) & (cols[j] < N);
-    }
+    rows_store[i] = pid * BM + L2::coord0(i);
   }
   // row_argmax.cpp:15: auto ptrs = x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols);
   const float *ptrs[L3::ELEMS0][L3::ELEMS1];
@@ -69,6 +60,15 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
     TILEC_UNROLL
     for (int j = 0; j < L3::ELEMS1; ++j) {
       ptrs[i][j] = x + rows[i] * stride + cols[j];
+    }
+  }
+  // row_argmax.cpp:14: auto mask = (tl::expand_dims<1>(rows) < M) & (tl::expand_dims<0>(cols) < N);
+  bool mask[L3::ELEMS0][L3::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L3::ELEMS1; ++j) {
+      mask[i][j] = (rows[i] < M) & (cols[j] < N);
     }
   }
   // row_argmax.cpp:17: auto hi = tl::load(ptrs, mask, -tl::inf);
@@ -91,14 +91,8 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
                                          mask[i][j + LO_VEC - 1]);
     }
   }
-  // row_argmax.cpp:19: auto row_mask = rows < M;
-  bool row_mask[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    row_mask[i] = rows_store[i] < M;
-  }
   // row_argmax.cpp:20: tl::store(argmax_out + rows, tl::argmax<1>(hi), row_mask);
-  tilec::rt::ArgPair<float> argmax_hi_part[L0::ELEMS];
+  tilec::rt::ArgPair<float> argmax_hi_part[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     argmax_hi_part[i] = tilec::rt::make_pair(hi[i][0], L3::coord1(0));
@@ -108,36 +102,43 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
           argmax_hi_part[i], tilec::rt::make_pair(hi[i][j], L3::coord1(j)));
   }
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
+  for (int i = 0; i < L1::ELEMS; ++i) {
     argmax_hi_part[i] = tilec::rt::warp_allreduce<tilec::rt::ArgMax>(
         argmax_hi_part[i], 16, 8, 4, 2, 1);
   }
-  int argmax_hi[L0::ELEMS];
+  int argmax_hi[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
+  for (int i = 0; i < L1::ELEMS; ++i) {
     argmax_hi[i] = argmax_hi_part[i].index;
   }
-  if (L0::is_owner()) {  // one writer per element
+  // row_argmax.cpp:19: auto row_mask = rows < M;
+  bool row_mask[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    row_mask[i] = rows_store[i] < M;
+  }
+  // row_argmax.cpp:20: tl::store(argmax_out + rows, tl::argmax<1>(hi), row_mask);
+  if (L1::is_owner()) {  // one writer per element
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      store_cvt_smem[L0::coord0(i)] = argmax_hi[i];
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      store_cvt_smem[L1::coord0(i)] = argmax_hi[i];
     }
   }
   __syncthreads();
-  int store_cvt[L1::ELEMS];
+  int store_cvt[L2::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    store_cvt[i] = store_cvt_smem[L1::coord0(i)];
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    store_cvt[i] = store_cvt_smem[L2::coord0(i)];
   }
-  if (L1::is_owner()) {  // replicas skip
+  if (L2::is_owner()) {  // replicas skip
     TILEC_UNROLL
-    for (int i = 0; i < L1::ELEMS; ++i) {
+    for (int i = 0; i < L2::ELEMS; ++i) {
       if (row_mask[i])
         argmax_out[rows_store[i]] = store_cvt[i];
     }
   }
   // row_argmax.cpp:21: tl::store(max_out + rows, tl::max<1>(hi), row_mask);
-  float max_hi[L0::ELEMS];
+  float max_hi[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     max_hi[i] = hi[i][0];
@@ -146,31 +147,31 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
       max_hi[i] = tilec::rt::Max::combine(max_hi[i], hi[i][j]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
+  for (int i = 0; i < L1::ELEMS; ++i) {
     max_hi[i] = tilec::rt::warp_allreduce<tilec::rt::Max>(max_hi[i], 16, 8, 4, 2, 1);
   }
   __syncthreads();
-  if (L0::is_owner()) {  // one writer per element
+  if (L1::is_owner()) {  // one writer per element
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      store_cvt_smem_1[L0::coord0(i)] = max_hi[i];
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      store_cvt_smem_1[L1::coord0(i)] = max_hi[i];
     }
   }
   __syncthreads();
-  float store_cvt_1[L1::ELEMS];
+  float store_cvt_1[L2::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    store_cvt_1[i] = store_cvt_smem_1[L1::coord0(i)];
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    store_cvt_1[i] = store_cvt_smem_1[L2::coord0(i)];
   }
-  if (L1::is_owner()) {  // replicas skip
+  if (L2::is_owner()) {  // replicas skip
     TILEC_UNROLL
-    for (int i = 0; i < L1::ELEMS; ++i) {
+    for (int i = 0; i < L2::ELEMS; ++i) {
       if (row_mask[i])
         max_out[rows_store[i]] = store_cvt_1[i];
     }
   }
   // row_argmax.cpp:22: tl::store(argmin_out + rows, tl::argmin<1>(lo), row_mask);
-  tilec::rt::ArgPair<float> argmin_lo_part[L0::ELEMS];
+  tilec::rt::ArgPair<float> argmin_lo_part[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     argmin_lo_part[i] = tilec::rt::make_pair(lo[i][0], L3::coord1(0));
@@ -180,37 +181,37 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
           argmin_lo_part[i], tilec::rt::make_pair(lo[i][j], L3::coord1(j)));
   }
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
+  for (int i = 0; i < L1::ELEMS; ++i) {
     argmin_lo_part[i] = tilec::rt::warp_allreduce<tilec::rt::ArgMin>(
         argmin_lo_part[i], 16, 8, 4, 2, 1);
   }
-  int argmin_lo[L0::ELEMS];
+  int argmin_lo[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
+  for (int i = 0; i < L1::ELEMS; ++i) {
     argmin_lo[i] = argmin_lo_part[i].index;
   }
   __syncthreads();
-  if (L0::is_owner()) {  // one writer per element
+  if (L1::is_owner()) {  // one writer per element
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      store_cvt_smem_2[L0::coord0(i)] = argmin_lo[i];
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      store_cvt_smem_2[L1::coord0(i)] = argmin_lo[i];
     }
   }
   __syncthreads();
-  int store_cvt_2[L1::ELEMS];
+  int store_cvt_2[L2::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    store_cvt_2[i] = store_cvt_smem_2[L1::coord0(i)];
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    store_cvt_2[i] = store_cvt_smem_2[L2::coord0(i)];
   }
-  if (L1::is_owner()) {  // replicas skip
+  if (L2::is_owner()) {  // replicas skip
     TILEC_UNROLL
-    for (int i = 0; i < L1::ELEMS; ++i) {
+    for (int i = 0; i < L2::ELEMS; ++i) {
       if (row_mask[i])
         argmin_out[rows_store[i]] = store_cvt_2[i];
     }
   }
   // row_argmax.cpp:23: tl::store(tile_argmax_out + pid, tl::argmax(hi));
-  tilec::rt::ArgPair<float> argmax_hi_part_1[L0::ELEMS];
+  tilec::rt::ArgPair<float> argmax_hi_part_1[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     argmax_hi_part_1[i] = tilec::rt::make_pair(hi[i][0], L3::coord1(0));
@@ -220,59 +221,59 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
           argmax_hi_part_1[i], tilec::rt::make_pair(hi[i][j], L3::coord1(j)));
   }
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
+  for (int i = 0; i < L1::ELEMS; ++i) {
     argmax_hi_part_1[i] = tilec::rt::warp_allreduce<tilec::rt::ArgMax>(
         argmax_hi_part_1[i], 16, 8, 4, 2, 1);
   }
-  int argmax_hi_1[L0::ELEMS];
+  int argmax_hi_1[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
+  for (int i = 0; i < L1::ELEMS; ++i) {
     argmax_hi_1[i] = argmax_hi_part_1[i].index;
   }
-  float sum_argmax_hi[L0::ELEMS];
+  float sum_argmax_hi[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
-    sum_argmax_hi[i] = (L2::coord0(0) == argmax_hi_1[i]) ? hi[i][0] : 0.0f;
+    sum_argmax_hi[i] = (L0::coord0(0) == argmax_hi_1[i]) ? hi[i][0] : 0.0f;
     TILEC_UNROLL
     for (int j = 1; j < L3::ELEMS1; ++j)
       sum_argmax_hi[i] = tilec::rt::Sum::combine(
-          sum_argmax_hi[i], (L2::coord0(j) == argmax_hi_1[i]) ? hi[i][j] : 0.0f);
+          sum_argmax_hi[i], (L0::coord0(j) == argmax_hi_1[i]) ? hi[i][j] : 0.0f);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
+  for (int i = 0; i < L1::ELEMS; ++i) {
     sum_argmax_hi[i] = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_argmax_hi[i], 16, 8, 4, 2, 1);
   }
-  tilec::rt::ArgPair<float> argmax_sum_argmax_hi_part = tilec::rt::make_pair(sum_argmax_hi[0], L0::coord0(0));
+  tilec::rt::ArgPair<float> argmax_sum_argmax_hi_part = tilec::rt::make_pair(sum_argmax_hi[0], L1::coord0(0));
   TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
+  for (int i = 1; i < L1::ELEMS; ++i)
     argmax_sum_argmax_hi_part = tilec::rt::ArgMax::combine(
-        argmax_sum_argmax_hi_part, tilec::rt::make_pair(sum_argmax_hi[i], L0::coord0(i)));
+        argmax_sum_argmax_hi_part, tilec::rt::make_pair(sum_argmax_hi[i], L1::coord0(i)));
   argmax_sum_argmax_hi_part = tilec::rt::warp_allreduce<tilec::rt::ArgMax>(
       argmax_sum_argmax_hi_part, 32);
   __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    argmax_sum_argmax_hi_smem[L0::warp_coord0()] = argmax_sum_argmax_hi_part;
+  if (L1::lane_coord0() == 0 && L1::is_owner()) {  // one lane per warp writes its partial
+    argmax_sum_argmax_hi_smem[L1::warp_coord0()] = argmax_sum_argmax_hi_part;
   }
   __syncthreads();
   const tilec::rt::ArgPair<float> argmax_sum_argmax_hi_pair = tilec::rt::combine_partials<tilec::rt::ArgMax, 4>(
       argmax_sum_argmax_hi_smem, 1);
   const int argmax_sum_argmax_hi = argmax_sum_argmax_hi_pair.index;
-  int sum_argmax_hi_part = (L0::coord0(0) == argmax_sum_argmax_hi) ? argmax_hi_1[0] : 0;
+  int sum_argmax_hi_part = (L1::coord0(0) == argmax_sum_argmax_hi) ? argmax_hi_1[0] : 0;
   TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
+  for (int i = 1; i < L1::ELEMS; ++i)
     sum_argmax_hi_part = tilec::rt::Sum::combine(
-        sum_argmax_hi_part, (L0::coord0(i) == argmax_sum_argmax_hi) ? argmax_hi_1[i] : 0);
+        sum_argmax_hi_part, (L1::coord0(i) == argmax_sum_argmax_hi) ? argmax_hi_1[i] : 0);
   sum_argmax_hi_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_argmax_hi_part, 32);
   __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_argmax_hi_smem[L0::warp_coord0()] = sum_argmax_hi_part;
+  if (L1::lane_coord0() == 0 && L1::is_owner()) {  // one lane per warp writes its partial
+    sum_argmax_hi_smem[L1::warp_coord0()] = sum_argmax_hi_part;
   }
   __syncthreads();
   const int sum_argmax_hi_1 = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_argmax_hi_smem, 1);
   if (threadIdx.x == 0)  // one thread stores a scalar
     tile_argmax_out[pid] = argmax_sum_argmax_hi * 128 + sum_argmax_hi_1;
   // row_argmax.cpp:24: tl::store(tile_argmin_out + pid, tl::argmin(lo));
-  tilec::rt::ArgPair<float> argmin_lo_part_1[L0::ELEMS];
+  tilec::rt::ArgPair<float> argmin_lo_part_1[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     argmin_lo_part_1[i] = tilec::rt::make_pair(lo[i][0], L3::coord1(0));
@@ -282,58 +283,394 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
           argmin_lo_part_1[i], tilec::rt::make_pair(lo[i][j], L3::coord1(j)));
   }
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
+  for (int i = 0; i < L1::ELEMS; ++i) {
     argmin_lo_part_1[i] = tilec::rt::warp_allreduce<tilec::rt::ArgMin>(
         argmin_lo_part_1[i], 16, 8, 4, 2, 1);
   }
-  int argmin_lo_1[L0::ELEMS];
+  int argmin_lo_1[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
+  for (int i = 0; i < L1::ELEMS; ++i) {
     argmin_lo_1[i] = argmin_lo_part_1[i].index;
   }
-  float sum_argmin_lo[L0::ELEMS];
+  float sum_argmin_lo[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
-    sum_argmin_lo[i] = (L2::coord0(0) == argmin_lo_1[i]) ? lo[i][0] : 0.0f;
+    sum_argmin_lo[i] = (L0::coord0(0) == argmin_lo_1[i]) ? lo[i][0] : 0.0f;
     TILEC_UNROLL
     for (int j = 1; j < L3::ELEMS1; ++j)
       sum_argmin_lo[i] = tilec::rt::Sum::combine(
-          sum_argmin_lo[i], (L2::coord0(j) == argmin_lo_1[i]) ? lo[i][j] : 0.0f);
+          sum_argmin_lo[i], (L0::coord0(j) == argmin_lo_1[i]) ? lo[i][j] : 0.0f);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
+  for (int i = 0; i < L1::ELEMS; ++i) {
     sum_argmin_lo[i] = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_argmin_lo[i], 16, 8, 4, 2, 1);
   }
-  tilec::rt::ArgPair<float> argmin_sum_argmin_lo_part = tilec::rt::make_pair(sum_argmin_lo[0], L0::coord0(0));
+  tilec::rt::ArgPair<float> argmin_sum_argmin_lo_part = tilec::rt::make_pair(sum_argmin_lo[0], L1::coord0(0));
   TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
+  for (int i = 1; i < L1::ELEMS; ++i)
     argmin_sum_argmin_lo_part = tilec::rt::ArgMin::combine(
-        argmin_sum_argmin_lo_part, tilec::rt::make_pair(sum_argmin_lo[i], L0::coord0(i)));
+        argmin_sum_argmin_lo_part, tilec::rt::make_pair(sum_argmin_lo[i], L1::coord0(i)));
   argmin_sum_argmin_lo_part = tilec::rt::warp_allreduce<tilec::rt::ArgMin>(
       argmin_sum_argmin_lo_part, 32);
   __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    argmin_sum_argmin_lo_smem[L0::warp_coord0()] = argmin_sum_argmin_lo_part;
+  if (L1::lane_coord0() == 0 && L1::is_owner()) {  // one lane per warp writes its partial
+    argmin_sum_argmin_lo_smem[L1::warp_coord0()] = argmin_sum_argmin_lo_part;
   }
   __syncthreads();
   const tilec::rt::ArgPair<float> argmin_sum_argmin_lo_pair = tilec::rt::combine_partials<tilec::rt::ArgMin, 4>(
       argmin_sum_argmin_lo_smem, 1);
   const int argmin_sum_argmin_lo = argmin_sum_argmin_lo_pair.index;
-  int sum_argmin_lo_part = (L0::coord0(0) == argmin_sum_argmin_lo) ? argmin_lo_1[0] : 0;
+  int sum_argmin_lo_part = (L1::coord0(0) == argmin_sum_argmin_lo) ? argmin_lo_1[0] : 0;
   TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
+  for (int i = 1; i < L1::ELEMS; ++i)
     sum_argmin_lo_part = tilec::rt::Sum::combine(
-        sum_argmin_lo_part, (L0::coord0(i) == argmin_sum_argmin_lo) ? argmin_lo_1[i] : 0);
+        sum_argmin_lo_part, (L1::coord0(i) == argmin_sum_argmin_lo) ? argmin_lo_1[i] : 0);
   sum_argmin_lo_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_argmin_lo_part, 32);
   __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_argmin_lo_smem[L0::warp_coord0()] = sum_argmin_lo_part;
+  if (L1::lane_coord0() == 0 && L1::is_owner()) {  // one lane per warp writes its partial
+    sum_argmin_lo_smem[L1::warp_coord0()] = sum_argmin_lo_part;
   }
   __syncthreads();
   const int sum_argmin_lo_1 = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_argmin_lo_smem, 1);
   if (threadIdx.x == 0)  // one thread stores a scalar
     tile_argmin_out[pid] = argmin_sum_argmin_lo * 128 + sum_argmin_lo_1;
 }
+
+// The same kernel compiled assuming x is 16-byte aligned and N and stride are multiples of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BM = 8;  // meta-parameter
+constexpr int BN = 128;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int HI_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int LO_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, HI_VEC, 2, 32, NUM_WARPS, 1, 1, 1, BN>, 0>;
+// tile 8: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, HI_VEC, 2, 32, NUM_WARPS, 1, 1, BM, 1>, 1>;
+// tile 8: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread, replicated
+using L2 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BM>;
+// tile 8x128: 1x4 contiguous per thread, 2x32 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L3 = tilec::rt::Blocked2<1, HI_VEC, 2, 32, NUM_WARPS, 1, 1, BM, BN>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
+    const float *x, int *argmax_out, int *argmin_out, float *max_out, int *tile_argmax_out,
+    int *tile_argmin_out, int M, int N, int stride) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  tilec::rt::ArgPair<float> *argmax_sum_argmax_hi_smem = reinterpret_cast<tilec::rt::ArgPair<float> *>(smem + 0);
+  int *sum_argmax_hi_smem = reinterpret_cast<int *>(smem + 0);
+  tilec::rt::ArgPair<float> *argmin_sum_argmin_lo_smem = reinterpret_cast<tilec::rt::ArgPair<float> *>(smem + 0);
+  int *sum_argmin_lo_smem = reinterpret_cast<int *>(smem + 0);
+  int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
+  float *store_cvt_smem_1 = reinterpret_cast<float *>(smem + 0);
+  int *store_cvt_smem_2 = reinterpret_cast<int *>(smem + 0);
+  // row_argmax.cpp:11: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // row_argmax.cpp:13: auto cols = tl::arange<0, BN>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // row_argmax.cpp:12: auto rows = pid * BM + tl::arange<0, BM>();
+  int rows[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    rows[i] = pid * BM + L1::coord0(i);
+  }
+  int rows_store[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    rows_store[i] = pid * BM + L2::coord0(i);
+  }
+  // row_argmax.cpp:15: auto ptrs = x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols);
+  const float *ptrs[L3::ELEMS0][L3::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L3::ELEMS1; ++j) {
+      ptrs[i][j] = x + rows[i] * stride + cols[j];
+    }
+  }
+  // row_argmax.cpp:14: auto mask = (tl::expand_dims<1>(rows) < M) & (tl::expand_dims<0>(cols) < N);
+  bool mask[L3::ELEMS0][L3::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L3::ELEMS1; ++j) {
+      mask[i][j] = (rows[i] < M) & (cols[j] < N);
+    }
+  }
+  // row_argmax.cpp:17: auto hi = tl::load(ptrs, mask, -tl::inf);
+  float hi[L3::ELEMS0][L3::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L3::ELEMS1; j += HI_VEC) {
+      tilec::rt::load_vec_if<HI_VEC, true>(&hi[i][j], ptrs[i][j], mask[i][j], -INFINITY);
+    }
+  }
+  // row_argmax.cpp:18: auto lo = tl::load(ptrs, mask, tl::inf);
+  float lo[L3::ELEMS0][L3::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L3::ELEMS1; j += LO_VEC) {
+      tilec::rt::load_vec_if<LO_VEC, true>(&lo[i][j], ptrs[i][j], mask[i][j], INFINITY);
+    }
+  }
+  // row_argmax.cpp:20: tl::store(argmax_out + rows, tl::argmax<1>(hi), row_mask);
+  tilec::rt::ArgPair<float> argmax_hi_part[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    argmax_hi_part[i] = tilec::rt::make_pair(hi[i][0], L3::coord1(0));
+    TILEC_UNROLL
+    for (int j = 1; j < L3::ELEMS1; ++j)
+      argmax_hi_part[i] = tilec::rt::ArgMax::combine(
+          argmax_hi_part[i], tilec::rt::make_pair(hi[i][j], L3::coord1(j)));
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    argmax_hi_part[i] = tilec::rt::warp_allreduce<tilec::rt::ArgMax>(
+        argmax_hi_part[i], 16, 8, 4, 2, 1);
+  }
+  int argmax_hi[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    argmax_hi[i] = argmax_hi_part[i].index;
+  }
+  // row_argmax.cpp:19: auto row_mask = rows < M;
+  bool row_mask[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    row_mask[i] = rows_store[i] < M;
+  }
+  // row_argmax.cpp:20: tl::store(argmax_out + rows, tl::argmax<1>(hi), row_mask);
+  if (L1::is_owner()) {  // one writer per element
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      store_cvt_smem[L1::coord0(i)] = argmax_hi[i];
+    }
+  }
+  __syncthreads();
+  int store_cvt[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    store_cvt[i] = store_cvt_smem[L2::coord0(i)];
+  }
+  if (L2::is_owner()) {  // replicas skip
+    TILEC_UNROLL
+    for (int i = 0; i < L2::ELEMS; ++i) {
+      if (row_mask[i])
+        argmax_out[rows_store[i]] = store_cvt[i];
+    }
+  }
+  // row_argmax.cpp:21: tl::store(max_out + rows, tl::max<1>(hi), row_mask);
+  float max_hi[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    max_hi[i] = hi[i][0];
+    TILEC_UNROLL
+    for (int j = 1; j < L3::ELEMS1; ++j)
+      max_hi[i] = tilec::rt::Max::combine(max_hi[i], hi[i][j]);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    max_hi[i] = tilec::rt::warp_allreduce<tilec::rt::Max>(max_hi[i], 16, 8, 4, 2, 1);
+  }
+  __syncthreads();
+  if (L1::is_owner()) {  // one writer per element
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      store_cvt_smem_1[L1::coord0(i)] = max_hi[i];
+    }
+  }
+  __syncthreads();
+  float store_cvt_1[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    store_cvt_1[i] = store_cvt_smem_1[L2::coord0(i)];
+  }
+  if (L2::is_owner()) {  // replicas skip
+    TILEC_UNROLL
+    for (int i = 0; i < L2::ELEMS; ++i) {
+      if (row_mask[i])
+        max_out[rows_store[i]] = store_cvt_1[i];
+    }
+  }
+  // row_argmax.cpp:22: tl::store(argmin_out + rows, tl::argmin<1>(lo), row_mask);
+  tilec::rt::ArgPair<float> argmin_lo_part[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    argmin_lo_part[i] = tilec::rt::make_pair(lo[i][0], L3::coord1(0));
+    TILEC_UNROLL
+    for (int j = 1; j < L3::ELEMS1; ++j)
+      argmin_lo_part[i] = tilec::rt::ArgMin::combine(
+          argmin_lo_part[i], tilec::rt::make_pair(lo[i][j], L3::coord1(j)));
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    argmin_lo_part[i] = tilec::rt::warp_allreduce<tilec::rt::ArgMin>(
+        argmin_lo_part[i], 16, 8, 4, 2, 1);
+  }
+  int argmin_lo[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    argmin_lo[i] = argmin_lo_part[i].index;
+  }
+  __syncthreads();
+  if (L1::is_owner()) {  // one writer per element
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      store_cvt_smem_2[L1::coord0(i)] = argmin_lo[i];
+    }
+  }
+  __syncthreads();
+  int store_cvt_2[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    store_cvt_2[i] = store_cvt_smem_2[L2::coord0(i)];
+  }
+  if (L2::is_owner()) {  // replicas skip
+    TILEC_UNROLL
+    for (int i = 0; i < L2::ELEMS; ++i) {
+      if (row_mask[i])
+        argmin_out[rows_store[i]] = store_cvt_2[i];
+    }
+  }
+  // row_argmax.cpp:23: tl::store(tile_argmax_out + pid, tl::argmax(hi));
+  tilec::rt::ArgPair<float> argmax_hi_part_1[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    argmax_hi_part_1[i] = tilec::rt::make_pair(hi[i][0], L3::coord1(0));
+    TILEC_UNROLL
+    for (int j = 1; j < L3::ELEMS1; ++j)
+      argmax_hi_part_1[i] = tilec::rt::ArgMax::combine(
+          argmax_hi_part_1[i], tilec::rt::make_pair(hi[i][j], L3::coord1(j)));
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    argmax_hi_part_1[i] = tilec::rt::warp_allreduce<tilec::rt::ArgMax>(
+        argmax_hi_part_1[i], 16, 8, 4, 2, 1);
+  }
+  int argmax_hi_1[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    argmax_hi_1[i] = argmax_hi_part_1[i].index;
+  }
+  float sum_argmax_hi[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    sum_argmax_hi[i] = (L0::coord0(0) == argmax_hi_1[i]) ? hi[i][0] : 0.0f;
+    TILEC_UNROLL
+    for (int j = 1; j < L3::ELEMS1; ++j)
+      sum_argmax_hi[i] = tilec::rt::Sum::combine(
+          sum_argmax_hi[i], (L0::coord0(j) == argmax_hi_1[i]) ? hi[i][j] : 0.0f);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    sum_argmax_hi[i] = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_argmax_hi[i], 16, 8, 4, 2, 1);
+  }
+  tilec::rt::ArgPair<float> argmax_sum_argmax_hi_part = tilec::rt::make_pair(sum_argmax_hi[0], L1::coord0(0));
+  TILEC_UNROLL
+  for (int i = 1; i < L1::ELEMS; ++i)
+    argmax_sum_argmax_hi_part = tilec::rt::ArgMax::combine(
+        argmax_sum_argmax_hi_part, tilec::rt::make_pair(sum_argmax_hi[i], L1::coord0(i)));
+  argmax_sum_argmax_hi_part = tilec::rt::warp_allreduce<tilec::rt::ArgMax>(
+      argmax_sum_argmax_hi_part, 32);
+  __syncthreads();
+  if (L1::lane_coord0() == 0 && L1::is_owner()) {  // one lane per warp writes its partial
+    argmax_sum_argmax_hi_smem[L1::warp_coord0()] = argmax_sum_argmax_hi_part;
+  }
+  __syncthreads();
+  const tilec::rt::ArgPair<float> argmax_sum_argmax_hi_pair = tilec::rt::combine_partials<tilec::rt::ArgMax, 4>(
+      argmax_sum_argmax_hi_smem, 1);
+  const int argmax_sum_argmax_hi = argmax_sum_argmax_hi_pair.index;
+  int sum_argmax_hi_part = (L1::coord0(0) == argmax_sum_argmax_hi) ? argmax_hi_1[0] : 0;
+  TILEC_UNROLL
+  for (int i = 1; i < L1::ELEMS; ++i)
+    sum_argmax_hi_part = tilec::rt::Sum::combine(
+        sum_argmax_hi_part, (L1::coord0(i) == argmax_sum_argmax_hi) ? argmax_hi_1[i] : 0);
+  sum_argmax_hi_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_argmax_hi_part, 32);
+  __syncthreads();
+  if (L1::lane_coord0() == 0 && L1::is_owner()) {  // one lane per warp writes its partial
+    sum_argmax_hi_smem[L1::warp_coord0()] = sum_argmax_hi_part;
+  }
+  __syncthreads();
+  const int sum_argmax_hi_1 = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_argmax_hi_smem, 1);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    tile_argmax_out[pid] = argmax_sum_argmax_hi * 128 + sum_argmax_hi_1;
+  // row_argmax.cpp:24: tl::store(tile_argmin_out + pid, tl::argmin(lo));
+  tilec::rt::ArgPair<float> argmin_lo_part_1[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    argmin_lo_part_1[i] = tilec::rt::make_pair(lo[i][0], L3::coord1(0));
+    TILEC_UNROLL
+    for (int j = 1; j < L3::ELEMS1; ++j)
+      argmin_lo_part_1[i] = tilec::rt::ArgMin::combine(
+          argmin_lo_part_1[i], tilec::rt::make_pair(lo[i][j], L3::coord1(j)));
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    argmin_lo_part_1[i] = tilec::rt::warp_allreduce<tilec::rt::ArgMin>(
+        argmin_lo_part_1[i], 16, 8, 4, 2, 1);
+  }
+  int argmin_lo_1[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    argmin_lo_1[i] = argmin_lo_part_1[i].index;
+  }
+  float sum_argmin_lo[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    sum_argmin_lo[i] = (L0::coord0(0) == argmin_lo_1[i]) ? lo[i][0] : 0.0f;
+    TILEC_UNROLL
+    for (int j = 1; j < L3::ELEMS1; ++j)
+      sum_argmin_lo[i] = tilec::rt::Sum::combine(
+          sum_argmin_lo[i], (L0::coord0(j) == argmin_lo_1[i]) ? lo[i][j] : 0.0f);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    sum_argmin_lo[i] = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_argmin_lo[i], 16, 8, 4, 2, 1);
+  }
+  tilec::rt::ArgPair<float> argmin_sum_argmin_lo_part = tilec::rt::make_pair(sum_argmin_lo[0], L1::coord0(0));
+  TILEC_UNROLL
+  for (int i = 1; i < L1::ELEMS; ++i)
+    argmin_sum_argmin_lo_part = tilec::rt::ArgMin::combine(
+        argmin_sum_argmin_lo_part, tilec::rt::make_pair(sum_argmin_lo[i], L1::coord0(i)));
+  argmin_sum_argmin_lo_part = tilec::rt::warp_allreduce<tilec::rt::ArgMin>(
+      argmin_sum_argmin_lo_part, 32);
+  __syncthreads();
+  if (L1::lane_coord0() == 0 && L1::is_owner()) {  // one lane per warp writes its partial
+    argmin_sum_argmin_lo_smem[L1::warp_coord0()] = argmin_sum_argmin_lo_part;
+  }
+  __syncthreads();
+  const tilec::rt::ArgPair<float> argmin_sum_argmin_lo_pair = tilec::rt::combine_partials<tilec::rt::ArgMin, 4>(
+      argmin_sum_argmin_lo_smem, 1);
+  const int argmin_sum_argmin_lo = argmin_sum_argmin_lo_pair.index;
+  int sum_argmin_lo_part = (L1::coord0(0) == argmin_sum_argmin_lo) ? argmin_lo_1[0] : 0;
+  TILEC_UNROLL
+  for (int i = 1; i < L1::ELEMS; ++i)
+    sum_argmin_lo_part = tilec::rt::Sum::combine(
+        sum_argmin_lo_part, (L1::coord0(i) == argmin_sum_argmin_lo) ? argmin_lo_1[i] : 0);
+  sum_argmin_lo_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_argmin_lo_part, 32);
+  __syncthreads();
+  if (L1::lane_coord0() == 0 && L1::is_owner()) {  // one lane per warp writes its partial
+    sum_argmin_lo_smem[L1::warp_coord0()] = sum_argmin_lo_part;
+  }
+  __syncthreads();
+  const int sum_argmin_lo_1 = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_argmin_lo_smem, 1);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    tile_argmin_out[pid] = argmin_sum_argmin_lo * 128 + sum_argmin_lo_1;
+}
+
+} // namespace aligned
 
 } // namespace row_argmax_kernel_8_128
 
@@ -345,9 +682,17 @@ hipError_t launch_row_argmax_kernel_8_128(dim3 grid, hipStream_t stream, const f
                                           int stride) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  hipLaunchKernelGGL(row_argmax_kernel_8_128::row_argmax_kernel, grid,
-                     dim3(row_argmax_kernel_8_128::NUM_THREADS), 0, stream, x, argmax_out,
-                     argmin_out, max_out, tile_argmax_out, tile_argmin_out, M, N, stride);
+  // The aligned variant when x is 16-byte aligned and N and stride are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && N % 16 == 0 && stride % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(row_argmax_kernel_8_128::aligned::row_argmax_kernel, grid,
+                       dim3(row_argmax_kernel_8_128::NUM_THREADS), 0, stream, x, argmax_out,
+                       argmin_out, max_out, tile_argmax_out, tile_argmin_out, M, N, stride);
+  } else {
+    hipLaunchKernelGGL(row_argmax_kernel_8_128::row_argmax_kernel, grid,
+                       dim3(row_argmax_kernel_8_128::NUM_THREADS), 0, stream, x, argmax_out,
+                       argmin_out, max_out, tile_argmax_out, tile_argmin_out, M, N, stride);
+  }
   return hipGetLastError();
 }
 

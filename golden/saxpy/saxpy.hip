@@ -57,6 +57,63 @@ __global__ void __launch_bounds__(NUM_THREADS) saxpy(
   }
 }
 
+// The same kernel compiled assuming x, y and out are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int Y_LOAD_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) saxpy(
+    float a, const float *x, const float *y, float *out, int n) {
+  // saxpy.cpp:9: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // saxpy.cpp:10: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // saxpy.cpp:11: auto r = a * tl::load(x + offs, mask) + tl::load(y + offs, mask);
+  float x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + offs[i], mask[i], 0.0f);
+  }
+  float y_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_LOAD_VEC) {
+    tilec::rt::load_vec_if<Y_LOAD_VEC, true>(&y_load[i], y + offs[i], mask[i], 0.0f);
+  }
+  float r[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    r[i] = a * x_load[i] + y_load[i];
+  }
+  // saxpy.cpp:12: tl::store(out + offs, tl::minimum(tl::maximum(r, -kLimit), kLimit), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = fminf(fmaxf(r[i + v], -4.0f), 4.0f);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace saxpy_1024
 
 /// Launches saxpy<1024> on `stream` with
@@ -65,8 +122,16 @@ hipError_t launch_saxpy_1024(dim3 grid, hipStream_t stream, float a, const float
                              float *out, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  hipLaunchKernelGGL(saxpy_1024::saxpy, grid, dim3(saxpy_1024::NUM_THREADS), 0, stream, a, x, y,
-                     out, n);
+  // The aligned variant when x, y and out are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) &&
+                       tilec::rt::aligned_to_16(out) && n % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(saxpy_1024::aligned::saxpy, grid, dim3(saxpy_1024::NUM_THREADS), 0, stream,
+                       a, x, y, out, n);
+  } else {
+    hipLaunchKernelGGL(saxpy_1024::saxpy, grid, dim3(saxpy_1024::NUM_THREADS), 0, stream, a, x, y,
+                       out, n);
+  }
   return hipGetLastError();
 }
 

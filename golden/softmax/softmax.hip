@@ -86,6 +86,94 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   }
 }
 
+// The same kernel compiled assuming out and in are 16-byte aligned and in_row_stride,
+// out_row_stride and n_cols are multiples of 16: the launcher tests the arguments and runs this one
+// when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
+    float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *den_smem = reinterpret_cast<float *>(smem + 0);
+  // softmax.cpp:9: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // softmax.cpp:10: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // softmax.cpp:11: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // softmax.cpp:13: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
+                                        -INFINITY);
+  }
+  // softmax.cpp:14: auto shifted = x - tl::max(x);
+  float max_x_part = x[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+  max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 32, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    max_x_smem[L0::warp_coord0()] = max_x_part;
+  }
+  __syncthreads();
+  const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_x_smem, 1);
+  float shifted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    shifted[i] = x[i] - max_x;
+  }
+  // softmax.cpp:15: auto num = tl::exp(shifted);
+  float num[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    num[i] = tilec::rt::exp(shifted[i]);
+  }
+  // softmax.cpp:16: auto den = tl::sum(num);
+  float den_part = num[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    den_part = tilec::rt::Sum::combine(den_part, num[i]);
+  den_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(den_part, 32, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    den_smem[L0::warp_coord0()] = den_part;
+  }
+  __syncthreads();
+  const float den = tilec::rt::combine_partials<tilec::rt::Sum, 4>(den_smem, 1);
+  // softmax.cpp:17: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = tilec::rt::fdiv(num[i + v], den);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace softmax_kernel_1024_4
 
 /// Launches softmax_kernel<1024, 4> on `stream` with
@@ -95,9 +183,19 @@ hipError_t launch_softmax_kernel_1024_4(dim3 grid, hipStream_t stream, float *ou
                                         int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  hipLaunchKernelGGL(softmax_kernel_1024_4::softmax_kernel, grid,
-                     dim3(softmax_kernel_1024_4::NUM_THREADS), 0, stream, out, in, in_row_stride,
-                     out_row_stride, n_rows, n_cols);
+  // The aligned variant when out and in are 16-byte aligned and in_row_stride, out_row_stride and
+  // n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(out) && tilec::rt::aligned_to_16(in) &&
+                       in_row_stride % 16 == 0 && out_row_stride % 16 == 0 && n_cols % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(softmax_kernel_1024_4::aligned::softmax_kernel, grid,
+                       dim3(softmax_kernel_1024_4::NUM_THREADS), 0, stream, out, in, in_row_stride,
+                       out_row_stride, n_rows, n_cols);
+  } else {
+    hipLaunchKernelGGL(softmax_kernel_1024_4::softmax_kernel, grid,
+                       dim3(softmax_kernel_1024_4::NUM_THREADS), 0, stream, out, in, in_row_stride,
+                       out_row_stride, n_rows, n_cols);
+  }
   return hipGetLastError();
 }
 
@@ -194,6 +292,94 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   }
 }
 
+// The same kernel compiled assuming out and in are 16-byte aligned and in_row_stride,
+// out_row_stride and n_cols are multiples of 16: the launcher tests the arguments and runs this one
+// when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 4096: 4 contiguous per thread, 64 lanes, 8 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
+    float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *den_smem = reinterpret_cast<float *>(smem + 0);
+  // softmax.cpp:9: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // softmax.cpp:10: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // softmax.cpp:11: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // softmax.cpp:13: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
+                                        -INFINITY);
+  }
+  // softmax.cpp:14: auto shifted = x - tl::max(x);
+  float max_x_part = x[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+  max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 32, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    max_x_smem[L0::warp_coord0()] = max_x_part;
+  }
+  __syncthreads();
+  const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 8>(max_x_smem, 1);
+  float shifted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    shifted[i] = x[i] - max_x;
+  }
+  // softmax.cpp:15: auto num = tl::exp(shifted);
+  float num[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    num[i] = tilec::rt::exp(shifted[i]);
+  }
+  // softmax.cpp:16: auto den = tl::sum(num);
+  float den_part = num[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    den_part = tilec::rt::Sum::combine(den_part, num[i]);
+  den_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(den_part, 32, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    den_smem[L0::warp_coord0()] = den_part;
+  }
+  __syncthreads();
+  const float den = tilec::rt::combine_partials<tilec::rt::Sum, 8>(den_smem, 1);
+  // softmax.cpp:17: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = tilec::rt::fdiv(num[i + v], den);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace softmax_kernel_4096_8
 
 /// Launches softmax_kernel<4096, 8> on `stream` with
@@ -203,9 +389,19 @@ hipError_t launch_softmax_kernel_4096_8(dim3 grid, hipStream_t stream, float *ou
                                         int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  hipLaunchKernelGGL(softmax_kernel_4096_8::softmax_kernel, grid,
-                     dim3(softmax_kernel_4096_8::NUM_THREADS), 0, stream, out, in, in_row_stride,
-                     out_row_stride, n_rows, n_cols);
+  // The aligned variant when out and in are 16-byte aligned and in_row_stride, out_row_stride and
+  // n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(out) && tilec::rt::aligned_to_16(in) &&
+                       in_row_stride % 16 == 0 && out_row_stride % 16 == 0 && n_cols % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(softmax_kernel_4096_8::aligned::softmax_kernel, grid,
+                       dim3(softmax_kernel_4096_8::NUM_THREADS), 0, stream, out, in, in_row_stride,
+                       out_row_stride, n_rows, n_cols);
+  } else {
+    hipLaunchKernelGGL(softmax_kernel_4096_8::softmax_kernel, grid,
+                       dim3(softmax_kernel_4096_8::NUM_THREADS), 0, stream, out, in, in_row_stride,
+                       out_row_stride, n_rows, n_cols);
+  }
   return hipGetLastError();
 }
 

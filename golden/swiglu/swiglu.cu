@@ -36,11 +36,6 @@ __global__ void __launch_bounds__(NUM_THREADS) swiglu_kernel(
     tilec::rt::load_vec<A_LOAD_VEC, false>(&a_load[i], a + offs[i], &mask[i],
                                            tilec::rt::to_f16(0.0f), mask[i + A_LOAD_VEC - 1]);
   }
-  float x[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    x[i] = tilec::rt::to_float(a_load[i]);
-  }
   // swiglu.cpp:11: auto y = tl::cast<float>(tl::load(b + offs, mask));
   __half b_load[L0::ELEMS];
   TILEC_UNROLL
@@ -48,16 +43,23 @@ __global__ void __launch_bounds__(NUM_THREADS) swiglu_kernel(
     tilec::rt::load_vec<B_LOAD_VEC, false>(&b_load[i], b + offs[i], &mask[i],
                                            tilec::rt::to_f16(0.0f), mask[i + B_LOAD_VEC - 1]);
   }
-  float y[L0::ELEMS];
+  // swiglu.cpp:10: auto x = tl::cast<float>(tl::load(a + offs, mask));
+  float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    y[i] = tilec::rt::to_float(b_load[i]);
+    x[i] = tilec::rt::to_float(a_load[i]);
   }
   // swiglu.cpp:12: auto silu = x * tl::sigmoid(x);
   float silu[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     silu[i] = x[i] * tilec::rt::sigmoid(x[i]);
+  }
+  // swiglu.cpp:11: auto y = tl::cast<float>(tl::load(b + offs, mask));
+  float y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    y[i] = tilec::rt::to_float(b_load[i]);
   }
   // swiglu.cpp:13: tl::store(out + offs, tl::cast<tl::half>(silu * y), mask);
   TILEC_UNROLL
@@ -71,6 +73,81 @@ __global__ void __launch_bounds__(NUM_THREADS) swiglu_kernel(
   }
 }
 
+// The same kernel compiled assuming a, b and out are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BLOCK = 2048;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 2048: 8 contiguous per thread, 32 lanes, 4 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<A_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) swiglu_kernel(
+    const __half *a, const __half *b, __half *out, int n) {
+  // swiglu.cpp:7: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // swiglu.cpp:8: auto offs = pid * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = pid * BLOCK + L0::coord0(i);
+  }
+  // swiglu.cpp:9: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // swiglu.cpp:10: auto x = tl::cast<float>(tl::load(a + offs, mask));
+  __half a_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += A_LOAD_VEC) {
+    tilec::rt::load_vec_if<A_LOAD_VEC, true>(&a_load[i], a + offs[i], mask[i],
+                                             tilec::rt::to_f16(0.0f));
+  }
+  // swiglu.cpp:11: auto y = tl::cast<float>(tl::load(b + offs, mask));
+  __half b_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += B_LOAD_VEC) {
+    tilec::rt::load_vec_if<B_LOAD_VEC, true>(&b_load[i], b + offs[i], mask[i],
+                                             tilec::rt::to_f16(0.0f));
+  }
+  // swiglu.cpp:10: auto x = tl::cast<float>(tl::load(a + offs, mask));
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x[i] = tilec::rt::to_float(a_load[i]);
+  }
+  // swiglu.cpp:12: auto silu = x * tl::sigmoid(x);
+  float silu[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    silu[i] = x[i] * tilec::rt::sigmoid(x[i]);
+  }
+  // swiglu.cpp:11: auto y = tl::cast<float>(tl::load(b + offs, mask));
+  float y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    y[i] = tilec::rt::to_float(b_load[i]);
+  }
+  // swiglu.cpp:13: tl::store(out + offs, tl::cast<tl::half>(silu * y), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    __half vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_f16(silu[i + v] * y[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
 } // namespace swiglu_kernel_2048
 
 /// Launches swiglu_kernel<2048> on `stream` with
@@ -79,10 +156,15 @@ cudaError_t launch_swiglu_kernel_2048(dim3 grid, cudaStream_t stream, const __ha
                                       const __half *b, __half *out, int n) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and out are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(out) && n % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(swiglu_kernel_2048::NUM_THREADS);
   config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, swiglu_kernel_2048::aligned::swiglu_kernel, a, b, out, n);
   return cudaLaunchKernelEx(&config, swiglu_kernel_2048::swiglu_kernel, a, b, out, n);
 }
 

@@ -87,7 +87,7 @@ AxisInfo constancyOnly(const std::vector<const AxisInfo *> &ops, int rank) {
 
 } // namespace
 
-AxisAnalysis::AxisAnalysis(const Kernel &k) {
+AxisAnalysis::AxisAnalysis(const Kernel &k) : divisibleBy16(k.divisibleBy16) {
   for (auto &p : k.params)
     defs[p.get()];
   collect(k.body, 0);
@@ -147,6 +147,8 @@ AxisInfo AxisAnalysis::var(const Var &v) {
   if (v->kind == VarKind::Param) {
     if (v->type.pointer)
       r.divisibility[0] = byteSize(v->type.elem);
+    if (divisibleBy16.count(v->id)) // an aligned variant's assumption, checked by its launcher
+      r.divisibility[0] = std::max<int64_t>(r.divisibility[0], 16);
   } else if (v->kind == VarKind::LoopIndex) {
     if (dit != defs.end() && dit->second.loopBegin) {
       inProgress.insert(v.get());
@@ -435,6 +437,15 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
       for (int d = 0; d < n; ++d)
         k.truePrefix[d] = std::max(
             k.constancy[d], std::min({lo.contiguity[d], lo.divisibility[d], hi.constancy[d]}));
+      // Strictly: with hi a multiple of the run length L as well, a run of lo (s .. s+L-1, s a
+      // multiple of L) lies wholly below hi or wholly at or above it: the result is constant over
+      // the run (Triton's rule, which lets a mask `offs < n` with n % 16 == 0 guard whole vectors).
+      // `lo <= hi` is not: s == hi is true at the run's start only.
+      const bool strict = b->op == BinaryOp::Lt || b->op == BinaryOp::Gt;
+      if (strict)
+        for (int d = 0; d < n; ++d)
+          k.constancy[d] = std::max(k.constancy[d], std::min({lo.contiguity[d], lo.divisibility[d],
+                                                              hi.constancy[d], elemDiv(hi, d)}));
       return k;
     }
     case BinaryOp::And:

@@ -20,7 +20,8 @@
 /// times gets the meet (gcd) of all its assignments, where a reference to itself (loop-carried) is
 /// taken as "nothing known". Loop indices: divisibility gcd(begin, step). Kernel parameters:
 /// pointers are only known to be aligned to their element size (tilec does not assume 16-byte
-/// alignment); integers are unknown. `Hint` nodes override (max_contiguous(x, n): runs of
+/// alignment); integers are unknown - except those in the kernel's `divisibleBy16` (an aligned
+/// variant's assumptions, checked by its launcher), divisible by 16. `Hint` nodes override (max_contiguous(x, n): runs of
 /// the largest power of two dividing n, the longest aligned runs that runs of n are sure to hold).
 
 #include "ir/IR.h"
@@ -72,6 +73,7 @@ private:
     bool inLoop = false;
   };
   void collect(const ir::Stmt &s, int loopDepth);
+  std::set<int> divisibleBy16; // parameter ids (ir::Kernel::divisibleBy16)
   std::map<const ir::VarNode *, VarDefs> defs;
   std::map<const ir::VarNode *, AxisInfo> varCache;
   std::set<const ir::VarNode *> inProgress;

@@ -85,9 +85,9 @@ LayoutRef Assigner::anchorFor(const Expr &ptr) {
   return l;
 }
 
-/// `vec`, `aligned` and `maskAtLast` of a tile access through `ptr` under `mask` (may be null) in
+/// `vec`, `aligned`, `maskAtLast` and `maskAllOrNone` of a tile access through `ptr` under `mask` (may be null) in
 /// layout `l` (step 5). A vector holds `vec` consecutive elements starting at a multiple of `vec`.
-void Assigner::setVec(int &vec, bool &aligned, bool &maskAtLast, const Expr &ptr,
+void Assigner::setVec(int &vec, bool &aligned, bool &maskAtLast, bool &maskAllOrNone, const Expr &ptr,
                       const Expr &mask, const LayoutRef &l) {
   const AxisInfo &ai = axis.get(ptr);
   int o0 = l->order[0];
@@ -97,7 +97,9 @@ void Assigner::setVec(int &vec, bool &aligned, bool &maskAtLast, const Expr &ptr
     v /= 2;
   vec = static_cast<int>(v);
   aligned = ai.divisibility[o0] % (v * elemBytesOf(ptr->type)) == 0;
-  maskAtLast = mask && mask->type.isTile() && v > 1 && axis.get(mask).prefix(o0) % v == 0;
+  const bool tileMask = mask && mask->type.isTile() && v > 1;
+  maskAtLast = tileMask && axis.get(mask).prefix(o0) % v == 0;
+  maskAllOrNone = tileMask && axis.get(mask).constancy[o0] % v == 0;
 }
 
 } // namespace tilec::passes::layout

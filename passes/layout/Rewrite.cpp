@@ -30,7 +30,7 @@ Expr Assigner::emitLoad(const Load *n, LayoutRef &resultLayout) {
   c->ptr = emit(n->ptr, a);
   c->mask = emit(n->mask, a);
   c->other = emit(n->other, a);
-  setVec(c->vec, c->aligned, c->maskAtLast, n->ptr, n->mask, a);
+  setVec(c->vec, c->aligned, c->maskAtLast, c->maskAllOrNone, n->ptr, n->mask, a);
   resultLayout = a;
   return c;
 }
@@ -223,13 +223,14 @@ Stmt Assigner::rewrite(const Stmt &s) {
       c->vec = 1;
       c->aligned = false;
       c->maskAtLast = false;
+      c->maskAllOrNone = false;
       return c;
     }
     LayoutRef a = anchorFor(st->ptr);
     c->ptr = emit(st->ptr, a);
     c->value = emit(st->value, a);
     c->mask = emit(st->mask, a);
-    setVec(c->vec, c->aligned, c->maskAtLast, st->ptr, st->mask, a);
+    setVec(c->vec, c->aligned, c->maskAtLast, c->maskAllOrNone, st->ptr, st->mask, a);
     return c;
   }
   case StmtKind::For: {

@@ -23,8 +23,9 @@ void k(const float *x, float *out, float s) {
 // CHECK-NEXT: const float c = s * 2.0f;
 // CHECK-NEXT: // {{.*}}lambdas.cpp:16: s = s + 1.0f;
 // CHECK-NEXT: s = s + 1.0f;
+// The lambda's `t` (computed element by element) moves down to its use (sink-decls).
+// CHECK-NEXT: // inlined: the lambda at lambdas.cpp:17 (called at {{.*}}lambdas.cpp:17)
+// CHECK: const float a = 1.0f;
 // CHECK-NEXT: // inlined: apply_twice (called at {{.*}}lambdas.cpp:17), then the lambda at lambdas.cpp:14 (called at {{.*}}lambdas.cpp:8)
 // CHECK: t[i] = v[i] * s_1;
-// CHECK: // inlined: the lambda at lambdas.cpp:17 (called at {{.*}}lambdas.cpp:17)
-// CHECK: const float a = 1.0f;
 // CHECK: out[offs[i]] = t[i] * s_1 + (v[i] + c) + a * s;

@@ -3,6 +3,7 @@
 // CHECK: simplify
 // CHECK-NEXT: dead-decls
 // CHECK-NEXT: materialize
+// CHECK-NEXT: sink-decls
 // CHECK-NEXT: layout-assignment
 // CHECK-NEXT: lower-reductions
 // CHECK-NEXT: lower-layout-conversions

@@ -180,6 +180,10 @@ int run(int argc, char **argv) {
      "print the Tile IR to stderr after PASS (repeatable, or comma-separated; 'all' for every pass)")
     ("stop-after", po::value<std::string>()->value_name("PASS"),
      "stop the pipeline after PASS (implies --emit=ir unless --emit is given)")
+    ("no-aligned-variants",
+     "emit each kernel once: no variant for 16-byte aligned pointers and integer arguments that are "
+     "multiples of 16 beside the general kernel (by default tilec emits one where it changes the "
+     "code, and the launcher picks it when the arguments qualify)")
     ("no-provenance", "omit the '// file:line: source' comments in the generated code")
     ("line-directives", "emit #line directives that map the generated code back to the kernel source");
   // clang-format on
@@ -272,6 +276,7 @@ int run(int argc, char **argv) {
     opts.printAfter = splitCommas(vm["print-after"].as<std::vector<std::string>>());
   opts.listPasses = vm.count("list-passes") > 0;
   opts.provenance = vm.count("no-provenance") == 0;
+  opts.alignedVariants = vm.count("no-aligned-variants") == 0;
   opts.lineDirectives = vm.count("line-directives") > 0;
   if (vm.count("input"))
     opts.inputs = vm["input"].as<std::vector<std::string>>();

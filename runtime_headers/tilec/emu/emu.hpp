@@ -97,6 +97,9 @@ struct LaunchConfig {
 };
 Error launch(const LaunchConfig &config, void (*body)(void *), void *ctx, const void *args,
              size_t argsBytes, const void *kernel);
+/// The kernel function of the latest launch with a valid configuration (null before any): tests
+/// check with it which of a kernel's variants its launcher chose.
+const void *last_kernel();
 
 namespace detail {
 template <class... P> struct KernelCall {

@@ -76,6 +76,12 @@ template <class T> __host__ __device__ constexpr T cdiv(T a, T b) {
     return div_int(wrapping_sub(wrapping_add(a, b), T(1)), b);
 }
 
+/// Whether `p` holds a 16-byte aligned address: a launcher's test before it picks a kernel's aligned
+/// variant, which assumes so of its pointer arguments.
+template <class T> __host__ __device__ inline bool aligned_to_16(const T *p) {
+  return reinterpret_cast<uintptr_t>(p) % 16 == 0;
+}
+
 /// Integer minimum / maximum / absolute value (floats use fminf / fmaxf / fabsf).
 template <class T> __device__ __forceinline__ T minimum(T a, T b) { return b < a ? b : a; }
 template <class T> __device__ __forceinline__ T maximum(T a, T b) { return a < b ? b : a; }
@@ -365,6 +371,47 @@ __device__ __forceinline__ void load_vec(T *dst, const T *src) {
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
       dst[v * STRIDE] = src[v];
+  }
+}
+
+/// The same when the vector's mask bits are all equal (tilec proved it): every element from src when
+/// `on` (one VEC-wide access when src is aligned), else `other` everywhere and no access. The result
+/// starts as `other` and the access overwrites it (a predicated load, nothing to branch around);
+/// 16-bit elements join as whole words and are taken apart afterwards, as in load_vec.
+template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
+__device__ __forceinline__ void load_vec_if(T *dst, const T *src, bool on,
+                                            typename detail::identity<T>::type other) {
+  if constexpr (detail::kPairs<T, VEC>) {
+    const uint32_t o = detail::bits16(other);
+    Pack<uint32_t, VEC / 2> w;
+    TILEC_UNROLL
+    for (int k = 0; k < VEC / 2; ++k)
+      w.v[k] = o | o << 16;
+    if (on && (ALIGNED || is_aligned<VEC>(src))) {
+      TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
+      w = *reinterpret_cast<const Pack<uint32_t, VEC / 2> *>(src);
+    } else if (on) {
+      TILEC_UNROLL
+      for (int k = 0; k < VEC / 2; ++k)
+        w.v[k] = detail::bits16(src[2 * k]) | detail::bits16(src[2 * k + 1]) << 16;
+    }
+    detail::unpack_pairs<VEC, STRIDE>(dst, w);
+  } else {
+    Pack<T, VEC> pack;
+    TILEC_UNROLL
+    for (int v = 0; v < VEC; ++v)
+      pack.v[v] = other;
+    if (on && (ALIGNED || is_aligned<VEC>(src))) {
+      TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
+      pack = *reinterpret_cast<const Pack<T, VEC> *>(src);
+    } else if (on) {
+      TILEC_UNROLL
+      for (int v = 0; v < VEC; ++v)
+        pack.v[v] = src[v];
+    }
+    TILEC_UNROLL
+    for (int v = 0; v < VEC; ++v)
+      dst[v * STRIDE] = pack.v[v];
   }
 }
 
