@@ -176,6 +176,39 @@ class Softmax:
         return [torch.softmax(s["x"], dim=-1)]
 
 
+class SoftmaxWide(Softmax):
+    """Rows wider than one block (issue 17, item 4): softmax_looped in 4096-wide chunks on 8 warps,
+    beside the same algorithm in Triton (tutorial 02's one-block kernel cannot hold such rows).
+    The algorithm reads each row twice and writes it once: MB moved counts the three passes."""
+    name = "softmax_wide"
+    title = "softmax over rows wider than a block (looped, 4096-wide chunks), fp32"
+    sizes = [((1 << 26) // n, n) for n in (32768, 65536, 131072, 262144)]
+    checks = [(3, 100003), (7, 5000)]
+    BLOCK, WARPS = 4096, 8
+
+    def __init__(self, lib):
+        self.fn = lib.get("softmax").tilec_softmax_looped
+        self.fn.restype = ctypes.c_int
+
+    def label(self, size):
+        m, n = size
+        return f"{m}x{n}"
+
+    def nbytes(self, size):
+        m, n = size
+        return 12 * m * n
+
+    def tilec(self, s):
+        check_rc(self.fn(stream(), ptr(s["out"]), ptr(s["x"]), s["n"], s["n"], s["m"], s["n"]), self.name)
+        return [s["out"]]
+
+    def triton(self, s):
+        x, out = s["x"], s["out"]
+        tk.softmax_looped_kernel[(s["m"],)](out, x, x.stride(0), out.stride(0), s["n"], BLOCK=self.BLOCK,
+                                            num_warps=self.WARPS)
+        return [out]
+
+
 def layer_norm_meta(n_cols):
     block = max(512, next_pow2(n_cols))  # the smallest block bench/kernels.txt generates
     return block, min(max(block // 256, 1), 8)
@@ -619,7 +652,7 @@ def env_info(args):
             "cuda_torch": torch.version.cuda, "nvcc": args.nvcc_version}
 
 
-WORKLOADS = [VectorAdd, Softmax, LayerNorm, SwiGLU, Transpose]
+WORKLOADS = [VectorAdd, Softmax, SoftmaxWide, LayerNorm, SwiGLU, Transpose]
 
 
 def main():

@@ -29,6 +29,29 @@ def softmax_kernel(out_ptr, in_ptr, in_row_stride, out_row_stride, n_rows, n_col
 
 
 @triton.jit
+def softmax_looped_kernel(out_ptr, in_ptr, in_row_stride, out_row_stride, n_cols, BLOCK: tl.constexpr):
+    # The algorithm of examples/softmax/softmax.cpp's softmax_looped: an online maximum and sum per
+    # position over BLOCK-wide chunks, then a second pass that writes exp(x - max) / sum.
+    row = tl.program_id(0)
+    run_max = tl.full([BLOCK], -float("inf"), tl.float32)
+    run_sum = tl.zeros([BLOCK], tl.float32)
+    for off in range(0, n_cols, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        x = tl.load(in_ptr + row * in_row_stride + cols, mask=cols < n_cols, other=-float("inf"))
+        new_max = tl.maximum(run_max, x)
+        seen = new_max > -float("inf")
+        run_sum = tl.where(seen, run_sum * tl.exp(run_max - new_max) + tl.exp(x - new_max), 0.0)
+        run_max = new_max
+    row_max = tl.max(run_max, axis=0)
+    row_sum = tl.sum(tl.where(run_max > -float("inf"), run_sum * tl.exp(run_max - row_max), 0.0), axis=0)
+    for off in range(0, n_cols, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        x = tl.load(in_ptr + row * in_row_stride + cols, mask=mask, other=-float("inf"))
+        tl.store(out_ptr + row * out_row_stride + cols, tl.exp(x - row_max) / row_sum, mask=mask)
+
+
+@triton.jit
 def layer_norm_fwd(X, Y, W, B, Mean, Rstd, stride, M, N, eps, BLOCK: tl.constexpr):
     row = tl.program_id(0)
     x_row = X + row * stride

@@ -176,6 +176,7 @@ void KernelEmitter::nameVars() {
   vecIdx_ = names_.unique("v");
   valsName_ = names_.unique("vals");
   bitsName_ = names_.unique("bits");
+  chunkIdx_ = names_.unique("k");
   if (k_.alignedVariant) // after the user's names, which keep theirs
     alignedNsName_ = names_.unique("aligned");
 }
@@ -346,6 +347,15 @@ void KernelEmitter::collect() {
   // "Production kernels": Liger's SwiGLU went from 74 registers and 0.80x to 64 and 0.94x; a
   // budget below the need spills and costs far more). Blocks of 256 threads are left alone: asked
   // the same way, bench/ layer norm moved both ways by up to 20% (Change P2).
+  // Streamed runs (KernelEmitterStmt.cpp) where holding every element of every tile at once would
+  // take many registers: chunk by chunk, the compiler keeps a few vectors live instead. Below the
+  // threshold they cost more than they save: loads of the next chunk wait behind the stores of this
+  // one (the compiler cannot move a load above a store it may alias), and small grids, which only
+  // latency limits, lost up to 20% (bench/NOTES.md, Change P5).
+  if (k_.body) {
+    const int estimate = liveRegisterEstimate();
+    streamRegisters_ = estimate >= kStreamThreshold ? estimate : 0;
+  }
   if (opts_.target.kind == TargetKind::Cuda && k_.body) {
     threads_ = k_.settings.numWarps * 32;
     if (threads_ >= 512) {

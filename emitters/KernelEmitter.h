@@ -106,9 +106,22 @@ private:
   void sharedWritePartials(const ir::SharedWrite *sw);
   void sharedWriteTile(const ir::SharedWrite *sw);
   /// Unrolled loops over the per-thread elements of `t`; `body` prints the innermost statement
-  /// given the indices. `vecDim`/`vecStep`: that dim steps by a vector width instead of 1.
+  /// given the indices. `vecDim`/`vecStep`: that dim steps by a vector width (`vecWidth`
+  /// elements) instead of 1. Inside a streamed run (below), only the current chunk's elements.
   template <class F> void forEachElem(const ir::Type &t, F body, int vecDim = -1,
-                                      const std::string &vecStep = "");
+                                      const std::string &vecStep = "", int vecWidth = 1);
+
+  // ---- streamed runs (KernelEmitterStmt.cpp): consecutive loads, element-wise tiles and stores of
+  // one rank-1 layout emitted as one unrolled loop over vector-wide chunks of the thread's elements
+  /// The width of one access of a chunkable statement (1 for element-wise values), or 0 when `s`
+  /// cannot join a streamed run in layout `layout` (set from the first statement when null).
+  int chunkWidth(const ir::Stmt &s, ir::LayoutRef &layout);
+  /// Whether the loads and stores of stmts[begin, end) may run chunk by chunk: every pointer a
+  /// store writes is loaded or stored in the run only through the same pointer expression.
+  bool streamable(const std::vector<ir::Stmt> &stmts, size_t begin, size_t end);
+  void streamedRun(const std::vector<ir::Stmt> &stmts, size_t begin, size_t end, int chunk);
+  /// The comments that precede a statement: the inlined call it starts, its source line.
+  void stmtComments(const ir::Stmt &s);
   std::string varDecl(const ir::Var &v, bool isConst = false);
   std::string lhs(const ir::Var &v, const Idx &idx);
   /// `head` args `tail` as one statement, wrapped at the column limit.
@@ -136,7 +149,15 @@ private:
   std::set<std::string> usedMeta_;      // meta-parameters the kernel's code names (membership only)
   std::vector<std::string> paramNames_;
   std::vector<std::string> bufferNames_;
-  std::string idxNames_[2], vecIdx_, valsName_, bitsName_;
+  std::string idxNames_[2], vecIdx_, valsName_, bitsName_, chunkIdx_;
+  /// The streamed run being printed: its chunk width (0: none) and the constant that names it.
+  /// tilec's estimate of the registers every element of every tile at once would take, when it
+  /// reaches kStreamThreshold (0 below: no streamed runs).
+  int streamRegisters_ = 0;
+  static constexpr int kStreamThreshold = 40;
+  int chunk_ = 0;
+  std::string chunkStep_;
+  std::vector<int64_t> chunkShape_; // the shape of the run chunkWidth is looking at
   std::string numWarpsName_, numThreadsName_, smemBytesName_, kernelName_;
   std::string alignedNsName_; // empty without an aligned variant
   /// The register budget (collect()): blocks per SM asked of __launch_bounds__ (1: none asked),

@@ -5,6 +5,8 @@
 // are printed here, once per source line, because statements are what carry source locations.
 #include "emitters/KernelEmitter.h"
 #include "emitters/SourceText.h"
+#include "ir/Equality.h"
+#include "ir/IRVisitor.h"
 
 #include <algorithm>
 #include <memory>
@@ -73,7 +75,22 @@ const std::string *KernelEmitter::directTile(const Expr &e, const Type &t) {
 }
 
 template <class F>
-void KernelEmitter::forEachElem(const Type &t, F body, int vecDim, const std::string &vecStep) {
+void KernelEmitter::forEachElem(const Type &t, F body, int vecDim, const std::string &vecStep,
+                                int vecWidth) {
+  if (chunk_) { // inside a streamed run: this chunk's elements, i .. i + chunk - 1
+    const std::string &i = idxNames_[0];
+    const int step = vecDim == 0 ? vecWidth : 1;
+    if (step == chunk_) {
+      body(Idx{i});
+      return;
+    }
+    w_->line("TILEC_UNROLL");
+    const std::string &k = chunkIdx_;
+    auto s = w_->block("for (int " + k + " = 0; " + k + " < " + chunkStep_ + "; " +
+                       (step == 1 ? "++" + k : k + " += " + vecStep) + ")");
+    body(Idx{i + " + " + k});
+    return;
+  }
   int r = t.rank();
   auto header = [&](int d) {
     const std::string &i = idxNames_[d];
@@ -182,9 +199,12 @@ void KernelEmitter::tileLoad(const std::string &dst, const Type &t, const Load *
     }
     if (direct) {
       std::string mask;
+      std::unique_ptr<CodeWriter::Scope> own; // the temporary's scope in a streamed run's loop
       if (ld->mask && maskVar) {
         mask = "&" + indexed(*maskVar, idx);
       } else if (ld->mask) {
+        if (chunk_ == ld->vec)
+          own = std::make_unique<CodeWriter::Scope>(*w_, "", "");
         w_->line("bool " + bitsName_ + "[" + vec + "];");
         w_->line("TILEC_UNROLL");
         w_->line("for (int " + vecIdx_ + " = 0; " + vecIdx_ + " < " + vec + "; ++" + vecIdx_ + ")");
@@ -206,6 +226,9 @@ void KernelEmitter::tileLoad(const std::string &dst, const Type &t, const Load *
       return;
     }
     // General form: load into temporaries, then pick `other` per element where masked off.
+    std::unique_ptr<CodeWriter::Scope> own; // a scope of their own in a streamed run's loop
+    if (chunk_ == ld->vec)
+      own = std::make_unique<CodeWriter::Scope>(*w_, "", "");
     w_->line(T + " " + valsName_ + "[" + vec + "];");
     w_->line("bool " + bitsName_ + "[" + vec + "];");
     w_->line("TILEC_UNROLL");
@@ -222,7 +245,7 @@ void KernelEmitter::tileLoad(const std::string &dst, const Type &t, const Load *
     std::string other = ld->other ? operand(elem(ld->other, vi), Prec::LogicalOr) : zero(t);
     w_->line(indexed(dst, vi) + " = " + bitsName_ + "[" + vecIdx_ + "] ? " + valsName_ + "[" + vecIdx_ +
              "] : " + other + ";");
-  }, vd, vec);
+  }, vd, vec, ld->vec);
 }
 
 void KernelEmitter::store(const Store *st) {
@@ -279,6 +302,10 @@ void KernelEmitter::store(const Store *st) {
     Idx vi = idx;
     vi[vd] = idx[vd] + " + " + vecIdx_;
     bool tmpValue = !valueVar, tmpMask = st->mask && !maskVar && !allOrNone;
+    // In a streamed run the chunk loop's body holds every statement: temporaries get a scope.
+    std::unique_ptr<CodeWriter::Scope> own;
+    if (chunk_ == st->vec && (tmpValue || tmpMask))
+      own = std::make_unique<CodeWriter::Scope>(*w_, "", "");
     if (tmpValue)
       w_->line(T + " " + valsName_ + "[" + vec + "];");
     if (tmpMask)
@@ -318,7 +345,7 @@ void KernelEmitter::store(const Store *st) {
     call("tilec::rt::store_vec<" + vec + ", " + (st->aligned ? "true" : "false") +
              (useStride ? ", " + stride : "") + ">(",
          args, ");");
-  }, vd, vec);
+  }, vd, vec, st->vec);
 }
 
 void KernelEmitter::threadReduce(const std::string &dst, const Type &dstType, const ThreadReduce *r,
@@ -480,31 +507,202 @@ void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
   });
 }
 
+void KernelEmitter::stmtComments(const Stmt &s) {
+  const int mark = s->loc.inlined;
+  if (mark >= 0 && mark < static_cast<int>(k_.inlinedCalls.size()) && opts_.provenance &&
+      inlinedShown_.insert(mark).second) {
+    // The first statement of an inlined function: which function, called where.
+    std::string text;
+    for (const InlinedCall &c : k_.inlinedCalls[static_cast<size_t>(mark)]) {
+      text += text.empty() ? "// inlined: " : ", then ";
+      text += commentText(c.function);
+      if (c.at.valid() && c.at.file < static_cast<int>(m_.files.size()))
+        text += " (called at " + commentText(m_.files[c.at.file].name) + ":" + std::to_string(c.at.line) + ")";
+    }
+    w_->line(text);
+    lastFile_ = -1; // the statement's own line follows
+  }
+  provenance(s->loc);
+}
+
+namespace {
+/// Whether `e` is computed element by element (no reduction step, no shared memory).
+bool elementwise(const Expr &e) {
+  bool ok = true;
+  struct Walk : IRVisitor {
+    bool &ok;
+    explicit Walk(bool &o) : ok(o) {}
+    using IRVisitor::visit;
+    void visit(const ThreadReduce *) override { ok = false; }
+    void visit(const WarpReduce *) override { ok = false; }
+    void visit(const SharedRead *) override { ok = false; }
+    void visit(const ConvertLayout *) override { ok = false; }
+    void visit(const Reduce *) override { ok = false; }
+    void visit(const Load *) override { ok = false; }
+  } w(ok);
+  w.visit(e);
+  return ok;
+}
+/// The pointer variable a pointer expression offsets (`x` in `x + row * stride + cols`), or null.
+const VarNode *basePointer(const Expr &e) {
+  if (auto r = as<VarRef>(e))
+    return r->var->type.pointer ? r->var.get() : nullptr;
+  if (auto s = as<Splat>(e))
+    return basePointer(s->a);
+  if (auto h = as<Hint>(e))
+    return basePointer(h->a);
+  if (auto b = as<Binary>(e)) {
+    if (b->a->type.pointer)
+      return basePointer(b->a);
+    if (b->b->type.pointer)
+      return basePointer(b->b);
+  }
+  return nullptr;
+}
+} // namespace
+
+int KernelEmitter::chunkWidth(const Stmt &s, LayoutRef &layout) {
+  // One rank-1 blocked layout over one shape (the run's first statement's): the same elements
+  // per thread, in the same order, for every statement.
+  auto fits = [&](const Type &t) {
+    if (!t.isTile() || t.rank() != 1 || !t.layout || t.layout->kind != Layout::Kind::Blocked)
+      return false;
+    if (!layout) {
+      layout = t.layout;
+      chunkShape_ = t.shape;
+    }
+    return sameLayout(layout, t.layout) && t.shape == chunkShape_;
+  };
+  Var var;
+  Expr value;
+  if (auto d = as<Decl>(s)) {
+    var = d->var;
+    value = d->init;
+  } else if (auto a = as<Assign>(s)) {
+    var = a->var;
+    value = a->value;
+  } else if (auto st = as<Store>(s)) {
+    const Type &pt = st->ptr->type;
+    if (!fits(pt) || !basePointer(st->ptr))
+      return 0;
+    LayoutGeometry g = geometry(*pt.layout, pt.shape);
+    if (pt.shape[0] < g.coverage[0]) // replicated: the owner test wraps the store
+      return 0;
+    return std::max(1, st->vec);
+  } else {
+    return 0;
+  }
+  if (!value || !fits(var->type) || !sameLayout(value->type.layout, var->type.layout))
+    return 0;
+  if (auto ld = as<Load>(value))
+    return basePointer(ld->ptr) && elementwise(ld->ptr) && (!ld->mask || elementwise(ld->mask)) &&
+                   (!ld->other || elementwise(ld->other))
+               ? std::max(1, ld->vec)
+               : 0;
+  return elementwise(value) ? 1 : 0;
+}
+
+bool KernelEmitter::streamable(const std::vector<Stmt> &stmts, size_t begin, size_t end) {
+  // Chunk by chunk, a load of chunk c + 1 runs after the stores of chunk c. That changes nothing
+  // when no store's memory is read or written through another expression in the run (distinct
+  // parameters never alias: docs/language.md, "Program order").
+  std::map<const VarNode *, Expr> written;
+  for (size_t i = begin; i < end; ++i)
+    if (auto st = as<Store>(stmts[i])) {
+      auto [it, fresh] = written.emplace(basePointer(st->ptr), st->ptr);
+      if (!fresh && !equal(it->second, st->ptr))
+        return false;
+    }
+  for (size_t i = begin; i < end; ++i) {
+    Expr value = stmts[i]->kind == StmtKind::Decl     ? as<Decl>(stmts[i])->init
+                 : stmts[i]->kind == StmtKind::Assign ? as<Assign>(stmts[i])->value
+                                                      : nullptr;
+    if (auto ld = as<Load>(value)) {
+      auto it = written.find(basePointer(ld->ptr));
+      if (it != written.end() && !equal(it->second, ld->ptr))
+        return false;
+    }
+  }
+  return true;
+}
+
+void KernelEmitter::streamedRun(const std::vector<Stmt> &stmts, size_t begin, size_t end, int chunk) {
+  // The tiles the run declares are declared first (they outlive the loop); then one unrolled loop
+  // takes the thread's elements one chunk (one vector of the widest access) at a time through
+  // every statement, so that a chunk's loads, arithmetic and stores are next to each other and
+  // the compiler holds a few chunks in registers rather than every element of every tile.
+  std::string step;
+  const Type *t = nullptr;
+  for (size_t i = begin; i < end; ++i) {
+    const Stmt &s = stmts[i];
+    if (auto d = as<Decl>(s)) {
+      w_->line(varDecl(d->var) + ";");
+      t = &d->var->type;
+      if (auto ld = as<Load>(d->init); ld && ld->vec == chunk && step.empty())
+        step = vecNames_.at(ld);
+    } else if (auto a = as<Assign>(s)) {
+      t = &a->var->type;
+      if (auto ld = as<Load>(a->value); ld && ld->vec == chunk && step.empty())
+        step = vecNames_.at(ld);
+    } else if (auto st = as<Store>(s)) {
+      t = &st->ptr->type;
+      if (st->vec == chunk && step.empty())
+        step = vecNames_.at(st);
+    }
+  }
+  const std::string &i = idxNames_[0];
+  w_->line("TILEC_UNROLL");
+  {
+    auto loop = w_->block("for (int " + i + " = 0; " + i + " < " + elemCount(*t, 0) + "; " + i + " += " +
+                          step + ")  // one vector of each access at a time (all at once: about " +
+                          std::to_string(streamRegisters_) + " registers)");
+    chunk_ = chunk;
+    chunkStep_ = step;
+    for (size_t j = begin; j < end; ++j) {
+      const Stmt &s = stmts[j];
+      stmtComments(s);
+      if (auto d = as<Decl>(s))
+        assignValue(d->var, d->init, false);
+      else if (auto a = as<Assign>(s))
+        assignValue(a->var, a->value, false);
+      else
+        store(as<Store>(s));
+    }
+    chunk_ = 0;
+  }
+  for (size_t j = begin; j < end; ++j)
+    if (auto d = as<Decl>(stmts[j]); d && !read_.count(d->var->id))
+      w_->line("(void)" + varNames_[d->var->id] + ";  // never read");
+}
+
 void KernelEmitter::stmt(const Stmt &s) {
   if (!s)
     return;
-  if (s->kind != StmtKind::Block) {
-    const int mark = s->loc.inlined;
-    if (mark >= 0 && mark < static_cast<int>(k_.inlinedCalls.size()) && opts_.provenance &&
-        inlinedShown_.insert(mark).second) {
-      // The first statement of an inlined function: which function, called where.
-      std::string text;
-      for (const InlinedCall &c : k_.inlinedCalls[static_cast<size_t>(mark)]) {
-        text += text.empty() ? "// inlined: " : ", then ";
-        text += commentText(c.function);
-        if (c.at.valid() && c.at.file < static_cast<int>(m_.files.size()))
-          text += " (called at " + commentText(m_.files[c.at.file].name) + ":" + std::to_string(c.at.line) + ")";
-      }
-      w_->line(text);
-      lastFile_ = -1; // the statement's own line follows
-    }
-    provenance(s->loc);
-  }
+  if (s->kind != StmtKind::Block)
+    stmtComments(s);
   switch (s->kind) {
   case StmtKind::Block:
     // A block is a scope (the name table gives sibling scopes' variables the same names, as the
     // source does): one nested in another keeps its braces when it declares a variable.
-    for (const Stmt &c : as<Block>(s)->stmts) {
+    for (size_t at = 0; at < as<Block>(s)->stmts.size(); ++at) {
+      const std::vector<Stmt> &stmts = as<Block>(s)->stmts;
+      const Stmt &c = stmts[at];
+      // A run of statements that can go chunk by chunk, with at least one vector access (the
+      // chunk's width): printed as one loop.
+      LayoutRef layout;
+      size_t end = at;
+      while (streamRegisters_ && end < stmts.size() && chunkWidth(stmts[end], layout) > 0)
+        ++end;
+      while (end > at + 1 && !streamable(stmts, at, end))
+        --end;
+      int chunk = 0;
+      for (size_t j = at; j < end; ++j)
+        chunk = std::max(chunk, chunkWidth(stmts[j], layout));
+      if (end > at + 1 && chunk > 1) {
+        streamedRun(stmts, at, end, chunk);
+        at = end - 1;
+        continue;
+      }
       auto *inner = c->kind == StmtKind::Block ? as<Block>(c) : nullptr;
       if (inner && std::any_of(inner->stmts.begin(), inner->stmts.end(),
                                [](const Stmt &x) { return x->kind == StmtKind::Decl; })) {

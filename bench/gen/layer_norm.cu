@@ -2188,33 +2188,35 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
-      bool bits[X_ROW_LOAD_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
-        bits[v] = cols[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
-                                                 tilec::rt::to_f16(0.0f),
-                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
-    }
     float a[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:18: sum_acc += a;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      sum_acc[i] = sum_acc[i] + a[i];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      {
+        bool bits[X_ROW_LOAD_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
+          bits[v] = cols[i + v] < N;
+        tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
+            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+            cols[i + X_ROW_LOAD_VEC - 1] < N);
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:18: sum_acc += a;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        sum_acc[i + k] = sum_acc[i + k] + a[i + k];
+      }
     }
   }
   // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
@@ -2238,39 +2240,41 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
-      bool bits[X_ROW_LOAD_VEC_1];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
-        bits[v] = cols[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
-          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
-          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
-    }
     float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
     float d[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
-    }
-    // layer_norm.cpp:28: var_acc += d * d;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      var_acc[i] = var_acc[i] + d[i] * d[i];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      {
+        bool bits[X_ROW_LOAD_VEC_1];
+        TILEC_UNROLL
+        for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+          bits[v] = cols[i + v] < N;
+        tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
+            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+            cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
+      }
+      // layer_norm.cpp:28: var_acc += d * d;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
+      }
     }
   }
   // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
@@ -2297,60 +2301,53 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
     bool mask[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask[i] = cols[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
     __half w[L0::ELEMS];
+    __half b[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
+    float a[L0::ELEMS];
+    float y[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:38: auto mask = cols < N;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        mask[i + k] = cols[i + k] < N;
+      }
+      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
       tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
                                         mask[i + W_VEC - 1]);
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
       tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
                                         mask[i + B_VEC - 1]);
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
       tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
           &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
           mask[i + X_ROW_LOAD_VEC_2 - 1]);
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
-    float y[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
-    }
-    // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
-      __half vals[Y_ROW_STORE_VEC];
       TILEC_UNROLL
-      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
-        vals[v] = tilec::rt::to_f16(y[i + v]);
-      tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(
-          y_row + cols[i], vals, &mask[i], mask[i + Y_ROW_STORE_VEC - 1]);
+      for (int k = 0; k < W_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        y[i + k] = (a[i + k] - mean) * rstd * tilec::rt::to_float(w[i + k]) + tilec::rt::to_float(b[i + k]);
+      }
+      // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+      {
+        __half vals[Y_ROW_STORE_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+          vals[v] = tilec::rt::to_f16(y[i + v]);
+        tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(
+            y_row + cols[i], vals, &mask[i], mask[i + Y_ROW_STORE_VEC - 1]);
+      }
     }
   }
 }
@@ -2393,28 +2390,28 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
-    }
     float a[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:18: sum_acc += a;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      sum_acc[i] = sum_acc[i] + a[i];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:18: sum_acc += a;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        sum_acc[i + k] = sum_acc[i + k] + a[i + k];
+      }
     }
   }
   // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
@@ -2438,34 +2435,34 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
-    }
     float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
     float d[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
-    }
-    // layer_norm.cpp:28: var_acc += d * d;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      var_acc[i] = var_acc[i] + d[i] * d[i];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
+      }
+      // layer_norm.cpp:28: var_acc += d * d;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
+      }
     }
   }
   // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
@@ -2492,57 +2489,50 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
     bool mask[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask[i] = cols[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
     __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
     __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
-      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
-          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-    }
     float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
     float y[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
-    }
-    // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
-      __half vals[Y_ROW_STORE_VEC];
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
-        vals[v] = tilec::rt::to_f16(y[i + v]);
-      if (mask[i])
-        tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
+      for (int k = 0; k < W_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:38: auto mask = cols < N;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        mask[i + k] = cols[i + k] < N;
+      }
+      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
+          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        y[i + k] = (a[i + k] - mean) * rstd * tilec::rt::to_float(w[i + k]) + tilec::rt::to_float(b[i + k]);
+      }
+      // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+      {
+        __half vals[Y_ROW_STORE_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+          vals[v] = tilec::rt::to_f16(y[i + v]);
+        if (mask[i])
+          tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
+      }
     }
   }
 }
@@ -2618,33 +2608,35 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
-      bool bits[X_ROW_LOAD_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
-        bits[v] = cols[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
-                                                 tilec::rt::to_f16(0.0f),
-                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
-    }
     float a[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:18: sum_acc += a;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      sum_acc[i] = sum_acc[i] + a[i];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
+      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      {
+        bool bits[X_ROW_LOAD_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
+          bits[v] = cols[i + v] < N;
+        tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
+            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+            cols[i + X_ROW_LOAD_VEC - 1] < N);
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:18: sum_acc += a;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        sum_acc[i + k] = sum_acc[i + k] + a[i + k];
+      }
     }
   }
   // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
@@ -2668,39 +2660,41 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
-      bool bits[X_ROW_LOAD_VEC_1];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
-        bits[v] = cols[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
-          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
-          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
-    }
     float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
     float d[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
-    }
-    // layer_norm.cpp:28: var_acc += d * d;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      var_acc[i] = var_acc[i] + d[i] * d[i];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 96 registers)
+      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      {
+        bool bits[X_ROW_LOAD_VEC_1];
+        TILEC_UNROLL
+        for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+          bits[v] = cols[i + v] < N;
+        tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
+            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+            cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
+      }
+      // layer_norm.cpp:28: var_acc += d * d;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
+      }
     }
   }
   // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
@@ -2727,60 +2721,53 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
     bool mask[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask[i] = cols[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
     __half w[L0::ELEMS];
+    __half b[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
+    float a[L0::ELEMS];
+    float y[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
+      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:38: auto mask = cols < N;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        mask[i + k] = cols[i + k] < N;
+      }
+      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
       tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
                                         mask[i + W_VEC - 1]);
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
       tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
                                         mask[i + B_VEC - 1]);
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
       tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
           &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
           mask[i + X_ROW_LOAD_VEC_2 - 1]);
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
-    float y[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
-    }
-    // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
-      __half vals[Y_ROW_STORE_VEC];
       TILEC_UNROLL
-      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
-        vals[v] = tilec::rt::to_f16(y[i + v]);
-      tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(
-          y_row + cols[i], vals, &mask[i], mask[i + Y_ROW_STORE_VEC - 1]);
+      for (int k = 0; k < W_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        y[i + k] = (a[i + k] - mean) * rstd * tilec::rt::to_float(w[i + k]) + tilec::rt::to_float(b[i + k]);
+      }
+      // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+      {
+        __half vals[Y_ROW_STORE_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+          vals[v] = tilec::rt::to_f16(y[i + v]);
+        tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(
+            y_row + cols[i], vals, &mask[i], mask[i + Y_ROW_STORE_VEC - 1]);
+      }
     }
   }
 }
@@ -2823,28 +2810,28 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
-    }
     float a[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:18: sum_acc += a;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      sum_acc[i] = sum_acc[i] + a[i];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
+      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:18: sum_acc += a;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        sum_acc[i + k] = sum_acc[i + k] + a[i + k];
+      }
     }
   }
   // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
@@ -2868,34 +2855,34 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
-    }
     float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
     float d[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
-    }
-    // layer_norm.cpp:28: var_acc += d * d;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      var_acc[i] = var_acc[i] + d[i] * d[i];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 96 registers)
+      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
+      }
+      // layer_norm.cpp:28: var_acc += d * d;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
+      }
     }
   }
   // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
@@ -2922,57 +2909,50 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
     bool mask[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask[i] = cols[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
     __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
     __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
-      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
-          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-    }
     float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
     float y[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
-    }
-    // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
-      __half vals[Y_ROW_STORE_VEC];
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
+      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
-        vals[v] = tilec::rt::to_f16(y[i + v]);
-      if (mask[i])
-        tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
+      for (int k = 0; k < W_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:38: auto mask = cols < N;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        mask[i + k] = cols[i + k] < N;
+      }
+      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
+          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        y[i + k] = (a[i + k] - mean) * rstd * tilec::rt::to_float(w[i + k]) + tilec::rt::to_float(b[i + k]);
+      }
+      // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+      {
+        __half vals[Y_ROW_STORE_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+          vals[v] = tilec::rt::to_f16(y[i + v]);
+        if (mask[i])
+          tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
+      }
     }
   }
 }

@@ -1952,29 +1952,26 @@ __global__ void __launch_bounds__(NUM_THREADS) kldiv_fwd(
   // liger.cpp:120: for (int i = 0; i < n_cols; i += BLOCK) {
   TILEC_NO_UNROLL
   for (int i = 0; i < n_cols; i += BLOCK) {
-    // liger.cpp:121: auto offs = i + base;
     int offs[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-      offs[i_1] = i + base[i_1];
-    }
-    // liger.cpp:122: auto mask = offs < n_cols;
     bool mask[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-      mask[i_1] = offs[i_1] < n_cols;
-    }
-    // liger.cpp:123: auto y_chunk = tl::load(y + row * y_stride + offs, mask, 0.0f);
     float y_chunk[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += Y_CHUNK_VEC) {
-      tilec::rt::load_vec<Y_CHUNK_VEC, false>(&y_chunk[i_1], y + row * y_stride + offs[i_1],
-                                              &mask[i_1], 0.0f, mask[i_1 + Y_CHUNK_VEC - 1]);
-    }
-    // liger.cpp:124: auto t = tl::load(gt + row * gt_stride + offs, mask, 0.0f);
     float t[L0::ELEMS];
     TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += T_VEC) {
+    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += Y_CHUNK_VEC) {  // one vector of each access at a time (all at once: about 64 registers)
+      // liger.cpp:121: auto offs = i + base;
+      TILEC_UNROLL
+      for (int k = 0; k < Y_CHUNK_VEC; ++k) {
+        offs[i_1 + k] = i + base[i_1 + k];
+      }
+      // liger.cpp:122: auto mask = offs < n_cols;
+      TILEC_UNROLL
+      for (int k = 0; k < Y_CHUNK_VEC; ++k) {
+        mask[i_1 + k] = offs[i_1 + k] < n_cols;
+      }
+      // liger.cpp:123: auto y_chunk = tl::load(y + row * y_stride + offs, mask, 0.0f);
+      tilec::rt::load_vec<Y_CHUNK_VEC, false>(&y_chunk[i_1], y + row * y_stride + offs[i_1],
+                                              &mask[i_1], 0.0f, mask[i_1 + Y_CHUNK_VEC - 1]);
+      // liger.cpp:124: auto t = tl::load(gt + row * gt_stride + offs, mask, 0.0f);
       tilec::rt::load_vec<T_VEC, false>(&t[i_1], gt + row * gt_stride + offs[i_1], &mask[i_1], 0.0f,
                                         mask[i_1 + T_VEC - 1]);
     }
@@ -2030,29 +2027,26 @@ __global__ void __launch_bounds__(NUM_THREADS) kldiv_fwd(
   // liger.cpp:120: for (int i = 0; i < n_cols; i += BLOCK) {
   TILEC_NO_UNROLL
   for (int i = 0; i < n_cols; i += BLOCK) {
-    // liger.cpp:121: auto offs = i + base;
     int offs[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-      offs[i_1] = i + base[i_1];
-    }
-    // liger.cpp:122: auto mask = offs < n_cols;
     bool mask[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-      mask[i_1] = offs[i_1] < n_cols;
-    }
-    // liger.cpp:123: auto y_chunk = tl::load(y + row * y_stride + offs, mask, 0.0f);
     float y_chunk[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += Y_CHUNK_VEC) {
-      tilec::rt::load_vec_if<Y_CHUNK_VEC, true>(&y_chunk[i_1], y + row * y_stride + offs[i_1],
-                                                mask[i_1], 0.0f);
-    }
-    // liger.cpp:124: auto t = tl::load(gt + row * gt_stride + offs, mask, 0.0f);
     float t[L0::ELEMS];
     TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += T_VEC) {
+    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += Y_CHUNK_VEC) {  // one vector of each access at a time (all at once: about 64 registers)
+      // liger.cpp:121: auto offs = i + base;
+      TILEC_UNROLL
+      for (int k = 0; k < Y_CHUNK_VEC; ++k) {
+        offs[i_1 + k] = i + base[i_1 + k];
+      }
+      // liger.cpp:122: auto mask = offs < n_cols;
+      TILEC_UNROLL
+      for (int k = 0; k < Y_CHUNK_VEC; ++k) {
+        mask[i_1 + k] = offs[i_1 + k] < n_cols;
+      }
+      // liger.cpp:123: auto y_chunk = tl::load(y + row * y_stride + offs, mask, 0.0f);
+      tilec::rt::load_vec_if<Y_CHUNK_VEC, true>(&y_chunk[i_1], y + row * y_stride + offs[i_1],
+                                                mask[i_1], 0.0f);
+      // liger.cpp:124: auto t = tl::load(gt + row * gt_stride + offs, mask, 0.0f);
       tilec::rt::load_vec_if<T_VEC, true>(&t[i_1], gt + row * gt_stride + offs[i_1], mask[i_1],
                                           0.0f);
     }
@@ -2130,88 +2124,80 @@ __global__ void __launch_bounds__(NUM_THREADS) swiglu_bwd(
     int /*rows*/, int n_cols) {
   // liger.cpp:136: int64_t row = tl::program_id(0);
   const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
-  // liger.cpp:137: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    cols[i] = L0::coord0(i);
-  }
-  // liger.cpp:138: auto mask = cols < n_cols;
   bool mask[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    mask[i] = cols[i] < n_cols;
-  }
-  // liger.cpp:139: auto dc_row = tl::load(dc + row * stride + cols, mask, 0.0f);
   __nv_bfloat16 dc_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += DC_ROW_VEC) {
-    tilec::rt::load_vec<DC_ROW_VEC, false>(&dc_row[i], dc + row * stride + cols[i], &mask[i],
-                                           tilec::rt::to_bf16(0.0f), mask[i + DC_ROW_VEC - 1]);
-  }
-  // liger.cpp:140: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
   __nv_bfloat16 a_load[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += A_LOAD_VEC) {
-    tilec::rt::load_vec<A_LOAD_VEC, false>(&a_load[i], a + row * stride + cols[i], &mask[i],
-                                           tilec::rt::to_bf16(0.0f), mask[i + A_LOAD_VEC - 1]);
-  }
-  // liger.cpp:141: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
   __nv_bfloat16 b_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += B_ROW_VEC) {
-    tilec::rt::load_vec<B_ROW_VEC, false>(&b_row[i], b + row * stride + cols[i], &mask[i],
-                                          tilec::rt::to_bf16(0.0f), mask[i + B_ROW_VEC - 1]);
-  }
-  // liger.cpp:140: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
   float a_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    a_row[i] = tilec::rt::to_float(a_load[i]) * gate;
-  }
-  // liger.cpp:142: auto sig_a = tl::sigmoid(a_row);
   float sig_a[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    sig_a[i] = tilec::rt::sigmoid(a_row[i]);
-  }
-  // liger.cpp:143: auto silu_a = a_row * sig_a;
   float silu_a[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    silu_a[i] = a_row[i] * sig_a[i];
-  }
-  // liger.cpp:145: auto da_row = dc_row * (silu_a * (1.0f - sig_a) + sig_a) * b_row * gate;
   float da_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    da_row[i] = tilec::rt::to_float(dc_row[i]) * (silu_a[i] * (1.0f - sig_a[i]) + sig_a[i]) * tilec::rt::to_float(b_row[i]) * gate;
-  }
-  // liger.cpp:146: tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += A_STORE_VEC) {
-    __nv_bfloat16 vals[A_STORE_VEC];
-    TILEC_UNROLL
-    for (int v = 0; v < A_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(da_row[i + v]);
-    tilec::rt::store_vec<A_STORE_VEC, false>(a + row * stride + cols[i], vals, &mask[i],
-                                             mask[i + A_STORE_VEC - 1]);
-  }
-  // liger.cpp:144: auto db_row = dc_row * silu_a;
   float db_row[L0::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    db_row[i] = tilec::rt::to_float(dc_row[i]) * silu_a[i];
-  }
-  // liger.cpp:147: tl::store(b + row * stride + cols, tl::cast<tl::bfloat16>(db_row), mask);
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += B_STORE_VEC) {
-    __nv_bfloat16 vals[B_STORE_VEC];
+  for (int i = 0; i < L0::ELEMS; i += DC_ROW_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+    // liger.cpp:137: auto cols = tl::arange<0, BLOCK>();
     TILEC_UNROLL
-    for (int v = 0; v < B_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(db_row[i + v]);
-    tilec::rt::store_vec<B_STORE_VEC, false>(b + row * stride + cols[i], vals, &mask[i],
-                                             mask[i + B_STORE_VEC - 1]);
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      cols[i + k] = L0::coord0(i + k);
+    }
+    // liger.cpp:138: auto mask = cols < n_cols;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      mask[i + k] = cols[i + k] < n_cols;
+    }
+    // liger.cpp:139: auto dc_row = tl::load(dc + row * stride + cols, mask, 0.0f);
+    tilec::rt::load_vec<DC_ROW_VEC, false>(&dc_row[i], dc + row * stride + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + DC_ROW_VEC - 1]);
+    // liger.cpp:140: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
+    tilec::rt::load_vec<A_LOAD_VEC, false>(&a_load[i], a + row * stride + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + A_LOAD_VEC - 1]);
+    // liger.cpp:141: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
+    tilec::rt::load_vec<B_ROW_VEC, false>(&b_row[i], b + row * stride + cols[i], &mask[i],
+                                          tilec::rt::to_bf16(0.0f), mask[i + B_ROW_VEC - 1]);
+    // liger.cpp:140: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      a_row[i + k] = tilec::rt::to_float(a_load[i + k]) * gate;
+    }
+    // liger.cpp:142: auto sig_a = tl::sigmoid(a_row);
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      sig_a[i + k] = tilec::rt::sigmoid(a_row[i + k]);
+    }
+    // liger.cpp:143: auto silu_a = a_row * sig_a;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      silu_a[i + k] = a_row[i + k] * sig_a[i + k];
+    }
+    // liger.cpp:145: auto da_row = dc_row * (silu_a * (1.0f - sig_a) + sig_a) * b_row * gate;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      da_row[i + k] = tilec::rt::to_float(dc_row[i + k]) * (silu_a[i + k] * (1.0f - sig_a[i + k]) + sig_a[i + k]) * tilec::rt::to_float(b_row[i + k]) * gate;
+    }
+    // liger.cpp:146: tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
+    {
+      __nv_bfloat16 vals[A_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < A_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_bf16(da_row[i + v]);
+      tilec::rt::store_vec<A_STORE_VEC, false>(a + row * stride + cols[i], vals, &mask[i],
+                                               mask[i + A_STORE_VEC - 1]);
+    }
+    // liger.cpp:144: auto db_row = dc_row * silu_a;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      db_row[i + k] = tilec::rt::to_float(dc_row[i + k]) * silu_a[i + k];
+    }
+    // liger.cpp:147: tl::store(b + row * stride + cols, tl::cast<tl::bfloat16>(db_row), mask);
+    {
+      __nv_bfloat16 vals[B_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < B_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_bf16(db_row[i + v]);
+      tilec::rt::store_vec<B_STORE_VEC, false>(b + row * stride + cols[i], vals, &mask[i],
+                                               mask[i + B_STORE_VEC - 1]);
+    }
   }
 }
 
@@ -2236,88 +2222,80 @@ __global__ void __launch_bounds__(NUM_THREADS) swiglu_bwd(
     int /*rows*/, int n_cols) {
   // liger.cpp:136: int64_t row = tl::program_id(0);
   const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
-  // liger.cpp:137: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    cols[i] = L0::coord0(i);
-  }
-  // liger.cpp:138: auto mask = cols < n_cols;
   bool mask[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    mask[i] = cols[i] < n_cols;
-  }
-  // liger.cpp:139: auto dc_row = tl::load(dc + row * stride + cols, mask, 0.0f);
   __nv_bfloat16 dc_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += DC_ROW_VEC) {
-    tilec::rt::load_vec_if<DC_ROW_VEC, true>(&dc_row[i], dc + row * stride + cols[i], mask[i],
-                                             tilec::rt::to_bf16(0.0f));
-  }
-  // liger.cpp:140: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
   __nv_bfloat16 a_load[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += A_LOAD_VEC) {
-    tilec::rt::load_vec_if<A_LOAD_VEC, true>(&a_load[i], a + row * stride + cols[i], mask[i],
-                                             tilec::rt::to_bf16(0.0f));
-  }
-  // liger.cpp:141: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
   __nv_bfloat16 b_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += B_ROW_VEC) {
-    tilec::rt::load_vec_if<B_ROW_VEC, true>(&b_row[i], b + row * stride + cols[i], mask[i],
-                                            tilec::rt::to_bf16(0.0f));
-  }
-  // liger.cpp:140: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
   float a_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    a_row[i] = tilec::rt::to_float(a_load[i]) * gate;
-  }
-  // liger.cpp:142: auto sig_a = tl::sigmoid(a_row);
   float sig_a[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    sig_a[i] = tilec::rt::sigmoid(a_row[i]);
-  }
-  // liger.cpp:143: auto silu_a = a_row * sig_a;
   float silu_a[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    silu_a[i] = a_row[i] * sig_a[i];
-  }
-  // liger.cpp:145: auto da_row = dc_row * (silu_a * (1.0f - sig_a) + sig_a) * b_row * gate;
   float da_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    da_row[i] = tilec::rt::to_float(dc_row[i]) * (silu_a[i] * (1.0f - sig_a[i]) + sig_a[i]) * tilec::rt::to_float(b_row[i]) * gate;
-  }
-  // liger.cpp:146: tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += A_STORE_VEC) {
-    __nv_bfloat16 vals[A_STORE_VEC];
-    TILEC_UNROLL
-    for (int v = 0; v < A_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(da_row[i + v]);
-    if (mask[i])
-      tilec::rt::store_vec<A_STORE_VEC, true>(a + row * stride + cols[i], vals);
-  }
-  // liger.cpp:144: auto db_row = dc_row * silu_a;
   float db_row[L0::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    db_row[i] = tilec::rt::to_float(dc_row[i]) * silu_a[i];
-  }
-  // liger.cpp:147: tl::store(b + row * stride + cols, tl::cast<tl::bfloat16>(db_row), mask);
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += B_STORE_VEC) {
-    __nv_bfloat16 vals[B_STORE_VEC];
+  for (int i = 0; i < L0::ELEMS; i += DC_ROW_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+    // liger.cpp:137: auto cols = tl::arange<0, BLOCK>();
     TILEC_UNROLL
-    for (int v = 0; v < B_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(db_row[i + v]);
-    if (mask[i])
-      tilec::rt::store_vec<B_STORE_VEC, true>(b + row * stride + cols[i], vals);
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      cols[i + k] = L0::coord0(i + k);
+    }
+    // liger.cpp:138: auto mask = cols < n_cols;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      mask[i + k] = cols[i + k] < n_cols;
+    }
+    // liger.cpp:139: auto dc_row = tl::load(dc + row * stride + cols, mask, 0.0f);
+    tilec::rt::load_vec_if<DC_ROW_VEC, true>(&dc_row[i], dc + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+    // liger.cpp:140: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
+    tilec::rt::load_vec_if<A_LOAD_VEC, true>(&a_load[i], a + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+    // liger.cpp:141: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
+    tilec::rt::load_vec_if<B_ROW_VEC, true>(&b_row[i], b + row * stride + cols[i], mask[i],
+                                            tilec::rt::to_bf16(0.0f));
+    // liger.cpp:140: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f)) * gate;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      a_row[i + k] = tilec::rt::to_float(a_load[i + k]) * gate;
+    }
+    // liger.cpp:142: auto sig_a = tl::sigmoid(a_row);
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      sig_a[i + k] = tilec::rt::sigmoid(a_row[i + k]);
+    }
+    // liger.cpp:143: auto silu_a = a_row * sig_a;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      silu_a[i + k] = a_row[i + k] * sig_a[i + k];
+    }
+    // liger.cpp:145: auto da_row = dc_row * (silu_a * (1.0f - sig_a) + sig_a) * b_row * gate;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      da_row[i + k] = tilec::rt::to_float(dc_row[i + k]) * (silu_a[i + k] * (1.0f - sig_a[i + k]) + sig_a[i + k]) * tilec::rt::to_float(b_row[i + k]) * gate;
+    }
+    // liger.cpp:146: tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
+    {
+      __nv_bfloat16 vals[A_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < A_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_bf16(da_row[i + v]);
+      if (mask[i])
+        tilec::rt::store_vec<A_STORE_VEC, true>(a + row * stride + cols[i], vals);
+    }
+    // liger.cpp:144: auto db_row = dc_row * silu_a;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      db_row[i + k] = tilec::rt::to_float(dc_row[i + k]) * silu_a[i + k];
+    }
+    // liger.cpp:147: tl::store(b + row * stride + cols, tl::cast<tl::bfloat16>(db_row), mask);
+    {
+      __nv_bfloat16 vals[B_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < B_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_bf16(db_row[i + v]);
+      if (mask[i])
+        tilec::rt::store_vec<B_STORE_VEC, true>(b + row * stride + cols[i], vals);
+    }
   }
 }
 
@@ -2374,112 +2352,104 @@ __global__ void __launch_bounds__(NUM_THREADS) geglu_bwd(
     int n_cols) {
   // liger.cpp:155: int64_t row = tl::program_id(0);
   const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
-  // liger.cpp:156: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    cols[i] = L0::coord0(i);
-  }
-  // liger.cpp:157: auto mask = cols < n_cols;
   bool mask[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    mask[i] = cols[i] < n_cols;
-  }
-  // liger.cpp:158: auto dc_row = tl::load(dc + row * stride + cols, mask, 0.0f);
   __nv_bfloat16 dc_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += DC_ROW_VEC) {
-    tilec::rt::load_vec<DC_ROW_VEC, false>(&dc_row[i], dc + row * stride + cols[i], &mask[i],
-                                           tilec::rt::to_bf16(0.0f), mask[i + DC_ROW_VEC - 1]);
-  }
-  // liger.cpp:159: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
   __nv_bfloat16 a_load[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += A_LOAD_VEC) {
-    tilec::rt::load_vec<A_LOAD_VEC, false>(&a_load[i], a + row * stride + cols[i], &mask[i],
-                                           tilec::rt::to_bf16(0.0f), mask[i + A_LOAD_VEC - 1]);
-  }
-  // liger.cpp:160: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
   __nv_bfloat16 b_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += B_ROW_VEC) {
-    tilec::rt::load_vec<B_ROW_VEC, false>(&b_row[i], b + row * stride + cols[i], &mask[i],
-                                          tilec::rt::to_bf16(0.0f), mask[i + B_ROW_VEC - 1]);
-  }
-  // liger.cpp:159: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
   float a_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    a_row[i] = tilec::rt::to_float(a_load[i]);
-  }
-  // liger.cpp:163: auto a_cubed = a_row * a_row * a_row;
   float a_cubed[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    a_cubed[i] = a_row[i] * a_row[i] * a_row[i];
-  }
-  // liger.cpp:164: auto tanh_result = tl::tanh(sqrt_2_over_pi * (a_row + 0.044715f * a_cubed));
   float tanh_result[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    tanh_result[i] = tanhf(0.797884583f * (a_row[i] + 0.0447149985f * a_cubed[i]));
-  }
-  // liger.cpp:168: auto tanh_sq = tanh_result * tanh_result;
   float tanh_sq[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    tanh_sq[i] = tanh_result[i] * tanh_result[i];
-  }
-  // liger.cpp:169: auto term2 = 0.5f * a_row * (1.0f - tanh_sq) * (sqrt_2_over_pi * (1.0f + three_c * a_row * a_row));
   float term2[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    term2[i] = 0.5f * a_row[i] * (1.0f - tanh_sq[i]) * (0.797884583f * (1.0f + 0.134145007f * a_row[i] * a_row[i]));
-  }
-  // liger.cpp:167: auto term1 = 0.5f * (1.0f + tanh_result);
   float term1[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    term1[i] = 0.5f * (1.0f + tanh_result[i]);
-  }
-  // liger.cpp:170: auto da_row = dc_row * b_row * (term1 + term2);
   float da_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    da_row[i] = tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dc_row[i]) * tilec::rt::to_float(b_row[i]))) * (term1[i] + term2[i]);
-  }
-  // liger.cpp:171: tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += A_STORE_VEC) {
-    __nv_bfloat16 vals[A_STORE_VEC];
-    TILEC_UNROLL
-    for (int v = 0; v < A_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(da_row[i + v]);
-    tilec::rt::store_vec<A_STORE_VEC, false>(a + row * stride + cols[i], vals, &mask[i],
-                                             mask[i + A_STORE_VEC - 1]);
-  }
-  // liger.cpp:165: auto geglu_a = tl::cast<float>(tl::cast<tl::bfloat16>(0.5f * a_row * (1.0f + tanh_result)));
   float geglu_a[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    geglu_a[i] = tilec::rt::to_float(tilec::rt::to_bf16(0.5f * a_row[i] * (1.0f + tanh_result[i])));
-  }
-  // liger.cpp:166: auto db_row = tl::cast<float>(dc_row) * geglu_a;
   float db_row[L0::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    db_row[i] = tilec::rt::to_float(dc_row[i]) * geglu_a[i];
-  }
-  // liger.cpp:172: tl::store(b + row * stride + cols, tl::cast<tl::bfloat16>(db_row), mask);
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += B_STORE_VEC) {
-    __nv_bfloat16 vals[B_STORE_VEC];
+  for (int i = 0; i < L0::ELEMS; i += DC_ROW_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+    // liger.cpp:156: auto cols = tl::arange<0, BLOCK>();
     TILEC_UNROLL
-    for (int v = 0; v < B_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(db_row[i + v]);
-    tilec::rt::store_vec<B_STORE_VEC, false>(b + row * stride + cols[i], vals, &mask[i],
-                                             mask[i + B_STORE_VEC - 1]);
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      cols[i + k] = L0::coord0(i + k);
+    }
+    // liger.cpp:157: auto mask = cols < n_cols;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      mask[i + k] = cols[i + k] < n_cols;
+    }
+    // liger.cpp:158: auto dc_row = tl::load(dc + row * stride + cols, mask, 0.0f);
+    tilec::rt::load_vec<DC_ROW_VEC, false>(&dc_row[i], dc + row * stride + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + DC_ROW_VEC - 1]);
+    // liger.cpp:159: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
+    tilec::rt::load_vec<A_LOAD_VEC, false>(&a_load[i], a + row * stride + cols[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + A_LOAD_VEC - 1]);
+    // liger.cpp:160: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
+    tilec::rt::load_vec<B_ROW_VEC, false>(&b_row[i], b + row * stride + cols[i], &mask[i],
+                                          tilec::rt::to_bf16(0.0f), mask[i + B_ROW_VEC - 1]);
+    // liger.cpp:159: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      a_row[i + k] = tilec::rt::to_float(a_load[i + k]);
+    }
+    // liger.cpp:163: auto a_cubed = a_row * a_row * a_row;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      a_cubed[i + k] = a_row[i + k] * a_row[i + k] * a_row[i + k];
+    }
+    // liger.cpp:164: auto tanh_result = tl::tanh(sqrt_2_over_pi * (a_row + 0.044715f * a_cubed));
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      tanh_result[i + k] = tanhf(0.797884583f * (a_row[i + k] + 0.0447149985f * a_cubed[i + k]));
+    }
+    // liger.cpp:168: auto tanh_sq = tanh_result * tanh_result;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      tanh_sq[i + k] = tanh_result[i + k] * tanh_result[i + k];
+    }
+    // liger.cpp:169: auto term2 = 0.5f * a_row * (1.0f - tanh_sq) * (sqrt_2_over_pi * (1.0f + three_c * a_row * a_row));
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      term2[i + k] = 0.5f * a_row[i + k] * (1.0f - tanh_sq[i + k]) * (0.797884583f * (1.0f + 0.134145007f * a_row[i + k] * a_row[i + k]));
+    }
+    // liger.cpp:167: auto term1 = 0.5f * (1.0f + tanh_result);
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      term1[i + k] = 0.5f * (1.0f + tanh_result[i + k]);
+    }
+    // liger.cpp:170: auto da_row = dc_row * b_row * (term1 + term2);
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      da_row[i + k] = tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dc_row[i + k]) * tilec::rt::to_float(b_row[i + k]))) * (term1[i + k] + term2[i + k]);
+    }
+    // liger.cpp:171: tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
+    {
+      __nv_bfloat16 vals[A_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < A_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_bf16(da_row[i + v]);
+      tilec::rt::store_vec<A_STORE_VEC, false>(a + row * stride + cols[i], vals, &mask[i],
+                                               mask[i + A_STORE_VEC - 1]);
+    }
+    // liger.cpp:165: auto geglu_a = tl::cast<float>(tl::cast<tl::bfloat16>(0.5f * a_row * (1.0f + tanh_result)));
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      geglu_a[i + k] = tilec::rt::to_float(tilec::rt::to_bf16(0.5f * a_row[i + k] * (1.0f + tanh_result[i + k])));
+    }
+    // liger.cpp:166: auto db_row = tl::cast<float>(dc_row) * geglu_a;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      db_row[i + k] = tilec::rt::to_float(dc_row[i + k]) * geglu_a[i + k];
+    }
+    // liger.cpp:172: tl::store(b + row * stride + cols, tl::cast<tl::bfloat16>(db_row), mask);
+    {
+      __nv_bfloat16 vals[B_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < B_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_bf16(db_row[i + v]);
+      tilec::rt::store_vec<B_STORE_VEC, false>(b + row * stride + cols[i], vals, &mask[i],
+                                               mask[i + B_STORE_VEC - 1]);
+    }
   }
 }
 
@@ -2504,112 +2474,104 @@ __global__ void __launch_bounds__(NUM_THREADS) geglu_bwd(
     int n_cols) {
   // liger.cpp:155: int64_t row = tl::program_id(0);
   const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
-  // liger.cpp:156: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    cols[i] = L0::coord0(i);
-  }
-  // liger.cpp:157: auto mask = cols < n_cols;
   bool mask[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    mask[i] = cols[i] < n_cols;
-  }
-  // liger.cpp:158: auto dc_row = tl::load(dc + row * stride + cols, mask, 0.0f);
   __nv_bfloat16 dc_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += DC_ROW_VEC) {
-    tilec::rt::load_vec_if<DC_ROW_VEC, true>(&dc_row[i], dc + row * stride + cols[i], mask[i],
-                                             tilec::rt::to_bf16(0.0f));
-  }
-  // liger.cpp:159: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
   __nv_bfloat16 a_load[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += A_LOAD_VEC) {
-    tilec::rt::load_vec_if<A_LOAD_VEC, true>(&a_load[i], a + row * stride + cols[i], mask[i],
-                                             tilec::rt::to_bf16(0.0f));
-  }
-  // liger.cpp:160: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
   __nv_bfloat16 b_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += B_ROW_VEC) {
-    tilec::rt::load_vec_if<B_ROW_VEC, true>(&b_row[i], b + row * stride + cols[i], mask[i],
-                                            tilec::rt::to_bf16(0.0f));
-  }
-  // liger.cpp:159: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
   float a_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    a_row[i] = tilec::rt::to_float(a_load[i]);
-  }
-  // liger.cpp:163: auto a_cubed = a_row * a_row * a_row;
   float a_cubed[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    a_cubed[i] = a_row[i] * a_row[i] * a_row[i];
-  }
-  // liger.cpp:164: auto tanh_result = tl::tanh(sqrt_2_over_pi * (a_row + 0.044715f * a_cubed));
   float tanh_result[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    tanh_result[i] = tanhf(0.797884583f * (a_row[i] + 0.0447149985f * a_cubed[i]));
-  }
-  // liger.cpp:168: auto tanh_sq = tanh_result * tanh_result;
   float tanh_sq[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    tanh_sq[i] = tanh_result[i] * tanh_result[i];
-  }
-  // liger.cpp:169: auto term2 = 0.5f * a_row * (1.0f - tanh_sq) * (sqrt_2_over_pi * (1.0f + three_c * a_row * a_row));
   float term2[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    term2[i] = 0.5f * a_row[i] * (1.0f - tanh_sq[i]) * (0.797884583f * (1.0f + 0.134145007f * a_row[i] * a_row[i]));
-  }
-  // liger.cpp:167: auto term1 = 0.5f * (1.0f + tanh_result);
   float term1[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    term1[i] = 0.5f * (1.0f + tanh_result[i]);
-  }
-  // liger.cpp:170: auto da_row = dc_row * b_row * (term1 + term2);
   float da_row[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    da_row[i] = tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dc_row[i]) * tilec::rt::to_float(b_row[i]))) * (term1[i] + term2[i]);
-  }
-  // liger.cpp:171: tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += A_STORE_VEC) {
-    __nv_bfloat16 vals[A_STORE_VEC];
-    TILEC_UNROLL
-    for (int v = 0; v < A_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(da_row[i + v]);
-    if (mask[i])
-      tilec::rt::store_vec<A_STORE_VEC, true>(a + row * stride + cols[i], vals);
-  }
-  // liger.cpp:165: auto geglu_a = tl::cast<float>(tl::cast<tl::bfloat16>(0.5f * a_row * (1.0f + tanh_result)));
   float geglu_a[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    geglu_a[i] = tilec::rt::to_float(tilec::rt::to_bf16(0.5f * a_row[i] * (1.0f + tanh_result[i])));
-  }
-  // liger.cpp:166: auto db_row = tl::cast<float>(dc_row) * geglu_a;
   float db_row[L0::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    db_row[i] = tilec::rt::to_float(dc_row[i]) * geglu_a[i];
-  }
-  // liger.cpp:172: tl::store(b + row * stride + cols, tl::cast<tl::bfloat16>(db_row), mask);
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += B_STORE_VEC) {
-    __nv_bfloat16 vals[B_STORE_VEC];
+  for (int i = 0; i < L0::ELEMS; i += DC_ROW_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+    // liger.cpp:156: auto cols = tl::arange<0, BLOCK>();
     TILEC_UNROLL
-    for (int v = 0; v < B_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(db_row[i + v]);
-    if (mask[i])
-      tilec::rt::store_vec<B_STORE_VEC, true>(b + row * stride + cols[i], vals);
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      cols[i + k] = L0::coord0(i + k);
+    }
+    // liger.cpp:157: auto mask = cols < n_cols;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      mask[i + k] = cols[i + k] < n_cols;
+    }
+    // liger.cpp:158: auto dc_row = tl::load(dc + row * stride + cols, mask, 0.0f);
+    tilec::rt::load_vec_if<DC_ROW_VEC, true>(&dc_row[i], dc + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+    // liger.cpp:159: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
+    tilec::rt::load_vec_if<A_LOAD_VEC, true>(&a_load[i], a + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+    // liger.cpp:160: auto b_row = tl::load(b + row * stride + cols, mask, 0.0f);
+    tilec::rt::load_vec_if<B_ROW_VEC, true>(&b_row[i], b + row * stride + cols[i], mask[i],
+                                            tilec::rt::to_bf16(0.0f));
+    // liger.cpp:159: auto a_row = tl::cast<float>(tl::load(a + row * stride + cols, mask, 0.0f));
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      a_row[i + k] = tilec::rt::to_float(a_load[i + k]);
+    }
+    // liger.cpp:163: auto a_cubed = a_row * a_row * a_row;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      a_cubed[i + k] = a_row[i + k] * a_row[i + k] * a_row[i + k];
+    }
+    // liger.cpp:164: auto tanh_result = tl::tanh(sqrt_2_over_pi * (a_row + 0.044715f * a_cubed));
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      tanh_result[i + k] = tanhf(0.797884583f * (a_row[i + k] + 0.0447149985f * a_cubed[i + k]));
+    }
+    // liger.cpp:168: auto tanh_sq = tanh_result * tanh_result;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      tanh_sq[i + k] = tanh_result[i + k] * tanh_result[i + k];
+    }
+    // liger.cpp:169: auto term2 = 0.5f * a_row * (1.0f - tanh_sq) * (sqrt_2_over_pi * (1.0f + three_c * a_row * a_row));
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      term2[i + k] = 0.5f * a_row[i + k] * (1.0f - tanh_sq[i + k]) * (0.797884583f * (1.0f + 0.134145007f * a_row[i + k] * a_row[i + k]));
+    }
+    // liger.cpp:167: auto term1 = 0.5f * (1.0f + tanh_result);
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      term1[i + k] = 0.5f * (1.0f + tanh_result[i + k]);
+    }
+    // liger.cpp:170: auto da_row = dc_row * b_row * (term1 + term2);
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      da_row[i + k] = tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dc_row[i + k]) * tilec::rt::to_float(b_row[i + k]))) * (term1[i + k] + term2[i + k]);
+    }
+    // liger.cpp:171: tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
+    {
+      __nv_bfloat16 vals[A_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < A_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_bf16(da_row[i + v]);
+      if (mask[i])
+        tilec::rt::store_vec<A_STORE_VEC, true>(a + row * stride + cols[i], vals);
+    }
+    // liger.cpp:165: auto geglu_a = tl::cast<float>(tl::cast<tl::bfloat16>(0.5f * a_row * (1.0f + tanh_result)));
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      geglu_a[i + k] = tilec::rt::to_float(tilec::rt::to_bf16(0.5f * a_row[i + k] * (1.0f + tanh_result[i + k])));
+    }
+    // liger.cpp:166: auto db_row = tl::cast<float>(dc_row) * geglu_a;
+    TILEC_UNROLL
+    for (int k = 0; k < DC_ROW_VEC; ++k) {
+      db_row[i + k] = tilec::rt::to_float(dc_row[i + k]) * geglu_a[i + k];
+    }
+    // liger.cpp:172: tl::store(b + row * stride + cols, tl::cast<tl::bfloat16>(db_row), mask);
+    {
+      __nv_bfloat16 vals[B_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < B_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_bf16(db_row[i + v]);
+      if (mask[i])
+        tilec::rt::store_vec<B_STORE_VEC, true>(b + row * stride + cols[i], vals);
+    }
   }
 }
 
@@ -3951,69 +3913,62 @@ __global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
   // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
   const __nv_bfloat16 alpha_load = *alpha;
   const float a = tilec::rt::to_float(alpha_load);
-  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
   int64_t col[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    col[i] = start * int64_t{4096} + static_cast<int64_t>(L0::coord0(i));
-  }
-  // liger.cpp:185: auto mask = col < n;
   bool mask[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    mask[i] = col[i] < static_cast<int64_t>(n);
-  }
-  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
   __nv_bfloat16 gamma_load[L0::ELEMS];
+  __nv_bfloat16 x_load[L0::ELEMS];
+  __nv_bfloat16 beta_load[L0::ELEMS];
+  float xv[L0::ELEMS];
+  float g[L0::ELEMS];
+  float yv[L0::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+    // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
+    TILEC_UNROLL
+    for (int k = 0; k < GAMMA_LOAD_VEC; ++k) {
+      col[i + k] = start * int64_t{4096} + static_cast<int64_t>(L0::coord0(i + k));
+    }
+    // liger.cpp:185: auto mask = col < n;
+    TILEC_UNROLL
+    for (int k = 0; k < GAMMA_LOAD_VEC; ++k) {
+      mask[i + k] = col[i + k] < static_cast<int64_t>(n);
+    }
+    // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
     tilec::rt::load_vec<GAMMA_LOAD_VEC, false>(&gamma_load[i], gamma + col[i], &mask[i],
                                                tilec::rt::to_bf16(0.0f),
                                                mask[i + GAMMA_LOAD_VEC - 1]);
-  }
-  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
-  __nv_bfloat16 x_load[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
     tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
                                            &mask[i], tilec::rt::to_bf16(0.0f),
                                            mask[i + X_LOAD_VEC - 1]);
-  }
-  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
-  __nv_bfloat16 beta_load[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
+    // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
     tilec::rt::load_vec<BETA_LOAD_VEC, false>(&beta_load[i], beta + col[i], &mask[i],
                                               tilec::rt::to_bf16(0.0f),
                                               mask[i + BETA_LOAD_VEC - 1]);
-  }
-  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
-  float xv[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    xv[i] = tilec::rt::to_float(x_load[i]);
-  }
-  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
-  float g[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    g[i] = tilec::rt::to_float(gamma_load[i]);
-  }
-  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
-  float yv[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
-  }
-  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-    __nv_bfloat16 vals[Y_STORE_VEC];
+    // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
     TILEC_UNROLL
-    for (int v = 0; v < Y_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(yv[i + v]);
-    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * static_cast<int64_t>(n) + col[i], vals,
-                                             &mask[i], mask[i + Y_STORE_VEC - 1]);
+    for (int k = 0; k < GAMMA_LOAD_VEC; ++k) {
+      xv[i + k] = tilec::rt::to_float(x_load[i + k]);
+    }
+    // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+    TILEC_UNROLL
+    for (int k = 0; k < GAMMA_LOAD_VEC; ++k) {
+      g[i + k] = tilec::rt::to_float(gamma_load[i + k]);
+    }
+    // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+    TILEC_UNROLL
+    for (int k = 0; k < GAMMA_LOAD_VEC; ++k) {
+      yv[i + k] = tanhf(a * xv[i + k]) * g[i + k] + tilec::rt::to_float(beta_load[i + k]);
+    }
+    // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+    {
+      __nv_bfloat16 vals[Y_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_bf16(yv[i + v]);
+      tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * static_cast<int64_t>(n) + col[i], vals,
+                                               &mask[i], mask[i + Y_STORE_VEC - 1]);
+    }
   }
 }
 
@@ -4042,66 +3997,59 @@ __global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
   // liger.cpp:187: float a = tl::cast<float>(tl::load(alpha));
   const __nv_bfloat16 alpha_load = *alpha;
   const float a = tilec::rt::to_float(alpha_load);
-  // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
   int64_t col[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    col[i] = start * int64_t{4096} + static_cast<int64_t>(L0::coord0(i));
-  }
-  // liger.cpp:185: auto mask = col < n;
   bool mask[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    mask[i] = col[i] < static_cast<int64_t>(n);
-  }
-  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
   __nv_bfloat16 gamma_load[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {
-    tilec::rt::load_vec_if<GAMMA_LOAD_VEC, true>(&gamma_load[i], gamma + col[i], mask[i],
-                                                 tilec::rt::to_bf16(0.0f));
-  }
-  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
   __nv_bfloat16 x_load[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
-    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
-                                             mask[i], tilec::rt::to_bf16(0.0f));
-  }
-  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
   __nv_bfloat16 beta_load[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += BETA_LOAD_VEC) {
-    tilec::rt::load_vec_if<BETA_LOAD_VEC, true>(&beta_load[i], beta + col[i], mask[i],
-                                                tilec::rt::to_bf16(0.0f));
-  }
-  // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
   float xv[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    xv[i] = tilec::rt::to_float(x_load[i]);
-  }
-  // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
   float g[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    g[i] = tilec::rt::to_float(gamma_load[i]);
-  }
-  // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
   float yv[L0::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    yv[i] = tanhf(a * xv[i]) * g[i] + tilec::rt::to_float(beta_load[i]);
-  }
-  // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-    __nv_bfloat16 vals[Y_STORE_VEC];
+  for (int i = 0; i < L0::ELEMS; i += GAMMA_LOAD_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+    // liger.cpp:184: auto col = start * BLOCK_N + tl::arange<0, BLOCK_N>();
     TILEC_UNROLL
-    for (int v = 0; v < Y_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(yv[i + v]);
-    if (mask[i])
-      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * static_cast<int64_t>(n) + col[i], vals);
+    for (int k = 0; k < GAMMA_LOAD_VEC; ++k) {
+      col[i + k] = start * int64_t{4096} + static_cast<int64_t>(L0::coord0(i + k));
+    }
+    // liger.cpp:185: auto mask = col < n;
+    TILEC_UNROLL
+    for (int k = 0; k < GAMMA_LOAD_VEC; ++k) {
+      mask[i + k] = col[i + k] < static_cast<int64_t>(n);
+    }
+    // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+    tilec::rt::load_vec_if<GAMMA_LOAD_VEC, true>(&gamma_load[i], gamma + col[i], mask[i],
+                                                 tilec::rt::to_bf16(0.0f));
+    // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + row * static_cast<int64_t>(n) + col[i],
+                                             mask[i], tilec::rt::to_bf16(0.0f));
+    // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+    tilec::rt::load_vec_if<BETA_LOAD_VEC, true>(&beta_load[i], beta + col[i], mask[i],
+                                                tilec::rt::to_bf16(0.0f));
+    // liger.cpp:189: auto xv = tl::cast<float>(tl::load(x + row * n + col, mask, 0.0f));
+    TILEC_UNROLL
+    for (int k = 0; k < GAMMA_LOAD_VEC; ++k) {
+      xv[i + k] = tilec::rt::to_float(x_load[i + k]);
+    }
+    // liger.cpp:188: auto g = tl::cast<float>(tl::load(gamma + col, mask, 0.0f));
+    TILEC_UNROLL
+    for (int k = 0; k < GAMMA_LOAD_VEC; ++k) {
+      g[i + k] = tilec::rt::to_float(gamma_load[i + k]);
+    }
+    // liger.cpp:190: auto yv = tl::tanh(a * xv) * g + tl::cast<float>(tl::load(beta + col, mask, 0.0f));
+    TILEC_UNROLL
+    for (int k = 0; k < GAMMA_LOAD_VEC; ++k) {
+      yv[i + k] = tanhf(a * xv[i + k]) * g[i + k] + tilec::rt::to_float(beta_load[i + k]);
+    }
+    // liger.cpp:191: tl::store(y + row * n + col, tl::cast<tl::bfloat16>(yv), mask);
+    {
+      __nv_bfloat16 vals[Y_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_bf16(yv[i + v]);
+      if (mask[i])
+        tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * static_cast<int64_t>(n) + col[i], vals);
+    }
   }
 }
 
@@ -4595,29 +4543,26 @@ __global__ void __launch_bounds__(NUM_THREADS) jsd_fwd(
   // liger.cpp:202: for (int i = 0; i < n_cols; i += BLOCK) {
   TILEC_NO_UNROLL
   for (int i = 0; i < n_cols; i += BLOCK) {
-    // liger.cpp:203: auto offs = i + tl::arange<0, BLOCK>();
     int offs[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-      offs[i_1] = i + L0::coord0(i_1);
-    }
-    // liger.cpp:204: auto mask = offs < n_cols;
     bool mask[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-      mask[i_1] = offs[i_1] < n_cols;
-    }
-    // liger.cpp:205: auto X = tl::load(x + row * x_stride + offs, mask, -tl::inf);
     float X[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += X_VEC) {
-      tilec::rt::load_vec<X_VEC, false>(&X[i_1], x + row * x_stride + offs[i_1], &mask[i_1],
-                                        -INFINITY, mask[i_1 + X_VEC - 1]);
-    }
-    // liger.cpp:206: auto Y = tl::load(y + row * y_stride + offs, mask, -tl::inf);
     float Y[L0::ELEMS];
     TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += Y_VEC) {
+    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += X_VEC) {  // one vector of each access at a time (all at once: about 512 registers)
+      // liger.cpp:203: auto offs = i + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_VEC; ++k) {
+        offs[i_1 + k] = i + L0::coord0(i_1 + k);
+      }
+      // liger.cpp:204: auto mask = offs < n_cols;
+      TILEC_UNROLL
+      for (int k = 0; k < X_VEC; ++k) {
+        mask[i_1 + k] = offs[i_1 + k] < n_cols;
+      }
+      // liger.cpp:205: auto X = tl::load(x + row * x_stride + offs, mask, -tl::inf);
+      tilec::rt::load_vec<X_VEC, false>(&X[i_1], x + row * x_stride + offs[i_1], &mask[i_1],
+                                        -INFINITY, mask[i_1 + X_VEC - 1]);
+      // liger.cpp:206: auto Y = tl::load(y + row * y_stride + offs, mask, -tl::inf);
       tilec::rt::load_vec<Y_VEC, false>(&Y[i_1], y + row * y_stride + offs[i_1], &mask[i_1],
                                         -INFINITY, mask[i_1 + Y_VEC - 1]);
     }
@@ -4648,61 +4593,63 @@ __global__ void __launch_bounds__(NUM_THREADS) jsd_fwd(
       const float max_val = fmaxf(max_X, max_Y);
       // liger.cpp:221: float exp_max = tl::exp(max_val);
       const float exp_max = tilec::rt::exp(max_val);
-      // liger.cpp:222: auto Q = tl::exp(X - max_val) * exp_max;
       float Q[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-        Q[i_1] = tilec::rt::exp(X[i_1] - max_val) * exp_max;
-      }
-      // liger.cpp:225: auto one_minus_beta_Q = (1 - BETA) * Q;
       float one_minus_beta_Q[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-        one_minus_beta_Q[i_1] = 0.5f * Q[i_1];
-      }
-      // liger.cpp:223: auto P = tl::exp(Y - max_val) * exp_max;
       float P[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-        P[i_1] = tilec::rt::exp(Y[i_1] - max_val) * exp_max;
-      }
-      // liger.cpp:224: auto beta_P = BETA * P;
       float beta_P[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-        beta_P[i_1] = BETA * P[i_1];
-      }
-      // liger.cpp:226: auto M = beta_P + one_minus_beta_Q;
       float M[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-        M[i_1] = beta_P[i_1] + one_minus_beta_Q[i_1];
-      }
-      // liger.cpp:227: auto log_M = tl::log(M);
       float log_M[L0::ELEMS];
       TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-        log_M[i_1] = logf(M[i_1]);
-      }
-      // liger.cpp:228: tl::store(loss + row * loss_stride + offs, (beta_P * Y + one_minus_beta_Q * X - M * log_M) * scale, mask);
-      TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += LOSS_STORE_VEC) {
-        float vals[LOSS_STORE_VEC];
+      for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += LOSS_STORE_VEC) {  // one vector of each access at a time (all at once: about 512 registers)
+        // liger.cpp:222: auto Q = tl::exp(X - max_val) * exp_max;
         TILEC_UNROLL
-        for (int v = 0; v < LOSS_STORE_VEC; ++v)
-          vals[v] = (beta_P[i_1 + v] * Y[i_1 + v] + one_minus_beta_Q[i_1 + v] * X[i_1 + v] - M[i_1 + v] * log_M[i_1 + v]) * scale;
-        tilec::rt::store_vec<LOSS_STORE_VEC, false>(
-            loss + row * loss_stride + offs[i_1], vals, &mask[i_1], mask[i_1 + LOSS_STORE_VEC - 1]);
-      }
-      // liger.cpp:229: tl::store(dx + row * dx_stride + offs, one_minus_beta_Q * (X - log_M) * scale, mask);
-      TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += DX_STORE_VEC) {
-        float vals[DX_STORE_VEC];
+        for (int k = 0; k < LOSS_STORE_VEC; ++k) {
+          Q[i_1 + k] = tilec::rt::exp(X[i_1 + k] - max_val) * exp_max;
+        }
+        // liger.cpp:225: auto one_minus_beta_Q = (1 - BETA) * Q;
         TILEC_UNROLL
-        for (int v = 0; v < DX_STORE_VEC; ++v)
-          vals[v] = one_minus_beta_Q[i_1 + v] * (X[i_1 + v] - log_M[i_1 + v]) * scale;
-        tilec::rt::store_vec<DX_STORE_VEC, false>(dx + row * dx_stride + offs[i_1], vals,
-                                                  &mask[i_1], mask[i_1 + DX_STORE_VEC - 1]);
+        for (int k = 0; k < LOSS_STORE_VEC; ++k) {
+          one_minus_beta_Q[i_1 + k] = 0.5f * Q[i_1 + k];
+        }
+        // liger.cpp:223: auto P = tl::exp(Y - max_val) * exp_max;
+        TILEC_UNROLL
+        for (int k = 0; k < LOSS_STORE_VEC; ++k) {
+          P[i_1 + k] = tilec::rt::exp(Y[i_1 + k] - max_val) * exp_max;
+        }
+        // liger.cpp:224: auto beta_P = BETA * P;
+        TILEC_UNROLL
+        for (int k = 0; k < LOSS_STORE_VEC; ++k) {
+          beta_P[i_1 + k] = BETA * P[i_1 + k];
+        }
+        // liger.cpp:226: auto M = beta_P + one_minus_beta_Q;
+        TILEC_UNROLL
+        for (int k = 0; k < LOSS_STORE_VEC; ++k) {
+          M[i_1 + k] = beta_P[i_1 + k] + one_minus_beta_Q[i_1 + k];
+        }
+        // liger.cpp:227: auto log_M = tl::log(M);
+        TILEC_UNROLL
+        for (int k = 0; k < LOSS_STORE_VEC; ++k) {
+          log_M[i_1 + k] = logf(M[i_1 + k]);
+        }
+        // liger.cpp:228: tl::store(loss + row * loss_stride + offs, (beta_P * Y + one_minus_beta_Q * X - M * log_M) * scale, mask);
+        {
+          float vals[LOSS_STORE_VEC];
+          TILEC_UNROLL
+          for (int v = 0; v < LOSS_STORE_VEC; ++v)
+            vals[v] = (beta_P[i_1 + v] * Y[i_1 + v] + one_minus_beta_Q[i_1 + v] * X[i_1 + v] - M[i_1 + v] * log_M[i_1 + v]) * scale;
+          tilec::rt::store_vec<LOSS_STORE_VEC, false>(
+              loss + row * loss_stride + offs[i_1], vals, &mask[i_1],
+              mask[i_1 + LOSS_STORE_VEC - 1]);
+        }
+        // liger.cpp:229: tl::store(dx + row * dx_stride + offs, one_minus_beta_Q * (X - log_M) * scale, mask);
+        {
+          float vals[DX_STORE_VEC];
+          TILEC_UNROLL
+          for (int v = 0; v < DX_STORE_VEC; ++v)
+            vals[v] = one_minus_beta_Q[i_1 + v] * (X[i_1 + v] - log_M[i_1 + v]) * scale;
+          tilec::rt::store_vec<DX_STORE_VEC, false>(
+              dx + row * dx_stride + offs[i_1], vals, &mask[i_1], mask[i_1 + DX_STORE_VEC - 1]);
+        }
       }
     }
   }
@@ -4736,29 +4683,26 @@ __global__ void __launch_bounds__(NUM_THREADS) jsd_fwd(
   // liger.cpp:202: for (int i = 0; i < n_cols; i += BLOCK) {
   TILEC_NO_UNROLL
   for (int i = 0; i < n_cols; i += BLOCK) {
-    // liger.cpp:203: auto offs = i + tl::arange<0, BLOCK>();
     int offs[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-      offs[i_1] = i + L0::coord0(i_1);
-    }
-    // liger.cpp:204: auto mask = offs < n_cols;
     bool mask[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-      mask[i_1] = offs[i_1] < n_cols;
-    }
-    // liger.cpp:205: auto X = tl::load(x + row * x_stride + offs, mask, -tl::inf);
     float X[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += X_VEC) {
-      tilec::rt::load_vec_if<X_VEC, true>(&X[i_1], x + row * x_stride + offs[i_1], mask[i_1],
-                                          -INFINITY);
-    }
-    // liger.cpp:206: auto Y = tl::load(y + row * y_stride + offs, mask, -tl::inf);
     float Y[L0::ELEMS];
     TILEC_UNROLL
-    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += Y_VEC) {
+    for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += X_VEC) {  // one vector of each access at a time (all at once: about 512 registers)
+      // liger.cpp:203: auto offs = i + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_VEC; ++k) {
+        offs[i_1 + k] = i + L0::coord0(i_1 + k);
+      }
+      // liger.cpp:204: auto mask = offs < n_cols;
+      TILEC_UNROLL
+      for (int k = 0; k < X_VEC; ++k) {
+        mask[i_1 + k] = offs[i_1 + k] < n_cols;
+      }
+      // liger.cpp:205: auto X = tl::load(x + row * x_stride + offs, mask, -tl::inf);
+      tilec::rt::load_vec_if<X_VEC, true>(&X[i_1], x + row * x_stride + offs[i_1], mask[i_1],
+                                          -INFINITY);
+      // liger.cpp:206: auto Y = tl::load(y + row * y_stride + offs, mask, -tl::inf);
       tilec::rt::load_vec_if<Y_VEC, true>(&Y[i_1], y + row * y_stride + offs[i_1], mask[i_1],
                                           -INFINITY);
     }
@@ -4789,61 +4733,62 @@ __global__ void __launch_bounds__(NUM_THREADS) jsd_fwd(
       const float max_val = fmaxf(max_X, max_Y);
       // liger.cpp:221: float exp_max = tl::exp(max_val);
       const float exp_max = tilec::rt::exp(max_val);
-      // liger.cpp:222: auto Q = tl::exp(X - max_val) * exp_max;
       float Q[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-        Q[i_1] = tilec::rt::exp(X[i_1] - max_val) * exp_max;
-      }
-      // liger.cpp:225: auto one_minus_beta_Q = (1 - BETA) * Q;
       float one_minus_beta_Q[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-        one_minus_beta_Q[i_1] = 0.5f * Q[i_1];
-      }
-      // liger.cpp:223: auto P = tl::exp(Y - max_val) * exp_max;
       float P[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-        P[i_1] = tilec::rt::exp(Y[i_1] - max_val) * exp_max;
-      }
-      // liger.cpp:224: auto beta_P = BETA * P;
       float beta_P[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-        beta_P[i_1] = BETA * P[i_1];
-      }
-      // liger.cpp:226: auto M = beta_P + one_minus_beta_Q;
       float M[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-        M[i_1] = beta_P[i_1] + one_minus_beta_Q[i_1];
-      }
-      // liger.cpp:227: auto log_M = tl::log(M);
       float log_M[L0::ELEMS];
       TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-        log_M[i_1] = logf(M[i_1]);
-      }
-      // liger.cpp:228: tl::store(loss + row * loss_stride + offs, (beta_P * Y + one_minus_beta_Q * X - M * log_M) * scale, mask);
-      TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += LOSS_STORE_VEC) {
-        float vals[LOSS_STORE_VEC];
+      for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += LOSS_STORE_VEC) {  // one vector of each access at a time (all at once: about 512 registers)
+        // liger.cpp:222: auto Q = tl::exp(X - max_val) * exp_max;
         TILEC_UNROLL
-        for (int v = 0; v < LOSS_STORE_VEC; ++v)
-          vals[v] = (beta_P[i_1 + v] * Y[i_1 + v] + one_minus_beta_Q[i_1 + v] * X[i_1 + v] - M[i_1 + v] * log_M[i_1 + v]) * scale;
-        if (mask[i_1])
-          tilec::rt::store_vec<LOSS_STORE_VEC, true>(loss + row * loss_stride + offs[i_1], vals);
-      }
-      // liger.cpp:229: tl::store(dx + row * dx_stride + offs, one_minus_beta_Q * (X - log_M) * scale, mask);
-      TILEC_UNROLL
-      for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += DX_STORE_VEC) {
-        float vals[DX_STORE_VEC];
+        for (int k = 0; k < LOSS_STORE_VEC; ++k) {
+          Q[i_1 + k] = tilec::rt::exp(X[i_1 + k] - max_val) * exp_max;
+        }
+        // liger.cpp:225: auto one_minus_beta_Q = (1 - BETA) * Q;
         TILEC_UNROLL
-        for (int v = 0; v < DX_STORE_VEC; ++v)
-          vals[v] = one_minus_beta_Q[i_1 + v] * (X[i_1 + v] - log_M[i_1 + v]) * scale;
-        if (mask[i_1])
-          tilec::rt::store_vec<DX_STORE_VEC, true>(dx + row * dx_stride + offs[i_1], vals);
+        for (int k = 0; k < LOSS_STORE_VEC; ++k) {
+          one_minus_beta_Q[i_1 + k] = 0.5f * Q[i_1 + k];
+        }
+        // liger.cpp:223: auto P = tl::exp(Y - max_val) * exp_max;
+        TILEC_UNROLL
+        for (int k = 0; k < LOSS_STORE_VEC; ++k) {
+          P[i_1 + k] = tilec::rt::exp(Y[i_1 + k] - max_val) * exp_max;
+        }
+        // liger.cpp:224: auto beta_P = BETA * P;
+        TILEC_UNROLL
+        for (int k = 0; k < LOSS_STORE_VEC; ++k) {
+          beta_P[i_1 + k] = BETA * P[i_1 + k];
+        }
+        // liger.cpp:226: auto M = beta_P + one_minus_beta_Q;
+        TILEC_UNROLL
+        for (int k = 0; k < LOSS_STORE_VEC; ++k) {
+          M[i_1 + k] = beta_P[i_1 + k] + one_minus_beta_Q[i_1 + k];
+        }
+        // liger.cpp:227: auto log_M = tl::log(M);
+        TILEC_UNROLL
+        for (int k = 0; k < LOSS_STORE_VEC; ++k) {
+          log_M[i_1 + k] = logf(M[i_1 + k]);
+        }
+        // liger.cpp:228: tl::store(loss + row * loss_stride + offs, (beta_P * Y + one_minus_beta_Q * X - M * log_M) * scale, mask);
+        {
+          float vals[LOSS_STORE_VEC];
+          TILEC_UNROLL
+          for (int v = 0; v < LOSS_STORE_VEC; ++v)
+            vals[v] = (beta_P[i_1 + v] * Y[i_1 + v] + one_minus_beta_Q[i_1 + v] * X[i_1 + v] - M[i_1 + v] * log_M[i_1 + v]) * scale;
+          if (mask[i_1])
+            tilec::rt::store_vec<LOSS_STORE_VEC, true>(loss + row * loss_stride + offs[i_1], vals);
+        }
+        // liger.cpp:229: tl::store(dx + row * dx_stride + offs, one_minus_beta_Q * (X - log_M) * scale, mask);
+        {
+          float vals[DX_STORE_VEC];
+          TILEC_UNROLL
+          for (int v = 0; v < DX_STORE_VEC; ++v)
+            vals[v] = one_minus_beta_Q[i_1 + v] * (X[i_1 + v] - log_M[i_1 + v]) * scale;
+          if (mask[i_1])
+            tilec::rt::store_vec<DX_STORE_VEC, true>(dx + row * dx_stride + offs[i_1], vals);
+        }
       }
     }
   }

@@ -17,3 +17,9 @@ TILEC_BENCH_EXPORT int tilec_softmax(void *stream, int block, int warps, float *
 #undef TILEC_BENCH_CASE
   return TILEC_BENCH_NOT_GENERATED;
 }
+
+// Rows of any width, in 4096-wide chunks on 8 warps (softmax_looped).
+TILEC_BENCH_EXPORT int tilec_softmax_looped(void *stream, float *out, const float *in, int in_stride, int out_stride,
+                                            int rows, int cols) {
+  return launch_softmax_looped_4096_8(bench_stream(stream), out, in, in_stride, out_stride, rows, cols);
+}

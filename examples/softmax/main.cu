@@ -1,5 +1,6 @@
-// Runs tilec's CUDA for softmax_kernel<1024, 4> and <4096, 8> on random matrices (ragged column
-// counts, row strides wider than the rows) and compares with the CPU reference of the same source.
+// Runs tilec's CUDA for softmax_kernel<1024, 4> and <4096, 8>, and softmax_looped<1024, 4> on rows
+// wider than its block, on random matrices (ragged column counts, row strides wider than the rows)
+// and compares with the CPU reference of the same source and float64.
 #include "../common/harness.h"
 #include "softmax.cpp"
 #if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
@@ -12,14 +13,18 @@ struct Case {
   int rows, cols;
 };
 
-template <int BLOCK, int WARPS, class Launch>
+template <int BLOCK, int WARPS, bool LOOPED = false, class Launch>
 void run(harness::Report &report, Case c, Launch launch) {
   int stride = c.cols + 3; // rows are not packed: the padding must stay untouched
   size_t n = size_t(c.rows) * stride;
   auto x = harness::randomFloats(n, -8, 8, c.rows * 7919 + c.cols);
   std::vector<float> ref(n, -1.0f), out(n);
-  tl::launch(tl::grid3{c.rows}, softmax_kernel<BLOCK, WARPS>, ref.data(), x.data(), stride, stride,
-             c.rows, c.cols);
+  if constexpr (LOOPED)
+    tl::launch(tl::grid3{c.rows}, softmax_looped<BLOCK, WARPS>, ref.data(), x.data(), stride, stride,
+               c.rows, c.cols);
+  else
+    tl::launch(tl::grid3{c.rows}, softmax_kernel<BLOCK, WARPS>, ref.data(), x.data(), stride, stride,
+               c.rows, c.cols);
   harness::DeviceBuffer<float> din(n), dout(n);
   din.upload(x.data());
   dout.poison();
@@ -47,7 +52,7 @@ void run(harness::Report &report, Case c, Launch launch) {
       }
     }
   }
-  report.check(BLOCK == 1024 ? "softmax1024" : "softmax4096",
+  report.check(LOOPED ? "looped1024" : BLOCK == 1024 ? "softmax1024" : "softmax4096",
                std::to_string(c.rows) + "x" + std::to_string(c.cols), gpu, cpu, f64, 1e-6,
                paddingUntouched);
 }
@@ -65,5 +70,11 @@ int main(int argc, char **argv) {
     run<1024, 4>(report, c, [](auto... a) { return launch_softmax_kernel_1024_4(a...); });
   for (auto c : c2)
     run<4096, 8>(report, c, [](auto... a) { return launch_softmax_kernel_4096_8(a...); });
+  // Looped: one chunk, several, a ragged last one, and a row of 262144.
+  std::vector<Case> c3 = {{1, 1}, {3, 1000}, {5, 5000}, {64, 1024 * 9}, {4, 262144}, {1024, 65537}};
+  if (small)
+    c3 = {{1, 1}, {3, 1000}, {2, 5000}, {2, 2048}};
+  for (auto c : c3)
+    run<1024, 4, true>(report, c, [](auto... a) { return launch_softmax_looped_1024_4(a...); });
   return report.exitCode();
 }

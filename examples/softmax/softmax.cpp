@@ -1,5 +1,6 @@
-// Fused softmax over the rows of a matrix, as in Triton's tutorial 02. One program per row; the whole
-// row fits in one tile of BLOCK >= n_cols elements, so the row is read once and written once.
+// Fused softmax over the rows of a matrix, as in Triton's tutorial 02. One program per row; in
+// softmax_kernel the whole row fits in one tile of BLOCK >= n_cols elements, so the row is read once
+// and written once. softmax_looped takes rows of any width in BLOCK-wide chunks.
 #include <tilec/tl.hpp>
 
 template <int BLOCK, int NUM_WARPS>
@@ -17,5 +18,37 @@ void softmax_kernel(float *out, const float *in, int in_row_stride, int out_row_
   tl::store(out + row * out_row_stride + cols, num / den, mask);
 }
 
+// Rows wider than a block: two passes over BLOCK-wide chunks (the loop of Triton's tutorial 05). The
+// first keeps, per position in the chunk, a running maximum and a running sum of exp(x - maximum),
+// rescaled whenever the maximum grows (online softmax); their combination gives the row's maximum
+// and sum. The second pass writes exp(x - max) / sum. The row is read twice and written once, with
+// BLOCK / (32 * NUM_WARPS) elements a thread whatever the width.
+template <int BLOCK, int NUM_WARPS>
+TILEC_KERNEL(num_warps = NUM_WARPS, grid = (n_rows))
+void softmax_looped(float *out, const float *in, int in_row_stride, int out_row_stride, int n_rows,
+                    int n_cols) {
+  int row = tl::program_id(0);
+  auto run_max = tl::full<float, BLOCK>(-tl::inf);
+  auto run_sum = tl::zeros<float, BLOCK>();
+  for (int off = 0; off < n_cols; off += BLOCK) {
+    auto cols = off + tl::arange<0, BLOCK>();
+    auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+    auto new_max = tl::maximum(run_max, x);
+    // A position no column has reached yet holds -inf in both: exp(-inf - -inf) would be NaN.
+    auto seen = new_max > -tl::inf;
+    run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
+    run_max = new_max;
+  }
+  float row_max = tl::max(run_max);
+  float row_sum = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - row_max), 0.0f));
+  for (int off = 0; off < n_cols; off += BLOCK) {
+    auto cols = off + tl::arange<0, BLOCK>();
+    auto mask = cols < n_cols;
+    auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+    tl::store(out + row * out_row_stride + cols, tl::exp(x - row_max) / row_sum, mask);
+  }
+}
+
 template void softmax_kernel<1024, 4>(float *, const float *, int, int, int, int);
 template void softmax_kernel<4096, 8>(float *, const float *, int, int, int, int);
+template void softmax_looped<1024, 4>(float *, const float *, int, int, int, int);

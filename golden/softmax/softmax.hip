@@ -19,28 +19,28 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *max_x_smem = reinterpret_cast<float *>(smem + 0);
   float *den_smem = reinterpret_cast<float *>(smem + 0);
-  // softmax.cpp:9: int row = tl::program_id(0);
+  // softmax.cpp:10: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // softmax.cpp:10: auto cols = tl::arange<0, BLOCK>();
+  // softmax.cpp:11: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // softmax.cpp:11: auto mask = cols < n_cols;
+  // softmax.cpp:12: auto mask = cols < n_cols;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = cols[i] < n_cols;
   }
-  // softmax.cpp:13: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  // softmax.cpp:14: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
                                       -INFINITY, mask[i + X_VEC - 1]);
   }
-  // softmax.cpp:14: auto shifted = x - tl::max(x);
+  // softmax.cpp:15: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -56,13 +56,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   for (int i = 0; i < L0::ELEMS; ++i) {
     shifted[i] = x[i] - max_x;
   }
-  // softmax.cpp:15: auto num = tl::exp(shifted);
+  // softmax.cpp:16: auto num = tl::exp(shifted);
   float num[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     num[i] = tilec::rt::exp(shifted[i]);
   }
-  // softmax.cpp:16: auto den = tl::sum(num);
+  // softmax.cpp:17: auto den = tl::sum(num);
   float den_part = num[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -74,7 +74,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   }
   __syncthreads();
   const float den = tilec::rt::combine_partials<tilec::rt::Sum, 4>(den_smem, 1);
-  // softmax.cpp:17: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  // softmax.cpp:18: tl::store(out + row * out_row_stride + cols, num / den, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
@@ -105,28 +105,28 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *max_x_smem = reinterpret_cast<float *>(smem + 0);
   float *den_smem = reinterpret_cast<float *>(smem + 0);
-  // softmax.cpp:9: int row = tl::program_id(0);
+  // softmax.cpp:10: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // softmax.cpp:10: auto cols = tl::arange<0, BLOCK>();
+  // softmax.cpp:11: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // softmax.cpp:11: auto mask = cols < n_cols;
+  // softmax.cpp:12: auto mask = cols < n_cols;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = cols[i] < n_cols;
   }
-  // softmax.cpp:13: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  // softmax.cpp:14: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
                                         -INFINITY);
   }
-  // softmax.cpp:14: auto shifted = x - tl::max(x);
+  // softmax.cpp:15: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -142,13 +142,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   for (int i = 0; i < L0::ELEMS; ++i) {
     shifted[i] = x[i] - max_x;
   }
-  // softmax.cpp:15: auto num = tl::exp(shifted);
+  // softmax.cpp:16: auto num = tl::exp(shifted);
   float num[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     num[i] = tilec::rt::exp(shifted[i]);
   }
-  // softmax.cpp:16: auto den = tl::sum(num);
+  // softmax.cpp:17: auto den = tl::sum(num);
   float den_part = num[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -160,7 +160,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   }
   __syncthreads();
   const float den = tilec::rt::combine_partials<tilec::rt::Sum, 4>(den_smem, 1);
-  // softmax.cpp:17: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  // softmax.cpp:18: tl::store(out + row * out_row_stride + cols, num / den, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
@@ -225,28 +225,28 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *max_x_smem = reinterpret_cast<float *>(smem + 0);
   float *den_smem = reinterpret_cast<float *>(smem + 0);
-  // softmax.cpp:9: int row = tl::program_id(0);
+  // softmax.cpp:10: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // softmax.cpp:10: auto cols = tl::arange<0, BLOCK>();
+  // softmax.cpp:11: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // softmax.cpp:11: auto mask = cols < n_cols;
+  // softmax.cpp:12: auto mask = cols < n_cols;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = cols[i] < n_cols;
   }
-  // softmax.cpp:13: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  // softmax.cpp:14: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
                                       -INFINITY, mask[i + X_VEC - 1]);
   }
-  // softmax.cpp:14: auto shifted = x - tl::max(x);
+  // softmax.cpp:15: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -262,13 +262,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   for (int i = 0; i < L0::ELEMS; ++i) {
     shifted[i] = x[i] - max_x;
   }
-  // softmax.cpp:15: auto num = tl::exp(shifted);
+  // softmax.cpp:16: auto num = tl::exp(shifted);
   float num[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     num[i] = tilec::rt::exp(shifted[i]);
   }
-  // softmax.cpp:16: auto den = tl::sum(num);
+  // softmax.cpp:17: auto den = tl::sum(num);
   float den_part = num[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -280,7 +280,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   }
   __syncthreads();
   const float den = tilec::rt::combine_partials<tilec::rt::Sum, 8>(den_smem, 1);
-  // softmax.cpp:17: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  // softmax.cpp:18: tl::store(out + row * out_row_stride + cols, num / den, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
@@ -311,28 +311,28 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *max_x_smem = reinterpret_cast<float *>(smem + 0);
   float *den_smem = reinterpret_cast<float *>(smem + 0);
-  // softmax.cpp:9: int row = tl::program_id(0);
+  // softmax.cpp:10: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // softmax.cpp:10: auto cols = tl::arange<0, BLOCK>();
+  // softmax.cpp:11: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // softmax.cpp:11: auto mask = cols < n_cols;
+  // softmax.cpp:12: auto mask = cols < n_cols;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = cols[i] < n_cols;
   }
-  // softmax.cpp:13: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  // softmax.cpp:14: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
                                         -INFINITY);
   }
-  // softmax.cpp:14: auto shifted = x - tl::max(x);
+  // softmax.cpp:15: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -348,13 +348,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   for (int i = 0; i < L0::ELEMS; ++i) {
     shifted[i] = x[i] - max_x;
   }
-  // softmax.cpp:15: auto num = tl::exp(shifted);
+  // softmax.cpp:16: auto num = tl::exp(shifted);
   float num[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     num[i] = tilec::rt::exp(shifted[i]);
   }
-  // softmax.cpp:16: auto den = tl::sum(num);
+  // softmax.cpp:17: auto den = tl::sum(num);
   float den_part = num[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -366,7 +366,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   }
   __syncthreads();
   const float den = tilec::rt::combine_partials<tilec::rt::Sum, 8>(den_smem, 1);
-  // softmax.cpp:17: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  // softmax.cpp:18: tl::store(out + row * out_row_stride + cols, num / den, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
@@ -411,5 +411,309 @@ hipError_t launch_softmax_kernel_4096_8(hipStream_t stream, float *out, const fl
                                         int n_cols) {
   const dim3 grid(n_rows);
   return launch_softmax_kernel_4096_8(grid, stream, out, in, in_row_stride, out_row_stride, n_rows,
+                                      n_cols);
+}
+
+// softmax_looped<1024, 4>: one instantiation
+namespace softmax_looped_1024_4 {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
+    float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *row_max_smem = reinterpret_cast<float *>(smem + 0);
+  float *row_sum_smem = reinterpret_cast<float *>(smem + 0);
+  // softmax.cpp:30: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // softmax.cpp:31: auto run_max = tl::full<float, BLOCK>(-tl::inf);
+  float run_max[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    run_max[i] = -INFINITY;
+  }
+  // softmax.cpp:32: auto run_sum = tl::zeros<float, BLOCK>();
+  float run_sum[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    run_sum[i] = 0.0f;
+  }
+  // softmax.cpp:33: for (int off = 0; off < n_cols; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < n_cols; off += BLOCK) {
+    // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+    float x[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+      bool bits[X_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < X_VEC; ++v)
+        bits[v] = cols[i + v] < n_cols;
+      tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], bits, -INFINITY,
+                                        cols[i + X_VEC - 1] < n_cols);
+    }
+    // softmax.cpp:36: auto new_max = tl::maximum(run_max, x);
+    float new_max[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      new_max[i] = fmaxf(run_max[i], x[i]);
+    }
+    // softmax.cpp:38: auto seen = new_max > -tl::inf;
+    bool seen[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      seen[i] = new_max[i] > -INFINITY;
+    }
+    // softmax.cpp:39: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      run_sum[i] = seen[i] ? (run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i])) : 0.0f;
+    }
+    // softmax.cpp:40: run_max = new_max;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      run_max[i] = new_max[i];
+    }
+  }
+  // softmax.cpp:42: float row_max = tl::max(run_max);
+  float row_max_part = run_max[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    row_max_part = tilec::rt::Max::combine(row_max_part, run_max[i]);
+  row_max_part = tilec::rt::warp_allreduce<tilec::rt::Max>(row_max_part, 32, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    row_max_smem[L0::warp_coord0()] = row_max_part;
+  }
+  __syncthreads();
+  const float row_max = tilec::rt::combine_partials<tilec::rt::Max, 4>(row_max_smem, 1);
+  // softmax.cpp:43: float row_sum = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - row_max), 0.0f));
+  float row_sum_part = (run_max[0] > -INFINITY) ? (run_sum[0] * tilec::rt::exp(run_max[0] - row_max)) : 0.0f;
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    row_sum_part = tilec::rt::Sum::combine(
+        row_sum_part,
+        (run_max[i] > -INFINITY) ? (run_sum[i] * tilec::rt::exp(run_max[i] - row_max)) : 0.0f);
+  row_sum_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(row_sum_part, 32, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    row_sum_smem[L0::warp_coord0()] = row_sum_part;
+  }
+  __syncthreads();
+  const float row_sum = tilec::rt::combine_partials<tilec::rt::Sum, 4>(row_sum_smem, 1);
+  // softmax.cpp:44: for (int off = 0; off < n_cols; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < n_cols; off += BLOCK) {
+    // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // softmax.cpp:46: auto mask = cols < n_cols;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask[i] = cols[i] < n_cols;
+    }
+    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+    float x[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_VEC_1) {
+      tilec::rt::load_vec<X_VEC_1, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
+                                          -INFINITY, mask[i + X_VEC_1 - 1]);
+    }
+    // softmax.cpp:48: tl::store(out + row * out_row_stride + cols, tl::exp(x - row_max) / row_sum, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+      float vals[OUT_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < OUT_STORE_VEC; ++v)
+        vals[v] = tilec::rt::fdiv(tilec::rt::exp(x[i + v] - row_max), row_sum);
+      tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals,
+                                                 &mask[i], mask[i + OUT_STORE_VEC - 1]);
+    }
+  }
+}
+
+// The same kernel compiled assuming out and in are 16-byte aligned and in_row_stride,
+// out_row_stride and n_cols are multiples of 16: the launcher tests the arguments and runs this one
+// when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
+    float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *row_max_smem = reinterpret_cast<float *>(smem + 0);
+  float *row_sum_smem = reinterpret_cast<float *>(smem + 0);
+  // softmax.cpp:30: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // softmax.cpp:31: auto run_max = tl::full<float, BLOCK>(-tl::inf);
+  float run_max[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    run_max[i] = -INFINITY;
+  }
+  // softmax.cpp:32: auto run_sum = tl::zeros<float, BLOCK>();
+  float run_sum[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    run_sum[i] = 0.0f;
+  }
+  // softmax.cpp:33: for (int off = 0; off < n_cols; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < n_cols; off += BLOCK) {
+    // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+    float x[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+      tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i],
+                                          cols[i] < n_cols, -INFINITY);
+    }
+    // softmax.cpp:36: auto new_max = tl::maximum(run_max, x);
+    float new_max[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      new_max[i] = fmaxf(run_max[i], x[i]);
+    }
+    // softmax.cpp:38: auto seen = new_max > -tl::inf;
+    bool seen[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      seen[i] = new_max[i] > -INFINITY;
+    }
+    // softmax.cpp:39: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      run_sum[i] = seen[i] ? (run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i])) : 0.0f;
+    }
+    // softmax.cpp:40: run_max = new_max;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      run_max[i] = new_max[i];
+    }
+  }
+  // softmax.cpp:42: float row_max = tl::max(run_max);
+  float row_max_part = run_max[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    row_max_part = tilec::rt::Max::combine(row_max_part, run_max[i]);
+  row_max_part = tilec::rt::warp_allreduce<tilec::rt::Max>(row_max_part, 32, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    row_max_smem[L0::warp_coord0()] = row_max_part;
+  }
+  __syncthreads();
+  const float row_max = tilec::rt::combine_partials<tilec::rt::Max, 4>(row_max_smem, 1);
+  // softmax.cpp:43: float row_sum = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - row_max), 0.0f));
+  float row_sum_part = (run_max[0] > -INFINITY) ? (run_sum[0] * tilec::rt::exp(run_max[0] - row_max)) : 0.0f;
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    row_sum_part = tilec::rt::Sum::combine(
+        row_sum_part,
+        (run_max[i] > -INFINITY) ? (run_sum[i] * tilec::rt::exp(run_max[i] - row_max)) : 0.0f);
+  row_sum_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(row_sum_part, 32, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    row_sum_smem[L0::warp_coord0()] = row_sum_part;
+  }
+  __syncthreads();
+  const float row_sum = tilec::rt::combine_partials<tilec::rt::Sum, 4>(row_sum_smem, 1);
+  // softmax.cpp:44: for (int off = 0; off < n_cols; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < n_cols; off += BLOCK) {
+    // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // softmax.cpp:46: auto mask = cols < n_cols;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask[i] = cols[i] < n_cols;
+    }
+    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+    float x[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_VEC_1) {
+      tilec::rt::load_vec_if<X_VEC_1, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
+                                            -INFINITY);
+    }
+    // softmax.cpp:48: tl::store(out + row * out_row_stride + cols, tl::exp(x - row_max) / row_sum, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+      float vals[OUT_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < OUT_STORE_VEC; ++v)
+        vals[v] = tilec::rt::fdiv(tilec::rt::exp(x[i + v] - row_max), row_sum);
+      if (mask[i])
+        tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace softmax_looped_1024_4
+
+/// Launches softmax_looped<1024, 4> on `stream` with
+/// softmax_looped_1024_4::NUM_THREADS threads per block.
+hipError_t launch_softmax_looped_1024_4(dim3 grid, hipStream_t stream, float *out, const float *in,
+                                        int in_row_stride, int out_row_stride, int n_rows,
+                                        int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  // The aligned variant when out and in are 16-byte aligned and in_row_stride, out_row_stride and
+  // n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(out) && tilec::rt::aligned_to_16(in) &&
+                       in_row_stride % 16 == 0 && out_row_stride % 16 == 0 && n_cols % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(softmax_looped_1024_4::aligned::softmax_looped, grid,
+                       dim3(softmax_looped_1024_4::NUM_THREADS), 0, stream, out, in, in_row_stride,
+                       out_row_stride, n_rows, n_cols);
+  } else {
+    hipLaunchKernelGGL(softmax_looped_1024_4::softmax_looped, grid,
+                       dim3(softmax_looped_1024_4::NUM_THREADS), 0, stream, out, in, in_row_stride,
+                       out_row_stride, n_rows, n_cols);
+  }
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_softmax_looped_1024_4(hipStream_t stream, float *out, const float *in,
+                                        int in_row_stride, int out_row_stride, int n_rows,
+                                        int n_cols) {
+  const dim3 grid(n_rows);
+  return launch_softmax_looped_1024_4(grid, stream, out, in, in_row_stride, out_row_stride, n_rows,
                                       n_cols);
 }
