@@ -209,6 +209,69 @@ class SoftmaxWide(Softmax):
         return [out]
 
 
+class RMSNorm:
+    """examples/rms_norm at BLOCK = next_pow2(N) on its 8 warps, fp16 rows (RMSNormBF16: bf16)."""
+    name = "rms_norm_f16"
+    title = "RMSNorm forward, fp16 in/out (Llama casting), fp32 statistics, M = 4096"
+    dtype = torch.float16
+    symbol = "tilec_rms_norm_f16"
+    axis = "N"
+    sizes = [(4096, n) for n in (1024, 2048, 4096, 8192)]
+    checks = [(1001, 1000), (37, 8000), (300, 3)]
+    EPS = 1e-6
+
+    def __init__(self, lib):
+        self.fn = getattr(lib.get("rms_norm"), self.symbol)
+        self.fn.restype = ctypes.c_int
+
+    def label(self, size):
+        m, n = size
+        return str(n) if m == 4096 else f"{m}x{n}"
+
+    def nbytes(self, size):
+        m, n = size
+        return 2 * (2 * m * n) + 2 * n + 4 * m  # x, y; w; rstd
+
+    def make(self, size, gen):
+        m, n = size
+        return {"x": torch.randn(m, n, device="cuda", generator=gen).to(self.dtype),
+                "w": (torch.rand(n, device="cuda", generator=gen) + 0.5).to(self.dtype),
+                "y": torch.empty(m, n, device="cuda", dtype=self.dtype),
+                "rstd": torch.empty(m, device="cuda"), "m": m, "n": n}
+
+    def outputs(self, s):
+        return [s["y"], s["rstd"]]
+
+    def reference(self, s):
+        x = s["x"].double()
+        rstd = torch.rsqrt((x * x).mean(dim=-1) + self.EPS)
+        return [x * rstd[:, None] * s["w"].double(), rstd], [8e-3, 1e-5]
+
+    def tilec(self, s):
+        block = max(1024, next_pow2(s["n"]))
+        check_rc(self.fn(stream(), block, ptr(s["x"]), ptr(s["w"]), ptr(s["y"]), ptr(s["rstd"]), s["m"], s["n"],
+                         s["n"]), self.name)
+        return [s["y"], s["rstd"]]
+
+    def triton(self, s):
+        block = max(1024, next_pow2(s["n"]))
+        tk.rms_norm_fwd[(s["m"],)](s["x"], s["w"], s["y"], s["rstd"], s["x"].stride(0), s["n"], self.EPS,
+                                   BLOCK=block, LLAMA=True, num_warps=8)
+        return [s["y"], s["rstd"]]
+
+    def torch(self, s):
+        x = s["x"].float()
+        rstd = torch.rsqrt((x * x).mean(dim=-1) + self.EPS)
+        return [(x * rstd[:, None]).to(self.dtype) * s["w"], rstd]
+
+
+class RMSNormBF16(RMSNorm):
+    name = "rms_norm_bf16"
+    title = "RMSNorm forward, bf16 in/out (Llama casting), fp32 statistics, M = 4096"
+    dtype = torch.bfloat16
+    symbol = "tilec_rms_norm_bf16"
+
+
 def layer_norm_meta(n_cols):
     block = max(512, next_pow2(n_cols))  # the smallest block bench/kernels.txt generates
     return block, min(max(block // 256, 1), 8)
@@ -652,7 +715,7 @@ def env_info(args):
             "cuda_torch": torch.version.cuda, "nvcc": args.nvcc_version}
 
 
-WORKLOADS = [VectorAdd, Softmax, SoftmaxWide, LayerNorm, SwiGLU, Transpose]
+WORKLOADS = [VectorAdd, Softmax, SoftmaxWide, LayerNorm, RMSNorm, RMSNormBF16, SwiGLU, Transpose]
 
 
 def main():

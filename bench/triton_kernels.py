@@ -52,6 +52,24 @@ def softmax_looped_kernel(out_ptr, in_ptr, in_row_stride, out_row_stride, n_cols
 
 
 @triton.jit
+def rms_norm_fwd(X, W, Y, RSTD, stride, N, eps, BLOCK: tl.constexpr, LLAMA: tl.constexpr):
+    # examples/rms_norm's algorithm: statistics in fp32; 16-bit rows round the normalized row to their
+    # type before the weight multiplies it (Llama's casting).
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < N
+    x = tl.load(X + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+    rstd = 1.0 / tl.sqrt(tl.sum(x * x, axis=0) / N + eps)
+    tl.store(RSTD + row, rstd)
+    w = tl.load(W + cols, mask=mask, other=0.0)
+    if LLAMA:
+        y = (x * rstd).to(w.dtype) * w
+    else:
+        y = x * rstd * w
+    tl.store(Y + row * stride + cols, y, mask=mask)
+
+
+@triton.jit
 def layer_norm_fwd(X, Y, W, B, Mean, Rstd, stride, M, N, eps, BLOCK: tl.constexpr):
     row = tl.program_id(0)
     x_row = X + row * stride
