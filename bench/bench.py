@@ -272,6 +272,49 @@ class RMSNormBF16(RMSNorm):
     symbol = "tilec_rms_norm_bf16"
 
 
+class AddRMSNorm(RMSNorm):
+    """examples/rms_norm's add_rms_norm_fwd: s = x + r (stored), then RMSNorm of s; fp16."""
+    name = "add_rms_norm_f16"
+    title = "fused residual add + RMSNorm forward, fp16 (Llama casting), M = 4096"
+    symbol = "tilec_add_rms_norm_f16"
+
+    def nbytes(self, size):
+        m, n = size
+        return 4 * (2 * m * n) + 2 * n + 4 * m  # x, r, s, y; w; rstd
+
+    def make(self, size, gen):
+        s = super().make(size, gen)
+        s["r"] = torch.randn(s["m"], s["n"], device="cuda", generator=gen).to(self.dtype)
+        s["s"] = torch.empty_like(s["x"])
+        return s
+
+    def outputs(self, s):
+        return [s["y"], s["s"], s["rstd"]]
+
+    def reference(self, s):
+        srow = (s["x"] + s["r"]).double()  # rounded to fp16 first, as the kernels store it
+        rstd = torch.rsqrt((srow * srow).mean(dim=-1) + self.EPS)
+        return [srow * rstd[:, None] * s["w"].double(), srow, rstd], [8e-3, 0.0, 1e-5]
+
+    def tilec(self, s):
+        block = max(1024, next_pow2(s["n"]))
+        check_rc(self.fn(stream(), block, ptr(s["x"]), ptr(s["r"]), ptr(s["w"]), ptr(s["s"]), ptr(s["y"]),
+                         ptr(s["rstd"]), s["m"], s["n"], s["n"]), self.name)
+        return [s["y"], s["s"], s["rstd"]]
+
+    def triton(self, s):
+        block = max(1024, next_pow2(s["n"]))
+        tk.add_rms_norm_fwd[(s["m"],)](s["x"], s["r"], s["w"], s["s"], s["y"], s["rstd"], s["x"].stride(0), s["n"],
+                                       self.EPS, BLOCK=block, num_warps=8)
+        return [s["y"], s["s"], s["rstd"]]
+
+    def torch(self, s):
+        srow = s["x"] + s["r"]
+        f = srow.float()
+        rstd = torch.rsqrt((f * f).mean(dim=-1) + self.EPS)
+        return [(f * rstd[:, None]).to(self.dtype) * s["w"], srow, rstd]
+
+
 def layer_norm_meta(n_cols):
     block = max(512, next_pow2(n_cols))  # the smallest block bench/kernels.txt generates
     return block, min(max(block // 256, 1), 8)
@@ -715,7 +758,7 @@ def env_info(args):
             "cuda_torch": torch.version.cuda, "nvcc": args.nvcc_version}
 
 
-WORKLOADS = [VectorAdd, Softmax, SoftmaxWide, LayerNorm, RMSNorm, RMSNormBF16, SwiGLU, Transpose]
+WORKLOADS = [VectorAdd, Softmax, SoftmaxWide, LayerNorm, RMSNorm, RMSNormBF16, AddRMSNorm, SwiGLU, Transpose]
 
 
 def main():

@@ -10,7 +10,7 @@ import torch
 
 import bench
 
-SIZES = {"vector_add": 2**26, "softmax": (4096, 4096), "softmax_wide": (256, 262144), "layer_norm": (4096, 8192), "rms_norm_f16": (4096, 4096), "rms_norm_bf16": (4096, 4096),
+SIZES = {"vector_add": 2**26, "softmax": (4096, 4096), "softmax_wide": (256, 262144), "layer_norm": (4096, 8192), "rms_norm_f16": (4096, 4096), "rms_norm_bf16": (4096, 4096), "add_rms_norm_f16": (4096, 4096),
          "swiglu": 2**27, "transpose": (8192, 8192)}
 
 

@@ -70,6 +70,21 @@ def rms_norm_fwd(X, W, Y, RSTD, stride, N, eps, BLOCK: tl.constexpr, LLAMA: tl.c
 
 
 @triton.jit
+def add_rms_norm_fwd(X, R, W, S, Y, RSTD, stride, N, eps, BLOCK: tl.constexpr):
+    # examples/rms_norm's add_rms_norm_fwd: s = x + r in the row's type (stored), then RMSNorm of s.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < N
+    s = tl.load(X + row * stride + cols, mask=mask, other=0.0) + tl.load(R + row * stride + cols, mask=mask, other=0.0)
+    tl.store(S + row * stride + cols, s, mask=mask)
+    sf = s.to(tl.float32)
+    rstd = 1.0 / tl.sqrt(tl.sum(sf * sf, axis=0) / N + eps)
+    tl.store(RSTD + row, rstd)
+    w = tl.load(W + cols, mask=mask, other=0.0)
+    tl.store(Y + row * stride + cols, (sf * rstd).to(w.dtype) * w, mask=mask)
+
+
+@triton.jit
 def layer_norm_fwd(X, Y, W, B, Mean, Rstd, stride, M, N, eps, BLOCK: tl.constexpr):
     row = tl.program_id(0)
     x_row = X + row * stride

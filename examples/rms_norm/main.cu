@@ -1,7 +1,8 @@
 // Runs tilec's CUDA for rms_norm_fwd at its three element types (float, fp16 with EPS 1e-6, bf16
-// with EPS 1e-5) on random rows of ragged widths, and compares Y and RSTD with the CPU reference of
-// the same source and with float64 (which rounds where the kernel's algorithm rounds: the 16-bit
-// rows' normalized values to T before the weight, the product to T).
+// with EPS 1e-5) and for add_rms_norm_fwd (fp16) on random rows of ragged widths, and compares Y,
+// RSTD (and the residual sum S) with the CPU reference of the same source and with float64 (which
+// rounds where the kernel's algorithm rounds: the sum x + r to T, the 16-bit rows' normalized
+// values to T before the weight, the product to T).
 #include "../common/harness.h"
 #include "rms_norm.cpp"
 #if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
@@ -40,34 +41,58 @@ cudaError_t launchDevice(const tl::bfloat16 *x, const tl::bfloat16 *w, tl::bfloa
                                              reinterpret_cast<device_bf16 *>(y), rstd, M, N, stride);
 }
 
-template <class T, float EPS> void run(harness::Report &report, const char *name, int M, int N, double tol) {
+// The device launcher of add_rms_norm_fwd<tl::half, 4096, 1e-6f>.
+cudaError_t launchFused(const tl::half *x, const tl::half *r, const tl::half *w, tl::half *s, tl::half *y, float *rstd,
+                        int M, int N, int stride) {
+  auto in = [](const tl::half *p) { return reinterpret_cast<const __half *>(p); };
+  auto out = [](tl::half *p) { return reinterpret_cast<__half *>(p); };
+  return launch_add_rms_norm_fwd_f16_4096_1em06(cudaStream_t{}, in(x), in(r), in(w), out(s), out(y), rstd, M, N,
+                                                stride);
+}
+
+/// rms_norm_fwd, or with FUSED add_rms_norm_fwd (x + r first, stored as S).
+template <class T, float EPS, bool FUSED = false>
+void run(harness::Report &report, const char *name, int M, int N, double tol) {
   const int stride = N + 5;
   const size_t n = size_t(M) * stride;
   auto x = toT<T>(harness::randomFloats(n, -3, 3, uint64_t(M) * 41 + uint64_t(N)));
+  auto r = toT<T>(harness::randomFloats(n, -3, 3, uint64_t(M) * 43 + uint64_t(N)));
   auto w = toT<T>(harness::randomFloats(size_t(N), 0.5f, 1.5f, uint64_t(N) + 9));
-  std::vector<T> y(n, T(0.0f));
+  std::vector<T> y(n, T(0.0f)), s(n, T(0.0f));
   std::vector<float> rstd(size_t(M), NAN);
-  tl::launch(tl::grid3{M}, rms_norm_fwd<T, 4096, EPS>, x.data(), w.data(), y.data(), rstd.data(), M, N, stride);
+  if constexpr (FUSED)
+    tl::launch(tl::grid3{M}, add_rms_norm_fwd<T, 4096, EPS>, x.data(), r.data(), w.data(), s.data(), y.data(),
+               rstd.data(), M, N, stride);
+  else
+    tl::launch(tl::grid3{M}, rms_norm_fwd<T, 4096, EPS>, x.data(), w.data(), y.data(), rstd.data(), M, N, stride);
 
-  harness::DeviceBuffer<T> dx{n}, dw{size_t(N)}, dy{n};
+  harness::DeviceBuffer<T> dx{n}, dr{n}, dw{size_t(N)}, dy{n}, ds{n};
   harness::DeviceBuffer<float> drstd{size_t(M)};
   dx.upload(x.data());
+  dr.upload(r.data());
   dw.upload(w.data());
   dy.poison();
+  ds.poison();
   drstd.poison();
-  CHECK_CUDA(launchDevice(dx.ptr, dw.ptr, dy.ptr, drstd.ptr, M, N, stride));
+  if constexpr (FUSED)
+    CHECK_CUDA(launchFused(dx.ptr, dr.ptr, dw.ptr, ds.ptr, dy.ptr, drstd.ptr, M, N, stride));
+  else
+    CHECK_CUDA(launchDevice(dx.ptr, dw.ptr, dy.ptr, drstd.ptr, M, N, stride));
   CHECK_CUDA(cudaDeviceSynchronize());
-  std::vector<T> gy(n);
+  std::vector<T> gy(n), gs(n);
   std::vector<float> grstd(static_cast<size_t>(M));
   dy.download(gy.data());
+  ds.download(gs.data());
   drstd.download(grstd.data());
+  // The row the norm is taken of: x, or the sum x + r rounded to T as the kernel stores it.
+  auto in = [&](size_t at) { return FUSED ? double(float(T(float(x[at]) + float(r[at])))) : double(float(x[at])); };
 
-  std::vector<double> gpu, cpu, f64, gr, cr, fr;
+  std::vector<double> gpu, cpu, f64, gr, cr, fr, sg, sc, sf;
   bool paddingUntouched = true;
   for (int i = 0; i < M; ++i) {
     double ss = 0;
     for (int j = 0; j < N; ++j) {
-      double v = float(x[size_t(i) * stride + j]);
+      double v = in(size_t(i) * stride + j);
       ss += v * v;
     }
     const double r = 1 / std::sqrt(ss / N + double(EPS));
@@ -78,10 +103,15 @@ template <class T, float EPS> void run(harness::Report &report, const char *name
       const size_t at = size_t(i) * stride + j;
       const float got = float(gy[at]);
       if (j >= N) {
-        paddingUntouched = paddingUntouched && std::isnan(got);
+        paddingUntouched = paddingUntouched && std::isnan(got) && (!FUSED || std::isnan(float(gs[at])));
         continue;
       }
-      const double xv = float(x[at]), wv = float(w[j]);
+      if constexpr (FUSED) {
+        sg.push_back(float(gs[at]));
+        sc.push_back(float(s[at]));
+        sf.push_back(in(at));
+      }
+      const double xv = in(at), wv = float(w[j]);
       double want = xv * r * wv;
       if constexpr (is_16bit_float<T>)
         want = float(T(float(float(T(float(xv * r))) * wv)));
@@ -93,6 +123,8 @@ template <class T, float EPS> void run(harness::Report &report, const char *name
   const std::string size = std::to_string(M) + "x" + std::to_string(N);
   report.check(name, size, gpu, cpu, f64, tol, paddingUntouched);
   report.check("rstd", size, gr, cr, fr, 1e-5);
+  if constexpr (FUSED)
+    report.check("residual", size, sg, sc, sf, 0.0);
 }
 
 } // namespace
@@ -106,6 +138,7 @@ int main(int argc, char **argv) {
     run<float, 1e-6f>(report, "rms f32", M, N, 1e-5);
     run<tl::half, 1e-6f>(report, "rms f16", M, N, 2e-3);
     run<tl::bfloat16, 1e-5f>(report, "rms bf16", M, N, 1.6e-2);
+    run<tl::half, 1e-6f, true>(report, "add+rms f16", M, N, 2e-3);
   }
   return report.exitCode();
 }

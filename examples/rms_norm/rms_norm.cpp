@@ -29,8 +29,32 @@ void rms_norm_fwd(const T *X, const T *W, T *Y, float *RSTD, int rows, int n, in
   }
 }
 
+// Fused residual add + RMSNorm (Liger's fused_add_rms_norm): s = x + r in T, stored as the new
+// residual stream, then the RMSNorm of s as rms_norm_fwd computes it. One read of x, r and w, one
+// write of s and y.
+template <class T, int BLOCK, float EPS>
+TILEC_KERNEL(num_warps = 8, grid = (rows))
+void add_rms_norm_fwd(const T *X, const T *R, const T *W, T *S, T *Y, float *RSTD, int rows, int n, int stride) {
+  int row = tl::program_id(0);
+  auto cols = tl::arange<0, BLOCK>();
+  auto mask = cols < n;
+  auto s = tl::load(X + row * stride + cols, mask, 0.0f) + tl::load(R + row * stride + cols, mask, 0.0f);
+  tl::store(S + row * stride + cols, s, mask);
+  auto sf = tl::cast<float>(s);
+  float rstd = tl::rsqrt(tl::sum(sf * sf) / n + EPS);
+  tl::store(RSTD + row, rstd);
+  auto w = tl::load(W + cols, mask, 0.0f);
+  if constexpr (is_16bit_float<T>) {
+    tl::store(Y + row * stride + cols, tl::cast<T>(sf * rstd) * w, mask);
+  } else {
+    tl::store(Y + row * stride + cols, sf * rstd * w, mask);
+  }
+}
+
 template void rms_norm_fwd<float, 4096, 1e-6f>(const float *, const float *, float *, float *, int, int, int);
 template void rms_norm_fwd<tl::half, 4096, 1e-6f>(const tl::half *, const tl::half *, tl::half *, float *, int,
                                                     int, int);
 template void rms_norm_fwd<tl::bfloat16, 4096, 1e-5f>(const tl::bfloat16 *, const tl::bfloat16 *, tl::bfloat16 *,
                                                         float *, int, int, int);
+template void add_rms_norm_fwd<tl::half, 4096, 1e-6f>(const tl::half *, const tl::half *, const tl::half *,
+                                                      tl::half *, tl::half *, float *, int, int, int);

@@ -571,3 +571,235 @@ cudaError_t launch_rms_norm_fwd_bf16_4096_1em05(cudaStream_t stream, const __nv_
   const dim3 grid(rows);
   return launch_rms_norm_fwd_bf16_4096_1em05(grid, stream, X, W, Y, RSTD, rows, n, stride);
 }
+
+// add_rms_norm_fwd<tl::half, 4096, 1.000000e-06>: one instantiation
+namespace add_rms_norm_fwd_f16_4096_1em06 {
+constexpr int BLOCK = 4096;  // meta-parameter
+constexpr float EPS = 1e-06f;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int R_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int S_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
+    const __half *X, const __half *R, const __half *W, __half *S, __half *Y, float *RSTD,
+    int /*rows*/, int n, int stride) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_sf_smem = reinterpret_cast<float *>(smem + 0);
+  // rms_norm.cpp:38: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // rms_norm.cpp:39: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // rms_norm.cpp:40: auto mask = cols < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n;
+  }
+  // rms_norm.cpp:41: auto s = tl::load(X + row * stride + cols, mask, 0.0f) + tl::load(R + row * stride + cols, mask, 0.0f);
+  __half X_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&X_load[i], X + row * stride + cols[i], &mask[i],
+                                           tilec::rt::to_f16(0.0f), mask[i + X_LOAD_VEC - 1]);
+  }
+  __half R_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += R_LOAD_VEC) {
+    tilec::rt::load_vec<R_LOAD_VEC, false>(&R_load[i], R + row * stride + cols[i], &mask[i],
+                                           tilec::rt::to_f16(0.0f), mask[i + R_LOAD_VEC - 1]);
+  }
+  __half s[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    s[i] = tilec::rt::to_f16(tilec::rt::to_float(X_load[i]) + tilec::rt::to_float(R_load[i]));
+  }
+  // rms_norm.cpp:42: tl::store(S + row * stride + cols, s, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += S_STORE_VEC) {
+    tilec::rt::store_vec<S_STORE_VEC, false>(S + row * stride + cols[i], &s[i], &mask[i],
+                                             mask[i + S_STORE_VEC - 1]);
+  }
+  // rms_norm.cpp:43: auto sf = tl::cast<float>(s);
+  float sf[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sf[i] = tilec::rt::to_float(s[i]);
+  }
+  // rms_norm.cpp:44: float rstd = tl::rsqrt(tl::sum(sf * sf) / n + EPS);
+  float sum_sf_part = sf[0] * sf[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_sf_part = tilec::rt::Sum::combine(sum_sf_part, sf[i] * sf[i]);
+  sum_sf_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sf_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_sf_smem[L0::warp_coord0()] = sum_sf_part;
+  }
+  __syncthreads();
+  const float sum_sf = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sf_smem, 1);
+  const float rstd = rsqrtf(sum_sf / static_cast<float>(n) + EPS);
+  // rms_norm.cpp:45: tl::store(RSTD + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    RSTD[row] = rstd;
+  // rms_norm.cpp:46: auto w = tl::load(W + cols, mask, 0.0f);
+  __half w[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                      mask[i + W_VEC - 1]);
+  }
+  // rms_norm.cpp:48: tl::store(Y + row * stride + cols, tl::cast<T>(sf * rstd) * w, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __half vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
+    tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], vals, &mask[i],
+                                             mask[i + Y_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming X, R, W, S and Y are 16-byte aligned and n and stride are
+// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+constexpr float EPS = 1e-06f;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int R_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int S_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
+    const __half *X, const __half *R, const __half *W, __half *S, __half *Y, float *RSTD,
+    int /*rows*/, int n, int stride) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_sf_smem = reinterpret_cast<float *>(smem + 0);
+  // rms_norm.cpp:38: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // rms_norm.cpp:39: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // rms_norm.cpp:40: auto mask = cols < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n;
+  }
+  // rms_norm.cpp:41: auto s = tl::load(X + row * stride + cols, mask, 0.0f) + tl::load(R + row * stride + cols, mask, 0.0f);
+  __half X_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&X_load[i], X + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_f16(0.0f));
+  }
+  __half R_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += R_LOAD_VEC) {
+    tilec::rt::load_vec_if<R_LOAD_VEC, true>(&R_load[i], R + row * stride + cols[i], mask[i],
+                                             tilec::rt::to_f16(0.0f));
+  }
+  __half s[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    s[i] = tilec::rt::to_f16(tilec::rt::to_float(X_load[i]) + tilec::rt::to_float(R_load[i]));
+  }
+  // rms_norm.cpp:42: tl::store(S + row * stride + cols, s, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += S_STORE_VEC) {
+    if (mask[i])
+      tilec::rt::store_vec<S_STORE_VEC, true>(S + row * stride + cols[i], &s[i]);
+  }
+  // rms_norm.cpp:43: auto sf = tl::cast<float>(s);
+  float sf[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sf[i] = tilec::rt::to_float(s[i]);
+  }
+  // rms_norm.cpp:44: float rstd = tl::rsqrt(tl::sum(sf * sf) / n + EPS);
+  float sum_sf_part = sf[0] * sf[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_sf_part = tilec::rt::Sum::combine(sum_sf_part, sf[i] * sf[i]);
+  sum_sf_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sf_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_sf_smem[L0::warp_coord0()] = sum_sf_part;
+  }
+  __syncthreads();
+  const float sum_sf = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sf_smem, 1);
+  const float rstd = rsqrtf(sum_sf / static_cast<float>(n) + EPS);
+  // rms_norm.cpp:45: tl::store(RSTD + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    RSTD[row] = rstd;
+  // rms_norm.cpp:46: auto w = tl::load(W + cols, mask, 0.0f);
+  __half w[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+  }
+  // rms_norm.cpp:48: tl::store(Y + row * stride + cols, tl::cast<T>(sf * rstd) * w, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __half vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace add_rms_norm_fwd_f16_4096_1em06
+
+/// Launches add_rms_norm_fwd<tl::half, 4096, 1.000000e-06> on `stream` with
+/// add_rms_norm_fwd_f16_4096_1em06::NUM_THREADS threads per block.
+cudaError_t launch_add_rms_norm_fwd_f16_4096_1em06(
+    dim3 grid, cudaStream_t stream, const __half *X, const __half *R, const __half *W, __half *S,
+    __half *Y, float *RSTD, int rows, int n, int stride) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when X, R, W, S and Y are 16-byte aligned and n and stride are multiples of
+  // 16.
+  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(R) &&
+                       tilec::rt::aligned_to_16(W) && tilec::rt::aligned_to_16(S) &&
+                       tilec::rt::aligned_to_16(Y) && n % 16 == 0 && stride % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(add_rms_norm_fwd_f16_4096_1em06::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, add_rms_norm_fwd_f16_4096_1em06::aligned::add_rms_norm_fwd,
+                              X, R, W, S, Y, RSTD, rows, n, stride);
+  return cudaLaunchKernelEx(&config, add_rms_norm_fwd_f16_4096_1em06::add_rms_norm_fwd, X, R, W, S,
+                            Y, RSTD, rows, n, stride);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_add_rms_norm_fwd_f16_4096_1em06(
+    cudaStream_t stream, const __half *X, const __half *R, const __half *W, __half *S, __half *Y,
+    float *RSTD, int rows, int n, int stride) {
+  const dim3 grid(rows);
+  return launch_add_rms_norm_fwd_f16_4096_1em06(grid, stream, X, R, W, S, Y, RSTD, rows, n, stride);
+}
