@@ -105,14 +105,13 @@ void emitLaunchers(CodeWriter &w, const ir::Module &m, const ir::Kernel &k, Kern
       w.lines(wrapList(head + "(", args, ");", w.indentWidth()));
     };
     // With an aligned variant: a test of the arguments, and one launch per variant.
-    std::string aligned;
+    std::string aligned, alignedKernel;
     if (k.alignedVariant) {
       aligned = names.unique("aligned");
+      alignedKernel = k.instanceName + "::" + ke.alignedNamespace() + "::" + ke.kernelName();
       w.lines(commentLines("The aligned variant when " + ke.alignedAssumptions() + ".", w.indentWidth()));
       w.lines(wrapList("const bool " + aligned + " = ", ke.alignedTests(), ";", w.indentWidth(), " &&"));
     }
-    const std::string alignedKernel =
-        k.instanceName + "::" + ke.alignedNamespace() + "::" + ke.kernelName();
     switch (hooks.launchStyle) {
     case LaunchStyle::ConfigStruct: {
       std::string config = names.unique("config");

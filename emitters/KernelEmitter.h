@@ -113,9 +113,14 @@ private:
 
   // ---- streamed runs (KernelEmitterStmt.cpp): consecutive loads, element-wise tiles and stores of
   // one rank-1 layout emitted as one unrolled loop over vector-wide chunks of the thread's elements
+  /// The layout and shape every statement of a streamed run shares (the first statement's).
+  struct RunShape {
+    ir::LayoutRef layout;
+    std::vector<int64_t> shape;
+  };
   /// The width of one access of a chunkable statement (1 for element-wise values), or 0 when `s`
-  /// cannot join a streamed run in layout `layout` (set from the first statement when null).
-  int chunkWidth(const ir::Stmt &s, ir::LayoutRef &layout);
+  /// cannot join a streamed run of `run`'s layout and shape (set from the first statement when null).
+  int chunkWidth(const ir::Stmt &s, RunShape &run);
   /// Whether the loads and stores of stmts[begin, end) may run chunk by chunk: every pointer a
   /// store writes is loaded or stored in the run only through the same pointer expression.
   bool streamable(const std::vector<ir::Stmt> &stmts, size_t begin, size_t end);
@@ -157,7 +162,6 @@ private:
   static constexpr int kStreamThreshold = 40;
   int chunk_ = 0;
   std::string chunkStep_;
-  std::vector<int64_t> chunkShape_; // the shape of the run chunkWidth is looking at
   std::string numWarpsName_, numThreadsName_, smemBytesName_, kernelName_;
   std::string alignedNsName_; // empty without an aligned variant
   /// The register budget (collect()): blocks per SM asked of __launch_bounds__ (1: none asked),

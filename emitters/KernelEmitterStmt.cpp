@@ -561,17 +561,15 @@ const VarNode *basePointer(const Expr &e) {
 }
 } // namespace
 
-int KernelEmitter::chunkWidth(const Stmt &s, LayoutRef &layout) {
+int KernelEmitter::chunkWidth(const Stmt &s, RunShape &run) {
   // One rank-1 blocked layout over one shape (the run's first statement's): the same elements
   // per thread, in the same order, for every statement.
   auto fits = [&](const Type &t) {
     if (!t.isTile() || t.rank() != 1 || !t.layout || t.layout->kind != Layout::Kind::Blocked)
       return false;
-    if (!layout) {
-      layout = t.layout;
-      chunkShape_ = t.shape;
-    }
-    return sameLayout(layout, t.layout) && t.shape == chunkShape_;
+    if (!run.layout)
+      run = {t.layout, t.shape};
+    return sameLayout(run.layout, t.layout) && t.shape == run.shape;
   };
   Var var;
   Expr value;
@@ -689,15 +687,15 @@ void KernelEmitter::stmt(const Stmt &s) {
       const Stmt &c = stmts[at];
       // A run of statements that can go chunk by chunk, with at least one vector access (the
       // chunk's width): printed as one loop.
-      LayoutRef layout;
+      RunShape run;
       size_t end = at;
-      while (streamRegisters_ && end < stmts.size() && chunkWidth(stmts[end], layout) > 0)
+      while (streamRegisters_ && end < stmts.size() && chunkWidth(stmts[end], run) > 0)
         ++end;
       while (end > at + 1 && !streamable(stmts, at, end))
         --end;
       int chunk = 0;
       for (size_t j = at; j < end; ++j)
-        chunk = std::max(chunk, chunkWidth(stmts[j], layout));
+        chunk = std::max(chunk, chunkWidth(stmts[j], run));
       if (end > at + 1 && chunk > 1) {
         streamedRun(stmts, at, end, chunk);
         at = end - 1;
