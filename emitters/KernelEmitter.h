@@ -127,6 +127,8 @@ private:
   void streamedRun(const std::vector<ir::Stmt> &stmts, size_t begin, size_t end, int chunk);
   /// The comments that precede a statement: the inlined call it starts, its source line.
   void stmtComments(const ir::Stmt &s);
+  /// The comment on a branch of prefetch-loads: which tiles it loads, for which iteration.
+  void prefetchComment(const ir::If *s);
   std::string varDecl(const ir::Var &v, bool isConst = false);
   std::string lhs(const ir::Var &v, const Idx &idx);
   /// `head` args `tail` as one statement, wrapped at the column limit.

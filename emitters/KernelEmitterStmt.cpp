@@ -507,6 +507,24 @@ void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
   });
 }
 
+void KernelEmitter::prefetchComment(const If *s) {
+  // Which tiles: the `_next` variables the branch assigns.
+  std::string names;
+  const Block *b = as<Block>(s->thenS);
+  std::vector<std::string> loaded;
+  for (const Stmt &c : b ? b->stmts : std::vector<Stmt>{})
+    if (auto a = as<Assign>(c))
+      loaded.push_back(varNames_[a->var->id]);
+  for (size_t i = 0; i < loaded.size(); ++i)
+    names += (i == 0 ? "" : i + 1 == loaded.size() ? " and " : ", ") + loaded[i];
+  if (s->prefetch == Prefetch::FirstIteration)
+    w_->line("// prefetch: the loop's first loads into " + names +
+             "; each iteration then loads the next one's while it computes");
+  else
+    w_->line("// prefetch: the next iteration's loads into " + names + ", before this iteration's arithmetic");
+  lastFile_ = -1; // the statements inside name their source lines
+}
+
 void KernelEmitter::stmtComments(const Stmt &s) {
   const int mark = s->loc.inlined;
   if (mark >= 0 && mark < static_cast<int>(k_.inlinedCalls.size()) && opts_.provenance &&
@@ -676,7 +694,10 @@ void KernelEmitter::streamedRun(const std::vector<Stmt> &stmts, size_t begin, si
 void KernelEmitter::stmt(const Stmt &s) {
   if (!s)
     return;
-  if (s->kind != StmtKind::Block)
+  auto *prefetch = as<If>(s);
+  if (prefetch && prefetch->prefetch != Prefetch::None)
+    prefetchComment(prefetch);
+  else if (s->kind != StmtKind::Block)
     stmtComments(s);
   switch (s->kind) {
   case StmtKind::Block:

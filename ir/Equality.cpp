@@ -94,6 +94,7 @@ bool same(const Store *a, const Store *b) {
 }
 bool same(const For *a, const For *b) {
   return a->var == b->var && a->unroll == b->unroll && a->inclusive == b->inclusive &&
+         a->prefetched == b->prefetched &&
          equal(a->begin, b->begin) &&
          equal(a->end, b->end) && equal(a->step, b->step) && equal(a->body, b->body);
 }
@@ -101,7 +102,8 @@ bool same(const While *a, const While *b) {
   return equal(a->cond, b->cond) && equal(a->body, b->body);
 }
 bool same(const If *a, const If *b) {
-  return equal(a->cond, b->cond) && equal(a->thenS, b->thenS) && equal(a->elseS, b->elseS);
+  return a->prefetch == b->prefetch && equal(a->cond, b->cond) && equal(a->thenS, b->thenS) &&
+         equal(a->elseS, b->elseS);
 }
 bool same(const Barrier *, const Barrier *) { return true; }
 bool same(const SharedWrite *a, const SharedWrite *b) {

@@ -347,6 +347,9 @@ struct For : StmtNode {
   Stmt body;
   bool unroll = false;
   bool inclusive = false;
+  /// Set by prefetch-loads: the body's first `prefetched` statements declare this iteration's loaded
+  /// tiles from the `_next` variables filled one iteration ahead (for the emitted comment).
+  int prefetched = 0;
   static Stmt make(Var var, Expr begin, Expr end, Expr step, Stmt body, bool unroll,
                    SourceLoc loc = {}, bool inclusive = false);
 };
@@ -356,10 +359,14 @@ struct While : StmtNode {
   Stmt body;
   static Stmt make(Expr cond, Stmt body, SourceLoc loc = {});
 };
+/// What prefetch-loads made an `if` for (the emitted comment says it): the loads of a loop's first
+/// iteration, before the loop, or of the next iteration, inside it.
+enum class Prefetch : uint8_t { None, FirstIteration, NextIteration };
 struct If : StmtNode {
   TILEC_STMT_NODE(If)
   Expr cond;
   Stmt thenS, elseS; // elseS may be null
+  Prefetch prefetch = Prefetch::None;
   static Stmt make(Expr cond, Stmt thenS, Stmt elseS, SourceLoc loc = {});
 };
 struct Barrier : StmtNode {
@@ -406,6 +413,9 @@ struct SharedBuffer {
 /// Kernel-level settings from the annotation (`TILEC_KERNEL(num_warps = 4)`).
 struct KernelSettings {
   int numWarps = 4;
+  /// `num_stages = N`: how many iterations of a loop's loads are in flight at once (Triton's
+  /// num_stages). 1 turns prefetch-loads off; 0: not given (tilec's default, two).
+  int numStages = 0;
   /// The launch grid from the annotation (`grid = (cdiv(n, BLOCK))`): up to 3 host-side scalar
   /// expressions over the kernel's scalar parameters (VarRef), integer constants (meta-parameters are
   /// already substituted), Binary Add/Sub/Mul/Div/Mod, Math Cdiv, Unary Neg (`-n`) and Cast to I64

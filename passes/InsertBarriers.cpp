@@ -38,6 +38,7 @@
 //           }                                                decl %y = shared_read(0) : ...
 //                                                          }
 #include "passes/Passes.h"
+#include "passes/analysis/PointerOrigins.h"
 
 #include "ir/Equality.h"
 #include "ir/IRVisitor.h"
@@ -79,10 +80,9 @@ using Pending = std::set<Access>;
 
 class BarrierPlacement {
 public:
-  explicit BarrierPlacement(Kernel &k) : k(k) {}
+  explicit BarrierPlacement(Kernel &k) : k(k), origins(k) {}
 
   void run() {
-    pointerParams();
     definitions();
     walk(k.body, {});
     k.body = rebuildOne(k.body);
@@ -106,79 +106,6 @@ private:
   static void forEachNode(const Expr &e, const std::function<void(const ExprNode *)> &f) {
     if (e)
       forEachExpr(Decl::make(std::make_shared<VarNode>(), e), f);
-  }
-
-  // ---- which pointer parameters a pointer may be derived from
-  std::set<int> paramsOf(const Expr &e) const {
-    std::set<int> r;
-    forEachNode(e, [&](const ExprNode *n) {
-      if (n->kind != ExprKind::VarRef || !n->type.pointer)
-        return;
-      const VarNode *v = static_cast<const VarRef *>(n)->var.get();
-      if (v->kind == VarKind::Param) {
-        r.insert(v->id);
-        return;
-      }
-      auto it = localParams.find(v);
-      if (it == localParams.end() || it->second.empty())
-        r.insert(-1); // not known: may alias every parameter
-      else
-        r.insert(it->second.begin(), it->second.end());
-    });
-    return r;
-  }
-  // Pointer locals (and loop indices): the parameters their values come from, to a fixed point
-  // (a local may be assigned from another one declared later in a loop).
-  // Every statement of the kernel, nested ones included, in program order.
-  template <class F> static void forEachStmt(const Stmt &s, F &&f) {
-    if (!s)
-      return;
-    f(s);
-    switch (s->kind) {
-    case StmtKind::Block:
-      for (auto &c : as<Block>(s)->stmts)
-        forEachStmt(c, f);
-      break;
-    case StmtKind::For: forEachStmt(as<For>(s)->body, f); break;
-    case StmtKind::While: forEachStmt(as<While>(s)->body, f); break;
-    case StmtKind::If:
-      forEachStmt(as<If>(s)->thenS, f);
-      forEachStmt(as<If>(s)->elseS, f);
-      break;
-    default: break;
-    }
-  }
-
-  void pointerParams() {
-    for (bool changed = true; changed;) {
-      changed = false;
-      auto add = [&](const Var &v, const Expr &e) {
-        if (!v->type.pointer)
-          return;
-        std::set<int> ps;
-        forEachNode(e, [&](const ExprNode *n) {
-          if (n->kind != ExprKind::VarRef || !n->type.pointer)
-            return;
-          const VarNode *u = static_cast<const VarRef *>(n)->var.get();
-          if (u->kind == VarKind::Param)
-            ps.insert(u->id);
-          else if (auto it = localParams.find(u); it != localParams.end())
-            ps.insert(it->second.begin(), it->second.end());
-        });
-        auto &into = localParams[v.get()];
-        size_t before = into.size();
-        into.insert(ps.begin(), ps.end());
-        changed = changed || into.size() != before;
-      };
-      forEachStmt(k.body, [&](const Stmt &s) {
-        if (auto *d = as<Decl>(s))
-          add(d->var, d->init);
-        else if (auto *a = as<Assign>(s))
-          add(a->var, a->value);
-        else if (auto *f = as<For>(s))
-          add(f->var, f->begin);
-      });
-    }
   }
 
   // ---- what a pointer expression computes, for comparing two accesses
@@ -382,7 +309,7 @@ private:
     Access a;
     a.global = true;
     a.write = write;
-    a.params = paramsOf(ptr);
+    a.params = origins.paramsOf(ptr);
     a.ptr = expand(ptr);
     a.loc = s->loc;
     return a;
@@ -730,7 +657,7 @@ private:
     bool earlierWrite, laterWrite;
   };
   Kernel &k;
-  std::map<const VarNode *, std::set<int>> localParams; // pointer locals: their parameters
+  PointerOrigins origins;                                 // pointer locals: their parameters
   std::map<const VarNode *, Expr> defs;                   // locals read through their definition
   mutable std::map<const ExprNode *, Expr> expanded;      // pointers with their locals expanded
   std::set<const StmtNode *> barrierBefore; // barriers to insert, before these statements

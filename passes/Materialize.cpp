@@ -219,7 +219,11 @@ public:
       Stmt t = block(i->thenS), e = block(i->elseS);
       if (cond == i->cond && t == i->thenS && e == i->elseS)
         return s;
-      return If::make(cond, t, e, s->loc);
+      auto c = std::make_shared<If>(*i);
+      c->cond = cond;
+      c->thenS = t;
+      c->elseS = e;
+      return c;
     }
     default: // Barrier, SharedWrite: not present before lowering
       return s;

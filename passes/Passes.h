@@ -12,4 +12,8 @@ namespace tilec::passes {
 /// dead-decls pass, for passes that can leave a declaration unread (DeadDecls.cpp).
 ir::Stmt removeDeadDecls(const ir::Stmt &body);
 
+/// `e` with constants folded and identities removed as the simplify pass does (Simplify.cpp), for
+/// passes that substitute values into expressions.
+ir::Expr foldConstants(const ir::Expr &e);
+
 } // namespace tilec::passes

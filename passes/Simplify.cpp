@@ -445,7 +445,11 @@ private:
       Effects e;
       effectsOf(s, e);
       kill(avail, e);
-      return If::make(cond, t, el, s->loc);
+      auto c = std::make_shared<If>(*i);
+      c->cond = cond;
+      c->thenS = t;
+      c->elseS = el;
+      return c;
     }
     default:
       return s;
@@ -470,5 +474,11 @@ public:
 } // namespace
 
 std::unique_ptr<Pass> createSimplifyPass() { return std::make_unique<SimplifyPass>(); }
+
+Expr foldConstants(const Expr &e) {
+  const std::map<const VarNode *, Var> none;
+  Folder f(none);
+  return f.mutate(e);
+}
 
 } // namespace tilec::passes

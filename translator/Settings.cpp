@@ -1,4 +1,5 @@
-/// Parses the settings of `TILEC_KERNEL(...)`: `num_warps = N` and `grid = (e0[, e1[, e2]])`.
+/// Parses the settings of `TILEC_KERNEL(...)`: `num_warps = N`, `num_stages = N` and
+/// `grid = (e0[, e1[, e2]])`.
 ///
 /// The macro stringizes its arguments into the annotate attribute; diagnostics must point into the
 /// user's source, so when the attribute comes from a macro the raw text between the parentheses of
@@ -126,10 +127,12 @@ private:
       bad(key.offset, settingText(start),
           "'key = value' such as 'num_warps = 4' or 'grid = (cdiv(n, BLOCK))'");
     next(); // '='
-    if (key.text == "num_warps") {
-      if (seenWarps)
+    if (key.text == "num_warps" || key.text == "num_stages") {
+      const bool warps = key.text == "num_warps";
+      bool &seen = warps ? seenWarps : seenStages;
+      if (seen)
         bad(key.offset, settingText(start), "each setting at most once");
-      seenWarps = true;
+      seen = true;
       const Token &v = next();
       int64_t n = -1;
       if (v.kind == Token::Int)
@@ -143,10 +146,13 @@ private:
       } else {
         bad(v.offset, describe(v), "an integer literal or a meta-parameter name");
       }
-      if (n < 1 || n > 32 || (n & (n - 1)) != 0)
+      if (warps && (n < 1 || n > 32 || (n & (n - 1)) != 0))
         bad(v.offset, settingText(start),
             "a power of two between 1 and 32 for 'num_warps' (got " + std::to_string(n) + ")");
-      k.settings.numWarps = static_cast<int>(n);
+      if (!warps && (n < 1 || n > 8))
+        bad(v.offset, settingText(start),
+            "a number between 1 and 8 for 'num_stages' (got " + std::to_string(n) + ")");
+      (warps ? k.settings.numWarps : k.settings.numStages) = static_cast<int>(n);
     } else if (key.text == "grid") {
       if (seenGrid)
         bad(key.offset, settingText(start), "each setting at most once");
@@ -190,7 +196,7 @@ private:
       }
       k.settings.grid = std::move(dims);
     } else {
-      bad(key.offset, settingText(start), "'num_warps' or 'grid'");
+      bad(key.offset, settingText(start), "'num_warps', 'num_stages' or 'grid'");
     }
   }
 
@@ -404,7 +410,7 @@ private:
   std::vector<Token> toks;
   size_t pos = 0;
   int nesting = 0; ///< parseFactor calls in progress (parentheses, negations, cdiv)
-  bool seenWarps = false, seenGrid = false;
+  bool seenWarps = false, seenStages = false, seenGrid = false;
   /// Where each grid operation's operator (or cdiv) is in the settings text, for diagnostics.
   std::map<const ir::ExprNode *, unsigned> offsetOf;
 };

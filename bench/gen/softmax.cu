@@ -417,11 +417,13 @@ namespace softmax_looped_1024_4 {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
@@ -444,25 +446,57 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   for (int i = 0; i < L0::ELEMS; ++i) {
     run_sum[i] = 0.0f;
   }
+  // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+  float x_next[L0::ELEMS];
+  // prefetch: the loop's first loads into x_next; each iteration then loads the next one's while it computes
+  if (0 < n_cols) {
+    // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
+      bool bits[X_NEXT_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < X_NEXT_VEC; ++v)
+        bits[v] = cols_next[i + v] < n_cols;
+      tilec::rt::load_vec<X_NEXT_VEC, false>(&x_next[i], in + row * in_row_stride + cols_next[i],
+                                             bits, -INFINITY,
+                                             cols_next[i + X_NEXT_VEC - 1] < n_cols);
+    }
+  }
   // softmax.cpp:33: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
-    // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
     // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
     float x[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
-      bool bits[X_VEC];
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x[i] = x_next[i];
+    }
+    // prefetch: the next iteration's loads into x_next, before this iteration's arithmetic
+    if (off + BLOCK < n_cols) {
+      // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
       TILEC_UNROLL
-      for (int v = 0; v < X_VEC; ++v)
-        bits[v] = cols[i + v] < n_cols;
-      tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], bits, -INFINITY,
-                                        cols[i + X_VEC - 1] < n_cols);
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
+        bool bits[X_NEXT_VEC_1];
+        TILEC_UNROLL
+        for (int v = 0; v < X_NEXT_VEC_1; ++v)
+          bits[v] = cols_next[i + v] < n_cols;
+        tilec::rt::load_vec<X_NEXT_VEC_1, false>(&x_next[i],
+                                                 in + row * in_row_stride + cols_next[i], bits,
+                                                 -INFINITY,
+                                                 cols_next[i + X_NEXT_VEC_1 - 1] < n_cols);
+      }
     }
     // softmax.cpp:36: auto new_max = tl::maximum(run_max, x);
     float new_max[L0::ELEMS];
@@ -512,9 +546,62 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   }
   __syncthreads();
   const float row_sum = tilec::rt::combine_partials<tilec::rt::Sum, 4>(row_sum_smem, 1);
+  // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x_next_1[L0::ELEMS];
+  // prefetch: the loop's first loads into x_next_1; each iteration then loads the next one's while it computes
+  if (0 < n_cols) {
+    // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // softmax.cpp:46: auto mask = cols < n_cols;
+    bool mask_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask_next[i] = cols_next[i] < n_cols;
+    }
+    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {
+      tilec::rt::load_vec<X_NEXT_1_VEC, false>(&x_next_1[i],
+                                               in + row * in_row_stride + cols_next[i],
+                                               &mask_next[i], -INFINITY,
+                                               mask_next[i + X_NEXT_1_VEC - 1]);
+    }
+  }
   // softmax.cpp:44: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
+    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+    float x[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x[i] = x_next_1[i];
+    }
+    // prefetch: the next iteration's loads into x_next_1, before this iteration's arithmetic
+    if (off + BLOCK < n_cols) {
+      // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // softmax.cpp:46: auto mask = cols < n_cols;
+      bool mask_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        mask_next[i] = cols_next[i] < n_cols;
+      }
+      // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {
+        tilec::rt::load_vec<X_NEXT_1_VEC_1, false>(
+            &x_next_1[i], in + row * in_row_stride + cols_next[i], &mask_next[i], -INFINITY,
+            mask_next[i + X_NEXT_1_VEC_1 - 1]);
+      }
+    }
     // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -526,13 +613,6 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < n_cols;
-    }
-    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
-    float x[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_VEC_1) {
-      tilec::rt::load_vec<X_VEC_1, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
-                                          -INFINITY, mask[i + X_VEC_1 - 1]);
     }
     // softmax.cpp:48: tl::store(out + row * out_row_stride + cols, tl::exp(x - row_max) / row_sum, mask);
     TILEC_UNROLL
@@ -554,11 +634,13 @@ namespace aligned {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
@@ -581,21 +663,46 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   for (int i = 0; i < L0::ELEMS; ++i) {
     run_sum[i] = 0.0f;
   }
+  // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+  float x_next[L0::ELEMS];
+  // prefetch: the loop's first loads into x_next; each iteration then loads the next one's while it computes
+  if (0 < n_cols) {
+    // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
+      tilec::rt::load_vec_if<X_NEXT_VEC, true>(&x_next[i], in + row * in_row_stride + cols_next[i],
+                                               cols_next[i] < n_cols, -INFINITY);
+    }
+  }
   // softmax.cpp:33: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
-    // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
     // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
     float x[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
-      tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i],
-                                          cols[i] < n_cols, -INFINITY);
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x[i] = x_next[i];
+    }
+    // prefetch: the next iteration's loads into x_next, before this iteration's arithmetic
+    if (off + BLOCK < n_cols) {
+      // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
+        tilec::rt::load_vec_if<X_NEXT_VEC_1, true>(
+            &x_next[i], in + row * in_row_stride + cols_next[i], cols_next[i] < n_cols, -INFINITY);
+      }
     }
     // softmax.cpp:36: auto new_max = tl::maximum(run_max, x);
     float new_max[L0::ELEMS];
@@ -645,9 +752,60 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   }
   __syncthreads();
   const float row_sum = tilec::rt::combine_partials<tilec::rt::Sum, 4>(row_sum_smem, 1);
+  // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x_next_1[L0::ELEMS];
+  // prefetch: the loop's first loads into x_next_1; each iteration then loads the next one's while it computes
+  if (0 < n_cols) {
+    // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // softmax.cpp:46: auto mask = cols < n_cols;
+    bool mask_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask_next[i] = cols_next[i] < n_cols;
+    }
+    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {
+      tilec::rt::load_vec_if<X_NEXT_1_VEC, true>(&x_next_1[i],
+                                                 in + row * in_row_stride + cols_next[i],
+                                                 mask_next[i], -INFINITY);
+    }
+  }
   // softmax.cpp:44: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
+    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+    float x[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x[i] = x_next_1[i];
+    }
+    // prefetch: the next iteration's loads into x_next_1, before this iteration's arithmetic
+    if (off + BLOCK < n_cols) {
+      // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // softmax.cpp:46: auto mask = cols < n_cols;
+      bool mask_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        mask_next[i] = cols_next[i] < n_cols;
+      }
+      // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {
+        tilec::rt::load_vec_if<X_NEXT_1_VEC_1, true>(
+            &x_next_1[i], in + row * in_row_stride + cols_next[i], mask_next[i], -INFINITY);
+      }
+    }
     // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -659,13 +817,6 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < n_cols;
-    }
-    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
-    float x[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_VEC_1) {
-      tilec::rt::load_vec_if<X_VEC_1, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
-                                            -INFINITY);
     }
     // softmax.cpp:48: tl::store(out + row * out_row_stride + cols, tl::exp(x - row_max) / row_sum, mask);
     TILEC_UNROLL
@@ -1974,11 +2125,13 @@ namespace softmax_looped_4096_8 {
 constexpr int BLOCK = 4096;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
-using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
@@ -2001,49 +2154,82 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   for (int i = 0; i < L0::ELEMS; ++i) {
     run_sum[i] = 0.0f;
   }
-  // softmax.cpp:33: for (int off = 0; off < n_cols; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < n_cols; off += BLOCK) {
-    int cols[L0::ELEMS];
-    float x[L0::ELEMS];
-    float new_max[L0::ELEMS];
-    bool seen[L0::ELEMS];
+  // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+  float x_next[L0::ELEMS];
+  // prefetch: the loop's first loads into x_next; each iteration then loads the next one's while it computes
+  if (0 < n_cols) {
+    int cols_next[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
       // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_VEC; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
+      for (int k = 0; k < X_NEXT_VEC; ++k) {
+        cols_next[i + k] = L0::coord0(i + k);
       }
       // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
       {
-        bool bits[X_VEC];
+        bool bits[X_NEXT_VEC];
         TILEC_UNROLL
-        for (int v = 0; v < X_VEC; ++v)
-          bits[v] = cols[i + v] < n_cols;
-        tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], bits,
-                                          -INFINITY, cols[i + X_VEC - 1] < n_cols);
+        for (int v = 0; v < X_NEXT_VEC; ++v)
+          bits[v] = cols_next[i + v] < n_cols;
+        tilec::rt::load_vec<X_NEXT_VEC, false>(&x_next[i], in + row * in_row_stride + cols_next[i],
+                                               bits, -INFINITY,
+                                               cols_next[i + X_NEXT_VEC - 1] < n_cols);
       }
-      // softmax.cpp:36: auto new_max = tl::maximum(run_max, x);
+    }
+  }
+  // softmax.cpp:33: for (int off = 0; off < n_cols; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < n_cols; off += BLOCK) {
+    // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+    float x[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x[i] = x_next[i];
+    }
+    // prefetch: the next iteration's loads into x_next, before this iteration's arithmetic
+    if (off + BLOCK < n_cols) {
+      int cols_next[L0::ELEMS];
       TILEC_UNROLL
-      for (int k = 0; k < X_VEC; ++k) {
-        new_max[i + k] = fmaxf(run_max[i + k], x[i + k]);
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+        // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+        TILEC_UNROLL
+        for (int k = 0; k < X_NEXT_VEC_1; ++k) {
+          cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
+        }
+        // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+        {
+          bool bits[X_NEXT_VEC_1];
+          TILEC_UNROLL
+          for (int v = 0; v < X_NEXT_VEC_1; ++v)
+            bits[v] = cols_next[i + v] < n_cols;
+          tilec::rt::load_vec<X_NEXT_VEC_1, false>(
+              &x_next[i], in + row * in_row_stride + cols_next[i], bits, -INFINITY,
+              cols_next[i + X_NEXT_VEC_1 - 1] < n_cols);
+        }
       }
-      // softmax.cpp:38: auto seen = new_max > -tl::inf;
-      TILEC_UNROLL
-      for (int k = 0; k < X_VEC; ++k) {
-        seen[i + k] = new_max[i + k] > -INFINITY;
-      }
-      // softmax.cpp:39: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
-      TILEC_UNROLL
-      for (int k = 0; k < X_VEC; ++k) {
-        run_sum[i + k] = seen[i + k] ? (run_sum[i + k] * tilec::rt::exp(run_max[i + k] - new_max[i + k]) + tilec::rt::exp(x[i + k] - new_max[i + k])) : 0.0f;
-      }
-      // softmax.cpp:40: run_max = new_max;
-      TILEC_UNROLL
-      for (int k = 0; k < X_VEC; ++k) {
-        run_max[i + k] = new_max[i + k];
-      }
+    }
+    // softmax.cpp:36: auto new_max = tl::maximum(run_max, x);
+    float new_max[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      new_max[i] = fmaxf(run_max[i], x[i]);
+    }
+    // softmax.cpp:38: auto seen = new_max > -tl::inf;
+    bool seen[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      seen[i] = new_max[i] > -INFINITY;
+    }
+    // softmax.cpp:39: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      run_sum[i] = seen[i] ? (run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i])) : 0.0f;
+    }
+    // softmax.cpp:40: run_max = new_max;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      run_max[i] = new_max[i];
     }
   }
   // softmax.cpp:42: float row_max = tl::max(run_max);
@@ -2071,27 +2257,76 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   }
   __syncthreads();
   const float row_sum = tilec::rt::combine_partials<tilec::rt::Sum, 8>(row_sum_smem, 1);
+  // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x_next_1[L0::ELEMS];
+  // prefetch: the loop's first loads into x_next_1; each iteration then loads the next one's while it computes
+  if (0 < n_cols) {
+    int cols_next[L0::ELEMS];
+    bool mask_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+      // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_NEXT_1_VEC; ++k) {
+        cols_next[i + k] = L0::coord0(i + k);
+      }
+      // softmax.cpp:46: auto mask = cols < n_cols;
+      TILEC_UNROLL
+      for (int k = 0; k < X_NEXT_1_VEC; ++k) {
+        mask_next[i + k] = cols_next[i + k] < n_cols;
+      }
+      // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+      tilec::rt::load_vec<X_NEXT_1_VEC, false>(&x_next_1[i],
+                                               in + row * in_row_stride + cols_next[i],
+                                               &mask_next[i], -INFINITY,
+                                               mask_next[i + X_NEXT_1_VEC - 1]);
+    }
+  }
   // softmax.cpp:44: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
-    int cols[L0::ELEMS];
-    bool mask[L0::ELEMS];
+    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
     float x[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x[i] = x_next_1[i];
+    }
+    // prefetch: the next iteration's loads into x_next_1, before this iteration's arithmetic
+    if (off + BLOCK < n_cols) {
+      int cols_next[L0::ELEMS];
+      bool mask_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+        // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+        TILEC_UNROLL
+        for (int k = 0; k < X_NEXT_1_VEC_1; ++k) {
+          cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
+        }
+        // softmax.cpp:46: auto mask = cols < n_cols;
+        TILEC_UNROLL
+        for (int k = 0; k < X_NEXT_1_VEC_1; ++k) {
+          mask_next[i + k] = cols_next[i + k] < n_cols;
+        }
+        // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+        tilec::rt::load_vec<X_NEXT_1_VEC_1, false>(
+            &x_next_1[i], in + row * in_row_stride + cols_next[i], &mask_next[i], -INFINITY,
+            mask_next[i + X_NEXT_1_VEC_1 - 1]);
+      }
+    }
+    int cols[L0::ELEMS];
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
       // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_VEC_1; ++k) {
+      for (int k = 0; k < OUT_STORE_VEC; ++k) {
         cols[i + k] = off + L0::coord0(i + k);
       }
       // softmax.cpp:46: auto mask = cols < n_cols;
       TILEC_UNROLL
-      for (int k = 0; k < X_VEC_1; ++k) {
+      for (int k = 0; k < OUT_STORE_VEC; ++k) {
         mask[i + k] = cols[i + k] < n_cols;
       }
-      // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
-      tilec::rt::load_vec<X_VEC_1, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
-                                          -INFINITY, mask[i + X_VEC_1 - 1]);
       // softmax.cpp:48: tl::store(out + row * out_row_stride + cols, tl::exp(x - row_max) / row_sum, mask);
       {
         float vals[OUT_STORE_VEC];
@@ -2112,11 +2347,13 @@ namespace aligned {
 constexpr int BLOCK = 4096;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
-using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
@@ -2139,43 +2376,68 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   for (int i = 0; i < L0::ELEMS; ++i) {
     run_sum[i] = 0.0f;
   }
+  // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+  float x_next[L0::ELEMS];
+  // prefetch: the loop's first loads into x_next; each iteration then loads the next one's while it computes
+  if (0 < n_cols) {
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+      // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_NEXT_VEC; ++k) {
+        cols_next[i + k] = L0::coord0(i + k);
+      }
+      // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+      tilec::rt::load_vec_if<X_NEXT_VEC, true>(&x_next[i], in + row * in_row_stride + cols_next[i],
+                                               cols_next[i] < n_cols, -INFINITY);
+    }
+  }
   // softmax.cpp:33: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
-    int cols[L0::ELEMS];
+    // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
     float x[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x[i] = x_next[i];
+    }
+    // prefetch: the next iteration's loads into x_next, before this iteration's arithmetic
+    if (off + BLOCK < n_cols) {
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+        // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+        TILEC_UNROLL
+        for (int k = 0; k < X_NEXT_VEC_1; ++k) {
+          cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
+        }
+        // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+        tilec::rt::load_vec_if<X_NEXT_VEC_1, true>(
+            &x_next[i], in + row * in_row_stride + cols_next[i], cols_next[i] < n_cols, -INFINITY);
+      }
+    }
+    // softmax.cpp:36: auto new_max = tl::maximum(run_max, x);
     float new_max[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      new_max[i] = fmaxf(run_max[i], x[i]);
+    }
+    // softmax.cpp:38: auto seen = new_max > -tl::inf;
     bool seen[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
-      // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < X_VEC; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
-      }
-      // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
-      tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i],
-                                          cols[i] < n_cols, -INFINITY);
-      // softmax.cpp:36: auto new_max = tl::maximum(run_max, x);
-      TILEC_UNROLL
-      for (int k = 0; k < X_VEC; ++k) {
-        new_max[i + k] = fmaxf(run_max[i + k], x[i + k]);
-      }
-      // softmax.cpp:38: auto seen = new_max > -tl::inf;
-      TILEC_UNROLL
-      for (int k = 0; k < X_VEC; ++k) {
-        seen[i + k] = new_max[i + k] > -INFINITY;
-      }
-      // softmax.cpp:39: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
-      TILEC_UNROLL
-      for (int k = 0; k < X_VEC; ++k) {
-        run_sum[i + k] = seen[i + k] ? (run_sum[i + k] * tilec::rt::exp(run_max[i + k] - new_max[i + k]) + tilec::rt::exp(x[i + k] - new_max[i + k])) : 0.0f;
-      }
-      // softmax.cpp:40: run_max = new_max;
-      TILEC_UNROLL
-      for (int k = 0; k < X_VEC; ++k) {
-        run_max[i + k] = new_max[i + k];
-      }
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      seen[i] = new_max[i] > -INFINITY;
+    }
+    // softmax.cpp:39: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      run_sum[i] = seen[i] ? (run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i])) : 0.0f;
+    }
+    // softmax.cpp:40: run_max = new_max;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      run_max[i] = new_max[i];
     }
   }
   // softmax.cpp:42: float row_max = tl::max(run_max);
@@ -2203,27 +2465,74 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   }
   __syncthreads();
   const float row_sum = tilec::rt::combine_partials<tilec::rt::Sum, 8>(row_sum_smem, 1);
+  // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x_next_1[L0::ELEMS];
+  // prefetch: the loop's first loads into x_next_1; each iteration then loads the next one's while it computes
+  if (0 < n_cols) {
+    int cols_next[L0::ELEMS];
+    bool mask_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+      // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_NEXT_1_VEC; ++k) {
+        cols_next[i + k] = L0::coord0(i + k);
+      }
+      // softmax.cpp:46: auto mask = cols < n_cols;
+      TILEC_UNROLL
+      for (int k = 0; k < X_NEXT_1_VEC; ++k) {
+        mask_next[i + k] = cols_next[i + k] < n_cols;
+      }
+      // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+      tilec::rt::load_vec_if<X_NEXT_1_VEC, true>(&x_next_1[i],
+                                                 in + row * in_row_stride + cols_next[i],
+                                                 mask_next[i], -INFINITY);
+    }
+  }
   // softmax.cpp:44: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
-    int cols[L0::ELEMS];
-    bool mask[L0::ELEMS];
+    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
     float x[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x[i] = x_next_1[i];
+    }
+    // prefetch: the next iteration's loads into x_next_1, before this iteration's arithmetic
+    if (off + BLOCK < n_cols) {
+      int cols_next[L0::ELEMS];
+      bool mask_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+        // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+        TILEC_UNROLL
+        for (int k = 0; k < X_NEXT_1_VEC_1; ++k) {
+          cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
+        }
+        // softmax.cpp:46: auto mask = cols < n_cols;
+        TILEC_UNROLL
+        for (int k = 0; k < X_NEXT_1_VEC_1; ++k) {
+          mask_next[i + k] = cols_next[i + k] < n_cols;
+        }
+        // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+        tilec::rt::load_vec_if<X_NEXT_1_VEC_1, true>(
+            &x_next_1[i], in + row * in_row_stride + cols_next[i], mask_next[i], -INFINITY);
+      }
+    }
+    int cols[L0::ELEMS];
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
       // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_VEC_1; ++k) {
+      for (int k = 0; k < OUT_STORE_VEC; ++k) {
         cols[i + k] = off + L0::coord0(i + k);
       }
       // softmax.cpp:46: auto mask = cols < n_cols;
       TILEC_UNROLL
-      for (int k = 0; k < X_VEC_1; ++k) {
+      for (int k = 0; k < OUT_STORE_VEC; ++k) {
         mask[i + k] = cols[i + k] < n_cols;
       }
-      // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
-      tilec::rt::load_vec_if<X_VEC_1, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
-                                            -INFINITY);
       // softmax.cpp:48: tl::store(out + row * out_row_stride + cols, tl::exp(x - row_max) / row_sum, mask);
       {
         float vals[OUT_STORE_VEC];

@@ -419,11 +419,13 @@ namespace softmax_looped_1024_4 {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
-using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
@@ -446,25 +448,57 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   for (int i = 0; i < L0::ELEMS; ++i) {
     run_sum[i] = 0.0f;
   }
+  // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+  float x_next[L0::ELEMS];
+  // prefetch: the loop's first loads into x_next; each iteration then loads the next one's while it computes
+  if (0 < n_cols) {
+    // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
+      bool bits[X_NEXT_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < X_NEXT_VEC; ++v)
+        bits[v] = cols_next[i + v] < n_cols;
+      tilec::rt::load_vec<X_NEXT_VEC, false>(&x_next[i], in + row * in_row_stride + cols_next[i],
+                                             bits, -INFINITY,
+                                             cols_next[i + X_NEXT_VEC - 1] < n_cols);
+    }
+  }
   // softmax.cpp:33: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
-    // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
     // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
     float x[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
-      bool bits[X_VEC];
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x[i] = x_next[i];
+    }
+    // prefetch: the next iteration's loads into x_next, before this iteration's arithmetic
+    if (off + BLOCK < n_cols) {
+      // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
       TILEC_UNROLL
-      for (int v = 0; v < X_VEC; ++v)
-        bits[v] = cols[i + v] < n_cols;
-      tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], bits, -INFINITY,
-                                        cols[i + X_VEC - 1] < n_cols);
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
+        bool bits[X_NEXT_VEC_1];
+        TILEC_UNROLL
+        for (int v = 0; v < X_NEXT_VEC_1; ++v)
+          bits[v] = cols_next[i + v] < n_cols;
+        tilec::rt::load_vec<X_NEXT_VEC_1, false>(&x_next[i],
+                                                 in + row * in_row_stride + cols_next[i], bits,
+                                                 -INFINITY,
+                                                 cols_next[i + X_NEXT_VEC_1 - 1] < n_cols);
+      }
     }
     // softmax.cpp:36: auto new_max = tl::maximum(run_max, x);
     float new_max[L0::ELEMS];
@@ -514,9 +548,62 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   }
   __syncthreads();
   const float row_sum = tilec::rt::combine_partials<tilec::rt::Sum, 4>(row_sum_smem, 1);
+  // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x_next_1[L0::ELEMS];
+  // prefetch: the loop's first loads into x_next_1; each iteration then loads the next one's while it computes
+  if (0 < n_cols) {
+    // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // softmax.cpp:46: auto mask = cols < n_cols;
+    bool mask_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask_next[i] = cols_next[i] < n_cols;
+    }
+    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {
+      tilec::rt::load_vec<X_NEXT_1_VEC, false>(&x_next_1[i],
+                                               in + row * in_row_stride + cols_next[i],
+                                               &mask_next[i], -INFINITY,
+                                               mask_next[i + X_NEXT_1_VEC - 1]);
+    }
+  }
   // softmax.cpp:44: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
+    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+    float x[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x[i] = x_next_1[i];
+    }
+    // prefetch: the next iteration's loads into x_next_1, before this iteration's arithmetic
+    if (off + BLOCK < n_cols) {
+      // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // softmax.cpp:46: auto mask = cols < n_cols;
+      bool mask_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        mask_next[i] = cols_next[i] < n_cols;
+      }
+      // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {
+        tilec::rt::load_vec<X_NEXT_1_VEC_1, false>(
+            &x_next_1[i], in + row * in_row_stride + cols_next[i], &mask_next[i], -INFINITY,
+            mask_next[i + X_NEXT_1_VEC_1 - 1]);
+      }
+    }
     // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -528,13 +615,6 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < n_cols;
-    }
-    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
-    float x[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_VEC_1) {
-      tilec::rt::load_vec<X_VEC_1, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
-                                          -INFINITY, mask[i + X_VEC_1 - 1]);
     }
     // softmax.cpp:48: tl::store(out + row * out_row_stride + cols, tl::exp(x - row_max) / row_sum, mask);
     TILEC_UNROLL
@@ -556,11 +636,13 @@ namespace aligned {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
-using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
@@ -583,21 +665,46 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   for (int i = 0; i < L0::ELEMS; ++i) {
     run_sum[i] = 0.0f;
   }
+  // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+  float x_next[L0::ELEMS];
+  // prefetch: the loop's first loads into x_next; each iteration then loads the next one's while it computes
+  if (0 < n_cols) {
+    // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
+      tilec::rt::load_vec_if<X_NEXT_VEC, true>(&x_next[i], in + row * in_row_stride + cols_next[i],
+                                               cols_next[i] < n_cols, -INFINITY);
+    }
+  }
   // softmax.cpp:33: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
-    // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
     // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
     float x[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
-      tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i],
-                                          cols[i] < n_cols, -INFINITY);
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x[i] = x_next[i];
+    }
+    // prefetch: the next iteration's loads into x_next, before this iteration's arithmetic
+    if (off + BLOCK < n_cols) {
+      // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
+        tilec::rt::load_vec_if<X_NEXT_VEC_1, true>(
+            &x_next[i], in + row * in_row_stride + cols_next[i], cols_next[i] < n_cols, -INFINITY);
+      }
     }
     // softmax.cpp:36: auto new_max = tl::maximum(run_max, x);
     float new_max[L0::ELEMS];
@@ -647,9 +754,60 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   }
   __syncthreads();
   const float row_sum = tilec::rt::combine_partials<tilec::rt::Sum, 4>(row_sum_smem, 1);
+  // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  float x_next_1[L0::ELEMS];
+  // prefetch: the loop's first loads into x_next_1; each iteration then loads the next one's while it computes
+  if (0 < n_cols) {
+    // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // softmax.cpp:46: auto mask = cols < n_cols;
+    bool mask_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask_next[i] = cols_next[i] < n_cols;
+    }
+    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {
+      tilec::rt::load_vec_if<X_NEXT_1_VEC, true>(&x_next_1[i],
+                                                 in + row * in_row_stride + cols_next[i],
+                                                 mask_next[i], -INFINITY);
+    }
+  }
   // softmax.cpp:44: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
+    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+    float x[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x[i] = x_next_1[i];
+    }
+    // prefetch: the next iteration's loads into x_next_1, before this iteration's arithmetic
+    if (off + BLOCK < n_cols) {
+      // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // softmax.cpp:46: auto mask = cols < n_cols;
+      bool mask_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        mask_next[i] = cols_next[i] < n_cols;
+      }
+      // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {
+        tilec::rt::load_vec_if<X_NEXT_1_VEC_1, true>(
+            &x_next_1[i], in + row * in_row_stride + cols_next[i], mask_next[i], -INFINITY);
+      }
+    }
     // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -661,13 +819,6 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < n_cols;
-    }
-    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
-    float x[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_VEC_1) {
-      tilec::rt::load_vec_if<X_VEC_1, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
-                                            -INFINITY);
     }
     // softmax.cpp:48: tl::store(out + row * out_row_stride + cols, tl::exp(x - row_max) / row_sum, mask);
     TILEC_UNROLL

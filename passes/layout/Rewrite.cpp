@@ -246,8 +246,11 @@ Stmt Assigner::rewrite(const Stmt &s) {
     return While::make(emitScalar(w->cond), rewrite(w->body), s->loc);
   }
   case StmtKind::If: {
-    auto *i = as<If>(s);
-    return If::make(emitScalar(i->cond), rewrite(i->thenS), rewrite(i->elseS), s->loc);
+    auto c = std::make_shared<If>(*as<If>(s));
+    c->cond = emitScalar(c->cond);
+    c->thenS = rewrite(c->thenS);
+    c->elseS = rewrite(c->elseS);
+    return c;
   }
   default:
     return s;

@@ -1,0 +1,46 @@
+#pragma once
+/// \file Which pointer parameters a pointer value may come from. Pointers derived from different
+/// pointer parameters do not alias (docs/language.md, "Program order"), so passes that move or order
+/// memory accesses (insert-barriers, prefetch-loads) compare accesses by these sets.
+
+#include "ir/IR.h"
+
+#include <map>
+#include <set>
+
+namespace tilec::passes {
+
+class PointerOrigins {
+public:
+  /// Follows every pointer local (and pointer loop index) of `k` to the parameters its values come
+  /// from, to a fixed point (a local may be assigned from another one declared later in a loop).
+  explicit PointerOrigins(const ir::Kernel &k);
+  /// The ids of the pointer parameters `e` may be derived from; -1 among them when some pointer it
+  /// reads has no known origin (it may alias every parameter).
+  std::set<int> paramsOf(const ir::Expr &e) const;
+
+private:
+  std::map<const ir::VarNode *, std::set<int>> localParams;
+};
+
+/// Calls `f` on every statement below `s`, nested ones included, in program order.
+template <class F> void forEachStmt(const ir::Stmt &s, F &&f) {
+  if (!s)
+    return;
+  f(s);
+  switch (s->kind) {
+  case ir::StmtKind::Block:
+    for (auto &c : ir::as<ir::Block>(s)->stmts)
+      forEachStmt(c, f);
+    break;
+  case ir::StmtKind::For: forEachStmt(ir::as<ir::For>(s)->body, f); break;
+  case ir::StmtKind::While: forEachStmt(ir::as<ir::While>(s)->body, f); break;
+  case ir::StmtKind::If:
+    forEachStmt(ir::as<ir::If>(s)->thenS, f);
+    forEachStmt(ir::as<ir::If>(s)->elseS, f);
+    break;
+  default: break;
+  }
+}
+
+} // namespace tilec::passes

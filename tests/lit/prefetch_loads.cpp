@@ -1,0 +1,119 @@
+// prefetch-loads: a loop's tile loads are loaded one iteration ahead into `_next` variables (the
+// first iteration's before the loop), with the declarations their addresses read computed again for
+// the next index. Not prefetched: a load of what the loop stores (in place), a load whose address
+// the loop assigns, a load through another load, a load too big to hold twice, loops of kernels with
+// num_stages = 1, and unrolled loops.
+// RUN: %tilec --emit=ir --stop-after=prefetch-loads %s -o - | %FileCheck %s
+// RUN: %tilec --no-aligned-variants --instantiate 'rows<256>' %s -o - | %FileCheck --check-prefix=CUDA %s
+#include <tilec/tl.hpp>
+
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4)
+void rows(const float *x, float *y, int n) {
+  float total = 0.0f;
+  for (int i = 0; i < n; i += BLOCK) {
+    auto cols = i + tl::arange<0, BLOCK>();
+    auto v = tl::load(x + cols, cols < n, 0.0f);
+    total += tl::sum(v);
+    tl::store(y + cols, v * 2.0f, cols < n); // y is not x: the next load cannot miss this store
+  }
+  tl::store(y, total);
+}
+template void rows<256>(const float *, float *, int);
+
+// CHECK-LABEL: kernel @rows<256>
+// CHECK: decl %v_next: tile<256xf32>
+// CHECK-NEXT: if lt(0:i32, %n) {
+// CHECK-NEXT: decl %cols_next: tile<256xi32> = arange(0, 256)
+// CHECK-NEXT: %v_next = load(add(splat(%x) : tile<256xptr<const f32>>, %cols_next)
+// CHECK-NEXT: }
+// CHECK-NEXT: for %i = 0:i32 to %n step 256:i32{BLOCK} prefetched=1 {
+// CHECK-NEXT: decl %v: tile<256xf32> = %v_next
+// CHECK-NEXT: if lt(add(%i, 256:i32{BLOCK}), %n) {
+// CHECK-NEXT: decl %cols_next{{.*}} = add(splat(add(%i, 256:i32{BLOCK}))
+// CHECK-NEXT: %v_next = load(
+// CHECK-NEXT: }
+// CHECK-NEXT: decl %cols: tile<256xi32> = add(splat(%i)
+
+// CUDA-LABEL: namespace rows_256 {
+// CUDA: float v_next[L0::ELEMS];
+// CUDA-NEXT: // prefetch: the loop's first loads into v_next; each iteration then loads the next one's while it computes
+// CUDA-NEXT: if (0 < n) {
+// CUDA: for (int i = 0; i < n; i += BLOCK) {
+// CUDA: v[i_1] = v_next[i_1];
+// CUDA: // prefetch: the next iteration's loads into v_next, before this iteration's arithmetic
+// CUDA-NEXT: if (i + BLOCK < n) {
+
+TILEC_KERNEL(num_warps = 4)
+void in_place(float *x, int n) {
+  for (int i = 0; i < n; i += 256) {
+    auto cols = i + tl::arange<0, 256>();
+    tl::store(x + cols, tl::load(x + cols, cols < n, 0.0f) + 1.0f, cols < n);
+  }
+}
+// CHECK-LABEL: kernel @in_place
+// CHECK-NOT: _next
+// CHECK: for %i = 0:i32 to %n step 256:i32 {
+
+TILEC_KERNEL(num_warps = 4)
+void moving_pointer(const float *x, float *out, int n) {
+  const float *p = x;
+  auto acc = tl::zeros<float, 256>();
+  for (int i = 0; i < n; i += 256) {
+    acc += tl::load(p + tl::arange<0, 256>()); // p changes in the loop
+    p += 256;
+  }
+  tl::store(out + tl::arange<0, 256>(), acc);
+}
+// CHECK-LABEL: kernel @moving_pointer
+// CHECK-NOT: _next
+// CHECK: for %i = 0:i32 to %n step 256:i32 {
+
+TILEC_KERNEL(num_warps = 4)
+void gather(const int *idx, const float *x, float *out, int n) {
+  auto acc = tl::zeros<float, 256>();
+  for (int i = 0; i < n; i += 256) {
+    auto j = tl::load(idx + i + tl::arange<0, 256>());
+    acc += tl::load(x + j); // through a load: not recomputable for the next index
+  }
+  tl::store(out + tl::arange<0, 256>(), acc);
+}
+// CHECK-LABEL: kernel @gather
+// CHECK: decl %j_next
+// CHECK-NOT: decl %x_load_next
+// CHECK: prefetched=1 {
+// CHECK-NEXT: decl %j: tile<256xi32> = %j_next
+// CHECK: decl %x_load{{.*}} = load(add(splat(%x)
+
+TILEC_KERNEL(num_warps = 4)
+void too_big(const float *x, float *out, int n) {
+  auto acc = tl::zeros<float, 4096>(); // 32 floats a thread: 128 bytes, twice that to prefetch
+  for (int i = 0; i < n; i += 4096)
+    acc += tl::load(x + i + tl::arange<0, 4096>());
+  tl::store(out + tl::arange<0, 4096>(), acc);
+}
+// CHECK-LABEL: kernel @too_big
+// CHECK-NOT: _next
+// CHECK: for %i = 0:i32 to %n step 4096:i32 {
+
+TILEC_KERNEL(num_warps = 4, num_stages = 1)
+void one_stage(const float *x, float *out, int n) {
+  auto acc = tl::zeros<float, 256>();
+  for (int i = 0; i < n; i += 256)
+    acc += tl::load(x + i + tl::arange<0, 256>());
+  tl::store(out + tl::arange<0, 256>(), acc);
+}
+// CHECK-LABEL: kernel @one_stage
+// CHECK-NOT: _next
+// CHECK: for %i = 0:i32 to %n step 256:i32 {
+
+TILEC_KERNEL(num_warps = 4)
+void unrolled(const float *x, float *out) {
+  auto acc = tl::zeros<float, 256>();
+  for (int i : tl::static_range<0, 1024, 256>())
+    acc += tl::load(x + i + tl::arange<0, 256>());
+  tl::store(out + tl::arange<0, 256>(), acc);
+}
+// CHECK-LABEL: kernel @unrolled
+// CHECK-NOT: _next
+// CHECK: static_for
