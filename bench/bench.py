@@ -176,6 +176,33 @@ class Softmax:
         return [torch.softmax(s["x"], dim=-1)]
 
 
+class SoftmaxF16(Softmax):
+    """The same source at T = tl::half (fp16 rows, fp32 arithmetic, rounded once when stored), at the
+    fp32 rows' configurations, beside Triton's tutorial kernel with the same casts."""
+    name = "softmax_f16"
+    title = "fused softmax over rows, fp16 in/out (fp32 arithmetic), M = 4096"
+
+    def __init__(self, lib):
+        self.fn = lib.get("softmax").tilec_softmax_f16
+        self.fn.restype = ctypes.c_int
+
+    def nbytes(self, size):
+        m, n = size
+        return 4 * m * n
+
+    def make(self, size, gen):
+        m, n = size
+        return {"x": torch.randn(m, n, device="cuda", generator=gen).half(),
+                "out": torch.empty(m, n, device="cuda", dtype=torch.float16), "m": m, "n": n}
+
+    def reference(self, s):
+        # float64 of the fp16 inputs; the output is rounded to fp16 (2^-11 relative).
+        return [torch.softmax(s["x"].double(), dim=-1)], [1e-3]
+
+    def torch(self, s):
+        return [torch.softmax(s["x"], dim=-1)]
+
+
 class SoftmaxWide(Softmax):
     """Rows wider than one block (issue 17, item 4): softmax_looped in 4096-wide chunks on 8 warps,
     beside the same algorithm in Triton (tutorial 02's one-block kernel cannot hold such rows).
@@ -758,7 +785,7 @@ def env_info(args):
             "cuda_torch": torch.version.cuda, "nvcc": args.nvcc_version}
 
 
-WORKLOADS = [VectorAdd, Softmax, SoftmaxWide, LayerNorm, RMSNorm, RMSNormBF16, AddRMSNorm, SwiGLU, Transpose]
+WORKLOADS = [VectorAdd, Softmax, SoftmaxF16, SoftmaxWide, LayerNorm, RMSNorm, RMSNormBF16, AddRMSNorm, SwiGLU, Transpose]
 
 
 def main():

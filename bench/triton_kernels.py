@@ -21,11 +21,12 @@ def softmax_kernel(out_ptr, in_ptr, in_row_stride, out_row_stride, n_rows, n_col
     row = tl.program_id(0)
     cols = tl.arange(0, BLOCK)
     mask = cols < n_cols
-    x = tl.load(in_ptr + row * in_row_stride + cols, mask=mask, other=-float("inf"))
+    # In fp32 whatever the rows' type (examples/softmax/softmax.cpp casts alike), rounded once when stored.
+    x = tl.load(in_ptr + row * in_row_stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
     shifted = x - tl.max(x, axis=0)
     num = tl.exp(shifted)
     den = tl.sum(num, axis=0)
-    tl.store(out_ptr + row * out_row_stride + cols, num / den, mask=mask)
+    tl.store(out_ptr + row * out_row_stride + cols, (num / den).to(out_ptr.dtype.element_ty), mask=mask)
 
 
 @triton.jit

@@ -2,8 +2,8 @@
 // Do not edit by hand: edit the kernel source and run tilec again.
 #include <tilec/cuda/runtime.cuh>
 
-// softmax_kernel<1024, 4>: one instantiation
-namespace softmax_kernel_1024_4 {
+// softmax_kernel<float, 1024, 4>: one instantiation
+namespace softmax_kernel_f32_1024_4 {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
@@ -19,28 +19,28 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *max_x_smem = reinterpret_cast<float *>(smem + 0);
   float *den_smem = reinterpret_cast<float *>(smem + 0);
-  // softmax.cpp:10: int row = tl::program_id(0);
+  // softmax.cpp:11: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // softmax.cpp:11: auto cols = tl::arange<0, BLOCK>();
+  // softmax.cpp:12: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // softmax.cpp:12: auto mask = cols < n_cols;
+  // softmax.cpp:13: auto mask = cols < n_cols;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = cols[i] < n_cols;
   }
-  // softmax.cpp:14: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  // softmax.cpp:15: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
                                       -INFINITY, mask[i + X_VEC - 1]);
   }
-  // softmax.cpp:15: auto shifted = x - tl::max(x);
+  // softmax.cpp:16: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -56,13 +56,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   for (int i = 0; i < L0::ELEMS; ++i) {
     shifted[i] = x[i] - max_x;
   }
-  // softmax.cpp:16: auto num = tl::exp(shifted);
+  // softmax.cpp:17: auto num = tl::exp(shifted);
   float num[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     num[i] = tilec::rt::exp(shifted[i]);
   }
-  // softmax.cpp:17: auto den = tl::sum(num);
+  // softmax.cpp:18: auto den = tl::sum(num);
   float den_part = num[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -74,7 +74,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   }
   __syncthreads();
   const float den = tilec::rt::combine_partials<tilec::rt::Sum, 4>(den_smem, 1);
-  // softmax.cpp:18: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  // softmax.cpp:19: tl::store(out + row * out_row_stride + cols, tl::cast<T>(num / den), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
@@ -105,28 +105,28 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *max_x_smem = reinterpret_cast<float *>(smem + 0);
   float *den_smem = reinterpret_cast<float *>(smem + 0);
-  // softmax.cpp:10: int row = tl::program_id(0);
+  // softmax.cpp:11: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // softmax.cpp:11: auto cols = tl::arange<0, BLOCK>();
+  // softmax.cpp:12: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // softmax.cpp:12: auto mask = cols < n_cols;
+  // softmax.cpp:13: auto mask = cols < n_cols;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = cols[i] < n_cols;
   }
-  // softmax.cpp:14: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  // softmax.cpp:15: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
                                         -INFINITY);
   }
-  // softmax.cpp:15: auto shifted = x - tl::max(x);
+  // softmax.cpp:16: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -142,13 +142,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   for (int i = 0; i < L0::ELEMS; ++i) {
     shifted[i] = x[i] - max_x;
   }
-  // softmax.cpp:16: auto num = tl::exp(shifted);
+  // softmax.cpp:17: auto num = tl::exp(shifted);
   float num[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     num[i] = tilec::rt::exp(shifted[i]);
   }
-  // softmax.cpp:17: auto den = tl::sum(num);
+  // softmax.cpp:18: auto den = tl::sum(num);
   float den_part = num[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -160,7 +160,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   }
   __syncthreads();
   const float den = tilec::rt::combine_partials<tilec::rt::Sum, 4>(den_smem, 1);
-  // softmax.cpp:18: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  // softmax.cpp:19: tl::store(out + row * out_row_stride + cols, tl::cast<T>(num / den), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
@@ -174,13 +174,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
 
 } // namespace aligned
 
-} // namespace softmax_kernel_1024_4
+} // namespace softmax_kernel_f32_1024_4
 
-/// Launches softmax_kernel<1024, 4> on `stream` with
-/// softmax_kernel_1024_4::NUM_THREADS threads per block.
-cudaError_t launch_softmax_kernel_1024_4(dim3 grid, cudaStream_t stream, float *out,
-                                         const float *in, int in_row_stride, int out_row_stride,
-                                         int n_rows, int n_cols) {
+/// Launches softmax_kernel<float, 1024, 4> on `stream` with
+/// softmax_kernel_f32_1024_4::NUM_THREADS threads per block.
+cudaError_t launch_softmax_kernel_f32_1024_4(dim3 grid, cudaStream_t stream, float *out,
+                                             const float *in, int in_row_stride, int out_row_stride,
+                                             int n_rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
   // The aligned variant when out and in are 16-byte aligned and in_row_stride, out_row_stride and
@@ -189,26 +189,26 @@ cudaError_t launch_softmax_kernel_1024_4(dim3 grid, cudaStream_t stream, float *
                        in_row_stride % 16 == 0 && out_row_stride % 16 == 0 && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(softmax_kernel_1024_4::NUM_THREADS);
+  config.blockDim = dim3(softmax_kernel_f32_1024_4::NUM_THREADS);
   config.stream = stream;
   if (aligned)
-    return cudaLaunchKernelEx(&config, softmax_kernel_1024_4::aligned::softmax_kernel, out, in,
+    return cudaLaunchKernelEx(&config, softmax_kernel_f32_1024_4::aligned::softmax_kernel, out, in,
                               in_row_stride, out_row_stride, n_rows, n_cols);
-  return cudaLaunchKernelEx(&config, softmax_kernel_1024_4::softmax_kernel, out, in, in_row_stride,
-                            out_row_stride, n_rows, n_cols);
+  return cudaLaunchKernelEx(&config, softmax_kernel_f32_1024_4::softmax_kernel, out, in,
+                            in_row_stride, out_row_stride, n_rows, n_cols);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_softmax_kernel_1024_4(cudaStream_t stream, float *out, const float *in,
-                                         int in_row_stride, int out_row_stride, int n_rows,
-                                         int n_cols) {
+cudaError_t launch_softmax_kernel_f32_1024_4(cudaStream_t stream, float *out, const float *in,
+                                             int in_row_stride, int out_row_stride, int n_rows,
+                                             int n_cols) {
   const dim3 grid(n_rows);
-  return launch_softmax_kernel_1024_4(grid, stream, out, in, in_row_stride, out_row_stride, n_rows,
-                                      n_cols);
+  return launch_softmax_kernel_f32_1024_4(grid, stream, out, in, in_row_stride, out_row_stride,
+                                          n_rows, n_cols);
 }
 
-// softmax_kernel<4096, 8>: one instantiation
-namespace softmax_kernel_4096_8 {
+// softmax_kernel<float, 4096, 8>: one instantiation
+namespace softmax_kernel_f32_4096_8 {
 constexpr int BLOCK = 4096;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
@@ -224,28 +224,28 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *max_x_smem = reinterpret_cast<float *>(smem + 0);
   float *den_smem = reinterpret_cast<float *>(smem + 0);
-  // softmax.cpp:10: int row = tl::program_id(0);
+  // softmax.cpp:11: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // softmax.cpp:11: auto cols = tl::arange<0, BLOCK>();
+  // softmax.cpp:12: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // softmax.cpp:12: auto mask = cols < n_cols;
+  // softmax.cpp:13: auto mask = cols < n_cols;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = cols[i] < n_cols;
   }
-  // softmax.cpp:14: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  // softmax.cpp:15: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec<X_VEC, false>(&x[i], in + row * in_row_stride + cols[i], &mask[i],
                                       -INFINITY, mask[i + X_VEC - 1]);
   }
-  // softmax.cpp:15: auto shifted = x - tl::max(x);
+  // softmax.cpp:16: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -261,13 +261,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   for (int i = 0; i < L0::ELEMS; ++i) {
     shifted[i] = x[i] - max_x;
   }
-  // softmax.cpp:16: auto num = tl::exp(shifted);
+  // softmax.cpp:17: auto num = tl::exp(shifted);
   float num[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     num[i] = tilec::rt::exp(shifted[i]);
   }
-  // softmax.cpp:17: auto den = tl::sum(num);
+  // softmax.cpp:18: auto den = tl::sum(num);
   float den_part = num[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -279,7 +279,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   }
   __syncthreads();
   const float den = tilec::rt::combine_partials<tilec::rt::Sum, 8>(den_smem, 1);
-  // softmax.cpp:18: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  // softmax.cpp:19: tl::store(out + row * out_row_stride + cols, tl::cast<T>(num / den), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
@@ -310,28 +310,28 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *max_x_smem = reinterpret_cast<float *>(smem + 0);
   float *den_smem = reinterpret_cast<float *>(smem + 0);
-  // softmax.cpp:10: int row = tl::program_id(0);
+  // softmax.cpp:11: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // softmax.cpp:11: auto cols = tl::arange<0, BLOCK>();
+  // softmax.cpp:12: auto cols = tl::arange<0, BLOCK>();
   int cols[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // softmax.cpp:12: auto mask = cols < n_cols;
+  // softmax.cpp:13: auto mask = cols < n_cols;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = cols[i] < n_cols;
   }
-  // softmax.cpp:14: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  // softmax.cpp:15: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_VEC) {
     tilec::rt::load_vec_if<X_VEC, true>(&x[i], in + row * in_row_stride + cols[i], mask[i],
                                         -INFINITY);
   }
-  // softmax.cpp:15: auto shifted = x - tl::max(x);
+  // softmax.cpp:16: auto shifted = x - tl::max(x);
   float max_x_part = x[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -347,13 +347,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   for (int i = 0; i < L0::ELEMS; ++i) {
     shifted[i] = x[i] - max_x;
   }
-  // softmax.cpp:16: auto num = tl::exp(shifted);
+  // softmax.cpp:17: auto num = tl::exp(shifted);
   float num[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     num[i] = tilec::rt::exp(shifted[i]);
   }
-  // softmax.cpp:17: auto den = tl::sum(num);
+  // softmax.cpp:18: auto den = tl::sum(num);
   float den_part = num[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -365,7 +365,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   }
   __syncthreads();
   const float den = tilec::rt::combine_partials<tilec::rt::Sum, 8>(den_smem, 1);
-  // softmax.cpp:18: tl::store(out + row * out_row_stride + cols, num / den, mask);
+  // softmax.cpp:19: tl::store(out + row * out_row_stride + cols, tl::cast<T>(num / den), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
@@ -379,13 +379,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
 
 } // namespace aligned
 
-} // namespace softmax_kernel_4096_8
+} // namespace softmax_kernel_f32_4096_8
 
-/// Launches softmax_kernel<4096, 8> on `stream` with
-/// softmax_kernel_4096_8::NUM_THREADS threads per block.
-cudaError_t launch_softmax_kernel_4096_8(dim3 grid, cudaStream_t stream, float *out,
-                                         const float *in, int in_row_stride, int out_row_stride,
-                                         int n_rows, int n_cols) {
+/// Launches softmax_kernel<float, 4096, 8> on `stream` with
+/// softmax_kernel_f32_4096_8::NUM_THREADS threads per block.
+cudaError_t launch_softmax_kernel_f32_4096_8(dim3 grid, cudaStream_t stream, float *out,
+                                             const float *in, int in_row_stride, int out_row_stride,
+                                             int n_rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
   // The aligned variant when out and in are 16-byte aligned and in_row_stride, out_row_stride and
@@ -394,26 +394,242 @@ cudaError_t launch_softmax_kernel_4096_8(dim3 grid, cudaStream_t stream, float *
                        in_row_stride % 16 == 0 && out_row_stride % 16 == 0 && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(softmax_kernel_4096_8::NUM_THREADS);
+  config.blockDim = dim3(softmax_kernel_f32_4096_8::NUM_THREADS);
   config.stream = stream;
   if (aligned)
-    return cudaLaunchKernelEx(&config, softmax_kernel_4096_8::aligned::softmax_kernel, out, in,
+    return cudaLaunchKernelEx(&config, softmax_kernel_f32_4096_8::aligned::softmax_kernel, out, in,
                               in_row_stride, out_row_stride, n_rows, n_cols);
-  return cudaLaunchKernelEx(&config, softmax_kernel_4096_8::softmax_kernel, out, in, in_row_stride,
-                            out_row_stride, n_rows, n_cols);
+  return cudaLaunchKernelEx(&config, softmax_kernel_f32_4096_8::softmax_kernel, out, in,
+                            in_row_stride, out_row_stride, n_rows, n_cols);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_softmax_kernel_4096_8(cudaStream_t stream, float *out, const float *in,
-                                         int in_row_stride, int out_row_stride, int n_rows,
-                                         int n_cols) {
+cudaError_t launch_softmax_kernel_f32_4096_8(cudaStream_t stream, float *out, const float *in,
+                                             int in_row_stride, int out_row_stride, int n_rows,
+                                             int n_cols) {
   const dim3 grid(n_rows);
-  return launch_softmax_kernel_4096_8(grid, stream, out, in, in_row_stride, out_row_stride, n_rows,
-                                      n_cols);
+  return launch_softmax_kernel_f32_4096_8(grid, stream, out, in, in_row_stride, out_row_stride,
+                                          n_rows, n_cols);
 }
 
-// softmax_looped<1024, 4>: one instantiation
-namespace softmax_looped_1024_4 {
+// softmax_kernel<tl::half, 1024, 4>: one instantiation
+namespace softmax_kernel_f16_1024_4 {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int IN_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<IN_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
+    __half *out, const __half *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *den_smem = reinterpret_cast<float *>(smem + 0);
+  // softmax.cpp:11: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // softmax.cpp:12: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // softmax.cpp:13: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // softmax.cpp:15: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
+  __half in_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += IN_LOAD_VEC) {
+    tilec::rt::load_vec<IN_LOAD_VEC, false>(&in_load[i], in + row * in_row_stride + cols[i],
+                                            &mask[i], tilec::rt::to_f16(-INFINITY),
+                                            mask[i + IN_LOAD_VEC - 1]);
+  }
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x[i] = tilec::rt::to_float(in_load[i]);
+  }
+  // softmax.cpp:16: auto shifted = x - tl::max(x);
+  float max_x_part = x[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+  max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    max_x_smem[L0::warp_coord0()] = max_x_part;
+  }
+  __syncthreads();
+  const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_x_smem, 1);
+  float shifted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    shifted[i] = x[i] - max_x;
+  }
+  // softmax.cpp:17: auto num = tl::exp(shifted);
+  float num[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    num[i] = tilec::rt::exp(shifted[i]);
+  }
+  // softmax.cpp:18: auto den = tl::sum(num);
+  float den_part = num[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    den_part = tilec::rt::Sum::combine(den_part, num[i]);
+  den_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(den_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    den_smem[L0::warp_coord0()] = den_part;
+  }
+  __syncthreads();
+  const float den = tilec::rt::combine_partials<tilec::rt::Sum, 4>(den_smem, 1);
+  // softmax.cpp:19: tl::store(out + row * out_row_stride + cols, tl::cast<T>(num / den), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    __half vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming out and in are 16-byte aligned and in_row_stride,
+// out_row_stride and n_cols are multiples of 16: the launcher tests the arguments and runs this one
+// when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int IN_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<IN_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
+    __half *out, const __half *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *den_smem = reinterpret_cast<float *>(smem + 0);
+  // softmax.cpp:11: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // softmax.cpp:12: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // softmax.cpp:13: auto mask = cols < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < n_cols;
+  }
+  // softmax.cpp:15: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
+  __half in_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += IN_LOAD_VEC) {
+    tilec::rt::load_vec_if<IN_LOAD_VEC, true>(&in_load[i], in + row * in_row_stride + cols[i],
+                                              mask[i], tilec::rt::to_f16(-INFINITY));
+  }
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x[i] = tilec::rt::to_float(in_load[i]);
+  }
+  // softmax.cpp:16: auto shifted = x - tl::max(x);
+  float max_x_part = x[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+  max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    max_x_smem[L0::warp_coord0()] = max_x_part;
+  }
+  __syncthreads();
+  const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_x_smem, 1);
+  float shifted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    shifted[i] = x[i] - max_x;
+  }
+  // softmax.cpp:17: auto num = tl::exp(shifted);
+  float num[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    num[i] = tilec::rt::exp(shifted[i]);
+  }
+  // softmax.cpp:18: auto den = tl::sum(num);
+  float den_part = num[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    den_part = tilec::rt::Sum::combine(den_part, num[i]);
+  den_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(den_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    den_smem[L0::warp_coord0()] = den_part;
+  }
+  __syncthreads();
+  const float den = tilec::rt::combine_partials<tilec::rt::Sum, 4>(den_smem, 1);
+  // softmax.cpp:19: tl::store(out + row * out_row_stride + cols, tl::cast<T>(num / den), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    __half vals[OUT_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
+    if (mask[i])
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace softmax_kernel_f16_1024_4
+
+/// Launches softmax_kernel<tl::half, 1024, 4> on `stream` with
+/// softmax_kernel_f16_1024_4::NUM_THREADS threads per block.
+cudaError_t launch_softmax_kernel_f16_1024_4(dim3 grid, cudaStream_t stream, __half *out,
+                                             const __half *in, int in_row_stride,
+                                             int out_row_stride, int n_rows, int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when out and in are 16-byte aligned and in_row_stride, out_row_stride and
+  // n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(out) && tilec::rt::aligned_to_16(in) &&
+                       in_row_stride % 16 == 0 && out_row_stride % 16 == 0 && n_cols % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(softmax_kernel_f16_1024_4::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, softmax_kernel_f16_1024_4::aligned::softmax_kernel, out, in,
+                              in_row_stride, out_row_stride, n_rows, n_cols);
+  return cudaLaunchKernelEx(&config, softmax_kernel_f16_1024_4::softmax_kernel, out, in,
+                            in_row_stride, out_row_stride, n_rows, n_cols);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_softmax_kernel_f16_1024_4(cudaStream_t stream, __half *out, const __half *in,
+                                             int in_row_stride, int out_row_stride, int n_rows,
+                                             int n_cols) {
+  const dim3 grid(n_rows);
+  return launch_softmax_kernel_f16_1024_4(grid, stream, out, in, in_row_stride, out_row_stride,
+                                          n_rows, n_cols);
+}
+
+// softmax_looped<float, 1024, 4>: one instantiation
+namespace softmax_looped_f32_1024_4 {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
@@ -446,7 +662,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   for (int i = 0; i < L0::ELEMS; ++i) {
     run_sum[i] = 0.0f;
   }
-  // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+  // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
   float x_next[L0::ELEMS];
   // prefetch: the loop's first loads into x_next; each iteration then loads the next one's while it computes
   if (0 < n_cols) {
@@ -456,7 +672,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols_next[i] = L0::coord0(i);
     }
-    // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+    // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
       bool bits[X_NEXT_VEC];
@@ -471,7 +687,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   // softmax.cpp:33: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
-    // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+    // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
     float x[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -485,7 +701,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       for (int i = 0; i < L0::ELEMS; ++i) {
         cols_next[i] = off + BLOCK + L0::coord0(i);
       }
-      // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+      // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
         bool bits[X_NEXT_VEC_1];
@@ -546,7 +762,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   }
   __syncthreads();
   const float row_sum = tilec::rt::combine_partials<tilec::rt::Sum, 4>(row_sum_smem, 1);
-  // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
   float x_next_1[L0::ELEMS];
   // prefetch: the loop's first loads into x_next_1; each iteration then loads the next one's while it computes
   if (0 < n_cols) {
@@ -562,7 +778,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask_next[i] = cols_next[i] < n_cols;
     }
-    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+    // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {
       tilec::rt::load_vec<X_NEXT_1_VEC, false>(&x_next_1[i],
@@ -574,7 +790,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   // softmax.cpp:44: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
-    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+    // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
     float x[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -594,7 +810,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       for (int i = 0; i < L0::ELEMS; ++i) {
         mask_next[i] = cols_next[i] < n_cols;
       }
-      // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+      // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {
         tilec::rt::load_vec<X_NEXT_1_VEC_1, false>(
@@ -614,7 +830,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < n_cols;
     }
-    // softmax.cpp:48: tl::store(out + row * out_row_stride + cols, tl::exp(x - row_max) / row_sum, mask);
+    // softmax.cpp:48: tl::store(out + row * out_row_stride + cols, tl::cast<T>(tl::exp(x - row_max) / row_sum), mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
       float vals[OUT_STORE_VEC];
@@ -663,7 +879,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   for (int i = 0; i < L0::ELEMS; ++i) {
     run_sum[i] = 0.0f;
   }
-  // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+  // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
   float x_next[L0::ELEMS];
   // prefetch: the loop's first loads into x_next; each iteration then loads the next one's while it computes
   if (0 < n_cols) {
@@ -673,7 +889,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols_next[i] = L0::coord0(i);
     }
-    // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+    // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
       tilec::rt::load_vec_if<X_NEXT_VEC, true>(&x_next[i], in + row * in_row_stride + cols_next[i],
@@ -683,7 +899,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   // softmax.cpp:33: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
-    // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+    // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
     float x[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -697,7 +913,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       for (int i = 0; i < L0::ELEMS; ++i) {
         cols_next[i] = off + BLOCK + L0::coord0(i);
       }
-      // softmax.cpp:35: auto x = tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf);
+      // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
         tilec::rt::load_vec_if<X_NEXT_VEC_1, true>(
@@ -752,7 +968,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   }
   __syncthreads();
   const float row_sum = tilec::rt::combine_partials<tilec::rt::Sum, 4>(row_sum_smem, 1);
-  // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+  // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
   float x_next_1[L0::ELEMS];
   // prefetch: the loop's first loads into x_next_1; each iteration then loads the next one's while it computes
   if (0 < n_cols) {
@@ -768,7 +984,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask_next[i] = cols_next[i] < n_cols;
     }
-    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+    // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {
       tilec::rt::load_vec_if<X_NEXT_1_VEC, true>(&x_next_1[i],
@@ -779,7 +995,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   // softmax.cpp:44: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
-    // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+    // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
     float x[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -799,7 +1015,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       for (int i = 0; i < L0::ELEMS; ++i) {
         mask_next[i] = cols_next[i] < n_cols;
       }
-      // softmax.cpp:47: auto x = tl::load(in + row * in_row_stride + cols, mask, -tl::inf);
+      // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {
         tilec::rt::load_vec_if<X_NEXT_1_VEC_1, true>(
@@ -818,7 +1034,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < n_cols;
     }
-    // softmax.cpp:48: tl::store(out + row * out_row_stride + cols, tl::exp(x - row_max) / row_sum, mask);
+    // softmax.cpp:48: tl::store(out + row * out_row_stride + cols, tl::cast<T>(tl::exp(x - row_max) / row_sum), mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
       float vals[OUT_STORE_VEC];
@@ -833,13 +1049,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
 
 } // namespace aligned
 
-} // namespace softmax_looped_1024_4
+} // namespace softmax_looped_f32_1024_4
 
-/// Launches softmax_looped<1024, 4> on `stream` with
-/// softmax_looped_1024_4::NUM_THREADS threads per block.
-cudaError_t launch_softmax_looped_1024_4(dim3 grid, cudaStream_t stream, float *out,
-                                         const float *in, int in_row_stride, int out_row_stride,
-                                         int n_rows, int n_cols) {
+/// Launches softmax_looped<float, 1024, 4> on `stream` with
+/// softmax_looped_f32_1024_4::NUM_THREADS threads per block.
+cudaError_t launch_softmax_looped_f32_1024_4(dim3 grid, cudaStream_t stream, float *out,
+                                             const float *in, int in_row_stride, int out_row_stride,
+                                             int n_rows, int n_cols) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
   // The aligned variant when out and in are 16-byte aligned and in_row_stride, out_row_stride and
@@ -848,20 +1064,20 @@ cudaError_t launch_softmax_looped_1024_4(dim3 grid, cudaStream_t stream, float *
                        in_row_stride % 16 == 0 && out_row_stride % 16 == 0 && n_cols % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(softmax_looped_1024_4::NUM_THREADS);
+  config.blockDim = dim3(softmax_looped_f32_1024_4::NUM_THREADS);
   config.stream = stream;
   if (aligned)
-    return cudaLaunchKernelEx(&config, softmax_looped_1024_4::aligned::softmax_looped, out, in,
+    return cudaLaunchKernelEx(&config, softmax_looped_f32_1024_4::aligned::softmax_looped, out, in,
                               in_row_stride, out_row_stride, n_rows, n_cols);
-  return cudaLaunchKernelEx(&config, softmax_looped_1024_4::softmax_looped, out, in, in_row_stride,
-                            out_row_stride, n_rows, n_cols);
+  return cudaLaunchKernelEx(&config, softmax_looped_f32_1024_4::softmax_looped, out, in,
+                            in_row_stride, out_row_stride, n_rows, n_cols);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_softmax_looped_1024_4(cudaStream_t stream, float *out, const float *in,
-                                         int in_row_stride, int out_row_stride, int n_rows,
-                                         int n_cols) {
+cudaError_t launch_softmax_looped_f32_1024_4(cudaStream_t stream, float *out, const float *in,
+                                             int in_row_stride, int out_row_stride, int n_rows,
+                                             int n_cols) {
   const dim3 grid(n_rows);
-  return launch_softmax_looped_1024_4(grid, stream, out, in, in_row_stride, out_row_stride, n_rows,
-                                      n_cols);
+  return launch_softmax_looped_f32_1024_4(grid, stream, out, in, in_row_stride, out_row_stride,
+                                          n_rows, n_cols);
 }

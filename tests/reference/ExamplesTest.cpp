@@ -71,10 +71,10 @@ TEST_P(Softmax, MatchesLoop) {
   fillRandom(in, rng, -5, 5);
   out.fill(nanF());
   if (block == 1024)
-    tl::launch(tl::grid3{rows}, softmax_kernel<1024, 4>, out.data(), in.data(), inStride, outStride,
+    tl::launch(tl::grid3{rows}, softmax_kernel<float, 1024, 4>, out.data(), in.data(), inStride, outStride,
                rows, cols);
   else
-    tl::launch(tl::grid3{rows}, softmax_kernel<4096, 8>, out.data(), in.data(), inStride, outStride,
+    tl::launch(tl::grid3{rows}, softmax_kernel<float, 4096, 8>, out.data(), in.data(), inStride, outStride,
                rows, cols);
   RelError err;
   for (int r = 0; r < rows; ++r) {
