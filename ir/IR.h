@@ -414,7 +414,7 @@ struct SharedBuffer {
 struct KernelSettings {
   int numWarps = 4;
   /// `num_stages = N`: how many iterations of a loop's loads are in flight at once (Triton's
-  /// num_stages). 1 turns prefetch-loads off; 0: not given (tilec's default, two).
+  /// num_stages). 2 or more turns prefetch-loads on; 0: not given (one stage, as 1).
   int numStages = 0;
   /// The launch grid from the annotation (`grid = (cdiv(n, BLOCK))`): up to 3 host-side scalar
   /// expressions over the kernel's scalar parameters (VarRef), integer constants (meta-parameters are

@@ -7,19 +7,14 @@ namespace layer_norm_fwd_1024_8 {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int W_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int B_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int W_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int B_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int W_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int B_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
@@ -40,56 +35,26 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_VEC; ++v)
-        bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC, false>(
-          &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_VEC - 1] < N);
-    }
-  }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
     // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_VEC_1];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_VEC_1; ++v)
-          bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC_1, false>(
-            &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_VEC_1 - 1] < N);
-      }
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -120,57 +85,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next_1[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_1_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC; ++v)
-        bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC, false>(
-          &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_1_VEC - 1] < N);
-    }
-  }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_1[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_1_VEC_1];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC_1; ++v)
-          bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC_1, false>(
-            &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_1_VEC_1 - 1] < N);
-      }
-    }
     // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -178,6 +95,17 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       cols[i] = off + L0::coord0(i);
     }
     // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      bool bits[X_ROW_LOAD_VEC_1];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
+          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -216,105 +144,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-  __half w_next[L0::ELEMS];
-  // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-  __half b_next[L0::ELEMS];
-  // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-  __half x_row_load_next_2[L0::ELEMS];
-  // prefetch: the loop's first loads into w_next, b_next and x_row_load_next_2; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask_next[i] = cols_next[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec<W_NEXT_VEC, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + W_NEXT_VEC - 1]);
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec<B_NEXT_VEC, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + B_NEXT_VEC - 1]);
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC, false>(
-          &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
-          mask_next[i + X_ROW_LOAD_NEXT_2_VEC - 1]);
-    }
-  }
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      w[i] = w_next[i];
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = b_next[i];
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_2[i];
-    }
-    // prefetch: the next iteration's loads into w_next, b_next and x_row_load_next_2, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      bool mask_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        mask_next[i] = cols_next[i] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec<W_NEXT_VEC_1, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + W_NEXT_VEC_1 - 1]);
-      }
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec<B_NEXT_VEC_1, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + B_NEXT_VEC_1 - 1]);
-      }
-      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC_1, false>(
-            &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
-            mask_next[i + X_ROW_LOAD_NEXT_2_VEC_1 - 1]);
-      }
-    }
     // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -327,7 +159,28 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
+    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + W_VEC - 1]);
+    }
+    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + B_VEC - 1]);
+    }
     // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
+          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+          mask[i + X_ROW_LOAD_VEC_2 - 1]);
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -359,19 +212,14 @@ namespace aligned {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int W_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int B_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int W_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int B_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int W_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int B_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
@@ -392,46 +240,21 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC, true>(
-          &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
     // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC_1, true>(
-            &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-      }
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -462,47 +285,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next_1[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC, true>(
-          &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_1[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC_1, true>(
-            &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-      }
-    }
     // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -510,6 +295,12 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       cols[i] = off + L0::coord0(i);
     }
     // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -548,99 +339,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-  __half w_next[L0::ELEMS];
-  // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-  __half b_next[L0::ELEMS];
-  // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-  __half x_row_load_next_2[L0::ELEMS];
-  // prefetch: the loop's first loads into w_next, b_next and x_row_load_next_2; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask_next[i] = cols_next[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec_if<W_NEXT_VEC, true>(&w_next[i], W + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec_if<B_NEXT_VEC, true>(&b_next[i], B + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC, true>(
-          &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      w[i] = w_next[i];
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = b_next[i];
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_2[i];
-    }
-    // prefetch: the next iteration's loads into w_next, b_next and x_row_load_next_2, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      bool mask_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        mask_next[i] = cols_next[i] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<W_NEXT_VEC_1, true>(
-            &w_next[i], W + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<B_NEXT_VEC_1, true>(
-            &b_next[i], B + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC_1, true>(
-            &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-    }
     // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -653,7 +354,25 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
+    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
     // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
+          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -718,19 +437,14 @@ namespace layer_norm_fwd_512_2 {
 constexpr int BLOCK = 512;  // meta-parameter
 constexpr int NUM_WARPS = 2;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 512: 8 contiguous per thread, 32 lanes, 2 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
@@ -751,56 +465,26 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_VEC; ++v)
-        bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC, false>(
-          &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_VEC - 1] < N);
-    }
-  }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
     // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_VEC_1];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_VEC_1; ++v)
-          bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC_1, false>(
-            &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_VEC_1 - 1] < N);
-      }
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -831,57 +515,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next_1[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_1_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC; ++v)
-        bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC, false>(
-          &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_1_VEC - 1] < N);
-    }
-  }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_1[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_1_VEC_1];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC_1; ++v)
-          bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC_1, false>(
-            &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_1_VEC_1 - 1] < N);
-      }
-    }
     // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -889,6 +525,17 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       cols[i] = off + L0::coord0(i);
     }
     // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      bool bits[X_ROW_LOAD_VEC_1];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
+          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -927,105 +574,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-  __half w_next[L0::ELEMS];
-  // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-  __half b_next[L0::ELEMS];
-  // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-  __half x_row_load_next_2[L0::ELEMS];
-  // prefetch: the loop's first loads into w_next, b_next and x_row_load_next_2; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask_next[i] = cols_next[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec<W_NEXT_VEC, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + W_NEXT_VEC - 1]);
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec<B_NEXT_VEC, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + B_NEXT_VEC - 1]);
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC, false>(
-          &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
-          mask_next[i + X_ROW_LOAD_NEXT_2_VEC - 1]);
-    }
-  }
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      w[i] = w_next[i];
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = b_next[i];
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_2[i];
-    }
-    // prefetch: the next iteration's loads into w_next, b_next and x_row_load_next_2, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      bool mask_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        mask_next[i] = cols_next[i] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec<W_NEXT_VEC_1, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + W_NEXT_VEC_1 - 1]);
-      }
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec<B_NEXT_VEC_1, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + B_NEXT_VEC_1 - 1]);
-      }
-      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC_1, false>(
-            &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
-            mask_next[i + X_ROW_LOAD_NEXT_2_VEC_1 - 1]);
-      }
-    }
     // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -1038,7 +589,28 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
+    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + W_VEC - 1]);
+    }
+    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + B_VEC - 1]);
+    }
     // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
+          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+          mask[i + X_ROW_LOAD_VEC_2 - 1]);
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1070,19 +642,14 @@ namespace aligned {
 constexpr int BLOCK = 512;  // meta-parameter
 constexpr int NUM_WARPS = 2;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 512: 8 contiguous per thread, 32 lanes, 2 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
@@ -1103,46 +670,21 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC, true>(
-          &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
     // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC_1, true>(
-            &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-      }
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -1173,47 +715,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next_1[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC, true>(
-          &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_1[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC_1, true>(
-            &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-      }
-    }
     // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -1221,6 +725,12 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       cols[i] = off + L0::coord0(i);
     }
     // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1259,99 +769,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-  __half w_next[L0::ELEMS];
-  // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-  __half b_next[L0::ELEMS];
-  // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-  __half x_row_load_next_2[L0::ELEMS];
-  // prefetch: the loop's first loads into w_next, b_next and x_row_load_next_2; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask_next[i] = cols_next[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec_if<W_NEXT_VEC, true>(&w_next[i], W + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec_if<B_NEXT_VEC, true>(&b_next[i], B + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC, true>(
-          &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      w[i] = w_next[i];
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = b_next[i];
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_2[i];
-    }
-    // prefetch: the next iteration's loads into w_next, b_next and x_row_load_next_2, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      bool mask_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        mask_next[i] = cols_next[i] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<W_NEXT_VEC_1, true>(
-            &w_next[i], W + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<B_NEXT_VEC_1, true>(
-            &b_next[i], B + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC_1, true>(
-            &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-    }
     // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -1364,7 +784,25 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
+    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
     // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
+          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1429,19 +867,14 @@ namespace layer_norm_fwd_1024_4 {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
@@ -1462,56 +895,26 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_VEC; ++v)
-        bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC, false>(
-          &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_VEC - 1] < N);
-    }
-  }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
     // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_VEC_1];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_VEC_1; ++v)
-          bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC_1, false>(
-            &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_VEC_1 - 1] < N);
-      }
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -1542,57 +945,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next_1[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_1_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC; ++v)
-        bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC, false>(
-          &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_1_VEC - 1] < N);
-    }
-  }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_1[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_1_VEC_1];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC_1; ++v)
-          bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC_1, false>(
-            &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_1_VEC_1 - 1] < N);
-      }
-    }
     // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -1600,6 +955,17 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       cols[i] = off + L0::coord0(i);
     }
     // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      bool bits[X_ROW_LOAD_VEC_1];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
+          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1638,105 +1004,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-  __half w_next[L0::ELEMS];
-  // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-  __half b_next[L0::ELEMS];
-  // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-  __half x_row_load_next_2[L0::ELEMS];
-  // prefetch: the loop's first loads into w_next, b_next and x_row_load_next_2; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask_next[i] = cols_next[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec<W_NEXT_VEC, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + W_NEXT_VEC - 1]);
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec<B_NEXT_VEC, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + B_NEXT_VEC - 1]);
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC, false>(
-          &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
-          mask_next[i + X_ROW_LOAD_NEXT_2_VEC - 1]);
-    }
-  }
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      w[i] = w_next[i];
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = b_next[i];
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_2[i];
-    }
-    // prefetch: the next iteration's loads into w_next, b_next and x_row_load_next_2, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      bool mask_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        mask_next[i] = cols_next[i] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec<W_NEXT_VEC_1, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + W_NEXT_VEC_1 - 1]);
-      }
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec<B_NEXT_VEC_1, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + B_NEXT_VEC_1 - 1]);
-      }
-      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC_1, false>(
-            &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
-            mask_next[i + X_ROW_LOAD_NEXT_2_VEC_1 - 1]);
-      }
-    }
     // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -1749,7 +1019,28 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
+    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + W_VEC - 1]);
+    }
+    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + B_VEC - 1]);
+    }
     // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
+          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+          mask[i + X_ROW_LOAD_VEC_2 - 1]);
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1781,19 +1072,14 @@ namespace aligned {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
@@ -1814,46 +1100,21 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC, true>(
-          &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
     // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC_1, true>(
-            &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-      }
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -1884,47 +1145,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next_1[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC, true>(
-          &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_1[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC_1, true>(
-            &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-      }
-    }
     // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -1932,6 +1155,12 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       cols[i] = off + L0::coord0(i);
     }
     // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1970,99 +1199,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-  __half w_next[L0::ELEMS];
-  // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-  __half b_next[L0::ELEMS];
-  // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-  __half x_row_load_next_2[L0::ELEMS];
-  // prefetch: the loop's first loads into w_next, b_next and x_row_load_next_2; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask_next[i] = cols_next[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec_if<W_NEXT_VEC, true>(&w_next[i], W + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec_if<B_NEXT_VEC, true>(&b_next[i], B + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC, true>(
-          &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      w[i] = w_next[i];
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = b_next[i];
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_2[i];
-    }
-    // prefetch: the next iteration's loads into w_next, b_next and x_row_load_next_2, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      bool mask_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        mask_next[i] = cols_next[i] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<W_NEXT_VEC_1, true>(
-            &w_next[i], W + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<B_NEXT_VEC_1, true>(
-            &b_next[i], B + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC_1, true>(
-            &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-    }
     // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -2075,7 +1214,25 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
+    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
     // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
+          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -2140,19 +1297,14 @@ namespace layer_norm_fwd_2048_8 {
 constexpr int BLOCK = 2048;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
@@ -2173,56 +1325,26 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_VEC; ++v)
-        bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC, false>(
-          &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_VEC - 1] < N);
-    }
-  }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
     // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_VEC_1];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_VEC_1; ++v)
-          bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC_1, false>(
-            &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_VEC_1 - 1] < N);
-      }
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -2253,57 +1375,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next_1[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_1_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC; ++v)
-        bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC, false>(
-          &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_1_VEC - 1] < N);
-    }
-  }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_1[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_1_VEC_1];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC_1; ++v)
-          bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC_1, false>(
-            &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_1_VEC_1 - 1] < N);
-      }
-    }
     // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -2311,6 +1385,17 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       cols[i] = off + L0::coord0(i);
     }
     // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      bool bits[X_ROW_LOAD_VEC_1];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
+          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -2349,105 +1434,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-  __half w_next[L0::ELEMS];
-  // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-  __half b_next[L0::ELEMS];
-  // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-  __half x_row_load_next_2[L0::ELEMS];
-  // prefetch: the loop's first loads into w_next, b_next and x_row_load_next_2; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask_next[i] = cols_next[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec<W_NEXT_VEC, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + W_NEXT_VEC - 1]);
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec<B_NEXT_VEC, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + B_NEXT_VEC - 1]);
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC, false>(
-          &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
-          mask_next[i + X_ROW_LOAD_NEXT_2_VEC - 1]);
-    }
-  }
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      w[i] = w_next[i];
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = b_next[i];
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_2[i];
-    }
-    // prefetch: the next iteration's loads into w_next, b_next and x_row_load_next_2, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      bool mask_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        mask_next[i] = cols_next[i] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec<W_NEXT_VEC_1, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + W_NEXT_VEC_1 - 1]);
-      }
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec<B_NEXT_VEC_1, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + B_NEXT_VEC_1 - 1]);
-      }
-      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC_1, false>(
-            &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
-            mask_next[i + X_ROW_LOAD_NEXT_2_VEC_1 - 1]);
-      }
-    }
     // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -2460,7 +1449,28 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
+    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + W_VEC - 1]);
+    }
+    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + B_VEC - 1]);
+    }
     // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
+          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+          mask[i + X_ROW_LOAD_VEC_2 - 1]);
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -2492,19 +1502,14 @@ namespace aligned {
 constexpr int BLOCK = 2048;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
@@ -2525,46 +1530,21 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC, true>(
-          &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
     // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC_1, true>(
-            &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-      }
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -2595,47 +1575,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next_1[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC, true>(
-          &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_1[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC_1, true>(
-            &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-      }
-    }
     // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -2643,6 +1585,12 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       cols[i] = off + L0::coord0(i);
     }
     // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -2681,99 +1629,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-  __half w_next[L0::ELEMS];
-  // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-  __half b_next[L0::ELEMS];
-  // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-  __half x_row_load_next_2[L0::ELEMS];
-  // prefetch: the loop's first loads into w_next, b_next and x_row_load_next_2; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask_next[i] = cols_next[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec_if<W_NEXT_VEC, true>(&w_next[i], W + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec_if<B_NEXT_VEC, true>(&b_next[i], B + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC, true>(
-          &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      w[i] = w_next[i];
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = b_next[i];
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_2[i];
-    }
-    // prefetch: the next iteration's loads into w_next, b_next and x_row_load_next_2, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      bool mask_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        mask_next[i] = cols_next[i] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<W_NEXT_VEC_1, true>(
-            &w_next[i], W + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<B_NEXT_VEC_1, true>(
-            &b_next[i], B + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC_1, true>(
-            &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-    }
     // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -2786,7 +1644,25 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
+    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
     // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
+          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -2851,18 +1727,14 @@ namespace layer_norm_fwd_4096_8 {
 constexpr int BLOCK = 4096;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
@@ -2883,56 +1755,26 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_VEC; ++v)
-        bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC, false>(
-          &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_VEC - 1] < N);
-    }
-  }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
     // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_VEC_1];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_VEC_1; ++v)
-          bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC_1, false>(
-            &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_VEC_1 - 1] < N);
-      }
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -2963,57 +1805,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next_1[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_1_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC; ++v)
-        bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC, false>(
-          &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_1_VEC - 1] < N);
-    }
-  }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_1[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_1_VEC_1];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC_1; ++v)
-          bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC_1, false>(
-            &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_1_VEC_1 - 1] < N);
-      }
-    }
     // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -3021,6 +1815,17 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       cols[i] = off + L0::coord0(i);
     }
     // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      bool bits[X_ROW_LOAD_VEC_1];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
+          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -3059,83 +1864,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-  __half w_next[L0::ELEMS];
-  // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-  __half b_next[L0::ELEMS];
-  // prefetch: the loop's first loads into w_next and b_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask_next[i] = cols_next[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec<W_NEXT_VEC, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + W_NEXT_VEC - 1]);
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec<B_NEXT_VEC, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + B_NEXT_VEC - 1]);
-    }
-  }
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      w[i] = w_next[i];
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = b_next[i];
-    }
-    // prefetch: the next iteration's loads into w_next and b_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      bool mask_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        mask_next[i] = cols_next[i] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec<W_NEXT_VEC_1, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + W_NEXT_VEC_1 - 1]);
-      }
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec<B_NEXT_VEC_1, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + B_NEXT_VEC_1 - 1]);
-      }
-    }
     // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -3148,13 +1879,27 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
+    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + W_VEC - 1]);
+    }
+    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + B_VEC - 1]);
+    }
     // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
-      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], &mask[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask[i + X_ROW_LOAD_VEC - 1]);
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
+          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+          mask[i + X_ROW_LOAD_VEC_2 - 1]);
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -3187,18 +1932,14 @@ namespace aligned {
 constexpr int BLOCK = 4096;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
@@ -3219,46 +1960,21 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC, true>(
-          &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
     // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC_1, true>(
-            &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-      }
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -3289,47 +2005,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next_1[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC, true>(
-          &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_1[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC_1, true>(
-            &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-      }
-    }
     // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -3337,6 +2015,12 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       cols[i] = off + L0::coord0(i);
     }
     // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -3375,79 +2059,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-  __half w_next[L0::ELEMS];
-  // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-  __half b_next[L0::ELEMS];
-  // prefetch: the loop's first loads into w_next and b_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask_next[i] = cols_next[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec_if<W_NEXT_VEC, true>(&w_next[i], W + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec_if<B_NEXT_VEC, true>(&b_next[i], B + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      w[i] = w_next[i];
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = b_next[i];
-    }
-    // prefetch: the next iteration's loads into w_next and b_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      bool mask_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        mask_next[i] = cols_next[i] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<W_NEXT_VEC_1, true>(
-            &w_next[i], W + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<B_NEXT_VEC_1, true>(
-            &b_next[i], B + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-    }
     // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -3460,11 +2074,23 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
+    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
     // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
           &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
     }
     float a[L0::ELEMS];
@@ -3531,17 +2157,14 @@ namespace layer_norm_fwd_8192_8 {
 constexpr int BLOCK = 8192;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 8192: 8 contiguous per thread, 32 lanes, 8 warps; 32 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
@@ -3562,70 +2185,38 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_NEXT_VEC; ++k) {
-        cols_next[i + k] = L0::coord0(i + k);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      {
-        bool bits[X_ROW_LOAD_NEXT_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_VEC; ++v)
-          bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC, false>(
-            &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_VEC - 1] < N);
-      }
-    }
-  }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    int cols[L0::ELEMS];
     __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
-        // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-        TILEC_UNROLL
-        for (int k = 0; k < X_ROW_LOAD_NEXT_VEC_1; ++k) {
-          cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
-        }
-        // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-        {
-          bool bits[X_ROW_LOAD_NEXT_VEC_1];
-          TILEC_UNROLL
-          for (int v = 0; v < X_ROW_LOAD_NEXT_VEC_1; ++v)
-            bits[v] = cols_next[i + v] < N;
-          tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC_1, false>(
-              &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-              cols_next[i + X_ROW_LOAD_NEXT_VEC_1 - 1] < N);
-        }
-      }
-    }
     float a[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:18: sum_acc += a;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      sum_acc[i] = sum_acc[i] + a[i];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      {
+        bool bits[X_ROW_LOAD_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
+          bits[v] = cols[i + v] < N;
+        tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
+            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+            cols[i + X_ROW_LOAD_VEC - 1] < N);
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:18: sum_acc += a;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        sum_acc[i + k] = sum_acc[i + k] + a[i + k];
+      }
     }
   }
   // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
@@ -3646,83 +2237,44 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next_1[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_NEXT_1_VEC; ++k) {
-        cols_next[i + k] = L0::coord0(i + k);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      {
-        bool bits[X_ROW_LOAD_NEXT_1_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC; ++v)
-          bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC, false>(
-            &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_1_VEC - 1] < N);
-      }
-    }
-  }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_1[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
-        // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-        TILEC_UNROLL
-        for (int k = 0; k < X_ROW_LOAD_NEXT_1_VEC_1; ++k) {
-          cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
-        }
-        // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-        {
-          bool bits[X_ROW_LOAD_NEXT_1_VEC_1];
-          TILEC_UNROLL
-          for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC_1; ++v)
-            bits[v] = cols_next[i + v] < N;
-          tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC_1, false>(
-              &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-              cols_next[i + X_ROW_LOAD_NEXT_1_VEC_1 - 1] < N);
-        }
-      }
-    }
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
     float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
     float d[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
-    }
-    // layer_norm.cpp:28: var_acc += d * d;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      var_acc[i] = var_acc[i] + d[i] * d[i];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      {
+        bool bits[X_ROW_LOAD_VEC_1];
+        TILEC_UNROLL
+        for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+          bits[v] = cols[i + v] < N;
+        tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
+            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+            cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
+      }
+      // layer_norm.cpp:28: var_acc += d * d;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
+      }
     }
   }
   // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
@@ -3746,93 +2298,45 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-  __half w_next[L0::ELEMS];
-  // prefetch: the loop's first loads into w_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    int cols_next[L0::ELEMS];
-    bool mask_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < W_NEXT_VEC; ++k) {
-        cols_next[i + k] = L0::coord0(i + k);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      TILEC_UNROLL
-      for (int k = 0; k < W_NEXT_VEC; ++k) {
-        mask_next[i + k] = cols_next[i + k] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      tilec::rt::load_vec<W_NEXT_VEC, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + W_NEXT_VEC - 1]);
-    }
-  }
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      w[i] = w_next[i];
-    }
-    // prefetch: the next iteration's loads into w_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      int cols_next[L0::ELEMS];
-      bool mask_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
-        // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-        TILEC_UNROLL
-        for (int k = 0; k < W_NEXT_VEC_1; ++k) {
-          cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
-        }
-        // layer_norm.cpp:38: auto mask = cols < N;
-        TILEC_UNROLL
-        for (int k = 0; k < W_NEXT_VEC_1; ++k) {
-          mask_next[i + k] = cols_next[i + k] < N;
-        }
-        // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-        tilec::rt::load_vec<W_NEXT_VEC_1, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + W_NEXT_VEC_1 - 1]);
-      }
-    }
     int cols[L0::ELEMS];
     bool mask[L0::ELEMS];
+    __half w[L0::ELEMS];
     __half b[L0::ELEMS];
     __half x_row_load[L0::ELEMS];
     float a[L0::ELEMS];
     float y[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
       // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < B_VEC; ++k) {
+      for (int k = 0; k < W_VEC; ++k) {
         cols[i + k] = off + L0::coord0(i + k);
       }
       // layer_norm.cpp:38: auto mask = cols < N;
       TILEC_UNROLL
-      for (int k = 0; k < B_VEC; ++k) {
+      for (int k = 0; k < W_VEC; ++k) {
         mask[i + k] = cols[i + k] < N;
       }
+      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + W_VEC - 1]);
       // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
       tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
                                         mask[i + B_VEC - 1]);
       // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], &mask[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask[i + X_ROW_LOAD_VEC - 1]);
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
+          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+          mask[i + X_ROW_LOAD_VEC_2 - 1]);
       TILEC_UNROLL
-      for (int k = 0; k < B_VEC; ++k) {
+      for (int k = 0; k < W_VEC; ++k) {
         a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
       }
       // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
       TILEC_UNROLL
-      for (int k = 0; k < B_VEC; ++k) {
+      for (int k = 0; k < W_VEC; ++k) {
         y[i + k] = (a[i + k] - mean) * rstd * tilec::rt::to_float(w[i + k]) + tilec::rt::to_float(b[i + k]);
       }
       // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
@@ -3855,17 +2359,14 @@ namespace aligned {
 constexpr int BLOCK = 8192;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 8192: 8 contiguous per thread, 32 lanes, 8 warps; 32 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
@@ -3886,56 +2387,31 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_NEXT_VEC; ++k) {
-        cols_next[i + k] = L0::coord0(i + k);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC, true>(
-          &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    int cols[L0::ELEMS];
     __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
-        // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-        TILEC_UNROLL
-        for (int k = 0; k < X_ROW_LOAD_NEXT_VEC_1; ++k) {
-          cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
-        }
-        // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC_1, true>(
-            &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-      }
-    }
     float a[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:18: sum_acc += a;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      sum_acc[i] = sum_acc[i] + a[i];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:18: sum_acc += a;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        sum_acc[i + k] = sum_acc[i + k] + a[i + k];
+      }
     }
   }
   // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
@@ -3956,69 +2432,37 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next_1[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_NEXT_1_VEC; ++k) {
-        cols_next[i + k] = L0::coord0(i + k);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC, true>(
-          &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_1[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
-        // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-        TILEC_UNROLL
-        for (int k = 0; k < X_ROW_LOAD_NEXT_1_VEC_1; ++k) {
-          cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
-        }
-        // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC_1, true>(
-            &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-      }
-    }
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
     float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
     float d[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
-    }
-    // layer_norm.cpp:28: var_acc += d * d;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      var_acc[i] = var_acc[i] + d[i] * d[i];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
+      }
+      // layer_norm.cpp:28: var_acc += d * d;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
+      }
     }
   }
   // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
@@ -4042,89 +2486,42 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-  __half w_next[L0::ELEMS];
-  // prefetch: the loop's first loads into w_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    int cols_next[L0::ELEMS];
-    bool mask_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < W_NEXT_VEC; ++k) {
-        cols_next[i + k] = L0::coord0(i + k);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      TILEC_UNROLL
-      for (int k = 0; k < W_NEXT_VEC; ++k) {
-        mask_next[i + k] = cols_next[i + k] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      tilec::rt::load_vec_if<W_NEXT_VEC, true>(&w_next[i], W + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      w[i] = w_next[i];
-    }
-    // prefetch: the next iteration's loads into w_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      int cols_next[L0::ELEMS];
-      bool mask_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
-        // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-        TILEC_UNROLL
-        for (int k = 0; k < W_NEXT_VEC_1; ++k) {
-          cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
-        }
-        // layer_norm.cpp:38: auto mask = cols < N;
-        TILEC_UNROLL
-        for (int k = 0; k < W_NEXT_VEC_1; ++k) {
-          mask_next[i + k] = cols_next[i + k] < N;
-        }
-        // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-        tilec::rt::load_vec_if<W_NEXT_VEC_1, true>(
-            &w_next[i], W + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-    }
     int cols[L0::ELEMS];
     bool mask[L0::ELEMS];
+    __half w[L0::ELEMS];
     __half b[L0::ELEMS];
     __half x_row_load[L0::ELEMS];
     float a[L0::ELEMS];
     float y[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
       // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < B_VEC; ++k) {
+      for (int k = 0; k < W_VEC; ++k) {
         cols[i + k] = off + L0::coord0(i + k);
       }
       // layer_norm.cpp:38: auto mask = cols < N;
       TILEC_UNROLL
-      for (int k = 0; k < B_VEC; ++k) {
+      for (int k = 0; k < W_VEC; ++k) {
         mask[i + k] = cols[i + k] < N;
       }
+      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
       // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
       tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
       // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
           &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
       TILEC_UNROLL
-      for (int k = 0; k < B_VEC; ++k) {
+      for (int k = 0; k < W_VEC; ++k) {
         a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
       }
       // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
       TILEC_UNROLL
-      for (int k = 0; k < B_VEC; ++k) {
+      for (int k = 0; k < W_VEC; ++k) {
         y[i + k] = (a[i + k] - mean) * rstd * tilec::rt::to_float(w[i + k]) + tilec::rt::to_float(b[i + k]);
       }
       // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);

@@ -23,9 +23,10 @@ void softmax_kernel(T *out, const T *in, int in_row_stride, int out_row_stride, 
 // first keeps, per position in the chunk, a running maximum and a running sum of exp(x - maximum),
 // rescaled whenever the maximum grows (online softmax); their combination gives the row's maximum
 // and sum. The second pass writes exp(x - max) / sum. The row is read twice and written once, with
-// BLOCK / (32 * NUM_WARPS) elements a thread whatever the width.
+// BLOCK / (32 * NUM_WARPS) elements a thread whatever the width. num_stages = 2: each chunk's loads
+// are issued while the chunk before is computed (rows of several chunks are what this kernel is for).
 template <class T, int BLOCK, int NUM_WARPS>
-TILEC_KERNEL(num_warps = NUM_WARPS, grid = (n_rows))
+TILEC_KERNEL(num_warps = NUM_WARPS, num_stages = 2, grid = (n_rows))
 void softmax_looped(T *out, const T *in, int in_row_stride, int out_row_stride, int n_rows, int n_cols) {
   int row = tl::program_id(0);
   auto run_max = tl::full<float, BLOCK>(-tl::inf);

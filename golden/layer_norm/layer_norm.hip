@@ -7,19 +7,14 @@ namespace layer_norm_fwd_1024_8 {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int W_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int B_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int W_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int B_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int W_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int B_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 1024: 2 contiguous per thread, 64 lanes, 8 warps; 2 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
@@ -40,56 +35,26 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_VEC; ++v)
-        bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC, false>(
-          &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_VEC - 1] < N);
-    }
-  }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
     // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_VEC_1];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_VEC_1; ++v)
-          bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC_1, false>(
-            &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_VEC_1 - 1] < N);
-      }
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -121,57 +86,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next_1[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_1_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC; ++v)
-        bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC, false>(
-          &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_1_VEC - 1] < N);
-    }
-  }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_1[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_1_VEC_1];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC_1; ++v)
-          bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC_1, false>(
-            &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_1_VEC_1 - 1] < N);
-      }
-    }
     // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -179,6 +96,17 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       cols[i] = off + L0::coord0(i);
     }
     // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      bool bits[X_ROW_LOAD_VEC_1];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
+          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -218,105 +146,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-  __half w_next[L0::ELEMS];
-  // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-  __half b_next[L0::ELEMS];
-  // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-  __half x_row_load_next_2[L0::ELEMS];
-  // prefetch: the loop's first loads into w_next, b_next and x_row_load_next_2; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask_next[i] = cols_next[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec<W_NEXT_VEC, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + W_NEXT_VEC - 1]);
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec<B_NEXT_VEC, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + B_NEXT_VEC - 1]);
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC, false>(
-          &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
-          mask_next[i + X_ROW_LOAD_NEXT_2_VEC - 1]);
-    }
-  }
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      w[i] = w_next[i];
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = b_next[i];
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_2[i];
-    }
-    // prefetch: the next iteration's loads into w_next, b_next and x_row_load_next_2, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      bool mask_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        mask_next[i] = cols_next[i] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec<W_NEXT_VEC_1, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + W_NEXT_VEC_1 - 1]);
-      }
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec<B_NEXT_VEC_1, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + B_NEXT_VEC_1 - 1]);
-      }
-      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC_1, false>(
-            &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
-            mask_next[i + X_ROW_LOAD_NEXT_2_VEC_1 - 1]);
-      }
-    }
     // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -329,7 +161,28 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
+    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + W_VEC - 1]);
+    }
+    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + B_VEC - 1]);
+    }
     // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
+          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+          mask[i + X_ROW_LOAD_VEC_2 - 1]);
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -361,19 +214,14 @@ namespace aligned {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int W_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int B_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int W_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int B_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int W_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int B_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 1024: 2 contiguous per thread, 64 lanes, 8 warps; 2 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
@@ -394,46 +242,21 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC, true>(
-          &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
     // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC_1, true>(
-            &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-      }
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -465,47 +288,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-  __half x_row_load_next_1[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC, true>(
-          &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_1[i];
-    }
-    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC_1, true>(
-            &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
-      }
-    }
     // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -513,6 +298,12 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       cols[i] = off + L0::coord0(i);
     }
     // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -552,99 +343,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-  __half w_next[L0::ELEMS];
-  // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-  __half b_next[L0::ELEMS];
-  // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-  __half x_row_load_next_2[L0::ELEMS];
-  // prefetch: the loop's first loads into w_next, b_next and x_row_load_next_2; each iteration then loads the next one's while it computes
-  if (0 < N) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols_next[i] = L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask_next[i] = cols_next[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec_if<W_NEXT_VEC, true>(&w_next[i], W + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec_if<B_NEXT_VEC, true>(&b_next[i], B + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC, true>(
-          &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-    }
-  }
   // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      w[i] = w_next[i];
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = b_next[i];
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load[i] = x_row_load_next_2[i];
-    }
-    // prefetch: the next iteration's loads into w_next, b_next and x_row_load_next_2, before this iteration's arithmetic
-    if (off + BLOCK < N) {
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        cols_next[i] = off + BLOCK + L0::coord0(i);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      bool mask_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; ++i) {
-        mask_next[i] = cols_next[i] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<W_NEXT_VEC_1, true>(
-            &w_next[i], W + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<B_NEXT_VEC_1, true>(
-            &b_next[i], B + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC_1, true>(
-            &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
-      }
-    }
     // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
@@ -657,7 +358,25 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
+    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
     // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
+          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {

@@ -8,24 +8,21 @@ constexpr int BM = 16;  // meta-parameter
 constexpr int BN = 64;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_LOAD_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_LOAD_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 // tile 16x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
-using L0 = tilec::rt::Blocked2<1, X_LOAD_NEXT_VEC, 2, 16, NUM_WARPS, 1, 1, BM, BN>;
+using L0 = tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BM, BN>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, X_LOAD_NEXT_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
 // tile 16: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
 using L2 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BM>;
 // tile 16x1: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
-using L3 = tilec::rt::Blocked2<1, X_LOAD_NEXT_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>;
+using L3 = tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L4 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, X_LOAD_NEXT_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>, 0>;
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>, 0>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
@@ -63,74 +60,32 @@ __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
       row_mask[i][j] = rows[i] < M;
     }
   }
-  // row_sum.cpp:15: acc += tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask, 0.0f);
-  float x_load_next[L0::ELEMS0][L0::ELEMS1];
-  // prefetch: the loop's first loads into x_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
+  // row_sum.cpp:12: for (int off = 0; off < N; off += BN) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BN) {
     // row_sum.cpp:13: auto cols = off + tl::arange<0, BN>();
-    int cols_next[L4::ELEMS];
+    int cols[L4::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS; ++i) {
-      cols_next[i] = L4::coord0(i);
+      cols[i] = off + L4::coord0(i);
     }
     // row_sum.cpp:14: auto mask = row_mask & (tl::expand_dims<0>(cols) < N);
-    bool mask_next[L0::ELEMS0][L0::ELEMS1];
+    bool mask[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L0::ELEMS1; ++j) {
-        mask_next[i][j] = row_mask[i][0] & (cols_next[j] < N);
+        mask[i][j] = row_mask[i][0] & (cols[j] < N);
       }
     }
-    // row_sum.cpp:15: acc += tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask, 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; j += X_LOAD_NEXT_VEC) {
-        tilec::rt::load_vec<X_LOAD_NEXT_VEC, false>(
-            &x_load_next[i][j], x + rows[i] * stride + cols_next[j], &mask_next[i][j], 0.0f,
-            mask_next[i][j + X_LOAD_NEXT_VEC - 1]);
-      }
-    }
-  }
-  // row_sum.cpp:12: for (int off = 0; off < N; off += BN) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BN) {
     // row_sum.cpp:15: acc += tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask, 0.0f);
     float x_load[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        x_load[i][j] = x_load_next[i][j];
-      }
-    }
-    // prefetch: the next iteration's loads into x_load_next, before this iteration's arithmetic
-    if (off + BN < N) {
-      // row_sum.cpp:13: auto cols = off + tl::arange<0, BN>();
-      int cols_next[L4::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS; ++i) {
-        cols_next[i] = off + BN + L4::coord0(i);
-      }
-      // row_sum.cpp:14: auto mask = row_mask & (tl::expand_dims<0>(cols) < N);
-      bool mask_next[L0::ELEMS0][L0::ELEMS1];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          mask_next[i][j] = row_mask[i][0] & (cols_next[j] < N);
-        }
-      }
-      // row_sum.cpp:15: acc += tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask, 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; j += X_LOAD_NEXT_VEC_1) {
-          tilec::rt::load_vec<X_LOAD_NEXT_VEC_1, false>(
-              &x_load_next[i][j], x + rows[i] * stride + cols_next[j], &mask_next[i][j], 0.0f,
-              mask_next[i][j + X_LOAD_NEXT_VEC_1 - 1]);
-        }
+      for (int j = 0; j < L0::ELEMS1; j += X_LOAD_VEC) {
+        tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i][j], x + rows[i] * stride + cols[j],
+                                               &mask[i][j], 0.0f, mask[i][j + X_LOAD_VEC - 1]);
       }
     }
     TILEC_UNROLL
@@ -183,24 +138,21 @@ constexpr int BM = 16;  // meta-parameter
 constexpr int BN = 64;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_LOAD_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_LOAD_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 // tile 16x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
-using L0 = tilec::rt::Blocked2<1, X_LOAD_NEXT_VEC, 2, 16, NUM_WARPS, 1, 1, BM, BN>;
+using L0 = tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BM, BN>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, X_LOAD_NEXT_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
 // tile 16: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
 using L2 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BM>;
 // tile 16x1: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
-using L3 = tilec::rt::Blocked2<1, X_LOAD_NEXT_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>;
+using L3 = tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L4 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, X_LOAD_NEXT_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>, 0>;
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>, 0>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
@@ -238,72 +190,32 @@ __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
       row_mask[i][j] = rows[i] < M;
     }
   }
-  // row_sum.cpp:15: acc += tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask, 0.0f);
-  float x_load_next[L0::ELEMS0][L0::ELEMS1];
-  // prefetch: the loop's first loads into x_load_next; each iteration then loads the next one's while it computes
-  if (0 < N) {
+  // row_sum.cpp:12: for (int off = 0; off < N; off += BN) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BN) {
     // row_sum.cpp:13: auto cols = off + tl::arange<0, BN>();
-    int cols_next[L4::ELEMS];
+    int cols[L4::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS; ++i) {
-      cols_next[i] = L4::coord0(i);
+      cols[i] = off + L4::coord0(i);
     }
     // row_sum.cpp:14: auto mask = row_mask & (tl::expand_dims<0>(cols) < N);
-    bool mask_next[L0::ELEMS0][L0::ELEMS1];
+    bool mask[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L0::ELEMS1; ++j) {
-        mask_next[i][j] = row_mask[i][0] & (cols_next[j] < N);
+        mask[i][j] = row_mask[i][0] & (cols[j] < N);
       }
     }
-    // row_sum.cpp:15: acc += tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask, 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; j += X_LOAD_NEXT_VEC) {
-        tilec::rt::load_vec_if<X_LOAD_NEXT_VEC, true>(
-            &x_load_next[i][j], x + rows[i] * stride + cols_next[j], mask_next[i][j], 0.0f);
-      }
-    }
-  }
-  // row_sum.cpp:12: for (int off = 0; off < N; off += BN) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BN) {
     // row_sum.cpp:15: acc += tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask, 0.0f);
     float x_load[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        x_load[i][j] = x_load_next[i][j];
-      }
-    }
-    // prefetch: the next iteration's loads into x_load_next, before this iteration's arithmetic
-    if (off + BN < N) {
-      // row_sum.cpp:13: auto cols = off + tl::arange<0, BN>();
-      int cols_next[L4::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS; ++i) {
-        cols_next[i] = off + BN + L4::coord0(i);
-      }
-      // row_sum.cpp:14: auto mask = row_mask & (tl::expand_dims<0>(cols) < N);
-      bool mask_next[L0::ELEMS0][L0::ELEMS1];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          mask_next[i][j] = row_mask[i][0] & (cols_next[j] < N);
-        }
-      }
-      // row_sum.cpp:15: acc += tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask, 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; j += X_LOAD_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<X_LOAD_NEXT_VEC_1, true>(
-              &x_load_next[i][j], x + rows[i] * stride + cols_next[j], mask_next[i][j], 0.0f);
-        }
+      for (int j = 0; j < L0::ELEMS1; j += X_LOAD_VEC) {
+        tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i][j], x + rows[i] * stride + cols[j],
+                                                 mask[i][j], 0.0f);
       }
     }
     TILEC_UNROLL

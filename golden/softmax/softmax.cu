@@ -648,31 +648,31 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *row_max_smem = reinterpret_cast<float *>(smem + 0);
   float *row_sum_smem = reinterpret_cast<float *>(smem + 0);
-  // softmax.cpp:30: int row = tl::program_id(0);
+  // softmax.cpp:31: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // softmax.cpp:31: auto run_max = tl::full<float, BLOCK>(-tl::inf);
+  // softmax.cpp:32: auto run_max = tl::full<float, BLOCK>(-tl::inf);
   float run_max[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     run_max[i] = -INFINITY;
   }
-  // softmax.cpp:32: auto run_sum = tl::zeros<float, BLOCK>();
+  // softmax.cpp:33: auto run_sum = tl::zeros<float, BLOCK>();
   float run_sum[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     run_sum[i] = 0.0f;
   }
-  // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
+  // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
   float x_next[L0::ELEMS];
   // prefetch: the loop's first loads into x_next; each iteration then loads the next one's while it computes
   if (0 < n_cols) {
-    // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+    // softmax.cpp:35: auto cols = off + tl::arange<0, BLOCK>();
     int cols_next[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols_next[i] = L0::coord0(i);
     }
-    // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
+    // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
       bool bits[X_NEXT_VEC];
@@ -684,10 +684,10 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
                                              cols_next[i + X_NEXT_VEC - 1] < n_cols);
     }
   }
-  // softmax.cpp:33: for (int off = 0; off < n_cols; off += BLOCK) {
+  // softmax.cpp:34: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
-    // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
+    // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
     float x[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -695,13 +695,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     }
     // prefetch: the next iteration's loads into x_next, before this iteration's arithmetic
     if (off + BLOCK < n_cols) {
-      // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+      // softmax.cpp:35: auto cols = off + tl::arange<0, BLOCK>();
       int cols_next[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         cols_next[i] = off + BLOCK + L0::coord0(i);
       }
-      // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
+      // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
         bool bits[X_NEXT_VEC_1];
@@ -714,30 +714,30 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
                                                  cols_next[i + X_NEXT_VEC_1 - 1] < n_cols);
       }
     }
-    // softmax.cpp:36: auto new_max = tl::maximum(run_max, x);
+    // softmax.cpp:37: auto new_max = tl::maximum(run_max, x);
     float new_max[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       new_max[i] = fmaxf(run_max[i], x[i]);
     }
-    // softmax.cpp:38: auto seen = new_max > -tl::inf;
+    // softmax.cpp:39: auto seen = new_max > -tl::inf;
     bool seen[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       seen[i] = new_max[i] > -INFINITY;
     }
-    // softmax.cpp:39: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
+    // softmax.cpp:40: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       run_sum[i] = seen[i] ? (run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i])) : 0.0f;
     }
-    // softmax.cpp:40: run_max = new_max;
+    // softmax.cpp:41: run_max = new_max;
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       run_max[i] = new_max[i];
     }
   }
-  // softmax.cpp:42: float row_max = tl::max(run_max);
+  // softmax.cpp:43: float row_max = tl::max(run_max);
   float row_max_part = run_max[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -748,7 +748,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   }
   __syncthreads();
   const float row_max = tilec::rt::combine_partials<tilec::rt::Max, 4>(row_max_smem, 1);
-  // softmax.cpp:43: float row_sum = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - row_max), 0.0f));
+  // softmax.cpp:44: float row_sum = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - row_max), 0.0f));
   float row_sum_part = (run_max[0] > -INFINITY) ? (run_sum[0] * tilec::rt::exp(run_max[0] - row_max)) : 0.0f;
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -762,23 +762,23 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   }
   __syncthreads();
   const float row_sum = tilec::rt::combine_partials<tilec::rt::Sum, 4>(row_sum_smem, 1);
-  // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
+  // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
   float x_next_1[L0::ELEMS];
   // prefetch: the loop's first loads into x_next_1; each iteration then loads the next one's while it computes
   if (0 < n_cols) {
-    // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+    // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
     int cols_next[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols_next[i] = L0::coord0(i);
     }
-    // softmax.cpp:46: auto mask = cols < n_cols;
+    // softmax.cpp:47: auto mask = cols < n_cols;
     bool mask_next[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask_next[i] = cols_next[i] < n_cols;
     }
-    // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
+    // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {
       tilec::rt::load_vec<X_NEXT_1_VEC, false>(&x_next_1[i],
@@ -787,10 +787,10 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
                                                mask_next[i + X_NEXT_1_VEC - 1]);
     }
   }
-  // softmax.cpp:44: for (int off = 0; off < n_cols; off += BLOCK) {
+  // softmax.cpp:45: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
-    // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
+    // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
     float x[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -798,19 +798,19 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     }
     // prefetch: the next iteration's loads into x_next_1, before this iteration's arithmetic
     if (off + BLOCK < n_cols) {
-      // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+      // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
       int cols_next[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         cols_next[i] = off + BLOCK + L0::coord0(i);
       }
-      // softmax.cpp:46: auto mask = cols < n_cols;
+      // softmax.cpp:47: auto mask = cols < n_cols;
       bool mask_next[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         mask_next[i] = cols_next[i] < n_cols;
       }
-      // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
+      // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {
         tilec::rt::load_vec<X_NEXT_1_VEC_1, false>(
@@ -818,19 +818,19 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
             mask_next[i + X_NEXT_1_VEC_1 - 1]);
       }
     }
-    // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+    // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // softmax.cpp:46: auto mask = cols < n_cols;
+    // softmax.cpp:47: auto mask = cols < n_cols;
     bool mask[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < n_cols;
     }
-    // softmax.cpp:48: tl::store(out + row * out_row_stride + cols, tl::cast<T>(tl::exp(x - row_max) / row_sum), mask);
+    // softmax.cpp:49: tl::store(out + row * out_row_stride + cols, tl::cast<T>(tl::exp(x - row_max) / row_sum), mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
       float vals[OUT_STORE_VEC];
@@ -865,41 +865,41 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *row_max_smem = reinterpret_cast<float *>(smem + 0);
   float *row_sum_smem = reinterpret_cast<float *>(smem + 0);
-  // softmax.cpp:30: int row = tl::program_id(0);
+  // softmax.cpp:31: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // softmax.cpp:31: auto run_max = tl::full<float, BLOCK>(-tl::inf);
+  // softmax.cpp:32: auto run_max = tl::full<float, BLOCK>(-tl::inf);
   float run_max[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     run_max[i] = -INFINITY;
   }
-  // softmax.cpp:32: auto run_sum = tl::zeros<float, BLOCK>();
+  // softmax.cpp:33: auto run_sum = tl::zeros<float, BLOCK>();
   float run_sum[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     run_sum[i] = 0.0f;
   }
-  // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
+  // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
   float x_next[L0::ELEMS];
   // prefetch: the loop's first loads into x_next; each iteration then loads the next one's while it computes
   if (0 < n_cols) {
-    // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+    // softmax.cpp:35: auto cols = off + tl::arange<0, BLOCK>();
     int cols_next[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols_next[i] = L0::coord0(i);
     }
-    // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
+    // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
       tilec::rt::load_vec_if<X_NEXT_VEC, true>(&x_next[i], in + row * in_row_stride + cols_next[i],
                                                cols_next[i] < n_cols, -INFINITY);
     }
   }
-  // softmax.cpp:33: for (int off = 0; off < n_cols; off += BLOCK) {
+  // softmax.cpp:34: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
-    // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
+    // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
     float x[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -907,43 +907,43 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     }
     // prefetch: the next iteration's loads into x_next, before this iteration's arithmetic
     if (off + BLOCK < n_cols) {
-      // softmax.cpp:34: auto cols = off + tl::arange<0, BLOCK>();
+      // softmax.cpp:35: auto cols = off + tl::arange<0, BLOCK>();
       int cols_next[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         cols_next[i] = off + BLOCK + L0::coord0(i);
       }
-      // softmax.cpp:35: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
+      // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
         tilec::rt::load_vec_if<X_NEXT_VEC_1, true>(
             &x_next[i], in + row * in_row_stride + cols_next[i], cols_next[i] < n_cols, -INFINITY);
       }
     }
-    // softmax.cpp:36: auto new_max = tl::maximum(run_max, x);
+    // softmax.cpp:37: auto new_max = tl::maximum(run_max, x);
     float new_max[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       new_max[i] = fmaxf(run_max[i], x[i]);
     }
-    // softmax.cpp:38: auto seen = new_max > -tl::inf;
+    // softmax.cpp:39: auto seen = new_max > -tl::inf;
     bool seen[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       seen[i] = new_max[i] > -INFINITY;
     }
-    // softmax.cpp:39: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
+    // softmax.cpp:40: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       run_sum[i] = seen[i] ? (run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i])) : 0.0f;
     }
-    // softmax.cpp:40: run_max = new_max;
+    // softmax.cpp:41: run_max = new_max;
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       run_max[i] = new_max[i];
     }
   }
-  // softmax.cpp:42: float row_max = tl::max(run_max);
+  // softmax.cpp:43: float row_max = tl::max(run_max);
   float row_max_part = run_max[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -954,7 +954,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   }
   __syncthreads();
   const float row_max = tilec::rt::combine_partials<tilec::rt::Max, 4>(row_max_smem, 1);
-  // softmax.cpp:43: float row_sum = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - row_max), 0.0f));
+  // softmax.cpp:44: float row_sum = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - row_max), 0.0f));
   float row_sum_part = (run_max[0] > -INFINITY) ? (run_sum[0] * tilec::rt::exp(run_max[0] - row_max)) : 0.0f;
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -968,23 +968,23 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   }
   __syncthreads();
   const float row_sum = tilec::rt::combine_partials<tilec::rt::Sum, 4>(row_sum_smem, 1);
-  // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
+  // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
   float x_next_1[L0::ELEMS];
   // prefetch: the loop's first loads into x_next_1; each iteration then loads the next one's while it computes
   if (0 < n_cols) {
-    // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+    // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
     int cols_next[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols_next[i] = L0::coord0(i);
     }
-    // softmax.cpp:46: auto mask = cols < n_cols;
+    // softmax.cpp:47: auto mask = cols < n_cols;
     bool mask_next[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask_next[i] = cols_next[i] < n_cols;
     }
-    // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
+    // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {
       tilec::rt::load_vec_if<X_NEXT_1_VEC, true>(&x_next_1[i],
@@ -992,10 +992,10 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
                                                  mask_next[i], -INFINITY);
     }
   }
-  // softmax.cpp:44: for (int off = 0; off < n_cols; off += BLOCK) {
+  // softmax.cpp:45: for (int off = 0; off < n_cols; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < n_cols; off += BLOCK) {
-    // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
+    // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
     float x[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1003,38 +1003,38 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     }
     // prefetch: the next iteration's loads into x_next_1, before this iteration's arithmetic
     if (off + BLOCK < n_cols) {
-      // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+      // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
       int cols_next[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         cols_next[i] = off + BLOCK + L0::coord0(i);
       }
-      // softmax.cpp:46: auto mask = cols < n_cols;
+      // softmax.cpp:47: auto mask = cols < n_cols;
       bool mask_next[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         mask_next[i] = cols_next[i] < n_cols;
       }
-      // softmax.cpp:47: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
+      // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {
         tilec::rt::load_vec_if<X_NEXT_1_VEC_1, true>(
             &x_next_1[i], in + row * in_row_stride + cols_next[i], mask_next[i], -INFINITY);
       }
     }
-    // softmax.cpp:45: auto cols = off + tl::arange<0, BLOCK>();
+    // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // softmax.cpp:46: auto mask = cols < n_cols;
+    // softmax.cpp:47: auto mask = cols < n_cols;
     bool mask[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < n_cols;
     }
-    // softmax.cpp:48: tl::store(out + row * out_row_stride + cols, tl::cast<T>(tl::exp(x - row_max) / row_sum), mask);
+    // softmax.cpp:49: tl::store(out + row * out_row_stride + cols, tl::cast<T>(tl::exp(x - row_max) / row_sum), mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
       float vals[OUT_STORE_VEC];

@@ -1,14 +1,14 @@
 // prefetch-loads: a loop's tile loads are loaded one iteration ahead into `_next` variables (the
 // first iteration's before the loop), with the declarations their addresses read computed again for
 // the next index. Not prefetched: a load of what the loop stores (in place), a load whose address
-// the loop assigns, a load through another load, a load too big to hold twice, loops of kernels with
-// num_stages = 1, and unrolled loops.
+// the loop assigns, a load through another load, a load too big to hold twice, loops of kernels
+// without num_stages >= 2, and unrolled loops.
 // RUN: %tilec --emit=ir --stop-after=prefetch-loads %s -o - | %FileCheck %s
 // RUN: %tilec --no-aligned-variants --instantiate 'rows<256>' %s -o - | %FileCheck --check-prefix=CUDA %s
 #include <tilec/tl.hpp>
 
 template <int BLOCK>
-TILEC_KERNEL(num_warps = 4)
+TILEC_KERNEL(num_warps = 4, num_stages = 2)
 void rows(const float *x, float *y, int n) {
   float total = 0.0f;
   for (int i = 0; i < n; i += BLOCK) {
@@ -44,7 +44,7 @@ template void rows<256>(const float *, float *, int);
 // CUDA: // prefetch: the next iteration's loads into v_next, before this iteration's arithmetic
 // CUDA-NEXT: if (i + BLOCK < n) {
 
-TILEC_KERNEL(num_warps = 4)
+TILEC_KERNEL(num_warps = 4, num_stages = 2)
 void in_place(float *x, int n) {
   for (int i = 0; i < n; i += 256) {
     auto cols = i + tl::arange<0, 256>();
@@ -55,7 +55,7 @@ void in_place(float *x, int n) {
 // CHECK-NOT: _next
 // CHECK: for %i = 0:i32 to %n step 256:i32 {
 
-TILEC_KERNEL(num_warps = 4)
+TILEC_KERNEL(num_warps = 4, num_stages = 2)
 void moving_pointer(const float *x, float *out, int n) {
   const float *p = x;
   auto acc = tl::zeros<float, 256>();
@@ -69,7 +69,7 @@ void moving_pointer(const float *x, float *out, int n) {
 // CHECK-NOT: _next
 // CHECK: for %i = 0:i32 to %n step 256:i32 {
 
-TILEC_KERNEL(num_warps = 4)
+TILEC_KERNEL(num_warps = 4, num_stages = 2)
 void gather(const int *idx, const float *x, float *out, int n) {
   auto acc = tl::zeros<float, 256>();
   for (int i = 0; i < n; i += 256) {
@@ -85,7 +85,7 @@ void gather(const int *idx, const float *x, float *out, int n) {
 // CHECK-NEXT: decl %j: tile<256xi32> = %j_next
 // CHECK: decl %x_load{{.*}} = load(add(splat(%x)
 
-TILEC_KERNEL(num_warps = 4)
+TILEC_KERNEL(num_warps = 4, num_stages = 2)
 void too_big(const float *x, float *out, int n) {
   auto acc = tl::zeros<float, 4096>(); // 32 floats a thread: 128 bytes, twice that to prefetch
   for (int i = 0; i < n; i += 4096)
@@ -108,6 +108,17 @@ void one_stage(const float *x, float *out, int n) {
 // CHECK: for %i = 0:i32 to %n step 256:i32 {
 
 TILEC_KERNEL(num_warps = 4)
+void by_default(const float *x, float *out, int n) { // num_stages not given: one stage
+  auto acc = tl::zeros<float, 256>();
+  for (int i = 0; i < n; i += 256)
+    acc += tl::load(x + i + tl::arange<0, 256>());
+  tl::store(out + tl::arange<0, 256>(), acc);
+}
+// CHECK-LABEL: kernel @by_default
+// CHECK-NOT: _next
+// CHECK: for %i = 0:i32 to %n step 256:i32 {
+
+TILEC_KERNEL(num_warps = 4, num_stages = 2)
 void unrolled(const float *x, float *out) {
   auto acc = tl::zeros<float, 256>();
   for (int i : tl::static_range<0, 1024, 256>())
