@@ -342,6 +342,75 @@ class AddRMSNorm(RMSNorm):
         return [(f * rstd[:, None]).to(self.dtype) * s["w"], srow, rstd]
 
 
+class CrossEntropy:
+    """examples/cross_entropy (Liger-Kernel's fused forward: loss per row and the gradient of the mean
+    loss written over the logits) at Liger's launch, BLOCK = min(32768, next_pow2(V)) on 32 warps,
+    bf16 logits, beside the same algorithm in Triton and PyTorch eager. In place: every checked run
+    gets the logits back. MB moved counts both reads of the logits and the write."""
+    name = "cross_entropy"
+    title = "cross-entropy loss and gradient in place (Liger's forward), bf16 logits"
+    axis = "M x V"
+    sizes = [(4096, 32000), (4096, 128256)]
+    checks = [(37, 1001), (5, 40000)]
+    in_place = True
+    WARPS = 32
+
+    def __init__(self, lib):
+        self.fn = lib.get("cross_entropy").tilec_cross_entropy_bf16
+        self.fn.restype = ctypes.c_int
+
+    def label(self, size):
+        m, v = size
+        return f"{m}x{v}"
+
+    def block(self, v):
+        return min(32768, next_pow2(v))
+
+    def nbytes(self, size):
+        m, v = size
+        return 3 * 2 * m * v + 8 * m + 4 * m  # logits read twice, gradient written; targets; losses
+
+    def make(self, size, gen):
+        m, v = size
+        return {"x": (2 * torch.randn(m, v, device="cuda", generator=gen)).to(torch.bfloat16),
+                "y": torch.randint(0, v, (m,), device="cuda", generator=gen),
+                "loss": torch.empty(m, device="cuda"), "m": m, "v": v}
+
+    def outputs(self, s):
+        return [s["loss"], s["x"]]
+
+    def reference(self, s):
+        x = s["x"].double()
+        m = s["m"]
+        loss = (torch.logsumexp(x, dim=1) - x.gather(1, s["y"][:, None]).squeeze(1)) / m
+        grad = torch.softmax(x, dim=1)
+        grad[torch.arange(m, device="cuda"), s["y"]] -= 1.0
+        return [loss, grad / m], [1e-4, 8e-3]
+
+    def tilec(self, s):
+        if self.block(s["v"]) != 32768:
+            raise RuntimeError("cross_entropy: bench/kernels.txt instantiates BLOCK 32768 only")
+        check_rc(self.fn(stream(), 32768, ptr(s["x"]), ctypes.c_int64(s["x"].stride(0)), ptr(s["y"]),
+                         ptr(s["loss"]), s["m"], s["v"]), self.name)
+        return [s["loss"], s["x"]]
+
+    def triton(self, s):
+        x = s["x"]
+        tk.cross_entropy_fwd[(s["m"],)](x, x.stride(0), s["y"], s["loss"], s["m"], s["v"],
+                                        BLOCK=self.block(s["v"]), num_warps=self.WARPS)
+        return [s["loss"], x]
+
+    def torch(self, s):
+        x = s["x"].float()
+        m = s["m"]
+        loss = (torch.logsumexp(x, dim=1) - x.gather(1, s["y"][:, None]).squeeze(1)) / m
+        grad = torch.softmax(x, dim=1)
+        grad[torch.arange(m, device="cuda"), s["y"]] -= 1.0
+        s["loss"].copy_(loss)
+        s["x"].copy_(grad / m)
+        return [s["loss"], s["x"]]
+
+
 def layer_norm_meta(n_cols):
     block = max(512, next_pow2(n_cols))  # the smallest block bench/kernels.txt generates
     return block, min(max(block // 256, 1), 8)
@@ -785,7 +854,8 @@ def env_info(args):
             "cuda_torch": torch.version.cuda, "nvcc": args.nvcc_version}
 
 
-WORKLOADS = [VectorAdd, Softmax, SoftmaxF16, SoftmaxWide, LayerNorm, RMSNorm, RMSNormBF16, AddRMSNorm, SwiGLU, Transpose]
+WORKLOADS = [VectorAdd, Softmax, SoftmaxF16, SoftmaxWide, LayerNorm, RMSNorm, RMSNormBF16, AddRMSNorm, CrossEntropy,
+             SwiGLU, Transpose]
 
 
 def main():

@@ -34,7 +34,7 @@ flags=(-std=c++20 -O3 -lineinfo "-gencode=arch=compute_${arch},code=sm_${arch}"
        -I "$root/runtime_headers")
 
 # The shims, in parallel; ptxas's register and spill report goes to build.log.
-names=(vector_add softmax layer_norm rms_norm swiglu transpose)
+names=(vector_add softmax layer_norm rms_norm swiglu transpose cross_entropy)
 pids=()
 for n in "${names[@]}"; do
   nvcc "${flags[@]}" -Xptxas -v -Xcompiler -fPIC -shared -I "${GEN_DIR:-$root/bench/gen}" \

@@ -144,3 +144,32 @@ def warmup_kernel(x_ptr, n, BLOCK: tl.constexpr):
     """Compiled first, alone: it pays Triton's one-time setup of the process (bench.py)."""
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1.0, mask=offs < n)
+
+
+@triton.jit
+def cross_entropy_fwd(logits_ptr, stride, target_ptr, loss_ptr, rows, V, BLOCK: tl.constexpr):
+    # The algorithm of examples/cross_entropy/cross_entropy.cpp (Liger-Kernel's forward without
+    # ignore_index): an online maximum and sum per position over BLOCK-wide chunks, the row's loss,
+    # then the gradient of the mean loss written over the logits.
+    row = tl.program_id(0).to(tl.int64)
+    x_row = logits_ptr + row * stride
+    y = tl.load(target_ptr + row)
+    x_y = tl.load(x_row + y).to(tl.float32)
+    run_max = tl.full([BLOCK], -float("inf"), tl.float32)
+    run_sum = tl.zeros([BLOCK], tl.float32)
+    for off in range(0, V, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        x = tl.load(x_row + cols, mask=cols < V, other=-float("inf")).to(tl.float32)
+        new_max = tl.maximum(run_max, x)
+        seen = new_max > -float("inf")
+        run_sum = tl.where(seen, run_sum * tl.exp(run_max - new_max) + tl.exp(x - new_max), 0.0)
+        run_max = new_max
+    m = tl.max(run_max, axis=0)
+    d = tl.sum(tl.where(run_max > -float("inf"), run_sum * tl.exp(run_max - m), 0.0), axis=0)
+    tl.store(loss_ptr + row, (tl.log(d) + m - x_y) / rows)
+    for off in range(0, V, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        mask = cols < V
+        x = tl.load(x_row + cols, mask=mask, other=0.0).to(tl.float32)
+        grad = (tl.exp(x - m) / d - tl.where(cols == y, 1.0, 0.0)) / rows
+        tl.store(x_row + cols, grad.to(logits_ptr.dtype.element_ty), mask=mask)
