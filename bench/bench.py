@@ -351,7 +351,7 @@ class CrossEntropy:
     title = "cross-entropy loss and gradient in place (Liger's forward), bf16 logits"
     axis = "M x V"
     sizes = [(4096, 32000), (4096, 128256)]
-    checks = [(37, 1001), (5, 40000)]
+    checks = [(37, 20001), (5, 40000)]  # ragged; BLOCK 32768, the one instantiated, at both
     in_place = True
     WARPS = 32
 

@@ -149,23 +149,20 @@ def warmup_kernel(x_ptr, n, BLOCK: tl.constexpr):
 @triton.jit
 def cross_entropy_fwd(logits_ptr, stride, target_ptr, loss_ptr, rows, V, BLOCK: tl.constexpr):
     # The algorithm of examples/cross_entropy/cross_entropy.cpp (Liger-Kernel's forward without
-    # ignore_index): an online maximum and sum per position over BLOCK-wide chunks, the row's loss,
-    # then the gradient of the mean loss written over the logits.
+    # ignore_index): the online maximum and sum over BLOCK-wide chunks, the row's loss, then the
+    # gradient of the mean loss written over the logits.
     row = tl.program_id(0).to(tl.int64)
     x_row = logits_ptr + row * stride
     y = tl.load(target_ptr + row)
     x_y = tl.load(x_row + y).to(tl.float32)
-    run_max = tl.full([BLOCK], -float("inf"), tl.float32)
-    run_sum = tl.zeros([BLOCK], tl.float32)
+    m = -float("inf")
+    d = 0.0
     for off in range(0, V, BLOCK):
         cols = off + tl.arange(0, BLOCK)
         x = tl.load(x_row + cols, mask=cols < V, other=-float("inf")).to(tl.float32)
-        new_max = tl.maximum(run_max, x)
-        seen = new_max > -float("inf")
-        run_sum = tl.where(seen, run_sum * tl.exp(run_max - new_max) + tl.exp(x - new_max), 0.0)
-        run_max = new_max
-    m = tl.max(run_max, axis=0)
-    d = tl.sum(tl.where(run_max > -float("inf"), run_sum * tl.exp(run_max - m), 0.0), axis=0)
+        m_new = tl.maximum(m, tl.max(x, axis=0))
+        d = d * tl.exp(m - m_new) + tl.sum(tl.exp(x - m_new), axis=0)
+        m = m_new
     tl.store(loss_ptr + row, (tl.log(d) + m - x_y) / rows)
     for off in range(0, V, BLOCK):
         cols = off + tl.arange(0, BLOCK)

@@ -791,7 +791,8 @@ void KernelEmitter::stmt(const Stmt &s) {
         return commentText(m_.files[l.file].name) + ":" + std::to_string(l.line);
       };
       why = "  // program order: the " + std::string(b->globalEarlierWrite ? "store" : "load") + " at " +
-            at(b->globalEarlier) + " before this " + (b->globalLaterWrite ? "store" : "load") +
+            at(b->globalEarlier) + (b->globalLaterInLoop ? " before this loop's " : " before this ") +
+            (b->globalLaterWrite ? "store" : "load") +
             " (global memory)";
     }
     w_->line("__syncthreads();" + why);

@@ -376,6 +376,7 @@ struct Barrier : StmtNode {
   /// emitted comment. Invalid for barriers that order shared memory only.
   SourceLoc globalEarlier;
   bool globalEarlierWrite = false, globalLaterWrite = false;
+  bool globalLaterInLoop = false; ///< the later access is in the loop that follows the barrier
   static Stmt make(SourceLoc loc = {});
 };
 /// Write to shared buffer `buffer`.

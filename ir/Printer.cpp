@@ -128,7 +128,7 @@ public:
       auto *b = as<Barrier>(s);
       if (b->globalEarlier.valid()) // orders global memory: the earlier access's line
         os << " global(" << (b->globalEarlierWrite ? "store" : "load") << " " << b->globalEarlier.line
-           << " -> " << (b->globalLaterWrite ? "store" : "load") << ")";
+           << " -> " << (b->globalLaterInLoop ? "loop's " : "") << (b->globalLaterWrite ? "store" : "load") << ")";
       break;
     }
     case StmtKind::SharedWrite: {

@@ -472,12 +472,16 @@ private:
   void own(const Stmt &s, Pending &p) {
     auto acc = accessesOf(s);
     for (auto &a : acc) {
+      // The earliest conflicting access in the source names the barrier in its comment (the set's
+      // order compares pointer expressions by address, which changes from run to run).
       const Access *hit = nullptr;
+      auto before = [](const Access &x, const Access &y) {
+        return std::tie(x.loc.file, x.loc.line, x.loc.col, x.write) <
+               std::tie(y.loc.file, y.loc.line, y.loc.col, y.write);
+      };
       for (auto &q : p)
-        if (conflict(q, a)) {
+        if (conflict(q, a) && (!hit || before(q, *hit)))
           hit = &q;
-          break;
-        }
       if (hit) {
         if (hit->global)
           globalOrder[s.get()] = {hit->loc, hit->write, a.write};
@@ -487,6 +491,31 @@ private:
       }
     }
     p.insert(acc.begin(), acc.end());
+  }
+
+  struct GlobalOrder {
+    SourceLoc earlier;
+    bool earlierWrite, laterWrite;
+    bool laterInLoop = false; // the later access is in the loop the barrier precedes
+  };
+  /// The earliest global access pending at a loop's entry that conflicts with a global access of
+  /// its body, as the comment of a barrier before the loop; none when there is no such pair.
+  std::optional<GlobalOrder> entryConflict(const Stmt &body, const Pending &p) const {
+    std::optional<GlobalOrder> best;
+    forEachStmt(body, [&](const Stmt &c) {
+      if (c->kind == StmtKind::Block || c->kind == StmtKind::Barrier)
+        return;
+      for (const Access &a : accessesOf(c)) {
+        if (!a.global)
+          continue;
+        for (const Access &q : p)
+          if (q.global && conflict(q, a) &&
+              (!best || std::tie(q.loc.file, q.loc.line, q.loc.col) <
+                            std::tie(best->earlier.file, best->earlier.line, best->earlier.col)))
+            best = GlobalOrder{q.loc, q.write, a.write, true};
+      }
+    });
+    return best;
   }
 
   static bool reads(const Expr &e, const VarNode *v) {
@@ -561,6 +590,14 @@ private:
       const Stmt &body = s->kind == StmtKind::For ? as<For>(s)->body : as<While>(s)->body;
       if (s->kind == StmtKind::For) // the loop starts again: its index takes its first value
         changes(as<For>(s)->var.get(), p);
+      // A global access before the loop that conflicts with one in it: the barrier goes before the
+      // loop, once, rather than before that access in every iteration (the gradient written in
+      // place after a scalar load of the row: Liger's cross-entropy shape).
+      if (auto hit = entryConflict(body, p)) {
+        globalOrder[s.get()] = *hit;
+        barrierBefore.insert(s.get());
+        p.clear();
+      }
       // The accesses pending at the top of an iteration (the index already moved on, for a For).
       auto next = [&](Pending &q) {
         if (s->kind == StmtKind::For)
@@ -607,6 +644,7 @@ private:
         b->globalEarlier = it->second.earlier;
         b->globalEarlierWrite = it->second.earlierWrite;
         b->globalLaterWrite = it->second.laterWrite;
+        b->globalLaterInLoop = it->second.laterInLoop;
       }
       out.push_back(b);
     }
@@ -652,10 +690,6 @@ private:
     return Block::make(std::move(out), s ? s->loc : SourceLoc{});
   }
 
-  struct GlobalOrder {
-    SourceLoc earlier;
-    bool earlierWrite, laterWrite;
-  };
   Kernel &k;
   PointerOrigins origins;                                 // pointer locals: their parameters
   std::map<const VarNode *, Expr> defs;                   // locals read through their definition

@@ -25,8 +25,8 @@
 // docs/language.md, "Program order"), or the next iteration's load could miss this one's store.
 // The loop must be a loop of the source (not unrolled). The next iteration's load runs only if that
 // iteration does, so no load touches memory the program would not. Registers: the loaded tile is
-// held twice, so the prefetched loads of a loop together take at most kPrefetchBytesPerThread bytes
-// a thread.
+// held twice, so the prefetched loads of a loop together take at most prefetchBudget() bytes a
+// thread.
 //
 // Only in kernels that ask for it with `num_stages = N`, N >= 2, in their settings: the prefetched
 // tile is held twice, and a loop that runs once per program (a block as wide as the row, Triton's
@@ -47,8 +47,11 @@ using namespace ir;
 
 namespace {
 
-/// The most bytes of prefetched tiles one thread holds for a loop: 16 registers.
-constexpr int64_t kPrefetchBytesPerThread = 64;
+/// The most bytes of prefetched tiles one thread holds for a loop: 16 registers in blocks of up to
+/// 256 threads, half as many for each doubling beyond (a thread of a 1024-thread block has 64
+/// registers in all: there the cross-entropy example's 64 prefetched bytes spilled and lost 6-13%;
+/// bench/NOTES.md, run P13).
+int64_t prefetchBudget(int threads) { return 64 * 256 / std::max(256, threads); }
 
 /// The pointer parameters the stores below `s` may write (-1 among them: not known).
 std::set<int> storedParams(const Stmt &s, const PointerOrigins &origins) {
@@ -204,7 +207,7 @@ private:
         bool written = stored.count(-1) > 0;
         for (int p : origins.paramsOf(ld->ptr))
           written = written || p < 0 || stored.count(p);
-        if (facts.pure && !written && available(facts.reads) && bytes + b <= kPrefetchBytesPerThread) {
+        if (facts.pure && !written && available(facts.reads) && bytes + b <= prefetchBudget(threads)) {
           picked.push_back(i);
           bytes += b;
         }

@@ -13,13 +13,13 @@ constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per ac
 constexpr int X_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 16;  // shared memory per block
+constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     float *logits, int64_t stride, const int64_t *target, float *loss, int rows, int V) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  float *m_smem = reinterpret_cast<float *>(smem + 0);
-  float *d_smem = reinterpret_cast<float *>(smem + 0);
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_x_smem = reinterpret_cast<float *>(smem + 16);
   // cross_entropy.cpp:17: int64_t row = tl::program_id(0);
   const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
   // cross_entropy.cpp:18: T *x_row = logits + row * stride;
@@ -28,29 +28,21 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
   const int64_t y = target[row];
   // cross_entropy.cpp:20: float x_y = tl::cast<float>(tl::load(x_row + y));
   const float x_y = x_row[y];
-  // cross_entropy.cpp:22: auto run_max = tl::full<float, BLOCK>(-tl::inf);
-  float run_max[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    run_max[i] = -INFINITY;
-  }
-  // cross_entropy.cpp:23: auto run_sum = tl::zeros<float, BLOCK>();
-  float run_sum[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    run_sum[i] = 0.0f;
-  }
-  // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+  // cross_entropy.cpp:26: float m = -tl::inf;
+  float m = -INFINITY;
+  // cross_entropy.cpp:27: float d = 0.0f;
+  float d = 0.0f;
+  // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
   float x_next[L0::ELEMS];
   // prefetch: the loop's first loads into x_next; each iteration then loads the next one's while it computes
   if (0 < V) {
-    // cross_entropy.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+    // cross_entropy.cpp:29: auto cols = off + tl::arange<0, BLOCK>();
     int cols_next[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols_next[i] = L0::coord0(i);
     }
-    // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+    // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
       bool bits[X_NEXT_VEC];
@@ -61,10 +53,10 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
                                              cols_next[i + X_NEXT_VEC - 1] < V);
     }
   }
-  // cross_entropy.cpp:24: for (int off = 0; off < V; off += BLOCK) {
+  // cross_entropy.cpp:28: for (int off = 0; off < V; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < V; off += BLOCK) {
-    // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+    // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     float x[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -72,13 +64,13 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     }
     // prefetch: the next iteration's loads into x_next, before this iteration's arithmetic
     if (off + BLOCK < V) {
-      // cross_entropy.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+      // cross_entropy.cpp:29: auto cols = off + tl::arange<0, BLOCK>();
       int cols_next[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         cols_next[i] = off + BLOCK + L0::coord0(i);
       }
-      // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+      // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
         bool bits[X_NEXT_VEC_1];
@@ -89,57 +81,38 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
                                                  cols_next[i + X_NEXT_VEC_1 - 1] < V);
       }
     }
-    // cross_entropy.cpp:27: auto new_max = tl::maximum(run_max, x);
-    float new_max[L0::ELEMS];
+    // cross_entropy.cpp:31: float m_new = tl::maximum(m, tl::max(x));
+    float max_x_part = x[0];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      new_max[i] = fmaxf(run_max[i], x[i]);
+    for (int i = 1; i < L0::ELEMS; ++i)
+      max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+    max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+    if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+      max_x_smem[L0::warp_coord0()] = max_x_part;
     }
-    // cross_entropy.cpp:29: auto seen = new_max > -tl::inf;
-    bool seen[L0::ELEMS];
+    __syncthreads();
+    const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_x_smem, 1);
+    const float m_new = fmaxf(m, max_x);
+    // cross_entropy.cpp:32: d = d * tl::exp(m - m_new) + tl::sum(tl::exp(x - m_new));
+    float sum_x_part = tilec::rt::exp(x[0] - m_new);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      seen[i] = new_max[i] > -INFINITY;
+    for (int i = 1; i < L0::ELEMS; ++i)
+      sum_x_part = tilec::rt::Sum::combine(sum_x_part, tilec::rt::exp(x[i] - m_new));
+    sum_x_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_x_part, 16, 8, 4, 2, 1);
+    if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+      sum_x_smem[L0::warp_coord0()] = sum_x_part;
     }
-    // cross_entropy.cpp:30: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      run_sum[i] = seen[i] ? (run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i])) : 0.0f;
-    }
-    // cross_entropy.cpp:31: run_max = new_max;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      run_max[i] = new_max[i];
-    }
+    __syncthreads();
+    const float sum_x = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_x_smem, 1);
+    d = d * tilec::rt::exp(m - m_new) + sum_x;
+    // cross_entropy.cpp:33: m = m_new;
+    m = m_new;
   }
-  // cross_entropy.cpp:33: float m = tl::max(run_max);
-  float m_part = run_max[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    m_part = tilec::rt::Max::combine(m_part, run_max[i]);
-  m_part = tilec::rt::warp_allreduce<tilec::rt::Max>(m_part, 16, 8, 4, 2, 1);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    m_smem[L0::warp_coord0()] = m_part;
-  }
-  __syncthreads();
-  const float m = tilec::rt::combine_partials<tilec::rt::Max, 4>(m_smem, 1);
-  // cross_entropy.cpp:34: float d = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - m), 0.0f));
-  float d_part = (run_max[0] > -INFINITY) ? (run_sum[0] * tilec::rt::exp(run_max[0] - m)) : 0.0f;
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    d_part = tilec::rt::Sum::combine(
-        d_part, (run_max[i] > -INFINITY) ? (run_sum[i] * tilec::rt::exp(run_max[i] - m)) : 0.0f);
-  d_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(d_part, 16, 8, 4, 2, 1);
-  __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    d_smem[L0::warp_coord0()] = d_part;
-  }
-  __syncthreads();
-  const float d = tilec::rt::combine_partials<tilec::rt::Sum, 4>(d_smem, 1);
   // cross_entropy.cpp:35: tl::store(loss + row, (tl::log(d) + m - x_y) / rows);
   if (threadIdx.x == 0)  // one thread stores a scalar
     loss[row] = (logf(d) + m - x_y) / static_cast<float>(rows);
   // cross_entropy.cpp:37: for (int off = 0; off < V; off += BLOCK) {
+  __syncthreads();  // program order: the load at cross_entropy.cpp:20 before this loop's store (global memory)
   TILEC_NO_UNROLL
   for (int off = 0; off < V; off += BLOCK) {
     // cross_entropy.cpp:38: auto cols = off + tl::arange<0, BLOCK>();
@@ -189,13 +162,13 @@ constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per ac
 constexpr int X_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 16;  // shared memory per block
+constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     float *logits, int64_t stride, const int64_t *target, float *loss, int rows, int V) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  float *m_smem = reinterpret_cast<float *>(smem + 0);
-  float *d_smem = reinterpret_cast<float *>(smem + 0);
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_x_smem = reinterpret_cast<float *>(smem + 16);
   // cross_entropy.cpp:17: int64_t row = tl::program_id(0);
   const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
   // cross_entropy.cpp:18: T *x_row = logits + row * stride;
@@ -204,39 +177,31 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
   const int64_t y = target[row];
   // cross_entropy.cpp:20: float x_y = tl::cast<float>(tl::load(x_row + y));
   const float x_y = x_row[y];
-  // cross_entropy.cpp:22: auto run_max = tl::full<float, BLOCK>(-tl::inf);
-  float run_max[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    run_max[i] = -INFINITY;
-  }
-  // cross_entropy.cpp:23: auto run_sum = tl::zeros<float, BLOCK>();
-  float run_sum[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    run_sum[i] = 0.0f;
-  }
-  // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+  // cross_entropy.cpp:26: float m = -tl::inf;
+  float m = -INFINITY;
+  // cross_entropy.cpp:27: float d = 0.0f;
+  float d = 0.0f;
+  // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
   float x_next[L0::ELEMS];
   // prefetch: the loop's first loads into x_next; each iteration then loads the next one's while it computes
   if (0 < V) {
-    // cross_entropy.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+    // cross_entropy.cpp:29: auto cols = off + tl::arange<0, BLOCK>();
     int cols_next[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols_next[i] = L0::coord0(i);
     }
-    // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+    // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
       tilec::rt::load_vec_if<X_NEXT_VEC, true>(&x_next[i], x_row + cols_next[i], cols_next[i] < V,
                                                -INFINITY);
     }
   }
-  // cross_entropy.cpp:24: for (int off = 0; off < V; off += BLOCK) {
+  // cross_entropy.cpp:28: for (int off = 0; off < V; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < V; off += BLOCK) {
-    // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+    // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     float x[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -244,70 +209,51 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     }
     // prefetch: the next iteration's loads into x_next, before this iteration's arithmetic
     if (off + BLOCK < V) {
-      // cross_entropy.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+      // cross_entropy.cpp:29: auto cols = off + tl::arange<0, BLOCK>();
       int cols_next[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         cols_next[i] = off + BLOCK + L0::coord0(i);
       }
-      // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+      // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
         tilec::rt::load_vec_if<X_NEXT_VEC_1, true>(
             &x_next[i], x_row + cols_next[i], cols_next[i] < V, -INFINITY);
       }
     }
-    // cross_entropy.cpp:27: auto new_max = tl::maximum(run_max, x);
-    float new_max[L0::ELEMS];
+    // cross_entropy.cpp:31: float m_new = tl::maximum(m, tl::max(x));
+    float max_x_part = x[0];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      new_max[i] = fmaxf(run_max[i], x[i]);
+    for (int i = 1; i < L0::ELEMS; ++i)
+      max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+    max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+    if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+      max_x_smem[L0::warp_coord0()] = max_x_part;
     }
-    // cross_entropy.cpp:29: auto seen = new_max > -tl::inf;
-    bool seen[L0::ELEMS];
+    __syncthreads();
+    const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_x_smem, 1);
+    const float m_new = fmaxf(m, max_x);
+    // cross_entropy.cpp:32: d = d * tl::exp(m - m_new) + tl::sum(tl::exp(x - m_new));
+    float sum_x_part = tilec::rt::exp(x[0] - m_new);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      seen[i] = new_max[i] > -INFINITY;
+    for (int i = 1; i < L0::ELEMS; ++i)
+      sum_x_part = tilec::rt::Sum::combine(sum_x_part, tilec::rt::exp(x[i] - m_new));
+    sum_x_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_x_part, 16, 8, 4, 2, 1);
+    if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+      sum_x_smem[L0::warp_coord0()] = sum_x_part;
     }
-    // cross_entropy.cpp:30: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      run_sum[i] = seen[i] ? (run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i])) : 0.0f;
-    }
-    // cross_entropy.cpp:31: run_max = new_max;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      run_max[i] = new_max[i];
-    }
+    __syncthreads();
+    const float sum_x = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_x_smem, 1);
+    d = d * tilec::rt::exp(m - m_new) + sum_x;
+    // cross_entropy.cpp:33: m = m_new;
+    m = m_new;
   }
-  // cross_entropy.cpp:33: float m = tl::max(run_max);
-  float m_part = run_max[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    m_part = tilec::rt::Max::combine(m_part, run_max[i]);
-  m_part = tilec::rt::warp_allreduce<tilec::rt::Max>(m_part, 16, 8, 4, 2, 1);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    m_smem[L0::warp_coord0()] = m_part;
-  }
-  __syncthreads();
-  const float m = tilec::rt::combine_partials<tilec::rt::Max, 4>(m_smem, 1);
-  // cross_entropy.cpp:34: float d = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - m), 0.0f));
-  float d_part = (run_max[0] > -INFINITY) ? (run_sum[0] * tilec::rt::exp(run_max[0] - m)) : 0.0f;
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    d_part = tilec::rt::Sum::combine(
-        d_part, (run_max[i] > -INFINITY) ? (run_sum[i] * tilec::rt::exp(run_max[i] - m)) : 0.0f);
-  d_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(d_part, 16, 8, 4, 2, 1);
-  __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    d_smem[L0::warp_coord0()] = d_part;
-  }
-  __syncthreads();
-  const float d = tilec::rt::combine_partials<tilec::rt::Sum, 4>(d_smem, 1);
   // cross_entropy.cpp:35: tl::store(loss + row, (tl::log(d) + m - x_y) / rows);
   if (threadIdx.x == 0)  // one thread stores a scalar
     loss[row] = (logf(d) + m - x_y) / static_cast<float>(rows);
   // cross_entropy.cpp:37: for (int off = 0; off < V; off += BLOCK) {
+  __syncthreads();  // program order: the load at cross_entropy.cpp:20 before this loop's store (global memory)
   TILEC_NO_UNROLL
   for (int off = 0; off < V; off += BLOCK) {
     // cross_entropy.cpp:38: auto cols = off + tl::arange<0, BLOCK>();
@@ -386,13 +332,13 @@ constexpr int X_ROW_LOAD_1_VEC = 8;  // load width: 8 contiguous elements (16 by
 constexpr int X_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 16;  // shared memory per block
+constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     __nv_bfloat16 *logits, int64_t stride, const int64_t *target, float *loss, int rows, int V) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  float *m_smem = reinterpret_cast<float *>(smem + 0);
-  float *d_smem = reinterpret_cast<float *>(smem + 0);
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_x_smem = reinterpret_cast<float *>(smem + 16);
   // cross_entropy.cpp:17: int64_t row = tl::program_id(0);
   const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
   // cross_entropy.cpp:18: T *x_row = logits + row * stride;
@@ -402,29 +348,21 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
   // cross_entropy.cpp:20: float x_y = tl::cast<float>(tl::load(x_row + y));
   const __nv_bfloat16 x_row_load = x_row[y];
   const float x_y = tilec::rt::to_float(x_row_load);
-  // cross_entropy.cpp:22: auto run_max = tl::full<float, BLOCK>(-tl::inf);
-  float run_max[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    run_max[i] = -INFINITY;
-  }
-  // cross_entropy.cpp:23: auto run_sum = tl::zeros<float, BLOCK>();
-  float run_sum[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    run_sum[i] = 0.0f;
-  }
-  // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+  // cross_entropy.cpp:26: float m = -tl::inf;
+  float m = -INFINITY;
+  // cross_entropy.cpp:27: float d = 0.0f;
+  float d = 0.0f;
+  // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
   __nv_bfloat16 x_row_load_next[L0::ELEMS];
   // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
   if (0 < V) {
-    // cross_entropy.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+    // cross_entropy.cpp:29: auto cols = off + tl::arange<0, BLOCK>();
     int cols_next[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols_next[i] = L0::coord0(i);
     }
-    // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+    // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
       bool bits[X_ROW_LOAD_NEXT_VEC];
@@ -436,10 +374,10 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
           cols_next[i + X_ROW_LOAD_NEXT_VEC - 1] < V);
     }
   }
-  // cross_entropy.cpp:24: for (int off = 0; off < V; off += BLOCK) {
+  // cross_entropy.cpp:28: for (int off = 0; off < V; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < V; off += BLOCK) {
-    // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+    // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     __nv_bfloat16 x_row_load_1[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -447,13 +385,13 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     }
     // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
     if (off + BLOCK < V) {
-      // cross_entropy.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+      // cross_entropy.cpp:29: auto cols = off + tl::arange<0, BLOCK>();
       int cols_next[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         cols_next[i] = off + BLOCK + L0::coord0(i);
       }
-      // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+      // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
         bool bits[X_ROW_LOAD_NEXT_VEC_1];
@@ -470,57 +408,38 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       x[i] = tilec::rt::to_float(x_row_load_1[i]);
     }
-    // cross_entropy.cpp:27: auto new_max = tl::maximum(run_max, x);
-    float new_max[L0::ELEMS];
+    // cross_entropy.cpp:31: float m_new = tl::maximum(m, tl::max(x));
+    float max_x_part = x[0];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      new_max[i] = fmaxf(run_max[i], x[i]);
+    for (int i = 1; i < L0::ELEMS; ++i)
+      max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+    max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+    if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+      max_x_smem[L0::warp_coord0()] = max_x_part;
     }
-    // cross_entropy.cpp:29: auto seen = new_max > -tl::inf;
-    bool seen[L0::ELEMS];
+    __syncthreads();
+    const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_x_smem, 1);
+    const float m_new = fmaxf(m, max_x);
+    // cross_entropy.cpp:32: d = d * tl::exp(m - m_new) + tl::sum(tl::exp(x - m_new));
+    float sum_x_part = tilec::rt::exp(x[0] - m_new);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      seen[i] = new_max[i] > -INFINITY;
+    for (int i = 1; i < L0::ELEMS; ++i)
+      sum_x_part = tilec::rt::Sum::combine(sum_x_part, tilec::rt::exp(x[i] - m_new));
+    sum_x_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_x_part, 16, 8, 4, 2, 1);
+    if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+      sum_x_smem[L0::warp_coord0()] = sum_x_part;
     }
-    // cross_entropy.cpp:30: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      run_sum[i] = seen[i] ? (run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i])) : 0.0f;
-    }
-    // cross_entropy.cpp:31: run_max = new_max;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      run_max[i] = new_max[i];
-    }
+    __syncthreads();
+    const float sum_x = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_x_smem, 1);
+    d = d * tilec::rt::exp(m - m_new) + sum_x;
+    // cross_entropy.cpp:33: m = m_new;
+    m = m_new;
   }
-  // cross_entropy.cpp:33: float m = tl::max(run_max);
-  float m_part = run_max[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    m_part = tilec::rt::Max::combine(m_part, run_max[i]);
-  m_part = tilec::rt::warp_allreduce<tilec::rt::Max>(m_part, 16, 8, 4, 2, 1);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    m_smem[L0::warp_coord0()] = m_part;
-  }
-  __syncthreads();
-  const float m = tilec::rt::combine_partials<tilec::rt::Max, 4>(m_smem, 1);
-  // cross_entropy.cpp:34: float d = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - m), 0.0f));
-  float d_part = (run_max[0] > -INFINITY) ? (run_sum[0] * tilec::rt::exp(run_max[0] - m)) : 0.0f;
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    d_part = tilec::rt::Sum::combine(
-        d_part, (run_max[i] > -INFINITY) ? (run_sum[i] * tilec::rt::exp(run_max[i] - m)) : 0.0f);
-  d_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(d_part, 16, 8, 4, 2, 1);
-  __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    d_smem[L0::warp_coord0()] = d_part;
-  }
-  __syncthreads();
-  const float d = tilec::rt::combine_partials<tilec::rt::Sum, 4>(d_smem, 1);
   // cross_entropy.cpp:35: tl::store(loss + row, (tl::log(d) + m - x_y) / rows);
   if (threadIdx.x == 0)  // one thread stores a scalar
     loss[row] = (logf(d) + m - x_y) / static_cast<float>(rows);
   // cross_entropy.cpp:37: for (int off = 0; off < V; off += BLOCK) {
+  __syncthreads();  // program order: the load at cross_entropy.cpp:20 before this loop's store (global memory)
   TILEC_NO_UNROLL
   for (int off = 0; off < V; off += BLOCK) {
     // cross_entropy.cpp:38: auto cols = off + tl::arange<0, BLOCK>();
@@ -580,13 +499,13 @@ constexpr int X_ROW_LOAD_1_VEC = 8;  // load width: 8 contiguous elements (16 by
 constexpr int X_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 16;  // shared memory per block
+constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     __nv_bfloat16 *logits, int64_t stride, const int64_t *target, float *loss, int rows, int V) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  float *m_smem = reinterpret_cast<float *>(smem + 0);
-  float *d_smem = reinterpret_cast<float *>(smem + 0);
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_x_smem = reinterpret_cast<float *>(smem + 16);
   // cross_entropy.cpp:17: int64_t row = tl::program_id(0);
   const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
   // cross_entropy.cpp:18: T *x_row = logits + row * stride;
@@ -596,29 +515,21 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
   // cross_entropy.cpp:20: float x_y = tl::cast<float>(tl::load(x_row + y));
   const __nv_bfloat16 x_row_load = x_row[y];
   const float x_y = tilec::rt::to_float(x_row_load);
-  // cross_entropy.cpp:22: auto run_max = tl::full<float, BLOCK>(-tl::inf);
-  float run_max[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    run_max[i] = -INFINITY;
-  }
-  // cross_entropy.cpp:23: auto run_sum = tl::zeros<float, BLOCK>();
-  float run_sum[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    run_sum[i] = 0.0f;
-  }
-  // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+  // cross_entropy.cpp:26: float m = -tl::inf;
+  float m = -INFINITY;
+  // cross_entropy.cpp:27: float d = 0.0f;
+  float d = 0.0f;
+  // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
   __nv_bfloat16 x_row_load_next[L0::ELEMS];
   // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
   if (0 < V) {
-    // cross_entropy.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+    // cross_entropy.cpp:29: auto cols = off + tl::arange<0, BLOCK>();
     int cols_next[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols_next[i] = L0::coord0(i);
     }
-    // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+    // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
       tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC, true>(
@@ -626,10 +537,10 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
           tilec::rt::to_bf16(-INFINITY));
     }
   }
-  // cross_entropy.cpp:24: for (int off = 0; off < V; off += BLOCK) {
+  // cross_entropy.cpp:28: for (int off = 0; off < V; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < V; off += BLOCK) {
-    // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+    // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     __nv_bfloat16 x_row_load_1[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -637,13 +548,13 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     }
     // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
     if (off + BLOCK < V) {
-      // cross_entropy.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+      // cross_entropy.cpp:29: auto cols = off + tl::arange<0, BLOCK>();
       int cols_next[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         cols_next[i] = off + BLOCK + L0::coord0(i);
       }
-      // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+      // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
         tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC_1, true>(
@@ -656,57 +567,38 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       x[i] = tilec::rt::to_float(x_row_load_1[i]);
     }
-    // cross_entropy.cpp:27: auto new_max = tl::maximum(run_max, x);
-    float new_max[L0::ELEMS];
+    // cross_entropy.cpp:31: float m_new = tl::maximum(m, tl::max(x));
+    float max_x_part = x[0];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      new_max[i] = fmaxf(run_max[i], x[i]);
+    for (int i = 1; i < L0::ELEMS; ++i)
+      max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+    max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+    if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+      max_x_smem[L0::warp_coord0()] = max_x_part;
     }
-    // cross_entropy.cpp:29: auto seen = new_max > -tl::inf;
-    bool seen[L0::ELEMS];
+    __syncthreads();
+    const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_x_smem, 1);
+    const float m_new = fmaxf(m, max_x);
+    // cross_entropy.cpp:32: d = d * tl::exp(m - m_new) + tl::sum(tl::exp(x - m_new));
+    float sum_x_part = tilec::rt::exp(x[0] - m_new);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      seen[i] = new_max[i] > -INFINITY;
+    for (int i = 1; i < L0::ELEMS; ++i)
+      sum_x_part = tilec::rt::Sum::combine(sum_x_part, tilec::rt::exp(x[i] - m_new));
+    sum_x_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_x_part, 16, 8, 4, 2, 1);
+    if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+      sum_x_smem[L0::warp_coord0()] = sum_x_part;
     }
-    // cross_entropy.cpp:30: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      run_sum[i] = seen[i] ? (run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i])) : 0.0f;
-    }
-    // cross_entropy.cpp:31: run_max = new_max;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      run_max[i] = new_max[i];
-    }
+    __syncthreads();
+    const float sum_x = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_x_smem, 1);
+    d = d * tilec::rt::exp(m - m_new) + sum_x;
+    // cross_entropy.cpp:33: m = m_new;
+    m = m_new;
   }
-  // cross_entropy.cpp:33: float m = tl::max(run_max);
-  float m_part = run_max[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    m_part = tilec::rt::Max::combine(m_part, run_max[i]);
-  m_part = tilec::rt::warp_allreduce<tilec::rt::Max>(m_part, 16, 8, 4, 2, 1);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    m_smem[L0::warp_coord0()] = m_part;
-  }
-  __syncthreads();
-  const float m = tilec::rt::combine_partials<tilec::rt::Max, 4>(m_smem, 1);
-  // cross_entropy.cpp:34: float d = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - m), 0.0f));
-  float d_part = (run_max[0] > -INFINITY) ? (run_sum[0] * tilec::rt::exp(run_max[0] - m)) : 0.0f;
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    d_part = tilec::rt::Sum::combine(
-        d_part, (run_max[i] > -INFINITY) ? (run_sum[i] * tilec::rt::exp(run_max[i] - m)) : 0.0f);
-  d_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(d_part, 16, 8, 4, 2, 1);
-  __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    d_smem[L0::warp_coord0()] = d_part;
-  }
-  __syncthreads();
-  const float d = tilec::rt::combine_partials<tilec::rt::Sum, 4>(d_smem, 1);
   // cross_entropy.cpp:35: tl::store(loss + row, (tl::log(d) + m - x_y) / rows);
   if (threadIdx.x == 0)  // one thread stores a scalar
     loss[row] = (logf(d) + m - x_y) / static_cast<float>(rows);
   // cross_entropy.cpp:37: for (int off = 0; off < V; off += BLOCK) {
+  __syncthreads();  // program order: the load at cross_entropy.cpp:20 before this loop's store (global memory)
   TILEC_NO_UNROLL
   for (int off = 0; off < V; off += BLOCK) {
     // cross_entropy.cpp:38: auto cols = off + tl::arange<0, BLOCK>();
@@ -790,19 +682,18 @@ namespace cross_entropy_fwd_bf16_32768_32 {
 constexpr int BLOCK = 32768;  // meta-parameter
 constexpr int NUM_WARPS = 32;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_LOAD_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_1_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 32768: 8 contiguous per thread, 32 lanes, 32 warps; 32 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 128;  // shared memory per block
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_1_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 256;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     __nv_bfloat16 *logits, int64_t stride, const int64_t *target, float *loss, int rows, int V) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  float *m_smem = reinterpret_cast<float *>(smem + 0);
-  float *d_smem = reinterpret_cast<float *>(smem + 0);
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_x_smem = reinterpret_cast<float *>(smem + 128);
   // cross_entropy.cpp:17: int64_t row = tl::program_id(0);
   const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
   // cross_entropy.cpp:18: T *x_row = logits + row * stride;
@@ -812,170 +703,110 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
   // cross_entropy.cpp:20: float x_y = tl::cast<float>(tl::load(x_row + y));
   const __nv_bfloat16 x_row_load = x_row[y];
   const float x_y = tilec::rt::to_float(x_row_load);
-  // cross_entropy.cpp:22: auto run_max = tl::full<float, BLOCK>(-tl::inf);
-  float run_max[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    run_max[i] = -INFINITY;
-  }
-  // cross_entropy.cpp:23: auto run_sum = tl::zeros<float, BLOCK>();
-  float run_sum[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    run_sum[i] = 0.0f;
-  }
-  // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
-  __nv_bfloat16 x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < V) {
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {  // one vector of each access at a time (all at once: about 80 registers)
-      // cross_entropy.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_NEXT_VEC; ++k) {
-        cols_next[i + k] = L0::coord0(i + k);
-      }
-      // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
-      {
-        bool bits[X_ROW_LOAD_NEXT_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_VEC; ++v)
-          bits[v] = cols_next[i + v] < V;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC, false>(
-            &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_bf16(-INFINITY),
-            cols_next[i + X_ROW_LOAD_NEXT_VEC - 1] < V);
-      }
-    }
-  }
-  // cross_entropy.cpp:24: for (int off = 0; off < V; off += BLOCK) {
+  // cross_entropy.cpp:26: float m = -tl::inf;
+  float m = -INFINITY;
+  // cross_entropy.cpp:27: float d = 0.0f;
+  float d = 0.0f;
+  // cross_entropy.cpp:28: for (int off = 0; off < V; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < V; off += BLOCK) {
-    // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
-    __nv_bfloat16 x_row_load_1[L0::ELEMS];
+    // cross_entropy.cpp:29: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load_1[i] = x_row_load_next[i];
+      cols[i] = off + L0::coord0(i);
     }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < V) {
-      int cols_next[L0::ELEMS];
+    // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+    __nv_bfloat16 x_row_load_1[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_1_VEC) {
+      bool bits[X_ROW_LOAD_1_VEC];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {  // one vector of each access at a time (all at once: about 80 registers)
-        // cross_entropy.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-        TILEC_UNROLL
-        for (int k = 0; k < X_ROW_LOAD_NEXT_VEC_1; ++k) {
-          cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
-        }
-        // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
-        {
-          bool bits[X_ROW_LOAD_NEXT_VEC_1];
-          TILEC_UNROLL
-          for (int v = 0; v < X_ROW_LOAD_NEXT_VEC_1; ++v)
-            bits[v] = cols_next[i + v] < V;
-          tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC_1, false>(
-              &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_bf16(-INFINITY),
-              cols_next[i + X_ROW_LOAD_NEXT_VEC_1 - 1] < V);
-        }
-      }
+      for (int v = 0; v < X_ROW_LOAD_1_VEC; ++v)
+        bits[v] = cols[i + v] < V;
+      tilec::rt::load_vec<X_ROW_LOAD_1_VEC, false>(
+          &x_row_load_1[i], x_row + cols[i], bits, tilec::rt::to_bf16(-INFINITY),
+          cols[i + X_ROW_LOAD_1_VEC - 1] < V);
     }
     float x[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       x[i] = tilec::rt::to_float(x_row_load_1[i]);
     }
-    // cross_entropy.cpp:27: auto new_max = tl::maximum(run_max, x);
-    float new_max[L0::ELEMS];
+    // cross_entropy.cpp:31: float m_new = tl::maximum(m, tl::max(x));
+    float max_x_part = x[0];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      new_max[i] = fmaxf(run_max[i], x[i]);
+    for (int i = 1; i < L0::ELEMS; ++i)
+      max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+    max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+    if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+      max_x_smem[L0::warp_coord0()] = max_x_part;
     }
-    // cross_entropy.cpp:29: auto seen = new_max > -tl::inf;
-    bool seen[L0::ELEMS];
+    __syncthreads();
+    const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 32>(max_x_smem, 1);
+    const float m_new = fmaxf(m, max_x);
+    // cross_entropy.cpp:32: d = d * tl::exp(m - m_new) + tl::sum(tl::exp(x - m_new));
+    float sum_x_part = tilec::rt::exp(x[0] - m_new);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      seen[i] = new_max[i] > -INFINITY;
+    for (int i = 1; i < L0::ELEMS; ++i)
+      sum_x_part = tilec::rt::Sum::combine(sum_x_part, tilec::rt::exp(x[i] - m_new));
+    sum_x_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_x_part, 16, 8, 4, 2, 1);
+    if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+      sum_x_smem[L0::warp_coord0()] = sum_x_part;
     }
-    // cross_entropy.cpp:30: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      run_sum[i] = seen[i] ? (run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i])) : 0.0f;
-    }
-    // cross_entropy.cpp:31: run_max = new_max;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      run_max[i] = new_max[i];
-    }
+    __syncthreads();
+    const float sum_x = tilec::rt::combine_partials<tilec::rt::Sum, 32>(sum_x_smem, 1);
+    d = d * tilec::rt::exp(m - m_new) + sum_x;
+    // cross_entropy.cpp:33: m = m_new;
+    m = m_new;
   }
-  // cross_entropy.cpp:33: float m = tl::max(run_max);
-  float m_part = run_max[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    m_part = tilec::rt::Max::combine(m_part, run_max[i]);
-  m_part = tilec::rt::warp_allreduce<tilec::rt::Max>(m_part, 16, 8, 4, 2, 1);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    m_smem[L0::warp_coord0()] = m_part;
-  }
-  __syncthreads();
-  const float m = tilec::rt::combine_partials<tilec::rt::Max, 32>(m_smem, 1);
-  // cross_entropy.cpp:34: float d = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - m), 0.0f));
-  float d_part = (run_max[0] > -INFINITY) ? (run_sum[0] * tilec::rt::exp(run_max[0] - m)) : 0.0f;
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    d_part = tilec::rt::Sum::combine(
-        d_part, (run_max[i] > -INFINITY) ? (run_sum[i] * tilec::rt::exp(run_max[i] - m)) : 0.0f);
-  d_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(d_part, 16, 8, 4, 2, 1);
-  __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    d_smem[L0::warp_coord0()] = d_part;
-  }
-  __syncthreads();
-  const float d = tilec::rt::combine_partials<tilec::rt::Sum, 32>(d_smem, 1);
   // cross_entropy.cpp:35: tl::store(loss + row, (tl::log(d) + m - x_y) / rows);
   if (threadIdx.x == 0)  // one thread stores a scalar
     loss[row] = (logf(d) + m - x_y) / static_cast<float>(rows);
   // cross_entropy.cpp:37: for (int off = 0; off < V; off += BLOCK) {
+  __syncthreads();  // program order: the load at cross_entropy.cpp:20 before this loop's store (global memory)
   TILEC_NO_UNROLL
   for (int off = 0; off < V; off += BLOCK) {
+    // cross_entropy.cpp:38: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // cross_entropy.cpp:39: auto mask = cols < V;
     bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask[i] = cols[i] < V;
+    }
+    // cross_entropy.cpp:40: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __nv_bfloat16 x_row_load_1[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_1_VEC_1) {
+      tilec::rt::load_vec<X_ROW_LOAD_1_VEC_1, false>(
+          &x_row_load_1[i], x_row + cols[i], &mask[i], tilec::rt::to_bf16(0.0f),
+          mask[i + X_ROW_LOAD_1_VEC_1 - 1]);
+    }
     float x[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x[i] = tilec::rt::to_float(x_row_load_1[i]);
+    }
+    // cross_entropy.cpp:41: auto grad = (tl::exp(x - m) / d - tl::where(cols == y, 1.0f, 0.0f)) / rows;
     float grad[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_1_VEC) {  // one vector of each access at a time (all at once: about 80 registers)
-      // cross_entropy.cpp:38: auto cols = off + tl::arange<0, BLOCK>();
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      grad[i] = tilec::rt::fdiv(tilec::rt::fdiv(tilec::rt::exp(x[i] - m), d) - ((static_cast<int64_t>(cols[i]) == y) ? 1.0f : 0.0f), static_cast<float>(rows));
+    }
+    // cross_entropy.cpp:42: tl::store(x_row + cols, tl::cast<T>(grad), mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_STORE_VEC) {
+      __nv_bfloat16 vals[X_ROW_STORE_VEC];
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_1_VEC; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
-      }
-      // cross_entropy.cpp:39: auto mask = cols < V;
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_1_VEC; ++k) {
-        mask[i + k] = cols[i + k] < V;
-      }
-      // cross_entropy.cpp:40: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      tilec::rt::load_vec<X_ROW_LOAD_1_VEC, false>(
-          &x_row_load_1[i], x_row + cols[i], &mask[i], tilec::rt::to_bf16(0.0f),
-          mask[i + X_ROW_LOAD_1_VEC - 1]);
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_1_VEC; ++k) {
-        x[i + k] = tilec::rt::to_float(x_row_load_1[i + k]);
-      }
-      // cross_entropy.cpp:41: auto grad = (tl::exp(x - m) / d - tl::where(cols == y, 1.0f, 0.0f)) / rows;
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_1_VEC; ++k) {
-        grad[i + k] = tilec::rt::fdiv(tilec::rt::fdiv(tilec::rt::exp(x[i + k] - m), d) - ((static_cast<int64_t>(cols[i + k]) == y) ? 1.0f : 0.0f), static_cast<float>(rows));
-      }
-      // cross_entropy.cpp:42: tl::store(x_row + cols, tl::cast<T>(grad), mask);
-      {
-        __nv_bfloat16 vals[X_ROW_STORE_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_STORE_VEC; ++v)
-          vals[v] = tilec::rt::to_bf16(grad[i + v]);
-        tilec::rt::store_vec<X_ROW_STORE_VEC, false>(
-            x_row + cols[i], vals, &mask[i], mask[i + X_ROW_STORE_VEC - 1]);
-      }
+      for (int v = 0; v < X_ROW_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_bf16(grad[i + v]);
+      tilec::rt::store_vec<X_ROW_STORE_VEC, false>(
+          x_row + cols[i], vals, &mask[i], mask[i + X_ROW_STORE_VEC - 1]);
     }
   }
 }
@@ -987,19 +818,18 @@ namespace aligned {
 constexpr int BLOCK = 32768;  // meta-parameter
 constexpr int NUM_WARPS = 32;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_LOAD_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_1_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 32768: 8 contiguous per thread, 32 lanes, 32 warps; 32 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 128;  // shared memory per block
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_1_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 256;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     __nv_bfloat16 *logits, int64_t stride, const int64_t *target, float *loss, int rows, int V) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  float *m_smem = reinterpret_cast<float *>(smem + 0);
-  float *d_smem = reinterpret_cast<float *>(smem + 0);
+  float *max_x_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_x_smem = reinterpret_cast<float *>(smem + 128);
   // cross_entropy.cpp:17: int64_t row = tl::program_id(0);
   const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
   // cross_entropy.cpp:18: T *x_row = logits + row * stride;
@@ -1009,157 +839,104 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
   // cross_entropy.cpp:20: float x_y = tl::cast<float>(tl::load(x_row + y));
   const __nv_bfloat16 x_row_load = x_row[y];
   const float x_y = tilec::rt::to_float(x_row_load);
-  // cross_entropy.cpp:22: auto run_max = tl::full<float, BLOCK>(-tl::inf);
-  float run_max[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    run_max[i] = -INFINITY;
-  }
-  // cross_entropy.cpp:23: auto run_sum = tl::zeros<float, BLOCK>();
-  float run_sum[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    run_sum[i] = 0.0f;
-  }
-  // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
-  __nv_bfloat16 x_row_load_next[L0::ELEMS];
-  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
-  if (0 < V) {
-    int cols_next[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {  // one vector of each access at a time (all at once: about 80 registers)
-      // cross_entropy.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_NEXT_VEC; ++k) {
-        cols_next[i + k] = L0::coord0(i + k);
-      }
-      // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC, true>(
-          &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < V,
-          tilec::rt::to_bf16(-INFINITY));
-    }
-  }
-  // cross_entropy.cpp:24: for (int off = 0; off < V; off += BLOCK) {
+  // cross_entropy.cpp:26: float m = -tl::inf;
+  float m = -INFINITY;
+  // cross_entropy.cpp:27: float d = 0.0f;
+  float d = 0.0f;
+  // cross_entropy.cpp:28: for (int off = 0; off < V; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < V; off += BLOCK) {
-    // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
-    __nv_bfloat16 x_row_load_1[L0::ELEMS];
+    // cross_entropy.cpp:29: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      x_row_load_1[i] = x_row_load_next[i];
+      cols[i] = off + L0::coord0(i);
     }
-    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
-    if (off + BLOCK < V) {
-      int cols_next[L0::ELEMS];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {  // one vector of each access at a time (all at once: about 80 registers)
-        // cross_entropy.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-        TILEC_UNROLL
-        for (int k = 0; k < X_ROW_LOAD_NEXT_VEC_1; ++k) {
-          cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
-        }
-        // cross_entropy.cpp:26: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC_1, true>(
-            &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < V,
-            tilec::rt::to_bf16(-INFINITY));
-      }
+    // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
+    __nv_bfloat16 x_row_load_1[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_1_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_1_VEC, true>(
+          &x_row_load_1[i], x_row + cols[i], cols[i] < V, tilec::rt::to_bf16(-INFINITY));
     }
     float x[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       x[i] = tilec::rt::to_float(x_row_load_1[i]);
     }
-    // cross_entropy.cpp:27: auto new_max = tl::maximum(run_max, x);
-    float new_max[L0::ELEMS];
+    // cross_entropy.cpp:31: float m_new = tl::maximum(m, tl::max(x));
+    float max_x_part = x[0];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      new_max[i] = fmaxf(run_max[i], x[i]);
+    for (int i = 1; i < L0::ELEMS; ++i)
+      max_x_part = tilec::rt::Max::combine(max_x_part, x[i]);
+    max_x_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_x_part, 16, 8, 4, 2, 1);
+    if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+      max_x_smem[L0::warp_coord0()] = max_x_part;
     }
-    // cross_entropy.cpp:29: auto seen = new_max > -tl::inf;
-    bool seen[L0::ELEMS];
+    __syncthreads();
+    const float max_x = tilec::rt::combine_partials<tilec::rt::Max, 32>(max_x_smem, 1);
+    const float m_new = fmaxf(m, max_x);
+    // cross_entropy.cpp:32: d = d * tl::exp(m - m_new) + tl::sum(tl::exp(x - m_new));
+    float sum_x_part = tilec::rt::exp(x[0] - m_new);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      seen[i] = new_max[i] > -INFINITY;
+    for (int i = 1; i < L0::ELEMS; ++i)
+      sum_x_part = tilec::rt::Sum::combine(sum_x_part, tilec::rt::exp(x[i] - m_new));
+    sum_x_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_x_part, 16, 8, 4, 2, 1);
+    if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+      sum_x_smem[L0::warp_coord0()] = sum_x_part;
     }
-    // cross_entropy.cpp:30: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      run_sum[i] = seen[i] ? (run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i])) : 0.0f;
-    }
-    // cross_entropy.cpp:31: run_max = new_max;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      run_max[i] = new_max[i];
-    }
+    __syncthreads();
+    const float sum_x = tilec::rt::combine_partials<tilec::rt::Sum, 32>(sum_x_smem, 1);
+    d = d * tilec::rt::exp(m - m_new) + sum_x;
+    // cross_entropy.cpp:33: m = m_new;
+    m = m_new;
   }
-  // cross_entropy.cpp:33: float m = tl::max(run_max);
-  float m_part = run_max[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    m_part = tilec::rt::Max::combine(m_part, run_max[i]);
-  m_part = tilec::rt::warp_allreduce<tilec::rt::Max>(m_part, 16, 8, 4, 2, 1);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    m_smem[L0::warp_coord0()] = m_part;
-  }
-  __syncthreads();
-  const float m = tilec::rt::combine_partials<tilec::rt::Max, 32>(m_smem, 1);
-  // cross_entropy.cpp:34: float d = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - m), 0.0f));
-  float d_part = (run_max[0] > -INFINITY) ? (run_sum[0] * tilec::rt::exp(run_max[0] - m)) : 0.0f;
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    d_part = tilec::rt::Sum::combine(
-        d_part, (run_max[i] > -INFINITY) ? (run_sum[i] * tilec::rt::exp(run_max[i] - m)) : 0.0f);
-  d_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(d_part, 16, 8, 4, 2, 1);
-  __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    d_smem[L0::warp_coord0()] = d_part;
-  }
-  __syncthreads();
-  const float d = tilec::rt::combine_partials<tilec::rt::Sum, 32>(d_smem, 1);
   // cross_entropy.cpp:35: tl::store(loss + row, (tl::log(d) + m - x_y) / rows);
   if (threadIdx.x == 0)  // one thread stores a scalar
     loss[row] = (logf(d) + m - x_y) / static_cast<float>(rows);
   // cross_entropy.cpp:37: for (int off = 0; off < V; off += BLOCK) {
+  __syncthreads();  // program order: the load at cross_entropy.cpp:20 before this loop's store (global memory)
   TILEC_NO_UNROLL
   for (int off = 0; off < V; off += BLOCK) {
+    // cross_entropy.cpp:38: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // cross_entropy.cpp:39: auto mask = cols < V;
     bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask[i] = cols[i] < V;
+    }
+    // cross_entropy.cpp:40: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __nv_bfloat16 x_row_load_1[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_1_VEC_1) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_1_VEC_1, true>(
+          &x_row_load_1[i], x_row + cols[i], mask[i], tilec::rt::to_bf16(0.0f));
+    }
     float x[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x[i] = tilec::rt::to_float(x_row_load_1[i]);
+    }
+    // cross_entropy.cpp:41: auto grad = (tl::exp(x - m) / d - tl::where(cols == y, 1.0f, 0.0f)) / rows;
     float grad[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_1_VEC) {  // one vector of each access at a time (all at once: about 80 registers)
-      // cross_entropy.cpp:38: auto cols = off + tl::arange<0, BLOCK>();
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      grad[i] = tilec::rt::fdiv(tilec::rt::fdiv(tilec::rt::exp(x[i] - m), d) - ((static_cast<int64_t>(cols[i]) == y) ? 1.0f : 0.0f), static_cast<float>(rows));
+    }
+    // cross_entropy.cpp:42: tl::store(x_row + cols, tl::cast<T>(grad), mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_STORE_VEC) {
+      __nv_bfloat16 vals[X_ROW_STORE_VEC];
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_1_VEC; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
-      }
-      // cross_entropy.cpp:39: auto mask = cols < V;
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_1_VEC; ++k) {
-        mask[i + k] = cols[i + k] < V;
-      }
-      // cross_entropy.cpp:40: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      tilec::rt::load_vec_if<X_ROW_LOAD_1_VEC, true>(
-          &x_row_load_1[i], x_row + cols[i], mask[i], tilec::rt::to_bf16(0.0f));
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_1_VEC; ++k) {
-        x[i + k] = tilec::rt::to_float(x_row_load_1[i + k]);
-      }
-      // cross_entropy.cpp:41: auto grad = (tl::exp(x - m) / d - tl::where(cols == y, 1.0f, 0.0f)) / rows;
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_1_VEC; ++k) {
-        grad[i + k] = tilec::rt::fdiv(tilec::rt::fdiv(tilec::rt::exp(x[i + k] - m), d) - ((static_cast<int64_t>(cols[i + k]) == y) ? 1.0f : 0.0f), static_cast<float>(rows));
-      }
-      // cross_entropy.cpp:42: tl::store(x_row + cols, tl::cast<T>(grad), mask);
-      {
-        __nv_bfloat16 vals[X_ROW_STORE_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_STORE_VEC; ++v)
-          vals[v] = tilec::rt::to_bf16(grad[i + v]);
-        if (mask[i])
-          tilec::rt::store_vec<X_ROW_STORE_VEC, true>(x_row + cols[i], vals);
-      }
+      for (int v = 0; v < X_ROW_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_bf16(grad[i + v]);
+      if (mask[i])
+        tilec::rt::store_vec<X_ROW_STORE_VEC, true>(x_row + cols[i], vals);
     }
   }
 }

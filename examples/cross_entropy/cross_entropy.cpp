@@ -1,8 +1,8 @@
 // Cross-entropy loss over a vocabulary and its gradient, the algorithm of Liger-Kernel's fused
 // cross_entropy forward (mean reduction; without its ignore_index, label smoothing and z-loss): one
-// program per row of logits. The first pass walks the row in BLOCK-wide chunks with a running
-// maximum and a running sum of exp(x - maximum) per position (softmax_looped's online softmax); the
-// loss of the row is log(sum) + max - x[target], divided by the number of rows. The second pass
+// program per row of logits. The first pass walks the row in BLOCK-wide chunks keeping the maximum
+// so far and the sum of exp(x - maximum) so far (the online softmax); the loss of the row is
+// log(sum) + max - x[target], divided by the number of rows. The second pass
 // overwrites the logits with the gradient of the mean loss, (softmax(x) - onehot(target)) / rows,
 // as Liger does (the logits are not needed after the forward pass). The arithmetic is in float
 // whatever the logits' type T. num_stages = 2: vocabularies span several chunks, so each chunk's
@@ -19,19 +19,19 @@ void cross_entropy_fwd(T *logits, int64_t stride, const int64_t *target, float *
   int64_t y = tl::load(target + row);
   float x_y = tl::cast<float>(tl::load(x_row + y));
 
-  auto run_max = tl::full<float, BLOCK>(-tl::inf);
-  auto run_sum = tl::zeros<float, BLOCK>();
+  // Online softmax over the chunks: the maximum m so far and the sum d of exp(x - m) so far,
+  // rescaled when a chunk raises the maximum. Two numbers a row, whatever BLOCK: Liger launches
+  // 32768-wide chunks on 32 warps, where a running maximum and sum per position would take 64
+  // registers a thread of the 64 a 1024-thread block has (bench/NOTES.md, run P13).
+  float m = -tl::inf;
+  float d = 0.0f;
   for (int off = 0; off < V; off += BLOCK) {
     auto cols = off + tl::arange<0, BLOCK>();
     auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
-    auto new_max = tl::maximum(run_max, x);
-    // A position no column has reached yet holds -inf in both: exp(-inf - -inf) would be NaN.
-    auto seen = new_max > -tl::inf;
-    run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
-    run_max = new_max;
+    float m_new = tl::maximum(m, tl::max(x));
+    d = d * tl::exp(m - m_new) + tl::sum(tl::exp(x - m_new));
+    m = m_new;
   }
-  float m = tl::max(run_max);
-  float d = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - m), 0.0f));
   tl::store(loss + row, (tl::log(d) + m - x_y) / rows);
 
   for (int off = 0; off < V; off += BLOCK) {

@@ -143,3 +143,36 @@ void rows_runtime(float *x, int stride) {
 // CHECK-NOT: barrier
 // CHECK-LABEL: kernel @rows_runtime
 // CHECK: barrier global(load {{[0-9]+}} -> store)
+
+// A scalar load of the row (every thread reads it), then a loop that rewrites the row in place:
+// the store waits for the load once, before the loop, not in every iteration (Liger's
+// cross-entropy shape).
+TILEC_KERNEL(num_warps = 4)
+void before_loop(float *x, const int *target, int n) {
+  float picked = tl::load(x + tl::load(target));
+  for (int off = 0; off < n; off += 256) {
+    auto cols = off + tl::arange<0, 256>();
+    tl::store(x + cols, tl::load(x + cols, cols < n, 0.0f) - picked, cols < n);
+  }
+}
+
+// Two loads pending when the store comes, both read by other threads than the storing one: the
+// barrier's comment names the earlier in the source, whatever order the analysis holds them in.
+TILEC_KERNEL(num_warps = 4)
+void earliest(float *x) {
+  float first = tl::load(x + 3);
+  float second = tl::load(x + 5);
+  tl::store(x + tl::arange<0, 256>(), tl::zeros<float, 256>() + first + second);
+}
+// CHECK-LABEL: kernel @before_loop
+// CHECK: decl %picked
+// CHECK-NEXT: barrier global(load [[#@LINE-17]] -> loop's store)
+// CHECK-NEXT: for %off
+// CHECK-NOT: barrier
+// CHECK-LABEL: kernel @earliest
+// CHECK: barrier global(load [[#@LINE-10]] -> store)
+
+// CUDA-LABEL: before_loop(
+// CUDA: __syncthreads();  // program order: the load at {{.*}}barriers_global.cpp:[[#@LINE-24]] before this loop's store (global memory)
+// CUDA-NEXT: TILEC_NO_UNROLL
+// CUDA-NEXT: for (int off = 0; off < n; off += 256) {

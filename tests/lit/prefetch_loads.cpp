@@ -1,8 +1,9 @@
 // prefetch-loads: a loop's tile loads are loaded one iteration ahead into `_next` variables (the
 // first iteration's before the loop), with the declarations their addresses read computed again for
 // the next index. Not prefetched: a load of what the loop stores (in place), a load whose address
-// the loop assigns, a load through another load, a load too big to hold twice, loops of kernels
-// without num_stages >= 2, and unrolled loops.
+// the loop assigns, a load through another load, a load too big to hold twice (64 bytes a thread in
+// blocks of up to 256 threads, 16 in blocks of 1024), loops of kernels without num_stages >= 2, and
+// unrolled loops.
 // RUN: %tilec --emit=ir --stop-after=prefetch-loads %s -o - | %FileCheck %s
 // RUN: %tilec --no-aligned-variants --instantiate 'rows<256>' %s -o - | %FileCheck --check-prefix=CUDA %s
 #include <tilec/tl.hpp>
@@ -90,11 +91,32 @@ void too_big(const float *x, float *out, int n) {
   auto acc = tl::zeros<float, 4096>(); // 32 floats a thread: 128 bytes, twice that to prefetch
   for (int i = 0; i < n; i += 4096)
     acc += tl::load(x + i + tl::arange<0, 4096>());
-  tl::store(out + tl::arange<0, 4096>(), acc);
+  tl::store(out, tl::sum(acc));
 }
 // CHECK-LABEL: kernel @too_big
 // CHECK-NOT: _next
 // CHECK: for %i = 0:i32 to %n step 4096:i32 {
+
+TILEC_KERNEL(num_warps = 32, num_stages = 2)
+void big_block(const tl::bfloat16 *x, float *out, int n) {
+  auto acc = tl::zeros<float, 32768>(); // 32 halves a thread of 1024: 64 bytes, over their 16
+  for (int i = 0; i < n; i += 32768)
+    acc += tl::cast<float>(tl::load(x + i + tl::arange<0, 32768>()));
+  tl::store(out, tl::sum(acc));
+}
+// CHECK-LABEL: kernel @big_block
+// CHECK-NOT: _next
+// CHECK: for %i = 0:i32 to %n step 32768:i32 {
+
+TILEC_KERNEL(num_warps = 32, num_stages = 2)
+void big_block_small_tile(const float *x, float *out, int n) {
+  auto acc = tl::zeros<float, 4096>(); // 4 floats a thread of 1024: 16 bytes, within their 16
+  for (int i = 0; i < n; i += 4096)
+    acc += tl::load(x + i + tl::arange<0, 4096>());
+  tl::store(out, tl::sum(acc));
+}
+// CHECK-LABEL: kernel @big_block_small_tile
+// CHECK: decl %x_load_next
 
 TILEC_KERNEL(num_warps = 4, num_stages = 1)
 void one_stage(const float *x, float *out, int n) {
