@@ -16,6 +16,7 @@ nvcc -std=c++20 -O3 -lineinfo "-gencode=arch=compute_${arch},code=sm_${arch}" -X
   -shared -I "$root/runtime_headers" -I "$gen" "$root/bench/shim/liger_shim.cu" \
   -o "$lib/libtilec_liger.so" >"$lib/build.log" 2>&1 || { cat "$lib/build.log"; exit 1; }
 [ -n "${OUT:-}" ] && cp "$lib/build.log" "$OUT/liger-build.log"
-grep -E "Function properties|registers|spill" "$lib/build.log" | sed 's/^ptxas info *: //' | head -20
+# awk reads to the end (head would close the pipe early: grep's SIGPIPE fails the script under pipefail).
+grep -E "Function properties|registers|spill" "$lib/build.log" | sed 's/^ptxas info *: //' | awk 'NR <= 20'
 cd "$root/bench"
 python3 production/bench_liger.py --lib-dir "$lib" --liger-src "$src" "$@"
