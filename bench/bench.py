@@ -476,6 +476,36 @@ class LayerNorm:
         return [y, mean.view(-1), rstd.view(-1)]
 
 
+class LayerNormWide(LayerNorm):
+    """Rows wider than a block (issue 17, item 4): examples/layer_norm looping in 4096-wide chunks on
+    8 warps, each chunk loaded while the one before is computed (NUM_STAGES = 2), beside Triton's
+    tutorial kernel at the same BLOCK and warps (its loop pipelined by Triton's default num_stages)."""
+    name = "layer_norm_wide"
+    title = "layer norm forward over rows wider than a block (looped, 4096-wide chunks), fp16"
+    sizes = [((1 << 25) // n, n) for n in (16384, 32768, 65536, 131072, 262144)]
+    checks = [(3, 100003), (7, 5000)]
+    BLOCK, WARPS = 4096, 8
+
+    def __init__(self, lib):
+        self.fn = lib.get("layer_norm").tilec_layer_norm_looped
+        self.fn.restype = ctypes.c_int
+
+    def label(self, size):
+        m, n = size
+        return f"{m}x{n}"
+
+    def tilec(self, s):
+        check_rc(self.fn(stream(), ptr(s["x"]), ptr(s["y"]), ptr(s["w"]), ptr(s["b"]), ptr(s["mean"]),
+                         ptr(s["rstd"]), s["n"], s["m"], s["n"], ctypes.c_float(self.EPS)), self.name)
+        return [s["y"], s["mean"], s["rstd"]]
+
+    def triton(self, s):
+        tk.layer_norm_fwd[(s["m"],)](s["x"], s["y"], s["w"], s["b"], s["mean"], s["rstd"],
+                                     s["x"].stride(0), s["m"], s["n"], self.EPS, BLOCK=self.BLOCK,
+                                     num_warps=self.WARPS)
+        return [s["y"], s["mean"], s["rstd"]]
+
+
 class SwiGLU:
     name = "swiglu"
     title = "SwiGLU silu(a) * b, fp16 in/out, fp32 math"
@@ -854,7 +884,7 @@ def env_info(args):
             "cuda_torch": torch.version.cuda, "nvcc": args.nvcc_version}
 
 
-WORKLOADS = [VectorAdd, Softmax, SoftmaxF16, SoftmaxWide, LayerNorm, RMSNorm, RMSNormBF16, AddRMSNorm, CrossEntropy,
+WORKLOADS = [VectorAdd, Softmax, SoftmaxF16, SoftmaxWide, LayerNorm, LayerNormWide, RMSNorm, RMSNormBF16, AddRMSNorm, CrossEntropy,
              SwiGLU, Transpose]
 
 

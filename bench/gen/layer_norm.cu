@@ -2,10 +2,11 @@
 // Do not edit by hand: edit the kernel source and run tilec again.
 #include <tilec/cuda/runtime.cuh>
 
-// layer_norm_fwd<1024, 8>: one instantiation
-namespace layer_norm_fwd_1024_8 {
+// layer_norm_fwd<1024, 8, 1>: one instantiation
+namespace layer_norm_fwd_1024_8_1 {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int X_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int X_ROW_LOAD_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
@@ -23,28 +24,28 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
   float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm.cpp:9: int row = tl::program_id(0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // layer_norm.cpp:10: const tl::half *x_row = X + row * stride;
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
   const __half *const x_row = X + row * stride;
-  // layer_norm.cpp:11: tl::half *y_row = Y + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
   __half *const y_row = Y + row * stride;
-  // layer_norm.cpp:14: auto sum_acc = tl::zeros<float, BLOCK>();
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
   float sum_acc[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
@@ -61,13 +62,13 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       a[i] = tilec::rt::to_float(x_row_load[i]);
     }
-    // layer_norm.cpp:18: sum_acc += a;
+    // layer_norm.cpp:21: sum_acc += a;
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       sum_acc[i] = sum_acc[i] + a[i];
     }
   }
-  // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
   float sum_sum_acc_part = sum_acc[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -79,22 +80,22 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   __syncthreads();
   const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
   const float mean = sum_sum_acc / static_cast<float>(N);
-  // layer_norm.cpp:23: auto var_acc = tl::zeros<float, BLOCK>();
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
   float var_acc[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
@@ -111,19 +112,19 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       a[i] = tilec::rt::to_float(x_row_load[i]);
     }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
+    // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
     float d[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
     }
-    // layer_norm.cpp:28: var_acc += d * d;
+    // layer_norm.cpp:31: var_acc += d * d;
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       var_acc[i] = var_acc[i] + d[i] * d[i];
     }
   }
-  // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
   float sum_var_acc_part = var_acc[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -136,44 +137,44 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   __syncthreads();
   const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
   const float var = sum_var_acc / static_cast<float>(N);
-  // layer_norm.cpp:31: float rstd = 1.0f / tl::sqrt(var + eps);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
   const float rstd = 1.0f / sqrtf(var + eps);
-  // layer_norm.cpp:32: tl::store(Mean + row, mean);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Mean[row] = mean;
-  // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // layer_norm.cpp:38: auto mask = cols < N;
+    // layer_norm.cpp:41: auto mask = cols < N;
     bool mask[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
     __half w[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += W_VEC) {
       tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
                                         mask[i + W_VEC - 1]);
     }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
     __half b[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += B_VEC) {
       tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
                                         mask[i + B_VEC - 1]);
     }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
@@ -186,13 +187,13 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       a[i] = tilec::rt::to_float(x_row_load[i]);
     }
-    // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
+    // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
     float y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
     }
-    // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+    // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
       __half vals[Y_ROW_STORE_VEC];
@@ -211,6 +212,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
 namespace aligned {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int X_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int X_ROW_LOAD_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
@@ -228,28 +230,28 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
   float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm.cpp:9: int row = tl::program_id(0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // layer_norm.cpp:10: const tl::half *x_row = X + row * stride;
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
   const __half *const x_row = X + row * stride;
-  // layer_norm.cpp:11: tl::half *y_row = Y + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
   __half *const y_row = Y + row * stride;
-  // layer_norm.cpp:14: auto sum_acc = tl::zeros<float, BLOCK>();
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
   float sum_acc[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
@@ -261,13 +263,13 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       a[i] = tilec::rt::to_float(x_row_load[i]);
     }
-    // layer_norm.cpp:18: sum_acc += a;
+    // layer_norm.cpp:21: sum_acc += a;
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       sum_acc[i] = sum_acc[i] + a[i];
     }
   }
-  // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
   float sum_sum_acc_part = sum_acc[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -279,22 +281,22 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   __syncthreads();
   const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
   const float mean = sum_sum_acc / static_cast<float>(N);
-  // layer_norm.cpp:23: auto var_acc = tl::zeros<float, BLOCK>();
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
   float var_acc[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
@@ -306,19 +308,19 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       a[i] = tilec::rt::to_float(x_row_load[i]);
     }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
+    // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
     float d[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
     }
-    // layer_norm.cpp:28: var_acc += d * d;
+    // layer_norm.cpp:31: var_acc += d * d;
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       var_acc[i] = var_acc[i] + d[i] * d[i];
     }
   }
-  // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
   float sum_var_acc_part = var_acc[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -331,42 +333,42 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   __syncthreads();
   const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
   const float var = sum_var_acc / static_cast<float>(N);
-  // layer_norm.cpp:31: float rstd = 1.0f / tl::sqrt(var + eps);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
   const float rstd = 1.0f / sqrtf(var + eps);
-  // layer_norm.cpp:32: tl::store(Mean + row, mean);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Mean[row] = mean;
-  // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // layer_norm.cpp:38: auto mask = cols < N;
+    // layer_norm.cpp:41: auto mask = cols < N;
     bool mask[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
     __half w[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += W_VEC) {
       tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
     }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
     __half b[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += B_VEC) {
       tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
     }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
@@ -378,13 +380,13 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       a[i] = tilec::rt::to_float(x_row_load[i]);
     }
-    // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
+    // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
     float y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
     }
-    // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+    // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
       __half vals[Y_ROW_STORE_VEC];
@@ -399,13 +401,13 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
 
 } // namespace aligned
 
-} // namespace layer_norm_fwd_1024_8
+} // namespace layer_norm_fwd_1024_8_1
 
-/// Launches layer_norm_fwd<1024, 8> on `stream` with
-/// layer_norm_fwd_1024_8::NUM_THREADS threads per block.
-cudaError_t launch_layer_norm_fwd_1024_8(dim3 grid, cudaStream_t stream, const __half *X, __half *Y,
-                                         const __half *W, const __half *B, float *Mean, float *Rstd,
-                                         int stride, int M, int N, float eps) {
+/// Launches layer_norm_fwd<1024, 8, 1> on `stream` with
+/// layer_norm_fwd_1024_8_1::NUM_THREADS threads per block.
+cudaError_t launch_layer_norm_fwd_1024_8_1(dim3 grid, cudaStream_t stream, const __half *X,
+                                           __half *Y, const __half *W, const __half *B, float *Mean,
+                                           float *Rstd, int stride, int M, int N, float eps) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
   // The aligned variant when X, Y, W and B are 16-byte aligned and stride and N are multiples of
@@ -415,467 +417,43 @@ cudaError_t launch_layer_norm_fwd_1024_8(dim3 grid, cudaStream_t stream, const _
                        stride % 16 == 0 && N % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(layer_norm_fwd_1024_8::NUM_THREADS);
+  config.blockDim = dim3(layer_norm_fwd_1024_8_1::NUM_THREADS);
   config.stream = stream;
   if (aligned)
-    return cudaLaunchKernelEx(&config, layer_norm_fwd_1024_8::aligned::layer_norm_fwd, X, Y, W, B,
+    return cudaLaunchKernelEx(&config, layer_norm_fwd_1024_8_1::aligned::layer_norm_fwd, X, Y, W, B,
                               Mean, Rstd, stride, M, N, eps);
-  return cudaLaunchKernelEx(&config, layer_norm_fwd_1024_8::layer_norm_fwd, X, Y, W, B, Mean, Rstd,
-                            stride, M, N, eps);
+  return cudaLaunchKernelEx(&config, layer_norm_fwd_1024_8_1::layer_norm_fwd, X, Y, W, B, Mean,
+                            Rstd, stride, M, N, eps);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_layer_norm_fwd_1024_8(cudaStream_t stream, const __half *X, __half *Y,
-                                         const __half *W, const __half *B, float *Mean, float *Rstd,
-                                         int stride, int M, int N, float eps) {
+cudaError_t launch_layer_norm_fwd_1024_8_1(cudaStream_t stream, const __half *X, __half *Y,
+                                           const __half *W, const __half *B, float *Mean,
+                                           float *Rstd, int stride, int M, int N, float eps) {
   const dim3 grid(M);
-  return launch_layer_norm_fwd_1024_8(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
+  return launch_layer_norm_fwd_1024_8_1(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
 }
 
-// layer_norm_fwd<512, 2>: one instantiation
-namespace layer_norm_fwd_512_2 {
-constexpr int BLOCK = 512;  // meta-parameter
-constexpr int NUM_WARPS = 2;  // meta-parameter
-constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
-// tile 512: 8 contiguous per thread, 32 lanes, 2 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 16;  // shared memory per block
-
-__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
-    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
-    int stride, int /*M*/, int N, float eps) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
-  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm.cpp:9: int row = tl::program_id(0);
-  const int row = static_cast<int>(blockIdx.x);
-  // layer_norm.cpp:10: const tl::half *x_row = X + row * stride;
-  const __half *const x_row = X + row * stride;
-  // layer_norm.cpp:11: tl::half *y_row = Y + row * stride;
-  __half *const y_row = Y + row * stride;
-  // layer_norm.cpp:14: auto sum_acc = tl::zeros<float, BLOCK>();
-  float sum_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    sum_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
-      bool bits[X_ROW_LOAD_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
-        bits[v] = cols[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
-                                                 tilec::rt::to_f16(0.0f),
-                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:18: sum_acc += a;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      sum_acc[i] = sum_acc[i] + a[i];
-    }
-  }
-  // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
-  float sum_sum_acc_part = sum_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
-  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
-  }
-  __syncthreads();
-  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 2>(sum_sum_acc_smem, 1);
-  const float mean = sum_sum_acc / static_cast<float>(N);
-  // layer_norm.cpp:23: auto var_acc = tl::zeros<float, BLOCK>();
-  float var_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    var_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
-      bool bits[X_ROW_LOAD_VEC_1];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
-        bits[v] = cols[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
-          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
-          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
-    float d[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
-    }
-    // layer_norm.cpp:28: var_acc += d * d;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      var_acc[i] = var_acc[i] + d[i] * d[i];
-    }
-  }
-  // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
-  float sum_var_acc_part = var_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
-  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
-  __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
-  }
-  __syncthreads();
-  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 2>(sum_var_acc_smem, 1);
-  const float var = sum_var_acc / static_cast<float>(N);
-  // layer_norm.cpp:31: float rstd = 1.0f / tl::sqrt(var + eps);
-  const float rstd = 1.0f / sqrtf(var + eps);
-  // layer_norm.cpp:32: tl::store(Mean + row, mean);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Mean[row] = mean;
-  // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Rstd[row] = rstd;
-  // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask[i] = cols[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                        mask[i + W_VEC - 1]);
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
-      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                        mask[i + B_VEC - 1]);
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
-      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
-          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-          mask[i + X_ROW_LOAD_VEC_2 - 1]);
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
-    float y[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
-    }
-    // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
-      __half vals[Y_ROW_STORE_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
-        vals[v] = tilec::rt::to_f16(y[i + v]);
-      tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(
-          y_row + cols[i], vals, &mask[i], mask[i + Y_ROW_STORE_VEC - 1]);
-    }
-  }
-}
-
-// The same kernel compiled assuming X, Y, W and B are 16-byte aligned and stride and N are
-// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
-// --no-aligned-variants leaves it out).
-namespace aligned {
-constexpr int BLOCK = 512;  // meta-parameter
-constexpr int NUM_WARPS = 2;  // meta-parameter
-constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
-// tile 512: 8 contiguous per thread, 32 lanes, 2 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 16;  // shared memory per block
-
-__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
-    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
-    int stride, int /*M*/, int N, float eps) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
-  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm.cpp:9: int row = tl::program_id(0);
-  const int row = static_cast<int>(blockIdx.x);
-  // layer_norm.cpp:10: const tl::half *x_row = X + row * stride;
-  const __half *const x_row = X + row * stride;
-  // layer_norm.cpp:11: tl::half *y_row = Y + row * stride;
-  __half *const y_row = Y + row * stride;
-  // layer_norm.cpp:14: auto sum_acc = tl::zeros<float, BLOCK>();
-  float sum_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    sum_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:18: sum_acc += a;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      sum_acc[i] = sum_acc[i] + a[i];
-    }
-  }
-  // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
-  float sum_sum_acc_part = sum_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
-  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
-  }
-  __syncthreads();
-  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 2>(sum_sum_acc_smem, 1);
-  const float mean = sum_sum_acc / static_cast<float>(N);
-  // layer_norm.cpp:23: auto var_acc = tl::zeros<float, BLOCK>();
-  float var_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    var_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
-    float d[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
-    }
-    // layer_norm.cpp:28: var_acc += d * d;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      var_acc[i] = var_acc[i] + d[i] * d[i];
-    }
-  }
-  // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
-  float sum_var_acc_part = var_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
-  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
-  __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
-  }
-  __syncthreads();
-  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 2>(sum_var_acc_smem, 1);
-  const float var = sum_var_acc / static_cast<float>(N);
-  // layer_norm.cpp:31: float rstd = 1.0f / tl::sqrt(var + eps);
-  const float rstd = 1.0f / sqrtf(var + eps);
-  // layer_norm.cpp:32: tl::store(Mean + row, mean);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Mean[row] = mean;
-  // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Rstd[row] = rstd;
-  // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask[i] = cols[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
-      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
-          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
-    float y[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
-    }
-    // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
-      __half vals[Y_ROW_STORE_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
-        vals[v] = tilec::rt::to_f16(y[i + v]);
-      if (mask[i])
-        tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
-    }
-  }
-}
-
-} // namespace aligned
-
-} // namespace layer_norm_fwd_512_2
-
-/// Launches layer_norm_fwd<512, 2> on `stream` with
-/// layer_norm_fwd_512_2::NUM_THREADS threads per block.
-cudaError_t launch_layer_norm_fwd_512_2(dim3 grid, cudaStream_t stream, const __half *X, __half *Y,
-                                        const __half *W, const __half *B, float *Mean, float *Rstd,
-                                        int stride, int M, int N, float eps) {
-  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
-    return cudaSuccess;  // nothing to run
-  // The aligned variant when X, Y, W and B are 16-byte aligned and stride and N are multiples of
-  // 16.
-  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(Y) &&
-                       tilec::rt::aligned_to_16(W) && tilec::rt::aligned_to_16(B) &&
-                       stride % 16 == 0 && N % 16 == 0;
-  cudaLaunchConfig_t config = {};
-  config.gridDim = grid;
-  config.blockDim = dim3(layer_norm_fwd_512_2::NUM_THREADS);
-  config.stream = stream;
-  if (aligned)
-    return cudaLaunchKernelEx(&config, layer_norm_fwd_512_2::aligned::layer_norm_fwd, X, Y, W, B,
-                              Mean, Rstd, stride, M, N, eps);
-  return cudaLaunchKernelEx(&config, layer_norm_fwd_512_2::layer_norm_fwd, X, Y, W, B, Mean, Rstd,
-                            stride, M, N, eps);
-}
-
-/// The same with the grid from the kernel's annotation.
-cudaError_t launch_layer_norm_fwd_512_2(cudaStream_t stream, const __half *X, __half *Y,
-                                        const __half *W, const __half *B, float *Mean, float *Rstd,
-                                        int stride, int M, int N, float eps) {
-  const dim3 grid(M);
-  return launch_layer_norm_fwd_512_2(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
-}
-
-// layer_norm_fwd<1024, 4>: one instantiation
-namespace layer_norm_fwd_1024_4 {
+// layer_norm_fwd<1024, 8, 2>: one instantiation
+namespace layer_norm_fwd_1024_8_2 {
 constexpr int BLOCK = 1024;  // meta-parameter
-constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 2;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
-// tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 16;  // shared memory per block
+constexpr int X_ROW_LOAD_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int W_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int B_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_2_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int W_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int B_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int Y_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+// tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -883,51 +461,81 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
   float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm.cpp:9: int row = tl::program_id(0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // layer_norm.cpp:10: const tl::half *x_row = X + row * stride;
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
   const __half *const x_row = X + row * stride;
-  // layer_norm.cpp:11: tl::half *y_row = Y + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
   __half *const y_row = Y + row * stride;
-  // layer_norm.cpp:14: auto sum_acc = tl::zeros<float, BLOCK>();
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
   float sum_acc[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
+  // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+  __half x_row_load_next[L0::ELEMS];
+  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
+  if (0 < N) {
+    // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
+      cols_next[i] = L0::coord0(i);
     }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
+      bool bits[X_ROW_LOAD_NEXT_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_NEXT_VEC; ++v)
+        bits[v] = cols_next[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC, false>(
+          &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
+          cols_next[i + X_ROW_LOAD_NEXT_VEC - 1] < N);
+    }
+  }
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
-      bool bits[X_ROW_LOAD_VEC];
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x_row_load[i] = x_row_load_next[i];
+    }
+    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
+    if (off + BLOCK < N) {
+      // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
       TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
-        bits[v] = cols[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
-                                                 tilec::rt::to_f16(0.0f),
-                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
+        bool bits[X_ROW_LOAD_NEXT_VEC_1];
+        TILEC_UNROLL
+        for (int v = 0; v < X_ROW_LOAD_NEXT_VEC_1; ++v)
+          bits[v] = cols_next[i + v] < N;
+        tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC_1, false>(
+            &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
+            cols_next[i + X_ROW_LOAD_NEXT_VEC_1 - 1] < N);
+      }
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       a[i] = tilec::rt::to_float(x_row_load[i]);
     }
-    // layer_norm.cpp:18: sum_acc += a;
+    // layer_norm.cpp:21: sum_acc += a;
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       sum_acc[i] = sum_acc[i] + a[i];
     }
   }
-  // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
   float sum_sum_acc_part = sum_acc[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -937,53 +545,90 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
   }
   __syncthreads();
-  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_sum_acc_smem, 1);
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
   const float mean = sum_sum_acc / static_cast<float>(N);
-  // layer_norm.cpp:23: auto var_acc = tl::zeros<float, BLOCK>();
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
   float var_acc[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
+  // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+  __half x_row_load_next_1[L0::ELEMS];
+  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
+  if (0 < N) {
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
+      bool bits[X_ROW_LOAD_NEXT_1_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC; ++v)
+        bits[v] = cols_next[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC, false>(
+          &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
+          cols_next[i + X_ROW_LOAD_NEXT_1_VEC - 1] < N);
+    }
+  }
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x_row_load[i] = x_row_load_next_1[i];
+    }
+    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
+    if (off + BLOCK < N) {
+      // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
+        bool bits[X_ROW_LOAD_NEXT_1_VEC_1];
+        TILEC_UNROLL
+        for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC_1; ++v)
+          bits[v] = cols_next[i + v] < N;
+        tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC_1, false>(
+            &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
+            cols_next[i + X_ROW_LOAD_NEXT_1_VEC_1 - 1] < N);
+      }
+    }
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
-      bool bits[X_ROW_LOAD_VEC_1];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
-        bits[v] = cols[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
-          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
-          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
-    }
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       a[i] = tilec::rt::to_float(x_row_load[i]);
     }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
+    // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
     float d[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
     }
-    // layer_norm.cpp:28: var_acc += d * d;
+    // layer_norm.cpp:31: var_acc += d * d;
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       var_acc[i] = var_acc[i] + d[i] * d[i];
     }
   }
-  // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
   float sum_var_acc_part = var_acc[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -994,65 +639,140 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
   }
   __syncthreads();
-  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_var_acc_smem, 1);
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
   const float var = sum_var_acc / static_cast<float>(N);
-  // layer_norm.cpp:31: float rstd = 1.0f / tl::sqrt(var + eps);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
   const float rstd = 1.0f / sqrtf(var + eps);
-  // layer_norm.cpp:32: tl::store(Mean + row, mean);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Mean[row] = mean;
-  // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
+  // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+  __half w_next[L0::ELEMS];
+  // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+  __half b_next[L0::ELEMS];
+  // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+  __half x_row_load_next_2[L0::ELEMS];
+  // prefetch: the loop's first loads into w_next, b_next and x_row_load_next_2; each iteration then loads the next one's while it computes
+  if (0 < N) {
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // layer_norm.cpp:41: auto mask = cols < N;
+    bool mask_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask_next[i] = cols_next[i] < N;
+    }
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
+      tilec::rt::load_vec<W_NEXT_VEC, false>(&w_next[i], W + cols_next[i], &mask_next[i],
+                                             tilec::rt::to_f16(0.0f),
+                                             mask_next[i + W_NEXT_VEC - 1]);
+    }
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
+      tilec::rt::load_vec<B_NEXT_VEC, false>(&b_next[i], B + cols_next[i], &mask_next[i],
+                                             tilec::rt::to_f16(0.0f),
+                                             mask_next[i + B_NEXT_VEC - 1]);
+    }
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
+      tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC, false>(
+          &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
+          mask_next[i + X_ROW_LOAD_NEXT_2_VEC - 1]);
+    }
+  }
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      w[i] = w_next[i];
+    }
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      b[i] = b_next[i];
+    }
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x_row_load[i] = x_row_load_next_2[i];
+    }
+    // prefetch: the next iteration's loads into w_next, b_next and x_row_load_next_2, before this iteration's arithmetic
+    if (off + BLOCK < N) {
+      // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // layer_norm.cpp:41: auto mask = cols < N;
+      bool mask_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        mask_next[i] = cols_next[i] < N;
+      }
+      // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
+        tilec::rt::load_vec<W_NEXT_VEC_1, false>(&w_next[i], W + cols_next[i], &mask_next[i],
+                                                 tilec::rt::to_f16(0.0f),
+                                                 mask_next[i + W_NEXT_VEC_1 - 1]);
+      }
+      // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
+        tilec::rt::load_vec<B_NEXT_VEC_1, false>(&b_next[i], B + cols_next[i], &mask_next[i],
+                                                 tilec::rt::to_f16(0.0f),
+                                                 mask_next[i + B_NEXT_VEC_1 - 1]);
+      }
+      // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
+        tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC_1, false>(
+            &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
+            mask_next[i + X_ROW_LOAD_NEXT_2_VEC_1 - 1]);
+      }
+    }
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // layer_norm.cpp:38: auto mask = cols < N;
+    // layer_norm.cpp:41: auto mask = cols < N;
     bool mask[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                        mask[i + W_VEC - 1]);
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
-      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                        mask[i + B_VEC - 1]);
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
-      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
-          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-          mask[i + X_ROW_LOAD_VEC_2 - 1]);
-    }
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     float a[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       a[i] = tilec::rt::to_float(x_row_load[i]);
     }
-    // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
+    // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
     float y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
     }
-    // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+    // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
       __half vals[Y_ROW_STORE_VEC];
@@ -1070,7 +790,368 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
 // --no-aligned-variants leaves it out).
 namespace aligned {
 constexpr int BLOCK = 1024;  // meta-parameter
-constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 2;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_ROW_LOAD_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int W_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int B_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_2_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int W_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int B_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int Y_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+// tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
+    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
+    int stride, int /*M*/, int N, float eps) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
+  const __half *const x_row = X + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
+  __half *const y_row = Y + row * stride;
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
+  float sum_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sum_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+  __half x_row_load_next[L0::ELEMS];
+  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
+  if (0 < N) {
+    // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC, true>(
+          &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
+    }
+  }
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x_row_load[i] = x_row_load_next[i];
+    }
+    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
+    if (off + BLOCK < N) {
+      // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC_1, true>(
+            &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
+      }
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:21: sum_acc += a;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      sum_acc[i] = sum_acc[i] + a[i];
+    }
+  }
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
+  float sum_sum_acc_part = sum_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
+  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
+  }
+  __syncthreads();
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
+  const float mean = sum_sum_acc / static_cast<float>(N);
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
+  float var_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    var_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+  __half x_row_load_next_1[L0::ELEMS];
+  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
+  if (0 < N) {
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC, true>(
+          &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
+    }
+  }
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x_row_load[i] = x_row_load_next_1[i];
+    }
+    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
+    if (off + BLOCK < N) {
+      // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC_1, true>(
+            &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
+      }
+    }
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
+    float d[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
+    }
+    // layer_norm.cpp:31: var_acc += d * d;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      var_acc[i] = var_acc[i] + d[i] * d[i];
+    }
+  }
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
+  float sum_var_acc_part = var_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
+  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
+  }
+  __syncthreads();
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
+  const float var = sum_var_acc / static_cast<float>(N);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
+  const float rstd = 1.0f / sqrtf(var + eps);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Mean[row] = mean;
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Rstd[row] = rstd;
+  // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+  __half w_next[L0::ELEMS];
+  // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+  __half b_next[L0::ELEMS];
+  // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+  __half x_row_load_next_2[L0::ELEMS];
+  // prefetch: the loop's first loads into w_next, b_next and x_row_load_next_2; each iteration then loads the next one's while it computes
+  if (0 < N) {
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // layer_norm.cpp:41: auto mask = cols < N;
+    bool mask_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask_next[i] = cols_next[i] < N;
+    }
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
+      tilec::rt::load_vec_if<W_NEXT_VEC, true>(&w_next[i], W + cols_next[i], mask_next[i],
+                                               tilec::rt::to_f16(0.0f));
+    }
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
+      tilec::rt::load_vec_if<B_NEXT_VEC, true>(&b_next[i], B + cols_next[i], mask_next[i],
+                                               tilec::rt::to_f16(0.0f));
+    }
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC, true>(
+          &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
+    }
+  }
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      w[i] = w_next[i];
+    }
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      b[i] = b_next[i];
+    }
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x_row_load[i] = x_row_load_next_2[i];
+    }
+    // prefetch: the next iteration's loads into w_next, b_next and x_row_load_next_2, before this iteration's arithmetic
+    if (off + BLOCK < N) {
+      // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // layer_norm.cpp:41: auto mask = cols < N;
+      bool mask_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        mask_next[i] = cols_next[i] < N;
+      }
+      // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
+        tilec::rt::load_vec_if<W_NEXT_VEC_1, true>(
+            &w_next[i], W + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
+      }
+      // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
+        tilec::rt::load_vec_if<B_NEXT_VEC_1, true>(
+            &b_next[i], B + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
+      }
+      // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC_1, true>(
+            &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
+      }
+    }
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:41: auto mask = cols < N;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask[i] = cols[i] < N;
+    }
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
+    float y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
+    }
+    // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
+      __half vals[Y_ROW_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_f16(y[i + v]);
+      if (mask[i])
+        tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace layer_norm_fwd_1024_8_2
+
+/// Launches layer_norm_fwd<1024, 8, 2> on `stream` with
+/// layer_norm_fwd_1024_8_2::NUM_THREADS threads per block.
+cudaError_t launch_layer_norm_fwd_1024_8_2(dim3 grid, cudaStream_t stream, const __half *X,
+                                           __half *Y, const __half *W, const __half *B, float *Mean,
+                                           float *Rstd, int stride, int M, int N, float eps) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when X, Y, W and B are 16-byte aligned and stride and N are multiples of
+  // 16.
+  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(Y) &&
+                       tilec::rt::aligned_to_16(W) && tilec::rt::aligned_to_16(B) &&
+                       stride % 16 == 0 && N % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(layer_norm_fwd_1024_8_2::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, layer_norm_fwd_1024_8_2::aligned::layer_norm_fwd, X, Y, W, B,
+                              Mean, Rstd, stride, M, N, eps);
+  return cudaLaunchKernelEx(&config, layer_norm_fwd_1024_8_2::layer_norm_fwd, X, Y, W, B, Mean,
+                            Rstd, stride, M, N, eps);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_layer_norm_fwd_1024_8_2(cudaStream_t stream, const __half *X, __half *Y,
+                                           const __half *W, const __half *B, float *Mean,
+                                           float *Rstd, int stride, int M, int N, float eps) {
+  const dim3 grid(M);
+  return launch_layer_norm_fwd_1024_8_2(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
+}
+
+// layer_norm_fwd<512, 2, 1>: one instantiation
+namespace layer_norm_fwd_512_2_1 {
+constexpr int BLOCK = 512;  // meta-parameter
+constexpr int NUM_WARPS = 2;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
@@ -1078,7 +1159,7 @@ constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per ac
 constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
-// tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
+// tile 512: 8 contiguous per thread, 32 lanes, 2 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
 
@@ -1088,253 +1169,28 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
   float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm.cpp:9: int row = tl::program_id(0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // layer_norm.cpp:10: const tl::half *x_row = X + row * stride;
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
   const __half *const x_row = X + row * stride;
-  // layer_norm.cpp:11: tl::half *y_row = Y + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
   __half *const y_row = Y + row * stride;
-  // layer_norm.cpp:14: auto sum_acc = tl::zeros<float, BLOCK>();
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
   float sum_acc[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:18: sum_acc += a;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      sum_acc[i] = sum_acc[i] + a[i];
-    }
-  }
-  // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
-  float sum_sum_acc_part = sum_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
-  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
-  }
-  __syncthreads();
-  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_sum_acc_smem, 1);
-  const float mean = sum_sum_acc / static_cast<float>(N);
-  // layer_norm.cpp:23: auto var_acc = tl::zeros<float, BLOCK>();
-  float var_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    var_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
-    float d[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
-    }
-    // layer_norm.cpp:28: var_acc += d * d;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      var_acc[i] = var_acc[i] + d[i] * d[i];
-    }
-  }
-  // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
-  float sum_var_acc_part = var_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
-  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
-  __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
-  }
-  __syncthreads();
-  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_var_acc_smem, 1);
-  const float var = sum_var_acc / static_cast<float>(N);
-  // layer_norm.cpp:31: float rstd = 1.0f / tl::sqrt(var + eps);
-  const float rstd = 1.0f / sqrtf(var + eps);
-  // layer_norm.cpp:32: tl::store(Mean + row, mean);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Mean[row] = mean;
-  // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Rstd[row] = rstd;
-  // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask[i] = cols[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
-      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
-          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
-    float y[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
-    }
-    // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
-      __half vals[Y_ROW_STORE_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
-        vals[v] = tilec::rt::to_f16(y[i + v]);
-      if (mask[i])
-        tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
-    }
-  }
-}
-
-} // namespace aligned
-
-} // namespace layer_norm_fwd_1024_4
-
-/// Launches layer_norm_fwd<1024, 4> on `stream` with
-/// layer_norm_fwd_1024_4::NUM_THREADS threads per block.
-cudaError_t launch_layer_norm_fwd_1024_4(dim3 grid, cudaStream_t stream, const __half *X, __half *Y,
-                                         const __half *W, const __half *B, float *Mean, float *Rstd,
-                                         int stride, int M, int N, float eps) {
-  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
-    return cudaSuccess;  // nothing to run
-  // The aligned variant when X, Y, W and B are 16-byte aligned and stride and N are multiples of
-  // 16.
-  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(Y) &&
-                       tilec::rt::aligned_to_16(W) && tilec::rt::aligned_to_16(B) &&
-                       stride % 16 == 0 && N % 16 == 0;
-  cudaLaunchConfig_t config = {};
-  config.gridDim = grid;
-  config.blockDim = dim3(layer_norm_fwd_1024_4::NUM_THREADS);
-  config.stream = stream;
-  if (aligned)
-    return cudaLaunchKernelEx(&config, layer_norm_fwd_1024_4::aligned::layer_norm_fwd, X, Y, W, B,
-                              Mean, Rstd, stride, M, N, eps);
-  return cudaLaunchKernelEx(&config, layer_norm_fwd_1024_4::layer_norm_fwd, X, Y, W, B, Mean, Rstd,
-                            stride, M, N, eps);
-}
-
-/// The same with the grid from the kernel's annotation.
-cudaError_t launch_layer_norm_fwd_1024_4(cudaStream_t stream, const __half *X, __half *Y,
-                                         const __half *W, const __half *B, float *Mean, float *Rstd,
-                                         int stride, int M, int N, float eps) {
-  const dim3 grid(M);
-  return launch_layer_norm_fwd_1024_4(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
-}
-
-// layer_norm_fwd<2048, 8>: one instantiation
-namespace layer_norm_fwd_2048_8 {
-constexpr int BLOCK = 2048;  // meta-parameter
-constexpr int NUM_WARPS = 8;  // meta-parameter
-constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
-// tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 32;  // shared memory per block
-
-__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
-    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
-    int stride, int /*M*/, int N, float eps) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
-  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm.cpp:9: int row = tl::program_id(0);
-  const int row = static_cast<int>(blockIdx.x);
-  // layer_norm.cpp:10: const tl::half *x_row = X + row * stride;
-  const __half *const x_row = X + row * stride;
-  // layer_norm.cpp:11: tl::half *y_row = Y + row * stride;
-  __half *const y_row = Y + row * stride;
-  // layer_norm.cpp:14: auto sum_acc = tl::zeros<float, BLOCK>();
-  float sum_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    sum_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
@@ -1351,13 +1207,13 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       a[i] = tilec::rt::to_float(x_row_load[i]);
     }
-    // layer_norm.cpp:18: sum_acc += a;
+    // layer_norm.cpp:21: sum_acc += a;
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       sum_acc[i] = sum_acc[i] + a[i];
     }
   }
-  // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
   float sum_sum_acc_part = sum_acc[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -1367,24 +1223,24 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
   }
   __syncthreads();
-  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 2>(sum_sum_acc_smem, 1);
   const float mean = sum_sum_acc / static_cast<float>(N);
-  // layer_norm.cpp:23: auto var_acc = tl::zeros<float, BLOCK>();
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
   float var_acc[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
@@ -1401,19 +1257,19 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       a[i] = tilec::rt::to_float(x_row_load[i]);
     }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
+    // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
     float d[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
     }
-    // layer_norm.cpp:28: var_acc += d * d;
+    // layer_norm.cpp:31: var_acc += d * d;
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       var_acc[i] = var_acc[i] + d[i] * d[i];
     }
   }
-  // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
   float sum_var_acc_part = var_acc[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -1424,46 +1280,46 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
   }
   __syncthreads();
-  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 2>(sum_var_acc_smem, 1);
   const float var = sum_var_acc / static_cast<float>(N);
-  // layer_norm.cpp:31: float rstd = 1.0f / tl::sqrt(var + eps);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
   const float rstd = 1.0f / sqrtf(var + eps);
-  // layer_norm.cpp:32: tl::store(Mean + row, mean);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Mean[row] = mean;
-  // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // layer_norm.cpp:38: auto mask = cols < N;
+    // layer_norm.cpp:41: auto mask = cols < N;
     bool mask[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
     __half w[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += W_VEC) {
       tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
                                         mask[i + W_VEC - 1]);
     }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
     __half b[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += B_VEC) {
       tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
                                         mask[i + B_VEC - 1]);
     }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
@@ -1476,13 +1332,13 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       a[i] = tilec::rt::to_float(x_row_load[i]);
     }
-    // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
+    // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
     float y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
     }
-    // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+    // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
       __half vals[Y_ROW_STORE_VEC];
@@ -1499,8 +1355,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
 // multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
 // --no-aligned-variants leaves it out).
 namespace aligned {
-constexpr int BLOCK = 2048;  // meta-parameter
-constexpr int NUM_WARPS = 8;  // meta-parameter
+constexpr int BLOCK = 512;  // meta-parameter
+constexpr int NUM_WARPS = 2;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
@@ -1508,9 +1365,9 @@ constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per ac
 constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
-// tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
+// tile 512: 8 contiguous per thread, 32 lanes, 2 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 32;  // shared memory per block
+constexpr int SMEM_BYTES = 16;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -1518,28 +1375,28 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
   float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm.cpp:9: int row = tl::program_id(0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // layer_norm.cpp:10: const tl::half *x_row = X + row * stride;
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
   const __half *const x_row = X + row * stride;
-  // layer_norm.cpp:11: tl::half *y_row = Y + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
   __half *const y_row = Y + row * stride;
-  // layer_norm.cpp:14: auto sum_acc = tl::zeros<float, BLOCK>();
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
   float sum_acc[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     sum_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
+    // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
@@ -1551,13 +1408,13 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       a[i] = tilec::rt::to_float(x_row_load[i]);
     }
-    // layer_norm.cpp:18: sum_acc += a;
+    // layer_norm.cpp:21: sum_acc += a;
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       sum_acc[i] = sum_acc[i] + a[i];
     }
   }
-  // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
   float sum_sum_acc_part = sum_acc[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -1567,24 +1424,24 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
   }
   __syncthreads();
-  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 2>(sum_sum_acc_smem, 1);
   const float mean = sum_sum_acc / static_cast<float>(N);
-  // layer_norm.cpp:23: auto var_acc = tl::zeros<float, BLOCK>();
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
   float var_acc[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     var_acc[i] = 0.0f;
   }
-  // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
@@ -1596,19 +1453,19 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       a[i] = tilec::rt::to_float(x_row_load[i]);
     }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
+    // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
     float d[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
     }
-    // layer_norm.cpp:28: var_acc += d * d;
+    // layer_norm.cpp:31: var_acc += d * d;
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       var_acc[i] = var_acc[i] + d[i] * d[i];
     }
   }
-  // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
   float sum_var_acc_part = var_acc[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -1619,44 +1476,44 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
   }
   __syncthreads();
-  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 2>(sum_var_acc_smem, 1);
   const float var = sum_var_acc / static_cast<float>(N);
-  // layer_norm.cpp:31: float rstd = 1.0f / tl::sqrt(var + eps);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
   const float rstd = 1.0f / sqrtf(var + eps);
-  // layer_norm.cpp:32: tl::store(Mean + row, mean);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Mean[row] = mean;
-  // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
   if (threadIdx.x == 0)  // one thread stores a scalar
     Rstd[row] = rstd;
-  // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
     int cols[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       cols[i] = off + L0::coord0(i);
     }
-    // layer_norm.cpp:38: auto mask = cols < N;
+    // layer_norm.cpp:41: auto mask = cols < N;
     bool mask[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       mask[i] = cols[i] < N;
     }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
     __half w[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += W_VEC) {
       tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
     }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
     __half b[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += B_VEC) {
       tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
     }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
@@ -1668,13 +1525,13 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     for (int i = 0; i < L0::ELEMS; ++i) {
       a[i] = tilec::rt::to_float(x_row_load[i]);
     }
-    // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
+    // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
     float y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
     }
-    // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+    // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
       __half vals[Y_ROW_STORE_VEC];
@@ -1689,1281 +1546,11 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
 
 } // namespace aligned
 
-} // namespace layer_norm_fwd_2048_8
+} // namespace layer_norm_fwd_512_2_1
 
-/// Launches layer_norm_fwd<2048, 8> on `stream` with
-/// layer_norm_fwd_2048_8::NUM_THREADS threads per block.
-cudaError_t launch_layer_norm_fwd_2048_8(dim3 grid, cudaStream_t stream, const __half *X, __half *Y,
-                                         const __half *W, const __half *B, float *Mean, float *Rstd,
-                                         int stride, int M, int N, float eps) {
-  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
-    return cudaSuccess;  // nothing to run
-  // The aligned variant when X, Y, W and B are 16-byte aligned and stride and N are multiples of
-  // 16.
-  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(Y) &&
-                       tilec::rt::aligned_to_16(W) && tilec::rt::aligned_to_16(B) &&
-                       stride % 16 == 0 && N % 16 == 0;
-  cudaLaunchConfig_t config = {};
-  config.gridDim = grid;
-  config.blockDim = dim3(layer_norm_fwd_2048_8::NUM_THREADS);
-  config.stream = stream;
-  if (aligned)
-    return cudaLaunchKernelEx(&config, layer_norm_fwd_2048_8::aligned::layer_norm_fwd, X, Y, W, B,
-                              Mean, Rstd, stride, M, N, eps);
-  return cudaLaunchKernelEx(&config, layer_norm_fwd_2048_8::layer_norm_fwd, X, Y, W, B, Mean, Rstd,
-                            stride, M, N, eps);
-}
-
-/// The same with the grid from the kernel's annotation.
-cudaError_t launch_layer_norm_fwd_2048_8(cudaStream_t stream, const __half *X, __half *Y,
-                                         const __half *W, const __half *B, float *Mean, float *Rstd,
-                                         int stride, int M, int N, float eps) {
-  const dim3 grid(M);
-  return launch_layer_norm_fwd_2048_8(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
-}
-
-// layer_norm_fwd<4096, 8>: one instantiation
-namespace layer_norm_fwd_4096_8 {
-constexpr int BLOCK = 4096;  // meta-parameter
-constexpr int NUM_WARPS = 8;  // meta-parameter
-constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
-// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 32;  // shared memory per block
-
-__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
-    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
-    int stride, int /*M*/, int N, float eps) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
-  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm.cpp:9: int row = tl::program_id(0);
-  const int row = static_cast<int>(blockIdx.x);
-  // layer_norm.cpp:10: const tl::half *x_row = X + row * stride;
-  const __half *const x_row = X + row * stride;
-  // layer_norm.cpp:11: tl::half *y_row = Y + row * stride;
-  __half *const y_row = Y + row * stride;
-  // layer_norm.cpp:14: auto sum_acc = tl::zeros<float, BLOCK>();
-  float sum_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    sum_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
-      bool bits[X_ROW_LOAD_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
-        bits[v] = cols[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
-                                                 tilec::rt::to_f16(0.0f),
-                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:18: sum_acc += a;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      sum_acc[i] = sum_acc[i] + a[i];
-    }
-  }
-  // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
-  float sum_sum_acc_part = sum_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
-  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
-  }
-  __syncthreads();
-  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
-  const float mean = sum_sum_acc / static_cast<float>(N);
-  // layer_norm.cpp:23: auto var_acc = tl::zeros<float, BLOCK>();
-  float var_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    var_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
-      bool bits[X_ROW_LOAD_VEC_1];
-      TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
-        bits[v] = cols[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
-          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
-          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
-    float d[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
-    }
-    // layer_norm.cpp:28: var_acc += d * d;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      var_acc[i] = var_acc[i] + d[i] * d[i];
-    }
-  }
-  // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
-  float sum_var_acc_part = var_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
-  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
-  __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
-  }
-  __syncthreads();
-  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
-  const float var = sum_var_acc / static_cast<float>(N);
-  // layer_norm.cpp:31: float rstd = 1.0f / tl::sqrt(var + eps);
-  const float rstd = 1.0f / sqrtf(var + eps);
-  // layer_norm.cpp:32: tl::store(Mean + row, mean);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Mean[row] = mean;
-  // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Rstd[row] = rstd;
-  // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask[i] = cols[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                        mask[i + W_VEC - 1]);
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
-      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                        mask[i + B_VEC - 1]);
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
-      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
-          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-          mask[i + X_ROW_LOAD_VEC_2 - 1]);
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
-    float y[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
-    }
-    // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
-      __half vals[Y_ROW_STORE_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
-        vals[v] = tilec::rt::to_f16(y[i + v]);
-      tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(
-          y_row + cols[i], vals, &mask[i], mask[i + Y_ROW_STORE_VEC - 1]);
-    }
-  }
-}
-
-// The same kernel compiled assuming X, Y, W and B are 16-byte aligned and stride and N are
-// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
-// --no-aligned-variants leaves it out).
-namespace aligned {
-constexpr int BLOCK = 4096;  // meta-parameter
-constexpr int NUM_WARPS = 8;  // meta-parameter
-constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
-// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 32;  // shared memory per block
-
-__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
-    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
-    int stride, int /*M*/, int N, float eps) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
-  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm.cpp:9: int row = tl::program_id(0);
-  const int row = static_cast<int>(blockIdx.x);
-  // layer_norm.cpp:10: const tl::half *x_row = X + row * stride;
-  const __half *const x_row = X + row * stride;
-  // layer_norm.cpp:11: tl::half *y_row = Y + row * stride;
-  __half *const y_row = Y + row * stride;
-  // layer_norm.cpp:14: auto sum_acc = tl::zeros<float, BLOCK>();
-  float sum_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    sum_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:18: sum_acc += a;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      sum_acc[i] = sum_acc[i] + a[i];
-    }
-  }
-  // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
-  float sum_sum_acc_part = sum_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
-  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
-  }
-  __syncthreads();
-  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
-  const float mean = sum_sum_acc / static_cast<float>(N);
-  // layer_norm.cpp:23: auto var_acc = tl::zeros<float, BLOCK>();
-  float var_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    var_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
-    float d[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
-    }
-    // layer_norm.cpp:28: var_acc += d * d;
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      var_acc[i] = var_acc[i] + d[i] * d[i];
-    }
-  }
-  // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
-  float sum_var_acc_part = var_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
-  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
-  __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
-  }
-  __syncthreads();
-  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
-  const float var = sum_var_acc / static_cast<float>(N);
-  // layer_norm.cpp:31: float rstd = 1.0f / tl::sqrt(var + eps);
-  const float rstd = 1.0f / sqrtf(var + eps);
-  // layer_norm.cpp:32: tl::store(Mean + row, mean);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Mean[row] = mean;
-  // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Rstd[row] = rstd;
-  // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-    int cols[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      cols[i] = off + L0::coord0(i);
-    }
-    // layer_norm.cpp:38: auto mask = cols < N;
-    bool mask[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      mask[i] = cols[i] < N;
-    }
-    // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-    __half w[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-    __half b[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
-      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-    }
-    // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-    __half x_row_load[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
-          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-    }
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      a[i] = tilec::rt::to_float(x_row_load[i]);
-    }
-    // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
-    float y[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
-    }
-    // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
-      __half vals[Y_ROW_STORE_VEC];
-      TILEC_UNROLL
-      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
-        vals[v] = tilec::rt::to_f16(y[i + v]);
-      if (mask[i])
-        tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
-    }
-  }
-}
-
-} // namespace aligned
-
-} // namespace layer_norm_fwd_4096_8
-
-/// Launches layer_norm_fwd<4096, 8> on `stream` with
-/// layer_norm_fwd_4096_8::NUM_THREADS threads per block.
-cudaError_t launch_layer_norm_fwd_4096_8(dim3 grid, cudaStream_t stream, const __half *X, __half *Y,
-                                         const __half *W, const __half *B, float *Mean, float *Rstd,
-                                         int stride, int M, int N, float eps) {
-  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
-    return cudaSuccess;  // nothing to run
-  // The aligned variant when X, Y, W and B are 16-byte aligned and stride and N are multiples of
-  // 16.
-  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(Y) &&
-                       tilec::rt::aligned_to_16(W) && tilec::rt::aligned_to_16(B) &&
-                       stride % 16 == 0 && N % 16 == 0;
-  cudaLaunchConfig_t config = {};
-  config.gridDim = grid;
-  config.blockDim = dim3(layer_norm_fwd_4096_8::NUM_THREADS);
-  config.stream = stream;
-  if (aligned)
-    return cudaLaunchKernelEx(&config, layer_norm_fwd_4096_8::aligned::layer_norm_fwd, X, Y, W, B,
-                              Mean, Rstd, stride, M, N, eps);
-  return cudaLaunchKernelEx(&config, layer_norm_fwd_4096_8::layer_norm_fwd, X, Y, W, B, Mean, Rstd,
-                            stride, M, N, eps);
-}
-
-/// The same with the grid from the kernel's annotation.
-cudaError_t launch_layer_norm_fwd_4096_8(cudaStream_t stream, const __half *X, __half *Y,
-                                         const __half *W, const __half *B, float *Mean, float *Rstd,
-                                         int stride, int M, int N, float eps) {
-  const dim3 grid(M);
-  return launch_layer_norm_fwd_4096_8(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
-}
-
-// layer_norm_fwd<8192, 8>: one instantiation
-namespace layer_norm_fwd_8192_8 {
-constexpr int BLOCK = 8192;  // meta-parameter
-constexpr int NUM_WARPS = 8;  // meta-parameter
-constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
-// tile 8192: 8 contiguous per thread, 32 lanes, 8 warps; 32 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 32;  // shared memory per block
-
-__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
-    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
-    int stride, int /*M*/, int N, float eps) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
-  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm.cpp:9: int row = tl::program_id(0);
-  const int row = static_cast<int>(blockIdx.x);
-  // layer_norm.cpp:10: const tl::half *x_row = X + row * stride;
-  const __half *const x_row = X + row * stride;
-  // layer_norm.cpp:11: tl::half *y_row = Y + row * stride;
-  __half *const y_row = Y + row * stride;
-  // layer_norm.cpp:14: auto sum_acc = tl::zeros<float, BLOCK>();
-  float sum_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    sum_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    int cols[L0::ELEMS];
-    __half x_row_load[L0::ELEMS];
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      {
-        bool bits[X_ROW_LOAD_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
-          bits[v] = cols[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
-            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
-            cols[i + X_ROW_LOAD_VEC - 1] < N);
-      }
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
-        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
-      }
-      // layer_norm.cpp:18: sum_acc += a;
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
-        sum_acc[i + k] = sum_acc[i + k] + a[i + k];
-      }
-    }
-  }
-  // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
-  float sum_sum_acc_part = sum_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
-  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
-  }
-  __syncthreads();
-  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
-  const float mean = sum_sum_acc / static_cast<float>(N);
-  // layer_norm.cpp:23: auto var_acc = tl::zeros<float, BLOCK>();
-  float var_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    var_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    int cols[L0::ELEMS];
-    __half x_row_load[L0::ELEMS];
-    float a[L0::ELEMS];
-    float d[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      {
-        bool bits[X_ROW_LOAD_VEC_1];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
-          bits[v] = cols[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
-            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
-            cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
-      }
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
-      }
-      // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
-      }
-      // layer_norm.cpp:28: var_acc += d * d;
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
-      }
-    }
-  }
-  // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
-  float sum_var_acc_part = var_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
-  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
-  __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
-  }
-  __syncthreads();
-  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
-  const float var = sum_var_acc / static_cast<float>(N);
-  // layer_norm.cpp:31: float rstd = 1.0f / tl::sqrt(var + eps);
-  const float rstd = 1.0f / sqrtf(var + eps);
-  // layer_norm.cpp:32: tl::store(Mean + row, mean);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Mean[row] = mean;
-  // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Rstd[row] = rstd;
-  // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    int cols[L0::ELEMS];
-    bool mask[L0::ELEMS];
-    __half w[L0::ELEMS];
-    __half b[L0::ELEMS];
-    __half x_row_load[L0::ELEMS];
-    float a[L0::ELEMS];
-    float y[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        mask[i + k] = cols[i + k] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                        mask[i + W_VEC - 1]);
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                        mask[i + B_VEC - 1]);
-      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
-          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-          mask[i + X_ROW_LOAD_VEC_2 - 1]);
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
-      }
-      // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        y[i + k] = (a[i + k] - mean) * rstd * tilec::rt::to_float(w[i + k]) + tilec::rt::to_float(b[i + k]);
-      }
-      // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
-      {
-        __half vals[Y_ROW_STORE_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
-          vals[v] = tilec::rt::to_f16(y[i + v]);
-        tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(
-            y_row + cols[i], vals, &mask[i], mask[i + Y_ROW_STORE_VEC - 1]);
-      }
-    }
-  }
-}
-
-// The same kernel compiled assuming X, Y, W and B are 16-byte aligned and stride and N are
-// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
-// --no-aligned-variants leaves it out).
-namespace aligned {
-constexpr int BLOCK = 8192;  // meta-parameter
-constexpr int NUM_WARPS = 8;  // meta-parameter
-constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
-// tile 8192: 8 contiguous per thread, 32 lanes, 8 warps; 32 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 32;  // shared memory per block
-
-__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
-    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
-    int stride, int /*M*/, int N, float eps) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
-  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm.cpp:9: int row = tl::program_id(0);
-  const int row = static_cast<int>(blockIdx.x);
-  // layer_norm.cpp:10: const tl::half *x_row = X + row * stride;
-  const __half *const x_row = X + row * stride;
-  // layer_norm.cpp:11: tl::half *y_row = Y + row * stride;
-  __half *const y_row = Y + row * stride;
-  // layer_norm.cpp:14: auto sum_acc = tl::zeros<float, BLOCK>();
-  float sum_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    sum_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    int cols[L0::ELEMS];
-    __half x_row_load[L0::ELEMS];
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
-        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
-      }
-      // layer_norm.cpp:18: sum_acc += a;
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
-        sum_acc[i + k] = sum_acc[i + k] + a[i + k];
-      }
-    }
-  }
-  // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
-  float sum_sum_acc_part = sum_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
-  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
-  }
-  __syncthreads();
-  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
-  const float mean = sum_sum_acc / static_cast<float>(N);
-  // layer_norm.cpp:23: auto var_acc = tl::zeros<float, BLOCK>();
-  float var_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    var_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    int cols[L0::ELEMS];
-    __half x_row_load[L0::ELEMS];
-    float a[L0::ELEMS];
-    float d[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
-      }
-      // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
-      }
-      // layer_norm.cpp:28: var_acc += d * d;
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
-      }
-    }
-  }
-  // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
-  float sum_var_acc_part = var_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
-  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
-  __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
-  }
-  __syncthreads();
-  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
-  const float var = sum_var_acc / static_cast<float>(N);
-  // layer_norm.cpp:31: float rstd = 1.0f / tl::sqrt(var + eps);
-  const float rstd = 1.0f / sqrtf(var + eps);
-  // layer_norm.cpp:32: tl::store(Mean + row, mean);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Mean[row] = mean;
-  // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Rstd[row] = rstd;
-  // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    int cols[L0::ELEMS];
-    bool mask[L0::ELEMS];
-    __half w[L0::ELEMS];
-    __half b[L0::ELEMS];
-    __half x_row_load[L0::ELEMS];
-    float a[L0::ELEMS];
-    float y[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        mask[i + k] = cols[i + k] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
-          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
-      }
-      // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        y[i + k] = (a[i + k] - mean) * rstd * tilec::rt::to_float(w[i + k]) + tilec::rt::to_float(b[i + k]);
-      }
-      // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
-      {
-        __half vals[Y_ROW_STORE_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
-          vals[v] = tilec::rt::to_f16(y[i + v]);
-        if (mask[i])
-          tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
-      }
-    }
-  }
-}
-
-} // namespace aligned
-
-} // namespace layer_norm_fwd_8192_8
-
-/// Launches layer_norm_fwd<8192, 8> on `stream` with
-/// layer_norm_fwd_8192_8::NUM_THREADS threads per block.
-cudaError_t launch_layer_norm_fwd_8192_8(dim3 grid, cudaStream_t stream, const __half *X, __half *Y,
-                                         const __half *W, const __half *B, float *Mean, float *Rstd,
-                                         int stride, int M, int N, float eps) {
-  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
-    return cudaSuccess;  // nothing to run
-  // The aligned variant when X, Y, W and B are 16-byte aligned and stride and N are multiples of
-  // 16.
-  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(Y) &&
-                       tilec::rt::aligned_to_16(W) && tilec::rt::aligned_to_16(B) &&
-                       stride % 16 == 0 && N % 16 == 0;
-  cudaLaunchConfig_t config = {};
-  config.gridDim = grid;
-  config.blockDim = dim3(layer_norm_fwd_8192_8::NUM_THREADS);
-  config.stream = stream;
-  if (aligned)
-    return cudaLaunchKernelEx(&config, layer_norm_fwd_8192_8::aligned::layer_norm_fwd, X, Y, W, B,
-                              Mean, Rstd, stride, M, N, eps);
-  return cudaLaunchKernelEx(&config, layer_norm_fwd_8192_8::layer_norm_fwd, X, Y, W, B, Mean, Rstd,
-                            stride, M, N, eps);
-}
-
-/// The same with the grid from the kernel's annotation.
-cudaError_t launch_layer_norm_fwd_8192_8(cudaStream_t stream, const __half *X, __half *Y,
-                                         const __half *W, const __half *B, float *Mean, float *Rstd,
-                                         int stride, int M, int N, float eps) {
-  const dim3 grid(M);
-  return launch_layer_norm_fwd_8192_8(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
-}
-
-// layer_norm_fwd<16384, 8>: one instantiation
-namespace layer_norm_fwd_16384_8 {
-constexpr int BLOCK = 16384;  // meta-parameter
-constexpr int NUM_WARPS = 8;  // meta-parameter
-constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
-// tile 16384: 8 contiguous per thread, 32 lanes, 8 warps; 64 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 32;  // shared memory per block
-
-__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
-    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
-    int stride, int /*M*/, int N, float eps) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
-  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm.cpp:9: int row = tl::program_id(0);
-  const int row = static_cast<int>(blockIdx.x);
-  // layer_norm.cpp:10: const tl::half *x_row = X + row * stride;
-  const __half *const x_row = X + row * stride;
-  // layer_norm.cpp:11: tl::half *y_row = Y + row * stride;
-  __half *const y_row = Y + row * stride;
-  // layer_norm.cpp:14: auto sum_acc = tl::zeros<float, BLOCK>();
-  float sum_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    sum_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    int cols[L0::ELEMS];
-    __half x_row_load[L0::ELEMS];
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      {
-        bool bits[X_ROW_LOAD_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
-          bits[v] = cols[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
-            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
-            cols[i + X_ROW_LOAD_VEC - 1] < N);
-      }
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
-        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
-      }
-      // layer_norm.cpp:18: sum_acc += a;
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
-        sum_acc[i + k] = sum_acc[i + k] + a[i + k];
-      }
-    }
-  }
-  // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
-  float sum_sum_acc_part = sum_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
-  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
-  }
-  __syncthreads();
-  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
-  const float mean = sum_sum_acc / static_cast<float>(N);
-  // layer_norm.cpp:23: auto var_acc = tl::zeros<float, BLOCK>();
-  float var_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    var_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    int cols[L0::ELEMS];
-    __half x_row_load[L0::ELEMS];
-    float a[L0::ELEMS];
-    float d[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 96 registers)
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      {
-        bool bits[X_ROW_LOAD_VEC_1];
-        TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
-          bits[v] = cols[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
-            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
-            cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
-      }
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
-      }
-      // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
-      }
-      // layer_norm.cpp:28: var_acc += d * d;
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
-      }
-    }
-  }
-  // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
-  float sum_var_acc_part = var_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
-  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
-  __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
-  }
-  __syncthreads();
-  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
-  const float var = sum_var_acc / static_cast<float>(N);
-  // layer_norm.cpp:31: float rstd = 1.0f / tl::sqrt(var + eps);
-  const float rstd = 1.0f / sqrtf(var + eps);
-  // layer_norm.cpp:32: tl::store(Mean + row, mean);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Mean[row] = mean;
-  // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Rstd[row] = rstd;
-  // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    int cols[L0::ELEMS];
-    bool mask[L0::ELEMS];
-    __half w[L0::ELEMS];
-    __half b[L0::ELEMS];
-    __half x_row_load[L0::ELEMS];
-    float a[L0::ELEMS];
-    float y[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        mask[i + k] = cols[i + k] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                        mask[i + W_VEC - 1]);
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                        mask[i + B_VEC - 1]);
-      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
-          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-          mask[i + X_ROW_LOAD_VEC_2 - 1]);
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
-      }
-      // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        y[i + k] = (a[i + k] - mean) * rstd * tilec::rt::to_float(w[i + k]) + tilec::rt::to_float(b[i + k]);
-      }
-      // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
-      {
-        __half vals[Y_ROW_STORE_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
-          vals[v] = tilec::rt::to_f16(y[i + v]);
-        tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(
-            y_row + cols[i], vals, &mask[i], mask[i + Y_ROW_STORE_VEC - 1]);
-      }
-    }
-  }
-}
-
-// The same kernel compiled assuming X, Y, W and B are 16-byte aligned and stride and N are
-// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
-// --no-aligned-variants leaves it out).
-namespace aligned {
-constexpr int BLOCK = 16384;  // meta-parameter
-constexpr int NUM_WARPS = 8;  // meta-parameter
-constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
-// tile 16384: 8 contiguous per thread, 32 lanes, 8 warps; 64 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
-constexpr int SMEM_BYTES = 32;  // shared memory per block
-
-__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
-    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
-    int stride, int /*M*/, int N, float eps) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
-  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm.cpp:9: int row = tl::program_id(0);
-  const int row = static_cast<int>(blockIdx.x);
-  // layer_norm.cpp:10: const tl::half *x_row = X + row * stride;
-  const __half *const x_row = X + row * stride;
-  // layer_norm.cpp:11: tl::half *y_row = Y + row * stride;
-  __half *const y_row = Y + row * stride;
-  // layer_norm.cpp:14: auto sum_acc = tl::zeros<float, BLOCK>();
-  float sum_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    sum_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:15: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    int cols[L0::ELEMS];
-    __half x_row_load[L0::ELEMS];
-    float a[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
-      // layer_norm.cpp:16: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
-      }
-      // layer_norm.cpp:17: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
-        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
-      }
-      // layer_norm.cpp:18: sum_acc += a;
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
-        sum_acc[i + k] = sum_acc[i + k] + a[i + k];
-      }
-    }
-  }
-  // layer_norm.cpp:20: float mean = tl::sum(sum_acc) / N;
-  float sum_sum_acc_part = sum_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
-  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
-  }
-  __syncthreads();
-  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
-  const float mean = sum_sum_acc / static_cast<float>(N);
-  // layer_norm.cpp:23: auto var_acc = tl::zeros<float, BLOCK>();
-  float var_acc[L0::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; ++i) {
-    var_acc[i] = 0.0f;
-  }
-  // layer_norm.cpp:24: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    int cols[L0::ELEMS];
-    __half x_row_load[L0::ELEMS];
-    float a[L0::ELEMS];
-    float d[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 96 registers)
-      // layer_norm.cpp:25: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
-      }
-      // layer_norm.cpp:26: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
-      }
-      // layer_norm.cpp:27: auto d = tl::where(cols < N, a - mean, 0.0f);
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
-      }
-      // layer_norm.cpp:28: var_acc += d * d;
-      TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
-        var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
-      }
-    }
-  }
-  // layer_norm.cpp:30: float var = tl::sum(var_acc) / N;
-  float sum_var_acc_part = var_acc[0];
-  TILEC_UNROLL
-  for (int i = 1; i < L0::ELEMS; ++i)
-    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
-  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
-  __syncthreads();
-  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
-    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
-  }
-  __syncthreads();
-  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
-  const float var = sum_var_acc / static_cast<float>(N);
-  // layer_norm.cpp:31: float rstd = 1.0f / tl::sqrt(var + eps);
-  const float rstd = 1.0f / sqrtf(var + eps);
-  // layer_norm.cpp:32: tl::store(Mean + row, mean);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Mean[row] = mean;
-  // layer_norm.cpp:33: tl::store(Rstd + row, rstd);
-  if (threadIdx.x == 0)  // one thread stores a scalar
-    Rstd[row] = rstd;
-  // layer_norm.cpp:36: for (int off = 0; off < N; off += BLOCK) {
-  TILEC_NO_UNROLL
-  for (int off = 0; off < N; off += BLOCK) {
-    int cols[L0::ELEMS];
-    bool mask[L0::ELEMS];
-    __half w[L0::ELEMS];
-    __half b[L0::ELEMS];
-    __half x_row_load[L0::ELEMS];
-    float a[L0::ELEMS];
-    float y[L0::ELEMS];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
-      // layer_norm.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        cols[i + k] = off + L0::coord0(i + k);
-      }
-      // layer_norm.cpp:38: auto mask = cols < N;
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        mask[i + k] = cols[i + k] < N;
-      }
-      // layer_norm.cpp:39: auto w = tl::load(W + cols, mask);
-      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-      // layer_norm.cpp:40: auto b = tl::load(B + cols, mask);
-      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-      // layer_norm.cpp:41: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
-          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
-      }
-      // layer_norm.cpp:42: auto y = (a - mean) * rstd * w + b;
-      TILEC_UNROLL
-      for (int k = 0; k < W_VEC; ++k) {
-        y[i + k] = (a[i + k] - mean) * rstd * tilec::rt::to_float(w[i + k]) + tilec::rt::to_float(b[i + k]);
-      }
-      // layer_norm.cpp:43: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
-      {
-        __half vals[Y_ROW_STORE_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
-          vals[v] = tilec::rt::to_f16(y[i + v]);
-        if (mask[i])
-          tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
-      }
-    }
-  }
-}
-
-} // namespace aligned
-
-} // namespace layer_norm_fwd_16384_8
-
-/// Launches layer_norm_fwd<16384, 8> on `stream` with
-/// layer_norm_fwd_16384_8::NUM_THREADS threads per block.
-cudaError_t launch_layer_norm_fwd_16384_8(dim3 grid, cudaStream_t stream, const __half *X,
+/// Launches layer_norm_fwd<512, 2, 1> on `stream` with
+/// layer_norm_fwd_512_2_1::NUM_THREADS threads per block.
+cudaError_t launch_layer_norm_fwd_512_2_1(dim3 grid, cudaStream_t stream, const __half *X,
                                           __half *Y, const __half *W, const __half *B, float *Mean,
                                           float *Rstd, int stride, int M, int N, float eps) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
@@ -2975,19 +1562,2842 @@ cudaError_t launch_layer_norm_fwd_16384_8(dim3 grid, cudaStream_t stream, const 
                        stride % 16 == 0 && N % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(layer_norm_fwd_16384_8::NUM_THREADS);
+  config.blockDim = dim3(layer_norm_fwd_512_2_1::NUM_THREADS);
   config.stream = stream;
   if (aligned)
-    return cudaLaunchKernelEx(&config, layer_norm_fwd_16384_8::aligned::layer_norm_fwd, X, Y, W, B,
+    return cudaLaunchKernelEx(&config, layer_norm_fwd_512_2_1::aligned::layer_norm_fwd, X, Y, W, B,
                               Mean, Rstd, stride, M, N, eps);
-  return cudaLaunchKernelEx(&config, layer_norm_fwd_16384_8::layer_norm_fwd, X, Y, W, B, Mean, Rstd,
+  return cudaLaunchKernelEx(&config, layer_norm_fwd_512_2_1::layer_norm_fwd, X, Y, W, B, Mean, Rstd,
                             stride, M, N, eps);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_layer_norm_fwd_16384_8(cudaStream_t stream, const __half *X, __half *Y,
+cudaError_t launch_layer_norm_fwd_512_2_1(cudaStream_t stream, const __half *X, __half *Y,
                                           const __half *W, const __half *B, float *Mean,
                                           float *Rstd, int stride, int M, int N, float eps) {
   const dim3 grid(M);
-  return launch_layer_norm_fwd_16384_8(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
+  return launch_layer_norm_fwd_512_2_1(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
+}
+
+// layer_norm_fwd<1024, 4, 1>: one instantiation
+namespace layer_norm_fwd_1024_4_1 {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
+    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
+    int stride, int /*M*/, int N, float eps) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
+  const __half *const x_row = X + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
+  __half *const y_row = Y + row * stride;
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
+  float sum_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sum_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:21: sum_acc += a;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      sum_acc[i] = sum_acc[i] + a[i];
+    }
+  }
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
+  float sum_sum_acc_part = sum_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
+  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
+  }
+  __syncthreads();
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_sum_acc_smem, 1);
+  const float mean = sum_sum_acc / static_cast<float>(N);
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
+  float var_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    var_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      bool bits[X_ROW_LOAD_VEC_1];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
+          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
+    float d[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
+    }
+    // layer_norm.cpp:31: var_acc += d * d;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      var_acc[i] = var_acc[i] + d[i] * d[i];
+    }
+  }
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
+  float sum_var_acc_part = var_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
+  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
+  }
+  __syncthreads();
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_var_acc_smem, 1);
+  const float var = sum_var_acc / static_cast<float>(N);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
+  const float rstd = 1.0f / sqrtf(var + eps);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Mean[row] = mean;
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Rstd[row] = rstd;
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:41: auto mask = cols < N;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask[i] = cols[i] < N;
+    }
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + W_VEC - 1]);
+    }
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + B_VEC - 1]);
+    }
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
+          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+          mask[i + X_ROW_LOAD_VEC_2 - 1]);
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
+    float y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
+    }
+    // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
+      __half vals[Y_ROW_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_f16(y[i + v]);
+      tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(
+          y_row + cols[i], vals, &mask[i], mask[i + Y_ROW_STORE_VEC - 1]);
+    }
+  }
+}
+
+// The same kernel compiled assuming X, Y, W and B are 16-byte aligned and stride and N are
+// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
+    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
+    int stride, int /*M*/, int N, float eps) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
+  const __half *const x_row = X + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
+  __half *const y_row = Y + row * stride;
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
+  float sum_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sum_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:21: sum_acc += a;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      sum_acc[i] = sum_acc[i] + a[i];
+    }
+  }
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
+  float sum_sum_acc_part = sum_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
+  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
+  }
+  __syncthreads();
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_sum_acc_smem, 1);
+  const float mean = sum_sum_acc / static_cast<float>(N);
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
+  float var_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    var_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
+    float d[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
+    }
+    // layer_norm.cpp:31: var_acc += d * d;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      var_acc[i] = var_acc[i] + d[i] * d[i];
+    }
+  }
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
+  float sum_var_acc_part = var_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
+  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
+  }
+  __syncthreads();
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_var_acc_smem, 1);
+  const float var = sum_var_acc / static_cast<float>(N);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
+  const float rstd = 1.0f / sqrtf(var + eps);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Mean[row] = mean;
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Rstd[row] = rstd;
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:41: auto mask = cols < N;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask[i] = cols[i] < N;
+    }
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
+          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
+    float y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
+    }
+    // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
+      __half vals[Y_ROW_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_f16(y[i + v]);
+      if (mask[i])
+        tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace layer_norm_fwd_1024_4_1
+
+/// Launches layer_norm_fwd<1024, 4, 1> on `stream` with
+/// layer_norm_fwd_1024_4_1::NUM_THREADS threads per block.
+cudaError_t launch_layer_norm_fwd_1024_4_1(dim3 grid, cudaStream_t stream, const __half *X,
+                                           __half *Y, const __half *W, const __half *B, float *Mean,
+                                           float *Rstd, int stride, int M, int N, float eps) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when X, Y, W and B are 16-byte aligned and stride and N are multiples of
+  // 16.
+  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(Y) &&
+                       tilec::rt::aligned_to_16(W) && tilec::rt::aligned_to_16(B) &&
+                       stride % 16 == 0 && N % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(layer_norm_fwd_1024_4_1::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, layer_norm_fwd_1024_4_1::aligned::layer_norm_fwd, X, Y, W, B,
+                              Mean, Rstd, stride, M, N, eps);
+  return cudaLaunchKernelEx(&config, layer_norm_fwd_1024_4_1::layer_norm_fwd, X, Y, W, B, Mean,
+                            Rstd, stride, M, N, eps);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_layer_norm_fwd_1024_4_1(cudaStream_t stream, const __half *X, __half *Y,
+                                           const __half *W, const __half *B, float *Mean,
+                                           float *Rstd, int stride, int M, int N, float eps) {
+  const dim3 grid(M);
+  return launch_layer_norm_fwd_1024_4_1(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
+}
+
+// layer_norm_fwd<2048, 8, 1>: one instantiation
+namespace layer_norm_fwd_2048_8_1 {
+constexpr int BLOCK = 2048;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
+    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
+    int stride, int /*M*/, int N, float eps) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
+  const __half *const x_row = X + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
+  __half *const y_row = Y + row * stride;
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
+  float sum_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sum_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:21: sum_acc += a;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      sum_acc[i] = sum_acc[i] + a[i];
+    }
+  }
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
+  float sum_sum_acc_part = sum_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
+  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
+  }
+  __syncthreads();
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
+  const float mean = sum_sum_acc / static_cast<float>(N);
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
+  float var_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    var_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      bool bits[X_ROW_LOAD_VEC_1];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
+          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
+    float d[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
+    }
+    // layer_norm.cpp:31: var_acc += d * d;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      var_acc[i] = var_acc[i] + d[i] * d[i];
+    }
+  }
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
+  float sum_var_acc_part = var_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
+  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
+  }
+  __syncthreads();
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
+  const float var = sum_var_acc / static_cast<float>(N);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
+  const float rstd = 1.0f / sqrtf(var + eps);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Mean[row] = mean;
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Rstd[row] = rstd;
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:41: auto mask = cols < N;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask[i] = cols[i] < N;
+    }
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + W_VEC - 1]);
+    }
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + B_VEC - 1]);
+    }
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
+          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+          mask[i + X_ROW_LOAD_VEC_2 - 1]);
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
+    float y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
+    }
+    // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
+      __half vals[Y_ROW_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_f16(y[i + v]);
+      tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(
+          y_row + cols[i], vals, &mask[i], mask[i + Y_ROW_STORE_VEC - 1]);
+    }
+  }
+}
+
+// The same kernel compiled assuming X, Y, W and B are 16-byte aligned and stride and N are
+// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 2048;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
+    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
+    int stride, int /*M*/, int N, float eps) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
+  const __half *const x_row = X + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
+  __half *const y_row = Y + row * stride;
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
+  float sum_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sum_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:21: sum_acc += a;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      sum_acc[i] = sum_acc[i] + a[i];
+    }
+  }
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
+  float sum_sum_acc_part = sum_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
+  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
+  }
+  __syncthreads();
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
+  const float mean = sum_sum_acc / static_cast<float>(N);
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
+  float var_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    var_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
+    float d[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
+    }
+    // layer_norm.cpp:31: var_acc += d * d;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      var_acc[i] = var_acc[i] + d[i] * d[i];
+    }
+  }
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
+  float sum_var_acc_part = var_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
+  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
+  }
+  __syncthreads();
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
+  const float var = sum_var_acc / static_cast<float>(N);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
+  const float rstd = 1.0f / sqrtf(var + eps);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Mean[row] = mean;
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Rstd[row] = rstd;
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:41: auto mask = cols < N;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask[i] = cols[i] < N;
+    }
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
+          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
+    float y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
+    }
+    // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
+      __half vals[Y_ROW_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_f16(y[i + v]);
+      if (mask[i])
+        tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace layer_norm_fwd_2048_8_1
+
+/// Launches layer_norm_fwd<2048, 8, 1> on `stream` with
+/// layer_norm_fwd_2048_8_1::NUM_THREADS threads per block.
+cudaError_t launch_layer_norm_fwd_2048_8_1(dim3 grid, cudaStream_t stream, const __half *X,
+                                           __half *Y, const __half *W, const __half *B, float *Mean,
+                                           float *Rstd, int stride, int M, int N, float eps) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when X, Y, W and B are 16-byte aligned and stride and N are multiples of
+  // 16.
+  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(Y) &&
+                       tilec::rt::aligned_to_16(W) && tilec::rt::aligned_to_16(B) &&
+                       stride % 16 == 0 && N % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(layer_norm_fwd_2048_8_1::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, layer_norm_fwd_2048_8_1::aligned::layer_norm_fwd, X, Y, W, B,
+                              Mean, Rstd, stride, M, N, eps);
+  return cudaLaunchKernelEx(&config, layer_norm_fwd_2048_8_1::layer_norm_fwd, X, Y, W, B, Mean,
+                            Rstd, stride, M, N, eps);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_layer_norm_fwd_2048_8_1(cudaStream_t stream, const __half *X, __half *Y,
+                                           const __half *W, const __half *B, float *Mean,
+                                           float *Rstd, int stride, int M, int N, float eps) {
+  const dim3 grid(M);
+  return launch_layer_norm_fwd_2048_8_1(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
+}
+
+// layer_norm_fwd<4096, 8, 1>: one instantiation
+namespace layer_norm_fwd_4096_8_1 {
+constexpr int BLOCK = 4096;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
+    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
+    int stride, int /*M*/, int N, float eps) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
+  const __half *const x_row = X + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
+  __half *const y_row = Y + row * stride;
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
+  float sum_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sum_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:21: sum_acc += a;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      sum_acc[i] = sum_acc[i] + a[i];
+    }
+  }
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
+  float sum_sum_acc_part = sum_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
+  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
+  }
+  __syncthreads();
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
+  const float mean = sum_sum_acc / static_cast<float>(N);
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
+  float var_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    var_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      bool bits[X_ROW_LOAD_VEC_1];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+        bits[v] = cols[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
+          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
+    float d[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
+    }
+    // layer_norm.cpp:31: var_acc += d * d;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      var_acc[i] = var_acc[i] + d[i] * d[i];
+    }
+  }
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
+  float sum_var_acc_part = var_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
+  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
+  }
+  __syncthreads();
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
+  const float var = sum_var_acc / static_cast<float>(N);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
+  const float rstd = 1.0f / sqrtf(var + eps);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Mean[row] = mean;
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Rstd[row] = rstd;
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:41: auto mask = cols < N;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask[i] = cols[i] < N;
+    }
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + W_VEC - 1]);
+    }
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + B_VEC - 1]);
+    }
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
+          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+          mask[i + X_ROW_LOAD_VEC_2 - 1]);
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
+    float y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
+    }
+    // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
+      __half vals[Y_ROW_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_f16(y[i + v]);
+      tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(
+          y_row + cols[i], vals, &mask[i], mask[i + Y_ROW_STORE_VEC - 1]);
+    }
+  }
+}
+
+// The same kernel compiled assuming X, Y, W and B are 16-byte aligned and stride and N are
+// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
+    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
+    int stride, int /*M*/, int N, float eps) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
+  const __half *const x_row = X + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
+  __half *const y_row = Y + row * stride;
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
+  float sum_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sum_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:21: sum_acc += a;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      sum_acc[i] = sum_acc[i] + a[i];
+    }
+  }
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
+  float sum_sum_acc_part = sum_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
+  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
+  }
+  __syncthreads();
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
+  const float mean = sum_sum_acc / static_cast<float>(N);
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
+  float var_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    var_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
+    float d[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
+    }
+    // layer_norm.cpp:31: var_acc += d * d;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      var_acc[i] = var_acc[i] + d[i] * d[i];
+    }
+  }
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
+  float sum_var_acc_part = var_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
+  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
+  }
+  __syncthreads();
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
+  const float var = sum_var_acc / static_cast<float>(N);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
+  const float rstd = 1.0f / sqrtf(var + eps);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Mean[row] = mean;
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Rstd[row] = rstd;
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:41: auto mask = cols < N;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask[i] = cols[i] < N;
+    }
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
+          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
+    float y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
+    }
+    // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
+      __half vals[Y_ROW_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_f16(y[i + v]);
+      if (mask[i])
+        tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace layer_norm_fwd_4096_8_1
+
+/// Launches layer_norm_fwd<4096, 8, 1> on `stream` with
+/// layer_norm_fwd_4096_8_1::NUM_THREADS threads per block.
+cudaError_t launch_layer_norm_fwd_4096_8_1(dim3 grid, cudaStream_t stream, const __half *X,
+                                           __half *Y, const __half *W, const __half *B, float *Mean,
+                                           float *Rstd, int stride, int M, int N, float eps) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when X, Y, W and B are 16-byte aligned and stride and N are multiples of
+  // 16.
+  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(Y) &&
+                       tilec::rt::aligned_to_16(W) && tilec::rt::aligned_to_16(B) &&
+                       stride % 16 == 0 && N % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(layer_norm_fwd_4096_8_1::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, layer_norm_fwd_4096_8_1::aligned::layer_norm_fwd, X, Y, W, B,
+                              Mean, Rstd, stride, M, N, eps);
+  return cudaLaunchKernelEx(&config, layer_norm_fwd_4096_8_1::layer_norm_fwd, X, Y, W, B, Mean,
+                            Rstd, stride, M, N, eps);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_layer_norm_fwd_4096_8_1(cudaStream_t stream, const __half *X, __half *Y,
+                                           const __half *W, const __half *B, float *Mean,
+                                           float *Rstd, int stride, int M, int N, float eps) {
+  const dim3 grid(M);
+  return launch_layer_norm_fwd_4096_8_1(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
+}
+
+// layer_norm_fwd<8192, 8, 1>: one instantiation
+namespace layer_norm_fwd_8192_8_1 {
+constexpr int BLOCK = 8192;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 8192: 8 contiguous per thread, 32 lanes, 8 warps; 32 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
+    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
+    int stride, int /*M*/, int N, float eps) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
+  const __half *const x_row = X + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
+  __half *const y_row = Y + row * stride;
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
+  float sum_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sum_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    int cols[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      {
+        bool bits[X_ROW_LOAD_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
+          bits[v] = cols[i + v] < N;
+        tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
+            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+            cols[i + X_ROW_LOAD_VEC - 1] < N);
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:21: sum_acc += a;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        sum_acc[i + k] = sum_acc[i + k] + a[i + k];
+      }
+    }
+  }
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
+  float sum_sum_acc_part = sum_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
+  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
+  }
+  __syncthreads();
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
+  const float mean = sum_sum_acc / static_cast<float>(N);
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
+  float var_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    var_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    int cols[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
+    float a[L0::ELEMS];
+    float d[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      {
+        bool bits[X_ROW_LOAD_VEC_1];
+        TILEC_UNROLL
+        for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+          bits[v] = cols[i + v] < N;
+        tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
+            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+            cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
+      }
+      // layer_norm.cpp:31: var_acc += d * d;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
+      }
+    }
+  }
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
+  float sum_var_acc_part = var_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
+  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
+  }
+  __syncthreads();
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
+  const float var = sum_var_acc / static_cast<float>(N);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
+  const float rstd = 1.0f / sqrtf(var + eps);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Mean[row] = mean;
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Rstd[row] = rstd;
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    int cols[L0::ELEMS];
+    bool mask[L0::ELEMS];
+    __half w[L0::ELEMS];
+    __half b[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
+    float a[L0::ELEMS];
+    float y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:41: auto mask = cols < N;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        mask[i + k] = cols[i + k] < N;
+      }
+      // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + W_VEC - 1]);
+      // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + B_VEC - 1]);
+      // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
+          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+          mask[i + X_ROW_LOAD_VEC_2 - 1]);
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        y[i + k] = (a[i + k] - mean) * rstd * tilec::rt::to_float(w[i + k]) + tilec::rt::to_float(b[i + k]);
+      }
+      // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+      {
+        __half vals[Y_ROW_STORE_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+          vals[v] = tilec::rt::to_f16(y[i + v]);
+        tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(
+            y_row + cols[i], vals, &mask[i], mask[i + Y_ROW_STORE_VEC - 1]);
+      }
+    }
+  }
+}
+
+// The same kernel compiled assuming X, Y, W and B are 16-byte aligned and stride and N are
+// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 8192;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 8192: 8 contiguous per thread, 32 lanes, 8 warps; 32 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
+    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
+    int stride, int /*M*/, int N, float eps) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
+  const __half *const x_row = X + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
+  __half *const y_row = Y + row * stride;
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
+  float sum_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sum_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    int cols[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:21: sum_acc += a;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        sum_acc[i + k] = sum_acc[i + k] + a[i + k];
+      }
+    }
+  }
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
+  float sum_sum_acc_part = sum_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
+  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
+  }
+  __syncthreads();
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
+  const float mean = sum_sum_acc / static_cast<float>(N);
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
+  float var_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    var_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    int cols[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
+    float a[L0::ELEMS];
+    float d[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
+      }
+      // layer_norm.cpp:31: var_acc += d * d;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
+      }
+    }
+  }
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
+  float sum_var_acc_part = var_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
+  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
+  }
+  __syncthreads();
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
+  const float var = sum_var_acc / static_cast<float>(N);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
+  const float rstd = 1.0f / sqrtf(var + eps);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Mean[row] = mean;
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Rstd[row] = rstd;
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    int cols[L0::ELEMS];
+    bool mask[L0::ELEMS];
+    __half w[L0::ELEMS];
+    __half b[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
+    float a[L0::ELEMS];
+    float y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+      // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:41: auto mask = cols < N;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        mask[i + k] = cols[i + k] < N;
+      }
+      // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+      // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+      // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
+          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        y[i + k] = (a[i + k] - mean) * rstd * tilec::rt::to_float(w[i + k]) + tilec::rt::to_float(b[i + k]);
+      }
+      // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+      {
+        __half vals[Y_ROW_STORE_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+          vals[v] = tilec::rt::to_f16(y[i + v]);
+        if (mask[i])
+          tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
+      }
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace layer_norm_fwd_8192_8_1
+
+/// Launches layer_norm_fwd<8192, 8, 1> on `stream` with
+/// layer_norm_fwd_8192_8_1::NUM_THREADS threads per block.
+cudaError_t launch_layer_norm_fwd_8192_8_1(dim3 grid, cudaStream_t stream, const __half *X,
+                                           __half *Y, const __half *W, const __half *B, float *Mean,
+                                           float *Rstd, int stride, int M, int N, float eps) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when X, Y, W and B are 16-byte aligned and stride and N are multiples of
+  // 16.
+  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(Y) &&
+                       tilec::rt::aligned_to_16(W) && tilec::rt::aligned_to_16(B) &&
+                       stride % 16 == 0 && N % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(layer_norm_fwd_8192_8_1::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, layer_norm_fwd_8192_8_1::aligned::layer_norm_fwd, X, Y, W, B,
+                              Mean, Rstd, stride, M, N, eps);
+  return cudaLaunchKernelEx(&config, layer_norm_fwd_8192_8_1::layer_norm_fwd, X, Y, W, B, Mean,
+                            Rstd, stride, M, N, eps);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_layer_norm_fwd_8192_8_1(cudaStream_t stream, const __half *X, __half *Y,
+                                           const __half *W, const __half *B, float *Mean,
+                                           float *Rstd, int stride, int M, int N, float eps) {
+  const dim3 grid(M);
+  return launch_layer_norm_fwd_8192_8_1(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
+}
+
+// layer_norm_fwd<16384, 8, 1>: one instantiation
+namespace layer_norm_fwd_16384_8_1 {
+constexpr int BLOCK = 16384;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 16384: 8 contiguous per thread, 32 lanes, 8 warps; 64 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
+    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
+    int stride, int /*M*/, int N, float eps) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
+  const __half *const x_row = X + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
+  __half *const y_row = Y + row * stride;
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
+  float sum_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sum_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    int cols[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
+      // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      {
+        bool bits[X_ROW_LOAD_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
+          bits[v] = cols[i + v] < N;
+        tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
+            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+            cols[i + X_ROW_LOAD_VEC - 1] < N);
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:21: sum_acc += a;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        sum_acc[i + k] = sum_acc[i + k] + a[i + k];
+      }
+    }
+  }
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
+  float sum_sum_acc_part = sum_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
+  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
+  }
+  __syncthreads();
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
+  const float mean = sum_sum_acc / static_cast<float>(N);
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
+  float var_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    var_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    int cols[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
+    float a[L0::ELEMS];
+    float d[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 96 registers)
+      // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      {
+        bool bits[X_ROW_LOAD_VEC_1];
+        TILEC_UNROLL
+        for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+          bits[v] = cols[i + v] < N;
+        tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
+            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
+            cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
+      }
+      // layer_norm.cpp:31: var_acc += d * d;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
+      }
+    }
+  }
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
+  float sum_var_acc_part = var_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
+  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
+  }
+  __syncthreads();
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
+  const float var = sum_var_acc / static_cast<float>(N);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
+  const float rstd = 1.0f / sqrtf(var + eps);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Mean[row] = mean;
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Rstd[row] = rstd;
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    int cols[L0::ELEMS];
+    bool mask[L0::ELEMS];
+    __half w[L0::ELEMS];
+    __half b[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
+    float a[L0::ELEMS];
+    float y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
+      // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:41: auto mask = cols < N;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        mask[i + k] = cols[i + k] < N;
+      }
+      // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+      tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + W_VEC - 1]);
+      // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+      tilec::rt::load_vec<B_VEC, false>(&b[i], B + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                        mask[i + B_VEC - 1]);
+      // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
+          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
+          mask[i + X_ROW_LOAD_VEC_2 - 1]);
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        y[i + k] = (a[i + k] - mean) * rstd * tilec::rt::to_float(w[i + k]) + tilec::rt::to_float(b[i + k]);
+      }
+      // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+      {
+        __half vals[Y_ROW_STORE_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+          vals[v] = tilec::rt::to_f16(y[i + v]);
+        tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(
+            y_row + cols[i], vals, &mask[i], mask[i + Y_ROW_STORE_VEC - 1]);
+      }
+    }
+  }
+}
+
+// The same kernel compiled assuming X, Y, W and B are 16-byte aligned and stride and N are
+// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 16384;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 16384: 8 contiguous per thread, 32 lanes, 8 warps; 64 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
+    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
+    int stride, int /*M*/, int N, float eps) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
+  const __half *const x_row = X + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
+  __half *const y_row = Y + row * stride;
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
+  float sum_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sum_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    int cols[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
+      // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:21: sum_acc += a;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+        sum_acc[i + k] = sum_acc[i + k] + a[i + k];
+      }
+    }
+  }
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
+  float sum_sum_acc_part = sum_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
+  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
+  }
+  __syncthreads();
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
+  const float mean = sum_sum_acc / static_cast<float>(N);
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
+  float var_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    var_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    int cols[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
+    float a[L0::ELEMS];
+    float d[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 96 registers)
+      // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
+      }
+      // layer_norm.cpp:31: var_acc += d * d;
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+        var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
+      }
+    }
+  }
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
+  float sum_var_acc_part = var_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
+  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
+  }
+  __syncthreads();
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
+  const float var = sum_var_acc / static_cast<float>(N);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
+  const float rstd = 1.0f / sqrtf(var + eps);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Mean[row] = mean;
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Rstd[row] = rstd;
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    int cols[L0::ELEMS];
+    bool mask[L0::ELEMS];
+    __half w[L0::ELEMS];
+    __half b[L0::ELEMS];
+    __half x_row_load[L0::ELEMS];
+    float a[L0::ELEMS];
+    float y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
+      // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // layer_norm.cpp:41: auto mask = cols < N;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        mask[i + k] = cols[i + k] < N;
+      }
+      // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+      tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+      // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+      tilec::rt::load_vec_if<B_VEC, true>(&b[i], B + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+      // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
+          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
+      }
+      // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
+      TILEC_UNROLL
+      for (int k = 0; k < W_VEC; ++k) {
+        y[i + k] = (a[i + k] - mean) * rstd * tilec::rt::to_float(w[i + k]) + tilec::rt::to_float(b[i + k]);
+      }
+      // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+      {
+        __half vals[Y_ROW_STORE_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+          vals[v] = tilec::rt::to_f16(y[i + v]);
+        if (mask[i])
+          tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
+      }
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace layer_norm_fwd_16384_8_1
+
+/// Launches layer_norm_fwd<16384, 8, 1> on `stream` with
+/// layer_norm_fwd_16384_8_1::NUM_THREADS threads per block.
+cudaError_t launch_layer_norm_fwd_16384_8_1(dim3 grid, cudaStream_t stream, const __half *X,
+                                            __half *Y, const __half *W, const __half *B,
+                                            float *Mean, float *Rstd, int stride, int M, int N,
+                                            float eps) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when X, Y, W and B are 16-byte aligned and stride and N are multiples of
+  // 16.
+  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(Y) &&
+                       tilec::rt::aligned_to_16(W) && tilec::rt::aligned_to_16(B) &&
+                       stride % 16 == 0 && N % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(layer_norm_fwd_16384_8_1::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, layer_norm_fwd_16384_8_1::aligned::layer_norm_fwd, X, Y, W,
+                              B, Mean, Rstd, stride, M, N, eps);
+  return cudaLaunchKernelEx(&config, layer_norm_fwd_16384_8_1::layer_norm_fwd, X, Y, W, B, Mean,
+                            Rstd, stride, M, N, eps);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_layer_norm_fwd_16384_8_1(cudaStream_t stream, const __half *X, __half *Y,
+                                            const __half *W, const __half *B, float *Mean,
+                                            float *Rstd, int stride, int M, int N, float eps) {
+  const dim3 grid(M);
+  return launch_layer_norm_fwd_16384_8_1(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
+}
+
+// layer_norm_fwd<4096, 8, 2>: one instantiation
+namespace layer_norm_fwd_4096_8_2 {
+constexpr int BLOCK = 4096;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 2;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
+    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
+    int stride, int /*M*/, int N, float eps) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
+  const __half *const x_row = X + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
+  __half *const y_row = Y + row * stride;
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
+  float sum_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sum_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+  __half x_row_load_next[L0::ELEMS];
+  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
+  if (0 < N) {
+    // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
+      bool bits[X_ROW_LOAD_NEXT_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_NEXT_VEC; ++v)
+        bits[v] = cols_next[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC, false>(
+          &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
+          cols_next[i + X_ROW_LOAD_NEXT_VEC - 1] < N);
+    }
+  }
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x_row_load[i] = x_row_load_next[i];
+    }
+    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
+    if (off + BLOCK < N) {
+      // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
+        bool bits[X_ROW_LOAD_NEXT_VEC_1];
+        TILEC_UNROLL
+        for (int v = 0; v < X_ROW_LOAD_NEXT_VEC_1; ++v)
+          bits[v] = cols_next[i + v] < N;
+        tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC_1, false>(
+            &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
+            cols_next[i + X_ROW_LOAD_NEXT_VEC_1 - 1] < N);
+      }
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:21: sum_acc += a;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      sum_acc[i] = sum_acc[i] + a[i];
+    }
+  }
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
+  float sum_sum_acc_part = sum_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
+  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
+  }
+  __syncthreads();
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
+  const float mean = sum_sum_acc / static_cast<float>(N);
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
+  float var_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    var_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+  __half x_row_load_next_1[L0::ELEMS];
+  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
+  if (0 < N) {
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
+      bool bits[X_ROW_LOAD_NEXT_1_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC; ++v)
+        bits[v] = cols_next[i + v] < N;
+      tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC, false>(
+          &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
+          cols_next[i + X_ROW_LOAD_NEXT_1_VEC - 1] < N);
+    }
+  }
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x_row_load[i] = x_row_load_next_1[i];
+    }
+    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
+    if (off + BLOCK < N) {
+      // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
+        bool bits[X_ROW_LOAD_NEXT_1_VEC_1];
+        TILEC_UNROLL
+        for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC_1; ++v)
+          bits[v] = cols_next[i + v] < N;
+        tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC_1, false>(
+            &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
+            cols_next[i + X_ROW_LOAD_NEXT_1_VEC_1 - 1] < N);
+      }
+    }
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
+    float d[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
+    }
+    // layer_norm.cpp:31: var_acc += d * d;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      var_acc[i] = var_acc[i] + d[i] * d[i];
+    }
+  }
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
+  float sum_var_acc_part = var_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
+  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
+  }
+  __syncthreads();
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
+  const float var = sum_var_acc / static_cast<float>(N);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
+  const float rstd = 1.0f / sqrtf(var + eps);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Mean[row] = mean;
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Rstd[row] = rstd;
+  // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+  __half w_next[L0::ELEMS];
+  // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+  __half b_next[L0::ELEMS];
+  // prefetch: the loop's first loads into w_next and b_next; each iteration then loads the next one's while it computes
+  if (0 < N) {
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // layer_norm.cpp:41: auto mask = cols < N;
+    bool mask_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask_next[i] = cols_next[i] < N;
+    }
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
+      tilec::rt::load_vec<W_NEXT_VEC, false>(&w_next[i], W + cols_next[i], &mask_next[i],
+                                             tilec::rt::to_f16(0.0f),
+                                             mask_next[i + W_NEXT_VEC - 1]);
+    }
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
+      tilec::rt::load_vec<B_NEXT_VEC, false>(&b_next[i], B + cols_next[i], &mask_next[i],
+                                             tilec::rt::to_f16(0.0f),
+                                             mask_next[i + B_NEXT_VEC - 1]);
+    }
+  }
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      w[i] = w_next[i];
+    }
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      b[i] = b_next[i];
+    }
+    // prefetch: the next iteration's loads into w_next and b_next, before this iteration's arithmetic
+    if (off + BLOCK < N) {
+      // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // layer_norm.cpp:41: auto mask = cols < N;
+      bool mask_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        mask_next[i] = cols_next[i] < N;
+      }
+      // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
+        tilec::rt::load_vec<W_NEXT_VEC_1, false>(&w_next[i], W + cols_next[i], &mask_next[i],
+                                                 tilec::rt::to_f16(0.0f),
+                                                 mask_next[i + W_NEXT_VEC_1 - 1]);
+      }
+      // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
+        tilec::rt::load_vec<B_NEXT_VEC_1, false>(&b_next[i], B + cols_next[i], &mask_next[i],
+                                                 tilec::rt::to_f16(0.0f),
+                                                 mask_next[i + B_NEXT_VEC_1 - 1]);
+      }
+    }
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:41: auto mask = cols < N;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask[i] = cols[i] < N;
+    }
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], &mask[i],
+                                                 tilec::rt::to_f16(0.0f),
+                                                 mask[i + X_ROW_LOAD_VEC - 1]);
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
+    float y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
+    }
+    // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
+      __half vals[Y_ROW_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_f16(y[i + v]);
+      tilec::rt::store_vec<Y_ROW_STORE_VEC, false>(
+          y_row + cols[i], vals, &mask[i], mask[i + Y_ROW_STORE_VEC - 1]);
+    }
+  }
+}
+
+// The same kernel compiled assuming X, Y, W and B are 16-byte aligned and stride and N are
+// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 2;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int W_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
+    const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
+    int stride, int /*M*/, int N, float eps) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_sum_acc_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_var_acc_smem = reinterpret_cast<float *>(smem + 0);
+  // layer_norm.cpp:12: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // layer_norm.cpp:13: const tl::half *x_row = X + row * stride;
+  const __half *const x_row = X + row * stride;
+  // layer_norm.cpp:14: tl::half *y_row = Y + row * stride;
+  __half *const y_row = Y + row * stride;
+  // layer_norm.cpp:17: auto sum_acc = tl::zeros<float, BLOCK>();
+  float sum_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sum_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+  __half x_row_load_next[L0::ELEMS];
+  // prefetch: the loop's first loads into x_row_load_next; each iteration then loads the next one's while it computes
+  if (0 < N) {
+    // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC, true>(
+          &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
+    }
+  }
+  // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x_row_load[i] = x_row_load_next[i];
+    }
+    // prefetch: the next iteration's loads into x_row_load_next, before this iteration's arithmetic
+    if (off + BLOCK < N) {
+      // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC_1, true>(
+            &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
+      }
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:21: sum_acc += a;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      sum_acc[i] = sum_acc[i] + a[i];
+    }
+  }
+  // layer_norm.cpp:23: float mean = tl::sum(sum_acc) / N;
+  float sum_sum_acc_part = sum_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_sum_acc_part = tilec::rt::Sum::combine(sum_sum_acc_part, sum_acc[i]);
+  sum_sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_sum_acc_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_sum_acc_smem[L0::warp_coord0()] = sum_sum_acc_part;
+  }
+  __syncthreads();
+  const float sum_sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_sum_acc_smem, 1);
+  const float mean = sum_sum_acc / static_cast<float>(N);
+  // layer_norm.cpp:26: auto var_acc = tl::zeros<float, BLOCK>();
+  float var_acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    var_acc[i] = 0.0f;
+  }
+  // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+  __half x_row_load_next_1[L0::ELEMS];
+  // prefetch: the loop's first loads into x_row_load_next_1; each iteration then loads the next one's while it computes
+  if (0 < N) {
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC, true>(
+          &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
+    }
+  }
+  // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      x_row_load[i] = x_row_load_next_1[i];
+    }
+    // prefetch: the next iteration's loads into x_row_load_next_1, before this iteration's arithmetic
+    if (off + BLOCK < N) {
+      // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC_1, true>(
+            &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
+      }
+    }
+    // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
+    float d[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      d[i] = (cols[i] < N) ? (a[i] - mean) : 0.0f;
+    }
+    // layer_norm.cpp:31: var_acc += d * d;
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      var_acc[i] = var_acc[i] + d[i] * d[i];
+    }
+  }
+  // layer_norm.cpp:33: float var = tl::sum(var_acc) / N;
+  float sum_var_acc_part = var_acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_var_acc_part = tilec::rt::Sum::combine(sum_var_acc_part, var_acc[i]);
+  sum_var_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_var_acc_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_var_acc_smem[L0::warp_coord0()] = sum_var_acc_part;
+  }
+  __syncthreads();
+  const float sum_var_acc = tilec::rt::combine_partials<tilec::rt::Sum, 8>(sum_var_acc_smem, 1);
+  const float var = sum_var_acc / static_cast<float>(N);
+  // layer_norm.cpp:34: float rstd = 1.0f / tl::sqrt(var + eps);
+  const float rstd = 1.0f / sqrtf(var + eps);
+  // layer_norm.cpp:35: tl::store(Mean + row, mean);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Mean[row] = mean;
+  // layer_norm.cpp:36: tl::store(Rstd + row, rstd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    Rstd[row] = rstd;
+  // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+  __half w_next[L0::ELEMS];
+  // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+  __half b_next[L0::ELEMS];
+  // prefetch: the loop's first loads into w_next and b_next; each iteration then loads the next one's while it computes
+  if (0 < N) {
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+    int cols_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols_next[i] = L0::coord0(i);
+    }
+    // layer_norm.cpp:41: auto mask = cols < N;
+    bool mask_next[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask_next[i] = cols_next[i] < N;
+    }
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
+      tilec::rt::load_vec_if<W_NEXT_VEC, true>(&w_next[i], W + cols_next[i], mask_next[i],
+                                               tilec::rt::to_f16(0.0f));
+    }
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
+      tilec::rt::load_vec_if<B_NEXT_VEC, true>(&b_next[i], B + cols_next[i], mask_next[i],
+                                               tilec::rt::to_f16(0.0f));
+    }
+  }
+  // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < N; off += BLOCK) {
+    // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+    __half w[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      w[i] = w_next[i];
+    }
+    // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+    __half b[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      b[i] = b_next[i];
+    }
+    // prefetch: the next iteration's loads into w_next and b_next, before this iteration's arithmetic
+    if (off + BLOCK < N) {
+      // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+      int cols_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        cols_next[i] = off + BLOCK + L0::coord0(i);
+      }
+      // layer_norm.cpp:41: auto mask = cols < N;
+      bool mask_next[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        mask_next[i] = cols_next[i] < N;
+      }
+      // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
+        tilec::rt::load_vec_if<W_NEXT_VEC_1, true>(
+            &w_next[i], W + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
+      }
+      // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
+        tilec::rt::load_vec_if<B_NEXT_VEC_1, true>(
+            &b_next[i], B + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
+      }
+    }
+    // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
+    int cols[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      cols[i] = off + L0::coord0(i);
+    }
+    // layer_norm.cpp:41: auto mask = cols < N;
+    bool mask[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      mask[i] = cols[i] < N;
+    }
+    // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+    __half x_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+          &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    }
+    float a[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      a[i] = tilec::rt::to_float(x_row_load[i]);
+    }
+    // layer_norm.cpp:45: auto y = (a - mean) * rstd * w + b;
+    float y[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      y[i] = (a[i] - mean) * rstd * tilec::rt::to_float(w[i]) + tilec::rt::to_float(b[i]);
+    }
+    // layer_norm.cpp:46: tl::store(y_row + cols, tl::cast<tl::half>(y), mask);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += Y_ROW_STORE_VEC) {
+      __half vals[Y_ROW_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_ROW_STORE_VEC; ++v)
+        vals[v] = tilec::rt::to_f16(y[i + v]);
+      if (mask[i])
+        tilec::rt::store_vec<Y_ROW_STORE_VEC, true>(y_row + cols[i], vals);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace layer_norm_fwd_4096_8_2
+
+/// Launches layer_norm_fwd<4096, 8, 2> on `stream` with
+/// layer_norm_fwd_4096_8_2::NUM_THREADS threads per block.
+cudaError_t launch_layer_norm_fwd_4096_8_2(dim3 grid, cudaStream_t stream, const __half *X,
+                                           __half *Y, const __half *W, const __half *B, float *Mean,
+                                           float *Rstd, int stride, int M, int N, float eps) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when X, Y, W and B are 16-byte aligned and stride and N are multiples of
+  // 16.
+  const bool aligned = tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(Y) &&
+                       tilec::rt::aligned_to_16(W) && tilec::rt::aligned_to_16(B) &&
+                       stride % 16 == 0 && N % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(layer_norm_fwd_4096_8_2::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, layer_norm_fwd_4096_8_2::aligned::layer_norm_fwd, X, Y, W, B,
+                              Mean, Rstd, stride, M, N, eps);
+  return cudaLaunchKernelEx(&config, layer_norm_fwd_4096_8_2::layer_norm_fwd, X, Y, W, B, Mean,
+                            Rstd, stride, M, N, eps);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_layer_norm_fwd_4096_8_2(cudaStream_t stream, const __half *X, __half *Y,
+                                           const __half *W, const __half *B, float *Mean,
+                                           float *Rstd, int stride, int M, int N, float eps) {
+  const dim3 grid(M);
+  return launch_layer_norm_fwd_4096_8_2(grid, stream, X, Y, W, B, Mean, Rstd, stride, M, N, eps);
 }

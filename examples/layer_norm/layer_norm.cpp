@@ -1,9 +1,12 @@
 // Layer normalization forward pass, as in Triton's tutorial 05: fp16 in and out, fp32 statistics.
 // One program per row; the row is walked in BLOCK-wide chunks three times (mean, variance, output).
+// BLOCK >= N reads the row in one chunk a pass (Triton's choice up to 32768 fp16 columns); a smaller
+// BLOCK loops, and NUM_STAGES = 2 then loads each chunk while the chunk before is computed (for
+// rows of several chunks: it costs registers where a pass runs once).
 #include <tilec/tl.hpp>
 
-template <int BLOCK, int NUM_WARPS>
-TILEC_KERNEL(num_warps = NUM_WARPS, grid = (M))
+template <int BLOCK, int NUM_WARPS, int NUM_STAGES = 1>
+TILEC_KERNEL(num_warps = NUM_WARPS, num_stages = NUM_STAGES, grid = (M))
 void layer_norm_fwd(const tl::half *X, tl::half *Y, const tl::half *W, const tl::half *B,
                     float *Mean, float *Rstd, int stride, int M, int N, float eps) {
   int row = tl::program_id(0);
@@ -46,3 +49,5 @@ void layer_norm_fwd(const tl::half *X, tl::half *Y, const tl::half *W, const tl:
 
 template void layer_norm_fwd<1024, 8>(const tl::half *, tl::half *, const tl::half *, const tl::half *,
                                       float *, float *, int, int, int, float);
+template void layer_norm_fwd<1024, 8, 2>(const tl::half *, tl::half *, const tl::half *, const tl::half *,
+                                         float *, float *, int, int, int, float);

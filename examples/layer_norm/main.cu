@@ -1,5 +1,6 @@
-// Runs tilec's CUDA for layer_norm_fwd<1024, 8> (fp16 in/out, fp32 statistics) on random rows of
-// ragged widths and compares Y, Mean and Rstd with the CPU reference of the same source.
+// Runs tilec's CUDA for layer_norm_fwd<1024, 8> and <1024, 8, 2> (loads one chunk ahead) (fp16
+// in/out, fp32 statistics) on random rows of ragged widths, one chunk and several, and compares Y,
+// Mean and Rstd with the CPU reference of the same source and float64.
 #include "../common/harness.h"
 #include "layer_norm.cpp"
 #if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
@@ -18,11 +19,8 @@ static std::vector<tl::half> toHalf(const std::vector<float> &v) {
   return h;
 }
 
-int main(int argc, char **argv) {
-  harness::Report report;
-  std::vector<std::pair<int, int>> cases = {{1, 1}, {5, 1000}, {64, 1024}, {17, 3000}, {4096, 4096}};
-  if (harness::smallRun(argc, argv))
-    cases = {{1, 1}, {5, 1000}, {3, 2500}};
+template <int STAGES, class Launch>
+void run(harness::Report &report, const char *name, const std::vector<std::pair<int, int>> &cases, Launch launch) {
   for (auto [M, N] : cases) {
     int stride = N + 8;
     size_t n = size_t(M) * stride;
@@ -32,7 +30,7 @@ int main(int argc, char **argv) {
     float eps = 1e-5f;
     std::vector<tl::half> y(n, tl::half(0.0f));
     std::vector<float> mean(M), rstd(M);
-    tl::launch(tl::grid3{M}, layer_norm_fwd<1024, 8>, x.data(), y.data(), w.data(), b.data(),
+    tl::launch(tl::grid3{M}, layer_norm_fwd<1024, 8, STAGES>, x.data(), y.data(), w.data(), b.data(),
                mean.data(), rstd.data(), stride, M, N, eps);
 
     harness::DeviceBuffer<__half> dx(n), dy(n), dw(N), db(N);
@@ -43,8 +41,7 @@ int main(int argc, char **argv) {
     dy.poison();
     dmean.poison();
     drstd.poison();
-    CHECK_CUDA(launch_layer_norm_fwd_1024_8(cudaStream_t{}, dx.ptr, dy.ptr, dw.ptr, db.ptr, dmean.ptr,
-                                          drstd.ptr, stride, M, N, eps));
+    CHECK_CUDA(launch(cudaStream_t{}, dx.ptr, dy.ptr, dw.ptr, db.ptr, dmean.ptr, drstd.ptr, stride, M, N, eps));
     CHECK_CUDA(cudaDeviceSynchronize());
     std::vector<tl::half> gy(n);
     std::vector<float> gmean(M), grstd(M);
@@ -82,11 +79,18 @@ int main(int argc, char **argv) {
         }
       }
     std::string size = std::to_string(M) + "x" + std::to_string(N);
-    report.check("layer_norm", size + " Y", gpu, cpu, fy, 1e-3, paddingUntouched);
-    report.check("layer_norm", size + " mean", harness::toDoubles(gmean), harness::toDoubles(mean),
-                 fmean, 1e-6);
-    report.check("layer_norm", size + " rstd", harness::toDoubles(grstd), harness::toDoubles(rstd),
-                 frstd, 1e-6);
+    report.check(name, size + " Y", gpu, cpu, fy, 1e-3, paddingUntouched);
+    report.check(name, size + " mean", harness::toDoubles(gmean), harness::toDoubles(mean), fmean, 1e-6);
+    report.check(name, size + " rstd", harness::toDoubles(grstd), harness::toDoubles(rstd), frstd, 1e-6);
   }
+}
+
+int main(int argc, char **argv) {
+  harness::Report report;
+  std::vector<std::pair<int, int>> cases = {{1, 1}, {5, 1000}, {64, 1024}, {17, 3000}, {4096, 4096}, {3, 40000}};
+  if (harness::smallRun(argc, argv))
+    cases = {{1, 1}, {5, 1000}, {3, 2500}};
+  run<1>(report, "layer_norm", cases, [](auto... a) { return launch_layer_norm_fwd_1024_8_1(a...); });
+  run<2>(report, "layer_norm s2", cases, [](auto... a) { return launch_layer_norm_fwd_1024_8_2(a...); });
   return report.exitCode();
 }
