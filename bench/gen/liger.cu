@@ -426,11 +426,14 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
     __nv_bfloat16 vals[Y_STORE_VEC];
+    bool bits[Y_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < Y_STORE_VEC; ++v)
+    for (int v = 0; v < Y_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(normed[i + v]) * (offset + tilec::rt::to_float(w_row[i + v])));
-    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * y_stride + cols[i], vals, &mask[i],
-                                             mask[i + Y_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * y_stride + L0::coord0(i), vals, bits,
+                                             L0::coord0(i + Y_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -518,8 +521,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(normed[i + v]) * (offset + tilec::rt::to_float(w_row[i + v])));
-    if (mask[i])
-      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * y_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * y_stride + L0::coord0(i), vals);
   }
 }
 
@@ -644,11 +647,14 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) rms_norm_fwd(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
     __nv_bfloat16 vals[Y_STORE_VEC];
+    bool bits[Y_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < Y_STORE_VEC; ++v)
+    for (int v = 0; v < Y_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(normed[i + v]) * (offset + tilec::rt::to_float(w_row[i + v])));
-    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * y_stride + cols[i], vals, &mask[i],
-                                             mask[i + Y_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * y_stride + L0::coord0(i), vals, bits,
+                                             L0::coord0(i + Y_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -740,8 +746,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) rms_norm_fwd(
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(normed[i + v]) * (offset + tilec::rt::to_float(w_row[i + v])));
-    if (mask[i])
-      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * y_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * y_stride + L0::coord0(i), vals);
   }
 }
 
@@ -866,7 +872,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   float centered_masked[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    centered_masked[i] = mask[i] ? centered[i] : 0.0f;
+    centered_masked[i] = (L0::coord0(i) < n_cols) ? centered[i] : 0.0f;
   }
   // liger.cpp:84: float var = tl::sum(centered_masked * centered_masked) / n_cols;
   float sum_centered_masked_part = centered_masked[0] * centered_masked[0];
@@ -908,11 +914,14 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
     __nv_bfloat16 vals[Y_STORE_VEC];
+    bool bits[Y_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < Y_STORE_VEC; ++v)
+    for (int v = 0; v < Y_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_bf16(centered[i + v] * rstd * w_row[i + v] + b_row[i + v]);
-    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * y_stride + cols[i], vals, &mask[i],
-                                             mask[i + Y_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * y_stride + L0::coord0(i), vals, bits,
+                                             L0::coord0(i + Y_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -1001,7 +1010,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
   float centered_masked[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    centered_masked[i] = mask[i] ? centered[i] : 0.0f;
+    centered_masked[i] = (L0::coord0(i) < n_cols) ? centered[i] : 0.0f;
   }
   // liger.cpp:84: float var = tl::sum(centered_masked * centered_masked) / n_cols;
   float sum_centered_masked_part = centered_masked[0] * centered_masked[0];
@@ -1046,8 +1055,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_bf16(centered[i + v] * rstd * w_row[i + v] + b_row[i + v]);
-    if (mask[i])
-      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * y_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * y_stride + L0::coord0(i), vals);
   }
 }
 
@@ -1179,7 +1188,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) layer_norm_fwd
   float centered_masked[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    centered_masked[i] = mask[i] ? centered[i] : 0.0f;
+    centered_masked[i] = (L0::coord0(i) < n_cols) ? centered[i] : 0.0f;
   }
   // liger.cpp:84: float var = tl::sum(centered_masked * centered_masked) / n_cols;
   float sum_centered_masked_part = centered_masked[0] * centered_masked[0];
@@ -1221,11 +1230,14 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) layer_norm_fwd
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
     __nv_bfloat16 vals[Y_STORE_VEC];
+    bool bits[Y_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < Y_STORE_VEC; ++v)
+    for (int v = 0; v < Y_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_bf16(centered[i + v] * rstd * w_row[i + v] + b_row[i + v]);
-    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * y_stride + cols[i], vals, &mask[i],
-                                             mask[i + Y_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * y_stride + L0::coord0(i), vals, bits,
+                                             L0::coord0(i + Y_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -1318,7 +1330,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) layer_norm_fwd
   float centered_masked[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    centered_masked[i] = mask[i] ? centered[i] : 0.0f;
+    centered_masked[i] = (L0::coord0(i) < n_cols) ? centered[i] : 0.0f;
   }
   // liger.cpp:84: float var = tl::sum(centered_masked * centered_masked) / n_cols;
   float sum_centered_masked_part = centered_masked[0] * centered_masked[0];
@@ -1363,8 +1375,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) layer_norm_fwd
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_bf16(centered[i + v] * rstd * w_row[i + v] + b_row[i + v]);
-    if (mask[i])
-      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * y_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * y_stride + L0::coord0(i), vals);
   }
 }
 
@@ -1507,11 +1519,14 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
     __nv_bfloat16 vals[Y_STORE_VEC];
+    bool bits[Y_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < Y_STORE_VEC; ++v)
+    for (int v = 0; v < Y_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(normed[i + v]) * (offset + tilec::rt::to_float(w_row[i + v])));
-    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * stride + cols[i], vals, &mask[i],
-                                             mask[i + Y_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * stride + L0::coord0(i), vals, bits,
+                                             L0::coord0(i + Y_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -1617,8 +1632,8 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(normed[i + v]) * (offset + tilec::rt::to_float(w_row[i + v])));
-    if (mask[i])
-      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * stride + L0::coord0(i), vals);
   }
 }
 
@@ -1763,11 +1778,14 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) add_rms_norm_f
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
     __nv_bfloat16 vals[Y_STORE_VEC];
+    bool bits[Y_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < Y_STORE_VEC; ++v)
+    for (int v = 0; v < Y_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(normed[i + v]) * (offset + tilec::rt::to_float(w_row[i + v])));
-    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * stride + cols[i], vals, &mask[i],
-                                             mask[i + Y_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + row * stride + L0::coord0(i), vals, bits,
+                                             L0::coord0(i + Y_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -1877,8 +1895,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) add_rms_norm_f
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(normed[i + v]) * (offset + tilec::rt::to_float(w_row[i + v])));
-    if (mask[i])
-      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + row * stride + L0::coord0(i), vals);
   }
 }
 

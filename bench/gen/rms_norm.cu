@@ -59,17 +59,25 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   float w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], 0.0f, mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, 0.0f,
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   // rms_norm.cpp:28: tl::store(Y + row * stride + cols, x * rstd * w, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
     float vals[Y_STORE_VEC];
+    bool bits[Y_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < Y_STORE_VEC; ++v)
+    for (int v = 0; v < Y_STORE_VEC; ++v) {
       vals[v] = x[i + v] * rstd * w[i + v];
-    tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], vals, &mask[i],
-                                             mask[i + Y_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n;
+    }
+    tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), vals, bits,
+                                             L0::coord0(i + Y_STORE_VEC - 1) < n);
   }
 }
 
@@ -131,7 +139,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   float w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], 0.0f);
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n, 0.0f);
   }
   // rms_norm.cpp:28: tl::store(Y + row * stride + cols, x * rstd * w, mask);
   TILEC_UNROLL
@@ -140,8 +148,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
       vals[v] = x[i + v] * rstd * w[i + v];
-    if (mask[i])
-      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], vals);
+    if (L0::coord0(i) < n)
+      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), vals);
   }
 }
 
@@ -239,8 +247,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_f16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -252,8 +264,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], &y[i], &mask[i],
-                                               mask[i + Y_STORE_VEC - 1]);
+      bool bits[Y_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_STORE_VEC; ++v)
+        bits[v] = L0::coord0(i + v) < n;
+      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), &y[i], bits,
+                                               L0::coord0(i + Y_STORE_VEC - 1) < n);
     }
   }
 }
@@ -322,7 +338,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_f16(0.0f));
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -334,8 +351,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      if (mask[i])
-        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], &y[i]);
+      if (L0::coord0(i) < n)
+        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), &y[i]);
     }
   }
 }
@@ -436,8 +453,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __nv_bfloat16 w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_bf16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_bf16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -449,8 +470,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], &y[i], &mask[i],
-                                               mask[i + Y_STORE_VEC - 1]);
+      bool bits[Y_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_STORE_VEC; ++v)
+        bits[v] = L0::coord0(i + v) < n;
+      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), &y[i], bits,
+                                               L0::coord0(i + Y_STORE_VEC - 1) < n);
     }
   }
 }
@@ -520,7 +545,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __nv_bfloat16 w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_bf16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_bf16(0.0f));
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -532,8 +558,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      if (mask[i])
-        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], &y[i]);
+      if (L0::coord0(i) < n)
+        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), &y[i]);
     }
   }
 }
@@ -655,18 +681,25 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_f16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   // rms_norm.cpp:48: tl::store(Y + row * stride + cols, tl::cast<T>(sf * rstd) * w, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
     __half vals[Y_STORE_VEC];
+    bool bits[Y_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < Y_STORE_VEC; ++v)
+    for (int v = 0; v < Y_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
-    tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], vals, &mask[i],
-                                             mask[i + Y_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n;
+    }
+    tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), vals, bits,
+                                             L0::coord0(i + Y_STORE_VEC - 1) < n);
   }
 }
 
@@ -755,7 +788,8 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_f16(0.0f));
   }
   // rms_norm.cpp:48: tl::store(Y + row * stride + cols, tl::cast<T>(sf * rstd) * w, mask);
   TILEC_UNROLL
@@ -764,8 +798,8 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
-    if (mask[i])
-      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], vals);
+    if (L0::coord0(i) < n)
+      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), vals);
   }
 }
 
@@ -866,8 +900,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_f16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -879,8 +917,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], &y[i], &mask[i],
-                                               mask[i + Y_STORE_VEC - 1]);
+      bool bits[Y_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_STORE_VEC; ++v)
+        bits[v] = L0::coord0(i + v) < n;
+      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), &y[i], bits,
+                                               L0::coord0(i + Y_STORE_VEC - 1) < n);
     }
   }
 }
@@ -949,7 +991,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_f16(0.0f));
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -961,8 +1004,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      if (mask[i])
-        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], &y[i]);
+      if (L0::coord0(i) < n)
+        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), &y[i]);
     }
   }
 }
@@ -1062,8 +1105,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_f16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -1075,8 +1122,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], &y[i], &mask[i],
-                                               mask[i + Y_STORE_VEC - 1]);
+      bool bits[Y_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_STORE_VEC; ++v)
+        bits[v] = L0::coord0(i + v) < n;
+      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), &y[i], bits,
+                                               L0::coord0(i + Y_STORE_VEC - 1) < n);
     }
   }
 }
@@ -1145,7 +1196,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_f16(0.0f));
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -1157,8 +1209,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      if (mask[i])
-        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], &y[i]);
+      if (L0::coord0(i) < n)
+        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), &y[i]);
     }
   }
 }
@@ -1258,8 +1310,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_f16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -1271,8 +1327,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], &y[i], &mask[i],
-                                               mask[i + Y_STORE_VEC - 1]);
+      bool bits[Y_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_STORE_VEC; ++v)
+        bits[v] = L0::coord0(i + v) < n;
+      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), &y[i], bits,
+                                               L0::coord0(i + Y_STORE_VEC - 1) < n);
     }
   }
 }
@@ -1341,7 +1401,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_f16(0.0f));
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -1353,8 +1414,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      if (mask[i])
-        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], &y[i]);
+      if (L0::coord0(i) < n)
+        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), &y[i]);
     }
   }
 }
@@ -1455,8 +1516,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __nv_bfloat16 w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_bf16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_bf16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -1468,8 +1533,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], &y[i], &mask[i],
-                                               mask[i + Y_STORE_VEC - 1]);
+      bool bits[Y_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_STORE_VEC; ++v)
+        bits[v] = L0::coord0(i + v) < n;
+      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), &y[i], bits,
+                                               L0::coord0(i + Y_STORE_VEC - 1) < n);
     }
   }
 }
@@ -1539,7 +1608,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __nv_bfloat16 w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_bf16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_bf16(0.0f));
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -1551,8 +1621,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      if (mask[i])
-        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], &y[i]);
+      if (L0::coord0(i) < n)
+        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), &y[i]);
     }
   }
 }
@@ -1654,8 +1724,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __nv_bfloat16 w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_bf16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_bf16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -1667,8 +1741,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], &y[i], &mask[i],
-                                               mask[i + Y_STORE_VEC - 1]);
+      bool bits[Y_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_STORE_VEC; ++v)
+        bits[v] = L0::coord0(i + v) < n;
+      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), &y[i], bits,
+                                               L0::coord0(i + Y_STORE_VEC - 1) < n);
     }
   }
 }
@@ -1738,7 +1816,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __nv_bfloat16 w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_bf16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_bf16(0.0f));
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -1750,8 +1829,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      if (mask[i])
-        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], &y[i]);
+      if (L0::coord0(i) < n)
+        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), &y[i]);
     }
   }
 }
@@ -1853,8 +1932,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __nv_bfloat16 w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_bf16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_bf16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -1866,8 +1949,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], &y[i], &mask[i],
-                                               mask[i + Y_STORE_VEC - 1]);
+      bool bits[Y_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_STORE_VEC; ++v)
+        bits[v] = L0::coord0(i + v) < n;
+      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), &y[i], bits,
+                                               L0::coord0(i + Y_STORE_VEC - 1) < n);
     }
   }
 }
@@ -1937,7 +2024,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __nv_bfloat16 w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_bf16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_bf16(0.0f));
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -1949,8 +2037,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      if (mask[i])
-        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], &y[i]);
+      if (L0::coord0(i) < n)
+        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), &y[i]);
     }
   }
 }
@@ -2052,8 +2140,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __nv_bfloat16 w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_bf16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_bf16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -2065,8 +2157,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], &y[i], &mask[i],
-                                               mask[i + Y_STORE_VEC - 1]);
+      bool bits[Y_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_STORE_VEC; ++v)
+        bits[v] = L0::coord0(i + v) < n;
+      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), &y[i], bits,
+                                               L0::coord0(i + Y_STORE_VEC - 1) < n);
     }
   }
 }
@@ -2136,7 +2232,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __nv_bfloat16 w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_bf16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_bf16(0.0f));
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -2148,8 +2245,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      if (mask[i])
-        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], &y[i]);
+      if (L0::coord0(i) < n)
+        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), &y[i]);
     }
   }
 }
@@ -2271,18 +2368,25 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_f16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   // rms_norm.cpp:48: tl::store(Y + row * stride + cols, tl::cast<T>(sf * rstd) * w, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
     __half vals[Y_STORE_VEC];
+    bool bits[Y_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < Y_STORE_VEC; ++v)
+    for (int v = 0; v < Y_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
-    tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], vals, &mask[i],
-                                             mask[i + Y_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n;
+    }
+    tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), vals, bits,
+                                             L0::coord0(i + Y_STORE_VEC - 1) < n);
   }
 }
 
@@ -2371,7 +2475,8 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_f16(0.0f));
   }
   // rms_norm.cpp:48: tl::store(Y + row * stride + cols, tl::cast<T>(sf * rstd) * w, mask);
   TILEC_UNROLL
@@ -2380,8 +2485,8 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
-    if (mask[i])
-      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], vals);
+    if (L0::coord0(i) < n)
+      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), vals);
   }
 }
 
@@ -2503,18 +2608,25 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_f16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   // rms_norm.cpp:48: tl::store(Y + row * stride + cols, tl::cast<T>(sf * rstd) * w, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
     __half vals[Y_STORE_VEC];
+    bool bits[Y_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < Y_STORE_VEC; ++v)
+    for (int v = 0; v < Y_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
-    tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], vals, &mask[i],
-                                             mask[i + Y_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n;
+    }
+    tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), vals, bits,
+                                             L0::coord0(i + Y_STORE_VEC - 1) < n);
   }
 }
 
@@ -2603,7 +2715,8 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_f16(0.0f));
   }
   // rms_norm.cpp:48: tl::store(Y + row * stride + cols, tl::cast<T>(sf * rstd) * w, mask);
   TILEC_UNROLL
@@ -2612,8 +2725,8 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
-    if (mask[i])
-      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], vals);
+    if (L0::coord0(i) < n)
+      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), vals);
   }
 }
 
@@ -2729,18 +2842,25 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_f16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   // rms_norm.cpp:48: tl::store(Y + row * stride + cols, tl::cast<T>(sf * rstd) * w, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
     __half vals[Y_STORE_VEC];
+    bool bits[Y_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < Y_STORE_VEC; ++v)
+    for (int v = 0; v < Y_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
-    tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], vals, &mask[i],
-                                             mask[i + Y_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n;
+    }
+    tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), vals, bits,
+                                             L0::coord0(i + Y_STORE_VEC - 1) < n);
   }
 }
 
@@ -2823,7 +2943,8 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_f16(0.0f));
   }
   // rms_norm.cpp:48: tl::store(Y + row * stride + cols, tl::cast<T>(sf * rstd) * w, mask);
   TILEC_UNROLL
@@ -2832,8 +2953,8 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
-    if (mask[i])
-      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], vals);
+    if (L0::coord0(i) < n)
+      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), vals);
   }
 }
 

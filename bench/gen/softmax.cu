@@ -78,11 +78,14 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -167,8 +170,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -283,11 +286,14 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -372,8 +378,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -494,11 +500,14 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     __half vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -588,8 +597,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -1158,11 +1167,14 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -1247,8 +1259,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -1363,11 +1375,14 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -1452,8 +1467,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -1568,11 +1583,14 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -1657,8 +1675,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -1777,11 +1795,14 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -1870,8 +1891,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -1990,11 +2011,14 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -2083,8 +2107,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -2203,11 +2227,14 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -2296,8 +2323,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -2418,11 +2445,14 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     __half vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -2512,8 +2542,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -2634,11 +2664,14 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     __half vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -2728,8 +2761,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -2850,11 +2883,14 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     __half vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -2944,8 +2980,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -3070,11 +3106,14 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     __half vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -3168,8 +3207,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -3294,11 +3333,14 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     __half vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -3392,8 +3434,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -3518,11 +3560,14 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     __half vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -3616,8 +3661,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_kernel
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 

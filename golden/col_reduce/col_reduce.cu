@@ -12,14 +12,14 @@ constexpr int T_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per ac
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
-// tile 32: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
-using L1 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, 32>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
 // tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
-using L3 = tilec::rt::Blocked2<1, T_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+using L2 = tilec::rt::Blocked2<1, T_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+// tile 32: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
+using L3 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, 32>;
 constexpr int SMEM_BYTES = 1024;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
@@ -51,45 +51,35 @@ __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = pid * BN + L0::coord0(i);
   }
-  int cols_store[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    cols_store[i] = pid * BN + L1::coord0(i);
-  }
   // col_reduce.cpp:10: auto col_mask = cols < N;
   bool col_mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     col_mask[i] = cols[i] < N;
   }
-  bool col_mask_store[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    col_mask_store[i] = cols_store[i] < N;
-  }
   // col_reduce.cpp:14: while (row < M) {
   while (row < M) {
     // col_reduce.cpp:15: auto rows = row + tl::arange<0, BM>();
-    int rows[L2::ELEMS];
+    int rows[L1::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS; ++i) {
-      rows[i] = row + L2::coord0(i);
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      rows[i] = row + L1::coord0(i);
     }
     // col_reduce.cpp:16: auto mask = (tl::expand_dims<1>(rows) < M) & tl::expand_dims<0>(col_mask);
-    bool mask[L3::ELEMS0][L3::ELEMS1];
+    bool mask[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L3::ELEMS0; ++i) {
+    for (int i = 0; i < L2::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L3::ELEMS1; ++j) {
+      for (int j = 0; j < L2::ELEMS1; ++j) {
         mask[i][j] = (rows[i] < M) & col_mask[j];
       }
     }
     // col_reduce.cpp:17: auto t = tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask,
-    float t[L3::ELEMS0][L3::ELEMS1];
+    float t[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L3::ELEMS0; ++i) {
+    for (int i = 0; i < L2::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L3::ELEMS1; j += T_VEC) {
+      for (int j = 0; j < L2::ELEMS1; j += T_VEC) {
         tilec::rt::load_vec<T_VEC, false>(&t[i][j], x + rows[i] * stride + cols[j], &mask[i][j],
                                           -INFINITY, mask[i][j + T_VEC - 1]);
       }
@@ -97,20 +87,20 @@ __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
     // col_reduce.cpp:19: best = tl::maximum(best, tl::max<0>(t));
     float max_t_part[L0::ELEMS];
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       max_t_part[j] = t[0][j];
       TILEC_UNROLL
-      for (int i = 1; i < L3::ELEMS0; ++i)
+      for (int i = 1; i < L2::ELEMS0; ++i)
         max_t_part[j] = tilec::rt::Max::combine(max_t_part[j], t[i][j]);
     }
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       max_t_part[i] = tilec::rt::warp_allreduce<tilec::rt::Max>(max_t_part[i], 16, 8);
     }
-    if (L3::lane_coord0() == 0 && L3::is_owner()) {  // one lane per warp writes its partial
+    if (L2::lane_coord0() == 0 && L2::is_owner()) {  // one lane per warp writes its partial
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
-        max_t_smem[L3::warp_coord0() * 32 + L0::coord0(i)] = max_t_part[i];
+        max_t_smem[L2::warp_coord0() * 32 + L0::coord0(i)] = max_t_part[i];
       }
     }
     __syncthreads();
@@ -126,20 +116,20 @@ __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
     // col_reduce.cpp:20: total += tl::sum<0>(tl::where(mask, t, 0.0f));
     float sum_mask_part[L0::ELEMS];
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       sum_mask_part[j] = mask[0][j] ? t[0][j] : 0.0f;
       TILEC_UNROLL
-      for (int i = 1; i < L3::ELEMS0; ++i)
+      for (int i = 1; i < L2::ELEMS0; ++i)
         sum_mask_part[j] = tilec::rt::Sum::combine(sum_mask_part[j], mask[i][j] ? t[i][j] : 0.0f);
     }
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       sum_mask_part[i] = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_mask_part[i], 16, 8);
     }
-    if (L3::lane_coord0() == 0 && L3::is_owner()) {  // one lane per warp writes its partial
+    if (L2::lane_coord0() == 0 && L2::is_owner()) {  // one lane per warp writes its partial
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
-        sum_mask_smem[L3::warp_coord0() * 32 + L0::coord0(i)] = sum_mask_part[i];
+        sum_mask_smem[L2::warp_coord0() * 32 + L0::coord0(i)] = sum_mask_part[i];
       }
     }
     __syncthreads();
@@ -164,16 +154,16 @@ __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
     }
   }
   __syncthreads();
-  float store_cvt[L1::ELEMS];
+  float store_cvt[L3::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    store_cvt[i] = store_cvt_smem[L1::coord0(i)];
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    store_cvt[i] = store_cvt_smem[L3::coord0(i)];
   }
-  if (L1::is_owner()) {  // replicas skip
+  if (L3::is_owner()) {  // replicas skip
     TILEC_UNROLL
-    for (int i = 0; i < L1::ELEMS; ++i) {
-      if (col_mask_store[i])
-        col_max[cols_store[i]] = store_cvt[i];
+    for (int i = 0; i < L3::ELEMS; ++i) {
+      if (pid * BN + L3::coord0(i) < N)
+        col_max[pid * BN + L3::coord0(i)] = store_cvt[i];
     }
   }
   // col_reduce.cpp:24: tl::store(col_sum + cols, total, col_mask);
@@ -185,16 +175,16 @@ __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
     }
   }
   __syncthreads();
-  float store_cvt_1[L1::ELEMS];
+  float store_cvt_1[L3::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    store_cvt_1[i] = store_cvt_smem_1[L1::coord0(i)];
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    store_cvt_1[i] = store_cvt_smem_1[L3::coord0(i)];
   }
-  if (L1::is_owner()) {  // replicas skip
+  if (L3::is_owner()) {  // replicas skip
     TILEC_UNROLL
-    for (int i = 0; i < L1::ELEMS; ++i) {
-      if (col_mask_store[i])
-        col_sum[cols_store[i]] = store_cvt_1[i];
+    for (int i = 0; i < L3::ELEMS; ++i) {
+      if (pid * BN + L3::coord0(i) < N)
+        col_sum[pid * BN + L3::coord0(i)] = store_cvt_1[i];
     }
   }
 }
@@ -211,14 +201,14 @@ constexpr int T_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per ac
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
-// tile 32: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
-using L1 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, 32>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
 // tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
-using L3 = tilec::rt::Blocked2<1, T_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+using L2 = tilec::rt::Blocked2<1, T_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+// tile 32: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
+using L3 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, 32>;
 constexpr int SMEM_BYTES = 1024;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
@@ -250,45 +240,35 @@ __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = pid * BN + L0::coord0(i);
   }
-  int cols_store[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    cols_store[i] = pid * BN + L1::coord0(i);
-  }
   // col_reduce.cpp:10: auto col_mask = cols < N;
   bool col_mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     col_mask[i] = cols[i] < N;
   }
-  bool col_mask_store[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    col_mask_store[i] = cols_store[i] < N;
-  }
   // col_reduce.cpp:14: while (row < M) {
   while (row < M) {
     // col_reduce.cpp:15: auto rows = row + tl::arange<0, BM>();
-    int rows[L2::ELEMS];
+    int rows[L1::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS; ++i) {
-      rows[i] = row + L2::coord0(i);
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      rows[i] = row + L1::coord0(i);
     }
     // col_reduce.cpp:16: auto mask = (tl::expand_dims<1>(rows) < M) & tl::expand_dims<0>(col_mask);
-    bool mask[L3::ELEMS0][L3::ELEMS1];
+    bool mask[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L3::ELEMS0; ++i) {
+    for (int i = 0; i < L2::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L3::ELEMS1; ++j) {
+      for (int j = 0; j < L2::ELEMS1; ++j) {
         mask[i][j] = (rows[i] < M) & col_mask[j];
       }
     }
     // col_reduce.cpp:17: auto t = tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask,
-    float t[L3::ELEMS0][L3::ELEMS1];
+    float t[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L3::ELEMS0; ++i) {
+    for (int i = 0; i < L2::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L3::ELEMS1; j += T_VEC) {
+      for (int j = 0; j < L2::ELEMS1; j += T_VEC) {
         tilec::rt::load_vec_if<T_VEC, true>(&t[i][j], x + rows[i] * stride + cols[j], mask[i][j],
                                             -INFINITY);
       }
@@ -296,20 +276,20 @@ __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
     // col_reduce.cpp:19: best = tl::maximum(best, tl::max<0>(t));
     float max_t_part[L0::ELEMS];
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       max_t_part[j] = t[0][j];
       TILEC_UNROLL
-      for (int i = 1; i < L3::ELEMS0; ++i)
+      for (int i = 1; i < L2::ELEMS0; ++i)
         max_t_part[j] = tilec::rt::Max::combine(max_t_part[j], t[i][j]);
     }
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       max_t_part[i] = tilec::rt::warp_allreduce<tilec::rt::Max>(max_t_part[i], 16, 8);
     }
-    if (L3::lane_coord0() == 0 && L3::is_owner()) {  // one lane per warp writes its partial
+    if (L2::lane_coord0() == 0 && L2::is_owner()) {  // one lane per warp writes its partial
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
-        max_t_smem[L3::warp_coord0() * 32 + L0::coord0(i)] = max_t_part[i];
+        max_t_smem[L2::warp_coord0() * 32 + L0::coord0(i)] = max_t_part[i];
       }
     }
     __syncthreads();
@@ -325,20 +305,20 @@ __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
     // col_reduce.cpp:20: total += tl::sum<0>(tl::where(mask, t, 0.0f));
     float sum_mask_part[L0::ELEMS];
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       sum_mask_part[j] = mask[0][j] ? t[0][j] : 0.0f;
       TILEC_UNROLL
-      for (int i = 1; i < L3::ELEMS0; ++i)
+      for (int i = 1; i < L2::ELEMS0; ++i)
         sum_mask_part[j] = tilec::rt::Sum::combine(sum_mask_part[j], mask[i][j] ? t[i][j] : 0.0f);
     }
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       sum_mask_part[i] = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_mask_part[i], 16, 8);
     }
-    if (L3::lane_coord0() == 0 && L3::is_owner()) {  // one lane per warp writes its partial
+    if (L2::lane_coord0() == 0 && L2::is_owner()) {  // one lane per warp writes its partial
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
-        sum_mask_smem[L3::warp_coord0() * 32 + L0::coord0(i)] = sum_mask_part[i];
+        sum_mask_smem[L2::warp_coord0() * 32 + L0::coord0(i)] = sum_mask_part[i];
       }
     }
     __syncthreads();
@@ -363,16 +343,16 @@ __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
     }
   }
   __syncthreads();
-  float store_cvt[L1::ELEMS];
+  float store_cvt[L3::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    store_cvt[i] = store_cvt_smem[L1::coord0(i)];
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    store_cvt[i] = store_cvt_smem[L3::coord0(i)];
   }
-  if (L1::is_owner()) {  // replicas skip
+  if (L3::is_owner()) {  // replicas skip
     TILEC_UNROLL
-    for (int i = 0; i < L1::ELEMS; ++i) {
-      if (col_mask_store[i])
-        col_max[cols_store[i]] = store_cvt[i];
+    for (int i = 0; i < L3::ELEMS; ++i) {
+      if (pid * BN + L3::coord0(i) < N)
+        col_max[pid * BN + L3::coord0(i)] = store_cvt[i];
     }
   }
   // col_reduce.cpp:24: tl::store(col_sum + cols, total, col_mask);
@@ -384,16 +364,16 @@ __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
     }
   }
   __syncthreads();
-  float store_cvt_1[L1::ELEMS];
+  float store_cvt_1[L3::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    store_cvt_1[i] = store_cvt_smem_1[L1::coord0(i)];
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    store_cvt_1[i] = store_cvt_smem_1[L3::coord0(i)];
   }
-  if (L1::is_owner()) {  // replicas skip
+  if (L3::is_owner()) {  // replicas skip
     TILEC_UNROLL
-    for (int i = 0; i < L1::ELEMS; ++i) {
-      if (col_mask_store[i])
-        col_sum[cols_store[i]] = store_cvt_1[i];
+    for (int i = 0; i < L3::ELEMS; ++i) {
+      if (pid * BN + L3::coord0(i) < N)
+        col_sum[pid * BN + L3::coord0(i)] = store_cvt_1[i];
     }
   }
 }

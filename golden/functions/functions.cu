@@ -594,7 +594,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   float d[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    d[i] = mask[i] ? (x[i] - mean) : 0.0f;
+    d[i] = (L0::coord0(i) < n) ? (x[i] - mean) : 0.0f;
   }
   // functions.cpp:62: float var = tl::sum(d * d) / n;
   float sum_d_part = d[0] * d[0];
@@ -617,7 +617,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   float x_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    x_1[i] = (cols[i] < n) ? x[i] : mean_1;
+    x_1[i] = (L0::coord0(i) < n) ? x[i] : mean_1;
   }
   // functions.cpp:84: auto [lo, hi] = range_of(tl::where(cols < n, x, mean));
   float lo_part = x_1[0];
@@ -669,10 +669,10 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = (x[i + v] - mean_1) * rstd + pos[i + v] + neg[i + v] - mag[i + v];
-      bits[v] = cols[i + v] < n;
+      bits[v] = L0::coord0(i + v) < n;
     }
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * stride + cols[i], vals, bits,
-                                               cols[i + OUT_STORE_VEC - 1] < n);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * stride + L0::coord0(i), vals, bits,
+                                               L0::coord0(i + OUT_STORE_VEC - 1) < n);
   }
   // functions.cpp:88: tl::store(stats + 4 * row, twice_mean);
   if (threadIdx.x == 0)  // one thread stores a scalar
@@ -746,7 +746,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   float d[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    d[i] = mask[i] ? (x[i] - mean) : 0.0f;
+    d[i] = (L0::coord0(i) < n) ? (x[i] - mean) : 0.0f;
   }
   // functions.cpp:62: float var = tl::sum(d * d) / n;
   float sum_d_part = d[0] * d[0];
@@ -769,7 +769,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   float x_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    x_1[i] = (cols[i] < n) ? x[i] : mean_1;
+    x_1[i] = (L0::coord0(i) < n) ? x[i] : mean_1;
   }
   // functions.cpp:84: auto [lo, hi] = range_of(tl::where(cols < n, x, mean));
   float lo_part = x_1[0];
@@ -820,8 +820,8 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = (x[i + v] - mean_1) * rstd + pos[i + v] + neg[i + v] - mag[i + v];
-    if (cols[i] < n)
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * stride + cols[i], vals);
+    if (L0::coord0(i) < n)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * stride + L0::coord0(i), vals);
   }
   // functions.cpp:88: tl::store(stats + 4 * row, twice_mean);
   if (threadIdx.x == 0)  // one thread stores a scalar

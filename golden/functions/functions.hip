@@ -489,7 +489,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   float d[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    d[i] = mask[i] ? (x[i] - mean) : 0.0f;
+    d[i] = (L0::coord0(i) < n) ? (x[i] - mean) : 0.0f;
   }
   // functions.cpp:62: float var = tl::sum(d * d) / n;
   float sum_d_part = d[0] * d[0];
@@ -512,7 +512,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   float x_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    x_1[i] = (cols[i] < n) ? x[i] : mean_1;
+    x_1[i] = (L0::coord0(i) < n) ? x[i] : mean_1;
   }
   // functions.cpp:84: auto [lo, hi] = range_of(tl::where(cols < n, x, mean));
   float lo_part = x_1[0];
@@ -559,8 +559,8 @@ __global__ void __launch_bounds__(NUM_THREADS) row_stats(
   // functions.cpp:87: tl::store(out + row * stride + cols, (x - mean) * rstd + pos + neg - mag, cols < n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    if (cols[i] < n)
-      (out + row * stride)[cols[i]] = (x[i] - mean_1) * rstd + pos[i] + neg[i] - mag[i];
+    if (L0::coord0(i) < n)
+      (out + row * stride)[L0::coord0(i)] = (x[i] - mean_1) * rstd + pos[i] + neg[i] - mag[i];
   }
   // functions.cpp:88: tl::store(stats + 4 * row, twice_mean);
   if (threadIdx.x == 0)  // one thread stores a scalar

@@ -72,10 +72,11 @@ __global__ void __launch_bounds__(NUM_THREADS) nested_reduce(
     row_sums[i] = tilec::rt::warp_allreduce<tilec::rt::Sum>(row_sums[i], 8, 4, 2, 1);
   }
   // nested_reduce.cpp:16: tl::store(block_row_max + pid, tl::max(tl::where(rm < M, row_sums, -tl::inf)));
-  float max_rm_part = (rm[0] < M) ? row_sums[0] : -INFINITY;
+  float max_rm_part = (pid * BM + L1::coord0(0) < M) ? row_sums[0] : -INFINITY;
   TILEC_UNROLL
   for (int i = 1; i < L1::ELEMS; ++i)
-    max_rm_part = tilec::rt::Max::combine(max_rm_part, (rm[i] < M) ? row_sums[i] : -INFINITY);
+    max_rm_part = tilec::rt::Max::combine(
+        max_rm_part, (pid * BM + L1::coord0(i) < M) ? row_sums[i] : -INFINITY);
   max_rm_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_rm_part, 16);
   if (L1::lane_coord0() == 0 && L1::is_owner()) {  // one lane per warp writes its partial
     max_rm_smem[L1::warp_coord0()] = max_rm_part;
@@ -183,10 +184,11 @@ __global__ void __launch_bounds__(NUM_THREADS) nested_reduce(
     row_sums[i] = tilec::rt::warp_allreduce<tilec::rt::Sum>(row_sums[i], 8, 4, 2, 1);
   }
   // nested_reduce.cpp:16: tl::store(block_row_max + pid, tl::max(tl::where(rm < M, row_sums, -tl::inf)));
-  float max_rm_part = (rm[0] < M) ? row_sums[0] : -INFINITY;
+  float max_rm_part = (pid * BM + L1::coord0(0) < M) ? row_sums[0] : -INFINITY;
   TILEC_UNROLL
   for (int i = 1; i < L1::ELEMS; ++i)
-    max_rm_part = tilec::rt::Max::combine(max_rm_part, (rm[i] < M) ? row_sums[i] : -INFINITY);
+    max_rm_part = tilec::rt::Max::combine(
+        max_rm_part, (pid * BM + L1::coord0(i) < M) ? row_sums[i] : -INFINITY);
   max_rm_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_rm_part, 16);
   if (L1::lane_coord0() == 0 && L1::is_owner()) {  // one lane per warp writes its partial
     max_rm_smem[L1::warp_coord0()] = max_rm_part;

@@ -59,17 +59,25 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   float w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], 0.0f, mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, 0.0f,
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   // rms_norm.cpp:28: tl::store(Y + row * stride + cols, x * rstd * w, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
     float vals[Y_STORE_VEC];
+    bool bits[Y_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < Y_STORE_VEC; ++v)
+    for (int v = 0; v < Y_STORE_VEC; ++v) {
       vals[v] = x[i + v] * rstd * w[i + v];
-    tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], vals, &mask[i],
-                                             mask[i + Y_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n;
+    }
+    tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), vals, bits,
+                                             L0::coord0(i + Y_STORE_VEC - 1) < n);
   }
 }
 
@@ -131,7 +139,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   float w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], 0.0f);
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n, 0.0f);
   }
   // rms_norm.cpp:28: tl::store(Y + row * stride + cols, x * rstd * w, mask);
   TILEC_UNROLL
@@ -140,8 +148,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
       vals[v] = x[i + v] * rstd * w[i + v];
-    if (mask[i])
-      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], vals);
+    if (L0::coord0(i) < n)
+      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), vals);
   }
 }
 
@@ -240,8 +248,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_f16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -253,8 +265,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], &y[i], &mask[i],
-                                               mask[i + Y_STORE_VEC - 1]);
+      bool bits[Y_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_STORE_VEC; ++v)
+        bits[v] = L0::coord0(i + v) < n;
+      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), &y[i], bits,
+                                               L0::coord0(i + Y_STORE_VEC - 1) < n);
     }
   }
 }
@@ -323,7 +339,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_f16(0.0f));
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -335,8 +352,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      if (mask[i])
-        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], &y[i]);
+      if (L0::coord0(i) < n)
+        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), &y[i]);
     }
   }
 }
@@ -437,8 +454,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   hip_bfloat16 w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_bf16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_bf16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -450,8 +471,12 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], &y[i], &mask[i],
-                                               mask[i + Y_STORE_VEC - 1]);
+      bool bits[Y_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < Y_STORE_VEC; ++v)
+        bits[v] = L0::coord0(i + v) < n;
+      tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), &y[i], bits,
+                                               L0::coord0(i + Y_STORE_VEC - 1) < n);
     }
   }
 }
@@ -521,7 +546,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
   hip_bfloat16 w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_bf16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_bf16(0.0f));
   }
   {
     // rms_norm.cpp:25: auto y = tl::cast<T>(x * rstd) * w;
@@ -533,8 +559,8 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
-      if (mask[i])
-        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], &y[i]);
+      if (L0::coord0(i) < n)
+        tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), &y[i]);
     }
   }
 }
@@ -656,18 +682,25 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec<W_VEC, false>(&w[i], W + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-                                      mask[i + W_VEC - 1]);
+    bool bits[W_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < W_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n;
+    tilec::rt::load_vec<W_VEC, false>(&w[i], W + L0::coord0(i), bits, tilec::rt::to_f16(0.0f),
+                                      L0::coord0(i + W_VEC - 1) < n);
   }
   // rms_norm.cpp:48: tl::store(Y + row * stride + cols, tl::cast<T>(sf * rstd) * w, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
     __half vals[Y_STORE_VEC];
+    bool bits[Y_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < Y_STORE_VEC; ++v)
+    for (int v = 0; v < Y_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
-    tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + cols[i], vals, &mask[i],
-                                             mask[i + Y_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n;
+    }
+    tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), vals, bits,
+                                             L0::coord0(i + Y_STORE_VEC - 1) < n);
   }
 }
 
@@ -756,7 +789,8 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_VEC) {
-    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + cols[i], mask[i], tilec::rt::to_f16(0.0f));
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], W + L0::coord0(i), L0::coord0(i) < n,
+                                        tilec::rt::to_f16(0.0f));
   }
   // rms_norm.cpp:48: tl::store(Y + row * stride + cols, tl::cast<T>(sf * rstd) * w, mask);
   TILEC_UNROLL
@@ -765,8 +799,8 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
-    if (mask[i])
-      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + cols[i], vals);
+    if (L0::coord0(i) < n)
+      tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), vals);
   }
 }
 

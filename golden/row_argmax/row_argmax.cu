@@ -16,11 +16,11 @@ using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, HI_VEC, 1, 32, NUM_WARPS, 1,
 // tile 8: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
 using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, HI_VEC, 1, 32, NUM_WARPS, 1, 1, BM, 1>, 1>;
-// tile 8: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
-using L2 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BM>;
 // tile 8x128: 1x4 contiguous per thread, 1x32 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
-using L3 = tilec::rt::Blocked2<1, HI_VEC, 1, 32, NUM_WARPS, 1, 1, BM, BN>;
+using L2 = tilec::rt::Blocked2<1, HI_VEC, 1, 32, NUM_WARPS, 1, 1, BM, BN>;
+// tile 8: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
+using L3 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BM>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
@@ -48,45 +48,40 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rows[i] = pid * BM + L1::coord0(i);
   }
-  int rows_store[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    rows_store[i] = pid * BM + L2::coord0(i);
-  }
   // row_argmax.cpp:15: auto ptrs = x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols);
-  const float *ptrs[L3::ELEMS0][L3::ELEMS1];
+  const float *ptrs[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       ptrs[i][j] = x + rows[i] * stride + cols[j];
     }
   }
   // row_argmax.cpp:14: auto mask = (tl::expand_dims<1>(rows) < M) & (tl::expand_dims<0>(cols) < N);
-  bool mask[L3::ELEMS0][L3::ELEMS1];
+  bool mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       mask[i][j] = (rows[i] < M) & (cols[j] < N);
     }
   }
   // row_argmax.cpp:17: auto hi = tl::load(ptrs, mask, -tl::inf);
-  float hi[L3::ELEMS0][L3::ELEMS1];
+  float hi[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; j += HI_VEC) {
+    for (int j = 0; j < L2::ELEMS1; j += HI_VEC) {
       tilec::rt::load_vec<HI_VEC, false>(&hi[i][j], ptrs[i][j], &mask[i][j], -INFINITY,
                                          mask[i][j + HI_VEC - 1]);
     }
   }
   // row_argmax.cpp:18: auto lo = tl::load(ptrs, mask, tl::inf);
-  float lo[L3::ELEMS0][L3::ELEMS1];
+  float lo[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; j += LO_VEC) {
+    for (int j = 0; j < L2::ELEMS1; j += LO_VEC) {
       tilec::rt::load_vec<LO_VEC, false>(&lo[i][j], ptrs[i][j], &mask[i][j], INFINITY,
                                          mask[i][j + LO_VEC - 1]);
     }
@@ -94,12 +89,12 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
   // row_argmax.cpp:20: tl::store(argmax_out + rows, tl::argmax<1>(hi), row_mask);
   tilec::rt::ArgPair<float> argmax_hi_part[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
-    argmax_hi_part[i] = tilec::rt::make_pair(hi[i][0], L3::coord1(0));
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    argmax_hi_part[i] = tilec::rt::make_pair(hi[i][0], L2::coord1(0));
     TILEC_UNROLL
-    for (int j = 1; j < L3::ELEMS1; ++j)
+    for (int j = 1; j < L2::ELEMS1; ++j)
       argmax_hi_part[i] = tilec::rt::ArgMax::combine(
-          argmax_hi_part[i], tilec::rt::make_pair(hi[i][j], L3::coord1(j)));
+          argmax_hi_part[i], tilec::rt::make_pair(hi[i][j], L2::coord1(j)));
   }
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
@@ -112,10 +107,10 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
     argmax_hi[i] = argmax_hi_part[i].index;
   }
   // row_argmax.cpp:19: auto row_mask = rows < M;
-  bool row_mask[L2::ELEMS];
+  bool row_mask[L3::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    row_mask[i] = rows_store[i] < M;
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    row_mask[i] = pid * BM + L3::coord0(i) < M;
   }
   // row_argmax.cpp:20: tl::store(argmax_out + rows, tl::argmax<1>(hi), row_mask);
   if (L1::is_owner()) {  // one writer per element
@@ -125,25 +120,25 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
     }
   }
   __syncthreads();
-  int store_cvt[L2::ELEMS];
+  int store_cvt[L3::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    store_cvt[i] = store_cvt_smem[L2::coord0(i)];
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    store_cvt[i] = store_cvt_smem[L3::coord0(i)];
   }
-  if (L2::is_owner()) {  // replicas skip
+  if (L3::is_owner()) {  // replicas skip
     TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS; ++i) {
+    for (int i = 0; i < L3::ELEMS; ++i) {
       if (row_mask[i])
-        argmax_out[rows_store[i]] = store_cvt[i];
+        argmax_out[pid * BM + L3::coord0(i)] = store_cvt[i];
     }
   }
   // row_argmax.cpp:21: tl::store(max_out + rows, tl::max<1>(hi), row_mask);
   float max_hi[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     max_hi[i] = hi[i][0];
     TILEC_UNROLL
-    for (int j = 1; j < L3::ELEMS1; ++j)
+    for (int j = 1; j < L2::ELEMS1; ++j)
       max_hi[i] = tilec::rt::Max::combine(max_hi[i], hi[i][j]);
   }
   TILEC_UNROLL
@@ -158,27 +153,27 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
     }
   }
   __syncthreads();
-  float store_cvt_1[L2::ELEMS];
+  float store_cvt_1[L3::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    store_cvt_1[i] = store_cvt_smem_1[L2::coord0(i)];
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    store_cvt_1[i] = store_cvt_smem_1[L3::coord0(i)];
   }
-  if (L2::is_owner()) {  // replicas skip
+  if (L3::is_owner()) {  // replicas skip
     TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS; ++i) {
-      if (row_mask[i])
-        max_out[rows_store[i]] = store_cvt_1[i];
+    for (int i = 0; i < L3::ELEMS; ++i) {
+      if (pid * BM + L3::coord0(i) < M)
+        max_out[pid * BM + L3::coord0(i)] = store_cvt_1[i];
     }
   }
   // row_argmax.cpp:22: tl::store(argmin_out + rows, tl::argmin<1>(lo), row_mask);
   tilec::rt::ArgPair<float> argmin_lo_part[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
-    argmin_lo_part[i] = tilec::rt::make_pair(lo[i][0], L3::coord1(0));
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    argmin_lo_part[i] = tilec::rt::make_pair(lo[i][0], L2::coord1(0));
     TILEC_UNROLL
-    for (int j = 1; j < L3::ELEMS1; ++j)
+    for (int j = 1; j < L2::ELEMS1; ++j)
       argmin_lo_part[i] = tilec::rt::ArgMin::combine(
-          argmin_lo_part[i], tilec::rt::make_pair(lo[i][j], L3::coord1(j)));
+          argmin_lo_part[i], tilec::rt::make_pair(lo[i][j], L2::coord1(j)));
   }
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
@@ -198,27 +193,27 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
     }
   }
   __syncthreads();
-  int store_cvt_2[L2::ELEMS];
+  int store_cvt_2[L3::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    store_cvt_2[i] = store_cvt_smem_2[L2::coord0(i)];
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    store_cvt_2[i] = store_cvt_smem_2[L3::coord0(i)];
   }
-  if (L2::is_owner()) {  // replicas skip
+  if (L3::is_owner()) {  // replicas skip
     TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS; ++i) {
-      if (row_mask[i])
-        argmin_out[rows_store[i]] = store_cvt_2[i];
+    for (int i = 0; i < L3::ELEMS; ++i) {
+      if (pid * BM + L3::coord0(i) < M)
+        argmin_out[pid * BM + L3::coord0(i)] = store_cvt_2[i];
     }
   }
   // row_argmax.cpp:23: tl::store(tile_argmax_out + pid, tl::argmax(hi));
   tilec::rt::ArgPair<float> argmax_hi_part_1[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
-    argmax_hi_part_1[i] = tilec::rt::make_pair(hi[i][0], L3::coord1(0));
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    argmax_hi_part_1[i] = tilec::rt::make_pair(hi[i][0], L2::coord1(0));
     TILEC_UNROLL
-    for (int j = 1; j < L3::ELEMS1; ++j)
+    for (int j = 1; j < L2::ELEMS1; ++j)
       argmax_hi_part_1[i] = tilec::rt::ArgMax::combine(
-          argmax_hi_part_1[i], tilec::rt::make_pair(hi[i][j], L3::coord1(j)));
+          argmax_hi_part_1[i], tilec::rt::make_pair(hi[i][j], L2::coord1(j)));
   }
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
@@ -232,10 +227,10 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
   }
   float sum_argmax_hi[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     sum_argmax_hi[i] = (L0::coord0(0) == argmax_hi_1[i]) ? hi[i][0] : 0.0f;
     TILEC_UNROLL
-    for (int j = 1; j < L3::ELEMS1; ++j)
+    for (int j = 1; j < L2::ELEMS1; ++j)
       sum_argmax_hi[i] = tilec::rt::Sum::combine(
           sum_argmax_hi[i], (L0::coord0(j) == argmax_hi_1[i]) ? hi[i][j] : 0.0f);
   }
@@ -272,12 +267,12 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
   // row_argmax.cpp:24: tl::store(tile_argmin_out + pid, tl::argmin(lo));
   tilec::rt::ArgPair<float> argmin_lo_part_1[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
-    argmin_lo_part_1[i] = tilec::rt::make_pair(lo[i][0], L3::coord1(0));
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    argmin_lo_part_1[i] = tilec::rt::make_pair(lo[i][0], L2::coord1(0));
     TILEC_UNROLL
-    for (int j = 1; j < L3::ELEMS1; ++j)
+    for (int j = 1; j < L2::ELEMS1; ++j)
       argmin_lo_part_1[i] = tilec::rt::ArgMin::combine(
-          argmin_lo_part_1[i], tilec::rt::make_pair(lo[i][j], L3::coord1(j)));
+          argmin_lo_part_1[i], tilec::rt::make_pair(lo[i][j], L2::coord1(j)));
   }
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
@@ -291,10 +286,10 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
   }
   float sum_argmin_lo[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     sum_argmin_lo[i] = (L0::coord0(0) == argmin_lo_1[i]) ? lo[i][0] : 0.0f;
     TILEC_UNROLL
-    for (int j = 1; j < L3::ELEMS1; ++j)
+    for (int j = 1; j < L2::ELEMS1; ++j)
       sum_argmin_lo[i] = tilec::rt::Sum::combine(
           sum_argmin_lo[i], (L0::coord0(j) == argmin_lo_1[i]) ? lo[i][j] : 0.0f);
   }
@@ -346,11 +341,11 @@ using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, HI_VEC, 1, 32, NUM_WARPS, 1,
 // tile 8: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
 using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, HI_VEC, 1, 32, NUM_WARPS, 1, 1, BM, 1>, 1>;
-// tile 8: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
-using L2 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BM>;
 // tile 8x128: 1x4 contiguous per thread, 1x32 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
-using L3 = tilec::rt::Blocked2<1, HI_VEC, 1, 32, NUM_WARPS, 1, 1, BM, BN>;
+using L2 = tilec::rt::Blocked2<1, HI_VEC, 1, 32, NUM_WARPS, 1, 1, BM, BN>;
+// tile 8: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
+using L3 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BM>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
@@ -378,56 +373,51 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rows[i] = pid * BM + L1::coord0(i);
   }
-  int rows_store[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    rows_store[i] = pid * BM + L2::coord0(i);
-  }
   // row_argmax.cpp:15: auto ptrs = x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols);
-  const float *ptrs[L3::ELEMS0][L3::ELEMS1];
+  const float *ptrs[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       ptrs[i][j] = x + rows[i] * stride + cols[j];
     }
   }
   // row_argmax.cpp:14: auto mask = (tl::expand_dims<1>(rows) < M) & (tl::expand_dims<0>(cols) < N);
-  bool mask[L3::ELEMS0][L3::ELEMS1];
+  bool mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       mask[i][j] = (rows[i] < M) & (cols[j] < N);
     }
   }
   // row_argmax.cpp:17: auto hi = tl::load(ptrs, mask, -tl::inf);
-  float hi[L3::ELEMS0][L3::ELEMS1];
+  float hi[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; j += HI_VEC) {
+    for (int j = 0; j < L2::ELEMS1; j += HI_VEC) {
       tilec::rt::load_vec_if<HI_VEC, true>(&hi[i][j], ptrs[i][j], mask[i][j], -INFINITY);
     }
   }
   // row_argmax.cpp:18: auto lo = tl::load(ptrs, mask, tl::inf);
-  float lo[L3::ELEMS0][L3::ELEMS1];
+  float lo[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; j += LO_VEC) {
+    for (int j = 0; j < L2::ELEMS1; j += LO_VEC) {
       tilec::rt::load_vec_if<LO_VEC, true>(&lo[i][j], ptrs[i][j], mask[i][j], INFINITY);
     }
   }
   // row_argmax.cpp:20: tl::store(argmax_out + rows, tl::argmax<1>(hi), row_mask);
   tilec::rt::ArgPair<float> argmax_hi_part[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
-    argmax_hi_part[i] = tilec::rt::make_pair(hi[i][0], L3::coord1(0));
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    argmax_hi_part[i] = tilec::rt::make_pair(hi[i][0], L2::coord1(0));
     TILEC_UNROLL
-    for (int j = 1; j < L3::ELEMS1; ++j)
+    for (int j = 1; j < L2::ELEMS1; ++j)
       argmax_hi_part[i] = tilec::rt::ArgMax::combine(
-          argmax_hi_part[i], tilec::rt::make_pair(hi[i][j], L3::coord1(j)));
+          argmax_hi_part[i], tilec::rt::make_pair(hi[i][j], L2::coord1(j)));
   }
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
@@ -440,10 +430,10 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
     argmax_hi[i] = argmax_hi_part[i].index;
   }
   // row_argmax.cpp:19: auto row_mask = rows < M;
-  bool row_mask[L2::ELEMS];
+  bool row_mask[L3::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    row_mask[i] = rows_store[i] < M;
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    row_mask[i] = pid * BM + L3::coord0(i) < M;
   }
   // row_argmax.cpp:20: tl::store(argmax_out + rows, tl::argmax<1>(hi), row_mask);
   if (L1::is_owner()) {  // one writer per element
@@ -453,25 +443,25 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
     }
   }
   __syncthreads();
-  int store_cvt[L2::ELEMS];
+  int store_cvt[L3::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    store_cvt[i] = store_cvt_smem[L2::coord0(i)];
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    store_cvt[i] = store_cvt_smem[L3::coord0(i)];
   }
-  if (L2::is_owner()) {  // replicas skip
+  if (L3::is_owner()) {  // replicas skip
     TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS; ++i) {
+    for (int i = 0; i < L3::ELEMS; ++i) {
       if (row_mask[i])
-        argmax_out[rows_store[i]] = store_cvt[i];
+        argmax_out[pid * BM + L3::coord0(i)] = store_cvt[i];
     }
   }
   // row_argmax.cpp:21: tl::store(max_out + rows, tl::max<1>(hi), row_mask);
   float max_hi[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     max_hi[i] = hi[i][0];
     TILEC_UNROLL
-    for (int j = 1; j < L3::ELEMS1; ++j)
+    for (int j = 1; j < L2::ELEMS1; ++j)
       max_hi[i] = tilec::rt::Max::combine(max_hi[i], hi[i][j]);
   }
   TILEC_UNROLL
@@ -486,27 +476,27 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
     }
   }
   __syncthreads();
-  float store_cvt_1[L2::ELEMS];
+  float store_cvt_1[L3::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    store_cvt_1[i] = store_cvt_smem_1[L2::coord0(i)];
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    store_cvt_1[i] = store_cvt_smem_1[L3::coord0(i)];
   }
-  if (L2::is_owner()) {  // replicas skip
+  if (L3::is_owner()) {  // replicas skip
     TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS; ++i) {
-      if (row_mask[i])
-        max_out[rows_store[i]] = store_cvt_1[i];
+    for (int i = 0; i < L3::ELEMS; ++i) {
+      if (pid * BM + L3::coord0(i) < M)
+        max_out[pid * BM + L3::coord0(i)] = store_cvt_1[i];
     }
   }
   // row_argmax.cpp:22: tl::store(argmin_out + rows, tl::argmin<1>(lo), row_mask);
   tilec::rt::ArgPair<float> argmin_lo_part[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
-    argmin_lo_part[i] = tilec::rt::make_pair(lo[i][0], L3::coord1(0));
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    argmin_lo_part[i] = tilec::rt::make_pair(lo[i][0], L2::coord1(0));
     TILEC_UNROLL
-    for (int j = 1; j < L3::ELEMS1; ++j)
+    for (int j = 1; j < L2::ELEMS1; ++j)
       argmin_lo_part[i] = tilec::rt::ArgMin::combine(
-          argmin_lo_part[i], tilec::rt::make_pair(lo[i][j], L3::coord1(j)));
+          argmin_lo_part[i], tilec::rt::make_pair(lo[i][j], L2::coord1(j)));
   }
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
@@ -526,27 +516,27 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
     }
   }
   __syncthreads();
-  int store_cvt_2[L2::ELEMS];
+  int store_cvt_2[L3::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    store_cvt_2[i] = store_cvt_smem_2[L2::coord0(i)];
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    store_cvt_2[i] = store_cvt_smem_2[L3::coord0(i)];
   }
-  if (L2::is_owner()) {  // replicas skip
+  if (L3::is_owner()) {  // replicas skip
     TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS; ++i) {
-      if (row_mask[i])
-        argmin_out[rows_store[i]] = store_cvt_2[i];
+    for (int i = 0; i < L3::ELEMS; ++i) {
+      if (pid * BM + L3::coord0(i) < M)
+        argmin_out[pid * BM + L3::coord0(i)] = store_cvt_2[i];
     }
   }
   // row_argmax.cpp:23: tl::store(tile_argmax_out + pid, tl::argmax(hi));
   tilec::rt::ArgPair<float> argmax_hi_part_1[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
-    argmax_hi_part_1[i] = tilec::rt::make_pair(hi[i][0], L3::coord1(0));
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    argmax_hi_part_1[i] = tilec::rt::make_pair(hi[i][0], L2::coord1(0));
     TILEC_UNROLL
-    for (int j = 1; j < L3::ELEMS1; ++j)
+    for (int j = 1; j < L2::ELEMS1; ++j)
       argmax_hi_part_1[i] = tilec::rt::ArgMax::combine(
-          argmax_hi_part_1[i], tilec::rt::make_pair(hi[i][j], L3::coord1(j)));
+          argmax_hi_part_1[i], tilec::rt::make_pair(hi[i][j], L2::coord1(j)));
   }
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
@@ -560,10 +550,10 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
   }
   float sum_argmax_hi[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     sum_argmax_hi[i] = (L0::coord0(0) == argmax_hi_1[i]) ? hi[i][0] : 0.0f;
     TILEC_UNROLL
-    for (int j = 1; j < L3::ELEMS1; ++j)
+    for (int j = 1; j < L2::ELEMS1; ++j)
       sum_argmax_hi[i] = tilec::rt::Sum::combine(
           sum_argmax_hi[i], (L0::coord0(j) == argmax_hi_1[i]) ? hi[i][j] : 0.0f);
   }
@@ -600,12 +590,12 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
   // row_argmax.cpp:24: tl::store(tile_argmin_out + pid, tl::argmin(lo));
   tilec::rt::ArgPair<float> argmin_lo_part_1[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
-    argmin_lo_part_1[i] = tilec::rt::make_pair(lo[i][0], L3::coord1(0));
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    argmin_lo_part_1[i] = tilec::rt::make_pair(lo[i][0], L2::coord1(0));
     TILEC_UNROLL
-    for (int j = 1; j < L3::ELEMS1; ++j)
+    for (int j = 1; j < L2::ELEMS1; ++j)
       argmin_lo_part_1[i] = tilec::rt::ArgMin::combine(
-          argmin_lo_part_1[i], tilec::rt::make_pair(lo[i][j], L3::coord1(j)));
+          argmin_lo_part_1[i], tilec::rt::make_pair(lo[i][j], L2::coord1(j)));
   }
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
@@ -619,10 +609,10 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
   }
   float sum_argmin_lo[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     sum_argmin_lo[i] = (L0::coord0(0) == argmin_lo_1[i]) ? lo[i][0] : 0.0f;
     TILEC_UNROLL
-    for (int j = 1; j < L3::ELEMS1; ++j)
+    for (int j = 1; j < L2::ELEMS1; ++j)
       sum_argmin_lo[i] = tilec::rt::Sum::combine(
           sum_argmin_lo[i], (L0::coord0(j) == argmin_lo_1[i]) ? lo[i][j] : 0.0f);
   }

@@ -15,14 +15,14 @@ using L0 = tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BM, BN>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
 using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
-// tile 16: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
-using L2 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BM>;
 // tile 16x1: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
-using L3 = tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>;
+using L2 = tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>, 0>;
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>, 0>;
+// tile 16: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
+using L4 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BM>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
@@ -46,17 +46,12 @@ __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rows[i] = pid * BM + L1::coord0(i);
   }
-  int rows_store[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    rows_store[i] = pid * BM + L2::coord0(i);
-  }
   // row_sum.cpp:10: auto row_mask = tl::expand_dims<1>(rows) < M;
-  bool row_mask[L3::ELEMS0][L3::ELEMS1];
+  bool row_mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       row_mask[i][j] = rows[i] < M;
     }
   }
@@ -64,10 +59,10 @@ __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BN) {
     // row_sum.cpp:13: auto cols = off + tl::arange<0, BN>();
-    int cols[L4::ELEMS];
+    int cols[L3::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS; ++i) {
-      cols[i] = off + L4::coord0(i);
+    for (int i = 0; i < L3::ELEMS; ++i) {
+      cols[i] = off + L3::coord0(i);
     }
     // row_sum.cpp:14: auto mask = row_mask & (tl::expand_dims<0>(cols) < N);
     bool mask[L0::ELEMS0][L0::ELEMS1];
@@ -116,16 +111,16 @@ __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
     }
   }
   __syncthreads();
-  float store_cvt[L2::ELEMS];
+  float store_cvt[L4::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    store_cvt[i] = store_cvt_smem[L2::coord0(i)];
+  for (int i = 0; i < L4::ELEMS; ++i) {
+    store_cvt[i] = store_cvt_smem[L4::coord0(i)];
   }
-  if (L2::is_owner()) {  // replicas skip
+  if (L4::is_owner()) {  // replicas skip
     TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS; ++i) {
-      if (rows_store[i] < M)
-        out[rows_store[i]] = store_cvt[i];
+    for (int i = 0; i < L4::ELEMS; ++i) {
+      if (pid * BM + L4::coord0(i) < M)
+        out[pid * BM + L4::coord0(i)] = store_cvt[i];
     }
   }
 }
@@ -145,14 +140,14 @@ using L0 = tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BM, BN>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
 using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
-// tile 16: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
-using L2 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BM>;
 // tile 16x1: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
-using L3 = tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>;
+using L2 = tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>, 0>;
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>, 0>;
+// tile 16: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
+using L4 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BM>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
 
 __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
@@ -176,17 +171,12 @@ __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rows[i] = pid * BM + L1::coord0(i);
   }
-  int rows_store[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    rows_store[i] = pid * BM + L2::coord0(i);
-  }
   // row_sum.cpp:10: auto row_mask = tl::expand_dims<1>(rows) < M;
-  bool row_mask[L3::ELEMS0][L3::ELEMS1];
+  bool row_mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       row_mask[i][j] = rows[i] < M;
     }
   }
@@ -194,10 +184,10 @@ __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
   TILEC_NO_UNROLL
   for (int off = 0; off < N; off += BN) {
     // row_sum.cpp:13: auto cols = off + tl::arange<0, BN>();
-    int cols[L4::ELEMS];
+    int cols[L3::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS; ++i) {
-      cols[i] = off + L4::coord0(i);
+    for (int i = 0; i < L3::ELEMS; ++i) {
+      cols[i] = off + L3::coord0(i);
     }
     // row_sum.cpp:14: auto mask = row_mask & (tl::expand_dims<0>(cols) < N);
     bool mask[L0::ELEMS0][L0::ELEMS1];
@@ -246,16 +236,16 @@ __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
     }
   }
   __syncthreads();
-  float store_cvt[L2::ELEMS];
+  float store_cvt[L4::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    store_cvt[i] = store_cvt_smem[L2::coord0(i)];
+  for (int i = 0; i < L4::ELEMS; ++i) {
+    store_cvt[i] = store_cvt_smem[L4::coord0(i)];
   }
-  if (L2::is_owner()) {  // replicas skip
+  if (L4::is_owner()) {  // replicas skip
     TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS; ++i) {
-      if (rows_store[i] < M)
-        out[rows_store[i]] = store_cvt[i];
+    for (int i = 0; i < L4::ELEMS; ++i) {
+      if (pid * BM + L4::coord0(i) < M)
+        out[pid * BM + L4::coord0(i)] = store_cvt[i];
     }
   }
 }

@@ -78,11 +78,14 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -167,8 +170,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -283,11 +286,14 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     float vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -372,8 +378,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(num[i + v], den);
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 
@@ -494,11 +500,14 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
     __half vals[OUT_STORE_VEC];
+    bool bits[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v) {
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + cols[i], vals, &mask[i],
-                                               mask[i + OUT_STORE_VEC - 1]);
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + row * out_row_stride + L0::coord0(i), vals,
+                                               bits, L0::coord0(i + OUT_STORE_VEC - 1) < n_cols);
   }
 }
 
@@ -588,8 +597,8 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::to_f16(tilec::rt::fdiv(num[i + v], den));
-    if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + cols[i], vals);
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + row * out_row_stride + L0::coord0(i), vals);
   }
 }
 

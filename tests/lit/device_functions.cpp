@@ -51,7 +51,7 @@ template void k<64>(const float *, float *, int64_t *, float, int);
 // CHECK: // {{.*}}device_functions.cpp:13: float y = x * factor;
 // CHECK-NEXT: const float y = s * factor;
 // CHECK: x_1[i] = x[i] * (y + 1.0f);
-// CHECK: out[cols[i]] = fminf(fmaxf(x_1[i], 0.0f), 1.0f) + spread;
+// CHECK: out[L0::coord0(i)] = fminf(fmaxf(x_1[i], 0.0f), 1.0f) + spread;
 // The call in the condition runs after the if's init.
 // CHECK: const int m = n * 2;
 // CHECK: if (static_cast<int64_t>(m) * int64_t{2} > int64_t{10})

@@ -4,6 +4,7 @@
 // CHECK-NEXT: dead-decls
 // CHECK-NEXT: materialize
 // CHECK-NEXT: sink-decls
+// CHECK-NEXT: rematerialize
 // CHECK-NEXT: prefetch-loads
 // CHECK-NEXT: layout-assignment
 // CHECK-NEXT: lower-reductions

@@ -34,7 +34,7 @@ template void rows<256>(const float *, float *, int);
 // CHECK-NEXT: decl %cols_next{{.*}} = add(splat(add(%i, 256:i32{BLOCK}))
 // CHECK-NEXT: %v_next = load(
 // CHECK-NEXT: }
-// CHECK-NEXT: decl %cols: tile<256xi32> = add(splat(%i)
+// CHECK-NEXT: decl %sum_v: f32 = reduce.sum(%v
 
 // CUDA-LABEL: namespace rows_256 {
 // CUDA: float v_next[L0::ELEMS];

@@ -34,7 +34,7 @@ TEST(PassManager, RegistryAndFactoriesAgree) {
   std::vector<std::string> names;
   for (auto &info : all)
     names.push_back(info.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"simplify", "dead-decls", "materialize", "sink-decls", "prefetch-loads",
+  EXPECT_EQ(names, (std::vector<std::string>{"simplify", "dead-decls", "materialize", "sink-decls", "rematerialize", "prefetch-loads",
                                              "layout-assignment", "lower-reductions",
                                              "lower-layout-conversions", "allocate-shared",
                                              "insert-barriers"}));
