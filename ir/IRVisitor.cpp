@@ -278,4 +278,55 @@ Stmt IRMutator::mutate(const SharedWrite *n, const Stmt &self) {
   return c;
 }
 
+namespace {
+class Substitution : public IRMutator {
+public:
+  explicit Substitution(const std::map<const VarNode *, Expr> &with) : with(with) {}
+  using IRMutator::mutate;
+
+protected:
+  Expr mutate(const VarRef *n, const Expr &self) override {
+    auto it = with.find(n->var.get());
+    return it == with.end() ? self : it->second;
+  }
+
+private:
+  const std::map<const VarNode *, Expr> &with;
+};
+} // namespace
+
+Expr substitute(const Expr &e, const std::map<const VarNode *, Expr> &with) {
+  Substitution s(with);
+  return s.mutate(e);
+}
+Stmt substitute(const Stmt &st, const std::map<const VarNode *, Expr> &with) {
+  Substitution s(with);
+  return s.mutate(st);
+}
+
+std::set<const VarNode *> assignedIn(const Stmt &s, AssignedKinds kinds) {
+  struct Walk : IRVisitor {
+    std::set<const VarNode *> out;
+    AssignedKinds kinds;
+    using IRVisitor::visit;
+    void visit(const Assign *n) override {
+      out.insert(n->var.get());
+      IRVisitor::visit(n);
+    }
+    void visit(const Decl *n) override {
+      if (kinds.decls)
+        out.insert(n->var.get());
+      IRVisitor::visit(n);
+    }
+    void visit(const For *n) override {
+      if (kinds.loopIndices)
+        out.insert(n->var.get());
+      IRVisitor::visit(n);
+    }
+  } w;
+  w.kinds = kinds;
+  w.visit(s);
+  return std::move(w.out);
+}
+
 } // namespace tilec::ir

@@ -7,6 +7,9 @@
 
 #include "ir/IR.h"
 
+#include <map>
+#include <set>
+
 namespace tilec::ir {
 
 class IRVisitor {
@@ -35,6 +38,19 @@ protected:
 
 /// Calls `f` on every expression node reachable from `s` (pre-order).
 template <class F> void forEachExpr(const Stmt &s, F &&f);
+
+/// `e` (or `s`) with every read of a variable in `with` replaced by its expression.
+Expr substitute(const Expr &e, const std::map<const VarNode *, Expr> &with);
+Stmt substitute(const Stmt &s, const std::map<const VarNode *, Expr> &with);
+
+/// Which statements count as giving a variable a value, for `assignedIn`.
+struct AssignedKinds {
+  bool decls = false;       ///< a declaration with its initial value
+  bool loopIndices = false; ///< a loop's index (it takes a new value each iteration)
+};
+/// The variables that statements below `s` give values to: every Assign target, and declarations
+/// and loop indices as `kinds` says.
+std::set<const VarNode *> assignedIn(const Stmt &s, AssignedKinds kinds = {});
 
 namespace detail {
 template <class F> class ExprWalker : public IRVisitor {

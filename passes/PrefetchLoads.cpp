@@ -67,27 +67,6 @@ std::set<int> storedParams(const Stmt &s, const PointerOrigins &origins) {
   return out;
 }
 
-void assignedIn(const Stmt &s, std::set<const VarNode *> &out) {
-  struct Walk : IRVisitor {
-    std::set<const VarNode *> &out;
-    explicit Walk(std::set<const VarNode *> &o) : out(o) {}
-    using IRVisitor::visit;
-    void visit(const Assign *n) override {
-      out.insert(n->var.get());
-      IRVisitor::visit(n);
-    }
-    void visit(const Decl *n) override {
-      out.insert(n->var.get());
-      IRVisitor::visit(n);
-    }
-    void visit(const For *n) override {
-      out.insert(n->var.get());
-      IRVisitor::visit(n);
-    }
-  } w(out);
-  w.visit(s);
-}
-
 /// The variables an expression reads, and whether it is computed element by element (no memory
 /// access, no reduction).
 struct ExprFacts : IRVisitor {
@@ -101,22 +80,6 @@ struct ExprFacts : IRVisitor {
   void visit(const ThreadReduce *) override { pure = false; }
   void visit(const WarpReduce *) override { pure = false; }
   void visit(const SharedRead *) override { pure = false; }
-};
-
-/// Replaces variables by expressions.
-class Substitute : public IRMutator {
-public:
-  explicit Substitute(const std::map<const VarNode *, Expr> &with) : with(with) {}
-  using IRMutator::mutate;
-
-protected:
-  Expr mutate(const VarRef *n, const Expr &self) override {
-    auto it = with.find(n->var.get());
-    return it == with.end() ? self : it->second;
-  }
-
-private:
-  const std::map<const VarNode *, Expr> &with;
 };
 
 class PrefetchLoads : public IRMutator {
@@ -166,8 +129,7 @@ private:
     const Block *body = as<Block>(f->body);
     if (!body)
       return nullptr;
-    std::set<const VarNode *> inLoop;
-    assignedIn(f->body, inLoop);
+    const std::set<const VarNode *> inLoop = assignedIn(f->body, {.decls = true, .loopIndices = true});
     const std::set<int> stored = storedParams(f->body, origins);
 
     // Declarations computable for another index: their initializer and its own inputs.
@@ -180,16 +142,7 @@ private:
           return false;
       return true;
     };
-    std::set<const VarNode *> reassigned;
-    {
-      struct Walk : IRVisitor {
-        std::set<const VarNode *> &out;
-        explicit Walk(std::set<const VarNode *> &o) : out(o) {}
-        using IRVisitor::visit;
-        void visit(const Assign *n) override { out.insert(n->var.get()); }
-      } w(reassigned);
-      w.visit(f->body);
-    }
+    const std::set<const VarNode *> reassigned = assignedIn(f->body);
     for (size_t i = 0; i < body->stmts.size(); ++i) {
       auto d = as<Decl>(body->stmts[i]);
       if (!d || !d->init || reassigned.count(d->var.get()))
@@ -229,7 +182,6 @@ private:
     }
     auto loadsAt = [&](const Expr &at) {
       std::map<const VarNode *, Expr> with{{f->var.get(), at}};
-      Substitute sub(with);
       std::vector<Stmt> out;
       std::set<const VarNode *> needed;
       for (size_t i : picked) {
@@ -254,12 +206,12 @@ private:
       for (auto it = deps.rbegin(); it != deps.rend(); ++it) {
         const Decl *d = *it;
         Var copy = k.newVar(d->var->name + "_next", d->var->type, VarKind::Local, d->var->loc);
-        out.push_back(Decl::make(copy, foldConstants(sub.mutate(d->init)), d->loc));
+        out.push_back(Decl::make(copy, foldConstants(substitute(d->init, with)), d->loc));
         with[d->var.get()] = VarRef::make(copy, d->init->loc);
       }
       for (size_t j = 0; j < picked.size(); ++j) {
         auto d = as<Decl>(body->stmts[picked[j]]);
-        out.push_back(Assign::make(next[j], foldConstants(sub.mutate(d->init)), d->loc));
+        out.push_back(Assign::make(next[j], foldConstants(substitute(d->init, with)), d->loc));
       }
       return Block::make(std::move(out), f->loc);
     };

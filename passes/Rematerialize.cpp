@@ -33,41 +33,11 @@ using namespace ir;
 
 namespace {
 
-/// Variables an Assign writes anywhere in `s` (loop indices are not assigned: a loop's body sees one
-/// value of its index).
-void assignedIn(const Stmt &s, std::set<const VarNode *> &out) {
-  struct Walk : IRVisitor {
-    std::set<const VarNode *> &out;
-    explicit Walk(std::set<const VarNode *> &o) : out(o) {}
-    using IRVisitor::visit;
-    void visit(const Assign *n) override {
-      out.insert(n->var.get());
-      IRVisitor::visit(n);
-    }
-  } w(out);
-  w.visit(s);
-}
-
 bool reduces(const Stmt &s) {
   bool found = false;
   forEachExpr(s, [&](const ExprNode *e) { found = found || e->kind == ExprKind::Reduce; });
   return found;
 }
-
-class Substitute : public IRMutator {
-public:
-  explicit Substitute(const std::map<const VarNode *, Expr> &with) : with(with) {}
-  using IRMutator::mutate;
-
-protected:
-  Expr mutate(const VarRef *n, const Expr &self) override {
-    auto it = with.find(n->var.get());
-    return it == with.end() ? self : it->second;
-  }
-
-private:
-  const std::map<const VarNode *, Expr> &with;
-};
 
 class Rematerialize : public IRMutator {
 public:
@@ -84,15 +54,12 @@ protected:
     bool changed = false;
     for (const Stmt &c : b->stmts) {
       Stmt s = c;
-      if (!crossed.empty()) {
-        Substitute sub(crossed);
-        s = sub.mutate(s);
-      }
+      if (!crossed.empty())
+        s = substitute(s, crossed);
       s = mutate(s);
       changed |= s != c;
       if (auto d = as<Decl>(s); d && d->init && indexTile(d->var) && cheap(d->init)) {
-        Substitute sub(expanded);
-        expanded[d->var.get()] = sub.mutate(d->init);
+        expanded[d->var.get()] = substitute(d->init, expanded);
         mine.push_back(d->var.get());
       }
       if (reduces(s))
@@ -150,8 +117,8 @@ public:
   const char *name() const override { return "rematerialize"; }
   void run(Module &m, PassContext &) override {
     for (auto &k : m.kernels) {
-      std::set<const VarNode *> assigned;
-      assignedIn(k.body, assigned);
+      // Loop indices are not counted: a loop's body sees one value of its index.
+      const std::set<const VarNode *> assigned = assignedIn(k.body);
       Rematerialize r(assigned);
       Stmt body = r.mutate(k.body);
       if (body != k.body)

@@ -41,24 +41,6 @@ struct ExprFacts : IRVisitor {
   void visit(const SharedRead *) override { elementwise = false; }
 };
 
-/// Every variable some statement below `s` assigns (Assign targets and loop indices).
-void assignedIn(const Stmt &s, std::set<const VarNode *> &out) {
-  struct Walk : IRVisitor {
-    std::set<const VarNode *> &out;
-    explicit Walk(std::set<const VarNode *> &o) : out(o) {}
-    using IRVisitor::visit;
-    void visit(const Assign *n) override {
-      out.insert(n->var.get());
-      IRVisitor::visit(n);
-    }
-    void visit(const For *n) override {
-      out.insert(n->var.get());
-      IRVisitor::visit(n);
-    }
-  } w(out);
-  w.visit(s);
-}
-
 bool reads(const Stmt &s, const VarNode *v) {
   bool found = false;
   forEachExpr(s, [&](const ExprNode *e) {
@@ -94,8 +76,10 @@ protected:
         continue;
       size_t use = i + 1;
       std::set<const VarNode *> assigned;
-      while (use < stmts.size() && !reads(stmts[use], d->var.get()))
-        assignedIn(stmts[use++], assigned);
+      for (; use < stmts.size() && !reads(stmts[use], d->var.get()); ++use) {
+        std::set<const VarNode *> more = assignedIn(stmts[use], {.loopIndices = true});
+        assigned.insert(more.begin(), more.end());
+      }
       if (use == i + 1 || use == stmts.size())
         continue; // read at once, or never (dead-decls' business)
       bool blocked = false;
@@ -120,8 +104,7 @@ public:
   const char *name() const override { return "sink-decls"; }
   void run(Module &m, PassContext &) override {
     for (auto &k : m.kernels) {
-      std::set<const VarNode *> reassigned;
-      assignedIn(k.body, reassigned);
+      const std::set<const VarNode *> reassigned = assignedIn(k.body, {.loopIndices = true});
       SinkDecls s(reassigned);
       k.body = s.mutate(k.body);
     }
