@@ -252,7 +252,7 @@ template void add_rms_norm_fwd<8192, 16>(tl::bfloat16 *, tl::bfloat16 *, const t
 template void kldiv_fwd<16384, 16>(const float *, int64_t, const float *, int64_t, float *, float, int, int);
 template void swiglu_bwd<16384, 16>(const tl::bfloat16 *, tl::bfloat16 *, tl::bfloat16 *, int64_t, float, int, int);
 template void geglu_bwd<16384, 16>(const tl::bfloat16 *, tl::bfloat16 *, tl::bfloat16 *, int64_t, int, int);
-// dyt.py's autotuning space (num_stages aside: tilec's loads are not pipelined).
+// dyt.py's autotuning space (num_stages aside: the kernel has no loop to pipeline).
 #define LIGER_DYT(B, W)                                                                                        \
   template void dyt_fwd<B, W>(const tl::bfloat16 *, tl::bfloat16 *, const tl::bfloat16 *, const tl::bfloat16 *,   \
                               const tl::bfloat16 *, int, int);
