@@ -226,9 +226,11 @@ Code KernelEmitter::binary(const Binary *b, const Idx &idx) {
   case BinaryOp::Mul: info = {"*", Prec::Multiplicative}; break;
   case BinaryOp::Div: info = {"/", Prec::Multiplicative}; break;
   case BinaryOp::Mod: info = {"%", Prec::Multiplicative}; break;
-  case BinaryOp::And: info = {"&", Prec::BitAnd}; break;
-  case BinaryOp::Or: info = {"|", Prec::BitOr}; break;
-  case BinaryOp::Xor: info = {"^", Prec::BitXor}; break;
+  // On bools the logical operators: the same values (the operands have no side effects), and
+  // clang warns of `&` between comparisons (-Wbitwise-instead-of-logical, an error under -Werror).
+  case BinaryOp::And: info = t == ScalarType::Bool ? Info{"&&", Prec::LogicalAnd} : Info{"&", Prec::BitAnd}; break;
+  case BinaryOp::Or: info = t == ScalarType::Bool ? Info{"||", Prec::LogicalOr} : Info{"|", Prec::BitOr}; break;
+  case BinaryOp::Xor: info = t == ScalarType::Bool ? Info{"!=", Prec::Equality} : Info{"^", Prec::BitXor}; break;
   case BinaryOp::Shl: info = {"<<", Prec::Shift}; break;
   case BinaryOp::Shr: info = {">>", Prec::Shift}; break;
   case BinaryOp::LAnd: info = {"&&", Prec::LogicalAnd}; break;

@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
     for (int i = 0; i < L2::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L2::ELEMS1; ++j) {
-        mask[i][j] = (rows[i] < M) & col_mask[j];
+        mask[i][j] = rows[i] < M && col_mask[j];
       }
     }
     // col_reduce.cpp:17: auto t = tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask,
@@ -260,7 +260,7 @@ __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
     for (int i = 0; i < L2::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L2::ELEMS1; ++j) {
-        mask[i][j] = (rows[i] < M) & col_mask[j];
+        mask[i][j] = rows[i] < M && col_mask[j];
       }
     }
     // col_reduce.cpp:17: auto t = tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask,

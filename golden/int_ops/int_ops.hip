@@ -160,7 +160,7 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     bool vals[OUT_BOOL_STORE_VEC];
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_BOOL_STORE_VEC; ++v_1)
-      vals[v_1] = both[i + v_1] ^ either[i + v_1];
+      vals[v_1] = both[i + v_1] != either[i + v_1];
     tilec::rt::store_vec<OUT_BOOL_STORE_VEC, false>(
         out_bool + offs[i], vals, &mask[i], mask[i + OUT_BOOL_STORE_VEC - 1]);
   }
@@ -347,7 +347,7 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     bool vals[OUT_BOOL_STORE_VEC];
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_BOOL_STORE_VEC; ++v_1)
-      vals[v_1] = both[i + v_1] ^ either[i + v_1];
+      vals[v_1] = both[i + v_1] != either[i + v_1];
     if (mask[i])
       tilec::rt::store_vec<OUT_BOOL_STORE_VEC, true>(out_bool + offs[i], vals);
   }

@@ -45,7 +45,7 @@ __global__ void __launch_bounds__(NUM_THREADS) nested_reduce(
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L2::ELEMS1; ++j) {
-      mask[i][j] = (rm[i] < M) & (rn[j] < N);
+      mask[i][j] = rm[i] < M && rn[j] < N;
     }
   }
   // nested_reduce.cpp:14: auto t = tl::load(x + tl::expand_dims<1>(rm) * N + tl::expand_dims<0>(rn), mask, 0.0f);
@@ -158,7 +158,7 @@ __global__ void __launch_bounds__(NUM_THREADS) nested_reduce(
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L2::ELEMS1; ++j) {
-      mask[i][j] = (rm[i] < M) & (rn[j] < N);
+      mask[i][j] = rm[i] < M && rn[j] < N;
     }
   }
   // nested_reduce.cpp:14: auto t = tl::load(x + tl::expand_dims<1>(rm) * N + tl::expand_dims<0>(rn), mask, 0.0f);

@@ -63,7 +63,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L2::ELEMS1; ++j) {
-      mask[i][j] = (rows[i] < M) & (cols[j] < N);
+      mask[i][j] = rows[i] < M && cols[j] < N;
     }
   }
   // row_argmax.cpp:17: auto hi = tl::load(ptrs, mask, -tl::inf);
@@ -388,7 +388,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_argmax_kernel(
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L2::ELEMS1; ++j) {
-      mask[i][j] = (rows[i] < M) & (cols[j] < N);
+      mask[i][j] = rows[i] < M && cols[j] < N;
     }
   }
   // row_argmax.cpp:17: auto hi = tl::load(ptrs, mask, -tl::inf);

@@ -70,7 +70,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
     for (int i = 0; i < L0::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L0::ELEMS1; ++j) {
-        mask[i][j] = row_mask[i][0] & (cols[j] < N);
+        mask[i][j] = row_mask[i][0] && cols[j] < N;
       }
     }
     // row_sum.cpp:15: acc += tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask, 0.0f);
@@ -195,7 +195,7 @@ __global__ void __launch_bounds__(NUM_THREADS) row_sum_kernel(
     for (int i = 0; i < L0::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L0::ELEMS1; ++j) {
-        mask[i][j] = row_mask[i][0] & (cols[j] < N);
+        mask[i][j] = row_mask[i][0] && cols[j] < N;
       }
     }
     // row_sum.cpp:15: acc += tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask, 0.0f);

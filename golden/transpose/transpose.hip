@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(NUM_THREADS) transpose_kernel(
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L4::ELEMS1; ++j) {
-      mask[i][j] = (rm[i] < M) & (rn[j] < N);
+      mask[i][j] = rm[i] < M && rn[j] < N;
     }
   }
   bool mask_store[L5::ELEMS0][L5::ELEMS1];
@@ -76,7 +76,7 @@ __global__ void __launch_bounds__(NUM_THREADS) transpose_kernel(
   for (int i = 0; i < L5::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L5::ELEMS1; ++j) {
-      mask_store[i][j] = (rm_store[i] < M) & (rn_store[j] < N);
+      mask_store[i][j] = rm_store[i] < M && rn_store[j] < N;
     }
   }
   // transpose.cpp:14: auto tile = tl::load(in + tl::expand_dims<1>(rm) * in_stride + tl::expand_dims<0>(rn), mask);
@@ -185,7 +185,7 @@ __global__ void __launch_bounds__(NUM_THREADS) transpose_kernel(
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L4::ELEMS1; ++j) {
-      mask[i][j] = (rm[i] < M) & (rn[j] < N);
+      mask[i][j] = rm[i] < M && rn[j] < N;
     }
   }
   bool mask_store[L5::ELEMS0][L5::ELEMS1];
@@ -193,7 +193,7 @@ __global__ void __launch_bounds__(NUM_THREADS) transpose_kernel(
   for (int i = 0; i < L5::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L5::ELEMS1; ++j) {
-      mask_store[i][j] = (rm_store[i] < M) & (rn_store[j] < N);
+      mask_store[i][j] = rm_store[i] < M && rn_store[j] < N;
     }
   }
   // transpose.cpp:14: auto tile = tl::load(in + tl::expand_dims<1>(rm) * in_stride + tl::expand_dims<0>(rn), mask);

@@ -42,3 +42,19 @@ void kept(const float *x, const int *limits, float *y, int n) {
 // CHECK-LABEL: kernel @kept
 // CHECK: decl %s: f32 = reduce.sum
 // CHECK: store({{.*}}, mul(div(%v, splat(%s) {{.*}}), %weights), mask=land(%mask, %shorter))
+
+// A 2-D mask recomputed at the store: its `&` of two comparisons prints as `&&` (clang's
+// -Wbitwise-instead-of-logical rejects `&` between them under -Werror once they call L0::coord0).
+TILEC_KERNEL(num_warps = 4)
+void grid2(const float *x, float *y, int M, int N) {
+  auto rows = tl::arange<0, 16>();
+  auto cols = tl::arange<0, 32>();
+  auto mask = tl::expand_dims<1>(rows < M) & tl::expand_dims<0>(cols < N);
+  auto offs = tl::expand_dims<1>(rows) * N + tl::expand_dims<0>(cols);
+  auto v = tl::load(x + offs, mask, 0.0f);
+  float s = tl::sum(tl::sum<1>(v));
+  tl::store(y + offs, v / s, mask);
+}
+// CUDA-LABEL: namespace grid2_instance {
+// CUDA: __syncthreads();
+// CUDA: < M && {{.*}} < N;
