@@ -546,20 +546,9 @@ void KernelEmitter::stmtComments(const Stmt &s) {
 namespace {
 /// Whether `e` is computed element by element (no reduction step, no shared memory).
 bool elementwise(const Expr &e) {
-  bool ok = true;
-  struct Walk : IRVisitor {
-    bool &ok;
-    explicit Walk(bool &o) : ok(o) {}
-    using IRVisitor::visit;
-    void visit(const ThreadReduce *) override { ok = false; }
-    void visit(const WarpReduce *) override { ok = false; }
-    void visit(const SharedRead *) override { ok = false; }
-    void visit(const ConvertLayout *) override { ok = false; }
-    void visit(const Reduce *) override { ok = false; }
-    void visit(const Load *) override { ok = false; }
-  } w(ok);
-  w.visit(e);
-  return ok;
+  ExprFacts facts;
+  facts.add(e);
+  return facts.elementwise;
 }
 /// The pointer variable a pointer expression offsets (`x` in `x + row * stride + cols`), or null.
 const VarNode *basePointer(const Expr &e) {

@@ -278,6 +278,37 @@ Stmt IRMutator::mutate(const SharedWrite *n, const Stmt &self) {
   return c;
 }
 
+void ExprFacts::add(const Expr &e) {
+  struct Walk : IRVisitor {
+    ExprFacts &f;
+    explicit Walk(ExprFacts &f) : f(f) {}
+    using IRVisitor::visit;
+    void visit(const VarRef *n) override { f.reads.insert(n->var.get()); }
+    void visit(const Load *n) override {
+      f.elementwise = false;
+      IRVisitor::visit(n);
+    }
+    void visit(const Reduce *n) override {
+      f.elementwise = false;
+      IRVisitor::visit(n);
+    }
+    void visit(const ConvertLayout *n) override {
+      f.elementwise = false;
+      IRVisitor::visit(n);
+    }
+    void visit(const ThreadReduce *n) override {
+      f.elementwise = false;
+      IRVisitor::visit(n);
+    }
+    void visit(const WarpReduce *n) override {
+      f.elementwise = false;
+      IRVisitor::visit(n);
+    }
+    void visit(const SharedRead *) override { f.elementwise = false; }
+  } w(*this);
+  w.visit(e);
+}
+
 namespace {
 class Substitution : public IRMutator {
 public:

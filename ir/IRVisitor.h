@@ -39,6 +39,16 @@ protected:
 /// Calls `f` on every expression node reachable from `s` (pre-order).
 template <class F> void forEachExpr(const Stmt &s, F &&f);
 
+/// What expressions read, and whether they are computed element by element from it: no load, no
+/// reduction, and none of the nodes reductions and layout conversions are lowered to
+/// (ThreadReduce, WarpReduce, SharedRead, ConvertLayout).
+struct ExprFacts {
+  std::set<const VarNode *> reads;
+  bool elementwise = true;
+  /// Adds the facts of `e` (nothing for null).
+  void add(const Expr &e);
+};
+
 /// `e` (or `s`) with every read of a variable in `with` replaced by its expression.
 Expr substitute(const Expr &e, const std::map<const VarNode *, Expr> &with);
 Stmt substitute(const Stmt &s, const std::map<const VarNode *, Expr> &with);

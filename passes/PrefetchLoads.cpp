@@ -67,21 +67,6 @@ std::set<int> storedParams(const Stmt &s, const PointerOrigins &origins) {
   return out;
 }
 
-/// The variables an expression reads, and whether it is computed element by element (no memory
-/// access, no reduction).
-struct ExprFacts : IRVisitor {
-  std::set<const VarNode *> reads;
-  bool pure = true;
-  using IRVisitor::visit;
-  void visit(const VarRef *n) override { reads.insert(n->var.get()); }
-  void visit(const Load *) override { pure = false; }
-  void visit(const Reduce *) override { pure = false; }
-  void visit(const ConvertLayout *) override { pure = false; }
-  void visit(const ThreadReduce *) override { pure = false; }
-  void visit(const WarpReduce *) override { pure = false; }
-  void visit(const SharedRead *) override { pure = false; }
-};
-
 class PrefetchLoads : public IRMutator {
 public:
   PrefetchLoads(Kernel &k, int threads) : k(k), threads(threads), origins(k) {}
@@ -153,22 +138,22 @@ private:
         ExprFacts facts;
         for (const Expr &e : {ld->ptr, ld->mask, ld->other})
           if (e)
-            facts.visit(e);
+            facts.add(e);
         const int64_t b = bytesPerThread(d->var->type);
         // A store of this iteration must not write what the next one loads: the load reads
         // parameters no store of the loop writes.
         bool written = stored.count(-1) > 0;
         for (int p : origins.paramsOf(ld->ptr))
           written = written || p < 0 || stored.count(p);
-        if (facts.pure && !written && available(facts.reads) && bytes + b <= prefetchBudget(threads)) {
+        if (facts.elementwise && !written && available(facts.reads) && bytes + b <= prefetchBudget(threads)) {
           picked.push_back(i);
           bytes += b;
         }
         continue;
       }
       ExprFacts facts;
-      facts.visit(d->init);
-      if (facts.pure && available(facts.reads))
+      facts.add(d->init);
+      if (facts.elementwise && available(facts.reads))
         recomputable.emplace(d->var.get(), d);
     }
     if (picked.empty())
@@ -189,7 +174,7 @@ private:
         ExprFacts facts;
         for (const Expr &e : {ld->ptr, ld->mask, ld->other})
           if (e)
-            facts.visit(e);
+            facts.add(e);
         needed.insert(facts.reads.begin(), facts.reads.end());
       }
       // Walk back so that a declaration's own inputs are marked before it is reached.
@@ -199,7 +184,7 @@ private:
         if (!d || !recomputable.count(d->var.get()) || !needed.count(d->var.get()))
           continue;
         ExprFacts facts;
-        facts.visit(d->init);
+        facts.add(d->init);
         needed.insert(facts.reads.begin(), facts.reads.end());
         deps.push_back(d);
       }

@@ -26,21 +26,6 @@ using namespace ir;
 
 namespace {
 
-/// The variables an expression reads, and whether it is computed element by element from them
-/// (no memory access, no reduction, nothing a later pass lowered).
-struct ExprFacts : IRVisitor {
-  std::set<const VarNode *> reads;
-  bool elementwise = true;
-  using IRVisitor::visit;
-  void visit(const VarRef *n) override { reads.insert(n->var.get()); }
-  void visit(const Load *) override { elementwise = false; }
-  void visit(const Reduce *) override { elementwise = false; }
-  void visit(const ConvertLayout *) override { elementwise = false; }
-  void visit(const ThreadReduce *) override { elementwise = false; }
-  void visit(const WarpReduce *) override { elementwise = false; }
-  void visit(const SharedRead *) override { elementwise = false; }
-};
-
 bool reads(const Stmt &s, const VarNode *v) {
   bool found = false;
   forEachExpr(s, [&](const ExprNode *e) {
@@ -71,7 +56,7 @@ protected:
       if (!d->init || !d->var->type.isTile() || reassigned.count(d->var.get()))
         continue;
       ExprFacts facts;
-      facts.visit(d->init);
+      facts.add(d->init);
       if (!facts.elementwise)
         continue;
       size_t use = i + 1;
