@@ -94,7 +94,6 @@ bool same(const Store *a, const Store *b) {
 }
 bool same(const For *a, const For *b) {
   return a->var == b->var && a->unroll == b->unroll && a->inclusive == b->inclusive &&
-         a->prefetched == b->prefetched &&
          equal(a->begin, b->begin) &&
          equal(a->end, b->end) && equal(a->step, b->step) && equal(a->body, b->body);
 }

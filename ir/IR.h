@@ -347,9 +347,6 @@ struct For : StmtNode {
   Stmt body;
   bool unroll = false;
   bool inclusive = false;
-  /// Set by prefetch-loads: the body's first `prefetched` statements declare this iteration's loaded
-  /// tiles from the `_next` variables filled one iteration ahead (for the emitted comment).
-  int prefetched = 0;
   static Stmt make(Var var, Expr begin, Expr end, Expr step, Stmt body, bool unroll,
                    SourceLoc loc = {}, bool inclusive = false);
 };

@@ -99,8 +99,6 @@ public:
       auto *f = as<For>(s);
       os << (f->unroll ? "static_for " : "for ") << var(f->var) << " = " << expr(f->begin)
          << (f->inclusive ? " through " : " to ") << expr(f->end) << " step " << expr(f->step) << ' ';
-      if (f->prefetched)
-        os << "prefetched=" << f->prefetched << ' ';
       body(f->body, s);
       return;
     }
@@ -113,6 +111,8 @@ public:
     case StmtKind::If: {
       auto *i = as<If>(s);
       os << "if " << expr(i->cond) << ' ';
+      if (i->prefetch != Prefetch::None) // prefetch-loads' loads of the first or the next iteration
+        os << (i->prefetch == Prefetch::FirstIteration ? "prefetch(first) " : "prefetch(next) ");
       if (!i->elseS) {
         body(i->thenS, s);
         return;

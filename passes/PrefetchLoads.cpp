@@ -226,7 +226,6 @@ private:
         stmts.push_back(body->stmts[i]);
     auto loop = std::make_shared<For>(*f);
     loop->body = Block::make(std::move(stmts), body->loc);
-    loop->prefetched = static_cast<int>(picked.size());
     return loop;
   }
 

@@ -24,13 +24,13 @@ template void rows<256>(const float *, float *, int);
 
 // CHECK-LABEL: kernel @rows<256>
 // CHECK: decl %v_next: tile<256xf32>
-// CHECK-NEXT: if lt(0:i32, %n) {
+// CHECK-NEXT: if lt(0:i32, %n) prefetch(first) {
 // CHECK-NEXT: decl %cols_next: tile<256xi32> = arange(0, 256)
 // CHECK-NEXT: %v_next = load(add(splat(%x) : tile<256xptr<const f32>>, %cols_next)
 // CHECK-NEXT: }
-// CHECK-NEXT: for %i = 0:i32 to %n step 256:i32{BLOCK} prefetched=1 {
+// CHECK-NEXT: for %i = 0:i32 to %n step 256:i32{BLOCK} {
 // CHECK-NEXT: decl %v: tile<256xf32> = %v_next
-// CHECK-NEXT: if lt(add(%i, 256:i32{BLOCK}), %n) {
+// CHECK-NEXT: if lt(add(%i, 256:i32{BLOCK}), %n) prefetch(next) {
 // CHECK-NEXT: decl %cols_next{{.*}} = add(splat(add(%i, 256:i32{BLOCK}))
 // CHECK-NEXT: %v_next = load(
 // CHECK-NEXT: }
@@ -82,7 +82,8 @@ void gather(const int *idx, const float *x, float *out, int n) {
 // CHECK-LABEL: kernel @gather
 // CHECK: decl %j_next
 // CHECK-NOT: decl %x_load_next
-// CHECK: prefetched=1 {
+// CHECK: prefetch(first) {
+// CHECK: for %i
 // CHECK-NEXT: decl %j: tile<256xi32> = %j_next
 // CHECK: decl %x_load{{.*}} = load(add(splat(%x)
 
