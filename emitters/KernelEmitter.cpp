@@ -353,13 +353,12 @@ void KernelEmitter::collect() {
   // one (the compiler cannot move a load above a store it may alias), and small grids, which only
   // latency limits, lost up to 20% (bench/NOTES.md, Change P5).
   if (k_.body) {
-    const int estimate = liveRegisterEstimate();
-    streamRegisters_ = estimate >= kStreamThreshold ? estimate : 0;
+    liveRegisters_ = liveRegisterEstimate();
+    streamRegisters_ = liveRegisters_ >= kStreamThreshold ? liveRegisters_ : 0;
   }
   if (opts_.target.kind == TargetKind::Cuda && k_.body) {
     threads_ = k_.settings.numWarps * 32;
     if (threads_ >= 512) {
-      liveRegisters_ = liveRegisterEstimate();
       const int need = std::max(2 * liveRegisters_, liveRegisters_ + kRegisterReserve);
       for (int m = 2; m * threads_ <= 2048 && m <= 32; ++m)
         if (std::min(255, 65536 / (m * threads_)) / 8 * 8 >= need)
@@ -606,10 +605,16 @@ void KernelEmitter::emitContents(CodeWriter &w) {
   if (!k_.buffers.empty())
     w.line("constexpr int " + smemBytesName_ + " = " + std::to_string(k_.sharedBytes) +
            ";  // shared memory per block");
+  // The estimate for the expert who tunes the block (bench/registers.py sets it beside ptxas's count).
+  const char *report = opts_.target.kind == TargetKind::Cuda ? "ptxas -v"
+                                                             : "hipcc -Rpass-analysis=kernel-resource-usage";
+  const std::string estimate = "registers: about " + std::to_string(liveRegisters_) +
+                               " per thread hold tile values at the peak (tilec's estimate; " + report +
+                               " tells the real count)";
+  if (minBlocks_ <= 1 && liveRegisters_ > 0)
+    w.lines(commentLines(estimate, 0));
   if (minBlocks_ > 1)
-    w.lines(commentLines("registers: about " + std::to_string(liveRegisters_) +
-                             " per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the "
-                             "real count); " + std::to_string(minBlocks_) + " blocks of " +
+    w.lines(commentLines(estimate + "; " + std::to_string(minBlocks_) + " blocks of " +
                              std::to_string(threads_) + " threads per SM leave each thread " +
                              std::to_string(std::min(255, 65536 / (minBlocks_ * threads_)) / 8 * 8) +
                              " registers: at least twice the estimate, and " +

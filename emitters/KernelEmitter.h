@@ -124,7 +124,8 @@ private:
   /// Whether the loads and stores of stmts[begin, end) may run chunk by chunk: every pointer a
   /// store writes is loaded or stored in the run only through the same pointer expression.
   bool streamable(const std::vector<ir::Stmt> &stmts, size_t begin, size_t end);
-  void streamedRun(const std::vector<ir::Stmt> &stmts, size_t begin, size_t end, int chunk);
+  void streamedRun(const std::vector<ir::Stmt> &stmts, size_t begin, size_t end, int width,
+                   const RunShape &run);
   /// The comments that precede a statement: the inlined call it starts, its source line.
   void stmtComments(const ir::Stmt &s);
   /// The comment on a branch of prefetch-loads: which tiles it loads, for which iteration.
@@ -162,6 +163,8 @@ private:
   /// reaches kStreamThreshold (0 below: no streamed runs).
   int streamRegisters_ = 0;
   static constexpr int kStreamThreshold = 40;
+  /// The bytes of loads a thread issues for one chunk of a streamed run, at least (streamedRun).
+  static constexpr int kStreamLoadBytes = 32;
   int chunk_ = 0;
   std::string chunkStep_;
   std::string numWarpsName_, numThreadsName_, smemBytesName_, kernelName_;

@@ -631,9 +631,10 @@ bool KernelEmitter::streamable(const std::vector<Stmt> &stmts, size_t begin, siz
   return true;
 }
 
-void KernelEmitter::streamedRun(const std::vector<Stmt> &stmts, size_t begin, size_t end, int chunk) {
+void KernelEmitter::streamedRun(const std::vector<Stmt> &stmts, size_t begin, size_t end, int width,
+                                const RunShape &run) {
   // The tiles the run declares are declared first (they outlive the loop); then one unrolled loop
-  // takes the thread's elements one chunk (one vector of the widest access) at a time through
+  // takes the thread's elements one chunk (a few vectors of the widest access) at a time through
   // every statement, so that a chunk's loads, arithmetic and stores are next to each other and
   // the compiler holds a few chunks in registers rather than every element of every tile.
   std::string step;
@@ -643,23 +644,56 @@ void KernelEmitter::streamedRun(const std::vector<Stmt> &stmts, size_t begin, si
     if (auto d = as<Decl>(s)) {
       w_->line(varDecl(d->var) + ";");
       t = &d->var->type;
-      if (auto ld = as<Load>(d->init); ld && ld->vec == chunk && step.empty())
+      if (auto ld = as<Load>(d->init); ld && ld->vec == width && step.empty())
         step = vecNames_.at(ld);
     } else if (auto a = as<Assign>(s)) {
       t = &a->var->type;
-      if (auto ld = as<Load>(a->value); ld && ld->vec == chunk && step.empty())
+      if (auto ld = as<Load>(a->value); ld && ld->vec == width && step.empty())
         step = vecNames_.at(ld);
     } else if (auto st = as<Store>(s)) {
       t = &st->ptr->type;
-      if (st->vec == chunk && step.empty())
+      if (st->vec == width && step.empty())
         step = vecNames_.at(st);
     }
+  }
+  // A chunk of one vector of each access can leave too few loads in flight (a thread waits for each
+  // one before it issues the next: bench/ layer norm at BLOCK 16384 read one 16-byte vector at a
+  // time and ran at 0.74x Triton): the chunk takes as many vectors as bring kStreamLoadBytes of
+  // loads a thread, where the thread's elements divide into such chunks.
+  int64_t loadBytes = 0;
+  for (size_t j = begin; j < end; ++j) {
+    const Stmt &s = stmts[j];
+    const Expr value = s->kind == StmtKind::Decl     ? as<Decl>(s)->init
+                       : s->kind == StmtKind::Assign ? as<Assign>(s)->value
+                                                     : nullptr;
+    if (auto ld = as<Load>(value))
+      loadBytes += int64_t(width) * std::max(1, byteSize(ld->type.elem));
+  }
+  const int64_t elems = geometry(*run.layout, run.shape).totalElemsPerThread();
+  int vectors = 1;
+  while (loadBytes && vectors * loadBytes < kStreamLoadBytes && elems % (int64_t(2 * vectors) * width) == 0)
+    vectors *= 2;
+  int chunk = width;
+  std::string what = "one vector of each access";
+  if (vectors > 1) {
+    // X_VEC or X_VEC_2 (a width's constant) names X_CHUNK.
+    std::string base = step;
+    if (size_t at = base.rfind("_VEC"); at != std::string::npos &&
+        base.find_first_not_of("_0123456789", at + 4) == std::string::npos)
+      base.erase(at);
+    std::string name = names_.unique(base + "_CHUNK");
+    tunables_.push_back("constexpr int " + name + " = " + std::to_string(vectors) + " * " + step +
+                        ";  // streamed run: " + std::to_string(vectors) + " vectors a chunk, " +
+                        std::to_string(vectors * loadBytes) + " bytes of loads in flight");
+    chunk = vectors * width;
+    what = std::to_string(vectors) + " vectors of each access";
+    step = name;
   }
   const std::string &i = idxNames_[0];
   w_->line("TILEC_UNROLL");
   {
     auto loop = w_->block("for (int " + i + " = 0; " + i + " < " + elemCount(*t, 0) + "; " + i + " += " +
-                          step + ")  // one vector of each access at a time (all at once: about " +
+                          step + ")  // " + what + " at a time (all at once: about " +
                           std::to_string(streamRegisters_) + " registers)");
     chunk_ = chunk;
     chunkStep_ = step;
@@ -707,7 +741,7 @@ void KernelEmitter::stmt(const Stmt &s) {
       for (size_t j = at; j < end; ++j)
         chunk = std::max(chunk, chunkWidth(stmts[j], run));
       if (end > at + 1 && chunk > 1) {
-        streamedRun(stmts, at, end, chunk);
+        streamedRun(stmts, at, end, chunk, run);
         at = end - 1;
         continue;
       }

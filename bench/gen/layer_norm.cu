@@ -17,6 +17,8 @@ constexpr int Y_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 byt
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -223,6 +225,8 @@ constexpr int Y_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 byt
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -454,6 +458,8 @@ constexpr int Y_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 byt
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -807,6 +813,8 @@ constexpr int Y_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 byt
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -1162,6 +1170,8 @@ constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 by
 // tile 512: 8 contiguous per thread, 32 lanes, 2 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -1368,6 +1378,8 @@ constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 by
 // tile 512: 8 contiguous per thread, 32 lanes, 2 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -1594,6 +1606,8 @@ constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 by
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -1800,6 +1814,8 @@ constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 by
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -2026,6 +2042,8 @@ constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 by
 // tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -2232,6 +2250,8 @@ constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 by
 // tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -2458,6 +2478,8 @@ constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 by
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -2664,6 +2686,8 @@ constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 by
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -2887,9 +2911,13 @@ constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per ac
 constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_CHUNK = 2 * X_ROW_LOAD_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_ROW_LOAD_CHUNK_1 = 2 * X_ROW_LOAD_VEC_1;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
 // tile 8192: 8 contiguous per thread, 32 lanes, 8 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 48 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -2916,29 +2944,30 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     __half x_row_load[L0::ELEMS];
     float a[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_CHUNK) {  // 2 vectors of each access at a time (all at once: about 48 registers)
       // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; ++k) {
         cols[i + k] = off + L0::coord0(i + k);
       }
       // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      {
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; k += X_ROW_LOAD_VEC) {
         bool bits[X_ROW_LOAD_VEC];
         TILEC_UNROLL
         for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
-          bits[v] = cols[i + v] < N;
+          bits[v] = cols[i + k + v] < N;
         tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
-            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
-            cols[i + X_ROW_LOAD_VEC - 1] < N);
+            &x_row_load[i + k], x_row + cols[i + k], bits, tilec::rt::to_f16(0.0f),
+            cols[i + k + X_ROW_LOAD_VEC - 1] < N);
       }
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; ++k) {
         a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
       }
       // layer_norm.cpp:21: sum_acc += a;
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; ++k) {
         sum_acc[i + k] = sum_acc[i + k] + a[i + k];
       }
     }
@@ -2969,34 +2998,35 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     float a[L0::ELEMS];
     float d[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_CHUNK_1) {  // 2 vectors of each access at a time (all at once: about 48 registers)
       // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         cols[i + k] = off + L0::coord0(i + k);
       }
       // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      {
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; k += X_ROW_LOAD_VEC_1) {
         bool bits[X_ROW_LOAD_VEC_1];
         TILEC_UNROLL
         for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
-          bits[v] = cols[i + v] < N;
+          bits[v] = cols[i + k + v] < N;
         tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
-            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
-            cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+            &x_row_load[i + k], x_row + cols[i + k], bits, tilec::rt::to_f16(0.0f),
+            cols[i + k + X_ROW_LOAD_VEC_1 - 1] < N);
       }
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
       }
       // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
       }
       // layer_norm.cpp:31: var_acc += d * d;
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
       }
     }
@@ -3090,9 +3120,13 @@ constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per ac
 constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_CHUNK = 2 * X_ROW_LOAD_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_ROW_LOAD_CHUNK_1 = 2 * X_ROW_LOAD_VEC_1;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
 // tile 8192: 8 contiguous per thread, 32 lanes, 8 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 48 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -3119,22 +3153,25 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     __half x_row_load[L0::ELEMS];
     float a[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_CHUNK) {  // 2 vectors of each access at a time (all at once: about 48 registers)
       // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; ++k) {
         cols[i + k] = off + L0::coord0(i + k);
       }
       // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; k += X_ROW_LOAD_VEC) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+            &x_row_load[i + k], x_row + cols[i + k], cols[i + k] < N, tilec::rt::to_f16(0.0f));
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; ++k) {
         a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
       }
       // layer_norm.cpp:21: sum_acc += a;
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; ++k) {
         sum_acc[i + k] = sum_acc[i + k] + a[i + k];
       }
     }
@@ -3165,27 +3202,30 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     float a[L0::ELEMS];
     float d[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_CHUNK_1) {  // 2 vectors of each access at a time (all at once: about 48 registers)
       // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         cols[i + k] = off + L0::coord0(i + k);
       }
       // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; k += X_ROW_LOAD_VEC_1) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+            &x_row_load[i + k], x_row + cols[i + k], cols[i + k] < N, tilec::rt::to_f16(0.0f));
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
       }
       // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
       }
       // layer_norm.cpp:31: var_acc += d * d;
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
       }
     }
@@ -3309,9 +3349,13 @@ constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per ac
 constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_CHUNK = 2 * X_ROW_LOAD_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_ROW_LOAD_CHUNK_1 = 2 * X_ROW_LOAD_VEC_1;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
 // tile 16384: 8 contiguous per thread, 32 lanes, 8 warps; 64 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -3338,29 +3382,30 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     __half x_row_load[L0::ELEMS];
     float a[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_CHUNK) {  // 2 vectors of each access at a time (all at once: about 96 registers)
       // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; ++k) {
         cols[i + k] = off + L0::coord0(i + k);
       }
       // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      {
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; k += X_ROW_LOAD_VEC) {
         bool bits[X_ROW_LOAD_VEC];
         TILEC_UNROLL
         for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
-          bits[v] = cols[i + v] < N;
+          bits[v] = cols[i + k + v] < N;
         tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
-            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
-            cols[i + X_ROW_LOAD_VEC - 1] < N);
+            &x_row_load[i + k], x_row + cols[i + k], bits, tilec::rt::to_f16(0.0f),
+            cols[i + k + X_ROW_LOAD_VEC - 1] < N);
       }
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; ++k) {
         a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
       }
       // layer_norm.cpp:21: sum_acc += a;
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; ++k) {
         sum_acc[i + k] = sum_acc[i + k] + a[i + k];
       }
     }
@@ -3391,34 +3436,35 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     float a[L0::ELEMS];
     float d[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 96 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_CHUNK_1) {  // 2 vectors of each access at a time (all at once: about 96 registers)
       // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         cols[i + k] = off + L0::coord0(i + k);
       }
       // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      {
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; k += X_ROW_LOAD_VEC_1) {
         bool bits[X_ROW_LOAD_VEC_1];
         TILEC_UNROLL
         for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
-          bits[v] = cols[i + v] < N;
+          bits[v] = cols[i + k + v] < N;
         tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
-            &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
-            cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+            &x_row_load[i + k], x_row + cols[i + k], bits, tilec::rt::to_f16(0.0f),
+            cols[i + k + X_ROW_LOAD_VEC_1 - 1] < N);
       }
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
       }
       // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
       }
       // layer_norm.cpp:31: var_acc += d * d;
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
       }
     }
@@ -3512,9 +3558,13 @@ constexpr int W_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per ac
 constexpr int B_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_LOAD_VEC_2 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_CHUNK = 2 * X_ROW_LOAD_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_ROW_LOAD_CHUNK_1 = 2 * X_ROW_LOAD_VEC_1;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
 // tile 16384: 8 contiguous per thread, 32 lanes, 8 warps; 64 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -3541,22 +3591,25 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     __half x_row_load[L0::ELEMS];
     float a[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_CHUNK) {  // 2 vectors of each access at a time (all at once: about 96 registers)
       // layer_norm.cpp:19: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; ++k) {
         cols[i + k] = off + L0::coord0(i + k);
       }
       // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; k += X_ROW_LOAD_VEC) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
+            &x_row_load[i + k], x_row + cols[i + k], cols[i + k] < N, tilec::rt::to_f16(0.0f));
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; ++k) {
         a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
       }
       // layer_norm.cpp:21: sum_acc += a;
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK; ++k) {
         sum_acc[i + k] = sum_acc[i + k] + a[i + k];
       }
     }
@@ -3587,27 +3640,30 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     float a[L0::ELEMS];
     float d[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {  // one vector of each access at a time (all at once: about 96 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_CHUNK_1) {  // 2 vectors of each access at a time (all at once: about 96 registers)
       // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         cols[i + k] = off + L0::coord0(i + k);
       }
       // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
-          &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; k += X_ROW_LOAD_VEC_1) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+            &x_row_load[i + k], x_row + cols[i + k], cols[i + k] < N, tilec::rt::to_f16(0.0f));
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         a[i + k] = tilec::rt::to_float(x_row_load[i + k]);
       }
       // layer_norm.cpp:30: auto d = tl::where(cols < N, a - mean, 0.0f);
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         d[i + k] = (cols[i + k] < N) ? (a[i + k] - mean) : 0.0f;
       }
       // layer_norm.cpp:31: var_acc += d * d;
       TILEC_UNROLL
-      for (int k = 0; k < X_ROW_LOAD_VEC_1; ++k) {
+      for (int k = 0; k < X_ROW_LOAD_CHUNK_1; ++k) {
         var_acc[i + k] = var_acc[i + k] + d[i + k] * d[i + k];
       }
     }
@@ -3739,6 +3795,8 @@ constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 by
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -4076,6 +4134,8 @@ constexpr int Y_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 by
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,

@@ -359,6 +359,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride,
@@ -451,6 +453,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride,
@@ -802,6 +806,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<W_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride,
@@ -940,6 +946,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<W_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride,
@@ -1436,6 +1444,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     __nv_bfloat16 *y, __nv_bfloat16 *s_out, const __nv_bfloat16 *x, const __nv_bfloat16 *r,
@@ -1546,6 +1556,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     __nv_bfloat16 *y, __nv_bfloat16 *s_out, const __nv_bfloat16 *x, const __nv_bfloat16 *r,
@@ -1951,6 +1963,8 @@ constexpr int T_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per ac
 // tile 16384: 4 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<Y_CHUNK_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
+// registers: about 64 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) kldiv_fwd(
     const float *y, int64_t y_stride, const float *gt, int64_t gt_stride, float *loss, float eps,
@@ -2026,6 +2040,8 @@ constexpr int T_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per ac
 // tile 16384: 4 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<Y_CHUNK_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
+// registers: about 64 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) kldiv_fwd(
     const float *y, int64_t y_stride, const float *gt, int64_t gt_stride, float *loss, float eps,
@@ -2136,6 +2152,8 @@ constexpr int A_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 constexpr int B_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 16384: 8 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<DC_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 48 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) swiglu_bwd(
     const __nv_bfloat16 *dc, __nv_bfloat16 *a, __nv_bfloat16 *b, int64_t stride, float gate,
@@ -2234,6 +2252,8 @@ constexpr int A_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 constexpr int B_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 16384: 8 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<DC_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 48 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) swiglu_bwd(
     const __nv_bfloat16 *dc, __nv_bfloat16 *a, __nv_bfloat16 *b, int64_t stride, float gate,
@@ -2364,6 +2384,8 @@ constexpr int A_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 constexpr int B_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 16384: 8 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<DC_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 48 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) geglu_bwd(
     const __nv_bfloat16 *dc, __nv_bfloat16 *a, __nv_bfloat16 *b, int64_t stride, int /*rows*/,
@@ -2486,6 +2508,8 @@ constexpr int A_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 constexpr int B_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 16384: 8 contiguous per thread, 32 lanes, 16 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<DC_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 48 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) geglu_bwd(
     const __nv_bfloat16 *dc, __nv_bfloat16 *a, __nv_bfloat16 *b, int64_t stride, int /*rows*/,
@@ -2638,6 +2662,8 @@ constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes
 constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
     const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
@@ -2729,6 +2755,8 @@ constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes
 constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
     const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
@@ -2849,6 +2877,8 @@ constexpr int BETA_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes)
 constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
     const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
@@ -2940,6 +2970,8 @@ constexpr int BETA_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes)
 constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
     const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
@@ -3279,6 +3311,8 @@ constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes
 constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 2048: 8 contiguous per thread, 32 lanes, 4 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
     const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
@@ -3370,6 +3404,8 @@ constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes
 constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 2048: 8 contiguous per thread, 32 lanes, 4 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
     const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
@@ -3490,6 +3526,8 @@ constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes
 constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
     const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
@@ -3581,6 +3619,8 @@ constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes
 constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
     const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
@@ -3920,6 +3960,8 @@ constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes
 constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 4096: 8 contiguous per thread, 32 lanes, 4 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 48 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
     const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
@@ -4004,6 +4046,8 @@ constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes
 constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 4096: 8 contiguous per thread, 32 lanes, 4 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 48 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
     const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
@@ -4117,6 +4161,8 @@ constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes
 constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
     const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
@@ -4208,6 +4254,8 @@ constexpr int BETA_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes
 constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<GAMMA_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_N>;
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dyt_fwd(
     const __nv_bfloat16 *x, __nv_bfloat16 *y, const __nv_bfloat16 *alpha,
@@ -4549,6 +4597,8 @@ constexpr int DX_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes
 // tile 32768: 4 contiguous per thread, 32 lanes, 4 warps; 256 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 512 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) jsd_fwd(
     const float *x, int64_t x_stride, const float *y, int64_t y_stride, float *loss,
@@ -4689,6 +4739,8 @@ constexpr int DX_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes
 // tile 32768: 4 contiguous per thread, 32 lanes, 4 warps; 256 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 512 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) jsd_fwd(
     const float *x, int64_t x_stride, const float *y, int64_t y_stride, float *loss,

@@ -14,6 +14,8 @@ constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes)
 // tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const float *X, const float *W, float *Y, float *RSTD, int /*rows*/, int n, int stride) {
@@ -95,6 +97,8 @@ constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes)
 // tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const float *X, const float *W, float *Y, float *RSTD, int /*rows*/, int n, int stride) {
@@ -197,6 +201,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __half *X, const __half *W, __half *Y, float *RSTD, int /*rows*/, int n, int stride) {
@@ -288,6 +294,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __half *X, const __half *W, __half *Y, float *RSTD, int /*rows*/, int n, int stride) {
@@ -402,6 +410,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __nv_bfloat16 *X, const __nv_bfloat16 *W, __nv_bfloat16 *Y, float *RSTD, int /*rows*/,
@@ -494,6 +504,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __nv_bfloat16 *X, const __nv_bfloat16 *W, __nv_bfloat16 *Y, float *RSTD, int /*rows*/,
@@ -612,6 +624,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     const __half *X, const __half *R, const __half *W, __half *S, __half *Y, float *RSTD,
@@ -719,6 +733,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     const __half *X, const __half *R, const __half *W, __half *S, __half *Y, float *RSTD,
@@ -850,6 +866,8 @@ constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) 
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __half *X, const __half *W, __half *Y, float *RSTD, int /*rows*/, int n, int stride) {
@@ -941,6 +959,8 @@ constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) 
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __half *X, const __half *W, __half *Y, float *RSTD, int /*rows*/, int n, int stride) {
@@ -1055,6 +1075,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __half *X, const __half *W, __half *Y, float *RSTD, int /*rows*/, int n, int stride) {
@@ -1146,6 +1168,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __half *X, const __half *W, __half *Y, float *RSTD, int /*rows*/, int n, int stride) {
@@ -1260,6 +1284,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 8192: 8 contiguous per thread, 32 lanes, 8 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __half *X, const __half *W, __half *Y, float *RSTD, int /*rows*/, int n, int stride) {
@@ -1351,6 +1377,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 8192: 8 contiguous per thread, 32 lanes, 8 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __half *X, const __half *W, __half *Y, float *RSTD, int /*rows*/, int n, int stride) {
@@ -1465,6 +1493,8 @@ constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) 
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __nv_bfloat16 *X, const __nv_bfloat16 *W, __nv_bfloat16 *Y, float *RSTD, int /*rows*/,
@@ -1557,6 +1587,8 @@ constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) 
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __nv_bfloat16 *X, const __nv_bfloat16 *W, __nv_bfloat16 *Y, float *RSTD, int /*rows*/,
@@ -1673,6 +1705,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __nv_bfloat16 *X, const __nv_bfloat16 *W, __nv_bfloat16 *Y, float *RSTD, int /*rows*/,
@@ -1765,6 +1799,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __nv_bfloat16 *X, const __nv_bfloat16 *W, __nv_bfloat16 *Y, float *RSTD, int /*rows*/,
@@ -1881,6 +1917,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __nv_bfloat16 *X, const __nv_bfloat16 *W, __nv_bfloat16 *Y, float *RSTD, int /*rows*/,
@@ -1973,6 +2011,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __nv_bfloat16 *X, const __nv_bfloat16 *W, __nv_bfloat16 *Y, float *RSTD, int /*rows*/,
@@ -2089,6 +2129,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 8192: 8 contiguous per thread, 32 lanes, 8 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __nv_bfloat16 *X, const __nv_bfloat16 *W, __nv_bfloat16 *Y, float *RSTD, int /*rows*/,
@@ -2181,6 +2223,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 8192: 8 contiguous per thread, 32 lanes, 8 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __nv_bfloat16 *X, const __nv_bfloat16 *W, __nv_bfloat16 *Y, float *RSTD, int /*rows*/,
@@ -2299,6 +2343,8 @@ constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) 
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     const __half *X, const __half *R, const __half *W, __half *S, __half *Y, float *RSTD,
@@ -2406,6 +2452,8 @@ constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) 
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     const __half *X, const __half *R, const __half *W, __half *S, __half *Y, float *RSTD,
@@ -2539,6 +2587,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     const __half *X, const __half *R, const __half *W, __half *S, __half *Y, float *RSTD,
@@ -2646,6 +2696,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     const __half *X, const __half *R, const __half *W, __half *S, __half *Y, float *RSTD,
@@ -2779,6 +2831,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 8192: 8 contiguous per thread, 32 lanes, 8 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 48 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     const __half *X, const __half *R, const __half *W, __half *S, __half *Y, float *RSTD,
@@ -2880,6 +2934,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 8192: 8 contiguous per thread, 32 lanes, 8 warps; 32 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 48 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     const __half *X, const __half *R, const __half *W, __half *S, __half *Y, float *RSTD,

@@ -12,6 +12,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -101,6 +103,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -220,6 +224,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -309,6 +315,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -428,6 +436,8 @@ constexpr int OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 byte
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<IN_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     __half *out, const __half *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -523,6 +533,8 @@ constexpr int OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 byte
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<IN_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     __half *out, const __half *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -650,6 +662,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -867,6 +881,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -1101,6 +1117,8 @@ constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -1190,6 +1208,8 @@ constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -1309,6 +1329,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -1398,6 +1420,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -1517,6 +1541,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 2048: 4 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -1606,6 +1632,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 2048: 4 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -2373,6 +2401,8 @@ constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<IN_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     __half *out, const __half *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -2468,6 +2498,8 @@ constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<IN_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     __half *out, const __half *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -2592,6 +2624,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes
 // tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<IN_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     __half *out, const __half *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -2687,6 +2721,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes
 // tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<IN_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     __half *out, const __half *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -2811,6 +2847,8 @@ constexpr int OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 byte
 // tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<IN_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     __half *out, const __half *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -2906,6 +2944,8 @@ constexpr int OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 byte
 // tile 2048: 8 contiguous per thread, 32 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<IN_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     __half *out, const __half *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -3711,9 +3751,15 @@ constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes)
 constexpr int X_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int X_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_CHUNK = 2 * X_NEXT_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_NEXT_CHUNK_1 = 2 * X_NEXT_VEC_1;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_NEXT_1_CHUNK = 2 * X_NEXT_1_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_NEXT_1_CHUNK_1 = 2 * X_NEXT_1_VEC_1;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
 // tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 48 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -3741,21 +3787,23 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   if (0 < n_cols) {
     int cols_next[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_CHUNK) {  // 2 vectors of each access at a time (all at once: about 48 registers)
       // softmax.cpp:35: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_VEC; ++k) {
+      for (int k = 0; k < X_NEXT_CHUNK; ++k) {
         cols_next[i + k] = L0::coord0(i + k);
       }
       // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
-      {
+      TILEC_UNROLL
+      for (int k = 0; k < X_NEXT_CHUNK; k += X_NEXT_VEC) {
         bool bits[X_NEXT_VEC];
         TILEC_UNROLL
         for (int v = 0; v < X_NEXT_VEC; ++v)
-          bits[v] = cols_next[i + v] < n_cols;
-        tilec::rt::load_vec<X_NEXT_VEC, false>(&x_next[i], in + row * in_row_stride + cols_next[i],
-                                               bits, -INFINITY,
-                                               cols_next[i + X_NEXT_VEC - 1] < n_cols);
+          bits[v] = cols_next[i + k + v] < n_cols;
+        tilec::rt::load_vec<X_NEXT_VEC, false>(&x_next[i + k],
+                                               in + row * in_row_stride + cols_next[i + k], bits,
+                                               -INFINITY,
+                                               cols_next[i + k + X_NEXT_VEC - 1] < n_cols);
       }
     }
   }
@@ -3772,21 +3820,22 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     if (off + BLOCK < n_cols) {
       int cols_next[L0::ELEMS];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_CHUNK_1) {  // 2 vectors of each access at a time (all at once: about 48 registers)
         // softmax.cpp:35: auto cols = off + tl::arange<0, BLOCK>();
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_VEC_1; ++k) {
+        for (int k = 0; k < X_NEXT_CHUNK_1; ++k) {
           cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
         }
         // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
-        {
+        TILEC_UNROLL
+        for (int k = 0; k < X_NEXT_CHUNK_1; k += X_NEXT_VEC_1) {
           bool bits[X_NEXT_VEC_1];
           TILEC_UNROLL
           for (int v = 0; v < X_NEXT_VEC_1; ++v)
-            bits[v] = cols_next[i + v] < n_cols;
+            bits[v] = cols_next[i + k + v] < n_cols;
           tilec::rt::load_vec<X_NEXT_VEC_1, false>(
-              &x_next[i], in + row * in_row_stride + cols_next[i], bits, -INFINITY,
-              cols_next[i + X_NEXT_VEC_1 - 1] < n_cols);
+              &x_next[i + k], in + row * in_row_stride + cols_next[i + k], bits, -INFINITY,
+              cols_next[i + k + X_NEXT_VEC_1 - 1] < n_cols);
         }
       }
     }
@@ -3845,22 +3894,25 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     int cols_next[L0::ELEMS];
     bool mask_next[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_CHUNK) {  // 2 vectors of each access at a time (all at once: about 48 registers)
       // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_1_VEC; ++k) {
+      for (int k = 0; k < X_NEXT_1_CHUNK; ++k) {
         cols_next[i + k] = L0::coord0(i + k);
       }
       // softmax.cpp:47: auto mask = cols < n_cols;
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_1_VEC; ++k) {
+      for (int k = 0; k < X_NEXT_1_CHUNK; ++k) {
         mask_next[i + k] = cols_next[i + k] < n_cols;
       }
       // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
-      tilec::rt::load_vec<X_NEXT_1_VEC, false>(&x_next_1[i],
-                                               in + row * in_row_stride + cols_next[i],
-                                               &mask_next[i], -INFINITY,
-                                               mask_next[i + X_NEXT_1_VEC - 1]);
+      TILEC_UNROLL
+      for (int k = 0; k < X_NEXT_1_CHUNK; k += X_NEXT_1_VEC) {
+        tilec::rt::load_vec<X_NEXT_1_VEC, false>(&x_next_1[i + k],
+                                                 in + row * in_row_stride + cols_next[i + k],
+                                                 &mask_next[i + k], -INFINITY,
+                                                 mask_next[i + k + X_NEXT_1_VEC - 1]);
+      }
     }
   }
   // softmax.cpp:45: for (int off = 0; off < n_cols; off += BLOCK) {
@@ -3877,21 +3929,24 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       int cols_next[L0::ELEMS];
       bool mask_next[L0::ELEMS];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_CHUNK_1) {  // 2 vectors of each access at a time (all at once: about 48 registers)
         // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_1_VEC_1; ++k) {
+        for (int k = 0; k < X_NEXT_1_CHUNK_1; ++k) {
           cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
         }
         // softmax.cpp:47: auto mask = cols < n_cols;
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_1_VEC_1; ++k) {
+        for (int k = 0; k < X_NEXT_1_CHUNK_1; ++k) {
           mask_next[i + k] = cols_next[i + k] < n_cols;
         }
         // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
-        tilec::rt::load_vec<X_NEXT_1_VEC_1, false>(
-            &x_next_1[i], in + row * in_row_stride + cols_next[i], &mask_next[i], -INFINITY,
-            mask_next[i + X_NEXT_1_VEC_1 - 1]);
+        TILEC_UNROLL
+        for (int k = 0; k < X_NEXT_1_CHUNK_1; k += X_NEXT_1_VEC_1) {
+          tilec::rt::load_vec<X_NEXT_1_VEC_1, false>(
+              &x_next_1[i + k], in + row * in_row_stride + cols_next[i + k], &mask_next[i + k],
+              -INFINITY, mask_next[i + k + X_NEXT_1_VEC_1 - 1]);
+        }
       }
     }
     int cols[L0::ELEMS];
@@ -3933,9 +3988,15 @@ constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes)
 constexpr int X_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int X_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+constexpr int X_NEXT_CHUNK = 2 * X_NEXT_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_NEXT_CHUNK_1 = 2 * X_NEXT_VEC_1;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_NEXT_1_CHUNK = 2 * X_NEXT_1_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_NEXT_1_CHUNK_1 = 2 * X_NEXT_1_VEC_1;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
 // tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 48 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -3963,15 +4024,19 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   if (0 < n_cols) {
     int cols_next[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_CHUNK) {  // 2 vectors of each access at a time (all at once: about 48 registers)
       // softmax.cpp:35: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_VEC; ++k) {
+      for (int k = 0; k < X_NEXT_CHUNK; ++k) {
         cols_next[i + k] = L0::coord0(i + k);
       }
       // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
-      tilec::rt::load_vec_if<X_NEXT_VEC, true>(&x_next[i], in + row * in_row_stride + cols_next[i],
-                                               cols_next[i] < n_cols, -INFINITY);
+      TILEC_UNROLL
+      for (int k = 0; k < X_NEXT_CHUNK; k += X_NEXT_VEC) {
+        tilec::rt::load_vec_if<X_NEXT_VEC, true>(&x_next[i + k],
+                                                 in + row * in_row_stride + cols_next[i + k],
+                                                 cols_next[i + k] < n_cols, -INFINITY);
+      }
     }
   }
   // softmax.cpp:34: for (int off = 0; off < n_cols; off += BLOCK) {
@@ -3987,15 +4052,19 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     if (off + BLOCK < n_cols) {
       int cols_next[L0::ELEMS];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_CHUNK_1) {  // 2 vectors of each access at a time (all at once: about 48 registers)
         // softmax.cpp:35: auto cols = off + tl::arange<0, BLOCK>();
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_VEC_1; ++k) {
+        for (int k = 0; k < X_NEXT_CHUNK_1; ++k) {
           cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
         }
         // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
-        tilec::rt::load_vec_if<X_NEXT_VEC_1, true>(
-            &x_next[i], in + row * in_row_stride + cols_next[i], cols_next[i] < n_cols, -INFINITY);
+        TILEC_UNROLL
+        for (int k = 0; k < X_NEXT_CHUNK_1; k += X_NEXT_VEC_1) {
+          tilec::rt::load_vec_if<X_NEXT_VEC_1, true>(
+              &x_next[i + k], in + row * in_row_stride + cols_next[i + k],
+              cols_next[i + k] < n_cols, -INFINITY);
+        }
       }
     }
     // softmax.cpp:37: auto new_max = tl::maximum(run_max, x);
@@ -4053,21 +4122,24 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     int cols_next[L0::ELEMS];
     bool mask_next[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {  // one vector of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_CHUNK) {  // 2 vectors of each access at a time (all at once: about 48 registers)
       // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_1_VEC; ++k) {
+      for (int k = 0; k < X_NEXT_1_CHUNK; ++k) {
         cols_next[i + k] = L0::coord0(i + k);
       }
       // softmax.cpp:47: auto mask = cols < n_cols;
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_1_VEC; ++k) {
+      for (int k = 0; k < X_NEXT_1_CHUNK; ++k) {
         mask_next[i + k] = cols_next[i + k] < n_cols;
       }
       // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
-      tilec::rt::load_vec_if<X_NEXT_1_VEC, true>(&x_next_1[i],
-                                                 in + row * in_row_stride + cols_next[i],
-                                                 mask_next[i], -INFINITY);
+      TILEC_UNROLL
+      for (int k = 0; k < X_NEXT_1_CHUNK; k += X_NEXT_1_VEC) {
+        tilec::rt::load_vec_if<X_NEXT_1_VEC, true>(
+            &x_next_1[i + k], in + row * in_row_stride + cols_next[i + k], mask_next[i + k],
+            -INFINITY);
+      }
     }
   }
   // softmax.cpp:45: for (int off = 0; off < n_cols; off += BLOCK) {
@@ -4084,20 +4156,24 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       int cols_next[L0::ELEMS];
       bool mask_next[L0::ELEMS];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {  // one vector of each access at a time (all at once: about 48 registers)
+      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_CHUNK_1) {  // 2 vectors of each access at a time (all at once: about 48 registers)
         // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_1_VEC_1; ++k) {
+        for (int k = 0; k < X_NEXT_1_CHUNK_1; ++k) {
           cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
         }
         // softmax.cpp:47: auto mask = cols < n_cols;
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_1_VEC_1; ++k) {
+        for (int k = 0; k < X_NEXT_1_CHUNK_1; ++k) {
           mask_next[i + k] = cols_next[i + k] < n_cols;
         }
         // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
-        tilec::rt::load_vec_if<X_NEXT_1_VEC_1, true>(
-            &x_next_1[i], in + row * in_row_stride + cols_next[i], mask_next[i], -INFINITY);
+        TILEC_UNROLL
+        for (int k = 0; k < X_NEXT_1_CHUNK_1; k += X_NEXT_1_VEC_1) {
+          tilec::rt::load_vec_if<X_NEXT_1_VEC_1, true>(
+              &x_next_1[i + k], in + row * in_row_stride + cols_next[i + k], mask_next[i + k],
+              -INFINITY);
+        }
       }
     }
     int cols[L0::ELEMS];

@@ -523,6 +523,7 @@ def main():
     ap.add_argument("--lib-dir", required=True)
     ap.add_argument("--liger-src", required=True)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", nargs="*", help="kernel names (default: all), e.g. swiglu_bwd jsd_fwd")
     args = ap.parse_args()
     bench.PROVIDERS[:] = PROVIDERS  # measure_size and check_only read the module's list
     liger = load_liger(args.liger_src)
@@ -535,6 +536,8 @@ def main():
     copy = bench.Copy()
     rows = []
     for cls in WORKLOADS:
+        if args.only and cls.name not in args.only:
+            continue
         wl = cls(lib, liger)
         for size in wl.checks:
             bench.check_only(wl, size, gen)

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The production-kernel benchmark on a GPU machine (nvcc, PyTorch, Triton; not in CI):
-#   bench/production/run.sh LIGER_DEST [--quick]
+#   bench/production/run.sh LIGER_DEST [--quick] [--only NAME...]
 # LIGER_DEST is what originals.sh wrote. Builds bench/gen/liger.cu with its shim (nvcc -O3, sm_90a
 # unless TILEC_GPU_ARCH says otherwise; ptxas's register report to $OUT/liger-build.log when OUT is
 # set), then runs bench_liger.py, which prints one line per row and the table last. GEN_DIR names
 # another folder holding liger.cu (an A/B of two tilec builds; default bench/gen).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-src=$(cd "${1:?usage: run.sh LIGER_DEST [--quick]}/src" && pwd)
+src=$(cd "${1:?usage: run.sh LIGER_DEST [--quick] [--only NAME...]}/src" && pwd)
 shift
 arch=${TILEC_GPU_ARCH:-90a}
 gen=$(cd "${GEN_DIR:-$root/bench/gen}" && pwd)

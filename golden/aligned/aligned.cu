@@ -11,6 +11,8 @@ constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) p
 constexpr int OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) scale_rows_strided(
     const __half *x, __half *out, float alpha, int64_t stride, int /*rows*/, int n) {
@@ -63,6 +65,8 @@ constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) p
 constexpr int OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) scale_rows_strided(
     const __half *x, __half *out, float alpha, int64_t stride, int /*rows*/, int n) {

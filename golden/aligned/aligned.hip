@@ -11,6 +11,8 @@ constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) pe
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) scale_rows_strided(
     const __half *x, __half *out, float alpha, int64_t stride, int /*rows*/, int n) {
@@ -63,6 +65,8 @@ constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) pe
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) scale_rows_strided(
     const __half *x, __half *out, float alpha, int64_t stride, int /*rows*/, int n) {

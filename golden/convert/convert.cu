@@ -19,6 +19,8 @@ constexpr int OUT_BOOL_STORE_VEC = 2;  // store width: 2 contiguous elements (2 
 constexpr int OUT_F32_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
     const float *x, const int64_t *big, int8_t *out_i8, int *out_i32, int64_t *out_i64,
@@ -162,6 +164,8 @@ constexpr int OUT_BOOL_STORE_VEC = 2;  // store width: 2 contiguous elements (2 
 constexpr int OUT_F32_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
     const float *x, const int64_t *big, int8_t *out_i8, int *out_i32, int64_t *out_i64,

@@ -14,6 +14,8 @@ constexpr int X_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (16 by
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     float *logits, int64_t stride, const int64_t *target, float *loss, int rows, int V) {
@@ -163,6 +165,8 @@ constexpr int X_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (16 by
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     float *logits, int64_t stride, const int64_t *target, float *loss, int rows, int V) {
@@ -333,6 +337,8 @@ constexpr int X_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 by
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     __nv_bfloat16 *logits, int64_t stride, const int64_t *target, float *loss, int rows, int V) {
@@ -500,6 +506,8 @@ constexpr int X_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 by
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     __nv_bfloat16 *logits, int64_t stride, const int64_t *target, float *loss, int rows, int V) {

@@ -14,6 +14,8 @@ constexpr int X_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (16 by
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     float *logits, int64_t stride, const int64_t *target, float *loss, int rows, int V) {
@@ -163,6 +165,8 @@ constexpr int X_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (16 by
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     float *logits, int64_t stride, const int64_t *target, float *loss, int rows, int V) {
@@ -334,6 +338,8 @@ constexpr int X_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 byt
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     hip_bfloat16 *logits, int64_t stride, const int64_t *target, float *loss, int rows, int V) {
@@ -501,6 +507,8 @@ constexpr int X_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 byt
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     hip_bfloat16 *logits, int64_t stride, const int64_t *target, float *loss, int rows, int V) {

@@ -12,6 +12,8 @@ constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes
 constexpr int TWICE_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) gelu_rows(
     const float *in, float *out, float *twice, int /*rows*/, int n, int stride) {
@@ -97,6 +99,8 @@ constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes
 constexpr int TWICE_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) gelu_rows(
     const float *in, float *out, float *twice, int /*rows*/, int n, int stride) {
@@ -197,6 +201,8 @@ constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per ac
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) choose(
     const float *in, float *out, float slope, int n) {
@@ -278,6 +284,8 @@ constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per ac
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) choose(
     const float *in, float *out, float slope, int n) {
@@ -385,6 +393,8 @@ constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per ac
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) lambdas(
     const float *in, float *out, float s, int n) {
@@ -451,6 +461,8 @@ constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per ac
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) lambdas(
     const float *in, float *out, float s, int n) {
@@ -543,6 +555,8 @@ constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) row_stats(
     const float *in, float *out, float *stats, int /*rows*/, int n, int stride) {
@@ -700,6 +714,8 @@ constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) row_stats(
     const float *in, float *out, float *stats, int /*rows*/, int n, int stride) {

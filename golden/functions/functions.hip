@@ -9,6 +9,8 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) gelu_rows(
     const float *in, float *out, float *twice, int /*rows*/, int n, int stride) {
@@ -98,6 +100,8 @@ constexpr int X_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per acc
 constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 512: 2 contiguous per thread, 64 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) choose(
     const float *in, float *out, float slope, int n) {
@@ -179,6 +183,8 @@ constexpr int X_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per acc
 constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 512: 2 contiguous per thread, 64 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) choose(
     const float *in, float *out, float slope, int n) {
@@ -286,6 +292,8 @@ constexpr int X_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per acc
 constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 512: 2 contiguous per thread, 64 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) lambdas(
     const float *in, float *out, float s, int n) {
@@ -352,6 +360,8 @@ constexpr int X_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per acc
 constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 512: 2 contiguous per thread, 64 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) lambdas(
     const float *in, float *out, float s, int n) {
@@ -443,6 +453,8 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) row_stats(
     const float *in, float *out, float *stats, int /*rows*/, int n, int stride) {

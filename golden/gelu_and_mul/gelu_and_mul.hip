@@ -12,6 +12,8 @@ constexpr int B_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) pe
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<A_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) gelu_and_mul_fwd(
     const __half *a, const __half *b, __half *c, int n) {
@@ -84,6 +86,8 @@ constexpr int B_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) pe
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<A_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) gelu_and_mul_fwd(
     const __half *a, const __half *b, __half *c, int n) {
@@ -186,6 +190,8 @@ constexpr int DA_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes)
 constexpr int DB_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<DC_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) gelu_and_mul_bwd(
     const __half *dc, const __half *a, const __half *b, __half *da, __half *db, int n) {
@@ -289,6 +295,8 @@ constexpr int DA_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes)
 constexpr int DB_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<DC_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) gelu_and_mul_bwd(
     const __half *dc, const __half *a, const __half *b, __half *da, __half *db, int n) {

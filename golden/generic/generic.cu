@@ -12,6 +12,8 @@ constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per acc
 constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) affine(
     const float *x, float *y, float /*bound*/, int n) {
@@ -57,6 +59,8 @@ constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per acc
 constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) affine(
     const float *x, float *y, float /*bound*/, int n) {
@@ -128,6 +132,8 @@ constexpr int V_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per acc
 constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) affine(
     const __half *x, __half *y, __half bound, int n) {
@@ -188,6 +194,8 @@ constexpr int V_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per acc
 constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) affine(
     const __half *x, __half *y, __half bound, int n) {
@@ -273,6 +281,8 @@ constexpr int V_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per acc
 constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) affine(
     const __nv_bfloat16 *x, __nv_bfloat16 *y, __nv_bfloat16 /*bound*/, int n) {
@@ -328,6 +338,8 @@ constexpr int V_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per acc
 constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) affine(
     const __nv_bfloat16 *x, __nv_bfloat16 *y, __nv_bfloat16 /*bound*/, int n) {
@@ -408,6 +420,8 @@ constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per acc
 constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) affine(const int *x, int *y, int bound, int n) {
   // generic.cpp:22: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -457,6 +471,8 @@ constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per acc
 constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) affine(const int *x, int *y, int bound, int n) {
   // generic.cpp:22: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -532,6 +548,8 @@ constexpr int V_VEC = 2;  // load width: 2 contiguous elements (16 bytes) per ac
 constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (16 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) affine(
     const int64_t *x, int64_t *y, int64_t /*bound*/, int n) {
@@ -578,6 +596,8 @@ constexpr int V_VEC = 2;  // load width: 2 contiguous elements (16 bytes) per ac
 constexpr int Y_STORE_VEC = 2;  // store width: 2 contiguous elements (16 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) affine(
     const int64_t *x, int64_t *y, int64_t /*bound*/, int n) {

@@ -10,6 +10,8 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) affine(
     const float *x, float *y, float /*bound*/, int n) {
@@ -67,6 +69,8 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) affine(
     const __half *x, __half *y, __half bound, int n) {
@@ -138,6 +142,8 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) affine(
     const hip_bfloat16 *x, hip_bfloat16 *y, hip_bfloat16 /*bound*/, int n) {
@@ -204,6 +210,8 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) affine(const int *x, int *y, int bound, int n) {
   // generic.cpp:22: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -264,6 +272,8 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) affine(
     const int64_t *x, int64_t *y, int64_t /*bound*/, int n) {

@@ -23,6 +23,8 @@ constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per acc
 constexpr int OUT_F_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 512: 2 contiguous per thread, 64 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 5 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     const int *a, const int *b, const int8_t *s, const float *f, const float *g, int *out,
@@ -211,6 +213,8 @@ constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per acc
 constexpr int OUT_F_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 512: 2 contiguous per thread, 64 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 5 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
     const int *a, const int *b, const int8_t *s, const float *f, const float *g, int *out,

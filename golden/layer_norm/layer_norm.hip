@@ -17,6 +17,8 @@ constexpr int Y_ROW_STORE_VEC = 2;  // store width: 2 contiguous elements (4 byt
 // tile 1024: 2 contiguous per thread, 64 lanes, 8 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 3 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -225,6 +227,8 @@ constexpr int Y_ROW_STORE_VEC = 2;  // store width: 2 contiguous elements (4 byt
 // tile 1024: 2 contiguous per thread, 64 lanes, 8 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 3 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -459,6 +463,8 @@ constexpr int Y_ROW_STORE_VEC = 2;  // store width: 2 contiguous elements (4 byt
 // tile 1024: 2 contiguous per thread, 64 lanes, 8 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 3 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,
@@ -814,6 +820,8 @@ constexpr int Y_ROW_STORE_VEC = 2;  // store width: 2 contiguous elements (4 byt
 // tile 1024: 2 contiguous per thread, 64 lanes, 8 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 3 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     const __half *X, __half *Y, const __half *W, const __half *B, float *Mean, float *Rstd,

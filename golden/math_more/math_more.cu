@@ -94,6 +94,8 @@ constexpr int OUT_BF16_STORE_VEC_26 = 2;  // store width: 2 contiguous elements 
 constexpr int OUT_BF16_STORE_VEC_27 = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) math_more(
     const float *x, float *out_f32, __half *out_f16, __nv_bfloat16 *out_bf16, int n) {
@@ -1201,6 +1203,8 @@ constexpr int OUT_BF16_STORE_VEC_26 = 2;  // store width: 2 contiguous elements 
 constexpr int OUT_BF16_STORE_VEC_27 = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) math_more(
     const float *x, float *out_f32, __half *out_f16, __nv_bfloat16 *out_bf16, int n) {
@@ -2259,6 +2263,8 @@ constexpr int OUT_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 byt
 constexpr int OUT_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rounding(
     const float *a, const float *b, float *out, int n) {
@@ -2346,6 +2352,8 @@ constexpr int OUT_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 byt
 constexpr int OUT_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rounding(
     const float *a, const float *b, float *out, int n) {
@@ -2462,6 +2470,8 @@ constexpr int BITS64_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (16
 constexpr int BITS64_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (16 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<U_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) bits(
     const int *x, const int64_t *y, int *bits32, int64_t *bits64, int n) {
@@ -2573,6 +2583,8 @@ constexpr int BITS64_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (16
 constexpr int BITS64_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (16 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<U_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) bits(
     const int *x, const int64_t *y, int *bits32, int64_t *bits64, int n) {
@@ -2716,6 +2728,8 @@ constexpr int OUT_2_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (2 b
 constexpr int OUT_2_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (2 bytes) per access
 // tile 128: 2 contiguous per thread, 32 lanes, 2 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *out, int n) {
   // math_more.cpp:66: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -2908,6 +2922,8 @@ constexpr int OUT_2_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (2 b
 constexpr int OUT_2_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (2 bytes) per access
 // tile 128: 2 contiguous per thread, 32 lanes, 2 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *out, int n) {
   // math_more.cpp:66: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();

@@ -9,6 +9,8 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) math_more(
     const float *x, float *out_f32, __half *out_f16, hip_bfloat16 *out_bf16, int n) {
@@ -713,6 +715,8 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rounding(
     const float *a, const float *b, float *out, int n) {
@@ -796,6 +800,8 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 3 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) bits(
     const int *x, const int64_t *y, int *bits32, int64_t *bits64, int n) {
@@ -892,6 +898,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 128: 1 contiguous per thread, 64 lanes, 2 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *out, int n) {
   // math_more.cpp:66: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();

@@ -49,6 +49,8 @@ constexpr int OUT_BF16_STORE_VEC_11 = 2;  // store width: 2 contiguous elements 
 constexpr int OUT_BF16_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
     const float *x, float *out_f32, __half *out_f16, __nv_bfloat16 *out_bf16, int n) {
@@ -600,6 +602,8 @@ constexpr int OUT_BF16_STORE_VEC_11 = 2;  // store width: 2 contiguous elements 
 constexpr int OUT_BF16_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
     const float *x, float *out_f32, __half *out_f16, __nv_bfloat16 *out_bf16, int n) {

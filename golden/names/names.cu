@@ -9,6 +9,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 32 lanes, 2 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) k(const float *x, float *y, int n) {
   // names.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -57,6 +59,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 32 lanes, 2 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) k(const float *x, float *y, int n) {
   // names.cpp:23: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -105,6 +109,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 32 lanes, 2 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) twice(const float *x, float *y, int n) {
   // names.cpp:33: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -154,6 +160,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 32 lanes, 2 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) twice(const int *x, int *y, int n) {
   // names.cpp:39: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -204,6 +212,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 32 lanes, 2 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) k(const float *x, float *y, int n) {
   // names.cpp:47: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -252,6 +262,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 32 lanes, 2 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) k_1(const float *x, float *y, int n) {
   // names.cpp:53: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -302,6 +314,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS_1 = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 32 lanes, 2 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, NUM_THREADS>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS_1) launch(
     const float *cudaSuccess_1, float *stream, int n, int grid, int config,
@@ -359,6 +373,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 32 lanes, 2 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) gr_u00f6_u00df_e(const float *x, float *y, int n) {
   // names.cpp:74: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -412,6 +428,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 32 lanes, 2 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, 64>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) wide_meta(const float *x, float *y, int n) {
   // names.cpp:84: float add = M == Mode::On ? float(U % 1000u) : 0.0f;

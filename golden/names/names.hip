@@ -9,6 +9,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 64 lanes, 2 warps; 1 elements per thread, replicated
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) k(const float *x, float *y, int n) {
   // names.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -56,6 +58,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 64 lanes, 2 warps; 1 elements per thread, replicated
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) k(const float *x, float *y, int n) {
   // names.cpp:23: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -103,6 +107,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 64 lanes, 2 warps; 1 elements per thread, replicated
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) twice(const float *x, float *y, int n) {
   // names.cpp:33: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -152,6 +158,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 64 lanes, 2 warps; 1 elements per thread, replicated
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) twice(const int *x, int *y, int n) {
   // names.cpp:39: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -202,6 +210,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 64 lanes, 2 warps; 1 elements per thread, replicated
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) k(const float *x, float *y, int n) {
   // names.cpp:47: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -249,6 +259,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 64 lanes, 2 warps; 1 elements per thread, replicated
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) k_1(const float *x, float *y, int n) {
   // names.cpp:53: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -298,6 +310,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS_1 = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 64 lanes, 2 warps; 1 elements per thread, replicated
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, NUM_THREADS>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS_1) launch(
     const float *cudaSuccess_1, float *stream, int n, int grid, int config,
@@ -355,6 +369,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 64 lanes, 2 warps; 1 elements per thread, replicated
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) gr_u00f6_u00df_e(const float *x, float *y, int n) {
   // names.cpp:74: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
@@ -408,6 +424,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 64: 1 contiguous per thread, 64 lanes, 2 warps; 1 elements per thread, replicated
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, 64>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) wide_meta(const float *x, float *y, int n) {
   // names.cpp:84: float add = M == Mode::On ? float(U % 1000u) : 0.0f;

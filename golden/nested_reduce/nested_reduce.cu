@@ -19,6 +19,8 @@ using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 2, 16, NUM_WARPS, 1, 
 // thread
 using L2 = tilec::rt::Blocked2<1, T_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 64>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 20 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) nested_reduce(
     const float *x, float *block_row_max, float *block_total, int M, int N) {
@@ -132,6 +134,8 @@ using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 2, 16, NUM_WARPS, 1, 
 // thread
 using L2 = tilec::rt::Blocked2<1, T_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 64>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 20 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) nested_reduce(
     const float *x, float *block_row_max, float *block_total, int M, int N) {
@@ -265,6 +269,8 @@ constexpr int AS_BF16_STORE_VEC = 4;  // store width: 4 contiguous elements (8 b
 constexpr int NOT_POSITIVE_STORE_VEC = 4;  // store width: 4 contiguous elements (4 bytes) per access
 // tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) int_bits(
     const int *a, __nv_bfloat16 *as_bf16, bool *not_positive, int n) {
@@ -320,6 +326,8 @@ constexpr int AS_BF16_STORE_VEC = 4;  // store width: 4 contiguous elements (8 b
 constexpr int NOT_POSITIVE_STORE_VEC = 4;  // store width: 4 contiguous elements (4 bytes) per access
 // tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) int_bits(
     const int *a, __nv_bfloat16 *as_bf16, bool *not_positive, int n) {

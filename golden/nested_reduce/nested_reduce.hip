@@ -19,6 +19,8 @@ using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 4, 16, NUM_WARPS, 1, 
 // thread
 using L2 = tilec::rt::Blocked2<1, T_VEC, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 10 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) nested_reduce(
     const float *x, float *block_row_max, float *block_total, int M, int N) {
@@ -132,6 +134,8 @@ using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, T_VEC, 4, 16, NUM_WARPS, 1, 
 // thread
 using L2 = tilec::rt::Blocked2<1, T_VEC, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 10 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) nested_reduce(
     const float *x, float *block_row_max, float *block_total, int M, int N) {
@@ -266,6 +270,8 @@ constexpr int AS_BF16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 b
 constexpr int NOT_POSITIVE_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
 // tile 512: 2 contiguous per thread, 64 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) int_bits(
     const int *a, hip_bfloat16 *as_bf16, bool *not_positive, int n) {
@@ -321,6 +327,8 @@ constexpr int AS_BF16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 b
 constexpr int NOT_POSITIVE_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
 // tile 512: 2 contiguous per thread, 64 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) int_bits(
     const int *a, hip_bfloat16 *as_bf16, bool *not_positive, int n) {

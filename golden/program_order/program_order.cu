@@ -11,6 +11,8 @@ constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per acc
 constexpr int X_ROW_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) grad_row(
     float *x, const int *target, int /*rows*/, int n, int stride) {
@@ -74,6 +76,8 @@ constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per acc
 constexpr int X_ROW_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) grad_row(
     float *x, const int *target, int /*rows*/, int n, int stride) {
@@ -157,6 +161,8 @@ using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // tile 128: 1 contiguous per thread, 32 lanes, 2 warps; 2 elements per thread
 using L1 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 512;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) reverse_blocks(int *x, int n) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
@@ -231,6 +237,8 @@ using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // tile 128: 1 contiguous per thread, 32 lanes, 2 warps; 2 elements per thread
 using L1 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 512;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) reverse_blocks(int *x, int n) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
@@ -328,6 +336,8 @@ constexpr int HI_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes
 // tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) split_sum(
     const float *x, float *lo, float *hi, float *totals, int n) {
@@ -418,6 +428,8 @@ constexpr int HI_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes
 // tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) split_sum(
     const float *x, float *lo, float *hi, float *totals, int n) {

@@ -9,6 +9,8 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) grad_row(
     float *x, const int *target, int /*rows*/, int n, int stride) {
@@ -76,6 +78,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 128: 1 contiguous per thread, 64 lanes, 2 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) reverse_blocks(int *x, int n) {
   // program_order.cpp:32: int base = tl::program_id(0) * BLOCK;
@@ -144,6 +148,8 @@ constexpr int HI_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes)
 // tile 512: 2 contiguous per thread, 64 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) split_sum(
     const float *x, float *lo, float *hi, float *totals, int n) {
@@ -234,6 +240,8 @@ constexpr int HI_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes)
 // tile 512: 2 contiguous per thread, 64 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) split_sum(
     const float *x, float *lo, float *hi, float *totals, int n) {

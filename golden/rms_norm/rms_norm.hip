@@ -14,6 +14,8 @@ constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes)
 // tile 4096: 4 contiguous per thread, 64 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const float *X, const float *W, float *Y, float *RSTD, int /*rows*/, int n, int stride) {
@@ -95,6 +97,8 @@ constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes)
 // tile 4096: 4 contiguous per thread, 64 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const float *X, const float *W, float *Y, float *RSTD, int /*rows*/, int n, int stride) {
@@ -198,6 +202,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 64 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __half *X, const __half *W, __half *Y, float *RSTD, int /*rows*/, int n, int stride) {
@@ -289,6 +295,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 64 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const __half *X, const __half *W, __half *Y, float *RSTD, int /*rows*/, int n, int stride) {
@@ -403,6 +411,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 64 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const hip_bfloat16 *X, const hip_bfloat16 *W, hip_bfloat16 *Y, float *RSTD, int /*rows*/, int n,
@@ -495,6 +505,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 64 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     const hip_bfloat16 *X, const hip_bfloat16 *W, hip_bfloat16 *Y, float *RSTD, int /*rows*/, int n,
@@ -613,6 +625,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 64 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     const __half *X, const __half *R, const __half *W, __half *S, __half *Y, float *RSTD,
@@ -720,6 +734,8 @@ constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 64 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     const __half *X, const __half *R, const __half *W, __half *S, __half *Y, float *RSTD,

@@ -12,6 +12,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -101,6 +103,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -220,6 +224,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -309,6 +315,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -428,6 +436,8 @@ constexpr int OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 byte
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<IN_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     __half *out, const __half *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -523,6 +533,8 @@ constexpr int OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 byte
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<IN_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     __half *out, const __half *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -650,6 +662,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -867,6 +881,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,

@@ -12,6 +12,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -101,6 +103,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -221,6 +225,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 4096: 4 contiguous per thread, 64 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -310,6 +316,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 4096: 4 contiguous per thread, 64 lanes, 8 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -430,6 +438,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<IN_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     __half *out, const __half *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -525,6 +535,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<IN_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_kernel(
     __half *out, const __half *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -653,6 +665,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,
@@ -870,6 +884,8 @@ constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 byte
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     float *out, const float *in, int in_row_stride, int out_row_stride, int /*n_rows*/,

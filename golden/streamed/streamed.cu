@@ -15,13 +15,15 @@ constexpr int W_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 2 warps; 64 elements per thread
 using L0 = tilec::rt::Blocked1<W_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) momentum_step(
     __nv_bfloat16 *w, const __nv_bfloat16 *g, __nv_bfloat16 *m, float *norms, float lr, float beta,
     int64_t stride, int /*rows*/, int n) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *sum_m_new_smem = reinterpret_cast<float *>(smem + 0);
-  // streamed.cpp:14: int64_t row = tl::program_id(0);
+  // streamed.cpp:16: int64_t row = tl::program_id(0);
   const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
   int cols[L0::ELEMS];
   bool mask[L0::ELEMS];
@@ -34,40 +36,40 @@ __global__ void __launch_bounds__(NUM_THREADS) momentum_step(
   float wv[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_LOAD_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
-    // streamed.cpp:15: auto cols = tl::arange<0, BLOCK>();
+    // streamed.cpp:17: auto cols = tl::arange<0, BLOCK>();
     TILEC_UNROLL
     for (int k = 0; k < W_LOAD_VEC; ++k) {
       cols[i + k] = L0::coord0(i + k);
     }
-    // streamed.cpp:16: auto mask = cols < n;
+    // streamed.cpp:18: auto mask = cols < n;
     TILEC_UNROLL
     for (int k = 0; k < W_LOAD_VEC; ++k) {
       mask[i + k] = cols[i + k] < n;
     }
-    // streamed.cpp:17: auto wv = tl::cast<float>(tl::load(w + row * stride + cols, mask, 0.0f));
+    // streamed.cpp:19: auto wv = tl::cast<float>(tl::load(w + row * stride + cols, mask, 0.0f));
     tilec::rt::load_vec<W_LOAD_VEC, false>(&w_load[i], w + row * stride + cols[i], &mask[i],
                                            tilec::rt::to_bf16(0.0f), mask[i + W_LOAD_VEC - 1]);
-    // streamed.cpp:18: auto gv = tl::cast<float>(tl::load(g + row * stride + cols, mask, 0.0f));
+    // streamed.cpp:20: auto gv = tl::cast<float>(tl::load(g + row * stride + cols, mask, 0.0f));
     tilec::rt::load_vec<G_LOAD_VEC, false>(&g_load[i], g + row * stride + cols[i], &mask[i],
                                            tilec::rt::to_bf16(0.0f), mask[i + G_LOAD_VEC - 1]);
-    // streamed.cpp:19: auto mv = tl::cast<float>(tl::load(m + row * stride + cols, mask, 0.0f));
+    // streamed.cpp:21: auto mv = tl::cast<float>(tl::load(m + row * stride + cols, mask, 0.0f));
     tilec::rt::load_vec<M_LOAD_VEC, false>(&m_load[i], m + row * stride + cols[i], &mask[i],
                                            tilec::rt::to_bf16(0.0f), mask[i + M_LOAD_VEC - 1]);
     TILEC_UNROLL
     for (int k = 0; k < W_LOAD_VEC; ++k) {
       mv[i + k] = tilec::rt::to_float(m_load[i + k]);
     }
-    // streamed.cpp:18: auto gv = tl::cast<float>(tl::load(g + row * stride + cols, mask, 0.0f));
+    // streamed.cpp:20: auto gv = tl::cast<float>(tl::load(g + row * stride + cols, mask, 0.0f));
     TILEC_UNROLL
     for (int k = 0; k < W_LOAD_VEC; ++k) {
       gv[i + k] = tilec::rt::to_float(g_load[i + k]);
     }
-    // streamed.cpp:20: auto m_new = beta * mv + (1.0f - beta) * gv;
+    // streamed.cpp:22: auto m_new = beta * mv + (1.0f - beta) * gv;
     TILEC_UNROLL
     for (int k = 0; k < W_LOAD_VEC; ++k) {
       m_new[i + k] = beta * mv[i + k] + (1.0f - beta) * gv[i + k];
     }
-    // streamed.cpp:21: tl::store(m + row * stride + cols, tl::cast<tl::bfloat16>(m_new), mask);
+    // streamed.cpp:23: tl::store(m + row * stride + cols, tl::cast<tl::bfloat16>(m_new), mask);
     {
       __nv_bfloat16 vals[M_STORE_VEC];
       TILEC_UNROLL
@@ -76,12 +78,12 @@ __global__ void __launch_bounds__(NUM_THREADS) momentum_step(
       tilec::rt::store_vec<M_STORE_VEC, false>(m + row * stride + cols[i], vals, &mask[i],
                                                mask[i + M_STORE_VEC - 1]);
     }
-    // streamed.cpp:17: auto wv = tl::cast<float>(tl::load(w + row * stride + cols, mask, 0.0f));
+    // streamed.cpp:19: auto wv = tl::cast<float>(tl::load(w + row * stride + cols, mask, 0.0f));
     TILEC_UNROLL
     for (int k = 0; k < W_LOAD_VEC; ++k) {
       wv[i + k] = tilec::rt::to_float(w_load[i + k]);
     }
-    // streamed.cpp:22: tl::store(w + row * stride + cols, tl::cast<tl::bfloat16>(wv - lr * m_new), mask);
+    // streamed.cpp:24: tl::store(w + row * stride + cols, tl::cast<tl::bfloat16>(wv - lr * m_new), mask);
     {
       __nv_bfloat16 vals[W_STORE_VEC];
       TILEC_UNROLL
@@ -91,7 +93,7 @@ __global__ void __launch_bounds__(NUM_THREADS) momentum_step(
                                                mask[i + W_STORE_VEC - 1]);
     }
   }
-  // streamed.cpp:23: tl::store(norms + row, tl::sum(m_new * m_new));
+  // streamed.cpp:25: tl::store(norms + row, tl::sum(m_new * m_new));
   float sum_m_new_part = m_new[0] * m_new[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -121,13 +123,15 @@ constexpr int W_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes)
 // tile 4096: 8 contiguous per thread, 32 lanes, 2 warps; 64 elements per thread
 using L0 = tilec::rt::Blocked1<W_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) momentum_step(
     __nv_bfloat16 *w, const __nv_bfloat16 *g, __nv_bfloat16 *m, float *norms, float lr, float beta,
     int64_t stride, int /*rows*/, int n) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *sum_m_new_smem = reinterpret_cast<float *>(smem + 0);
-  // streamed.cpp:14: int64_t row = tl::program_id(0);
+  // streamed.cpp:16: int64_t row = tl::program_id(0);
   const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
   int cols[L0::ELEMS];
   bool mask[L0::ELEMS];
@@ -140,40 +144,40 @@ __global__ void __launch_bounds__(NUM_THREADS) momentum_step(
   float wv[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_LOAD_VEC) {  // one vector of each access at a time (all at once: about 96 registers)
-    // streamed.cpp:15: auto cols = tl::arange<0, BLOCK>();
+    // streamed.cpp:17: auto cols = tl::arange<0, BLOCK>();
     TILEC_UNROLL
     for (int k = 0; k < W_LOAD_VEC; ++k) {
       cols[i + k] = L0::coord0(i + k);
     }
-    // streamed.cpp:16: auto mask = cols < n;
+    // streamed.cpp:18: auto mask = cols < n;
     TILEC_UNROLL
     for (int k = 0; k < W_LOAD_VEC; ++k) {
       mask[i + k] = cols[i + k] < n;
     }
-    // streamed.cpp:17: auto wv = tl::cast<float>(tl::load(w + row * stride + cols, mask, 0.0f));
+    // streamed.cpp:19: auto wv = tl::cast<float>(tl::load(w + row * stride + cols, mask, 0.0f));
     tilec::rt::load_vec_if<W_LOAD_VEC, true>(&w_load[i], w + row * stride + cols[i], mask[i],
                                              tilec::rt::to_bf16(0.0f));
-    // streamed.cpp:18: auto gv = tl::cast<float>(tl::load(g + row * stride + cols, mask, 0.0f));
+    // streamed.cpp:20: auto gv = tl::cast<float>(tl::load(g + row * stride + cols, mask, 0.0f));
     tilec::rt::load_vec_if<G_LOAD_VEC, true>(&g_load[i], g + row * stride + cols[i], mask[i],
                                              tilec::rt::to_bf16(0.0f));
-    // streamed.cpp:19: auto mv = tl::cast<float>(tl::load(m + row * stride + cols, mask, 0.0f));
+    // streamed.cpp:21: auto mv = tl::cast<float>(tl::load(m + row * stride + cols, mask, 0.0f));
     tilec::rt::load_vec_if<M_LOAD_VEC, true>(&m_load[i], m + row * stride + cols[i], mask[i],
                                              tilec::rt::to_bf16(0.0f));
     TILEC_UNROLL
     for (int k = 0; k < W_LOAD_VEC; ++k) {
       mv[i + k] = tilec::rt::to_float(m_load[i + k]);
     }
-    // streamed.cpp:18: auto gv = tl::cast<float>(tl::load(g + row * stride + cols, mask, 0.0f));
+    // streamed.cpp:20: auto gv = tl::cast<float>(tl::load(g + row * stride + cols, mask, 0.0f));
     TILEC_UNROLL
     for (int k = 0; k < W_LOAD_VEC; ++k) {
       gv[i + k] = tilec::rt::to_float(g_load[i + k]);
     }
-    // streamed.cpp:20: auto m_new = beta * mv + (1.0f - beta) * gv;
+    // streamed.cpp:22: auto m_new = beta * mv + (1.0f - beta) * gv;
     TILEC_UNROLL
     for (int k = 0; k < W_LOAD_VEC; ++k) {
       m_new[i + k] = beta * mv[i + k] + (1.0f - beta) * gv[i + k];
     }
-    // streamed.cpp:21: tl::store(m + row * stride + cols, tl::cast<tl::bfloat16>(m_new), mask);
+    // streamed.cpp:23: tl::store(m + row * stride + cols, tl::cast<tl::bfloat16>(m_new), mask);
     {
       __nv_bfloat16 vals[M_STORE_VEC];
       TILEC_UNROLL
@@ -182,12 +186,12 @@ __global__ void __launch_bounds__(NUM_THREADS) momentum_step(
       if (mask[i])
         tilec::rt::store_vec<M_STORE_VEC, true>(m + row * stride + cols[i], vals);
     }
-    // streamed.cpp:17: auto wv = tl::cast<float>(tl::load(w + row * stride + cols, mask, 0.0f));
+    // streamed.cpp:19: auto wv = tl::cast<float>(tl::load(w + row * stride + cols, mask, 0.0f));
     TILEC_UNROLL
     for (int k = 0; k < W_LOAD_VEC; ++k) {
       wv[i + k] = tilec::rt::to_float(w_load[i + k]);
     }
-    // streamed.cpp:22: tl::store(w + row * stride + cols, tl::cast<tl::bfloat16>(wv - lr * m_new), mask);
+    // streamed.cpp:24: tl::store(w + row * stride + cols, tl::cast<tl::bfloat16>(wv - lr * m_new), mask);
     {
       __nv_bfloat16 vals[W_STORE_VEC];
       TILEC_UNROLL
@@ -197,7 +201,7 @@ __global__ void __launch_bounds__(NUM_THREADS) momentum_step(
         tilec::rt::store_vec<W_STORE_VEC, true>(w + row * stride + cols[i], vals);
     }
   }
-  // streamed.cpp:23: tl::store(norms + row, tl::sum(m_new * m_new));
+  // streamed.cpp:25: tl::store(norms + row, tl::sum(m_new * m_new));
   float sum_m_new_part = m_new[0] * m_new[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -243,4 +247,180 @@ cudaError_t launch_momentum_step_4096(cudaStream_t stream, __nv_bfloat16 *w, con
                                       int64_t stride, int rows, int n) {
   const dim3 grid(rows);
   return launch_momentum_step_4096(grid, stream, w, g, m, norms, lr, beta, stride, rows, n);
+}
+
+// row_sum_sq<4096>: one instantiation
+namespace row_sum_sq_4096 {
+constexpr int BLOCK = 4096;  // meta-parameter
+constexpr int NUM_WARPS = 2;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_CHUNK = 2 * X_LOAD_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+// tile 4096: 8 contiguous per thread, 32 lanes, 2 warps; 64 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) row_sum_sq(
+    const __nv_bfloat16 *x, float *out, int64_t stride, int /*rows*/, int n) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_acc_smem = reinterpret_cast<float *>(smem + 0);
+  // streamed.cpp:34: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // streamed.cpp:35: auto acc = tl::zeros<float, BLOCK>();
+  float acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    acc[i] = 0.0f;
+  }
+  // streamed.cpp:36: for (int off = 0; off < n; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < n; off += BLOCK) {
+    int cols[L0::ELEMS];
+    __nv_bfloat16 x_load[L0::ELEMS];
+    float v[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_LOAD_CHUNK) {  // 2 vectors of each access at a time (all at once: about 96 registers)
+      // streamed.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_LOAD_CHUNK; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // streamed.cpp:38: auto v = tl::cast<float>(tl::load(x + row * stride + cols, cols < n, 0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < X_LOAD_CHUNK; k += X_LOAD_VEC) {
+        bool bits[X_LOAD_VEC];
+        TILEC_UNROLL
+        for (int v_1 = 0; v_1 < X_LOAD_VEC; ++v_1)
+          bits[v_1] = cols[i + k + v_1] < n;
+        tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i + k], x + row * stride + cols[i + k], bits,
+                                               tilec::rt::to_bf16(0.0f),
+                                               cols[i + k + X_LOAD_VEC - 1] < n);
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_LOAD_CHUNK; ++k) {
+        v[i + k] = tilec::rt::to_float(x_load[i + k]);
+      }
+      // streamed.cpp:39: acc += v * v;
+      TILEC_UNROLL
+      for (int k = 0; k < X_LOAD_CHUNK; ++k) {
+        acc[i + k] = acc[i + k] + v[i + k] * v[i + k];
+      }
+    }
+  }
+  // streamed.cpp:41: tl::store(out + row, tl::sum(acc));
+  float sum_acc_part = acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_acc_part = tilec::rt::Sum::combine(sum_acc_part, acc[i]);
+  sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_acc_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_acc_smem[L0::warp_coord0()] = sum_acc_part;
+  }
+  __syncthreads();
+  const float sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 2>(sum_acc_smem, 1);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    out[row] = sum_acc;
+}
+
+// The same kernel compiled assuming x is 16-byte aligned and stride and n are multiples of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+constexpr int NUM_WARPS = 2;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_LOAD_CHUNK = 2 * X_LOAD_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+// tile 4096: 8 contiguous per thread, 32 lanes, 2 warps; 64 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) row_sum_sq(
+    const __nv_bfloat16 *x, float *out, int64_t stride, int /*rows*/, int n) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_acc_smem = reinterpret_cast<float *>(smem + 0);
+  // streamed.cpp:34: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // streamed.cpp:35: auto acc = tl::zeros<float, BLOCK>();
+  float acc[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    acc[i] = 0.0f;
+  }
+  // streamed.cpp:36: for (int off = 0; off < n; off += BLOCK) {
+  TILEC_NO_UNROLL
+  for (int off = 0; off < n; off += BLOCK) {
+    int cols[L0::ELEMS];
+    __nv_bfloat16 x_load[L0::ELEMS];
+    float v[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += X_LOAD_CHUNK) {  // 2 vectors of each access at a time (all at once: about 96 registers)
+      // streamed.cpp:37: auto cols = off + tl::arange<0, BLOCK>();
+      TILEC_UNROLL
+      for (int k = 0; k < X_LOAD_CHUNK; ++k) {
+        cols[i + k] = off + L0::coord0(i + k);
+      }
+      // streamed.cpp:38: auto v = tl::cast<float>(tl::load(x + row * stride + cols, cols < n, 0.0f));
+      TILEC_UNROLL
+      for (int k = 0; k < X_LOAD_CHUNK; k += X_LOAD_VEC) {
+        tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i + k], x + row * stride + cols[i + k],
+                                                 cols[i + k] < n, tilec::rt::to_bf16(0.0f));
+      }
+      TILEC_UNROLL
+      for (int k = 0; k < X_LOAD_CHUNK; ++k) {
+        v[i + k] = tilec::rt::to_float(x_load[i + k]);
+      }
+      // streamed.cpp:39: acc += v * v;
+      TILEC_UNROLL
+      for (int k = 0; k < X_LOAD_CHUNK; ++k) {
+        acc[i + k] = acc[i + k] + v[i + k] * v[i + k];
+      }
+    }
+  }
+  // streamed.cpp:41: tl::store(out + row, tl::sum(acc));
+  float sum_acc_part = acc[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_acc_part = tilec::rt::Sum::combine(sum_acc_part, acc[i]);
+  sum_acc_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_acc_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_acc_smem[L0::warp_coord0()] = sum_acc_part;
+  }
+  __syncthreads();
+  const float sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 2>(sum_acc_smem, 1);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    out[row] = sum_acc;
+}
+
+} // namespace aligned
+
+} // namespace row_sum_sq_4096
+
+/// Launches row_sum_sq<4096> on `stream` with
+/// row_sum_sq_4096::NUM_THREADS threads per block.
+cudaError_t launch_row_sum_sq_4096(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *x,
+                                   float *out, int64_t stride, int rows, int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x is 16-byte aligned and stride and n are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && stride % 16 == 0 && n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(row_sum_sq_4096::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, row_sum_sq_4096::aligned::row_sum_sq, x, out, stride, rows,
+                              n);
+  return cudaLaunchKernelEx(&config, row_sum_sq_4096::row_sum_sq, x, out, stride, rows, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_row_sum_sq_4096(cudaStream_t stream, const __nv_bfloat16 *x, float *out,
+                                   int64_t stride, int rows, int n) {
+  const dim3 grid(rows);
+  return launch_row_sum_sq_4096(grid, stream, x, out, stride, rows, n);
 }

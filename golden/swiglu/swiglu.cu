@@ -12,6 +12,8 @@ constexpr int B_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) p
 constexpr int OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 2048: 8 contiguous per thread, 32 lanes, 4 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<A_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) swiglu_kernel(
     const __half *a, const __half *b, __half *out, int n) {
@@ -85,6 +87,8 @@ constexpr int B_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) p
 constexpr int OUT_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 2048: 8 contiguous per thread, 32 lanes, 4 warps; 16 elements per thread
 using L0 = tilec::rt::Blocked1<A_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) swiglu_kernel(
     const __half *a, const __half *b, __half *out, int n) {

@@ -12,6 +12,8 @@ constexpr int B_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per ac
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<A_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) add_kernel(
     const float *x, const float *y, float *out, int n) {
@@ -65,6 +67,8 @@ constexpr int B_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per ac
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
 using L0 = tilec::rt::Blocked1<A_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) add_kernel(
     const float *x, const float *y, float *out, int n) {

@@ -9,6 +9,8 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 128: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread, replicated
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, cudaEventDefault_1>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) hipEventDefault_1(
     const float *cudaStreamPerThread_1, float *hipStreamPerThread_1, int n) {

@@ -1,6 +1,7 @@
-// Runs tilec's CUDA for momentum_step<4096> (tests/kernels/streamed.cpp), whose loads, arithmetic
-// and stores are emitted chunk by chunk (a streamed run), on random rows at ragged widths and
-// strides, and compares with the CPU reference of the same source and float64. The kernel works in
+// Runs tilec's CUDA for momentum_step<4096> and row_sum_sq<4096> (tests/kernels/streamed.cpp), whose
+// loads, arithmetic and stores are emitted chunk by chunk (streamed runs; row_sum_sq's chunks hold
+// two vectors), on random rows at ragged widths and strides, and compares with the CPU reference of
+// the same source and float64. The kernel works in
 // place: every checked launch starts from fresh inputs; w and m must match the reference, every
 // element the reference changes must have changed (written), every element past n must not, and
 // the per-row norms must be written under two poison patterns alike.
@@ -85,6 +86,39 @@ void run(harness::Report &report, int rows, int n, int64_t stride) {
   report.check("streamed norm", label, nGpu, nCpu, nF64, 1e-5, norms.ok());
 }
 
+void runSumSq(harness::Report &report, int rows, int n, int64_t stride) {
+  const size_t span = size_t(rows) * size_t(stride);
+  auto xf = harness::randomFloats(span, -2, 2, rows * 17 + n);
+  std::vector<bf16> x(span);
+  for (size_t i = 0; i < span; ++i)
+    x[i] = bf16(xf[i]);
+  std::vector<float> ref(rows, NAN);
+  tl::launch(tl::grid3{rows}, row_sum_sq<4096>, x.data(), ref.data(), stride, rows, n);
+  harness::DeviceBuffer<bf16> dx(span);
+  dx.upload(x.data());
+  gpucheck::Output<float> out(rows);
+  for (int byte : gpucheck::kPoison) {
+    out.poison(byte);
+    CHECK_CUDA(launch_row_sum_sq_4096(cudaStream_t{}, reinterpret_cast<const tilec::rt::bf16_t *>(dx.ptr),
+                                      out.dev.ptr, stride, rows, n));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    out.collect(byte);
+  }
+  std::vector<double> gpu, cpu, f64;
+  for (int r = 0; r < rows; ++r) {
+    double sumSq = 0;
+    for (int c = 0; c < n; ++c) {
+      const double v = toFloat(x[size_t(r) * size_t(stride) + size_t(c)]);
+      sumSq += v * v;
+    }
+    gpu.push_back(out.vals[size_t(r)]);
+    cpu.push_back(ref[size_t(r)]);
+    f64.push_back(sumSq);
+  }
+  const std::string label = std::to_string(rows) + "x" + std::to_string(n) + " stride " + std::to_string(stride);
+  report.check("streamed sum_sq", label, gpu, cpu, f64, 1e-4, out.ok());  // fp32 sums of up to 12000 squares
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -98,5 +132,11 @@ int main(int argc, char **argv) {
     cases.push_back({2049, 4096, 4096});
   for (const Case &c : cases)
     run(report, c.rows, c.n, c.stride);
+  // row_sum_sq loops over 4096-wide blocks: widths under, at and over one block.
+  std::vector<Case> sumSq = {{3, 4096, 4096}, {5, 3001, 3008}, {2, 1, 8}, {4, 9000, 9000}, {3, 8193, 8200}};
+  if (!harness::smallRun(argc, argv))
+    sumSq.push_back({1025, 12000, 12288});
+  for (const Case &c : sumSq)
+    runSumSq(report, c.rows, c.n, c.stride);
   return report.exitCode();
 }
