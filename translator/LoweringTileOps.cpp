@@ -360,6 +360,8 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
   }
   if (name == "store")
     fe.fail(DiagId::UnsupportedExpr, at, {"use of the result of tl::store"});
+  if (name == "dot" || name == "trans")
+    fe.fail(DiagId::NotTranslatedYet, at, {qname, "its CUDA and HIP lowering (tensor cores) is in progress"});
   unsupportedCall(call);
 }
 

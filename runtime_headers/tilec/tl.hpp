@@ -863,6 +863,104 @@ template <detail::scalar_operand S, class U, int... E> auto cdiv(S a, const tile
 }
 
 // ================================================================================================
+// Matrix products
+// ================================================================================================
+
+/// How a dot of fp32 tiles multiplies (Triton's `input_precision`): `ieee` in full fp32 (the
+/// default here; Triton's default is tf32), `tf32` with each operand rounded to tf32 first (10
+/// mantissa bits, round to nearest, ties away from zero, as the GPU's `cvt.rna.tf32.f32`), `tf32x3`
+/// with each operand split into a tf32 part and the tf32 of the rest, three products added (near
+/// fp32 accuracy on tf32 hardware). Other operand types ignore it.
+enum class input_precision { ieee, tf32, tf32x3 };
+inline constexpr input_precision ieee = input_precision::ieee;
+inline constexpr input_precision tf32 = input_precision::tf32;
+inline constexpr input_precision tf32x3 = input_precision::tf32x3;
+
+namespace detail {
+/// x rounded to tf32: the low 13 mantissa bits cleared after adding half of their weight (ties away
+/// from zero in sign-magnitude); infinities and NaNs unchanged.
+inline float roundTf32(float x) {
+  std::uint32_t u = std::bit_cast<std::uint32_t>(x);
+  if ((u & 0x7F800000u) != 0x7F800000u)
+    u = (u + 0x1000u) & ~0x1FFFu;
+  return std::bit_cast<float>(u);
+}
+template <class A, class B> constexpr bool dotOperands() {
+  return (std::is_same_v<A, half> && std::is_same_v<B, half>) ||
+         (std::is_same_v<A, bfloat16> && std::is_same_v<B, bfloat16>) ||
+         (std::is_same_v<A, float> && std::is_same_v<B, float>) ||
+         (std::is_same_v<A, std::int8_t> && std::is_same_v<B, std::int8_t>);
+}
+template <int D> constexpr bool dotDim = D >= 16 && (D & (D - 1)) == 0;
+
+/// c[m][n] = acc[m][n] + sum over k of a[m][k] * b[k][n], accumulated in Acc (float, or int32 for
+/// int8 operands) one product at a time in increasing k, then converted to R.
+template <input_precision P, class R, class Acc, class A, class B, int M, int K, int N, class C>
+tile<R, M, N> dotImpl(const tile<A, M, K> &a, const tile<B, K, N> &b, const C *acc) {
+  static_assert(dotOperands<A, B>(),
+                "tl::dot: operands must both be tl::half, both tl::bfloat16, both float or both int8_t");
+  static_assert(dotDim<M> && dotDim<K> && dotDim<N>,
+                "tl::dot: every dim of [M, K] x [K, N] must be a power of two >= 16");
+  tile<R, M, N> r;
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      Acc s = acc ? convert<Acc>(acc->data[m * N + n]) : Acc{};
+      for (int k = 0; k < K; ++k) {
+        const A x = a.data[m * K + k];
+        const B y = b.data[k * N + n];
+        if constexpr (std::is_same_v<Acc, std::int32_t>) { // wraps, as the GPU's s32 accumulator
+          s = static_cast<std::int32_t>(static_cast<std::uint32_t>(s) +
+                                        static_cast<std::uint32_t>(std::int32_t{x} * std::int32_t{y}));
+        } else if constexpr (std::is_same_v<A, float> && P == input_precision::tf32) {
+          s += roundTf32(x) * roundTf32(y);
+        } else if constexpr (std::is_same_v<A, float> && P == input_precision::tf32x3) {
+          const float xh = roundTf32(x), xl = roundTf32(x - xh);
+          const float yh = roundTf32(y), yl = roundTf32(y - yh);
+          s += xh * yl + xl * yh + xh * yh;
+        } else {
+          s += static_cast<float>(x) * static_cast<float>(y); // fp16/bf16 products are exact in fp32
+        }
+      }
+      r.data[m * N + n] = convert<R>(s);
+    }
+  return r;
+}
+template <class A> using DotAcc = std::conditional_t<std::is_same_v<A, std::int8_t>, std::int32_t, float>;
+} // namespace detail
+
+/// The matrix product of a [M, K] and a [K, N] tile (Triton's `tl.dot(a, b)`): fp16 x fp16 and bf16 x
+/// bf16 give float, float x float gives float (precision P), int8_t x int8_t gives int32_t. Every
+/// dim a power of two >= 16. `Out = tl::half` asks for an fp16 result of fp16 operands (Triton's
+/// `out_dtype=tl.float16`): accumulated in float here, rounded once at the end.
+template <input_precision P = ieee, class Out = void, class A, int M, int K, class B, int N>
+auto dot(const tile<A, M, K> &a, const tile<B, K, N> &b) {
+  using Acc = detail::DotAcc<A>;
+  using R = std::conditional_t<std::is_void_v<Out>, Acc, Out>;
+  static_assert(std::is_void_v<Out> || std::is_same_v<Out, Acc> ||
+                    (std::is_same_v<Out, half> && std::is_same_v<A, half>),
+                "tl::dot: the result type is the accumulator's, or tl::half for fp16 operands");
+  return detail::dotImpl<P, R, Acc>(a, b, static_cast<const tile<R, M, N> *>(nullptr));
+}
+/// acc + a x b (Triton's `tl.dot(a, b, acc)`): the result has acc's type (float, int32_t, or
+/// tl::half for fp16 operands); the sum starts from acc and adds the products in increasing k.
+template <input_precision P = ieee, class A, int M, int K, class B, int N, class C>
+tile<C, M, N> dot(const tile<A, M, K> &a, const tile<B, K, N> &b, const tile<C, M, N> &acc) {
+  using Acc = detail::DotAcc<A>;
+  static_assert(std::is_same_v<C, Acc> || (std::is_same_v<C, half> && std::is_same_v<A, half>),
+                "tl::dot: acc must be float (int32_t for int8_t operands), or tl::half for fp16 operands");
+  return detail::dotImpl<P, C, Acc>(a, b, &acc);
+}
+
+/// The transpose of a 2-D tile (Triton's `tl.trans(x)` / `x.T`): r[j][i] = x[i][j].
+template <class T, int D0, int D1> tile<T, D1, D0> trans(const tile<T, D0, D1> &x) {
+  tile<T, D1, D0> r;
+  for (int i = 0; i < D0; ++i)
+    for (int j = 0; j < D1; ++j)
+      r.data[j * D0 + i] = x.data[i * D1 + j];
+  return r;
+}
+
+// ================================================================================================
 // Reductions
 // ================================================================================================
 
