@@ -23,6 +23,17 @@ struct WarpRequest {
   uint64_t value, result;
   int param, width;
   const char *name;
+  const void *in = nullptr; ///< AllGather: this lane's bytes, `bytes` long
+  void *out = nullptr;      ///< AllGather: where every lane's bytes go, `bytes` apart
+  unsigned bytes = 0;
+};
+
+/// A cp.async the thread started: its destination and the bytes it read from the source.
+struct AsyncCopy {
+  uintptr_t dst = 0;
+  unsigned bytes = 0;
+  unsigned char data[16] = {};
+  const void *pc = nullptr;
 };
 
 /// One GPU thread of the running block.
@@ -35,6 +46,8 @@ struct Thread {
   const void *waitPc = nullptr; ///< the barrier or warp operation it waits in
   WarpRequest req{};
   uintptr_t stackLo = 0, stackHi = 0;
+  std::vector<AsyncCopy> asyncOpen;                ///< cp.async copies not yet committed
+  std::vector<std::vector<AsyncCopy>> asyncGroups; ///< committed groups, oldest first
 };
 
 /// A code location: the return address of a call in the kernel (an instrumented access or a
@@ -93,6 +106,8 @@ void check_access(uintptr_t addr, size_t size, Access kind, bool checkAlignment,
 void prepare_launch();
 /// Called at the start of every block: poisons shared memory.
 void begin_block();
+/// Reports the cp.async copies a thread that returned never waited for (their bytes never land).
+void check_async_at_exit(const Thread &t);
 
 // ---- reports (Report.cpp)
 // ------------------------------------------------------------------------

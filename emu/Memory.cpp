@@ -38,6 +38,8 @@ namespace {
 /// over the whole program, so cells of an earlier block or launch never match).
 struct Cell {
   uint64_t writtenInBlock = 0; ///< block serial of the last write: initialized in that block
+  uint64_t asyncInBlock = 0;   ///< block serial while a cp.async to this byte is in flight
+  Pc asyncPc = nullptr;        ///< where that cp.async was started
   uint32_t wEpoch = 0, rEpoch = 0, aEpoch = 0;
   uint32_t wThread = 0, rThread = 0, aThread = 0;
   Pc wPc = nullptr, rPc = nullptr, aPc = nullptr;
@@ -299,8 +301,22 @@ void checkShared(SharedVar &v, uintptr_t a, size_t n, Access kind, Pc pc) {
   if (v.shadow.empty())
     v.shadow.resize(v.hi - v.lo);
   Cell *cells = &v.shadow[a - v.lo];
-  // Uninitialized reads first: the race check records this access.
+  // A read of bytes a cp.async has not delivered yet: the wait is missing, or comes too late (the
+  // bytes are also unwritten: one report says why).
+  bool inFlight = false;
   if (kind != Access::Write)
+    for (size_t i = 0; i < n && !inFlight; ++i)
+      if (cells[i].asyncInBlock == g_launch->blockSerial) {
+        inFlight = true;
+        report(
+            FindingKind::AsyncCopyInFlight, {pc, cells[i].asyncPc},
+            "read of shared memory that a cp.async has not delivered: " + std::to_string(n) +
+                " bytes at " + describeShared(a) + "\n  by " + describe_thread(*g_current) +
+                " at {pc:0}\n  the copy was started at {pc:1} and no cp_async_wait has completed "
+                "it\n");
+      }
+  // Uninitialized reads first: the race check records this access.
+  if (kind != Access::Write && !inFlight)
     for (size_t i = 0; i < n; ++i)
       if (cells[i].writtenInBlock != g_launch->blockSerial) {
         report(FindingKind::UninitializedShared, {pc},
@@ -613,6 +629,101 @@ uint64_t atomic_rmw(void *p, AtomicType type, AtomicOp op, uint64_t operand, uin
     break;
   }
   return old;
+}
+
+// ---- cp.async ----------------------------------------------------------------------------------
+namespace internal {
+namespace {
+/// The shadow cells of `n` bytes of a __shared__ variable at `a`, or null outside every one.
+Cell *sharedCells(uintptr_t a, size_t n) {
+  SharedVar *v = findSharedVar(a);
+  if (!v || a + n > v->hi)
+    return nullptr;
+  if (v->shadow.empty())
+    v->shadow.resize(v->hi - v->lo);
+  return &v->shadow[a - v->lo];
+}
+} // namespace
+
+void check_async_at_exit(const Thread &t) {
+  size_t n = t.asyncOpen.size();
+  const void *pc = n ? t.asyncOpen.front().pc : nullptr;
+  for (const auto &g : t.asyncGroups) {
+    n += g.size();
+    if (!pc && !g.empty())
+      pc = g.front().pc;
+  }
+  if (!n)
+    return;
+  InEmulator inside;
+  report(FindingKind::AsyncCopyInFlight, {pc},
+         describe_thread(t) + " returned with " + std::to_string(n) +
+             " cp.async copies in flight (the first started at {pc:0}): no cp_async_wait completed "
+             "them, so their bytes never land\n");
+}
+} // namespace internal
+
+void async_copy(void *dst, const void *data, unsigned bytes) {
+  Pc pc = __builtin_return_address(0);
+  Thread *t = g_current;
+  if (!t)
+    return;
+  InEmulator inside;
+  const uintptr_t a = reinterpret_cast<uintptr_t>(dst);
+  if (bytes > sizeof(AsyncCopy::data) || a % bytes != 0 || !internal::sharedCells(a, bytes)) {
+    report(FindingKind::Misaligned, {pc},
+           "cp.async of " + std::to_string(bytes) + " bytes to " + hex(a) + "\n  by " +
+               describe_thread(*t) + " at {pc:0}\n  the destination must be " +
+               std::to_string(bytes) +
+               "-byte aligned shared memory\n  the thread stops here and the launch fails, as on "
+               "the GPU\n");
+    stop_thread(ErrorIllegalAddress);
+  }
+  AsyncCopy c;
+  c.dst = a;
+  c.bytes = bytes;
+  std::memcpy(c.data, data, bytes);
+  c.pc = pc;
+  Cell *cells = internal::sharedCells(a, bytes);
+  for (unsigned i = 0; i < bytes; ++i)
+    cells[i].asyncInBlock = g_launch->blockSerial, cells[i].asyncPc = pc;
+  t->asyncOpen.push_back(c);
+}
+
+void async_commit() {
+  Thread *t = g_current;
+  if (!t)
+    return;
+  InEmulator inside;
+  t->asyncGroups.push_back(std::move(t->asyncOpen));
+  t->asyncOpen.clear();
+}
+
+void async_wait(int pending) {
+  Thread *t = g_current;
+  if (!t)
+    return;
+  InEmulator inside;
+  while (t->asyncGroups.size() > size_t(std::max(pending, 0))) {
+    for (const AsyncCopy &c : t->asyncGroups.front()) {
+      Cell *cells = internal::sharedCells(c.dst, c.bytes);
+      for (unsigned i = 0; i < c.bytes; ++i)
+        if (cells[i].asyncPc == c.pc)
+          cells[i].asyncInBlock = 0;
+      {
+        // The bytes land now, as this thread's write (a race with another thread's access to
+        // them in this barrier interval is reported as for a store).
+        struct Restore {
+          bool saved = g_inEmulator;
+          ~Restore() { g_inEmulator = saved; }
+        } restore;
+        g_inEmulator = false;
+        check_access(c.dst, c.bytes, Access::Write, true, c.pc);
+      }
+      std::memcpy(reinterpret_cast<void *>(c.dst), c.data, c.bytes);
+    }
+    t->asyncGroups.erase(t->asyncGroups.begin());
+  }
 }
 
 void check_vector_alignment(const void *p, size_t bytes) {

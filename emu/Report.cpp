@@ -313,6 +313,8 @@ const char *finding_kind_name(FindingKind k) {
     return "bad-shuffle-source";
   case FindingKind::Deadlock:
     return "deadlock";
+  case FindingKind::AsyncCopyInFlight:
+    return "async-copy-in-flight";
   case FindingKind::HostApi:
     return "host-api";
   }

@@ -269,6 +269,21 @@ bool resolveWarpOps(bool strict) {
         Thread &t = g_threads[base + m];
         WarpRequest &r = t.req;
         switch (r.op) {
+        case WarpOp::AllGather:
+          for (unsigned src = 0; src < lanes; ++src)
+            if (in & laneBit(src)) {
+              const WarpRequest &from = g_threads[base + src].req;
+              if (from.bytes != r.bytes) {
+                report(FindingKind::WarpOpDivergence, {t.waitPc, g_threads[base + src].waitPc},
+                       std::string(r.name) + " at {pc:0}: lanes " + std::to_string(m) + " and " +
+                           std::to_string(src) + " of warp " + std::to_string(base / W) + " in " +
+                           blockName() + " exchange different sizes\n");
+                continue;
+              }
+              std::memcpy(static_cast<unsigned char *>(r.out) + size_t(src) * r.bytes, from.in,
+                          r.bytes);
+            }
+          break;
         case WarpOp::Ballot:
           r.result = ballot;
           break;
@@ -367,6 +382,7 @@ void runBlock() {
     t.fiber = ctx::fiber(std::allocator_arg, FixedStack{lo, g_stacks.size()}, [&t](ctx::fiber &&s) {
       t.sched = std::move(s);
       g_body(g_ctx);
+      check_async_at_exit(t);
       t.state = ThreadState::Done;
       return std::move(t.sched);
     });
@@ -523,15 +539,13 @@ void sync_threads() {
   yield();
 }
 
-uint64_t warp_op(WarpOp op, uint64_t mask, uint64_t value, int param, int width, const char *name) {
-  Pc pc = __builtin_return_address(0);
-  Thread *t = g_current;
-  if (!t)
-    outsideKernel(name);
+namespace {
+/// The lanes of the calling thread's warp that `mask` names and that exist, its own lane always
+/// among them (a lane missing from its own mask is reported). Call within InEmulator.
+uint64_t checkedMask(const Thread *t, uint64_t mask, Pc pc, const char *name) {
   const unsigned W = unsigned(g_launch->config.warpSize), n = g_launch->threadsPerBlock;
   const unsigned base = t->linear / W * W, lanes = std::min(W, n - base), lane = t->linear - base;
   const uint64_t existing = lanes == 64 ? ~0ull : laneBit(lanes) - 1;
-  InEmulator inside; // until the yield below
   if (W < 64)
     mask &= (uint64_t{1} << W) - 1;
   if (!(mask & laneBit(lane))) {
@@ -540,18 +554,49 @@ uint64_t warp_op(WarpOp op, uint64_t mask, uint64_t value, int param, int width,
                std::to_string(base / W) + " in " + blockName() + " is not in the mask it passes\n");
     mask |= laneBit(lane);
   }
-  if (width <= 0 || width > int(W) || !std::has_single_bit(unsigned(width))) {
-    report(FindingKind::WarpOpDivergence, {pc},
-           std::string(name) + " at {pc:0}: width " + std::to_string(width) +
-               " is not a power of two up to the warp size\n");
-    width = int(W);
-  }
-  t->req = {op, mask & existing, value, 0, param, width, name};
+  return mask & existing;
+}
+/// Waits in a warp operation until every lane of `req.mask` has arrived; the scheduler then sets
+/// the result (resolveWarpOps).
+void waitInWarpOp(Thread *t, const WarpRequest &req, Pc pc) {
+  t->req = req;
   t->state = ThreadState::AtWarpOp;
   t->waitPc = pc;
   g_inEmulator = false;
   yield();
+}
+} // namespace
+
+uint64_t warp_op(WarpOp op, uint64_t mask, uint64_t value, int param, int width, const char *name) {
+  Pc pc = __builtin_return_address(0);
+  Thread *t = g_current;
+  if (!t)
+    outsideKernel(name);
+  InEmulator inside; // until the yield below
+  mask = checkedMask(t, mask, pc, name);
+  const int W = g_launch->config.warpSize;
+  if (width <= 0 || width > W || !std::has_single_bit(unsigned(width))) {
+    report(FindingKind::WarpOpDivergence, {pc},
+           std::string(name) + " at {pc:0}: width " + std::to_string(width) +
+               " is not a power of two up to the warp size\n");
+    width = W;
+  }
+  waitInWarpOp(t, {op, mask, value, 0, param, width, name}, pc);
   return t->req.result;
+}
+
+void warp_all_gather(uint64_t mask, const void *in, void *out, unsigned bytes, const char *name) {
+  Pc pc = __builtin_return_address(0);
+  Thread *t = g_current;
+  if (!t)
+    outsideKernel(name);
+  InEmulator inside; // until the yield below
+  WarpRequest req{WarpOp::AllGather, checkedMask(t, mask, pc, name), 0, 0, 0,
+                  g_launch->config.warpSize, name};
+  req.in = in;
+  req.out = out;
+  req.bytes = bytes;
+  waitInWarpOp(t, req, pc);
 }
 
 } // namespace tilec::emu

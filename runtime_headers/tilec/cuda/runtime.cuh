@@ -1,6 +1,7 @@
 #pragma once
 /// \file Device helpers included by tilec's CUDA output. The CUDA-specific part is small: warp
-/// size, shuffles and the 16-bit float conversions; everything else is tilec/rt/core.hpp.
+/// size, shuffles and the 16-bit float conversions, and the matrix instructions
+/// (tilec/cuda/tensor_core.cuh); everything else is tilec/rt/core.hpp.
 
 #if defined(TILEC_EMULATE)
 #include "../emu/cuda.hpp" // tilec's CPU emulator (docs/emulation.md)
@@ -69,3 +70,4 @@ __device__ __forceinline__ int64_t shfl_xor(int64_t v, int m) {
 } // namespace tilec::rt
 
 #include "../rt/core.hpp"
+#include "tensor_core.cuh"

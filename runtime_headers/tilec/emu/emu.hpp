@@ -53,10 +53,10 @@ const char *error_string(Error e);
 /// What a finding is about. Every finding is an error: the program's exit status becomes
 /// nonzero (TILEC_EMU_EXITCODE, default 66) when any was reported.
 enum class FindingKind {
-  OutOfBounds,         ///< global or shared access outside every buffer / shared variable
-  Misaligned,          ///< access not aligned to its size (the GPU faults on it)
-  SharedRace,          ///< two threads touch the same shared byte between barriers, one writing
-  GlobalRace,          ///< two threads of a block touch the same global byte between barriers, one writing
+  OutOfBounds, ///< global or shared access outside every buffer / shared variable
+  Misaligned,  ///< access not aligned to its size (the GPU faults on it)
+  SharedRace,  ///< two threads touch the same shared byte between barriers, one writing
+  GlobalRace,  ///< two threads of a block touch the same global byte between barriers, one writing
   UninitializedShared, ///< shared memory read before anything in the block wrote it
   BarrierNotReached,   ///< __syncthreads() that some threads of the block never reach
   BarrierDivergence,   ///< threads of a block wait at different __syncthreads() calls
@@ -64,6 +64,8 @@ enum class FindingKind {
   WarpOpDivergence,    ///< lanes of one warp operation differ in call, mask or kind
   BadShuffleSource,    ///< a shuffle reads a lane outside its mask or the block
   Deadlock,            ///< no thread of the block can go on
+  AsyncCopyInFlight,   ///< shared memory read while a cp.async to it is in flight, or never waited
+                       ///< for
   HostApi,             ///< a host runtime call with pointers outside every buffer
 };
 const char *finding_kind_name(FindingKind k);
@@ -130,12 +132,27 @@ uint3 block_dim();
 uint3 grid_dim();
 void sync_threads();
 
-enum class WarpOp { ShflXor, Shfl, ShflUp, ShflDown, Ballot, Any, All };
+enum class WarpOp { ShflXor, Shfl, ShflUp, ShflDown, Ballot, Any, All, AllGather };
 /// A warp-synchronous operation of the calling thread: `mask` names the lanes taking part (all
 /// lanes of the warp for HIP), `value` is the lane's value (a predicate for votes), `param` the
 /// lane mask, source lane or delta of a shuffle, `name` the built-in's name for reports. Returns
 /// the shuffled value (the bits of `value`'s type) or the vote.
 uint64_t warp_op(WarpOp op, uint64_t mask, uint64_t value, int param, int width, const char *name);
+/// A warp-synchronous exchange for the matrix instructions (tilec/cuda/tensor_core.cuh): every lane
+/// of `mask` gives `bytes` bytes at `in`; when all have arrived, each finds lane l's bytes at
+/// out + l * bytes (lanes outside the mask leave theirs untouched). The lanes must agree on
+/// `bytes`.
+void warp_all_gather(uint64_t mask, const void *in, void *out, unsigned bytes, const char *name);
+
+/// cp.async (tilec/cuda/tensor_core.cuh): the calling thread starts a copy of `bytes` bytes (the
+/// source was read at the call: `data`) to shared `dst`. The bytes land only when a wait completes
+/// the copy's group; until then a read of them by any thread is reported (AsyncCopyInFlight).
+void async_copy(void *dst, const void *data, unsigned bytes);
+/// Closes the group of the copies the thread started since its last commit.
+void async_commit();
+/// Completes the thread's oldest committed groups until at most `pending` remain: their bytes are
+/// written (checked as the thread's writes to shared memory).
+void async_wait(int pending);
 
 enum class AtomicOp { Add, Min, Max, Exch, Cas, And, Or, Xor };
 enum class AtomicType { I32, U32, I64, U64, F32, F64 };

@@ -1,0 +1,205 @@
+#pragma once
+/// \file The matrix instructions of sm_80 and later, as tilec's CUDA output will call them (issue
+/// 12, docs/plan-tensor-cores.md): the warp-wide product `mma.sync.m16n8k16`, the shared-memory
+/// fragment load `ldmatrix` and the asynchronous copy `cp.async`. Each is one PTX instruction on
+/// the GPU and a model of it on tilec's CPU emulator (docs/emulation.md), with the same fragments,
+/// so that code using them is checked in CI. Included by tilec/cuda/runtime.cuh.
+
+#if defined(TILEC_EMULATE)
+#include <string.h>
+#endif
+
+namespace tilec::rt {
+
+/// Which elements of the m16n8k16 tiles a lane holds (PTX ISA, "Matrix Fragments for
+/// mma.m16n8k16"), as (row, column) of element e of the lane's registers, with g = lane / 4 and
+/// t = lane % 4:
+/// - A, 16 x 16, 16-bit elements in four registers (element e in register e / 2, low half first):
+///   row g + 8 (e / 2 % 2), column 2 t + e % 2 + 8 (e / 4).
+/// - B, 16 x 8, 16-bit elements in two registers: row (k) 2 t + e % 2 + 8 (e / 2), column g.
+/// - C and D, 16 x 8, four floats: row g + 8 (e / 2), column 2 t + e % 2.
+struct Mma16816 {
+  static constexpr int M = 16, N = 8, K = 16;
+  __host__ __device__ static constexpr int a_row(int lane, int e) {
+    return lane / 4 + 8 * (e / 2 % 2);
+  }
+  __host__ __device__ static constexpr int a_col(int lane, int e) {
+    return 2 * (lane % 4) + e % 2 + 8 * (e / 4);
+  }
+  __host__ __device__ static constexpr int b_row(int lane, int e) {
+    return 2 * (lane % 4) + e % 2 + 8 * (e / 2);
+  }
+  __host__ __device__ static constexpr int b_col(int lane, int /*e*/) { return lane / 4; }
+  __host__ __device__ static constexpr int c_row(int lane, int e) { return lane / 4 + 8 * (e / 2); }
+  __host__ __device__ static constexpr int c_col(int lane, int e) { return 2 * (lane % 4) + e % 2; }
+};
+
+/// The calling thread's lane in its warp (tilec's blocks are one-dimensional).
+__device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x) % 32; }
+
+#if defined(TILEC_EMULATE)
+namespace detail {
+/// The value of one 16-bit element of a register pair as float (fp16 or bf16 bits).
+template <class T> __forceinline__ float half_bits_to_float(uint32_t word, int high) {
+  return static_cast<float>(T::fromBits(static_cast<uint16_t>(high ? word >> 16 : word & 0xFFFFu)));
+}
+/// mma.sync m16n8k16 with 16-bit operands of type T: every lane gives its A and B registers, and
+/// computes its four elements of D from the whole warp's, each the sum in fp32 of C's element and
+/// the sixteen products in increasing k (the GPU adds in an order of its own).
+template <class T>
+__forceinline__ void mma_m16n8k16_model(float (&d)[4], const uint32_t (&a)[4],
+                                        const uint32_t (&b)[2], const float (&c)[4],
+                                        const char *name) {
+  struct Fragments {
+    uint32_t a[4], b[2];
+  };
+  Fragments mine{{a[0], a[1], a[2], a[3]}, {b[0], b[1]}};
+  Fragments warp[32] = {};
+  ::tilec::emu::warp_all_gather(~0ull, &mine, warp, sizeof(Fragments), name);
+  // The lane and element that hold A[r][k] and B[k][n] (the inverse of Mma16816's maps).
+  auto aElem = [&](int r, int k) {
+    const int lane = 4 * (r % 8) + (k % 8) / 2, reg = (r / 8) + 2 * (k / 8);
+    return half_bits_to_float<T>(warp[lane].a[reg], k % 2);
+  };
+  auto bElem = [&](int k, int n) {
+    const int lane = 4 * n + (k % 8) / 2, reg = k / 8;
+    return half_bits_to_float<T>(warp[lane].b[reg], k % 2);
+  };
+  const int lane = lane_id();
+  float out[4];
+  for (int e = 0; e < 4; ++e) {
+    const int r = Mma16816::c_row(lane, e), n = Mma16816::c_col(lane, e);
+    float s = c[e];
+    for (int k = 0; k < Mma16816::K; ++k)
+      s += aElem(r, k) * bElem(k, n); // products of 16-bit values are exact in fp32
+    out[e] = s;
+  }
+  for (int e = 0; e < 4; ++e)
+    d[e] = out[e];
+}
+/// ldmatrix .x4: every lane reads the 16-byte row it names (its own read, checked as such), and
+/// receives 16-bit element pairs of the rows the warp read. (Always inlined, as the helpers that
+/// call them: a report then names the kernel's line.)
+__forceinline__ void ldmatrix_x4_model(uint32_t (&r)[4], const void *row, bool trans,
+                                       const char *name) {
+  struct Row {
+    uint32_t w[4];
+  };
+  Row mine;
+  memcpy(&mine, row, sizeof mine);
+  Row warp[32] = {};
+  ::tilec::emu::warp_all_gather(~0ull, &mine, warp, sizeof(Row), name);
+  const int lane = lane_id();
+  for (int j = 0; j < 4; ++j) {
+    if (!trans) { // row lane / 4 of matrix j, columns 2 (lane % 4) and + 1
+      r[j] = warp[8 * j + lane / 4].w[lane % 4];
+    } else { // rows 2 (lane % 4) and + 1 of matrix j, column lane / 4
+      const int col = lane / 4;
+      auto elem = [&](int rowOf) {
+        const uint32_t w = warp[8 * j + rowOf].w[col / 2];
+        return col % 2 ? w >> 16 : w & 0xFFFFu;
+      };
+      r[j] = elem(2 * (lane % 4)) | elem(2 * (lane % 4) + 1) << 16;
+    }
+  }
+}
+} // namespace detail
+#endif
+
+/// D = A B + C on one warp's 16 x 8 tile, fp16 operands, fp32 accumulators
+/// (`mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`). Every lane of the warp calls it; the
+/// registers hold the elements Mma16816 names (pairs of fp16 in one 32-bit register, low first).
+__device__ __forceinline__ void mma_m16n8k16_f16_f32(float (&d)[4], const uint32_t (&a)[4],
+                                                     const uint32_t (&b)[2], const float (&c)[4]) {
+#if defined(TILEC_EMULATE)
+  detail::mma_m16n8k16_model<__half>(d, a, b, c, "mma_m16n8k16_f16_f32");
+#else
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+      "{%8, %9}, {%10, %11, %12, %13};"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]),
+        "f"(c[2]), "f"(c[3]));
+#endif
+}
+/// The same with bf16 operands (`mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`).
+__device__ __forceinline__ void mma_m16n8k16_bf16_f32(float (&d)[4], const uint32_t (&a)[4],
+                                                      const uint32_t (&b)[2], const float (&c)[4]) {
+#if defined(TILEC_EMULATE)
+  detail::mma_m16n8k16_model<__nv_bfloat16>(d, a, b, c, "mma_m16n8k16_bf16_f32");
+#else
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+      "{%8, %9}, {%10, %11, %12, %13};"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]),
+        "f"(c[2]), "f"(c[3]));
+#endif
+}
+
+/// Four 8 x 8 matrices of 16-bit elements from shared memory into fragments
+/// (`ldmatrix.sync.aligned.m8n8.x4.shared.b16`): lanes 8 j .. 8 j + 7 each pass the address of one
+/// row of matrix j (16 bytes, 16-byte aligned); every lane receives in r[j] the elements (row
+/// lane / 4, columns 2 (lane % 4) and + 1) of matrix j — an A fragment of Mma16816 when the four
+/// matrices are A's quarters in the order of its registers.
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void *row) {
+#if defined(TILEC_EMULATE)
+  detail::ldmatrix_x4_model(r, row, false, "ldmatrix_x4");
+#else
+  const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(row));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+#endif
+}
+/// The same, transposed (`.trans`): r[j] holds the elements (rows 2 (lane % 4) and + 1, column
+/// lane / 4) of matrix j — a B fragment of Mma16816 from a B stored row by row (k-major).
+__device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], const void *row) {
+#if defined(TILEC_EMULATE)
+  detail::ldmatrix_x4_model(r, row, true, "ldmatrix_x4_trans");
+#else
+  const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(row));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+#endif
+}
+
+/// Starts copying 16 bytes from global `src` to shared `dst`, both 16-byte aligned
+/// (`cp.async.cg.shared.global`); with `valid` false it reads nothing and writes 16 zero bytes (the
+/// masked edge of a tile). The bytes land when a cp_async_wait completes the copy's group.
+__device__ __forceinline__ void cp_async_16(void *dst, const void *src, bool valid = true) {
+#if defined(TILEC_EMULATE)
+  unsigned char bytes[16] = {};
+  if (valid)
+    memcpy(bytes, src, sizeof bytes); // the global read, checked as this thread's
+  ::tilec::emu::async_copy(dst, bytes, sizeof bytes);
+#else
+  const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(addr), "l"(src),
+               "r"(valid ? 16 : 0)
+               : "memory");
+#endif
+}
+/// Closes the group of the copies this thread started since its last commit
+/// (`cp.async.commit_group`).
+__device__ __forceinline__ void cp_async_commit() {
+#if defined(TILEC_EMULATE)
+  ::tilec::emu::async_commit();
+#else
+  asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+/// Waits until at most PENDING of this thread's committed groups are in flight
+/// (`cp.async.wait_group`): the others' bytes are in shared memory, visible to this thread; other
+/// threads see them after a __syncthreads().
+template <int PENDING> __device__ __forceinline__ void cp_async_wait() {
+  static_assert(PENDING >= 0 && PENDING <= 7, "cp_async_wait: 0 to 7 groups may stay in flight");
+#if defined(TILEC_EMULATE)
+  ::tilec::emu::async_wait(PENDING);
+#else
+  asm volatile("cp.async.wait_group %0;" ::"n"(PENDING) : "memory");
+#endif
+}
+
+} // namespace tilec::rt

@@ -1,0 +1,144 @@
+/// \file The emulator's model of the matrix instructions (tilec/cuda/tensor_core.cuh) on the
+/// kernels of TensorCoreKernels.cpp: mma.sync m16n8k16 computes A B + C from the fragments the PTX
+/// ISA assigns to each lane, ldmatrix hands out the elements it assigns, and cp.async data lands
+/// only when waited for. tests/gpu/tensor_core.cu runs the same kernels on the GPU.
+
+#include "TensorCoreKernels.h"
+#include "TestSupport.h"
+
+#include <tilec/tl.hpp>
+
+#include <random>
+
+namespace emu_test::tensor_core {
+namespace {
+
+using TensorCore = EmuTest;
+
+template <class T> struct Operands {
+  std::vector<uint16_t> a, b; ///< bits
+  std::vector<float> c;
+  explicit Operands(uint32_t seed) : a(kM * kK), b(kK * kN), c(kM * kN) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> d(-2, 2);
+    for (auto &x : a)
+      x = T(d(rng)).bits;
+    for (auto &x : b)
+      x = T(d(rng)).bits;
+    for (auto &x : c)
+      x = d(rng);
+  }
+  /// c + a b, summed in fp32 in increasing k: the emulator's order.
+  std::vector<float> reference() const {
+    std::vector<float> d(kM * kN);
+    for (int r = 0; r < kM; ++r)
+      for (int n = 0; n < kN; ++n) {
+        float s = c[r * kN + n];
+        for (int k = 0; k < kK; ++k)
+          s += float(T::fromBits(a[r * kK + k])) * float(T::fromBits(b[k * kN + n]));
+        d[r * kN + n] = s;
+      }
+    return d;
+  }
+};
+
+template <class T> std::vector<float> run(MmaPath path, const Operands<T> &ops) {
+  DeviceBuffer<uint16_t> a(ops.a), b(ops.b);
+  DeviceBuffer<float> c(ops.c), d(kM * kN, 0xFF);
+  EXPECT_EQ(launchMma(std::is_same_v<T, tl::bfloat16>, path, a.get(), b.get(), c.get(), d.get()),
+            Error::Success);
+  return d.toHost();
+}
+
+// Fragments packed by Mma16816's maps give exactly A B + C in the emulator's order, for fp16 and
+// bf16; through cp.async, ldmatrix_x4 and ldmatrix_x4_trans the same bits.
+TEST_F(TensorCore, MmaFromRegistersAndThroughSharedMemory) {
+  const Operands<tl::half> h(1);
+  const Operands<tl::bfloat16> bf(2);
+  EXPECT_EQ(run(MmaPath::Registers, h), h.reference());
+  EXPECT_EQ(run(MmaPath::Pipeline, h), h.reference());
+  EXPECT_EQ(run(MmaPath::Registers, bf), bf.reference());
+  EXPECT_EQ(run(MmaPath::Pipeline, bf), bf.reference());
+}
+
+// ldmatrix_x4: lane l gets (row l / 4, columns 2 (l % 4), + 1) of each matrix; .trans gets (rows
+// 2 (l % 4), + 1, column l / 4).
+TEST_F(TensorCore, LdmatrixFragments) {
+  std::vector<uint16_t> m(4 * 64);
+  for (int i = 0; i < 4 * 64; ++i)
+    m[i] = uint16_t(1000 + i);
+  DeviceBuffer<uint16_t> dm(m);
+  for (bool trans : {false, true}) {
+    DeviceBuffer<uint32_t> out(32 * 4, 0xFF);
+    ASSERT_EQ(launchLdmatrix(trans, dm.get(), out.get()), Error::Success);
+    const std::vector<uint32_t> got = out.toHost();
+    for (int lane = 0; lane < 32; ++lane)
+      for (int j = 0; j < 4; ++j) {
+        auto at = [&](int r, int c) { return uint32_t(m[64 * j + 8 * r + c]); };
+        const int g = lane / 4, t = lane % 4;
+        const uint32_t want =
+            trans ? at(2 * t, g) | at(2 * t + 1, g) << 16 : at(g, 2 * t) | at(g, 2 * t + 1) << 16;
+        EXPECT_EQ(got[4 * lane + j], want)
+            << (trans ? "trans " : "") << "lane " << lane << ", matrix " << j;
+      }
+  }
+}
+
+// Planted bug: the wait after the fragment reads. Each lane's ldmatrix reads bytes whose cp.async
+// has not completed: reported at the read, with where the copy started; the late wait then writes
+// bytes other lanes read in the same barrier interval (a race, reported too).
+TEST_F(TensorCore, ReadBeforeTheWaitIsReported) {
+  const Operands<tl::half> h(3);
+  (void)run(MmaPath::LateWait, h);
+  const std::vector<Finding> findings = tilec::emu::take_findings();
+  int atARead = 0; // the reads of A's fragments (B's are reported at their own line)
+  for (const Finding &f : findings) {
+    EXPECT_TRUE(f.kind == FindingKind::AsyncCopyInFlight || f.kind == FindingKind::SharedRace)
+        << describe(findings);
+    if (f.kind != FindingKind::AsyncCopyInFlight)
+      continue;
+    EXPECT_NE(f.text.find("read of shared memory that a cp.async has not delivered"),
+              std::string::npos)
+        << f.text;
+    atARead += f.text.find("at " + lineIn<at::LateWaitRead>("TensorCoreKernels.cpp") +
+                           " (in tilec::rt::ldmatrix_x4,") != std::string::npos;
+  }
+  EXPECT_GT(atARead, 0) << describe(findings);
+}
+
+// Planted bug: no wait at all. The reads are reported as above, and every thread returns with its
+// two copies in flight: their bytes never land.
+TEST_F(TensorCore, CopiesNeverWaitedForAreReported) {
+  const Operands<tl::half> h(5);
+  (void)run(MmaPath::NoWait, h);
+  const std::vector<Finding> findings = tilec::emu::take_findings();
+  bool exit = false;
+  for (const Finding &f : findings) {
+    EXPECT_EQ(f.kind, FindingKind::AsyncCopyInFlight) << describe(findings);
+    if (f.text.find("returned with 2 cp.async copies in flight (the first started at " +
+                    std::string("TensorCoreKernels.cpp:")) != std::string::npos) {
+      exit = true;
+      EXPECT_EQ(f.occurrences, 32) << f.text; // every lane of the warp, reported once
+    }
+  }
+  EXPECT_TRUE(exit) << describe(findings);
+}
+
+// Planted bug: no barrier between the copies and the fragment reads. A lane reads rows that other
+// lanes copied: before their copy landed (uninitialized) or in the same barrier interval (a race).
+TEST_F(TensorCore, MissingBarrierIsReported) {
+  const Operands<tl::half> h(4);
+  (void)run(MmaPath::NoBarrier, h);
+  const std::vector<Finding> findings = tilec::emu::take_findings();
+  ASSERT_FALSE(findings.empty());
+  bool race = false;
+  for (const Finding &f : findings) {
+    EXPECT_TRUE(f.kind == FindingKind::SharedRace || f.kind == FindingKind::UninitializedShared)
+        << describe(findings);
+    race = race || f.kind == FindingKind::SharedRace;
+  }
+  EXPECT_TRUE(race) << describe(findings);
+}
+
+} // namespace
+} // namespace emu_test::tensor_core
