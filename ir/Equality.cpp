@@ -55,6 +55,10 @@ bool same(const Load *a, const Load *b) {
 bool same(const Reduce *a, const Reduce *b) {
   return a->op == b->op && a->axis == b->axis && equal(a->a, b->a);
 }
+bool same(const Dot *a, const Dot *b) {
+  return a->precision == b->precision && equal(a->a, b->a) && equal(a->b, b->b) &&
+         equal(a->acc, b->acc);
+}
 bool same(const Hint *a, const Hint *b) {
   return a->hint == b->hint && a->values == b->values && equal(a->a, b->a);
 }

@@ -55,6 +55,11 @@ const char *name(ReduceOp o) {
   return names[static_cast<int>(o)];
 }
 
+const char *name(DotPrecision p) {
+  static const char *names[] = {"ieee", "tf32", "tf32x3"};
+  return names[static_cast<int>(p)];
+}
+
 const char *name(HintKind k) {
   return k == HintKind::MultipleOf ? "multiple_of" : "max_contiguous";
 }
@@ -259,6 +264,20 @@ Expr Reduce::make(ReduceOp op, int axis, Expr a, SourceLoc loc) {
   n->op = op;
   n->axis = axis;
   n->a = std::move(a);
+  return n;
+}
+
+Expr Dot::make(Expr a, Expr b, Expr acc, ScalarType result, DotPrecision precision, SourceLoc loc) {
+  check(a && b && a->type.rank() == 2 && b->type.rank() == 2 &&
+            a->type.shape[1] == b->type.shape[0],
+        "Dot operand shapes");
+  auto n = node<Dot>(loc);
+  n->type = Type::scalar(result).withShape({a->type.shape[0], b->type.shape[1]});
+  check(!acc || sameShapeAndElem(acc->type, n->type), "Dot accumulator type");
+  n->a = std::move(a);
+  n->b = std::move(b);
+  n->acc = std::move(acc);
+  n->precision = precision;
   return n;
 }
 

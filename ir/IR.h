@@ -68,6 +68,8 @@ enum class MathOp : uint8_t {
   Umulhi              // binary, integers: the high half of the unsigned product
 };
 enum class ReduceOp : uint8_t { Sum, Max, Min, ArgMax, ArgMin };
+/// How a dot of fp32 tiles multiplies (tl::ieee, tl::tf32, tl::tf32x3; docs/language.md).
+enum class DotPrecision : uint8_t { Ieee, Tf32, Tf32x3 };
 enum class HintKind : uint8_t { MultipleOf, MaxContiguous };
 enum class VarKind : uint8_t { Param, Local, LoopIndex };
 
@@ -75,6 +77,7 @@ const char *name(UnaryOp o);
 const char *name(BinaryOp o);
 const char *name(MathOp o);
 const char *name(ReduceOp o);
+const char *name(DotPrecision p);
 const char *name(HintKind k);
 bool isComparison(BinaryOp o);
 int arity(MathOp o);
@@ -222,6 +225,16 @@ struct Reduce : ExprNode {
   int axis = 0;
   Expr a;
   static Expr make(ReduceOp op, int axis, Expr a, SourceLoc loc = {});
+};
+/// The matrix product of `a` [M, K] and `b` [K, N], plus `acc` [M, N] when set (tl::dot): operands
+/// both f16, both bf16, both f32 or both i8; the result (`type`) is f32 (i32 for i8; f16 allowed
+/// for f16 operands), in the order and precision docs/language.md "Matrix products" states.
+struct Dot : ExprNode {
+  TILEC_EXPR_NODE(Dot)
+  Expr a, b, acc; ///< acc may be null
+  DotPrecision precision = DotPrecision::Ieee;
+  static Expr make(Expr a, Expr b, Expr acc, ScalarType result, DotPrecision precision,
+                   SourceLoc loc = {});
 };
 /// Returns `a` unchanged; tells axis analysis that along each dim the values are multiples of
 /// `values[d]` (MultipleOf) or come in runs of `values[d]` contiguous values (MaxContiguous).

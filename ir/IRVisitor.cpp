@@ -55,6 +55,11 @@ void IRVisitor::visit(const Load *n) {
   visit(n->other);
 }
 void IRVisitor::visit(const Reduce *n) { visit(n->a); }
+void IRVisitor::visit(const Dot *n) {
+  visit(n->a);
+  visit(n->b);
+  visit(n->acc);
+}
 void IRVisitor::visit(const Hint *n) { visit(n->a); }
 void IRVisitor::visit(const ConvertLayout *n) { visit(n->a); }
 void IRVisitor::visit(const ThreadReduce *n) { visit(n->a); }
@@ -150,6 +155,17 @@ TILEC_MUTATE_CHILD1(ThreadReduce, a)
 TILEC_MUTATE_CHILD1(WarpReduce, a)
 TILEC_MUTATE_CHILD1(PairValue, a)
 #undef TILEC_MUTATE_CHILD1
+
+Expr IRMutator::mutate(const Dot *n, const Expr &self) {
+  Expr a = mutate(n->a), b = mutate(n->b), acc = mutate(n->acc);
+  if (a == n->a && b == n->b && acc == n->acc)
+    return self;
+  auto c = copyOf(n);
+  c->a = a;
+  c->b = b;
+  c->acc = acc;
+  return c;
+}
 
 Expr IRMutator::mutate(const Binary *n, const Expr &self) {
   Expr a = mutate(n->a), b = mutate(n->b);
@@ -289,6 +305,10 @@ void ExprFacts::add(const Expr &e) {
       IRVisitor::visit(n);
     }
     void visit(const Reduce *n) override {
+      f.elementwise = false;
+      IRVisitor::visit(n);
+    }
+    void visit(const Dot *n) override {
       f.elementwise = false;
       IRVisitor::visit(n);
     }

@@ -40,7 +40,7 @@ protected:
 template <class F> void forEachExpr(const Stmt &s, F &&f);
 
 /// What expressions read, and whether they are computed element by element from it: no load, no
-/// reduction, and none of the nodes reductions and layout conversions are lowered to
+/// reduction, no dot, and none of the nodes reductions and layout conversions are lowered to
 /// (ThreadReduce, WarpReduce, SharedRead, ConvertLayout).
 struct ExprFacts {
   std::set<const VarNode *> reads;

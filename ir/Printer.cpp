@@ -357,6 +357,21 @@ private:
       o << ", axis=" << r->axis << ')';
       break;
     }
+    case ExprKind::Dot: {
+      auto *d = as<Dot>(e);
+      o << "dot(";
+      exprTo(o, d->a);
+      o << ", ";
+      exprTo(o, d->b);
+      if (d->acc) {
+        o << ", acc=";
+        exprTo(o, d->acc);
+      }
+      if (d->precision != DotPrecision::Ieee)
+        o << ", precision=" << name(d->precision);
+      o << ')';
+      break;
+    }
     case ExprKind::Hint: {
       auto *h = as<Hint>(e);
       o << name(h->hint) << '(';

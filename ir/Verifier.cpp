@@ -505,6 +505,27 @@ private:
       sameLayoutAs(h->a, t, "hint");
       return;
     }
+    case ExprKind::Dot: {
+      auto *d = as<Dot>(e);
+      TILEC_REQUIRE(!lowered, "dot remains after the pipeline");
+      expr(d->a);
+      expr(d->b);
+      if (d->acc)
+        expr(d->acc);
+      const Type &a = d->a->type, &b = d->b->type;
+      TILEC_REQUIRE(a.rank() == 2 && b.rank() == 2 && a.shape[1] == b.shape[0] && !a.pointer &&
+                        !b.pointer && a.elem == b.elem,
+                    "dot operands " + a.str() + " and " + b.str());
+      TILEC_REQUIRE(t.rank() == 2 && t.shape[0] == a.shape[0] && t.shape[1] == b.shape[1],
+                    "dot result " + t.str());
+      const bool f16Out = a.elem == ScalarType::F16 && t.elem == ScalarType::F16;
+      TILEC_REQUIRE(f16Out ||
+                        t.elem == (a.elem == ScalarType::I8 ? ScalarType::I32 : ScalarType::F32),
+                    "dot of " + std::string(ir::name(a.elem)) + " gives " + t.str());
+      TILEC_REQUIRE(!d->acc || sameShapeAndElem(d->acc->type, t),
+                    "dot accumulator " + (d->acc ? d->acc->type.str() : ""));
+      return;
+    }
     case ExprKind::ConvertLayout: {
       auto *c = as<ConvertLayout>(e);
       TILEC_REQUIRE(!lowered, "convert_layout remains after the pipeline");

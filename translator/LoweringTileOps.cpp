@@ -360,7 +360,22 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
   }
   if (name == "store")
     fe.fail(DiagId::UnsupportedExpr, at, {"use of the result of tl::store"});
-  if (name == "dot" || name == "trans")
+  if (name == "dot") {
+    // tl.hpp's static_asserts have checked the operand types and shapes; the first template
+    // argument is the precision (tl::input_precision), the result's type the call's.
+    nargs(2, 3);
+    ir::DotPrecision precision = ir::DotPrecision::Ieee;
+    if (auto *targs = fd->getTemplateSpecializationArgs();
+        targs && targs->size() > 0 && targs->get(0).getKind() == clang::TemplateArgument::Integral)
+      precision = static_cast<ir::DotPrecision>(targs->get(0).getAsIntegral().getExtValue());
+    ir::Expr a = lowerExpr(args[0]), b = lowerExpr(args[1]);
+    ir::Expr acc = args.size() == 3 ? lowerExpr(args[2]) : nullptr;
+    auto elem = resultElem(call->getType(), at);
+    if (!elem)
+      unsupportedCall(call);
+    return ir::Dot::make(a, b, acc, *elem, precision, l);
+  }
+  if (name == "trans")
     fe.fail(DiagId::NotTranslatedYet, at, {qname, "its CUDA and HIP lowering (tensor cores) is in progress"});
   unsupportedCall(call);
 }

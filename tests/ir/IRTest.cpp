@@ -1,5 +1,6 @@
-#include "ir/Clone.h"
 #include "ir/IR.h"
+#include "ir/Clone.h"
+#include "ir/Equality.h"
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"
 
@@ -49,6 +50,40 @@ TEST(IR, TypesInferredByMake) {
   EXPECT_EQ(r->type.elem, ScalarType::I32) << "sum of i8 accumulates in i32";
   EXPECT_EQ(Reduce::make(ReduceOp::ArgMax, 0, Cast::make(ScalarType::F32, a))->type.elem,
             ScalarType::I32);
+}
+
+// tl::dot: [M, K] x [K, N] -> [M, N] in the result type asked for; the printer shows the
+// accumulator and a precision other than ieee; equality compares all of it.
+TEST(IR, Dot) {
+  auto tile = [](ScalarType t, int64_t m, int64_t n) {
+    return Cast::make(t, Broadcast::make(ExpandDims::make(Arange::make(0, n), 0), {m, n}));
+  };
+  Expr a = tile(ScalarType::F16, 16, 32), b = tile(ScalarType::F16, 32, 64);
+  Expr d = Dot::make(a, b, nullptr, ScalarType::F32, DotPrecision::Ieee);
+  EXPECT_EQ(d->type.str(), "tile<16x64xf32>");
+  Expr acc = tile(ScalarType::F32, 16, 64);
+  Expr d2 = Dot::make(a, b, acc, ScalarType::F32, DotPrecision::Tf32);
+  const std::string text = toString(d2);
+  EXPECT_EQ(text.rfind("dot(cast<f16>(", 0), 0u) << text;
+  EXPECT_NE(text.find(", acc=cast<f32>("), std::string::npos) << text;
+  EXPECT_NE(text.find(", precision=tf32) : tile<16x64xf32>"), std::string::npos) << text;
+  EXPECT_TRUE(equal(d2, Dot::make(a, b, acc, ScalarType::F32, DotPrecision::Tf32)));
+  EXPECT_FALSE(equal(d2, Dot::make(a, b, acc, ScalarType::F32, DotPrecision::Tf32x3)));
+  EXPECT_FALSE(equal(d2, d));
+  EXPECT_THROW(Dot::make(a, a, nullptr, ScalarType::F32, DotPrecision::Ieee), std::logic_error);
+  EXPECT_THROW(Dot::make(a, b, tile(ScalarType::F32, 16, 32), ScalarType::F32, DotPrecision::Ieee),
+               std::logic_error);
+  // Rebuilt by a mutator when a child changes, kept when none does.
+  struct Swap : IRMutator {
+    Expr from, to;
+    using IRMutator::mutate;
+    Expr mutate(const Cast *n, const Expr &self) override { return self == from ? to : self; }
+  } swap;
+  swap.from = acc;
+  swap.to = tile(ScalarType::F32, 16, 64);
+  EXPECT_NE(swap.mutate(d2), d2);
+  swap.from = nullptr;
+  EXPECT_EQ(swap.mutate(d2), d2);
 }
 
 TEST(IR, MakeRejectsBrokenInvariants) {
