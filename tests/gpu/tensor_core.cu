@@ -17,34 +17,14 @@ namespace {
 using namespace emu_test::tensor_core;
 
 template <class T> void runMma(harness::Report &report, const char *name, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-2, 2);
-  std::vector<uint16_t> a(kM * kK), b(kK * kN);
-  std::vector<float> c(kM * kN);
-  for (auto &x : a)
-    x = T(dist(rng)).bits;
-  for (auto &x : b)
-    x = T(dist(rng)).bits;
-  for (auto &x : c)
-    x = dist(rng);
-  harness::DeviceBuffer<uint16_t> da(a.size()), db(b.size());
-  harness::DeviceBuffer<float> dc(c.size());
-  da.upload(a.data());
-  db.upload(b.data());
-  dc.upload(c.data());
-  std::vector<double> cpu, f64;
-  for (int r = 0; r < kM; ++r)
-    for (int n = 0; n < kN; ++n) {
-      float s = c[r * kN + n];
-      double e = c[r * kN + n];
-      for (int k = 0; k < kK; ++k) {
-        const float x = float(T::fromBits(a[r * kK + k])), y = float(T::fromBits(b[k * kN + n]));
-        s += x * y;
-        e += double(x) * double(y);
-      }
-      cpu.push_back(s);
-      f64.push_back(e);
-    }
+  const Operands<T> ops(seed);
+  harness::DeviceBuffer<uint16_t> da(ops.a.size()), db(ops.b.size());
+  harness::DeviceBuffer<float> dc(ops.c.size());
+  da.upload(ops.a.data());
+  db.upload(ops.b.data());
+  dc.upload(ops.c.data());
+  const std::vector<float> order = ops.reference();
+  const std::vector<double> cpu(order.begin(), order.end()), f64 = ops.exact();
   const bool bf16 = std::is_same_v<T, tl::bfloat16>;
   std::vector<float> first;
   bool samePaths = true;
@@ -84,13 +64,8 @@ void runLdmatrix(harness::Report &report, bool trans) {
   }
   size_t wrong = 0;
   for (int lane = 0; lane < 32; ++lane)
-    for (int j = 0; j < 4; ++j) {
-      auto at = [&](int r, int c) { return uint32_t(m[64 * j + 8 * r + c]); };
-      const int g = lane / 4, t = lane % 4;
-      const uint32_t want =
-          trans ? at(2 * t, g) | at(2 * t + 1, g) << 16 : at(g, 2 * t) | at(g, 2 * t + 1) << 16;
-      wrong += out.vals[4 * lane + j] != want;
-    }
+    for (int j = 0; j < 4; ++j)
+      wrong += out.vals[4 * lane + j] != ldmatrixRegister(m, lane, j, trans);
   gpucheck::checkExact(report, trans ? "ldmatrix.T" : "ldmatrix", "4x8x8", 32 * 4, wrong, wrong, 0,
                        out.ok());
 }

@@ -8,39 +8,10 @@
 
 #include <tilec/tl.hpp>
 
-#include <random>
-
 namespace emu_test::tensor_core {
 namespace {
 
 using TensorCore = EmuTest;
-
-template <class T> struct Operands {
-  std::vector<uint16_t> a, b; ///< bits
-  std::vector<float> c;
-  explicit Operands(uint32_t seed) : a(kM * kK), b(kK * kN), c(kM * kN) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> d(-2, 2);
-    for (auto &x : a)
-      x = T(d(rng)).bits;
-    for (auto &x : b)
-      x = T(d(rng)).bits;
-    for (auto &x : c)
-      x = d(rng);
-  }
-  /// c + a b, summed in fp32 in increasing k: the emulator's order.
-  std::vector<float> reference() const {
-    std::vector<float> d(kM * kN);
-    for (int r = 0; r < kM; ++r)
-      for (int n = 0; n < kN; ++n) {
-        float s = c[r * kN + n];
-        for (int k = 0; k < kK; ++k)
-          s += float(T::fromBits(a[r * kK + k])) * float(T::fromBits(b[k * kN + n]));
-        d[r * kN + n] = s;
-      }
-    return d;
-  }
-};
 
 template <class T> std::vector<float> run(MmaPath path, const Operands<T> &ops) {
   DeviceBuffer<uint16_t> a(ops.a), b(ops.b);
@@ -73,14 +44,9 @@ TEST_F(TensorCore, LdmatrixFragments) {
     ASSERT_EQ(launchLdmatrix(trans, dm.get(), out.get()), Error::Success);
     const std::vector<uint32_t> got = out.toHost();
     for (int lane = 0; lane < 32; ++lane)
-      for (int j = 0; j < 4; ++j) {
-        auto at = [&](int r, int c) { return uint32_t(m[64 * j + 8 * r + c]); };
-        const int g = lane / 4, t = lane % 4;
-        const uint32_t want =
-            trans ? at(2 * t, g) | at(2 * t + 1, g) << 16 : at(g, 2 * t) | at(g, 2 * t + 1) << 16;
-        EXPECT_EQ(got[4 * lane + j], want)
+      for (int j = 0; j < 4; ++j)
+        EXPECT_EQ(got[4 * lane + j], ldmatrixRegister(m, lane, j, trans))
             << (trans ? "trans " : "") << "lane " << lane << ", matrix " << j;
-      }
   }
 }
 
