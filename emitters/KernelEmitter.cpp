@@ -605,21 +605,24 @@ void KernelEmitter::emitContents(CodeWriter &w) {
   if (!k_.buffers.empty())
     w.line("constexpr int " + smemBytesName_ + " = " + std::to_string(k_.sharedBytes) +
            ";  // shared memory per block");
-  // The estimate for the expert who tunes the block (bench/registers.py sets it beside ptxas's count).
-  const char *report = opts_.target.kind == TargetKind::Cuda ? "ptxas -v"
-                                                             : "hipcc -Rpass-analysis=kernel-resource-usage";
+  // The estimate for the expert who tunes the block (bench/registers.py sets it beside ptxas's
+  // count).
+  const char *report = opts_.target.kind == TargetKind::Cuda
+                           ? "ptxas -v"
+                           : "hipcc -Rpass-analysis=kernel-resource-usage";
   const std::string estimate = "registers: about " + std::to_string(liveRegisters_) +
-                               " per thread hold tile values at the peak (tilec's estimate; " + report +
-                               " tells the real count)";
+                               " per thread hold tile values at the peak (tilec's estimate; " +
+                               report + " tells the real count)";
   if (minBlocks_ <= 1 && liveRegisters_ > 0)
     w.lines(commentLines(estimate, 0));
   if (minBlocks_ > 1)
-    w.lines(commentLines(estimate + "; " + std::to_string(minBlocks_) + " blocks of " +
-                             std::to_string(threads_) + " threads per SM leave each thread " +
-                             std::to_string(std::min(255, 65536 / (minBlocks_ * threads_)) / 8 * 8) +
-                             " registers: at least twice the estimate, and " +
-                             std::to_string(kRegisterReserve) + " more than it",
-                         0));
+    w.lines(
+        commentLines(estimate + "; " + std::to_string(minBlocks_) + " blocks of " +
+                         std::to_string(threads_) + " threads per SM leave each thread " +
+                         std::to_string(std::min(255, 65536 / (minBlocks_ * threads_)) / 8 * 8) +
+                         " registers: at least twice the estimate, and " +
+                         std::to_string(kRegisterReserve) + " more than it",
+                     0));
   if (minBlocks_ > 1)
     w.line("constexpr int " + minBlocksName_ + " = " + std::to_string(minBlocks_) +
            ";  // blocks per SM __launch_bounds__ asks for");

@@ -478,7 +478,8 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
     internalError("tile load inside an expression (must be a whole Decl/Assign value)");
   case ExprKind::Reduce: internalError("Reduce reached the emitter (reductions must be lowered)");
   case ExprKind::ConvertLayout: internalError("ConvertLayout reached the emitter (must be lowered)");
-  case ExprKind::Dot: internalError("Dot reached the emitter (layout assignment rejects it)");
+  case ExprKind::Dot:
+    internalError("Dot reached the emitter (layout assignment rejects it)");
   case ExprKind::ThreadReduce:
   case ExprKind::WarpReduce:
   case ExprKind::SharedRead:

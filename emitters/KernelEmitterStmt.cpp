@@ -671,14 +671,16 @@ void KernelEmitter::streamedRun(const std::vector<Stmt> &stmts, size_t begin, si
   }
   const int64_t elems = geometry(*run.layout, run.shape).totalElemsPerThread();
   int vectors = 1;
-  while (loadBytes && vectors * loadBytes < kStreamLoadBytes && elems % (int64_t(2 * vectors) * width) == 0)
+  while (loadBytes && vectors * loadBytes < kStreamLoadBytes &&
+         elems % (int64_t(2 * vectors) * width) == 0)
     vectors *= 2;
   int chunk = width;
   std::string what = "one vector of each access";
   if (vectors > 1) {
     // X_VEC or X_VEC_2 (a width's constant) names X_CHUNK.
     std::string base = step;
-    if (size_t at = base.rfind("_VEC"); at != std::string::npos &&
+    if (size_t at = base.rfind("_VEC");
+        at != std::string::npos &&
         base.find_first_not_of("_0123456789", at + 4) == std::string::npos)
       base.erase(at);
     std::string name = names_.unique(base + "_CHUNK");
@@ -692,8 +694,8 @@ void KernelEmitter::streamedRun(const std::vector<Stmt> &stmts, size_t begin, si
   const std::string &i = idxNames_[0];
   w_->line("TILEC_UNROLL");
   {
-    auto loop = w_->block("for (int " + i + " = 0; " + i + " < " + elemCount(*t, 0) + "; " + i + " += " +
-                          step + ")  // " + what + " at a time (all at once: about " +
+    auto loop = w_->block("for (int " + i + " = 0; " + i + " < " + elemCount(*t, 0) + "; " + i +
+                          " += " + step + ")  // " + what + " at a time (all at once: about " +
                           std::to_string(streamRegisters_) + " registers)");
     chunk_ = chunk;
     chunkStep_ = step;

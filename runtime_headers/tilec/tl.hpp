@@ -897,8 +897,9 @@ template <int D> constexpr bool dotDim = D >= 16 && (D & (D - 1)) == 0;
 /// int8 operands) one product at a time in increasing k, then converted to R.
 template <input_precision P, class R, class Acc, class A, class B, int M, int K, int N, class C>
 tile<R, M, N> dotImpl(const tile<A, M, K> &a, const tile<B, K, N> &b, const C *acc) {
-  static_assert(dotOperands<A, B>(),
-                "tl::dot: operands must both be tl::half, both tl::bfloat16, both float or both int8_t");
+  static_assert(
+      dotOperands<A, B>(),
+      "tl::dot: operands must both be tl::half, both tl::bfloat16, both float or both int8_t");
   static_assert(dotDim<M> && dotDim<K> && dotDim<N>,
                 "tl::dot: every dim of [M, K] x [K, N] must be a power of two >= 16");
   tile<R, M, N> r;
@@ -909,8 +910,9 @@ tile<R, M, N> dotImpl(const tile<A, M, K> &a, const tile<B, K, N> &b, const C *a
         const A x = a.data[m * K + k];
         const B y = b.data[k * N + n];
         if constexpr (std::is_same_v<Acc, std::int32_t>) { // wraps, as the GPU's s32 accumulator
-          s = static_cast<std::int32_t>(static_cast<std::uint32_t>(s) +
-                                        static_cast<std::uint32_t>(std::int32_t{x} * std::int32_t{y}));
+          s = static_cast<std::int32_t>(
+              static_cast<std::uint32_t>(s) +
+              static_cast<std::uint32_t>(std::int32_t{x} * std::int32_t{y}));
         } else if constexpr (std::is_same_v<A, float> && P == input_precision::tf32) {
           s += roundTf32(x) * roundTf32(y);
         } else if constexpr (std::is_same_v<A, float> && P == input_precision::tf32x3) {
@@ -918,18 +920,20 @@ tile<R, M, N> dotImpl(const tile<A, M, K> &a, const tile<B, K, N> &b, const C *a
           const float yh = roundTf32(y), yl = roundTf32(y - yh);
           s += xh * yl + xl * yh + xh * yh;
         } else {
-          s += static_cast<float>(x) * static_cast<float>(y); // fp16/bf16 products are exact in fp32
+          s +=
+              static_cast<float>(x) * static_cast<float>(y); // fp16/bf16 products are exact in fp32
         }
       }
       r.data[m * N + n] = convert<R>(s);
     }
   return r;
 }
-template <class A> using DotAcc = std::conditional_t<std::is_same_v<A, std::int8_t>, std::int32_t, float>;
+template <class A>
+using DotAcc = std::conditional_t<std::is_same_v<A, std::int8_t>, std::int32_t, float>;
 } // namespace detail
 
-/// The matrix product of a [M, K] and a [K, N] tile (Triton's `tl.dot(a, b)`): fp16 x fp16 and bf16 x
-/// bf16 give float, float x float gives float (precision P), int8_t x int8_t gives int32_t. Every
+/// The matrix product of a [M, K] and a [K, N] tile (Triton's `tl.dot(a, b)`): fp16 x fp16 and bf16
+/// x bf16 give float, float x float gives float (precision P), int8_t x int8_t gives int32_t. Every
 /// dim a power of two >= 16. `Out = tl::half` asks for an fp16 result of fp16 operands (Triton's
 /// `out_dtype=tl.float16`): accumulated in float here, rounded once at the end.
 template <input_precision P = ieee, class Out = void, class A, int M, int K, class B, int N>
@@ -946,8 +950,9 @@ auto dot(const tile<A, M, K> &a, const tile<B, K, N> &b) {
 template <input_precision P = ieee, class A, int M, int K, class B, int N, class C>
 tile<C, M, N> dot(const tile<A, M, K> &a, const tile<B, K, N> &b, const tile<C, M, N> &acc) {
   using Acc = detail::DotAcc<A>;
-  static_assert(std::is_same_v<C, Acc> || (std::is_same_v<C, half> && std::is_same_v<A, half>),
-                "tl::dot: acc must be float (int32_t for int8_t operands), or tl::half for fp16 operands");
+  static_assert(
+      std::is_same_v<C, Acc> || (std::is_same_v<C, half> && std::is_same_v<A, half>),
+      "tl::dot: acc must be float (int32_t for int8_t operands), or tl::half for fp16 operands");
   return detail::dotImpl<P, C, Acc>(a, b, &acc);
 }
 

@@ -1,9 +1,9 @@
 // The production benchmark's ports of Liger-Kernel (bench/production/liger.cpp) run by the emulator
 // (tests/emu: the CUDA output, bench/gen/liger.cu, and the HIP output) or a GPU: every
-// instantiation on a few fresh random rows, at a ragged width and at one where the launcher picks the aligned variant, against the CPU
-// reference of the same source; outputs poisoned (in-place kernels: fresh inputs, and an element the
-// reference changes must have changed). Their float64 checks run on the GPU in
-// bench/production/bench_liger.py at the benchmark's shapes.
+// instantiation on a few fresh random rows, at a ragged width and at one where the launcher picks
+// the aligned variant, against the CPU reference of the same source; outputs poisoned (in-place
+// kernels: fresh inputs, and an element the reference changes must have changed). Their float64
+// checks run on the GPU in bench/production/bench_liger.py at the benchmark's shapes.
 #include "check.h"
 #include "liger.cpp"
 #if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead

@@ -1,10 +1,10 @@
-// Runs tilec's CUDA for momentum_step<4096> and row_sum_sq<4096> (tests/kernels/streamed.cpp), whose
-// loads, arithmetic and stores are emitted chunk by chunk (streamed runs; row_sum_sq's chunks hold
-// two vectors), on random rows at ragged widths and strides, and compares with the CPU reference of
-// the same source and float64. The kernel works in
-// place: every checked launch starts from fresh inputs; w and m must match the reference, every
-// element the reference changes must have changed (written), every element past n must not, and
-// the per-row norms must be written under two poison patterns alike.
+// Runs tilec's CUDA for momentum_step<4096> and row_sum_sq<4096> (tests/kernels/streamed.cpp),
+// whose loads, arithmetic and stores are emitted chunk by chunk (streamed runs; row_sum_sq's chunks
+// hold two vectors), on random rows at ragged widths and strides, and compares with the CPU
+// reference of the same source and float64. The kernel works in place: every checked launch starts
+// from fresh inputs; w and m must match the reference, every element the reference changes must
+// have changed (written), every element past n must not, and the per-row norms must be written
+// under two poison patterns alike.
 #include "check.h"
 #include "streamed.cpp"
 #if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
@@ -99,7 +99,8 @@ void runSumSq(harness::Report &report, int rows, int n, int64_t stride) {
   gpucheck::Output<float> out(rows);
   for (int byte : gpucheck::kPoison) {
     out.poison(byte);
-    CHECK_CUDA(launch_row_sum_sq_4096(cudaStream_t{}, reinterpret_cast<const tilec::rt::bf16_t *>(dx.ptr),
+    CHECK_CUDA(launch_row_sum_sq_4096(cudaStream_t{},
+                                      reinterpret_cast<const tilec::rt::bf16_t *>(dx.ptr),
                                       out.dev.ptr, stride, rows, n));
     CHECK_CUDA(cudaDeviceSynchronize());
     out.collect(byte);
@@ -115,8 +116,10 @@ void runSumSq(harness::Report &report, int rows, int n, int64_t stride) {
     cpu.push_back(ref[size_t(r)]);
     f64.push_back(sumSq);
   }
-  const std::string label = std::to_string(rows) + "x" + std::to_string(n) + " stride " + std::to_string(stride);
-  report.check("streamed sum_sq", label, gpu, cpu, f64, 1e-4, out.ok());  // fp32 sums of up to 12000 squares
+  const std::string label =
+      std::to_string(rows) + "x" + std::to_string(n) + " stride " + std::to_string(stride);
+  report.check("streamed sum_sq", label, gpu, cpu, f64, 1e-4,
+               out.ok()); // fp32 sums of up to 12000 squares
 }
 
 } // namespace
@@ -133,7 +136,8 @@ int main(int argc, char **argv) {
   for (const Case &c : cases)
     run(report, c.rows, c.n, c.stride);
   // row_sum_sq loops over 4096-wide blocks: widths under, at and over one block.
-  std::vector<Case> sumSq = {{3, 4096, 4096}, {5, 3001, 3008}, {2, 1, 8}, {4, 9000, 9000}, {3, 8193, 8200}};
+  std::vector<Case> sumSq = {
+      {3, 4096, 4096}, {5, 3001, 3008}, {2, 1, 8}, {4, 9000, 9000}, {3, 8193, 8200}};
   if (!harness::smallRun(argc, argv))
     sumSq.push_back({1025, 12000, 12288});
   for (const Case &c : sumSq)

@@ -18,7 +18,8 @@ namespace {
 using tl::bfloat16;
 using tl::half;
 
-template <class T, int R, int C> tl::tile<T, R, C> randomTile(std::mt19937 &rng, float lo, float hi) {
+template <class T, int R, int C>
+tl::tile<T, R, C> randomTile(std::mt19937 &rng, float lo, float hi) {
   std::uniform_real_distribution<float> d(lo, hi);
   tl::tile<T, R, C> t;
   for (auto &v : t.data)
@@ -27,20 +28,26 @@ template <class T, int R, int C> tl::tile<T, R, C> randomTile(std::mt19937 &rng,
 }
 
 TEST(Dot, ResultTypes) {
-  static_assert(std::is_same_v<decltype(tl::dot(tl::tile<half, 16, 32>{}, tl::tile<half, 32, 64>{})),
-                               tl::tile<float, 16, 64>>);
-  static_assert(std::is_same_v<decltype(tl::dot(tl::tile<bfloat16, 32, 16>{}, tl::tile<bfloat16, 16, 16>{})),
-                               tl::tile<float, 32, 16>>);
-  static_assert(std::is_same_v<decltype(tl::dot(tl::tile<float, 16, 16>{}, tl::tile<float, 16, 16>{})),
-                               tl::tile<float, 16, 16>>);
-  static_assert(std::is_same_v<decltype(tl::dot(tl::tile<std::int8_t, 16, 32>{}, tl::tile<std::int8_t, 32, 16>{})),
+  static_assert(
+      std::is_same_v<decltype(tl::dot(tl::tile<half, 16, 32>{}, tl::tile<half, 32, 64>{})),
+                     tl::tile<float, 16, 64>>);
+  static_assert(
+      std::is_same_v<decltype(tl::dot(tl::tile<bfloat16, 32, 16>{}, tl::tile<bfloat16, 16, 16>{})),
+                     tl::tile<float, 32, 16>>);
+  static_assert(
+      std::is_same_v<decltype(tl::dot(tl::tile<float, 16, 16>{}, tl::tile<float, 16, 16>{})),
+                     tl::tile<float, 16, 16>>);
+  static_assert(std::is_same_v<decltype(tl::dot(tl::tile<std::int8_t, 16, 32>{},
+                                                tl::tile<std::int8_t, 32, 16>{})),
                                tl::tile<std::int32_t, 16, 16>>);
-  static_assert(std::is_same_v<decltype(tl::dot<tl::ieee, half>(tl::tile<half, 16, 16>{}, tl::tile<half, 16, 16>{})),
+  static_assert(std::is_same_v<decltype(tl::dot<tl::ieee, half>(tl::tile<half, 16, 16>{},
+                                                                tl::tile<half, 16, 16>{})),
                                tl::tile<half, 16, 16>>);
   static_assert(std::is_same_v<decltype(tl::dot(tl::tile<half, 16, 16>{}, tl::tile<half, 16, 16>{},
                                                 tl::tile<half, 16, 16>{})),
                                tl::tile<half, 16, 16>>);
-  static_assert(std::is_same_v<decltype(tl::trans(tl::tile<half, 16, 64>{})), tl::tile<half, 64, 16>>);
+  static_assert(
+      std::is_same_v<decltype(tl::trans(tl::tile<half, 16, 64>{})), tl::tile<half, 64, 16>>);
 }
 
 TEST(Dot, Fp16AndBf16AgainstFloat64) {
