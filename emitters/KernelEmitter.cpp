@@ -352,10 +352,8 @@ void KernelEmitter::collect() {
   // threshold they cost more than they save: loads of the next chunk wait behind the stores of this
   // one (the compiler cannot move a load above a store it may alias), and small grids, which only
   // latency limits, lost up to 20% (bench/NOTES.md, Change P5).
-  if (k_.body) {
+  if (k_.body)
     liveRegisters_ = liveRegisterEstimate();
-    streamRegisters_ = liveRegisters_ >= kStreamThreshold ? liveRegisters_ : 0;
-  }
   if (opts_.target.kind == TargetKind::Cuda && k_.body) {
     threads_ = k_.settings.numWarps * 32;
     if (threads_ >= 512) {

@@ -158,19 +158,19 @@ private:
   std::vector<std::string> paramNames_;
   std::vector<std::string> bufferNames_;
   std::string idxNames_[2], vecIdx_, valsName_, bitsName_, chunkIdx_;
-  /// The streamed run being printed: its chunk width (0: none) and the constant that names it.
-  /// tilec's estimate of the registers every element of every tile at once would take, when it
-  /// reaches kStreamThreshold (0 below: no streamed runs).
-  int streamRegisters_ = 0;
+  /// Streamed runs are printed where liveRegisters_ (every element of every tile at once) reaches
+  /// kStreamThreshold.
   static constexpr int kStreamThreshold = 40;
   /// The bytes of loads a thread issues for one chunk of a streamed run, at least (streamedRun).
   static constexpr int kStreamLoadBytes = 32;
+  /// The streamed run being printed: its chunk width (0: none) and the constant that names it.
   int chunk_ = 0;
   std::string chunkStep_;
   std::string numWarpsName_, numThreadsName_, smemBytesName_, kernelName_;
   std::string alignedNsName_; // empty without an aligned variant
   /// The register budget (collect()): blocks per SM asked of __launch_bounds__ (1: none asked),
-  /// the estimate it rests on, threads per block.
+  /// tilec's estimate of the registers tile values take at the peak (every kernel: printed in the
+  /// tunables block, and the streamed runs' threshold), threads per block.
   int minBlocks_ = 1, liveRegisters_ = 0, threads_ = 0;
   std::string minBlocksName_;
   static constexpr int kRegisterReserve = 24; ///< registers beyond tile values: addresses, scalars, reductions

@@ -696,7 +696,7 @@ void KernelEmitter::streamedRun(const std::vector<Stmt> &stmts, size_t begin, si
   {
     auto loop = w_->block("for (int " + i + " = 0; " + i + " < " + elemCount(*t, 0) + "; " + i +
                           " += " + step + ")  // " + what + " at a time (all at once: about " +
-                          std::to_string(streamRegisters_) + " registers)");
+                          std::to_string(liveRegisters_) + " registers)");
     chunk_ = chunk;
     chunkStep_ = step;
     for (size_t j = begin; j < end; ++j) {
@@ -735,7 +735,7 @@ void KernelEmitter::stmt(const Stmt &s) {
       // chunk's width): printed as one loop.
       RunShape run;
       size_t end = at;
-      while (streamRegisters_ && end < stmts.size() && chunkWidth(stmts[end], run) > 0)
+      while (liveRegisters_ >= kStreamThreshold && end < stmts.size() && chunkWidth(stmts[end], run) > 0)
         ++end;
       while (end > at + 1 && !streamable(stmts, at, end))
         --end;

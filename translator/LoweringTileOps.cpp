@@ -376,8 +376,7 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     return ir::Dot::make(a, b, acc, *elem, precision, l);
   }
   if (name == "trans")
-    fe.fail(DiagId::NotTranslatedYet, at,
-            {qname, "its CUDA and HIP lowering (tensor cores) is in progress"});
+    fe.fail(DiagId::NotTranslatedYet, at, {qname});
   unsupportedCall(call);
 }
 

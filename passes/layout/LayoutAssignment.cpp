@@ -118,8 +118,7 @@ public:
           dot = e;
       });
       if (dot) {
-        ctx.diags.report(DiagId::NotTranslatedYet, dot->loc,
-                         {"tl::dot", "its CUDA and HIP lowering (tensor cores) is in progress"});
+        ctx.diags.report(DiagId::NotTranslatedYet, dot->loc, {"tl::dot"});
         continue;
       }
       layout::Assigner(k, ctx).run();
