@@ -710,16 +710,9 @@ void async_wait(int pending) {
       for (unsigned i = 0; i < c.bytes; ++i)
         if (cells[i].asyncPc == c.pc)
           cells[i].asyncInBlock = 0;
-      {
-        // The bytes land now, as this thread's write (a race with another thread's access to
-        // them in this barrier interval is reported as for a store).
-        struct Restore {
-          bool saved = g_inEmulator;
-          ~Restore() { g_inEmulator = saved; }
-        } restore;
-        g_inEmulator = false;
-        check_access(c.dst, c.bytes, Access::Write, true, c.pc);
-      }
+      // The bytes land now, as this thread's write (a race with another thread's access to them
+      // in this barrier interval is reported as for a store).
+      check_access(c.dst, c.bytes, Access::Write, true, c.pc);
       std::memcpy(reinterpret_cast<void *>(c.dst), c.data, c.bytes);
     }
     t->asyncGroups.erase(t->asyncGroups.begin());
