@@ -177,6 +177,7 @@ void KernelEmitter::nameVars() {
   valsName_ = names_.unique("vals");
   bitsName_ = names_.unique("bits");
   chunkIdx_ = names_.unique("k");
+  dotIdx_ = names_.unique("kk");
   if (k_.alignedVariant) // after the user's names, which keep theirs
     alignedNsName_ = names_.unique("aligned");
 }
@@ -417,6 +418,7 @@ int KernelEmitter::liveRegisterEstimate() const {
         void visit(const ThreadReduce *) override { found = true; }
         void visit(const WarpReduce *) override { found = true; }
         void visit(const SharedRead *) override { found = true; }
+        void visit(const SharedDot *) override { found = true; }
       } find(found);
       find.visit(init);
       return found;

@@ -105,6 +105,9 @@ private:
                     bool isDecl);
   void sharedWritePartials(const ir::SharedWrite *sw);
   void sharedWriteTile(const ir::SharedWrite *sw);
+  /// `v = shared_dot(...)`: each thread's elements of the product, a k loop over the staged
+  /// operands (lower-dots).
+  void sharedDot(const ir::Var &v, const ir::SharedDot *d);
   /// Unrolled loops over the per-thread elements of `t`; `body` prints the innermost statement
   /// given the indices. `vecDim`/`vecStep`: that dim steps by a vector width (`vecWidth`
   /// elements) instead of 1. Inside a streamed run (below), only the current chunk's elements.
@@ -157,7 +160,7 @@ private:
   std::set<std::string> usedMeta_;      // meta-parameters the kernel's code names (membership only)
   std::vector<std::string> paramNames_;
   std::vector<std::string> bufferNames_;
-  std::string idxNames_[2], vecIdx_, valsName_, bitsName_, chunkIdx_;
+  std::string idxNames_[2], vecIdx_, valsName_, bitsName_, chunkIdx_, dotIdx_;
   /// Streamed runs are printed where liveRegisters_ (every element of every tile at once) reaches
   /// kStreamThreshold.
   static constexpr int kStreamThreshold = 40;

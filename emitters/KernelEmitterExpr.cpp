@@ -479,8 +479,9 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
   case ExprKind::Reduce: internalError("Reduce reached the emitter (reductions must be lowered)");
   case ExprKind::ConvertLayout: internalError("ConvertLayout reached the emitter (must be lowered)");
   case ExprKind::Dot:
-    internalError("Dot reached the emitter (layout assignment rejects it)");
+    internalError("Dot reached the emitter (lower-dots must run)");
   case ExprKind::ThreadReduce:
+  case ExprKind::SharedDot:
   case ExprKind::WarpReduce:
   case ExprKind::SharedRead:
     internalError(std::string(name(e->kind)) + " inside an expression (must be a whole Decl/Assign value)");

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 namespace tilec::emitters {
 
@@ -430,6 +431,8 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
     return tileLoad(name, t, ld);
   if (auto r = as<ThreadReduce>(value))
     return threadReduce(name, t, r, false);
+  if (auto d = as<SharedDot>(value))
+    return sharedDot(v, d);
   if (auto wr = as<WarpReduce>(value)) {
     forEachElem(t, [&](const Idx &idx) {
       std::vector<std::string> args{elem(wr->a, idx).text};
@@ -505,6 +508,81 @@ void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
                                          " + " + L + "::coord1(" + idx[1] + ")";
     w_->line(buf + "[" + at + "] = " + elem(sw->value, idx).text + ";");
   });
+}
+
+void KernelEmitter::sharedDot(const Var &v, const SharedDot *d) {
+  const Type &t = v->type;
+  const SharedBuffer &A = k_.buffers.at(d->bufferA), &B = k_.buffers.at(d->bufferB);
+  const std::string &a = bufferNames_.at(d->bufferA), &b = bufferNames_.at(d->bufferB);
+  const ScalarType in = A.elemType.elem;
+  const bool ints = in == ScalarType::I8;
+  // Products are summed in float (int for int8 operands); an fp16 result is rounded once, at the
+  // end, from a float sum of its own.
+  const std::string sumType = ints ? "int" : "float";
+  const bool separateSum = t.elem != (ints ? ScalarType::I32 : ScalarType::F32);
+  std::string L = layoutName(t);
+  std::string name = varNames_[v->id];
+  std::string sum = separateSum ? names_.unique(name + "_sum") : name;
+  if (separateSum)
+    w_->line(sumType + " " + sum + "[" + L + "::ELEMS0][" + L + "::ELEMS1];");
+  auto sumAt = [&](const Idx &idx) { return indexed(sum, idx); };
+  // The sum starts from the accumulator (in place when it is the variable itself).
+  auto *accVar = as<VarRef>(d->acc);
+  if (!d->acc)
+    forEachElem(
+        t, [&](const Idx &idx) { w_->line(sumAt(idx) + " = " + (ints ? "0" : "0.0f") + ";"); });
+  else if (separateSum)
+    forEachElem(t, [&](const Idx &idx) {
+      w_->line(sumAt(idx) + " = " + asFloat(elem(d->acc, idx), d->acc->type.elem) + ";");
+    });
+  else if (!accVar || accVar->var != v)
+    forEachElem(
+        t, [&](const Idx &idx) { w_->line(sumAt(idx) + " = " + elem(d->acc, idx).text + ";"); });
+  const std::string &kk = dotIdx_, ak = names_.unique(a + "_k"), bk = names_.unique(b + "_k");
+  auto operand = [&](const std::string &buf, const std::string &at) {
+    std::string x = buf + "[" + at + "]";
+    return ints ? x : asFloat(Code{x, Prec::Postfix}, in);
+  };
+  const std::string &i = idxNames_[0], &j = idxNames_[1];
+  w_->line("// k by k: column k of " + a + " at this thread's rows times row k of " + b +
+           " at its columns");
+  w_->line("TILEC_UNROLL");
+  std::optional<CodeWriter::Scope> loop;
+  loop.emplace(
+      *w_, "for (int " + kk + " = 0; " + kk + " < " + dimConst(A.shape[1]) + "; ++" + kk + ")", "");
+  w_->line(sumType + " " + ak + "[" + L + "::ELEMS0];");
+  w_->line("TILEC_UNROLL");
+  {
+    auto s = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::ELEMS0; ++" + i + ")");
+    w_->line(ak + "[" + i + "] = " +
+             operand(a, L + "::coord0(" + i + ") * " + std::to_string(A.rowStride) + " + " + kk) +
+             ";");
+  }
+  w_->line(sumType + " " + bk + "[" + L + "::ELEMS1];");
+  w_->line("TILEC_UNROLL");
+  {
+    auto s = w_->block("for (int " + j + " = 0; " + j + " < " + L + "::ELEMS1; ++" + j + ")");
+    w_->line(
+        bk + "[" + j + "] = " +
+        operand(b, kk + " * " + std::to_string(B.rowStride) + " + " + L + "::coord1(" + j + ")") +
+        ";");
+  }
+  std::string x = ak + "[" + i + "]", y = bk + "[" + j + "]";
+  std::string term;
+  if (ints)
+    term = "tilec::rt::wrapping_add(" + sumAt({i, j}) + ", " + x + " * " + y + ")";
+  else if (d->precision == DotPrecision::Tf32 && in == ScalarType::F32)
+    term = sumAt({i, j}) + " + tilec::rt::dot_term_tf32(" + x + ", " + y + ")";
+  else if (d->precision == DotPrecision::Tf32x3 && in == ScalarType::F32)
+    term = sumAt({i, j}) + " + tilec::rt::dot_term_tf32x3(" + x + ", " + y + ")";
+  else
+    term = sumAt({i, j}) + " + " + x + " * " + y;
+  forEachElem(t, [&](const Idx &idx) { w_->line(sumAt(idx) + " = " + term + ";"); });
+  loop.reset();
+  if (separateSum)
+    forEachElem(t, [&](const Idx &idx) {
+      w_->line(lhs(v, idx) + " = " + roundTo(t.elem, sumAt(idx)).text + ";");
+    });
 }
 
 void KernelEmitter::prefetchComment(const If *s) {

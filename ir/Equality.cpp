@@ -74,6 +74,10 @@ bool same(const SharedRead *a, const SharedRead *b) {
   return a->buffer == b->buffer && a->combine == b->combine && a->op == b->op &&
          a->numParts == b->numParts;
 }
+bool same(const SharedDot *a, const SharedDot *b) {
+  return a->bufferA == b->bufferA && a->bufferB == b->bufferB && a->precision == b->precision &&
+         equal(a->acc, b->acc);
+}
 bool same(const PairValue *a, const PairValue *b) {
   return a->index == b->index && equal(a->a, b->a);
 }

@@ -339,6 +339,28 @@ Expr SharedRead::makeCombine(int buffer, ReduceOp op, int numParts, Type type, S
   return n;
 }
 
+Expr SharedDot::make(int bufferA, int bufferB, Expr acc, DotPrecision precision, Type type,
+                     SourceLoc loc) {
+  check(type.rank() == 2 && (!acc || sameShapeAndElem(acc->type, type)), "SharedDot types");
+  auto n = node<SharedDot>(loc);
+  n->type = std::move(type);
+  n->bufferA = bufferA;
+  n->bufferB = bufferB;
+  n->acc = std::move(acc);
+  n->precision = precision;
+  return n;
+}
+
+std::vector<int> sharedBuffersRead(const ExprNode &n) {
+  if (n.kind == ExprKind::SharedRead)
+    return {static_cast<const SharedRead &>(n).buffer};
+  if (n.kind == ExprKind::SharedDot) {
+    auto &d = static_cast<const SharedDot &>(n);
+    return {d.bufferA, d.bufferB};
+  }
+  return {};
+}
+
 Expr PairValue::make(Expr a, bool index, SourceLoc loc) {
   check(a && a->type.argPair, "PairValue of a non-pair");
   auto n = node<PairValue>(loc);

@@ -292,7 +292,23 @@ struct PairValue : ExprNode {
   bool index = false;
   static Expr make(Expr a, bool index, SourceLoc loc = {});
 };
+/// Lowered dot (lower-dots): `acc + A x B` for the [M, K] tile in shared buffer `bufferA` and the
+/// [K, N] tile in `bufferB` (both row-major at their rowStride, in the operand element type), in
+/// `type`'s layout: each thread computes the elements it owns, starting from `acc` (in `type`'s
+/// layout; zero when null) and adding the products in increasing k, as Dot's order states.
+struct SharedDot : ExprNode {
+  TILEC_EXPR_NODE(SharedDot)
+  int bufferA = -1, bufferB = -1;
+  Expr acc; ///< may be null
+  DotPrecision precision = DotPrecision::Ieee;
+  static Expr make(int bufferA, int bufferB, Expr acc, DotPrecision precision, Type type,
+                   SourceLoc loc = {});
+};
 #undef TILEC_EXPR_NODE
+
+/// The shared buffers expression node `n` itself reads (not its operands): a SharedRead's buffer,
+/// a SharedDot's two; empty for every other node.
+std::vector<int> sharedBuffersRead(const ExprNode &n);
 
 // ---- statements ----------------------------------------------------------------------------------
 /// A call of the user's own function that tilec inlined (translator/LoweringCalls.cpp): the

@@ -66,6 +66,7 @@ void IRVisitor::visit(const ThreadReduce *n) { visit(n->a); }
 void IRVisitor::visit(const WarpReduce *n) { visit(n->a); }
 void IRVisitor::visit(const SharedRead *) {}
 void IRVisitor::visit(const PairValue *n) { visit(n->a); }
+void IRVisitor::visit(const SharedDot *n) { visit(n->acc); }
 
 void IRVisitor::visit(const Block *n) {
   for (auto &s : n->stmts)
@@ -163,6 +164,15 @@ Expr IRMutator::mutate(const Dot *n, const Expr &self) {
   auto c = copyOf(n);
   c->a = a;
   c->b = b;
+  c->acc = acc;
+  return c;
+}
+
+Expr IRMutator::mutate(const SharedDot *n, const Expr &self) {
+  Expr acc = mutate(n->acc);
+  if (acc == n->acc)
+    return self;
+  auto c = copyOf(n);
   c->acc = acc;
   return c;
 }
@@ -325,6 +335,10 @@ void ExprFacts::add(const Expr &e) {
       IRVisitor::visit(n);
     }
     void visit(const SharedRead *) override { f.elementwise = false; }
+    void visit(const SharedDot *n) override {
+      f.elementwise = false;
+      IRVisitor::visit(n);
+    }
   } w(*this);
   w.visit(e);
 }

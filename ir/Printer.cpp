@@ -410,6 +410,18 @@ private:
         o << "shared_read(" << r->buffer << ')';
       break;
     }
+    case ExprKind::SharedDot: {
+      auto *d = as<SharedDot>(e);
+      o << "shared_dot(" << d->bufferA << ", " << d->bufferB;
+      if (d->acc) {
+        o << ", acc=";
+        exprTo(o, d->acc);
+      }
+      if (d->precision != DotPrecision::Ieee)
+        o << ", precision=" << name(d->precision);
+      o << ')';
+      break;
+    }
     case ExprKind::PairValue:
       o << (as<PairValue>(e)->index ? "pair_index(" : "pair_value(");
       exprTo(o, as<PairValue>(e)->a);

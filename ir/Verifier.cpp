@@ -118,11 +118,12 @@ private:
     }
   }
 
-  // SharedReads in the statement's own expressions (not in nested statements).
+  // Shared reads (SharedRead, SharedDot) in the statement's own expressions (not in nested
+  // statements).
   void exprs(const Stmt &s, int pos) {
     auto f = [&](const ExprNode *e) {
-      if (e->kind == ExprKind::SharedRead)
-        use(static_cast<const SharedRead *>(e)->buffer, pos);
+      for (int b : sharedBuffersRead(*e))
+        use(b, pos);
     };
     auto one = [&](const Expr &e) {
       if (e)
@@ -586,6 +587,25 @@ private:
       }
       return;
     }
+    case ExprKind::SharedDot: {
+      auto *d = as<SharedDot>(e);
+      if (lowered)
+        TILEC_REQUIRE(top, "shared_dot must be the whole init of a decl or value of an assign");
+      checkBuffer(d->bufferA);
+      checkBuffer(d->bufferB);
+      const SharedBuffer &a = k.buffers[d->bufferA], &b = k.buffers[d->bufferB];
+      TILEC_REQUIRE(a.shape.size() == 2 && b.shape.size() == 2 && a.shape[1] == b.shape[0] &&
+                        a.elemType.elem == b.elemType.elem && t.rank() == 2 &&
+                        t.shape[0] == a.shape[0] && t.shape[1] == b.shape[1] && t.layout,
+                    "shared_dot of buffers '" + a.name + "' and '" + b.name + "' gives " + t.str());
+      if (d->acc) {
+        expr(d->acc);
+        TILEC_REQUIRE(sameShapeAndElem(d->acc->type, t),
+                      "shared_dot accumulator " + d->acc->type.str());
+        sameLayoutAs(d->acc, t, "shared_dot accumulator");
+      }
+      return;
+    }
     case ExprKind::PairValue: {
       auto *p = as<PairValue>(e);
       expr(p->a);
@@ -810,8 +830,8 @@ private:
       return;
     std::vector<int> bufs;
     forEachExpr(Decl::make(std::make_shared<VarNode>(), e), [&](const ExprNode *n) {
-      if (n->kind == ExprKind::SharedRead)
-        bufs.push_back(static_cast<const SharedRead *>(n)->buffer);
+      for (int b : sharedBuffersRead(*n))
+        bufs.push_back(b);
     });
     for (int b : bufs)
       access(p, b, false);
@@ -838,7 +858,7 @@ private:
     case StmtKind::Decl:
     case StmtKind::Assign:
     case StmtKind::Store:
-      forEachExpr(s, [&](const ExprNode *n) { r = r || n->kind == ExprKind::SharedRead; });
+      forEachExpr(s, [&](const ExprNode *n) { r = r || !sharedBuffersRead(*n).empty(); });
       break;
     }
     touches.emplace(s.get(), r);

@@ -321,9 +321,9 @@ private:
     std::vector<Access> out;
     auto reads = [&](const Expr &e) {
       forEachNode(e, [&](const ExprNode *n) {
-        if (n->kind == ExprKind::SharedRead)
-          out.push_back(rangeOf(static_cast<const SharedRead *>(n)->buffer, false));
-        else if (n->kind == ExprKind::Load)
+        for (int b : sharedBuffersRead(*n))
+          out.push_back(rangeOf(b, false));
+        if (n->kind == ExprKind::Load)
           out.push_back(globalAccess(static_cast<const Load *>(n)->ptr, false, s));
       });
     };

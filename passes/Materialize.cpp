@@ -1,14 +1,15 @@
-// materialize: bind every load (tile or scalar) and every reduction to its own variable.
+// materialize: bind every load (tile or scalar), reduction and dot to its own variable.
 //
-// Before: simplify (optional). After: a `Load` or `Reduce` occurs only as the whole `init` of a
-// `Decl` or the whole `value` of an `Assign`; every other occurrence is replaced by a reference to
-// a new local declared right before the statement that used it, in evaluation order (operands
-// first). New variables are named from the user's names: `<pointer>_load` for a load through
-// pointer variable `<pointer>` (e.g. `in_load`), `<op>_<operand>` for a reduction (`max_x`).
-// Conditions: loads/reductions in an `if` condition or a `for` begin are bound before the
-// statement; in a `while` condition they are bound before the loop and re-evaluated (assigned
-// again) at the end of the body, so every test of the condition sees fresh values. A load or
-// reduction in a `for` end or step is reported (LoadInLoopBound).
+// Before: simplify (optional). After: a `Load`, `Reduce` or `Dot` occurs only as the whole `init`
+// of a `Decl` or the whole `value` of an `Assign`; every other occurrence is replaced by a
+// reference to a new local declared right before the statement that used it, in evaluation order
+// (operands first). New variables are named from the user's names: `<pointer>_load` for a load
+// through pointer variable `<pointer>` (e.g. `in_load`), `<op>_<operand>` for a reduction
+// (`max_x`), `dot_<a>_<b>` for a dot of tiles a and b (`acc += tl::dot(a, b)`). Conditions:
+// loads/reductions in an `if` condition or a `for` begin are bound before the statement; in a
+// `while` condition they are bound before the loop and re-evaluated (assigned again) at the end of
+// the body, so every test of the condition sees fresh values. A load or reduction in a `for` end or
+// step is reported (LoadInLoopBound).
 //
 //   store(add(splat(%out), %offs), load(add(splat(%x), %offs)))      // before
 //   decl %x_load: tile<1024xf32> = load(add(splat(%x), %offs))       // after
@@ -114,6 +115,16 @@ protected:
     if (isRoot)
       return e;
     return bound[n] = bind(e, std::string(name(n->op)) + "_" + operandName(as<Reduce>(e)->a));
+  }
+  Expr mutate(const Dot *n, const Expr &self) override {
+    bool isRoot = n == root;
+    if (auto it = bound.find(n); !isRoot && it != bound.end())
+      return it->second;
+    Expr e = IRMutator::mutate(n, self);
+    if (isRoot)
+      return e;
+    auto *d = as<Dot>(e);
+    return bound[n] = bind(e, "dot_" + operandName(d->a) + "_" + operandName(d->b));
   }
 
 private:

@@ -60,6 +60,8 @@ private:
   void classify(const ir::Stmt &body);
   ir::LayoutRef natural(const ir::Expr &e);
   ir::LayoutRef reduceParent(const ir::Reduce *r, const ir::LayoutRef &want);
+  ir::LayoutRef dotLayout(const ir::Dot *d);
+  ir::LayoutRef dotOperandLayout(const ir::Expr &x);
   ir::LayoutRef rootLayout(const ir::Expr &init, const ir::LayoutRef &cand);
   void decideStrong(const ir::Stmt &s, bool &changed);
   size_t signature();
@@ -73,6 +75,7 @@ private:
   // ---- Rewrite.cpp: rewriting ----------------------------------------------------------------
   ir::Expr emitLoad(const ir::Load *n, ir::LayoutRef &resultLayout);
   ir::Expr emitReduce(const ir::Reduce *n, const ir::LayoutRef &want, ir::LayoutRef &resultLayout);
+  ir::Expr emitDot(const ir::Dot *n, ir::LayoutRef &resultLayout);
   ir::Expr emit(const ir::Expr &e, const ir::LayoutRef &want);
   ir::Expr emitScalar(const ir::Expr &e);
   ir::Expr emitRoot(const ir::Var &v, const ir::Expr &init, std::vector<ir::Stmt> &pre);

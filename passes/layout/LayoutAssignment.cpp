@@ -110,17 +110,6 @@ public:
   const char *name() const override { return "layout-assignment"; }
   void run(Module &m, PassContext &ctx) override {
     for (auto &k : m.kernels) {
-      // The Tile IR has matrix products (tl::dot) before any layout for them exists (issue 12,
-      // docs/plan-tensor-cores.md): a kernel with one stops here, at the call.
-      const ExprNode *dot = nullptr;
-      forEachExpr(k.body, [&](const ExprNode *e) {
-        if (!dot && e->kind == ExprKind::Dot)
-          dot = e;
-      });
-      if (dot) {
-        ctx.diags.report(DiagId::NotTranslatedYet, dot->loc, {"tl::dot"});
-        continue;
-      }
       layout::Assigner(k, ctx).run();
     }
   }

@@ -26,6 +26,7 @@ bool containsKind(const Expr &e) {
     using IRVisitor::visit;
     void visit(const Load *) override { f = true; }
     void visit(const Reduce *) override { f = true; }
+    void visit(const Dot *) override { f = true; }
   } v(found);
   v.visit(e);
   return found;
@@ -70,7 +71,8 @@ VarState &Assigner::state(const Var &v) {
 bool Assigner::cheap(const Expr &e) {
   if (!e)
     return true;
-  if (e->type.isScalar() && e->kind != ExprKind::Load && e->kind != ExprKind::Reduce)
+  if (e->type.isScalar() && e->kind != ExprKind::Load && e->kind != ExprKind::Reduce &&
+      e->kind != ExprKind::Dot)
     return !containsKind(e);
   switch (e->kind) {
   case ExprKind::Arange:
@@ -166,6 +168,8 @@ LayoutRef Assigner::natural(const Expr &e) {
     LayoutRef p = natural(r->a);
     return p ? Layout::slice(p, r->axis) : nullptr;
   }
+  case ExprKind::Dot:
+    return dotLayout(as<Dot>(e));
   case ExprKind::ConvertLayout:
     return e->type.layout;
   case ExprKind::ExpandDims: {
@@ -215,8 +219,22 @@ LayoutRef Assigner::reduceParent(const Reduce *r, const LayoutRef &want) {
   return defaultLayout(r->a->type);
 }
 
-/// The layout of a Decl/Assign root: loads keep their anchor, reductions a slice.
+/// The layout a dot's result takes: the default blocked layout of [M, N] (lower-dots computes each
+/// thread's elements from operands staged in shared memory). The tensor-core lowering will give
+/// the instruction's accumulator layout here (docs/plan-tensor-cores.md).
+LayoutRef Assigner::dotLayout(const Dot *d) { return defaultLayout(d->type); }
+
+/// The layout a dot operand is produced in before lower-dots stages it in shared memory: its own,
+/// so that no conversion is added before the staging.
+LayoutRef Assigner::dotOperandLayout(const Expr &x) {
+  LayoutRef l = natural(x);
+  return l ? l : defaultLayout(x->type);
+}
+
+/// The layout of a Decl/Assign root: loads keep their anchor, reductions a slice, dots theirs.
 LayoutRef Assigner::rootLayout(const Expr &init, const LayoutRef &cand) {
+  if (auto *d = as<Dot>(init))
+    return dotLayout(d);
   if (auto *l = as<Load>(init))
     return anchorFor(l->ptr);
   if (auto *r = as<Reduce>(init))
@@ -346,6 +364,12 @@ void Assigner::demand(const Expr &e, const LayoutRef &want, int pos, const std::
     auto *r = as<Reduce>(e);
     LayoutRef p = reduceParent(r, want);
     return demand(r->a, p, pos, natural(r->a) ? tag : "blocked");
+  }
+  case ExprKind::Dot: {
+    auto *d = as<Dot>(e);
+    demand(d->a, dotOperandLayout(d->a), pos, "dot");
+    demand(d->b, dotOperandLayout(d->b), pos, "dot");
+    return demand(d->acc, dotLayout(d), pos, "dot");
   }
   default:
     internalError(std::string("unexpected ") + name(e->kind) + " before layout assignment");

@@ -45,6 +45,15 @@ Expr Assigner::emitReduce(const Reduce *n, const LayoutRef &want, LayoutRef &res
   return c;
 }
 
+Expr Assigner::emitDot(const Dot *n, LayoutRef &resultLayout) {
+  resultLayout = dotLayout(n);
+  auto c = copyWith(n, resultLayout);
+  c->a = emit(n->a, dotOperandLayout(n->a));
+  c->b = emit(n->b, dotOperandLayout(n->b));
+  c->acc = emit(n->acc, resultLayout);
+  return c;
+}
+
 Expr Assigner::emit(const Expr &e, const LayoutRef &want) {
   if (!e)
     return e;
@@ -128,6 +137,11 @@ Expr Assigner::emit(const Expr &e, const LayoutRef &want) {
     Expr r = emitReduce(as<Reduce>(e), want, got);
     return *got == *want ? r : ConvertLayout::make(r, want, e->loc);
   }
+  case ExprKind::Dot: {
+    LayoutRef got;
+    Expr r = emitDot(as<Dot>(e), got);
+    return *got == *want ? r : ConvertLayout::make(r, want, e->loc);
+  }
   default:
     internalError(std::string("unexpected ") + name(e->kind) + " before layout assignment");
   }
@@ -149,7 +163,7 @@ Expr Assigner::emitScalar(const Expr &e) {
   return m.mutate(e);
 }
 
-/// The value of a Decl/Assign of tile variable `v`; a root Load/Reduce in another layout than
+/// The value of a Decl/Assign of tile variable `v`; a root Load/Reduce/Dot in another layout than
 /// `v`'s is bound to a new variable first and converted.
 Expr Assigner::emitRoot(const Var &v, const Expr &init, std::vector<Stmt> &pre) {
   LayoutRef want = v->type.layout;
@@ -162,6 +176,9 @@ Expr Assigner::emitRoot(const Var &v, const Expr &init, std::vector<Stmt> &pre) 
   } else if (auto *red = as<Reduce>(init)) {
     r = emitReduce(red, want, got);
     suffix = name(red->op);
+  } else if (auto *d = as<Dot>(init)) {
+    r = emitDot(d, got);
+    suffix = "dot";
   } else {
     return emit(init, want);
   }

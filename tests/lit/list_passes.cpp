@@ -8,6 +8,7 @@
 // CHECK-NEXT: prefetch-loads
 // CHECK-NEXT: layout-assignment
 // CHECK-NEXT: lower-reductions
+// CHECK-NEXT: lower-dots
 // CHECK-NEXT: lower-layout-conversions
 // CHECK-NEXT: allocate-shared
 // CHECK-NEXT: insert-barriers

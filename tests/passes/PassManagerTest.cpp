@@ -34,10 +34,10 @@ TEST(PassManager, RegistryAndFactoriesAgree) {
   std::vector<std::string> names;
   for (auto &info : all)
     names.push_back(info.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"simplify", "dead-decls", "materialize", "sink-decls", "rematerialize", "prefetch-loads",
-                                             "layout-assignment", "lower-reductions",
-                                             "lower-layout-conversions", "allocate-shared",
-                                             "insert-barriers"}));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "simplify", "dead-decls", "materialize", "sink-decls", "rematerialize",
+                       "prefetch-loads", "layout-assignment", "lower-reductions", "lower-dots",
+                       "lower-layout-conversions", "allocate-shared", "insert-barriers"}));
   for (auto &info : all) {
     auto p = passes::createPass(info.name);
     ASSERT_TRUE(p) << info.name;

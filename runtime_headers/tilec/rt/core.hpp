@@ -7,6 +7,7 @@
 /// `to_float`, `to_f16`, `to_bf16` and `shfl_xor(v, laneMask)` for 32- and 64-bit values.
 
 #include <stdint.h>
+#include <string.h>
 
 /// The CPU emulator (tilec/emu/device.hpp) checks the alignment of every vector access; on the GPU,
 /// a misaligned one faults by itself.
@@ -43,6 +44,27 @@ template <class T> __host__ __device__ constexpr T wrapping_mul(T a, T b) {
 template <class T> __host__ __device__ constexpr T wrapping_neg(T a) {
   using U = typename unsigned_of<T>::type;
   return static_cast<T>(U(0) - static_cast<U>(a));
+}
+
+/// The terms tl::dot adds for fp32 operands (docs/language.md "Matrix products"), as the CPU
+/// reference computes them: `tf32` rounds each operand to tf32 first (10 mantissa bits, to nearest
+/// with ties away from zero, as `cvt.rna.tf32.f32`); `tf32x3` splits each operand into its tf32
+/// value and the tf32 of the rest and adds three products (near fp32 accuracy).
+__host__ __device__ inline float round_tf32(float x) {
+  unsigned int u;
+  memcpy(&u, &x, sizeof u);
+  if ((u & 0x7F800000u) != 0x7F800000u) // infinities and NaNs unchanged
+    u = (u + 0x1000u) & ~0x1FFFu;
+  memcpy(&x, &u, sizeof u);
+  return x;
+}
+__host__ __device__ inline float dot_term_tf32(float a, float b) {
+  return round_tf32(a) * round_tf32(b);
+}
+__host__ __device__ inline float dot_term_tf32x3(float a, float b) {
+  const float ah = round_tf32(a), al = round_tf32(a - ah);
+  const float bh = round_tf32(b), bl = round_tf32(b - bh);
+  return ah * bl + al * bh + ah * bh;
 }
 
 /// Integer division and remainder by a tile of divisors: C's `/` and `%` (truncating toward zero,

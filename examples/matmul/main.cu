@@ -1,0 +1,136 @@
+// Runs tilec's CUDA for matmul_kernel<64, 64, 32, 8, 4, false> and its fused-ReLU twin
+// <64, 64, 32, 8, 4, true> on random fp16 matrices of ragged shapes (M, N and K not multiples of
+// the blocks, down to 1 x 1 x 1), with row strides wider than the rows, B row-major and (in some
+// cases) column-major through its strides (stride_bk = 1), and compares with the CPU reference of
+// the same source and with float64. The padding of C must stay untouched; the padding of A and B
+// holds NaN, so that a read of it (a wrong K mask) shows in the result.
+#include "../common/harness.h"
+#include "matmul.cpp"
+#if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
+#include "matmul.hip"
+#else
+#include "matmul.cu"
+#endif
+
+#include <algorithm>
+
+namespace {
+
+constexpr int BLOCK_M = 64, BLOCK_N = 64, BLOCK_K = 32, GROUP_M = 8, NUM_WARPS = 4;
+
+struct Case {
+  int M, N, K;
+  bool colMajorB = false; // B stored as N rows of K (stride_bk = 1): the layout of a transposed B
+};
+
+template <bool RELU>
+cudaError_t launchGpu(const tl::half *a, const tl::half *b, tl::half *c, int M, int N, int K,
+                      int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+                      int stride_cn) {
+  const auto *da = reinterpret_cast<const __half *>(a);
+  const auto *db = reinterpret_cast<const __half *>(b);
+  auto *dc = reinterpret_cast<__half *>(c);
+  if constexpr (RELU)
+    return launch_matmul_kernel_64_64_32_8_4_1(cudaStream_t{}, da, db, dc, M, N, K, stride_am,
+                                               stride_ak, stride_bk, stride_bn, stride_cm,
+                                               stride_cn);
+  else
+    return launch_matmul_kernel_64_64_32_8_4_0(cudaStream_t{}, da, db, dc, M, N, K, stride_am,
+                                               stride_ak, stride_bk, stride_bn, stride_cm,
+                                               stride_cn);
+}
+
+template <bool RELU> void run(harness::Report &report, Case c) {
+  const tl::half nan = tl::half::fromBits(0xFFFF); // what DeviceBuffer::poison writes
+  // A: M rows of K, row stride K + 5. B: K rows of N (row stride N + 3), or column-major: N
+  // columns of K, each stored contiguously, K + 5 apart. C: M rows of N, row stride N + 3.
+  const int stride_am = c.K + 5, stride_ak = 1;
+  const int stride_bk = c.colMajorB ? 1 : c.N + 3, stride_bn = c.colMajorB ? c.K + 5 : 1;
+  const int stride_cm = c.N + 3, stride_cn = 1;
+  const size_t na = size_t(c.M) * stride_am;
+  const size_t nb = c.colMajorB ? size_t(c.N) * stride_bn : size_t(c.K) * stride_bk;
+  const size_t nc = size_t(c.M) * stride_cm;
+  auto aAt = [&](int m, int k) { return size_t(m) * stride_am + size_t(k) * stride_ak; };
+  auto bAt = [&](int k, int n) { return size_t(k) * stride_bk + size_t(n) * stride_bn; };
+
+  // Fresh random fp16 values in [-1, 1), a seed per buffer, run and instantiation; NaN padding.
+  const uint64_t seed =
+      ((uint64_t(c.M) * 7919 + c.N) * 7919 + c.K) * 8 + (c.colMajorB ? 4 : 0) + (RELU ? 2 : 0);
+  const auto af = harness::randomFloats(na, -1, 1, seed);
+  const auto bf = harness::randomFloats(nb, -1, 1, seed + 1);
+  std::vector<tl::half> a(na, nan), b(nb, nan), ref(nc, nan), out(nc);
+  for (int m = 0; m < c.M; ++m)
+    for (int k = 0; k < c.K; ++k)
+      a[aAt(m, k)] = tl::half(af[aAt(m, k)]);
+  for (int k = 0; k < c.K; ++k)
+    for (int n = 0; n < c.N; ++n)
+      b[bAt(k, n)] = tl::half(bf[bAt(k, n)]);
+
+  tl::launch(tl::grid3{tl::cdiv(c.M, BLOCK_M) * tl::cdiv(c.N, BLOCK_N)},
+             matmul_kernel<BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, NUM_WARPS, RELU>, a.data(), b.data(),
+             ref.data(), c.M, c.N, c.K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+             stride_cn);
+
+  harness::DeviceBuffer<tl::half> da(na), db(nb), dc(nc);
+  da.upload(a.data());
+  db.upload(b.data());
+  dc.poison();
+  CHECK_CUDA(launchGpu<RELU>(da.ptr, db.ptr, dc.ptr, c.M, c.N, c.K, stride_am, stride_ak, stride_bk,
+                             stride_bn, stride_cm, stride_cn));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  dc.download(out.data());
+
+  // float64: the products of the fp16 inputs summed in double, ReLU, then rounded to fp16 as the
+  // kernel's output is. Compare the written columns; the padding columns must still hold NaN (on
+  // the GPU and in the CPU reference).
+  std::vector<double> gpu, cpu, f64, row(c.N);
+  bool paddingUntouched = true;
+  for (int m = 0; m < c.M; ++m) {
+    std::fill(row.begin(), row.end(), 0.0);
+    for (int k = 0; k < c.K; ++k) {
+      const double x = float(a[aAt(m, k)]);
+      for (int n = 0; n < c.N; ++n)
+        row[n] += x * double(float(b[bAt(k, n)]));
+    }
+    for (int j = 0; j < stride_cm; ++j) {
+      const size_t at = size_t(m) * stride_cm + j;
+      if (j < c.N) {
+        gpu.push_back(float(out[at]));
+        cpu.push_back(float(ref[at]));
+        f64.push_back(float(tl::half(RELU ? std::max(row[j], 0.0) : row[j])));
+      } else if (!std::isnan(float(out[at])) || !std::isnan(float(ref[at]))) {
+        paddingUntouched = false;
+      }
+    }
+  }
+  // The tolerance: both sides are rounded to fp16, so an element differs from float64 only where
+  // the fp32 sum (its error near 1e-6 of the sum of |products|, in whatever order the tensor cores
+  // add) falls on the other side of a rounding midpoint: by one fp16 ulp, at most 2^-10 = 9.8e-4
+  // of the element. So ||gpu - f64|| / ||f64|| <= 2^-10 even if every element were off by an ulp;
+  // few are (the CPU reference's own error is near 1e-5 at K = 1000). 1e-3 is that bound; an fp16
+  // accumulator (near 5e-3 at K = 1000), a lost K step or a NaN read from the padding exceed it.
+  std::string size = std::to_string(c.M) + "x" + std::to_string(c.N) + "x" + std::to_string(c.K);
+  if (c.colMajorB)
+    size += " Bt";
+  report.check(RELU ? "matmul_relu" : "matmul", size, gpu, cpu, f64, 1e-3, paddingUntouched);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  harness::Report report;
+  // M x N x K: square, tall and thin (65 row tiles: the last group of GROUP_M holds one), four
+  // tiles of two K steps, a single element, a K of several steps with a ragged remainder; and B
+  // column-major.
+  std::vector<Case> cases = {{1000, 1000, 1000}, {4097, 63, 129}, {128, 128, 64},
+                             {1, 1, 1},          {33, 17, 200},   {777, 555, 1000, true},
+                             {33, 17, 200, true}};
+  // The CPU emulator is about 1000x slower than a GPU: one or two programs a case.
+  if (harness::smallRun(argc, argv))
+    cases = {{37, 45, 70}, {64, 64, 32}, {1, 1, 1}, {70, 19, 33}, {37, 45, 70, true}};
+  for (Case c : cases) {
+    run<false>(report, c);
+    run<true>(report, c);
+  }
+  return report.exitCode();
+}

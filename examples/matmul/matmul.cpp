@@ -1,0 +1,67 @@
+// Matrix multiplication C = A x B, as in Triton's tutorial 03: fp16 inputs, an fp32 accumulator,
+// fp16 output. Each program computes one BLOCK_M x BLOCK_N tile of C, walking K in BLOCK_K-wide
+// steps with tl::dot. Programs are numbered in groups of GROUP_M rows of tiles ("grouped
+// ordering"): consecutive programs share the same columns of B and a few rows of A, so the blocks
+// running at once reuse more of what is in the L2 cache than a row-major order would. Any strides:
+// a column-major B is stride_bk = 1. RELU fuses an activation into the epilogue, on the fp32
+// accumulator before the rounding to fp16 (the tutorial's leaky_relu, here a plain ReLU), chosen
+// at compile time.
+#include <tilec/tl.hpp>
+
+// A helper of the kernel's own, as the tutorial's @triton.jit leaky_relu: max(x, 0), keeping NaN.
+template <class T> auto relu(const T &x) { return tl::where(x < 0.0f, 0.0f, x); }
+
+template <int BLOCK_M, int BLOCK_N, int BLOCK_K, int GROUP_M, int NUM_WARPS, bool RELU>
+TILEC_KERNEL(num_warps = NUM_WARPS, grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)))
+void matmul_kernel(const tl::half *a, const tl::half *b, tl::half *c, int M, int N, int K,
+                   int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+                   int stride_cn) {
+  // Program id -> the tile of C it computes, in groups of GROUP_M rows of tiles, column by column
+  // within a group.
+  int pid = tl::program_id(0);
+  int num_pid_m = tl::cdiv(M, BLOCK_M);
+  int num_pid_n = tl::cdiv(N, BLOCK_N);
+  int num_pid_in_group = GROUP_M * num_pid_n;
+  int group_id = pid / num_pid_in_group;
+  int first_pid_m = group_id * GROUP_M;
+  int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  int pid_n = (pid % num_pid_in_group) / group_size_m;
+
+  // Pointers to the first [BLOCK_M, BLOCK_K] tile of A and [BLOCK_K, BLOCK_N] tile of B. Rows of A
+  // and columns of B past the matrix wrap around (% M, % N) instead of being masked: they read
+  // valid memory, and the results they feed are never stored.
+  auto offs_am = (pid_m * BLOCK_M + tl::arange<0, BLOCK_M>()) % M;
+  auto offs_bn = (pid_n * BLOCK_N + tl::arange<0, BLOCK_N>()) % N;
+  auto offs_k = tl::arange<0, BLOCK_K>();
+  auto a_ptrs =
+      a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
+  auto b_ptrs =
+      b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
+
+  // Sum over K in fp32; the last step masks the K remainder to 0, which adds nothing.
+  auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    auto a_tile = tl::load(a_ptrs, tl::expand_dims<0>(offs_k) < K - k * BLOCK_K, 0.0f);
+    auto b_tile = tl::load(b_ptrs, tl::expand_dims<1>(offs_k) < K - k * BLOCK_K, 0.0f);
+    accumulator = tl::dot(a_tile, b_tile, accumulator);
+    a_ptrs += BLOCK_K * stride_ak;
+    b_ptrs += BLOCK_K * stride_bk;
+  }
+  if constexpr (RELU)
+    accumulator = relu(accumulator);
+  auto c_tile = tl::cast<tl::half>(accumulator);
+
+  // Store the tile of C, masked to the matrix.
+  auto offs_cm = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  auto offs_cn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  auto c_ptrs =
+      c + stride_cm * tl::expand_dims<1>(offs_cm) + stride_cn * tl::expand_dims<0>(offs_cn);
+  auto c_mask = (tl::expand_dims<1>(offs_cm) < M) & (tl::expand_dims<0>(offs_cn) < N);
+  tl::store(c_ptrs, c_tile, c_mask);
+}
+
+template void matmul_kernel<64, 64, 32, 8, 4, false>(const tl::half *, const tl::half *, tl::half *,
+                                                     int, int, int, int, int, int, int, int, int);
+template void matmul_kernel<64, 64, 32, 8, 4, true>(const tl::half *, const tl::half *, tl::half *,
+                                                    int, int, int, int, int, int, int, int, int);

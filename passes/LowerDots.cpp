@@ -1,0 +1,103 @@
+// lower-dots: every `Dot` becomes its operands staged in shared memory and a `SharedDot` that
+// computes each thread's accumulator elements from them (the portable path: any target, any
+// operand type; docs/plan-tensor-cores.md replaces it by tensor-core instructions where they
+// apply).
+//
+// Runs after: layout-assignment (the result has its layout, the operands theirs) and
+// lower-reductions; before lower-layout-conversions (which lowers conversions inside the
+// operands and the accumulator) and allocate-shared. A Dot that is not the whole init of a Decl /
+// value of an Assign is first hoisted to `decl <var>_dot = dot(...)`.
+// Each `d = dot(a, b, acc)` becomes
+//   shared_write A, a          a [M, K] row-major, rows padded by one 4-byte bank (see below)
+//   shared_write B, b          b [K, N] row-major
+//   barrier                    read-after-write (insert-barriers adds the write-after-read ones)
+//   decl d = shared_dot(A, B, acc=acc)
+// with A and B new SharedBuffers `<a>_smem` / `<b>_smem` (named after the operand's variable, or
+// `<d>_a_smem` / `<d>_b_smem`) in the operands' element type.
+//
+//   before: decl %c: tile<64x64xf32, #L> = dot(%a, %b, acc=%acc)
+//   after:  shared 0 a_smem: f16[64x32] row_stride=34
+//           shared 1 b_smem: f16[32x64] row_stride=64
+//           shared_write 0, %a
+//           shared_write 1, %b
+//           barrier
+//           decl %c: tile<64x64xf32, #L> = shared_dot(0, 1, acc=%acc)
+//
+// Padding: the lanes of a warp own different rows of the result, and at each k they read
+// A[row][k] of their rows: with rows K elements apart those reads fall in few banks when
+// K * elemBytes is a multiple of 128, so A's rows are padded by one bank (max(1, 4 / elemBytes)
+// elements). Lanes read B[k][col] along a row, consecutive banks: no padding.
+#include "passes/LoweringUtil.h"
+#include "passes/Passes.h"
+
+namespace tilec::passes {
+
+namespace {
+
+using namespace ir;
+using lowering::internalError;
+
+class DotLowering {
+public:
+  explicit DotLowering(Kernel &k) : k(k) {}
+
+  void run() {
+    lowering::HoistingRewriter rw(
+        k, [](const Expr &e) { return e && e->kind == ExprKind::Dot; },
+        [this](const Expr &node, const Var &dest, bool isDecl, SourceLoc loc,
+               std::vector<Stmt> &out) { lower(*as<Dot>(node), dest, isDecl, loc, out); },
+        [](const Expr &) { return std::string("dot"); });
+    k.body = rw.rewriteBody(k.body);
+  }
+
+private:
+  int stage(const Expr &x, const std::string &name, int64_t pad) {
+    if (!x->type.layout)
+      internalError("lower-dots: dot operand without a layout (layout-assignment must run first)");
+    SharedBuffer b;
+    b.name = name;
+    b.elemType = x->type.scalarOf();
+    b.elemType.layout = nullptr;
+    b.shape = x->type.shape;
+    b.rowStride = b.shape.back() + pad;
+    b.sizeBytes = lowering::bufferBytes(b);
+    k.buffers.push_back(b);
+    return static_cast<int>(k.buffers.size()) - 1;
+  }
+
+  static std::string operandName(const Expr &x, const Var &dest, const char *which) {
+    if (auto *v = as<VarRef>(x))
+      return v->var->name + "_smem";
+    return dest->name + "_" + which + "_smem";
+  }
+
+  void lower(const Dot &d, const Var &dest, bool isDecl, SourceLoc loc, std::vector<Stmt> &out) {
+    if (!d.type.layout || !sameLayout(d.type.layout, dest->type.layout))
+      internalError("lower-dots: '" + dest->name + "' and its dot differ in layout");
+    int64_t pad = std::max(1, 4 / byteSize(d.a->type.elem));
+    int a = stage(d.a, operandName(d.a, dest, "a"), pad);
+    int b = stage(d.b, operandName(d.b, dest, "b"), 0);
+    out.push_back(SharedWrite::makeTile(a, d.a, loc));
+    out.push_back(SharedWrite::makeTile(b, d.b, loc));
+    out.push_back(Barrier::make(loc));
+    Expr r = SharedDot::make(a, b, d.acc, d.precision, d.type, loc);
+    out.push_back(isDecl ? Decl::make(dest, r, loc) : Assign::make(dest, r, loc));
+  }
+
+  Kernel &k;
+};
+
+class LowerDotsPass : public Pass {
+public:
+  const char *name() const override { return "lower-dots"; }
+  void run(Module &m, PassContext &) override {
+    for (auto &k : m.kernels)
+      DotLowering(k).run();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createLowerDotsPass() { return std::make_unique<LowerDotsPass>(); }
+
+} // namespace tilec::passes
