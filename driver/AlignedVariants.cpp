@@ -5,8 +5,10 @@
 #include "emitters/KernelEmitter.h"
 #include "ir/Clone.h"
 #include "ir/Diagnostics.h"
+#include "ir/IRVisitor.h"
 #include "passes/Passes.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -42,9 +44,61 @@ struct Trial {
   std::string text;
 };
 
-/// Kernel `index` of `pristine` compiled assuming `assumed` divisible by 16; nothing when the
-/// pipeline reports an error (the general kernel compiled, so this is not expected).
-std::optional<Trial> compileAssuming(const ir::Module &pristine, size_t index, const std::set<int> &assumed,
+/// Integer parameters: those a variant may assume equal to 1 instead.
+std::set<int> integers(const ir::Kernel &k) {
+  std::set<int> ids;
+  for (const ir::Var &p : k.params)
+    if (!p->type.pointer &&
+        (p->type.elem == ir::ScalarType::I32 || p->type.elem == ir::ScalarType::I64))
+      ids.insert(p->id);
+  return ids;
+}
+
+/// The bytes the kernel's loads and stores move per access, summed over its accesses: all of
+/// them, and those whose vectors lie along the last dim of their tiles.
+struct VectorBytes {
+  int64_t all = 0, lastDim = 0;
+};
+VectorBytes vectorBytes(const ir::Kernel &k) {
+  VectorBytes r;
+  auto add = [&r](const ir::Type &t, int vec, ir::ScalarType elem) {
+    const ir::Layout *l = t.layout.get();
+    const int64_t bytes = vec * ir::byteSize(elem);
+    r.all += bytes;
+    if (t.rank() < 2 || (l && l->kind == ir::Layout::Kind::Blocked && l->order[0] == t.rank() - 1))
+      r.lastDim += bytes;
+  };
+  ir::forEachExpr(k.body, [&](const ir::ExprNode *e) {
+    if (e->kind == ir::ExprKind::Load)
+      add(e->type, static_cast<const ir::Load *>(e)->vec, e->type.elem);
+  });
+  struct Stores : ir::IRVisitor {
+    std::function<void(const ir::Store *)> f;
+    using ir::IRVisitor::visit;
+    void visit(const ir::Store *s) override {
+      f(s);
+      ir::IRVisitor::visit(s);
+    }
+  } stores;
+  stores.f = [&](const ir::Store *s) { add(s->ptr->type, s->vec, s->value->type.elem); };
+  stores.visit(k.body);
+  return r;
+}
+
+/// Whether assuming a parameter equal to 1 (`b`) gains over not (`a`): wider accesses in all, and
+/// wider along the last dim. Tiles are taken as row-major, as C++ and PyTorch lay them out: a
+/// unit stride of a matmul's `stride_ak` (A's rows contiguous) is assumed, not one of `stride_am`
+/// (a column-major A), nor a transpose's output row stride, which only moves its vectors from one
+/// dim to the other.
+bool unitStrideGains(const VectorBytes &a, const VectorBytes &b) {
+  return b.all > a.all && b.lastDim > a.lastDim;
+}
+
+/// Kernel `index` of `pristine` compiled assuming `assumed` divisible by 16 and `ones` equal to 1;
+/// nothing when the pipeline reports an error (the general kernel compiled, so this is not
+/// expected).
+std::optional<Trial> compileAssuming(const ir::Module &pristine, size_t index,
+                                     const std::set<int> &assumed, const std::set<int> &ones,
                                      const ir::Target &target, const emitters::EmitOptions &opts) {
   ir::Module single;
   single.files = pristine.files;
@@ -52,6 +106,7 @@ std::optional<Trial> compileAssuming(const ir::Module &pristine, size_t index, c
   single.sourceMacros = pristine.sourceMacros;
   single.kernels.push_back(ir::clone(pristine.kernels[index]));
   single.kernels[0].divisibleBy16 = assumed;
+  single.kernels[0].equalToOne = ones;
   std::ostringstream quiet; // the general kernel's compilation reported whatever there is to say
   DiagnosticEngine diags(quiet);
   passes::PassContext ctx{diags, target};
@@ -72,18 +127,46 @@ void addAlignedVariants(const ir::Module &pristine, ir::Module &compiled, const 
     std::set<int> assumed = candidates(pristine.kernels[i]);
     if (assumed.empty())
       continue;
-    std::optional<Trial> best = compileAssuming(pristine, i, assumed, target, opts);
+    std::set<int> ones;
+    std::optional<Trial> best = compileAssuming(pristine, i, assumed, ones, target, opts);
+    // Unit strides: an integer assumed equal to 1 rather than a multiple of 16 where that widens
+    // the vector accesses (Triton specializes arguments equal to 1 alike, at run time; tilec
+    // decides ahead of time, for row-major tiles: unitStrideGains).
+    for (int id : integers(pristine.kernels[i])) {
+      if (!best)
+        break;
+      std::set<int> fewer = assumed, more = ones;
+      fewer.erase(id);
+      more.insert(id);
+      std::optional<Trial> t = compileAssuming(pristine, i, fewer, more, target, opts);
+      if (t && unitStrideGains(vectorBytes(*best->kernel), vectorBytes(*t->kernel))) {
+        assumed = std::move(fewer);
+        ones = std::move(more);
+        best = std::move(t);
+      }
+    }
     if (!best || best->text == kernelText(compiled, k, opts))
       continue;
     // The fewest assumptions with the same code: drop each in turn where the code stays the same.
     for (int id : std::set<int>(assumed)) {
       std::set<int> fewer = assumed;
       fewer.erase(id);
-      if (fewer.empty())
+      if (fewer.empty() && ones.empty())
         continue;
-      std::optional<Trial> t = compileAssuming(pristine, i, fewer, target, opts);
+      std::optional<Trial> t = compileAssuming(pristine, i, fewer, ones, target, opts);
       if (t && t->text == best->text) {
         assumed = std::move(fewer);
+        best = std::move(t);
+      }
+    }
+    for (int id : std::set<int>(ones)) {
+      std::set<int> fewer = ones;
+      fewer.erase(id);
+      if (fewer.empty() && assumed.empty())
+        continue;
+      std::optional<Trial> t = compileAssuming(pristine, i, assumed, fewer, target, opts);
+      if (t && t->text == best->text) {
+        ones = std::move(fewer);
         best = std::move(t);
       }
     }

@@ -198,8 +198,8 @@ std::string KernelEmitter::dimConst(int64_t v) {
   return metaNames_.at(found);
 }
 
-std::string KernelEmitter::blockedType(const Layout &l, const std::vector<int64_t> &shape,
-                                       const std::string &sptOverride) {
+std::string KernelEmitter::rootLayoutType(const Layout &l, const std::vector<int64_t> &shape,
+                                          const std::string &sptOverride) {
   auto wpb = [&](int d) {
     bool allHere = l.warpsPerBlock[d] == k_.settings.numWarps && k_.settings.numWarps > 1;
     return allHere ? numWarpsName_ : std::to_string(l.warpsPerBlock[d]);
@@ -207,6 +207,10 @@ std::string KernelEmitter::blockedType(const Layout &l, const std::vector<int64_
   auto spt = [&](int d) {
     return !sptOverride.empty() && d == l.order[0] ? sptOverride : std::to_string(l.sizePerThread[d]);
   };
+  if (l.kind == Layout::Kind::Mma)
+    return "tilec::rt::Mma16816Acc<" + std::to_string(l.warpsPerBlock[0]) + ", " +
+           std::to_string(l.warpsPerBlock[1]) + ", " + dimConst(shape[0]) + ", " +
+           dimConst(shape[1]) + ">";
   if (l.rank() == 1)
     return "tilec::rt::Blocked1<" + spt(0) + ", TILEC_WARP_SIZE, " + wpb(0) + ", " +
            dimConst(shape[0]) + ">";
@@ -234,12 +238,18 @@ const KernelEmitter::LayoutAlias &KernelEmitter::alias(const LayoutRef &l,
   std::string per;
   for (size_t d = 0; d < g.elemsPerThread.size(); ++d)
     per += (d ? "x" : "") + std::to_string(g.elemsPerThread[d]);
-  if (l->kind == Layout::Kind::Blocked) {
+  if (l->kind == Layout::Kind::Mma) {
+    a.type = rootLayoutType(*l, shape, "");
+    a.comment = "tile " + shapeText(shape) + ": the accumulator of mma.sync m16n8k16, " +
+                std::to_string(l->warpsPerBlock[0]) + "x" + std::to_string(l->warpsPerBlock[1]) +
+                " warps, each 16x16 of every " + std::to_string(16 * l->warpsPerBlock[0]) + "x" +
+                std::to_string(16 * l->warpsPerBlock[1]) + "; " + per + " elements per thread";
+  } else if (l->kind == Layout::Kind::Blocked) {
     if (l->sizePerThread.size() != shape.size() || l->threadsPerWarp.size() != shape.size() ||
         l->warpsPerBlock.size() != shape.size() || l->order.size() != shape.size())
       internalError("malformed layout " + l->str());
     auto sv = sptVec_.find(l->str());
-    a.type = blockedType(*l, shape, sv == sptVec_.end() ? "" : sv->second);
+    a.type = rootLayoutType(*l, shape, sv == sptVec_.end() ? "" : sv->second);
     auto list = [](const std::vector<int> &v) {
       std::string r;
       for (size_t d = 0; d < v.size(); ++d)
@@ -258,12 +268,13 @@ const KernelEmitter::LayoutAlias &KernelEmitter::alias(const LayoutRef &l,
       }
   } else {
     const Layout &p = *l->parent;
-    if (p.kind != Layout::Kind::Blocked || p.rank() != 2 || shape.size() != 1)
-      internalError("only slices of rank-2 blocked layouts are supported: " + l->str());
+    if (p.kind == Layout::Kind::Slice || p.rank() != 2 || shape.size() != 1)
+      internalError("only slices of rank-2 blocked or mma layouts are supported: " + l->str());
     std::vector<int64_t> pshape = shape;
     pshape.insert(pshape.begin() + l->sliceDim, 1);
     auto sv = sptVec_.find(p.str());
-    a.type = "tilec::rt::Slice1<" + blockedType(p, pshape, sv == sptVec_.end() ? "" : sv->second) + ", " +
+    a.type = "tilec::rt::Slice1<" +
+             rootLayoutType(p, pshape, sv == sptVec_.end() ? "" : sv->second) + ", " +
              std::to_string(l->sliceDim) + ">";
     a.comment = "tile " + shapeText(shape) + ": dim " + std::to_string(l->sliceDim) +
                 " of a 2-D layout removed (same values in every thread along it); " + per +
@@ -520,18 +531,24 @@ void KernelEmitter::emit(CodeWriter &w) {
 
 std::vector<std::string> KernelEmitter::alignedTests() const {
   std::vector<std::string> tests;
-  for (size_t i = 0; i < k_.params.size(); ++i)
+  for (size_t i = 0; i < k_.params.size(); ++i) {
     if (k_.alignedVariant && k_.alignedVariant->divisibleBy16.count(k_.params[i]->id))
       tests.push_back(k_.params[i]->type.pointer ? "tilec::rt::aligned_to_16(" + paramNames_[i] + ")"
                                                  : paramNames_[i] + " % 16 == 0");
+    if (k_.alignedVariant && k_.alignedVariant->equalToOne.count(k_.params[i]->id))
+      tests.push_back(paramNames_[i] + " == 1");
+  }
   return tests;
 }
 
 std::string KernelEmitter::alignedAssumptions() const {
-  std::vector<std::string> pointers, integers;
-  for (size_t i = 0; i < k_.params.size(); ++i)
+  std::vector<std::string> pointers, integers, ones;
+  for (size_t i = 0; i < k_.params.size(); ++i) {
     if (k_.alignedVariant && k_.alignedVariant->divisibleBy16.count(k_.params[i]->id))
       (k_.params[i]->type.pointer ? pointers : integers).push_back(paramNames_[i]);
+    if (k_.alignedVariant && k_.alignedVariant->equalToOne.count(k_.params[i]->id))
+      ones.push_back(paramNames_[i]);
+  }
   auto list = [](const std::vector<std::string> &v) {
     std::string r;
     for (size_t i = 0; i < v.size(); ++i)
@@ -544,6 +561,8 @@ std::string KernelEmitter::alignedAssumptions() const {
   if (!integers.empty())
     r += (r.empty() ? "" : " and ") + list(integers) +
          (integers.size() == 1 ? " is a multiple of 16" : " are multiples of 16");
+  if (!ones.empty())
+    r += (r.empty() ? "" : " and ") + list(ones) + (ones.size() == 1 ? " is 1" : " are 1");
   return r;
 }
 

@@ -61,8 +61,8 @@ private:
   const LayoutAlias &alias(const ir::LayoutRef &l, const std::vector<int64_t> &shape);
   std::string layoutName(const ir::Type &t) { return alias(t.layout, t.shape).name; }
   std::string dimConst(int64_t v);
-  std::string blockedType(const ir::Layout &l, const std::vector<int64_t> &shape,
-                          const std::string &sptOverride);
+  std::string rootLayoutType(const ir::Layout &l, const std::vector<int64_t> &shape,
+                             const std::string &sptOverride);
   std::string vecConst(const void *node, int vec, const std::string &hint, const ir::Type &elem,
                        const ir::LayoutRef &layout, bool store);
 
@@ -108,6 +108,8 @@ private:
   /// `v = shared_dot(...)`: each thread's elements of the product, a k loop over the staged
   /// operands (lower-dots).
   void sharedDot(const ir::Var &v, const ir::SharedDot *d);
+  /// The k loop of a shared_dot in an #mma layout: ldmatrix fragments and mma.sync into `acc`.
+  void mmaLoop(const std::string &acc, const ir::Type &t, const ir::SharedDot *d);
   /// Unrolled loops over the per-thread elements of `t`; `body` prints the innermost statement
   /// given the indices. `vecDim`/`vecStep`: that dim steps by a vector width (`vecWidth`
   /// elements) instead of 1. Inside a streamed run (below), only the current chunk's elements.

@@ -538,6 +538,8 @@ void KernelEmitter::sharedDot(const Var &v, const SharedDot *d) {
   else if (!accVar || accVar->var != v)
     forEachElem(
         t, [&](const Idx &idx) { w_->line(sumAt(idx) + " = " + elem(d->acc, idx).text + ";"); });
+  if (t.layout->kind == Layout::Kind::Mma)
+    return mmaLoop(sum, t, d);
   const std::string &kk = dotIdx_, ak = names_.unique(a + "_k"), bk = names_.unique(b + "_k");
   auto operand = [&](const std::string &buf, const std::string &at) {
     std::string x = buf + "[" + at + "]";
@@ -583,6 +585,59 @@ void KernelEmitter::sharedDot(const Var &v, const SharedDot *d) {
     forEachElem(t, [&](const Idx &idx) {
       w_->line(lhs(v, idx) + " = " + roundTo(t.elem, sumAt(idx)).text + ";");
     });
+}
+
+void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedDot *d) {
+  const SharedBuffer &A = k_.buffers.at(d->bufferA), &B = k_.buffers.at(d->bufferB);
+  const std::string &a = bufferNames_.at(d->bufferA), &b = bufferNames_.at(d->bufferB);
+  const std::string mma = A.elemType.elem == ScalarType::BF16 ? "tilec::rt::mma_m16n8k16_bf16_f32"
+                                                              : "tilec::rt::mma_m16n8k16_f16_f32";
+  std::string L = layoutName(t);
+  const std::string &kk = dotIdx_, &i = idxNames_[0], &j = idxNames_[1];
+  const std::string af = names_.unique(a + "_frag"), bf = names_.unique(b + "_frag"),
+                    bpair = names_.unique("b_pair"), cf = names_.unique("c_frag");
+  w_->line("// mma.sync m16n8k16, k by 16: each warp loads its fragments of " + a +
+           " (ldmatrix) and " + b +
+           " (ldmatrix .trans) and adds their products into its accumulators");
+  w_->line("TILEC_UNROLL");
+  auto loop = w_->block("for (int " + kk + " = 0; " + kk + " < " + dimConst(A.shape[1]) + "; " +
+                        kk + " += 16)");
+  w_->line("uint32_t " + af + "[" + L + "::REP0][4];  // A: m16 block " + i + ", k " + kk + " .. " +
+           kk + " + 15");
+  w_->line("TILEC_UNROLL");
+  {
+    auto s = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
+    call("tilec::rt::ldmatrix_x4(",
+         {af + "[" + i + "]", "&" + a + "[" + L + "::a_row(" + i + ") * " +
+                                  std::to_string(A.rowStride) + " + " + kk + " + " + L +
+                                  "::a_col()]"},
+         ");");
+  }
+  w_->line("uint32_t " + bf + "[" + L + "::REP1 / 2][4];  // B: n8 blocks 2 " + j + " and 2 " + j +
+           " + 1, k " + kk + " .. " + kk + " + 15");
+  w_->line("TILEC_UNROLL");
+  {
+    auto s = w_->block("for (int " + j + " = 0; " + j + " < " + L + "::REP1 / 2; ++" + j + ")");
+    call("tilec::rt::ldmatrix_x4_trans(",
+         {bf + "[" + j + "]", "&" + b + "[(" + kk + " + " + L + "::b_row()) * " +
+                                  std::to_string(B.rowStride) + " + " + L + "::b_col(" + j + ")]"},
+         ");");
+  }
+  w_->line("TILEC_UNROLL");
+  auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
+  w_->line("TILEC_UNROLL");
+  auto sj = w_->block("for (int " + j + " = 0; " + j + " < " + L + "::REP1; ++" + j + ")");
+  // The accumulator of blocks (i, j) is elements [2 i .. 2 i + 1][2 j .. 2 j + 1] of the tile.
+  auto at = [&](int r, int c) {
+    return acc + "[2 * " + i + (r ? " + 1" : "") + "][2 * " + j + (c ? " + 1" : "") + "]";
+  };
+  call("const uint32_t " + bpair + "[2] = {",
+       {bf + "[" + j + " / 2][" + j + " % 2 * 2]", bf + "[" + j + " / 2][" + j + " % 2 * 2 + 1]"},
+       "};");
+  call("float " + cf + "[4] = {", {at(0, 0), at(0, 1), at(1, 0), at(1, 1)}, "};");
+  w_->line(mma + "(" + cf + ", " + af + "[" + i + "], " + bpair + ", " + cf + ");");
+  for (int e = 0; e < 4; ++e)
+    w_->line(at(e / 2, e % 2) + " = " + cf + "[" + std::to_string(e) + "];");
 }
 
 void KernelEmitter::prefetchComment(const If *s) {

@@ -512,9 +512,14 @@ struct Kernel {
   /// 16 bytes, an integer's value a multiple of 16 (Triton's divisibility-16 specialization). Set
   /// only on an aligned variant, whose launcher checks them; empty for the general kernel.
   std::set<int> divisibleBy16;
-  /// The same instantiation compiled under `divisibleBy16` assumptions, where that changes the code
-  /// (wider or unchecked vector accesses); the launcher picks it when its arguments qualify. Set by
-  /// the driver after the pipeline (driver/AlignedVariants.h); null when there is none.
+  /// Integer parameters (by id) this compilation assumes equal to 1 (Triton's specialization of
+  /// arguments equal to 1: a unit stride makes `offs * stride` contiguous). Set only on an aligned
+  /// variant, whose launcher checks them; disjoint from `divisibleBy16`.
+  std::set<int> equalToOne;
+  /// The same instantiation compiled under `divisibleBy16` / `equalToOne` assumptions, where that
+  /// changes the code (wider or unchecked vector accesses); the launcher picks it when its
+  /// arguments qualify. Set by the driver after the pipeline (driver/AlignedVariants.h); null when
+  /// there is none.
   std::shared_ptr<const Kernel> alignedVariant;
 };
 

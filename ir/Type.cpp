@@ -74,13 +74,22 @@ LayoutRef Layout::slice(LayoutRef parent, int dim) {
   return l;
 }
 
+LayoutRef Layout::mma(int warpsM, int warpsN) {
+  auto l = std::make_shared<Layout>();
+  l->kind = Kind::Mma;
+  l->warpsPerBlock = {warpsM, warpsN};
+  return l;
+}
+
 int Layout::rank() const {
   if (kind == Kind::Blocked)
     return static_cast<int>(order.size());
+  if (kind == Kind::Mma)
+    return 2;
   return parent->rank() - 1;
 }
 
-const Layout &Layout::root() const { return kind == Kind::Blocked ? *this : parent->root(); }
+const Layout &Layout::root() const { return kind != Kind::Slice ? *this : parent->root(); }
 
 static void list(std::ostream &os, const std::vector<int> &v) {
   os << '[';
@@ -93,6 +102,12 @@ std::string Layout::str() const {
   std::ostringstream os;
   if (kind == Kind::Slice) {
     os << "#slice<dim=" << sliceDim << ", " << parent->str() << '>';
+    return os.str();
+  }
+  if (kind == Kind::Mma) {
+    os << "#mma<m16n8k16, wpb=";
+    list(os, warpsPerBlock);
+    os << '>';
     return os.str();
   }
   os << "#blocked<spt=";
@@ -112,6 +127,8 @@ bool operator==(const Layout &a, const Layout &b) {
     return false;
   if (a.kind == Layout::Kind::Slice)
     return a.sliceDim == b.sliceDim && *a.parent == *b.parent;
+  if (a.kind == Layout::Kind::Mma)
+    return a.warpsPerBlock == b.warpsPerBlock;
   return a.sizePerThread == b.sizePerThread && a.threadsPerWarp == b.threadsPerWarp &&
          a.warpsPerBlock == b.warpsPerBlock && a.order == b.order;
 }
@@ -142,6 +159,16 @@ LayoutGeometry geometry(const Layout &layout, const std::vector<int64_t> &shape)
         continue;
       g.elemsPerThread.push_back(pg.elemsPerThread[d]);
       g.coverage.push_back(pg.coverage[d]);
+    }
+    return g;
+  }
+  if (layout.kind == Layout::Kind::Mma) {
+    // Per 16 x 16 unit of a warp: 2 rows x 4 columns a thread; a dim under one unit (size 1, the
+    // parent of a slice) is replicated.
+    for (size_t d = 0; d < 2; ++d) {
+      int64_t cov = 16 * int64_t(layout.warpsPerBlock[d]);
+      g.elemsPerThread.push_back(shape[d] >= cov ? shape[d] / cov * (d == 0 ? 2 : 4) : 1);
+      g.coverage.push_back(cov);
     }
     return g;
   }

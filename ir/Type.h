@@ -29,25 +29,31 @@ using LayoutRef = std::shared_ptr<const Layout>;
 
 /// How the elements of a tile are distributed over the threads of a block (Triton's encodings).
 ///
-/// Blocked: along each dim d a thread owns `sizePerThread[d]` consecutive elements; `threadsPerWarp[d]`
-/// lanes and `warpsPerBlock[d]` warps tile the dim; `order` lists dims fastest first (lane and warp
-/// ids are split over dims in that order). The pattern repeats to cover the tile; a tile smaller than
-/// the pattern is replicated (several threads hold the same element).
-/// Slice: the layout of `parent` with dimension `dim` removed (the result of reducing along `dim`, or
-/// the operand of expand_dims at `dim`); elements are replicated over the threads along `dim`.
+/// Blocked: along each dim d a thread owns `sizePerThread[d]` consecutive elements;
+/// `threadsPerWarp[d]` lanes and `warpsPerBlock[d]` warps tile the dim; `order` lists dims fastest
+/// first (lane and warp ids are split over dims in that order). The pattern repeats to cover the
+/// tile; a tile smaller than the pattern is replicated (several threads hold the same element).
+/// Slice: the layout of `parent` with dimension `dim` removed (the result of reducing along `dim`,
+/// or the operand of expand_dims at `dim`); elements are replicated over the threads along `dim`.
+/// Mma: the accumulator of the warp-wide `mma.sync.m16n8k16` (rank 2): `warpsPerBlock` = [WM, WN]
+/// warps, warp (wm, wn) holding per 16 x 16 unit of the tile (units repeat every 16 WM rows and
+/// 16 WN columns) rows wm*16 + {g, g + 8} and columns wn*16 + {0, 8} + 2t + {0, 1}, with g = lane /
+/// 4 and t = lane % 4 (PTX ISA, "Matrix fragments for mma.m16n8k16"; tilec/cuda/tensor_core.cuh
+/// Mma16816Acc). Every element has one owner; a dim of size 1 (the parent of a slice) replicates.
 struct Layout {
-  enum class Kind : uint8_t { Blocked, Slice };
+  enum class Kind : uint8_t { Blocked, Slice, Mma };
   Kind kind = Kind::Blocked;
-  std::vector<int> sizePerThread, threadsPerWarp, warpsPerBlock, order; // Blocked
+  std::vector<int> sizePerThread, threadsPerWarp, warpsPerBlock, order; // Blocked; Mma: warps
   LayoutRef parent;                                                     // Slice
   int sliceDim = -1;                                                    // Slice
 
   static LayoutRef blocked(std::vector<int> sizePerThread, std::vector<int> threadsPerWarp,
                            std::vector<int> warpsPerBlock, std::vector<int> order);
   static LayoutRef slice(LayoutRef parent, int dim);
+  static LayoutRef mma(int warpsM, int warpsN);
 
   int rank() const;
-  /// The blocked layout at the root of a chain of slices (itself when blocked).
+  /// The blocked or mma layout at the root of a chain of slices (itself when not a slice).
   const Layout &root() const;
   /// Canonical text, e.g. `#blocked<spt=[1,4], tpw=[4,8], wpb=[4,1], order=[1,0]>` or
   /// `#slice<dim=1, #blocked<...>>`.

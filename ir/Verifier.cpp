@@ -246,6 +246,14 @@ private:
                     what + ": malformed slice layout");
       return checkLayout(*l.parent, rank + 1, what);
     }
+    if (l.kind == Layout::Kind::Mma) {
+      TILEC_REQUIRE(
+          l.warpsPerBlock.size() == 2 && isPow2(l.warpsPerBlock[0]) && isPow2(l.warpsPerBlock[1]) &&
+              l.warpsPerBlock[0] * l.warpsPerBlock[1] == k.settings.numWarps && k.warpSize == 32,
+          what + ": layout " + l.str() + " does not fit " + std::to_string(k.settings.numWarps) +
+              " warps of 32 lanes");
+      return;
+    }
     size_t r = l.order.size();
     TILEC_REQUIRE(l.sizePerThread.size() == r && l.threadsPerWarp.size() == r &&
                       l.warpsPerBlock.size() == r,

@@ -15,7 +15,7 @@
 // with A and B new SharedBuffers `<a>_smem` / `<b>_smem` (named after the operand's variable, or
 // `<d>_a_smem` / `<d>_b_smem`) in the operands' element type.
 //
-//   before: decl %c: tile<64x64xf32, #L> = dot(%a, %b, acc=%acc)
+//   before: decl %c: tile<64x64xf32, #L> = dot(%a, %b, acc=%acc)         (#L blocked, fp16 a, b)
 //   after:  shared 0 a_smem: f16[64x32] row_stride=34
 //           shared 1 b_smem: f16[32x64] row_stride=64
 //           shared_write 0, %a
@@ -23,10 +23,16 @@
 //           barrier
 //           decl %c: tile<64x64xf32, #L> = shared_dot(0, 1, acc=%acc)
 //
-// Padding: the lanes of a warp own different rows of the result, and at each k they read
-// A[row][k] of their rows: with rows K elements apart those reads fall in few banks when
-// K * elemBytes is a multiple of 128, so A's rows are padded by one bank (max(1, 4 / elemBytes)
-// elements). Lanes read B[k][col] along a row, consecutive banks: no padding.
+// Padding, per-thread products (a blocked result): the lanes of a warp own different rows of the
+// result, and at each k they read A[row][k] of their rows: with rows K elements apart those reads
+// fall in few banks when K * elemBytes is a multiple of 128, so A's rows are padded by one bank
+// (max(1, 4 / elemBytes) elements). Lanes read B[k][col] along a row, consecutive banks: no
+// padding.
+// Padding, mma.sync (an #mma result): the emitter reads both operands with ldmatrix, eight lanes
+// naming eight 16-byte rows at once; both buffers' rows are padded by 16 bytes: the rows stay
+// 16-byte aligned, and as a row (16 or more 16-bit elements) is a multiple of 32 bytes the stride
+// is an odd multiple of 16, so eight consecutive rows start in the eight different groups of four
+// banks (step 4 of docs/plan-tensor-cores.md swizzles instead, without the padding).
 #include "passes/LoweringUtil.h"
 #include "passes/Passes.h"
 
@@ -74,9 +80,12 @@ private:
   void lower(const Dot &d, const Var &dest, bool isDecl, SourceLoc loc, std::vector<Stmt> &out) {
     if (!d.type.layout || !sameLayout(d.type.layout, dest->type.layout))
       internalError("lower-dots: '" + dest->name + "' and its dot differ in layout");
-    int64_t pad = std::max(1, 4 / byteSize(d.a->type.elem));
-    int a = stage(d.a, operandName(d.a, dest, "a"), pad);
-    int b = stage(d.b, operandName(d.b, dest, "b"), 0);
+    const bool mma = d.type.layout->kind == Layout::Kind::Mma;
+    const int64_t elemBytes = byteSize(d.a->type.elem);
+    int64_t padA = mma ? 16 / elemBytes : std::max<int64_t>(1, 4 / elemBytes);
+    int64_t padB = mma ? 16 / elemBytes : 0;
+    int a = stage(d.a, operandName(d.a, dest, "a"), padA);
+    int b = stage(d.b, operandName(d.b, dest, "b"), padB);
     out.push_back(SharedWrite::makeTile(a, d.a, loc));
     out.push_back(SharedWrite::makeTile(b, d.b, loc));
     out.push_back(Barrier::make(loc));

@@ -26,7 +26,7 @@ struct RootView {
 };
 
 inline RootView rootView(const ir::Layout &l, const std::vector<int64_t> &shape) {
-  if (l.kind == ir::Layout::Kind::Blocked) {
+  if (l.kind != ir::Layout::Kind::Slice) {
     RootView v{&l, shape, {}};
     for (size_t d = 0; d < shape.size(); ++d)
       v.rootDim.push_back(static_cast<int>(d));

@@ -15,7 +15,7 @@ mkdir -p "$out"
 : >"$out/sanitizers.log"
 arch=${TILEC_GPU_ARCH:-90a}
 examples=(vector_add softmax layer_norm swiglu transpose rms_norm gelu_and_mul cross_entropy matmul) # examples/<name>/main.cu
-tests=(row_sum col_reduce row_argmax convert int_ops nested_reduce plain_scale math_ops names loops functions math_more program_order generic aligned streamed tensor_core) # tests/gpu/<name>.cu
+tests=(row_sum col_reduce row_argmax convert int_ops nested_reduce plain_scale math_ops names loops functions math_more program_order generic aligned streamed dot tensor_core) # tests/gpu/<name>.cu
 programs=("${examples[@]}" "${tests[@]}")
 status=0
 

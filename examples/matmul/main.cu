@@ -21,6 +21,9 @@ constexpr int BLOCK_M = 64, BLOCK_N = 64, BLOCK_K = 32, GROUP_M = 8, NUM_WARPS =
 struct Case {
   int M, N, K;
   bool colMajorB = false; // B stored as N rows of K (stride_bk = 1): the layout of a transposed B
+  /// Rows packed (strides K and N, no padding): with N and K multiples of 16 and 16-byte aligned
+  /// buffers, the launcher runs the kernel's aligned variant (unit strides, 16-byte vector loads).
+  bool packed = false;
 };
 
 template <bool RELU>
@@ -44,9 +47,10 @@ template <bool RELU> void run(harness::Report &report, Case c) {
   const tl::half nan = tl::half::fromBits(0xFFFF); // what DeviceBuffer::poison writes
   // A: M rows of K, row stride K + 5. B: K rows of N (row stride N + 3), or column-major: N
   // columns of K, each stored contiguously, K + 5 apart. C: M rows of N, row stride N + 3.
-  const int stride_am = c.K + 5, stride_ak = 1;
-  const int stride_bk = c.colMajorB ? 1 : c.N + 3, stride_bn = c.colMajorB ? c.K + 5 : 1;
-  const int stride_cm = c.N + 3, stride_cn = 1;
+  const int padA = c.packed ? 0 : 5, padC = c.packed ? 0 : 3;
+  const int stride_am = c.K + padA, stride_ak = 1;
+  const int stride_bk = c.colMajorB ? 1 : c.N + padC, stride_bn = c.colMajorB ? c.K + padA : 1;
+  const int stride_cm = c.N + padC, stride_cn = 1;
   const size_t na = size_t(c.M) * stride_am;
   const size_t nb = c.colMajorB ? size_t(c.N) * stride_bn : size_t(c.K) * stride_bk;
   const size_t nc = size_t(c.M) * stride_cm;
@@ -54,8 +58,8 @@ template <bool RELU> void run(harness::Report &report, Case c) {
   auto bAt = [&](int k, int n) { return size_t(k) * stride_bk + size_t(n) * stride_bn; };
 
   // Fresh random fp16 values in [-1, 1), a seed per buffer, run and instantiation; NaN padding.
-  const uint64_t seed =
-      ((uint64_t(c.M) * 7919 + c.N) * 7919 + c.K) * 8 + (c.colMajorB ? 4 : 0) + (RELU ? 2 : 0);
+  const uint64_t seed = ((uint64_t(c.M) * 7919 + c.N) * 7919 + c.K) * 16 + (c.packed ? 8 : 0) +
+                        (c.colMajorB ? 4 : 0) + (RELU ? 2 : 0);
   const auto af = harness::randomFloats(na, -1, 1, seed);
   const auto bf = harness::randomFloats(nb, -1, 1, seed + 1);
   std::vector<tl::half> a(na, nan), b(nb, nan), ref(nc, nan), out(nc);
@@ -112,6 +116,8 @@ template <bool RELU> void run(harness::Report &report, Case c) {
   std::string size = std::to_string(c.M) + "x" + std::to_string(c.N) + "x" + std::to_string(c.K);
   if (c.colMajorB)
     size += " Bt";
+  if (c.packed)
+    size += " packed";
   report.check(RELU ? "matmul_relu" : "matmul", size, gpu, cpu, f64, 1e-3, paddingUntouched);
 }
 
@@ -122,12 +128,25 @@ int main(int argc, char **argv) {
   // M x N x K: square, tall and thin (65 row tiles: the last group of GROUP_M holds one), four
   // tiles of two K steps, a single element, a K of several steps with a ragged remainder; and B
   // column-major.
-  std::vector<Case> cases = {{1000, 1000, 1000}, {4097, 63, 129}, {128, 128, 64},
-                             {1, 1, 1},          {33, 17, 200},   {777, 555, 1000, true},
-                             {33, 17, 200, true}};
+  // Packed: the aligned variant (N and K multiples of 16), ragged M and a K remainder of 16.
+  std::vector<Case> cases = {{1000, 1000, 1000},
+                             {4097, 63, 129},
+                             {128, 128, 64},
+                             {1, 1, 1},
+                             {33, 17, 200},
+                             {777, 555, 1000, true},
+                             {33, 17, 200, true},
+                             {1000, 1024, 1008, false, true},
+                             {4096, 4096, 4096, false, true}};
   // The CPU emulator is about 1000x slower than a GPU: one or two programs a case.
   if (harness::smallRun(argc, argv))
-    cases = {{37, 45, 70}, {64, 64, 32}, {1, 1, 1}, {70, 19, 33}, {37, 45, 70, true}};
+    cases = {{37, 45, 70},
+             {64, 64, 32},
+             {1, 1, 1},
+             {70, 19, 33},
+             {37, 45, 70, true},
+             {70, 64, 48, false, true},
+             {16, 128, 16, false, true}};
   for (Case c : cases) {
     run<false>(report, c);
     run<true>(report, c);

@@ -28,22 +28,27 @@ void matmul_kernel(const tl::half *a, const tl::half *b, tl::half *c, int M, int
   int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   int pid_n = (pid % num_pid_in_group) / group_size_m;
 
-  // Pointers to the first [BLOCK_M, BLOCK_K] tile of A and [BLOCK_K, BLOCK_N] tile of B. Rows of A
-  // and columns of B past the matrix wrap around (% M, % N) instead of being masked: they read
-  // valid memory, and the results they feed are never stored.
-  auto offs_am = (pid_m * BLOCK_M + tl::arange<0, BLOCK_M>()) % M;
-  auto offs_bn = (pid_n * BLOCK_N + tl::arange<0, BLOCK_N>()) % N;
+  // Pointers to the first [BLOCK_M, BLOCK_K] tile of A and [BLOCK_K, BLOCK_N] tile of B. Triton's
+  // tutorial wraps rows of A and columns of B past the matrix around (% M, % N); here they are
+  // masked instead: tilec's axis analysis cannot prove wrapped offsets contiguous (the remainder
+  // of a value it cannot prove non-negative), and the loads of B would not be vectorized.
+  auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   auto offs_k = tl::arange<0, BLOCK_K>();
   auto a_ptrs =
       a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   auto b_ptrs =
       b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
 
-  // Sum over K in fp32; the last step masks the K remainder to 0, which adds nothing.
+  // Sum over K in fp32; masked-off elements load as 0, which adds nothing.
   auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    auto a_tile = tl::load(a_ptrs, tl::expand_dims<0>(offs_k) < K - k * BLOCK_K, 0.0f);
-    auto b_tile = tl::load(b_ptrs, tl::expand_dims<1>(offs_k) < K - k * BLOCK_K, 0.0f);
+    auto a_tile = tl::load(
+        a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K),
+        0.0f);
+    auto b_tile = tl::load(
+        b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N),
+        0.0f);
     accumulator = tl::dot(a_tile, b_tile, accumulator);
     a_ptrs += BLOCK_K * stride_ak;
     b_ptrs += BLOCK_K * stride_bk;
@@ -53,11 +58,9 @@ void matmul_kernel(const tl::half *a, const tl::half *b, tl::half *c, int M, int
   auto c_tile = tl::cast<tl::half>(accumulator);
 
   // Store the tile of C, masked to the matrix.
-  auto offs_cm = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  auto offs_cn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   auto c_ptrs =
-      c + stride_cm * tl::expand_dims<1>(offs_cm) + stride_cn * tl::expand_dims<0>(offs_cn);
-  auto c_mask = (tl::expand_dims<1>(offs_cm) < M) & (tl::expand_dims<0>(offs_cn) < N);
+      c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
+  auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   tl::store(c_ptrs, c_tile, c_mask);
 }
 

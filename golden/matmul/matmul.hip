@@ -20,21 +20,21 @@ using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, B
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 2, 32, NUM_WARPS, 1, 1, 64, 1>, 1>;
-// tile 64x32: 1x1 contiguous per thread, 2x32 lanes, 4x1 warps, dim 1 fastest; 8x1 elements per
-// thread
-using L3 = tilec::rt::Blocked2<1, 1, 2, 32, NUM_WARPS, 1, 1, 64, BLOCK_K>;
-// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
-// thread
-using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, 1, 64>, 0>;
-// tile 32x64: 1x1 contiguous per thread, 1x64 lanes, 4x1 warps, dim 1 fastest; 8x1 elements per
-// thread
-using L5 = tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, BLOCK_K, 64>;
-// tile 64x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, 4, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
-using L7 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, 64, 1>, 1>;
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64x32: 1x1 contiguous per thread, 2x32 lanes, 4x1 warps, dim 1 fastest; 8x1 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, 1, 2, 32, NUM_WARPS, 1, 1, 64, BLOCK_K>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, 1, 64>, 0>;
+// tile 32x64: 1x1 contiguous per thread, 1x64 lanes, 4x1 warps, dim 1 fastest; 8x1 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, BLOCK_K, 64>;
+// tile 64x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
+// thread
+using L7 = tilec::rt::Blocked2<1, 4, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
 // tile 64x64: 1x1 contiguous per thread, 1x64 lanes, 4x1 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, 64, 64>;
@@ -67,7 +67,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:29: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:36: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:37: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -78,167 +78,160 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:34: auto offs_am = (pid_m * BLOCK_M + tl::arange<0, BLOCK_M>()) % M;
+  // matmul.cpp:35: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = (pid_m * BLOCK_M + L2::coord0(i)) % M;
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
   }
-  // matmul.cpp:37: auto a_ptrs =
-  const __half *a_ptrs[L3::ELEMS0][L3::ELEMS1];
+  int offs_am_store[L3::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:38: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
+    for (int j = 0; j < L4::ELEMS1; ++j) {
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:35: auto offs_bn = (pid_n * BLOCK_N + tl::arange<0, BLOCK_N>()) % N;
-  int offs_bn[L4::ELEMS];
+  // matmul.cpp:36: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS; ++i) {
-    offs_bn[i] = (pid_n * BLOCK_N + L4::coord0(i)) % N;
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:39: auto b_ptrs =
-  const __half *b_ptrs[L5::ELEMS0][L5::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L5::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
-  }
-  // matmul.cpp:43: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L6::ELEMS0][L6::ELEMS1];
+  // matmul.cpp:40: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:44: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:44: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:45: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:45: auto a_tile = tl::load(a_ptrs, tl::expand_dims<0>(offs_k) < K - k * BLOCK_K, 0.0f);
-    __half a_tile[L3::ELEMS0][L3::ELEMS1];
+    // matmul.cpp:46: auto a_tile = tl::load(
+    __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L3::ELEMS0; ++i) {
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L3::ELEMS1; ++j) {
-        a_tile[i][j] = (offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:46: auto b_tile = tl::load(b_ptrs, tl::expand_dims<1>(offs_k) < K - k * BLOCK_K, 0.0f);
-    __half b_tile[L5::ELEMS0][L5::ELEMS1];
+    // matmul.cpp:49: auto b_tile = tl::load(
+    __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L5::ELEMS0; ++i) {
+    for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L5::ELEMS1; ++j) {
-        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:47: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:52: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L3::ELEMS0; ++i) {
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L3::ELEMS1; ++j) {
-        a_tile_smem[L3::coord0(i) * 34 + L3::coord1(j)] = a_tile[i][j];
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[L4::coord0(i) * 34 + L4::coord1(j)] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L5::ELEMS0; ++i) {
+    for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L5::ELEMS1; ++j) {
-        b_tile_smem[L5::coord0(i) * 64 + L5::coord1(j)] = b_tile[i][j];
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[L6::coord0(i) * 64 + L6::coord1(j)] = b_tile[i][j];
       }
     }
     __syncthreads();
     // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; ++kk) {
-      float a_tile_smem_k[L6::ELEMS0];
+      float a_tile_smem_k[L7::ELEMS0];
       TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        a_tile_smem_k[i] = tilec::rt::to_float(a_tile_smem[L6::coord0(i) * 34 + kk]);
+      for (int i = 0; i < L7::ELEMS0; ++i) {
+        a_tile_smem_k[i] = tilec::rt::to_float(a_tile_smem[L7::coord0(i) * 34 + kk]);
       }
-      float b_tile_smem_k[L6::ELEMS1];
+      float b_tile_smem_k[L7::ELEMS1];
       TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem_k[j] = tilec::rt::to_float(b_tile_smem[kk * 64 + L6::coord1(j)]);
+      for (int j = 0; j < L7::ELEMS1; ++j) {
+        b_tile_smem_k[j] = tilec::rt::to_float(b_tile_smem[kk * 64 + L7::coord1(j)]);
       }
       TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      for (int i = 0; i < L7::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; ++j) {
+        for (int j = 0; j < L7::ELEMS1; ++j) {
           accumulator[i][j] = accumulator[i][j] + a_tile_smem_k[i] * b_tile_smem_k[j];
         }
       }
     }
-    // matmul.cpp:48: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:53: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
-    for (int i = 0; i < L3::ELEMS0; ++i) {
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L3::ELEMS1; ++j) {
+      for (int j = 0; j < L4::ELEMS1; ++j) {
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:49: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:54: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
-    for (int i = 0; i < L5::ELEMS0; ++i) {
+    for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L5::ELEMS1; ++j) {
+      for (int j = 0; j < L6::ELEMS1; ++j) {
         b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
       }
     }
   }
-  // matmul.cpp:57: auto offs_cn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_cn[L4::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS; ++i) {
-    offs_cn[i] = pid_n * BLOCK_N + L4::coord0(i);
-  }
-  // matmul.cpp:56: auto offs_cm = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_cm[L7::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS; ++i) {
-    offs_cm[i] = pid_m * BLOCK_M + L7::coord0(i);
-  }
-  // matmul.cpp:60: auto c_mask = (tl::expand_dims<1>(offs_cm) < M) & (tl::expand_dims<0>(offs_cn) < N);
+  // matmul.cpp:63: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      c_mask[i][j] = offs_cm[i] < M && offs_cn[j] < N;
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:58: auto c_ptrs =
+  // matmul.cpp:61: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      c_ptrs[i][j] = c + stride_cm * offs_cm[i] + stride_cn * offs_cn[j];
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:53: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L6::ELEMS0][L6::ELEMS1];
+  // matmul.cpp:58: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
+  for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
+    for (int j = 0; j < L7::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:61: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:64: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
+  for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      store_cvt_smem[L6::coord0(i) * 64 + L6::coord1(j)] = c_tile[i][j];
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -260,6 +253,271 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   }
 }
 
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bk
+// and stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK_M = 64;  // meta-parameter
+constexpr int BLOCK_N = 64;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 16, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 16, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64x32: 1x8 contiguous per thread, 16x4 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 16, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
+// tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
+// tile 64x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
+// thread
+using L7 = tilec::rt::Blocked2<1, 4, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
+// tile 64x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 64>;
+constexpr int SMEM_BYTES = 8448;  // shared memory per block
+// registers: about 56 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4352);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:21: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:22: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:23: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:24: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:25: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:26: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:27: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:28: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:29: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:37: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:35: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:38: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:36: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:40: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:44: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:45: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    // matmul.cpp:46: auto a_tile = tl::load(
+    __half a_tile[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile[i][j], a_ptrs[i][j],
+                                                 offs_am[i] < M && offs_k[j] < K - k * BLOCK_K,
+                                                 tilec::rt::to_f16(0.0f));
+      }
+    }
+    // matmul.cpp:49: auto b_tile = tl::load(
+    __half b_tile[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+        tilec::rt::load_vec_if<B_TILE_VEC, true>(
+            &b_tile[i][j], b_ptrs[i][j], offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N,
+            tilec::rt::to_f16(0.0f));
+      }
+    }
+    // matmul.cpp:52: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[L4::coord0(i) * 34 + L4::coord1(j)] = a_tile[i][j];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[L6::coord0(i) * 64 + L6::coord1(j)] = b_tile[i][j];
+      }
+    }
+    __syncthreads();
+    // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem at its columns
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; ++kk) {
+      float a_tile_smem_k[L7::ELEMS0];
+      TILEC_UNROLL
+      for (int i = 0; i < L7::ELEMS0; ++i) {
+        a_tile_smem_k[i] = tilec::rt::to_float(a_tile_smem[L7::coord0(i) * 34 + kk]);
+      }
+      float b_tile_smem_k[L7::ELEMS1];
+      TILEC_UNROLL
+      for (int j = 0; j < L7::ELEMS1; ++j) {
+        b_tile_smem_k[j] = tilec::rt::to_float(b_tile_smem[kk * 64 + L7::coord1(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::ELEMS1; ++j) {
+          accumulator[i][j] = accumulator[i][j] + a_tile_smem_k[i] * b_tile_smem_k[j];
+        }
+      }
+    }
+    // matmul.cpp:53: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:54: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:63: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:61: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:58: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:64: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+      if (c_mask[i][j])
+        tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
 } // namespace matmul_kernel_64_64_32_8_4_0
 
 /// Launches matmul_kernel<64, 64, 32, 8, 4, false> on `stream` with
@@ -270,9 +528,21 @@ hipError_t launch_matmul_kernel_64_64_32_8_4_0(dim3 grid, hipStream_t stream, co
                                                int stride_bn, int stride_cm, int stride_cn) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  hipLaunchKernelGGL(matmul_kernel_64_64_32_8_4_0::matmul_kernel, grid,
-                     dim3(matmul_kernel_64_64_32_8_4_0::NUM_THREADS), 0, stream, a, b, c, M, N, K,
-                     stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
+  // stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
+                       stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
+  if (aligned) {
+    hipLaunchKernelGGL(matmul_kernel_64_64_32_8_4_0::aligned::matmul_kernel, grid,
+                       dim3(matmul_kernel_64_64_32_8_4_0::NUM_THREADS), 0, stream, a, b, c, M, N, K,
+                       stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+  } else {
+    hipLaunchKernelGGL(matmul_kernel_64_64_32_8_4_0::matmul_kernel, grid,
+                       dim3(matmul_kernel_64_64_32_8_4_0::NUM_THREADS), 0, stream, a, b, c, M, N, K,
+                       stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+  }
   return hipGetLastError();
 }
 
@@ -305,21 +575,21 @@ using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, B
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 2, 32, NUM_WARPS, 1, 1, 64, 1>, 1>;
-// tile 64x32: 1x1 contiguous per thread, 2x32 lanes, 4x1 warps, dim 1 fastest; 8x1 elements per
-// thread
-using L3 = tilec::rt::Blocked2<1, 1, 2, 32, NUM_WARPS, 1, 1, 64, BLOCK_K>;
-// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
-// thread
-using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, 1, 64>, 0>;
-// tile 32x64: 1x1 contiguous per thread, 1x64 lanes, 4x1 warps, dim 1 fastest; 8x1 elements per
-// thread
-using L5 = tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, BLOCK_K, 64>;
-// tile 64x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, 4, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
-using L7 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, 64, 1>, 1>;
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64x32: 1x1 contiguous per thread, 2x32 lanes, 4x1 warps, dim 1 fastest; 8x1 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, 1, 2, 32, NUM_WARPS, 1, 1, 64, BLOCK_K>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, 1, 64>, 0>;
+// tile 32x64: 1x1 contiguous per thread, 1x64 lanes, 4x1 warps, dim 1 fastest; 8x1 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, BLOCK_K, 64>;
+// tile 64x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
+// thread
+using L7 = tilec::rt::Blocked2<1, 4, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
 // tile 64x64: 1x1 contiguous per thread, 1x64 lanes, 4x1 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, 64, 64>;
@@ -352,7 +622,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:29: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:36: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:37: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -363,175 +633,168 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:34: auto offs_am = (pid_m * BLOCK_M + tl::arange<0, BLOCK_M>()) % M;
+  // matmul.cpp:35: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = (pid_m * BLOCK_M + L2::coord0(i)) % M;
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
   }
-  // matmul.cpp:37: auto a_ptrs =
-  const __half *a_ptrs[L3::ELEMS0][L3::ELEMS1];
+  int offs_am_store[L3::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:38: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
+    for (int j = 0; j < L4::ELEMS1; ++j) {
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:35: auto offs_bn = (pid_n * BLOCK_N + tl::arange<0, BLOCK_N>()) % N;
-  int offs_bn[L4::ELEMS];
+  // matmul.cpp:36: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS; ++i) {
-    offs_bn[i] = (pid_n * BLOCK_N + L4::coord0(i)) % N;
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:39: auto b_ptrs =
-  const __half *b_ptrs[L5::ELEMS0][L5::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L5::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
-  }
-  // matmul.cpp:43: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L6::ELEMS0][L6::ELEMS1];
+  // matmul.cpp:40: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:44: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:44: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:45: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:45: auto a_tile = tl::load(a_ptrs, tl::expand_dims<0>(offs_k) < K - k * BLOCK_K, 0.0f);
-    __half a_tile[L3::ELEMS0][L3::ELEMS1];
+    // matmul.cpp:46: auto a_tile = tl::load(
+    __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L3::ELEMS0; ++i) {
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L3::ELEMS1; ++j) {
-        a_tile[i][j] = (offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:46: auto b_tile = tl::load(b_ptrs, tl::expand_dims<1>(offs_k) < K - k * BLOCK_K, 0.0f);
-    __half b_tile[L5::ELEMS0][L5::ELEMS1];
+    // matmul.cpp:49: auto b_tile = tl::load(
+    __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L5::ELEMS0; ++i) {
+    for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L5::ELEMS1; ++j) {
-        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:47: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:52: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L3::ELEMS0; ++i) {
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L3::ELEMS1; ++j) {
-        a_tile_smem[L3::coord0(i) * 34 + L3::coord1(j)] = a_tile[i][j];
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[L4::coord0(i) * 34 + L4::coord1(j)] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L5::ELEMS0; ++i) {
+    for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L5::ELEMS1; ++j) {
-        b_tile_smem[L5::coord0(i) * 64 + L5::coord1(j)] = b_tile[i][j];
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[L6::coord0(i) * 64 + L6::coord1(j)] = b_tile[i][j];
       }
     }
     __syncthreads();
     // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; ++kk) {
-      float a_tile_smem_k[L6::ELEMS0];
+      float a_tile_smem_k[L7::ELEMS0];
       TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        a_tile_smem_k[i] = tilec::rt::to_float(a_tile_smem[L6::coord0(i) * 34 + kk]);
+      for (int i = 0; i < L7::ELEMS0; ++i) {
+        a_tile_smem_k[i] = tilec::rt::to_float(a_tile_smem[L7::coord0(i) * 34 + kk]);
       }
-      float b_tile_smem_k[L6::ELEMS1];
+      float b_tile_smem_k[L7::ELEMS1];
       TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem_k[j] = tilec::rt::to_float(b_tile_smem[kk * 64 + L6::coord1(j)]);
+      for (int j = 0; j < L7::ELEMS1; ++j) {
+        b_tile_smem_k[j] = tilec::rt::to_float(b_tile_smem[kk * 64 + L7::coord1(j)]);
       }
       TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      for (int i = 0; i < L7::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; ++j) {
+        for (int j = 0; j < L7::ELEMS1; ++j) {
           accumulator[i][j] = accumulator[i][j] + a_tile_smem_k[i] * b_tile_smem_k[j];
         }
       }
     }
-    // matmul.cpp:48: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:53: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
-    for (int i = 0; i < L3::ELEMS0; ++i) {
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L3::ELEMS1; ++j) {
+      for (int j = 0; j < L4::ELEMS1; ++j) {
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:49: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:54: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
-    for (int i = 0; i < L5::ELEMS0; ++i) {
+    for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L5::ELEMS1; ++j) {
+      for (int j = 0; j < L6::ELEMS1; ++j) {
         b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
       }
     }
   }
-  // matmul.cpp:52: accumulator = relu(accumulator);
+  // matmul.cpp:57: accumulator = relu(accumulator);
   TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
+  for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
+    for (int j = 0; j < L7::ELEMS1; ++j) {
       accumulator[i][j] = (accumulator[i][j] < 0.0f) ? 0.0f : accumulator[i][j];
     }
   }
-  // matmul.cpp:57: auto offs_cn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_cn[L4::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS; ++i) {
-    offs_cn[i] = pid_n * BLOCK_N + L4::coord0(i);
-  }
-  // matmul.cpp:56: auto offs_cm = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_cm[L7::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS; ++i) {
-    offs_cm[i] = pid_m * BLOCK_M + L7::coord0(i);
-  }
-  // matmul.cpp:60: auto c_mask = (tl::expand_dims<1>(offs_cm) < M) & (tl::expand_dims<0>(offs_cn) < N);
+  // matmul.cpp:63: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      c_mask[i][j] = offs_cm[i] < M && offs_cn[j] < N;
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:58: auto c_ptrs =
+  // matmul.cpp:61: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      c_ptrs[i][j] = c + stride_cm * offs_cm[i] + stride_cn * offs_cn[j];
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:53: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L6::ELEMS0][L6::ELEMS1];
+  // matmul.cpp:58: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
+  for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
+    for (int j = 0; j < L7::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:61: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:64: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
+  for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      store_cvt_smem[L6::coord0(i) * 64 + L6::coord1(j)] = c_tile[i][j];
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -553,6 +816,279 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   }
 }
 
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bk
+// and stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK_M = 64;  // meta-parameter
+constexpr int BLOCK_N = 64;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = true;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 16, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 16, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64x32: 1x8 contiguous per thread, 16x4 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 16, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
+// tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
+// tile 64x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
+// thread
+using L7 = tilec::rt::Blocked2<1, 4, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
+// tile 64x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 64>;
+constexpr int SMEM_BYTES = 8448;  // shared memory per block
+// registers: about 56 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4352);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:21: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:22: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:23: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:24: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:25: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:26: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:27: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:28: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:29: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:37: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:35: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:38: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:36: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:40: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:44: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:45: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    // matmul.cpp:46: auto a_tile = tl::load(
+    __half a_tile[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile[i][j], a_ptrs[i][j],
+                                                 offs_am[i] < M && offs_k[j] < K - k * BLOCK_K,
+                                                 tilec::rt::to_f16(0.0f));
+      }
+    }
+    // matmul.cpp:49: auto b_tile = tl::load(
+    __half b_tile[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+        tilec::rt::load_vec_if<B_TILE_VEC, true>(
+            &b_tile[i][j], b_ptrs[i][j], offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N,
+            tilec::rt::to_f16(0.0f));
+      }
+    }
+    // matmul.cpp:52: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[L4::coord0(i) * 34 + L4::coord1(j)] = a_tile[i][j];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[L6::coord0(i) * 64 + L6::coord1(j)] = b_tile[i][j];
+      }
+    }
+    __syncthreads();
+    // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem at its columns
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; ++kk) {
+      float a_tile_smem_k[L7::ELEMS0];
+      TILEC_UNROLL
+      for (int i = 0; i < L7::ELEMS0; ++i) {
+        a_tile_smem_k[i] = tilec::rt::to_float(a_tile_smem[L7::coord0(i) * 34 + kk]);
+      }
+      float b_tile_smem_k[L7::ELEMS1];
+      TILEC_UNROLL
+      for (int j = 0; j < L7::ELEMS1; ++j) {
+        b_tile_smem_k[j] = tilec::rt::to_float(b_tile_smem[kk * 64 + L7::coord1(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::ELEMS1; ++j) {
+          accumulator[i][j] = accumulator[i][j] + a_tile_smem_k[i] * b_tile_smem_k[j];
+        }
+      }
+    }
+    // matmul.cpp:53: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:54: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:57: accumulator = relu(accumulator);
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = (accumulator[i][j] < 0.0f) ? 0.0f : accumulator[i][j];
+    }
+  }
+  // matmul.cpp:63: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:61: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:58: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:64: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+      if (c_mask[i][j])
+        tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
 } // namespace matmul_kernel_64_64_32_8_4_1
 
 /// Launches matmul_kernel<64, 64, 32, 8, 4, true> on `stream` with
@@ -563,9 +1099,21 @@ hipError_t launch_matmul_kernel_64_64_32_8_4_1(dim3 grid, hipStream_t stream, co
                                                int stride_bn, int stride_cm, int stride_cn) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  hipLaunchKernelGGL(matmul_kernel_64_64_32_8_4_1::matmul_kernel, grid,
-                     dim3(matmul_kernel_64_64_32_8_4_1::NUM_THREADS), 0, stream, a, b, c, M, N, K,
-                     stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
+  // stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
+                       stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
+  if (aligned) {
+    hipLaunchKernelGGL(matmul_kernel_64_64_32_8_4_1::aligned::matmul_kernel, grid,
+                       dim3(matmul_kernel_64_64_32_8_4_1::NUM_THREADS), 0, stream, a, b, c, M, N, K,
+                       stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+  } else {
+    hipLaunchKernelGGL(matmul_kernel_64_64_32_8_4_1::matmul_kernel, grid,
+                       dim3(matmul_kernel_64_64_32_8_4_1::NUM_THREADS), 0, stream, a, b, c, M, N, K,
+                       stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+  }
   return hipGetLastError();
 }
 

@@ -87,7 +87,8 @@ AxisInfo constancyOnly(const std::vector<const AxisInfo *> &ops, int rank) {
 
 } // namespace
 
-AxisAnalysis::AxisAnalysis(const Kernel &k) : divisibleBy16(k.divisibleBy16) {
+AxisAnalysis::AxisAnalysis(const Kernel &k)
+    : divisibleBy16(k.divisibleBy16), equalToOne(k.equalToOne) {
   for (auto &p : k.params)
     defs[p.get()];
   collect(k.body, 0);
@@ -149,6 +150,10 @@ AxisInfo AxisAnalysis::var(const Var &v) {
       r.divisibility[0] = byteSize(v->type.elem);
     if (divisibleBy16.count(v->id)) // an aligned variant's assumption, checked by its launcher
       r.divisibility[0] = std::max<int64_t>(r.divisibility[0], 16);
+    if (equalToOne.count(v->id)) { // the same
+      r.constantValue = 1;
+      r.nonNegative = true;
+    }
   } else if (v->kind == VarKind::LoopIndex) {
     if (dit != defs.end() && dit->second.loopBegin) {
       inProgress.insert(v.get());
@@ -160,9 +165,39 @@ AxisInfo AxisAnalysis::var(const Var &v) {
     }
   } else if (dit != defs.end() && !dit->second.values.empty()) {
     inProgress.insert(v.get());
-    r = get(dit->second.values[0]);
-    for (size_t i = 1; i < dit->second.values.size(); ++i)
-      r = meet(r, get(dit->second.values[i]));
+    // `v = v + step` with the same step in every element (a pointer tile advanced along K:
+    // `a_ptrs += BLOCK_K * stride_ak`) moves every run by the same amount: contiguity and
+    // constancy stay those of v's other values, divisibility meets the step's (in bytes for
+    // pointers). Any other value meets as it is.
+    std::vector<AxisInfo> steps;
+    std::optional<AxisInfo> rest;
+    for (const Expr &value : dit->second.values) {
+      auto *b = as<Binary>(value);
+      auto *self = b ? as<VarRef>(b->a) : nullptr;
+      if (self && self->var == v && (b->op == BinaryOp::Add || b->op == BinaryOp::Sub) &&
+          !b->b->type.pointer) {
+        const AxisInfo &step = get(b->b);
+        bool uniform = true;
+        for (int d = 0; d < rank; ++d)
+          uniform = uniform && step.constancy[d] >= v->type.shape[d];
+        if (uniform) {
+          steps.push_back(step);
+          continue;
+        }
+      }
+      rest = rest ? meet(*rest, get(value)) : get(value);
+    }
+    if (rest) {
+      r = *rest;
+      const int64_t unit = v->type.pointer ? byteSize(v->type.elem) : 1;
+      for (const AxisInfo &step : steps) {
+        for (int d = 0; d < std::max(1, rank); ++d)
+          r.divisibility[d] = gcd(r.divisibility[d], capMul(valueDiv(step), unit));
+        r.constantValue.reset();
+        r.nonNegative = r.nonNegative && step.nonNegative;
+        r.truePrefix.clear();
+      }
+    }
     inProgress.erase(v.get());
   }
   varCache[v.get()] = r;

@@ -1,6 +1,6 @@
 #pragma once
-/// \file Axis analysis: per expression and per dimension, facts about the integer or pointer values a
-/// tile holds (Triton's AxisInfo), used to choose coalesced layouts and vector widths.
+/// \file Axis analysis: per expression and per dimension, facts about the integer or pointer values
+/// a tile holds (Triton's AxisInfo), used to choose coalesced layouts and vector widths.
 ///
 /// - contiguity[d]: values come in runs of this many consecutive integers (elements for pointers)
 ///   along dim d.
@@ -18,11 +18,15 @@
 ///
 /// Variables: a variable assigned once has the facts of its initializer; one assigned several
 /// times gets the meet (gcd) of all its assignments, where a reference to itself (loop-carried) is
-/// taken as "nothing known". Loop indices: divisibility gcd(begin, step). Kernel parameters:
-/// pointers are only known to be aligned to their element size (tilec does not assume 16-byte
-/// alignment); integers are unknown - except those in the kernel's `divisibleBy16` (an aligned
-/// variant's assumptions, checked by its launcher), divisible by 16. `Hint` nodes override (max_contiguous(x, n): runs of
-/// the largest power of two dividing n, the longest aligned runs that runs of n are sure to hold).
+/// taken as "nothing known" - except an increment by the same amount in every element (`p += s`,
+/// the pointer tiles of a K loop): it keeps the contiguity and constancy of the other
+/// assignments, and divisibility meets the increment's (bytes, for pointers). Loop indices:
+/// divisibility gcd(begin, step). Kernel parameters: pointers are only known to be aligned to their
+/// element size (tilec does not assume 16-byte alignment); integers are unknown - except those in
+/// the kernel's `divisibleBy16` (an aligned variant's assumptions, checked by its launcher),
+/// divisible by 16, and those in its `equalToOne`, the constant 1. `Hint` nodes override
+/// (max_contiguous(x, n): runs of the largest power of two dividing n, the longest aligned runs
+/// that runs of n are sure to hold).
 
 #include "ir/IR.h"
 
@@ -74,6 +78,7 @@ private:
   };
   void collect(const ir::Stmt &s, int loopDepth);
   std::set<int> divisibleBy16; // parameter ids (ir::Kernel::divisibleBy16)
+  std::set<int> equalToOne;    // parameter ids (ir::Kernel::equalToOne)
   std::map<const ir::VarNode *, VarDefs> defs;
   std::map<const ir::VarNode *, AxisInfo> varCache;
   std::set<const ir::VarNode *> inProgress;

@@ -61,6 +61,7 @@ private:
   ir::LayoutRef natural(const ir::Expr &e);
   ir::LayoutRef reduceParent(const ir::Reduce *r, const ir::LayoutRef &want);
   ir::LayoutRef dotLayout(const ir::Dot *d);
+  ir::LayoutRef mmaLayout(const ir::Dot *d);
   ir::LayoutRef dotOperandLayout(const ir::Expr &x);
   ir::LayoutRef rootLayout(const ir::Expr &init, const ir::LayoutRef &cand);
   void decideStrong(const ir::Stmt &s, bool &changed);

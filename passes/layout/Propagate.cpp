@@ -7,6 +7,7 @@
 #include "passes/layout/Assigner.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <string>
@@ -212,17 +213,61 @@ LayoutRef Assigner::natural(const Expr &e) {
 /// The parent layout the operand of `r` takes when the result is wanted in `want`.
 LayoutRef Assigner::reduceParent(const Reduce *r, const LayoutRef &want) {
   if (want && want->kind == Layout::Kind::Slice && want->sliceDim == r->axis &&
-      want->parent->rank() == r->a->type.rank())
+      want->parent->rank() == r->a->type.rank() && want->parent->kind != Layout::Kind::Mma)
     return want->parent;
-  if (LayoutRef p = natural(r->a))
+  // Reductions lower on blocked layouts: an operand in a tensor-core accumulator layout is
+  // converted first.
+  if (LayoutRef p = natural(r->a); p && p->root().kind != Layout::Kind::Mma)
     return p;
   return defaultLayout(r->a->type);
 }
 
-/// The layout a dot's result takes: the default blocked layout of [M, N] (lower-dots computes each
-/// thread's elements from operands staged in shared memory). The tensor-core lowering will give
-/// the instruction's accumulator layout here (docs/plan-tensor-cores.md).
-LayoutRef Assigner::dotLayout(const Dot *d) { return defaultLayout(d->type); }
+/// The layout a dot's result takes: the accumulator layout of the tensor-core instruction that
+/// computes it (mmaLayout), else the default blocked layout of [M, N], whose elements each thread
+/// computes from the operands staged in shared memory (lower-dots).
+LayoutRef Assigner::dotLayout(const Dot *d) {
+  if (LayoutRef l = mmaLayout(d))
+    return l;
+  return defaultLayout(d->type);
+}
+
+namespace {
+/// The compute capability of a CUDA architecture name (`sm_90a` -> 90), 0 if not one.
+int smVersion(const std::string &arch) {
+  if (arch.rfind("sm_", 0) != 0)
+    return 0;
+  int v = 0;
+  for (size_t i = 3; i < arch.size() && std::isdigit(static_cast<unsigned char>(arch[i])); ++i)
+    v = v * 10 + (arch[i] - '0');
+  return v;
+}
+} // namespace
+
+/// `mma.sync.m16n8k16` (CUDA, sm_80 and later) computes fp16 x fp16 and bf16 x bf16 dots with an
+/// fp32 result. Warps per tile as Triton's (warpsPerTileV2, with 16 x 16 per warp so that one
+/// ldmatrix_x4 feeds two n8 blocks): double the warps along M while M has more 16-row blocks per
+/// warp than N has 16-column ones, else along N. Null (the portable path) where the instruction
+/// does not apply or the tile has fewer 16 x 16 blocks than the kernel has warps.
+LayoutRef Assigner::mmaLayout(const Dot *d) {
+  const ScalarType in = d->a->type.elem;
+  if (ctx.target.kind != TargetKind::Cuda || smVersion(ctx.target.arch) < 80 ||
+      (in != ScalarType::F16 && in != ScalarType::BF16) || d->type.elem != ScalarType::F32)
+    return nullptr;
+  const int64_t m = d->type.shape[0], n = d->type.shape[1];
+  int wm = 1, wn = 1;
+  while (wm * wn < numWarps) {
+    const int64_t perM = m / (16 * wm), perN = n / (16 * wn);
+    if (perM >= perN && perM >= 2)
+      wm *= 2;
+    else if (perN >= 2)
+      wn *= 2;
+    else if (perM >= 2)
+      wm *= 2;
+    else
+      return nullptr;
+  }
+  return Layout::mma(wm, wn);
+}
 
 /// The layout a dot operand is produced in before lower-dots stages it in shared memory: its own,
 /// so that no conversion is added before the staging.

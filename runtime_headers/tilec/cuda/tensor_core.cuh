@@ -34,6 +34,52 @@ struct Mma16816 {
   __host__ __device__ static constexpr int c_col(int lane, int e) { return 2 * (lane % 4) + e % 2; }
 };
 
+/// The layout of a tile held as mma.sync m16n8k16 accumulators (tilec's `#mma` layout) over an
+/// S0 x S1 tile with WM x WN warps, warp w at (w / WN, w % WN): in every 16 WM x 16 WN unit of the
+/// tile a warp holds the 16 x 16 block at (16 wm, 16 wn), two 16 x 8 accumulators of Mma16816. A
+/// thread's elements are ELEMS0 x ELEMS1 (as a blocked layout's, so that every element-wise
+/// statement reads them alike): element [i][j] is element 2 (i % 2) + j % 2 of the accumulator of
+/// m16 block i / 2 and n8 block j / 2. A dim of size 1 (the parent layout of a slice) replicates.
+/// The a_* and b_* functions give the shared-memory row and column whose 16 bytes this lane names
+/// to ldmatrix_x4 (A, k-contiguous rows) and ldmatrix_x4_trans (B, n-contiguous rows): the
+/// fragments of m16 block m, and of n8 blocks 2 p and 2 p + 1, at k = 0 (add the step's k).
+template <int WM, int WN, int S0, int S1> struct Mma16816Acc {
+  static constexpr int COV0 = 16 * WM, COV1 = 16 * WN;        ///< the unit the warps cover
+  static constexpr int REP0 = S0 >= COV0 ? S0 / COV0 : 1;     ///< m16 blocks of a warp
+  static constexpr int REP1 = S1 >= COV1 ? 2 * S1 / COV1 : 1; ///< n8 blocks of a warp
+  static constexpr int ELEMS0 = S0 >= COV0 ? 2 * REP0 : 1;
+  static constexpr int ELEMS1 = S1 >= COV1 ? 2 * REP1 : 1;
+  static constexpr bool REPLICATED = S0 < COV0 || S1 < COV1;
+
+  __device__ __forceinline__ static int lane() { return static_cast<int>(threadIdx.x) % 32; }
+  __device__ __forceinline__ static int warp_coord0() {
+    return static_cast<int>(threadIdx.x) / 32 / WN;
+  }
+  __device__ __forceinline__ static int warp_coord1() {
+    return static_cast<int>(threadIdx.x) / 32 % WN;
+  }
+  __device__ __forceinline__ static int coord0(int i) {
+    return S0 < COV0 ? 0 : i / 2 * COV0 + 16 * warp_coord0() + 8 * (i % 2) + lane() / 4;
+  }
+  __device__ __forceinline__ static int coord1(int j) {
+    return S1 < COV1
+               ? 0
+               : j / 4 * COV1 + 16 * warp_coord1() + 8 * (j / 2 % 2) + 2 * (lane() % 4) + j % 2;
+  }
+  __device__ __forceinline__ static bool is_owner() {
+    return (S0 >= COV0 || (lane() / 4 == 0 && warp_coord0() == 0)) &&
+           (S1 >= COV1 || (lane() % 4 == 0 && warp_coord1() == 0));
+  }
+  __device__ __forceinline__ static int a_row(int m) {
+    return m * COV0 + 16 * warp_coord0() + lane() % 8 + 8 * (lane() / 8 % 2);
+  }
+  __device__ __forceinline__ static int a_col() { return 8 * (lane() / 16); }
+  __device__ __forceinline__ static int b_row() { return lane() % 8 + 8 * (lane() / 8 % 2); }
+  __device__ __forceinline__ static int b_col(int p) {
+    return p * COV1 + 16 * warp_coord1() + 8 * (lane() / 16);
+  }
+};
+
 /// The calling thread's lane in its warp (tilec's blocks are one-dimensional).
 __device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x) % 32; }
 

@@ -1,0 +1,183 @@
+// tl::dot's type and precision cells (docs/language.md "Matrix products"): fp16 x fp16 and
+// bf16 x bf16 into float, float x float under each input precision (ieee, the default, tf32,
+// tf32x3), int8 x int8 into a wrapping int32 accumulator, an fp16 result and an fp16 accumulator,
+// and a dot inside a bigger expression (materialize binds it to its own variable). One program per
+// BM x BN tile of C = A x B (A: M rows of K, B: K rows of N, C: M rows of N, row-major with row
+// strides lda, ldb, ldc): ragged M, N and K are masked (masked-off operands read as 0, which adds
+// nothing), and most kernels walk K in BK-wide steps with an accumulator. Shapes: square,
+// non-square (16 x 64 x 32), BM = 32 with BN = 16, and 16 x 16 (two elements a thread at num_warps
+// = 4). tests/gpu/dot.cu compares each with the CPU reference and float64 at ragged sizes.
+#include <tilec/tl.hpp>
+
+// fp16 x fp16 -> float, acc = dot(a, b, acc) over K.
+template <int BM, int BN, int BK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(M, BM) * cdiv(N, BN)))
+void dot_f16(const tl::half *a, const tl::half *b, float *c, int M, int N, int K, int lda, int ldb,
+             int ldc) {
+  int pid = tl::program_id(0);
+  int num_n = tl::cdiv(N, BN);
+  int pid_m = pid / num_n;
+  int pid_n = pid % num_n;
+  auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    acc = tl::dot(av, bv, acc);
+  }
+  tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+}
+
+template void dot_f16<32, 32, 16>(const tl::half *, const tl::half *, float *, int, int, int, int,
+                                  int, int);
+template void dot_f16<16, 64, 32>(const tl::half *, const tl::half *, float *, int, int, int, int,
+                                  int, int);
+
+// bf16 x bf16 -> float without an accumulator: one K step (K <= BK), BM = 32 with BN = 16.
+template <int BM, int BN, int BK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(M, BM) * cdiv(N, BN)))
+void dot_bf16(const tl::bfloat16 *a, const tl::bfloat16 *b, float *c, int M, int N, int K, int lda,
+              int ldb, int ldc) {
+  int pid = tl::program_id(0);
+  int num_n = tl::cdiv(N, BN);
+  auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  auto rk = tl::arange<0, BK>();
+  auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+                     0.0f);
+  auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+                     0.0f);
+  auto cv = tl::dot(av, bv);
+  tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+}
+
+template void dot_bf16<32, 16, 64>(const tl::bfloat16 *, const tl::bfloat16 *, float *, int, int,
+                                   int, int, int, int);
+
+// float x float -> float under input precision P, over K; ieee is spelled as the default
+// (no precision argument).
+template <tl::input_precision P, int BM, int BN, int BK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(M, BM) * cdiv(N, BN)))
+void dot_f32(const float *a, const float *b, float *c, int M, int N, int K, int lda, int ldb,
+             int ldc) {
+  int pid = tl::program_id(0);
+  int num_n = tl::cdiv(N, BN);
+  auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    if constexpr (P == tl::ieee)
+      acc = tl::dot(av, bv, acc);
+    else
+      acc = tl::dot<P>(av, bv, acc);
+  }
+  tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+}
+
+template void dot_f32<tl::ieee, 32, 32, 16>(const float *, const float *, float *, int, int, int,
+                                            int, int, int);
+template void dot_f32<tl::tf32, 32, 32, 16>(const float *, const float *, float *, int, int, int,
+                                            int, int, int);
+template void dot_f32<tl::tf32x3, 32, 32, 16>(const float *, const float *, float *, int, int, int,
+                                              int, int, int);
+
+// int8 x int8 -> int32, the accumulator starting from c0 (values near INT32_MAX and INT32_MIN make
+// the sum wrap), over K.
+template <int BM, int BN, int BK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(M, BM) * cdiv(N, BN)))
+void dot_i8(const int8_t *a, const int8_t *b, const int32_t *c0, int32_t *c, int M, int N, int K,
+            int lda, int ldb, int ldc) {
+  int pid = tl::program_id(0);
+  int num_n = tl::cdiv(N, BN);
+  auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  auto cmask = (rm < M) & (rn < N);
+  auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
+    auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
+    acc = tl::dot(av, bv, acc);
+  }
+  tl::store(c + rm * ldc + rn, acc, cmask);
+}
+
+template void dot_i8<32, 32, 32>(const int8_t *, const int8_t *, const int32_t *, int32_t *, int,
+                                 int, int, int, int, int);
+
+// fp16 x fp16 -> fp16 (Triton's out_dtype=tl.float16): one K step (K <= BK), 16 x 16.
+template <int BM, int BN, int BK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(M, BM) * cdiv(N, BN)))
+void dot_f16_out(const tl::half *a, const tl::half *b, tl::half *c, int M, int N, int K, int lda,
+                 int ldb, int ldc) {
+  int pid = tl::program_id(0);
+  int num_n = tl::cdiv(N, BN);
+  auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  auto rk = tl::arange<0, BK>();
+  auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+                     0.0f);
+  auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+                     0.0f);
+  auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
+  tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+}
+
+template void dot_f16_out<16, 16, 32>(const tl::half *, const tl::half *, tl::half *, int, int, int,
+                                      int, int, int);
+
+// fp16 x fp16 into an fp16 accumulator over K: rounded to fp16 after every K step.
+template <int BM, int BN, int BK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(M, BM) * cdiv(N, BN)))
+void dot_f16_acc(const tl::half *a, const tl::half *b, tl::half *c, int M, int N, int K, int lda,
+                 int ldb, int ldc) {
+  int pid = tl::program_id(0);
+  int num_n = tl::cdiv(N, BN);
+  auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  auto acc = tl::zeros<tl::half, BM, BN>();
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    acc = tl::dot(av, bv, acc);
+  }
+  tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+}
+
+template void dot_f16_acc<32, 32, 16>(const tl::half *, const tl::half *, tl::half *, int, int, int,
+                                      int, int, int);
+
+// A dot inside bigger expressions: acc += dot(a, b) * 2 over K (materialize binds the dot to a
+// variable of its own), then a per-column bias added at the store.
+template <int BM, int BN, int BK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(M, BM) * cdiv(N, BN)))
+void dot_expr(const tl::half *a, const tl::half *b, const float *bias, float *c, int M, int N,
+              int K, int lda, int ldb, int ldc) {
+  int pid = tl::program_id(0);
+  int num_n = tl::cdiv(N, BN);
+  auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    acc += tl::dot(av, bv) * 2.0f;
+  }
+  auto bv = tl::load(bias + rn, rn < N, 0.0f);
+  tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
+}
+
+template void dot_expr<32, 16, 16>(const tl::half *, const tl::half *, const float *, float *, int,
+                                   int, int, int, int, int);
