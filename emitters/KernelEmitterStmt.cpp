@@ -502,11 +502,37 @@ void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
   std::unique_ptr<CodeWriter::Scope> owner;
   if (replicated)
     owner = std::make_unique<CodeWriter::Scope>(*w_, "if (" + L + "::is_owner())  // one writer per element", "");
+  auto at = [&](const Idx &idx) {
+    return t.rank() == 1 ? L + "::coord0(" + idx[0] + ")"
+                         : L + "::coord0(" + idx[0] + ") * " + std::to_string(b.rowStride) + " + " +
+                               L + "::coord1(" + idx[1] + ")";
+  };
+  // A tile variable whose thread holds runs of elements along the rows writes them as vectors of
+  // up to 16 bytes, when every run starts at an aligned address (the buffer is 16-byte aligned).
+  const Layout &l = *t.layout;
+  const int last = t.rank() - 1, bytes = byteSize(t.elem);
+  const std::string *var = directTile(sw->value, t);
+  int vec = 1;
+  if (var && !chunk_ && l.kind == Layout::Kind::Blocked && l.order[0] == last) {
+    vec = std::min(l.sizePerThread[last], 16 / bytes);
+    while (vec > 1 && (b.rowStride * bytes) % (int64_t(vec) * bytes) != 0)
+      vec /= 2;
+  }
+  if (vec > 1) {
+    auto sv = sptVec_.find(l.str());
+    const std::string V =
+        sv != sptVec_.end() && l.sizePerThread[last] == vec ? sv->second : std::to_string(vec);
+    forEachElem(
+        t,
+        [&](const Idx &idx) {
+          call("tilec::rt::store_vec<" + V + ", true>(",
+               {"&" + buf + "[" + at(idx) + "]", "&" + indexed(*var, idx)}, ");");
+        },
+        last, V, vec);
+    return;
+  }
   forEachElem(t, [&](const Idx &idx) {
-    std::string at = t.rank() == 1 ? L + "::coord0(" + idx[0] + ")"
-                                   : L + "::coord0(" + idx[0] + ") * " + std::to_string(b.rowStride) +
-                                         " + " + L + "::coord1(" + idx[1] + ")";
-    w_->line(buf + "[" + at + "] = " + elem(sw->value, idx).text + ";");
+    w_->line(buf + "[" + at(idx) + "] = " + elem(sw->value, idx).text + ";");
   });
 }
 

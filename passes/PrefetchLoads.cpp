@@ -1,12 +1,12 @@
-// prefetch-loads: in a loop, the tile loads of the next iteration are issued before this iteration's
-// arithmetic (software pipelining in registers, two stages).
+// prefetch-loads: in a loop, the tile loads of the next iteration are issued before this
+// iteration's arithmetic (software pipelining in registers, two stages).
 //
 // Why: a loop over the chunks of a wide row (softmax_looped, layer norm's passes) waits for each
 // chunk's loads before its arithmetic, and with one block per row nothing else hides that latency:
 // softmax over 262144-wide rows ran at 0.72-0.84x Triton, which pipelines the loads of its loops
-// (bench/NOTES.md, run P9). Here each load of the loop is loaded once before the loop, for the first
-// iteration, into a variable `<name>_next`; the iteration takes its value from there and, at its
-// top, loads the next iteration's into it, so that the loads are in flight while this iteration
+// (bench/NOTES.md, run P9). Here each load of the loop is loaded once before the loop, for the
+// first iteration, into a variable `<name>_next`; the iteration takes its value from there and, at
+// its top, loads the next iteration's into it, so that the loads are in flight while this iteration
 // computes.
 //
 //   for %i = b to e step s { decl %c = f(%i); decl %x = load(g(%c)); body }
@@ -19,8 +19,10 @@
 //
 // Which loads: a tile load declared at the top level of the loop's body (materialize gives every
 // load its own declaration) whose pointer, mask and other value depend only on the loop index,
-// variables the loop does not assign, and declarations before it in the body computed from those
-// alone (no load, no reduction): they are computed again for the next index. No store of the loop
+// variables the loop does not assign, variables it advances once per iteration by an amount it
+// does not change (`a_ptrs += BLOCK_K * stride_ak`: the next iteration's value is one advance
+// further), and declarations before it in the body computed from those alone (no load, no
+// reduction): they are computed again for the next index. No store of the loop
 // may write the parameter the load reads (pointers from different parameters do not alias:
 // docs/language.md, "Program order"), or the next iteration's load could miss this one's store.
 // The loop must be a loop of the source (not unrolled). The next iteration's load runs only if that
@@ -121,10 +123,48 @@ private:
     std::map<const VarNode *, const Decl *> recomputable;
     std::vector<size_t> picked;
     int64_t bytes = 0;
-    auto available = [&](const std::set<const VarNode *> &reads) {
-      for (const VarNode *v : reads)
-        if (v != f->var.get() && inLoop.count(v) && !recomputable.count(v))
+    // Variables the body advances by a loop-invariant amount, once, unconditionally (`a_ptrs +=
+    // BLOCK_K * stride_ak`): at the top of an iteration they hold that iteration's value, and the
+    // next iteration's is one advance further.
+    // Statements before the advance read the iteration's value (only those may use it).
+    std::map<const VarNode *, Expr> advanced;
+    std::map<const VarNode *, size_t> advancedAt;
+    {
+      std::map<const VarNode *, int> assignments;
+      std::set<const VarNode *> declared;
+      forEachStmt(f->body, [&](const Stmt &c) {
+        if (auto a = as<Assign>(c))
+          ++assignments[a->var.get()];
+        if (auto d = as<Decl>(c))
+          declared.insert(d->var.get());
+      });
+      for (size_t i = 0; i < body->stmts.size(); ++i) {
+        const Stmt &c = body->stmts[i];
+        auto a = as<Assign>(c);
+        auto b = a ? as<Binary>(a->value) : nullptr;
+        auto self = b ? as<VarRef>(b->a) : nullptr;
+        if (!self || self->var != a->var || assignments[a->var.get()] != 1 ||
+            declared.count(a->var.get()) || (b->op != BinaryOp::Add && b->op != BinaryOp::Sub))
+          continue;
+        ExprFacts facts;
+        facts.add(b->b);
+        bool invariant = facts.elementwise;
+        for (const VarNode *v : facts.reads)
+          invariant = invariant && !inLoop.count(v);
+        if (invariant) {
+          advanced.emplace(a->var.get(), a->value);
+          advancedAt.emplace(a->var.get(), i);
+        }
+      }
+    }
+    auto available = [&](const std::set<const VarNode *> &reads, size_t at) {
+      for (const VarNode *v : reads) {
+        if (v == f->var.get() || !inLoop.count(v) || recomputable.count(v))
+          continue;
+        auto adv = advancedAt.find(v);
+        if (adv == advancedAt.end() || adv->second < at)
           return false;
+      }
       return true;
     };
     const std::set<const VarNode *> reassigned = assignedIn(f->body);
@@ -145,7 +185,8 @@ private:
         bool written = stored.count(-1) > 0;
         for (int p : origins.paramsOf(ld->ptr))
           written = written || p < 0 || stored.count(p);
-        if (facts.elementwise && !written && available(facts.reads) && bytes + b <= prefetchBudget(threads)) {
+        if (facts.elementwise && !written && available(facts.reads, i) &&
+            bytes + b <= prefetchBudget(threads)) {
           picked.push_back(i);
           bytes += b;
         }
@@ -153,7 +194,7 @@ private:
       }
       ExprFacts facts;
       facts.add(d->init);
-      if (facts.elementwise && available(facts.reads))
+      if (facts.elementwise && available(facts.reads, i))
         recomputable.emplace(d->var.get(), d);
     }
     if (picked.empty())
@@ -165,8 +206,11 @@ private:
       const Var &v = as<Decl>(body->stmts[i])->var;
       next.push_back(k.newVar(v->name + "_next", v->type, VarKind::Local, v->loc));
     }
-    auto loadsAt = [&](const Expr &at) {
+    auto loadsAt = [&](const Expr &at, bool nextIteration) {
       std::map<const VarNode *, Expr> with{{f->var.get(), at}};
+      if (nextIteration)
+        for (const auto &[v, value] : advanced)
+          with[v] = value;
       std::vector<Stmt> out;
       std::set<const VarNode *> needed;
       for (size_t i : picked) {
@@ -205,7 +249,7 @@ private:
       auto s = std::make_shared<If>();
       s->loc = f->loc;
       s->cond = inRange;
-      s->thenS = loadsAt(at);
+      s->thenS = loadsAt(at, which == Prefetch::NextIteration);
       s->prefetch = which;
       return s;
     };

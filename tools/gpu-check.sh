@@ -16,7 +16,13 @@ mkdir -p "$out"
 arch=${TILEC_GPU_ARCH:-90a}
 examples=(vector_add softmax layer_norm swiglu transpose rms_norm gelu_and_mul cross_entropy matmul) # examples/<name>/main.cu
 tests=(row_sum col_reduce row_argmax convert int_ops nested_reduce plain_scale math_ops names loops functions math_more program_order generic aligned streamed dot tensor_core) # tests/gpu/<name>.cu
-programs=("${examples[@]}" "${tests[@]}")
+# TILEC_GPU_CHECK_ONLY="matmul dot" runs those programs alone (a quick check of one change).
+if [ -n "${TILEC_GPU_CHECK_ONLY:-}" ]; then
+  keep() { local n; for n in $TILEC_GPU_CHECK_ONLY; do [ "$n" = "$1" ] && return 0; done; return 1; }
+  sel=(); for e in "${examples[@]}"; do keep "$e" && sel+=("$e"); done; examples=(${sel[@]+"${sel[@]}"})
+  sel=(); for t in "${tests[@]}"; do keep "$t" && sel+=("$t"); done; tests=(${sel[@]+"${sel[@]}"})
+fi
+programs=(${examples[@]+"${examples[@]}"} ${tests[@]+"${tests[@]}"})
 status=0
 
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/# GPU: /'
@@ -31,10 +37,10 @@ build() { # NAME SOURCE INCLUDE_DIR...: the golden/NAME include dir is added
     "$src" -o "$bin/$name" >"$bin/$name.build.log" 2>&1
 }
 pids=()
-for ex in "${examples[@]}"; do
+for ex in ${examples[@]+"${examples[@]}"}; do
   build "$ex" "$root/examples/$ex/main.cu" "$root/examples/$ex" & pids+=($!)
 done
-for t in "${tests[@]}"; do
+for t in ${tests[@]+"${tests[@]}"}; do
   build "$t" "$root/tests/gpu/$t.cu" "$root/tests/kernels" "$root/examples/common" & pids+=($!)
 done
 for i in "${!programs[@]}"; do

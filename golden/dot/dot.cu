@@ -163,15 +163,16 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        av_smem[L9::coord0(i) * 24 + L9::coord1(j)] = av[i][j];
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L9::coord0(i) * 24 + L9::coord1(j)], &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; ++j) {
-        bv_smem[L12::coord0(i) * 40 + L12::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L12::coord0(i) * 40 + L12::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -392,15 +393,16 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        av_smem[L9::coord0(i) * 24 + L9::coord1(j)] = av[i][j];
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L9::coord0(i) * 24 + L9::coord1(j)], &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; ++j) {
-        bv_smem[L12::coord0(i) * 40 + L12::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L12::coord0(i) * 40 + L12::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -673,15 +675,17 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        av_smem[L11::coord0(i) * 40 + L11::coord1(j)] = av[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 40 + L11::coord1(j)],
+                                           &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 72 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 72 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -916,15 +920,17 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        av_smem[L11::coord0(i) * 40 + L11::coord1(j)] = av[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 40 + L11::coord1(j)],
+                                           &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 72 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 72 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -1164,15 +1170,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      av_smem[L6::coord0(i) * 66 + L6::coord1(j)] = av[i][j];
+    for (int j = 0; j < L6::ELEMS1; j += 2) {
+      tilec::rt::store_vec<2, true>(&av_smem[L6::coord0(i) * 66 + L6::coord1(j)], &av[i][j]);
     }
   }
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L11::ELEMS1; ++j) {
-      bv_smem[L11::coord0(i) * 16 + L11::coord1(j)] = bv[i][j];
+    for (int j = 0; j < L11::ELEMS1; j += BV_VEC) {
+      tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L11::coord0(i) * 16 + L11::coord1(j)], &bv[i][j]);
     }
   }
   __syncthreads();
@@ -1356,15 +1362,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      av_smem[L6::coord0(i) * 66 + L6::coord1(j)] = av[i][j];
+    for (int j = 0; j < L6::ELEMS1; j += 2) {
+      tilec::rt::store_vec<2, true>(&av_smem[L6::coord0(i) * 66 + L6::coord1(j)], &av[i][j]);
     }
   }
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L11::ELEMS1; ++j) {
-      bv_smem[L11::coord0(i) * 16 + L11::coord1(j)] = bv[i][j];
+    for (int j = 0; j < L11::ELEMS1; j += BV_VEC) {
+      tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L11::coord0(i) * 16 + L11::coord1(j)], &bv[i][j]);
     }
   }
   __syncthreads();
@@ -1603,8 +1609,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; ++j) {
-        bv_smem[L12::coord0(i) * 32 + L12::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L12::coord0(i) * 32 + L12::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -1799,8 +1806,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; ++j) {
-        bv_smem[L12::coord0(i) * 32 + L12::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L12::coord0(i) * 32 + L12::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -2031,8 +2039,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; ++j) {
-        bv_smem[L12::coord0(i) * 32 + L12::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L12::coord0(i) * 32 + L12::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -2227,8 +2236,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; ++j) {
-        bv_smem[L12::coord0(i) * 32 + L12::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L12::coord0(i) * 32 + L12::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -2459,8 +2469,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; ++j) {
-        bv_smem[L12::coord0(i) * 32 + L12::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L12::coord0(i) * 32 + L12::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -2655,8 +2666,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; ++j) {
-        bv_smem[L12::coord0(i) * 32 + L12::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L12::coord0(i) * 32 + L12::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -2893,15 +2905,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        av_smem[L9::coord0(i) * 36 + L9::coord1(j)] = av[i][j];
+      for (int j = 0; j < L9::ELEMS1; j += 4) {
+        tilec::rt::store_vec<4, true>(&av_smem[L9::coord0(i) * 36 + L9::coord1(j)], &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        bv_smem[L9::coord0(i) * 32 + L9::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&bv_smem[L9::coord0(i) * 32 + L9::coord1(j)], &bv[i][j]);
       }
     }
     __syncthreads();
@@ -3094,15 +3106,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        av_smem[L9::coord0(i) * 36 + L9::coord1(j)] = av[i][j];
+      for (int j = 0; j < L9::ELEMS1; j += 4) {
+        tilec::rt::store_vec<4, true>(&av_smem[L9::coord0(i) * 36 + L9::coord1(j)], &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        bv_smem[L9::coord0(i) * 32 + L9::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&bv_smem[L9::coord0(i) * 32 + L9::coord1(j)], &bv[i][j]);
       }
     }
     __syncthreads();
@@ -3315,15 +3327,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      av_smem[L6::coord0(i) * 34 + L6::coord1(j)] = av[i][j];
+    for (int j = 0; j < L6::ELEMS1; j += 2) {
+      tilec::rt::store_vec<2, true>(&av_smem[L6::coord0(i) * 34 + L6::coord1(j)], &av[i][j]);
     }
   }
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L11::ELEMS1; ++j) {
-      bv_smem[L11::coord0(i) * 16 + L11::coord1(j)] = bv[i][j];
+    for (int j = 0; j < L11::ELEMS1; j += BV_VEC) {
+      tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L11::coord0(i) * 16 + L11::coord1(j)], &bv[i][j]);
     }
   }
   __syncthreads();
@@ -3513,15 +3525,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      av_smem[L6::coord0(i) * 34 + L6::coord1(j)] = av[i][j];
+    for (int j = 0; j < L6::ELEMS1; j += 2) {
+      tilec::rt::store_vec<2, true>(&av_smem[L6::coord0(i) * 34 + L6::coord1(j)], &av[i][j]);
     }
   }
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L11::ELEMS1; ++j) {
-      bv_smem[L11::coord0(i) * 16 + L11::coord1(j)] = bv[i][j];
+    for (int j = 0; j < L11::ELEMS1; j += BV_VEC) {
+      tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L11::coord0(i) * 16 + L11::coord1(j)], &bv[i][j]);
     }
   }
   __syncthreads();
@@ -3776,15 +3788,16 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        av_smem[L11::coord0(i) * 18 + L11::coord1(j)] = av[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += 2) {
+        tilec::rt::store_vec<2, true>(&av_smem[L11::coord0(i) * 18 + L11::coord1(j)], &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 32 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -4000,15 +4013,16 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        av_smem[L11::coord0(i) * 18 + L11::coord1(j)] = av[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += 2) {
+        tilec::rt::store_vec<2, true>(&av_smem[L11::coord0(i) * 18 + L11::coord1(j)], &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 32 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -4256,15 +4270,16 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        av_smem[L0::coord0(i) * 18 + L0::coord1(j)] = av[i][j];
+      for (int j = 0; j < L0::ELEMS1; j += 2) {
+        tilec::rt::store_vec<2, true>(&av_smem[L0::coord0(i) * 18 + L0::coord1(j)], &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        bv_smem[L11::coord0(i) * 16 + L11::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L11::coord0(i) * 16 + L11::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -4504,15 +4519,16 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        av_smem[L0::coord0(i) * 18 + L0::coord1(j)] = av[i][j];
+      for (int j = 0; j < L0::ELEMS1; j += 2) {
+        tilec::rt::store_vec<2, true>(&av_smem[L0::coord0(i) * 18 + L0::coord1(j)], &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        bv_smem[L11::coord0(i) * 16 + L11::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L11::coord0(i) * 16 + L11::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();

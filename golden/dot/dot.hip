@@ -173,15 +173,17 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        av_smem[L11::coord0(i) * 18 + L11::coord1(j)] = av[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 18 + L11::coord1(j)],
+                                           &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 32 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -386,15 +388,17 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        av_smem[L11::coord0(i) * 18 + L11::coord1(j)] = av[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 18 + L11::coord1(j)],
+                                           &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 32 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -637,15 +641,17 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        av_smem[L11::coord0(i) * 34 + L11::coord1(j)] = av[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 34 + L11::coord1(j)],
+                                           &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 64 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 64 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -850,15 +856,17 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        av_smem[L11::coord0(i) * 34 + L11::coord1(j)] = av[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 34 + L11::coord1(j)],
+                                           &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 64 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 64 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -1072,15 +1080,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      av_smem[L6::coord0(i) * 66 + L6::coord1(j)] = av[i][j];
+    for (int j = 0; j < L6::ELEMS1; j += 2) {
+      tilec::rt::store_vec<2, true>(&av_smem[L6::coord0(i) * 66 + L6::coord1(j)], &av[i][j]);
     }
   }
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L11::ELEMS1; ++j) {
-      bv_smem[L11::coord0(i) * 16 + L11::coord1(j)] = bv[i][j];
+    for (int j = 0; j < L11::ELEMS1; j += BV_VEC) {
+      tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L11::coord0(i) * 16 + L11::coord1(j)], &bv[i][j]);
     }
   }
   __syncthreads();
@@ -1264,15 +1272,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      av_smem[L6::coord0(i) * 66 + L6::coord1(j)] = av[i][j];
+    for (int j = 0; j < L6::ELEMS1; j += 2) {
+      tilec::rt::store_vec<2, true>(&av_smem[L6::coord0(i) * 66 + L6::coord1(j)], &av[i][j]);
     }
   }
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L11::ELEMS1; ++j) {
-      bv_smem[L11::coord0(i) * 16 + L11::coord1(j)] = bv[i][j];
+    for (int j = 0; j < L11::ELEMS1; j += BV_VEC) {
+      tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L11::coord0(i) * 16 + L11::coord1(j)], &bv[i][j]);
     }
   }
   __syncthreads();
@@ -1526,8 +1534,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 32 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -1736,8 +1745,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 32 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -1984,8 +1994,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 32 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -2194,8 +2205,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 32 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -2442,8 +2454,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 32 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -2652,8 +2665,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 32 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -2859,15 +2873,17 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        av_smem[L4::coord0(i) * 36 + L4::coord1(j)] = av[i][j];
+      for (int j = 0; j < L4::ELEMS1; j += ACC_VEC) {
+        tilec::rt::store_vec<ACC_VEC, true>(&av_smem[L4::coord0(i) * 36 + L4::coord1(j)],
+                                            &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        bv_smem[L4::coord0(i) * 32 + L4::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L4::ELEMS1; j += ACC_VEC) {
+        tilec::rt::store_vec<ACC_VEC, true>(&bv_smem[L4::coord0(i) * 32 + L4::coord1(j)],
+                                            &bv[i][j]);
       }
     }
     __syncthreads();
@@ -3029,15 +3045,17 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        av_smem[L4::coord0(i) * 36 + L4::coord1(j)] = av[i][j];
+      for (int j = 0; j < L4::ELEMS1; j += ACC_VEC) {
+        tilec::rt::store_vec<ACC_VEC, true>(&av_smem[L4::coord0(i) * 36 + L4::coord1(j)],
+                                            &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        bv_smem[L4::coord0(i) * 32 + L4::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L4::ELEMS1; j += ACC_VEC) {
+        tilec::rt::store_vec<ACC_VEC, true>(&bv_smem[L4::coord0(i) * 32 + L4::coord1(j)],
+                                            &bv[i][j]);
       }
     }
     __syncthreads();
@@ -3249,15 +3267,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      av_smem[L6::coord0(i) * 34 + L6::coord1(j)] = av[i][j];
+    for (int j = 0; j < L6::ELEMS1; j += AV_VEC) {
+      tilec::rt::store_vec<AV_VEC, true>(&av_smem[L6::coord0(i) * 34 + L6::coord1(j)], &av[i][j]);
     }
   }
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L11::ELEMS1; ++j) {
-      bv_smem[L11::coord0(i) * 16 + L11::coord1(j)] = bv[i][j];
+    for (int j = 0; j < L11::ELEMS1; j += BV_VEC) {
+      tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L11::coord0(i) * 16 + L11::coord1(j)], &bv[i][j]);
     }
   }
   __syncthreads();
@@ -3441,15 +3459,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      av_smem[L6::coord0(i) * 34 + L6::coord1(j)] = av[i][j];
+    for (int j = 0; j < L6::ELEMS1; j += AV_VEC) {
+      tilec::rt::store_vec<AV_VEC, true>(&av_smem[L6::coord0(i) * 34 + L6::coord1(j)], &av[i][j]);
     }
   }
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L11::ELEMS1; ++j) {
-      bv_smem[L11::coord0(i) * 16 + L11::coord1(j)] = bv[i][j];
+    for (int j = 0; j < L11::ELEMS1; j += BV_VEC) {
+      tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L11::coord0(i) * 16 + L11::coord1(j)], &bv[i][j]);
     }
   }
   __syncthreads();
@@ -3702,15 +3720,17 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        av_smem[L11::coord0(i) * 18 + L11::coord1(j)] = av[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 18 + L11::coord1(j)],
+                                           &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 32 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -3926,15 +3946,17 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        av_smem[L11::coord0(i) * 18 + L11::coord1(j)] = av[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 18 + L11::coord1(j)],
+                                           &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; ++j) {
-        bv_smem[L14::coord0(i) * 32 + L14::coord1(j)] = bv[i][j];
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
     __syncthreads();
@@ -4162,8 +4184,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        av_smem[L0::coord0(i) * 18 + L0::coord1(j)] = av[i][j];
+      for (int j = 0; j < L0::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L0::coord0(i) * 18 + L0::coord1(j)], &av[i][j]);
       }
     }
     TILEC_UNROLL
@@ -4394,8 +4416,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        av_smem[L0::coord0(i) * 18 + L0::coord1(j)] = av[i][j];
+      for (int j = 0; j < L0::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L0::coord0(i) * 18 + L0::coord1(j)], &av[i][j]);
       }
     }
     TILEC_UNROLL

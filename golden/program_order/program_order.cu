@@ -208,8 +208,8 @@ __global__ void __launch_bounds__(NUM_THREADS) reverse_blocks(int *x, int n) {
   }
   // program_order.cpp:38: tl::store(x + base + j, v, mask);
   TILEC_UNROLL
-  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-    store_cvt_smem[L0::coord0(i_1)] = v[i_1];
+  for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += V_VEC) {
+    tilec::rt::store_vec<V_VEC, true>(&store_cvt_smem[L0::coord0(i_1)], &v[i_1]);
   }
   __syncthreads();
   int store_cvt[L1::ELEMS];
@@ -283,8 +283,8 @@ __global__ void __launch_bounds__(NUM_THREADS) reverse_blocks(int *x, int n) {
   }
   // program_order.cpp:38: tl::store(x + base + j, v, mask);
   TILEC_UNROLL
-  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
-    store_cvt_smem[L0::coord0(i_1)] = v[i_1];
+  for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += V_VEC) {
+    tilec::rt::store_vec<V_VEC, true>(&store_cvt_smem[L0::coord0(i_1)], &v[i_1]);
   }
   __syncthreads();
   int store_cvt[L1::ELEMS];

@@ -1,7 +1,8 @@
 // prefetch-loads: a loop's tile loads are loaded one iteration ahead into `_next` variables (the
 // first iteration's before the loop), with the declarations their addresses read computed again for
-// the next index. Not prefetched: a load of what the loop stores (in place), a load whose address
-// the loop assigns, a load through another load, a load too big to hold twice (64 bytes a thread in
+// the next index; a pointer the loop advances after the load by a fixed amount is advanced once more
+// for the next iteration's (prefetch_advanced.cpp). Not prefetched: a load of what the loop stores
+// (in place), a load through another load, a load too big to hold twice (64 bytes a thread in
 // blocks of up to 256 threads, 16 in blocks of 1024), loops of kernels without num_stages >= 2, and
 // unrolled loops.
 // RUN: %tilec --emit=ir --stop-after=prefetch-loads %s -o - | %FileCheck %s
@@ -61,14 +62,15 @@ void moving_pointer(const float *x, float *out, int n) {
   const float *p = x;
   auto acc = tl::zeros<float, 256>();
   for (int i = 0; i < n; i += 256) {
-    acc += tl::load(p + tl::arange<0, 256>()); // p changes in the loop
+    acc += tl::load(p + tl::arange<0, 256>()); // p advances by 256 after the load, every iteration
     p += 256;
   }
   tl::store(out + tl::arange<0, 256>(), acc);
 }
 // CHECK-LABEL: kernel @moving_pointer
-// CHECK-NOT: _next
+// CHECK: %p_load_next = load(add(splat(%p)
 // CHECK: for %i = 0:i32 to %n step 256:i32 {
+// CHECK: %p_load_next = load(add(splat(add(%p, 256:i32))
 
 TILEC_KERNEL(num_warps = 4, num_stages = 2)
 void gather(const int *idx, const float *x, float *out, int n) {
