@@ -5,15 +5,16 @@
 // running at once reuse more of what is in the L2 cache than a row-major order would. Any strides:
 // a column-major B is stride_bk = 1. RELU fuses an activation into the epilogue, on the fp32
 // accumulator before the rounding to fp16 (the tutorial's leaky_relu, here a plain ReLU), chosen
-// at compile time. num_stages = 2: each K step's tiles of A and B are loaded while the step before
-// is multiplied.
+// at compile time. No num_stages: prefetching the next K step's tiles in registers (num_stages = 2)
+// measured 1.8x slower at 128 x 128 (bench/NOTES.md, run M3); the pipeline through shared memory
+// (cp.async) is the next step of docs/plan-tensor-cores.md.
 #include <tilec/tl.hpp>
 
 // A helper of the kernel's own, as the tutorial's @triton.jit leaky_relu: max(x, 0), keeping NaN.
 template <class T> auto relu(const T &x) { return tl::where(x < 0.0f, 0.0f, x); }
 
 template <int BLOCK_M, int BLOCK_N, int BLOCK_K, int GROUP_M, int NUM_WARPS, bool RELU>
-TILEC_KERNEL(num_warps = NUM_WARPS, num_stages = 2, grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)))
+TILEC_KERNEL(num_warps = NUM_WARPS, grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)))
 void matmul_kernel(const tl::half *a, const tl::half *b, tl::half *c, int M, int N, int K,
                    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
                    int stride_cn) {

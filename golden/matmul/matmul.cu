@@ -49,25 +49,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:22: int pid = tl::program_id(0);
+  // matmul.cpp:23: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:23: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:24: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:25: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:26: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:27: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:28: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:29: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:30: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:38: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -78,7 +78,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:36: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -89,7 +89,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:39: auto a_ptrs =
+  // matmul.cpp:40: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -98,13 +98,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:37: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:41: auto b_ptrs =
+  // matmul.cpp:42: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -113,7 +113,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:45: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -122,70 +122,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: auto a_tile = tl::load(
-  __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // matmul.cpp:50: auto b_tile = tl::load(
-  __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
-  // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
-  if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // matmul.cpp:47: auto a_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
-      }
-    }
-    // matmul.cpp:50: auto b_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_next[i][j] = (offs_k_load[i] < K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
-      }
-    }
-  }
-  // matmul.cpp:46: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:47: auto a_tile = tl::load(
+    // matmul.cpp:48: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile[i][j] = a_tile_next[i][j];
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:50: auto b_tile = tl::load(
+    // matmul.cpp:51: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile[i][j] = b_tile_next[i][j];
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
-    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:47: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; ++j) {
-          a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K) ? a_ptrs[i][j][BLOCK_K * stride_ak] : tilec::rt::to_f16(0.0f);
-        }
-      }
-      // matmul.cpp:50: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; ++j) {
-          b_tile_next[i][j] = (offs_k_load[i] < K - (k + 1) * BLOCK_K && offs_bn[j] < N) ? b_ptrs[i][j][BLOCK_K * stride_bk] : tilec::rt::to_f16(0.0f);
-        }
-      }
-    }
-    // matmul.cpp:53: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -233,7 +191,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:54: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -241,7 +199,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:55: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -250,7 +208,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:64: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -259,7 +217,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:62: auto c_ptrs =
+  // matmul.cpp:63: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -268,7 +226,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:59: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -277,7 +235,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:65: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -317,43 +275,38 @@ constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int A_TILE_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
 using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L2 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L3 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
 // tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
 // tile 64x64: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 4x8
 // elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
 constexpr int SMEM_BYTES = 9728;  // shared memory per block
 // registers: about 112 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
@@ -365,25 +318,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:22: int pid = tl::program_id(0);
+  // matmul.cpp:23: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:23: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:24: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:25: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:26: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:27: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:28: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:29: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:30: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:38: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -394,7 +347,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:36: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -405,7 +358,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:39: auto a_ptrs =
+  // matmul.cpp:40: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -414,13 +367,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:37: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:41: auto b_ptrs =
+  // matmul.cpp:42: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -429,7 +382,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:45: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -438,93 +391,47 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: auto a_tile = tl::load(
-  __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // matmul.cpp:50: auto b_tile = tl::load(
-  __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
-  // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
-  if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // matmul.cpp:47: auto a_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_NEXT_VEC) {
-        tilec::rt::load_vec_if<A_TILE_NEXT_VEC, true>(
-            &a_tile_next[i][j], a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K,
-            tilec::rt::to_f16(0.0f));
-      }
-    }
-    // matmul.cpp:50: auto b_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_NEXT_VEC) {
-        tilec::rt::load_vec_if<B_TILE_NEXT_VEC, true>(
-            &b_tile_next[i][j], b_ptrs[i][j], offs_k_load[i] < K && offs_bn[j] < N,
-            tilec::rt::to_f16(0.0f));
-      }
-    }
-  }
-  // matmul.cpp:46: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:47: auto a_tile = tl::load(
+    // matmul.cpp:48: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile[i][j] = a_tile_next[i][j];
+      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile[i][j], a_ptrs[i][j],
+                                                 offs_am[i] < M && offs_k[j] < K - k * BLOCK_K,
+                                                 tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul.cpp:50: auto b_tile = tl::load(
+    // matmul.cpp:51: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile[i][j] = b_tile_next[i][j];
+      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+        tilec::rt::load_vec_if<B_TILE_VEC, true>(
+            &b_tile[i][j], b_ptrs[i][j], offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N,
+            tilec::rt::to_f16(0.0f));
       }
     }
-    // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
-    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:47: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<A_TILE_NEXT_VEC_1, true>(
-              &a_tile_next[i][j], a_ptrs[i][j] + BLOCK_K * stride_ak,
-              offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K, tilec::rt::to_f16(0.0f));
-        }
-      }
-      // matmul.cpp:50: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<B_TILE_NEXT_VEC_1, true>(
-              &b_tile_next[i][j], b_ptrs[i][j] + BLOCK_K * stride_bk,
-              offs_k_load[i] < K - (k + 1) * BLOCK_K && offs_bn[j] < N, tilec::rt::to_f16(0.0f));
-        }
-      }
-    }
-    // matmul.cpp:53: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_NEXT_VEC) {
-        tilec::rt::store_vec<A_TILE_NEXT_VEC, true>(
-            &a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)], &a_tile[i][j]);
+      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+        tilec::rt::store_vec<A_TILE_VEC, true>(&a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)],
+                                               &a_tile[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_NEXT_VEC) {
-        tilec::rt::store_vec<B_TILE_NEXT_VEC, true>(
-            &b_tile_smem[L6::coord0(i) * 72 + L6::coord1(j)], &b_tile[i][j]);
+      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+        tilec::rt::store_vec<B_TILE_VEC, true>(&b_tile_smem[L6::coord0(i) * 72 + L6::coord1(j)],
+                                               &b_tile[i][j]);
       }
     }
     __syncthreads();
@@ -559,7 +466,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:54: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -567,7 +474,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:55: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -576,7 +483,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:64: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -585,7 +492,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:62: auto c_ptrs =
+  // matmul.cpp:63: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -594,7 +501,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:59: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -603,7 +510,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:65: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -719,25 +626,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:22: int pid = tl::program_id(0);
+  // matmul.cpp:23: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:23: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:24: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:25: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:26: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:27: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:28: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:29: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:30: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:38: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -748,7 +655,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:36: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -759,7 +666,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:39: auto a_ptrs =
+  // matmul.cpp:40: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -768,13 +675,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:37: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:41: auto b_ptrs =
+  // matmul.cpp:42: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -783,7 +690,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:45: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -792,70 +699,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: auto a_tile = tl::load(
-  __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // matmul.cpp:50: auto b_tile = tl::load(
-  __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
-  // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
-  if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // matmul.cpp:47: auto a_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
-      }
-    }
-    // matmul.cpp:50: auto b_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_next[i][j] = (offs_k_load[i] < K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
-      }
-    }
-  }
-  // matmul.cpp:46: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:47: auto a_tile = tl::load(
+    // matmul.cpp:48: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile[i][j] = a_tile_next[i][j];
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:50: auto b_tile = tl::load(
+    // matmul.cpp:51: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile[i][j] = b_tile_next[i][j];
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
-    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:47: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; ++j) {
-          a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K) ? a_ptrs[i][j][BLOCK_K * stride_ak] : tilec::rt::to_f16(0.0f);
-        }
-      }
-      // matmul.cpp:50: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; ++j) {
-          b_tile_next[i][j] = (offs_k_load[i] < K - (k + 1) * BLOCK_K && offs_bn[j] < N) ? b_ptrs[i][j][BLOCK_K * stride_bk] : tilec::rt::to_f16(0.0f);
-        }
-      }
-    }
-    // matmul.cpp:53: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -903,7 +768,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:54: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -911,7 +776,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:55: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -920,7 +785,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:58: accumulator = relu(accumulator);
+  // matmul.cpp:59: accumulator = relu(accumulator);
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -928,7 +793,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = (accumulator[i][j] < 0.0f) ? 0.0f : accumulator[i][j];
     }
   }
-  // matmul.cpp:64: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -937,7 +802,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:62: auto c_ptrs =
+  // matmul.cpp:63: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -946,7 +811,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:59: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -955,7 +820,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:65: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -995,43 +860,38 @@ constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = true;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int A_TILE_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
 using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L2 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L3 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
 // tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
 // tile 64x64: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 4x8
 // elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
 constexpr int SMEM_BYTES = 9728;  // shared memory per block
 // registers: about 112 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
@@ -1043,25 +903,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:22: int pid = tl::program_id(0);
+  // matmul.cpp:23: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:23: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:24: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:25: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:26: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:27: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:28: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:29: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:30: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:38: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1072,7 +932,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:36: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -1083,7 +943,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:39: auto a_ptrs =
+  // matmul.cpp:40: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1092,13 +952,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:37: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:41: auto b_ptrs =
+  // matmul.cpp:42: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1107,7 +967,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:45: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1116,93 +976,47 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: auto a_tile = tl::load(
-  __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // matmul.cpp:50: auto b_tile = tl::load(
-  __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
-  // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
-  if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // matmul.cpp:47: auto a_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_NEXT_VEC) {
-        tilec::rt::load_vec_if<A_TILE_NEXT_VEC, true>(
-            &a_tile_next[i][j], a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K,
-            tilec::rt::to_f16(0.0f));
-      }
-    }
-    // matmul.cpp:50: auto b_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_NEXT_VEC) {
-        tilec::rt::load_vec_if<B_TILE_NEXT_VEC, true>(
-            &b_tile_next[i][j], b_ptrs[i][j], offs_k_load[i] < K && offs_bn[j] < N,
-            tilec::rt::to_f16(0.0f));
-      }
-    }
-  }
-  // matmul.cpp:46: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:47: auto a_tile = tl::load(
+    // matmul.cpp:48: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile[i][j] = a_tile_next[i][j];
+      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile[i][j], a_ptrs[i][j],
+                                                 offs_am[i] < M && offs_k[j] < K - k * BLOCK_K,
+                                                 tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul.cpp:50: auto b_tile = tl::load(
+    // matmul.cpp:51: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile[i][j] = b_tile_next[i][j];
+      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+        tilec::rt::load_vec_if<B_TILE_VEC, true>(
+            &b_tile[i][j], b_ptrs[i][j], offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N,
+            tilec::rt::to_f16(0.0f));
       }
     }
-    // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
-    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:47: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<A_TILE_NEXT_VEC_1, true>(
-              &a_tile_next[i][j], a_ptrs[i][j] + BLOCK_K * stride_ak,
-              offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K, tilec::rt::to_f16(0.0f));
-        }
-      }
-      // matmul.cpp:50: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<B_TILE_NEXT_VEC_1, true>(
-              &b_tile_next[i][j], b_ptrs[i][j] + BLOCK_K * stride_bk,
-              offs_k_load[i] < K - (k + 1) * BLOCK_K && offs_bn[j] < N, tilec::rt::to_f16(0.0f));
-        }
-      }
-    }
-    // matmul.cpp:53: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_NEXT_VEC) {
-        tilec::rt::store_vec<A_TILE_NEXT_VEC, true>(
-            &a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)], &a_tile[i][j]);
+      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+        tilec::rt::store_vec<A_TILE_VEC, true>(&a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)],
+                                               &a_tile[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_NEXT_VEC) {
-        tilec::rt::store_vec<B_TILE_NEXT_VEC, true>(
-            &b_tile_smem[L6::coord0(i) * 72 + L6::coord1(j)], &b_tile[i][j]);
+      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+        tilec::rt::store_vec<B_TILE_VEC, true>(&b_tile_smem[L6::coord0(i) * 72 + L6::coord1(j)],
+                                               &b_tile[i][j]);
       }
     }
     __syncthreads();
@@ -1237,7 +1051,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:54: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1245,7 +1059,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:55: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1254,7 +1068,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:58: accumulator = relu(accumulator);
+  // matmul.cpp:59: accumulator = relu(accumulator);
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1262,7 +1076,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = (accumulator[i][j] < 0.0f) ? 0.0f : accumulator[i][j];
     }
   }
-  // matmul.cpp:64: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1271,7 +1085,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:62: auto c_ptrs =
+  // matmul.cpp:63: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1280,7 +1094,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:59: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1289,7 +1103,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:65: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {

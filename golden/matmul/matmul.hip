@@ -49,25 +49,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4352);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:22: int pid = tl::program_id(0);
+  // matmul.cpp:23: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:23: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:24: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:25: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:26: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:27: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:28: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:29: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:30: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:38: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -78,7 +78,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:36: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -89,7 +89,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:39: auto a_ptrs =
+  // matmul.cpp:40: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -98,13 +98,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:37: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:41: auto b_ptrs =
+  // matmul.cpp:42: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -113,7 +113,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:45: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -122,70 +122,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: auto a_tile = tl::load(
-  __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // matmul.cpp:50: auto b_tile = tl::load(
-  __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
-  // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
-  if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // matmul.cpp:47: auto a_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
-      }
-    }
-    // matmul.cpp:50: auto b_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_next[i][j] = (offs_k_load[i] < K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
-      }
-    }
-  }
-  // matmul.cpp:46: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:47: auto a_tile = tl::load(
+    // matmul.cpp:48: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile[i][j] = a_tile_next[i][j];
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:50: auto b_tile = tl::load(
+    // matmul.cpp:51: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile[i][j] = b_tile_next[i][j];
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
-    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:47: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; ++j) {
-          a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K) ? a_ptrs[i][j][BLOCK_K * stride_ak] : tilec::rt::to_f16(0.0f);
-        }
-      }
-      // matmul.cpp:50: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; ++j) {
-          b_tile_next[i][j] = (offs_k_load[i] < K - (k + 1) * BLOCK_K && offs_bn[j] < N) ? b_ptrs[i][j][BLOCK_K * stride_bk] : tilec::rt::to_f16(0.0f);
-        }
-      }
-    }
-    // matmul.cpp:53: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -223,7 +181,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:54: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -231,7 +189,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:55: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -240,7 +198,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:64: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -249,7 +207,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:62: auto c_ptrs =
+  // matmul.cpp:63: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -258,7 +216,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:59: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -267,7 +225,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:65: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -308,43 +266,38 @@ constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int A_TILE_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_NEXT_VEC, 16, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 16, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L2 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_NEXT_VEC, 16, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 16, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L3 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64x32: 1x8 contiguous per thread, 16x4 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_NEXT_VEC, 16, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 16, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
 // tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
 // tile 64x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
 // thread
 using L7 = tilec::rt::Blocked2<1, 4, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 64>;
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 64>;
 constexpr int SMEM_BYTES = 8448;  // shared memory per block
 // registers: about 56 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
@@ -356,25 +309,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4352);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:22: int pid = tl::program_id(0);
+  // matmul.cpp:23: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:23: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:24: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:25: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:26: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:27: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:28: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:29: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:30: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:38: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -385,7 +338,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:36: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -396,7 +349,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:39: auto a_ptrs =
+  // matmul.cpp:40: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -405,13 +358,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:37: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:41: auto b_ptrs =
+  // matmul.cpp:42: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -420,7 +373,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:45: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -429,78 +382,32 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: auto a_tile = tl::load(
-  __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // matmul.cpp:50: auto b_tile = tl::load(
-  __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
-  // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
-  if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // matmul.cpp:47: auto a_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_NEXT_VEC) {
-        tilec::rt::load_vec_if<A_TILE_NEXT_VEC, true>(
-            &a_tile_next[i][j], a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K,
-            tilec::rt::to_f16(0.0f));
-      }
-    }
-    // matmul.cpp:50: auto b_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_NEXT_VEC) {
-        tilec::rt::load_vec_if<B_TILE_NEXT_VEC, true>(
-            &b_tile_next[i][j], b_ptrs[i][j], offs_k_load[i] < K && offs_bn[j] < N,
-            tilec::rt::to_f16(0.0f));
-      }
-    }
-  }
-  // matmul.cpp:46: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:47: auto a_tile = tl::load(
+    // matmul.cpp:48: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile[i][j] = a_tile_next[i][j];
+      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile[i][j], a_ptrs[i][j],
+                                                 offs_am[i] < M && offs_k[j] < K - k * BLOCK_K,
+                                                 tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul.cpp:50: auto b_tile = tl::load(
+    // matmul.cpp:51: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile[i][j] = b_tile_next[i][j];
+      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+        tilec::rt::load_vec_if<B_TILE_VEC, true>(
+            &b_tile[i][j], b_ptrs[i][j], offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N,
+            tilec::rt::to_f16(0.0f));
       }
     }
-    // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
-    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:47: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<A_TILE_NEXT_VEC_1, true>(
-              &a_tile_next[i][j], a_ptrs[i][j] + BLOCK_K * stride_ak,
-              offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K, tilec::rt::to_f16(0.0f));
-        }
-      }
-      // matmul.cpp:50: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<B_TILE_NEXT_VEC_1, true>(
-              &b_tile_next[i][j], b_ptrs[i][j] + BLOCK_K * stride_bk,
-              offs_k_load[i] < K - (k + 1) * BLOCK_K && offs_bn[j] < N, tilec::rt::to_f16(0.0f));
-        }
-      }
-    }
-    // matmul.cpp:53: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -513,9 +420,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_NEXT_VEC) {
-        tilec::rt::store_vec<B_TILE_NEXT_VEC, true>(
-            &b_tile_smem[L6::coord0(i) * 64 + L6::coord1(j)], &b_tile[i][j]);
+      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+        tilec::rt::store_vec<B_TILE_VEC, true>(&b_tile_smem[L6::coord0(i) * 64 + L6::coord1(j)],
+                                               &b_tile[i][j]);
       }
     }
     __syncthreads();
@@ -540,7 +447,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:54: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -548,7 +455,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:55: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -557,7 +464,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:64: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -566,7 +473,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:62: auto c_ptrs =
+  // matmul.cpp:63: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -575,7 +482,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:59: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -584,7 +491,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:65: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -701,25 +608,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4352);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:22: int pid = tl::program_id(0);
+  // matmul.cpp:23: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:23: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:24: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:25: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:26: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:27: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:28: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:29: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:30: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:38: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -730,7 +637,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:36: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -741,7 +648,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:39: auto a_ptrs =
+  // matmul.cpp:40: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -750,13 +657,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:37: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:41: auto b_ptrs =
+  // matmul.cpp:42: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -765,7 +672,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:45: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -774,70 +681,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: auto a_tile = tl::load(
-  __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // matmul.cpp:50: auto b_tile = tl::load(
-  __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
-  // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
-  if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // matmul.cpp:47: auto a_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
-      }
-    }
-    // matmul.cpp:50: auto b_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_next[i][j] = (offs_k_load[i] < K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
-      }
-    }
-  }
-  // matmul.cpp:46: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:47: auto a_tile = tl::load(
+    // matmul.cpp:48: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile[i][j] = a_tile_next[i][j];
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:50: auto b_tile = tl::load(
+    // matmul.cpp:51: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile[i][j] = b_tile_next[i][j];
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
-    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:47: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; ++j) {
-          a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K) ? a_ptrs[i][j][BLOCK_K * stride_ak] : tilec::rt::to_f16(0.0f);
-        }
-      }
-      // matmul.cpp:50: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; ++j) {
-          b_tile_next[i][j] = (offs_k_load[i] < K - (k + 1) * BLOCK_K && offs_bn[j] < N) ? b_ptrs[i][j][BLOCK_K * stride_bk] : tilec::rt::to_f16(0.0f);
-        }
-      }
-    }
-    // matmul.cpp:53: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -875,7 +740,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:54: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -883,7 +748,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:55: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -892,7 +757,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:58: accumulator = relu(accumulator);
+  // matmul.cpp:59: accumulator = relu(accumulator);
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -900,7 +765,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = (accumulator[i][j] < 0.0f) ? 0.0f : accumulator[i][j];
     }
   }
-  // matmul.cpp:64: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -909,7 +774,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:62: auto c_ptrs =
+  // matmul.cpp:63: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -918,7 +783,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:59: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -927,7 +792,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:65: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -968,43 +833,38 @@ constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = true;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int A_TILE_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_NEXT_VEC, 16, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 16, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L2 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_NEXT_VEC, 16, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 16, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L3 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64x32: 1x8 contiguous per thread, 16x4 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_NEXT_VEC, 16, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 16, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
 // tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
 // tile 64x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
 // thread
 using L7 = tilec::rt::Blocked2<1, 4, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 64>;
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 64>;
 constexpr int SMEM_BYTES = 8448;  // shared memory per block
 // registers: about 56 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
@@ -1016,25 +876,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4352);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:22: int pid = tl::program_id(0);
+  // matmul.cpp:23: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:23: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:24: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:25: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:26: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:27: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:28: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:29: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:30: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:38: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1045,7 +905,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:36: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -1056,7 +916,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:39: auto a_ptrs =
+  // matmul.cpp:40: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1065,13 +925,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:37: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:41: auto b_ptrs =
+  // matmul.cpp:42: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1080,7 +940,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:45: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1089,78 +949,32 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: auto a_tile = tl::load(
-  __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // matmul.cpp:50: auto b_tile = tl::load(
-  __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
-  // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
-  if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // matmul.cpp:47: auto a_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_NEXT_VEC) {
-        tilec::rt::load_vec_if<A_TILE_NEXT_VEC, true>(
-            &a_tile_next[i][j], a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K,
-            tilec::rt::to_f16(0.0f));
-      }
-    }
-    // matmul.cpp:50: auto b_tile = tl::load(
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_NEXT_VEC) {
-        tilec::rt::load_vec_if<B_TILE_NEXT_VEC, true>(
-            &b_tile_next[i][j], b_ptrs[i][j], offs_k_load[i] < K && offs_bn[j] < N,
-            tilec::rt::to_f16(0.0f));
-      }
-    }
-  }
-  // matmul.cpp:46: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:47: auto a_tile = tl::load(
+    // matmul.cpp:48: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile[i][j] = a_tile_next[i][j];
+      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile[i][j], a_ptrs[i][j],
+                                                 offs_am[i] < M && offs_k[j] < K - k * BLOCK_K,
+                                                 tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul.cpp:50: auto b_tile = tl::load(
+    // matmul.cpp:51: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile[i][j] = b_tile_next[i][j];
+      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+        tilec::rt::load_vec_if<B_TILE_VEC, true>(
+            &b_tile[i][j], b_ptrs[i][j], offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N,
+            tilec::rt::to_f16(0.0f));
       }
     }
-    // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
-    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:47: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<A_TILE_NEXT_VEC_1, true>(
-              &a_tile_next[i][j], a_ptrs[i][j] + BLOCK_K * stride_ak,
-              offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K, tilec::rt::to_f16(0.0f));
-        }
-      }
-      // matmul.cpp:50: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<B_TILE_NEXT_VEC_1, true>(
-              &b_tile_next[i][j], b_ptrs[i][j] + BLOCK_K * stride_bk,
-              offs_k_load[i] < K - (k + 1) * BLOCK_K && offs_bn[j] < N, tilec::rt::to_f16(0.0f));
-        }
-      }
-    }
-    // matmul.cpp:53: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1173,9 +987,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_NEXT_VEC) {
-        tilec::rt::store_vec<B_TILE_NEXT_VEC, true>(
-            &b_tile_smem[L6::coord0(i) * 64 + L6::coord1(j)], &b_tile[i][j]);
+      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+        tilec::rt::store_vec<B_TILE_VEC, true>(&b_tile_smem[L6::coord0(i) * 64 + L6::coord1(j)],
+                                               &b_tile[i][j]);
       }
     }
     __syncthreads();
@@ -1200,7 +1014,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:54: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1208,7 +1022,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:55: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1217,7 +1031,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:58: accumulator = relu(accumulator);
+  // matmul.cpp:59: accumulator = relu(accumulator);
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1225,7 +1039,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = (accumulator[i][j] < 0.0f) ? 0.0f : accumulator[i][j];
     }
   }
-  // matmul.cpp:64: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1234,7 +1048,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:62: auto c_ptrs =
+  // matmul.cpp:63: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1243,7 +1057,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:59: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1252,7 +1066,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:65: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
