@@ -572,8 +572,8 @@ void KernelEmitter::sharedDot(const Var &v, const SharedDot *d) {
     return ints ? x : asFloat(Code{x, Prec::Postfix}, in);
   };
   const std::string &i = idxNames_[0], &j = idxNames_[1];
-  w_->line("// k by k: column k of " + a + " at this thread's rows times row k of " + b +
-           " at its columns");
+  w_->line("// k by k: column k of " + a + " at this thread's rows times row k of " + b);
+  w_->line("// at its columns");
   w_->line("TILEC_UNROLL");
   std::optional<CodeWriter::Scope> loop;
   loop.emplace(
@@ -622,9 +622,8 @@ void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedD
   const std::string &kk = dotIdx_, &i = idxNames_[0], &j = idxNames_[1];
   const std::string af = names_.unique(a + "_frag"), bf = names_.unique(b + "_frag"),
                     bpair = names_.unique("b_pair"), cf = names_.unique("c_frag");
-  w_->line("// mma.sync m16n8k16, k by 16: each warp loads its fragments of " + a +
-           " (ldmatrix) and " + b +
-           " (ldmatrix .trans) and adds their products into its accumulators");
+  w_->line("// mma.sync m16n8k16, k by 16: each warp loads its fragments of " + a + " (ldmatrix)");
+  w_->line("// and " + b + " (ldmatrix .trans) and adds their products into its accumulators");
   w_->line("TILEC_UNROLL");
   auto loop = w_->block("for (int " + kk + " = 0; " + kk + " < " + dimConst(A.shape[1]) + "; " +
                         kk + " += 16)");

@@ -176,7 +176,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix) and bv_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix)
+    // and bv_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BK; kk += 16) {
       uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -406,7 +407,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix) and bv_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix)
+    // and bv_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BK; kk += 16) {
       uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -689,7 +691,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix) and bv_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix)
+    // and bv_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BK; kk += 16) {
       uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -934,7 +937,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix) and bv_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix)
+    // and bv_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BK; kk += 16) {
       uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -1190,7 +1194,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       cv[i][j] = 0.0f;
     }
   }
-  // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+  // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+  // at its columns
   TILEC_UNROLL
   for (int kk = 0; kk < BK; ++kk) {
     float av_smem_k[L12::ELEMS0];
@@ -1382,7 +1387,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       cv[i][j] = 0.0f;
     }
   }
-  // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+  // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+  // at its columns
   TILEC_UNROLL
   for (int kk = 0; kk < BK; ++kk) {
     float av_smem_k[L12::ELEMS0];
@@ -1615,7 +1621,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -1812,7 +1819,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -2045,7 +2053,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -2242,7 +2251,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -2475,7 +2485,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -2672,7 +2683,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -2917,7 +2929,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < 32; ++kk) {
       int av_smem_k[L8::ELEMS0];
@@ -3118,7 +3131,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < 32; ++kk) {
       int av_smem_k[L8::ELEMS0];
@@ -3348,7 +3362,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       cv_sum[i][j] = 0.0f;
     }
   }
-  // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+  // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+  // at its columns
   TILEC_UNROLL
   for (int kk = 0; kk < BK; ++kk) {
     float av_smem_k[L12::ELEMS0];
@@ -3546,7 +3561,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       cv_sum[i][j] = 0.0f;
     }
   }
-  // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+  // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+  // at its columns
   TILEC_UNROLL
   for (int kk = 0; kk < BK; ++kk) {
     float av_smem_k[L12::ELEMS0];
@@ -3809,7 +3825,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         acc_sum[i][j] = tilec::rt::to_float(acc[i][j]);
       }
     }
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -4034,7 +4051,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         acc_sum[i][j] = tilec::rt::to_float(acc[i][j]);
       }
     }
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -4291,7 +4309,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         dot_av_bv[i][j] = 0.0f;
       }
     }
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < 16; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -4540,7 +4559,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         dot_av_bv[i][j] = 0.0f;
       }
     }
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < 16; ++kk) {
       float av_smem_k[L0::ELEMS0];

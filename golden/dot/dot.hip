@@ -187,7 +187,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -402,7 +403,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -655,7 +657,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -870,7 +873,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -1100,7 +1104,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       cv[i][j] = 0.0f;
     }
   }
-  // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+  // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+  // at its columns
   TILEC_UNROLL
   for (int kk = 0; kk < BK; ++kk) {
     float av_smem_k[L12::ELEMS0];
@@ -1292,7 +1297,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       cv[i][j] = 0.0f;
     }
   }
-  // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+  // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+  // at its columns
   TILEC_UNROLL
   for (int kk = 0; kk < BK; ++kk) {
     float av_smem_k[L12::ELEMS0];
@@ -1540,7 +1546,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -1751,7 +1758,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -2000,7 +2008,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -2211,7 +2220,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -2460,7 +2470,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -2671,7 +2682,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -2887,7 +2899,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < 32; ++kk) {
       int av_smem_k[L4::ELEMS0];
@@ -3059,7 +3072,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < 32; ++kk) {
       int av_smem_k[L4::ELEMS0];
@@ -3288,7 +3302,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       cv_sum[i][j] = 0.0f;
     }
   }
-  // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+  // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+  // at its columns
   TILEC_UNROLL
   for (int kk = 0; kk < BK; ++kk) {
     float av_smem_k[L12::ELEMS0];
@@ -3480,7 +3495,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       cv_sum[i][j] = 0.0f;
     }
   }
-  // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+  // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+  // at its columns
   TILEC_UNROLL
   for (int kk = 0; kk < BK; ++kk) {
     float av_smem_k[L12::ELEMS0];
@@ -3742,7 +3758,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         acc_sum[i][j] = tilec::rt::to_float(acc[i][j]);
       }
     }
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -3968,7 +3985,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         acc_sum[i][j] = tilec::rt::to_float(acc[i][j]);
       }
     }
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BK; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -4204,7 +4222,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         dot_av_bv[i][j] = 0.0f;
       }
     }
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < 16; ++kk) {
       float av_smem_k[L0::ELEMS0];
@@ -4436,7 +4455,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         dot_av_bv[i][j] = 0.0f;
       }
     }
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem at its columns
+    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < 16; ++kk) {
       float av_smem_k[L0::ELEMS0];

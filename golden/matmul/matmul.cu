@@ -160,7 +160,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
+    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -435,7 +436,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
+    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -737,7 +739,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
+    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -1020,7 +1023,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
+    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15

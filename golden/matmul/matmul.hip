@@ -160,7 +160,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem at its columns
+    // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; ++kk) {
       float a_tile_smem_k[L7::ELEMS0];
@@ -426,7 +427,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem at its columns
+    // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; ++kk) {
       float a_tile_smem_k[L7::ELEMS0];
@@ -719,7 +721,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem at its columns
+    // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; ++kk) {
       float a_tile_smem_k[L7::ELEMS0];
@@ -993,7 +996,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem at its columns
+    // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem
+    // at its columns
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; ++kk) {
       float a_tile_smem_k[L7::ELEMS0];
