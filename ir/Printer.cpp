@@ -253,6 +253,16 @@ private:
     }
   }
 
+  /// The end of a dot's or shared_dot's text: the accumulator, a precision other than ieee, `)`.
+  void dotTail(std::ostream &o, const Expr &acc, DotPrecision precision) {
+    if (acc) {
+      o << ", acc=";
+      exprTo(o, acc);
+    }
+    if (precision != DotPrecision::Ieee)
+      o << ", precision=" << name(precision);
+    o << ')';
+  }
   void exprTo(std::ostream &o, const Expr &e) {
     switch (e->kind) {
     case ExprKind::IntImm:
@@ -363,13 +373,7 @@ private:
       exprTo(o, d->a);
       o << ", ";
       exprTo(o, d->b);
-      if (d->acc) {
-        o << ", acc=";
-        exprTo(o, d->acc);
-      }
-      if (d->precision != DotPrecision::Ieee)
-        o << ", precision=" << name(d->precision);
-      o << ')';
+      dotTail(o, d->acc, d->precision);
       break;
     }
     case ExprKind::Hint: {
@@ -413,13 +417,7 @@ private:
     case ExprKind::SharedDot: {
       auto *d = as<SharedDot>(e);
       o << "shared_dot(" << d->bufferA << ", " << d->bufferB;
-      if (d->acc) {
-        o << ", acc=";
-        exprTo(o, d->acc);
-      }
-      if (d->precision != DotPrecision::Ieee)
-        o << ", precision=" << name(d->precision);
-      o << ')';
+      dotTail(o, d->acc, d->precision);
       break;
     }
     case ExprKind::PairValue:

@@ -99,35 +99,31 @@ public:
 protected:
   using IRMutator::mutate;
   Expr mutate(const Load *n, const Expr &self) override {
-    bool isRoot = n == root;
-    if (auto it = bound.find(n); !isRoot && it != bound.end())
-      return it->second;
-    Expr e = IRMutator::mutate(n, self);
-    if (isRoot)
-      return e;
-    return bound[n] = bind(e, pointerName(n->ptr) + "_load");
+    return bindUnlessRoot(n, self, [&](const Expr &) { return pointerName(n->ptr) + "_load"; });
   }
   Expr mutate(const Reduce *n, const Expr &self) override {
-    bool isRoot = n == root;
-    if (auto it = bound.find(n); !isRoot && it != bound.end())
-      return it->second;
-    Expr e = IRMutator::mutate(n, self);
-    if (isRoot)
-      return e;
-    return bound[n] = bind(e, std::string(name(n->op)) + "_" + operandName(as<Reduce>(e)->a));
+    return bindUnlessRoot(n, self, [&](const Expr &e) {
+      return std::string(name(n->op)) + "_" + operandName(as<Reduce>(e)->a);
+    });
   }
   Expr mutate(const Dot *n, const Expr &self) override {
-    bool isRoot = n == root;
-    if (auto it = bound.find(n); !isRoot && it != bound.end())
-      return it->second;
-    Expr e = IRMutator::mutate(n, self);
-    if (isRoot)
-      return e;
-    auto *d = as<Dot>(e);
-    return bound[n] = bind(e, "dot_" + operandName(d->a) + "_" + operandName(d->b));
+    return bindUnlessRoot(n, self, [](const Expr &e) {
+      return "dot_" + operandName(as<Dot>(e)->a) + "_" + operandName(as<Dot>(e)->b);
+    });
   }
 
 private:
+  /// `n` with its operands rewritten; bound to a new variable named `nameOf(rewritten)` unless it
+  /// is the root the caller keeps (a node seen before in this expression is the same variable).
+  template <class N, class NameOf> Expr bindUnlessRoot(const N *n, const Expr &self, NameOf nameOf) {
+    const bool isRoot = n == root;
+    if (auto it = bound.find(n); !isRoot && it != bound.end())
+      return it->second;
+    Expr e = IRMutator::mutate(n, self);
+    if (isRoot)
+      return e;
+    return bound[n] = bind(e, nameOf(e));
+  }
   Expr bind(const Expr &e, const std::string &nm) {
     Var v = k.newVar(nm, e->type, VarKind::Local, e->loc);
     decls.push_back(Decl::make(v, e, e->loc));
