@@ -150,8 +150,9 @@ public:
   }
 
 private:
-  /// Blocked layouts are printed once per kernel as `#blockedN = #blocked<...>` (numbered in order of
-  /// first appearance) and referred to by alias, so types stay short.
+  /// Blocked and mma layouts are printed once per kernel as `#blockedN = #blocked<...>` or `#mmaN =
+  /// #mma<...>` (numbered in order of first appearance) and referred to by alias, so types stay
+  /// short.
   void collectLayouts(const Kernel &k) {
     // A dry run of the body into a discarded stream numbers the layouts in printing order.
     std::ostringstream sink;
@@ -173,7 +174,7 @@ private:
       return it->second;
     if (!collecting)
       return text; // not seen by the collection walk (e.g. printing a lone statement)
-    std::string alias = "#blocked" + std::to_string(aliasList.size());
+    std::string alias = (l.kind == Layout::Kind::Mma ? "#mma" : "#blocked") + std::to_string(aliasList.size());
     aliases[text] = alias;
     aliasList.emplace_back(alias, text);
     return alias;

@@ -9,51 +9,53 @@ constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 16;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int AV_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BV_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int AV_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BV_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 32x32: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 2x4
 // elements per thread
 using L0 = tilec::rt::Mma16816Acc<2, 2, 32, 32>;
 // tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
-using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
+using L1 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
 // tile 32x1: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L3 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>;
+using L3 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>, 1>;
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>, 1>;
 // tile 32x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
-using L5 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>;
+using L5 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
-// tile 1x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread, replicated
-using L7 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>;
-// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
 // tile 32x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
-using L9 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, BK>;
-// tile 16x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
-// thread, replicated
-using L10 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
-// tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
-// thread
-using L11 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L7 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 32, BK>;
 // tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
-using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 32>;
+using L8 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 32>;
+// tile 1x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L9 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 16x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L11 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
+// tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L12 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
 // tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
-using L13 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+using L13 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
 constexpr int SMEM_BYTES = 4096;  // shared memory per block
 // registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
@@ -64,15 +66,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1536);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:17: int pid = tl::program_id(0);
+  // dot.cpp:18: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:18: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:19: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:19: int pid_m = pid / num_n;
+  // dot.cpp:20: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:20: int pid_n = pid % num_n;
+  // dot.cpp:21: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:23: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:24: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -81,7 +83,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:22: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:23: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -90,7 +92,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn[i][j] = pid_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:21: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:22: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -107,74 +109,148 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:24: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+  __half av_next[L7::ELEMS0][L7::ELEMS1];
+  // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+  __half bv_next[L8::ELEMS0][L8::ELEMS1];
+  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
+  if (0 < K) {
+    // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka_next[L9::ELEMS0][L9::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; ++j) {
+        ka_next[i][j] = L10::coord0(j);
+      }
+    }
+    // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    int kb_next[L11::ELEMS0][L11::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; ++j) {
+        kb_next[i][j] = L12::coord0(i);
+      }
+    }
+    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L7::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::ELEMS1; j += AV_NEXT_VEC) {
+        bool bits[AV_NEXT_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < AV_NEXT_VEC; ++v)
+          bits[v] = rm[i][0] < M && ka_next[0][j + v] < K;
+        tilec::rt::load_vec<AV_NEXT_VEC, false>(
+            &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], bits, tilec::rt::to_f16(0.0f),
+            rm[i][0] < M && ka_next[0][j + AV_NEXT_VEC - 1] < K);
+      }
+    }
+    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L8::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L8::ELEMS1; j += BV_NEXT_VEC) {
+        bool bits[BV_NEXT_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < BV_NEXT_VEC; ++v)
+          bits[v] = kb_next[i][0] < K && rn[0][j + v] < N;
+        tilec::rt::load_vec<BV_NEXT_VEC, false>(
+            &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], bits, tilec::rt::to_f16(0.0f),
+            kb_next[i][0] < K && rn[0][j + BV_NEXT_VEC - 1] < N);
+      }
+    }
+  }
+  // dot.cpp:25: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:25: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka[L7::ELEMS0][L7::ELEMS1];
+    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L7::ELEMS1; ++j) {
-        ka[i][j] = k0 + L8::coord0(j);
+        av[i][j] = av_next[i][j];
       }
     }
-    // dot.cpp:27: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L9::ELEMS0][L9::ELEMS1];
+    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    __half bv[L8::ELEMS0][L8::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
+    for (int i = 0; i < L8::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
-        bool bits[AV_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < AV_VEC; ++v)
-          bits[v] = rm[i][0] < M && ka[0][j + v] < K;
-        tilec::rt::load_vec<AV_VEC, false>(&av[i][j], a + rm[i][0] * lda + ka[0][j], bits,
-                                           tilec::rt::to_f16(0.0f),
-                                           rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
+      for (int j = 0; j < L8::ELEMS1; ++j) {
+        bv[i][j] = bv_next[i][j];
       }
     }
-    // dot.cpp:26: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb[L10::ELEMS0][L10::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; ++j) {
-        kb[i][j] = k0 + L11::coord0(i);
-      }
-    }
-    // dot.cpp:28: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L12::ELEMS0][L12::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L12::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
-        bool bits[BV_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < BV_VEC; ++v)
-          bits[v] = kb[i][0] < K && rn[0][j + v] < N;
-        tilec::rt::load_vec<BV_VEC, false>(&bv[i][j], b + kb[i][0] * ldb + rn[0][j], bits,
-                                           tilec::rt::to_f16(0.0f),
-                                           kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
-      }
-    }
-    // dot.cpp:29: acc = tl::dot(av, bv, acc);
+    // dot.cpp:30: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
+    for (int i = 0; i < L7::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L9::coord0(i) * 24 + L9::coord1(j)], &av[i][j]);
+      for (int j = 0; j < L7::ELEMS1; j += AV_NEXT_VEC) {
+        tilec::rt::store_vec<AV_NEXT_VEC, true>(&av_smem[L7::coord0(i) * 24 + L7::coord1(j)],
+                                                &av[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L12::ELEMS0; ++i) {
+    for (int i = 0; i < L8::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
-        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L12::coord0(i) * 40 + L12::coord1(j)],
-                                           &bv[i][j]);
+      for (int j = 0; j < L8::ELEMS1; j += BV_NEXT_VEC) {
+        tilec::rt::store_vec<BV_NEXT_VEC, true>(&bv_smem[L8::coord0(i) * 40 + L8::coord1(j)],
+                                                &bv[i][j]);
       }
     }
+    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
+    if (k0 + BK < K) {
+      // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_next[L9::ELEMS0][L9::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L9::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L9::ELEMS1; ++j) {
+          ka_next[i][j] = k0 + BK + L10::coord0(j);
+        }
+      }
+      // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      int kb_next[L11::ELEMS0][L11::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L11::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L11::ELEMS1; ++j) {
+          kb_next[i][j] = k0 + BK + L12::coord0(i);
+        }
+      }
+      // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L7::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::ELEMS1; j += AV_NEXT_VEC_1) {
+          bool bits[AV_NEXT_VEC_1];
+          TILEC_UNROLL
+          for (int v = 0; v < AV_NEXT_VEC_1; ++v)
+            bits[v] = rm[i][0] < M && ka_next[0][j + v] < K;
+          tilec::rt::load_vec<AV_NEXT_VEC_1, false>(
+              &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], bits, tilec::rt::to_f16(0.0f),
+              rm[i][0] < M && ka_next[0][j + AV_NEXT_VEC_1 - 1] < K);
+        }
+      }
+      // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L8::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L8::ELEMS1; j += BV_NEXT_VEC_1) {
+          bool bits[BV_NEXT_VEC_1];
+          TILEC_UNROLL
+          for (int v = 0; v < BV_NEXT_VEC_1; ++v)
+            bits[v] = kb_next[i][0] < K && rn[0][j + v] < N;
+          tilec::rt::load_vec<BV_NEXT_VEC_1, false>(
+              &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], bits, tilec::rt::to_f16(0.0f),
+              kb_next[i][0] < K && rn[0][j + BV_NEXT_VEC_1 - 1] < N);
+        }
+      }
+    }
+    // dot.cpp:30: acc = tl::dot(av, bv, acc);
     __syncthreads();
     // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix)
     // and bv_smem (ldmatrix .trans) and adds their products into its accumulators
@@ -208,7 +284,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:31: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:32: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -250,51 +326,53 @@ constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 16;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int AV_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BV_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int AV_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BV_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 32x32: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 2x4
 // elements per thread
 using L0 = tilec::rt::Mma16816Acc<2, 2, 32, 32>;
 // tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
-using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
+using L1 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
 // tile 32x1: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L3 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>;
+using L3 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>, 1>;
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>, 1>;
 // tile 32x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
-using L5 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>;
+using L5 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
-// tile 1x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread, replicated
-using L7 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>;
-// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
 // tile 32x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
-using L9 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, BK>;
-// tile 16x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
-// thread, replicated
-using L10 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
-// tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
-// thread
-using L11 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L7 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 32, BK>;
 // tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
-using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 32>;
+using L8 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 32>;
+// tile 1x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L9 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 16x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L11 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
+// tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L12 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
 // tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
-using L13 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+using L13 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
 constexpr int SMEM_BYTES = 4096;  // shared memory per block
 // registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
@@ -305,15 +383,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1536);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:17: int pid = tl::program_id(0);
+  // dot.cpp:18: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:18: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:19: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:19: int pid_m = pid / num_n;
+  // dot.cpp:20: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:20: int pid_n = pid % num_n;
+  // dot.cpp:21: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:23: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:24: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -322,7 +400,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:22: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:23: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -331,7 +409,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn[i][j] = pid_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:21: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:22: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -348,64 +426,134 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:24: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+  __half av_next[L7::ELEMS0][L7::ELEMS1];
+  // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+  __half bv_next[L8::ELEMS0][L8::ELEMS1];
+  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
+  if (0 < K) {
+    // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka_next[L9::ELEMS0][L9::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; ++j) {
+        ka_next[i][j] = L10::coord0(j);
+      }
+    }
+    // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    int kb_next[L11::ELEMS0][L11::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; ++j) {
+        kb_next[i][j] = L12::coord0(i);
+      }
+    }
+    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L7::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::ELEMS1; j += AV_NEXT_VEC) {
+        tilec::rt::load_vec_if<AV_NEXT_VEC, true>(&av_next[i][j],
+                                                  a + rm[i][0] * lda + ka_next[0][j],
+                                                  rm[i][0] < M && ka_next[0][j] < K,
+                                                  tilec::rt::to_f16(0.0f));
+      }
+    }
+    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L8::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L8::ELEMS1; j += BV_NEXT_VEC) {
+        tilec::rt::load_vec_if<BV_NEXT_VEC, true>(&bv_next[i][j],
+                                                  b + kb_next[i][0] * ldb + rn[0][j],
+                                                  kb_next[i][0] < K && rn[0][j] < N,
+                                                  tilec::rt::to_f16(0.0f));
+      }
+    }
+  }
+  // dot.cpp:25: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:25: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka[L7::ELEMS0][L7::ELEMS1];
+    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L7::ELEMS1; ++j) {
-        ka[i][j] = k0 + L8::coord0(j);
+        av[i][j] = av_next[i][j];
       }
     }
-    // dot.cpp:27: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L9::ELEMS0][L9::ELEMS1];
+    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    __half bv[L8::ELEMS0][L8::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
+    for (int i = 0; i < L8::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
-        tilec::rt::load_vec_if<AV_VEC, true>(&av[i][j], a + rm[i][0] * lda + ka[0][j],
-                                             rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
+      for (int j = 0; j < L8::ELEMS1; ++j) {
+        bv[i][j] = bv_next[i][j];
       }
     }
-    // dot.cpp:26: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb[L10::ELEMS0][L10::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; ++j) {
-        kb[i][j] = k0 + L11::coord0(i);
-      }
-    }
-    // dot.cpp:28: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L12::ELEMS0][L12::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L12::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
-        tilec::rt::load_vec_if<BV_VEC, true>(&bv[i][j], b + kb[i][0] * ldb + rn[0][j],
-                                             kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
-      }
-    }
-    // dot.cpp:29: acc = tl::dot(av, bv, acc);
+    // dot.cpp:30: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
+    for (int i = 0; i < L7::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L9::coord0(i) * 24 + L9::coord1(j)], &av[i][j]);
+      for (int j = 0; j < L7::ELEMS1; j += AV_NEXT_VEC) {
+        tilec::rt::store_vec<AV_NEXT_VEC, true>(&av_smem[L7::coord0(i) * 24 + L7::coord1(j)],
+                                                &av[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L12::ELEMS0; ++i) {
+    for (int i = 0; i < L8::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
-        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L12::coord0(i) * 40 + L12::coord1(j)],
-                                           &bv[i][j]);
+      for (int j = 0; j < L8::ELEMS1; j += BV_NEXT_VEC) {
+        tilec::rt::store_vec<BV_NEXT_VEC, true>(&bv_smem[L8::coord0(i) * 40 + L8::coord1(j)],
+                                                &bv[i][j]);
       }
     }
+    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
+    if (k0 + BK < K) {
+      // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_next[L9::ELEMS0][L9::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L9::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L9::ELEMS1; ++j) {
+          ka_next[i][j] = k0 + BK + L10::coord0(j);
+        }
+      }
+      // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      int kb_next[L11::ELEMS0][L11::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L11::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L11::ELEMS1; ++j) {
+          kb_next[i][j] = k0 + BK + L12::coord0(i);
+        }
+      }
+      // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L7::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::ELEMS1; j += AV_NEXT_VEC_1) {
+          tilec::rt::load_vec_if<AV_NEXT_VEC_1, true>(
+              &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], rm[i][0] < M && ka_next[0][j] < K,
+              tilec::rt::to_f16(0.0f));
+        }
+      }
+      // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L8::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L8::ELEMS1; j += BV_NEXT_VEC_1) {
+          tilec::rt::load_vec_if<BV_NEXT_VEC_1, true>(
+              &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], kb_next[i][0] < K && rn[0][j] < N,
+              tilec::rt::to_f16(0.0f));
+        }
+      }
+    }
+    // dot.cpp:30: acc = tl::dot(av, bv, acc);
     __syncthreads();
     // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix)
     // and bv_smem (ldmatrix .trans) and adds their products into its accumulators
@@ -439,7 +587,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:31: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:32: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -509,18 +657,20 @@ constexpr int BN = 64;  // meta-parameter
 constexpr int BK = 32;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int BV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int AV_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BV_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int AV_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BV_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 16x64: the accumulator of mma.sync m16n8k16, 1x4 warps, each 16x16 of every 16x64; 2x4
 // elements per thread
 using L0 = tilec::rt::Mma16816Acc<1, 4, BM, BN>;
 // tile 1x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread, replicated
-using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>;
+using L1 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>, 0>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>, 0>;
 // tile 1x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
 using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>;
@@ -529,34 +679,34 @@ using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>;
 using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>, 0>;
 // tile 16x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L5 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>;
+using L5 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>, 1>;
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>, 1>;
 // tile 16x1: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
 using L7 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
 using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
-// tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread, replicated
-using L9 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
 // tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
-using L11 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, BM, BK>;
-// tile 32x1: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
-// thread, replicated
-using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L13 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L9 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BM, BK>;
 // tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
-using L14 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, BN>;
+using L10 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, BN>;
+// tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L11 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L12 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32x1: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
+// thread, replicated
+using L13 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L14 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
 // tile 16x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
 using L15 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, BM, BN>;
@@ -570,15 +720,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1280);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:17: int pid = tl::program_id(0);
+  // dot.cpp:18: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:18: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:19: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:19: int pid_m = pid / num_n;
+  // dot.cpp:20: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:20: int pid_n = pid % num_n;
+  // dot.cpp:21: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:23: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:24: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -587,7 +737,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:22: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:23: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -604,7 +754,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn_store[i][j] = pid_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:21: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:22: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -621,75 +771,148 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:24: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+  __half av_next[L9::ELEMS0][L9::ELEMS1];
+  // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+  __half bv_next[L10::ELEMS0][L10::ELEMS1];
+  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
+  if (0 < K) {
+    // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka_next[L11::ELEMS0][L11::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; ++j) {
+        ka_next[i][j] = L12::coord0(j);
+      }
+    }
+    // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    int kb_next[L13::ELEMS0][L13::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L13::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L13::ELEMS1; ++j) {
+        kb_next[i][j] = L14::coord0(i);
+      }
+    }
+    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
+        bool bits[AV_NEXT_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < AV_NEXT_VEC; ++v)
+          bits[v] = rm[i][0] < M && ka_next[0][j + v] < K;
+        tilec::rt::load_vec<AV_NEXT_VEC, false>(
+            &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], bits, tilec::rt::to_f16(0.0f),
+            rm[i][0] < M && ka_next[0][j + AV_NEXT_VEC - 1] < K);
+      }
+    }
+    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L10::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
+        bool bits[BV_NEXT_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < BV_NEXT_VEC; ++v)
+          bits[v] = kb_next[i][0] < K && rn[0][j + v] < N;
+        tilec::rt::load_vec<BV_NEXT_VEC, false>(
+            &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], bits, tilec::rt::to_f16(0.0f),
+            kb_next[i][0] < K && rn[0][j + BV_NEXT_VEC - 1] < N);
+      }
+    }
+  }
+  // dot.cpp:25: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:25: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka[L9::ELEMS0][L9::ELEMS1];
+    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L9::ELEMS1; ++j) {
-        ka[i][j] = k0 + L10::coord0(j);
+        av[i][j] = av_next[i][j];
       }
     }
-    // dot.cpp:27: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L11::ELEMS0][L11::ELEMS1];
+    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    __half bv[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
+    for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
-        bool bits[AV_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < AV_VEC; ++v)
-          bits[v] = rm[i][0] < M && ka[0][j + v] < K;
-        tilec::rt::load_vec<AV_VEC, false>(&av[i][j], a + rm[i][0] * lda + ka[0][j], bits,
-                                           tilec::rt::to_f16(0.0f),
-                                           rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
+      for (int j = 0; j < L10::ELEMS1; ++j) {
+        bv[i][j] = bv_next[i][j];
       }
     }
-    // dot.cpp:26: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb[L12::ELEMS0][L12::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L12::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; ++j) {
-        kb[i][j] = k0 + L13::coord0(i);
-      }
-    }
-    // dot.cpp:28: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L14::ELEMS0][L14::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L14::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
-        bool bits[BV_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < BV_VEC; ++v)
-          bits[v] = kb[i][0] < K && rn[0][j + v] < N;
-        tilec::rt::load_vec<BV_VEC, false>(&bv[i][j], b + kb[i][0] * ldb + rn[0][j], bits,
-                                           tilec::rt::to_f16(0.0f),
-                                           kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
-      }
-    }
-    // dot.cpp:29: acc = tl::dot(av, bv, acc);
+    // dot.cpp:30: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 40 + L11::coord1(j)],
-                                           &av[i][j]);
+      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
+        tilec::rt::store_vec<AV_NEXT_VEC, true>(&av_smem[L9::coord0(i) * 40 + L9::coord1(j)],
+                                                &av[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L14::ELEMS0; ++i) {
+    for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
-        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 72 + L14::coord1(j)],
-                                           &bv[i][j]);
+      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
+        tilec::rt::store_vec<BV_NEXT_VEC, true>(&bv_smem[L10::coord0(i) * 72 + L10::coord1(j)],
+                                                &bv[i][j]);
       }
     }
+    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
+    if (k0 + BK < K) {
+      // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_next[L11::ELEMS0][L11::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L11::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L11::ELEMS1; ++j) {
+          ka_next[i][j] = k0 + BK + L12::coord0(j);
+        }
+      }
+      // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      int kb_next[L13::ELEMS0][L13::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L13::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L13::ELEMS1; ++j) {
+          kb_next[i][j] = k0 + BK + L14::coord0(i);
+        }
+      }
+      // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L9::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC_1) {
+          bool bits[AV_NEXT_VEC_1];
+          TILEC_UNROLL
+          for (int v = 0; v < AV_NEXT_VEC_1; ++v)
+            bits[v] = rm[i][0] < M && ka_next[0][j + v] < K;
+          tilec::rt::load_vec<AV_NEXT_VEC_1, false>(
+              &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], bits, tilec::rt::to_f16(0.0f),
+              rm[i][0] < M && ka_next[0][j + AV_NEXT_VEC_1 - 1] < K);
+        }
+      }
+      // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L10::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC_1) {
+          bool bits[BV_NEXT_VEC_1];
+          TILEC_UNROLL
+          for (int v = 0; v < BV_NEXT_VEC_1; ++v)
+            bits[v] = kb_next[i][0] < K && rn[0][j + v] < N;
+          tilec::rt::load_vec<BV_NEXT_VEC_1, false>(
+              &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], bits, tilec::rt::to_f16(0.0f),
+              kb_next[i][0] < K && rn[0][j + BV_NEXT_VEC_1 - 1] < N);
+        }
+      }
+    }
+    // dot.cpp:30: acc = tl::dot(av, bv, acc);
     __syncthreads();
     // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix)
     // and bv_smem (ldmatrix .trans) and adds their products into its accumulators
@@ -723,7 +946,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:31: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:32: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -765,18 +988,20 @@ constexpr int BN = 64;  // meta-parameter
 constexpr int BK = 32;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int BV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int AV_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BV_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int AV_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BV_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 16x64: the accumulator of mma.sync m16n8k16, 1x4 warps, each 16x16 of every 16x64; 2x4
 // elements per thread
 using L0 = tilec::rt::Mma16816Acc<1, 4, BM, BN>;
 // tile 1x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread, replicated
-using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>;
+using L1 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>, 0>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>, 0>;
 // tile 1x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
 using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>;
@@ -785,34 +1010,34 @@ using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>;
 using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>, 0>;
 // tile 16x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L5 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>;
+using L5 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>, 1>;
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>, 1>;
 // tile 16x1: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
 using L7 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
 using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
-// tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread, replicated
-using L9 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
 // tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
-using L11 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, BM, BK>;
-// tile 32x1: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
-// thread, replicated
-using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L13 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L9 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BM, BK>;
 // tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
-using L14 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, BN>;
+using L10 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, BN>;
+// tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L11 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L12 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32x1: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
+// thread, replicated
+using L13 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L14 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
 // tile 16x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
 using L15 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, BM, BN>;
@@ -826,15 +1051,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1280);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:17: int pid = tl::program_id(0);
+  // dot.cpp:18: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:18: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:19: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:19: int pid_m = pid / num_n;
+  // dot.cpp:20: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:20: int pid_n = pid % num_n;
+  // dot.cpp:21: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:23: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:24: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -843,7 +1068,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:22: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:23: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -860,7 +1085,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn_store[i][j] = pid_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:21: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:22: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -877,65 +1102,134 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:24: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+  __half av_next[L9::ELEMS0][L9::ELEMS1];
+  // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+  __half bv_next[L10::ELEMS0][L10::ELEMS1];
+  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
+  if (0 < K) {
+    // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka_next[L11::ELEMS0][L11::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; ++j) {
+        ka_next[i][j] = L12::coord0(j);
+      }
+    }
+    // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    int kb_next[L13::ELEMS0][L13::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L13::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L13::ELEMS1; ++j) {
+        kb_next[i][j] = L14::coord0(i);
+      }
+    }
+    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
+        tilec::rt::load_vec_if<AV_NEXT_VEC, true>(&av_next[i][j],
+                                                  a + rm[i][0] * lda + ka_next[0][j],
+                                                  rm[i][0] < M && ka_next[0][j] < K,
+                                                  tilec::rt::to_f16(0.0f));
+      }
+    }
+    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L10::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
+        tilec::rt::load_vec_if<BV_NEXT_VEC, true>(&bv_next[i][j],
+                                                  b + kb_next[i][0] * ldb + rn[0][j],
+                                                  kb_next[i][0] < K && rn[0][j] < N,
+                                                  tilec::rt::to_f16(0.0f));
+      }
+    }
+  }
+  // dot.cpp:25: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:25: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka[L9::ELEMS0][L9::ELEMS1];
+    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L9::ELEMS1; ++j) {
-        ka[i][j] = k0 + L10::coord0(j);
+        av[i][j] = av_next[i][j];
       }
     }
-    // dot.cpp:27: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L11::ELEMS0][L11::ELEMS1];
+    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    __half bv[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
+    for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
-        tilec::rt::load_vec_if<AV_VEC, true>(&av[i][j], a + rm[i][0] * lda + ka[0][j],
-                                             rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
+      for (int j = 0; j < L10::ELEMS1; ++j) {
+        bv[i][j] = bv_next[i][j];
       }
     }
-    // dot.cpp:26: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb[L12::ELEMS0][L12::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L12::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; ++j) {
-        kb[i][j] = k0 + L13::coord0(i);
-      }
-    }
-    // dot.cpp:28: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L14::ELEMS0][L14::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L14::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
-        tilec::rt::load_vec_if<BV_VEC, true>(&bv[i][j], b + kb[i][0] * ldb + rn[0][j],
-                                             kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
-      }
-    }
-    // dot.cpp:29: acc = tl::dot(av, bv, acc);
+    // dot.cpp:30: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 40 + L11::coord1(j)],
-                                           &av[i][j]);
+      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
+        tilec::rt::store_vec<AV_NEXT_VEC, true>(&av_smem[L9::coord0(i) * 40 + L9::coord1(j)],
+                                                &av[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L14::ELEMS0; ++i) {
+    for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
-        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 72 + L14::coord1(j)],
-                                           &bv[i][j]);
+      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
+        tilec::rt::store_vec<BV_NEXT_VEC, true>(&bv_smem[L10::coord0(i) * 72 + L10::coord1(j)],
+                                                &bv[i][j]);
       }
     }
+    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
+    if (k0 + BK < K) {
+      // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_next[L11::ELEMS0][L11::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L11::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L11::ELEMS1; ++j) {
+          ka_next[i][j] = k0 + BK + L12::coord0(j);
+        }
+      }
+      // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      int kb_next[L13::ELEMS0][L13::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L13::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L13::ELEMS1; ++j) {
+          kb_next[i][j] = k0 + BK + L14::coord0(i);
+        }
+      }
+      // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L9::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC_1) {
+          tilec::rt::load_vec_if<AV_NEXT_VEC_1, true>(
+              &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], rm[i][0] < M && ka_next[0][j] < K,
+              tilec::rt::to_f16(0.0f));
+        }
+      }
+      // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L10::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC_1) {
+          tilec::rt::load_vec_if<BV_NEXT_VEC_1, true>(
+              &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], kb_next[i][0] < K && rn[0][j] < N,
+              tilec::rt::to_f16(0.0f));
+        }
+      }
+    }
+    // dot.cpp:30: acc = tl::dot(av, bv, acc);
     __syncthreads();
     // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix)
     // and bv_smem (ldmatrix .trans) and adds their products into its accumulators
@@ -969,7 +1263,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:31: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:32: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1091,11 +1385,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __nv_bfloat16 *av_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
   __nv_bfloat16 *bv_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 4224);
-  // dot.cpp:44: int pid = tl::program_id(0);
+  // dot.cpp:45: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:45: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:46: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:48: auto rk = tl::arange<0, BK>();
+  // dot.cpp:49: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1106,7 +1400,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:46: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:47: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1123,7 +1417,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:49: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:50: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __nv_bfloat16 av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1138,7 +1432,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                          rm[i][0] < M && rk[j + AV_VEC - 1] < K);
     }
   }
-  // dot.cpp:47: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:48: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1155,7 +1449,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:51: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:52: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __nv_bfloat16 bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1170,7 +1464,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                          rk_load[i] < K && rn[0][j + BV_VEC - 1] < N);
     }
   }
-  // dot.cpp:53: auto cv = tl::dot(av, bv);
+  // dot.cpp:54: auto cv = tl::dot(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1216,7 +1510,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       }
     }
   }
-  // dot.cpp:54: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:55: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1293,11 +1587,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __nv_bfloat16 *av_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
   __nv_bfloat16 *bv_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 4224);
-  // dot.cpp:44: int pid = tl::program_id(0);
+  // dot.cpp:45: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:45: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:46: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:48: auto rk = tl::arange<0, BK>();
+  // dot.cpp:49: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1308,7 +1602,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:46: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:47: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1325,7 +1619,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:49: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:50: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __nv_bfloat16 av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1335,7 +1629,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                            rm[i][0] < M && rk[j] < K, tilec::rt::to_bf16(0.0f));
     }
   }
-  // dot.cpp:47: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:48: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1352,7 +1646,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:51: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:52: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __nv_bfloat16 bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1363,7 +1657,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                            tilec::rt::to_bf16(0.0f));
     }
   }
-  // dot.cpp:53: auto cv = tl::dot(av, bv);
+  // dot.cpp:54: auto cv = tl::dot(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1409,7 +1703,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       }
     }
   }
-  // dot.cpp:54: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:55: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1515,11 +1809,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:66: int pid = tl::program_id(0);
+  // dot.cpp:67: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:67: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:70: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1528,7 +1822,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:69: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1537,7 +1831,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:68: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1554,10 +1848,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:71: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:72: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1566,7 +1860,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:74: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -1580,7 +1874,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:73: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -1589,7 +1883,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:75: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -1603,7 +1897,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:77: acc = tl::dot(av, bv, acc);
+    // dot.cpp:78: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -1644,7 +1938,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:81: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1721,11 +2015,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:66: int pid = tl::program_id(0);
+  // dot.cpp:67: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:67: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:70: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1734,7 +2028,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:69: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1743,7 +2037,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:68: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1760,10 +2054,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:71: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:72: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1772,7 +2066,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:74: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -1782,7 +2076,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              rm[i][0] < M && ka[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:73: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -1791,7 +2085,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:75: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -1801,7 +2095,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              kb[i][0] < K && rn[0][j] < N, 0.0f);
       }
     }
-    // dot.cpp:77: acc = tl::dot(av, bv, acc);
+    // dot.cpp:78: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -1842,7 +2136,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:81: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1947,11 +2241,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:66: int pid = tl::program_id(0);
+  // dot.cpp:67: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:67: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:70: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1960,7 +2254,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:69: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1969,7 +2263,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:68: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1986,10 +2280,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:71: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:72: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1998,7 +2292,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:74: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2012,7 +2306,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:73: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -2021,7 +2315,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:75: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2035,7 +2329,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:79: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:80: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2076,7 +2370,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:81: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2153,11 +2447,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:66: int pid = tl::program_id(0);
+  // dot.cpp:67: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:67: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:70: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2166,7 +2460,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:69: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2175,7 +2469,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:68: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -2192,10 +2486,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:71: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:72: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2204,7 +2498,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:74: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2214,7 +2508,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              rm[i][0] < M && ka[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:73: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -2223,7 +2517,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:75: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2233,7 +2527,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              kb[i][0] < K && rn[0][j] < N, 0.0f);
       }
     }
-    // dot.cpp:79: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:80: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2274,7 +2568,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:81: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2379,11 +2673,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:66: int pid = tl::program_id(0);
+  // dot.cpp:67: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:67: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:70: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2392,7 +2686,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:69: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2401,7 +2695,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:68: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -2418,10 +2712,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:71: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:72: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2430,7 +2724,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:74: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2444,7 +2738,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:73: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -2453,7 +2747,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:75: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2467,7 +2761,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:79: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:80: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2508,7 +2802,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:81: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2585,11 +2879,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:66: int pid = tl::program_id(0);
+  // dot.cpp:67: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:67: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:70: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2598,7 +2892,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:69: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2607,7 +2901,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:68: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -2624,10 +2918,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:71: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:72: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2636,7 +2930,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:74: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2646,7 +2940,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              rm[i][0] < M && ka[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:73: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -2655,7 +2949,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:75: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2665,7 +2959,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              kb[i][0] < K && rn[0][j] < N, 0.0f);
       }
     }
-    // dot.cpp:79: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:80: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2706,7 +3000,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:81: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2804,11 +3098,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *av_smem = reinterpret_cast<int8_t *>(smem + 0);
   int8_t *bv_smem = reinterpret_cast<int8_t *>(smem + 1152);
-  // dot.cpp:97: int pid = tl::program_id(0);
+  // dot.cpp:98: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:98: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:99: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:100: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:101: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2825,7 +3119,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rn_load[i][j] = pid % num_n * BN + L3::coord0(j);
     }
   }
-  // dot.cpp:99: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:100: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2842,7 +3136,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rm_load[i][j] = pid / num_n * BM + L7::coord0(i);
     }
   }
-  // dot.cpp:101: auto cmask = (rm < M) & (rn < N);
+  // dot.cpp:102: auto cmask = (rm < M) & (rn < N);
   bool cmask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -2851,7 +3145,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       cmask[i][j] = rm[i][0] < M && rn[0][j] < N;
     }
   }
-  // dot.cpp:102: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
+  // dot.cpp:103: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
   int acc[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -2861,10 +3155,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                           0, cmask[i][j + ACC_VEC - 1]);
     }
   }
-  // dot.cpp:103: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:104: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:104: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:105: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2873,7 +3167,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         ka[i][j] = k0 + L3::coord0(j);
       }
     }
-    // dot.cpp:106: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
+    // dot.cpp:107: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
     int8_t av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2888,7 +3182,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                            rm_load[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:105: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:106: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -2897,7 +3191,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         kb[i][j] = k0 + L7::coord0(i);
       }
     }
-    // dot.cpp:107: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
+    // dot.cpp:108: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
     int8_t bv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2912,7 +3206,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                            kb[i][0] < K && rn_load[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:108: acc = tl::dot(av, bv, acc);
+    // dot.cpp:109: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2952,7 +3246,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
   }
-  // dot.cpp:110: tl::store(c + rm * ldc + rn, acc, cmask);
+  // dot.cpp:111: tl::store(c + rm * ldc + rn, acc, cmask);
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3016,11 +3310,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *av_smem = reinterpret_cast<int8_t *>(smem + 0);
   int8_t *bv_smem = reinterpret_cast<int8_t *>(smem + 1152);
-  // dot.cpp:97: int pid = tl::program_id(0);
+  // dot.cpp:98: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:98: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:99: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:100: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:101: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -3037,7 +3331,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rn_load[i][j] = pid % num_n * BN + L3::coord0(j);
     }
   }
-  // dot.cpp:99: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:100: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3054,7 +3348,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rm_load[i][j] = pid / num_n * BM + L7::coord0(i);
     }
   }
-  // dot.cpp:101: auto cmask = (rm < M) & (rn < N);
+  // dot.cpp:102: auto cmask = (rm < M) & (rn < N);
   bool cmask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -3063,7 +3357,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       cmask[i][j] = rm[i][0] < M && rn[0][j] < N;
     }
   }
-  // dot.cpp:102: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
+  // dot.cpp:103: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
   int acc[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -3073,10 +3367,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                             0);
     }
   }
-  // dot.cpp:103: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:104: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:104: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:105: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3085,7 +3379,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         ka[i][j] = k0 + L3::coord0(j);
       }
     }
-    // dot.cpp:106: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
+    // dot.cpp:107: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
     int8_t av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3095,7 +3389,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                              rm_load[i][0] < M && ka[0][j] < K, int8_t{0});
       }
     }
-    // dot.cpp:105: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:106: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3104,7 +3398,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         kb[i][j] = k0 + L7::coord0(i);
       }
     }
-    // dot.cpp:107: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
+    // dot.cpp:108: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
     int8_t bv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3114,7 +3408,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                              kb[i][0] < K && rn_load[0][j] < N, int8_t{0});
       }
     }
-    // dot.cpp:108: acc = tl::dot(av, bv, acc);
+    // dot.cpp:109: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3154,7 +3448,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
   }
-  // dot.cpp:110: tl::store(c + rm * ldc + rn, acc, cmask);
+  // dot.cpp:111: tl::store(c + rm * ldc + rn, acc, cmask);
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3258,11 +3552,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
-  // dot.cpp:121: int pid = tl::program_id(0);
+  // dot.cpp:122: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:122: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:123: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:125: auto rk = tl::arange<0, BK>();
+  // dot.cpp:126: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -3273,7 +3567,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:123: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:124: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3290,7 +3584,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:126: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:127: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __half av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3305,7 +3599,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                          rm[i][0] < M && rk[j + AV_VEC - 1] < K);
     }
   }
-  // dot.cpp:124: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:125: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -3322,7 +3616,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:128: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:129: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __half bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3337,7 +3631,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                          rk_load[i] < K && rn[0][j + BV_VEC - 1] < N);
     }
   }
-  // dot.cpp:130: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
+  // dot.cpp:131: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3391,7 +3685,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       cv[i][j] = tilec::rt::to_f16(cv_sum[i][j]);
     }
   }
-  // dot.cpp:131: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:132: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3467,11 +3761,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
-  // dot.cpp:121: int pid = tl::program_id(0);
+  // dot.cpp:122: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:122: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:123: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:125: auto rk = tl::arange<0, BK>();
+  // dot.cpp:126: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -3482,7 +3776,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:123: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:124: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3499,7 +3793,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:126: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:127: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __half av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3509,7 +3803,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                            rm[i][0] < M && rk[j] < K, tilec::rt::to_f16(0.0f));
     }
   }
-  // dot.cpp:124: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:125: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -3526,7 +3820,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:128: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:129: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __half bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3536,7 +3830,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                            rk_load[i] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
     }
   }
-  // dot.cpp:130: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
+  // dot.cpp:131: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3590,7 +3884,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       cv[i][j] = tilec::rt::to_f16(cv_sum[i][j]);
     }
   }
-  // dot.cpp:131: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:132: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3701,11 +3995,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
-  // dot.cpp:142: int pid = tl::program_id(0);
+  // dot.cpp:143: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:143: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:144: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:146: auto acc = tl::zeros<tl::half, BM, BN>();
+  // dot.cpp:147: auto acc = tl::zeros<tl::half, BM, BN>();
   __half acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -3714,7 +4008,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       acc[i][j] = tilec::rt::to_f16(0.0f);
     }
   }
-  // dot.cpp:145: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:146: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -3731,7 +4025,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:144: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:145: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -3748,10 +4042,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:147: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:148: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:148: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:149: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3760,7 +4054,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:150: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:151: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3775,7 +4069,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:149: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:150: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -3784,7 +4078,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:151: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:152: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -3799,7 +4093,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:152: acc = tl::dot(av, bv, acc);
+    // dot.cpp:153: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3855,7 +4149,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       }
     }
   }
-  // dot.cpp:154: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:155: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3937,11 +4231,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
-  // dot.cpp:142: int pid = tl::program_id(0);
+  // dot.cpp:143: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:143: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:144: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:146: auto acc = tl::zeros<tl::half, BM, BN>();
+  // dot.cpp:147: auto acc = tl::zeros<tl::half, BM, BN>();
   __half acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -3950,7 +4244,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       acc[i][j] = tilec::rt::to_f16(0.0f);
     }
   }
-  // dot.cpp:145: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:146: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -3967,7 +4261,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:144: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:145: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -3984,10 +4278,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:147: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:148: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:148: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:149: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3996,7 +4290,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:150: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:151: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4006,7 +4300,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                              rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:149: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:150: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -4015,7 +4309,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:151: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:152: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -4025,7 +4319,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                              kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:152: acc = tl::dot(av, bv, acc);
+    // dot.cpp:153: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4081,7 +4375,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       }
     }
   }
-  // dot.cpp:154: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:155: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -4185,11 +4479,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:166: int pid = tl::program_id(0);
+  // dot.cpp:167: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:167: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:168: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:170: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:171: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4198,7 +4492,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:169: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:170: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4223,7 +4517,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rn_store[i][j] = pid % num_n * BN + L6::coord0(j);
     }
   }
-  // dot.cpp:168: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:169: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -4232,10 +4526,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rm[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:171: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:172: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:172: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:173: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L5::ELEMS0][L5::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -4244,7 +4538,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         ka[i][j] = k0 + L6::coord0(j);
       }
     }
-    // dot.cpp:174: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:175: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4259,7 +4553,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:173: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:174: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -4268,7 +4562,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         kb[i][j] = k0 + L10::coord0(i);
       }
     }
-    // dot.cpp:175: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:176: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4283,7 +4577,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:176: acc += tl::dot(av, bv) * 2.0f;
+    // dot.cpp:177: acc += tl::dot(av, bv) * 2.0f;
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4339,7 +4633,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       }
     }
   }
-  // dot.cpp:178: auto bv = tl::load(bias + rn, rn < N, 0.0f);
+  // dot.cpp:179: auto bv = tl::load(bias + rn, rn < N, 0.0f);
   float bv_1[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -4348,7 +4642,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       bv_1[i][j] = (rn_load[i][j] < N) ? bias[rn_load[i][j]] : 0.0f;
     }
   }
-  // dot.cpp:179: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
+  // dot.cpp:180: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
   __syncthreads();
   if (L3::is_owner()) {  // one writer per element
     TILEC_UNROLL
@@ -4445,11 +4739,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:166: int pid = tl::program_id(0);
+  // dot.cpp:167: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:167: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:168: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:170: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:171: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4458,7 +4752,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:169: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:170: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4483,7 +4777,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rn_store[i][j] = pid % num_n * BN + L6::coord0(j);
     }
   }
-  // dot.cpp:168: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:169: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -4492,10 +4786,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rm[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:171: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:172: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:172: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:173: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L5::ELEMS0][L5::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -4504,7 +4798,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         ka[i][j] = k0 + L6::coord0(j);
       }
     }
-    // dot.cpp:174: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:175: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4514,7 +4808,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                              rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:173: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:174: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -4523,7 +4817,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         kb[i][j] = k0 + L10::coord0(i);
       }
     }
-    // dot.cpp:175: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:176: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4533,7 +4827,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                              kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:176: acc += tl::dot(av, bv) * 2.0f;
+    // dot.cpp:177: acc += tl::dot(av, bv) * 2.0f;
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4589,7 +4883,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       }
     }
   }
-  // dot.cpp:178: auto bv = tl::load(bias + rn, rn < N, 0.0f);
+  // dot.cpp:179: auto bv = tl::load(bias + rn, rn < N, 0.0f);
   float bv_1[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -4598,7 +4892,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       bv_1[i][j] = (rn_load[i][j] < N) ? bias[rn_load[i][j]] : 0.0f;
     }
   }
-  // dot.cpp:179: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
+  // dot.cpp:180: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
   __syncthreads();
   if (L3::is_owner()) {  // one writer per element
     TILEC_UNROLL

@@ -88,14 +88,20 @@ TEST(AxisInfo, VariablesAssignedSeveralTimesAndLoops) {
   Var x = k.newVar("x", Type::scalar(ScalarType::I32), VarKind::Local, {});
   Var i = k.newVar("i", Type::scalar(ScalarType::I32), VarKind::LoopIndex, {});
   Var j = k.newVar("j", Type::scalar(ScalarType::I32), VarKind::LoopIndex, {});
+  Var z = k.newVar("z", Type::scalar(ScalarType::I32), VarKind::Local, {});
   k.body = Block::make({
       Decl::make(x, I32(64)),
+      Decl::make(z, I32(64)),
       For::make(i, I32(0), I32(1000), I32(32),
-                Block::make({Assign::make(x, bin(BinaryOp::Add, vr(x), I32(16)))}), false),
+                Block::make({Assign::make(x, bin(BinaryOp::Add, vr(x), I32(16))),
+                             Assign::make(z, bin(BinaryOp::Mul, vr(z), I32(3)))}),
+                false),
       For::make(j, I32(8), I32(1000), I32(32), Block::make({}), false),
   });
   AxisAnalysis a(k);
-  EXPECT_EQ(a.var(x).divisibility, V{1}) << "loop-carried self reference: nothing known";
+  EXPECT_EQ(a.var(x).divisibility, V{16})
+      << "an increment by the same amount: the first value's facts met with the step's";
+  EXPECT_EQ(a.var(z).divisibility, V{1}) << "any other loop-carried self reference: nothing known";
   EXPECT_EQ(a.var(i).divisibility, V{32});
   EXPECT_EQ(a.var(j).divisibility, V{8});
   Kernel k2;
