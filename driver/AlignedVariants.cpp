@@ -8,7 +8,6 @@
 #include "ir/IRVisitor.h"
 #include "passes/Passes.h"
 
-#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -18,18 +17,6 @@
 namespace tilec {
 
 namespace {
-
-/// Parameters an aligned variant may assume divisible by 16: pointers, and integer arguments wide
-/// enough to be strides or sizes.
-std::set<int> candidates(const ir::Kernel &k) {
-  std::set<int> ids;
-  for (const ir::Var &p : k.params) {
-    const ir::Type &t = p->type;
-    if (t.pointer || t.elem == ir::ScalarType::I32 || t.elem == ir::ScalarType::I64)
-      ids.insert(p->id);
-  }
-  return ids;
-}
 
 /// The kernel's emitted text (its namespace), the launcher aside.
 std::string kernelText(const ir::Module &m, const ir::Kernel &k, const emitters::EmitOptions &opts) {
@@ -44,12 +31,21 @@ struct Trial {
   std::string text;
 };
 
-/// Integer parameters: those a variant may assume equal to 1 instead.
+/// Integer parameters wide enough to be strides or sizes: an aligned variant may assume them
+/// divisible by 16, or equal to 1.
 std::set<int> integers(const ir::Kernel &k) {
   std::set<int> ids;
   for (const ir::Var &p : k.params)
-    if (!p->type.pointer &&
-        (p->type.elem == ir::ScalarType::I32 || p->type.elem == ir::ScalarType::I64))
+    if (!p->type.pointer && (p->type.elem == ir::ScalarType::I32 || p->type.elem == ir::ScalarType::I64))
+      ids.insert(p->id);
+  return ids;
+}
+
+/// Parameters an aligned variant may assume divisible by 16: pointers, and the integers above.
+std::set<int> candidates(const ir::Kernel &k) {
+  std::set<int> ids = integers(k);
+  for (const ir::Var &p : k.params)
+    if (p->type.pointer)
       ids.insert(p->id);
   return ids;
 }
@@ -60,29 +56,27 @@ struct VectorBytes {
   int64_t all = 0, lastDim = 0;
 };
 VectorBytes vectorBytes(const ir::Kernel &k) {
-  VectorBytes r;
-  auto add = [&r](const ir::Type &t, int vec, ir::ScalarType elem) {
-    const ir::Layout *l = t.layout.get();
-    const int64_t bytes = vec * ir::byteSize(elem);
-    r.all += bytes;
-    if (t.rank() < 2 || (l && l->kind == ir::Layout::Kind::Blocked && l->order[0] == t.rank() - 1))
-      r.lastDim += bytes;
-  };
-  ir::forEachExpr(k.body, [&](const ir::ExprNode *e) {
-    if (e->kind == ir::ExprKind::Load)
-      add(e->type, static_cast<const ir::Load *>(e)->vec, e->type.elem);
-  });
-  struct Stores : ir::IRVisitor {
-    std::function<void(const ir::Store *)> f;
+  struct Walk : ir::IRVisitor {
+    VectorBytes r;
+    void add(const ir::Type &t, int vec, ir::ScalarType elem) {
+      const ir::Layout *l = t.layout.get();
+      const int64_t bytes = vec * ir::byteSize(elem);
+      r.all += bytes;
+      if (t.rank() < 2 || (l && l->kind == ir::Layout::Kind::Blocked && l->order[0] == t.rank() - 1))
+        r.lastDim += bytes;
+    }
     using ir::IRVisitor::visit;
+    void visit(const ir::Load *n) override {
+      add(n->type, n->vec, n->type.elem);
+      ir::IRVisitor::visit(n);
+    }
     void visit(const ir::Store *s) override {
-      f(s);
+      add(s->ptr->type, s->vec, s->value->type.elem);
       ir::IRVisitor::visit(s);
     }
-  } stores;
-  stores.f = [&](const ir::Store *s) { add(s->ptr->type, s->vec, s->value->type.elem); };
-  stores.visit(k.body);
-  return r;
+  } walk;
+  walk.visit(k.body);
+  return walk.r;
 }
 
 /// Whether assuming a parameter equal to 1 (`b`) gains over not (`a`): wider accesses in all, and
