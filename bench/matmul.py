@@ -17,7 +17,7 @@ Method:
     repetition, each repetition timed alone with CUDA events, about 25 ms of warm-up, then the median
     over at least 20 repetitions (up to ~150 ms worth, at most 1000).
   * Triton runs at num_stages=3 (its tutorial's usual setting: cp.async software pipelining) and at
-    num_stages=1 (no pipelining, like tilec today). Speed ratios are time ratios: "vs cuBLAS" is
+    num_stages=1 (no pipelining); tilec at its configuration's NUM_STAGES (pipeline-dots). Speed ratios are time ratios: "vs cuBLAS" is
     t_cuBLAS / t (1.0 = as fast as cuBLAS), "tilec vs Triton" is t_Triton / t_tilec.
 """
 import argparse
@@ -35,11 +35,20 @@ import triton
 import triton.language as tl
 
 # The tilec configurations (bench/kernels.txt; the shim's `config` argument is the index):
-# (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps).
+# (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps, NUM_STAGES). Triton runs each block shape once
+# per TRITON_STAGES, whatever tilec's NUM_STAGES.
 CONFIGS = [
-    (64, 64, 32, 8, 4),    # 0: the example's own instantiation
-    (128, 64, 32, 8, 4),   # 1
-    (128, 128, 32, 8, 8),  # 2
+    (64, 64, 32, 8, 4, 3),    # 0: the example's own instantiation
+    (128, 64, 32, 8, 4, 3),   # 1
+    (128, 128, 32, 8, 8, 2),  # 2
+    (128, 128, 32, 8, 8, 1),  # 3: 2 without the pipeline (one stage)
+    (128, 128, 32, 8, 8, 3),  # 4: above 48 KB of shared memory from here on (dynamic)
+    (128, 128, 32, 8, 4, 4),  # 5
+    (128, 256, 32, 8, 8, 3),  # 6
+    (128, 128, 64, 8, 8, 3),  # 7
+    (128, 128, 64, 8, 4, 3),  # 8
+    (256, 128, 32, 8, 8, 3),  # 9
+    (128, 128, 32, 8, 4, 5),  # 10
 ]
 TRITON_STAGES = (1, 3)
 TOL = 1e-2
@@ -143,8 +152,8 @@ class Cublas(Provider):
 
 class Tilec(Provider):
     def __init__(self, lib, config):
-        bm, bn, bk, g, w = CONFIGS[config]
-        super().__init__(f"tilec {bm}x{bn}x{bk} w{w}", "tilec", config)
+        bm, bn, bk, g, w, st = CONFIGS[config]
+        super().__init__(f"tilec {bm}x{bn}x{bk} w{w} s{st}", "tilec", config, st)
         self.fn = lib.tilec_matmul
 
     def run(self, a, b, c):
@@ -161,14 +170,14 @@ class Tilec(Provider):
 
 class Triton(Provider):
     def __init__(self, config, stages):
-        bm, bn, bk, g, w = CONFIGS[config]
+        bm, bn, bk, g, w, _ = CONFIGS[config]
         super().__init__(f"Triton {bm}x{bn}x{bk} w{w} s{stages}", "triton", config, stages)
         self.compiled = {}  # Triton's CompiledKernel per specialization seen (the last one kept)
 
     def run(self, a, b, c):
         m, k = a.shape
         n = b.shape[1]
-        bm, bn, bk, g, w = CONFIGS[self.config]
+        bm, bn, bk, g, w, _ = CONFIGS[self.config]
         grid = (triton.cdiv(m, bm) * triton.cdiv(n, bn),)
         ck = matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
                                  b.stride(1), c.stride(0), c.stride(1), BLOCK_SIZE_M=bm,
@@ -296,7 +305,7 @@ def tables(results, shapes):
             return "FAIL"
         return ("" if r["ok"] else "FAIL ") + f"{r['err']:.1e}"
 
-    lines = ["| M×N×K | cuBLAS ms | cuBLAS TF/s | config (BM×BN×BK w) | tilec ms | tilec TF/s | "
+    lines = ["| M×N×K | cuBLAS ms | cuBLAS TF/s | config (BM×BN×BK w, tilec stages) | tilec ms | tilec TF/s | "
              "Triton s1 TF/s | Triton s3 TF/s | tilec ÷cuBLAS | Triton s1 ÷cuBLAS | "
              "Triton s3 ÷cuBLAS | tilec ÷Triton s1 | tilec ÷Triton s3 | rel err (cuBLAS) tilec / s1 / s3 |",
              "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
@@ -304,8 +313,8 @@ def tables(results, shapes):
         s = shape_name(m, n, k)
         cb = by.get((s, "cuBLAS"))
         t_cb = cb.get("ms") if cb and cb["ok"] else None
-        for ci, (bm, bn, bk, g, w) in enumerate(CONFIGS):
-            tc = by.get((s, f"tilec {bm}x{bn}x{bk} w{w}"))
+        for ci, (bm, bn, bk, g, w, st) in enumerate(CONFIGS):
+            tc = by.get((s, f"tilec {bm}x{bn}x{bk} w{w} s{st}"))
             t1 = by.get((s, f"Triton {bm}x{bn}x{bk} w{w} s1"))
             t3 = by.get((s, f"Triton {bm}x{bn}x{bk} w{w} s3"))
             ms = {key: (r.get("ms") if r and r["ok"] else None)
@@ -315,7 +324,7 @@ def tables(results, shapes):
                 f"{s} ({label})" if first else "",
                 (fmt(t_cb, ".4f") + ("" if not cb or cb["ok"] else "FAIL")) if first else "",
                 cell(cb) if first else "",
-                f"{bm}×{bn}×{bk} w{w}",
+                f"{bm}×{bn}×{bk} w{w} s{st}",
                 fmt(ms["tc"], ".4f") if ms["tc"] else cell(tc),
                 cell(tc), cell(t1), cell(t3),
                 fmt(ratio(t_cb, ms["tc"]), ".2f"), fmt(ratio(t_cb, ms["t1"]), ".2f"),
@@ -342,8 +351,9 @@ def tables(results, shapes):
         def tf(r):
             if r is None:
                 return "FAIL"
-            bm, bn, bk, g, w = CONFIGS[r["config"]]
-            return f"{r['tflops']:.1f} ({bm}×{bn}×{bk} w{w})"
+            bm, bn, bk, g, w, st = CONFIGS[r["config"]]
+            stages = f" s{st}" if r["kind"] == "tilec" else ""
+            return f"{r['tflops']:.1f} ({bm}×{bn}×{bk} w{w}{stages})"
 
         t_cb = cb.get("ms") if cb and cb["ok"] else None
         t_bt = bt["ms"] if bt else None
@@ -405,9 +415,12 @@ def main():
     lib.tilec_matmul.argtypes = [ctypes.c_void_p, ctypes.c_int] + [ctypes.c_void_p] * 3 \
         + [ctypes.c_int] * 9
     providers = [Cublas()]
-    for ci in range(len(CONFIGS)):
+    blocks = set()
+    for ci, config in enumerate(CONFIGS):
         providers.append(Tilec(lib, ci))
-        providers += [Triton(ci, st) for st in TRITON_STAGES]
+        if config[:5] not in blocks:  # Triton once per block shape
+            blocks.add(config[:5])
+            providers += [Triton(ci, st) for st in TRITON_STAGES]
 
     shapes = parse_shapes(args.shapes) if args.shapes else timed_shapes()
     flush = torch.empty(FLUSH_BYTES // 4, dtype=torch.int32, device="cuda")
@@ -464,9 +477,10 @@ def main():
             if p.kind != "tilec":
                 continue
             rt = next(x for x in results if x["shape"] == s and x["provider"] == p.name)
+            bm, bn, bk, g, w, _ = CONFIGS[p.config]
             for st in TRITON_STAGES:
-                rr = next(x for x in results if x["shape"] == s and x["kind"] == "triton"
-                          and x["config"] == p.config and x["stages"] == st)
+                rr = next(x for x in results if x["shape"] == s
+                          and x["provider"] == f"Triton {bm}x{bn}x{bk} w{w} s{st}")
                 if rt["ok"] and rr["ok"]:
                     rt[f"vs_triton_s{st}"] = rr["ms"] / rt["ms"]
         del a, b, ref, c

@@ -74,6 +74,13 @@ VectorBytes vectorBytes(const ir::Kernel &k) {
       add(s->ptr->type, s->vec, s->value->type.elem);
       ir::IRVisitor::visit(s);
     }
+    // A load that pipeline-dots made asynchronous copies (before the loop and in it): once.
+    std::set<int> copied;
+    void visit(const ir::AsyncCopy *c) override {
+      if (copied.insert(c->buffer).second)
+        add(c->ptr->type, c->vec, c->ptr->type.elem);
+      ir::IRVisitor::visit(c);
+    }
   } walk;
   walk.visit(k.body);
   return walk.r;

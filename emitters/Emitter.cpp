@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <regex>
+#include <utility>
 
 namespace tilec::emitters {
 
@@ -112,6 +113,32 @@ void emitLaunchers(CodeWriter &w, const ir::Module &m, const ir::Kernel &k, Kern
       w.lines(commentLines("The aligned variant when " + ke.alignedAssumptions() + ".", w.indentWidth()));
       w.lines(wrapList("const bool " + aligned + " = ", ke.alignedTests(), ";", w.indentWidth(), " &&"));
     }
+    // Above 48 KB (usesDynamicShared) a kernel's shared memory is the launch's dynamic shared
+    // memory, which the kernel may have only once its attribute allows that much: set once per
+    // process (a function-local static), its error returned. Returns the size to launch with.
+    bool explained = false; // the comment once, before the first
+    auto dynamicShared = [&](const std::string &kernelRef, const std::string &ns,
+                             const std::string &statusName) {
+      const std::string status = names.unique(statusName);
+      const std::string bytes = ns + "::" + ke.smemBytesName();
+      if (!std::exchange(explained, true))
+        w.lines(commentLines("Above 48 KB the kernel's shared memory is dynamic: it runs only once "
+                             "its attribute allows " + ke.smemBytesName() +
+                                 " bytes (set once per process).",
+                             w.indentWidth()));
+      w.lines(wrapList(std::string("static const ") + hooks.errorType + " " + status + " = " +
+                           hooks.funcSetAttribute + "(",
+                       {hooks.funcAsVoidPointer ? "reinterpret_cast<const void *>(" + kernelRef + ")"
+                                                : kernelRef,
+                        hooks.maxDynamicShared, bytes},
+                       ");", w.indentWidth()));
+      w.line("if (" + status + " != " + hooks.success + ")");
+      auto in = w.indent();
+      w.line("return " + status + ";");
+      return bytes;
+    };
+    const std::string alignedNs = k.instanceName + "::" + ke.alignedNamespace();
+    const bool alignedDynamic = k.alignedVariant && usesDynamicShared(*k.alignedVariant);
     switch (hooks.launchStyle) {
     case LaunchStyle::ConfigStruct: {
       std::string config = names.unique("config");
@@ -119,32 +146,47 @@ void emitLaunchers(CodeWriter &w, const ir::Module &m, const ir::Kernel &k, Kern
       w.line(config + ".gridDim = " + g + ";");
       w.line(config + ".blockDim = " + block + ";");
       w.line(config + ".stream = " + l.streamName + ";");
-      if (k.alignedVariant) {
+      auto launchWith = [&](const std::string &kernelRef, const std::string &ns, bool dynamic,
+                            const std::string &statusName) {
+        if (dynamic)
+          w.line(config + ".dynamicSmemBytes = " + dynamicShared(kernelRef, ns, statusName) + ";");
+        launch(std::string("return ") + hooks.launchKernel, {"&" + config, kernelRef});
+      };
+      if (alignedDynamic) {
+        auto b = w.block("if (" + aligned + ")");
+        launchWith(alignedKernel, alignedNs, true, "aligned_smem_opt_in");
+      } else if (k.alignedVariant) {
         w.line("if (" + aligned + ")");
         auto in = w.indent();
-        launch(std::string("return ") + hooks.launchKernel, {"&" + config, alignedKernel});
+        launchWith(alignedKernel, alignedNs, false, "aligned_smem_opt_in");
       }
-      launch(std::string("return ") + hooks.launchKernel, {"&" + config, kernel});
+      launchWith(kernel, k.instanceName, usesDynamicShared(k), "smem_opt_in");
       break;
     }
-    case LaunchStyle::Macro:
+    case LaunchStyle::Macro: {
+      auto launchWith = [&](const std::string &kernelRef, const std::string &ns, bool dynamic,
+                            const std::string &statusName) {
+        const std::string bytes = dynamic ? dynamicShared(kernelRef, ns, statusName) : "0";
+        launch(hooks.launchKernel, {kernelRef, g, block, bytes, l.streamName});
+      };
       if (k.alignedVariant) { // braces: the launch macro may expand to several statements
         w.line("if (" + aligned + ") {");
         {
           auto in = w.indent();
-          launch(hooks.launchKernel, {alignedKernel, g, block, "0", l.streamName});
+          launchWith(alignedKernel, alignedNs, alignedDynamic, "aligned_smem_opt_in");
         }
         w.line("} else {");
         {
           auto in = w.indent();
-          launch(hooks.launchKernel, {kernel, g, block, "0", l.streamName});
+          launchWith(kernel, k.instanceName, usesDynamicShared(k), "smem_opt_in");
         }
         w.line("}");
       } else {
-        launch(hooks.launchKernel, {kernel, g, block, "0", l.streamName});
+        launchWith(kernel, k.instanceName, usesDynamicShared(k), "smem_opt_in");
       }
       w.line(std::string("return ") + hooks.getLastError + "();");
       break;
+    }
     }
   }
   if (k.settings.grid.empty())

@@ -322,6 +322,21 @@ void KernelEmitter::collect() {
         e.vecConst(ld, ld->vec, e.varNames_[a->var->id], ld->type, ld->type.layout, false);
       IRVisitor::visit(a);
     }
+    // The copies of one buffer (before a pipelined loop and in it) share one width constant,
+    // named after the tile they replace a load of.
+    std::map<int, std::string> copyVec;
+    void visit(const AsyncCopy *c) override {
+      if (auto it = copyVec.find(c->buffer); it != copyVec.end()) {
+        e.vecNames_[c] = it->second;
+      } else {
+        std::string hint = e.bufferNames_.at(c->buffer);
+        if (hint.size() > 5 && hint.compare(hint.size() - 5, 5, "_smem") == 0)
+          hint.resize(hint.size() - 5);
+        copyVec[c->buffer] =
+            e.vecConst(c, c->vec, hint, c->ptr->type.scalarOf(), c->ptr->type.layout, false);
+      }
+      IRVisitor::visit(c);
+    }
     void visit(const Store *s) override {
       if (s->vec > 1) {
         const VarNode *base = basePointer(s->ptr);
@@ -579,6 +594,17 @@ void KernelEmitter::emitContents(CodeWriter &w) {
       if (buf.offsetBytes < 0)
         internalError("shared buffer '" + buf.name + "' was not allocated");
       std::string T = cppType(buf.elemType, hooks_);
+      if (buf.stages > 1) { // a ring: one row of the array per stage
+        int64_t rows = 1;
+        for (size_t d = 0; d + 1 < buf.shape.size(); ++d)
+          rows *= buf.shape[d];
+        std::string A = T + " (*)[" + std::to_string(rows) + " * " + std::to_string(buf.rowStride) + "]";
+        body.line(T + " (*" + bufferNames_[b] + ")[" + std::to_string(rows) + " * " +
+                  std::to_string(buf.rowStride) + "] = reinterpret_cast<" + A + ">(smem + " +
+                  std::to_string(buf.offsetBytes) + ");  // " + std::to_string(buf.stages) +
+                  " stages");
+        continue;
+      }
       body.line(T + " *" + bufferNames_[b] + " = reinterpret_cast<" + T + " *>(smem + " +
                 std::to_string(buf.offsetBytes) + ");");
     }
@@ -655,8 +681,16 @@ void KernelEmitter::emitContents(CodeWriter &w) {
   w.lines(wrapList("__global__ void __launch_bounds__(" + numThreadsName_ +
                        (minBlocks_ > 1 ? ", " + minBlocksName_ : std::string()) + ") " + kernelName_ + "(",
                    params, ") {", 0));
-  if (!k_.buffers.empty())
+  if (!k_.buffers.empty() && usesDynamicShared(k_)) {
+    auto ind = w.indent();
+    w.lines(commentLines("Above 48 KB a block's shared memory can only be dynamic (extern __shared__): "
+                         "the launch gives " + smemBytesName_ + " bytes of it, which the launcher "
+                         "allows with " + hooks_.maxDynamicShared + ".",
+                         w.indentWidth()));
+    w.line("unsigned char *const smem = tilec::rt::dynamic_shared_memory();");
+  } else if (!k_.buffers.empty()) {
     w.line("  alignas(16) __shared__ unsigned char smem[" + smemBytesName_ + "];");
+  }
   w.append(body);
   w.line("}");
   w.line("");

@@ -24,6 +24,12 @@ std::string cppType(const ir::Type &t, const TargetHooks &hooks);
 std::string paramDecl(const ir::Type &t, const std::string &name, const TargetHooks &hooks,
                       bool unnamed = false);
 
+/// The most shared memory a static `__shared__` array may hold (nvcc rejects more).
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+/// Whether a kernel takes its shared memory from the launch's dynamic shared memory: above
+/// kMaxStaticSharedBytes, where its launcher also sets the attribute that allows the size.
+inline bool usesDynamicShared(const ir::Kernel &k) { return k.sharedBytes > kMaxStaticSharedBytes; }
+
 class KernelEmitter {
 public:
   KernelEmitter(const ir::Module &m, const ir::Kernel &k, const EmitOptions &opts);
@@ -37,6 +43,9 @@ public:
   const std::string &kernelName() const { return kernelName_; }
   /// The name of the threads-per-block constant in the instantiation's namespace.
   const std::string &numThreadsName() const { return numThreadsName_; }
+  /// The name of the shared-bytes constant (SMEM_BYTES) in the instantiation's namespace; the
+  /// aligned variant's namespace names its own alike.
+  const std::string &smemBytesName() const { return smemBytesName_; }
   /// Host-side text of a grid expression (scalar; params by name, meta-parameters qualified).
   std::string hostExpr(const ir::Expr &e);
 
@@ -105,6 +114,9 @@ private:
                     bool isDecl);
   void sharedWritePartials(const ir::SharedWrite *sw);
   void sharedWriteTile(const ir::SharedWrite *sw);
+  /// `name[stage]` for a buffer of several stages (pipeline-dots), the name otherwise.
+  std::string stagedBuffer(int buffer, const ir::Expr &stage);
+  void asyncCopy(const ir::AsyncCopy *c);
   /// `v = shared_dot(...)`: each thread's elements of the product, a k loop over the staged
   /// operands (lower-dots).
   void sharedDot(const ir::Var &v, const ir::SharedDot *d);

@@ -536,10 +536,44 @@ void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
   });
 }
 
+std::string KernelEmitter::stagedBuffer(int buffer, const Expr &stage) {
+  const std::string &name = bufferNames_.at(buffer);
+  if (k_.buffers.at(buffer).stages == 1)
+    return name;
+  if (!stage)
+    internalError("a buffer of several stages read without a stage");
+  return name + "[" + scalar(stage).text + "]";
+}
+
+void KernelEmitter::asyncCopy(const AsyncCopy *c) {
+  if (opts_.target.kind != TargetKind::Cuda)
+    internalError("async_copy for a target without cp.async");
+  const Type &t = c->ptr->type;
+  const SharedBuffer &b = k_.buffers.at(c->buffer);
+  const std::string dst = stagedBuffer(c->buffer, c->stage);
+  const std::string L = layoutName(t);
+  const int last = t.rank() - 1;
+  const std::string &V = vecNames_.at(c);
+  forEachElem(
+      t,
+      [&](const Idx &idx) {
+        std::string at = t.rank() == 1 ? L + "::coord0(" + idx[0] + ")"
+                                       : L + "::coord0(" + idx[0] + ") * " +
+                                             std::to_string(b.rowStride) + " + " + L +
+                                             "::coord1(" + idx[1] + ")";
+        std::vector<std::string> args{"&" + dst + "[" + at + "]", elem(c->ptr, idx).text};
+        if (c->mask)
+          args.push_back(elem(c->mask, idx).text);
+        call("tilec::rt::cp_async_" + std::to_string(c->vec * byteSize(t.elem)) + "(", args, ");");
+      },
+      last, V, c->vec);
+}
+
 void KernelEmitter::sharedDot(const Var &v, const SharedDot *d) {
   const Type &t = v->type;
   const SharedBuffer &A = k_.buffers.at(d->bufferA), &B = k_.buffers.at(d->bufferB);
-  const std::string &a = bufferNames_.at(d->bufferA), &b = bufferNames_.at(d->bufferB);
+  const std::string &aName = bufferNames_.at(d->bufferA), &bName = bufferNames_.at(d->bufferB);
+  const std::string a = stagedBuffer(d->bufferA, d->stage), b = stagedBuffer(d->bufferB, d->stage);
   const ScalarType in = A.elemType.elem;
   const bool ints = in == ScalarType::I8;
   // Products are summed in float (int for int8 operands); an fp16 result is rounded once, at the
@@ -566,7 +600,7 @@ void KernelEmitter::sharedDot(const Var &v, const SharedDot *d) {
         t, [&](const Idx &idx) { w_->line(sumAt(idx) + " = " + elem(d->acc, idx).text + ";"); });
   if (t.layout->kind == Layout::Kind::Mma)
     return mmaLoop(sum, t, d);
-  const std::string &kk = dotIdx_, ak = names_.unique(a + "_k"), bk = names_.unique(b + "_k");
+  const std::string &kk = dotIdx_, ak = names_.unique(aName + "_k"), bk = names_.unique(bName + "_k");
   auto operand = [&](const std::string &buf, const std::string &at) {
     std::string x = buf + "[" + at + "]";
     return ints ? x : asFloat(Code{x, Prec::Postfix}, in);
@@ -615,12 +649,13 @@ void KernelEmitter::sharedDot(const Var &v, const SharedDot *d) {
 
 void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedDot *d) {
   const SharedBuffer &A = k_.buffers.at(d->bufferA), &B = k_.buffers.at(d->bufferB);
-  const std::string &a = bufferNames_.at(d->bufferA), &b = bufferNames_.at(d->bufferB);
+  const std::string &aName = bufferNames_.at(d->bufferA), &bName = bufferNames_.at(d->bufferB);
+  const std::string a = stagedBuffer(d->bufferA, d->stage), b = stagedBuffer(d->bufferB, d->stage);
   const std::string mma = A.elemType.elem == ScalarType::BF16 ? "tilec::rt::mma_m16n8k16_bf16_f32"
                                                               : "tilec::rt::mma_m16n8k16_f16_f32";
   std::string L = layoutName(t);
   const std::string &kk = dotIdx_, &i = idxNames_[0], &j = idxNames_[1];
-  const std::string af = names_.unique(a + "_frag"), bf = names_.unique(b + "_frag"),
+  const std::string af = names_.unique(aName + "_frag"), bf = names_.unique(bName + "_frag"),
                     bpair = names_.unique("b_pair"), cf = names_.unique("c_frag");
   w_->line("// mma.sync m16n8k16, k by 16: each warp loads its fragments of " + a + " (ldmatrix)");
   w_->line("// and " + b + " (ldmatrix .trans) and adds their products into its accumulators");
@@ -666,16 +701,32 @@ void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedD
 }
 
 void KernelEmitter::prefetchComment(const If *s) {
-  // Which tiles: the `_next` variables the branch assigns.
+  // Which tiles: the `_next` variables the branch assigns, or the buffers it copies into.
   std::string names;
   const Block *b = as<Block>(s->thenS);
   std::vector<std::string> loaded;
-  for (const Stmt &c : b ? b->stmts : std::vector<Stmt>{})
+  for (const Stmt &c : b ? b->stmts : std::vector<Stmt>{}) {
     if (auto a = as<Assign>(c))
       loaded.push_back(varNames_[a->var->id]);
+    if (auto a = as<AsyncCopy>(c))
+      loaded.push_back(bufferNames_.at(a->buffer));
+  }
   for (size_t i = 0; i < loaded.size(); ++i)
     names += (i == 0 ? "" : i + 1 == loaded.size() ? " and " : ", ") + loaded[i];
-  if (s->prefetch == Prefetch::FirstIteration)
+  if (s->prefetch == Prefetch::PipelineFirst)
+    w_->lines(commentLines("pipeline: copy the tiles of the loop's first iterations into stages of " +
+                               names + " (cp.async), one commit group per stage",
+                           w_->indentWidth()));
+  else if (s->prefetch == Prefetch::PipelineNext)
+  {
+    const std::string &n = k_.settings.numStagesName;
+    std::string ahead = n.empty() || !metaNames_.count(n) ? std::to_string(k_.settings.numStages - 1)
+                                                          : metaNames_.at(n) + " - 1";
+    w_->lines(commentLines("pipeline: start copying the tiles of the iteration " + ahead +
+                               " ahead into the stage read last iteration",
+                           w_->indentWidth()));
+  }
+  else if (s->prefetch == Prefetch::FirstIteration)
     w_->line("// prefetch: the loop's first loads into " + names +
              "; each iteration then loads the next one's while it computes");
   else
@@ -981,6 +1032,11 @@ void KernelEmitter::stmt(const Stmt &s) {
     w_->line("__syncthreads();" + why);
     return;
   }
+  case StmtKind::AsyncCopy: return asyncCopy(as<AsyncCopy>(s));
+  case StmtKind::AsyncCommit: w_->line("tilec::rt::cp_async_commit();"); return;
+  case StmtKind::AsyncWait:
+    w_->line("tilec::rt::cp_async_wait<" + scalar(as<AsyncWait>(s)->pending).text + ">();");
+    return;
   case StmtKind::SharedWrite: {
     auto sw = as<SharedWrite>(s);
     if (sw->buffer < 0 || sw->buffer >= static_cast<int>(k_.buffers.size()))

@@ -16,7 +16,7 @@ enum class LaunchStyle {
   /// 11.8: type-checked against the kernel's parameters, returns the launch's error).
   ConfigStruct,
   /// HIP: `hipLaunchKernelGGL(kernel, grid, block, 0, stream, args...);` then
-  /// `return <getLastError>();`.
+  /// `return <getLastError>();` (SMEM_BYTES in place of 0 for dynamic shared memory).
   Macro,
 };
 
@@ -31,6 +31,12 @@ struct TargetHooks {
   const char *launchKernel;     ///< cudaLaunchKernelEx / hipLaunchKernelGGL
   const char *launchConfigType; ///< cudaLaunchConfig_t / unused (ConfigStruct only)
   const char *bf16Type;         ///< __nv_bfloat16 / hip_bfloat16
+  /// Above 48 KB of shared memory a launcher sets this attribute of its kernel once, with
+  /// `<funcSetAttribute>(kernel, <maxDynamicShared>, SMEM_BYTES)`, and gives the memory as the
+  /// launch's dynamic shared memory.
+  const char *funcSetAttribute; ///< cudaFuncSetAttribute / hipFuncSetAttribute
+  const char *maxDynamicShared; ///< cuda/hipFuncAttributeMaxDynamicSharedMemorySize
+  bool funcAsVoidPointer;       ///< the kernel passed as `const void *` (HIP has no template)
 };
 
 inline const TargetHooks &targetHooks(ir::TargetKind k) {
@@ -38,11 +44,14 @@ inline const TargetHooks &targetHooks(ir::TargetKind k) {
                                 "#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n#include <cuda_runtime.h>",
                                 "cudaError_t", "cudaStream_t", "cudaSuccess", "cudaGetLastError",
                                 LaunchStyle::ConfigStruct, "cudaLaunchKernelEx", "cudaLaunchConfig_t",
-                                "__nv_bfloat16"};
+                                "__nv_bfloat16", "cudaFuncSetAttribute",
+                                "cudaFuncAttributeMaxDynamicSharedMemorySize", false};
   static const TargetHooks hip{"tilec/hip/runtime.hpp",
                                "#include <hip/hip_bfloat16.h>\n#include <hip/hip_fp16.h>\n#include <hip/hip_runtime.h>",
                                "hipError_t", "hipStream_t", "hipSuccess", "hipGetLastError",
-                               LaunchStyle::Macro, "hipLaunchKernelGGL", nullptr, "hip_bfloat16"};
+                               LaunchStyle::Macro, "hipLaunchKernelGGL", nullptr, "hip_bfloat16",
+                               "hipFuncSetAttribute", "hipFuncAttributeMaxDynamicSharedMemorySize",
+                               true};
   return k == ir::TargetKind::Cuda ? cuda : hip;
 }
 

@@ -203,15 +203,33 @@ const std::vector<SharedVar *> &kernelVars() {
   return g_kernelVars[k] = !own.empty() || prefix.size() ? own : section;
 }
 
+/// Dynamic shared memory: one region for every launch, as large as any launch may give, then a
+/// red zone. The running launch's part of it is a SharedVar of the launch's size (prepare_launch),
+/// so an access past that size is out of bounds like one past a __shared__ array.
+constexpr size_t kDynamicCapacity =
+    std::max(max_dynamic_shared_bytes(32), max_dynamic_shared_bytes(64));
+alignas(1024) unsigned char g_dynamicRegion[kDynamicCapacity + kRedZone];
+SharedVar g_dynamic{0, 0, "", "dynamic shared memory", {}};
+
+bool inDynamicRegion(uintptr_t a) {
+  const uintptr_t lo = reinterpret_cast<uintptr_t>(g_dynamicRegion);
+  return a >= lo && a < lo + sizeof g_dynamicRegion;
+}
+
 SharedVar *findSharedVar(uintptr_t a) {
   for (SharedVar *v : kernelVars())
     if (a >= v->lo && a < v->hi)
       return v;
+  if (a >= g_dynamic.lo && a < g_dynamic.hi)
+    return &g_dynamic;
   return nullptr;
 }
 
 /// "12 bytes past the end of ... smem" for a shared address outside the kernel's variables.
 std::string nearestSharedVar(uintptr_t a) {
+  if (inDynamicRegion(a))
+    return std::to_string(a - g_dynamic.hi) + " bytes past the end of the launch's " +
+           std::to_string(g_dynamic.hi - g_dynamic.lo) + " bytes of dynamic shared memory";
   const SharedVar *best = nullptr;
   for (const SharedVar *v : kernelVars())
     if (v->hi <= a && (!best || v->hi > best->hi))
@@ -353,12 +371,19 @@ void begin_block() {
   // Garbage, as on the GPU: a kernel that reads shared memory before writing it gets NaNs and -1s.
   for (SharedVar *v : kernelVars())
     std::memset(reinterpret_cast<void *>(v->lo), 0xFF, v->hi - v->lo);
+  std::memset(g_dynamicRegion, 0xFF, g_dynamic.hi - g_dynamic.lo);
 }
 
 void prepare_launch() {
   if (!g_imageScanned)
     scanImage();
   (void)kernelVars();
+  // The launch checked its size against kDynamicCapacity (max_dynamic_shared_bytes).
+  const size_t bytes = g_launch->config.dynamicSharedBytes;
+  g_dynamic.lo = reinterpret_cast<uintptr_t>(g_dynamicRegion);
+  g_dynamic.hi = g_dynamic.lo + bytes;
+  if (g_dynamic.shadow.size() < bytes)
+    g_dynamic.shadow.resize(bytes);
 }
 
 void check_access(uintptr_t a, size_t n, Access kind, bool checkAlignment, Pc pc) {
@@ -369,7 +394,7 @@ void check_access(uintptr_t a, size_t n, Access kind, bool checkAlignment, Pc pc
   if (a >= g_launch->argsLo && a + n <= g_launch->argsHi && kind == Access::Read)
     return;
   SharedVar *var = findSharedVar(a);
-  const bool shared = var || (a >= sharedLo() && a < sharedHi());
+  const bool shared = var || (a >= sharedLo() && a < sharedHi()) || inDynamicRegion(a);
   const char *space = shared ? "shared" : "global";
   if (checkAlignment && n > 1 && a % std::min<size_t>(n, 16) != 0)
     fault(std::string("misaligned ") + space + " " + accessName(kind), a, n,
@@ -461,6 +486,9 @@ void *__tsan_memmove(void *d, const void *s, unsigned long n) {
   }
   return std::memmove(d, s, n);
 }
+// A function-local static (a launcher sets its kernel's attribute once per process) tests its guard
+// byte with an acquire load, which the instrumentation turns into this call: host code, not checked.
+char __tsan_atomic8_load(const volatile char *a, int) { return __atomic_load_n(a, __ATOMIC_ACQUIRE); }
 void __tsan_vptr_update(void **, void *) {} // virtual calls: not kernel code
 void __tsan_vptr_read(void **) {}
 void *__tsan_memset(void *d, int c, unsigned long n) {
@@ -474,6 +502,8 @@ void *__tsan_memset(void *d, int c, unsigned long n) {
 // ---- device memory, atomics, the host runtime ---------------------------------------------------
 namespace tilec::emu {
 using namespace internal;
+
+void *dynamic_shared_memory() { return g_dynamicRegion; }
 
 void register_buffer(const void *p, size_t bytes) {
   uintptr_t lo = reinterpret_cast<uintptr_t>(p);

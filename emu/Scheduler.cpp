@@ -461,6 +461,25 @@ Error last_error() { return g_stickyError != Success ? g_stickyError : g_lastErr
 namespace tilec::emu {
 using namespace internal;
 
+namespace {
+/// The dynamic shared memory each kernel's attribute allows (set_max_dynamic_shared).
+std::map<const void *, size_t> g_maxDynamicShared;
+
+size_t allowedDynamicShared(const void *kernel, int warpSize) {
+  auto it = g_maxDynamicShared.find(kernel);
+  if (it != g_maxDynamicShared.end())
+    return it->second;
+  return warpSize == 32 ? 48 * 1024 : max_dynamic_shared_bytes(warpSize);
+}
+} // namespace
+
+Error set_max_dynamic_shared(const void *kernel, int bytes, int warpSize) {
+  if (!kernel || bytes < 0 || size_t(bytes) > max_dynamic_shared_bytes(warpSize))
+    return set_error(ErrorInvalidValue);
+  g_maxDynamicShared[kernel] = size_t(bytes);
+  return Success;
+}
+
 Error launch(const LaunchConfig &config, void (*body)(void *), void *ctxArg, const void *args,
              size_t argsBytes, const void *kernel) {
   if (g_stickyError != Success)
@@ -480,6 +499,8 @@ Error launch(const LaunchConfig &config, void (*body)(void *), void *ctxArg, con
   if (threads == 0 || threads > 1024 || g.x == 0 || g.y == 0 || g.z == 0 || b.z > 64 ||
       g.y > 65535 || g.z > 65535)
     return set_error(ErrorInvalidConfiguration);
+  if (config.dynamicSharedBytes > allowedDynamicShared(kernel, config.warpSize))
+    return set_error(ErrorInvalidValue);
   static uint64_t blockSerial = 0;
   static uint32_t epoch = 0;
   g_lastKernel = kernel;

@@ -76,7 +76,7 @@ bool same(const SharedRead *a, const SharedRead *b) {
 }
 bool same(const SharedDot *a, const SharedDot *b) {
   return a->bufferA == b->bufferA && a->bufferB == b->bufferB && a->precision == b->precision &&
-         equal(a->acc, b->acc);
+         equal(a->acc, b->acc) && equal(a->stage, b->stage);
 }
 bool same(const PairValue *a, const PairValue *b) {
   return a->index == b->index && equal(a->a, b->a);
@@ -113,6 +113,12 @@ bool same(const If *a, const If *b) {
          equal(a->elseS, b->elseS);
 }
 bool same(const Barrier *, const Barrier *) { return true; }
+bool same(const AsyncCopy *a, const AsyncCopy *b) {
+  return a->buffer == b->buffer && a->vec == b->vec && equal(a->stage, b->stage) &&
+         equal(a->ptr, b->ptr) && equal(a->mask, b->mask);
+}
+bool same(const AsyncCommit *, const AsyncCommit *) { return true; }
+bool same(const AsyncWait *a, const AsyncWait *b) { return equal(a->pending, b->pending); }
 bool same(const SharedWrite *a, const SharedWrite *b) {
   return a->buffer == b->buffer && a->partials == b->partials && a->axis == b->axis &&
          sameLayout(a->srcLayout, b->srcLayout) && a->srcShape == b->srcShape &&

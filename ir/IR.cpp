@@ -340,7 +340,7 @@ Expr SharedRead::makeCombine(int buffer, ReduceOp op, int numParts, Type type, S
 }
 
 Expr SharedDot::make(int bufferA, int bufferB, Expr acc, DotPrecision precision, Type type,
-                     SourceLoc loc) {
+                     SourceLoc loc, Expr stage) {
   check(type.rank() == 2 && (!acc || sameShapeAndElem(acc->type, type)), "SharedDot types");
   auto n = node<SharedDot>(loc);
   n->type = std::move(type);
@@ -348,6 +348,7 @@ Expr SharedDot::make(int bufferA, int bufferB, Expr acc, DotPrecision precision,
   n->bufferB = bufferB;
   n->acc = std::move(acc);
   n->precision = precision;
+  n->stage = std::move(stage);
   return n;
 }
 
@@ -444,6 +445,28 @@ Stmt SharedWrite::makeTile(int buffer, Expr value, SourceLoc loc) {
   auto n = node<SharedWrite>(loc);
   n->buffer = buffer;
   n->value = std::move(value);
+  return n;
+}
+
+Stmt AsyncCopy::make(int buffer, Expr stage, Expr ptr, Expr mask, int vec, SourceLoc loc) {
+  check(stage && stage->type.isScalar() && ptr && ptr->type.isTile() && ptr->type.pointer &&
+            ptr->type.layout && vec >= 1,
+        "AsyncCopy needs a scalar stage and a pointer tile with a layout");
+  auto n = node<AsyncCopy>(loc);
+  n->buffer = buffer;
+  n->stage = std::move(stage);
+  n->ptr = std::move(ptr);
+  n->mask = std::move(mask);
+  n->vec = vec;
+  return n;
+}
+
+Stmt AsyncCommit::make(SourceLoc loc) { return node<AsyncCommit>(loc); }
+
+Stmt AsyncWait::make(Expr pending, SourceLoc loc) {
+  check(pending && pending->type.isScalar(), "AsyncWait needs a scalar count");
+  auto n = node<AsyncWait>(loc);
+  n->pending = std::move(pending);
   return n;
 }
 

@@ -301,8 +301,9 @@ struct SharedDot : ExprNode {
   int bufferA = -1, bufferB = -1;
   Expr acc; ///< may be null
   DotPrecision precision = DotPrecision::Ieee;
+  Expr stage; ///< scalar int: the stage of both buffers it reads (pipeline-dots); null: one stage
   static Expr make(int bufferA, int bufferB, Expr acc, DotPrecision precision, Type type,
-                   SourceLoc loc = {});
+                   SourceLoc loc = {}, Expr stage = nullptr);
 };
 #undef TILEC_EXPR_NODE
 
@@ -386,8 +387,9 @@ struct While : StmtNode {
   static Stmt make(Expr cond, Stmt body, SourceLoc loc = {});
 };
 /// What prefetch-loads made an `if` for (the emitted comment says it): the loads of a loop's first
-/// iteration, before the loop, or of the next iteration, inside it.
-enum class Prefetch : uint8_t { None, FirstIteration, NextIteration };
+/// iteration, before the loop, or of the next iteration, inside it; and pipeline-dots' copies of a dot loop's first iterations (into stages 0 .. S - 2) or of the
+/// iteration S - 1 ahead.
+enum class Prefetch : uint8_t { None, FirstIteration, NextIteration, PipelineFirst, PipelineNext };
 struct If : StmtNode {
   TILEC_STMT_NODE(If)
   Expr cond;
@@ -423,6 +425,33 @@ struct SharedWrite : StmtNode {
   static Stmt makePartials(int buffer, Expr partial, int axis, LayoutRef srcLayout,
                            std::vector<int64_t> srcShape, SourceLoc loc = {});
 };
+/// Starts copying the tile `ptr` points at from global memory into stage `stage` of `buffer`
+/// (laid out as a SharedWrite of a tile in ptr's layout would), `vec` elements (4, 8 or 16 bytes)
+/// a copy,
+/// without passing through registers (`cp.async` on CUDA). A vector whose mask is false is not
+/// read and lands as zeros. The bytes land when an AsyncWait completes the group (AsyncCommit) the
+/// copy belongs to; other threads see them after that and a barrier (pipeline-dots).
+struct AsyncCopy : StmtNode {
+  TILEC_STMT_NODE(AsyncCopy)
+  int buffer = -1;
+  Expr stage; ///< scalar int
+  Expr ptr;   ///< pointer tile with a blocked layout, `vec` consecutive elements a thread
+  Expr mask;  ///< may be null; alike over each vector
+  int vec = 1;
+  static Stmt make(int buffer, Expr stage, Expr ptr, Expr mask, int vec, SourceLoc loc = {});
+};
+/// Closes the group of the AsyncCopies this thread started since its last commit.
+struct AsyncCommit : StmtNode {
+  TILEC_STMT_NODE(AsyncCommit)
+  static Stmt make(SourceLoc loc = {});
+};
+/// Waits until at most `pending` (a constant scalar int) of this thread's committed groups are in
+/// flight: the others' bytes are in shared memory.
+struct AsyncWait : StmtNode {
+  TILEC_STMT_NODE(AsyncWait)
+  Expr pending;
+  static Stmt make(Expr pending, SourceLoc loc = {});
+};
 #undef TILEC_STMT_NODE
 
 // ---- kernels and modules -------------------------------------------------------------------------
@@ -433,16 +462,20 @@ struct SharedBuffer {
   Type elemType;             ///< scalar element type (argPair allowed)
   std::vector<int64_t> shape; ///< logical shape; Partials mode: [numWarpsAlongAxis, reduced...]
   int64_t rowStride = 0;     ///< elements between rows (>= last dim; padding avoids bank conflicts)
-  int64_t sizeBytes = 0;
+  int64_t sizeBytes = 0;     ///< all stages
   int64_t offsetBytes = -1;  ///< set by shared-memory allocation
+  int64_t stages = 1;        ///< copies of the buffer side by side (a ring: pipeline-dots)
 };
 
 /// Kernel-level settings from the annotation (`TILEC_KERNEL(num_warps = 4)`).
 struct KernelSettings {
   int numWarps = 4;
   /// `num_stages = N`: how many iterations of a loop's loads are in flight at once (Triton's
-  /// num_stages). 2 or more turns prefetch-loads on; 0: not given (one stage, as 1).
+  /// num_stages). 2 or more turns prefetch-loads on, and pipeline-dots for loops with a dot; 0: not
+  /// given (one stage, as 1).
   int numStages = 0;
+  /// The meta-parameter `num_stages` names (`num_stages = NUM_STAGES`), if it names one.
+  std::string numStagesName;
   /// The launch grid from the annotation (`grid = (cdiv(n, BLOCK))`): up to 3 host-side scalar
   /// expressions over the kernel's scalar parameters (VarRef), integer constants (meta-parameters are
   /// already substituted), Binary Add/Sub/Mul/Div/Mod, Math Cdiv, Unary Neg (`-n`) and Cast to I64

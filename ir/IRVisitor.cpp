@@ -66,7 +66,10 @@ void IRVisitor::visit(const ThreadReduce *n) { visit(n->a); }
 void IRVisitor::visit(const WarpReduce *n) { visit(n->a); }
 void IRVisitor::visit(const SharedRead *) {}
 void IRVisitor::visit(const PairValue *n) { visit(n->a); }
-void IRVisitor::visit(const SharedDot *n) { visit(n->acc); }
+void IRVisitor::visit(const SharedDot *n) {
+  visit(n->acc);
+  visit(n->stage);
+}
 
 void IRVisitor::visit(const Block *n) {
   for (auto &s : n->stmts)
@@ -96,6 +99,13 @@ void IRVisitor::visit(const If *n) {
 }
 void IRVisitor::visit(const Barrier *) {}
 void IRVisitor::visit(const SharedWrite *n) { visit(n->value); }
+void IRVisitor::visit(const AsyncCopy *n) {
+  visit(n->stage);
+  visit(n->ptr);
+  visit(n->mask);
+}
+void IRVisitor::visit(const AsyncCommit *) {}
+void IRVisitor::visit(const AsyncWait *n) { visit(n->pending); }
 
 // ---- mutator -------------------------------------------------------------------------------------
 
@@ -169,11 +179,12 @@ Expr IRMutator::mutate(const Dot *n, const Expr &self) {
 }
 
 Expr IRMutator::mutate(const SharedDot *n, const Expr &self) {
-  Expr acc = mutate(n->acc);
-  if (acc == n->acc)
+  Expr acc = mutate(n->acc), stage = mutate(n->stage);
+  if (acc == n->acc && stage == n->stage)
     return self;
   auto c = copyOf(n);
   c->acc = acc;
+  c->stage = stage;
   return c;
 }
 
@@ -301,6 +312,25 @@ Stmt IRMutator::mutate(const SharedWrite *n, const Stmt &self) {
     return self;
   auto c = copyOf(n);
   c->value = v;
+  return c;
+}
+Stmt IRMutator::mutate(const AsyncCopy *n, const Stmt &self) {
+  Expr stage = mutate(n->stage), ptr = mutate(n->ptr), mask = mutate(n->mask);
+  if (stage == n->stage && ptr == n->ptr && mask == n->mask)
+    return self;
+  auto c = copyOf(n);
+  c->stage = stage;
+  c->ptr = ptr;
+  c->mask = mask;
+  return c;
+}
+Stmt IRMutator::mutate(const AsyncCommit *, const Stmt &self) { return self; }
+Stmt IRMutator::mutate(const AsyncWait *n, const Stmt &self) {
+  Expr pending = mutate(n->pending);
+  if (pending == n->pending)
+    return self;
+  auto c = copyOf(n);
+  c->pending = pending;
   return c;
 }
 

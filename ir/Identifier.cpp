@@ -64,7 +64,8 @@ const std::vector<std::string> &namesTheOutputUses() {
       // the launchers
       "cudaError_t", "cudaStream_t", "cudaSuccess", "cudaGetLastError", "cudaLaunchKernelEx",
       "cudaLaunchConfig_t", "hipError_t", "hipStream_t", "hipSuccess", "hipGetLastError",
-      "hipLaunchKernelGGL",
+      "hipLaunchKernelGGL", "cudaFuncSetAttribute", "cudaFuncAttributeMaxDynamicSharedMemorySize",
+      "hipFuncSetAttribute", "hipFuncAttributeMaxDynamicSharedMemorySize",
       // math (tilec::rt holds the rest)
       "sqrtf", "rsqrtf", "logf", "log2f", "tanhf", "erff", "fabsf", "floorf", "ceilf", "fmaf",
       "fminf", "fmaxf", "fmodf", "sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "sinhf", "coshf",

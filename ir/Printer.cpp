@@ -37,7 +37,10 @@ public:
       os << "  shared " << i << " " << b.name << ": " << typeStr(b.elemType) << '[';
       for (size_t d = 0; d < b.shape.size(); ++d)
         os << (d ? "x" : "") << b.shape[d];
-      os << "] row_stride=" << b.rowStride << " bytes=" << b.sizeBytes;
+      os << "] row_stride=" << b.rowStride;
+      if (b.stages != 1)
+        os << " stages=" << b.stages;
+      os << " bytes=" << b.sizeBytes;
       if (b.offsetBytes >= 0)
         os << " offset=" << b.offsetBytes;
       os << '\n';
@@ -112,7 +115,10 @@ public:
       auto *i = as<If>(s);
       os << "if " << expr(i->cond) << ' ';
       if (i->prefetch != Prefetch::None) // prefetch-loads' loads of the first or the next iteration
-        os << (i->prefetch == Prefetch::FirstIteration ? "prefetch(first) " : "prefetch(next) ");
+        os << (i->prefetch == Prefetch::FirstIteration  ? "prefetch(first) "
+               : i->prefetch == Prefetch::NextIteration ? "prefetch(next) "
+               : i->prefetch == Prefetch::PipelineFirst ? "pipeline(first) "
+                                                        : "pipeline(next) ");
       if (!i->elseS) {
         body(i->thenS, s);
         return;
@@ -131,6 +137,16 @@ public:
            << " -> " << (b->globalLaterInLoop ? "loop's " : "") << (b->globalLaterWrite ? "store" : "load") << ")";
       break;
     }
+    case StmtKind::AsyncCopy: {
+      auto *c = as<AsyncCopy>(s);
+      os << "async_copy " << c->buffer << "[" << expr(c->stage) << "], " << expr(c->ptr);
+      if (c->mask)
+        os << ", mask=" << expr(c->mask);
+      os << " vec=" << c->vec;
+      break;
+    }
+    case StmtKind::AsyncCommit: os << "async_commit"; break;
+    case StmtKind::AsyncWait: os << "async_wait " << expr(as<AsyncWait>(s)->pending); break;
     case StmtKind::SharedWrite: {
       auto *w = as<SharedWrite>(s);
       os << "shared_write" << (w->partials ? "_partials" : "") << " " << w->buffer << ", "
@@ -418,6 +434,10 @@ private:
     case ExprKind::SharedDot: {
       auto *d = as<SharedDot>(e);
       o << "shared_dot(" << d->bufferA << ", " << d->bufferB;
+      if (d->stage) {
+        o << ", stage=";
+        exprTo(o, d->stage);
+      }
       dotTail(o, d->acc, d->precision);
       break;
     }

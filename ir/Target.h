@@ -12,6 +12,15 @@ struct Target {
   std::string arch = "sm_90a"; ///< sm_80, sm_90a, gfx90a, ...
   int warpSize() const { return kind == TargetKind::Cuda ? 32 : 64; }
   const char *name() const { return kind == TargetKind::Cuda ? "cuda" : "hip"; }
+  /// The compute capability of a CUDA architecture (`sm_90a` -> 90); 0 for any other target.
+  int smVersion() const {
+    if (kind != TargetKind::Cuda || arch.rfind("sm_", 0) != 0)
+      return 0;
+    int v = 0;
+    for (size_t i = 3; i < arch.size() && arch[i] >= '0' && arch[i] <= '9'; ++i)
+      v = v * 10 + (arch[i] - '0');
+    return v;
+  }
 };
 
 } // namespace tilec::ir

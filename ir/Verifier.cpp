@@ -112,6 +112,10 @@ private:
       use(as<SharedWrite>(s)->buffer, pos);
       exprs(s, pos);
       return;
+    case StmtKind::AsyncCopy:
+      use(as<AsyncCopy>(s)->buffer, pos);
+      exprs(s, pos);
+      return;
     default:
       exprs(s, pos);
       return;
@@ -145,6 +149,11 @@ private:
     case StmtKind::While: one(as<While>(s)->cond); break;
     case StmtKind::If: one(as<If>(s)->cond); break;
     case StmtKind::SharedWrite: one(as<SharedWrite>(s)->value); break;
+    case StmtKind::AsyncCopy:
+      one(as<AsyncCopy>(s)->stage);
+      one(as<AsyncCopy>(s)->ptr);
+      one(as<AsyncCopy>(s)->mask);
+      break;
     default: break;
     }
   }
@@ -606,6 +615,11 @@ private:
                         a.elemType.elem == b.elemType.elem && t.rank() == 2 &&
                         t.shape[0] == a.shape[0] && t.shape[1] == b.shape[1] && t.layout,
                     "shared_dot of buffers '" + a.name + "' and '" + b.name + "' gives " + t.str());
+      TILEC_REQUIRE((a.stages > 1 || b.stages > 1) == (d->stage != nullptr) &&
+                        (!d->stage || (d->stage->type.isScalar() && isInt(d->stage->type.elem))),
+                    "shared_dot of buffers with stages reads one stage (a scalar integer)");
+      if (d->stage)
+        expr(d->stage);
       if (d->acc) {
         expr(d->acc);
         TILEC_REQUIRE(sameShapeAndElem(d->acc->type, t),
@@ -757,6 +771,7 @@ private:
       expr(w->value);
       const SharedBuffer &b = k.buffers[w->buffer];
       const Type &v = w->value->type;
+      TILEC_REQUIRE(b.stages == 1, "shared_write to buffer '" + b.name + "' of several stages");
       TILEC_REQUIRE(v.elem == b.elemType.elem && v.argPair == b.elemType.argPair && !v.pointer,
                     "shared_write of " + v.str() + " to buffer '" + b.name + "' of " +
                         b.elemType.str());
@@ -780,6 +795,37 @@ private:
       }
       break;
     }
+    case StmtKind::AsyncCopy: {
+      auto *c = as<AsyncCopy>(s);
+      checkBuffer(c->buffer);
+      expr(c->stage);
+      expr(c->ptr);
+      if (c->mask)
+        expr(c->mask);
+      const SharedBuffer &b = k.buffers[c->buffer];
+      const Type &p = c->ptr->type;
+      TILEC_REQUIRE(c->stage->type.isScalar() && isInt(c->stage->type.elem),
+                    "async_copy stage must be a scalar integer");
+      TILEC_REQUIRE(p.isTile() && p.pointer && p.elem == b.elemType.elem && p.shape == b.shape &&
+                        p.layout && p.layout->kind == Layout::Kind::Blocked,
+                    "async_copy from " + p.str() + " to buffer '" + b.name + "' of " +
+                        b.elemType.str());
+      const int64_t bytes = c->vec * byteSize(p.elem);
+      TILEC_REQUIRE((bytes == 4 || bytes == 8 || bytes == 16) &&
+                        p.layout->order[0] == p.rank() - 1 &&
+                        p.layout->sizePerThread.back() % c->vec == 0 &&
+                        b.rowStride * byteSize(p.elem) % bytes == 0,
+                    "async_copy copies 4-, 8- or 16-byte vectors along rows aligned to them");
+      if (c->mask)
+        TILEC_REQUIRE(c->mask->type.elem == ScalarType::Bool && c->mask->type.shape == p.shape,
+                      "async_copy mask " + c->mask->type.str());
+      break;
+    }
+    case StmtKind::AsyncCommit: break;
+    case StmtKind::AsyncWait:
+      expr(as<AsyncWait>(s)->pending);
+      TILEC_REQUIRE(as<AsyncWait>(s)->pending->type.isScalar(), "async_wait count must be a scalar");
+      break;
     }
     current = saved;
   }
@@ -795,7 +841,8 @@ private:
       for (size_t d = 0; d + 1 < b.shape.size(); ++d)
         rows *= b.shape[d];
       TILEC_REQUIRE(b.offsetBytes >= 0, "shared buffer '" + b.name + "' has no offset");
-      TILEC_REQUIRE(b.sizeBytes >= rows * b.rowStride * byteSize(b.elemType.elem),
+      TILEC_REQUIRE(b.stages >= 1 &&
+                        b.sizeBytes >= b.stages * rows * b.rowStride * byteSize(b.elemType.elem),
                     "shared buffer '" + b.name + "' is smaller than its shape");
       total = std::max(total, b.offsetBytes + b.sizeBytes);
       for (size_t j = 0; j < i; ++j) {
@@ -810,11 +857,14 @@ private:
     TILEC_REQUIRE(k.sharedBytes >= total, "Kernel::sharedBytes is below the buffers' extent");
   }
 
+  /// `async`: an AsyncCopy's write, in flight until an AsyncWait (pipeline-dots reads other
+  /// stages of the buffer meanwhile, which the emulator checks; a barrier does not land it).
   struct Access {
     int64_t lo, hi;
     bool write;
+    bool async = false;
     bool operator<(const Access &o) const {
-      return std::tie(lo, hi, write) < std::tie(o.lo, o.hi, o.write);
+      return std::tie(lo, hi, write, async) < std::tie(o.lo, o.hi, o.write, o.async);
     }
   };
   /// The shared-memory accesses since the last barrier on some path to the current statement.
@@ -824,14 +874,30 @@ private:
     auto &b = k.buffers[buf];
     return {b.offsetBytes, b.offsetBytes + b.sizeBytes};
   }
-  void access(Pending &p, int buf, bool write) {
+  void access(Pending &p, int buf, bool write, bool async = false) {
     auto [lo, hi] = range(buf);
     for (auto &a : p)
-      if (a.lo < hi && lo < a.hi && (write || a.write))
+      if (!a.async && a.lo < hi && lo < a.hi && (write || a.write))
         fail(std::string(write ? (a.write ? "write-after-write" : "write-after-read")
                                : "read-after-write") +
              " hazard on shared buffer '" + k.buffers[buf].name + "' without a barrier");
-    p.insert({lo, hi, write});
+    p.insert({lo, hi, write, async});
+  }
+  /// After a wait, the copies in flight have landed: plain writes (kept across barriers until then).
+  static Pending landed(const Pending &p) {
+    Pending out;
+    for (Access a : p) {
+      a.async = false;
+      out.insert(a);
+    }
+    return out;
+  }
+  static Pending inFlight(const Pending &p) {
+    Pending out;
+    for (const Access &a : p)
+      if (a.async)
+        out.insert(a);
+    return out;
   }
   void reads(Pending &p, const Expr &e) {
     if (!e)
@@ -862,7 +928,10 @@ private:
     case StmtKind::For: r = touchesShared(as<For>(s)->body); break;
     case StmtKind::While: r = touchesShared(as<While>(s)->body); break;
     case StmtKind::Barrier:
-    case StmtKind::SharedWrite: r = true; break;
+    case StmtKind::SharedWrite:
+    case StmtKind::AsyncCopy:
+    case StmtKind::AsyncWait: r = true; break;
+    case StmtKind::AsyncCommit: break;
     case StmtKind::Decl:
     case StmtKind::Assign:
     case StmtKind::Store:
@@ -892,7 +961,15 @@ private:
       reads(p, as<Store>(s)->value);
       reads(p, as<Store>(s)->mask);
       return p;
-    case StmtKind::Barrier: return {};
+    case StmtKind::Barrier: return inFlight(p);
+    case StmtKind::AsyncWait: return landed(p);
+    case StmtKind::AsyncCommit: return p;
+    case StmtKind::AsyncCopy:
+      reads(p, as<AsyncCopy>(s)->ptr);
+      reads(p, as<AsyncCopy>(s)->mask);
+      current = s;
+      access(p, as<AsyncCopy>(s)->buffer, true, true);
+      return p;
     case StmtKind::SharedWrite:
       reads(p, as<SharedWrite>(s)->value);
       current = s;

@@ -3,8 +3,8 @@
 // Runs after: lower-reductions and lower-layout-conversions (which create the buffers).
 // Guarantees (docs/internals.md invariant 8): every `Kernel::buffers[i].offsetBytes` is set and a
 // multiple of 16; buffers whose lifetimes overlap never share bytes; `Kernel::sharedBytes` is the
-// end of the highest buffer, rounded up to 16. Above the target's static shared-memory limit
-// (48 KiB CUDA, 64 KiB HIP LDS) it reports SharedMemoryExceeded at the kernel.
+// end of the highest buffer, rounded up to 16. Above the most shared memory a block may have on
+// the target (sharedLimit below) it reports SharedMemoryExceeded at the kernel.
 //
 // Lifetimes (ir/Verifier.h sharedBufferLifetimes, shared with the verifier): positions in the
 // pre-order statement numbering, from a buffer's first SharedWrite/SharedRead to its last; a use
@@ -33,8 +33,28 @@ constexpr int64_t kAlign = 16;
 
 int64_t alignUp(int64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
-int64_t staticSharedLimit(const Target &t) {
-  return t.kind == TargetKind::Cuda ? 48 * 1024 : 64 * 1024;
+/// The most shared memory one block may have. CUDA: above 48 KB a kernel's shared memory is
+/// dynamic, which its launcher opts in to (the emitter, KernelEmitter.cpp), up to the
+/// architecture's limit (cudaDevAttrMaxSharedMemoryPerBlockOptin); an architecture tilec cannot
+/// read keeps the 48 KB every one allows. HIP: the 64 KB of LDS a workgroup has on gfx90a.
+int64_t sharedLimit(const Target &t) {
+  constexpr int64_t KB = 1024;
+  if (t.kind == TargetKind::Hip)
+    return 64 * KB;
+  const int sm = t.smVersion(); // 0 for an architecture not spelled sm_NN
+  if (sm >= 120) // consumer Blackwell
+    return 99 * KB;
+  if (sm >= 90) // Hopper, Blackwell
+    return 227 * KB;
+  if (sm == 86 || sm == 89)
+    return 99 * KB;
+  if (sm >= 80)
+    return 163 * KB;
+  if (sm == 75)
+    return 64 * KB;
+  if (sm >= 70)
+    return 96 * KB;
+  return 48 * KB;
 }
 
 void allocate(Kernel &k, PassContext &ctx) {
@@ -67,10 +87,10 @@ void allocate(Kernel &k, PassContext &ctx) {
     total = std::max(total, off + b.sizeBytes);
   }
   k.sharedBytes = alignUp(total);
-  int64_t limit = staticSharedLimit(ctx.target);
+  int64_t limit = sharedLimit(ctx.target);
   if (k.sharedBytes > limit)
     ctx.diags.report(DiagId::SharedMemoryExceeded, k.loc,
-                     {std::to_string(k.sharedBytes), std::to_string(limit)});
+                     {std::to_string(k.sharedBytes), std::to_string(limit) + " on " + ctx.target.arch});
 }
 
 class AllocateSharedPass : public Pass {

@@ -62,6 +62,11 @@ struct Access {
   int64_t lo = 0, hi = 0;
   bool write = false;
   bool global = false;
+  // An AsyncCopy's write, in flight: it lands at an AsyncWait (and becomes a plain write), and no
+  // barrier orders it before that. Meanwhile the pipeline reads other stages of the buffer (the
+  // emulator checks that), so it conflicts with nothing; the copy itself is ordered after earlier
+  // accesses of the buffer like any write.
+  bool async = false;
   std::set<int> params;
   Expr ptr; // with the locals it reads replaced by their definitions (BarrierPlacement::expand)
   // Made in an earlier iteration of the loop over `shiftVar`, which has since advanced by a
@@ -71,9 +76,9 @@ struct Access {
   int64_t shiftStep = 0;
   SourceLoc loc; // global: the statement, for the barrier's comment
   bool operator<(const Access &o) const {
-    return std::tie(global, lo, hi, write, params, ptr, shiftVar, shiftStep, loc.file, loc.line, loc.col) <
-           std::tie(o.global, o.lo, o.hi, o.write, o.params, o.ptr, o.shiftVar, o.shiftStep, o.loc.file,
-                    o.loc.line, o.loc.col);
+    return std::tie(global, lo, hi, write, async, params, ptr, shiftVar, shiftStep, loc.file, loc.line,
+                    loc.col) < std::tie(o.global, o.lo, o.hi, o.write, o.async, o.params, o.ptr, o.shiftVar,
+                                        o.shiftStep, o.loc.file, o.loc.line, o.loc.col);
   }
 };
 using Pending = std::set<Access>;
@@ -340,6 +345,17 @@ private:
       reads(as<SharedWrite>(s)->value);
       out.push_back(rangeOf(as<SharedWrite>(s)->buffer, true));
       break;
+    case StmtKind::AsyncCopy: {
+      auto *c = as<AsyncCopy>(s);
+      reads(c->stage);
+      reads(c->mask);
+      // The copy reads global memory as a load of its pointers would.
+      out.push_back(globalAccess(c->ptr, false, s));
+      Access w = rangeOf(c->buffer, true);
+      w.async = true;
+      out.push_back(w);
+      break;
+    }
     case StmtKind::For:
       reads(as<For>(s)->begin);
       reads(as<For>(s)->end);
@@ -458,6 +474,8 @@ private:
   static bool conflict(const Access &q, const Access &a) {
     if (!q.write && !a.write)
       return false;
+    if (q.async) // in flight: see Access::async
+      return false;
     if (q.global != a.global)
       return false;
     if (!a.global)
@@ -466,6 +484,15 @@ private:
     for (int p : q.params)
       alias = alias || a.params.count(p);
     return alias && !neverFromTwoThreads(q, a);
+  }
+
+  // What a barrier leaves pending: the copies in flight.
+  static Pending inFlightOf(const Pending &p) {
+    Pending out;
+    for (const Access &a : p)
+      if (a.async)
+        out.insert(a);
+    return out;
   }
 
   // Accesses of `s` itself against the pending set: barrier before it if any conflicts.
@@ -486,7 +513,7 @@ private:
         if (hit->global)
           globalOrder[s.get()] = {hit->loc, hit->write, a.write};
         barrierBefore.insert(s.get());
-        p.clear();
+        p = inFlightOf(p);
         break;
       }
     }
@@ -573,10 +600,20 @@ private:
       for (auto &c : as<Block>(s)->stmts)
         p = walk(c, std::move(p));
       return p;
-    case StmtKind::Barrier:
-      if (!p.empty())
+    case StmtKind::Barrier: {
+      Pending inFlight = inFlightOf(p);
+      if (inFlight.size() != p.size()) // something besides copies in flight: the barrier orders it
         keep.insert(s.get());
-      return {};
+      return inFlight;
+    }
+    case StmtKind::AsyncWait: { // the copies in flight land
+      Pending landed;
+      for (Access a : p) {
+        a.async = false;
+        landed.insert(a);
+      }
+      return landed;
+    }
     case StmtKind::If: {
       own(s, p);
       Pending t = walk(as<If>(s)->thenS, p);
@@ -596,7 +633,7 @@ private:
       if (auto hit = entryConflict(body, p)) {
         globalOrder[s.get()] = *hit;
         barrierBefore.insert(s.get());
-        p.clear();
+        p = inFlightOf(p);
       }
       // The accesses pending at the top of an iteration (the index already moved on, for a For).
       auto next = [&](Pending &q) {

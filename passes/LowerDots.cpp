@@ -23,10 +23,8 @@
 //           barrier
 //           decl %c: tile<64x64xf32, #L> = shared_dot(0, 1, acc=%acc)
 //
-// With num_stages = 2 (prefetch-loads: the next iteration's tiles loaded into `_next` registers at
-// the top of each iteration), the branch that issues those loads moves down to just after the
-// operands are staged (PrefetchAfterStaging): the staged tiles' registers are free before the next
-// ones are loaded, and the loads are in flight during the product.
+// With num_stages = N >= 2, pipeline-dots then turns the staging of operands loaded in the same
+// loop into a ring of N asynchronous copies.
 //
 // Padding, per-thread products (a blocked result): the lanes of a warp own different rows of the
 // result, and at each k they read A[row][k] of their rows: with rows K elements apart those reads
@@ -51,80 +49,6 @@ namespace {
 using namespace ir;
 using lowering::internalError;
 
-/// In a loop whose loads prefetch-loads issues one iteration ahead (num_stages = 2), the branch
-/// that loads the next iteration's tiles moves down to just after this iteration's operands are
-/// staged in shared memory: the operands' registers are then free before the next loads are
-/// issued, and those loads are in flight while the product runs, without a second copy of each
-/// tile held across it. Moved only past statements that touch nothing the branch reads or writes,
-/// and no global memory.
-class PrefetchAfterStaging : public IRMutator {
-public:
-  using IRMutator::mutate;
-
-protected:
-  Stmt mutate(const Block *b, const Stmt &self) override {
-    std::vector<Stmt> stmts;
-    bool changed = false;
-    for (const Stmt &c : b->stmts) {
-      Stmt m = mutate(c);
-      changed |= m != c;
-      stmts.push_back(m);
-    }
-    for (size_t p = 0; p < stmts.size(); ++p) {
-      // ... shared_write A; shared_write B; barrier; d = shared_dot(A, B, ...)
-      if (!isSharedDot(stmts[p]) || p < 3 || !as<Barrier>(stmts[p - 1]) ||
-          !as<SharedWrite>(stmts[p - 2]) || !as<SharedWrite>(stmts[p - 3]))
-        continue;
-      const size_t staged = p - 3; // the first shared_write
-      for (size_t q = staged; q-- > 0;) {
-        auto branch = as<If>(stmts[q]);
-        if (!branch || branch->prefetch != Prefetch::NextIteration)
-          continue;
-        if (!movable(stmts, q, staged))
-          break;
-        Stmt moved = stmts[q];
-        stmts.erase(stmts.begin() + q);
-        stmts.insert(stmts.begin() + (p - 2), moved); // after the shared writes, before the barrier
-        changed = true;
-        break;
-      }
-    }
-    return changed ? Block::make(std::move(stmts), self->loc) : self;
-  }
-
-private:
-  static bool isSharedDot(const Stmt &s) {
-    if (auto d = as<Decl>(s))
-      return d->init && d->init->kind == ExprKind::SharedDot;
-    if (auto a = as<Assign>(s))
-      return a->value->kind == ExprKind::SharedDot;
-    return false;
-  }
-  /// Whether stmts[q] may move past stmts[q + 1 .. end + 1] (the shared writes included).
-  static bool movable(const std::vector<Stmt> &stmts, size_t q, size_t end) {
-    const std::set<const VarNode *> writes = assignedIn(stmts[q], {.decls = true});
-    std::set<const VarNode *> reads;
-    forEachExpr(stmts[q], [&](const ExprNode *e) {
-      if (e->kind == ExprKind::VarRef)
-        reads.insert(static_cast<const VarRef *>(e)->var.get());
-    });
-    for (size_t i = q + 1; i <= end + 1; ++i) {
-      const Stmt &s = stmts[i];
-      bool global = false, conflict = false;
-      forEachStmt(s, [&](const Stmt &c) { global = global || c->kind == StmtKind::Store; });
-      forEachExpr(s, [&](const ExprNode *e) {
-        if (e->kind == ExprKind::VarRef && writes.count(static_cast<const VarRef *>(e)->var.get()))
-          conflict = true;
-      });
-      for (const VarNode *v : assignedIn(s, {.decls = true}))
-        conflict = conflict || writes.count(v) || reads.count(v);
-      if (global || conflict)
-        return false;
-    }
-    return true;
-  }
-};
-
 class DotLowering {
 public:
   explicit DotLowering(Kernel &k) : k(k) {}
@@ -136,7 +60,6 @@ public:
                std::vector<Stmt> &out) { lower(*as<Dot>(node), dest, isDecl, loc, out); },
         [](const Expr &) { return std::string("dot"); });
     k.body = rw.rewriteBody(k.body);
-    k.body = PrefetchAfterStaging().mutate(k.body);
   }
 
 private:

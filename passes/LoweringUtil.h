@@ -97,7 +97,7 @@ inline int64_t bufferBytes(const ir::SharedBuffer &b) {
   int64_t rows = 1;
   for (size_t d = 0; d + 1 < b.shape.size(); ++d)
     rows *= b.shape[d];
-  return rows * b.rowStride * sharedElemBytes(b.elemType);
+  return b.stages * rows * b.rowStride * sharedElemBytes(b.elemType);
 }
 
 /// Rewrites every statement so that each node `isTarget` accepts ends up as the whole init of a
@@ -288,6 +288,9 @@ private:
       return;
     }
     case StmtKind::Barrier:
+    case StmtKind::AsyncCopy:
+    case StmtKind::AsyncCommit:
+    case StmtKind::AsyncWait:
       out.push_back(s);
       return;
     }

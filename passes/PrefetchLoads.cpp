@@ -30,6 +30,7 @@
 // held twice, so the prefetched loads of a loop together take at most prefetchBudget() bytes a
 // thread.
 //
+// Not in a loop with a `tl::dot`: pipeline-dots pipelines those through shared memory.
 // Only in kernels that ask for it with `num_stages = N`, N >= 2, in their settings: the prefetched
 // tile is held twice, and a loop that runs once per program (a block as wide as the row, Triton's
 // usual choice) pays for it and gains nothing. Measured (bench/NOTES.md, Change P6): softmax over
@@ -107,7 +108,12 @@ private:
   /// `f` with its loads prefetched one iteration ahead, the loads for the first iteration appended
   /// to `prologue`; null when no load qualifies.
   Stmt pipelined(const For *f, std::vector<Stmt> &prologue) {
-    if (f->unroll || f->var->type != f->step->type ||
+    // A loop with a matrix product is pipeline-dots' (its operands' loads go through a ring of
+    // shared buffers; held in registers as well they made the loop 1.8x slower: bench/NOTES.md,
+    // run M3).
+    bool dot = false;
+    forEachExpr(f->body, [&](const ExprNode *e) { dot = dot || e->kind == ExprKind::Dot; });
+    if (dot || f->unroll || f->var->type != f->step->type ||
         f->var->type != f->begin->type || f->var->type != f->end->type)
       return nullptr;
     auto step = as<IntImm>(f->step);

@@ -141,6 +141,8 @@ private:
         for (auto &mp : k.metaParams)
           if (mp.name == v.text && !mp.isBool)
             n = mp.value;
+        if (!warps)
+          k.settings.numStagesName = v.text;
         if (n < 0 && !isMeta(v.text))
           bad(v.offset, v.text, "an integer literal or a meta-parameter name");
       } else {

@@ -2,13 +2,14 @@
 // Do not edit by hand: edit the kernel source and run tilec again.
 #include <tilec/cuda/runtime.cuh>
 
-// matmul_kernel<64, 64, 32, 8, 4, false>: one instantiation
-namespace matmul_kernel_64_64_32_8_4_0 {
+// matmul_kernel<64, 64, 32, 8, 4, 3, false>: one instantiation
+namespace matmul_kernel_64_64_32_8_4_3_0 {
 constexpr int BLOCK_M = 64;  // meta-parameter
 constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
@@ -49,25 +50,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -78,7 +79,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -89,7 +90,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -98,13 +99,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -113,7 +114,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -122,10 +123,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -134,7 +135,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:51: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -143,7 +144,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -192,7 +193,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -200,7 +201,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -209,7 +210,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -218,7 +219,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -227,7 +228,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -236,7 +237,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -274,6 +275,7 @@ constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
@@ -308,36 +310,36 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
-constexpr int SMEM_BYTES = 9728;  // shared memory per block
-// registers: about 112 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
-// the real count)
+constexpr int SMEM_BYTES = 29184;  // shared memory per block
+// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
+  __half (*a_tile_smem)[64 * 40] = reinterpret_cast<__half (*)[64 * 40]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 72] = reinterpret_cast<__half (*)[32 * 72]>(smem + 15360);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -348,7 +350,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -359,7 +361,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -368,13 +370,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -383,7 +385,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -392,65 +394,100 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
+    // b_tile_smem (cp.async), one commit group per stage
+    if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
+                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 72 + L6::coord1(j)],
+                                 b_ptrs[i][j],
+                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
-    __half a_tile[L4::ELEMS0][L4::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile[i][j], a_ptrs[i][j],
-                                                 offs_am[i] < M && offs_k[j] < K - k * BLOCK_K,
-                                                 tilec::rt::to_f16(0.0f));
-      }
-    }
-    // matmul.cpp:51: auto b_tile = tl::load(
-    __half b_tile[L6::ELEMS0][L6::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-        tilec::rt::load_vec_if<B_TILE_VEC, true>(
-            &b_tile[i][j], b_ptrs[i][j], offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N,
-            tilec::rt::to_f16(0.0f));
-      }
-    }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
     __syncthreads();
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration
+    if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-        tilec::rt::store_vec<A_TILE_VEC, true>(&a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)],
-                                               &a_tile[i][j]);
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
+              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[copy_stage][L6::coord0(i) * 72 + L6::coord1(j)], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
+        }
       }
     }
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-        tilec::rt::store_vec<B_TILE_VEC, true>(&b_tile_smem[L6::coord0(i) * 72 + L6::coord1(j)],
-                                               &b_tile[i][j]);
-      }
-    }
-    __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
+    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
         tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 72 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 72 + L7::b_col(j)]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -468,7 +505,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -476,7 +513,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -484,8 +521,12 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
       }
     }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  tilec::rt::cp_async_wait<0>();
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -494,7 +535,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -503,7 +544,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -512,7 +553,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -542,14 +583,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
 
 } // namespace aligned
 
-} // namespace matmul_kernel_64_64_32_8_4_0
+} // namespace matmul_kernel_64_64_32_8_4_3_0
 
-/// Launches matmul_kernel<64, 64, 32, 8, 4, false> on `stream` with
-/// matmul_kernel_64_64_32_8_4_0::NUM_THREADS threads per block.
-cudaError_t launch_matmul_kernel_64_64_32_8_4_0(dim3 grid, cudaStream_t stream, const __half *a,
-                                                const __half *b, __half *c, int M, int N, int K,
-                                                int stride_am, int stride_ak, int stride_bk,
-                                                int stride_bn, int stride_cm, int stride_cn) {
+/// Launches matmul_kernel<64, 64, 32, 8, 4, 3, false> on `stream` with
+/// matmul_kernel_64_64_32_8_4_3_0::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_64_64_32_8_4_3_0(dim3 grid, cudaStream_t stream, const __half *a,
+                                                  const __half *b, __half *c, int M, int N, int K,
+                                                  int stride_am, int stride_ak, int stride_bk,
+                                                  int stride_bn, int stride_cm, int stride_cn) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
   // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
@@ -560,34 +601,35 @@ cudaError_t launch_matmul_kernel_64_64_32_8_4_0(dim3 grid, cudaStream_t stream, 
                        stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(matmul_kernel_64_64_32_8_4_0::NUM_THREADS);
+  config.blockDim = dim3(matmul_kernel_64_64_32_8_4_3_0::NUM_THREADS);
   config.stream = stream;
   if (aligned)
-    return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_0::aligned::matmul_kernel, a, b,
+    return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_0::aligned::matmul_kernel, a, b,
                               c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
                               stride_cn);
-  return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_0::matmul_kernel, a, b, c, M, N, K,
-                            stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+  return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_0::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_matmul_kernel_64_64_32_8_4_0(cudaStream_t stream, const __half *a,
-                                                const __half *b, __half *c, int M, int N, int K,
-                                                int stride_am, int stride_ak, int stride_bk,
-                                                int stride_bn, int stride_cm, int stride_cn) {
+cudaError_t launch_matmul_kernel_64_64_32_8_4_3_0(cudaStream_t stream, const __half *a,
+                                                  const __half *b, __half *c, int M, int N, int K,
+                                                  int stride_am, int stride_ak, int stride_bk,
+                                                  int stride_bn, int stride_cm, int stride_cn) {
   const dim3 grid(
-      tilec::rt::cdiv(M, matmul_kernel_64_64_32_8_4_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_64_64_32_8_4_0::BLOCK_N));
-  return launch_matmul_kernel_64_64_32_8_4_0(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
-                                             stride_bk, stride_bn, stride_cm, stride_cn);
+      tilec::rt::cdiv(M, matmul_kernel_64_64_32_8_4_3_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_64_64_32_8_4_3_0::BLOCK_N));
+  return launch_matmul_kernel_64_64_32_8_4_3_0(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
+                                               stride_bk, stride_bn, stride_cm, stride_cn);
 }
 
-// matmul_kernel<64, 64, 32, 8, 4, true>: one instantiation
-namespace matmul_kernel_64_64_32_8_4_1 {
+// matmul_kernel<64, 64, 32, 8, 4, 3, true>: one instantiation
+namespace matmul_kernel_64_64_32_8_4_3_1 {
 constexpr int BLOCK_M = 64;  // meta-parameter
 constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = true;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
@@ -628,25 +670,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -657,7 +699,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -668,7 +710,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -677,13 +719,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -692,7 +734,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -701,10 +743,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -713,7 +755,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:51: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -722,7 +764,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -771,7 +813,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -779,7 +821,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -788,7 +830,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:59: accumulator = relu(accumulator);
+  // matmul.cpp:61: accumulator = relu(accumulator);
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -796,7 +838,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = (accumulator[i][j] < 0.0f) ? 0.0f : accumulator[i][j];
     }
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -805,7 +847,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -814,7 +856,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -823,7 +865,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -861,6 +903,7 @@ constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = true;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
@@ -895,36 +938,36 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
-constexpr int SMEM_BYTES = 9728;  // shared memory per block
-// registers: about 112 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
-// the real count)
+constexpr int SMEM_BYTES = 29184;  // shared memory per block
+// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
+  __half (*a_tile_smem)[64 * 40] = reinterpret_cast<__half (*)[64 * 40]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 72] = reinterpret_cast<__half (*)[32 * 72]>(smem + 15360);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -935,7 +978,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -946,7 +989,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -955,13 +998,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -970,7 +1013,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -979,65 +1022,100 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
+    // b_tile_smem (cp.async), one commit group per stage
+    if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
+                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 72 + L6::coord1(j)],
+                                 b_ptrs[i][j],
+                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
-    __half a_tile[L4::ELEMS0][L4::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile[i][j], a_ptrs[i][j],
-                                                 offs_am[i] < M && offs_k[j] < K - k * BLOCK_K,
-                                                 tilec::rt::to_f16(0.0f));
-      }
-    }
-    // matmul.cpp:51: auto b_tile = tl::load(
-    __half b_tile[L6::ELEMS0][L6::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-        tilec::rt::load_vec_if<B_TILE_VEC, true>(
-            &b_tile[i][j], b_ptrs[i][j], offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N,
-            tilec::rt::to_f16(0.0f));
-      }
-    }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
     __syncthreads();
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration
+    if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-        tilec::rt::store_vec<A_TILE_VEC, true>(&a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)],
-                                               &a_tile[i][j]);
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
+              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[copy_stage][L6::coord0(i) * 72 + L6::coord1(j)], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
+        }
       }
     }
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-        tilec::rt::store_vec<B_TILE_VEC, true>(&b_tile_smem[L6::coord0(i) * 72 + L6::coord1(j)],
-                                               &b_tile[i][j]);
-      }
-    }
-    __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
+    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
         tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 72 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 72 + L7::b_col(j)]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -1055,7 +1133,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1063,7 +1141,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1071,8 +1149,12 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
       }
     }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
-  // matmul.cpp:59: accumulator = relu(accumulator);
+  tilec::rt::cp_async_wait<0>();
+  // matmul.cpp:61: accumulator = relu(accumulator);
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1080,7 +1162,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = (accumulator[i][j] < 0.0f) ? 0.0f : accumulator[i][j];
     }
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1089,7 +1171,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1098,7 +1180,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1107,7 +1189,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1137,14 +1219,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
 
 } // namespace aligned
 
-} // namespace matmul_kernel_64_64_32_8_4_1
+} // namespace matmul_kernel_64_64_32_8_4_3_1
 
-/// Launches matmul_kernel<64, 64, 32, 8, 4, true> on `stream` with
-/// matmul_kernel_64_64_32_8_4_1::NUM_THREADS threads per block.
-cudaError_t launch_matmul_kernel_64_64_32_8_4_1(dim3 grid, cudaStream_t stream, const __half *a,
-                                                const __half *b, __half *c, int M, int N, int K,
-                                                int stride_am, int stride_ak, int stride_bk,
-                                                int stride_bn, int stride_cm, int stride_cn) {
+/// Launches matmul_kernel<64, 64, 32, 8, 4, 3, true> on `stream` with
+/// matmul_kernel_64_64_32_8_4_3_1::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_64_64_32_8_4_3_1(dim3 grid, cudaStream_t stream, const __half *a,
+                                                  const __half *b, __half *c, int M, int N, int K,
+                                                  int stride_am, int stride_ak, int stride_bk,
+                                                  int stride_bn, int stride_cm, int stride_cn) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
   // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
@@ -1155,34 +1237,35 @@ cudaError_t launch_matmul_kernel_64_64_32_8_4_1(dim3 grid, cudaStream_t stream, 
                        stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(matmul_kernel_64_64_32_8_4_1::NUM_THREADS);
+  config.blockDim = dim3(matmul_kernel_64_64_32_8_4_3_1::NUM_THREADS);
   config.stream = stream;
   if (aligned)
-    return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_1::aligned::matmul_kernel, a, b,
+    return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_1::aligned::matmul_kernel, a, b,
                               c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
                               stride_cn);
-  return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_1::matmul_kernel, a, b, c, M, N, K,
-                            stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+  return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_1::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_matmul_kernel_64_64_32_8_4_1(cudaStream_t stream, const __half *a,
-                                                const __half *b, __half *c, int M, int N, int K,
-                                                int stride_am, int stride_ak, int stride_bk,
-                                                int stride_bn, int stride_cm, int stride_cn) {
+cudaError_t launch_matmul_kernel_64_64_32_8_4_3_1(cudaStream_t stream, const __half *a,
+                                                  const __half *b, __half *c, int M, int N, int K,
+                                                  int stride_am, int stride_ak, int stride_bk,
+                                                  int stride_bn, int stride_cm, int stride_cn) {
   const dim3 grid(
-      tilec::rt::cdiv(M, matmul_kernel_64_64_32_8_4_1::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_64_64_32_8_4_1::BLOCK_N));
-  return launch_matmul_kernel_64_64_32_8_4_1(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
-                                             stride_bk, stride_bn, stride_cm, stride_cn);
+      tilec::rt::cdiv(M, matmul_kernel_64_64_32_8_4_3_1::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_64_64_32_8_4_3_1::BLOCK_N));
+  return launch_matmul_kernel_64_64_32_8_4_3_1(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
+                                               stride_bk, stride_bn, stride_cm, stride_cn);
 }
 
-// matmul_kernel<128, 128, 32, 8, 8, false>: one instantiation
-namespace matmul_kernel_128_128_32_8_8_0 {
+// matmul_kernel<128, 128, 32, 8, 8, 2, false>: one instantiation
+namespace matmul_kernel_128_128_32_8_8_2_0 {
 constexpr int BLOCK_M = 128;  // meta-parameter
 constexpr int BLOCK_N = 128;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 2;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
@@ -1223,25 +1306,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1252,7 +1335,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -1263,7 +1346,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1272,13 +1355,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1287,7 +1370,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1296,10 +1379,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1308,7 +1391,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:51: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1317,7 +1400,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1366,7 +1449,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1374,7 +1457,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1383,7 +1466,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1392,7 +1475,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1401,7 +1484,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1410,7 +1493,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1448,6 +1531,7 @@ constexpr int BLOCK_N = 128;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
+constexpr int NUM_STAGES = 2;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
@@ -1482,6 +1566,356 @@ using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
+constexpr int SMEM_BYTES = 37888;  // shared memory per block
+// registers: about 128 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half (*a_tile_smem)[128 * 40] = reinterpret_cast<__half (*)[128 * 40]>(smem + 0);  // 2 stages
+  __half (*b_tile_smem)[32 * 136] = reinterpret_cast<__half (*)[32 * 136]>(smem + 20480);  // 2 stages
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
+    // b_tile_smem (cp.async), one commit group per stage
+    if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
+                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 136 + L6::coord1(j)],
+                                 b_ptrs[i][j],
+                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    __syncthreads();
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration
+    if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
+              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[copy_stage][L6::coord0(i) * 136 + L6::coord1(j)], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
+    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
+  }
+  tilec::rt::cp_async_wait<0>();
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+      if (c_mask[i][j])
+        tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace matmul_kernel_128_128_32_8_8_2_0
+
+/// Launches matmul_kernel<128, 128, 32, 8, 8, 2, false> on `stream` with
+/// matmul_kernel_128_128_32_8_8_2_0::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_128_128_32_8_8_2_0(
+    dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
+    int K, int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+    int stride_cn) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
+  // stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
+                       stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(matmul_kernel_128_128_32_8_8_2_0::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_2_0::aligned::matmul_kernel, a,
+                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+                              stride_cn);
+  return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_2_0::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_matmul_kernel_128_128_32_8_8_2_0(
+    cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
+    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, matmul_kernel_128_128_32_8_8_2_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_128_128_32_8_8_2_0::BLOCK_N));
+  return launch_matmul_kernel_128_128_32_8_8_2_0(grid, stream, a, b, c, M, N, K, stride_am,
+                                                 stride_ak, stride_bk, stride_bn, stride_cm,
+                                                 stride_cn);
+}
+
+// matmul_kernel<128, 128, 32, 8, 8, 1, false>: one instantiation
+namespace matmul_kernel_128_128_32_8_8_1_0 {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+constexpr int NUM_STAGES = 1;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, NUM_STAGES, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, NUM_STAGES>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 128, NUM_STAGES>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 64 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 128, NUM_STAGES>, 1>;
+// tile 128x32: 1x1 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x1 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, NUM_STAGES, 128>, 0>;
+// tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 16x1 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 4x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
+// tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 64x1 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 128, 128>;
 constexpr int SMEM_BYTES = 32768;  // shared memory per block
 // registers: about 144 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
@@ -1493,25 +1927,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1522,7 +1956,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -1533,7 +1967,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1542,13 +1976,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1557,7 +1991,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1566,10 +2000,284 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(
+    __half a_tile[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:53: auto b_tile = tl::load(
+    __half b_tile[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)] = b_tile[i][j];
+      }
+    }
+    __syncthreads();
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
+    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
+                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      if (c_mask[i][j])
+        *c_ptrs[i][j] = store_cvt[i][j];
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bk
+// and stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+constexpr int NUM_STAGES = 1;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, NUM_STAGES, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, NUM_STAGES>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L2 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, NUM_STAGES>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L3 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, NUM_STAGES>, 1>;
+// tile 128x32: 1x8 contiguous per thread, 8x4 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, NUM_STAGES, 128>, 0>;
+// tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 4x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
+// tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
+constexpr int SMEM_BYTES = 32768;  // shared memory per block
+// registers: about 144 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    // matmul.cpp:50: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1580,7 +2288,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
                                                  tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul.cpp:51: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1591,7 +2299,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
             tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1642,7 +2350,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1650,7 +2358,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1659,7 +2367,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1668,7 +2376,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1677,7 +2385,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1686,7 +2394,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1716,14 +2424,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
 
 } // namespace aligned
 
-} // namespace matmul_kernel_128_128_32_8_8_0
+} // namespace matmul_kernel_128_128_32_8_8_1_0
 
-/// Launches matmul_kernel<128, 128, 32, 8, 8, false> on `stream` with
-/// matmul_kernel_128_128_32_8_8_0::NUM_THREADS threads per block.
-cudaError_t launch_matmul_kernel_128_128_32_8_8_0(dim3 grid, cudaStream_t stream, const __half *a,
-                                                  const __half *b, __half *c, int M, int N, int K,
-                                                  int stride_am, int stride_ak, int stride_bk,
-                                                  int stride_bn, int stride_cm, int stride_cn) {
+/// Launches matmul_kernel<128, 128, 32, 8, 8, 1, false> on `stream` with
+/// matmul_kernel_128_128_32_8_8_1_0::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_128_128_32_8_8_1_0(
+    dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
+    int K, int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+    int stride_cn) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
   // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
@@ -1734,34 +2442,35 @@ cudaError_t launch_matmul_kernel_128_128_32_8_8_0(dim3 grid, cudaStream_t stream
                        stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(matmul_kernel_128_128_32_8_8_0::NUM_THREADS);
+  config.blockDim = dim3(matmul_kernel_128_128_32_8_8_1_0::NUM_THREADS);
   config.stream = stream;
   if (aligned)
-    return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_0::aligned::matmul_kernel, a, b,
-                              c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+    return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_1_0::aligned::matmul_kernel, a,
+                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
                               stride_cn);
-  return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_0::matmul_kernel, a, b, c, M, N,
+  return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_1_0::matmul_kernel, a, b, c, M, N,
                             K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_matmul_kernel_128_128_32_8_8_0(cudaStream_t stream, const __half *a,
-                                                  const __half *b, __half *c, int M, int N, int K,
-                                                  int stride_am, int stride_ak, int stride_bk,
-                                                  int stride_bn, int stride_cm, int stride_cn) {
+cudaError_t launch_matmul_kernel_128_128_32_8_8_1_0(
+    cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
+    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   const dim3 grid(
-      tilec::rt::cdiv(M, matmul_kernel_128_128_32_8_8_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_128_128_32_8_8_0::BLOCK_N));
-  return launch_matmul_kernel_128_128_32_8_8_0(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
-                                               stride_bk, stride_bn, stride_cm, stride_cn);
+      tilec::rt::cdiv(M, matmul_kernel_128_128_32_8_8_1_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_128_128_32_8_8_1_0::BLOCK_N));
+  return launch_matmul_kernel_128_128_32_8_8_1_0(grid, stream, a, b, c, M, N, K, stride_am,
+                                                 stride_ak, stride_bk, stride_bn, stride_cm,
+                                                 stride_cn);
 }
 
-// matmul_kernel<128, 64, 32, 8, 4, false>: one instantiation
-namespace matmul_kernel_128_64_32_8_4_0 {
+// matmul_kernel<128, 64, 32, 8, 4, 3, false>: one instantiation
+namespace matmul_kernel_128_64_32_8_4_3_0 {
 constexpr int BLOCK_M = 128;  // meta-parameter
 constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
@@ -1802,25 +2511,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1831,7 +2540,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -1842,7 +2551,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1851,13 +2560,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1866,7 +2575,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1875,10 +2584,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1887,7 +2596,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:51: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1896,7 +2605,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1945,7 +2654,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1953,7 +2662,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1962,7 +2671,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1971,7 +2680,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1980,7 +2689,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1989,7 +2698,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2027,6 +2736,7 @@ constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
@@ -2064,36 +2774,36 @@ using L7 = tilec::rt::Mma16816Acc<4, 1, BLOCK_M, BLOCK_N>;
 // tile 128x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 8x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
-constexpr int SMEM_BYTES = 16384;  // shared memory per block
-// registers: about 184 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+constexpr int SMEM_BYTES = 44544;  // shared memory per block
+// registers: about 160 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
+  __half (*a_tile_smem)[128 * 40] = reinterpret_cast<__half (*)[128 * 40]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 72] = reinterpret_cast<__half (*)[32 * 72]>(smem + 30720);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -2104,7 +2814,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -2115,7 +2825,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2124,13 +2834,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -2139,7 +2849,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2148,65 +2858,100 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
+    // b_tile_smem (cp.async), one commit group per stage
+    if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
+                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 72 + L6::coord1(j)],
+                                 b_ptrs[i][j],
+                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
-    __half a_tile[L4::ELEMS0][L4::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile[i][j], a_ptrs[i][j],
-                                                 offs_am[i] < M && offs_k[j] < K - k * BLOCK_K,
-                                                 tilec::rt::to_f16(0.0f));
-      }
-    }
-    // matmul.cpp:51: auto b_tile = tl::load(
-    __half b_tile[L6::ELEMS0][L6::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-        tilec::rt::load_vec_if<B_TILE_VEC, true>(
-            &b_tile[i][j], b_ptrs[i][j], offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N,
-            tilec::rt::to_f16(0.0f));
-      }
-    }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
     __syncthreads();
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration
+    if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-        tilec::rt::store_vec<A_TILE_VEC, true>(&a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)],
-                                               &a_tile[i][j]);
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
+              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[copy_stage][L6::coord0(i) * 72 + L6::coord1(j)], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
+        }
       }
     }
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-        tilec::rt::store_vec<B_TILE_VEC, true>(&b_tile_smem[L6::coord0(i) * 72 + L6::coord1(j)],
-                                               &b_tile[i][j]);
-      }
-    }
-    __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
+    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
         tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 72 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 72 + L7::b_col(j)]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -2224,7 +2969,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -2232,7 +2977,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -2240,8 +2985,12 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
       }
     }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  tilec::rt::cp_async_wait<0>();
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -2250,7 +2999,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -2259,7 +3008,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2268,7 +3017,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2298,14 +3047,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
 
 } // namespace aligned
 
-} // namespace matmul_kernel_128_64_32_8_4_0
+} // namespace matmul_kernel_128_64_32_8_4_3_0
 
-/// Launches matmul_kernel<128, 64, 32, 8, 4, false> on `stream` with
-/// matmul_kernel_128_64_32_8_4_0::NUM_THREADS threads per block.
-cudaError_t launch_matmul_kernel_128_64_32_8_4_0(dim3 grid, cudaStream_t stream, const __half *a,
-                                                 const __half *b, __half *c, int M, int N, int K,
-                                                 int stride_am, int stride_ak, int stride_bk,
-                                                 int stride_bn, int stride_cm, int stride_cn) {
+/// Launches matmul_kernel<128, 64, 32, 8, 4, 3, false> on `stream` with
+/// matmul_kernel_128_64_32_8_4_3_0::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_128_64_32_8_4_3_0(
+    dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
+    int K, int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+    int stride_cn) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
   // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
@@ -2316,23 +3065,4478 @@ cudaError_t launch_matmul_kernel_128_64_32_8_4_0(dim3 grid, cudaStream_t stream,
                        stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(matmul_kernel_128_64_32_8_4_0::NUM_THREADS);
+  config.blockDim = dim3(matmul_kernel_128_64_32_8_4_3_0::NUM_THREADS);
   config.stream = stream;
   if (aligned)
-    return cudaLaunchKernelEx(&config, matmul_kernel_128_64_32_8_4_0::aligned::matmul_kernel, a, b,
-                              c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+    return cudaLaunchKernelEx(&config, matmul_kernel_128_64_32_8_4_3_0::aligned::matmul_kernel, a,
+                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
                               stride_cn);
-  return cudaLaunchKernelEx(&config, matmul_kernel_128_64_32_8_4_0::matmul_kernel, a, b, c, M, N, K,
-                            stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+  return cudaLaunchKernelEx(&config, matmul_kernel_128_64_32_8_4_3_0::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_matmul_kernel_128_64_32_8_4_0(cudaStream_t stream, const __half *a,
-                                                 const __half *b, __half *c, int M, int N, int K,
-                                                 int stride_am, int stride_ak, int stride_bk,
-                                                 int stride_bn, int stride_cm, int stride_cn) {
+cudaError_t launch_matmul_kernel_128_64_32_8_4_3_0(
+    cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
+    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   const dim3 grid(
-      tilec::rt::cdiv(M, matmul_kernel_128_64_32_8_4_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_128_64_32_8_4_0::BLOCK_N));
-  return launch_matmul_kernel_128_64_32_8_4_0(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
-                                              stride_bk, stride_bn, stride_cm, stride_cn);
+      tilec::rt::cdiv(M, matmul_kernel_128_64_32_8_4_3_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_128_64_32_8_4_3_0::BLOCK_N));
+  return launch_matmul_kernel_128_64_32_8_4_3_0(grid, stream, a, b, c, M, N, K, stride_am,
+                                                stride_ak, stride_bk, stride_bn, stride_cm,
+                                                stride_cn);
+}
+
+// matmul_kernel<128, 128, 32, 8, 8, 3, false>: one instantiation
+namespace matmul_kernel_128_128_32_8_8_3_0 {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 128, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 64 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 128, 1>, 1>;
+// tile 128x32: 1x1 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x1 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 1, 128>, 0>;
+// tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 16x1 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 4x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
+// tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 64x1 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 128, 128>;
+constexpr int SMEM_BYTES = 32768;  // shared memory per block
+// registers: about 144 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    // matmul.cpp:50: auto a_tile = tl::load(
+    __half a_tile[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:53: auto b_tile = tl::load(
+    __half b_tile[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)] = b_tile[i][j];
+      }
+    }
+    __syncthreads();
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
+    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
+                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      if (c_mask[i][j])
+        *c_ptrs[i][j] = store_cvt[i][j];
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bk
+// and stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+constexpr int NUM_STAGES = 3;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
+// tile 128x32: 1x8 contiguous per thread, 8x4 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
+// tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 4x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
+// tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
+constexpr int SMEM_BYTES = 56832;  // shared memory per block
+// registers: about 128 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half (*a_tile_smem)[128 * 40] = reinterpret_cast<__half (*)[128 * 40]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 136] = reinterpret_cast<__half (*)[32 * 136]>(smem + 30720);  // 3 stages
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
+    // b_tile_smem (cp.async), one commit group per stage
+    if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
+                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 136 + L6::coord1(j)],
+                                 b_ptrs[i][j],
+                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    __syncthreads();
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration
+    if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
+              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[copy_stage][L6::coord0(i) * 136 + L6::coord1(j)], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
+    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
+  }
+  tilec::rt::cp_async_wait<0>();
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+      if (c_mask[i][j])
+        tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace matmul_kernel_128_128_32_8_8_3_0
+
+/// Launches matmul_kernel<128, 128, 32, 8, 8, 3, false> on `stream` with
+/// matmul_kernel_128_128_32_8_8_3_0::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_128_128_32_8_8_3_0(
+    dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
+    int K, int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+    int stride_cn) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
+  // stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
+                       stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(matmul_kernel_128_128_32_8_8_3_0::NUM_THREADS);
+  config.stream = stream;
+  if (aligned) {
+    // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
+    // SMEM_BYTES bytes (set once per process).
+    static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(
+        matmul_kernel_128_128_32_8_8_3_0::aligned::matmul_kernel,
+        cudaFuncAttributeMaxDynamicSharedMemorySize,
+        matmul_kernel_128_128_32_8_8_3_0::aligned::SMEM_BYTES);
+    if (aligned_smem_opt_in != cudaSuccess)
+      return aligned_smem_opt_in;
+    config.dynamicSmemBytes = matmul_kernel_128_128_32_8_8_3_0::aligned::SMEM_BYTES;
+    return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_3_0::aligned::matmul_kernel, a,
+                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+                              stride_cn);
+  }
+  return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_3_0::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_matmul_kernel_128_128_32_8_8_3_0(
+    cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
+    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, matmul_kernel_128_128_32_8_8_3_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_128_128_32_8_8_3_0::BLOCK_N));
+  return launch_matmul_kernel_128_128_32_8_8_3_0(grid, stream, a, b, c, M, N, K, stride_am,
+                                                 stride_ak, stride_bk, stride_bn, stride_cm,
+                                                 stride_cn);
+}
+
+// matmul_kernel<128, 128, 32, 8, 4, 4, false>: one instantiation
+namespace matmul_kernel_128_128_32_8_4_4_0 {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 4;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 32 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 32 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 128, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 128 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 128, 1>, 1>;
+// tile 128x32: 1x1 contiguous per thread, 1x32 lanes, 4x1 warps, dim 1 fastest; 32x1 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1, 128>, 0>;
+// tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 32x1 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 8x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
+// tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 128x1 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 128, 128>;
+constexpr int SMEM_BYTES = 32768;  // shared memory per block
+// registers: about 288 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    // matmul.cpp:50: auto a_tile = tl::load(
+    __half a_tile[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:53: auto b_tile = tl::load(
+    __half b_tile[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)] = b_tile[i][j];
+      }
+    }
+    __syncthreads();
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
+    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
+                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      if (c_mask[i][j])
+        *c_ptrs[i][j] = store_cvt[i][j];
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bk
+// and stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_STAGES = 4;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
+// tile 128x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
+// tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 8x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
+// tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
+constexpr int SMEM_BYTES = 75776;  // shared memory per block
+// registers: about 256 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half (*a_tile_smem)[128 * 40] = reinterpret_cast<__half (*)[128 * 40]>(smem + 0);  // 4 stages
+  __half (*b_tile_smem)[32 * 136] = reinterpret_cast<__half (*)[32 * 136]>(smem + 40960);  // 4 stages
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
+    // b_tile_smem (cp.async), one commit group per stage
+    if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
+                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 136 + L6::coord1(j)],
+                                 b_ptrs[i][j],
+                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    __syncthreads();
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration
+    if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
+              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[copy_stage][L6::coord0(i) * 136 + L6::coord1(j)], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
+    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
+  }
+  tilec::rt::cp_async_wait<0>();
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+      if (c_mask[i][j])
+        tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace matmul_kernel_128_128_32_8_4_4_0
+
+/// Launches matmul_kernel<128, 128, 32, 8, 4, 4, false> on `stream` with
+/// matmul_kernel_128_128_32_8_4_4_0::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_128_128_32_8_4_4_0(
+    dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
+    int K, int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+    int stride_cn) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
+  // stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
+                       stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(matmul_kernel_128_128_32_8_4_4_0::NUM_THREADS);
+  config.stream = stream;
+  if (aligned) {
+    // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
+    // SMEM_BYTES bytes (set once per process).
+    static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(
+        matmul_kernel_128_128_32_8_4_4_0::aligned::matmul_kernel,
+        cudaFuncAttributeMaxDynamicSharedMemorySize,
+        matmul_kernel_128_128_32_8_4_4_0::aligned::SMEM_BYTES);
+    if (aligned_smem_opt_in != cudaSuccess)
+      return aligned_smem_opt_in;
+    config.dynamicSmemBytes = matmul_kernel_128_128_32_8_4_4_0::aligned::SMEM_BYTES;
+    return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_4_4_0::aligned::matmul_kernel, a,
+                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+                              stride_cn);
+  }
+  return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_4_4_0::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_matmul_kernel_128_128_32_8_4_4_0(
+    cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
+    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, matmul_kernel_128_128_32_8_4_4_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_128_128_32_8_4_4_0::BLOCK_N));
+  return launch_matmul_kernel_128_128_32_8_4_4_0(grid, stream, a, b, c, M, N, K, stride_am,
+                                                 stride_ak, stride_bk, stride_bn, stride_cm,
+                                                 stride_cn);
+}
+
+// matmul_kernel<128, 256, 32, 8, 8, 3, false>: one instantiation
+namespace matmul_kernel_128_256_32_8_8_3_0 {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 256;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 32 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 128 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_M, 1>, 1>;
+// tile 128x32: 1x1 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x1 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+// tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1, BLOCK_N>, 0>;
+// tile 32x256: 1x1 contiguous per thread, 1x32 lanes, 1x8 warps, dim 1 fastest; 32x1 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, BLOCK_N>;
+// tile 128x256: the accumulator of mma.sync m16n8k16, 2x4 warps, each 16x16 of every 32x64; 8x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<2, 4, BLOCK_M, BLOCK_N>;
+// tile 128x256: 1x1 contiguous per thread, 1x32 lanes, 1x8 warps, dim 1 fastest; 128x1 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_M, BLOCK_N>;
+constexpr int SMEM_BYTES = 65536;  // shared memory per block
+// registers: about 248 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    // matmul.cpp:50: auto a_tile = tl::load(
+    __half a_tile[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:53: auto b_tile = tl::load(
+    __half b_tile[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[L6::coord0(i) * 264 + L6::coord1(j)] = b_tile[i][j];
+      }
+    }
+    __syncthreads();
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
+    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
+                                     &b_tile_smem[(kk + L7::b_row()) * 264 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 256 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 256 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      if (c_mask[i][j])
+        *c_ptrs[i][j] = store_cvt[i][j];
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bk
+// and stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 256;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+constexpr int NUM_STAGES = 3;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L2 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L3 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 128x32: 1x8 contiguous per thread, 8x4 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+// tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
+// tile 32x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
+// tile 128x256: the accumulator of mma.sync m16n8k16, 2x4 warps, each 16x16 of every 32x64; 8x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<2, 4, BLOCK_M, BLOCK_N>;
+// tile 128x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
+constexpr int SMEM_BYTES = 81408;  // shared memory per block
+// registers: about 224 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half (*a_tile_smem)[128 * 40] = reinterpret_cast<__half (*)[128 * 40]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 264] = reinterpret_cast<__half (*)[32 * 264]>(smem + 30720);  // 3 stages
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
+    // b_tile_smem (cp.async), one commit group per stage
+    if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
+                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 264 + L6::coord1(j)],
+                                 b_ptrs[i][j],
+                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    __syncthreads();
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration
+    if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
+              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[copy_stage][L6::coord0(i) * 264 + L6::coord1(j)], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
+    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 264 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
+  }
+  tilec::rt::cp_async_wait<0>();
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 256 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 256 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+      if (c_mask[i][j])
+        tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace matmul_kernel_128_256_32_8_8_3_0
+
+/// Launches matmul_kernel<128, 256, 32, 8, 8, 3, false> on `stream` with
+/// matmul_kernel_128_256_32_8_8_3_0::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_128_256_32_8_8_3_0(
+    dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
+    int K, int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+    int stride_cn) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
+  // stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
+                       stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(matmul_kernel_128_256_32_8_8_3_0::NUM_THREADS);
+  config.stream = stream;
+  if (aligned) {
+    // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
+    // SMEM_BYTES bytes (set once per process).
+    static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(
+        matmul_kernel_128_256_32_8_8_3_0::aligned::matmul_kernel,
+        cudaFuncAttributeMaxDynamicSharedMemorySize,
+        matmul_kernel_128_256_32_8_8_3_0::aligned::SMEM_BYTES);
+    if (aligned_smem_opt_in != cudaSuccess)
+      return aligned_smem_opt_in;
+    config.dynamicSmemBytes = matmul_kernel_128_256_32_8_8_3_0::aligned::SMEM_BYTES;
+    return cudaLaunchKernelEx(&config, matmul_kernel_128_256_32_8_8_3_0::aligned::matmul_kernel, a,
+                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+                              stride_cn);
+  }
+  static const cudaError_t smem_opt_in = cudaFuncSetAttribute(
+      matmul_kernel_128_256_32_8_8_3_0::matmul_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      matmul_kernel_128_256_32_8_8_3_0::SMEM_BYTES);
+  if (smem_opt_in != cudaSuccess)
+    return smem_opt_in;
+  config.dynamicSmemBytes = matmul_kernel_128_256_32_8_8_3_0::SMEM_BYTES;
+  return cudaLaunchKernelEx(&config, matmul_kernel_128_256_32_8_8_3_0::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_matmul_kernel_128_256_32_8_8_3_0(
+    cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
+    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, matmul_kernel_128_256_32_8_8_3_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_128_256_32_8_8_3_0::BLOCK_N));
+  return launch_matmul_kernel_128_256_32_8_8_3_0(grid, stream, a, b, c, M, N, K, stride_am,
+                                                 stride_ak, stride_bk, stride_bn, stride_cm,
+                                                 stride_cn);
+}
+
+// matmul_kernel<128, 128, 64, 8, 8, 3, false>: one instantiation
+namespace matmul_kernel_128_128_64_8_8_3_0 {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 64;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 4, 2, 1, 1, BLOCK_K>, 0>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 32 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 32 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 4, 2, 1, 128, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 64 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 128, 1>, 1>;
+// tile 128x64: 1x1 contiguous per thread, 1x32 lanes, 4x2 warps, dim 1 fastest; 32x1 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, 1, 1, 32, 4, 2, 1, 128, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 1, 128>, 0>;
+// tile 64x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 32x1 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 4x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
+// tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 64x1 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 128, 128>;
+constexpr int SMEM_BYTES = 35840;  // shared memory per block
+// registers: about 224 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 18432);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    // matmul.cpp:50: auto a_tile = tl::load(
+    __half a_tile[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:53: auto b_tile = tl::load(
+    __half b_tile[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[L4::coord0(i) * 72 + L4::coord1(j)] = a_tile[i][j];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)] = b_tile[i][j];
+      }
+    }
+    __syncthreads();
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
+    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[L7::a_row(i) * 72 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
+                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      if (c_mask[i][j])
+        *c_ptrs[i][j] = store_cvt[i][j];
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bk
+// and stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 64;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+constexpr int NUM_STAGES = 3;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 128, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
+// tile 128x64: 1x8 contiguous per thread, 4x8 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
+// tile 64x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 4x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
+// tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
+constexpr int SMEM_BYTES = 107520;  // shared memory per block
+// registers: about 192 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half (*a_tile_smem)[128 * 72] = reinterpret_cast<__half (*)[128 * 72]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[64 * 136] = reinterpret_cast<__half (*)[64 * 136]>(smem + 55296);  // 3 stages
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
+    // b_tile_smem (cp.async), one commit group per stage
+    if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 72 + L4::coord1(j)],
+                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 136 + L6::coord1(j)],
+                                 b_ptrs[i][j],
+                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    __syncthreads();
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration
+    if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[copy_stage][L4::coord0(i) * 72 + L4::coord1(j)], a_ptrs[i][j],
+              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[copy_stage][L6::coord0(i) * 136 + L6::coord1(j)], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
+    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[read_stage][L7::a_row(i) * 72 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
+  }
+  tilec::rt::cp_async_wait<0>();
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+      if (c_mask[i][j])
+        tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace matmul_kernel_128_128_64_8_8_3_0
+
+/// Launches matmul_kernel<128, 128, 64, 8, 8, 3, false> on `stream` with
+/// matmul_kernel_128_128_64_8_8_3_0::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_128_128_64_8_8_3_0(
+    dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
+    int K, int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+    int stride_cn) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
+  // stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
+                       stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(matmul_kernel_128_128_64_8_8_3_0::NUM_THREADS);
+  config.stream = stream;
+  if (aligned) {
+    // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
+    // SMEM_BYTES bytes (set once per process).
+    static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(
+        matmul_kernel_128_128_64_8_8_3_0::aligned::matmul_kernel,
+        cudaFuncAttributeMaxDynamicSharedMemorySize,
+        matmul_kernel_128_128_64_8_8_3_0::aligned::SMEM_BYTES);
+    if (aligned_smem_opt_in != cudaSuccess)
+      return aligned_smem_opt_in;
+    config.dynamicSmemBytes = matmul_kernel_128_128_64_8_8_3_0::aligned::SMEM_BYTES;
+    return cudaLaunchKernelEx(&config, matmul_kernel_128_128_64_8_8_3_0::aligned::matmul_kernel, a,
+                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+                              stride_cn);
+  }
+  return cudaLaunchKernelEx(&config, matmul_kernel_128_128_64_8_8_3_0::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_matmul_kernel_128_128_64_8_8_3_0(
+    cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
+    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, matmul_kernel_128_128_64_8_8_3_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_128_128_64_8_8_3_0::BLOCK_N));
+  return launch_matmul_kernel_128_128_64_8_8_3_0(grid, stream, a, b, c, M, N, K, stride_am,
+                                                 stride_ak, stride_bk, stride_bn, stride_cm,
+                                                 stride_cn);
+}
+
+// matmul_kernel<128, 128, 64, 8, 4, 3, false>: one instantiation
+namespace matmul_kernel_128_128_64_8_4_3_0 {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 64;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 1, BLOCK_K>, 0>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 64 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 64 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 128, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 128 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 128, 1>, 1>;
+// tile 128x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 64x1 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 128, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1, 128>, 0>;
+// tile 64x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 64x1 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 8x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
+// tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 128x1 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 128, 128>;
+constexpr int SMEM_BYTES = 35840;  // shared memory per block
+// registers: about 448 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 18432);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    // matmul.cpp:50: auto a_tile = tl::load(
+    __half a_tile[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:53: auto b_tile = tl::load(
+    __half b_tile[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[L4::coord0(i) * 72 + L4::coord1(j)] = a_tile[i][j];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)] = b_tile[i][j];
+      }
+    }
+    __syncthreads();
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
+    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[L7::a_row(i) * 72 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
+                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      if (c_mask[i][j])
+        *c_ptrs[i][j] = store_cvt[i][j];
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bk
+// and stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 64;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_STAGES = 3;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 128, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
+// tile 128x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 8x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
+// tile 64x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 8x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 8x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
+// tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
+constexpr int SMEM_BYTES = 107520;  // shared memory per block
+// registers: about 384 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half (*a_tile_smem)[128 * 72] = reinterpret_cast<__half (*)[128 * 72]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[64 * 136] = reinterpret_cast<__half (*)[64 * 136]>(smem + 55296);  // 3 stages
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
+    // b_tile_smem (cp.async), one commit group per stage
+    if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 72 + L4::coord1(j)],
+                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 136 + L6::coord1(j)],
+                                 b_ptrs[i][j],
+                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    __syncthreads();
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration
+    if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[copy_stage][L4::coord0(i) * 72 + L4::coord1(j)], a_ptrs[i][j],
+              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[copy_stage][L6::coord0(i) * 136 + L6::coord1(j)], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
+    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[read_stage][L7::a_row(i) * 72 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
+  }
+  tilec::rt::cp_async_wait<0>();
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+      if (c_mask[i][j])
+        tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace matmul_kernel_128_128_64_8_4_3_0
+
+/// Launches matmul_kernel<128, 128, 64, 8, 4, 3, false> on `stream` with
+/// matmul_kernel_128_128_64_8_4_3_0::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_128_128_64_8_4_3_0(
+    dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
+    int K, int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+    int stride_cn) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
+  // stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
+                       stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(matmul_kernel_128_128_64_8_4_3_0::NUM_THREADS);
+  config.stream = stream;
+  if (aligned) {
+    // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
+    // SMEM_BYTES bytes (set once per process).
+    static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(
+        matmul_kernel_128_128_64_8_4_3_0::aligned::matmul_kernel,
+        cudaFuncAttributeMaxDynamicSharedMemorySize,
+        matmul_kernel_128_128_64_8_4_3_0::aligned::SMEM_BYTES);
+    if (aligned_smem_opt_in != cudaSuccess)
+      return aligned_smem_opt_in;
+    config.dynamicSmemBytes = matmul_kernel_128_128_64_8_4_3_0::aligned::SMEM_BYTES;
+    return cudaLaunchKernelEx(&config, matmul_kernel_128_128_64_8_4_3_0::aligned::matmul_kernel, a,
+                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+                              stride_cn);
+  }
+  return cudaLaunchKernelEx(&config, matmul_kernel_128_128_64_8_4_3_0::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_matmul_kernel_128_128_64_8_4_3_0(
+    cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
+    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, matmul_kernel_128_128_64_8_4_3_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_128_128_64_8_4_3_0::BLOCK_N));
+  return launch_matmul_kernel_128_128_64_8_4_3_0(grid, stream, a, b, c, M, N, K, stride_am,
+                                                 stride_ak, stride_bk, stride_bn, stride_cm,
+                                                 stride_cn);
+}
+
+// matmul_kernel<256, 128, 32, 8, 8, 3, false>: one instantiation
+namespace matmul_kernel_256_128_32_8_8_3_0 {
+constexpr int BLOCK_M = 256;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, 1>, 1>;
+// tile 256: dim 1 of a 2-D layout removed (same values in every thread along it); 32 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 256: dim 1 of a 2-D layout removed (same values in every thread along it); 128 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_M, 1>, 1>;
+// tile 256x32: 1x1 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 32x1 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 1, BLOCK_N>, 0>;
+// tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 16x1 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, BLOCK_N>;
+// tile 256x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 8x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 2, BLOCK_M, BLOCK_N>;
+// tile 256x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 128x1 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_M, BLOCK_N>;
+constexpr int SMEM_BYTES = 65536;  // shared memory per block
+// registers: about 248 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 20480);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    // matmul.cpp:50: auto a_tile = tl::load(
+    __half a_tile[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:53: auto b_tile = tl::load(
+    __half b_tile[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)] = b_tile[i][j];
+      }
+    }
+    __syncthreads();
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
+    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
+                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      if (c_mask[i][j])
+        *c_ptrs[i][j] = store_cvt[i][j];
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bk
+// and stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK_M = 256;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+constexpr int NUM_STAGES = 3;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+// tile 256: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L2 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 256: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L3 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 256x32: 1x8 contiguous per thread, 8x4 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
+// tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
+// tile 256x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 8x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 2, BLOCK_M, BLOCK_N>;
+// tile 256x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
+constexpr int SMEM_BYTES = 87552;  // shared memory per block
+// registers: about 224 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half (*a_tile_smem)[256 * 40] = reinterpret_cast<__half (*)[256 * 40]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 136] = reinterpret_cast<__half (*)[32 * 136]>(smem + 61440);  // 3 stages
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
+    // b_tile_smem (cp.async), one commit group per stage
+    if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
+                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 136 + L6::coord1(j)],
+                                 b_ptrs[i][j],
+                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    __syncthreads();
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration
+    if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
+              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[copy_stage][L6::coord0(i) * 136 + L6::coord1(j)], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
+    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
+  }
+  tilec::rt::cp_async_wait<0>();
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+      if (c_mask[i][j])
+        tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace matmul_kernel_256_128_32_8_8_3_0
+
+/// Launches matmul_kernel<256, 128, 32, 8, 8, 3, false> on `stream` with
+/// matmul_kernel_256_128_32_8_8_3_0::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_256_128_32_8_8_3_0(
+    dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
+    int K, int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+    int stride_cn) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
+  // stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
+                       stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(matmul_kernel_256_128_32_8_8_3_0::NUM_THREADS);
+  config.stream = stream;
+  if (aligned) {
+    // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
+    // SMEM_BYTES bytes (set once per process).
+    static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(
+        matmul_kernel_256_128_32_8_8_3_0::aligned::matmul_kernel,
+        cudaFuncAttributeMaxDynamicSharedMemorySize,
+        matmul_kernel_256_128_32_8_8_3_0::aligned::SMEM_BYTES);
+    if (aligned_smem_opt_in != cudaSuccess)
+      return aligned_smem_opt_in;
+    config.dynamicSmemBytes = matmul_kernel_256_128_32_8_8_3_0::aligned::SMEM_BYTES;
+    return cudaLaunchKernelEx(&config, matmul_kernel_256_128_32_8_8_3_0::aligned::matmul_kernel, a,
+                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+                              stride_cn);
+  }
+  static const cudaError_t smem_opt_in = cudaFuncSetAttribute(
+      matmul_kernel_256_128_32_8_8_3_0::matmul_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      matmul_kernel_256_128_32_8_8_3_0::SMEM_BYTES);
+  if (smem_opt_in != cudaSuccess)
+    return smem_opt_in;
+  config.dynamicSmemBytes = matmul_kernel_256_128_32_8_8_3_0::SMEM_BYTES;
+  return cudaLaunchKernelEx(&config, matmul_kernel_256_128_32_8_8_3_0::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_matmul_kernel_256_128_32_8_8_3_0(
+    cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
+    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, matmul_kernel_256_128_32_8_8_3_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_256_128_32_8_8_3_0::BLOCK_N));
+  return launch_matmul_kernel_256_128_32_8_8_3_0(grid, stream, a, b, c, M, N, K, stride_am,
+                                                 stride_ak, stride_bk, stride_bn, stride_cm,
+                                                 stride_cn);
+}
+
+// matmul_kernel<128, 128, 32, 8, 4, 5, false>: one instantiation
+namespace matmul_kernel_128_128_32_8_4_5_0 {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 5;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 32 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 32 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 128, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 128 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 128, 1>, 1>;
+// tile 128x32: 1x1 contiguous per thread, 1x32 lanes, 4x1 warps, dim 1 fastest; 32x1 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1, 128>, 0>;
+// tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 32x1 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 8x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
+// tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 128x1 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 128, 128>;
+constexpr int SMEM_BYTES = 32768;  // shared memory per block
+// registers: about 288 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    // matmul.cpp:50: auto a_tile = tl::load(
+    __half a_tile[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:53: auto b_tile = tl::load(
+    __half b_tile[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)] = b_tile[i][j];
+      }
+    }
+    __syncthreads();
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
+    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
+                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      if (c_mask[i][j])
+        *c_ptrs[i][j] = store_cvt[i][j];
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bk
+// and stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_STAGES = 5;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
+// tile 128x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
+// tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 8x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
+// tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
+constexpr int SMEM_BYTES = 94720;  // shared memory per block
+// registers: about 256 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half (*a_tile_smem)[128 * 40] = reinterpret_cast<__half (*)[128 * 40]>(smem + 0);  // 5 stages
+  __half (*b_tile_smem)[32 * 136] = reinterpret_cast<__half (*)[32 * 136]>(smem + 51200);  // 5 stages
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
+    // b_tile_smem (cp.async), one commit group per stage
+    if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
+                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 136 + L6::coord1(j)],
+                                 b_ptrs[i][j],
+                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    __syncthreads();
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration
+    if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
+              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[copy_stage][L6::coord0(i) * 136 + L6::coord1(j)], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
+    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
+                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
+  }
+  tilec::rt::cp_async_wait<0>();
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+      if (c_mask[i][j])
+        tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace matmul_kernel_128_128_32_8_4_5_0
+
+/// Launches matmul_kernel<128, 128, 32, 8, 4, 5, false> on `stream` with
+/// matmul_kernel_128_128_32_8_4_5_0::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_128_128_32_8_4_5_0(
+    dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
+    int K, int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+    int stride_cn) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
+  // stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
+                       stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(matmul_kernel_128_128_32_8_4_5_0::NUM_THREADS);
+  config.stream = stream;
+  if (aligned) {
+    // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
+    // SMEM_BYTES bytes (set once per process).
+    static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(
+        matmul_kernel_128_128_32_8_4_5_0::aligned::matmul_kernel,
+        cudaFuncAttributeMaxDynamicSharedMemorySize,
+        matmul_kernel_128_128_32_8_4_5_0::aligned::SMEM_BYTES);
+    if (aligned_smem_opt_in != cudaSuccess)
+      return aligned_smem_opt_in;
+    config.dynamicSmemBytes = matmul_kernel_128_128_32_8_4_5_0::aligned::SMEM_BYTES;
+    return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_4_5_0::aligned::matmul_kernel, a,
+                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+                              stride_cn);
+  }
+  return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_4_5_0::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_matmul_kernel_128_128_32_8_4_5_0(
+    cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
+    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, matmul_kernel_128_128_32_8_4_5_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_128_128_32_8_4_5_0::BLOCK_N));
+  return launch_matmul_kernel_128_128_32_8_4_5_0(grid, stream, a, b, c, M, N, K, stride_am,
+                                                 stride_ak, stride_bk, stride_bn, stride_cm,
+                                                 stride_cn);
 }

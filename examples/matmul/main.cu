@@ -1,5 +1,5 @@
-// Runs tilec's CUDA for matmul_kernel<64, 64, 32, 8, 4, false> and its fused-ReLU twin
-// <64, 64, 32, 8, 4, true> on random fp16 matrices of ragged shapes (M, N and K not multiples of
+// Runs tilec's CUDA for matmul_kernel<64, 64, 32, 8, 4, 3, false> and its fused-ReLU twin
+// <64, 64, 32, 8, 4, 3, true> on random fp16 matrices of ragged shapes (M, N and K not multiples of
 // the blocks, down to 1 x 1 x 1), with row strides wider than the rows, B row-major and (in some
 // cases) column-major through its strides (stride_bk = 1), and compares with the CPU reference of
 // the same source and with float64. The padding of C must stay untouched; the padding of A and B
@@ -16,7 +16,7 @@
 
 namespace {
 
-constexpr int BLOCK_M = 64, BLOCK_N = 64, BLOCK_K = 32, GROUP_M = 8, NUM_WARPS = 4;
+constexpr int BLOCK_M = 64, BLOCK_N = 64, BLOCK_K = 32, GROUP_M = 8, NUM_WARPS = 4, NUM_STAGES = 3;
 
 struct Case {
   int M, N, K;
@@ -34,13 +34,13 @@ cudaError_t launchGpu(const tl::half *a, const tl::half *b, tl::half *c, int M, 
   const auto *db = reinterpret_cast<const __half *>(b);
   auto *dc = reinterpret_cast<__half *>(c);
   if constexpr (RELU)
-    return launch_matmul_kernel_64_64_32_8_4_1(cudaStream_t{}, da, db, dc, M, N, K, stride_am,
-                                               stride_ak, stride_bk, stride_bn, stride_cm,
-                                               stride_cn);
+    return launch_matmul_kernel_64_64_32_8_4_3_1(cudaStream_t{}, da, db, dc, M, N, K, stride_am,
+                                                 stride_ak, stride_bk, stride_bn, stride_cm,
+                                                 stride_cn);
   else
-    return launch_matmul_kernel_64_64_32_8_4_0(cudaStream_t{}, da, db, dc, M, N, K, stride_am,
-                                               stride_ak, stride_bk, stride_bn, stride_cm,
-                                               stride_cn);
+    return launch_matmul_kernel_64_64_32_8_4_3_0(cudaStream_t{}, da, db, dc, M, N, K, stride_am,
+                                                 stride_ak, stride_bk, stride_bn, stride_cm,
+                                                 stride_cn);
 }
 
 template <bool RELU> void run(harness::Report &report, Case c) {
@@ -71,9 +71,9 @@ template <bool RELU> void run(harness::Report &report, Case c) {
       b[bAt(k, n)] = tl::half(bf[bAt(k, n)]);
 
   tl::launch(tl::grid3{tl::cdiv(c.M, BLOCK_M) * tl::cdiv(c.N, BLOCK_N)},
-             matmul_kernel<BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, NUM_WARPS, RELU>, a.data(), b.data(),
-             ref.data(), c.M, c.N, c.K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-             stride_cn);
+             matmul_kernel<BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, NUM_WARPS, NUM_STAGES, RELU>,
+             a.data(), b.data(), ref.data(), c.M, c.N, c.K, stride_am, stride_ak, stride_bk,
+             stride_bn, stride_cm, stride_cn);
 
   harness::DeviceBuffer<tl::half> da(na), db(nb), dc(nc);
   da.upload(a.data());
@@ -147,6 +147,7 @@ int main(int argc, char **argv) {
              {70, 19, 33},
              {37, 45, 70, true},
              {70, 64, 48, false, true},
+             {40, 64, 160, false, true}, // five K steps: the ring of NUM_STAGES buffers wraps
              {16, 128, 16, false, true}};
   for (Case c : cases) {
     run<false>(report, c);

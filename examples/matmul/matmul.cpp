@@ -5,16 +5,18 @@
 // running at once reuse more of what is in the L2 cache than a row-major order would. Any strides:
 // a column-major B is stride_bk = 1. RELU fuses an activation into the epilogue, on the fp32
 // accumulator before the rounding to fp16 (the tutorial's leaky_relu, here a plain ReLU), chosen
-// at compile time. No num_stages: prefetching the next K step's tiles in registers (num_stages = 2)
-// measured 1.8x slower at 128 x 128 (bench/NOTES.md, run M3); the pipeline through shared memory
-// (cp.async) is the next step of docs/plan-tensor-cores.md.
+// at compile time. NUM_STAGES is Triton's num_stages: on CUDA sm_80 and later the K loop keeps
+// NUM_STAGES - 1 steps of A and B tiles in flight, copied straight into a ring of shared buffers
+// (cp.async) while the tensor cores work on the current one (tilec's pass pipeline-dots).
 #include <tilec/tl.hpp>
 
 // A helper of the kernel's own, as the tutorial's @triton.jit leaky_relu: max(x, 0), keeping NaN.
 template <class T> auto relu(const T &x) { return tl::where(x < 0.0f, 0.0f, x); }
 
-template <int BLOCK_M, int BLOCK_N, int BLOCK_K, int GROUP_M, int NUM_WARPS, bool RELU>
-TILEC_KERNEL(num_warps = NUM_WARPS, grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)))
+template <int BLOCK_M, int BLOCK_N, int BLOCK_K, int GROUP_M, int NUM_WARPS, int NUM_STAGES,
+          bool RELU>
+TILEC_KERNEL(num_warps = NUM_WARPS, num_stages = NUM_STAGES,
+             grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)))
 void matmul_kernel(const tl::half *a, const tl::half *b, tl::half *c, int M, int N, int K,
                    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
                    int stride_cn) {
@@ -66,7 +68,9 @@ void matmul_kernel(const tl::half *a, const tl::half *b, tl::half *c, int M, int
   tl::store(c_ptrs, c_tile, c_mask);
 }
 
-template void matmul_kernel<64, 64, 32, 8, 4, false>(const tl::half *, const tl::half *, tl::half *,
-                                                     int, int, int, int, int, int, int, int, int);
-template void matmul_kernel<64, 64, 32, 8, 4, true>(const tl::half *, const tl::half *, tl::half *,
-                                                    int, int, int, int, int, int, int, int, int);
+template void matmul_kernel<64, 64, 32, 8, 4, 3, false>(const tl::half *, const tl::half *,
+                                                        tl::half *, int, int, int, int, int, int,
+                                                        int, int, int);
+template void matmul_kernel<64, 64, 32, 8, 4, 3, true>(const tl::half *, const tl::half *,
+                                                       tl::half *, int, int, int, int, int, int,
+                                                       int, int, int);

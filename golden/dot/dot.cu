@@ -9,53 +9,51 @@ constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 16;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int AV_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int BV_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int AV_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int BV_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 32x32: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 2x4
 // elements per thread
 using L0 = tilec::rt::Mma16816Acc<2, 2, 32, 32>;
 // tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
-using L1 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
 // tile 32x1: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L3 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>;
+using L3 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>, 1>;
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>, 1>;
 // tile 32x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
-using L5 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>;
+using L5 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
-// tile 32x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread
-using L7 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 32, BK>;
-// tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread
-using L8 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 32>;
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
 // tile 1x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
-using L9 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>;
+using L7 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>;
 // tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
+using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L9 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, BK>;
 // tile 16x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L11 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
+using L10 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L12 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L11 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 32>;
 // tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
-using L13 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+using L13 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
 constexpr int SMEM_BYTES = 4096;  // shared memory per block
 // registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
@@ -66,15 +64,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1536);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:18: int pid = tl::program_id(0);
+  // dot.cpp:19: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:19: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:20: int pid_m = pid / num_n;
+  // dot.cpp:21: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:21: int pid_n = pid % num_n;
+  // dot.cpp:22: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:24: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -83,7 +81,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:23: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -92,7 +90,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn[i][j] = pid_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:22: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -109,148 +107,74 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-  __half av_next[L7::ELEMS0][L7::ELEMS1];
-  // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-  __half bv_next[L8::ELEMS0][L8::ELEMS1];
-  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
-  if (0 < K) {
-    // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka_next[L9::ELEMS0][L9::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        ka_next[i][j] = L10::coord0(j);
-      }
-    }
-    // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb_next[L11::ELEMS0][L11::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        kb_next[i][j] = L12::coord0(i);
-      }
-    }
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L7::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L7::ELEMS1; j += AV_NEXT_VEC) {
-        bool bits[AV_NEXT_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < AV_NEXT_VEC; ++v)
-          bits[v] = rm[i][0] < M && ka_next[0][j + v] < K;
-        tilec::rt::load_vec<AV_NEXT_VEC, false>(
-            &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], bits, tilec::rt::to_f16(0.0f),
-            rm[i][0] < M && ka_next[0][j + AV_NEXT_VEC - 1] < K);
-      }
-    }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L8::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L8::ELEMS1; j += BV_NEXT_VEC) {
-        bool bits[BV_NEXT_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < BV_NEXT_VEC; ++v)
-          bits[v] = kb_next[i][0] < K && rn[0][j + v] < N;
-        tilec::rt::load_vec<BV_NEXT_VEC, false>(
-            &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], bits, tilec::rt::to_f16(0.0f),
-            kb_next[i][0] < K && rn[0][j + BV_NEXT_VEC - 1] < N);
-      }
-    }
-  }
-  // dot.cpp:25: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L7::ELEMS0][L7::ELEMS1];
+    // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L7::ELEMS1; ++j) {
-        av[i][j] = av_next[i][j];
+        ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L8::ELEMS0][L8::ELEMS1];
+    // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L8::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L8::ELEMS1; ++j) {
-        bv[i][j] = bv_next[i][j];
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        bool bits[AV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < AV_VEC; ++v)
+          bits[v] = rm[i][0] < M && ka[0][j + v] < K;
+        tilec::rt::load_vec<AV_VEC, false>(&av[i][j], a + rm[i][0] * lda + ka[0][j], bits,
+                                           tilec::rt::to_f16(0.0f),
+                                           rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
+    // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    int kb[L10::ELEMS0][L10::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L10::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L10::ELEMS1; ++j) {
+        kb[i][j] = k0 + L11::coord0(i);
+      }
+    }
+    // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    __half bv[L12::ELEMS0][L12::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L12::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        bool bits[BV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < BV_VEC; ++v)
+          bits[v] = kb[i][0] < K && rn[0][j + v] < N;
+        tilec::rt::load_vec<BV_VEC, false>(&bv[i][j], b + kb[i][0] * ldb + rn[0][j], bits,
+                                           tilec::rt::to_f16(0.0f),
+                                           kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
+      }
+    }
+    // dot.cpp:31: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L7::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::ELEMS1; j += AV_NEXT_VEC) {
-        tilec::rt::store_vec<AV_NEXT_VEC, true>(&av_smem[L7::coord0(i) * 24 + L7::coord1(j)],
-                                                &av[i][j]);
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L9::coord0(i) * 24 + L9::coord1(j)], &av[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L8::ELEMS0; ++i) {
+    for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L8::ELEMS1; j += BV_NEXT_VEC) {
-        tilec::rt::store_vec<BV_NEXT_VEC, true>(&bv_smem[L8::coord0(i) * 40 + L8::coord1(j)],
-                                                &bv[i][j]);
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L12::coord0(i) * 40 + L12::coord1(j)],
+                                           &bv[i][j]);
       }
     }
-    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
-    if (k0 + BK < K) {
-      // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-      int ka_next[L9::ELEMS0][L9::ELEMS1];
-      TILEC_UNROLL
-      for (int i = 0; i < L9::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L9::ELEMS1; ++j) {
-          ka_next[i][j] = k0 + BK + L10::coord0(j);
-        }
-      }
-      // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-      int kb_next[L11::ELEMS0][L11::ELEMS1];
-      TILEC_UNROLL
-      for (int i = 0; i < L11::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L11::ELEMS1; ++j) {
-          kb_next[i][j] = k0 + BK + L12::coord0(i);
-        }
-      }
-      // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L7::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::ELEMS1; j += AV_NEXT_VEC_1) {
-          bool bits[AV_NEXT_VEC_1];
-          TILEC_UNROLL
-          for (int v = 0; v < AV_NEXT_VEC_1; ++v)
-            bits[v] = rm[i][0] < M && ka_next[0][j + v] < K;
-          tilec::rt::load_vec<AV_NEXT_VEC_1, false>(
-              &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], bits, tilec::rt::to_f16(0.0f),
-              rm[i][0] < M && ka_next[0][j + AV_NEXT_VEC_1 - 1] < K);
-        }
-      }
-      // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L8::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L8::ELEMS1; j += BV_NEXT_VEC_1) {
-          bool bits[BV_NEXT_VEC_1];
-          TILEC_UNROLL
-          for (int v = 0; v < BV_NEXT_VEC_1; ++v)
-            bits[v] = kb_next[i][0] < K && rn[0][j + v] < N;
-          tilec::rt::load_vec<BV_NEXT_VEC_1, false>(
-              &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], bits, tilec::rt::to_f16(0.0f),
-              kb_next[i][0] < K && rn[0][j + BV_NEXT_VEC_1 - 1] < N);
-        }
-      }
-    }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
     __syncthreads();
     // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix)
     // and bv_smem (ldmatrix .trans) and adds their products into its accumulators
@@ -284,7 +208,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:32: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -326,72 +250,70 @@ constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 16;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int AV_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int BV_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int AV_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int BV_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 32x32: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 2x4
 // elements per thread
 using L0 = tilec::rt::Mma16816Acc<2, 2, 32, 32>;
 // tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
-using L1 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
 // tile 32x1: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L3 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>;
+using L3 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>, 1>;
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>, 1>;
 // tile 32x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
-using L5 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>;
+using L5 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
-// tile 32x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread
-using L7 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 32, BK>;
-// tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread
-using L8 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 32>;
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
 // tile 1x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
-using L9 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>;
+using L7 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>;
 // tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
+using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
 // tile 16x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L11 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
+using L9 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L12 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 32x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L11 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, BK>;
+// tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 32>;
 // tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
-using L13 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
-constexpr int SMEM_BYTES = 4096;  // shared memory per block
-// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+using L13 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+constexpr int SMEM_BYTES = 5632;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     const __half *a, const __half *b, float *c, int M, int N, int K, int lda, int ldb, int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *av_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *bv_smem = reinterpret_cast<__half *>(smem + 1536);
+  __half (*av_smem)[32 * 24] = reinterpret_cast<__half (*)[32 * 24]>(smem + 0);  // 2 stages
+  __half (*bv_smem)[16 * 40] = reinterpret_cast<__half (*)[16 * 40]>(smem + 3072);  // 2 stages
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:18: int pid = tl::program_id(0);
+  // dot.cpp:19: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:19: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:20: int pid_m = pid / num_n;
+  // dot.cpp:21: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:21: int pid_n = pid % num_n;
+  // dot.cpp:22: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:24: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -400,7 +322,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:23: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -409,7 +331,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn[i][j] = pid_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:22: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -426,149 +348,119 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-  __half av_next[L7::ELEMS0][L7::ELEMS1];
-  // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-  __half bv_next[L8::ELEMS0][L8::ELEMS1];
-  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
-  if (0 < K) {
-    // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka_next[L9::ELEMS0][L9::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
+  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of av_smem and bv_smem
+    // (cp.async), one commit group per stage
+    if (stage * BK < K) {
+      // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_ahead[L7::ELEMS0][L7::ELEMS1];
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        ka_next[i][j] = L10::coord0(j);
+      for (int i = 0; i < L7::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::ELEMS1; ++j) {
+          ka_ahead[i][j] = stage * BK + L8::coord0(j);
+        }
       }
-    }
-    // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb_next[L11::ELEMS0][L11::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        kb_next[i][j] = L12::coord0(i);
-      }
-    }
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L7::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L7::ELEMS1; j += AV_NEXT_VEC) {
-        tilec::rt::load_vec_if<AV_NEXT_VEC, true>(&av_next[i][j],
-                                                  a + rm[i][0] * lda + ka_next[0][j],
-                                                  rm[i][0] < M && ka_next[0][j] < K,
-                                                  tilec::rt::to_f16(0.0f));
-      }
-    }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L8::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L8::ELEMS1; j += BV_NEXT_VEC) {
-        tilec::rt::load_vec_if<BV_NEXT_VEC, true>(&bv_next[i][j],
-                                                  b + kb_next[i][0] * ldb + rn[0][j],
-                                                  kb_next[i][0] < K && rn[0][j] < N,
-                                                  tilec::rt::to_f16(0.0f));
-      }
-    }
-  }
-  // dot.cpp:25: for (int k0 = 0; k0 < K; k0 += BK) {
-  TILEC_NO_UNROLL
-  for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L7::ELEMS0][L7::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L7::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L7::ELEMS1; ++j) {
-        av[i][j] = av_next[i][j];
-      }
-    }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L8::ELEMS0][L8::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L8::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L8::ELEMS1; ++j) {
-        bv[i][j] = bv_next[i][j];
-      }
-    }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
-    __syncthreads();
-    TILEC_UNROLL
-    for (int i = 0; i < L7::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L7::ELEMS1; j += AV_NEXT_VEC) {
-        tilec::rt::store_vec<AV_NEXT_VEC, true>(&av_smem[L7::coord0(i) * 24 + L7::coord1(j)],
-                                                &av[i][j]);
-      }
-    }
-    TILEC_UNROLL
-    for (int i = 0; i < L8::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L8::ELEMS1; j += BV_NEXT_VEC) {
-        tilec::rt::store_vec<BV_NEXT_VEC, true>(&bv_smem[L8::coord0(i) * 40 + L8::coord1(j)],
-                                                &bv[i][j]);
-      }
-    }
-    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
-    if (k0 + BK < K) {
-      // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-      int ka_next[L9::ELEMS0][L9::ELEMS1];
+      // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      int kb_ahead[L9::ELEMS0][L9::ELEMS1];
       TILEC_UNROLL
       for (int i = 0; i < L9::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L9::ELEMS1; ++j) {
-          ka_next[i][j] = k0 + BK + L10::coord0(j);
+          kb_ahead[i][j] = stage * BK + L10::coord0(i);
         }
       }
-      // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-      int kb_next[L11::ELEMS0][L11::ELEMS1];
+      // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L11::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L11::ELEMS1; ++j) {
-          kb_next[i][j] = k0 + BK + L12::coord0(i);
+        for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+          tilec::rt::cp_async_8(&av_smem[stage][L11::coord0(i) * 24 + L11::coord1(j)],
+                                a + rm[i][0] * lda + ka_ahead[0][j],
+                                rm[i][0] < M && ka_ahead[0][j] < K);
         }
       }
-      // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
       TILEC_UNROLL
-      for (int i = 0; i < L7::ELEMS0; ++i) {
+      for (int i = 0; i < L12::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L7::ELEMS1; j += AV_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<AV_NEXT_VEC_1, true>(
-              &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], rm[i][0] < M && ka_next[0][j] < K,
-              tilec::rt::to_f16(0.0f));
-        }
-      }
-      // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L8::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L8::ELEMS1; j += BV_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<BV_NEXT_VEC_1, true>(
-              &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], kb_next[i][0] < K && rn[0][j] < N,
-              tilec::rt::to_f16(0.0f));
+        for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+          tilec::rt::cp_async_8(&bv_smem[stage][L12::coord0(i) * 40 + L12::coord1(j)],
+                                b + kb_ahead[i][0] * ldb + rn[0][j],
+                                kb_ahead[i][0] < K && rn[0][j] < N);
         }
       }
     }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
+    // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+    tilec::rt::cp_async_commit();
+  }
+  int read_stage = 0;
+  int copy_stage = 1;
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    tilec::rt::cp_async_wait<0>();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix)
-    // and bv_smem (ldmatrix .trans) and adds their products into its accumulators
+    // pipeline: start copying the tiles of the iteration 1 ahead into the stage read last iteration
+    if (k0 + BK < K) {
+      // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_ahead[L7::ELEMS0][L7::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L7::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::ELEMS1; ++j) {
+          ka_ahead[i][j] = k0 + BK + L8::coord0(j);
+        }
+      }
+      // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      int kb_ahead[L9::ELEMS0][L9::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L9::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L9::ELEMS1; ++j) {
+          kb_ahead[i][j] = k0 + BK + L10::coord0(i);
+        }
+      }
+      // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L11::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+          tilec::rt::cp_async_8(&av_smem[copy_stage][L11::coord0(i) * 24 + L11::coord1(j)],
+                                a + rm[i][0] * lda + ka_ahead[0][j],
+                                rm[i][0] < M && ka_ahead[0][j] < K);
+        }
+      }
+      // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L12::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+          tilec::rt::cp_async_8(&bv_smem[copy_stage][L12::coord0(i) * 40 + L12::coord1(j)],
+                                b + kb_ahead[i][0] * ldb + rn[0][j],
+                                kb_ahead[i][0] < K && rn[0][j] < N);
+        }
+      }
+    }
+    // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+    tilec::rt::cp_async_commit();
+    // dot.cpp:31: acc = tl::dot(av, bv, acc);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem[read_stage] (ldmatrix)
+    // and bv_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BK; kk += 16) {
       uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(av_smem_frag[i], &av_smem[L0::a_row(i) * 24 + kk + L0::a_col()]);
+        tilec::rt::ldmatrix_x4(av_smem_frag[i],
+                               &av_smem[read_stage][L0::a_row(i) * 24 + kk + L0::a_col()]);
       }
       uint32_t bv_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L0::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(bv_smem_frag[j],
-                                     &bv_smem[(kk + L0::b_row()) * 40 + L0::b_col(j)]);
+                                     &bv_smem[read_stage][(kk + L0::b_row()) * 40 + L0::b_col(j)]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
@@ -586,8 +478,12 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         }
       }
     }
+    // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+    read_stage = (read_stage + 1) % 2;
+    copy_stage = (copy_stage + 1) % 2;
   }
-  // dot.cpp:32: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  tilec::rt::cp_async_wait<0>();
+  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -657,20 +553,18 @@ constexpr int BN = 64;  // meta-parameter
 constexpr int BK = 32;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int AV_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int BV_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int AV_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int BV_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 16x64: the accumulator of mma.sync m16n8k16, 1x4 warps, each 16x16 of every 16x64; 2x4
 // elements per thread
 using L0 = tilec::rt::Mma16816Acc<1, 4, BM, BN>;
 // tile 1x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread, replicated
-using L1 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>;
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>, 0>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>, 0>;
 // tile 1x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
 using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>;
@@ -679,34 +573,34 @@ using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>;
 using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>, 0>;
 // tile 16x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L5 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>;
+using L5 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>, 1>;
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>, 1>;
 // tile 16x1: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
 using L7 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
 using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
-// tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread
-using L9 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BM, BK>;
-// tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L10 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, BN>;
 // tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
-using L11 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>;
+using L9 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L12 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
+using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L11 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, BM, BK>;
 // tile 32x1: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
-using L13 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L14 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L13 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L14 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, BN>;
 // tile 16x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
 using L15 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, BM, BN>;
@@ -720,15 +614,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1280);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:18: int pid = tl::program_id(0);
+  // dot.cpp:19: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:19: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:20: int pid_m = pid / num_n;
+  // dot.cpp:21: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:21: int pid_n = pid % num_n;
+  // dot.cpp:22: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:24: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -737,7 +631,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:23: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -754,7 +648,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn_store[i][j] = pid_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:22: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -771,148 +665,75 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-  __half av_next[L9::ELEMS0][L9::ELEMS1];
-  // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-  __half bv_next[L10::ELEMS0][L10::ELEMS1];
-  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
-  if (0 < K) {
-    // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka_next[L11::ELEMS0][L11::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        ka_next[i][j] = L12::coord0(j);
-      }
-    }
-    // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb_next[L13::ELEMS0][L13::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L13::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L13::ELEMS1; ++j) {
-        kb_next[i][j] = L14::coord0(i);
-      }
-    }
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
-        bool bits[AV_NEXT_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < AV_NEXT_VEC; ++v)
-          bits[v] = rm[i][0] < M && ka_next[0][j + v] < K;
-        tilec::rt::load_vec<AV_NEXT_VEC, false>(
-            &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], bits, tilec::rt::to_f16(0.0f),
-            rm[i][0] < M && ka_next[0][j + AV_NEXT_VEC - 1] < K);
-      }
-    }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
-        bool bits[BV_NEXT_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < BV_NEXT_VEC; ++v)
-          bits[v] = kb_next[i][0] < K && rn[0][j + v] < N;
-        tilec::rt::load_vec<BV_NEXT_VEC, false>(
-            &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], bits, tilec::rt::to_f16(0.0f),
-            kb_next[i][0] < K && rn[0][j + BV_NEXT_VEC - 1] < N);
-      }
-    }
-  }
-  // dot.cpp:25: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L9::ELEMS0][L9::ELEMS1];
+    // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L9::ELEMS1; ++j) {
-        av[i][j] = av_next[i][j];
+        ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L10::ELEMS0][L10::ELEMS1];
+    // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
+    for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; ++j) {
-        bv[i][j] = bv_next[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        bool bits[AV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < AV_VEC; ++v)
+          bits[v] = rm[i][0] < M && ka[0][j + v] < K;
+        tilec::rt::load_vec<AV_VEC, false>(&av[i][j], a + rm[i][0] * lda + ka[0][j], bits,
+                                           tilec::rt::to_f16(0.0f),
+                                           rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
+    // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    int kb[L12::ELEMS0][L12::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L12::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L12::ELEMS1; ++j) {
+        kb[i][j] = k0 + L13::coord0(i);
+      }
+    }
+    // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    __half bv[L14::ELEMS0][L14::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L14::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        bool bits[BV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < BV_VEC; ++v)
+          bits[v] = kb[i][0] < K && rn[0][j + v] < N;
+        tilec::rt::load_vec<BV_VEC, false>(&bv[i][j], b + kb[i][0] * ldb + rn[0][j], bits,
+                                           tilec::rt::to_f16(0.0f),
+                                           kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
+      }
+    }
+    // dot.cpp:31: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
+    for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
-        tilec::rt::store_vec<AV_NEXT_VEC, true>(&av_smem[L9::coord0(i) * 40 + L9::coord1(j)],
-                                                &av[i][j]);
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 40 + L11::coord1(j)],
+                                           &av[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
+    for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
-        tilec::rt::store_vec<BV_NEXT_VEC, true>(&bv_smem[L10::coord0(i) * 72 + L10::coord1(j)],
-                                                &bv[i][j]);
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 72 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
-    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
-    if (k0 + BK < K) {
-      // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-      int ka_next[L11::ELEMS0][L11::ELEMS1];
-      TILEC_UNROLL
-      for (int i = 0; i < L11::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L11::ELEMS1; ++j) {
-          ka_next[i][j] = k0 + BK + L12::coord0(j);
-        }
-      }
-      // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-      int kb_next[L13::ELEMS0][L13::ELEMS1];
-      TILEC_UNROLL
-      for (int i = 0; i < L13::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L13::ELEMS1; ++j) {
-          kb_next[i][j] = k0 + BK + L14::coord0(i);
-        }
-      }
-      // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L9::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC_1) {
-          bool bits[AV_NEXT_VEC_1];
-          TILEC_UNROLL
-          for (int v = 0; v < AV_NEXT_VEC_1; ++v)
-            bits[v] = rm[i][0] < M && ka_next[0][j + v] < K;
-          tilec::rt::load_vec<AV_NEXT_VEC_1, false>(
-              &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], bits, tilec::rt::to_f16(0.0f),
-              rm[i][0] < M && ka_next[0][j + AV_NEXT_VEC_1 - 1] < K);
-        }
-      }
-      // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L10::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC_1) {
-          bool bits[BV_NEXT_VEC_1];
-          TILEC_UNROLL
-          for (int v = 0; v < BV_NEXT_VEC_1; ++v)
-            bits[v] = kb_next[i][0] < K && rn[0][j + v] < N;
-          tilec::rt::load_vec<BV_NEXT_VEC_1, false>(
-              &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], bits, tilec::rt::to_f16(0.0f),
-              kb_next[i][0] < K && rn[0][j + BV_NEXT_VEC_1 - 1] < N);
-        }
-      }
-    }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
     __syncthreads();
     // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix)
     // and bv_smem (ldmatrix .trans) and adds their products into its accumulators
@@ -946,7 +767,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:32: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -988,20 +809,18 @@ constexpr int BN = 64;  // meta-parameter
 constexpr int BK = 32;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int AV_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int BV_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int AV_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int BV_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 16x64: the accumulator of mma.sync m16n8k16, 1x4 warps, each 16x16 of every 16x64; 2x4
 // elements per thread
 using L0 = tilec::rt::Mma16816Acc<1, 4, BM, BN>;
 // tile 1x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread, replicated
-using L1 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>;
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>, 0>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>, 0>;
 // tile 1x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
 using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>;
@@ -1010,56 +829,56 @@ using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>;
 using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BN>, 0>;
 // tile 16x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L5 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>;
+using L5 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>, 1>;
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>, 1>;
 // tile 16x1: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
 using L7 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
 using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
-// tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread
-using L9 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BM, BK>;
-// tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L10 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, BN>;
 // tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
-using L11 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>;
+using L9 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L12 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
+using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
 // tile 32x1: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
-using L13 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
+using L11 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L14 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L12 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L13 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, BM, BK>;
+// tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L14 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, BN>;
 // tile 16x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
 using L15 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, BM, BN>;
-constexpr int SMEM_BYTES = 5888;  // shared memory per block
-// registers: about 18 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+constexpr int SMEM_BYTES = 11776;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     const __half *a, const __half *b, float *c, int M, int N, int K, int lda, int ldb, int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *av_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *bv_smem = reinterpret_cast<__half *>(smem + 1280);
+  __half (*av_smem)[16 * 40] = reinterpret_cast<__half (*)[16 * 40]>(smem + 0);  // 2 stages
+  __half (*bv_smem)[32 * 72] = reinterpret_cast<__half (*)[32 * 72]>(smem + 2560);  // 2 stages
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:18: int pid = tl::program_id(0);
+  // dot.cpp:19: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:19: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:20: int pid_m = pid / num_n;
+  // dot.cpp:21: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:21: int pid_n = pid % num_n;
+  // dot.cpp:22: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:24: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1068,7 +887,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:23: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1085,7 +904,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn_store[i][j] = pid_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:22: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -1102,149 +921,119 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-  __half av_next[L9::ELEMS0][L9::ELEMS1];
-  // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-  __half bv_next[L10::ELEMS0][L10::ELEMS1];
-  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
-  if (0 < K) {
-    // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka_next[L11::ELEMS0][L11::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
+  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of av_smem and bv_smem
+    // (cp.async), one commit group per stage
+    if (stage * BK < K) {
+      // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_ahead[L9::ELEMS0][L9::ELEMS1];
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        ka_next[i][j] = L12::coord0(j);
+      for (int i = 0; i < L9::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L9::ELEMS1; ++j) {
+          ka_ahead[i][j] = stage * BK + L10::coord0(j);
+        }
       }
-    }
-    // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb_next[L13::ELEMS0][L13::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L13::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L13::ELEMS1; ++j) {
-        kb_next[i][j] = L14::coord0(i);
-      }
-    }
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
-        tilec::rt::load_vec_if<AV_NEXT_VEC, true>(&av_next[i][j],
-                                                  a + rm[i][0] * lda + ka_next[0][j],
-                                                  rm[i][0] < M && ka_next[0][j] < K,
-                                                  tilec::rt::to_f16(0.0f));
-      }
-    }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
-        tilec::rt::load_vec_if<BV_NEXT_VEC, true>(&bv_next[i][j],
-                                                  b + kb_next[i][0] * ldb + rn[0][j],
-                                                  kb_next[i][0] < K && rn[0][j] < N,
-                                                  tilec::rt::to_f16(0.0f));
-      }
-    }
-  }
-  // dot.cpp:25: for (int k0 = 0; k0 < K; k0 += BK) {
-  TILEC_NO_UNROLL
-  for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L9::ELEMS0][L9::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        av[i][j] = av_next[i][j];
-      }
-    }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L10::ELEMS0][L10::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; ++j) {
-        bv[i][j] = bv_next[i][j];
-      }
-    }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
-    __syncthreads();
-    TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
-        tilec::rt::store_vec<AV_NEXT_VEC, true>(&av_smem[L9::coord0(i) * 40 + L9::coord1(j)],
-                                                &av[i][j]);
-      }
-    }
-    TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
-        tilec::rt::store_vec<BV_NEXT_VEC, true>(&bv_smem[L10::coord0(i) * 72 + L10::coord1(j)],
-                                                &bv[i][j]);
-      }
-    }
-    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
-    if (k0 + BK < K) {
-      // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-      int ka_next[L11::ELEMS0][L11::ELEMS1];
+      // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      int kb_ahead[L11::ELEMS0][L11::ELEMS1];
       TILEC_UNROLL
       for (int i = 0; i < L11::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L11::ELEMS1; ++j) {
-          ka_next[i][j] = k0 + BK + L12::coord0(j);
+          kb_ahead[i][j] = stage * BK + L12::coord0(i);
         }
       }
-      // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-      int kb_next[L13::ELEMS0][L13::ELEMS1];
+      // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L13::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L13::ELEMS1; ++j) {
-          kb_next[i][j] = k0 + BK + L14::coord0(i);
+        for (int j = 0; j < L13::ELEMS1; j += AV_VEC) {
+          tilec::rt::cp_async_8(&av_smem[stage][L13::coord0(i) * 40 + L13::coord1(j)],
+                                a + rm[i][0] * lda + ka_ahead[0][j],
+                                rm[i][0] < M && ka_ahead[0][j] < K);
         }
       }
-      // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
       TILEC_UNROLL
-      for (int i = 0; i < L9::ELEMS0; ++i) {
+      for (int i = 0; i < L14::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<AV_NEXT_VEC_1, true>(
-              &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], rm[i][0] < M && ka_next[0][j] < K,
-              tilec::rt::to_f16(0.0f));
-        }
-      }
-      // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L10::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<BV_NEXT_VEC_1, true>(
-              &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], kb_next[i][0] < K && rn[0][j] < N,
-              tilec::rt::to_f16(0.0f));
+        for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+          tilec::rt::cp_async_16(&bv_smem[stage][L14::coord0(i) * 72 + L14::coord1(j)],
+                                 b + kb_ahead[i][0] * ldb + rn[0][j],
+                                 kb_ahead[i][0] < K && rn[0][j] < N);
         }
       }
     }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
+    // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+    tilec::rt::cp_async_commit();
+  }
+  int read_stage = 0;
+  int copy_stage = 1;
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    tilec::rt::cp_async_wait<0>();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix)
-    // and bv_smem (ldmatrix .trans) and adds their products into its accumulators
+    // pipeline: start copying the tiles of the iteration 1 ahead into the stage read last iteration
+    if (k0 + BK < K) {
+      // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_ahead[L9::ELEMS0][L9::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L9::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L9::ELEMS1; ++j) {
+          ka_ahead[i][j] = k0 + BK + L10::coord0(j);
+        }
+      }
+      // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      int kb_ahead[L11::ELEMS0][L11::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L11::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L11::ELEMS1; ++j) {
+          kb_ahead[i][j] = k0 + BK + L12::coord0(i);
+        }
+      }
+      // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L13::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L13::ELEMS1; j += AV_VEC) {
+          tilec::rt::cp_async_8(&av_smem[copy_stage][L13::coord0(i) * 40 + L13::coord1(j)],
+                                a + rm[i][0] * lda + ka_ahead[0][j],
+                                rm[i][0] < M && ka_ahead[0][j] < K);
+        }
+      }
+      // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L14::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+          tilec::rt::cp_async_16(&bv_smem[copy_stage][L14::coord0(i) * 72 + L14::coord1(j)],
+                                 b + kb_ahead[i][0] * ldb + rn[0][j],
+                                 kb_ahead[i][0] < K && rn[0][j] < N);
+        }
+      }
+    }
+    // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+    tilec::rt::cp_async_commit();
+    // dot.cpp:31: acc = tl::dot(av, bv, acc);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem[read_stage] (ldmatrix)
+    // and bv_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BK; kk += 16) {
       uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(av_smem_frag[i], &av_smem[L0::a_row(i) * 40 + kk + L0::a_col()]);
+        tilec::rt::ldmatrix_x4(av_smem_frag[i],
+                               &av_smem[read_stage][L0::a_row(i) * 40 + kk + L0::a_col()]);
       }
       uint32_t bv_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L0::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(bv_smem_frag[j],
-                                     &bv_smem[(kk + L0::b_row()) * 72 + L0::b_col(j)]);
+                                     &bv_smem[read_stage][(kk + L0::b_row()) * 72 + L0::b_col(j)]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
@@ -1262,8 +1051,12 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         }
       }
     }
+    // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+    read_stage = (read_stage + 1) % 2;
+    copy_stage = (copy_stage + 1) % 2;
   }
-  // dot.cpp:32: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  tilec::rt::cp_async_wait<0>();
+  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1385,11 +1178,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __nv_bfloat16 *av_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
   __nv_bfloat16 *bv_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 4224);
-  // dot.cpp:45: int pid = tl::program_id(0);
+  // dot.cpp:46: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:46: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:47: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:49: auto rk = tl::arange<0, BK>();
+  // dot.cpp:50: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1400,7 +1193,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:47: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:48: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1417,7 +1210,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:50: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:51: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __nv_bfloat16 av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1432,7 +1225,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                          rm[i][0] < M && rk[j + AV_VEC - 1] < K);
     }
   }
-  // dot.cpp:48: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:49: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1449,7 +1242,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:52: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:53: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __nv_bfloat16 bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1464,7 +1257,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                          rk_load[i] < K && rn[0][j + BV_VEC - 1] < N);
     }
   }
-  // dot.cpp:54: auto cv = tl::dot(av, bv);
+  // dot.cpp:55: auto cv = tl::dot(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1510,7 +1303,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       }
     }
   }
-  // dot.cpp:55: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:56: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1587,11 +1380,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __nv_bfloat16 *av_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
   __nv_bfloat16 *bv_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 4224);
-  // dot.cpp:45: int pid = tl::program_id(0);
+  // dot.cpp:46: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:46: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:47: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:49: auto rk = tl::arange<0, BK>();
+  // dot.cpp:50: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1602,7 +1395,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:47: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:48: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1619,7 +1412,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:50: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:51: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __nv_bfloat16 av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1629,7 +1422,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                            rm[i][0] < M && rk[j] < K, tilec::rt::to_bf16(0.0f));
     }
   }
-  // dot.cpp:48: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:49: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1646,7 +1439,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:52: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:53: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __nv_bfloat16 bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1657,7 +1450,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                            tilec::rt::to_bf16(0.0f));
     }
   }
-  // dot.cpp:54: auto cv = tl::dot(av, bv);
+  // dot.cpp:55: auto cv = tl::dot(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1703,7 +1496,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       }
     }
   }
-  // dot.cpp:55: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:56: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1809,11 +1602,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:67: int pid = tl::program_id(0);
+  // dot.cpp:68: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1822,7 +1615,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1831,7 +1624,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1848,10 +1641,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1860,7 +1653,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -1874,7 +1667,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -1883,7 +1676,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -1897,7 +1690,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:78: acc = tl::dot(av, bv, acc);
+    // dot.cpp:79: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -1938,7 +1731,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2015,11 +1808,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:67: int pid = tl::program_id(0);
+  // dot.cpp:68: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2028,7 +1821,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2037,7 +1830,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -2054,10 +1847,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2066,7 +1859,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2076,7 +1869,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              rm[i][0] < M && ka[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -2085,7 +1878,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2095,7 +1888,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              kb[i][0] < K && rn[0][j] < N, 0.0f);
       }
     }
-    // dot.cpp:78: acc = tl::dot(av, bv, acc);
+    // dot.cpp:79: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2136,7 +1929,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2241,11 +2034,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:67: int pid = tl::program_id(0);
+  // dot.cpp:68: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2254,7 +2047,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2263,7 +2056,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -2280,10 +2073,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2292,7 +2085,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2306,7 +2099,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -2315,7 +2108,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2329,7 +2122,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:80: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2370,7 +2163,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2447,11 +2240,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:67: int pid = tl::program_id(0);
+  // dot.cpp:68: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2460,7 +2253,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2469,7 +2262,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -2486,10 +2279,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2498,7 +2291,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2508,7 +2301,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              rm[i][0] < M && ka[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -2517,7 +2310,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2527,7 +2320,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              kb[i][0] < K && rn[0][j] < N, 0.0f);
       }
     }
-    // dot.cpp:80: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2568,7 +2361,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2673,11 +2466,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:67: int pid = tl::program_id(0);
+  // dot.cpp:68: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2686,7 +2479,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2695,7 +2488,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -2712,10 +2505,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2724,7 +2517,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2738,7 +2531,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -2747,7 +2540,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2761,7 +2554,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:80: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2802,7 +2595,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2879,11 +2672,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:67: int pid = tl::program_id(0);
+  // dot.cpp:68: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2892,7 +2685,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2901,7 +2694,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -2918,10 +2711,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2930,7 +2723,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2940,7 +2733,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              rm[i][0] < M && ka[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -2949,7 +2742,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2959,7 +2752,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              kb[i][0] < K && rn[0][j] < N, 0.0f);
       }
     }
-    // dot.cpp:80: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3000,7 +2793,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3098,11 +2891,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *av_smem = reinterpret_cast<int8_t *>(smem + 0);
   int8_t *bv_smem = reinterpret_cast<int8_t *>(smem + 1152);
-  // dot.cpp:98: int pid = tl::program_id(0);
+  // dot.cpp:99: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:99: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:100: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:101: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:102: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -3119,7 +2912,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rn_load[i][j] = pid % num_n * BN + L3::coord0(j);
     }
   }
-  // dot.cpp:100: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:101: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3136,7 +2929,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rm_load[i][j] = pid / num_n * BM + L7::coord0(i);
     }
   }
-  // dot.cpp:102: auto cmask = (rm < M) & (rn < N);
+  // dot.cpp:103: auto cmask = (rm < M) & (rn < N);
   bool cmask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -3145,7 +2938,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       cmask[i][j] = rm[i][0] < M && rn[0][j] < N;
     }
   }
-  // dot.cpp:103: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
+  // dot.cpp:104: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
   int acc[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -3155,10 +2948,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                           0, cmask[i][j + ACC_VEC - 1]);
     }
   }
-  // dot.cpp:104: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:105: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:105: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:106: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3167,7 +2960,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         ka[i][j] = k0 + L3::coord0(j);
       }
     }
-    // dot.cpp:107: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
+    // dot.cpp:108: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
     int8_t av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3182,7 +2975,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                            rm_load[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:106: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:107: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3191,7 +2984,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         kb[i][j] = k0 + L7::coord0(i);
       }
     }
-    // dot.cpp:108: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
+    // dot.cpp:109: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
     int8_t bv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3206,7 +2999,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                            kb[i][0] < K && rn_load[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:109: acc = tl::dot(av, bv, acc);
+    // dot.cpp:110: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3246,7 +3039,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
   }
-  // dot.cpp:111: tl::store(c + rm * ldc + rn, acc, cmask);
+  // dot.cpp:112: tl::store(c + rm * ldc + rn, acc, cmask);
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3310,11 +3103,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *av_smem = reinterpret_cast<int8_t *>(smem + 0);
   int8_t *bv_smem = reinterpret_cast<int8_t *>(smem + 1152);
-  // dot.cpp:98: int pid = tl::program_id(0);
+  // dot.cpp:99: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:99: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:100: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:101: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:102: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -3331,7 +3124,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rn_load[i][j] = pid % num_n * BN + L3::coord0(j);
     }
   }
-  // dot.cpp:100: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:101: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3348,7 +3141,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rm_load[i][j] = pid / num_n * BM + L7::coord0(i);
     }
   }
-  // dot.cpp:102: auto cmask = (rm < M) & (rn < N);
+  // dot.cpp:103: auto cmask = (rm < M) & (rn < N);
   bool cmask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -3357,7 +3150,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       cmask[i][j] = rm[i][0] < M && rn[0][j] < N;
     }
   }
-  // dot.cpp:103: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
+  // dot.cpp:104: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
   int acc[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -3367,10 +3160,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                             0);
     }
   }
-  // dot.cpp:104: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:105: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:105: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:106: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3379,7 +3172,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         ka[i][j] = k0 + L3::coord0(j);
       }
     }
-    // dot.cpp:107: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
+    // dot.cpp:108: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
     int8_t av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3389,7 +3182,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                              rm_load[i][0] < M && ka[0][j] < K, int8_t{0});
       }
     }
-    // dot.cpp:106: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:107: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3398,7 +3191,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         kb[i][j] = k0 + L7::coord0(i);
       }
     }
-    // dot.cpp:108: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
+    // dot.cpp:109: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
     int8_t bv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3408,7 +3201,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                              kb[i][0] < K && rn_load[0][j] < N, int8_t{0});
       }
     }
-    // dot.cpp:109: acc = tl::dot(av, bv, acc);
+    // dot.cpp:110: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3448,7 +3241,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
   }
-  // dot.cpp:111: tl::store(c + rm * ldc + rn, acc, cmask);
+  // dot.cpp:112: tl::store(c + rm * ldc + rn, acc, cmask);
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3552,11 +3345,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
-  // dot.cpp:122: int pid = tl::program_id(0);
+  // dot.cpp:123: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:123: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:124: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:126: auto rk = tl::arange<0, BK>();
+  // dot.cpp:127: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -3567,7 +3360,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:124: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:125: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3584,7 +3377,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:127: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:128: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __half av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3599,7 +3392,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                          rm[i][0] < M && rk[j + AV_VEC - 1] < K);
     }
   }
-  // dot.cpp:125: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:126: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -3616,7 +3409,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:129: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:130: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __half bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3631,7 +3424,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                          rk_load[i] < K && rn[0][j + BV_VEC - 1] < N);
     }
   }
-  // dot.cpp:131: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
+  // dot.cpp:132: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3685,7 +3478,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       cv[i][j] = tilec::rt::to_f16(cv_sum[i][j]);
     }
   }
-  // dot.cpp:132: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:133: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3761,11 +3554,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
-  // dot.cpp:122: int pid = tl::program_id(0);
+  // dot.cpp:123: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:123: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:124: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:126: auto rk = tl::arange<0, BK>();
+  // dot.cpp:127: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -3776,7 +3569,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:124: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:125: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3793,7 +3586,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:127: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:128: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __half av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3803,7 +3596,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                            rm[i][0] < M && rk[j] < K, tilec::rt::to_f16(0.0f));
     }
   }
-  // dot.cpp:125: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:126: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -3820,7 +3613,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:129: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:130: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __half bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3830,7 +3623,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                            rk_load[i] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
     }
   }
-  // dot.cpp:131: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
+  // dot.cpp:132: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3884,7 +3677,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       cv[i][j] = tilec::rt::to_f16(cv_sum[i][j]);
     }
   }
-  // dot.cpp:132: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:133: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3995,11 +3788,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
-  // dot.cpp:143: int pid = tl::program_id(0);
+  // dot.cpp:144: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:144: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:145: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:147: auto acc = tl::zeros<tl::half, BM, BN>();
+  // dot.cpp:148: auto acc = tl::zeros<tl::half, BM, BN>();
   __half acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4008,7 +3801,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       acc[i][j] = tilec::rt::to_f16(0.0f);
     }
   }
-  // dot.cpp:146: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:147: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4025,7 +3818,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:145: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:146: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -4042,10 +3835,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:148: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:149: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:149: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:150: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -4054,7 +3847,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:151: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:152: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4069,7 +3862,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:150: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:151: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -4078,7 +3871,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:152: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:153: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -4093,7 +3886,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:153: acc = tl::dot(av, bv, acc);
+    // dot.cpp:154: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4149,7 +3942,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       }
     }
   }
-  // dot.cpp:155: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:156: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -4231,11 +4024,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
-  // dot.cpp:143: int pid = tl::program_id(0);
+  // dot.cpp:144: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:144: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:145: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:147: auto acc = tl::zeros<tl::half, BM, BN>();
+  // dot.cpp:148: auto acc = tl::zeros<tl::half, BM, BN>();
   __half acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4244,7 +4037,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       acc[i][j] = tilec::rt::to_f16(0.0f);
     }
   }
-  // dot.cpp:146: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:147: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4261,7 +4054,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:145: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:146: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -4278,10 +4071,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:148: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:149: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:149: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:150: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -4290,7 +4083,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:151: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:152: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4300,7 +4093,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                              rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:150: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:151: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -4309,7 +4102,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:152: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:153: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -4319,7 +4112,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                              kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:153: acc = tl::dot(av, bv, acc);
+    // dot.cpp:154: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4375,7 +4168,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       }
     }
   }
-  // dot.cpp:155: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:156: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -4479,11 +4272,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:167: int pid = tl::program_id(0);
+  // dot.cpp:168: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:168: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:169: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:171: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:172: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4492,7 +4285,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:170: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:171: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4517,7 +4310,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rn_store[i][j] = pid % num_n * BN + L6::coord0(j);
     }
   }
-  // dot.cpp:169: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:170: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -4526,10 +4319,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rm[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:172: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:173: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:173: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:174: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L5::ELEMS0][L5::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -4538,7 +4331,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         ka[i][j] = k0 + L6::coord0(j);
       }
     }
-    // dot.cpp:175: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:176: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4553,7 +4346,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:174: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:175: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -4562,7 +4355,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         kb[i][j] = k0 + L10::coord0(i);
       }
     }
-    // dot.cpp:176: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:177: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4577,7 +4370,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:177: acc += tl::dot(av, bv) * 2.0f;
+    // dot.cpp:178: acc += tl::dot(av, bv) * 2.0f;
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4633,7 +4426,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       }
     }
   }
-  // dot.cpp:179: auto bv = tl::load(bias + rn, rn < N, 0.0f);
+  // dot.cpp:180: auto bv = tl::load(bias + rn, rn < N, 0.0f);
   float bv_1[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -4642,7 +4435,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       bv_1[i][j] = (rn_load[i][j] < N) ? bias[rn_load[i][j]] : 0.0f;
     }
   }
-  // dot.cpp:180: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
+  // dot.cpp:181: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
   __syncthreads();
   if (L3::is_owner()) {  // one writer per element
     TILEC_UNROLL
@@ -4739,11 +4532,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:167: int pid = tl::program_id(0);
+  // dot.cpp:168: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:168: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:169: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:171: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:172: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4752,7 +4545,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:170: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:171: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4777,7 +4570,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rn_store[i][j] = pid % num_n * BN + L6::coord0(j);
     }
   }
-  // dot.cpp:169: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:170: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -4786,10 +4579,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rm[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:172: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:173: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:173: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:174: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L5::ELEMS0][L5::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -4798,7 +4591,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         ka[i][j] = k0 + L6::coord0(j);
       }
     }
-    // dot.cpp:175: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:176: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4808,7 +4601,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                              rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:174: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:175: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -4817,7 +4610,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         kb[i][j] = k0 + L10::coord0(i);
       }
     }
-    // dot.cpp:176: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:177: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4827,7 +4620,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                              kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:177: acc += tl::dot(av, bv) * 2.0f;
+    // dot.cpp:178: acc += tl::dot(av, bv) * 2.0f;
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4883,7 +4676,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       }
     }
   }
-  // dot.cpp:179: auto bv = tl::load(bias + rn, rn < N, 0.0f);
+  // dot.cpp:180: auto bv = tl::load(bias + rn, rn < N, 0.0f);
   float bv_1[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -4892,7 +4685,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       bv_1[i][j] = (rn_load[i][j] < N) ? bias[rn_load[i][j]] : 0.0f;
     }
   }
-  // dot.cpp:180: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
+  // dot.cpp:181: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
   __syncthreads();
   if (L3::is_owner()) {  // one writer per element
     TILEC_UNROLL

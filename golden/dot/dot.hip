@@ -9,20 +9,18 @@ constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 16;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int AV_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int BV_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int AV_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int BV_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int BV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
 using L0 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
 // tile 1x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread, replicated
-using L1 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 32>;
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 32>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 32>, 0>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 32>, 0>;
 // tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
 using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
@@ -31,35 +29,34 @@ using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
 using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
 // tile 32x1: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L5 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+using L5 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
 // tile 32x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
 using L7 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
-// tile 32x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
-// thread
-using L9 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
-// tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
-// thread
-using L10 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 32>;
 // tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread, replicated
-using L11 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
+using L9 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
 // tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L12 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
+using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L11 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
 // tile 16x1: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L13 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>;
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L14 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L13 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L14 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 32>;
 constexpr int SMEM_BYTES = 2176;  // shared memory per block
 // registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
@@ -69,15 +66,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
-  // dot.cpp:18: int pid = tl::program_id(0);
+  // dot.cpp:19: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:19: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:20: int pid_m = pid / num_n;
+  // dot.cpp:21: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:21: int pid_n = pid % num_n;
+  // dot.cpp:22: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:24: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -86,7 +83,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:23: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -103,7 +100,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn_store[i][j] = pid_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:22: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -120,148 +117,75 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-  __half av_next[L9::ELEMS0][L9::ELEMS1];
-  // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-  __half bv_next[L10::ELEMS0][L10::ELEMS1];
-  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
-  if (0 < K) {
-    // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka_next[L11::ELEMS0][L11::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        ka_next[i][j] = L12::coord0(j);
-      }
-    }
-    // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb_next[L13::ELEMS0][L13::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L13::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L13::ELEMS1; ++j) {
-        kb_next[i][j] = L14::coord0(i);
-      }
-    }
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
-        bool bits[AV_NEXT_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < AV_NEXT_VEC; ++v)
-          bits[v] = rm[i][0] < M && ka_next[0][j + v] < K;
-        tilec::rt::load_vec<AV_NEXT_VEC, false>(
-            &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], bits, tilec::rt::to_f16(0.0f),
-            rm[i][0] < M && ka_next[0][j + AV_NEXT_VEC - 1] < K);
-      }
-    }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
-        bool bits[BV_NEXT_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < BV_NEXT_VEC; ++v)
-          bits[v] = kb_next[i][0] < K && rn[0][j + v] < N;
-        tilec::rt::load_vec<BV_NEXT_VEC, false>(
-            &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], bits, tilec::rt::to_f16(0.0f),
-            kb_next[i][0] < K && rn[0][j + BV_NEXT_VEC - 1] < N);
-      }
-    }
-  }
-  // dot.cpp:25: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L9::ELEMS0][L9::ELEMS1];
+    // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L9::ELEMS1; ++j) {
-        av[i][j] = av_next[i][j];
+        ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L10::ELEMS0][L10::ELEMS1];
+    // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
+    for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; ++j) {
-        bv[i][j] = bv_next[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        bool bits[AV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < AV_VEC; ++v)
+          bits[v] = rm[i][0] < M && ka[0][j + v] < K;
+        tilec::rt::load_vec<AV_VEC, false>(&av[i][j], a + rm[i][0] * lda + ka[0][j], bits,
+                                           tilec::rt::to_f16(0.0f),
+                                           rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
+    // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    int kb[L12::ELEMS0][L12::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L12::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L12::ELEMS1; ++j) {
+        kb[i][j] = k0 + L13::coord0(i);
+      }
+    }
+    // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    __half bv[L14::ELEMS0][L14::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L14::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        bool bits[BV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < BV_VEC; ++v)
+          bits[v] = kb[i][0] < K && rn[0][j + v] < N;
+        tilec::rt::load_vec<BV_VEC, false>(&bv[i][j], b + kb[i][0] * ldb + rn[0][j], bits,
+                                           tilec::rt::to_f16(0.0f),
+                                           kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
+      }
+    }
+    // dot.cpp:31: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
+    for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
-        tilec::rt::store_vec<AV_NEXT_VEC, true>(&av_smem[L9::coord0(i) * 18 + L9::coord1(j)],
-                                                &av[i][j]);
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 18 + L11::coord1(j)],
+                                           &av[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
+    for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
-        tilec::rt::store_vec<BV_NEXT_VEC, true>(&bv_smem[L10::coord0(i) * 32 + L10::coord1(j)],
-                                                &bv[i][j]);
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
-    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
-    if (k0 + BK < K) {
-      // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-      int ka_next[L11::ELEMS0][L11::ELEMS1];
-      TILEC_UNROLL
-      for (int i = 0; i < L11::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L11::ELEMS1; ++j) {
-          ka_next[i][j] = k0 + BK + L12::coord0(j);
-        }
-      }
-      // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-      int kb_next[L13::ELEMS0][L13::ELEMS1];
-      TILEC_UNROLL
-      for (int i = 0; i < L13::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L13::ELEMS1; ++j) {
-          kb_next[i][j] = k0 + BK + L14::coord0(i);
-        }
-      }
-      // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L9::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC_1) {
-          bool bits[AV_NEXT_VEC_1];
-          TILEC_UNROLL
-          for (int v = 0; v < AV_NEXT_VEC_1; ++v)
-            bits[v] = rm[i][0] < M && ka_next[0][j + v] < K;
-          tilec::rt::load_vec<AV_NEXT_VEC_1, false>(
-              &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], bits, tilec::rt::to_f16(0.0f),
-              rm[i][0] < M && ka_next[0][j + AV_NEXT_VEC_1 - 1] < K);
-        }
-      }
-      // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L10::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC_1) {
-          bool bits[BV_NEXT_VEC_1];
-          TILEC_UNROLL
-          for (int v = 0; v < BV_NEXT_VEC_1; ++v)
-            bits[v] = kb_next[i][0] < K && rn[0][j + v] < N;
-          tilec::rt::load_vec<BV_NEXT_VEC_1, false>(
-              &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], bits, tilec::rt::to_f16(0.0f),
-              kb_next[i][0] < K && rn[0][j + BV_NEXT_VEC_1 - 1] < N);
-        }
-      }
-    }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
     __syncthreads();
     // k by k: column k of av_smem at this thread's rows times row k of bv_smem
     // at its columns
@@ -286,7 +210,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:32: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -311,20 +235,18 @@ constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 16;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int AV_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int BV_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int AV_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int BV_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int BV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
 using L0 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
 // tile 1x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread, replicated
-using L1 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 32>;
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 32>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 32>, 0>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 32>, 0>;
 // tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
 using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
@@ -333,35 +255,34 @@ using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
 using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
 // tile 32x1: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L5 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+using L5 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
 // tile 32x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
 using L7 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
-// tile 32x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
-// thread
-using L9 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
-// tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
-// thread
-using L10 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 32>;
 // tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread, replicated
-using L11 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
+using L9 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
 // tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L12 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
+using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L11 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
 // tile 16x1: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L13 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>;
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L14 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L13 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L14 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 32>;
 constexpr int SMEM_BYTES = 2176;  // shared memory per block
 // registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
@@ -371,15 +292,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
-  // dot.cpp:18: int pid = tl::program_id(0);
+  // dot.cpp:19: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:19: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:20: int pid_m = pid / num_n;
+  // dot.cpp:21: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:21: int pid_n = pid % num_n;
+  // dot.cpp:22: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:24: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -388,7 +309,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:23: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -405,7 +326,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn_store[i][j] = pid_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:22: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -422,134 +343,65 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-  __half av_next[L9::ELEMS0][L9::ELEMS1];
-  // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-  __half bv_next[L10::ELEMS0][L10::ELEMS1];
-  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
-  if (0 < K) {
-    // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka_next[L11::ELEMS0][L11::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        ka_next[i][j] = L12::coord0(j);
-      }
-    }
-    // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb_next[L13::ELEMS0][L13::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L13::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L13::ELEMS1; ++j) {
-        kb_next[i][j] = L14::coord0(i);
-      }
-    }
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
-        tilec::rt::load_vec_if<AV_NEXT_VEC, true>(&av_next[i][j],
-                                                  a + rm[i][0] * lda + ka_next[0][j],
-                                                  rm[i][0] < M && ka_next[0][j] < K,
-                                                  tilec::rt::to_f16(0.0f));
-      }
-    }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
-        tilec::rt::load_vec_if<BV_NEXT_VEC, true>(&bv_next[i][j],
-                                                  b + kb_next[i][0] * ldb + rn[0][j],
-                                                  kb_next[i][0] < K && rn[0][j] < N,
-                                                  tilec::rt::to_f16(0.0f));
-      }
-    }
-  }
-  // dot.cpp:25: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L9::ELEMS0][L9::ELEMS1];
+    // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L9::ELEMS1; ++j) {
-        av[i][j] = av_next[i][j];
+        ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L10::ELEMS0][L10::ELEMS1];
+    // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
+    for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; ++j) {
-        bv[i][j] = bv_next[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::load_vec_if<AV_VEC, true>(&av[i][j], a + rm[i][0] * lda + ka[0][j],
+                                             rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
+    // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    int kb[L12::ELEMS0][L12::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L12::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L12::ELEMS1; ++j) {
+        kb[i][j] = k0 + L13::coord0(i);
+      }
+    }
+    // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    __half bv[L14::ELEMS0][L14::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L14::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::load_vec_if<BV_VEC, true>(&bv[i][j], b + kb[i][0] * ldb + rn[0][j],
+                                             kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
+      }
+    }
+    // dot.cpp:31: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
+    for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
-        tilec::rt::store_vec<AV_NEXT_VEC, true>(&av_smem[L9::coord0(i) * 18 + L9::coord1(j)],
-                                                &av[i][j]);
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 18 + L11::coord1(j)],
+                                           &av[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
+    for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
-        tilec::rt::store_vec<BV_NEXT_VEC, true>(&bv_smem[L10::coord0(i) * 32 + L10::coord1(j)],
-                                                &bv[i][j]);
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
-    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
-    if (k0 + BK < K) {
-      // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-      int ka_next[L11::ELEMS0][L11::ELEMS1];
-      TILEC_UNROLL
-      for (int i = 0; i < L11::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L11::ELEMS1; ++j) {
-          ka_next[i][j] = k0 + BK + L12::coord0(j);
-        }
-      }
-      // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-      int kb_next[L13::ELEMS0][L13::ELEMS1];
-      TILEC_UNROLL
-      for (int i = 0; i < L13::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L13::ELEMS1; ++j) {
-          kb_next[i][j] = k0 + BK + L14::coord0(i);
-        }
-      }
-      // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L9::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<AV_NEXT_VEC_1, true>(
-              &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], rm[i][0] < M && ka_next[0][j] < K,
-              tilec::rt::to_f16(0.0f));
-        }
-      }
-      // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L10::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<BV_NEXT_VEC_1, true>(
-              &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], kb_next[i][0] < K && rn[0][j] < N,
-              tilec::rt::to_f16(0.0f));
-        }
-      }
-    }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
     __syncthreads();
     // k by k: column k of av_smem at this thread's rows times row k of bv_smem
     // at its columns
@@ -574,7 +426,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:32: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -627,20 +479,18 @@ constexpr int BN = 64;  // meta-parameter
 constexpr int BK = 32;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int AV_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int BV_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int AV_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int BV_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int BV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 16x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
 using L0 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, BM, BN>;
 // tile 1x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread, replicated
-using L1 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BN>;
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BN>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BN>, 0>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BN>, 0>;
 // tile 1x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
 using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BN>;
@@ -649,35 +499,34 @@ using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BN>;
 using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BN>, 0>;
 // tile 16x1: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L5 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>;
+using L5 = tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
 // tile 16x1: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
 using L7 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
-// tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
-// thread
-using L9 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, BM, BK>;
-// tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
-// thread
-using L10 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, BK, BN>;
 // tile 1x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread, replicated
-using L11 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>;
+using L9 = tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L12 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>, 0>;
+using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L11 = tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, BM, BK>;
 // tile 32x1: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L13 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>;
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L14 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L13 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L14 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, BN>;
 constexpr int SMEM_BYTES = 5184;  // shared memory per block
 // registers: about 9 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
@@ -687,15 +536,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
-  // dot.cpp:18: int pid = tl::program_id(0);
+  // dot.cpp:19: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:19: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:20: int pid_m = pid / num_n;
+  // dot.cpp:21: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:21: int pid_n = pid % num_n;
+  // dot.cpp:22: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:24: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -704,7 +553,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:23: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -721,7 +570,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn_store[i][j] = pid_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:22: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -738,148 +587,75 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-  __half av_next[L9::ELEMS0][L9::ELEMS1];
-  // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-  __half bv_next[L10::ELEMS0][L10::ELEMS1];
-  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
-  if (0 < K) {
-    // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka_next[L11::ELEMS0][L11::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        ka_next[i][j] = L12::coord0(j);
-      }
-    }
-    // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb_next[L13::ELEMS0][L13::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L13::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L13::ELEMS1; ++j) {
-        kb_next[i][j] = L14::coord0(i);
-      }
-    }
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
-        bool bits[AV_NEXT_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < AV_NEXT_VEC; ++v)
-          bits[v] = rm[i][0] < M && ka_next[0][j + v] < K;
-        tilec::rt::load_vec<AV_NEXT_VEC, false>(
-            &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], bits, tilec::rt::to_f16(0.0f),
-            rm[i][0] < M && ka_next[0][j + AV_NEXT_VEC - 1] < K);
-      }
-    }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
-        bool bits[BV_NEXT_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < BV_NEXT_VEC; ++v)
-          bits[v] = kb_next[i][0] < K && rn[0][j + v] < N;
-        tilec::rt::load_vec<BV_NEXT_VEC, false>(
-            &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], bits, tilec::rt::to_f16(0.0f),
-            kb_next[i][0] < K && rn[0][j + BV_NEXT_VEC - 1] < N);
-      }
-    }
-  }
-  // dot.cpp:25: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L9::ELEMS0][L9::ELEMS1];
+    // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L9::ELEMS1; ++j) {
-        av[i][j] = av_next[i][j];
+        ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L10::ELEMS0][L10::ELEMS1];
+    // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
+    for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; ++j) {
-        bv[i][j] = bv_next[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        bool bits[AV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < AV_VEC; ++v)
+          bits[v] = rm[i][0] < M && ka[0][j + v] < K;
+        tilec::rt::load_vec<AV_VEC, false>(&av[i][j], a + rm[i][0] * lda + ka[0][j], bits,
+                                           tilec::rt::to_f16(0.0f),
+                                           rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
+    // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    int kb[L12::ELEMS0][L12::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L12::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L12::ELEMS1; ++j) {
+        kb[i][j] = k0 + L13::coord0(i);
+      }
+    }
+    // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    __half bv[L14::ELEMS0][L14::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L14::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        bool bits[BV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < BV_VEC; ++v)
+          bits[v] = kb[i][0] < K && rn[0][j + v] < N;
+        tilec::rt::load_vec<BV_VEC, false>(&bv[i][j], b + kb[i][0] * ldb + rn[0][j], bits,
+                                           tilec::rt::to_f16(0.0f),
+                                           kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
+      }
+    }
+    // dot.cpp:31: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
+    for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
-        tilec::rt::store_vec<AV_NEXT_VEC, true>(&av_smem[L9::coord0(i) * 34 + L9::coord1(j)],
-                                                &av[i][j]);
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 34 + L11::coord1(j)],
+                                           &av[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
+    for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
-        tilec::rt::store_vec<BV_NEXT_VEC, true>(&bv_smem[L10::coord0(i) * 64 + L10::coord1(j)],
-                                                &bv[i][j]);
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 64 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
-    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
-    if (k0 + BK < K) {
-      // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-      int ka_next[L11::ELEMS0][L11::ELEMS1];
-      TILEC_UNROLL
-      for (int i = 0; i < L11::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L11::ELEMS1; ++j) {
-          ka_next[i][j] = k0 + BK + L12::coord0(j);
-        }
-      }
-      // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-      int kb_next[L13::ELEMS0][L13::ELEMS1];
-      TILEC_UNROLL
-      for (int i = 0; i < L13::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L13::ELEMS1; ++j) {
-          kb_next[i][j] = k0 + BK + L14::coord0(i);
-        }
-      }
-      // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L9::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC_1) {
-          bool bits[AV_NEXT_VEC_1];
-          TILEC_UNROLL
-          for (int v = 0; v < AV_NEXT_VEC_1; ++v)
-            bits[v] = rm[i][0] < M && ka_next[0][j + v] < K;
-          tilec::rt::load_vec<AV_NEXT_VEC_1, false>(
-              &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], bits, tilec::rt::to_f16(0.0f),
-              rm[i][0] < M && ka_next[0][j + AV_NEXT_VEC_1 - 1] < K);
-        }
-      }
-      // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L10::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC_1) {
-          bool bits[BV_NEXT_VEC_1];
-          TILEC_UNROLL
-          for (int v = 0; v < BV_NEXT_VEC_1; ++v)
-            bits[v] = kb_next[i][0] < K && rn[0][j + v] < N;
-          tilec::rt::load_vec<BV_NEXT_VEC_1, false>(
-              &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], bits, tilec::rt::to_f16(0.0f),
-              kb_next[i][0] < K && rn[0][j + BV_NEXT_VEC_1 - 1] < N);
-        }
-      }
-    }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
     __syncthreads();
     // k by k: column k of av_smem at this thread's rows times row k of bv_smem
     // at its columns
@@ -904,7 +680,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:32: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -929,20 +705,18 @@ constexpr int BN = 64;  // meta-parameter
 constexpr int BK = 32;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int AV_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int BV_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int AV_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int BV_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int BV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 16x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
 using L0 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, BM, BN>;
 // tile 1x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread, replicated
-using L1 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BN>;
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BN>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BN>, 0>;
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BN>, 0>;
 // tile 1x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
 using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BN>;
@@ -951,35 +725,34 @@ using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BN>;
 using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BN>, 0>;
 // tile 16x1: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L5 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>;
+using L5 = tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
 // tile 16x1: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
 using L7 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
-// tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
-// thread
-using L9 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, BM, BK>;
-// tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
-// thread
-using L10 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, BK, BN>;
 // tile 1x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread, replicated
-using L11 = tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>;
+using L9 = tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L12 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_NEXT_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>, 0>;
+using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L11 = tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, BM, BK>;
 // tile 32x1: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L13 = tilec::rt::Blocked2<1, BV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>;
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L14 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_NEXT_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L13 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L14 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, BN>;
 constexpr int SMEM_BYTES = 5184;  // shared memory per block
 // registers: about 9 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
@@ -989,15 +762,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
-  // dot.cpp:18: int pid = tl::program_id(0);
+  // dot.cpp:19: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:19: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:20: int pid_m = pid / num_n;
+  // dot.cpp:21: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:21: int pid_n = pid % num_n;
+  // dot.cpp:22: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:24: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1006,7 +779,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:23: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1023,7 +796,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn_store[i][j] = pid_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:22: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -1040,134 +813,65 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-  __half av_next[L9::ELEMS0][L9::ELEMS1];
-  // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-  __half bv_next[L10::ELEMS0][L10::ELEMS1];
-  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
-  if (0 < K) {
-    // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka_next[L11::ELEMS0][L11::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        ka_next[i][j] = L12::coord0(j);
-      }
-    }
-    // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb_next[L13::ELEMS0][L13::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L13::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L13::ELEMS1; ++j) {
-        kb_next[i][j] = L14::coord0(i);
-      }
-    }
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
-        tilec::rt::load_vec_if<AV_NEXT_VEC, true>(&av_next[i][j],
-                                                  a + rm[i][0] * lda + ka_next[0][j],
-                                                  rm[i][0] < M && ka_next[0][j] < K,
-                                                  tilec::rt::to_f16(0.0f));
-      }
-    }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
-        tilec::rt::load_vec_if<BV_NEXT_VEC, true>(&bv_next[i][j],
-                                                  b + kb_next[i][0] * ldb + rn[0][j],
-                                                  kb_next[i][0] < K && rn[0][j] < N,
-                                                  tilec::rt::to_f16(0.0f));
-      }
-    }
-  }
-  // dot.cpp:25: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L9::ELEMS0][L9::ELEMS1];
+    // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L9::ELEMS1; ++j) {
-        av[i][j] = av_next[i][j];
+        ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L10::ELEMS0][L10::ELEMS1];
+    // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
+    for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; ++j) {
-        bv[i][j] = bv_next[i][j];
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::load_vec_if<AV_VEC, true>(&av[i][j], a + rm[i][0] * lda + ka[0][j],
+                                             rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
+    // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    int kb[L12::ELEMS0][L12::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L12::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L12::ELEMS1; ++j) {
+        kb[i][j] = k0 + L13::coord0(i);
+      }
+    }
+    // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    __half bv[L14::ELEMS0][L14::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L14::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::load_vec_if<BV_VEC, true>(&bv[i][j], b + kb[i][0] * ldb + rn[0][j],
+                                             kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
+      }
+    }
+    // dot.cpp:31: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
+    for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC) {
-        tilec::rt::store_vec<AV_NEXT_VEC, true>(&av_smem[L9::coord0(i) * 34 + L9::coord1(j)],
-                                                &av[i][j]);
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 34 + L11::coord1(j)],
+                                           &av[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L10::ELEMS0; ++i) {
+    for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC) {
-        tilec::rt::store_vec<BV_NEXT_VEC, true>(&bv_smem[L10::coord0(i) * 64 + L10::coord1(j)],
-                                                &bv[i][j]);
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 64 + L14::coord1(j)],
+                                           &bv[i][j]);
       }
     }
-    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
-    if (k0 + BK < K) {
-      // dot.cpp:26: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-      int ka_next[L11::ELEMS0][L11::ELEMS1];
-      TILEC_UNROLL
-      for (int i = 0; i < L11::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L11::ELEMS1; ++j) {
-          ka_next[i][j] = k0 + BK + L12::coord0(j);
-        }
-      }
-      // dot.cpp:27: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-      int kb_next[L13::ELEMS0][L13::ELEMS1];
-      TILEC_UNROLL
-      for (int i = 0; i < L13::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L13::ELEMS1; ++j) {
-          kb_next[i][j] = k0 + BK + L14::coord0(i);
-        }
-      }
-      // dot.cpp:28: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L9::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L9::ELEMS1; j += AV_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<AV_NEXT_VEC_1, true>(
-              &av_next[i][j], a + rm[i][0] * lda + ka_next[0][j], rm[i][0] < M && ka_next[0][j] < K,
-              tilec::rt::to_f16(0.0f));
-        }
-      }
-      // dot.cpp:29: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-      TILEC_UNROLL
-      for (int i = 0; i < L10::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L10::ELEMS1; j += BV_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<BV_NEXT_VEC_1, true>(
-              &bv_next[i][j], b + kb_next[i][0] * ldb + rn[0][j], kb_next[i][0] < K && rn[0][j] < N,
-              tilec::rt::to_f16(0.0f));
-        }
-      }
-    }
-    // dot.cpp:30: acc = tl::dot(av, bv, acc);
     __syncthreads();
     // k by k: column k of av_smem at this thread's rows times row k of bv_smem
     // at its columns
@@ -1192,7 +896,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:32: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1297,11 +1001,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   hip_bfloat16 *av_smem = reinterpret_cast<hip_bfloat16 *>(smem + 0);
   hip_bfloat16 *bv_smem = reinterpret_cast<hip_bfloat16 *>(smem + 4224);
-  // dot.cpp:45: int pid = tl::program_id(0);
+  // dot.cpp:46: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:46: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:47: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:49: auto rk = tl::arange<0, BK>();
+  // dot.cpp:50: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1312,7 +1016,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:47: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:48: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1329,7 +1033,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:50: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:51: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   hip_bfloat16 av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1344,7 +1048,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                          rm[i][0] < M && rk[j + AV_VEC - 1] < K);
     }
   }
-  // dot.cpp:48: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:49: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1361,7 +1065,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:52: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:53: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   hip_bfloat16 bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1376,7 +1080,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                          rk_load[i] < K && rn[0][j + BV_VEC - 1] < N);
     }
   }
-  // dot.cpp:54: auto cv = tl::dot(av, bv);
+  // dot.cpp:55: auto cv = tl::dot(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1422,7 +1126,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       }
     }
   }
-  // dot.cpp:55: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:56: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1499,11 +1203,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   hip_bfloat16 *av_smem = reinterpret_cast<hip_bfloat16 *>(smem + 0);
   hip_bfloat16 *bv_smem = reinterpret_cast<hip_bfloat16 *>(smem + 4224);
-  // dot.cpp:45: int pid = tl::program_id(0);
+  // dot.cpp:46: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:46: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:47: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:49: auto rk = tl::arange<0, BK>();
+  // dot.cpp:50: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1514,7 +1218,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:47: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:48: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1531,7 +1235,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:50: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:51: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   hip_bfloat16 av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1541,7 +1245,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                            rm[i][0] < M && rk[j] < K, tilec::rt::to_bf16(0.0f));
     }
   }
-  // dot.cpp:48: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:49: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1558,7 +1262,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:52: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:53: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   hip_bfloat16 bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1569,7 +1273,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                            tilec::rt::to_bf16(0.0f));
     }
   }
-  // dot.cpp:54: auto cv = tl::dot(av, bv);
+  // dot.cpp:55: auto cv = tl::dot(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1615,7 +1319,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       }
     }
   }
-  // dot.cpp:55: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:56: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1728,11 +1432,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:67: int pid = tl::program_id(0);
+  // dot.cpp:68: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1741,7 +1445,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1758,7 +1462,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -1775,10 +1479,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -1787,7 +1491,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1801,7 +1505,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -1810,7 +1514,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -1824,7 +1528,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:78: acc = tl::dot(av, bv, acc);
+    // dot.cpp:79: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1865,7 +1569,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1948,11 +1652,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:67: int pid = tl::program_id(0);
+  // dot.cpp:68: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1961,7 +1665,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1978,7 +1682,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -1995,10 +1699,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2007,7 +1711,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2017,7 +1721,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              rm[i][0] < M && ka[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2026,7 +1730,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -2036,7 +1740,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              kb[i][0] < K && rn[0][j] < N, 0.0f);
       }
     }
-    // dot.cpp:78: acc = tl::dot(av, bv, acc);
+    // dot.cpp:79: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2077,7 +1781,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2190,11 +1894,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:67: int pid = tl::program_id(0);
+  // dot.cpp:68: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2203,7 +1907,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2220,7 +1924,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -2237,10 +1941,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2249,7 +1953,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2263,7 +1967,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2272,7 +1976,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -2286,7 +1990,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:80: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2327,7 +2031,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2410,11 +2114,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:67: int pid = tl::program_id(0);
+  // dot.cpp:68: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2423,7 +2127,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2440,7 +2144,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -2457,10 +2161,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2469,7 +2173,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2479,7 +2183,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              rm[i][0] < M && ka[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2488,7 +2192,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -2498,7 +2202,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              kb[i][0] < K && rn[0][j] < N, 0.0f);
       }
     }
-    // dot.cpp:80: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2539,7 +2243,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2652,11 +2356,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:67: int pid = tl::program_id(0);
+  // dot.cpp:68: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2665,7 +2369,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2682,7 +2386,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -2699,10 +2403,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2711,7 +2415,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2725,7 +2429,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2734,7 +2438,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -2748,7 +2452,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:80: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2789,7 +2493,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2872,11 +2576,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:67: int pid = tl::program_id(0);
+  // dot.cpp:68: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:68: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:71: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2885,7 +2589,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:70: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2902,7 +2606,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:69: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -2919,10 +2623,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:72: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:73: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2931,7 +2635,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:75: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2941,7 +2645,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              rm[i][0] < M && ka[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:74: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2950,7 +2654,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:76: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -2960,7 +2664,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              kb[i][0] < K && rn[0][j] < N, 0.0f);
       }
     }
-    // dot.cpp:80: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3001,7 +2705,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:82: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3086,11 +2790,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *av_smem = reinterpret_cast<int8_t *>(smem + 0);
   int8_t *bv_smem = reinterpret_cast<int8_t *>(smem + 1152);
-  // dot.cpp:98: int pid = tl::program_id(0);
+  // dot.cpp:99: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:99: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:100: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:101: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:102: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -3099,7 +2803,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rn[i][j] = pid % num_n * BN + L1::coord0(j);
     }
   }
-  // dot.cpp:100: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:101: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3108,7 +2812,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rm[i][j] = pid / num_n * BM + L3::coord0(i);
     }
   }
-  // dot.cpp:102: auto cmask = (rm < M) & (rn < N);
+  // dot.cpp:103: auto cmask = (rm < M) & (rn < N);
   bool cmask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3117,7 +2821,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       cmask[i][j] = rm[i][0] < M && rn[0][j] < N;
     }
   }
-  // dot.cpp:103: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
+  // dot.cpp:104: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
   int acc[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3127,10 +2831,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                           0, cmask[i][j + ACC_VEC - 1]);
     }
   }
-  // dot.cpp:104: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:105: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:105: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:106: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -3139,7 +2843,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         ka[i][j] = k0 + L1::coord0(j);
       }
     }
-    // dot.cpp:107: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
+    // dot.cpp:108: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
     int8_t av[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3153,7 +2857,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                            int8_t{0}, rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:106: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:107: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3162,7 +2866,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         kb[i][j] = k0 + L3::coord0(i);
       }
     }
-    // dot.cpp:108: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
+    // dot.cpp:109: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
     int8_t bv[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3176,7 +2880,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                            int8_t{0}, kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:109: acc = tl::dot(av, bv, acc);
+    // dot.cpp:110: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3218,7 +2922,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
   }
-  // dot.cpp:111: tl::store(c + rm * ldc + rn, acc, cmask);
+  // dot.cpp:112: tl::store(c + rm * ldc + rn, acc, cmask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3267,11 +2971,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *av_smem = reinterpret_cast<int8_t *>(smem + 0);
   int8_t *bv_smem = reinterpret_cast<int8_t *>(smem + 1152);
-  // dot.cpp:98: int pid = tl::program_id(0);
+  // dot.cpp:99: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:99: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:100: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:101: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:102: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -3280,7 +2984,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rn[i][j] = pid % num_n * BN + L1::coord0(j);
     }
   }
-  // dot.cpp:100: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:101: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3289,7 +2993,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rm[i][j] = pid / num_n * BM + L3::coord0(i);
     }
   }
-  // dot.cpp:102: auto cmask = (rm < M) & (rn < N);
+  // dot.cpp:103: auto cmask = (rm < M) & (rn < N);
   bool cmask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3298,7 +3002,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       cmask[i][j] = rm[i][0] < M && rn[0][j] < N;
     }
   }
-  // dot.cpp:103: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
+  // dot.cpp:104: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
   int acc[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3308,10 +3012,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                             0);
     }
   }
-  // dot.cpp:104: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:105: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:105: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:106: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -3320,7 +3024,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         ka[i][j] = k0 + L1::coord0(j);
       }
     }
-    // dot.cpp:107: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
+    // dot.cpp:108: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
     int8_t av[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3330,7 +3034,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                              rm[i][0] < M && ka[0][j] < K, int8_t{0});
       }
     }
-    // dot.cpp:106: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:107: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3339,7 +3043,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         kb[i][j] = k0 + L3::coord0(i);
       }
     }
-    // dot.cpp:108: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
+    // dot.cpp:109: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
     int8_t bv[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3349,7 +3053,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                              kb[i][0] < K && rn[0][j] < N, int8_t{0});
       }
     }
-    // dot.cpp:109: acc = tl::dot(av, bv, acc);
+    // dot.cpp:110: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3391,7 +3095,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
   }
-  // dot.cpp:111: tl::store(c + rm * ldc + rn, acc, cmask);
+  // dot.cpp:112: tl::store(c + rm * ldc + rn, acc, cmask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3494,11 +3198,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
-  // dot.cpp:122: int pid = tl::program_id(0);
+  // dot.cpp:123: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:123: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:124: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:126: auto rk = tl::arange<0, BK>();
+  // dot.cpp:127: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -3509,7 +3213,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:124: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:125: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3526,7 +3230,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:127: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:128: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __half av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3541,7 +3245,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                          rm[i][0] < M && rk[j + AV_VEC - 1] < K);
     }
   }
-  // dot.cpp:125: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:126: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -3558,7 +3262,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:129: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:130: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __half bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3573,7 +3277,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                          rk_load[i] < K && rn[0][j + BV_VEC - 1] < N);
     }
   }
-  // dot.cpp:131: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
+  // dot.cpp:132: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3627,7 +3331,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       cv[i][j] = tilec::rt::to_f16(cv_sum[i][j]);
     }
   }
-  // dot.cpp:132: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:133: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3697,11 +3401,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
-  // dot.cpp:122: int pid = tl::program_id(0);
+  // dot.cpp:123: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:123: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:124: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:126: auto rk = tl::arange<0, BK>();
+  // dot.cpp:127: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -3712,7 +3416,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:124: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:125: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3729,7 +3433,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:127: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:128: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __half av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3739,7 +3443,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                            rm[i][0] < M && rk[j] < K, tilec::rt::to_f16(0.0f));
     }
   }
-  // dot.cpp:125: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:126: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -3756,7 +3460,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:129: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:130: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __half bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3766,7 +3470,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                            rk_load[i] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
     }
   }
-  // dot.cpp:131: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
+  // dot.cpp:132: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3820,7 +3524,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       cv[i][j] = tilec::rt::to_f16(cv_sum[i][j]);
     }
   }
-  // dot.cpp:132: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:133: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3929,11 +3633,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
-  // dot.cpp:143: int pid = tl::program_id(0);
+  // dot.cpp:144: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:144: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:145: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:147: auto acc = tl::zeros<tl::half, BM, BN>();
+  // dot.cpp:148: auto acc = tl::zeros<tl::half, BM, BN>();
   __half acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -3942,7 +3646,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       acc[i][j] = tilec::rt::to_f16(0.0f);
     }
   }
-  // dot.cpp:146: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:147: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -3959,7 +3663,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:145: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:146: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -3976,10 +3680,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:148: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:149: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:149: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:150: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3988,7 +3692,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:151: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:152: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4003,7 +3707,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:150: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:151: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -4012,7 +3716,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:152: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:153: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -4027,7 +3731,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:153: acc = tl::dot(av, bv, acc);
+    // dot.cpp:154: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4084,7 +3788,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       }
     }
   }
-  // dot.cpp:155: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:156: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -4166,11 +3870,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
-  // dot.cpp:143: int pid = tl::program_id(0);
+  // dot.cpp:144: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:144: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:145: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:147: auto acc = tl::zeros<tl::half, BM, BN>();
+  // dot.cpp:148: auto acc = tl::zeros<tl::half, BM, BN>();
   __half acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4179,7 +3883,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       acc[i][j] = tilec::rt::to_f16(0.0f);
     }
   }
-  // dot.cpp:146: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:147: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4196,7 +3900,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:145: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:146: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -4213,10 +3917,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:148: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:149: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:149: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:150: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -4225,7 +3929,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:151: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:152: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4235,7 +3939,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                              rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:150: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:151: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -4244,7 +3948,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:152: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:153: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -4254,7 +3958,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                              kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:153: acc = tl::dot(av, bv, acc);
+    // dot.cpp:154: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4311,7 +4015,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       }
     }
   }
-  // dot.cpp:155: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:156: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -4409,11 +4113,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:167: int pid = tl::program_id(0);
+  // dot.cpp:168: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:168: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:169: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:171: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:172: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4422,7 +4126,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:170: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:171: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4439,7 +4143,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:169: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:170: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -4448,10 +4152,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rm[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:172: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:173: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:173: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:174: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L3::ELEMS0][L3::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -4460,7 +4164,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         ka[i][j] = k0 + L4::coord0(j);
       }
     }
-    // dot.cpp:175: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:176: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4475,7 +4179,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:174: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:175: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -4484,7 +4188,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         kb[i][j] = k0 + L8::coord0(i);
       }
     }
-    // dot.cpp:176: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:177: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -4493,7 +4197,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         bv[i][j] = (kb[i][0] < K && rn[0][j] < N) ? (b + kb[i][0] * ldb)[rn[0][j]] : tilec::rt::to_f16(0.0f);
       }
     }
-    // dot.cpp:177: acc += tl::dot(av, bv) * 2.0f;
+    // dot.cpp:178: acc += tl::dot(av, bv) * 2.0f;
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4548,7 +4252,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       }
     }
   }
-  // dot.cpp:179: auto bv = tl::load(bias + rn, rn < N, 0.0f);
+  // dot.cpp:180: auto bv = tl::load(bias + rn, rn < N, 0.0f);
   float bv_1[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4557,7 +4261,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       bv_1[i][j] = (rn[i][j] < N) ? bias[rn[i][j]] : 0.0f;
     }
   }
-  // dot.cpp:180: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
+  // dot.cpp:181: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
   __syncthreads();
   if (L1::is_owner()) {  // one writer per element
     TILEC_UNROLL
@@ -4647,11 +4351,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:167: int pid = tl::program_id(0);
+  // dot.cpp:168: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:168: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:169: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:171: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:172: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4660,7 +4364,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:170: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:171: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4677,7 +4381,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:169: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:170: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -4686,10 +4390,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rm[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:172: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:173: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:173: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:174: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L3::ELEMS0][L3::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -4698,7 +4402,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         ka[i][j] = k0 + L4::coord0(j);
       }
     }
-    // dot.cpp:175: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:176: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4708,7 +4412,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                              rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:174: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:175: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -4717,7 +4421,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         kb[i][j] = k0 + L8::coord0(i);
       }
     }
-    // dot.cpp:176: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:177: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -4726,7 +4430,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         bv[i][j] = (kb[i][0] < K && rn[0][j] < N) ? (b + kb[i][0] * ldb)[rn[0][j]] : tilec::rt::to_f16(0.0f);
       }
     }
-    // dot.cpp:177: acc += tl::dot(av, bv) * 2.0f;
+    // dot.cpp:178: acc += tl::dot(av, bv) * 2.0f;
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4781,7 +4485,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       }
     }
   }
-  // dot.cpp:179: auto bv = tl::load(bias + rn, rn < N, 0.0f);
+  // dot.cpp:180: auto bv = tl::load(bias + rn, rn < N, 0.0f);
   float bv_1[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4790,7 +4494,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       bv_1[i][j] = (rn[i][j] < N) ? bias[rn[i][j]] : 0.0f;
     }
   }
-  // dot.cpp:180: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
+  // dot.cpp:181: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
   __syncthreads();
   if (L1::is_owner()) {  // one writer per element
     TILEC_UNROLL

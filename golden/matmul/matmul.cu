@@ -2,13 +2,14 @@
 // Do not edit by hand: edit the kernel source and run tilec again.
 #include <tilec/cuda/runtime.cuh>
 
-// matmul_kernel<64, 64, 32, 8, 4, false>: one instantiation
-namespace matmul_kernel_64_64_32_8_4_0 {
+// matmul_kernel<64, 64, 32, 8, 4, 3, false>: one instantiation
+namespace matmul_kernel_64_64_32_8_4_3_0 {
 constexpr int BLOCK_M = 64;  // meta-parameter
 constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
@@ -49,25 +50,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -78,7 +79,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -89,7 +90,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -98,13 +99,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -113,7 +114,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -122,10 +123,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -134,7 +135,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:51: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -143,7 +144,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -192,7 +193,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -200,7 +201,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -209,7 +210,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -218,7 +219,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -227,7 +228,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -236,7 +237,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -274,6 +275,7 @@ constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
@@ -308,36 +310,36 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
-constexpr int SMEM_BYTES = 9728;  // shared memory per block
-// registers: about 112 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
-// the real count)
+constexpr int SMEM_BYTES = 29184;  // shared memory per block
+// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
+  __half (*a_tile_smem)[64 * 40] = reinterpret_cast<__half (*)[64 * 40]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 72] = reinterpret_cast<__half (*)[32 * 72]>(smem + 15360);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -348,7 +350,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -359,7 +361,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -368,13 +370,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -383,7 +385,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -392,65 +394,100 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
+    // b_tile_smem (cp.async), one commit group per stage
+    if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
+                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 72 + L6::coord1(j)],
+                                 b_ptrs[i][j],
+                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
-    __half a_tile[L4::ELEMS0][L4::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile[i][j], a_ptrs[i][j],
-                                                 offs_am[i] < M && offs_k[j] < K - k * BLOCK_K,
-                                                 tilec::rt::to_f16(0.0f));
-      }
-    }
-    // matmul.cpp:51: auto b_tile = tl::load(
-    __half b_tile[L6::ELEMS0][L6::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-        tilec::rt::load_vec_if<B_TILE_VEC, true>(
-            &b_tile[i][j], b_ptrs[i][j], offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N,
-            tilec::rt::to_f16(0.0f));
-      }
-    }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
     __syncthreads();
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration
+    if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-        tilec::rt::store_vec<A_TILE_VEC, true>(&a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)],
-                                               &a_tile[i][j]);
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
+              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[copy_stage][L6::coord0(i) * 72 + L6::coord1(j)], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
+        }
       }
     }
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-        tilec::rt::store_vec<B_TILE_VEC, true>(&b_tile_smem[L6::coord0(i) * 72 + L6::coord1(j)],
-                                               &b_tile[i][j]);
-      }
-    }
-    __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
+    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
         tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 72 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 72 + L7::b_col(j)]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -468,7 +505,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -476,7 +513,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -484,8 +521,12 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
       }
     }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  tilec::rt::cp_async_wait<0>();
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -494,7 +535,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -503,7 +544,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -512,7 +553,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -542,14 +583,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
 
 } // namespace aligned
 
-} // namespace matmul_kernel_64_64_32_8_4_0
+} // namespace matmul_kernel_64_64_32_8_4_3_0
 
-/// Launches matmul_kernel<64, 64, 32, 8, 4, false> on `stream` with
-/// matmul_kernel_64_64_32_8_4_0::NUM_THREADS threads per block.
-cudaError_t launch_matmul_kernel_64_64_32_8_4_0(dim3 grid, cudaStream_t stream, const __half *a,
-                                                const __half *b, __half *c, int M, int N, int K,
-                                                int stride_am, int stride_ak, int stride_bk,
-                                                int stride_bn, int stride_cm, int stride_cn) {
+/// Launches matmul_kernel<64, 64, 32, 8, 4, 3, false> on `stream` with
+/// matmul_kernel_64_64_32_8_4_3_0::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_64_64_32_8_4_3_0(dim3 grid, cudaStream_t stream, const __half *a,
+                                                  const __half *b, __half *c, int M, int N, int K,
+                                                  int stride_am, int stride_ak, int stride_bk,
+                                                  int stride_bn, int stride_cm, int stride_cn) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
   // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
@@ -560,34 +601,35 @@ cudaError_t launch_matmul_kernel_64_64_32_8_4_0(dim3 grid, cudaStream_t stream, 
                        stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(matmul_kernel_64_64_32_8_4_0::NUM_THREADS);
+  config.blockDim = dim3(matmul_kernel_64_64_32_8_4_3_0::NUM_THREADS);
   config.stream = stream;
   if (aligned)
-    return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_0::aligned::matmul_kernel, a, b,
+    return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_0::aligned::matmul_kernel, a, b,
                               c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
                               stride_cn);
-  return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_0::matmul_kernel, a, b, c, M, N, K,
-                            stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+  return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_0::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_matmul_kernel_64_64_32_8_4_0(cudaStream_t stream, const __half *a,
-                                                const __half *b, __half *c, int M, int N, int K,
-                                                int stride_am, int stride_ak, int stride_bk,
-                                                int stride_bn, int stride_cm, int stride_cn) {
+cudaError_t launch_matmul_kernel_64_64_32_8_4_3_0(cudaStream_t stream, const __half *a,
+                                                  const __half *b, __half *c, int M, int N, int K,
+                                                  int stride_am, int stride_ak, int stride_bk,
+                                                  int stride_bn, int stride_cm, int stride_cn) {
   const dim3 grid(
-      tilec::rt::cdiv(M, matmul_kernel_64_64_32_8_4_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_64_64_32_8_4_0::BLOCK_N));
-  return launch_matmul_kernel_64_64_32_8_4_0(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
-                                             stride_bk, stride_bn, stride_cm, stride_cn);
+      tilec::rt::cdiv(M, matmul_kernel_64_64_32_8_4_3_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_64_64_32_8_4_3_0::BLOCK_N));
+  return launch_matmul_kernel_64_64_32_8_4_3_0(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
+                                               stride_bk, stride_bn, stride_cm, stride_cn);
 }
 
-// matmul_kernel<64, 64, 32, 8, 4, true>: one instantiation
-namespace matmul_kernel_64_64_32_8_4_1 {
+// matmul_kernel<64, 64, 32, 8, 4, 3, true>: one instantiation
+namespace matmul_kernel_64_64_32_8_4_3_1 {
 constexpr int BLOCK_M = 64;  // meta-parameter
 constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = true;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
@@ -628,25 +670,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -657,7 +699,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -668,7 +710,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -677,13 +719,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -692,7 +734,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -701,10 +743,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -713,7 +755,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:51: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -722,7 +764,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -771,7 +813,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -779,7 +821,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -788,7 +830,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:59: accumulator = relu(accumulator);
+  // matmul.cpp:61: accumulator = relu(accumulator);
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -796,7 +838,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = (accumulator[i][j] < 0.0f) ? 0.0f : accumulator[i][j];
     }
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -805,7 +847,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -814,7 +856,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -823,7 +865,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -861,6 +903,7 @@ constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = true;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
@@ -895,36 +938,36 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
-constexpr int SMEM_BYTES = 9728;  // shared memory per block
-// registers: about 112 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
-// the real count)
+constexpr int SMEM_BYTES = 29184;  // shared memory per block
+// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
+  __half (*a_tile_smem)[64 * 40] = reinterpret_cast<__half (*)[64 * 40]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 72] = reinterpret_cast<__half (*)[32 * 72]>(smem + 15360);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -935,7 +978,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -946,7 +989,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -955,13 +998,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -970,7 +1013,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -979,65 +1022,100 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
+    // b_tile_smem (cp.async), one commit group per stage
+    if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
+                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 72 + L6::coord1(j)],
+                                 b_ptrs[i][j],
+                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
-    __half a_tile[L4::ELEMS0][L4::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile[i][j], a_ptrs[i][j],
-                                                 offs_am[i] < M && offs_k[j] < K - k * BLOCK_K,
-                                                 tilec::rt::to_f16(0.0f));
-      }
-    }
-    // matmul.cpp:51: auto b_tile = tl::load(
-    __half b_tile[L6::ELEMS0][L6::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-        tilec::rt::load_vec_if<B_TILE_VEC, true>(
-            &b_tile[i][j], b_ptrs[i][j], offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N,
-            tilec::rt::to_f16(0.0f));
-      }
-    }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
     __syncthreads();
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration
+    if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-        tilec::rt::store_vec<A_TILE_VEC, true>(&a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)],
-                                               &a_tile[i][j]);
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
+              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[copy_stage][L6::coord0(i) * 72 + L6::coord1(j)], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
+        }
       }
     }
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-        tilec::rt::store_vec<B_TILE_VEC, true>(&b_tile_smem[L6::coord0(i) * 72 + L6::coord1(j)],
-                                               &b_tile[i][j]);
-      }
-    }
-    __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
+    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
         tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 72 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 72 + L7::b_col(j)]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -1055,7 +1133,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1063,7 +1141,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1071,8 +1149,12 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
       }
     }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
-  // matmul.cpp:59: accumulator = relu(accumulator);
+  tilec::rt::cp_async_wait<0>();
+  // matmul.cpp:61: accumulator = relu(accumulator);
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1080,7 +1162,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = (accumulator[i][j] < 0.0f) ? 0.0f : accumulator[i][j];
     }
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1089,7 +1171,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1098,7 +1180,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1107,7 +1189,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1137,14 +1219,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
 
 } // namespace aligned
 
-} // namespace matmul_kernel_64_64_32_8_4_1
+} // namespace matmul_kernel_64_64_32_8_4_3_1
 
-/// Launches matmul_kernel<64, 64, 32, 8, 4, true> on `stream` with
-/// matmul_kernel_64_64_32_8_4_1::NUM_THREADS threads per block.
-cudaError_t launch_matmul_kernel_64_64_32_8_4_1(dim3 grid, cudaStream_t stream, const __half *a,
-                                                const __half *b, __half *c, int M, int N, int K,
-                                                int stride_am, int stride_ak, int stride_bk,
-                                                int stride_bn, int stride_cm, int stride_cn) {
+/// Launches matmul_kernel<64, 64, 32, 8, 4, 3, true> on `stream` with
+/// matmul_kernel_64_64_32_8_4_3_1::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_64_64_32_8_4_3_1(dim3 grid, cudaStream_t stream, const __half *a,
+                                                  const __half *b, __half *c, int M, int N, int K,
+                                                  int stride_am, int stride_ak, int stride_bk,
+                                                  int stride_bn, int stride_cm, int stride_cn) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
   // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
@@ -1155,23 +1237,23 @@ cudaError_t launch_matmul_kernel_64_64_32_8_4_1(dim3 grid, cudaStream_t stream, 
                        stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(matmul_kernel_64_64_32_8_4_1::NUM_THREADS);
+  config.blockDim = dim3(matmul_kernel_64_64_32_8_4_3_1::NUM_THREADS);
   config.stream = stream;
   if (aligned)
-    return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_1::aligned::matmul_kernel, a, b,
+    return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_1::aligned::matmul_kernel, a, b,
                               c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
                               stride_cn);
-  return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_1::matmul_kernel, a, b, c, M, N, K,
-                            stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+  return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_1::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_matmul_kernel_64_64_32_8_4_1(cudaStream_t stream, const __half *a,
-                                                const __half *b, __half *c, int M, int N, int K,
-                                                int stride_am, int stride_ak, int stride_bk,
-                                                int stride_bn, int stride_cm, int stride_cn) {
+cudaError_t launch_matmul_kernel_64_64_32_8_4_3_1(cudaStream_t stream, const __half *a,
+                                                  const __half *b, __half *c, int M, int N, int K,
+                                                  int stride_am, int stride_ak, int stride_bk,
+                                                  int stride_bn, int stride_cm, int stride_cn) {
   const dim3 grid(
-      tilec::rt::cdiv(M, matmul_kernel_64_64_32_8_4_1::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_64_64_32_8_4_1::BLOCK_N));
-  return launch_matmul_kernel_64_64_32_8_4_1(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
-                                             stride_bk, stride_bn, stride_cm, stride_cn);
+      tilec::rt::cdiv(M, matmul_kernel_64_64_32_8_4_3_1::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_64_64_32_8_4_3_1::BLOCK_N));
+  return launch_matmul_kernel_64_64_32_8_4_3_1(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
+                                               stride_bk, stride_bn, stride_cm, stride_cn);
 }

@@ -2,13 +2,14 @@
 // Do not edit by hand: edit the kernel source and run tilec again.
 #include <tilec/hip/runtime.hpp>
 
-// matmul_kernel<64, 64, 32, 8, 4, false>: one instantiation
-namespace matmul_kernel_64_64_32_8_4_0 {
+// matmul_kernel<64, 64, 32, 8, 4, 3, false>: one instantiation
+namespace matmul_kernel_64_64_32_8_4_3_0 {
 constexpr int BLOCK_M = 64;  // meta-parameter
 constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
@@ -49,25 +50,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4352);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -78,7 +79,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -89,7 +90,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -98,13 +99,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -113,7 +114,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -122,10 +123,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -134,7 +135,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:51: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -143,7 +144,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -182,7 +183,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -190,7 +191,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -199,7 +200,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -208,7 +209,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -217,7 +218,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -226,7 +227,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -265,6 +266,7 @@ constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
@@ -310,25 +312,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4352);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -339,7 +341,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -350,7 +352,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -359,13 +361,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -374,7 +376,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -383,10 +385,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -397,7 +399,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
                                                  tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul.cpp:51: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -408,7 +410,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
             tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -449,7 +451,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -457,7 +459,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -466,7 +468,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -475,7 +477,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -484,7 +486,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -493,7 +495,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -524,14 +526,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
 
 } // namespace aligned
 
-} // namespace matmul_kernel_64_64_32_8_4_0
+} // namespace matmul_kernel_64_64_32_8_4_3_0
 
-/// Launches matmul_kernel<64, 64, 32, 8, 4, false> on `stream` with
-/// matmul_kernel_64_64_32_8_4_0::NUM_THREADS threads per block.
-hipError_t launch_matmul_kernel_64_64_32_8_4_0(dim3 grid, hipStream_t stream, const __half *a,
-                                               const __half *b, __half *c, int M, int N, int K,
-                                               int stride_am, int stride_ak, int stride_bk,
-                                               int stride_bn, int stride_cm, int stride_cn) {
+/// Launches matmul_kernel<64, 64, 32, 8, 4, 3, false> on `stream` with
+/// matmul_kernel_64_64_32_8_4_3_0::NUM_THREADS threads per block.
+hipError_t launch_matmul_kernel_64_64_32_8_4_3_0(dim3 grid, hipStream_t stream, const __half *a,
+                                                 const __half *b, __half *c, int M, int N, int K,
+                                                 int stride_am, int stride_ak, int stride_bk,
+                                                 int stride_bn, int stride_cm, int stride_cn) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
   // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
@@ -541,35 +543,36 @@ hipError_t launch_matmul_kernel_64_64_32_8_4_0(dim3 grid, hipStream_t stream, co
                        stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
                        stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
   if (aligned) {
-    hipLaunchKernelGGL(matmul_kernel_64_64_32_8_4_0::aligned::matmul_kernel, grid,
-                       dim3(matmul_kernel_64_64_32_8_4_0::NUM_THREADS), 0, stream, a, b, c, M, N, K,
-                       stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+    hipLaunchKernelGGL(matmul_kernel_64_64_32_8_4_3_0::aligned::matmul_kernel, grid,
+                       dim3(matmul_kernel_64_64_32_8_4_3_0::NUM_THREADS), 0, stream, a, b, c, M, N,
+                       K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
   } else {
-    hipLaunchKernelGGL(matmul_kernel_64_64_32_8_4_0::matmul_kernel, grid,
-                       dim3(matmul_kernel_64_64_32_8_4_0::NUM_THREADS), 0, stream, a, b, c, M, N, K,
-                       stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+    hipLaunchKernelGGL(matmul_kernel_64_64_32_8_4_3_0::matmul_kernel, grid,
+                       dim3(matmul_kernel_64_64_32_8_4_3_0::NUM_THREADS), 0, stream, a, b, c, M, N,
+                       K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
   }
   return hipGetLastError();
 }
 
 /// The same with the grid from the kernel's annotation.
-hipError_t launch_matmul_kernel_64_64_32_8_4_0(hipStream_t stream, const __half *a, const __half *b,
-                                               __half *c, int M, int N, int K, int stride_am,
-                                               int stride_ak, int stride_bk, int stride_bn,
-                                               int stride_cm, int stride_cn) {
+hipError_t launch_matmul_kernel_64_64_32_8_4_3_0(hipStream_t stream, const __half *a,
+                                                 const __half *b, __half *c, int M, int N, int K,
+                                                 int stride_am, int stride_ak, int stride_bk,
+                                                 int stride_bn, int stride_cm, int stride_cn) {
   const dim3 grid(
-      tilec::rt::cdiv(M, matmul_kernel_64_64_32_8_4_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_64_64_32_8_4_0::BLOCK_N));
-  return launch_matmul_kernel_64_64_32_8_4_0(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
-                                             stride_bk, stride_bn, stride_cm, stride_cn);
+      tilec::rt::cdiv(M, matmul_kernel_64_64_32_8_4_3_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_64_64_32_8_4_3_0::BLOCK_N));
+  return launch_matmul_kernel_64_64_32_8_4_3_0(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
+                                               stride_bk, stride_bn, stride_cm, stride_cn);
 }
 
-// matmul_kernel<64, 64, 32, 8, 4, true>: one instantiation
-namespace matmul_kernel_64_64_32_8_4_1 {
+// matmul_kernel<64, 64, 32, 8, 4, 3, true>: one instantiation
+namespace matmul_kernel_64_64_32_8_4_3_1 {
 constexpr int BLOCK_M = 64;  // meta-parameter
 constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = true;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
@@ -610,25 +613,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4352);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -639,7 +642,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -650,7 +653,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -659,13 +662,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -674,7 +677,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -683,10 +686,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -695,7 +698,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:51: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -704,7 +707,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -743,7 +746,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -751,7 +754,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -760,7 +763,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:59: accumulator = relu(accumulator);
+  // matmul.cpp:61: accumulator = relu(accumulator);
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -768,7 +771,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = (accumulator[i][j] < 0.0f) ? 0.0f : accumulator[i][j];
     }
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -777,7 +780,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -786,7 +789,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -795,7 +798,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -834,6 +837,7 @@ constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
 constexpr int GROUP_M = 8;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = true;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
@@ -879,25 +883,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4352);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul.cpp:23: int pid = tl::program_id(0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // matmul.cpp:24: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul.cpp:25: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul.cpp:26: int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul.cpp:27: int group_id = pid / num_pid_in_group;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
   const int group_id = pid / num_pid_in_group;
-  // matmul.cpp:28: int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul.cpp:29: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul.cpp:30: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
-  // matmul.cpp:31: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:39: auto offs_k = tl::arange<0, BLOCK_K>();
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
   int offs_k[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -908,7 +912,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_k_load[i] = L1::coord0(i);
   }
-  // matmul.cpp:37: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
   int offs_am[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
@@ -919,7 +923,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:40: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs =
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -928,13 +932,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
     }
   }
-  // matmul.cpp:38: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
   int offs_bn[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:42: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs =
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -943,7 +947,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
     }
   }
-  // matmul.cpp:46: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -952,10 +956,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:47: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:48: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -966,7 +970,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
                                                  tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul.cpp:51: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -977,7 +981,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
             tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul.cpp:54: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1018,7 +1022,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         }
       }
     }
-    // matmul.cpp:55: a_ptrs += BLOCK_K * stride_ak;
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1026,7 +1030,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
       }
     }
-    // matmul.cpp:56: b_ptrs += BLOCK_K * stride_bk;
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1035,7 +1039,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
   }
-  // matmul.cpp:59: accumulator = relu(accumulator);
+  // matmul.cpp:61: accumulator = relu(accumulator);
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1043,7 +1047,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = (accumulator[i][j] < 0.0f) ? 0.0f : accumulator[i][j];
     }
   }
-  // matmul.cpp:65: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1052,7 +1056,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:63: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs =
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1061,7 +1065,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
-  // matmul.cpp:60: auto c_tile = tl::cast<tl::half>(accumulator);
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
   __half c_tile[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1070,7 +1074,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1101,14 +1105,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
 
 } // namespace aligned
 
-} // namespace matmul_kernel_64_64_32_8_4_1
+} // namespace matmul_kernel_64_64_32_8_4_3_1
 
-/// Launches matmul_kernel<64, 64, 32, 8, 4, true> on `stream` with
-/// matmul_kernel_64_64_32_8_4_1::NUM_THREADS threads per block.
-hipError_t launch_matmul_kernel_64_64_32_8_4_1(dim3 grid, hipStream_t stream, const __half *a,
-                                               const __half *b, __half *c, int M, int N, int K,
-                                               int stride_am, int stride_ak, int stride_bk,
-                                               int stride_bn, int stride_cm, int stride_cn) {
+/// Launches matmul_kernel<64, 64, 32, 8, 4, 3, true> on `stream` with
+/// matmul_kernel_64_64_32_8_4_3_1::NUM_THREADS threads per block.
+hipError_t launch_matmul_kernel_64_64_32_8_4_3_1(dim3 grid, hipStream_t stream, const __half *a,
+                                                 const __half *b, __half *c, int M, int N, int K,
+                                                 int stride_am, int stride_ak, int stride_bk,
+                                                 int stride_bn, int stride_cm, int stride_cn) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
   // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
@@ -1118,24 +1122,24 @@ hipError_t launch_matmul_kernel_64_64_32_8_4_1(dim3 grid, hipStream_t stream, co
                        stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
                        stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
   if (aligned) {
-    hipLaunchKernelGGL(matmul_kernel_64_64_32_8_4_1::aligned::matmul_kernel, grid,
-                       dim3(matmul_kernel_64_64_32_8_4_1::NUM_THREADS), 0, stream, a, b, c, M, N, K,
-                       stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+    hipLaunchKernelGGL(matmul_kernel_64_64_32_8_4_3_1::aligned::matmul_kernel, grid,
+                       dim3(matmul_kernel_64_64_32_8_4_3_1::NUM_THREADS), 0, stream, a, b, c, M, N,
+                       K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
   } else {
-    hipLaunchKernelGGL(matmul_kernel_64_64_32_8_4_1::matmul_kernel, grid,
-                       dim3(matmul_kernel_64_64_32_8_4_1::NUM_THREADS), 0, stream, a, b, c, M, N, K,
-                       stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+    hipLaunchKernelGGL(matmul_kernel_64_64_32_8_4_3_1::matmul_kernel, grid,
+                       dim3(matmul_kernel_64_64_32_8_4_3_1::NUM_THREADS), 0, stream, a, b, c, M, N,
+                       K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
   }
   return hipGetLastError();
 }
 
 /// The same with the grid from the kernel's annotation.
-hipError_t launch_matmul_kernel_64_64_32_8_4_1(hipStream_t stream, const __half *a, const __half *b,
-                                               __half *c, int M, int N, int K, int stride_am,
-                                               int stride_ak, int stride_bk, int stride_bn,
-                                               int stride_cm, int stride_cn) {
+hipError_t launch_matmul_kernel_64_64_32_8_4_3_1(hipStream_t stream, const __half *a,
+                                                 const __half *b, __half *c, int M, int N, int K,
+                                                 int stride_am, int stride_ak, int stride_bk,
+                                                 int stride_bn, int stride_cm, int stride_cn) {
   const dim3 grid(
-      tilec::rt::cdiv(M, matmul_kernel_64_64_32_8_4_1::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_64_64_32_8_4_1::BLOCK_N));
-  return launch_matmul_kernel_64_64_32_8_4_1(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
-                                             stride_bk, stride_bn, stride_cm, stride_cn);
+      tilec::rt::cdiv(M, matmul_kernel_64_64_32_8_4_3_1::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_64_64_32_8_4_3_1::BLOCK_N));
+  return launch_matmul_kernel_64_64_32_8_4_3_1(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
+                                               stride_bk, stride_bn, stride_cm, stride_cn);
 }

@@ -231,17 +231,6 @@ LayoutRef Assigner::dotLayout(const Dot *d) {
   return defaultLayout(d->type);
 }
 
-namespace {
-/// The compute capability of a CUDA architecture name (`sm_90a` -> 90), 0 if not one.
-int smVersion(const std::string &arch) {
-  if (arch.rfind("sm_", 0) != 0)
-    return 0;
-  int v = 0;
-  for (size_t i = 3; i < arch.size() && std::isdigit(static_cast<unsigned char>(arch[i])); ++i)
-    v = v * 10 + (arch[i] - '0');
-  return v;
-}
-} // namespace
 
 /// `mma.sync.m16n8k16` (CUDA, sm_80 and later) computes fp16 x fp16 and bf16 x bf16 dots with an
 /// fp32 result. Warps per tile as Triton's (warpsPerTileV2, with 16 x 16 per warp so that one
@@ -250,7 +239,7 @@ int smVersion(const std::string &arch) {
 /// does not apply or the tile has fewer 16 x 16 blocks than the kernel has warps.
 LayoutRef Assigner::mmaLayout(const Dot *d) {
   const ScalarType in = d->a->type.elem;
-  if (ctx.target.kind != TargetKind::Cuda || smVersion(ctx.target.arch) < 80 ||
+  if (ctx.target.smVersion() < 80 ||
       (in != ScalarType::F16 && in != ScalarType::BF16) || d->type.elem != ScalarType::F32)
     return nullptr;
   const int64_t m = d->type.shape[0], n = d->type.shape[1];

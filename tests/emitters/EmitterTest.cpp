@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <memory>
 
 using namespace tilec;
 using namespace tilec::emittertests;
@@ -36,7 +37,8 @@ const Case kCases[] = {{"vector_add", vectorAdd},         {"sum_reduce", sumRedu
                        {"transpose", transpose},          {"half_elementwise", halfElementwise},
                        {"loop_carried", loopCarried},     {"argmax_rows", argmaxRows},
                        {"row_pointers", rowPointers},     {"bool_not", boolNotIntToBf16},
-                       {"config_param", configParam},     {"no_params", noParams}};
+                       {"config_param", configParam},     {"no_params", noParams},
+                       {"transpose_big_shared", transposeBigShared}};
 
 bool contains(const std::string &s, const std::string &sub) { return s.find(sub) != std::string::npos; }
 
@@ -233,6 +235,82 @@ TEST(Emitter, Launchers) {
   EXPECT_TRUE(contains(t, "const dim3 grid(tilec::rt::cdiv(M, 64), tilec::rt::cdiv(N, 32));")) << t;
   std::string nogrid = emit("sum_reduce", ir::TargetKind::Cuda);
   EXPECT_FALSE(contains(nogrid, "launch_sum_kernel_1024(cudaStream_t")) << "no grid annotation: one launcher";
+}
+
+TEST(Emitter, DynamicSharedMemoryAbove48KB) {
+  // Bug: a kernel above 48 KB of shared memory declared it as a static __shared__ array, which
+  // nvcc rejects (0xc000 bytes at most). Such a kernel takes the launch's dynamic shared memory,
+  // and its launcher sets the attribute that allows the size (compiled below).
+  std::string s = emit("transpose_big_shared", ir::TargetKind::Cuda);
+  EXPECT_TRUE(contains(s, "constexpr int SMEM_BYTES = 66048;  // shared memory per block\n")) << s;
+  EXPECT_TRUE(contains(s, "    const float *in, float *out, int M, int N, int in_stride, int out_stride) {\n"
+                          "  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives\n"
+                          "  // SMEM_BYTES bytes of it, which the launcher allows with\n"
+                          "  // cudaFuncAttributeMaxDynamicSharedMemorySize.\n"
+                          "  unsigned char *const smem = tilec::rt::dynamic_shared_memory();\n"
+                          "  float *tile_smem = reinterpret_cast<float *>(smem + 0);\n")) << s;
+  EXPECT_FALSE(contains(s, "__shared__ unsigned char smem[")) << s;
+  // The general kernel and its aligned variant each with its own attribute and size.
+  EXPECT_TRUE(contains(s, "  config.stream = stream;\n"
+                          "  if (aligned) {\n"
+                          "    // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows\n"
+                          "    // SMEM_BYTES bytes (set once per process).\n"
+                          "    static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(\n"
+                          "        transpose_kernel_128_128::aligned::transpose_kernel,\n"
+                          "        cudaFuncAttributeMaxDynamicSharedMemorySize, transpose_kernel_128_128::aligned::SMEM_BYTES);\n"
+                          "    if (aligned_smem_opt_in != cudaSuccess)\n"
+                          "      return aligned_smem_opt_in;\n"
+                          "    config.dynamicSmemBytes = transpose_kernel_128_128::aligned::SMEM_BYTES;\n"
+                          "    return cudaLaunchKernelEx(&config, transpose_kernel_128_128::aligned::transpose_kernel, in, out,\n"
+                          "                              M, N, in_stride, out_stride);\n"
+                          "  }\n"
+                          "  static const cudaError_t smem_opt_in = cudaFuncSetAttribute(\n"
+                          "      transpose_kernel_128_128::transpose_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,\n"
+                          "      transpose_kernel_128_128::SMEM_BYTES);\n"
+                          "  if (smem_opt_in != cudaSuccess)\n"
+                          "    return smem_opt_in;\n"
+                          "  config.dynamicSmemBytes = transpose_kernel_128_128::SMEM_BYTES;\n"
+                          "  return cudaLaunchKernelEx(&config, transpose_kernel_128_128::transpose_kernel, in, out, M, N,\n"
+                          "                            in_stride, out_stride);\n}\n")) << s;
+  std::string h = emit("transpose_big_shared", ir::TargetKind::Hip);
+  EXPECT_TRUE(contains(h, "  unsigned char *const smem = tilec::rt::dynamic_shared_memory();\n")) << h;
+  EXPECT_TRUE(contains(h, "  } else {\n"
+                          "    static const hipError_t smem_opt_in = hipFuncSetAttribute(\n"
+                          "        reinterpret_cast<const void *>(transpose_kernel_128_128::transpose_kernel),\n"
+                          "        hipFuncAttributeMaxDynamicSharedMemorySize, transpose_kernel_128_128::SMEM_BYTES);\n"
+                          "    if (smem_opt_in != hipSuccess)\n"
+                          "      return smem_opt_in;\n"
+                          "    hipLaunchKernelGGL(transpose_kernel_128_128::transpose_kernel, grid,\n"
+                          "                       dim3(transpose_kernel_128_128::NUM_THREADS),\n"
+                          "                       transpose_kernel_128_128::SMEM_BYTES, stream, in, out, M, N, in_stride,\n"
+                          "                       out_stride);\n"
+                          "  }\n"
+                          "  return hipGetLastError();\n")) << h;
+  EXPECT_TRUE(contains(h, "reinterpret_cast<const void *>(transpose_kernel_128_128::aligned::transpose_kernel),")) << h;
+
+  // At 48 KB a static array, as before, and no attribute; a variant above it alone is dynamic.
+  ir::Module m = transposeBigShared(32);
+  m.kernels[0].sharedBytes = 48 * 1024;
+  std::string at48 = emitters::emitModule(m, options(ir::TargetKind::Cuda));
+  EXPECT_TRUE(contains(at48, "  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];\n"
+                             "  float *tile_smem = reinterpret_cast<float *>(smem + 0);\n")) << at48;
+  EXPECT_TRUE(contains(at48, "  unsigned char *const smem = tilec::rt::dynamic_shared_memory();\n")) << "the variant";
+  EXPECT_TRUE(contains(at48, "    return cudaLaunchKernelEx(&config, transpose_kernel_128_128::aligned::transpose_kernel, in, out,\n"
+                             "                              M, N, in_stride, out_stride);\n"
+                             "  }\n"
+                             "  return cudaLaunchKernelEx(&config, transpose_kernel_128_128::transpose_kernel, in, out, M, N,\n"))
+      << at48;
+  EXPECT_FALSE(contains(at48, "cudaFuncSetAttribute(\n      transpose_kernel_128_128::transpose_kernel,")) << at48;
+  EXPECT_FALSE(contains(at48, "config.dynamicSmemBytes = transpose_kernel_128_128::SMEM_BYTES;")) << at48;
+  auto variant = std::make_shared<ir::Kernel>(*m.kernels[0].alignedVariant);
+  variant->sharedBytes = 48 * 1024;
+  m.kernels[0].alignedVariant = variant;
+  for (auto t : {ir::TargetKind::Cuda, ir::TargetKind::Hip}) {
+    std::string both48 = emitters::emitModule(m, options(t));
+    EXPECT_FALSE(contains(both48, "dynamic_shared_memory")) << both48;
+    EXPECT_FALSE(contains(both48, "FuncSetAttribute")) << both48;
+    EXPECT_FALSE(contains(both48, "dynamicSmemBytes")) << both48;
+  }
 }
 
 TEST(Emitter, LauncherLocalsNeverCaptureParameters) {

@@ -184,7 +184,9 @@ void sum_kernel(const float *in, float *out, int n) {
   return m;
 }
 
-Module transpose(int W) {
+namespace {
+/// The transpose of a BM x BN tile, staged through shared memory in rows of `rowStride` floats.
+Module transposeOf(int W, int64_t BM, int64_t BN, int64_t rowStride) {
   Module m;
   m.files.push_back(fileOf("transpose.cpp", R"(template <int BM, int BN>
 TILEC_KERNEL(num_warps = 4, grid = (cdiv(M, BM), cdiv(N, BN)))
@@ -199,11 +201,10 @@ void transpose_kernel(const float *in, float *out, int M, int N, int in_stride, 
 })"));
   Kernel k;
   k.name = "transpose_kernel";
-  k.instanceName = "transpose_kernel_64_32";
-  k.templateArgs = "<64, 32>";
-  k.metaParams = {ir::MetaParam::ofInt("BM", 64), ir::MetaParam::ofInt("BN", 32)};
+  k.instanceName = "transpose_kernel_" + std::to_string(BM) + "_" + std::to_string(BN);
+  k.templateArgs = "<" + std::to_string(BM) + ", " + std::to_string(BN) + ">";
+  k.metaParams = {ir::MetaParam::ofInt("BM", BM), ir::MetaParam::ofInt("BN", BN)};
   k.warpSize = W;
-  const int64_t BM = 64, BN = 32;
   // Load: rows contiguous (4 floats per thread along dim 1); store: columns contiguous.
   LayoutRef LA = Layout::blocked({1, 4}, {W / 8, 8}, {4, 1}, {1, 0});
   LayoutRef LB = Layout::blocked({4, 1}, {16, W / 16}, {1, 4}, {0, 1});
@@ -243,8 +244,8 @@ void transpose_kernel(const float *in, float *out, int M, int N, int in_stride, 
   buf.name = "tile_smem";
   buf.elemType = Type::scalar(ScalarType::F32);
   buf.shape = {BM, BN};
-  buf.rowStride = BN + 1;
-  buf.sizeBytes = BM * (BN + 1) * 4;
+  buf.rowStride = rowStride;
+  buf.sizeBytes = BM * rowStride * 4;
   buf.offsetBytes = 0;
   k.buffers.push_back(buf);
   k.sharedBytes = buf.sizeBytes;
@@ -264,6 +265,21 @@ void transpose_kernel(const float *in, float *out, int M, int N, int in_stride, 
       storeVec(lay(outPtr, LB), use(tile2), use(mask2), 4, at(10)),
   });
   m.kernels.push_back(std::move(k));
+  return m;
+}
+
+} // namespace
+
+Module transpose(int W) { return transposeOf(W, 64, 32, 32 + 1); }
+
+Module transposeBigShared(int W) {
+  // 128 x 129 floats (a padded row against bank conflicts): 66048 bytes. HIP's 64 KB of LDS leaves
+  // no room for the padding: 65536 bytes.
+  Module m = transposeOf(W, 128, 128, W == 32 ? 129 : 128);
+  Kernel &k = m.kernels[0];
+  auto variant = std::make_shared<Kernel>(k);
+  variant->divisibleBy16 = {k.params[0]->id, k.params[1]->id};
+  k.alignedVariant = variant;
   return m;
 }
 

@@ -10,6 +10,8 @@ namespace tilec::emittertests {
 ir::Module vectorAdd(int W);      // f32, vec 4, grid = cdiv(n, BLOCK)
 ir::Module sumReduce(int W);      // 1-D sum to a scalar: thread, warp, cross-warp partials
 ir::Module transpose(int W);      // 2-D, conversion through shared memory, vec 4 on both sides
+ir::Module transposeBigShared(int W); // transpose of 128 x 128 floats: above 48 KB of shared
+                                      // memory (dynamic), with an aligned variant
 ir::Module halfElementwise(int W); // f16 loads/stores (vec 8), casts to f32/bf16/i32, sigmoid
 ir::Module loopCarried(int W);    // scalar loop with a loop-carried tile; user names i, j, threadIdx
 ir::Module argmaxRows(int W);     // 2-D argmax along axis 1 (pairs, slices, partial combine)

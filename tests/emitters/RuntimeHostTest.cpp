@@ -20,6 +20,9 @@
 #define TILEC_WARP_SIZE RUNTIME_HOST_WARP_SIZE
 #define TILEC_UNROLL
 #define TILEC_NOINLINE
+// tilec::rt::dynamic_shared_memory() declares an `extern __shared__` array (never called here).
+#define __shared__
+#define __align__(n)
 
 namespace {
 struct ThreadIdx {

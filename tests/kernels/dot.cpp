@@ -9,8 +9,9 @@
 // = 4). tests/gpu/dot.cu compares each with the CPU reference and float64 at ragged sizes.
 #include <tilec/tl.hpp>
 
-// fp16 x fp16 -> float, acc = dot(a, b, acc) over K; num_stages = 2: each K step's tiles are
-// loaded during the step before (prefetch-loads; lower-dots issues those loads after staging).
+// fp16 x fp16 -> float, acc = dot(a, b, acc) over K; num_stages = 2: in the aligned variant each K
+// step's tiles are copied into shared memory during the step before (pipeline-dots, cp.async of 8
+// bytes a thread at these small tiles; the index tiles `ka`, `kb` computed again for it).
 template <int BM, int BN, int BK>
 TILEC_KERNEL(num_warps = 4, num_stages = 2, grid = (cdiv(M, BM) * cdiv(N, BN)))
 void dot_f16(const tl::half *a, const tl::half *b, float *c, int M, int N, int K, int lda, int ldb,

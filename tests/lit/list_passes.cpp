@@ -9,6 +9,7 @@
 // CHECK-NEXT: layout-assignment
 // CHECK-NEXT: lower-reductions
 // CHECK-NEXT: lower-dots
+// CHECK-NEXT: pipeline-dots
 // CHECK-NEXT: lower-layout-conversions
 // CHECK-NEXT: allocate-shared
 // CHECK-NEXT: insert-barriers

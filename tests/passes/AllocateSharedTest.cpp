@@ -86,7 +86,7 @@ TEST(AllocateShared, BufferUsedInALoopIsLiveForTheWholeLoop) {
   EXPECT_EQ(t.k().sharedBytes, 32);
 }
 
-TEST(AllocateShared, ReportsExceedingTheStaticLimit) {
+TEST(AllocateShared, ReportsExceedingTheTargetsLimit) {
   TestKernel t;
   std::vector<Stmt> body;
   Var x = t.tile(body, "x", {128, 128}, Layout::blocked({1, 4}, {4, 8}, {4, 1}, {1, 0}));
@@ -103,14 +103,48 @@ TEST(AllocateShared, ReportsExceedingTheStaticLimit) {
   big.lines = {"", "", "__global__ void k() {"};
   t.m.files.push_back(big);
   runPass(t.m, "lower-layout-conversions");
-  // 128 x 129 x 4 = 66048 bytes per buffer; y's buffer is dead when x3's is written.
-  std::string d = runPass(t.m, "allocate-shared");
+  // 128 x 129 x 4 = 66048 bytes per buffer; y's buffer is dead when x3's is written. Above 48 KB a
+  // CUDA kernel's shared memory is dynamic, up to what the architecture allows a block.
+  auto arch = [](const char *a) {
+    Target c = cuda();
+    c.arch = a;
+    return c;
+  };
+  for (const char *fits : {"sm_90a", "sm_80", "sm_86", "sm_70", "sm_100a", "sm_120"}) {
+    EXPECT_EQ(runPass(t.m, "allocate-shared", arch(fits)), "") << fits;
+    EXPECT_EQ(t.k().sharedBytes, 66048);
+  }
+  std::string d = runPass(t.m, "allocate-shared", arch("sm_75"));
   EXPECT_NE(d.find("big.cpp:3:1: error: kernel needs 66048 bytes of shared memory; the target "
-                   "allows 49152"),
+                   "allows 65536 on sm_75"),
             std::string::npos)
       << d;
+  // Before Volta, and an architecture tilec cannot read: the 48 KB every one allows.
+  for (const char *a : {"sm_61", "compute_90"})
+    EXPECT_NE(runPass(t.m, "allocate-shared", arch(a)).find("allows 49152 on " + std::string(a)),
+              std::string::npos)
+        << a;
   std::string h = runPass(t.m, "allocate-shared", hip());
-  EXPECT_NE(h.find("the target allows 65536"), std::string::npos) << h;
+  EXPECT_NE(h.find("the target allows 65536 on gfx90a"), std::string::npos) << h;
+}
+
+TEST(AllocateShared, ArchitectureLimits) {
+  // One unused buffer of the given size against each architecture's most shared memory a block.
+  auto fits = [](int64_t bytes, const char *a) {
+    TestKernel t;
+    t.k().buffers = {{"b", Type::scalar(ScalarType::F32), {bytes / 4}, bytes / 4, bytes, -1}};
+    Target c = cuda();
+    c.arch = a;
+    return runPass(t.m, "allocate-shared", c).empty();
+  };
+  EXPECT_TRUE(fits(227 * 1024, "sm_90a"));
+  EXPECT_FALSE(fits(227 * 1024 + 16, "sm_90a"));
+  EXPECT_TRUE(fits(163 * 1024, "sm_80"));
+  EXPECT_FALSE(fits(163 * 1024 + 16, "sm_80"));
+  EXPECT_TRUE(fits(99 * 1024, "sm_89"));
+  EXPECT_FALSE(fits(99 * 1024 + 16, "sm_89"));
+  EXPECT_TRUE(fits(96 * 1024, "sm_70"));
+  EXPECT_FALSE(fits(96 * 1024 + 16, "sm_70"));
 }
 
 } // namespace

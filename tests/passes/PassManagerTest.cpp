@@ -37,7 +37,8 @@ TEST(PassManager, RegistryAndFactoriesAgree) {
   EXPECT_EQ(names, (std::vector<std::string>{
                        "simplify", "dead-decls", "materialize", "sink-decls", "rematerialize",
                        "prefetch-loads", "layout-assignment", "lower-reductions", "lower-dots",
-                       "lower-layout-conversions", "allocate-shared", "insert-barriers"}));
+                       "pipeline-dots", "lower-layout-conversions", "allocate-shared",
+                       "insert-barriers"}));
   for (auto &info : all) {
     auto p = passes::createPass(info.name);
     ASSERT_TRUE(p) << info.name;
@@ -89,12 +90,12 @@ TEST(PassManager, UnknownNamesReturnFalse) {
 TEST(PassManager, StopsAtTheFirstPassReportingAnError) {
   // An (unused) oversized buffer: allocate-shared reports; insert-barriers never runs.
   TestKernel t = trivial();
-  t.k().buffers = {{"huge", Type::scalar(ScalarType::F32), {16384}, 16384, 65536, -1}};
+  t.k().buffers = {{"huge", Type::scalar(ScalarType::F32), {65536}, 65536, 262144, -1}};
   PipelineRun run;
   passes::PipelineOptions opts;
   opts.printAfter = {"all"};
   EXPECT_FALSE(run(t.m, opts));
-  EXPECT_NE(run.diagOut.str().find("kernel needs 65536 bytes of shared memory"), std::string::npos)
+  EXPECT_NE(run.diagOut.str().find("kernel needs 262144 bytes of shared memory"), std::string::npos)
       << run.diagOut.str();
   EXPECT_NE(run.printed.str().find("IR after lower-layout-conversions"), std::string::npos);
   EXPECT_EQ(run.printed.str().find("IR after allocate-shared"), std::string::npos);

@@ -227,6 +227,35 @@ __device__ __forceinline__ void cp_async_16(void *dst, const void *src, bool val
                : "memory");
 #endif
 }
+/// As cp_async_16, for 8 bytes (`cp.async.ca`: 4- and 8-byte copies go through L1), both 8-byte
+/// aligned: the copies of a tile too small for 16 bytes a thread.
+__device__ __forceinline__ void cp_async_8(void *dst, const void *src, bool valid = true) {
+#if defined(TILEC_EMULATE)
+  unsigned char bytes[8] = {};
+  if (valid)
+    memcpy(bytes, src, sizeof bytes);
+  ::tilec::emu::async_copy(dst, bytes, sizeof bytes);
+#else
+  const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(addr), "l"(src),
+               "r"(valid ? 8 : 0)
+               : "memory");
+#endif
+}
+/// As cp_async_16, for 4 bytes (`cp.async.ca`), both 4-byte aligned.
+__device__ __forceinline__ void cp_async_4(void *dst, const void *src, bool valid = true) {
+#if defined(TILEC_EMULATE)
+  unsigned char bytes[4] = {};
+  if (valid)
+    memcpy(bytes, src, sizeof bytes);
+  ::tilec::emu::async_copy(dst, bytes, sizeof bytes);
+#else
+  const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(addr), "l"(src),
+               "r"(valid ? 4 : 0)
+               : "memory");
+#endif
+}
 /// Closes the group of the copies this thread started since its last commit
 /// (`cp.async.commit_group`).
 __device__ __forceinline__ void cp_async_commit() {

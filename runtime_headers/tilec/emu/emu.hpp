@@ -103,6 +103,22 @@ Error launch(const LaunchConfig &config, void (*body)(void *), void *ctx, const 
 /// check with it which of a kernel's variants its launcher chose.
 const void *last_kernel();
 
+/// Dynamic shared memory (LaunchConfig::dynamicSharedBytes). A launch may give at most what the
+/// kernel's attribute allows (set_max_dynamic_shared), by default 48 KB with 32-lane warps (CUDA
+/// needs the attribute above that) and 64 KB with 64-lane wavefronts (HIP, a gfx90a workgroup's
+/// LDS); the attribute goes up to max_dynamic_shared_bytes. A launch above its allowance fails
+/// with ErrorInvalidValue, as on the GPU. Static __shared__ variables are not counted.
+constexpr size_t max_dynamic_shared_bytes(int warpSize) {
+  return warpSize == 32 ? 227 * 1024 : 64 * 1024; // an H100 (sm_90), a gfx90a workgroup
+}
+/// cudaFuncSetAttribute / hipFuncSetAttribute with the maximum dynamic shared memory size:
+/// ErrorInvalidValue for a size below 0 or above max_dynamic_shared_bytes(warpSize).
+Error set_max_dynamic_shared(const void *kernel, int bytes, int warpSize);
+/// The running launch's dynamic shared memory (tilec::rt::dynamic_shared_memory()): its
+/// dynamicSharedBytes bytes, 1024-byte aligned, checked as __shared__ variables are (an access
+/// past the launch's size is out of bounds).
+void *dynamic_shared_memory();
+
 namespace detail {
 template <class... P> struct KernelCall {
   void (*kernel)(P...);

@@ -61,6 +61,18 @@ TILEC_EMU_BUILTIN cudaError_t cudaDeviceSynchronize() { return tilec::emu::synch
 TILEC_EMU_BUILTIN cudaError_t cudaStreamSynchronize(cudaStream_t) {
   return tilec::emu::synchronize();
 }
+// Kernel attributes: the maximum dynamic shared memory only (tilec/emu/emu.hpp,
+// set_max_dynamic_shared), which the launchers of kernels above 48 KB of shared memory set.
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+TILEC_EMU_BUILTIN cudaError_t cudaFuncSetAttribute(const void *kernel, cudaFuncAttribute,
+                                                   int value) {
+  return tilec::emu::set_max_dynamic_shared(kernel, value, 32);
+}
+/// The runtime's C++ template: the kernel as it is declared.
+template <class T>
+TILEC_EMU_BUILTIN cudaError_t cudaFuncSetAttribute(T *kernel, cudaFuncAttribute attr, int value) {
+  return cudaFuncSetAttribute(reinterpret_cast<const void *>(kernel), attr, value);
+}
 TILEC_EMU_BUILTIN cudaError_t cudaGetLastError() { return tilec::emu::get_last_error(); }
 TILEC_EMU_BUILTIN cudaError_t cudaPeekAtLastError() { return tilec::emu::peek_last_error(); }
 TILEC_EMU_BUILTIN const char *cudaGetErrorName(cudaError_t e) { return tilec::emu::error_name(e); }
@@ -100,6 +112,10 @@ TILEC_EMU_BUILTIN hipError_t hipMemset(void *dst, int byte, size_t bytes) {
 }
 TILEC_EMU_BUILTIN hipError_t hipDeviceSynchronize() { return tilec::emu::synchronize(); }
 TILEC_EMU_BUILTIN hipError_t hipStreamSynchronize(hipStream_t) { return tilec::emu::synchronize(); }
+enum hipFuncAttribute { hipFuncAttributeMaxDynamicSharedMemorySize = 8 };
+TILEC_EMU_BUILTIN hipError_t hipFuncSetAttribute(const void *kernel, hipFuncAttribute, int value) {
+  return tilec::emu::set_max_dynamic_shared(kernel, value, 64);
+}
 TILEC_EMU_BUILTIN hipError_t hipGetLastError() { return tilec::emu::get_last_error(); }
 TILEC_EMU_BUILTIN hipError_t hipPeekAtLastError() { return tilec::emu::peek_last_error(); }
 TILEC_EMU_BUILTIN const char *hipGetErrorName(hipError_t e) { return tilec::emu::error_name(e); }

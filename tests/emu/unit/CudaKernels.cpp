@@ -209,6 +209,49 @@ cudaError_t launchScaleLikeTilec(cudaStream_t stream, float *x, int n) {
   return launchScaleLikeTilec(grid, stream, x, n);
 }
 
+// A kernel above 48 KB of shared memory and its launcher as tilec prints them: the kernel takes the
+// launch's dynamic shared memory, which its attribute allows (set once per process). TAG makes
+// another kernel of the same code, whose attribute the tests set themselves.
+namespace reverse_dynamic {
+constexpr int NUM_THREADS = kReverseDynamicThreads;
+template <int TAG>
+__global__ void __launch_bounds__(NUM_THREADS) reverse(const int *in, int *out, int words, int past) {
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  int *buf = reinterpret_cast<int *>(smem + 0);
+  const int base = static_cast<int>(blockIdx.x) * words;
+  for (int i = static_cast<int>(threadIdx.x); i < words; i += NUM_THREADS)
+    buf[i] = in[base + i];
+  __syncthreads();
+  for (int i = static_cast<int>(threadIdx.x); i < words; i += NUM_THREADS)
+    out[base + i] = buf[words - 1 - i];
+  if (past >= 0 && threadIdx.x == 0) {
+    buf[words + past] = 0; EMU_TEST_LINE(at::DynamicSharedWritePastEnd);
+  }
+}
+} // namespace reverse_dynamic
+cudaError_t launchReverseDynamic(int blocks, const int *in, int *out, int words, int past) {
+  static const cudaError_t smem_opt_in = cudaFuncSetAttribute(
+      reverse_dynamic::reverse<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxDynamicShared);
+  if (smem_opt_in != cudaSuccess)
+    return smem_opt_in;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(reverse_dynamic::NUM_THREADS);
+  config.dynamicSmemBytes = words * sizeof(int);
+  return cudaLaunchKernelEx(&config, reverse_dynamic::reverse<0>, in, out, words, past);
+}
+cudaError_t launchReverseDynamicUnset(const int *in, int *out, int bytes) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(1);
+  config.blockDim = dim3(reverse_dynamic::NUM_THREADS);
+  config.dynamicSmemBytes = bytes;
+  return cudaLaunchKernelEx(&config, reverse_dynamic::reverse<1>, in, out, bytes / 4, -1);
+}
+cudaError_t setReverseDynamicUnsetMax(int bytes) {
+  return cudaFuncSetAttribute(reverse_dynamic::reverse<1>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              bytes);
+}
+
 // =================================================================================================
 // Kernels with one bug each
 // =================================================================================================

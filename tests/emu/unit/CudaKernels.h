@@ -57,6 +57,17 @@ cudaError_t launchConvert(int n, const float *in, uint16_t *f16, uint16_t *bf16,
 /// cudaSuccess before launching. x[i] *= 2 for i < n.
 cudaError_t launchScaleLikeTilec(cudaStream_t stream, float *x, int n);
 
+/// A kernel above 48 KB of shared memory launched as tilec launches it: block b reverses
+/// in[b words, (b + 1) words) into out through `words` ints of dynamic shared memory (the launch's
+/// size; the kernel's attribute allows up to kMaxDynamicShared, the most an H100 block may have).
+/// With past >= 0, thread 0 then writes the int `past` words after them (a bug).
+constexpr int kReverseDynamicThreads = 256, kMaxDynamicShared = 227 * 1024;
+cudaError_t launchReverseDynamic(int blocks, const int *in, int *out, int words, int past = -1);
+/// The same code as another kernel, whose attribute only setReverseDynamicUnsetMax sets: one
+/// block reverses bytes / 4 ints of in into out through `bytes` of dynamic shared memory.
+cudaError_t launchReverseDynamicUnset(const int *in, int *out, int bytes);
+cudaError_t setReverseDynamicUnsetMax(int bytes);
+
 // ---- kernels with one bug each ----------------------------------------------------------------
 cudaError_t launchReadPastEnd(const float *in, float *out, int n); ///< grid 2, block 32
 cudaError_t launchWriteBeforeStart(float *out);                    ///< 1 thread
@@ -106,6 +117,7 @@ struct ReadPastEnd;
 struct WriteBeforeStart;
 struct SharedWritePastEnd;
 struct SharedReadStraddlingEnd;
+struct DynamicSharedWritePastEnd;
 struct MisalignedWrite;
 struct MisalignedVectorLoad;
 struct RawWrite;

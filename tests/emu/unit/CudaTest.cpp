@@ -230,6 +230,42 @@ TEST_F(CudaLaunch, TilecLauncherReturnsEarlyForAnEmptyGrid) {
   EXPECT_EQ(dx.toHost(), std::vector<float>(300, 3.0f));
 }
 
+// Above 48 KB of shared memory: the launch's dynamic shared memory, up to the 227 KB an H100 block
+// may have, read and written as __shared__ arrays are (the race and uninitialized-read checks
+// stay silent on this correct kernel).
+TEST_F(CudaLaunch, DynamicSharedMemoryUpTo227KB) {
+  for (const int bytes : {48 * 1024 + 16, 100 * 1024, kMaxDynamicShared}) {
+    SCOPED_TRACE(std::to_string(bytes) + " bytes");
+    const int words = bytes / 4, blocks = 2;
+    std::vector<int> in(blocks * words);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = static_cast<int>(3 * i + 1);
+    DeviceBuffer<int> din(in), dout(blocks * words, 0xFF);
+    ASSERT_EQ(launchReverseDynamic(blocks, din.get(), dout.get(), words), cudaSuccess);
+    const std::vector<int> got = dout.toHost();
+    for (int b = 0; b < blocks; ++b)
+      for (int i = 0; i < words; ++i)
+        ASSERT_EQ(got[b * words + i], in[b * words + words - 1 - i]) << "block " << b << ", int " << i;
+  }
+}
+
+// A CUDA launch may give a kernel more than 48 KB of dynamic shared memory only once the kernel's
+// attribute allows it, and never more than 227 KB; the GPU refuses the launch (invalid value, not
+// sticky), and the attribute above the limit.
+TEST_F(CudaLaunch, DynamicSharedMemoryAbove48KBNeedsTheKernelsAttribute) {
+  DeviceBuffer<int> in(64 * 1024 / 4, 0), out(64 * 1024 / 4);
+  EXPECT_EQ(launchReverseDynamicUnset(in.get(), out.get(), 48 * 1024), cudaSuccess);
+  EXPECT_EQ(launchReverseDynamicUnset(in.get(), out.get(), 48 * 1024 + 16), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(setReverseDynamicUnsetMax(kMaxDynamicShared + 1), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(setReverseDynamicUnsetMax(64 * 1024), cudaSuccess);
+  EXPECT_EQ(launchReverseDynamicUnset(in.get(), out.get(), 64 * 1024), cudaSuccess);
+  EXPECT_EQ(launchReverseDynamicUnset(in.get(), out.get(), 64 * 1024 + 16), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+}
+
 // =================================================================================================
 // Reports that do not stop the launch
 // =================================================================================================
@@ -553,6 +589,20 @@ TEST_F(CudaFaultDeathTest, SharedReadStraddlingTheEndOfAnArray) {
               "  by thread 0 (warp 0, lane 0) of block (0,0,0) at " + at<at::SharedReadStraddlingEnd>() + "\n"
               "  it runs past the end of shared 0x? (byte 60 of 64-byte "
               "emu_test::cuda::sharedReadStraddlingEnd(long long*, int)::bytes)\n"
+              "  the thread stops here and the launch fails, as on the GPU\n");
+  });
+}
+
+// Thread 0 writes the int just past the launch's 64 KB of dynamic shared memory.
+TEST_F(CudaFaultDeathTest, DynamicSharedWritePastTheEnd) {
+  EXPECT_IN_CHILD_PROCESS({
+    const int words = 64 * 1024 / 4;
+    DeviceBuffer<int> in(words, 0), out(words);
+    EXPECT_EQ(launchReverseDynamic(1, in.get(), out.get(), words, 0), cudaErrorIllegalAddress);
+    EXPECT_EQ(takeOnly(FindingKind::OutOfBounds),
+              "out-of-bounds shared write of 4 bytes at 0x?\n"
+              "  by thread 0 (warp 0, lane 0) of block (0,0,0) at " + at<at::DynamicSharedWritePastEnd>() + "\n"
+              "  0 bytes past the end of the launch's 65536 bytes of dynamic shared memory\n"
               "  the thread stops here and the launch fails, as on the GPU\n");
   });
 }

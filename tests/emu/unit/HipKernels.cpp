@@ -92,6 +92,35 @@ hipError_t launchConvert(int n, const float *in, uint16_t *f16, uint16_t *bf16, 
                 reinterpret_cast<tilec::rt::bf16_t *>(bf16), f16Back, bf16Back, n);
 }
 
+// A kernel above 48 KB of shared memory and its launcher as tilec prints them: the launch's dynamic
+// shared memory, with the attribute set once per process as for CUDA.
+namespace reverse_dynamic {
+constexpr int NUM_THREADS = 256;
+__global__ void __launch_bounds__(NUM_THREADS) reverse(const int *in, int *out, int words) {
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  int *buf = reinterpret_cast<int *>(smem + 0);
+  for (int i = static_cast<int>(threadIdx.x); i < words; i += NUM_THREADS)
+    buf[i] = in[i];
+  __syncthreads();
+  for (int i = static_cast<int>(threadIdx.x); i < words; i += NUM_THREADS)
+    out[i] = buf[words - 1 - i];
+}
+} // namespace reverse_dynamic
+hipError_t launchReverseDynamic(const int *in, int *out, int bytes) {
+  static const hipError_t smem_opt_in =
+      hipFuncSetAttribute(reinterpret_cast<const void *>(reverse_dynamic::reverse),
+                          hipFuncAttributeMaxDynamicSharedMemorySize, kMaxDynamicShared);
+  if (smem_opt_in != hipSuccess)
+    return smem_opt_in;
+  hipLaunchKernelGGL(reverse_dynamic::reverse, dim3(1), dim3(reverse_dynamic::NUM_THREADS), bytes,
+                     hipStream_t{}, in, out, bytes / 4);
+  return hipGetLastError();
+}
+hipError_t setReverseDynamicMax(int bytes) {
+  return hipFuncSetAttribute(reinterpret_cast<const void *>(reverse_dynamic::reverse),
+                             hipFuncAttributeMaxDynamicSharedMemorySize, bytes);
+}
+
 // =================================================================================================
 // Kernels with one bug each
 // =================================================================================================

@@ -33,6 +33,14 @@ hipError_t launchBlockReduce(int blocks, const float *in, float *sums);
 hipError_t launchConvert(int n, const float *in, uint16_t *f16, uint16_t *bf16, float *f16Back,
                          float *bf16Back);
 
+/// A kernel above 48 KB of shared memory launched as tilec launches it: one block reverses
+/// bytes / 4 ints of in into out through `bytes` of dynamic shared memory, which the kernel's
+/// attribute allows up to kMaxDynamicShared (a gfx90a workgroup's LDS); setReverseDynamicMax sets
+/// the attribute again.
+constexpr int kMaxDynamicShared = 64 * 1024;
+hipError_t launchReverseDynamic(const int *in, int *out, int bytes);
+hipError_t setReverseDynamicMax(int bytes);
+
 // ---- kernels with one bug each ----------------------------------------------------------------
 /// A block sum written for 32-lane warps: 128 threads; the per-warp partial is written by the lanes
 /// with threadIdx.x % 32 == 0 into partials[threadIdx.x / warpSize]. out[0] = the block's "sum".

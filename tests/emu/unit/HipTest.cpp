@@ -122,6 +122,24 @@ TEST_F(HipLaunch, InvalidConfigurationsAreRejected) {
   expectIndices(dim3(1), dim3(64), launchIndices);
 }
 
+// Dynamic shared memory up to a gfx90a workgroup's 64 KB of LDS; above it the launch fails
+// (hipGetLastError: invalid value, not sticky) and so does the attribute.
+TEST_F(HipLaunch, DynamicSharedMemoryUpTo64KB) {
+  const int words = kMaxDynamicShared / 4;
+  std::vector<int> in(words);
+  for (int i = 0; i < words; ++i)
+    in[i] = 7 * i - 3;
+  DeviceBuffer<int> din(in), dout(words, 0xFF);
+  ASSERT_EQ(launchReverseDynamic(din.get(), dout.get(), kMaxDynamicShared), hipSuccess);
+  const std::vector<int> got = dout.toHost();
+  for (int i = 0; i < words; ++i)
+    ASSERT_EQ(got[i], in[words - 1 - i]) << "int " << i;
+  EXPECT_EQ(launchReverseDynamic(din.get(), dout.get(), kMaxDynamicShared + 16), hipErrorInvalidValue);
+  EXPECT_EQ(hipGetLastError(), hipSuccess) << "the launcher took the error";
+  EXPECT_EQ(setReverseDynamicMax(kMaxDynamicShared + 1), hipErrorInvalidValue);
+  EXPECT_EQ(hipGetLastError(), hipErrorInvalidValue);
+}
+
 // =================================================================================================
 // Reports
 // =================================================================================================

@@ -1,0 +1,449 @@
+// pipeline-dots: in a loop whose dot reads tiles loaded in the same iteration, those loads become
+// asynchronous copies (cp.async) into a ring of `num_stages` shared buffers, issued
+// num_stages - 1 iterations ahead, so that the global loads of later iterations are in flight
+// while this iteration's product runs (Triton's software pipelining of `tl.dot` loops; step 5 of
+// docs/plan-tensor-cores.md).
+//
+// Runs after: lower-dots (the operands are staged: `shared_write A, a; shared_write B, b;
+// barrier; d = shared_dot(A, B, ...)`), in kernels with `num_stages = S`, S >= 2, for CUDA sm_80
+// and later. Before lower-layout-conversions and allocate-shared (which sizes the S stages).
+//
+//   before: for %k = b to e step s {          after: for %stage = 0 to S - 1 step 1 (unrolled) {
+//             decl %a = load(%pa, %ma(%k))               if (b + %stage * s < e) {   //
+//             pipeline(first) decl %b = load(%pb, %mb(%k))                 async_copy A[%stage],
+//             %pa, mask=%ma(b + %stage * s) shared_write A, %a                           async_copy
+//             B[%stage], %pb, mask=%mb(b + %stage * s) shared_write B, %b                         }
+//             barrier                                    async_commit
+//             %acc = shared_dot(A, B, acc=%acc)          %pa = %pa + %da
+//             %pa = %pa + %da                            %pb = %pb + %db
+//             %pb = %pb + %db                          }
+//           }                                          decl %read_stage = 0
+//                                                      decl %copy_stage = S - 1
+//                                                      for %k = b to e step s {
+//                                                        async_wait S - 2
+//                                                        barrier
+//                                                        if (%k + (S - 1) * s < e) {  //
+//                                                        pipeline(next)
+//                                                          async_copy A[%copy_stage], %pa,
+//                                                          mask=%ma(%k + (S - 1) * s) async_copy
+//                                                          B[%copy_stage], ...
+//                                                        }
+//                                                        async_commit
+//                                                        %acc = shared_dot(A, B, stage=%read_stage,
+//                                                        acc=%acc) %pa = %pa + %da %pb = %pb + %db
+//                                                        %read_stage = (%read_stage + 1) % S
+//                                                        %copy_stage = (%copy_stage + 1) % S
+//                                                      }
+//                                                      async_wait 0
+// One group is committed per iteration (empty past the end), so at the top of iteration k the
+// groups of iterations k + 1 .. k + S - 2 may still be in flight: waiting until S - 2 remain lands
+// iteration k's tiles, and the barrier after the wait makes every thread's copies visible to all
+// and ends every thread's reading of the stage read in iteration k - 1, which this iteration's
+// copies then refill. The pointers run S - 1 advances ahead of the loop's own iteration (the
+// prologue advances them), so they must be read by nothing but the copies and their advance.
+//
+// Which loops: not unrolled, a constant positive step; both operands of the dot are variables
+// declared at the top of the body as loads and read by nothing but the staging; each load copies
+// 16 bytes a vector (the aligned variant's vector width; 4 or 8 for tiles too small to give each
+// thread 16), from addresses aligned to that into rows that start aligned to it, with a mask alike over each vector and zero (or nothing) as the
+// masked-off value, and is not replicated across threads. Its pointer and mask read only the loop
+// index, variables the loop does not assign, declarations before it computed element by element
+// from those (computed again for the copied iteration, as `<name>_ahead`), and pointer variables
+// the body advances once per iteration by an invariant amount after the load. No store of the loop may write a parameter the
+// loads read (the copies run ahead of the stores). Any other loop keeps lower-dots' single stage.
+#include "ir/IRVisitor.h"
+#include "passes/LoweringUtil.h"
+#include "passes/Passes.h"
+#include "passes/analysis/PointerOrigins.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace tilec::passes {
+
+using namespace ir;
+
+namespace {
+
+/// Whether `e` is a zero constant (the masked-off value cp.async fills in), through casts and
+/// splats.
+bool isZero(const Expr &e) {
+  if (auto i = as<IntImm>(e))
+    return i->value == 0;
+  if (auto f = as<FloatImm>(e))
+    return f->value == 0.0 && !std::signbit(f->value);
+  if (auto c = as<Cast>(e))
+    return isZero(c->a);
+  if (auto s = as<Splat>(e))
+    return isZero(s->a);
+  return false;
+}
+
+/// The sizes cp.async copies: 4, 8 or 16 bytes.
+bool copyable(int64_t bytes) { return bytes == 4 || bytes == 8 || bytes == 16; }
+
+/// Calls `f` on every node of the expression `e`.
+template <class F> void forEachNode(const Expr &e, F &&f) {
+  if (e)
+    forEachExpr(Decl::make(std::make_shared<VarNode>(), e), f);
+}
+
+/// Whether several threads hold one element of a tile of type `t`.
+bool replicated(const Type &t) {
+  if (!t.layout || t.layout->kind != Layout::Kind::Blocked)
+    return true;
+  LayoutGeometry g = geometry(*t.layout, t.shape);
+  for (size_t d = 0; d < t.shape.size(); ++d)
+    if (t.shape[d] < g.coverage[d])
+      return true;
+  return false;
+}
+
+class Pipeliner : public IRMutator {
+public:
+  Pipeliner(Kernel &k, int stages) : k(k), stages(stages), origins(k) {
+    forEachExpr(k.body, [&](const ExprNode *e) {
+      if (e->kind == ExprKind::VarRef)
+        ++reads[static_cast<const VarRef *>(e)->var.get()];
+    });
+  }
+  using IRMutator::mutate;
+
+protected:
+  Stmt mutate(const Block *b, const Stmt &self) override {
+    std::vector<Stmt> stmts;
+    bool changed = false;
+    for (const Stmt &c : b->stmts) {
+      Stmt m = mutate(c);
+      changed |= m != c;
+      if (auto f = as<For>(m); f && pipeline(f, stmts)) {
+        changed = true;
+        continue;
+      }
+      stmts.push_back(m);
+    }
+    return changed ? Block::make(std::move(stmts), self->loc) : self;
+  }
+
+private:
+  /// An operand the loop loads and stages: the load's declaration and the staging write.
+  struct Operand {
+    size_t decl = 0, write = 0;
+    const Load *load = nullptr;
+    int buffer = -1;
+  };
+
+  static int countReads(const Expr &e, const VarNode *v) {
+    int n = 0;
+    forEachNode(e, [&](const ExprNode *x) {
+      n += x->kind == ExprKind::VarRef && static_cast<const VarRef *>(x)->var.get() == v;
+    });
+    return n;
+  }
+
+  /// The statement index of the `shared_write A; shared_write B; barrier; shared_dot` run, or -1.
+  static long stagedDot(const std::vector<Stmt> &stmts) {
+    for (size_t p = 3; p < stmts.size(); ++p) {
+      const Expr *value = nullptr;
+      if (auto d = as<Decl>(stmts[p]))
+        value = &d->init;
+      else if (auto a = as<Assign>(stmts[p]))
+        value = &a->value;
+      if (!value || !*value || (*value)->kind != ExprKind::SharedDot)
+        continue;
+      auto dot = as<SharedDot>(*value);
+      auto wa = as<SharedWrite>(stmts[p - 3]), wb = as<SharedWrite>(stmts[p - 2]);
+      if (!dot->stage && as<Barrier>(stmts[p - 1]) && wa && wb && !wa->partials && !wb->partials &&
+          wa->buffer == dot->bufferA && wb->buffer == dot->bufferB && dot->bufferA != dot->bufferB)
+        return static_cast<long>(p);
+    }
+    return -1;
+  }
+
+  /// The operand staged by the write at `w`, when it can be copied asynchronously.
+  std::optional<Operand> operand(const std::vector<Stmt> &stmts, size_t w) const {
+    auto sw = as<SharedWrite>(stmts[w]);
+    auto ref = as<VarRef>(sw->value);
+    if (!ref || reads.at(ref->var.get()) != 1)
+      return std::nullopt; // computed, or read by something else too
+    for (size_t i = 0; i < w; ++i) {
+      auto d = as<Decl>(stmts[i]);
+      if (!d || d->var != ref->var)
+        continue;
+      auto ld = as<Load>(d->init);
+      const SharedBuffer &b = k.buffers.at(sw->buffer);
+      if (!ld || !ld->ptr->type.isTile())
+        return std::nullopt;
+      const Type &t = ld->type;
+      const int64_t bytes = byteSize(t.elem);
+      const Layout *l = t.layout.get();
+      if (!l || l->kind != Layout::Kind::Blocked || l->order[0] != t.rank() - 1 ||
+          !copyable(ld->vec * bytes) || !ld->aligned || replicated(t) || b.stages != 1 ||
+          b.shape != t.shape || (b.rowStride * bytes) % (ld->vec * bytes) != 0 ||
+          !sameLayout(ld->ptr->type.layout, t.layout) ||
+          (ld->mask && (!ld->maskAllOrNone || !sameLayout(ld->mask->type.layout, t.layout))) ||
+          (ld->mask && ld->other && !isZero(ld->other)))
+        return std::nullopt;
+      return Operand{i, w, ld, sw->buffer};
+    }
+    return std::nullopt;
+  }
+
+  bool pipeline(const For *f, std::vector<Stmt> &out) {
+    auto step = as<IntImm>(f->step);
+    const Block *body = as<Block>(f->body);
+    if (f->unroll || !step || step->value <= 0 || !body || f->var->type != f->step->type ||
+        f->var->type != f->begin->type || f->var->type != f->end->type)
+      return false;
+    const std::vector<Stmt> &stmts = body->stmts;
+    const long p = stagedDot(stmts);
+    if (p < 0)
+      return false;
+    auto a = operand(stmts, p - 3), b = operand(stmts, p - 2);
+    if (!a || !b)
+      return false;
+
+    // Pointer variables advanced once per iteration, after the loads, by an invariant amount.
+    const std::set<const VarNode *> inLoop =
+        assignedIn(f->body, {.decls = true, .loopIndices = true});
+    // The bound is evaluated again each iteration: it must not change for the lookahead to hold.
+    ExprFacts bound;
+    bound.add(f->end);
+    for (const VarNode *v : bound.reads)
+      if (inLoop.count(v))
+        return false;
+    std::map<const VarNode *, int> assignments;
+    forEachStmt(f->body, [&](const Stmt &c) {
+      if (auto as_ = as<Assign>(c))
+        ++assignments[as_->var.get()];
+      if (auto d = as<Decl>(c)) // declared in the loop: a new variable each iteration
+        assignments[d->var.get()] += 2;
+    });
+    std::map<const VarNode *, size_t> advance; // variable -> its advance statement
+    for (size_t i = static_cast<size_t>(p) + 1; i < stmts.size(); ++i) {
+      auto as_ = as<Assign>(stmts[i]);
+      auto bin = as_ ? as<Binary>(as_->value) : nullptr;
+      auto self = bin ? as<VarRef>(bin->a) : nullptr;
+      if (!self || self->var != as_->var || assignments[as_->var.get()] != 1 ||
+          (bin->op != BinaryOp::Add && bin->op != BinaryOp::Sub))
+        continue;
+      ExprFacts facts;
+      facts.add(bin->b);
+      bool invariant = facts.elementwise;
+      for (const VarNode *v : facts.reads)
+        invariant = invariant && !inLoop.count(v);
+      if (invariant)
+        advance.emplace(as_->var.get(), i);
+    }
+    // Declarations before the staging computed element by element from the index, invariants and
+    // each other (`ka = k0 + arange`): computed again for the iteration a copy is for.
+    const std::set<const VarNode *> reassigned = assignedIn(f->body);
+    std::map<const VarNode *, size_t> recomputable; // variable -> its declaration
+    for (size_t i = 0; i + 3 < static_cast<size_t>(p); ++i) {
+      auto d = as<Decl>(stmts[i]);
+      if (!d || !d->init || i == a->decl || i == b->decl || reassigned.count(d->var.get()))
+        continue;
+      ExprFacts facts;
+      facts.add(d->init);
+      bool ok = facts.elementwise;
+      for (const VarNode *v : facts.reads)
+        ok = ok && (v == f->var.get() || !inLoop.count(v) || recomputable.count(v));
+      if (ok)
+        recomputable.emplace(d->var.get(), i);
+    }
+    // What the copies read: the index, invariants, those declarations (the ones needed, in
+    // `needed`), or pointers advanced once per iteration and read by nothing but the loads (they
+    // run S - 1 iterations ahead).
+    std::set<const VarNode *> advanced;
+    std::set<size_t> needed;
+    std::map<const VarNode *, int> readByLoads;
+    for (const Operand *o : {&*a, &*b})
+      for (const Expr &e : {o->load->ptr, o->load->mask})
+        forEachNode(e, [&](const ExprNode *x) {
+          if (x->kind == ExprKind::VarRef)
+            ++readByLoads[static_cast<const VarRef *>(x)->var.get()];
+        });
+    std::vector<const VarNode *> work;
+    for (const auto &[v, n] : readByLoads)
+      work.push_back(v);
+    while (!work.empty()) {
+      const VarNode *v = work.back();
+      work.pop_back();
+      if (v == f->var.get() || !inLoop.count(v))
+        continue;
+      if (auto r = recomputable.find(v); r != recomputable.end()) {
+        if (!needed.insert(r->second).second)
+          continue;
+        ExprFacts facts;
+        facts.add(as<Decl>(stmts[r->second])->init);
+        for (const VarNode *u : facts.reads) {
+          if (advance.count(u))
+            return false; // an advanced pointer read through a declaration: not followed
+          work.push_back(u);
+        }
+        continue;
+      }
+      auto adv = advance.find(v);
+      if (adv == advance.end())
+        return false;
+      auto self = as<Assign>(stmts[adv->second]);
+      if (reads.at(v) != readByLoads[v] + countReads(self->value, v))
+        return false; // read by something else: it cannot run ahead
+      advanced.insert(v);
+    }
+    // The copies run ahead of the loop's stores: none may write what they read.
+    std::set<int> stored;
+    forEachStmt(f->body, [&](const Stmt &c) {
+      if (auto st = as<Store>(c)) {
+        std::set<int> ps = origins.paramsOf(st->ptr);
+        stored.insert(ps.begin(), ps.end());
+      }
+    });
+    for (const Operand *o : {&*a, &*b})
+      for (int param : origins.paramsOf(o->load->ptr))
+        if (param < 0 || stored.count(param))
+          return false;
+
+    // ---- the rewrite
+    const SourceLoc loc = f->loc;
+    const ScalarType it = f->var->type.elem;
+    const Expr numStages =
+        k.settings.numStagesName.empty()
+            ? IntImm::make(ScalarType::I32, stages, loc)
+            : IntImm::makeSymbol(ScalarType::I32, stages, k.settings.numStagesName, loc);
+    auto minus = [&](int64_t c) { // NUM_STAGES - c, folded where no name stands for it
+      if (!as<IntImm>(numStages)->symbol.empty())
+        return Binary::make(BinaryOp::Sub, numStages, IntImm::make(ScalarType::I32, c, loc), loc);
+      return IntImm::make(ScalarType::I32, stages - c, loc);
+    };
+    auto inIndexType = [&](const Expr &e) {
+      return it == ScalarType::I32 ? e : Cast::make(it, e, loc);
+    };
+    auto times = [&](const Expr &x) { // x * step
+      if (step->value == 1)
+        return x;
+      if (auto c = as<IntImm>(x); c && c->value == 1 && c->symbol.empty())
+        return f->step;
+      return Binary::make(BinaryOp::Mul, x, f->step, loc);
+    };
+    auto before = [&](const Expr &index) { // index < end (<= for an inclusive loop)
+      return Binary::make(f->inclusive ? BinaryOp::Le : BinaryOp::Lt, index, f->end, loc);
+    };
+    for (const Operand *o : {&*a, &*b}) {
+      SharedBuffer &buf = k.buffers[o->buffer];
+      buf.stages = stages;
+      buf.sizeBytes = lowering::bufferBytes(buf);
+    }
+    auto copies = [&](const Expr &stage, const Expr &index, Prefetch which) {
+      std::map<const VarNode *, Expr> with{{f->var.get(), index}};
+      std::vector<Stmt> c;
+      for (size_t i : needed) { // in the body's order
+        auto d = as<Decl>(stmts[i]);
+        Var v = k.newVar(d->var->name + "_ahead", d->var->type, VarKind::Local, d->var->loc);
+        c.push_back(Decl::make(v, substitute(d->init, with), d->loc));
+        with[d->var.get()] = VarRef::make(v, d->loc);
+      }
+      for (const Operand *o : {&*a, &*b}) {
+        Expr mask = o->load->mask ? substitute(o->load->mask, with) : nullptr;
+        c.push_back(AsyncCopy::make(o->buffer, stage, substitute(o->load->ptr, with), mask,
+                                    o->load->vec, stmts[o->decl]->loc));
+      }
+      auto branch = std::make_shared<If>();
+      branch->loc = loc;
+      branch->cond = before(index);
+      branch->thenS = Block::make(std::move(c), loc);
+      branch->prefetch = which;
+      return branch;
+    };
+    auto advances = [&](std::vector<Stmt> &into) {
+      for (size_t i = static_cast<size_t>(p) + 1; i < stmts.size(); ++i)
+        if (auto as_ = as<Assign>(stmts[i]); as_ && advanced.count(as_->var.get()))
+          into.push_back(Assign::make(as_->var, as_->value, as_->loc));
+    };
+
+    // Prologue: the first S - 1 iterations' copies, one group each, the pointers advanced past
+    // them.
+    Var pro = k.newVar("stage", Type::scalar(ScalarType::I32), VarKind::LoopIndex, loc);
+    {
+      Expr s = VarRef::make(pro, loc);
+      Expr index = times(inIndexType(s));
+      if (auto b0 = as<IntImm>(f->begin); !b0 || b0->value != 0)
+        index = Binary::make(BinaryOp::Add, f->begin, index, loc);
+      std::vector<Stmt> c{copies(s, index, Prefetch::PipelineFirst), AsyncCommit::make(loc)};
+      advances(c);
+      out.push_back(For::make(pro, IntImm::make(ScalarType::I32, 0, loc), minus(1),
+                              IntImm::make(ScalarType::I32, 1, loc), Block::make(std::move(c), loc),
+                              /*unroll=*/true, loc));
+    }
+    Var readStage = k.newVar("read_stage", Type::scalar(ScalarType::I32), VarKind::Local, loc);
+    Var copyStage = k.newVar("copy_stage", Type::scalar(ScalarType::I32), VarKind::Local, loc);
+    out.push_back(Decl::make(readStage, IntImm::make(ScalarType::I32, 0, loc), loc));
+    out.push_back(Decl::make(copyStage, minus(1), loc));
+
+    std::vector<Stmt> c;
+    c.push_back(AsyncWait::make(minus(2), loc));
+    c.push_back(Barrier::make(loc));
+    Expr ahead =
+        Binary::make(BinaryOp::Add, VarRef::make(f->var, loc), times(inIndexType(minus(1))), loc);
+    c.push_back(copies(VarRef::make(copyStage, loc), ahead, Prefetch::PipelineNext));
+    c.push_back(AsyncCommit::make(loc));
+    for (size_t i = 0; i < stmts.size(); ++i) {
+      if (i == a->decl || i == b->decl || i == a->write || i == b->write ||
+          i == static_cast<size_t>(p) - 1)
+        continue;
+      if (i == static_cast<size_t>(p)) { // the product reads this iteration's stage
+        auto withStage = [&](const Expr &e) {
+          auto d = as<SharedDot>(e);
+          return SharedDot::make(d->bufferA, d->bufferB, d->acc, d->precision, d->type, d->loc,
+                                 VarRef::make(readStage, loc));
+        };
+        if (auto d = as<Decl>(stmts[i]))
+          c.push_back(Decl::make(d->var, withStage(d->init), d->loc));
+        else if (auto as_ = as<Assign>(stmts[i]))
+          c.push_back(Assign::make(as_->var, withStage(as_->value), as_->loc));
+        continue;
+      }
+      c.push_back(stmts[i]);
+    }
+    for (const Var &v : {readStage, copyStage}) {
+      Expr next = Binary::make(BinaryOp::Add, VarRef::make(v, loc),
+                               IntImm::make(ScalarType::I32, 1, loc), loc);
+      c.push_back(Assign::make(v, Binary::make(BinaryOp::Mod, next, numStages, loc), loc));
+    }
+    auto loop = std::make_shared<For>(*f);
+    loop->body = Block::make(std::move(c), body->loc);
+    out.push_back(loop);
+    out.push_back(AsyncWait::make(IntImm::make(ScalarType::I32, 0, loc), loc));
+    return true;
+  }
+
+  Kernel &k;
+  int stages;
+  PointerOrigins origins;
+  std::map<const VarNode *, int> reads; // how many times the kernel reads each variable
+};
+
+class PipelineDotsPass : public Pass {
+public:
+  const char *name() const override { return "pipeline-dots"; }
+  void run(Module &m, PassContext &ctx) override {
+    if (ctx.target.smVersion() < 80)
+      return; // cp.async: sm_80 and later
+    for (auto &k : m.kernels) {
+      if (k.settings.numStages < 2)
+        continue;
+      Pipeliner p(k, k.settings.numStages);
+      Stmt body = p.mutate(k.body);
+      // A declaration that only fed a copied load is read no more.
+      if (body != k.body)
+        k.body = removeDeadDecls(body);
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createPipelineDotsPass() { return std::make_unique<PipelineDotsPass>(); }
+
+} // namespace tilec::passes
