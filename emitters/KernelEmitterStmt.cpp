@@ -719,9 +719,15 @@ void KernelEmitter::prefetchComment(const If *s) {
                            w_->indentWidth()));
   else if (s->prefetch == Prefetch::PipelineNext)
   {
+    // The ring's depth (the loop's num_stages), named when it is the kernel's NUM_STAGES.
+    int64_t stages = 0;
+    for (const Stmt &c : b ? b->stmts : std::vector<Stmt>{})
+      if (auto a = as<AsyncCopy>(c))
+        stages = k_.buffers.at(a->buffer).stages;
     const std::string &n = k_.settings.numStagesName;
-    std::string ahead = n.empty() || !metaNames_.count(n) ? std::to_string(k_.settings.numStages - 1)
-                                                          : metaNames_.at(n) + " - 1";
+    std::string ahead = n.empty() || !metaNames_.count(n) || stages != k_.settings.numStages
+                            ? std::to_string(stages - 1)
+                            : metaNames_.at(n) + " - 1";
     w_->lines(commentLines("pipeline: start copying the tiles of the iteration " + ahead +
                                " ahead into the stage read last iteration",
                            w_->indentWidth()));

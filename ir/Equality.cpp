@@ -102,8 +102,8 @@ bool same(const Store *a, const Store *b) {
 }
 bool same(const For *a, const For *b) {
   return a->var == b->var && a->unroll == b->unroll && a->inclusive == b->inclusive &&
-         equal(a->begin, b->begin) &&
-         equal(a->end, b->end) && equal(a->step, b->step) && equal(a->body, b->body);
+         a->numStages == b->numStages && equal(a->begin, b->begin) && equal(a->end, b->end) &&
+         equal(a->step, b->step) && equal(a->body, b->body);
 }
 bool same(const While *a, const While *b) {
   return equal(a->cond, b->cond) && equal(a->body, b->body);

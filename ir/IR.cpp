@@ -408,7 +408,7 @@ Stmt Store::make(Expr ptr, Expr value, Expr mask, SourceLoc loc) {
 }
 
 Stmt For::make(Var var, Expr begin, Expr end, Expr step, Stmt body, bool unroll, SourceLoc loc,
-               bool inclusive) {
+               bool inclusive, int numStages) {
   check(var && begin && end && step && body, "For operands");
   auto n = node<For>(loc);
   n->var = std::move(var);
@@ -418,6 +418,7 @@ Stmt For::make(Var var, Expr begin, Expr end, Expr step, Stmt body, bool unroll,
   n->body = std::move(body);
   n->unroll = unroll;
   n->inclusive = inclusive;
+  n->numStages = numStages;
   return n;
 }
 

@@ -377,8 +377,10 @@ struct For : StmtNode {
   Stmt body;
   bool unroll = false;
   bool inclusive = false;
+  /// `tl::range<N>`: this loop's num_stages (prefetch-loads, pipeline-dots); 0: the kernel's.
+  int numStages = 0;
   static Stmt make(Var var, Expr begin, Expr end, Expr step, Stmt body, bool unroll,
-                   SourceLoc loc = {}, bool inclusive = false);
+                   SourceLoc loc = {}, bool inclusive = false, int numStages = 0);
 };
 struct While : StmtNode {
   TILEC_STMT_NODE(While)

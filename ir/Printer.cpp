@@ -102,6 +102,8 @@ public:
       auto *f = as<For>(s);
       os << (f->unroll ? "static_for " : "for ") << var(f->var) << " = " << expr(f->begin)
          << (f->inclusive ? " through " : " to ") << expr(f->end) << " step " << expr(f->step) << ' ';
+      if (f->numStages)
+        os << "num_stages=" << f->numStages << ' ';
       body(f->body, s);
       return;
     }

@@ -5,8 +5,9 @@
 // docs/plan-tensor-cores.md).
 //
 // Runs after: lower-dots (the operands are staged: `shared_write A, a; shared_write B, b;
-// barrier; d = shared_dot(A, B, ...)`), in kernels with `num_stages = S`, S >= 2, for CUDA sm_80
-// and later. Before lower-layout-conversions and allocate-shared (which sizes the S stages).
+// barrier; d = shared_dot(A, B, ...)`), for loops with S >= 2 stages (the kernel's `num_stages =
+// S`, or the loop's own `tl::range<S>`), on CUDA sm_80 and later. Before lower-layout-conversions
+// and allocate-shared (which sizes the S stages).
 //
 //   before: for %k = b to e step s {          after: for %stage = 0 to S - 1 step 1 (unrolled) {
 //             decl %a = load(%pa, %ma(%k))               if (b + %stage * s < e) {   //
@@ -45,12 +46,13 @@
 // Which loops: not unrolled, a constant positive step; both operands of the dot are variables
 // declared at the top of the body as loads and read by nothing but the staging; each load copies
 // 16 bytes a vector (the aligned variant's vector width; 4 or 8 for tiles too small to give each
-// thread 16), from addresses aligned to that into rows that start aligned to it, with a mask alike over each vector and zero (or nothing) as the
-// masked-off value, and is not replicated across threads. Its pointer and mask read only the loop
-// index, variables the loop does not assign, declarations before it computed element by element
-// from those (computed again for the copied iteration, as `<name>_ahead`), and pointer variables
-// the body advances once per iteration by an invariant amount after the load. No store of the loop may write a parameter the
-// loads read (the copies run ahead of the stores). Any other loop keeps lower-dots' single stage.
+// thread 16), from addresses aligned to that into rows that start aligned to it, with a mask alike
+// over each vector and zero (or nothing) as the masked-off value, and is not replicated across
+// threads. Its pointer and mask read only the loop index, variables the loop does not assign,
+// declarations before it computed element by element from those (computed again for the copied
+// iteration, as `<name>_ahead`), and pointer variables the body advances once per iteration by an
+// invariant amount after the load. No store of the loop may write a parameter the loads read (the
+// copies run ahead of the stores). Any other loop keeps lower-dots' single stage.
 #include "ir/IRVisitor.h"
 #include "passes/LoweringUtil.h"
 #include "passes/Passes.h"
@@ -102,7 +104,7 @@ bool replicated(const Type &t) {
 
 class Pipeliner : public IRMutator {
 public:
-  Pipeliner(Kernel &k, int stages) : k(k), stages(stages), origins(k) {
+  explicit Pipeliner(Kernel &k) : k(k), origins(k) {
     forEachExpr(k.body, [&](const ExprNode *e) {
       if (e->kind == ExprKind::VarRef)
         ++reads[static_cast<const VarRef *>(e)->var.get()];
@@ -193,8 +195,11 @@ private:
   bool pipeline(const For *f, std::vector<Stmt> &out) {
     auto step = as<IntImm>(f->step);
     const Block *body = as<Block>(f->body);
-    if (f->unroll || !step || step->value <= 0 || !body || f->var->type != f->step->type ||
-        f->var->type != f->begin->type || f->var->type != f->end->type)
+    // The loop's own num_stages (tl::range<S>), else the kernel's.
+    const int stages = f->numStages ? f->numStages : k.settings.numStages;
+    if (stages < 2 || f->unroll || !step || step->value <= 0 || !body ||
+        f->var->type != f->step->type || f->var->type != f->begin->type ||
+        f->var->type != f->end->type)
       return false;
     const std::vector<Stmt> &stmts = body->stmts;
     const long p = stagedDot(stmts);
@@ -309,7 +314,7 @@ private:
     const SourceLoc loc = f->loc;
     const ScalarType it = f->var->type.elem;
     const Expr numStages =
-        k.settings.numStagesName.empty()
+        k.settings.numStagesName.empty() || f->numStages
             ? IntImm::make(ScalarType::I32, stages, loc)
             : IntImm::makeSymbol(ScalarType::I32, stages, k.settings.numStagesName, loc);
     auto minus = [&](int64_t c) { // NUM_STAGES - c, folded where no name stands for it
@@ -419,7 +424,6 @@ private:
   }
 
   Kernel &k;
-  int stages;
   PointerOrigins origins;
   std::map<const VarNode *, int> reads; // how many times the kernel reads each variable
 };
@@ -431,9 +435,7 @@ public:
     if (ctx.target.smVersion() < 80)
       return; // cp.async: sm_80 and later
     for (auto &k : m.kernels) {
-      if (k.settings.numStages < 2)
-        continue;
-      Pipeliner p(k, k.settings.numStages);
+      Pipeliner p(k);
       Stmt body = p.mutate(k.body);
       // A declaration that only fed a copied load is read no more.
       if (body != k.body)

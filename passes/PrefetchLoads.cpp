@@ -31,11 +31,11 @@
 // thread.
 //
 // Not in a loop with a `tl::dot`: pipeline-dots pipelines those through shared memory.
-// Only in kernels that ask for it with `num_stages = N`, N >= 2, in their settings: the prefetched
-// tile is held twice, and a loop that runs once per program (a block as wide as the row, Triton's
-// usual choice) pays for it and gains nothing. Measured (bench/NOTES.md, Change P6): softmax over
-// 32768- to 262144-wide rows 0.71-0.83x -> 0.96-1.07x Triton; layer norm at BLOCK = N, one
-// iteration per loop, 1.00-1.24x -> 0.68-0.89x with the pass on for every loop.
+// Only in loops with N >= 2 stages (the kernel's `num_stages = N`, or the loop's `tl::range<N>`):
+// the prefetched tile is held twice, and a loop that runs once per program (a block as wide as the
+// row, Triton's usual choice) pays for it and gains nothing. Measured (bench/NOTES.md, Change P6):
+// softmax over 32768- to 262144-wide rows 0.71-0.83x -> 0.96-1.07x Triton; layer norm at BLOCK = N,
+// one iteration per loop, 1.00-1.24x -> 0.68-0.89x with the pass on for every loop.
 #include "ir/IRVisitor.h"
 #include "passes/Passes.h"
 #include "passes/analysis/PointerOrigins.h"
@@ -113,7 +113,9 @@ private:
     // run M3).
     bool dot = false;
     forEachExpr(f->body, [&](const ExprNode *e) { dot = dot || e->kind == ExprKind::Dot; });
-    if (dot || f->unroll || f->var->type != f->step->type ||
+    // The loop's own num_stages (tl::range<S>), else the kernel's; 1 stage: not prefetched.
+    const int stages = f->numStages ? f->numStages : k.settings.numStages;
+    if (dot || stages < 2 || f->unroll || f->var->type != f->step->type ||
         f->var->type != f->begin->type || f->var->type != f->end->type)
       return nullptr;
     auto step = as<IntImm>(f->step);
@@ -289,8 +291,6 @@ public:
   const char *name() const override { return "prefetch-loads"; }
   void run(Module &m, PassContext &) override {
     for (auto &k : m.kernels) {
-      if (k.settings.numStages < 2)
-        continue;
       PrefetchLoads p(k, k.settings.numWarps * k.warpSize);
       Stmt body = p.mutate(k.body);
       // A declaration that only fed a prefetched load is read no more.

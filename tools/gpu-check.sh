@@ -14,7 +14,7 @@ mkdir -p "$out"
 : >"$out/build.log"
 : >"$out/sanitizers.log"
 arch=${TILEC_GPU_ARCH:-90a}
-examples=(vector_add softmax layer_norm swiglu transpose rms_norm gelu_and_mul cross_entropy matmul) # examples/<name>/main.cu
+examples=(vector_add softmax layer_norm swiglu transpose rms_norm gelu_and_mul cross_entropy matmul batched_matmul) # examples/<name>/main.cu
 tests=(row_sum col_reduce row_argmax convert int_ops nested_reduce plain_scale math_ops names loops functions math_more program_order generic aligned streamed dot tensor_core) # tests/gpu/<name>.cu
 # TILEC_GPU_CHECK_ONLY="matmul dot" runs those programs alone (a quick check of one change).
 if [ -n "${TILEC_GPU_CHECK_ONLY:-}" ]; then
@@ -67,11 +67,11 @@ done
 # A sanitizer run is clean when its summary reports no errors or hazards (the program's own exit
 # code, which reflects the numeric checks above, is judged there and not here).
 echo
-echo "| program       | memcheck | racecheck | synccheck |"
-echo "|---------------|----------|-----------|-----------|"
+echo "| program        | memcheck | racecheck | synccheck |"
+echo "|----------------|----------|-----------|-----------|"
 for ex in "${programs[@]}"; do
   [ -x "$bin/$ex" ] || continue
-  row="| $(printf '%-13s' "$ex") |"
+  row="| $(printf '%-14s' "$ex") |"
   for tool in memcheck racecheck synccheck; do
     log="$bin/$ex.$tool.log"
     compute-sanitizer --tool "$tool" "$bin/$ex" --small >"$log" 2>&1

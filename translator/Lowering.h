@@ -89,6 +89,9 @@ public:
   void lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &out);
   static bool refersTo(const clang::Expr *e, const clang::VarDecl *vd);
   void lowerRangeFor(const clang::CXXForRangeStmt *rf, std::vector<ir::Stmt> &out);
+  void lowerStagedRange(const clang::CXXForRangeStmt *rf,
+                        const clang::ClassTemplateSpecializationDecl *spec,
+                        std::vector<ir::Stmt> &out);
 
   // ---- expression statements: stores and assignments (LoweringStmt.cpp) -------------------------
   ir::Var assignedVar(const clang::Expr *lhs);

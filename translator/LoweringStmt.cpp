@@ -342,9 +342,11 @@ void KernelLowering::lowerRangeFor(const clang::CXXForRangeStmt *rf, std::vector
   const clang::Expr *range = rf->getRangeInit();
   const auto *spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
       range ? range->getType().getCanonicalType()->getAsCXXRecordDecl() : nullptr);
+  if (spec && spec->getName() == "range" && inTl(spec) && !rf->getInit())
+    return lowerStagedRange(rf, spec, out);
   if (!spec || spec->getName() != "static_range" || !inTl(spec) || rf->getInit())
     fe.fail(DiagId::UnsupportedStmt, rf->getBeginLoc(),
-            {"range-based for over anything but tl::static_range"});
+            {"range-based for over anything but tl::static_range or tl::range"});
   std::vector<int64_t> vals;
   for (const auto &arg : spec->getTemplateArgs().asArray())
     if (arg.getKind() == clang::TemplateArgument::Integral)
@@ -390,6 +392,68 @@ void KernelLowering::lowerRangeFor(const clang::CXXForRangeStmt *rf, std::vector
   out.push_back(ir::For::make(counter, ir::IntImm::make(ScalarType::I32, 0, l),
                               ir::IntImm::make(ScalarType::I32, count, l), ir::IntImm::make(ScalarType::I32, 1, l),
                               ir::Block::make(std::move(body), loc(rf)), true, loc(rf)));
+}
+
+void KernelLowering::lowerStagedRange(const clang::CXXForRangeStmt *rf,
+                                      const clang::ClassTemplateSpecializationDecl *spec,
+                                      std::vector<ir::Stmt> &out) {
+  // `for (int k : tl::range<S>(begin, end, step))` is `for (int k = begin; k < end; k += step)`
+  // with S as the loop's num_stages: the loop variable an int the body leaves alone, the step a
+  // positive constant (a counted loop).
+  const clang::Expr *range = rf->getRangeInit();
+  int stages = 0;
+  for (const auto &arg : spec->getTemplateArgs().asArray())
+    if (arg.getKind() == clang::TemplateArgument::Integral)
+      stages = static_cast<int>(arg.getAsIntegral().getExtValue());
+  const auto *ctor = llvm::dyn_cast<clang::CXXConstructExpr>(range->IgnoreImplicit());
+  if (auto *cast = llvm::dyn_cast<clang::CXXFunctionalCastExpr>(range->IgnoreImplicit()))
+    ctor = llvm::dyn_cast<clang::CXXConstructExpr>(cast->getSubExpr()->IgnoreImplicit());
+  if (!ctor || ctor->getNumArgs() < 1)
+    fe.fail(
+        DiagId::UnsupportedStmt, range->getExprLoc(),
+        {"tl::range other than tl::range<S>(end) or tl::range<S>(begin, end[, step]) in the for"});
+  const clang::VarDecl *lv = rf->getLoopVariable();
+  ir::Type t = typeOf(lv->getType().getNonReferenceType(), lv->getLocation());
+  AssignFinder assigned(lv);
+  assigned.TraverseStmt(const_cast<clang::Stmt *>(rf->getBody()));
+  if (t.isTile() || t.pointer || t.elem != ScalarType::I32 || assigned.found)
+    fe.fail(DiagId::UnsupportedType, lv->getLocation(),
+            {typeName(lv->getType()), "an int loop variable that the body does not assign"});
+  auto arg = [&](unsigned i) -> const clang::Expr * {
+    if (i >= ctor->getNumArgs() || llvm::isa<clang::CXXDefaultArgExpr>(ctor->getArg(i)))
+      return nullptr;
+    return ctor->getArg(i);
+  };
+  const bool one = ctor->getNumArgs() == 1;
+  const clang::Expr *beginE = one ? nullptr : arg(0), *endE = one ? arg(0) : arg(1),
+                    *stepE = one ? nullptr : arg(2);
+  ir::SourceLoc l = fe.irLoc(range->getExprLoc());
+  int64_t step = 1;
+  std::string stepSymbol;
+  if (stepE) {
+    std::optional<int64_t> c = constInt(stepE);
+    if (!c)
+      fe.fail(DiagId::NotConstant, stepE->getExprLoc(),
+              {"the step of tl::range", fe.text(stepE->getSourceRange())});
+    if (*c <= 0)
+      fe.fail(DiagId::UnsupportedStmt, stepE->getExprLoc(),
+              {"tl::range with a step that is not positive (" + std::to_string(*c) + ")"});
+    step = *c;
+    stepSymbol = intMetaParameterName(stepE);
+  }
+  ir::Expr begin = beginE ? castTo(lowerExpr(beginE), t.elem) : ir::IntImm::make(t.elem, 0, l);
+  ir::Expr end;
+  {
+    PendingScope none(*this, nullptr, "into a loop bound (it runs every iteration)");
+    end = lowerExpr(endE);
+  }
+  if (begin->type.isTile() || end->type.isTile())
+    fe.fail(DiagId::TileCondition, range->getExprLoc(), {fe.text(range->getSourceRange())});
+  end = castTo(end, t.elem);
+  auto v = k.newVar(lv->getNameAsString(), t, ir::VarKind::LoopIndex, fe.irLoc(lv->getLocation()));
+  vars[lv] = v;
+  out.push_back(ir::For::make(v, begin, end, ir::IntImm::makeSymbol(t.elem, step, stepSymbol, l),
+                              lowerBlock(rf->getBody()), false, loc(rf), false, stages));
 }
 
 ir::Var KernelLowering::assignedVar(const clang::Expr *lhs) {

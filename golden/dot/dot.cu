@@ -64,15 +64,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1536);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:19: int pid = tl::program_id(0);
+  // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:21: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:21: int pid_m = pid / num_n;
+  // dot.cpp:22: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:22: int pid_n = pid % num_n;
+  // dot.cpp:23: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:26: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -81,7 +81,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:25: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -90,7 +90,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn[i][j] = pid_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:24: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -107,10 +107,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -119,7 +119,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -143,7 +143,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -158,7 +158,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:31: acc = tl::dot(av, bv, acc);
+    // dot.cpp:32: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -208,7 +208,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:34: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -305,15 +305,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   __half (*av_smem)[32 * 24] = reinterpret_cast<__half (*)[32 * 24]>(smem + 0);  // 2 stages
   __half (*bv_smem)[16 * 40] = reinterpret_cast<__half (*)[16 * 40]>(smem + 3072);  // 2 stages
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:19: int pid = tl::program_id(0);
+  // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:21: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:21: int pid_m = pid / num_n;
+  // dot.cpp:22: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:22: int pid_n = pid % num_n;
+  // dot.cpp:23: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:26: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -322,7 +322,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:25: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -331,7 +331,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn[i][j] = pid_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:24: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -348,13 +348,13 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
   TILEC_UNROLL
   for (int stage = 0; stage < 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of av_smem and bv_smem
     // (cp.async), one commit group per stage
     if (stage * BK < K) {
-      // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
       int ka_ahead[L7::ELEMS0][L7::ELEMS1];
       TILEC_UNROLL
       for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -363,7 +363,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
           ka_ahead[i][j] = stage * BK + L8::coord0(j);
         }
       }
-      // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
       int kb_ahead[L9::ELEMS0][L9::ELEMS1];
       TILEC_UNROLL
       for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -372,7 +372,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
           kb_ahead[i][j] = stage * BK + L10::coord0(i);
         }
       }
-      // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L11::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -382,7 +382,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                 rm[i][0] < M && ka_ahead[0][j] < K);
         }
       }
-      // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+      // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L12::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -393,7 +393,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         }
       }
     }
-    // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
     tilec::rt::cp_async_commit();
   }
   int read_stage = 0;
@@ -404,7 +404,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     __syncthreads();
     // pipeline: start copying the tiles of the iteration 1 ahead into the stage read last iteration
     if (k0 + BK < K) {
-      // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
       int ka_ahead[L7::ELEMS0][L7::ELEMS1];
       TILEC_UNROLL
       for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -413,7 +413,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
           ka_ahead[i][j] = k0 + BK + L8::coord0(j);
         }
       }
-      // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
       int kb_ahead[L9::ELEMS0][L9::ELEMS1];
       TILEC_UNROLL
       for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -422,7 +422,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
           kb_ahead[i][j] = k0 + BK + L10::coord0(i);
         }
       }
-      // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L11::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -432,7 +432,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                 rm[i][0] < M && ka_ahead[0][j] < K);
         }
       }
-      // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+      // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L12::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -443,9 +443,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         }
       }
     }
-    // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
     tilec::rt::cp_async_commit();
-    // dot.cpp:31: acc = tl::dot(av, bv, acc);
+    // dot.cpp:32: acc = tl::dot(av, bv, acc);
     // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem[read_stage] (ldmatrix)
     // and bv_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
@@ -478,12 +478,12 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         }
       }
     }
-    // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
     read_stage = (read_stage + 1) % 2;
     copy_stage = (copy_stage + 1) % 2;
   }
   tilec::rt::cp_async_wait<0>();
-  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:34: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -614,15 +614,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1280);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:19: int pid = tl::program_id(0);
+  // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:21: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:21: int pid_m = pid / num_n;
+  // dot.cpp:22: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:22: int pid_n = pid % num_n;
+  // dot.cpp:23: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:26: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -631,7 +631,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:25: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -648,7 +648,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn_store[i][j] = pid_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:24: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -665,10 +665,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -677,7 +677,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -692,7 +692,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -701,7 +701,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -716,7 +716,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:31: acc = tl::dot(av, bv, acc);
+    // dot.cpp:32: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -767,7 +767,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:34: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -870,15 +870,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   __half (*av_smem)[16 * 40] = reinterpret_cast<__half (*)[16 * 40]>(smem + 0);  // 2 stages
   __half (*bv_smem)[32 * 72] = reinterpret_cast<__half (*)[32 * 72]>(smem + 2560);  // 2 stages
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:19: int pid = tl::program_id(0);
+  // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:21: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:21: int pid_m = pid / num_n;
+  // dot.cpp:22: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:22: int pid_n = pid % num_n;
+  // dot.cpp:23: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:26: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -887,7 +887,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:25: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -904,7 +904,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn_store[i][j] = pid_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:24: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -921,13 +921,13 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
   TILEC_UNROLL
   for (int stage = 0; stage < 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of av_smem and bv_smem
     // (cp.async), one commit group per stage
     if (stage * BK < K) {
-      // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
       int ka_ahead[L9::ELEMS0][L9::ELEMS1];
       TILEC_UNROLL
       for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -936,7 +936,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
           ka_ahead[i][j] = stage * BK + L10::coord0(j);
         }
       }
-      // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
       int kb_ahead[L11::ELEMS0][L11::ELEMS1];
       TILEC_UNROLL
       for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -945,7 +945,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
           kb_ahead[i][j] = stage * BK + L12::coord0(i);
         }
       }
-      // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L13::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -955,7 +955,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                 rm[i][0] < M && ka_ahead[0][j] < K);
         }
       }
-      // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+      // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L14::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -966,7 +966,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         }
       }
     }
-    // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
     tilec::rt::cp_async_commit();
   }
   int read_stage = 0;
@@ -977,7 +977,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     __syncthreads();
     // pipeline: start copying the tiles of the iteration 1 ahead into the stage read last iteration
     if (k0 + BK < K) {
-      // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
       int ka_ahead[L9::ELEMS0][L9::ELEMS1];
       TILEC_UNROLL
       for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -986,7 +986,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
           ka_ahead[i][j] = k0 + BK + L10::coord0(j);
         }
       }
-      // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
       int kb_ahead[L11::ELEMS0][L11::ELEMS1];
       TILEC_UNROLL
       for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -995,7 +995,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
           kb_ahead[i][j] = k0 + BK + L12::coord0(i);
         }
       }
-      // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L13::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -1005,7 +1005,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                 rm[i][0] < M && ka_ahead[0][j] < K);
         }
       }
-      // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+      // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L14::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -1016,9 +1016,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         }
       }
     }
-    // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
     tilec::rt::cp_async_commit();
-    // dot.cpp:31: acc = tl::dot(av, bv, acc);
+    // dot.cpp:32: acc = tl::dot(av, bv, acc);
     // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem[read_stage] (ldmatrix)
     // and bv_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
@@ -1051,12 +1051,12 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         }
       }
     }
-    // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
     read_stage = (read_stage + 1) % 2;
     copy_stage = (copy_stage + 1) % 2;
   }
   tilec::rt::cp_async_wait<0>();
-  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:34: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1178,11 +1178,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __nv_bfloat16 *av_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
   __nv_bfloat16 *bv_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 4224);
-  // dot.cpp:46: int pid = tl::program_id(0);
+  // dot.cpp:47: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:47: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:48: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:50: auto rk = tl::arange<0, BK>();
+  // dot.cpp:51: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1193,7 +1193,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:48: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:49: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1210,7 +1210,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:51: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:52: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __nv_bfloat16 av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1225,7 +1225,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                          rm[i][0] < M && rk[j + AV_VEC - 1] < K);
     }
   }
-  // dot.cpp:49: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:50: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1242,7 +1242,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:53: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:54: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __nv_bfloat16 bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1257,7 +1257,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                          rk_load[i] < K && rn[0][j + BV_VEC - 1] < N);
     }
   }
-  // dot.cpp:55: auto cv = tl::dot(av, bv);
+  // dot.cpp:56: auto cv = tl::dot(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1303,7 +1303,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       }
     }
   }
-  // dot.cpp:56: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:57: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1380,11 +1380,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __nv_bfloat16 *av_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
   __nv_bfloat16 *bv_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 4224);
-  // dot.cpp:46: int pid = tl::program_id(0);
+  // dot.cpp:47: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:47: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:48: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:50: auto rk = tl::arange<0, BK>();
+  // dot.cpp:51: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1395,7 +1395,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:48: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:49: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1412,7 +1412,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:51: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:52: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __nv_bfloat16 av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1422,7 +1422,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                            rm[i][0] < M && rk[j] < K, tilec::rt::to_bf16(0.0f));
     }
   }
-  // dot.cpp:49: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:50: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1439,7 +1439,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:53: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:54: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __nv_bfloat16 bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1450,7 +1450,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                            tilec::rt::to_bf16(0.0f));
     }
   }
-  // dot.cpp:55: auto cv = tl::dot(av, bv);
+  // dot.cpp:56: auto cv = tl::dot(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1496,7 +1496,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       }
     }
   }
-  // dot.cpp:56: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:57: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1602,11 +1602,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:68: int pid = tl::program_id(0);
+  // dot.cpp:69: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:70: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:73: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1615,7 +1615,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:72: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1624,7 +1624,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:71: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1641,10 +1641,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:74: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1653,7 +1653,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:77: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -1667,7 +1667,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:76: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -1676,7 +1676,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:78: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -1690,7 +1690,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:79: acc = tl::dot(av, bv, acc);
+    // dot.cpp:80: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -1731,7 +1731,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:84: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1808,11 +1808,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:68: int pid = tl::program_id(0);
+  // dot.cpp:69: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:70: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:73: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1821,7 +1821,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:72: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1830,7 +1830,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:71: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1847,10 +1847,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:74: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1859,7 +1859,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:77: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -1869,7 +1869,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              rm[i][0] < M && ka[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:76: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -1878,7 +1878,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:78: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -1888,7 +1888,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              kb[i][0] < K && rn[0][j] < N, 0.0f);
       }
     }
-    // dot.cpp:79: acc = tl::dot(av, bv, acc);
+    // dot.cpp:80: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -1929,7 +1929,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:84: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2034,11 +2034,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:68: int pid = tl::program_id(0);
+  // dot.cpp:69: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:70: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:73: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2047,7 +2047,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:72: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2056,7 +2056,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:71: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -2073,10 +2073,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:74: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2085,7 +2085,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:77: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2099,7 +2099,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:76: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -2108,7 +2108,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:78: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2122,7 +2122,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:82: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2163,7 +2163,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:84: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2240,11 +2240,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:68: int pid = tl::program_id(0);
+  // dot.cpp:69: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:70: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:73: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2253,7 +2253,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:72: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2262,7 +2262,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:71: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -2279,10 +2279,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:74: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2291,7 +2291,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:77: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2301,7 +2301,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              rm[i][0] < M && ka[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:76: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -2310,7 +2310,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:78: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2320,7 +2320,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              kb[i][0] < K && rn[0][j] < N, 0.0f);
       }
     }
-    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:82: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2361,7 +2361,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:84: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2466,11 +2466,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:68: int pid = tl::program_id(0);
+  // dot.cpp:69: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:70: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:73: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2479,7 +2479,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:72: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2488,7 +2488,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:71: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -2505,10 +2505,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:74: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2517,7 +2517,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:77: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2531,7 +2531,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:76: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -2540,7 +2540,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:78: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2554,7 +2554,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:82: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2595,7 +2595,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:84: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2672,11 +2672,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:68: int pid = tl::program_id(0);
+  // dot.cpp:69: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:70: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:73: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2685,7 +2685,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:72: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2694,7 +2694,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn[i][j] = pid % num_n * BN + L2::coord0(j);
     }
   }
-  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:71: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -2711,10 +2711,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:74: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2723,7 +2723,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:77: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2733,7 +2733,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              rm[i][0] < M && ka[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:76: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -2742,7 +2742,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:78: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2752,7 +2752,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              kb[i][0] < K && rn[0][j] < N, 0.0f);
       }
     }
-    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:82: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2793,7 +2793,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:84: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2891,11 +2891,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *av_smem = reinterpret_cast<int8_t *>(smem + 0);
   int8_t *bv_smem = reinterpret_cast<int8_t *>(smem + 1152);
-  // dot.cpp:99: int pid = tl::program_id(0);
+  // dot.cpp:100: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:100: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:101: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:102: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:103: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2912,7 +2912,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rn_load[i][j] = pid % num_n * BN + L3::coord0(j);
     }
   }
-  // dot.cpp:101: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:102: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2929,7 +2929,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rm_load[i][j] = pid / num_n * BM + L7::coord0(i);
     }
   }
-  // dot.cpp:103: auto cmask = (rm < M) & (rn < N);
+  // dot.cpp:104: auto cmask = (rm < M) & (rn < N);
   bool cmask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -2938,7 +2938,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       cmask[i][j] = rm[i][0] < M && rn[0][j] < N;
     }
   }
-  // dot.cpp:104: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
+  // dot.cpp:105: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
   int acc[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -2948,10 +2948,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                           0, cmask[i][j + ACC_VEC - 1]);
     }
   }
-  // dot.cpp:105: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:106: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:106: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:107: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2960,7 +2960,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         ka[i][j] = k0 + L3::coord0(j);
       }
     }
-    // dot.cpp:108: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
+    // dot.cpp:109: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
     int8_t av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2975,7 +2975,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                            rm_load[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:107: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:108: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -2984,7 +2984,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         kb[i][j] = k0 + L7::coord0(i);
       }
     }
-    // dot.cpp:109: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
+    // dot.cpp:110: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
     int8_t bv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2999,7 +2999,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                            kb[i][0] < K && rn_load[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:110: acc = tl::dot(av, bv, acc);
+    // dot.cpp:111: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3039,7 +3039,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
   }
-  // dot.cpp:112: tl::store(c + rm * ldc + rn, acc, cmask);
+  // dot.cpp:113: tl::store(c + rm * ldc + rn, acc, cmask);
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3103,11 +3103,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *av_smem = reinterpret_cast<int8_t *>(smem + 0);
   int8_t *bv_smem = reinterpret_cast<int8_t *>(smem + 1152);
-  // dot.cpp:99: int pid = tl::program_id(0);
+  // dot.cpp:100: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:100: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:101: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:102: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:103: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -3124,7 +3124,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rn_load[i][j] = pid % num_n * BN + L3::coord0(j);
     }
   }
-  // dot.cpp:101: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:102: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3141,7 +3141,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rm_load[i][j] = pid / num_n * BM + L7::coord0(i);
     }
   }
-  // dot.cpp:103: auto cmask = (rm < M) & (rn < N);
+  // dot.cpp:104: auto cmask = (rm < M) & (rn < N);
   bool cmask[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -3150,7 +3150,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       cmask[i][j] = rm[i][0] < M && rn[0][j] < N;
     }
   }
-  // dot.cpp:104: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
+  // dot.cpp:105: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
   int acc[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -3160,10 +3160,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                             0);
     }
   }
-  // dot.cpp:105: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:106: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:106: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:107: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3172,7 +3172,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         ka[i][j] = k0 + L3::coord0(j);
       }
     }
-    // dot.cpp:108: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
+    // dot.cpp:109: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
     int8_t av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3182,7 +3182,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                              rm_load[i][0] < M && ka[0][j] < K, int8_t{0});
       }
     }
-    // dot.cpp:107: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:108: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3191,7 +3191,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         kb[i][j] = k0 + L7::coord0(i);
       }
     }
-    // dot.cpp:109: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
+    // dot.cpp:110: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
     int8_t bv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3201,7 +3201,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                              kb[i][0] < K && rn_load[0][j] < N, int8_t{0});
       }
     }
-    // dot.cpp:110: acc = tl::dot(av, bv, acc);
+    // dot.cpp:111: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3241,7 +3241,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
   }
-  // dot.cpp:112: tl::store(c + rm * ldc + rn, acc, cmask);
+  // dot.cpp:113: tl::store(c + rm * ldc + rn, acc, cmask);
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3345,11 +3345,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
-  // dot.cpp:123: int pid = tl::program_id(0);
+  // dot.cpp:124: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:124: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:125: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:127: auto rk = tl::arange<0, BK>();
+  // dot.cpp:128: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -3360,7 +3360,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:125: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:126: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3377,7 +3377,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:128: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:129: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __half av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3392,7 +3392,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                          rm[i][0] < M && rk[j + AV_VEC - 1] < K);
     }
   }
-  // dot.cpp:126: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:127: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -3409,7 +3409,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:130: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:131: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __half bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3424,7 +3424,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                          rk_load[i] < K && rn[0][j + BV_VEC - 1] < N);
     }
   }
-  // dot.cpp:132: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
+  // dot.cpp:133: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3478,7 +3478,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       cv[i][j] = tilec::rt::to_f16(cv_sum[i][j]);
     }
   }
-  // dot.cpp:133: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:134: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3554,11 +3554,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
-  // dot.cpp:123: int pid = tl::program_id(0);
+  // dot.cpp:124: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:124: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:125: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:127: auto rk = tl::arange<0, BK>();
+  // dot.cpp:128: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -3569,7 +3569,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:125: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:126: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3586,7 +3586,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:128: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:129: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __half av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3596,7 +3596,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                            rm[i][0] < M && rk[j] < K, tilec::rt::to_f16(0.0f));
     }
   }
-  // dot.cpp:126: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:127: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -3613,7 +3613,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:130: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:131: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __half bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3623,7 +3623,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                            rk_load[i] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
     }
   }
-  // dot.cpp:132: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
+  // dot.cpp:133: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3677,7 +3677,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       cv[i][j] = tilec::rt::to_f16(cv_sum[i][j]);
     }
   }
-  // dot.cpp:133: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:134: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3788,11 +3788,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
-  // dot.cpp:144: int pid = tl::program_id(0);
+  // dot.cpp:145: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:145: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:146: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:148: auto acc = tl::zeros<tl::half, BM, BN>();
+  // dot.cpp:149: auto acc = tl::zeros<tl::half, BM, BN>();
   __half acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -3801,7 +3801,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       acc[i][j] = tilec::rt::to_f16(0.0f);
     }
   }
-  // dot.cpp:147: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:148: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -3818,7 +3818,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:146: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:147: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -3835,10 +3835,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:149: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:150: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:150: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:151: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3847,7 +3847,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:152: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:153: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3862,7 +3862,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:151: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:152: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -3871,7 +3871,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:153: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:154: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -3886,7 +3886,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:154: acc = tl::dot(av, bv, acc);
+    // dot.cpp:155: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3942,7 +3942,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       }
     }
   }
-  // dot.cpp:156: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:157: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -4024,11 +4024,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
-  // dot.cpp:144: int pid = tl::program_id(0);
+  // dot.cpp:145: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:145: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:146: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:148: auto acc = tl::zeros<tl::half, BM, BN>();
+  // dot.cpp:149: auto acc = tl::zeros<tl::half, BM, BN>();
   __half acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4037,7 +4037,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       acc[i][j] = tilec::rt::to_f16(0.0f);
     }
   }
-  // dot.cpp:147: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:148: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4054,7 +4054,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:146: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:147: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -4071,10 +4071,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:149: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:150: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:150: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:151: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -4083,7 +4083,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:152: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:153: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4093,7 +4093,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                              rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:151: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:152: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -4102,7 +4102,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:153: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:154: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -4112,7 +4112,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                              kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:154: acc = tl::dot(av, bv, acc);
+    // dot.cpp:155: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4168,7 +4168,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       }
     }
   }
-  // dot.cpp:156: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:157: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -4272,11 +4272,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:168: int pid = tl::program_id(0);
+  // dot.cpp:169: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:169: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:170: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:172: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:173: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4285,7 +4285,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:171: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:172: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4310,7 +4310,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rn_store[i][j] = pid % num_n * BN + L6::coord0(j);
     }
   }
-  // dot.cpp:170: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:171: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -4319,10 +4319,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rm[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:173: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:174: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:174: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:175: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L5::ELEMS0][L5::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -4331,7 +4331,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         ka[i][j] = k0 + L6::coord0(j);
       }
     }
-    // dot.cpp:176: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:177: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4346,7 +4346,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:175: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:176: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -4355,7 +4355,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         kb[i][j] = k0 + L10::coord0(i);
       }
     }
-    // dot.cpp:177: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:178: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4370,7 +4370,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:178: acc += tl::dot(av, bv) * 2.0f;
+    // dot.cpp:179: acc += tl::dot(av, bv) * 2.0f;
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4426,7 +4426,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       }
     }
   }
-  // dot.cpp:180: auto bv = tl::load(bias + rn, rn < N, 0.0f);
+  // dot.cpp:181: auto bv = tl::load(bias + rn, rn < N, 0.0f);
   float bv_1[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -4435,7 +4435,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       bv_1[i][j] = (rn_load[i][j] < N) ? bias[rn_load[i][j]] : 0.0f;
     }
   }
-  // dot.cpp:181: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
+  // dot.cpp:182: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
   __syncthreads();
   if (L3::is_owner()) {  // one writer per element
     TILEC_UNROLL
@@ -4532,11 +4532,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:168: int pid = tl::program_id(0);
+  // dot.cpp:169: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:169: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:170: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:172: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:173: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4545,7 +4545,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:171: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:172: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4570,7 +4570,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rn_store[i][j] = pid % num_n * BN + L6::coord0(j);
     }
   }
-  // dot.cpp:170: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:171: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -4579,10 +4579,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rm[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:173: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:174: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:174: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:175: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L5::ELEMS0][L5::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -4591,7 +4591,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         ka[i][j] = k0 + L6::coord0(j);
       }
     }
-    // dot.cpp:176: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:177: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4601,7 +4601,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                              rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:175: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:176: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -4610,7 +4610,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         kb[i][j] = k0 + L10::coord0(i);
       }
     }
-    // dot.cpp:177: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:178: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4620,7 +4620,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                              kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:178: acc += tl::dot(av, bv) * 2.0f;
+    // dot.cpp:179: acc += tl::dot(av, bv) * 2.0f;
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4676,7 +4676,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       }
     }
   }
-  // dot.cpp:180: auto bv = tl::load(bias + rn, rn < N, 0.0f);
+  // dot.cpp:181: auto bv = tl::load(bias + rn, rn < N, 0.0f);
   float bv_1[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -4685,7 +4685,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       bv_1[i][j] = (rn_load[i][j] < N) ? bias[rn_load[i][j]] : 0.0f;
     }
   }
-  // dot.cpp:181: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
+  // dot.cpp:182: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
   __syncthreads();
   if (L3::is_owner()) {  // one writer per element
     TILEC_UNROLL

@@ -66,15 +66,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
-  // dot.cpp:19: int pid = tl::program_id(0);
+  // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:21: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:21: int pid_m = pid / num_n;
+  // dot.cpp:22: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:22: int pid_n = pid % num_n;
+  // dot.cpp:23: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:26: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -83,7 +83,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:25: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -100,7 +100,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn_store[i][j] = pid_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:24: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -117,10 +117,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -129,7 +129,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -153,7 +153,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -168,7 +168,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:31: acc = tl::dot(av, bv, acc);
+    // dot.cpp:32: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -210,7 +210,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:34: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -292,15 +292,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
-  // dot.cpp:19: int pid = tl::program_id(0);
+  // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:21: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:21: int pid_m = pid / num_n;
+  // dot.cpp:22: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:22: int pid_n = pid % num_n;
+  // dot.cpp:23: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:26: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -309,7 +309,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:25: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -326,7 +326,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn_store[i][j] = pid_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:24: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -343,10 +343,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -355,7 +355,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -365,7 +365,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                              rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -374,7 +374,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -384,7 +384,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                              kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:31: acc = tl::dot(av, bv, acc);
+    // dot.cpp:32: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -426,7 +426,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:34: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -536,15 +536,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
-  // dot.cpp:19: int pid = tl::program_id(0);
+  // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:21: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:21: int pid_m = pid / num_n;
+  // dot.cpp:22: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:22: int pid_n = pid % num_n;
+  // dot.cpp:23: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:26: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -553,7 +553,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:25: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -570,7 +570,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn_store[i][j] = pid_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:24: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -587,10 +587,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -599,7 +599,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -614,7 +614,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -623,7 +623,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -638,7 +638,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:31: acc = tl::dot(av, bv, acc);
+    // dot.cpp:32: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -680,7 +680,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:34: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -762,15 +762,15 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
-  // dot.cpp:19: int pid = tl::program_id(0);
+  // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:20: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:21: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:21: int pid_m = pid / num_n;
+  // dot.cpp:22: int pid_m = pid / num_n;
   const int pid_m = pid / num_n;
-  // dot.cpp:22: int pid_n = pid % num_n;
+  // dot.cpp:23: int pid_n = pid % num_n;
   const int pid_n = pid % num_n;
-  // dot.cpp:25: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:26: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -779,7 +779,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:24: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
+  // dot.cpp:25: auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -796,7 +796,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rn_store[i][j] = pid_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:23: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
+  // dot.cpp:24: auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -813,10 +813,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:26: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:27: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -825,7 +825,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:29: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -835,7 +835,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                              rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:28: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -844,7 +844,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:30: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -854,7 +854,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
                                              kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:31: acc = tl::dot(av, bv, acc);
+    // dot.cpp:32: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -896,7 +896,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
   }
-  // dot.cpp:33: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:34: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1001,11 +1001,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   hip_bfloat16 *av_smem = reinterpret_cast<hip_bfloat16 *>(smem + 0);
   hip_bfloat16 *bv_smem = reinterpret_cast<hip_bfloat16 *>(smem + 4224);
-  // dot.cpp:46: int pid = tl::program_id(0);
+  // dot.cpp:47: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:47: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:48: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:50: auto rk = tl::arange<0, BK>();
+  // dot.cpp:51: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1016,7 +1016,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:48: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:49: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1033,7 +1033,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:51: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:52: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   hip_bfloat16 av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1048,7 +1048,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                          rm[i][0] < M && rk[j + AV_VEC - 1] < K);
     }
   }
-  // dot.cpp:49: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:50: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1065,7 +1065,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:53: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:54: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   hip_bfloat16 bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1080,7 +1080,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                          rk_load[i] < K && rn[0][j + BV_VEC - 1] < N);
     }
   }
-  // dot.cpp:55: auto cv = tl::dot(av, bv);
+  // dot.cpp:56: auto cv = tl::dot(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1126,7 +1126,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       }
     }
   }
-  // dot.cpp:56: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:57: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1203,11 +1203,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   hip_bfloat16 *av_smem = reinterpret_cast<hip_bfloat16 *>(smem + 0);
   hip_bfloat16 *bv_smem = reinterpret_cast<hip_bfloat16 *>(smem + 4224);
-  // dot.cpp:46: int pid = tl::program_id(0);
+  // dot.cpp:47: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:47: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:48: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:50: auto rk = tl::arange<0, BK>();
+  // dot.cpp:51: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1218,7 +1218,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:48: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:49: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1235,7 +1235,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:51: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:52: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   hip_bfloat16 av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1245,7 +1245,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                            rm[i][0] < M && rk[j] < K, tilec::rt::to_bf16(0.0f));
     }
   }
-  // dot.cpp:49: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:50: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1262,7 +1262,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:53: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:54: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   hip_bfloat16 bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1273,7 +1273,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
                                            tilec::rt::to_bf16(0.0f));
     }
   }
-  // dot.cpp:55: auto cv = tl::dot(av, bv);
+  // dot.cpp:56: auto cv = tl::dot(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1319,7 +1319,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       }
     }
   }
-  // dot.cpp:56: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:57: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1432,11 +1432,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:68: int pid = tl::program_id(0);
+  // dot.cpp:69: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:70: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:73: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1445,7 +1445,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:72: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1462,7 +1462,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:71: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -1479,10 +1479,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:74: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -1491,7 +1491,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:77: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1505,7 +1505,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:76: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -1514,7 +1514,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:78: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -1528,7 +1528,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:79: acc = tl::dot(av, bv, acc);
+    // dot.cpp:80: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1569,7 +1569,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:84: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1652,11 +1652,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:68: int pid = tl::program_id(0);
+  // dot.cpp:69: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:70: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:73: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1665,7 +1665,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:72: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1682,7 +1682,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:71: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -1699,10 +1699,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:74: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -1711,7 +1711,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:77: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1721,7 +1721,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              rm[i][0] < M && ka[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:76: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -1730,7 +1730,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:78: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -1740,7 +1740,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              kb[i][0] < K && rn[0][j] < N, 0.0f);
       }
     }
-    // dot.cpp:79: acc = tl::dot(av, bv, acc);
+    // dot.cpp:80: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1781,7 +1781,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:84: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1894,11 +1894,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:68: int pid = tl::program_id(0);
+  // dot.cpp:69: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:70: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:73: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1907,7 +1907,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:72: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1924,7 +1924,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:71: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -1941,10 +1941,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:74: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -1953,7 +1953,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:77: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1967,7 +1967,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:76: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -1976,7 +1976,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:78: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -1990,7 +1990,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:82: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2031,7 +2031,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:84: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2114,11 +2114,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:68: int pid = tl::program_id(0);
+  // dot.cpp:69: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:70: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:73: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2127,7 +2127,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:72: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2144,7 +2144,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:71: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -2161,10 +2161,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:74: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2173,7 +2173,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:77: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2183,7 +2183,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              rm[i][0] < M && ka[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:76: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2192,7 +2192,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:78: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -2202,7 +2202,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              kb[i][0] < K && rn[0][j] < N, 0.0f);
       }
     }
-    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:82: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2243,7 +2243,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:84: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2356,11 +2356,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:68: int pid = tl::program_id(0);
+  // dot.cpp:69: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:70: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:73: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2369,7 +2369,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:72: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2386,7 +2386,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:71: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -2403,10 +2403,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:74: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2415,7 +2415,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:77: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2429,7 +2429,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:76: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2438,7 +2438,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:78: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -2452,7 +2452,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:82: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2493,7 +2493,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:84: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2576,11 +2576,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
   float *bv_smem = reinterpret_cast<float *>(smem + 2176);
-  // dot.cpp:68: int pid = tl::program_id(0);
+  // dot.cpp:69: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:69: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:70: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:72: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:73: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2589,7 +2589,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:71: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:72: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2606,7 +2606,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:70: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:71: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -2623,10 +2623,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:73: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:74: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:74: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:75: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -2635,7 +2635,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:76: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:77: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     float av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2645,7 +2645,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              rm[i][0] < M && ka[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:75: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:76: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -2654,7 +2654,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:77: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:78: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     float bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -2664,7 +2664,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
                                              kb[i][0] < K && rn[0][j] < N, 0.0f);
       }
     }
-    // dot.cpp:81: acc = tl::dot<P>(av, bv, acc);
+    // dot.cpp:82: acc = tl::dot<P>(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -2705,7 +2705,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       }
     }
   }
-  // dot.cpp:83: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:84: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2790,11 +2790,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *av_smem = reinterpret_cast<int8_t *>(smem + 0);
   int8_t *bv_smem = reinterpret_cast<int8_t *>(smem + 1152);
-  // dot.cpp:99: int pid = tl::program_id(0);
+  // dot.cpp:100: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:100: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:101: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:102: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:103: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2803,7 +2803,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rn[i][j] = pid % num_n * BN + L1::coord0(j);
     }
   }
-  // dot.cpp:101: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:102: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2812,7 +2812,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rm[i][j] = pid / num_n * BM + L3::coord0(i);
     }
   }
-  // dot.cpp:103: auto cmask = (rm < M) & (rn < N);
+  // dot.cpp:104: auto cmask = (rm < M) & (rn < N);
   bool cmask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2821,7 +2821,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       cmask[i][j] = rm[i][0] < M && rn[0][j] < N;
     }
   }
-  // dot.cpp:104: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
+  // dot.cpp:105: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
   int acc[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2831,10 +2831,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                           0, cmask[i][j + ACC_VEC - 1]);
     }
   }
-  // dot.cpp:105: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:106: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:106: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:107: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2843,7 +2843,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         ka[i][j] = k0 + L1::coord0(j);
       }
     }
-    // dot.cpp:108: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
+    // dot.cpp:109: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
     int8_t av[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2857,7 +2857,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                            int8_t{0}, rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:107: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:108: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2866,7 +2866,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         kb[i][j] = k0 + L3::coord0(i);
       }
     }
-    // dot.cpp:109: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
+    // dot.cpp:110: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
     int8_t bv[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2880,7 +2880,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                            int8_t{0}, kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:110: acc = tl::dot(av, bv, acc);
+    // dot.cpp:111: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2922,7 +2922,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
   }
-  // dot.cpp:112: tl::store(c + rm * ldc + rn, acc, cmask);
+  // dot.cpp:113: tl::store(c + rm * ldc + rn, acc, cmask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2971,11 +2971,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *av_smem = reinterpret_cast<int8_t *>(smem + 0);
   int8_t *bv_smem = reinterpret_cast<int8_t *>(smem + 1152);
-  // dot.cpp:99: int pid = tl::program_id(0);
+  // dot.cpp:100: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:100: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:101: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:102: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:103: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2984,7 +2984,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rn[i][j] = pid % num_n * BN + L1::coord0(j);
     }
   }
-  // dot.cpp:101: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:102: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2993,7 +2993,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       rm[i][j] = pid / num_n * BM + L3::coord0(i);
     }
   }
-  // dot.cpp:103: auto cmask = (rm < M) & (rn < N);
+  // dot.cpp:104: auto cmask = (rm < M) & (rn < N);
   bool cmask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3002,7 +3002,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       cmask[i][j] = rm[i][0] < M && rn[0][j] < N;
     }
   }
-  // dot.cpp:104: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
+  // dot.cpp:105: auto acc = tl::load(c0 + rm * ldc + rn, cmask, 0);
   int acc[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3012,10 +3012,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                             0);
     }
   }
-  // dot.cpp:105: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:106: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:106: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:107: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -3024,7 +3024,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         ka[i][j] = k0 + L1::coord0(j);
       }
     }
-    // dot.cpp:108: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
+    // dot.cpp:109: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0);
     int8_t av[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3034,7 +3034,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                              rm[i][0] < M && ka[0][j] < K, int8_t{0});
       }
     }
-    // dot.cpp:107: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:108: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3043,7 +3043,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
         kb[i][j] = k0 + L3::coord0(i);
       }
     }
-    // dot.cpp:109: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
+    // dot.cpp:110: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0);
     int8_t bv[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3053,7 +3053,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
                                              kb[i][0] < K && rn[0][j] < N, int8_t{0});
       }
     }
-    // dot.cpp:110: acc = tl::dot(av, bv, acc);
+    // dot.cpp:111: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3095,7 +3095,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
   }
-  // dot.cpp:112: tl::store(c + rm * ldc + rn, acc, cmask);
+  // dot.cpp:113: tl::store(c + rm * ldc + rn, acc, cmask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3198,11 +3198,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
-  // dot.cpp:123: int pid = tl::program_id(0);
+  // dot.cpp:124: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:124: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:125: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:127: auto rk = tl::arange<0, BK>();
+  // dot.cpp:128: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -3213,7 +3213,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:125: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:126: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3230,7 +3230,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:128: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:129: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __half av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3245,7 +3245,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                          rm[i][0] < M && rk[j + AV_VEC - 1] < K);
     }
   }
-  // dot.cpp:126: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:127: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -3262,7 +3262,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:130: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:131: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __half bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3277,7 +3277,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                          rk_load[i] < K && rn[0][j + BV_VEC - 1] < N);
     }
   }
-  // dot.cpp:132: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
+  // dot.cpp:133: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3331,7 +3331,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       cv[i][j] = tilec::rt::to_f16(cv_sum[i][j]);
     }
   }
-  // dot.cpp:133: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:134: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3401,11 +3401,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
-  // dot.cpp:123: int pid = tl::program_id(0);
+  // dot.cpp:124: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:124: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:125: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:127: auto rk = tl::arange<0, BK>();
+  // dot.cpp:128: auto rk = tl::arange<0, BK>();
   int rk[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -3416,7 +3416,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
   for (int i = 0; i < L1::ELEMS; ++i) {
     rk_load[i] = L1::coord0(i);
   }
-  // dot.cpp:125: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:126: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -3433,7 +3433,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:128: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:129: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
   __half av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3443,7 +3443,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                            rm[i][0] < M && rk[j] < K, tilec::rt::to_f16(0.0f));
     }
   }
-  // dot.cpp:126: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:127: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -3460,7 +3460,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:130: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:131: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
   __half bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3470,7 +3470,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
                                            rk_load[i] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
     }
   }
-  // dot.cpp:132: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
+  // dot.cpp:133: auto cv = tl::dot<tl::ieee, tl::half>(av, bv);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3524,7 +3524,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       cv[i][j] = tilec::rt::to_f16(cv_sum[i][j]);
     }
   }
-  // dot.cpp:133: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
+  // dot.cpp:134: tl::store(c + rm * ldc + rn, cv, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L12::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3633,11 +3633,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
-  // dot.cpp:144: int pid = tl::program_id(0);
+  // dot.cpp:145: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:145: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:146: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:148: auto acc = tl::zeros<tl::half, BM, BN>();
+  // dot.cpp:149: auto acc = tl::zeros<tl::half, BM, BN>();
   __half acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -3646,7 +3646,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       acc[i][j] = tilec::rt::to_f16(0.0f);
     }
   }
-  // dot.cpp:147: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:148: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -3663,7 +3663,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:146: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:147: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -3680,10 +3680,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:149: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:150: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:150: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:151: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3692,7 +3692,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:152: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:153: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3707,7 +3707,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:151: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:152: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -3716,7 +3716,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:153: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:154: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -3731,7 +3731,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // dot.cpp:154: acc = tl::dot(av, bv, acc);
+    // dot.cpp:155: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3788,7 +3788,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       }
     }
   }
-  // dot.cpp:156: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:157: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3870,11 +3870,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
-  // dot.cpp:144: int pid = tl::program_id(0);
+  // dot.cpp:145: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:145: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:146: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:148: auto acc = tl::zeros<tl::half, BM, BN>();
+  // dot.cpp:149: auto acc = tl::zeros<tl::half, BM, BN>();
   __half acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -3883,7 +3883,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       acc[i][j] = tilec::rt::to_f16(0.0f);
     }
   }
-  // dot.cpp:147: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:148: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -3900,7 +3900,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:146: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:147: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -3917,10 +3917,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       rm_store[i][j] = pid / num_n * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:149: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:150: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:150: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:151: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -3929,7 +3929,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // dot.cpp:152: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:153: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3939,7 +3939,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                              rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:151: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:152: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
@@ -3948,7 +3948,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
         kb[i][j] = k0 + L13::coord0(i);
       }
     }
-    // dot.cpp:153: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:154: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
@@ -3958,7 +3958,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
                                              kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:154: acc = tl::dot(av, bv, acc);
+    // dot.cpp:155: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4015,7 +4015,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_acc(
       }
     }
   }
-  // dot.cpp:156: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  // dot.cpp:157: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -4113,11 +4113,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:168: int pid = tl::program_id(0);
+  // dot.cpp:169: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:169: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:170: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:172: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:173: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4126,7 +4126,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:171: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:172: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4143,7 +4143,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:170: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:171: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -4152,10 +4152,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rm[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:173: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:174: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:174: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:175: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L3::ELEMS0][L3::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -4164,7 +4164,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         ka[i][j] = k0 + L4::coord0(j);
       }
     }
-    // dot.cpp:176: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:177: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4179,7 +4179,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // dot.cpp:175: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:176: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -4188,7 +4188,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         kb[i][j] = k0 + L8::coord0(i);
       }
     }
-    // dot.cpp:177: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:178: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -4197,7 +4197,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         bv[i][j] = (kb[i][0] < K && rn[0][j] < N) ? (b + kb[i][0] * ldb)[rn[0][j]] : tilec::rt::to_f16(0.0f);
       }
     }
-    // dot.cpp:178: acc += tl::dot(av, bv) * 2.0f;
+    // dot.cpp:179: acc += tl::dot(av, bv) * 2.0f;
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4252,7 +4252,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       }
     }
   }
-  // dot.cpp:180: auto bv = tl::load(bias + rn, rn < N, 0.0f);
+  // dot.cpp:181: auto bv = tl::load(bias + rn, rn < N, 0.0f);
   float bv_1[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4261,7 +4261,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       bv_1[i][j] = (rn[i][j] < N) ? bias[rn[i][j]] : 0.0f;
     }
   }
-  // dot.cpp:181: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
+  // dot.cpp:182: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
   __syncthreads();
   if (L1::is_owner()) {  // one writer per element
     TILEC_UNROLL
@@ -4351,11 +4351,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
   __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // dot.cpp:168: int pid = tl::program_id(0);
+  // dot.cpp:169: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // dot.cpp:169: int num_n = tl::cdiv(N, BN);
+  // dot.cpp:170: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // dot.cpp:172: auto acc = tl::zeros<float, BM, BN>();
+  // dot.cpp:173: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4364,7 +4364,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       acc[i][j] = 0.0f;
     }
   }
-  // dot.cpp:171: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  // dot.cpp:172: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4381,7 +4381,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
     }
   }
-  // dot.cpp:170: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
+  // dot.cpp:171: auto rm = tl::expand_dims<1>((pid / num_n) * BM + tl::arange<0, BM>());
   int rm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -4390,10 +4390,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       rm[i][j] = pid / num_n * BM + L6::coord0(i);
     }
   }
-  // dot.cpp:173: for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:174: for (int k0 = 0; k0 < K; k0 += BK) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // dot.cpp:174: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    // dot.cpp:175: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     int ka[L3::ELEMS0][L3::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -4402,7 +4402,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         ka[i][j] = k0 + L4::coord0(j);
       }
     }
-    // dot.cpp:176: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    // dot.cpp:177: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
     __half av[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4412,7 +4412,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
                                              rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
       }
     }
-    // dot.cpp:175: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    // dot.cpp:176: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     int kb[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -4421,7 +4421,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         kb[i][j] = k0 + L8::coord0(i);
       }
     }
-    // dot.cpp:177: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    // dot.cpp:178: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
     __half bv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -4430,7 +4430,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
         bv[i][j] = (kb[i][0] < K && rn[0][j] < N) ? (b + kb[i][0] * ldb)[rn[0][j]] : tilec::rt::to_f16(0.0f);
       }
     }
-    // dot.cpp:178: acc += tl::dot(av, bv) * 2.0f;
+    // dot.cpp:179: acc += tl::dot(av, bv) * 2.0f;
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -4485,7 +4485,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       }
     }
   }
-  // dot.cpp:180: auto bv = tl::load(bias + rn, rn < N, 0.0f);
+  // dot.cpp:181: auto bv = tl::load(bias + rn, rn < N, 0.0f);
   float bv_1[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -4494,7 +4494,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_expr(
       bv_1[i][j] = (rn[i][j] < N) ? bias[rn[i][j]] : 0.0f;
     }
   }
-  // dot.cpp:181: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
+  // dot.cpp:182: tl::store(c + rm * ldc + rn, acc + bv, (rm < M) & (rn < N));
   __syncthreads();
   if (L1::is_owner()) {  // one writer per element
     TILEC_UNROLL

@@ -145,6 +145,30 @@ template <int BEGIN, int END, int STEP = 1> struct static_range {
   constexpr iterator end() const { return {count}; }
 };
 
+/// `for (int k : tl::range<NUM_STAGES>(begin, end, step))` — Triton's
+/// `tl.range(begin, end, step, num_stages=NUM_STAGES)`: begin, begin + step, ... while below end,
+/// as `for (int k = begin; k < end; k += step)` (step a positive constant; `range(end)` counts from
+/// 0 by 1). NUM_STAGES is this loop's pipeline depth instead of the kernel's `num_stages` (0: the
+/// kernel's; 1: this loop not pipelined).
+template <int NUM_STAGES = 0> struct range {
+  static_assert(NUM_STAGES >= 0 && NUM_STAGES <= 8, "tl::range: NUM_STAGES must be 0 to 8");
+  int first, last, step;
+  constexpr explicit range(int end) : first(0), last(end), step(1) {}
+  constexpr range(int begin, int end, int step = 1) : first(begin), last(end), step(step) {}
+  struct sentinel {};
+  struct iterator {
+    int k, step, end;
+    constexpr int operator*() const { return k; }
+    constexpr iterator &operator++() {
+      k += step;
+      return *this;
+    }
+    constexpr bool operator!=(sentinel) const { return k < end; }
+  };
+  constexpr iterator begin() const { return {first, step, last}; }
+  constexpr sentinel end() const { return {}; }
+};
+
 // ================================================================================================
 // Creation and shape
 // ================================================================================================

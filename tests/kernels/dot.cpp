@@ -9,11 +9,12 @@
 // = 4). tests/gpu/dot.cu compares each with the CPU reference and float64 at ragged sizes.
 #include <tilec/tl.hpp>
 
-// fp16 x fp16 -> float, acc = dot(a, b, acc) over K; num_stages = 2: in the aligned variant each K
-// step's tiles are copied into shared memory during the step before (pipeline-dots, cp.async of 8
-// bytes a thread at these small tiles; the index tiles `ka`, `kb` computed again for it).
+// fp16 x fp16 -> float, acc = dot(a, b, acc) over K; the K loop as tl::range<2> (Triton's
+// tl.range(..., num_stages=2)): in the aligned variant each K step's tiles are copied into shared
+// memory during the step before (pipeline-dots, cp.async of 8 bytes a thread at these small tiles;
+// the index tiles `ka`, `kb` computed again for it).
 template <int BM, int BN, int BK>
-TILEC_KERNEL(num_warps = 4, num_stages = 2, grid = (cdiv(M, BM) * cdiv(N, BN)))
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(M, BM) * cdiv(N, BN)))
 void dot_f16(const tl::half *a, const tl::half *b, float *c, int M, int N, int K, int lda, int ldb,
              int ldc) {
   int pid = tl::program_id(0);
@@ -23,7 +24,7 @@ void dot_f16(const tl::half *a, const tl::half *b, float *c, int M, int N, int K
   auto rm = tl::expand_dims<1>(pid_m * BM + tl::arange<0, BM>());
   auto rn = tl::expand_dims<0>(pid_n * BN + tl::arange<0, BN>());
   auto acc = tl::zeros<float, BM, BN>();
-  for (int k0 = 0; k0 < K; k0 += BK) {
+  for (int k0 : tl::range<2>(0, K, BK)) {
     auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
     auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
     auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);

@@ -7,6 +7,7 @@
 // RUN: %tilec %s -o - | %FileCheck %s
 // RUN: %tilec --target=hip %s -o - | %FileCheck %s --check-prefix=HIP
 // RUN: %tilec --emit=ir --stop-after=lower-dots %s -o - | %FileCheck %s --check-prefix=NOPREFETCH
+// RUN: %tilec --emit=ir --stop-after=materialize %s -o - | %FileCheck %s --check-prefix=RANGE
 #include <tilec/tl.hpp>
 
 // CHECK-LABEL: namespace mm_32 {
@@ -112,3 +113,46 @@ void mm_one_stage(float *c, const tl::half *a, const tl::half *b, int K) {
   tl::store(c + tl::expand_dims<1>(r) * B + tl::expand_dims<0>(r), acc);
 }
 template void mm_one_stage<32>(float *, const tl::half *, const tl::half *, int);
+
+// The loop's own num_stages, Triton's tl.range(..., num_stages=S): tl::range<3> pipelines the loop
+// of a kernel without num_stages; tl::range<1> keeps one stage in a kernel with num_stages = 3.
+// RANGE-LABEL: kernel @mm_range<32>
+// RANGE: for %k = 0:i32 to %K step 32:i32{B} num_stages=3 {
+// CHECK-LABEL: namespace mm_range_32 {
+// CHECK: namespace aligned {
+// CHECK: for (int k = 0; k < K; k += B) {
+// CHECK-NEXT: tilec::rt::cp_async_wait<1>();
+// CHECK-LABEL: namespace mm_range_one_32 {
+// CHECK-NOT: cp_async
+// CHECK-LABEL: launch_mm_range_one_32(
+template <int B>
+TILEC_KERNEL(num_warps = 4)
+void mm_range(float *c, const tl::half *a, const tl::half *b, int K) {
+  auto r = tl::arange<0, B>();
+  auto acc = tl::zeros<float, B, B>();
+  for (int k : tl::range<3>(0, K, B)) {
+    auto ka = tl::expand_dims<0>(k + r);
+    auto kb = tl::expand_dims<1>(k + r);
+    auto av = tl::load(a + tl::expand_dims<1>(r) * K + ka, ka < K, 0.0f);
+    auto bv = tl::load(b + kb * B + tl::expand_dims<0>(r), kb < K, 0.0f);
+    acc = tl::dot(av, bv, acc);
+  }
+  tl::store(c + tl::expand_dims<1>(r) * B + tl::expand_dims<0>(r), acc);
+}
+template void mm_range<32>(float *, const tl::half *, const tl::half *, int);
+
+template <int B>
+TILEC_KERNEL(num_warps = 4, num_stages = 3)
+void mm_range_one(float *c, const tl::half *a, const tl::half *b, int K) {
+  auto r = tl::arange<0, B>();
+  auto acc = tl::zeros<float, B, B>();
+  for (int k : tl::range<1>(0, K, B)) {
+    auto ka = tl::expand_dims<0>(k + r);
+    auto kb = tl::expand_dims<1>(k + r);
+    auto av = tl::load(a + tl::expand_dims<1>(r) * K + ka, ka < K, 0.0f);
+    auto bv = tl::load(b + kb * B + tl::expand_dims<0>(r), kb < K, 0.0f);
+    acc = tl::dot(av, bv, acc);
+  }
+  tl::store(c + tl::expand_dims<1>(r) * B + tl::expand_dims<0>(r), acc);
+}
+template void mm_range_one<32>(float *, const tl::half *, const tl::half *, int);
