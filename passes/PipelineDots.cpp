@@ -9,33 +9,42 @@
 // S`, or the loop's own `tl::range<S>`), on CUDA sm_80 and later. Before lower-layout-conversions
 // and allocate-shared (which sizes the S stages).
 //
-//   before: for %k = b to e step s {          after: for %stage = 0 to S - 1 step 1 (unrolled) {
-//             decl %a = load(%pa, %ma(%k))               if (b + %stage * s < e) {   //
-//             pipeline(first) decl %b = load(%pb, %mb(%k))                 async_copy A[%stage],
-//             %pa, mask=%ma(b + %stage * s) shared_write A, %a                           async_copy
-//             B[%stage], %pb, mask=%mb(b + %stage * s) shared_write B, %b                         }
-//             barrier                                    async_commit
-//             %acc = shared_dot(A, B, acc=%acc)          %pa = %pa + %da
-//             %pa = %pa + %da                            %pb = %pb + %db
-//             %pb = %pb + %db                          }
-//           }                                          decl %read_stage = 0
-//                                                      decl %copy_stage = S - 1
-//                                                      for %k = b to e step s {
-//                                                        async_wait S - 2
-//                                                        barrier
-//                                                        if (%k + (S - 1) * s < e) {  //
-//                                                        pipeline(next)
-//                                                          async_copy A[%copy_stage], %pa,
-//                                                          mask=%ma(%k + (S - 1) * s) async_copy
-//                                                          B[%copy_stage], ...
-//                                                        }
-//                                                        async_commit
-//                                                        %acc = shared_dot(A, B, stage=%read_stage,
-//                                                        acc=%acc) %pa = %pa + %da %pb = %pb + %db
-//                                                        %read_stage = (%read_stage + 1) % S
-//                                                        %copy_stage = (%copy_stage + 1) % S
-//                                                      }
-//                                                      async_wait 0
+//   before: for %k = b to e step s {
+//             decl %a = load(%pa, %ma(%k))
+//             decl %b = load(%pb, %mb(%k))
+//             shared_write A, %a
+//             shared_write B, %b
+//             barrier
+//             %acc = shared_dot(A, B, acc=%acc)
+//             %pa = %pa + %da
+//             %pb = %pb + %db
+//           }
+//   after:  static_for %stage = 0 to S - 1 step 1 {
+//             if (b + %stage * s < e) pipeline(first) {
+//               async_copy A[%stage], %pa, mask=%ma(b + %stage * s)
+//               async_copy B[%stage], %pb, mask=%mb(b + %stage * s)
+//             }
+//             async_commit
+//             %pa = %pa + %da
+//             %pb = %pb + %db
+//           }
+//           decl %read_stage = 0
+//           decl %copy_stage = S - 1
+//           for %k = b to e step s {
+//             async_wait S - 2
+//             barrier
+//             if (%k + (S - 1) * s < e) pipeline(next) {
+//               async_copy A[%copy_stage], %pa, mask=%ma(%k + (S - 1) * s)
+//               async_copy B[%copy_stage], %pb, mask=%mb(%k + (S - 1) * s)
+//             }
+//             async_commit
+//             %acc = shared_dot(A, B, stage=%read_stage, acc=%acc)
+//             %pa = %pa + %da
+//             %pb = %pb + %db
+//             %read_stage = (%read_stage + 1) % S
+//             %copy_stage = (%copy_stage + 1) % S
+//           }
+//           async_wait 0
 // One group is committed per iteration (empty past the end), so at the top of iteration k the
 // groups of iterations k + 1 .. k + S - 2 may still be in flight: waiting until S - 2 remain lands
 // iteration k's tiles, and the barrier after the wait makes every thread's copies visible to all
