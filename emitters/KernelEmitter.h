@@ -114,6 +114,10 @@ private:
                     bool isDecl);
   void sharedWritePartials(const ir::SharedWrite *sw);
   void sharedWriteTile(const ir::SharedWrite *sw);
+  /// The element offset in shared buffer `b` of this thread's element `idx` of a tile of type `t`
+  /// in layout alias `L` (row-major, rows `b.rowStride` apart).
+  static std::string sharedOffset(const std::string &L, const ir::Type &t,
+                                  const ir::SharedBuffer &b, const Idx &idx);
   /// `name[stage]` for a buffer of several stages (pipeline-dots), the name otherwise.
   std::string stagedBuffer(int buffer, const ir::Expr &stage);
   void asyncCopy(const ir::AsyncCopy *c);

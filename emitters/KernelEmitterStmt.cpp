@@ -457,10 +457,7 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
       return;
     }
     forEachElem(t, [&](const Idx &idx) {
-      std::string at = t.rank() == 1 ? L + "::coord0(" + idx[0] + ")"
-                                     : L + "::coord0(" + idx[0] + ") * " + std::to_string(b.rowStride) +
-                                           " + " + L + "::coord1(" + idx[1] + ")";
-      w_->line(lhs(v, idx) + " = " + buf + "[" + at + "];");
+      w_->line(lhs(v, idx) + " = " + buf + "[" + sharedOffset(L, t, b, idx) + "];");
     });
     return;
   }
@@ -502,11 +499,7 @@ void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
   std::unique_ptr<CodeWriter::Scope> owner;
   if (replicated)
     owner = std::make_unique<CodeWriter::Scope>(*w_, "if (" + L + "::is_owner())  // one writer per element", "");
-  auto at = [&](const Idx &idx) {
-    return t.rank() == 1 ? L + "::coord0(" + idx[0] + ")"
-                         : L + "::coord0(" + idx[0] + ") * " + std::to_string(b.rowStride) + " + " +
-                               L + "::coord1(" + idx[1] + ")";
-  };
+  auto at = [&](const Idx &idx) { return sharedOffset(L, t, b, idx); };
   // A tile variable whose thread holds runs of elements along the rows writes them as vectors of
   // up to 16 bytes, when every run starts at an aligned address (the buffer is 16-byte aligned).
   const Layout &l = *t.layout;
@@ -536,6 +529,13 @@ void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
   });
 }
 
+std::string KernelEmitter::sharedOffset(const std::string &L, const Type &t, const SharedBuffer &b,
+                                        const Idx &idx) {
+  return t.rank() == 1 ? L + "::coord0(" + idx[0] + ")"
+                       : L + "::coord0(" + idx[0] + ") * " + std::to_string(b.rowStride) + " + " +
+                             L + "::coord1(" + idx[1] + ")";
+}
+
 std::string KernelEmitter::stagedBuffer(int buffer, const Expr &stage) {
   const std::string &name = bufferNames_.at(buffer);
   if (k_.buffers.at(buffer).stages == 1)
@@ -557,11 +557,8 @@ void KernelEmitter::asyncCopy(const AsyncCopy *c) {
   forEachElem(
       t,
       [&](const Idx &idx) {
-        std::string at = t.rank() == 1 ? L + "::coord0(" + idx[0] + ")"
-                                       : L + "::coord0(" + idx[0] + ") * " +
-                                             std::to_string(b.rowStride) + " + " + L +
-                                             "::coord1(" + idx[1] + ")";
-        std::vector<std::string> args{"&" + dst + "[" + at + "]", elem(c->ptr, idx).text};
+        std::vector<std::string> args{"&" + dst + "[" + sharedOffset(L, t, b, idx) + "]",
+                                      elem(c->ptr, idx).text};
         if (c->mask)
           args.push_back(elem(c->mask, idx).text);
         call("tilec::rt::cp_async_" + std::to_string(c->vec * byteSize(t.elem)) + "(", args, ");");

@@ -38,9 +38,6 @@
 // banks (step 4 of docs/plan-tensor-cores.md swizzles instead, without the padding).
 #include "passes/LoweringUtil.h"
 #include "passes/Passes.h"
-#include "passes/analysis/PointerOrigins.h"
-
-#include <set>
 
 namespace tilec::passes {
 

@@ -16,4 +16,8 @@ ir::Stmt removeDeadDecls(const ir::Stmt &body);
 /// passes that substitute values into expressions.
 ir::Expr foldConstants(const ir::Expr &e);
 
+/// Whether some loop of `k` has two or more stages (the kernel's `num_stages`, or a loop's own
+/// `tl::range<S>`): the loops prefetch-loads and pipeline-dots may change (PrefetchLoads.cpp).
+bool hasStagedLoops(const ir::Kernel &k);
+
 } // namespace tilec::passes

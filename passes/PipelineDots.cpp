@@ -444,6 +444,8 @@ public:
     if (ctx.target.smVersion() < 80)
       return; // cp.async: sm_80 and later
     for (auto &k : m.kernels) {
+      if (!hasStagedLoops(k))
+        continue;
       Pipeliner p(k);
       Stmt body = p.mutate(k.body);
       // A declaration that only fed a copied load is read no more.

@@ -286,11 +286,26 @@ private:
   PointerOrigins origins;
 };
 
+} // namespace
+
+bool hasStagedLoops(const Kernel &k) {
+  bool staged = false;
+  forEachStmt(k.body, [&](const Stmt &s) {
+    if (auto f = as<For>(s))
+      staged = staged || (f->numStages ? f->numStages : k.settings.numStages) >= 2;
+  });
+  return staged;
+}
+
+namespace {
+
 class PrefetchLoadsPass : public Pass {
 public:
   const char *name() const override { return "prefetch-loads"; }
   void run(Module &m, PassContext &) override {
     for (auto &k : m.kernels) {
+      if (!hasStagedLoops(k))
+        continue;
       PrefetchLoads p(k, k.settings.numWarps * k.warpSize);
       Stmt body = p.mutate(k.body);
       // A declaration that only fed a prefetched load is read no more.
