@@ -49,6 +49,8 @@ CONFIGS = [
     (128, 128, 64, 8, 4, 3),  # 8
     (256, 128, 32, 8, 8, 3),  # 9
     (128, 128, 32, 8, 4, 5),  # 10
+    (128, 256, 32, 8, 8, 4),  # 11: swizzled operands (no padding) leave room for a fourth stage
+    (256, 128, 32, 8, 8, 4),  # 12
 ]
 TRITON_STAGES = (1, 3)
 TOL = 1e-2

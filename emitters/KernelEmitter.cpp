@@ -348,6 +348,33 @@ void KernelEmitter::collect() {
   } walk(*this, storeCount);
   if (k_.body)
     walk.visit(k_.body);
+  // Swizzled buffers: each its XorSwizzle alias among the tunables, its parameters explained.
+  for (size_t b = 0; b < k_.buffers.size(); ++b) {
+    const SharedBuffer &buf = k_.buffers[b];
+    if (!buf.swizzle.on())
+      continue;
+    std::string hint = bufferNames_[b];
+    if (hint.size() > 5 && hint.compare(hint.size() - 5, 5, "_smem") == 0)
+      hint.resize(hint.size() - 5);
+    const std::string name = names_.unique(upper(hint) + "_SWIZZLE");
+    swizzleNames_[static_cast<int>(b)] = name;
+    const SharedSwizzle &z = buf.swizzle;
+    const int64_t chunkBytes = z.vec * byteSize(buf.elemType.elem);
+    const std::string phase =
+        (z.perPhase == 1 ? std::string("r") : "r / " + std::to_string(z.perPhase)) + " % " +
+        std::to_string(z.maxPhase);
+    for (const std::string &l :
+         commentLines(bufferNames_[b] + ": rows of " + std::to_string(buf.rowStride) +
+                          " elements, unpadded, in " + std::to_string(chunkBytes) +
+                          "-byte chunks; chunk c of row r is stored at chunk c ^ (" + phase +
+                          ") of the row, so that eight rows read at one column fall in different "
+                          "banks",
+                      0))
+      tunables_.push_back(l);
+    tunables_.push_back("using " + name + " = tilec::rt::XorSwizzle<" + dimConst(buf.rowStride) +
+                        ", " + std::to_string(z.vec) + ", " + std::to_string(z.perPhase) + ", " +
+                        std::to_string(z.maxPhase) + ">;");
+  }
   // Integer locals that hold data (a loaded value, a reduction, ...) rather than indices: until no
   // assignment adds one more.
   for (bool changed = true; changed && k_.body;) {

@@ -115,9 +115,12 @@ private:
   void sharedWritePartials(const ir::SharedWrite *sw);
   void sharedWriteTile(const ir::SharedWrite *sw);
   /// The element offset in shared buffer `b` of this thread's element `idx` of a tile of type `t`
-  /// in layout alias `L` (row-major, rows `b.rowStride` apart).
-  static std::string sharedOffset(const std::string &L, const ir::Type &t,
-                                  const ir::SharedBuffer &b, const Idx &idx);
+  /// in layout alias `L` (row-major, rows `b.rowStride` apart, or through the buffer's swizzle).
+  std::string sharedOffset(const std::string &L, const ir::Type &t, int b, const Idx &idx);
+  /// The element offset of (row, col) in buffer `b`: `row * rowStride + col`, or the swizzle's
+  /// `offset(row, col)`. `rowIsSum`: `row` needs parentheses as a factor.
+  std::string sharedAt(int b, const std::string &row, const std::string &col,
+                       bool rowIsSum = false);
   /// `name[stage]` for a buffer of several stages (pipeline-dots), the name otherwise.
   std::string stagedBuffer(int buffer, const ir::Expr &stage);
   void asyncCopy(const ir::AsyncCopy *c);
@@ -178,6 +181,7 @@ private:
   std::set<std::string> usedMeta_;      // meta-parameters the kernel's code names (membership only)
   std::vector<std::string> paramNames_;
   std::vector<std::string> bufferNames_;
+  std::map<int, std::string> swizzleNames_; // swizzled buffer -> its XorSwizzle alias
   std::string idxNames_[2], vecIdx_, valsName_, bitsName_, chunkIdx_, dotIdx_;
   /// Streamed runs are printed where liveRegisters_ (every element of every tile at once) reaches
   /// kStreamThreshold.

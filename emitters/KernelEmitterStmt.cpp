@@ -457,7 +457,7 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
       return;
     }
     forEachElem(t, [&](const Idx &idx) {
-      w_->line(lhs(v, idx) + " = " + buf + "[" + sharedOffset(L, t, b, idx) + "];");
+      w_->line(lhs(v, idx) + " = " + buf + "[" + sharedOffset(L, t, sr->buffer, idx) + "];");
     });
     return;
   }
@@ -499,7 +499,7 @@ void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
   std::unique_ptr<CodeWriter::Scope> owner;
   if (replicated)
     owner = std::make_unique<CodeWriter::Scope>(*w_, "if (" + L + "::is_owner())  // one writer per element", "");
-  auto at = [&](const Idx &idx) { return sharedOffset(L, t, b, idx); };
+  auto at = [&](const Idx &idx) { return sharedOffset(L, t, sw->buffer, idx); };
   // A tile variable whose thread holds runs of elements along the rows writes them as vectors of
   // up to 16 bytes, when every run starts at an aligned address (the buffer is 16-byte aligned).
   const Layout &l = *t.layout;
@@ -508,7 +508,8 @@ void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
   int vec = 1;
   if (var && !chunk_ && l.kind == Layout::Kind::Blocked && l.order[0] == last) {
     vec = std::min(l.sizePerThread[last], 16 / bytes);
-    while (vec > 1 && (b.rowStride * bytes) % (int64_t(vec) * bytes) != 0)
+    while (vec > 1 && ((b.rowStride * bytes) % (int64_t(vec) * bytes) != 0 ||
+                       (b.swizzle.on() && b.swizzle.vec % vec != 0)))
       vec /= 2;
   }
   if (vec > 1) {
@@ -529,11 +530,19 @@ void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
   });
 }
 
-std::string KernelEmitter::sharedOffset(const std::string &L, const Type &t, const SharedBuffer &b,
+std::string KernelEmitter::sharedOffset(const std::string &L, const Type &t, int b,
                                         const Idx &idx) {
-  return t.rank() == 1 ? L + "::coord0(" + idx[0] + ")"
-                       : L + "::coord0(" + idx[0] + ") * " + std::to_string(b.rowStride) + " + " +
-                             L + "::coord1(" + idx[1] + ")";
+  return t.rank() == 1
+             ? L + "::coord0(" + idx[0] + ")"
+             : sharedAt(b, L + "::coord0(" + idx[0] + ")", L + "::coord1(" + idx[1] + ")");
+}
+
+std::string KernelEmitter::sharedAt(int b, const std::string &row, const std::string &col,
+                                    bool rowIsSum) {
+  if (auto it = swizzleNames_.find(b); it != swizzleNames_.end())
+    return it->second + "::offset(" + row + ", " + col + ")";
+  return (rowIsSum ? "(" + row + ")" : row) + " * " + std::to_string(k_.buffers.at(b).rowStride) +
+         " + " + col;
 }
 
 std::string KernelEmitter::stagedBuffer(int buffer, const Expr &stage) {
@@ -549,7 +558,6 @@ void KernelEmitter::asyncCopy(const AsyncCopy *c) {
   if (opts_.target.kind != TargetKind::Cuda)
     internalError("async_copy for a target without cp.async");
   const Type &t = c->ptr->type;
-  const SharedBuffer &b = k_.buffers.at(c->buffer);
   const std::string dst = stagedBuffer(c->buffer, c->stage);
   const std::string L = layoutName(t);
   const int last = t.rank() - 1;
@@ -557,7 +565,7 @@ void KernelEmitter::asyncCopy(const AsyncCopy *c) {
   forEachElem(
       t,
       [&](const Idx &idx) {
-        std::vector<std::string> args{"&" + dst + "[" + sharedOffset(L, t, b, idx) + "]",
+        std::vector<std::string> args{"&" + dst + "[" + sharedOffset(L, t, c->buffer, idx) + "]",
                                       elem(c->ptr, idx).text};
         if (c->mask)
           args.push_back(elem(c->mask, idx).text);
@@ -597,6 +605,8 @@ void KernelEmitter::sharedDot(const Var &v, const SharedDot *d) {
         t, [&](const Idx &idx) { w_->line(sumAt(idx) + " = " + elem(d->acc, idx).text + ";"); });
   if (t.layout->kind == Layout::Kind::Mma)
     return mmaLoop(sum, t, d);
+  if (A.swizzle.on() || B.swizzle.on())
+    internalError("shared_dot per thread reads operands from a swizzled buffer");
   const std::string &kk = dotIdx_, ak = names_.unique(aName + "_k"), bk = names_.unique(bName + "_k");
   auto operand = [&](const std::string &buf, const std::string &at) {
     std::string x = buf + "[" + at + "]";
@@ -645,7 +655,7 @@ void KernelEmitter::sharedDot(const Var &v, const SharedDot *d) {
 }
 
 void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedDot *d) {
-  const SharedBuffer &A = k_.buffers.at(d->bufferA), &B = k_.buffers.at(d->bufferB);
+  const SharedBuffer &A = k_.buffers.at(d->bufferA);
   const std::string &aName = bufferNames_.at(d->bufferA), &bName = bufferNames_.at(d->bufferB);
   const std::string a = stagedBuffer(d->bufferA, d->stage), b = stagedBuffer(d->bufferB, d->stage);
   const std::string mma = A.elemType.elem == ScalarType::BF16 ? "tilec::rt::mma_m16n8k16_bf16_f32"
@@ -665,9 +675,9 @@ void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedD
   {
     auto s = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
     call("tilec::rt::ldmatrix_x4(",
-         {af + "[" + i + "]", "&" + a + "[" + L + "::a_row(" + i + ") * " +
-                                  std::to_string(A.rowStride) + " + " + kk + " + " + L +
-                                  "::a_col()]"},
+         {af + "[" + i + "]",
+          "&" + a + "[" +
+              sharedAt(d->bufferA, L + "::a_row(" + i + ")", kk + " + " + L + "::a_col()") + "]"},
          ");");
   }
   w_->line("uint32_t " + bf + "[" + L + "::REP1 / 2][4];  // B: n8 blocks 2 " + j + " and 2 " + j +
@@ -676,8 +686,10 @@ void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedD
   {
     auto s = w_->block("for (int " + j + " = 0; " + j + " < " + L + "::REP1 / 2; ++" + j + ")");
     call("tilec::rt::ldmatrix_x4_trans(",
-         {bf + "[" + j + "]", "&" + b + "[(" + kk + " + " + L + "::b_row()) * " +
-                                  std::to_string(B.rowStride) + " + " + L + "::b_col(" + j + ")]"},
+         {bf + "[" + j + "]",
+          "&" + b + "[" +
+              sharedAt(d->bufferB, kk + " + " + L + "::b_row()", L + "::b_col(" + j + ")", true) +
+              "]"},
          ");");
   }
   w_->line("TILEC_UNROLL");

@@ -457,6 +457,19 @@ struct AsyncWait : StmtNode {
 #undef TILEC_STMT_NODE
 
 // ---- kernels and modules -------------------------------------------------------------------------
+/// An XOR swizzle of a shared buffer's rows (Triton's `#shared{vec, perPhase, maxPhase}`): each row
+/// is cut into chunks of `vec` elements (16 bytes), and chunk c of row r is stored at chunk
+/// `c ^ (r / perPhase % maxPhase)` of the same row. Rows of one phase share a 128-byte line, and
+/// the eight rows an ldmatrix (or a column of 16-byte vectors) names fall in eight different
+/// groups of four banks without padding. `vec == 0`: not swizzled.
+struct SharedSwizzle {
+  int vec = 0;
+  int perPhase = 1;
+  int maxPhase = 1;
+  bool on() const { return vec > 0; }
+  bool operator==(const SharedSwizzle &) const = default;
+};
+
 /// A statically sized shared-memory buffer. Allocation sets `offsetBytes` (buffers whose lifetimes do
 /// not overlap share bytes).
 struct SharedBuffer {
@@ -467,6 +480,7 @@ struct SharedBuffer {
   int64_t sizeBytes = 0;     ///< all stages
   int64_t offsetBytes = -1;  ///< set by shared-memory allocation
   int64_t stages = 1;        ///< copies of the buffer side by side (a ring: pipeline-dots)
+  SharedSwizzle swizzle{};   ///< rows' chunks permuted (rank 2; rowStride is then the last dim)
 };
 
 /// Kernel-level settings from the annotation (`TILEC_KERNEL(num_warps = 4)`).

@@ -40,6 +40,9 @@ public:
       os << "] row_stride=" << b.rowStride;
       if (b.stages != 1)
         os << " stages=" << b.stages;
+      if (b.swizzle.on())
+        os << " swizzle=" << b.swizzle.vec << "/" << b.swizzle.perPhase << "/"
+           << b.swizzle.maxPhase;
       os << " bytes=" << b.sizeBytes;
       if (b.offsetBytes >= 0)
         os << " offset=" << b.offsetBytes;

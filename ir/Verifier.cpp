@@ -191,6 +191,13 @@ public:
         fail("shared buffer " + std::to_string(i) + " '" + b.name + "' has a bad shape or type");
       if (b.rowStride < b.shape.back())
         fail("shared buffer " + std::to_string(i) + " has rowStride below its last dim");
+      const SharedSwizzle &z = b.swizzle;
+      if (z.on() && (b.shape.size() != 2 || b.rowStride != b.shape.back() || !isPow2(z.vec) ||
+                     !isPow2(z.perPhase) || !isPow2(z.maxPhase) ||
+                     b.rowStride % (int64_t(z.vec) * z.maxPhase) != 0))
+        fail("shared buffer " + std::to_string(i) + " '" + b.name +
+             "' has a swizzle its rows cannot hold (rank 2, unpadded rows of at least maxPhase "
+             "chunks)");
     }
     scopes.emplace_back();
     for (auto &p : k.params) {
@@ -814,8 +821,10 @@ private:
       TILEC_REQUIRE((bytes == 4 || bytes == 8 || bytes == 16) &&
                         p.layout->order[0] == p.rank() - 1 &&
                         p.layout->sizePerThread.back() % c->vec == 0 &&
-                        b.rowStride * byteSize(p.elem) % bytes == 0,
-                    "async_copy copies 4-, 8- or 16-byte vectors along rows aligned to them");
+                        b.rowStride * byteSize(p.elem) % bytes == 0 &&
+                        (!b.swizzle.on() || b.swizzle.vec % c->vec == 0),
+                    "async_copy copies 4-, 8- or 16-byte vectors along rows aligned to them, "
+                    "within a swizzled chunk");
       if (c->mask)
         TILEC_REQUIRE(c->mask->type.elem == ScalarType::Bool && c->mask->type.shape == p.shape,
                       "async_copy mask " + c->mask->type.str());

@@ -31,11 +31,14 @@
 // fall in few banks when K * elemBytes is a multiple of 128, so A's rows are padded by one bank
 // (max(1, 4 / elemBytes) elements). Lanes read B[k][col] along a row, consecutive banks: no
 // padding.
-// Padding, mma.sync (an #mma result): the emitter reads both operands with ldmatrix, eight lanes
-// naming eight 16-byte rows at once; both buffers' rows are padded by 16 bytes: the rows stay
-// 16-byte aligned, and as a row (16 or more 16-bit elements) is a multiple of 32 bytes the stride
-// is an odd multiple of 16, so eight consecutive rows start in the eight different groups of four
-// banks (step 4 of docs/plan-tensor-cores.md swizzles instead, without the padding).
+// Swizzle, mma.sync (an #mma result): the emitter reads both operands with ldmatrix, eight lanes
+// naming eight 16-byte rows (chunks) at one column at once. Unpadded, rows of 128 or more bytes
+// would put all eight in the same four banks; instead both buffers' rows are XOR-swizzled in
+// 16-byte chunks (lowering::chunkSwizzle, Triton's #shared{vec, perPhase, maxPhase}): chunk c of
+// row r at chunk c ^ (r / perPhase % maxPhase), so the eight rows read at one column land in the
+// eight groups of four banks. A row of 16 or more 16-bit elements has at least two chunks. The
+// same chunks are what cp.async writes (pipeline-dots) and what wgmma's swizzled descriptors read
+// (issue 13).
 #include "passes/LoweringUtil.h"
 #include "passes/Passes.h"
 
@@ -60,7 +63,7 @@ public:
   }
 
 private:
-  int stage(const Expr &x, const std::string &name, int64_t pad) {
+  int stage(const Expr &x, const std::string &name, int64_t pad, bool swizzle) {
     if (!x->type.layout)
       internalError("lower-dots: dot operand without a layout (layout-assignment must run first)");
     SharedBuffer b;
@@ -69,6 +72,8 @@ private:
     b.elemType.layout = nullptr;
     b.shape = x->type.shape;
     b.rowStride = b.shape.back() + pad;
+    if (swizzle)
+      b.swizzle = lowering::chunkSwizzle(b.rowStride, byteSize(b.elemType.elem));
     b.sizeBytes = lowering::bufferBytes(b);
     k.buffers.push_back(b);
     return static_cast<int>(k.buffers.size()) - 1;
@@ -85,10 +90,11 @@ private:
       internalError("lower-dots: '" + dest->name + "' and its dot differ in layout");
     const bool mma = d.type.layout->kind == Layout::Kind::Mma;
     const int64_t elemBytes = byteSize(d.a->type.elem);
-    int64_t padA = mma ? 16 / elemBytes : std::max<int64_t>(1, 4 / elemBytes);
-    int64_t padB = mma ? 16 / elemBytes : 0;
-    int a = stage(d.a, operandName(d.a, dest, "a"), padA);
-    int b = stage(d.b, operandName(d.b, dest, "b"), padB);
+    int64_t padA = mma ? 0 : std::max<int64_t>(1, 4 / elemBytes);
+    int a = stage(d.a, operandName(d.a, dest, "a"), padA, mma);
+    int b = stage(d.b, operandName(d.b, dest, "b"), 0, mma);
+    if (mma && (!k.buffers[a].swizzle.on() || !k.buffers[b].swizzle.on()))
+      internalError("lower-dots: an mma operand whose rows hold fewer than two 16-byte chunks");
     out.push_back(SharedWrite::makeTile(a, d.a, loc));
     out.push_back(SharedWrite::makeTile(b, d.b, loc));
     out.push_back(Barrier::make(loc));

@@ -3,8 +3,8 @@
 //
 // Runs after: layout-assignment (which inserts the conversions) and lower-reductions.
 // Guarantees: no ConvertLayout remains. A conversion that is not the whole init of a Decl / value
-// of an Assign is first hoisted to `decl <var>_cvt = convert_layout(...)` just before its statement.
-// Each `y = convert_layout(x)` becomes
+// of an Assign is first hoisted to `decl <var>_cvt = convert_layout(...)` just before its
+// statement. Each `y = convert_layout(x)` becomes
 //   shared_write B, x                 every element of x at B[row * rowStride + col] (owners only)
 //   barrier                           read-after-write (insert-barriers keeps it, adds WAR ones)
 //   decl y = shared_read(B) : T       (or `y = shared_read(B)` for an Assign)
@@ -23,6 +23,11 @@
 // elements, so the elements of one column fall into consecutive banks. Otherwise (rank 1, or both
 // sides walking rows, or both walking columns) rowStride = cols. Emitters vectorizing shared
 // accesses must check that `rowStride * elemBytes` keeps their vector alignment.
+// From an #mma accumulator (the epilogue of a dot) to a layout walking rows: each lane of the mma
+// side writes a pair of elements in each of eight rows (g = lane / 4) at the same columns, which
+// with unpadded rows of 128 bytes or more fall in the same banks; the rows are XOR-swizzled in
+// 16-byte chunks instead (lowering::chunkSwizzle, as lower-dots' operands), which keeps each
+// row's chunks whole for the reading side.
 #include "passes/LoweringUtil.h"
 #include "passes/Passes.h"
 
@@ -76,7 +81,10 @@ private:
     b.elemType.layout = nullptr;
     b.shape = from.shape;
     b.rowStride = from.shape.back();
-    if (from.rank() == 2) {
+    if (from.rank() == 2 && from.layout->kind == Layout::Kind::Mma &&
+        laneFastestTileDim(*to.layout, to.shape) != 0) {
+      b.swizzle = lowering::chunkSwizzle(b.rowStride, byteSize(from.elem));
+    } else if (from.rank() == 2) {
       bool srcCols = laneFastestTileDim(*from.layout, from.shape) == 0;
       bool dstCols = laneFastestTileDim(*to.layout, to.shape) == 0;
       if (srcCols != dstCols)

@@ -100,6 +100,23 @@ inline int64_t bufferBytes(const ir::SharedBuffer &b) {
   return b.stages * rows * b.rowStride * sharedElemBytes(b.elemType);
 }
 
+/// The XOR swizzle of 16-byte chunks for a buffer whose rows hold `rowElems` elements of
+/// `elemBytes` bytes (ir::SharedSwizzle): the rows of one phase fill a 128-byte line (perPhase =
+/// 8 / chunks per row, at least 1) and eight consecutive phases, or as many as a row has chunks,
+/// permute them. Rows of fewer than two chunks are left unswizzled (vec 0).
+inline ir::SharedSwizzle chunkSwizzle(int64_t rowElems, int elemBytes) {
+  ir::SharedSwizzle z;
+  if (elemBytes <= 0 || 16 % elemBytes != 0 || rowElems * elemBytes % 16 != 0)
+    return z;
+  const int64_t chunks = rowElems * elemBytes / 16;
+  if (chunks < 2)
+    return z;
+  z.vec = 16 / elemBytes;
+  z.perPhase = static_cast<int>(std::max<int64_t>(1, 8 / chunks));
+  z.maxPhase = static_cast<int>(std::min<int64_t>(8, chunks));
+  return z;
+}
+
 /// Rewrites every statement so that each node `isTarget` accepts ends up as the whole init of a
 /// `Decl` or value of an `Assign`, then asks `lower` to replace that statement by a sequence.
 /// Nested targets are hoisted innermost first into new Decls (named `<base>_<suffix>`) placed just

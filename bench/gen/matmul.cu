@@ -12,6 +12,15 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
@@ -39,7 +48,7 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 64, 64>;
-constexpr int SMEM_BYTES = 9728;  // shared memory per block
+constexpr int SMEM_BYTES = 8192;  // shared memory per block
 // registers: about 112 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
@@ -48,7 +57,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4096);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -150,14 +159,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 72 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
     __syncthreads();
@@ -168,14 +177,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 72 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -243,7 +254,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -252,7 +263,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -281,6 +292,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -310,7 +330,7 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
-constexpr int SMEM_BYTES = 29184;  // shared memory per block
+constexpr int SMEM_BYTES = 24576;  // shared memory per block
 // registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
@@ -318,8 +338,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half (*a_tile_smem)[64 * 40] = reinterpret_cast<__half (*)[64 * 40]>(smem + 0);  // 3 stages
-  __half (*b_tile_smem)[32 * 72] = reinterpret_cast<__half (*)[32 * 72]>(smem + 15360);  // 3 stages
+  __half (*a_tile_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 12288);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -405,8 +425,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
-                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+          tilec::rt::cp_async_16(
+              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -414,9 +435,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 72 + L6::coord1(j)],
-                                 b_ptrs[i][j],
-                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+          tilec::rt::cp_async_16(
+              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
         }
       }
     }
@@ -455,8 +476,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
-              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -465,7 +486,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][L6::coord0(i) * 72 + L6::coord1(j)], b_ptrs[i][j],
+              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j],
               offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
         }
       }
@@ -480,14 +502,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 72 + L7::b_col(j)]);
+            b_tile_smem_frag[j],
+            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -559,7 +583,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -568,7 +592,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -632,6 +656,15 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = true;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
@@ -659,7 +692,7 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 64, 64>;
-constexpr int SMEM_BYTES = 9728;  // shared memory per block
+constexpr int SMEM_BYTES = 8192;  // shared memory per block
 // registers: about 112 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
@@ -668,7 +701,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4096);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -770,14 +803,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 72 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
     __syncthreads();
@@ -788,14 +821,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 72 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -871,7 +906,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -880,7 +915,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -909,6 +944,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -938,7 +982,7 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
-constexpr int SMEM_BYTES = 29184;  // shared memory per block
+constexpr int SMEM_BYTES = 24576;  // shared memory per block
 // registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
@@ -946,8 +990,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half (*a_tile_smem)[64 * 40] = reinterpret_cast<__half (*)[64 * 40]>(smem + 0);  // 3 stages
-  __half (*b_tile_smem)[32 * 72] = reinterpret_cast<__half (*)[32 * 72]>(smem + 15360);  // 3 stages
+  __half (*a_tile_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 12288);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -1033,8 +1077,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
-                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+          tilec::rt::cp_async_16(
+              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -1042,9 +1087,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 72 + L6::coord1(j)],
-                                 b_ptrs[i][j],
-                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+          tilec::rt::cp_async_16(
+              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
         }
       }
     }
@@ -1083,8 +1128,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
-              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -1093,7 +1138,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][L6::coord0(i) * 72 + L6::coord1(j)], b_ptrs[i][j],
+              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j],
               offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
         }
       }
@@ -1108,14 +1154,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 72 + L7::b_col(j)]);
+            b_tile_smem_frag[j],
+            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -1195,7 +1243,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -1204,7 +1252,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -1268,6 +1316,15 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 2;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
@@ -1304,7 +1361,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -1406,14 +1463,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
     __syncthreads();
@@ -1424,14 +1481,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -1499,7 +1558,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -1508,7 +1567,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -1537,6 +1596,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -1566,7 +1634,7 @@ using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
-constexpr int SMEM_BYTES = 37888;  // shared memory per block
+constexpr int SMEM_BYTES = 32768;  // shared memory per block
 // registers: about 128 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
@@ -1574,8 +1642,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half (*a_tile_smem)[128 * 40] = reinterpret_cast<__half (*)[128 * 40]>(smem + 0);  // 2 stages
-  __half (*b_tile_smem)[32 * 136] = reinterpret_cast<__half (*)[32 * 136]>(smem + 20480);  // 2 stages
+  __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 2 stages
+  __half (*b_tile_smem)[32 * 128] = reinterpret_cast<__half (*)[32 * 128]>(smem + 16384);  // 2 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -1661,8 +1729,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
-                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+          tilec::rt::cp_async_16(
+              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -1670,9 +1739,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 136 + L6::coord1(j)],
-                                 b_ptrs[i][j],
-                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+          tilec::rt::cp_async_16(
+              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
         }
       }
     }
@@ -1711,8 +1780,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
-              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -1721,7 +1790,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][L6::coord0(i) * 136 + L6::coord1(j)], b_ptrs[i][j],
+              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j],
               offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
         }
       }
@@ -1736,14 +1806,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+            b_tile_smem_frag[j],
+            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -1815,7 +1887,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -1824,7 +1896,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -1888,6 +1960,15 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_STAGES = 1;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 =
@@ -1925,7 +2006,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -2027,14 +2108,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
     __syncthreads();
@@ -2045,14 +2126,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -2120,7 +2203,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -2129,7 +2212,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -2158,6 +2241,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -2199,7 +2291,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -2305,16 +2397,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-        tilec::rt::store_vec<A_TILE_VEC, true>(&a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)],
-                                               &a_tile[i][j]);
+        tilec::rt::store_vec<A_TILE_VEC, true>(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))], &a_tile[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-        tilec::rt::store_vec<B_TILE_VEC, true>(&b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)],
-                                               &b_tile[i][j]);
+        tilec::rt::store_vec<B_TILE_VEC, true>(
+            &b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))], &b_tile[i][j]);
       }
     }
     __syncthreads();
@@ -2325,14 +2417,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -2400,7 +2494,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -2409,7 +2503,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -2473,6 +2567,15 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
@@ -2509,7 +2612,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -2611,14 +2714,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 72 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
     __syncthreads();
@@ -2629,14 +2732,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 72 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -2704,7 +2809,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -2713,7 +2818,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -2742,6 +2847,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -2774,7 +2888,7 @@ using L7 = tilec::rt::Mma16816Acc<4, 1, BLOCK_M, BLOCK_N>;
 // tile 128x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 8x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
-constexpr int SMEM_BYTES = 44544;  // shared memory per block
+constexpr int SMEM_BYTES = 36864;  // shared memory per block
 // registers: about 160 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
@@ -2782,8 +2896,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half (*a_tile_smem)[128 * 40] = reinterpret_cast<__half (*)[128 * 40]>(smem + 0);  // 3 stages
-  __half (*b_tile_smem)[32 * 72] = reinterpret_cast<__half (*)[32 * 72]>(smem + 30720);  // 3 stages
+  __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 24576);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -2869,8 +2983,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
-                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+          tilec::rt::cp_async_16(
+              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -2878,9 +2993,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 72 + L6::coord1(j)],
-                                 b_ptrs[i][j],
-                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+          tilec::rt::cp_async_16(
+              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
         }
       }
     }
@@ -2919,8 +3034,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
-              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -2929,7 +3044,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][L6::coord0(i) * 72 + L6::coord1(j)], b_ptrs[i][j],
+              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j],
               offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
         }
       }
@@ -2944,14 +3060,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 72 + L7::b_col(j)]);
+            b_tile_smem_frag[j],
+            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -3023,7 +3141,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -3032,7 +3150,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -3096,6 +3214,15 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
@@ -3132,7 +3259,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -3234,14 +3361,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
     __syncthreads();
@@ -3252,14 +3379,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -3327,7 +3456,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -3336,7 +3465,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -3365,6 +3494,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -3394,19 +3532,16 @@ using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
-constexpr int SMEM_BYTES = 56832;  // shared memory per block
+constexpr int SMEM_BYTES = 49152;  // shared memory per block
 // registers: about 128 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
-  // SMEM_BYTES bytes of it, which the launcher allows with
-  // cudaFuncAttributeMaxDynamicSharedMemorySize.
-  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
-  __half (*a_tile_smem)[128 * 40] = reinterpret_cast<__half (*)[128 * 40]>(smem + 0);  // 3 stages
-  __half (*b_tile_smem)[32 * 136] = reinterpret_cast<__half (*)[32 * 136]>(smem + 30720);  // 3 stages
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 128] = reinterpret_cast<__half (*)[32 * 128]>(smem + 24576);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -3492,8 +3627,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
-                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+          tilec::rt::cp_async_16(
+              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -3501,9 +3637,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 136 + L6::coord1(j)],
-                                 b_ptrs[i][j],
-                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+          tilec::rt::cp_async_16(
+              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
         }
       }
     }
@@ -3542,8 +3678,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
-              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -3552,7 +3688,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][L6::coord0(i) * 136 + L6::coord1(j)], b_ptrs[i][j],
+              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j],
               offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
         }
       }
@@ -3567,14 +3704,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+            b_tile_smem_frag[j],
+            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -3646,7 +3785,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -3655,7 +3794,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -3690,20 +3829,10 @@ cudaError_t launch_matmul_kernel_128_128_32_8_8_3_0(
   config.gridDim = grid;
   config.blockDim = dim3(matmul_kernel_128_128_32_8_8_3_0::NUM_THREADS);
   config.stream = stream;
-  if (aligned) {
-    // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
-    // SMEM_BYTES bytes (set once per process).
-    static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(
-        matmul_kernel_128_128_32_8_8_3_0::aligned::matmul_kernel,
-        cudaFuncAttributeMaxDynamicSharedMemorySize,
-        matmul_kernel_128_128_32_8_8_3_0::aligned::SMEM_BYTES);
-    if (aligned_smem_opt_in != cudaSuccess)
-      return aligned_smem_opt_in;
-    config.dynamicSmemBytes = matmul_kernel_128_128_32_8_8_3_0::aligned::SMEM_BYTES;
+  if (aligned)
     return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_3_0::aligned::matmul_kernel, a,
                               b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
                               stride_cn);
-  }
   return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_3_0::matmul_kernel, a, b, c, M, N,
                             K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
 }
@@ -3729,6 +3858,15 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 4;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
@@ -3765,7 +3903,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -3867,14 +4005,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
     __syncthreads();
@@ -3885,14 +4023,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -3960,7 +4100,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -3969,7 +4109,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -3998,6 +4138,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -4027,7 +4176,7 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
-constexpr int SMEM_BYTES = 75776;  // shared memory per block
+constexpr int SMEM_BYTES = 65536;  // shared memory per block
 // registers: about 256 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
@@ -4038,8 +4187,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // SMEM_BYTES bytes of it, which the launcher allows with
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
   unsigned char *const smem = tilec::rt::dynamic_shared_memory();
-  __half (*a_tile_smem)[128 * 40] = reinterpret_cast<__half (*)[128 * 40]>(smem + 0);  // 4 stages
-  __half (*b_tile_smem)[32 * 136] = reinterpret_cast<__half (*)[32 * 136]>(smem + 40960);  // 4 stages
+  __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 4 stages
+  __half (*b_tile_smem)[32 * 128] = reinterpret_cast<__half (*)[32 * 128]>(smem + 32768);  // 4 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -4125,8 +4274,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
-                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+          tilec::rt::cp_async_16(
+              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -4134,9 +4284,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 136 + L6::coord1(j)],
-                                 b_ptrs[i][j],
-                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+          tilec::rt::cp_async_16(
+              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
         }
       }
     }
@@ -4175,8 +4325,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
-              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -4185,7 +4335,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][L6::coord0(i) * 136 + L6::coord1(j)], b_ptrs[i][j],
+              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j],
               offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
         }
       }
@@ -4200,14 +4351,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+            b_tile_smem_frag[j],
+            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -4279,7 +4432,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -4288,7 +4441,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -4362,6 +4515,15 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
@@ -4401,7 +4563,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
   unsigned char *const smem = tilec::rt::dynamic_shared_memory();
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -4503,14 +4665,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 264 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
     __syncthreads();
@@ -4521,14 +4683,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 264 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -4596,7 +4760,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 256 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -4605,7 +4769,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 256 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -4634,6 +4798,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -4666,7 +4839,7 @@ using L7 = tilec::rt::Mma16816Acc<2, 4, BLOCK_M, BLOCK_N>;
 // tile 128x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
-constexpr int SMEM_BYTES = 81408;  // shared memory per block
+constexpr int SMEM_BYTES = 73728;  // shared memory per block
 // registers: about 224 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
@@ -4677,8 +4850,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // SMEM_BYTES bytes of it, which the launcher allows with
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
   unsigned char *const smem = tilec::rt::dynamic_shared_memory();
-  __half (*a_tile_smem)[128 * 40] = reinterpret_cast<__half (*)[128 * 40]>(smem + 0);  // 3 stages
-  __half (*b_tile_smem)[32 * 264] = reinterpret_cast<__half (*)[32 * 264]>(smem + 30720);  // 3 stages
+  __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 256] = reinterpret_cast<__half (*)[32 * 256]>(smem + 24576);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -4764,8 +4937,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
-                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+          tilec::rt::cp_async_16(
+              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -4773,9 +4947,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 264 + L6::coord1(j)],
-                                 b_ptrs[i][j],
-                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+          tilec::rt::cp_async_16(
+              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
         }
       }
     }
@@ -4814,8 +4988,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
-              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -4824,7 +4998,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][L6::coord0(i) * 264 + L6::coord1(j)], b_ptrs[i][j],
+              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j],
               offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
         }
       }
@@ -4839,14 +5014,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 264 + L7::b_col(j)]);
+            b_tile_smem_frag[j],
+            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -4918,7 +5095,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 256 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -4927,7 +5104,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 256 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -5007,6 +5184,15 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 1, 8>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 4, 2, 1, 1, BLOCK_K>, 0>;
@@ -5034,7 +5220,7 @@ using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 64x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 128, 128>;
-constexpr int SMEM_BYTES = 35840;  // shared memory per block
+constexpr int SMEM_BYTES = 32768;  // shared memory per block
 // registers: about 224 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
@@ -5043,7 +5229,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 18432);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 16384);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -5145,14 +5331,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 72 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
     __syncthreads();
@@ -5163,14 +5349,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 72 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -5238,7 +5426,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -5247,7 +5435,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -5276,6 +5464,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 1, 8>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -5305,7 +5502,7 @@ using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
-constexpr int SMEM_BYTES = 107520;  // shared memory per block
+constexpr int SMEM_BYTES = 98304;  // shared memory per block
 // registers: about 192 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
@@ -5316,8 +5513,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // SMEM_BYTES bytes of it, which the launcher allows with
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
   unsigned char *const smem = tilec::rt::dynamic_shared_memory();
-  __half (*a_tile_smem)[128 * 72] = reinterpret_cast<__half (*)[128 * 72]>(smem + 0);  // 3 stages
-  __half (*b_tile_smem)[64 * 136] = reinterpret_cast<__half (*)[64 * 136]>(smem + 55296);  // 3 stages
+  __half (*a_tile_smem)[128 * 64] = reinterpret_cast<__half (*)[128 * 64]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[64 * 128] = reinterpret_cast<__half (*)[64 * 128]>(smem + 49152);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -5403,8 +5600,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 72 + L4::coord1(j)],
-                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+          tilec::rt::cp_async_16(
+              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -5412,9 +5610,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 136 + L6::coord1(j)],
-                                 b_ptrs[i][j],
-                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+          tilec::rt::cp_async_16(
+              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
         }
       }
     }
@@ -5453,8 +5651,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][L4::coord0(i) * 72 + L4::coord1(j)], a_ptrs[i][j],
-              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -5463,7 +5661,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][L6::coord0(i) * 136 + L6::coord1(j)], b_ptrs[i][j],
+              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j],
               offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
         }
       }
@@ -5478,14 +5677,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[read_stage][L7::a_row(i) * 72 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+            b_tile_smem_frag[j],
+            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -5557,7 +5758,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -5566,7 +5767,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -5640,6 +5841,15 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 1, 8>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 1, BLOCK_K>, 0>;
@@ -5667,7 +5877,7 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 128x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 128, 128>;
-constexpr int SMEM_BYTES = 35840;  // shared memory per block
+constexpr int SMEM_BYTES = 32768;  // shared memory per block
 // registers: about 448 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
@@ -5676,7 +5886,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 18432);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 16384);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -5778,14 +5988,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 72 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
     __syncthreads();
@@ -5796,14 +6006,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 72 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -5871,7 +6083,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -5880,7 +6092,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -5909,6 +6121,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 1, 8>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -5938,7 +6159,7 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
-constexpr int SMEM_BYTES = 107520;  // shared memory per block
+constexpr int SMEM_BYTES = 98304;  // shared memory per block
 // registers: about 384 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
@@ -5949,8 +6170,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // SMEM_BYTES bytes of it, which the launcher allows with
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
   unsigned char *const smem = tilec::rt::dynamic_shared_memory();
-  __half (*a_tile_smem)[128 * 72] = reinterpret_cast<__half (*)[128 * 72]>(smem + 0);  // 3 stages
-  __half (*b_tile_smem)[64 * 136] = reinterpret_cast<__half (*)[64 * 136]>(smem + 55296);  // 3 stages
+  __half (*a_tile_smem)[128 * 64] = reinterpret_cast<__half (*)[128 * 64]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[64 * 128] = reinterpret_cast<__half (*)[64 * 128]>(smem + 49152);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -6036,8 +6257,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 72 + L4::coord1(j)],
-                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+          tilec::rt::cp_async_16(
+              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -6045,9 +6267,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 136 + L6::coord1(j)],
-                                 b_ptrs[i][j],
-                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+          tilec::rt::cp_async_16(
+              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
         }
       }
     }
@@ -6086,8 +6308,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][L4::coord0(i) * 72 + L4::coord1(j)], a_ptrs[i][j],
-              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -6096,7 +6318,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][L6::coord0(i) * 136 + L6::coord1(j)], b_ptrs[i][j],
+              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j],
               offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
         }
       }
@@ -6111,14 +6334,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[read_stage][L7::a_row(i) * 72 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+            b_tile_smem_frag[j],
+            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -6190,7 +6415,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -6199,7 +6424,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -6273,6 +6498,15 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
@@ -6312,7 +6546,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
   unsigned char *const smem = tilec::rt::dynamic_shared_memory();
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 20480);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 16384);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -6414,14 +6648,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
     __syncthreads();
@@ -6432,14 +6666,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -6507,7 +6743,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -6516,7 +6752,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -6545,6 +6781,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -6577,7 +6822,7 @@ using L7 = tilec::rt::Mma16816Acc<4, 2, BLOCK_M, BLOCK_N>;
 // tile 256x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
-constexpr int SMEM_BYTES = 87552;  // shared memory per block
+constexpr int SMEM_BYTES = 73728;  // shared memory per block
 // registers: about 224 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
@@ -6588,8 +6833,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // SMEM_BYTES bytes of it, which the launcher allows with
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
   unsigned char *const smem = tilec::rt::dynamic_shared_memory();
-  __half (*a_tile_smem)[256 * 40] = reinterpret_cast<__half (*)[256 * 40]>(smem + 0);  // 3 stages
-  __half (*b_tile_smem)[32 * 136] = reinterpret_cast<__half (*)[32 * 136]>(smem + 61440);  // 3 stages
+  __half (*a_tile_smem)[256 * 32] = reinterpret_cast<__half (*)[256 * 32]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 128] = reinterpret_cast<__half (*)[32 * 128]>(smem + 49152);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -6675,8 +6920,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
-                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+          tilec::rt::cp_async_16(
+              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -6684,9 +6930,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 136 + L6::coord1(j)],
-                                 b_ptrs[i][j],
-                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+          tilec::rt::cp_async_16(
+              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
         }
       }
     }
@@ -6725,8 +6971,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
-              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -6735,7 +6981,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][L6::coord0(i) * 136 + L6::coord1(j)], b_ptrs[i][j],
+              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j],
               offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
         }
       }
@@ -6750,14 +6997,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+            b_tile_smem_frag[j],
+            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -6829,7 +7078,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -6838,7 +7087,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -6918,6 +7167,15 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 5;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
@@ -6954,7 +7212,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 10240);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -7056,14 +7314,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 136 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
     __syncthreads();
@@ -7074,14 +7332,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -7149,7 +7409,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -7158,7 +7418,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -7187,6 +7447,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -7216,7 +7485,7 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
-constexpr int SMEM_BYTES = 94720;  // shared memory per block
+constexpr int SMEM_BYTES = 81920;  // shared memory per block
 // registers: about 256 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
@@ -7227,8 +7496,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // SMEM_BYTES bytes of it, which the launcher allows with
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
   unsigned char *const smem = tilec::rt::dynamic_shared_memory();
-  __half (*a_tile_smem)[128 * 40] = reinterpret_cast<__half (*)[128 * 40]>(smem + 0);  // 5 stages
-  __half (*b_tile_smem)[32 * 136] = reinterpret_cast<__half (*)[32 * 136]>(smem + 51200);  // 5 stages
+  __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 5 stages
+  __half (*b_tile_smem)[32 * 128] = reinterpret_cast<__half (*)[32 * 128]>(smem + 40960);  // 5 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -7314,8 +7583,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
-                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+          tilec::rt::cp_async_16(
+              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -7323,9 +7593,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 136 + L6::coord1(j)],
-                                 b_ptrs[i][j],
-                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+          tilec::rt::cp_async_16(
+              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
         }
       }
     }
@@ -7364,8 +7634,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
-              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -7374,7 +7644,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][L6::coord0(i) * 136 + L6::coord1(j)], b_ptrs[i][j],
+              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j],
               offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
         }
       }
@@ -7389,14 +7660,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 136 + L7::b_col(j)]);
+            b_tile_smem_frag[j],
+            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -7468,7 +7741,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 128 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -7477,7 +7750,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 128 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -7537,6 +7810,1344 @@ cudaError_t launch_matmul_kernel_128_128_32_8_4_5_0(
   const dim3 grid(
       tilec::rt::cdiv(M, matmul_kernel_128_128_32_8_4_5_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_128_128_32_8_4_5_0::BLOCK_N));
   return launch_matmul_kernel_128_128_32_8_4_5_0(grid, stream, a, b, c, M, N, K, stride_am,
+                                                 stride_ak, stride_bk, stride_bn, stride_cm,
+                                                 stride_cn);
+}
+
+// matmul_kernel<128, 256, 32, 8, 8, 4, false>: one instantiation
+namespace matmul_kernel_128_256_32_8_8_4_0 {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 256;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 4;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 32 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 128 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_M, 1>, 1>;
+// tile 128x32: 1x1 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x1 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+// tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1, BLOCK_N>, 0>;
+// tile 32x256: 1x1 contiguous per thread, 1x32 lanes, 1x8 warps, dim 1 fastest; 32x1 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, BLOCK_N>;
+// tile 128x256: the accumulator of mma.sync m16n8k16, 2x4 warps, each 16x16 of every 32x64; 8x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<2, 4, BLOCK_M, BLOCK_N>;
+// tile 128x256: 1x1 contiguous per thread, 1x32 lanes, 1x8 warps, dim 1 fastest; 128x1 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_M, BLOCK_N>;
+constexpr int SMEM_BYTES = 65536;  // shared memory per block
+// registers: about 248 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    // matmul.cpp:50: auto a_tile = tl::load(
+    __half a_tile[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:53: auto b_tile = tl::load(
+    __half b_tile[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
+      }
+    }
+    __syncthreads();
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
+    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      if (c_mask[i][j])
+        *c_ptrs[i][j] = store_cvt[i][j];
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bk
+// and stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 256;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+constexpr int NUM_STAGES = 4;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L2 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L3 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 128x32: 1x8 contiguous per thread, 8x4 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+// tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
+// tile 32x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
+// tile 128x256: the accumulator of mma.sync m16n8k16, 2x4 warps, each 16x16 of every 32x64; 8x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<2, 4, BLOCK_M, BLOCK_N>;
+// tile 128x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
+constexpr int SMEM_BYTES = 98304;  // shared memory per block
+// registers: about 224 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 4 stages
+  __half (*b_tile_smem)[32 * 256] = reinterpret_cast<__half (*)[32 * 256]>(smem + 32768);  // 4 stages
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
+    // b_tile_smem (cp.async), one commit group per stage
+    if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    __syncthreads();
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration
+    if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j],
+              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
+    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
+  }
+  tilec::rt::cp_async_wait<0>();
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+      if (c_mask[i][j])
+        tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace matmul_kernel_128_256_32_8_8_4_0
+
+/// Launches matmul_kernel<128, 256, 32, 8, 8, 4, false> on `stream` with
+/// matmul_kernel_128_256_32_8_8_4_0::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_128_256_32_8_8_4_0(
+    dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
+    int K, int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+    int stride_cn) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
+  // stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
+                       stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(matmul_kernel_128_256_32_8_8_4_0::NUM_THREADS);
+  config.stream = stream;
+  if (aligned) {
+    // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
+    // SMEM_BYTES bytes (set once per process).
+    static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(
+        matmul_kernel_128_256_32_8_8_4_0::aligned::matmul_kernel,
+        cudaFuncAttributeMaxDynamicSharedMemorySize,
+        matmul_kernel_128_256_32_8_8_4_0::aligned::SMEM_BYTES);
+    if (aligned_smem_opt_in != cudaSuccess)
+      return aligned_smem_opt_in;
+    config.dynamicSmemBytes = matmul_kernel_128_256_32_8_8_4_0::aligned::SMEM_BYTES;
+    return cudaLaunchKernelEx(&config, matmul_kernel_128_256_32_8_8_4_0::aligned::matmul_kernel, a,
+                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+                              stride_cn);
+  }
+  static const cudaError_t smem_opt_in = cudaFuncSetAttribute(
+      matmul_kernel_128_256_32_8_8_4_0::matmul_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      matmul_kernel_128_256_32_8_8_4_0::SMEM_BYTES);
+  if (smem_opt_in != cudaSuccess)
+    return smem_opt_in;
+  config.dynamicSmemBytes = matmul_kernel_128_256_32_8_8_4_0::SMEM_BYTES;
+  return cudaLaunchKernelEx(&config, matmul_kernel_128_256_32_8_8_4_0::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_matmul_kernel_128_256_32_8_8_4_0(
+    cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
+    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, matmul_kernel_128_256_32_8_8_4_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_128_256_32_8_8_4_0::BLOCK_N));
+  return launch_matmul_kernel_128_256_32_8_8_4_0(grid, stream, a, b, c, M, N, K, stride_am,
+                                                 stride_ak, stride_bk, stride_bn, stride_cm,
+                                                 stride_cn);
+}
+
+// matmul_kernel<256, 128, 32, 8, 8, 4, false>: one instantiation
+namespace matmul_kernel_256_128_32_8_8_4_0 {
+constexpr int BLOCK_M = 256;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 4;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, 1>, 1>;
+// tile 256: dim 1 of a 2-D layout removed (same values in every thread along it); 32 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 256: dim 1 of a 2-D layout removed (same values in every thread along it); 128 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_M, 1>, 1>;
+// tile 256x32: 1x1 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 32x1 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 1, BLOCK_N>, 0>;
+// tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 16x1 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, BLOCK_N>;
+// tile 256x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 8x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 2, BLOCK_M, BLOCK_N>;
+// tile 256x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 128x1 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_M, BLOCK_N>;
+constexpr int SMEM_BYTES = 65536;  // shared memory per block
+// registers: about 248 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 16384);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    // matmul.cpp:50: auto a_tile = tl::load(
+    __half a_tile[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:53: auto b_tile = tl::load(
+    __half b_tile[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
+      }
+    }
+    __syncthreads();
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
+    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      if (c_mask[i][j])
+        *c_ptrs[i][j] = store_cvt[i][j];
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bk
+// and stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK_M = 256;  // meta-parameter
+constexpr int BLOCK_N = 128;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+constexpr int NUM_STAGES = 4;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+// tile 256: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L2 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 256: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L3 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 256x32: 1x8 contiguous per thread, 8x4 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
+// tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
+// tile 256x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 8x16
+// elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 2, BLOCK_M, BLOCK_N>;
+// tile 256x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
+constexpr int SMEM_BYTES = 98304;  // shared memory per block
+// registers: about 224 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half (*a_tile_smem)[256 * 32] = reinterpret_cast<__half (*)[256 * 32]>(smem + 0);  // 4 stages
+  __half (*b_tile_smem)[32 * 128] = reinterpret_cast<__half (*)[32 * 128]>(smem + 65536);  // 4 stages
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
+    // b_tile_smem (cp.async), one commit group per stage
+    if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    __syncthreads();
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration
+    if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::cp_async_16(
+              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j],
+              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
+        }
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    tilec::rt::cp_async_commit();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
+    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
+                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
+                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
+          accumulator[2 * i][2 * j] = c_frag[0];
+          accumulator[2 * i][2 * j + 1] = c_frag[1];
+          accumulator[2 * i + 1][2 * j] = c_frag[2];
+          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
+  }
+  tilec::rt::cp_async_wait<0>();
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+      if (c_mask[i][j])
+        tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace matmul_kernel_256_128_32_8_8_4_0
+
+/// Launches matmul_kernel<256, 128, 32, 8, 8, 4, false> on `stream` with
+/// matmul_kernel_256_128_32_8_8_4_0::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_256_128_32_8_8_4_0(
+    dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
+    int K, int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+    int stride_cn) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
+  // stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
+                       stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(matmul_kernel_256_128_32_8_8_4_0::NUM_THREADS);
+  config.stream = stream;
+  if (aligned) {
+    // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
+    // SMEM_BYTES bytes (set once per process).
+    static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(
+        matmul_kernel_256_128_32_8_8_4_0::aligned::matmul_kernel,
+        cudaFuncAttributeMaxDynamicSharedMemorySize,
+        matmul_kernel_256_128_32_8_8_4_0::aligned::SMEM_BYTES);
+    if (aligned_smem_opt_in != cudaSuccess)
+      return aligned_smem_opt_in;
+    config.dynamicSmemBytes = matmul_kernel_256_128_32_8_8_4_0::aligned::SMEM_BYTES;
+    return cudaLaunchKernelEx(&config, matmul_kernel_256_128_32_8_8_4_0::aligned::matmul_kernel, a,
+                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+                              stride_cn);
+  }
+  static const cudaError_t smem_opt_in = cudaFuncSetAttribute(
+      matmul_kernel_256_128_32_8_8_4_0::matmul_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      matmul_kernel_256_128_32_8_8_4_0::SMEM_BYTES);
+  if (smem_opt_in != cudaSuccess)
+    return smem_opt_in;
+  config.dynamicSmemBytes = matmul_kernel_256_128_32_8_8_4_0::SMEM_BYTES;
+  return cudaLaunchKernelEx(&config, matmul_kernel_256_128_32_8_8_4_0::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_matmul_kernel_256_128_32_8_8_4_0(
+    cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
+    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, matmul_kernel_256_128_32_8_8_4_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_256_128_32_8_8_4_0::BLOCK_N));
+  return launch_matmul_kernel_256_128_32_8_8_4_0(grid, stream, a, b, c, M, N, K, stride_am,
                                                  stride_ak, stride_bk, stride_bn, stride_cm,
                                                  stride_cn);
 }

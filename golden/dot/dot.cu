@@ -12,6 +12,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// av_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 8, 2, 4>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
 // tile 32x32: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 2x4
 // elements per thread
 using L0 = tilec::rt::Mma16816Acc<2, 2, 32, 32>;
@@ -62,7 +71,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     const __half *a, const __half *b, float *c, int M, int N, int K, int lda, int ldb, int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *bv_smem = reinterpret_cast<__half *>(smem + 1536);
+  __half *bv_smem = reinterpret_cast<__half *>(smem + 1024);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
   // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -164,15 +173,16 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L9::coord0(i) * 24 + L9::coord1(j)], &av[i][j]);
+        tilec::rt::store_vec<AV_VEC, true>(
+            &av_smem[AV_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))], &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
-        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L12::coord0(i) * 40 + L12::coord1(j)],
-                                           &bv[i][j]);
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[BV_SWIZZLE::offset(L12::coord0(i), L12::coord1(j))], &bv[i][j]);
       }
     }
     __syncthreads();
@@ -183,13 +193,14 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(av_smem_frag[i], &av_smem[L0::a_row(i) * 24 + kk + L0::a_col()]);
+        tilec::rt::ldmatrix_x4(av_smem_frag[i],
+                               &av_smem[AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
       }
       uint32_t bv_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L0::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(bv_smem_frag[j],
-                                     &bv_smem[(kk + L0::b_row()) * 40 + L0::b_col(j)]);
+                                     &bv_smem[BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
@@ -214,7 +225,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L0::ELEMS1; ++j) {
-      store_cvt_smem[L0::coord0(i) * 32 + L0::coord1(j)] = acc[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
     }
   }
   __syncthreads();
@@ -223,7 +234,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   for (int i = 0; i < L13::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L13::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L13::coord0(i) * 32 + L13::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L13::coord0(i), L13::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -253,6 +264,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// av_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 8, 2, 4>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
 // tile 32x32: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 2x4
 // elements per thread
 using L0 = tilec::rt::Mma16816Acc<2, 2, 32, 32>;
@@ -295,15 +315,15 @@ using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 32>;
 // tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
 using L13 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
-constexpr int SMEM_BYTES = 5632;  // shared memory per block
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
 // registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     const __half *a, const __half *b, float *c, int M, int N, int K, int lda, int ldb, int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half (*av_smem)[32 * 24] = reinterpret_cast<__half (*)[32 * 24]>(smem + 0);  // 2 stages
-  __half (*bv_smem)[16 * 40] = reinterpret_cast<__half (*)[16 * 40]>(smem + 3072);  // 2 stages
+  __half (*av_smem)[32 * 16] = reinterpret_cast<__half (*)[32 * 16]>(smem + 0);  // 2 stages
+  __half (*bv_smem)[16 * 32] = reinterpret_cast<__half (*)[16 * 32]>(smem + 2048);  // 2 stages
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
   // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -377,9 +397,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       for (int i = 0; i < L11::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
-          tilec::rt::cp_async_8(&av_smem[stage][L11::coord0(i) * 24 + L11::coord1(j)],
-                                a + rm[i][0] * lda + ka_ahead[0][j],
-                                rm[i][0] < M && ka_ahead[0][j] < K);
+          tilec::rt::cp_async_8(
+              &av_smem[stage][AV_SWIZZLE::offset(L11::coord0(i), L11::coord1(j))],
+              a + rm[i][0] * lda + ka_ahead[0][j], rm[i][0] < M && ka_ahead[0][j] < K);
         }
       }
       // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
@@ -387,9 +407,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       for (int i = 0; i < L12::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
-          tilec::rt::cp_async_8(&bv_smem[stage][L12::coord0(i) * 40 + L12::coord1(j)],
-                                b + kb_ahead[i][0] * ldb + rn[0][j],
-                                kb_ahead[i][0] < K && rn[0][j] < N);
+          tilec::rt::cp_async_8(
+              &bv_smem[stage][BV_SWIZZLE::offset(L12::coord0(i), L12::coord1(j))],
+              b + kb_ahead[i][0] * ldb + rn[0][j], kb_ahead[i][0] < K && rn[0][j] < N);
         }
       }
     }
@@ -427,9 +447,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       for (int i = 0; i < L11::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
-          tilec::rt::cp_async_8(&av_smem[copy_stage][L11::coord0(i) * 24 + L11::coord1(j)],
-                                a + rm[i][0] * lda + ka_ahead[0][j],
-                                rm[i][0] < M && ka_ahead[0][j] < K);
+          tilec::rt::cp_async_8(
+              &av_smem[copy_stage][AV_SWIZZLE::offset(L11::coord0(i), L11::coord1(j))],
+              a + rm[i][0] * lda + ka_ahead[0][j], rm[i][0] < M && ka_ahead[0][j] < K);
         }
       }
       // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
@@ -437,9 +457,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       for (int i = 0; i < L12::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
-          tilec::rt::cp_async_8(&bv_smem[copy_stage][L12::coord0(i) * 40 + L12::coord1(j)],
-                                b + kb_ahead[i][0] * ldb + rn[0][j],
-                                kb_ahead[i][0] < K && rn[0][j] < N);
+          tilec::rt::cp_async_8(
+              &bv_smem[copy_stage][BV_SWIZZLE::offset(L12::coord0(i), L12::coord1(j))],
+              b + kb_ahead[i][0] * ldb + rn[0][j], kb_ahead[i][0] < K && rn[0][j] < N);
         }
       }
     }
@@ -453,14 +473,16 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(av_smem_frag[i],
-                               &av_smem[read_stage][L0::a_row(i) * 24 + kk + L0::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            av_smem_frag[i],
+            &av_smem[read_stage][AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
       }
       uint32_t bv_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L0::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(bv_smem_frag[j],
-                                     &bv_smem[read_stage][(kk + L0::b_row()) * 40 + L0::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            bv_smem_frag[j],
+            &bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
@@ -489,7 +511,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L0::ELEMS1; ++j) {
-      store_cvt_smem[L0::coord0(i) * 32 + L0::coord1(j)] = acc[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
     }
   }
   __syncthreads();
@@ -498,7 +520,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   for (int i = 0; i < L13::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L13::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L13::coord0(i) * 32 + L13::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L13::coord0(i), L13::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -556,6 +578,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int BV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// av_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 2, 4>;
+// bv_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<BN, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BN, 4, 1, 8>;
 // tile 16x64: the accumulator of mma.sync m16n8k16, 1x4 warps, each 16x16 of every 16x64; 2x4
 // elements per thread
 using L0 = tilec::rt::Mma16816Acc<1, 4, BM, BN>;
@@ -604,7 +635,7 @@ using L14 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, BN>;
 // tile 16x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
 using L15 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, BM, BN>;
-constexpr int SMEM_BYTES = 5888;  // shared memory per block
+constexpr int SMEM_BYTES = 5120;  // shared memory per block
 // registers: about 18 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
@@ -612,7 +643,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     const __half *a, const __half *b, float *c, int M, int N, int K, int lda, int ldb, int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *bv_smem = reinterpret_cast<__half *>(smem + 1280);
+  __half *bv_smem = reinterpret_cast<__half *>(smem + 1024);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
   // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -722,16 +753,16 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 40 + L11::coord1(j)],
-                                           &av[i][j]);
+        tilec::rt::store_vec<AV_VEC, true>(
+            &av_smem[AV_SWIZZLE::offset(L11::coord0(i), L11::coord1(j))], &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L14::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
-        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 72 + L14::coord1(j)],
-                                           &bv[i][j]);
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[BV_SWIZZLE::offset(L14::coord0(i), L14::coord1(j))], &bv[i][j]);
       }
     }
     __syncthreads();
@@ -742,13 +773,14 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(av_smem_frag[i], &av_smem[L0::a_row(i) * 40 + kk + L0::a_col()]);
+        tilec::rt::ldmatrix_x4(av_smem_frag[i],
+                               &av_smem[AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
       }
       uint32_t bv_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L0::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(bv_smem_frag[j],
-                                     &bv_smem[(kk + L0::b_row()) * 72 + L0::b_col(j)]);
+                                     &bv_smem[BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
@@ -773,7 +805,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L0::ELEMS1; ++j) {
-      store_cvt_smem[L0::coord0(i) * 64 + L0::coord1(j)] = acc[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
     }
   }
   __syncthreads();
@@ -782,7 +814,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   for (int i = 0; i < L15::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L15::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L15::coord0(i) * 64 + L15::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L15::coord0(i), L15::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -812,6 +844,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int BV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// av_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 2, 4>;
+// bv_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<BN, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BN, 4, 1, 8>;
 // tile 16x64: the accumulator of mma.sync m16n8k16, 1x4 warps, each 16x16 of every 16x64; 2x4
 // elements per thread
 using L0 = tilec::rt::Mma16816Acc<1, 4, BM, BN>;
@@ -860,15 +901,15 @@ using L14 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, BN>;
 // tile 16x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
 using L15 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, BM, BN>;
-constexpr int SMEM_BYTES = 11776;  // shared memory per block
+constexpr int SMEM_BYTES = 10240;  // shared memory per block
 // registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     const __half *a, const __half *b, float *c, int M, int N, int K, int lda, int ldb, int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half (*av_smem)[16 * 40] = reinterpret_cast<__half (*)[16 * 40]>(smem + 0);  // 2 stages
-  __half (*bv_smem)[32 * 72] = reinterpret_cast<__half (*)[32 * 72]>(smem + 2560);  // 2 stages
+  __half (*av_smem)[16 * 32] = reinterpret_cast<__half (*)[16 * 32]>(smem + 0);  // 2 stages
+  __half (*bv_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 2048);  // 2 stages
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
   // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -950,9 +991,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       for (int i = 0; i < L13::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L13::ELEMS1; j += AV_VEC) {
-          tilec::rt::cp_async_8(&av_smem[stage][L13::coord0(i) * 40 + L13::coord1(j)],
-                                a + rm[i][0] * lda + ka_ahead[0][j],
-                                rm[i][0] < M && ka_ahead[0][j] < K);
+          tilec::rt::cp_async_8(
+              &av_smem[stage][AV_SWIZZLE::offset(L13::coord0(i), L13::coord1(j))],
+              a + rm[i][0] * lda + ka_ahead[0][j], rm[i][0] < M && ka_ahead[0][j] < K);
         }
       }
       // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
@@ -960,9 +1001,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       for (int i = 0; i < L14::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
-          tilec::rt::cp_async_16(&bv_smem[stage][L14::coord0(i) * 72 + L14::coord1(j)],
-                                 b + kb_ahead[i][0] * ldb + rn[0][j],
-                                 kb_ahead[i][0] < K && rn[0][j] < N);
+          tilec::rt::cp_async_16(
+              &bv_smem[stage][BV_SWIZZLE::offset(L14::coord0(i), L14::coord1(j))],
+              b + kb_ahead[i][0] * ldb + rn[0][j], kb_ahead[i][0] < K && rn[0][j] < N);
         }
       }
     }
@@ -1000,9 +1041,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       for (int i = 0; i < L13::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L13::ELEMS1; j += AV_VEC) {
-          tilec::rt::cp_async_8(&av_smem[copy_stage][L13::coord0(i) * 40 + L13::coord1(j)],
-                                a + rm[i][0] * lda + ka_ahead[0][j],
-                                rm[i][0] < M && ka_ahead[0][j] < K);
+          tilec::rt::cp_async_8(
+              &av_smem[copy_stage][AV_SWIZZLE::offset(L13::coord0(i), L13::coord1(j))],
+              a + rm[i][0] * lda + ka_ahead[0][j], rm[i][0] < M && ka_ahead[0][j] < K);
         }
       }
       // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
@@ -1010,9 +1051,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       for (int i = 0; i < L14::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
-          tilec::rt::cp_async_16(&bv_smem[copy_stage][L14::coord0(i) * 72 + L14::coord1(j)],
-                                 b + kb_ahead[i][0] * ldb + rn[0][j],
-                                 kb_ahead[i][0] < K && rn[0][j] < N);
+          tilec::rt::cp_async_16(
+              &bv_smem[copy_stage][BV_SWIZZLE::offset(L14::coord0(i), L14::coord1(j))],
+              b + kb_ahead[i][0] * ldb + rn[0][j], kb_ahead[i][0] < K && rn[0][j] < N);
         }
       }
     }
@@ -1026,14 +1067,16 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(av_smem_frag[i],
-                               &av_smem[read_stage][L0::a_row(i) * 40 + kk + L0::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            av_smem_frag[i],
+            &av_smem[read_stage][AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
       }
       uint32_t bv_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L0::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(bv_smem_frag[j],
-                                     &bv_smem[read_stage][(kk + L0::b_row()) * 72 + L0::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            bv_smem_frag[j],
+            &bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
@@ -1062,7 +1105,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L0::ELEMS1; ++j) {
-      store_cvt_smem[L0::coord0(i) * 64 + L0::coord1(j)] = acc[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
     }
   }
   __syncthreads();
@@ -1071,7 +1114,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   for (int i = 0; i < L15::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L15::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L15::coord0(i) * 64 + L15::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L15::coord0(i), L15::coord1(j))];
     }
   }
   TILEC_UNROLL

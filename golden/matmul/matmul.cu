@@ -12,6 +12,15 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
@@ -39,7 +48,7 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 64, 64>;
-constexpr int SMEM_BYTES = 9728;  // shared memory per block
+constexpr int SMEM_BYTES = 8192;  // shared memory per block
 // registers: about 112 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
@@ -48,7 +57,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4096);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -150,14 +159,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 72 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
     __syncthreads();
@@ -168,14 +177,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 72 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -243,7 +254,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -252,7 +263,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -281,6 +292,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -310,7 +330,7 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
-constexpr int SMEM_BYTES = 29184;  // shared memory per block
+constexpr int SMEM_BYTES = 24576;  // shared memory per block
 // registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
@@ -318,8 +338,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half (*a_tile_smem)[64 * 40] = reinterpret_cast<__half (*)[64 * 40]>(smem + 0);  // 3 stages
-  __half (*b_tile_smem)[32 * 72] = reinterpret_cast<__half (*)[32 * 72]>(smem + 15360);  // 3 stages
+  __half (*a_tile_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 12288);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -405,8 +425,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
-                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+          tilec::rt::cp_async_16(
+              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -414,9 +435,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 72 + L6::coord1(j)],
-                                 b_ptrs[i][j],
-                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+          tilec::rt::cp_async_16(
+              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
         }
       }
     }
@@ -455,8 +476,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
-              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -465,7 +486,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][L6::coord0(i) * 72 + L6::coord1(j)], b_ptrs[i][j],
+              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j],
               offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
         }
       }
@@ -480,14 +502,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 72 + L7::b_col(j)]);
+            b_tile_smem_frag[j],
+            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -559,7 +583,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -568,7 +592,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -632,6 +656,15 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = true;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
@@ -659,7 +692,7 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 64, 64>;
-constexpr int SMEM_BYTES = 9728;  // shared memory per block
+constexpr int SMEM_BYTES = 8192;  // shared memory per block
 // registers: about 112 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
@@ -668,7 +701,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 5120);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4096);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -770,14 +803,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 40 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 72 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
     __syncthreads();
@@ -788,14 +821,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(b_tile_smem_frag[j],
-                                     &b_tile_smem[(kk + L7::b_row()) * 72 + L7::b_col(j)]);
+        tilec::rt::ldmatrix_x4_trans(
+            b_tile_smem_frag[j],
+            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -871,7 +906,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -880,7 +915,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -909,6 +944,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -938,7 +982,7 @@ using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
-constexpr int SMEM_BYTES = 29184;  // shared memory per block
+constexpr int SMEM_BYTES = 24576;  // shared memory per block
 // registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
@@ -946,8 +990,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half (*a_tile_smem)[64 * 40] = reinterpret_cast<__half (*)[64 * 40]>(smem + 0);  // 3 stages
-  __half (*b_tile_smem)[32 * 72] = reinterpret_cast<__half (*)[32 * 72]>(smem + 15360);  // 3 stages
+  __half (*a_tile_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 3 stages
+  __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 12288);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -1033,8 +1077,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(&a_tile_smem[stage][L4::coord0(i) * 40 + L4::coord1(j)],
-                                 a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
+          tilec::rt::cp_async_16(
+              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -1042,9 +1087,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(&b_tile_smem[stage][L6::coord0(i) * 72 + L6::coord1(j)],
-                                 b_ptrs[i][j],
-                                 offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
+          tilec::rt::cp_async_16(
+              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
         }
       }
     }
@@ -1083,8 +1128,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][L4::coord0(i) * 40 + L4::coord1(j)], a_ptrs[i][j],
-              offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
+              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
         }
       }
       // matmul.cpp:53: auto b_tile = tl::load(
@@ -1093,7 +1138,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         TILEC_UNROLL
         for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
           tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][L6::coord0(i) * 72 + L6::coord1(j)], b_ptrs[i][j],
+              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              b_ptrs[i][j],
               offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
         }
       }
@@ -1108,14 +1154,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(a_tile_smem_frag[i],
-                               &a_tile_smem[read_stage][L7::a_row(i) * 40 + kk + L7::a_col()]);
+        tilec::rt::ldmatrix_x4(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
       }
       uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
       for (int j = 0; j < L7::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j], &b_tile_smem[read_stage][(kk + L7::b_row()) * 72 + L7::b_col(j)]);
+            b_tile_smem_frag[j],
+            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
@@ -1195,7 +1243,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)] = c_tile[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -1204,7 +1252,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL

@@ -182,6 +182,48 @@ template <class P, int K> void checkSlice(const Ref &parent) {
     EXPECT_EQ(n, 1) << c;
 }
 
+/// The 16-byte chunk group (of the eight 128-byte lines' worth of four banks) an offset falls in.
+int bankGroup(int elemOffset, int elemBytes) { return elemOffset * elemBytes / 16 % 8; }
+
+/// XorSwizzle<ROW, VEC, ...> over `rows` rows: a bijection of each row onto itself that keeps each
+/// chunk whole, and at every chunk column, the eight rows an ldmatrix names at once (eight
+/// consecutive rows, from any row a multiple of 8) fall in eight different bank groups.
+template <class Z, int ROW, int VEC> void checkSwizzle(int rows, int elemBytes) {
+  for (int r = 0; r < rows; ++r) {
+    std::set<int> seen;
+    for (int c = 0; c < ROW; ++c) {
+      const int o = Z::offset(r, c);
+      EXPECT_EQ(o / ROW, r) << r << "," << c;
+      EXPECT_EQ(o % VEC, c % VEC) << r << "," << c;
+      if (c % VEC != 0) {
+        EXPECT_EQ(o, Z::offset(r, c - 1) + 1) << "a chunk stays contiguous at " << r << "," << c;
+      }
+      seen.insert(o);
+    }
+    EXPECT_EQ(seen.size(), static_cast<size_t>(ROW)) << "row " << r;
+  }
+  for (int r0 = 0; r0 + 8 <= rows; r0 += 8)
+    for (int c = 0; c < ROW; c += VEC) {
+      std::set<int> groups;
+      for (int r = r0; r < r0 + 8; ++r)
+        groups.insert(bankGroup(Z::offset(r, c), elemBytes));
+      EXPECT_EQ(groups.size(), 8u) << "rows " << r0 << ".. at column " << c;
+    }
+}
+
+TEST(RT_SUITE, XorSwizzleKeepsChunksAndSpreadsRowsOverBanks) {
+  // lowering::chunkSwizzle's choices for 16-bit rows of 16 (32 bytes), 32, 64 and 128 elements,
+  // and for fp32 rows of 64 (the epilogue's conversion buffer).
+  checkSwizzle<tilec::rt::XorSwizzle<16, 8, 4, 2>, 16, 8>(64, 2);
+  checkSwizzle<tilec::rt::XorSwizzle<32, 8, 2, 4>, 32, 8>(64, 2);
+  checkSwizzle<tilec::rt::XorSwizzle<64, 8, 1, 8>, 64, 8>(64, 2);
+  checkSwizzle<tilec::rt::XorSwizzle<128, 8, 1, 8>, 128, 8>(32, 2);
+  checkSwizzle<tilec::rt::XorSwizzle<64, 4, 1, 8>, 64, 4>(32, 4);
+  // The formula itself (Triton's #shared): chunk 1 of row 5 with rows of 32 halves goes to chunk
+  // 1 ^ (5 / 2 % 4) = 3.
+  static_assert(tilec::rt::XorSwizzle<32, 8, 2, 4>::offset(5, 9) == 5 * 32 + 3 * 8 + 1);
+}
+
 TEST(RT_SUITE, Slice1MatchesInternals) {
   // The layouts of a 16 x 64 tile with 4x16-lane (W 64) / 2x16 (W 32) warps, rows sliced and columns.
   checkSlice<tilec::rt::Blocked2<1, 4, W / 16, 16, 4, 1, 1, 16, 1>, 1>({{1, 4}, {W / 16, 16}, {4, 1}, {1, 0}, {16, 1}});

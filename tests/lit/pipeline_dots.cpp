@@ -13,14 +13,16 @@
 // CHECK-LABEL: namespace mm_32 {
 // CHECK-NOT: cp_async
 // CHECK: namespace aligned {
-// CHECK: __half (*av_smem)[32 * 40] = reinterpret_cast<__half (*)[32 * 40]>(smem + 0);  // 3 stages
+// CHECK: using AV_SWIZZLE = tilec::rt::XorSwizzle<B, 8, 2, 4>;
+// CHECK: __half (*av_smem)[32 * 32] = reinterpret_cast<__half (*)[32 * 32]>(smem + 0);  // 3 stages
 // CHECK: for (int stage = 0; stage < 2; ++stage) {
 // CHECK-NEXT: // pipeline: copy the tiles of the loop's first iterations into stages of av_smem and bv_smem
 // CHECK-NEXT: // (cp.async), one commit group per stage
 // CHECK-NEXT: if (stage * B < K) {
 // CHECK: ka_ahead[i][j] = stage * B + r[j];
-// CHECK: tilec::rt::cp_async_16(&av_smem[stage][L{{[0-9]+}}::coord0(i) * 40 + L{{[0-9]+}}::coord1(j)],
-// CHECK: tilec::rt::cp_async_16(&bv_smem[stage][
+// CHECK: tilec::rt::cp_async_16(
+// CHECK-NEXT: &av_smem[stage][AV_SWIZZLE::offset(L{{[0-9]+}}::coord0(i), L{{[0-9]+}}::coord1(j))],
+// CHECK: &bv_smem[stage][
 // CHECK: tilec::rt::cp_async_commit();
 // CHECK: int read_stage = 0;
 // CHECK-NEXT: int copy_stage = 2;
@@ -30,10 +32,11 @@
 // CHECK-NEXT: // pipeline: start copying the tiles of the iteration 2 ahead into the stage read last iteration
 // CHECK-NEXT: if (k + 2 * B < K) {
 // CHECK: ka_ahead[i][j] = k + 2 * B + r[j];
-// CHECK: tilec::rt::cp_async_16(&av_smem[copy_stage][
+// CHECK: &av_smem[copy_stage][
 // CHECK: tilec::rt::cp_async_commit();
-// CHECK: tilec::rt::ldmatrix_x4(av_smem_frag[i],
-// CHECK-NEXT: &av_smem[read_stage][
+// CHECK: tilec::rt::ldmatrix_x4(
+// CHECK-NEXT: av_smem_frag[i],
+// CHECK-NEXT: &av_smem[read_stage][AV_SWIZZLE::offset(L{{[0-9]+}}::a_row(i), kk + L{{[0-9]+}}::a_col())]);
 // CHECK: read_stage = (read_stage + 1) % 3;
 // CHECK-NEXT: copy_stage = (copy_stage + 1) % 3;
 // CHECK-NEXT: }

@@ -208,6 +208,20 @@ TEST(Verifier, LoweredFormRequiresTheEmitterContract) {
     u.k().body = Block::make(b2);
     EXPECT_TRUE(rejects(u.m, "shared buffers 'b' and 'c' are live together but share bytes", true));
   }
+  // Swizzles a buffer's rows cannot hold: padded rows, and rows of fewer chunks than phases.
+  for (auto [rowStride, maxPhase] : {std::pair<int64_t, int>{40, 4}, {32, 8}}) {
+    TestKernel u;
+    u.k().buffers = {
+        {"s", Type::scalar(ScalarType::F16), {64, 32}, rowStride, 64 * rowStride * 2, 0}};
+    u.k().buffers[0].swizzle = {8, 2, maxPhase};
+    u.k().sharedBytes = u.k().buffers[0].sizeBytes;
+    u.k().body = Block::make({});
+    EXPECT_TRUE(rejects(u.m, "shared buffer 0 's' has a swizzle its rows cannot hold", true))
+        << rowStride << " " << maxPhase;
+    u.k().buffers[0].rowStride = 32;
+    u.k().buffers[0].swizzle.maxPhase = 4;
+    EXPECT_TRUE(verifies(u.m, true));
+  }
 }
 
 TEST(Verifier, LoadVecMustDivideSizePerThread) {

@@ -24,6 +24,22 @@ __device__ __forceinline__ int coord(int e, int S, int SPT, int cov, int thr) {
 }
 } // namespace detail
 
+/// Where element (row, col) of a shared buffer with XOR-swizzled rows sits (tilec's SharedSwizzle;
+/// Triton's `#shared{vec, perPhase, maxPhase}`): rows are ROW elements apart, cut into chunks of
+/// VEC elements (16 bytes), and chunk col / VEC of a row is stored at chunk (col / VEC) ^ (row /
+/// PER_PHASE % MAX_PHASE) of the same row. Eight rows read at one column (by ldmatrix, or as
+/// 16-byte vectors) then fall in eight different groups of four banks, with no padding between
+/// rows. An access of up to VEC elements that starts on a chunk stays contiguous.
+template <int ROW, int VEC, int PER_PHASE, int MAX_PHASE> struct XorSwizzle {
+  static_assert(ROW % (VEC * MAX_PHASE) == 0, "a row holds every chunk the swizzle moves to");
+  /// The element offset from the buffer's start. Row and column are never negative: unsigned
+  /// arithmetic lets the divisions by powers of two be shifts.
+  __host__ __device__ static constexpr int offset(int row, int col) {
+    const unsigned r = static_cast<unsigned>(row), c = static_cast<unsigned>(col);
+    return static_cast<int>(r * ROW + ((c / VEC) ^ (r / PER_PHASE % MAX_PHASE)) * VEC + c % VEC);
+  }
+};
+
 /// Rank-1 blocked layout over a tile of S elements: each thread holds SPT consecutive elements,
 /// TPW lanes (the whole warp) and WPB warps tile the dimension; the pattern repeats or replicates.
 template <int SPT, int TPW, int WPB, int S> struct Blocked1 {
