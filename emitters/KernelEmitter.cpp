@@ -57,6 +57,8 @@ const VarNode *basePointer(const Expr &e) {
     return basePointer(b->a);
   if (auto x = as<ExpandDims>(e))
     return basePointer(x->a);
+  if (auto x = as<Trans>(e))
+    return basePointer(x->a);
   if (auto h = as<Hint>(e))
     return basePointer(h->a);
   return nullptr;

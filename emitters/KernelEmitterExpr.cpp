@@ -167,6 +167,8 @@ static bool variesPerElement(const Expr &e) {
     return variesPerElement(x->a);
   if (auto x = as<ExpandDims>(e))
     return variesPerElement(x->a);
+  if (auto x = as<Trans>(e))
+    return variesPerElement(x->a);
   if (auto x = as<Cast>(e))
     return variesPerElement(x->a);
   return true;
@@ -184,6 +186,7 @@ bool KernelEmitter::indexArithmetic(const Expr &e) const {
   case ExprKind::Splat: return indexArithmetic(as<Splat>(e)->a);
   case ExprKind::Broadcast: return indexArithmetic(as<Broadcast>(e)->a);
   case ExprKind::ExpandDims: return indexArithmetic(as<ExpandDims>(e)->a);
+  case ExprKind::Trans: return indexArithmetic(as<Trans>(e)->a);
   case ExprKind::Hint: return indexArithmetic(as<Hint>(e)->a);
   case ExprKind::Cast: return !isFloat(as<Cast>(e)->a->type.elem) && indexArithmetic(as<Cast>(e)->a);
   case ExprKind::Unary: return indexArithmetic(as<Unary>(e)->a);
@@ -459,6 +462,7 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
         sub[d] = "0";
     return elem(b->a, sub);
   }
+  case ExprKind::Trans: return elem(as<Trans>(e)->a, {idx[1], idx[0]}); // a's layout is transposed
   case ExprKind::Hint: return elem(as<Hint>(e)->a, idx);
   case ExprKind::PairValue: {
     auto p = as<PairValue>(e);

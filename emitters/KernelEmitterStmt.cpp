@@ -656,6 +656,7 @@ void KernelEmitter::sharedDot(const Var &v, const SharedDot *d) {
 
 void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedDot *d) {
   const SharedBuffer &A = k_.buffers.at(d->bufferA);
+  const int64_t K = A.shape[d->transA ? 0 : 1];
   const std::string &aName = bufferNames_.at(d->bufferA), &bName = bufferNames_.at(d->bufferB);
   const std::string a = stagedBuffer(d->bufferA, d->stage), b = stagedBuffer(d->bufferB, d->stage);
   const std::string mma = A.elemType.elem == ScalarType::BF16 ? "tilec::rt::mma_m16n8k16_bf16_f32"
@@ -664,33 +665,43 @@ void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedD
   const std::string &kk = dotIdx_, &i = idxNames_[0], &j = idxNames_[1];
   const std::string af = names_.unique(aName + "_frag"), bf = names_.unique(bName + "_frag"),
                     bpair = names_.unique("b_pair"), cf = names_.unique("c_frag");
-  w_->line("// mma.sync m16n8k16, k by 16: each warp loads its fragments of " + a + " (ldmatrix)");
-  w_->line("// and " + b + " (ldmatrix .trans) and adds their products into its accumulators");
+  // A is read with ldmatrix from its [M, K] rows, or with .trans from [K, M] ones (tl::trans); B
+  // with .trans from [K, N] rows, or without from [N, K] ones.
+  const std::string loadA = d->transA ? "ldmatrix_x4_trans" : "ldmatrix_x4";
+  const std::string loadB = d->transB ? "ldmatrix_x4" : "ldmatrix_x4_trans";
+  auto how = [](bool trans, const char *shape, bool plainIsTrans) {
+    return std::string(trans != plainIsTrans ? "ldmatrix .trans" : "ldmatrix") +
+           (trans ? std::string(", ") + shape + " rows" : "");
+  };
+  w_->lines(commentLines("mma.sync m16n8k16, k by 16: each warp loads its fragments of " + a +
+                             " (" + how(d->transA, "[K, M]", false) + ") and " + b + " (" +
+                             how(d->transB, "[N, K]", true) +
+                             ") and adds their products into its accumulators",
+                         w_->indentWidth()));
   w_->line("TILEC_UNROLL");
-  auto loop = w_->block("for (int " + kk + " = 0; " + kk + " < " + dimConst(A.shape[1]) + "; " +
-                        kk + " += 16)");
+  auto loop = w_->block("for (int " + kk + " = 0; " + kk + " < " + dimConst(K) + "; " + kk +
+                        " += 16)");
   w_->line("uint32_t " + af + "[" + L + "::REP0][4];  // A: m16 block " + i + ", k " + kk + " .. " +
            kk + " + 15");
   w_->line("TILEC_UNROLL");
   {
     auto s = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
-    call("tilec::rt::ldmatrix_x4(",
-         {af + "[" + i + "]",
-          "&" + a + "[" +
-              sharedAt(d->bufferA, L + "::a_row(" + i + ")", kk + " + " + L + "::a_col()") + "]"},
-         ");");
+    const std::string at =
+        d->transA
+            ? sharedAt(d->bufferA, kk + " + " + L + "::at_row()", L + "::at_col(" + i + ")", true)
+            : sharedAt(d->bufferA, L + "::a_row(" + i + ")", kk + " + " + L + "::a_col()");
+    call("tilec::rt::" + loadA + "(", {af + "[" + i + "]", "&" + a + "[" + at + "]"}, ");");
   }
   w_->line("uint32_t " + bf + "[" + L + "::REP1 / 2][4];  // B: n8 blocks 2 " + j + " and 2 " + j +
            " + 1, k " + kk + " .. " + kk + " + 15");
   w_->line("TILEC_UNROLL");
   {
     auto s = w_->block("for (int " + j + " = 0; " + j + " < " + L + "::REP1 / 2; ++" + j + ")");
-    call("tilec::rt::ldmatrix_x4_trans(",
-         {bf + "[" + j + "]",
-          "&" + b + "[" +
-              sharedAt(d->bufferB, kk + " + " + L + "::b_row()", L + "::b_col(" + j + ")", true) +
-              "]"},
-         ");");
+    const std::string at =
+        d->transB
+            ? sharedAt(d->bufferB, L + "::bt_row(" + j + ")", kk + " + " + L + "::bt_col()")
+            : sharedAt(d->bufferB, kk + " + " + L + "::b_row()", L + "::b_col(" + j + ")", true);
+    call("tilec::rt::" + loadB + "(", {bf + "[" + j + "]", "&" + b + "[" + at + "]"}, ");");
   }
   w_->line("TILEC_UNROLL");
   auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");

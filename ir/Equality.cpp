@@ -46,6 +46,7 @@ bool same(const ExpandDims *a, const ExpandDims *b) {
   return a->axis == b->axis && equal(a->a, b->a);
 }
 bool same(const Broadcast *a, const Broadcast *b) { return equal(a->a, b->a); }
+bool same(const Trans *a, const Trans *b) { return equal(a->a, b->a); }
 bool same(const Load *a, const Load *b) {
   return a->vec == b->vec && a->aligned == b->aligned && a->maskAtLast == b->maskAtLast &&
          a->maskAllOrNone == b->maskAllOrNone &&
@@ -76,7 +77,8 @@ bool same(const SharedRead *a, const SharedRead *b) {
 }
 bool same(const SharedDot *a, const SharedDot *b) {
   return a->bufferA == b->bufferA && a->bufferB == b->bufferB && a->precision == b->precision &&
-         equal(a->acc, b->acc) && equal(a->stage, b->stage);
+         a->transA == b->transA && a->transB == b->transB && equal(a->acc, b->acc) &&
+         equal(a->stage, b->stage);
 }
 bool same(const PairValue *a, const PairValue *b) {
   return a->index == b->index && equal(a->a, b->a);

@@ -221,6 +221,15 @@ Expr ExpandDims::make(Expr a, int axis, SourceLoc loc) {
   return n;
 }
 
+Expr Trans::make(Expr a, SourceLoc loc) {
+  check(a && a->type.rank() == 2, "Trans of a rank-2 tile");
+  auto n = node<Trans>(loc);
+  n->type = a->type.withShape({a->type.shape[1], a->type.shape[0]})
+                .withLayout(Layout::transposed(a->type.layout));
+  n->a = std::move(a);
+  return n;
+}
+
 Expr Broadcast::make(Expr a, std::vector<int64_t> shape, SourceLoc loc) {
   check(a && a->type.rank() == static_cast<int>(shape.size()), "Broadcast rank");
   for (size_t d = 0; d < shape.size(); ++d)
@@ -340,7 +349,7 @@ Expr SharedRead::makeCombine(int buffer, ReduceOp op, int numParts, Type type, S
 }
 
 Expr SharedDot::make(int bufferA, int bufferB, Expr acc, DotPrecision precision, Type type,
-                     SourceLoc loc, Expr stage) {
+                     SourceLoc loc, Expr stage, bool transA, bool transB) {
   check(type.rank() == 2 && (!acc || sameShapeAndElem(acc->type, type)), "SharedDot types");
   auto n = node<SharedDot>(loc);
   n->type = std::move(type);
@@ -349,6 +358,8 @@ Expr SharedDot::make(int bufferA, int bufferB, Expr acc, DotPrecision precision,
   n->acc = std::move(acc);
   n->precision = precision;
   n->stage = std::move(stage);
+  n->transA = transA;
+  n->transB = transB;
   return n;
 }
 

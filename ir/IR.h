@@ -203,6 +203,14 @@ struct Broadcast : ExprNode {
   Expr a;
   static Expr make(Expr a, std::vector<int64_t> shape, SourceLoc loc = {});
 };
+/// The transpose of a rank-2 tile (tl::trans): element [i][j] is `a`'s [j][i]. A view: after layout
+/// assignment `a` is in Layout::transposed of the result's layout, so every thread holds the same
+/// values in both and nothing moves.
+struct Trans : ExprNode {
+  TILEC_EXPR_NODE(Trans)
+  Expr a;
+  static Expr make(Expr a, SourceLoc loc = {});
+};
 /// Load through a pointer (scalar or tile). Masked-off elements (mask false) do not touch memory and
 /// yield `other` (zero when absent). `mask` is Bool of the pointer's shape; `other` has the result
 /// type. `vec` (set by coalescing) is how many contiguous elements one access moves; `aligned`
@@ -296,14 +304,18 @@ struct PairValue : ExprNode {
 /// [K, N] tile in `bufferB` (both row-major at their rowStride, in the operand element type), in
 /// `type`'s layout: each thread computes the elements it owns, starting from `acc` (in `type`'s
 /// layout; zero when null) and adding the products in increasing k, as Dot's order states.
+/// `transA` / `transB` (mma layouts only): the buffer holds the operand transposed — A as its
+/// [K, M] transpose, B as [N, K] — as `tl::dot(tl::trans(x), ...)` loaded it.
 struct SharedDot : ExprNode {
   TILEC_EXPR_NODE(SharedDot)
   int bufferA = -1, bufferB = -1;
+  bool transA = false, transB = false;
   Expr acc; ///< may be null
   DotPrecision precision = DotPrecision::Ieee;
   Expr stage; ///< scalar int: the stage of both buffers it reads (pipeline-dots); null: one stage
   static Expr make(int bufferA, int bufferB, Expr acc, DotPrecision precision, Type type,
-                   SourceLoc loc = {}, Expr stage = nullptr);
+                   SourceLoc loc = {}, Expr stage = nullptr, bool transA = false,
+                   bool transB = false);
 };
 #undef TILEC_EXPR_NODE
 

@@ -49,6 +49,7 @@ void IRVisitor::visit(const Arange *) {}
 void IRVisitor::visit(const Splat *n) { visit(n->a); }
 void IRVisitor::visit(const ExpandDims *n) { visit(n->a); }
 void IRVisitor::visit(const Broadcast *n) { visit(n->a); }
+void IRVisitor::visit(const Trans *n) { visit(n->a); }
 void IRVisitor::visit(const Load *n) {
   visit(n->ptr);
   visit(n->mask);
@@ -159,6 +160,7 @@ TILEC_MUTATE_CHILD1(Cast, a)
 TILEC_MUTATE_CHILD1(Splat, a)
 TILEC_MUTATE_CHILD1(ExpandDims, a)
 TILEC_MUTATE_CHILD1(Broadcast, a)
+TILEC_MUTATE_CHILD1(Trans, a)
 TILEC_MUTATE_CHILD1(Reduce, a)
 TILEC_MUTATE_CHILD1(Hint, a)
 TILEC_MUTATE_CHILD1(ConvertLayout, a)

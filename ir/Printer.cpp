@@ -363,6 +363,11 @@ private:
       exprTo(o, as<Broadcast>(e)->a);
       o << ')';
       break;
+    case ExprKind::Trans:
+      o << "trans(";
+      exprTo(o, as<Trans>(e)->a);
+      o << ')';
+      break;
     case ExprKind::Load: {
       auto *l = as<Load>(e);
       o << "load(";
@@ -438,7 +443,8 @@ private:
     }
     case ExprKind::SharedDot: {
       auto *d = as<SharedDot>(e);
-      o << "shared_dot(" << d->bufferA << ", " << d->bufferB;
+      o << "shared_dot(" << d->bufferA << (d->transA ? "^T" : "") << ", " << d->bufferB
+        << (d->transB ? "^T" : "");
       if (d->stage) {
         o << ", stage=";
         exprTo(o, d->stage);

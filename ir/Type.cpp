@@ -81,6 +81,14 @@ LayoutRef Layout::mma(int warpsM, int warpsN) {
   return l;
 }
 
+LayoutRef Layout::transposed(const LayoutRef &l) {
+  if (!l || l->kind != Kind::Blocked || l->rank() != 2)
+    return nullptr;
+  auto swap = [](const std::vector<int> &v) { return std::vector<int>{v[1], v[0]}; };
+  return blocked(swap(l->sizePerThread), swap(l->threadsPerWarp), swap(l->warpsPerBlock),
+                 {1 - l->order[0], 1 - l->order[1]});
+}
+
 int Layout::rank() const {
   if (kind == Kind::Blocked)
     return static_cast<int>(order.size());

@@ -51,6 +51,10 @@ struct Layout {
                            std::vector<int> warpsPerBlock, std::vector<int> order);
   static LayoutRef slice(LayoutRef parent, int dim);
   static LayoutRef mma(int warpsM, int warpsN);
+  /// The blocked layout `l` with its two dims swapped (every per-dim list mirrored, `order` naming
+  /// the other dim): element [i][j] of a tile in the result is, thread for thread, element [j][i]
+  /// of a tile in `l`. Null unless `l` is a rank-2 blocked layout.
+  static LayoutRef transposed(const LayoutRef &l);
 
   int rank() const;
   /// The blocked or mma layout at the root of a chain of slices (itself when not a slice).

@@ -486,6 +486,19 @@ private:
       sameLayoutAs(b->a, t, "broadcast");
       return;
     }
+    case ExprKind::Trans: {
+      auto *x = as<Trans>(e);
+      expr(x->a);
+      const Type &ta = x->a->type;
+      TILEC_REQUIRE(ta.rank() == 2 && t.rank() == 2 && ta.shape[0] == t.shape[1] &&
+                        ta.shape[1] == t.shape[0] && ta.elem == t.elem && ta.pointer == t.pointer,
+                    "trans of " + ta.str() + " gives " + t.str());
+      if (layoutMode)
+        TILEC_REQUIRE(t.layout && sameLayout(ta.layout, Layout::transposed(t.layout)),
+                      "trans operand " + ta.str() + " is not in the transposed layout of " +
+                          t.str());
+      return;
+    }
     case ExprKind::Load: {
       auto *l = as<Load>(e);
       if (lowered)
@@ -618,10 +631,15 @@ private:
       checkBuffer(d->bufferA);
       checkBuffer(d->bufferB);
       const SharedBuffer &a = k.buffers[d->bufferA], &b = k.buffers[d->bufferB];
-      TILEC_REQUIRE(a.shape.size() == 2 && b.shape.size() == 2 && a.shape[1] == b.shape[0] &&
-                        a.elemType.elem == b.elemType.elem && t.rank() == 2 &&
-                        t.shape[0] == a.shape[0] && t.shape[1] == b.shape[1] && t.layout,
+      TILEC_REQUIRE(a.shape.size() == 2 && b.shape.size() == 2, "shared_dot of 2-D buffers");
+      // The operands' [M, K] and [K, N] shapes, whichever way the buffers hold them.
+      const int64_t m = a.shape[d->transA ? 1 : 0], ka = a.shape[d->transA ? 0 : 1],
+                    kb = b.shape[d->transB ? 1 : 0], n = b.shape[d->transB ? 0 : 1];
+      TILEC_REQUIRE(ka == kb && a.elemType.elem == b.elemType.elem && t.rank() == 2 &&
+                        t.shape[0] == m && t.shape[1] == n && t.layout,
                     "shared_dot of buffers '" + a.name + "' and '" + b.name + "' gives " + t.str());
+      TILEC_REQUIRE(!(d->transA || d->transB) || t.layout->kind == Layout::Kind::Mma,
+                    "shared_dot with a transposed operand buffer computes an mma layout");
       TILEC_REQUIRE((a.stages > 1 || b.stages > 1) == (d->stage != nullptr) &&
                         (!d->stage || (d->stage->type.isScalar() && isInt(d->stage->type.elem))),
                     "shared_dot of buffers with stages reads one stage (a scalar integer)");

@@ -152,6 +152,7 @@ private:
         case ExprKind::Splat:
         case ExprKind::ExpandDims:
         case ExprKind::Broadcast:
+        case ExprKind::Trans:
         case ExprKind::Hint:
         case ExprKind::ConvertLayout: break;
         default: pure = false;
@@ -236,6 +237,7 @@ private:
     case ExprKind::Splat: return affine(as<Splat>(e)->a, v);
     case ExprKind::Broadcast: return affine(as<Broadcast>(e)->a, v);
     case ExprKind::ExpandDims: return affine(as<ExpandDims>(e)->a, v);
+    case ExprKind::Trans: return affine(as<Trans>(e)->a, v);
     case ExprKind::Hint: return affine(as<Hint>(e)->a, v);
     case ExprKind::ConvertLayout: return affine(as<ConvertLayout>(e)->a, v);
     case ExprKind::Cast:
@@ -420,6 +422,7 @@ private:
       in.erase(in.begin() + as<ExpandDims>(e)->axis);
       return offsetAt(as<ExpandDims>(e)->a, in, additive);
     }
+    case ExprKind::Trans: return offsetAt(as<Trans>(e)->a, {idx.at(1), idx.at(0)}, additive);
     case ExprKind::Broadcast: {
       const Expr &a = as<Broadcast>(e)->a;
       std::vector<int64_t> in = idx;

@@ -39,6 +39,10 @@
 // eight groups of four banks. A row of 16 or more 16-bit elements has at least two chunks. The
 // same chunks are what cp.async writes (pipeline-dots) and what wgmma's swizzled descriptors read
 // (issue 13).
+// Transposed operands, mma.sync: for `dot(trans(x), b)` or `dot(a, trans(y))` the buffer holds x
+// ([K, M]) or y ([N, K]) as loaded, and the shared_dot is marked transA / transB: the emitter reads
+// A with ldmatrix .trans and B with plain ldmatrix instead (Q K^T in attention loads K's rows). The
+// portable path stages the transposed view itself, element by element.
 #include "passes/LoweringUtil.h"
 #include "passes/Passes.h"
 
@@ -82,6 +86,8 @@ private:
   static std::string operandName(const Expr &x, const Var &dest, const char *which) {
     if (auto *v = as<VarRef>(x))
       return v->var->name + "_smem";
+    if (auto *t = as<Trans>(x); t && as<VarRef>(t->a)) // tl::trans(x): x transposed
+      return as<VarRef>(t->a)->var->name + "_t_smem";
     return dest->name + "_" + which + "_smem";
   }
 
@@ -90,15 +96,20 @@ private:
       internalError("lower-dots: '" + dest->name + "' and its dot differ in layout");
     const bool mma = d.type.layout->kind == Layout::Kind::Mma;
     const int64_t elemBytes = byteSize(d.a->type.elem);
+    // tl::trans(x) operands of an mma product: x is staged as it is (its rows contiguous, so that
+    // it can be copied in wide vectors or cp.async) and read transposed by the fragment loads.
+    const Trans *ta = mma ? as<Trans>(d.a) : nullptr, *tb = mma ? as<Trans>(d.b) : nullptr;
+    const Expr &xa = ta ? ta->a : d.a, &xb = tb ? tb->a : d.b;
     int64_t padA = mma ? 0 : std::max<int64_t>(1, 4 / elemBytes);
-    int a = stage(d.a, operandName(d.a, dest, "a"), padA, mma);
-    int b = stage(d.b, operandName(d.b, dest, "b"), 0, mma);
+    int a = stage(xa, operandName(d.a, dest, "a"), padA, mma);
+    int b = stage(xb, operandName(d.b, dest, "b"), 0, mma);
     if (mma && (!k.buffers[a].swizzle.on() || !k.buffers[b].swizzle.on()))
       internalError("lower-dots: an mma operand whose rows hold fewer than two 16-byte chunks");
-    out.push_back(SharedWrite::makeTile(a, d.a, loc));
-    out.push_back(SharedWrite::makeTile(b, d.b, loc));
+    out.push_back(SharedWrite::makeTile(a, xa, loc));
+    out.push_back(SharedWrite::makeTile(b, xb, loc));
     out.push_back(Barrier::make(loc));
-    Expr r = SharedDot::make(a, b, d.acc, d.precision, d.type, loc);
+    Expr r = SharedDot::make(a, b, d.acc, d.precision, d.type, loc, nullptr, ta != nullptr,
+                             tb != nullptr);
     out.push_back(isDecl ? Decl::make(dest, r, loc) : Assign::make(dest, r, loc));
   }
 

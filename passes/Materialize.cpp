@@ -46,6 +46,8 @@ std::string pointerName(const Expr &e) {
     return pointerName(as<Broadcast>(e)->a);
   case ExprKind::ExpandDims:
     return pointerName(as<ExpandDims>(e)->a);
+  case ExprKind::Trans:
+    return pointerName(as<Trans>(e)->a);
   case ExprKind::Hint:
     return pointerName(as<Hint>(e)->a);
   default:

@@ -410,7 +410,7 @@ private:
         auto withStage = [&](const Expr &e) {
           auto d = as<SharedDot>(e);
           return SharedDot::make(d->bufferA, d->bufferB, d->acc, d->precision, d->type, d->loc,
-                                 VarRef::make(readStage, loc));
+                                 VarRef::make(readStage, loc), d->transA, d->transB);
         };
         if (auto d = as<Decl>(stmts[i]))
           c.push_back(Decl::make(d->var, withStage(d->init), d->loc));

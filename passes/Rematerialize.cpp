@@ -91,6 +91,7 @@ private:
     case ExprKind::Splat: return cheap(as<Splat>(e)->a);
     case ExprKind::ExpandDims: return cheap(as<ExpandDims>(e)->a);
     case ExprKind::Broadcast: return cheap(as<Broadcast>(e)->a);
+    case ExprKind::Trans: return cheap(as<Trans>(e)->a);
     case ExprKind::Cast: return cheap(as<Cast>(e)->a);
     case ExprKind::Unary: return cheap(as<Unary>(e)->a);
     case ExprKind::Select: {

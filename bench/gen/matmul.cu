@@ -170,8 +170,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -495,8 +495,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
-    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
+    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
+    // accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -814,8 +815,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -1147,8 +1148,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
-    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
+    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
+    // accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -1474,8 +1476,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -1799,8 +1801,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
-    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
+    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
+    // accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -2119,8 +2122,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -2410,8 +2413,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -2725,8 +2728,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -3053,8 +3056,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
-    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
+    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
+    // accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -3372,8 +3376,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -3697,8 +3701,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
-    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
+    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
+    // accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -4016,8 +4021,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -4344,8 +4349,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
-    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
+    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
+    // accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -4676,8 +4682,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -5007,8 +5013,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
-    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
+    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
+    // accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -5342,8 +5349,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -5670,8 +5677,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
-    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
+    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
+    // accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -5999,8 +6007,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -6327,8 +6335,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
-    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
+    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
+    // accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -6659,8 +6668,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -6990,8 +6999,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
-    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
+    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
+    // accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -7325,8 +7335,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -7653,8 +7663,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
-    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
+    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
+    // accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -7985,8 +7996,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -8316,8 +8327,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
-    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
+    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
+    // accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -8654,8 +8666,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -8985,8 +8997,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
-    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
+    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
+    // accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15

@@ -186,8 +186,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix)
-    // and bv_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix) and bv_smem
+    // (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BK; kk += 16) {
       uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -766,8 +766,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix)
-    // and bv_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix) and bv_smem
+    // (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BK; kk += 16) {
       uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -4796,4 +4796,1261 @@ cudaError_t launch_dot_expr_32_16_16(cudaStream_t stream, const __half *a, const
   const dim3 grid(
       tilec::rt::cdiv(M, dot_expr_32_16_16::BM) * tilec::rt::cdiv(N, dot_expr_32_16_16::BN));
   return launch_dot_expr_32_16_16(grid, stream, a, b, bias, c, M, N, K, lda, ldb, ldc);
+}
+
+// dot_trans<32, 32, 16>: one instantiation
+namespace dot_trans_32_32_16 {
+constexpr int BM = 32;  // meta-parameter
+constexpr int BN = 32;  // meta-parameter
+constexpr int BK = 16;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BTV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+constexpr int CT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// av_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// btv_t_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using BTV_T_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 2x4
+// elements per thread
+using L0 = tilec::rt::Mma16816Acc<2, 2, 32, 32>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 32x1: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L4 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
+// thread, replicated
+using L5 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 1x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L6 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L7 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, BK>;
+// tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L9 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
+// thread
+using L10 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+// tile 32x32: 4x1 contiguous per thread, 8x4 lanes, 1x4 warps, dim 0 fastest; 4x2 elements per
+// thread
+using L11 = tilec::rt::Blocked2<4, 1, 8, 4, 1, NUM_WARPS, 0, 32, 32>;
+constexpr int SMEM_BYTES = 4224;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_trans(
+    const __half *a, const __half *bt, float *c, float *ct, int M, int N, int K, int lda, int ldbt,
+    int ldc, int ldct) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *av_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *btv_t_smem = reinterpret_cast<__half *>(smem + 1024);
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  float *store_cvt_smem_1 = reinterpret_cast<float *>(smem + 0);
+  // dot.cpp:198: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // dot.cpp:199: int num_n = tl::cdiv(N, BN);
+  const int num_n = tilec::rt::cdiv(N, BN);
+  // dot.cpp:206: auto acc = tl::zeros<float, BM, BN>();
+  float acc[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      acc[i][j] = 0.0f;
+    }
+  }
+  // dot.cpp:201: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  int n[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    n[i] = pid % num_n * BN + L1::coord0(i);
+  }
+  int n_store[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    n_store[i] = pid % num_n * BN + L2::coord0(i);
+  }
+  int n_store_2[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    n_store_2[i] = pid % num_n * BN + L3::coord0(i);
+  }
+  // dot.cpp:204: auto tn = tl::expand_dims<1>(n); // B^T's rows, and C^T's
+  int tn[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      tn[i][j] = n[i];
+    }
+  }
+  int tn_store[L5::ELEMS0][L5::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L5::ELEMS1; ++j) {
+      tn_store[i][j] = n_store[i];
+    }
+  }
+  // dot.cpp:200: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  int m[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    m[i] = pid / num_n * BM + L1::coord0(i);
+  }
+  int m_store[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    m_store[i] = pid / num_n * BM + L2::coord0(i);
+  }
+  int m_store_2[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    m_store_2[i] = pid / num_n * BM + L3::coord0(i);
+  }
+  // dot.cpp:202: auto rm = tl::expand_dims<1>(m);
+  int rm[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      rm[i][j] = m[i];
+    }
+  }
+  int rm_store[L5::ELEMS0][L5::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L5::ELEMS1; ++j) {
+      rm_store[i][j] = m_store[i];
+    }
+  }
+  // dot.cpp:207: for (int k0 : tl::range<2>(0, K, BK)) {
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:208: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        ka[i][j] = k0 + L7::coord0(j);
+      }
+    }
+    // dot.cpp:209: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L8::ELEMS0][L8::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L8::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L8::ELEMS1; j += AV_VEC) {
+        bool bits[AV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < AV_VEC; ++v)
+          bits[v] = rm[i][0] < M && ka[0][j + v] < K;
+        tilec::rt::load_vec<AV_VEC, false>(&av[i][j], a + rm[i][0] * lda + ka[0][j], bits,
+                                           tilec::rt::to_f16(0.0f),
+                                           rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
+      }
+    }
+    // dot.cpp:210: auto btv = tl::load(bt + tn * ldbt + ka, (tn < N) & (ka < K), 0.0f);
+    __half btv[L8::ELEMS0][L8::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L8::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L8::ELEMS1; j += BTV_VEC) {
+        bool bits[BTV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < BTV_VEC; ++v)
+          bits[v] = tn[i][0] < N && ka[0][j + v] < K;
+        tilec::rt::load_vec<BTV_VEC, false>(&btv[i][j], bt + tn[i][0] * ldbt + ka[0][j], bits,
+                                            tilec::rt::to_f16(0.0f),
+                                            tn[i][0] < N && ka[0][j + BTV_VEC - 1] < K);
+      }
+    }
+    // dot.cpp:211: acc = tl::dot(av, tl::trans(btv), acc);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L8::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L8::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &av_smem[AV_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))], &av[i][j]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L8::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L8::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &btv_t_smem[BTV_T_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))], &btv[i][j]);
+      }
+    }
+    __syncthreads();
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix) and
+    // btv_t_smem (ldmatrix, [N, K] rows) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BK; kk += 16) {
+      uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(av_smem_frag[i],
+                               &av_smem[AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
+      }
+      uint32_t btv_t_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4(
+            btv_t_smem_frag[j],
+            &btv_t_smem[BTV_T_SWIZZLE::offset(L0::bt_row(j), kk + L0::bt_col())]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          const uint32_t b_pair[2] = {btv_t_smem_frag[j / 2][j % 2 * 2],
+                                      btv_t_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {acc[2 * i][2 * j], acc[2 * i][2 * j + 1], acc[2 * i + 1][2 * j],
+                             acc[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, av_smem_frag[i], b_pair, c_frag);
+          acc[2 * i][2 * j] = c_frag[0];
+          acc[2 * i][2 * j + 1] = c_frag[1];
+          acc[2 * i + 1][2 * j] = c_frag[2];
+          acc[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+  }
+  // dot.cpp:203: auto rn = tl::expand_dims<0>(n);
+  int rn[L9::ELEMS0][L9::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L9::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L9::ELEMS1; ++j) {
+      rn[i][j] = n_store_2[j];
+    }
+  }
+  // dot.cpp:213: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L10::ELEMS0][L10::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L10::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L10::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L10::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L10::ELEMS1; j += C_STORE_VEC) {
+      bool bits[C_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < C_STORE_VEC; ++v)
+        bits[v] = rm_store[i][0] < M && rn[0][j + v] < N;
+      tilec::rt::store_vec<C_STORE_VEC, false>(
+          c + rm_store[i][0] * ldc + rn[0][j], &store_cvt[i][j], bits,
+          rm_store[i][0] < M && rn[0][j + C_STORE_VEC - 1] < N);
+    }
+  }
+  // dot.cpp:205: auto tm = tl::expand_dims<0>(m);
+  int tm[L9::ELEMS0][L9::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L9::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L9::ELEMS1; ++j) {
+      tm[i][j] = m_store_2[j];
+    }
+  }
+  // dot.cpp:214: tl::store(ct + tn * ldct + tm, tl::trans(acc), (tn < N) & (tm < M));
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem_1[L0::coord0(i) * 33 + L0::coord1(j)] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt_1[L11::ELEMS0][L11::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L11::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L11::ELEMS1; ++j) {
+      store_cvt_1[i][j] = store_cvt_smem_1[L11::coord0(i) * 33 + L11::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L10::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L10::ELEMS1; j += CT_STORE_VEC) {
+      float vals[CT_STORE_VEC];
+      bool bits[CT_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < CT_STORE_VEC; ++v) {
+        vals[v] = store_cvt_1[j + v][i];
+        bits[v] = tn_store[i][0] < N && tm[0][j + v] < M;
+      }
+      tilec::rt::store_vec<CT_STORE_VEC, false>(
+          ct + tn_store[i][0] * ldct + tm[0][j], vals, bits,
+          tn_store[i][0] < N && tm[0][j + CT_STORE_VEC - 1] < M);
+    }
+  }
+}
+
+// The same kernel compiled assuming a, bt, c and ct are 16-byte aligned and M, N, K, lda, ldbt, ldc
+// and ldct are multiples of 16: the launcher tests the arguments and runs this one when they
+// qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BM = 32;  // meta-parameter
+constexpr int BN = 32;  // meta-parameter
+constexpr int BK = 16;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BTV_T_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+constexpr int CT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// av_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// btv_t_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using BTV_T_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 2x4
+// elements per thread
+using L0 = tilec::rt::Mma16816Acc<2, 2, 32, 32>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 32x1: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L4 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
+// thread, replicated
+using L5 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 1x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L6 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L7 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, BK>;
+// tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L9 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
+// thread
+using L10 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+// tile 32x32: 4x1 contiguous per thread, 8x4 lanes, 1x4 warps, dim 0 fastest; 4x2 elements per
+// thread
+using L11 = tilec::rt::Blocked2<4, 1, 8, 4, 1, NUM_WARPS, 0, 32, 32>;
+constexpr int SMEM_BYTES = 4224;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_trans(
+    const __half *a, const __half *bt, float *c, float *ct, int M, int N, int K, int lda, int ldbt,
+    int ldc, int ldct) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half (*av_smem)[32 * 16] = reinterpret_cast<__half (*)[32 * 16]>(smem + 0);  // 2 stages
+  __half (*btv_t_smem)[32 * 16] = reinterpret_cast<__half (*)[32 * 16]>(smem + 2048);  // 2 stages
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  float *store_cvt_smem_1 = reinterpret_cast<float *>(smem + 0);
+  // dot.cpp:198: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // dot.cpp:199: int num_n = tl::cdiv(N, BN);
+  const int num_n = tilec::rt::cdiv(N, BN);
+  // dot.cpp:206: auto acc = tl::zeros<float, BM, BN>();
+  float acc[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      acc[i][j] = 0.0f;
+    }
+  }
+  // dot.cpp:201: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  int n[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    n[i] = pid % num_n * BN + L1::coord0(i);
+  }
+  int n_store[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    n_store[i] = pid % num_n * BN + L2::coord0(i);
+  }
+  int n_store_2[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    n_store_2[i] = pid % num_n * BN + L3::coord0(i);
+  }
+  // dot.cpp:204: auto tn = tl::expand_dims<1>(n); // B^T's rows, and C^T's
+  int tn[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      tn[i][j] = n[i];
+    }
+  }
+  int tn_store[L5::ELEMS0][L5::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L5::ELEMS1; ++j) {
+      tn_store[i][j] = n_store[i];
+    }
+  }
+  // dot.cpp:200: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  int m[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    m[i] = pid / num_n * BM + L1::coord0(i);
+  }
+  int m_store[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    m_store[i] = pid / num_n * BM + L2::coord0(i);
+  }
+  int m_store_2[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    m_store_2[i] = pid / num_n * BM + L3::coord0(i);
+  }
+  // dot.cpp:202: auto rm = tl::expand_dims<1>(m);
+  int rm[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      rm[i][j] = m[i];
+    }
+  }
+  int rm_store[L5::ELEMS0][L5::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L5::ELEMS1; ++j) {
+      rm_store[i][j] = m_store[i];
+    }
+  }
+  // dot.cpp:207: for (int k0 : tl::range<2>(0, K, BK)) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of av_smem and btv_t_smem
+    // (cp.async), one commit group per stage
+    if (stage * BK < K) {
+      // dot.cpp:208: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_ahead[L6::ELEMS0][L6::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; ++j) {
+          ka_ahead[i][j] = stage * BK + L7::coord0(j);
+        }
+      }
+      // dot.cpp:209: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L8::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L8::ELEMS1; j += AV_VEC) {
+          tilec::rt::cp_async_8(&av_smem[stage][AV_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))],
+                                a + rm[i][0] * lda + ka_ahead[0][j],
+                                rm[i][0] < M && ka_ahead[0][j] < K);
+        }
+      }
+      // dot.cpp:210: auto btv = tl::load(bt + tn * ldbt + ka, (tn < N) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L8::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L8::ELEMS1; j += BTV_T_VEC) {
+          tilec::rt::cp_async_8(
+              &btv_t_smem[stage][BTV_T_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))],
+              bt + tn[i][0] * ldbt + ka_ahead[0][j], tn[i][0] < N && ka_ahead[0][j] < K);
+        }
+      }
+    }
+    // dot.cpp:207: for (int k0 : tl::range<2>(0, K, BK)) {
+    tilec::rt::cp_async_commit();
+  }
+  int read_stage = 0;
+  int copy_stage = 1;
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    tilec::rt::cp_async_wait<0>();
+    __syncthreads();
+    // pipeline: start copying the tiles of the iteration 1 ahead into the stage read last iteration
+    if (k0 + BK < K) {
+      // dot.cpp:208: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_ahead[L6::ELEMS0][L6::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; ++j) {
+          ka_ahead[i][j] = k0 + BK + L7::coord0(j);
+        }
+      }
+      // dot.cpp:209: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L8::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L8::ELEMS1; j += AV_VEC) {
+          tilec::rt::cp_async_8(
+              &av_smem[copy_stage][AV_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))],
+              a + rm[i][0] * lda + ka_ahead[0][j], rm[i][0] < M && ka_ahead[0][j] < K);
+        }
+      }
+      // dot.cpp:210: auto btv = tl::load(bt + tn * ldbt + ka, (tn < N) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L8::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L8::ELEMS1; j += BTV_T_VEC) {
+          tilec::rt::cp_async_8(
+              &btv_t_smem[copy_stage][BTV_T_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))],
+              bt + tn[i][0] * ldbt + ka_ahead[0][j], tn[i][0] < N && ka_ahead[0][j] < K);
+        }
+      }
+    }
+    // dot.cpp:207: for (int k0 : tl::range<2>(0, K, BK)) {
+    tilec::rt::cp_async_commit();
+    // dot.cpp:211: acc = tl::dot(av, tl::trans(btv), acc);
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem[read_stage] (ldmatrix)
+    // and btv_t_smem[read_stage] (ldmatrix, [N, K] rows) and adds their products into its
+    // accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BK; kk += 16) {
+      uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(
+            av_smem_frag[i],
+            &av_smem[read_stage][AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
+      }
+      uint32_t btv_t_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4(
+            btv_t_smem_frag[j],
+            &btv_t_smem[read_stage][BTV_T_SWIZZLE::offset(L0::bt_row(j), kk + L0::bt_col())]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          const uint32_t b_pair[2] = {btv_t_smem_frag[j / 2][j % 2 * 2],
+                                      btv_t_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {acc[2 * i][2 * j], acc[2 * i][2 * j + 1], acc[2 * i + 1][2 * j],
+                             acc[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, av_smem_frag[i], b_pair, c_frag);
+          acc[2 * i][2 * j] = c_frag[0];
+          acc[2 * i][2 * j + 1] = c_frag[1];
+          acc[2 * i + 1][2 * j] = c_frag[2];
+          acc[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+    // dot.cpp:207: for (int k0 : tl::range<2>(0, K, BK)) {
+    read_stage = (read_stage + 1) % 2;
+    copy_stage = (copy_stage + 1) % 2;
+  }
+  tilec::rt::cp_async_wait<0>();
+  // dot.cpp:203: auto rn = tl::expand_dims<0>(n);
+  int rn[L9::ELEMS0][L9::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L9::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L9::ELEMS1; ++j) {
+      rn[i][j] = n_store_2[j];
+    }
+  }
+  // dot.cpp:213: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L10::ELEMS0][L10::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L10::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L10::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L10::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L10::ELEMS1; j += C_STORE_VEC) {
+      if (rm_store[i][0] < M && rn[0][j] < N)
+        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm_store[i][0] * ldc + rn[0][j],
+                                                &store_cvt[i][j]);
+    }
+  }
+  // dot.cpp:205: auto tm = tl::expand_dims<0>(m);
+  int tm[L9::ELEMS0][L9::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L9::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L9::ELEMS1; ++j) {
+      tm[i][j] = m_store_2[j];
+    }
+  }
+  // dot.cpp:214: tl::store(ct + tn * ldct + tm, tl::trans(acc), (tn < N) & (tm < M));
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem_1[L0::coord0(i) * 33 + L0::coord1(j)] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt_1[L11::ELEMS0][L11::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L11::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L11::ELEMS1; ++j) {
+      store_cvt_1[i][j] = store_cvt_smem_1[L11::coord0(i) * 33 + L11::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L10::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L10::ELEMS1; j += CT_STORE_VEC) {
+      float vals[CT_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < CT_STORE_VEC; ++v)
+        vals[v] = store_cvt_1[j + v][i];
+      if (tn_store[i][0] < N && tm[0][j] < M)
+        tilec::rt::store_vec<CT_STORE_VEC, true>(ct + tn_store[i][0] * ldct + tm[0][j], vals);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace dot_trans_32_32_16
+
+/// Launches dot_trans<32, 32, 16> on `stream` with
+/// dot_trans_32_32_16::NUM_THREADS threads per block.
+cudaError_t launch_dot_trans_32_32_16(dim3 grid, cudaStream_t stream, const __half *a,
+                                      const __half *bt, float *c, float *ct, int M, int N, int K,
+                                      int lda, int ldbt, int ldc, int ldct) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, bt, c and ct are 16-byte aligned and M, N, K, lda, ldbt, ldc and
+  // ldct are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(bt) &&
+                       tilec::rt::aligned_to_16(c) && tilec::rt::aligned_to_16(ct) && M % 16 == 0 &&
+                       N % 16 == 0 && K % 16 == 0 && lda % 16 == 0 && ldbt % 16 == 0 &&
+                       ldc % 16 == 0 && ldct % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(dot_trans_32_32_16::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, dot_trans_32_32_16::aligned::dot_trans, a, bt, c, ct, M, N,
+                              K, lda, ldbt, ldc, ldct);
+  return cudaLaunchKernelEx(&config, dot_trans_32_32_16::dot_trans, a, bt, c, ct, M, N, K, lda,
+                            ldbt, ldc, ldct);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_dot_trans_32_32_16(cudaStream_t stream, const __half *a, const __half *bt,
+                                      float *c, float *ct, int M, int N, int K, int lda, int ldbt,
+                                      int ldc, int ldct) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, dot_trans_32_32_16::BM) * tilec::rt::cdiv(N, dot_trans_32_32_16::BN));
+  return launch_dot_trans_32_32_16(grid, stream, a, bt, c, ct, M, N, K, lda, ldbt, ldc, ldct);
+}
+
+// dot_trans_a<64, 32, 32>: one instantiation
+namespace dot_trans_a_64_32_32 {
+constexpr int BM = 64;  // meta-parameter
+constexpr int BN = 32;  // meta-parameter
+constexpr int BK = 32;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int ATV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// atv_t_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using ATV_T_SWIZZLE = tilec::rt::XorSwizzle<BM, 8, 1, 8>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 8, 2, 4>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 64x32: the accumulator of mma.sync m16n8k16, 4x1 warps, each 16x16 of every 64x16; 2x8
+// elements per thread
+using L0 = tilec::rt::Mma16816Acc<4, 1, BM, 32>;
+// tile 1x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread, replicated
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BM>, 0>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>, 1>;
+// tile 32x1: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
+// thread, replicated
+using L7 = tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32x1: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L9 = tilec::rt::Blocked2<1, BV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L11 = tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, BM>;
+// tile 32x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 32>;
+// tile 64x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x1 elements per
+// thread, replicated
+using L13 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>;
+// tile 64x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
+// thread
+using L14 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 32>;
+constexpr int SMEM_BYTES = 8192;  // shared memory per block
+// registers: about 28 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
+    const __nv_bfloat16 *at, const __nv_bfloat16 *b, float *c, int M, int N, int K, int ldat,
+    int ldb, int ldc) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __nv_bfloat16 *atv_t_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  __nv_bfloat16 *bv_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 4096);
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  // dot.cpp:227: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // dot.cpp:228: int num_n = tl::cdiv(N, BN);
+  const int num_n = tilec::rt::cdiv(N, BN);
+  // dot.cpp:232: auto acc = tl::zeros<float, BM, BN>();
+  float acc[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      acc[i][j] = 0.0f;
+    }
+  }
+  // dot.cpp:231: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  int rn[L1::ELEMS0][L1::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L1::ELEMS1; ++j) {
+      rn[i][j] = pid % num_n * BN + L2::coord0(j);
+    }
+  }
+  int rn_store[L3::ELEMS0][L3::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L3::ELEMS1; ++j) {
+      rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
+    }
+  }
+  // dot.cpp:229: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  int m[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    m[i] = pid / num_n * BM + L5::coord0(i);
+  }
+  int m_store[L6::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS; ++i) {
+    m_store[i] = pid / num_n * BM + L6::coord0(i);
+  }
+  // dot.cpp:233: for (int k0 = 0; k0 < K; k0 += BK) {
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:234: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>()); // rows of A^T and of B
+    int kb[L7::ELEMS0][L7::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::ELEMS1; ++j) {
+        kb[i][j] = k0 + L8::coord0(i);
+      }
+    }
+    int kb_load[L9::ELEMS0][L9::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; ++j) {
+        kb_load[i][j] = k0 + L10::coord0(i);
+      }
+    }
+    // dot.cpp:235: auto atv = tl::load(at + kb * ldat + tl::expand_dims<0>(m),
+    __nv_bfloat16 atv[L11::ELEMS0][L11::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; j += ATV_VEC) {
+        bool bits[ATV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < ATV_VEC; ++v)
+          bits[v] = kb[i][0] < K && m[j + v] < M;
+        tilec::rt::load_vec<ATV_VEC, false>(&atv[i][j], at + kb[i][0] * ldat + m[j], bits,
+                                            tilec::rt::to_bf16(0.0f),
+                                            kb[i][0] < K && m[j + ATV_VEC - 1] < M);
+      }
+    }
+    // dot.cpp:237: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    __nv_bfloat16 bv[L12::ELEMS0][L12::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L12::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        bool bits[BV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < BV_VEC; ++v)
+          bits[v] = kb_load[i][0] < K && rn[0][j + v] < N;
+        tilec::rt::load_vec<BV_VEC, false>(&bv[i][j], b + kb_load[i][0] * ldb + rn[0][j], bits,
+                                           tilec::rt::to_bf16(0.0f),
+                                           kb_load[i][0] < K && rn[0][j + BV_VEC - 1] < N);
+      }
+    }
+    // dot.cpp:238: acc = tl::dot(tl::trans(atv), bv, acc);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; j += ATV_VEC) {
+        tilec::rt::store_vec<ATV_VEC, true>(
+            &atv_t_smem[ATV_T_SWIZZLE::offset(L11::coord0(i), L11::coord1(j))], &atv[i][j]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L12::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[BV_SWIZZLE::offset(L12::coord0(i), L12::coord1(j))], &bv[i][j]);
+      }
+    }
+    __syncthreads();
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of atv_t_smem (ldmatrix .trans, [K,
+    // M] rows) and bv_smem (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < 32; kk += 16) {
+      uint32_t atv_t_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::ldmatrix_x4_trans(
+            atv_t_smem_frag[i],
+            &atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::at_row(), L0::at_col(i))]);
+      }
+      uint32_t bv_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(bv_smem_frag[j],
+                                     &bv_smem[BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          const uint32_t b_pair[2] = {bv_smem_frag[j / 2][j % 2 * 2],
+                                      bv_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {acc[2 * i][2 * j], acc[2 * i][2 * j + 1], acc[2 * i + 1][2 * j],
+                             acc[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_bf16_f32(c_frag, atv_t_smem_frag[i], b_pair, c_frag);
+          acc[2 * i][2 * j] = c_frag[0];
+          acc[2 * i][2 * j + 1] = c_frag[1];
+          acc[2 * i + 1][2 * j] = c_frag[2];
+          acc[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+  }
+  // dot.cpp:230: auto rm = tl::expand_dims<1>(m);
+  int rm[L13::ELEMS0][L13::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L13::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L13::ELEMS1; ++j) {
+      rm[i][j] = m_store[i];
+    }
+  }
+  // dot.cpp:240: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L14::ELEMS0][L14::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L14::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L14::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L14::coord0(i), L14::coord1(j))];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L14::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L14::ELEMS1; j += C_STORE_VEC) {
+      bool bits[C_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < C_STORE_VEC; ++v)
+        bits[v] = rm[i][0] < M && rn_store[0][j + v] < N;
+      tilec::rt::store_vec<C_STORE_VEC, false>(
+          c + rm[i][0] * ldc + rn_store[0][j], &store_cvt[i][j], bits,
+          rm[i][0] < M && rn_store[0][j + C_STORE_VEC - 1] < N);
+    }
+  }
+}
+
+// The same kernel compiled assuming at, b and c are 16-byte aligned and M, N, ldat, ldb and ldc are
+// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BM = 64;  // meta-parameter
+constexpr int BN = 32;  // meta-parameter
+constexpr int BK = 32;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int ATV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// atv_t_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using ATV_T_SWIZZLE = tilec::rt::XorSwizzle<BM, 8, 1, 8>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 8, 2, 4>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 64x32: the accumulator of mma.sync m16n8k16, 4x1 warps, each 16x16 of every 64x16; 2x8
+// elements per thread
+using L0 = tilec::rt::Mma16816Acc<4, 1, BM, 32>;
+// tile 1x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread, replicated
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BM>, 0>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>, 1>;
+// tile 32x1: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
+// thread, replicated
+using L7 = tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32x1: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L9 = tilec::rt::Blocked2<1, BV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L11 = tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, BM>;
+// tile 32x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 32>;
+// tile 64x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x1 elements per
+// thread, replicated
+using L13 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>;
+// tile 64x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
+// thread
+using L14 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 32>;
+constexpr int SMEM_BYTES = 8192;  // shared memory per block
+// registers: about 28 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
+    const __nv_bfloat16 *at, const __nv_bfloat16 *b, float *c, int M, int N, int K, int ldat,
+    int ldb, int ldc) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __nv_bfloat16 *atv_t_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  __nv_bfloat16 *bv_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 4096);
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  // dot.cpp:227: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // dot.cpp:228: int num_n = tl::cdiv(N, BN);
+  const int num_n = tilec::rt::cdiv(N, BN);
+  // dot.cpp:232: auto acc = tl::zeros<float, BM, BN>();
+  float acc[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      acc[i][j] = 0.0f;
+    }
+  }
+  // dot.cpp:231: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  int rn[L1::ELEMS0][L1::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L1::ELEMS1; ++j) {
+      rn[i][j] = pid % num_n * BN + L2::coord0(j);
+    }
+  }
+  int rn_store[L3::ELEMS0][L3::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L3::ELEMS1; ++j) {
+      rn_store[i][j] = pid % num_n * BN + L4::coord0(j);
+    }
+  }
+  // dot.cpp:229: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  int m[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    m[i] = pid / num_n * BM + L5::coord0(i);
+  }
+  int m_store[L6::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS; ++i) {
+    m_store[i] = pid / num_n * BM + L6::coord0(i);
+  }
+  // dot.cpp:233: for (int k0 = 0; k0 < K; k0 += BK) {
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:234: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>()); // rows of A^T and of B
+    int kb[L7::ELEMS0][L7::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::ELEMS1; ++j) {
+        kb[i][j] = k0 + L8::coord0(i);
+      }
+    }
+    int kb_load[L9::ELEMS0][L9::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; ++j) {
+        kb_load[i][j] = k0 + L10::coord0(i);
+      }
+    }
+    // dot.cpp:235: auto atv = tl::load(at + kb * ldat + tl::expand_dims<0>(m),
+    __nv_bfloat16 atv[L11::ELEMS0][L11::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; j += ATV_VEC) {
+        tilec::rt::load_vec_if<ATV_VEC, true>(&atv[i][j], at + kb[i][0] * ldat + m[j],
+                                              kb[i][0] < K && m[j] < M, tilec::rt::to_bf16(0.0f));
+      }
+    }
+    // dot.cpp:237: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    __nv_bfloat16 bv[L12::ELEMS0][L12::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L12::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        tilec::rt::load_vec_if<BV_VEC, true>(&bv[i][j], b + kb_load[i][0] * ldb + rn[0][j],
+                                             kb_load[i][0] < K && rn[0][j] < N,
+                                             tilec::rt::to_bf16(0.0f));
+      }
+    }
+    // dot.cpp:238: acc = tl::dot(tl::trans(atv), bv, acc);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; j += ATV_VEC) {
+        tilec::rt::store_vec<ATV_VEC, true>(
+            &atv_t_smem[ATV_T_SWIZZLE::offset(L11::coord0(i), L11::coord1(j))], &atv[i][j]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L12::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[BV_SWIZZLE::offset(L12::coord0(i), L12::coord1(j))], &bv[i][j]);
+      }
+    }
+    __syncthreads();
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of atv_t_smem (ldmatrix .trans, [K,
+    // M] rows) and bv_smem (ldmatrix .trans) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < 32; kk += 16) {
+      uint32_t atv_t_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::ldmatrix_x4_trans(
+            atv_t_smem_frag[i],
+            &atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::at_row(), L0::at_col(i))]);
+      }
+      uint32_t bv_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(bv_smem_frag[j],
+                                     &bv_smem[BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          const uint32_t b_pair[2] = {bv_smem_frag[j / 2][j % 2 * 2],
+                                      bv_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {acc[2 * i][2 * j], acc[2 * i][2 * j + 1], acc[2 * i + 1][2 * j],
+                             acc[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_bf16_f32(c_frag, atv_t_smem_frag[i], b_pair, c_frag);
+          acc[2 * i][2 * j] = c_frag[0];
+          acc[2 * i][2 * j + 1] = c_frag[1];
+          acc[2 * i + 1][2 * j] = c_frag[2];
+          acc[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+  }
+  // dot.cpp:230: auto rm = tl::expand_dims<1>(m);
+  int rm[L13::ELEMS0][L13::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L13::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L13::ELEMS1; ++j) {
+      rm[i][j] = m_store[i];
+    }
+  }
+  // dot.cpp:240: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L14::ELEMS0][L14::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L14::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L14::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L14::coord0(i), L14::coord1(j))];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L14::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L14::ELEMS1; j += C_STORE_VEC) {
+      if (rm[i][0] < M && rn_store[0][j] < N)
+        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm[i][0] * ldc + rn_store[0][j],
+                                                &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace dot_trans_a_64_32_32
+
+/// Launches dot_trans_a<64, 32, 32> on `stream` with
+/// dot_trans_a_64_32_32::NUM_THREADS threads per block.
+cudaError_t launch_dot_trans_a_64_32_32(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *at,
+                                        const __nv_bfloat16 *b, float *c, int M, int N, int K,
+                                        int ldat, int ldb, int ldc) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when at, b and c are 16-byte aligned and M, N, ldat, ldb and ldc are
+  // multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(at) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && M % 16 == 0 && N % 16 == 0 &&
+                       ldat % 16 == 0 && ldb % 16 == 0 && ldc % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(dot_trans_a_64_32_32::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, dot_trans_a_64_32_32::aligned::dot_trans_a, at, b, c, M, N,
+                              K, ldat, ldb, ldc);
+  return cudaLaunchKernelEx(&config, dot_trans_a_64_32_32::dot_trans_a, at, b, c, M, N, K, ldat,
+                            ldb, ldc);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_dot_trans_a_64_32_32(cudaStream_t stream, const __nv_bfloat16 *at,
+                                        const __nv_bfloat16 *b, float *c, int M, int N, int K,
+                                        int ldat, int ldb, int ldc) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, dot_trans_a_64_32_32::BM) * tilec::rt::cdiv(N, dot_trans_a_64_32_32::BN));
+  return launch_dot_trans_a_64_32_32(grid, stream, at, b, c, M, N, K, ldat, ldb, ldc);
 }

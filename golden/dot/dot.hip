@@ -4561,3 +4561,1038 @@ hipError_t launch_dot_expr_32_16_16(hipStream_t stream, const __half *a, const _
       tilec::rt::cdiv(M, dot_expr_32_16_16::BM) * tilec::rt::cdiv(N, dot_expr_32_16_16::BN));
   return launch_dot_expr_32_16_16(grid, stream, a, b, bias, c, M, N, K, lda, ldb, ldc);
 }
+
+// dot_trans<32, 32, 16>: one instantiation
+namespace dot_trans_32_32_16 {
+constexpr int BM = 32;  // meta-parameter
+constexpr int BN = 32;  // meta-parameter
+constexpr int BK = 16;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int BTV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+constexpr int CT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L0 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 32x1: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L4 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L5 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread, replicated
+using L6 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L7 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
+// tile 16x32: 2x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 2x1 elements per
+// thread
+using L9 = tilec::rt::Blocked2<2, 1, 8, 8, 1, NUM_WARPS, 0, BK, 32>;
+// tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L10 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32x32: 4x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 4x1 elements per
+// thread
+using L11 = tilec::rt::Blocked2<4, 1, 8, 8, 1, NUM_WARPS, 0, 32, 32>;
+constexpr int SMEM_BYTES = 4224;  // shared memory per block
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_trans(
+    const __half *a, const __half *bt, float *c, float *ct, int M, int N, int K, int lda, int ldbt,
+    int ldc, int ldct) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *av_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *btv_t_smem = reinterpret_cast<__half *>(smem + 1152);
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  // dot.cpp:198: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // dot.cpp:199: int num_n = tl::cdiv(N, BN);
+  const int num_n = tilec::rt::cdiv(N, BN);
+  // dot.cpp:206: auto acc = tl::zeros<float, BM, BN>();
+  float acc[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      acc[i][j] = 0.0f;
+    }
+  }
+  // dot.cpp:201: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  int n[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    n[i] = pid % num_n * BN + L1::coord0(i);
+  }
+  int n_store[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    n_store[i] = pid % num_n * BN + L2::coord0(i);
+  }
+  int n_store_2[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    n_store_2[i] = pid % num_n * BN + L3::coord0(i);
+  }
+  // dot.cpp:204: auto tn = tl::expand_dims<1>(n); // B^T's rows, and C^T's
+  int tn[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      tn[i][j] = n[i];
+    }
+  }
+  int tn_store[L5::ELEMS0][L5::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L5::ELEMS1; ++j) {
+      tn_store[i][j] = n_store[i];
+    }
+  }
+  // dot.cpp:200: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  int m[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    m[i] = pid / num_n * BM + L1::coord0(i);
+  }
+  int m_store[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    m_store[i] = pid / num_n * BM + L2::coord0(i);
+  }
+  int m_store_2[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    m_store_2[i] = pid / num_n * BM + L3::coord0(i);
+  }
+  // dot.cpp:202: auto rm = tl::expand_dims<1>(m);
+  int rm[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      rm[i][j] = m[i];
+    }
+  }
+  int rm_store[L5::ELEMS0][L5::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L5::ELEMS1; ++j) {
+      rm_store[i][j] = m_store[i];
+    }
+  }
+  // dot.cpp:207: for (int k0 : tl::range<2>(0, K, BK)) {
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:208: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        ka[i][j] = k0 + L7::coord0(j);
+      }
+    }
+    // dot.cpp:209: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L8::ELEMS0][L8::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L8::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L8::ELEMS1; j += AV_VEC) {
+        bool bits[AV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < AV_VEC; ++v)
+          bits[v] = rm[i][0] < M && ka[0][j + v] < K;
+        tilec::rt::load_vec<AV_VEC, false>(&av[i][j], a + rm[i][0] * lda + ka[0][j], bits,
+                                           tilec::rt::to_f16(0.0f),
+                                           rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
+      }
+    }
+    // dot.cpp:210: auto btv = tl::load(bt + tn * ldbt + ka, (tn < N) & (ka < K), 0.0f);
+    __half btv[L8::ELEMS0][L8::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L8::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L8::ELEMS1; j += BTV_VEC) {
+        bool bits[BTV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < BTV_VEC; ++v)
+          bits[v] = tn[i][0] < N && ka[0][j + v] < K;
+        tilec::rt::load_vec<BTV_VEC, false>(&btv[i][j], bt + tn[i][0] * ldbt + ka[0][j], bits,
+                                            tilec::rt::to_f16(0.0f),
+                                            tn[i][0] < N && ka[0][j + BTV_VEC - 1] < K);
+      }
+    }
+    // dot.cpp:211: acc = tl::dot(av, tl::trans(btv), acc);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L8::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L8::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L8::coord0(i) * 18 + L8::coord1(j)], &av[i][j]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; ++j) {
+        btv_t_smem[L9::coord0(i) * 32 + L9::coord1(j)] = btv[j][i];
+      }
+    }
+    __syncthreads();
+    // k by k: column k of av_smem at this thread's rows times row k of btv_t_smem
+    // at its columns
+    TILEC_UNROLL
+    for (int kk = 0; kk < BK; ++kk) {
+      float av_smem_k[L0::ELEMS0];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        av_smem_k[i] = tilec::rt::to_float(av_smem[L0::coord0(i) * 18 + kk]);
+      }
+      float btv_t_smem_k[L0::ELEMS1];
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        btv_t_smem_k[j] = tilec::rt::to_float(btv_t_smem[kk * 32 + L0::coord1(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          acc[i][j] = acc[i][j] + av_smem_k[i] * btv_t_smem_k[j];
+        }
+      }
+    }
+  }
+  // dot.cpp:203: auto rn = tl::expand_dims<0>(n);
+  int rn[L10::ELEMS0][L10::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L10::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L10::ELEMS1; ++j) {
+      rn[i][j] = n_store_2[j];
+    }
+  }
+  // dot.cpp:213: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+      bool bits[C_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < C_STORE_VEC; ++v)
+        bits[v] = rm_store[i][0] < M && rn[0][j + v] < N;
+      tilec::rt::store_vec<C_STORE_VEC, false>(
+          c + rm_store[i][0] * ldc + rn[0][j], &acc[i][j], bits,
+          rm_store[i][0] < M && rn[0][j + C_STORE_VEC - 1] < N);
+    }
+  }
+  // dot.cpp:205: auto tm = tl::expand_dims<0>(m);
+  int tm[L10::ELEMS0][L10::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L10::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L10::ELEMS1; ++j) {
+      tm[i][j] = m_store_2[j];
+    }
+  }
+  // dot.cpp:214: tl::store(ct + tn * ldct + tm, tl::trans(acc), (tn < N) & (tm < M));
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[L0::coord0(i) * 33 + L0::coord1(j)] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L11::ELEMS0][L11::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L11::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L11::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L11::coord0(i) * 33 + L11::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; j += CT_STORE_VEC) {
+      float vals[CT_STORE_VEC];
+      bool bits[CT_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < CT_STORE_VEC; ++v) {
+        vals[v] = store_cvt[j + v][i];
+        bits[v] = tn_store[i][0] < N && tm[0][j + v] < M;
+      }
+      tilec::rt::store_vec<CT_STORE_VEC, false>(
+          ct + tn_store[i][0] * ldct + tm[0][j], vals, bits,
+          tn_store[i][0] < N && tm[0][j + CT_STORE_VEC - 1] < M);
+    }
+  }
+}
+
+// The same kernel compiled assuming a, bt, c and ct are 16-byte aligned and M, N, K, lda, ldbt, ldc
+// and ldct are multiples of 16: the launcher tests the arguments and runs this one when they
+// qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BM = 32;  // meta-parameter
+constexpr int BN = 32;  // meta-parameter
+constexpr int BK = 16;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int BTV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+constexpr int CT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L0 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 32x1: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L4 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L5 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread, replicated
+using L6 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L7 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
+// tile 16x32: 2x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 2x1 elements per
+// thread
+using L9 = tilec::rt::Blocked2<2, 1, 8, 8, 1, NUM_WARPS, 0, BK, 32>;
+// tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L10 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32x32: 4x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 4x1 elements per
+// thread
+using L11 = tilec::rt::Blocked2<4, 1, 8, 8, 1, NUM_WARPS, 0, 32, 32>;
+constexpr int SMEM_BYTES = 4224;  // shared memory per block
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_trans(
+    const __half *a, const __half *bt, float *c, float *ct, int M, int N, int K, int lda, int ldbt,
+    int ldc, int ldct) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *av_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *btv_t_smem = reinterpret_cast<__half *>(smem + 1152);
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  // dot.cpp:198: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // dot.cpp:199: int num_n = tl::cdiv(N, BN);
+  const int num_n = tilec::rt::cdiv(N, BN);
+  // dot.cpp:206: auto acc = tl::zeros<float, BM, BN>();
+  float acc[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      acc[i][j] = 0.0f;
+    }
+  }
+  // dot.cpp:201: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  int n[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    n[i] = pid % num_n * BN + L1::coord0(i);
+  }
+  int n_store[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    n_store[i] = pid % num_n * BN + L2::coord0(i);
+  }
+  int n_store_2[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    n_store_2[i] = pid % num_n * BN + L3::coord0(i);
+  }
+  // dot.cpp:204: auto tn = tl::expand_dims<1>(n); // B^T's rows, and C^T's
+  int tn[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      tn[i][j] = n[i];
+    }
+  }
+  int tn_store[L5::ELEMS0][L5::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L5::ELEMS1; ++j) {
+      tn_store[i][j] = n_store[i];
+    }
+  }
+  // dot.cpp:200: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  int m[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    m[i] = pid / num_n * BM + L1::coord0(i);
+  }
+  int m_store[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    m_store[i] = pid / num_n * BM + L2::coord0(i);
+  }
+  int m_store_2[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    m_store_2[i] = pid / num_n * BM + L3::coord0(i);
+  }
+  // dot.cpp:202: auto rm = tl::expand_dims<1>(m);
+  int rm[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      rm[i][j] = m[i];
+    }
+  }
+  int rm_store[L5::ELEMS0][L5::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L5::ELEMS1; ++j) {
+      rm_store[i][j] = m_store[i];
+    }
+  }
+  // dot.cpp:207: for (int k0 : tl::range<2>(0, K, BK)) {
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:208: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        ka[i][j] = k0 + L7::coord0(j);
+      }
+    }
+    // dot.cpp:209: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L8::ELEMS0][L8::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L8::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L8::ELEMS1; j += AV_VEC) {
+        tilec::rt::load_vec_if<AV_VEC, true>(&av[i][j], a + rm[i][0] * lda + ka[0][j],
+                                             rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
+      }
+    }
+    // dot.cpp:210: auto btv = tl::load(bt + tn * ldbt + ka, (tn < N) & (ka < K), 0.0f);
+    __half btv[L8::ELEMS0][L8::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L8::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L8::ELEMS1; j += BTV_VEC) {
+        tilec::rt::load_vec_if<BTV_VEC, true>(&btv[i][j], bt + tn[i][0] * ldbt + ka[0][j],
+                                              tn[i][0] < N && ka[0][j] < K,
+                                              tilec::rt::to_f16(0.0f));
+      }
+    }
+    // dot.cpp:211: acc = tl::dot(av, tl::trans(btv), acc);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L8::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L8::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L8::coord0(i) * 18 + L8::coord1(j)], &av[i][j]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; ++j) {
+        btv_t_smem[L9::coord0(i) * 32 + L9::coord1(j)] = btv[j][i];
+      }
+    }
+    __syncthreads();
+    // k by k: column k of av_smem at this thread's rows times row k of btv_t_smem
+    // at its columns
+    TILEC_UNROLL
+    for (int kk = 0; kk < BK; ++kk) {
+      float av_smem_k[L0::ELEMS0];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        av_smem_k[i] = tilec::rt::to_float(av_smem[L0::coord0(i) * 18 + kk]);
+      }
+      float btv_t_smem_k[L0::ELEMS1];
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        btv_t_smem_k[j] = tilec::rt::to_float(btv_t_smem[kk * 32 + L0::coord1(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          acc[i][j] = acc[i][j] + av_smem_k[i] * btv_t_smem_k[j];
+        }
+      }
+    }
+  }
+  // dot.cpp:203: auto rn = tl::expand_dims<0>(n);
+  int rn[L10::ELEMS0][L10::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L10::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L10::ELEMS1; ++j) {
+      rn[i][j] = n_store_2[j];
+    }
+  }
+  // dot.cpp:213: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+      if (rm_store[i][0] < M && rn[0][j] < N)
+        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm_store[i][0] * ldc + rn[0][j], &acc[i][j]);
+    }
+  }
+  // dot.cpp:205: auto tm = tl::expand_dims<0>(m);
+  int tm[L10::ELEMS0][L10::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L10::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L10::ELEMS1; ++j) {
+      tm[i][j] = m_store_2[j];
+    }
+  }
+  // dot.cpp:214: tl::store(ct + tn * ldct + tm, tl::trans(acc), (tn < N) & (tm < M));
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[L0::coord0(i) * 33 + L0::coord1(j)] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L11::ELEMS0][L11::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L11::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L11::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[L11::coord0(i) * 33 + L11::coord1(j)];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; j += CT_STORE_VEC) {
+      float vals[CT_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < CT_STORE_VEC; ++v)
+        vals[v] = store_cvt[j + v][i];
+      if (tn_store[i][0] < N && tm[0][j] < M)
+        tilec::rt::store_vec<CT_STORE_VEC, true>(ct + tn_store[i][0] * ldct + tm[0][j], vals);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace dot_trans_32_32_16
+
+/// Launches dot_trans<32, 32, 16> on `stream` with
+/// dot_trans_32_32_16::NUM_THREADS threads per block.
+hipError_t launch_dot_trans_32_32_16(dim3 grid, hipStream_t stream, const __half *a,
+                                     const __half *bt, float *c, float *ct, int M, int N, int K,
+                                     int lda, int ldbt, int ldc, int ldct) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  // The aligned variant when a, bt, c and ct are 16-byte aligned and M, N, K, lda, ldbt, ldc and
+  // ldct are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(bt) &&
+                       tilec::rt::aligned_to_16(c) && tilec::rt::aligned_to_16(ct) && M % 16 == 0 &&
+                       N % 16 == 0 && K % 16 == 0 && lda % 16 == 0 && ldbt % 16 == 0 &&
+                       ldc % 16 == 0 && ldct % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(dot_trans_32_32_16::aligned::dot_trans, grid,
+                       dim3(dot_trans_32_32_16::NUM_THREADS), 0, stream, a, bt, c, ct, M, N, K, lda,
+                       ldbt, ldc, ldct);
+  } else {
+    hipLaunchKernelGGL(dot_trans_32_32_16::dot_trans, grid, dim3(dot_trans_32_32_16::NUM_THREADS),
+                       0, stream, a, bt, c, ct, M, N, K, lda, ldbt, ldc, ldct);
+  }
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_dot_trans_32_32_16(hipStream_t stream, const __half *a, const __half *bt,
+                                     float *c, float *ct, int M, int N, int K, int lda, int ldbt,
+                                     int ldc, int ldct) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, dot_trans_32_32_16::BM) * tilec::rt::cdiv(N, dot_trans_32_32_16::BN));
+  return launch_dot_trans_32_32_16(grid, stream, a, bt, c, ct, M, N, K, lda, ldbt, ldc, ldct);
+}
+
+// dot_trans_a<64, 32, 32>: one instantiation
+namespace dot_trans_a_64_32_32 {
+constexpr int BM = 64;  // meta-parameter
+constexpr int BN = 32;  // meta-parameter
+constexpr int BK = 32;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int ATV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 64x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
+// thread
+using L0 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BM, 32>;
+// tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BM>, 0>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BM, 1>, 1>;
+// tile 32x1: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L5 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L7 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L9 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BM>;
+// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L10 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+// tile 64x32: 8x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 8x1 elements per
+// thread
+using L11 = tilec::rt::Blocked2<8, 1, 8, 8, 1, NUM_WARPS, 0, BM, 32>;
+// tile 64x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
+// thread, replicated
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BM, 1>;
+constexpr int SMEM_BYTES = 6400;  // shared memory per block
+// registers: about 14 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
+    const hip_bfloat16 *at, const hip_bfloat16 *b, float *c, int M, int N, int K, int ldat, int ldb,
+    int ldc) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  hip_bfloat16 *atv_t_smem = reinterpret_cast<hip_bfloat16 *>(smem + 0);
+  hip_bfloat16 *bv_smem = reinterpret_cast<hip_bfloat16 *>(smem + 4352);
+  // dot.cpp:227: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // dot.cpp:228: int num_n = tl::cdiv(N, BN);
+  const int num_n = tilec::rt::cdiv(N, BN);
+  // dot.cpp:232: auto acc = tl::zeros<float, BM, BN>();
+  float acc[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      acc[i][j] = 0.0f;
+    }
+  }
+  // dot.cpp:231: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  int rn[L1::ELEMS0][L1::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L1::ELEMS1; ++j) {
+      rn[i][j] = pid % num_n * BN + L2::coord0(j);
+    }
+  }
+  // dot.cpp:229: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  int m[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    m[i] = pid / num_n * BM + L3::coord0(i);
+  }
+  int m_store[L4::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS; ++i) {
+    m_store[i] = pid / num_n * BM + L4::coord0(i);
+  }
+  // dot.cpp:233: for (int k0 = 0; k0 < K; k0 += BK) {
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:234: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>()); // rows of A^T and of B
+    int kb[L5::ELEMS0][L5::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L5::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L5::ELEMS1; ++j) {
+        kb[i][j] = k0 + L6::coord0(i);
+      }
+    }
+    int kb_load[L7::ELEMS0][L7::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::ELEMS1; ++j) {
+        kb_load[i][j] = k0 + L8::coord0(i);
+      }
+    }
+    // dot.cpp:235: auto atv = tl::load(at + kb * ldat + tl::expand_dims<0>(m),
+    hip_bfloat16 atv[L9::ELEMS0][L9::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; j += ATV_VEC) {
+        bool bits[ATV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < ATV_VEC; ++v)
+          bits[v] = kb[i][0] < K && m[j + v] < M;
+        tilec::rt::load_vec<ATV_VEC, false>(&atv[i][j], at + kb[i][0] * ldat + m[j], bits,
+                                            tilec::rt::to_bf16(0.0f),
+                                            kb[i][0] < K && m[j + ATV_VEC - 1] < M);
+      }
+    }
+    // dot.cpp:237: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    hip_bfloat16 bv[L10::ELEMS0][L10::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L10::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+        bool bits[BV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < BV_VEC; ++v)
+          bits[v] = kb_load[i][0] < K && rn[0][j + v] < N;
+        tilec::rt::load_vec<BV_VEC, false>(&bv[i][j], b + kb_load[i][0] * ldb + rn[0][j], bits,
+                                           tilec::rt::to_bf16(0.0f),
+                                           kb_load[i][0] < K && rn[0][j + BV_VEC - 1] < N);
+      }
+    }
+    // dot.cpp:238: acc = tl::dot(tl::trans(atv), bv, acc);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; ++j) {
+        atv_t_smem[L11::coord0(i) * 34 + L11::coord1(j)] = atv[j][i];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L10::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L10::coord0(i) * 32 + L10::coord1(j)],
+                                           &bv[i][j]);
+      }
+    }
+    __syncthreads();
+    // k by k: column k of atv_t_smem at this thread's rows times row k of bv_smem
+    // at its columns
+    TILEC_UNROLL
+    for (int kk = 0; kk < 32; ++kk) {
+      float atv_t_smem_k[L0::ELEMS0];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        atv_t_smem_k[i] = tilec::rt::to_float(atv_t_smem[L0::coord0(i) * 34 + kk]);
+      }
+      float bv_smem_k[L0::ELEMS1];
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        bv_smem_k[j] = tilec::rt::to_float(bv_smem[kk * 32 + L0::coord1(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          acc[i][j] = acc[i][j] + atv_t_smem_k[i] * bv_smem_k[j];
+        }
+      }
+    }
+  }
+  // dot.cpp:230: auto rm = tl::expand_dims<1>(m);
+  int rm[L12::ELEMS0][L12::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L12::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L12::ELEMS1; ++j) {
+      rm[i][j] = m_store[i];
+    }
+  }
+  // dot.cpp:240: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+      bool bits[C_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < C_STORE_VEC; ++v)
+        bits[v] = rm[i][0] < M && rn[0][j + v] < N;
+      tilec::rt::store_vec<C_STORE_VEC, false>(c + rm[i][0] * ldc + rn[0][j], &acc[i][j], bits,
+                                               rm[i][0] < M && rn[0][j + C_STORE_VEC - 1] < N);
+    }
+  }
+}
+
+// The same kernel compiled assuming at, b and c are 16-byte aligned and M, N, ldat, ldb and ldc are
+// multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BM = 64;  // meta-parameter
+constexpr int BN = 32;  // meta-parameter
+constexpr int BK = 32;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int ATV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 64x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
+// thread
+using L0 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BM, 32>;
+// tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BM>, 0>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BM, 1>, 1>;
+// tile 32x1: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L5 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L7 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L9 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BM>;
+// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L10 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+// tile 64x32: 8x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 8x1 elements per
+// thread
+using L11 = tilec::rt::Blocked2<8, 1, 8, 8, 1, NUM_WARPS, 0, BM, 32>;
+// tile 64x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
+// thread, replicated
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BM, 1>;
+constexpr int SMEM_BYTES = 6400;  // shared memory per block
+// registers: about 14 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
+    const hip_bfloat16 *at, const hip_bfloat16 *b, float *c, int M, int N, int K, int ldat, int ldb,
+    int ldc) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  hip_bfloat16 *atv_t_smem = reinterpret_cast<hip_bfloat16 *>(smem + 0);
+  hip_bfloat16 *bv_smem = reinterpret_cast<hip_bfloat16 *>(smem + 4352);
+  // dot.cpp:227: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // dot.cpp:228: int num_n = tl::cdiv(N, BN);
+  const int num_n = tilec::rt::cdiv(N, BN);
+  // dot.cpp:232: auto acc = tl::zeros<float, BM, BN>();
+  float acc[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      acc[i][j] = 0.0f;
+    }
+  }
+  // dot.cpp:231: auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  int rn[L1::ELEMS0][L1::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L1::ELEMS1; ++j) {
+      rn[i][j] = pid % num_n * BN + L2::coord0(j);
+    }
+  }
+  // dot.cpp:229: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  int m[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    m[i] = pid / num_n * BM + L3::coord0(i);
+  }
+  int m_store[L4::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS; ++i) {
+    m_store[i] = pid / num_n * BM + L4::coord0(i);
+  }
+  // dot.cpp:233: for (int k0 = 0; k0 < K; k0 += BK) {
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:234: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>()); // rows of A^T and of B
+    int kb[L5::ELEMS0][L5::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L5::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L5::ELEMS1; ++j) {
+        kb[i][j] = k0 + L6::coord0(i);
+      }
+    }
+    int kb_load[L7::ELEMS0][L7::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::ELEMS1; ++j) {
+        kb_load[i][j] = k0 + L8::coord0(i);
+      }
+    }
+    // dot.cpp:235: auto atv = tl::load(at + kb * ldat + tl::expand_dims<0>(m),
+    hip_bfloat16 atv[L9::ELEMS0][L9::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; j += ATV_VEC) {
+        tilec::rt::load_vec_if<ATV_VEC, true>(&atv[i][j], at + kb[i][0] * ldat + m[j],
+                                              kb[i][0] < K && m[j] < M, tilec::rt::to_bf16(0.0f));
+      }
+    }
+    // dot.cpp:237: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    hip_bfloat16 bv[L10::ELEMS0][L10::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L10::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+        tilec::rt::load_vec_if<BV_VEC, true>(&bv[i][j], b + kb_load[i][0] * ldb + rn[0][j],
+                                             kb_load[i][0] < K && rn[0][j] < N,
+                                             tilec::rt::to_bf16(0.0f));
+      }
+    }
+    // dot.cpp:238: acc = tl::dot(tl::trans(atv), bv, acc);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; ++j) {
+        atv_t_smem[L11::coord0(i) * 34 + L11::coord1(j)] = atv[j][i];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L10::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L10::coord0(i) * 32 + L10::coord1(j)],
+                                           &bv[i][j]);
+      }
+    }
+    __syncthreads();
+    // k by k: column k of atv_t_smem at this thread's rows times row k of bv_smem
+    // at its columns
+    TILEC_UNROLL
+    for (int kk = 0; kk < 32; ++kk) {
+      float atv_t_smem_k[L0::ELEMS0];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        atv_t_smem_k[i] = tilec::rt::to_float(atv_t_smem[L0::coord0(i) * 34 + kk]);
+      }
+      float bv_smem_k[L0::ELEMS1];
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        bv_smem_k[j] = tilec::rt::to_float(bv_smem[kk * 32 + L0::coord1(j)]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          acc[i][j] = acc[i][j] + atv_t_smem_k[i] * bv_smem_k[j];
+        }
+      }
+    }
+  }
+  // dot.cpp:230: auto rm = tl::expand_dims<1>(m);
+  int rm[L12::ELEMS0][L12::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L12::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L12::ELEMS1; ++j) {
+      rm[i][j] = m_store[i];
+    }
+  }
+  // dot.cpp:240: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+      if (rm[i][0] < M && rn[0][j] < N)
+        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm[i][0] * ldc + rn[0][j], &acc[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace dot_trans_a_64_32_32
+
+/// Launches dot_trans_a<64, 32, 32> on `stream` with
+/// dot_trans_a_64_32_32::NUM_THREADS threads per block.
+hipError_t launch_dot_trans_a_64_32_32(dim3 grid, hipStream_t stream, const hip_bfloat16 *at,
+                                       const hip_bfloat16 *b, float *c, int M, int N, int K,
+                                       int ldat, int ldb, int ldc) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  // The aligned variant when at, b and c are 16-byte aligned and M, N, ldat, ldb and ldc are
+  // multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(at) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && M % 16 == 0 && N % 16 == 0 &&
+                       ldat % 16 == 0 && ldb % 16 == 0 && ldc % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(dot_trans_a_64_32_32::aligned::dot_trans_a, grid,
+                       dim3(dot_trans_a_64_32_32::NUM_THREADS), 0, stream, at, b, c, M, N, K, ldat,
+                       ldb, ldc);
+  } else {
+    hipLaunchKernelGGL(dot_trans_a_64_32_32::dot_trans_a, grid,
+                       dim3(dot_trans_a_64_32_32::NUM_THREADS), 0, stream, at, b, c, M, N, K, ldat,
+                       ldb, ldc);
+  }
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_dot_trans_a_64_32_32(hipStream_t stream, const hip_bfloat16 *at,
+                                       const hip_bfloat16 *b, float *c, int M, int N, int K,
+                                       int ldat, int ldb, int ldc) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, dot_trans_a_64_32_32::BM) * tilec::rt::cdiv(N, dot_trans_a_64_32_32::BN));
+  return launch_dot_trans_a_64_32_32(grid, stream, at, b, c, M, N, K, ldat, ldb, ldc);
+}

@@ -170,8 +170,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -495,8 +495,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
-    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
+    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
+    // accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -814,8 +815,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix)
-    // and b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
+    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
@@ -1147,8 +1148,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage] (ldmatrix)
-    // and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its accumulators
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
+    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
+    // accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15

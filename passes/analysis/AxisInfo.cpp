@@ -267,6 +267,13 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
       }
     return a;
   }
+  case ExprKind::Trans: { // the same values, the facts of dim d now along dim 1 - d
+    AxisInfo a = get(as<Trans>(e)->a);
+    for (auto *v : {&a.contiguity, &a.divisibility, &a.constancy, &a.truePrefix})
+      if (v->size() == 2)
+        std::swap((*v)[0], (*v)[1]);
+    return a;
+  }
   case ExprKind::Hint: {
     auto *h = as<Hint>(e);
     AxisInfo a = get(h->a);

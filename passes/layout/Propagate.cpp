@@ -93,6 +93,8 @@ bool Assigner::cheap(const Expr &e) {
     return cheap(as<ExpandDims>(e)->a);
   case ExprKind::Broadcast:
     return cheap(as<Broadcast>(e)->a);
+  case ExprKind::Trans:
+    return cheap(as<Trans>(e)->a);
   case ExprKind::Binary:
     return cheap(as<Binary>(e)->a) && cheap(as<Binary>(e)->b);
   case ExprKind::Select:
@@ -183,6 +185,8 @@ LayoutRef Assigner::natural(const Expr &e) {
   }
   case ExprKind::Broadcast:
     return natural(as<Broadcast>(e)->a);
+  case ExprKind::Trans: // a view: the operand's blocked layout, transposed
+    return Layout::transposed(natural(as<Trans>(e)->a));
   case ExprKind::Unary:
     return natural(as<Unary>(e)->a);
   case ExprKind::Cast:
@@ -263,6 +267,10 @@ LayoutRef Assigner::mmaLayout(const Dot *d) {
 LayoutRef Assigner::dotOperandLayout(const Expr &x) {
   LayoutRef l = natural(x);
   return l ? l : defaultLayout(x->type);
+}
+
+LayoutRef Assigner::transWant(const LayoutRef &want, const Type &t) {
+  return Layout::transposed(want) ? want : defaultLayout(t);
 }
 
 /// The layout of a Decl/Assign root: loads keep their anchor, reductions a slice, dots theirs.
@@ -371,6 +379,8 @@ void Assigner::demand(const Expr &e, const LayoutRef &want, int pos, const std::
     return demand(as<Hint>(e)->a, want, pos, tag);
   case ExprKind::Broadcast:
     return demand(as<Broadcast>(e)->a, want, pos, tag);
+  case ExprKind::Trans:
+    return demand(as<Trans>(e)->a, Layout::transposed(transWant(want, e->type)), pos, tag);
   case ExprKind::ConvertLayout:
     return demand(as<ConvertLayout>(e)->a, want, pos, tag);
   case ExprKind::ExpandDims:

@@ -101,6 +101,14 @@ Expr Assigner::emit(const Expr &e, const LayoutRef &want) {
     c->a = emit(c->a, want);
     return c;
   }
+  case ExprKind::Trans: {
+    // A view of a blocked operand: built in `want` when it is blocked, else (an mma accumulator's
+    // layout) in the default blocked layout and converted.
+    LayoutRef l = transWant(want, e->type);
+    auto c = copyWith(as<Trans>(e), l);
+    c->a = emit(c->a, Layout::transposed(l));
+    return *l == *want ? Expr(c) : ConvertLayout::make(c, want, e->loc);
+  }
   case ExprKind::ExpandDims: {
     auto c = copyWith(as<ExpandDims>(e), want);
     c->a = emit(c->a, Layout::slice(want, c->axis));

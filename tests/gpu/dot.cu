@@ -1,8 +1,9 @@
 // Runs tilec's CUDA for the tl::dot kernels of tests/kernels/dot.cpp (fp16 and bf16 operands into
 // float, float operands under ieee, tf32 and tf32x3, int8 into a wrapping int32 accumulator, an
-// fp16 result, an fp16 accumulator, a dot inside bigger expressions) on fresh random operands at
-// ragged M, N and K (down to 1 x 1 x 1), with row strides wider than the rows, and at sizes whose
-// strides are multiples of 16 (the launchers' aligned variants). The padding of A and B holds NaN
+// fp16 result, an fp16 accumulator, a dot inside bigger expressions, a transposed operand and a
+// transposed result) on fresh random operands at ragged M, N and K (down to 1 x 1 x 1), with row
+// strides wider than the rows, and at sizes whose strides are multiples of 16 (the launchers'
+// aligned variants). The padding of A and B holds NaN
 // (for int8: 127), so that a read past K shows; C is poisoned twice: the written elements must
 // agree between the runs, the padding columns and a guard tail past the end must keep the poison.
 // Compared with the CPU reference of the same source and with float64 (int8: exactly).
@@ -344,6 +345,69 @@ void runExpr(harness::Report &rep, Case c) {
   report(rep, "dot expr", d, out, ref, f64, 1e-5, ok);
 }
 
+// C = A x B^T with B^T given as N rows of K, and C^T stored beside it (dot_trans<32, 32, 16>).
+// Each output is checked on its own run of the kernel (the other one written to a scratch buffer),
+// with its own poison, padding and guard tail.
+void runTrans(harness::Report &rep, Case c) {
+  constexpr int BM = 32, BN = 32, BK = 16;
+  const Dims d(c, kAnyK);
+  const Dims dt(Case{c.N, c.M, c.K, c.aligned}, kAnyK); // C^T: N rows of M, dt.ldc apart
+  const int ldbt = d.lda;                               // B^T: N rows of K, padded as A
+  const uint64_t seed = seedOf(d, 10);
+  const auto a = operand<half>(d.na(), d.M, d.K, d.lda, seed);
+  const auto bt = operand<half>(size_t(d.N) * size_t(ldbt), d.N, d.K, ldbt, seed + 1);
+  std::vector<float> ref(d.nc(), NAN), refT(dt.nc(), NAN), out, outT;
+  tl::launch(tl::grid3{tl::cdiv(d.M, BM) * tl::cdiv(d.N, BN)}, dot_trans<BM, BN, BK>, a.data(),
+             bt.data(), ref.data(), refT.data(), d.M, d.N, d.K, d.lda, ldbt, d.ldc, dt.ldc);
+  harness::DeviceBuffer<half> da(d.na()), dbt(bt.size());
+  harness::DeviceBuffer<float> scratchC(d.nc()), scratchT(dt.nc());
+  da.upload(a.data()), dbt.upload(bt.data());
+  auto launch = [&](float *pc, float *pct) {
+    return launch_dot_trans_32_32_16(cudaStream_t{}, reinterpret_cast<const __half *>(da.ptr),
+                                     reinterpret_cast<const __half *>(dbt.ptr), pc, pct, d.M, d.N,
+                                     d.K, d.lda, ldbt, d.ldc, dt.ldc);
+  };
+  const bool ok = runGpu<float>(d, out, [&](float *dc) { return launch(dc, scratchT.ptr); });
+  const bool okT = runGpu<float>(dt, outT, [&](float *dct) { return launch(scratchC.ptr, dct); });
+  auto f64 = [&](int m, int n) {
+    double s = 0;
+    for (int k = 0; k < d.K; ++k)
+      s += value(a[d.aAt(m, k)]) * value(bt[size_t(n) * size_t(ldbt) + size_t(k)]);
+    return s;
+  };
+  report(rep, "dot trans", d, out, ref, f64, 1e-5, ok);
+  report(
+      rep, "dot trans C^T", dt, outT, refT, [&](int n, int m) { return f64(m, n); }, 1e-5, okT);
+}
+
+// C = (A^T)^T x B with A^T given as K rows of M, bf16 (dot_trans_a<64, 32, 32>).
+void runTransA(harness::Report &rep, Case c) {
+  constexpr int BM = 64, BN = 32, BK = 32;
+  const Dims d(c, kAnyK);
+  const int ldatM = d.M + (c.aligned ? 16 : 1); // A^T: K rows of M
+  const uint64_t seed = seedOf(d, 11);
+  const auto at = operand<bfloat16>(size_t(d.K) * size_t(ldatM), d.K, d.M, ldatM, seed);
+  const auto b = operand<bfloat16>(d.nb(), d.K, d.N, d.ldb, seed + 1);
+  std::vector<float> ref(d.nc(), NAN), out;
+  tl::launch(tl::grid3{tl::cdiv(d.M, BM) * tl::cdiv(d.N, BN)}, dot_trans_a<BM, BN, BK>, at.data(),
+             b.data(), ref.data(), d.M, d.N, d.K, ldatM, d.ldb, d.ldc);
+  harness::DeviceBuffer<bfloat16> dat(at.size()), db(d.nb());
+  dat.upload(at.data()), db.upload(b.data());
+  const bool ok = runGpu<float>(d, out, [&](float *dc) {
+    return launch_dot_trans_a_64_32_32(cudaStream_t{},
+                                       reinterpret_cast<const tilec::rt::bf16_t *>(dat.ptr),
+                                       reinterpret_cast<const tilec::rt::bf16_t *>(db.ptr), dc, d.M,
+                                       d.N, d.K, ldatM, d.ldb, d.ldc);
+  });
+  auto f64 = [&](int m, int n) {
+    double s = 0;
+    for (int k = 0; k < d.K; ++k)
+      s += value(at[size_t(k) * size_t(ldatM) + size_t(m)]) * value(b[d.bAt(k, n)]);
+    return s;
+  };
+  report(rep, "dot transA", d, out, ref, f64, 1e-5, ok);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -368,6 +432,8 @@ int main(int argc, char **argv) {
     runF16Out(report, c);
     runF16Acc(report, c);
     runExpr(report, c);
+    runTrans(report, c);
+    runTransA(report, c);
   }
   return report.exitCode();
 }

@@ -184,3 +184,61 @@ void dot_expr(const tl::half *a, const tl::half *b, const float *bias, float *c,
 
 template void dot_expr<32, 16, 16>(const tl::half *, const tl::half *, const float *, float *, int,
                                    int, int, int, int, int);
+
+// A transposed operand, attention's q k^T: C = A x B^T with B^T given as N rows of K (`bt`),
+// loaded as [BN, BK] tiles and passed through tl::trans. On mma.sync the tile is staged as loaded
+// and read with plain ldmatrix (pipelined with cp.async in the aligned variant: tl::range<2>); the
+// portable path stages the transposed view. The result is also stored transposed, as C^T (N rows
+// of M): tl::trans of the dot's accumulator, converted from the mma layout to a blocked one first
+// on CUDA.
+template <int BM, int BN, int BK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(M, BM) * cdiv(N, BN)))
+void dot_trans(const tl::half *a, const tl::half *bt, float *c, float *ct, int M, int N, int K,
+               int lda, int ldbt, int ldc, int ldct) {
+  int pid = tl::program_id(0);
+  int num_n = tl::cdiv(N, BN);
+  auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  auto rm = tl::expand_dims<1>(m);
+  auto rn = tl::expand_dims<0>(n);
+  auto tn = tl::expand_dims<1>(n); // B^T's rows, and C^T's
+  auto tm = tl::expand_dims<0>(m);
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k0 : tl::range<2>(0, K, BK)) {
+    auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    auto btv = tl::load(bt + tn * ldbt + ka, (tn < N) & (ka < K), 0.0f);
+    acc = tl::dot(av, tl::trans(btv), acc);
+  }
+  tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  tl::store(ct + tn * ldct + tm, tl::trans(acc), (tn < N) & (tm < M));
+}
+
+template void dot_trans<32, 32, 16>(const tl::half *, const tl::half *, float *, float *, int, int,
+                                    int, int, int, int, int);
+
+// A transposed first operand (A stored column-major: `at` is K rows of M): C = (A^T)^T x B, the
+// [BK, BM] tiles of A^T passed through tl::trans; on mma.sync staged as loaded and read with
+// ldmatrix .trans. bf16 operands.
+template <int BM, int BN, int BK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(M, BM) * cdiv(N, BN)))
+void dot_trans_a(const tl::bfloat16 *at, const tl::bfloat16 *b, float *c, int M, int N, int K,
+                 int ldat, int ldb, int ldc) {
+  int pid = tl::program_id(0);
+  int num_n = tl::cdiv(N, BN);
+  auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  auto rm = tl::expand_dims<1>(m);
+  auto rn = tl::expand_dims<0>((pid % num_n) * BN + tl::arange<0, BN>());
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>()); // rows of A^T and of B
+    auto atv = tl::load(at + kb * ldat + tl::expand_dims<0>(m),
+                        (kb < K) & (tl::expand_dims<0>(m) < M), 0.0f);
+    auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+    acc = tl::dot(tl::trans(atv), bv, acc);
+  }
+  tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+}
+
+template void dot_trans_a<64, 32, 32>(const tl::bfloat16 *, const tl::bfloat16 *, float *, int, int,
+                                      int, int, int, int);

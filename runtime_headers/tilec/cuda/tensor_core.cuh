@@ -78,6 +78,18 @@ template <int WM, int WN, int S0, int S1> struct Mma16816Acc {
   __device__ __forceinline__ static int b_col(int p) {
     return p * COV1 + 16 * warp_coord1() + 8 * (lane() / 16);
   }
+  /// The same fragments from operands held transposed (`tl::trans`): A as [K, M] rows, read with
+  /// ldmatrix_x4_trans at row (k) at_row() and column (m) at_col(m); B as [N, K] rows, read with
+  /// ldmatrix_x4 at row (n) bt_row(p) and column (k) bt_col(). Lane l names row l % 8 of 8 x 8
+  /// matrix l / 8, the matrices in the order of the untransposed reads.
+  __device__ __forceinline__ static int at_row() { return lane() % 8 + 8 * (lane() / 16); }
+  __device__ __forceinline__ static int at_col(int m) {
+    return m * COV0 + 16 * warp_coord0() + 8 * (lane() / 8 % 2);
+  }
+  __device__ __forceinline__ static int bt_row(int p) {
+    return p * COV1 + 16 * warp_coord1() + 8 * (lane() / 16) + lane() % 8;
+  }
+  __device__ __forceinline__ static int bt_col() { return 8 * (lane() / 8 % 2); }
 };
 
 /// The calling thread's lane in its warp (tilec's blocks are one-dimensional).
