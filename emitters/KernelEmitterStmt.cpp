@@ -456,6 +456,28 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
       });
       return;
     }
+    // A swizzled buffer is read along its rows in vectors of up to one chunk: the XOR in the
+    // offset hides from the compiler that a run of elements is contiguous, so it would not merge
+    // the element reads (the epilogue of a dot: 16-byte reads instead of 2-byte ones).
+    const Layout &l = *t.layout;
+    const int last = t.rank() - 1;
+    int vec = 1;
+    if (b.swizzle.on() && !chunk_ && l.kind == Layout::Kind::Blocked && l.order[0] == last)
+      vec = std::min(l.sizePerThread[last], b.swizzle.vec);
+    if (vec > 1) {
+      auto sv = sptVec_.find(l.str());
+      const std::string V =
+          sv != sptVec_.end() && l.sizePerThread[last] == vec ? sv->second : std::to_string(vec);
+      forEachElem(
+          t,
+          [&](const Idx &idx) {
+            call("tilec::rt::load_vec<" + V + ", true>(",
+                 {"&" + lhs(v, idx), "&" + buf + "[" + sharedOffset(L, t, sr->buffer, idx) + "]"},
+                 ");");
+          },
+          last, V, vec);
+      return;
+    }
     forEachElem(t, [&](const Idx &idx) {
       w_->line(lhs(v, idx) + " = " + buf + "[" + sharedOffset(L, t, sr->buffer, idx) + "];");
     });

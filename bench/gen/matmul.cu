@@ -592,8 +592,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -1253,8 +1255,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -1898,8 +1902,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -2505,8 +2511,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -3153,8 +3161,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -3798,8 +3808,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -4446,8 +4458,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -5110,8 +5124,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -5774,8 +5790,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -6432,8 +6450,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -7096,8 +7116,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -7760,8 +7782,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -8424,8 +8448,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -9094,8 +9120,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL

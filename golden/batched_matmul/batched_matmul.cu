@@ -608,8 +608,10 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL

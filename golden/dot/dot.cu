@@ -233,8 +233,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   TILEC_UNROLL
   for (int i = 0; i < L13::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L13::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L13::coord0(i), L13::coord1(j))];
+    for (int j = 0; j < L13::ELEMS1; j += BV_VEC) {
+      tilec::rt::load_vec<BV_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L13::coord0(i), L13::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -519,8 +521,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   TILEC_UNROLL
   for (int i = 0; i < L13::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L13::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L13::coord0(i), L13::coord1(j))];
+    for (int j = 0; j < L13::ELEMS1; j += BV_VEC) {
+      tilec::rt::load_vec<BV_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L13::coord0(i), L13::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -813,8 +817,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   TILEC_UNROLL
   for (int i = 0; i < L15::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L15::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L15::coord0(i), L15::coord1(j))];
+    for (int j = 0; j < L15::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L15::coord0(i), L15::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -1113,8 +1119,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
   TILEC_UNROLL
   for (int i = 0; i < L15::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L15::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L15::coord0(i), L15::coord1(j))];
+    for (int j = 0; j < L15::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L15::coord0(i), L15::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -5063,8 +5071,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans(
   TILEC_UNROLL
   for (int i = 0; i < L10::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L10::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))];
+    for (int j = 0; j < L10::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -5417,8 +5427,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans(
   TILEC_UNROLL
   for (int i = 0; i < L10::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L10::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))];
+    for (int j = 0; j < L10::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -5750,8 +5762,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
   TILEC_UNROLL
   for (int i = 0; i < L14::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L14::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L14::coord0(i), L14::coord1(j))];
+    for (int j = 0; j < L14::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L14::coord0(i), L14::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -6004,8 +6018,10 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
   TILEC_UNROLL
   for (int i = 0; i < L14::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L14::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L14::coord0(i), L14::coord1(j))];
+    for (int j = 0; j < L14::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L14::coord0(i), L14::coord1(j))]);
     }
   }
   TILEC_UNROLL

@@ -53,11 +53,11 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
     const float *x, const float *y, float *out, float *back, int M, int N, int ldx, int ldy) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // trans.cpp:11: int pid = tl::program_id(0);
+  // trans.cpp:12: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:12: int num_n = tl::cdiv(N, BN);
+  // trans.cpp:13: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // trans.cpp:14: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  // trans.cpp:15: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L1::ELEMS; ++i) {
     n_store[i] = pid % num_n * BN + L1::coord0(i);
   }
-  // trans.cpp:16: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:17: auto xn = tl::expand_dims<0>(n);
   int xn[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:13: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  // trans.cpp:14: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
   int m[L3::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS; ++i) {
@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L4::ELEMS; ++i) {
     m_store[i] = pid / num_n * BM + L4::coord0(i);
   }
-  // trans.cpp:15: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
+  // trans.cpp:16: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
   int xm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -97,7 +97,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:19: auto xmask = (xm < M) & (xn < N);
+  // trans.cpp:20: auto xmask = (xm < M) & (xn < N);
   bool xmask[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -106,7 +106,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xmask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:21: auto xv = tl::load(x + xm * ldx + xn, xmask);
+  // trans.cpp:22: auto xv = tl::load(x + xm * ldx + xn, xmask);
   float xv[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -116,7 +116,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                          0.0f, xmask[i][j + XV_VEC - 1]);
     }
   }
-  // trans.cpp:18: auto ym = tl::expand_dims<0>(m);
+  // trans.cpp:19: auto ym = tl::expand_dims<0>(m);
   int ym[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -125,7 +125,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ym[i][j] = m_store[j];
     }
   }
-  // trans.cpp:17: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
+  // trans.cpp:18: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
   int yn[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yn[i][j] = n_store[i];
     }
   }
-  // trans.cpp:20: auto ymask = (yn < N) & (ym < M);
+  // trans.cpp:21: auto ymask = (yn < N) & (ym < M);
   bool ymask[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -143,7 +143,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ymask[i][j] = yn[i][0] < N && ym[0][j] < M;
     }
   }
-  // trans.cpp:22: auto yv = tl::load(y + yn * ldy + ym, ymask);
+  // trans.cpp:23: auto yv = tl::load(y + yn * ldy + ym, ymask);
   float yv[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -153,7 +153,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                          0.0f, ymask[i][j + YV_VEC - 1]);
     }
   }
-  // trans.cpp:23: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
+  // trans.cpp:24: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -182,7 +182,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                                  &ymask[i][j], ymask[i][j + OUT_STORE_VEC - 1]);
     }
   }
-  // trans.cpp:24: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
+  // trans.cpp:25: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -250,11 +250,11 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
     const float *x, const float *y, float *out, float *back, int M, int N, int ldx, int ldy) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // trans.cpp:11: int pid = tl::program_id(0);
+  // trans.cpp:12: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:12: int num_n = tl::cdiv(N, BN);
+  // trans.cpp:13: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // trans.cpp:14: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  // trans.cpp:15: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -265,7 +265,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L1::ELEMS; ++i) {
     n_store[i] = pid % num_n * BN + L1::coord0(i);
   }
-  // trans.cpp:16: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:17: auto xn = tl::expand_dims<0>(n);
   int xn[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -274,7 +274,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:13: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  // trans.cpp:14: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
   int m[L3::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS; ++i) {
@@ -285,7 +285,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L4::ELEMS; ++i) {
     m_store[i] = pid / num_n * BM + L4::coord0(i);
   }
-  // trans.cpp:15: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
+  // trans.cpp:16: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
   int xm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -294,7 +294,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:19: auto xmask = (xm < M) & (xn < N);
+  // trans.cpp:20: auto xmask = (xm < M) & (xn < N);
   bool xmask[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -303,7 +303,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xmask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:21: auto xv = tl::load(x + xm * ldx + xn, xmask);
+  // trans.cpp:22: auto xv = tl::load(x + xm * ldx + xn, xmask);
   float xv[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -313,7 +313,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                            0.0f);
     }
   }
-  // trans.cpp:18: auto ym = tl::expand_dims<0>(m);
+  // trans.cpp:19: auto ym = tl::expand_dims<0>(m);
   int ym[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -322,7 +322,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ym[i][j] = m_store[j];
     }
   }
-  // trans.cpp:17: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
+  // trans.cpp:18: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
   int yn[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -331,7 +331,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yn[i][j] = n_store[i];
     }
   }
-  // trans.cpp:20: auto ymask = (yn < N) & (ym < M);
+  // trans.cpp:21: auto ymask = (yn < N) & (ym < M);
   bool ymask[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -340,7 +340,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ymask[i][j] = yn[i][0] < N && ym[0][j] < M;
     }
   }
-  // trans.cpp:22: auto yv = tl::load(y + yn * ldy + ym, ymask);
+  // trans.cpp:23: auto yv = tl::load(y + yn * ldy + ym, ymask);
   float yv[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -350,7 +350,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                            0.0f);
     }
   }
-  // trans.cpp:23: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
+  // trans.cpp:24: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -379,7 +379,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
         tilec::rt::store_vec<OUT_STORE_VEC, true>(out + yn[i][0] * ldy + ym[0][j], vals);
     }
   }
-  // trans.cpp:24: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
+  // trans.cpp:25: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -480,11 +480,11 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
     const __half *x, const __half *y, __half *out, __half *back, int M, int N, int ldx, int ldy) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // trans.cpp:11: int pid = tl::program_id(0);
+  // trans.cpp:12: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:12: int num_n = tl::cdiv(N, BN);
+  // trans.cpp:13: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // trans.cpp:14: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  // trans.cpp:15: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -495,7 +495,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L1::ELEMS; ++i) {
     n_store[i] = pid % num_n * BN + L1::coord0(i);
   }
-  // trans.cpp:16: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:17: auto xn = tl::expand_dims<0>(n);
   int xn[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -504,7 +504,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:13: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  // trans.cpp:14: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
   int m[L3::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS; ++i) {
@@ -515,7 +515,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L4::ELEMS; ++i) {
     m_store[i] = pid / num_n * BM + L4::coord0(i);
   }
-  // trans.cpp:15: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
+  // trans.cpp:16: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
   int xm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -524,7 +524,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:19: auto xmask = (xm < M) & (xn < N);
+  // trans.cpp:20: auto xmask = (xm < M) & (xn < N);
   bool xmask[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -533,7 +533,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xmask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:21: auto xv = tl::load(x + xm * ldx + xn, xmask);
+  // trans.cpp:22: auto xv = tl::load(x + xm * ldx + xn, xmask);
   __half xv[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -543,7 +543,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                          tilec::rt::to_f16(0.0f), xmask[i][j + XV_VEC - 1]);
     }
   }
-  // trans.cpp:18: auto ym = tl::expand_dims<0>(m);
+  // trans.cpp:19: auto ym = tl::expand_dims<0>(m);
   int ym[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -552,7 +552,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ym[i][j] = m_store[j];
     }
   }
-  // trans.cpp:17: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
+  // trans.cpp:18: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
   int yn[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -561,7 +561,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yn[i][j] = n_store[i];
     }
   }
-  // trans.cpp:20: auto ymask = (yn < N) & (ym < M);
+  // trans.cpp:21: auto ymask = (yn < N) & (ym < M);
   bool ymask[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -570,7 +570,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ymask[i][j] = yn[i][0] < N && ym[0][j] < M;
     }
   }
-  // trans.cpp:22: auto yv = tl::load(y + yn * ldy + ym, ymask);
+  // trans.cpp:23: auto yv = tl::load(y + yn * ldy + ym, ymask);
   __half yv[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -580,7 +580,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                          tilec::rt::to_f16(0.0f), ymask[i][j + YV_VEC - 1]);
     }
   }
-  // trans.cpp:23: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
+  // trans.cpp:24: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -609,7 +609,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                                  &ymask[i][j], ymask[i][j + OUT_STORE_VEC - 1]);
     }
   }
-  // trans.cpp:24: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
+  // trans.cpp:25: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -677,11 +677,11 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
     const __half *x, const __half *y, __half *out, __half *back, int M, int N, int ldx, int ldy) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // trans.cpp:11: int pid = tl::program_id(0);
+  // trans.cpp:12: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:12: int num_n = tl::cdiv(N, BN);
+  // trans.cpp:13: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // trans.cpp:14: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  // trans.cpp:15: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -692,7 +692,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L1::ELEMS; ++i) {
     n_store[i] = pid % num_n * BN + L1::coord0(i);
   }
-  // trans.cpp:16: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:17: auto xn = tl::expand_dims<0>(n);
   int xn[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -701,7 +701,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:13: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  // trans.cpp:14: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
   int m[L3::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS; ++i) {
@@ -712,7 +712,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L4::ELEMS; ++i) {
     m_store[i] = pid / num_n * BM + L4::coord0(i);
   }
-  // trans.cpp:15: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
+  // trans.cpp:16: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
   int xm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -721,7 +721,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:19: auto xmask = (xm < M) & (xn < N);
+  // trans.cpp:20: auto xmask = (xm < M) & (xn < N);
   bool xmask[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -730,7 +730,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xmask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:21: auto xv = tl::load(x + xm * ldx + xn, xmask);
+  // trans.cpp:22: auto xv = tl::load(x + xm * ldx + xn, xmask);
   __half xv[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -740,7 +740,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                            tilec::rt::to_f16(0.0f));
     }
   }
-  // trans.cpp:18: auto ym = tl::expand_dims<0>(m);
+  // trans.cpp:19: auto ym = tl::expand_dims<0>(m);
   int ym[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -749,7 +749,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ym[i][j] = m_store[j];
     }
   }
-  // trans.cpp:17: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
+  // trans.cpp:18: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
   int yn[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -758,7 +758,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yn[i][j] = n_store[i];
     }
   }
-  // trans.cpp:20: auto ymask = (yn < N) & (ym < M);
+  // trans.cpp:21: auto ymask = (yn < N) & (ym < M);
   bool ymask[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -767,7 +767,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ymask[i][j] = yn[i][0] < N && ym[0][j] < M;
     }
   }
-  // trans.cpp:22: auto yv = tl::load(y + yn * ldy + ym, ymask);
+  // trans.cpp:23: auto yv = tl::load(y + yn * ldy + ym, ymask);
   __half yv[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -777,7 +777,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                            tilec::rt::to_f16(0.0f));
     }
   }
-  // trans.cpp:23: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
+  // trans.cpp:24: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -806,7 +806,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
         tilec::rt::store_vec<OUT_STORE_VEC, true>(out + yn[i][0] * ldy + ym[0][j], vals);
     }
   }
-  // trans.cpp:24: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
+  // trans.cpp:25: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -892,11 +892,11 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
     const int *x, const int *y, int *out, int *back, int M, int N, int ldx, int ldy) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
-  // trans.cpp:11: int pid = tl::program_id(0);
+  // trans.cpp:12: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:12: int num_n = tl::cdiv(N, BN);
+  // trans.cpp:13: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // trans.cpp:14: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  // trans.cpp:15: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -907,7 +907,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L1::ELEMS; ++i) {
     n_store[i] = pid % num_n * BN + L1::coord0(i);
   }
-  // trans.cpp:16: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:17: auto xn = tl::expand_dims<0>(n);
   int xn[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -916,7 +916,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:13: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  // trans.cpp:14: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
   int m[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
@@ -927,7 +927,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L0::ELEMS; ++i) {
     m_store[i] = pid / num_n * BM + L0::coord0(i);
   }
-  // trans.cpp:15: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
+  // trans.cpp:16: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
   int xm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -936,7 +936,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:19: auto xmask = (xm < M) & (xn < N);
+  // trans.cpp:20: auto xmask = (xm < M) & (xn < N);
   bool xmask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -945,7 +945,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xmask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:21: auto xv = tl::load(x + xm * ldx + xn, xmask);
+  // trans.cpp:22: auto xv = tl::load(x + xm * ldx + xn, xmask);
   int xv[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -955,7 +955,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                          xmask[i][j + XV_VEC - 1]);
     }
   }
-  // trans.cpp:18: auto ym = tl::expand_dims<0>(m);
+  // trans.cpp:19: auto ym = tl::expand_dims<0>(m);
   int ym[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -964,7 +964,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ym[i][j] = m_store[j];
     }
   }
-  // trans.cpp:17: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
+  // trans.cpp:18: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
   int yn[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -973,7 +973,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yn[i][j] = n_store[i];
     }
   }
-  // trans.cpp:20: auto ymask = (yn < N) & (ym < M);
+  // trans.cpp:21: auto ymask = (yn < N) & (ym < M);
   bool ymask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -982,7 +982,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ymask[i][j] = yn[i][0] < N && ym[0][j] < M;
     }
   }
-  // trans.cpp:22: auto yv = tl::load(y + yn * ldy + ym, ymask);
+  // trans.cpp:23: auto yv = tl::load(y + yn * ldy + ym, ymask);
   int yv[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -992,7 +992,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                          ymask[i][j + YV_VEC - 1]);
     }
   }
-  // trans.cpp:23: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
+  // trans.cpp:24: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1021,7 +1021,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                                  &ymask[i][j], ymask[i][j + OUT_STORE_VEC - 1]);
     }
   }
-  // trans.cpp:24: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
+  // trans.cpp:25: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1074,11 +1074,11 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
     const int *x, const int *y, int *out, int *back, int M, int N, int ldx, int ldy) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
-  // trans.cpp:11: int pid = tl::program_id(0);
+  // trans.cpp:12: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:12: int num_n = tl::cdiv(N, BN);
+  // trans.cpp:13: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // trans.cpp:14: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  // trans.cpp:15: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1089,7 +1089,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L1::ELEMS; ++i) {
     n_store[i] = pid % num_n * BN + L1::coord0(i);
   }
-  // trans.cpp:16: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:17: auto xn = tl::expand_dims<0>(n);
   int xn[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1098,7 +1098,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:13: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  // trans.cpp:14: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
   int m[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
@@ -1109,7 +1109,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L0::ELEMS; ++i) {
     m_store[i] = pid / num_n * BM + L0::coord0(i);
   }
-  // trans.cpp:15: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
+  // trans.cpp:16: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
   int xm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1118,7 +1118,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:19: auto xmask = (xm < M) & (xn < N);
+  // trans.cpp:20: auto xmask = (xm < M) & (xn < N);
   bool xmask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1127,7 +1127,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xmask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:21: auto xv = tl::load(x + xm * ldx + xn, xmask);
+  // trans.cpp:22: auto xv = tl::load(x + xm * ldx + xn, xmask);
   int xv[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1137,7 +1137,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                            0);
     }
   }
-  // trans.cpp:18: auto ym = tl::expand_dims<0>(m);
+  // trans.cpp:19: auto ym = tl::expand_dims<0>(m);
   int ym[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1146,7 +1146,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ym[i][j] = m_store[j];
     }
   }
-  // trans.cpp:17: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
+  // trans.cpp:18: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
   int yn[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1155,7 +1155,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yn[i][j] = n_store[i];
     }
   }
-  // trans.cpp:20: auto ymask = (yn < N) & (ym < M);
+  // trans.cpp:21: auto ymask = (yn < N) & (ym < M);
   bool ymask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1164,7 +1164,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ymask[i][j] = yn[i][0] < N && ym[0][j] < M;
     }
   }
-  // trans.cpp:22: auto yv = tl::load(y + yn * ldy + ym, ymask);
+  // trans.cpp:23: auto yv = tl::load(y + yn * ldy + ym, ymask);
   int yv[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1174,7 +1174,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                            0);
     }
   }
-  // trans.cpp:23: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
+  // trans.cpp:24: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1203,7 +1203,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
         tilec::rt::store_vec<OUT_STORE_VEC, true>(out + yn[i][0] * ldy + ym[0][j], vals);
     }
   }
-  // trans.cpp:24: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
+  // trans.cpp:25: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1288,11 +1288,11 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
     const int8_t *x, const int8_t *y, int8_t *out, int8_t *back, int M, int N, int ldx, int ldy) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *store_cvt_smem = reinterpret_cast<int8_t *>(smem + 0);
-  // trans.cpp:11: int pid = tl::program_id(0);
+  // trans.cpp:12: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:12: int num_n = tl::cdiv(N, BN);
+  // trans.cpp:13: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // trans.cpp:14: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  // trans.cpp:15: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1303,7 +1303,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L1::ELEMS; ++i) {
     n_store[i] = pid % num_n * BN + L1::coord0(i);
   }
-  // trans.cpp:16: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:17: auto xn = tl::expand_dims<0>(n);
   int xn[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1312,7 +1312,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:13: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  // trans.cpp:14: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
   int m[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
@@ -1323,7 +1323,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L0::ELEMS; ++i) {
     m_store[i] = pid / num_n * BM + L0::coord0(i);
   }
-  // trans.cpp:15: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
+  // trans.cpp:16: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
   int xm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1332,7 +1332,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:19: auto xmask = (xm < M) & (xn < N);
+  // trans.cpp:20: auto xmask = (xm < M) & (xn < N);
   bool xmask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1341,7 +1341,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xmask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:21: auto xv = tl::load(x + xm * ldx + xn, xmask);
+  // trans.cpp:22: auto xv = tl::load(x + xm * ldx + xn, xmask);
   int8_t xv[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1351,7 +1351,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                          int8_t{0}, xmask[i][j + XV_VEC - 1]);
     }
   }
-  // trans.cpp:18: auto ym = tl::expand_dims<0>(m);
+  // trans.cpp:19: auto ym = tl::expand_dims<0>(m);
   int ym[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1360,7 +1360,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ym[i][j] = m_store[j];
     }
   }
-  // trans.cpp:17: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
+  // trans.cpp:18: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
   int yn[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1369,7 +1369,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yn[i][j] = n_store[i];
     }
   }
-  // trans.cpp:20: auto ymask = (yn < N) & (ym < M);
+  // trans.cpp:21: auto ymask = (yn < N) & (ym < M);
   bool ymask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1378,7 +1378,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ymask[i][j] = yn[i][0] < N && ym[0][j] < M;
     }
   }
-  // trans.cpp:22: auto yv = tl::load(y + yn * ldy + ym, ymask);
+  // trans.cpp:23: auto yv = tl::load(y + yn * ldy + ym, ymask);
   int8_t yv[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1388,7 +1388,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                          int8_t{0}, ymask[i][j + YV_VEC - 1]);
     }
   }
-  // trans.cpp:23: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
+  // trans.cpp:24: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1417,7 +1417,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                                  &ymask[i][j], ymask[i][j + OUT_STORE_VEC - 1]);
     }
   }
-  // trans.cpp:24: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
+  // trans.cpp:25: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1470,11 +1470,11 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
     const int8_t *x, const int8_t *y, int8_t *out, int8_t *back, int M, int N, int ldx, int ldy) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *store_cvt_smem = reinterpret_cast<int8_t *>(smem + 0);
-  // trans.cpp:11: int pid = tl::program_id(0);
+  // trans.cpp:12: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:12: int num_n = tl::cdiv(N, BN);
+  // trans.cpp:13: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // trans.cpp:14: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  // trans.cpp:15: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1485,7 +1485,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L1::ELEMS; ++i) {
     n_store[i] = pid % num_n * BN + L1::coord0(i);
   }
-  // trans.cpp:16: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:17: auto xn = tl::expand_dims<0>(n);
   int xn[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1494,7 +1494,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:13: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  // trans.cpp:14: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
   int m[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
@@ -1505,7 +1505,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L0::ELEMS; ++i) {
     m_store[i] = pid / num_n * BM + L0::coord0(i);
   }
-  // trans.cpp:15: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
+  // trans.cpp:16: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
   int xm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1514,7 +1514,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:19: auto xmask = (xm < M) & (xn < N);
+  // trans.cpp:20: auto xmask = (xm < M) & (xn < N);
   bool xmask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1523,7 +1523,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xmask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:21: auto xv = tl::load(x + xm * ldx + xn, xmask);
+  // trans.cpp:22: auto xv = tl::load(x + xm * ldx + xn, xmask);
   int8_t xv[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1533,7 +1533,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                            int8_t{0});
     }
   }
-  // trans.cpp:18: auto ym = tl::expand_dims<0>(m);
+  // trans.cpp:19: auto ym = tl::expand_dims<0>(m);
   int ym[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1542,7 +1542,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ym[i][j] = m_store[j];
     }
   }
-  // trans.cpp:17: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
+  // trans.cpp:18: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
   int yn[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1551,7 +1551,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yn[i][j] = n_store[i];
     }
   }
-  // trans.cpp:20: auto ymask = (yn < N) & (ym < M);
+  // trans.cpp:21: auto ymask = (yn < N) & (ym < M);
   bool ymask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1560,7 +1560,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ymask[i][j] = yn[i][0] < N && ym[0][j] < M;
     }
   }
-  // trans.cpp:22: auto yv = tl::load(y + yn * ldy + ym, ymask);
+  // trans.cpp:23: auto yv = tl::load(y + yn * ldy + ym, ymask);
   int8_t yv[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1570,7 +1570,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                            int8_t{0});
     }
   }
-  // trans.cpp:23: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
+  // trans.cpp:24: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1599,7 +1599,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
         tilec::rt::store_vec<OUT_STORE_VEC, true>(out + yn[i][0] * ldy + ym[0][j], vals);
     }
   }
-  // trans.cpp:24: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
+  // trans.cpp:25: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1695,15 +1695,15 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
   int *sum_zeros_smem = reinterpret_cast<int *>(smem + 0);
   int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
   int *store_cvt_smem_1 = reinterpret_cast<int *>(smem + 0);
-  // trans.cpp:42: int pid = tl::program_id(0);
+  // trans.cpp:43: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:44: auto n = pid * BN + tl::arange<0, BN>();
+  // trans.cpp:45: auto n = pid * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     n[i] = pid * BN + L0::coord0(i);
   }
-  // trans.cpp:46: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:47: auto xn = tl::expand_dims<0>(n);
   int xn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1712,13 +1712,13 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:43: auto m = tl::arange<0, BM>();
+  // trans.cpp:44: auto m = tl::arange<0, BM>();
   int m[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     m[i] = L2::coord0(i);
   }
-  // trans.cpp:45: auto xm = tl::expand_dims<1>(m);
+  // trans.cpp:46: auto xm = tl::expand_dims<1>(m);
   int xm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1727,7 +1727,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:47: auto mask = (xm < M) & (xn < N);
+  // trans.cpp:48: auto mask = (xm < M) & (xn < N);
   bool mask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1736,7 +1736,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
       mask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:48: auto zeros = tl::load(x + xm * ldx + xn, mask, 0);    // masked off: adds nothing
+  // trans.cpp:49: auto zeros = tl::load(x + xm * ldx + xn, mask, 0);    // masked off: adds nothing
   int zeros[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1746,7 +1746,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
                                             &mask[i][j], 0, mask[i][j + ZEROS_VEC - 1]);
     }
   }
-  // trans.cpp:49: auto lows = tl::load(x + xm * ldx + xn, mask, -1000); // masked off: below every value
+  // trans.cpp:50: auto lows = tl::load(x + xm * ldx + xn, mask, -1000); // masked off: below every value
   int lows[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1756,7 +1756,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
                                            -1000, mask[i][j + LOWS_VEC - 1]);
     }
   }
-  // trans.cpp:50: tl::store(colsum + n, tl::sum<1>(tl::trans(zeros)), n < N);
+  // trans.cpp:51: tl::store(colsum + n, tl::sum<1>(tl::trans(zeros)), n < N);
   int sum_zeros_part[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1802,7 +1802,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
         colsum[pid * BN + L7::coord0(i)] = store_cvt[i];
     }
   }
-  // trans.cpp:51: tl::store(rowmax + pid * M + m, tl::max<0>(tl::trans(lows)), m < M);
+  // trans.cpp:52: tl::store(rowmax + pid * M + m, tl::max<0>(tl::trans(lows)), m < M);
   int max_lows[L8::ELEMS];
   TILEC_UNROLL
   for (int j = 0; j < L6::ELEMS1; ++j) {
@@ -1885,15 +1885,15 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
   int *sum_zeros_smem = reinterpret_cast<int *>(smem + 0);
   int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
   int *store_cvt_smem_1 = reinterpret_cast<int *>(smem + 0);
-  // trans.cpp:42: int pid = tl::program_id(0);
+  // trans.cpp:43: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:44: auto n = pid * BN + tl::arange<0, BN>();
+  // trans.cpp:45: auto n = pid * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     n[i] = pid * BN + L0::coord0(i);
   }
-  // trans.cpp:46: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:47: auto xn = tl::expand_dims<0>(n);
   int xn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1902,13 +1902,13 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:43: auto m = tl::arange<0, BM>();
+  // trans.cpp:44: auto m = tl::arange<0, BM>();
   int m[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     m[i] = L2::coord0(i);
   }
-  // trans.cpp:45: auto xm = tl::expand_dims<1>(m);
+  // trans.cpp:46: auto xm = tl::expand_dims<1>(m);
   int xm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1917,7 +1917,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:47: auto mask = (xm < M) & (xn < N);
+  // trans.cpp:48: auto mask = (xm < M) & (xn < N);
   bool mask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1926,7 +1926,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
       mask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:48: auto zeros = tl::load(x + xm * ldx + xn, mask, 0);    // masked off: adds nothing
+  // trans.cpp:49: auto zeros = tl::load(x + xm * ldx + xn, mask, 0);    // masked off: adds nothing
   int zeros[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1936,7 +1936,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
                                               mask[i][j], 0);
     }
   }
-  // trans.cpp:49: auto lows = tl::load(x + xm * ldx + xn, mask, -1000); // masked off: below every value
+  // trans.cpp:50: auto lows = tl::load(x + xm * ldx + xn, mask, -1000); // masked off: below every value
   int lows[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1946,7 +1946,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
                                              -1000);
     }
   }
-  // trans.cpp:50: tl::store(colsum + n, tl::sum<1>(tl::trans(zeros)), n < N);
+  // trans.cpp:51: tl::store(colsum + n, tl::sum<1>(tl::trans(zeros)), n < N);
   int sum_zeros_part[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1992,7 +1992,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
         colsum[pid * BN + L7::coord0(i)] = store_cvt[i];
     }
   }
-  // trans.cpp:51: tl::store(rowmax + pid * M + m, tl::max<0>(tl::trans(lows)), m < M);
+  // trans.cpp:52: tl::store(rowmax + pid * M + m, tl::max<0>(tl::trans(lows)), m < M);
   int max_lows[L8::ELEMS];
   TILEC_UNROLL
   for (int j = 0; j < L6::ELEMS1; ++j) {

@@ -53,11 +53,11 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
     const float *x, const float *y, float *out, float *back, int M, int N, int ldx, int ldy) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // trans.cpp:11: int pid = tl::program_id(0);
+  // trans.cpp:12: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:12: int num_n = tl::cdiv(N, BN);
+  // trans.cpp:13: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // trans.cpp:14: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  // trans.cpp:15: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L1::ELEMS; ++i) {
     n_store[i] = pid % num_n * BN + L1::coord0(i);
   }
-  // trans.cpp:16: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:17: auto xn = tl::expand_dims<0>(n);
   int xn[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:13: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  // trans.cpp:14: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
   int m[L3::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS; ++i) {
@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L4::ELEMS; ++i) {
     m_store[i] = pid / num_n * BM + L4::coord0(i);
   }
-  // trans.cpp:15: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
+  // trans.cpp:16: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
   int xm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -97,7 +97,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:19: auto xmask = (xm < M) & (xn < N);
+  // trans.cpp:20: auto xmask = (xm < M) & (xn < N);
   bool xmask[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -106,7 +106,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xmask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:21: auto xv = tl::load(x + xm * ldx + xn, xmask);
+  // trans.cpp:22: auto xv = tl::load(x + xm * ldx + xn, xmask);
   float xv[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -116,7 +116,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                          0.0f, xmask[i][j + XV_VEC - 1]);
     }
   }
-  // trans.cpp:18: auto ym = tl::expand_dims<0>(m);
+  // trans.cpp:19: auto ym = tl::expand_dims<0>(m);
   int ym[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -125,7 +125,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ym[i][j] = m_store[j];
     }
   }
-  // trans.cpp:17: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
+  // trans.cpp:18: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
   int yn[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yn[i][j] = n_store[i];
     }
   }
-  // trans.cpp:20: auto ymask = (yn < N) & (ym < M);
+  // trans.cpp:21: auto ymask = (yn < N) & (ym < M);
   bool ymask[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -143,7 +143,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ymask[i][j] = yn[i][0] < N && ym[0][j] < M;
     }
   }
-  // trans.cpp:22: auto yv = tl::load(y + yn * ldy + ym, ymask);
+  // trans.cpp:23: auto yv = tl::load(y + yn * ldy + ym, ymask);
   float yv[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -153,7 +153,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                          0.0f, ymask[i][j + YV_VEC - 1]);
     }
   }
-  // trans.cpp:23: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
+  // trans.cpp:24: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -182,7 +182,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                                  &ymask[i][j], ymask[i][j + OUT_STORE_VEC - 1]);
     }
   }
-  // trans.cpp:24: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
+  // trans.cpp:25: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -250,11 +250,11 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
     const float *x, const float *y, float *out, float *back, int M, int N, int ldx, int ldy) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // trans.cpp:11: int pid = tl::program_id(0);
+  // trans.cpp:12: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:12: int num_n = tl::cdiv(N, BN);
+  // trans.cpp:13: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // trans.cpp:14: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  // trans.cpp:15: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -265,7 +265,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L1::ELEMS; ++i) {
     n_store[i] = pid % num_n * BN + L1::coord0(i);
   }
-  // trans.cpp:16: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:17: auto xn = tl::expand_dims<0>(n);
   int xn[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -274,7 +274,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:13: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  // trans.cpp:14: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
   int m[L3::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS; ++i) {
@@ -285,7 +285,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L4::ELEMS; ++i) {
     m_store[i] = pid / num_n * BM + L4::coord0(i);
   }
-  // trans.cpp:15: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
+  // trans.cpp:16: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
   int xm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -294,7 +294,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:19: auto xmask = (xm < M) & (xn < N);
+  // trans.cpp:20: auto xmask = (xm < M) & (xn < N);
   bool xmask[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -303,7 +303,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xmask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:21: auto xv = tl::load(x + xm * ldx + xn, xmask);
+  // trans.cpp:22: auto xv = tl::load(x + xm * ldx + xn, xmask);
   float xv[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -313,7 +313,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                            0.0f);
     }
   }
-  // trans.cpp:18: auto ym = tl::expand_dims<0>(m);
+  // trans.cpp:19: auto ym = tl::expand_dims<0>(m);
   int ym[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -322,7 +322,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ym[i][j] = m_store[j];
     }
   }
-  // trans.cpp:17: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
+  // trans.cpp:18: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
   int yn[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -331,7 +331,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yn[i][j] = n_store[i];
     }
   }
-  // trans.cpp:20: auto ymask = (yn < N) & (ym < M);
+  // trans.cpp:21: auto ymask = (yn < N) & (ym < M);
   bool ymask[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -340,7 +340,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ymask[i][j] = yn[i][0] < N && ym[0][j] < M;
     }
   }
-  // trans.cpp:22: auto yv = tl::load(y + yn * ldy + ym, ymask);
+  // trans.cpp:23: auto yv = tl::load(y + yn * ldy + ym, ymask);
   float yv[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -350,7 +350,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                            0.0f);
     }
   }
-  // trans.cpp:23: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
+  // trans.cpp:24: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -379,7 +379,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
         tilec::rt::store_vec<OUT_STORE_VEC, true>(out + yn[i][0] * ldy + ym[0][j], vals);
     }
   }
-  // trans.cpp:24: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
+  // trans.cpp:25: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -479,11 +479,11 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
     const __half *x, const __half *y, __half *out, __half *back, int M, int N, int ldx, int ldy) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // trans.cpp:11: int pid = tl::program_id(0);
+  // trans.cpp:12: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:12: int num_n = tl::cdiv(N, BN);
+  // trans.cpp:13: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // trans.cpp:14: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  // trans.cpp:15: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -494,7 +494,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L1::ELEMS; ++i) {
     n_store[i] = pid % num_n * BN + L1::coord0(i);
   }
-  // trans.cpp:16: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:17: auto xn = tl::expand_dims<0>(n);
   int xn[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -503,7 +503,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:13: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  // trans.cpp:14: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
   int m[L3::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS; ++i) {
@@ -514,7 +514,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L4::ELEMS; ++i) {
     m_store[i] = pid / num_n * BM + L4::coord0(i);
   }
-  // trans.cpp:15: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
+  // trans.cpp:16: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
   int xm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -523,7 +523,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:19: auto xmask = (xm < M) & (xn < N);
+  // trans.cpp:20: auto xmask = (xm < M) & (xn < N);
   bool xmask[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -532,7 +532,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xmask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:21: auto xv = tl::load(x + xm * ldx + xn, xmask);
+  // trans.cpp:22: auto xv = tl::load(x + xm * ldx + xn, xmask);
   __half xv[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -542,7 +542,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                          tilec::rt::to_f16(0.0f), xmask[i][j + XV_VEC - 1]);
     }
   }
-  // trans.cpp:18: auto ym = tl::expand_dims<0>(m);
+  // trans.cpp:19: auto ym = tl::expand_dims<0>(m);
   int ym[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -551,7 +551,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ym[i][j] = m_store[j];
     }
   }
-  // trans.cpp:17: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
+  // trans.cpp:18: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
   int yn[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -560,7 +560,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yn[i][j] = n_store[i];
     }
   }
-  // trans.cpp:20: auto ymask = (yn < N) & (ym < M);
+  // trans.cpp:21: auto ymask = (yn < N) & (ym < M);
   bool ymask[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -569,7 +569,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ymask[i][j] = yn[i][0] < N && ym[0][j] < M;
     }
   }
-  // trans.cpp:22: auto yv = tl::load(y + yn * ldy + ym, ymask);
+  // trans.cpp:23: auto yv = tl::load(y + yn * ldy + ym, ymask);
   __half yv[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -579,7 +579,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                          tilec::rt::to_f16(0.0f), ymask[i][j + YV_VEC - 1]);
     }
   }
-  // trans.cpp:23: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
+  // trans.cpp:24: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -608,7 +608,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                                  &ymask[i][j], ymask[i][j + OUT_STORE_VEC - 1]);
     }
   }
-  // trans.cpp:24: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
+  // trans.cpp:25: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -676,11 +676,11 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
     const __half *x, const __half *y, __half *out, __half *back, int M, int N, int ldx, int ldy) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // trans.cpp:11: int pid = tl::program_id(0);
+  // trans.cpp:12: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:12: int num_n = tl::cdiv(N, BN);
+  // trans.cpp:13: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // trans.cpp:14: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  // trans.cpp:15: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -691,7 +691,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L1::ELEMS; ++i) {
     n_store[i] = pid % num_n * BN + L1::coord0(i);
   }
-  // trans.cpp:16: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:17: auto xn = tl::expand_dims<0>(n);
   int xn[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -700,7 +700,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:13: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  // trans.cpp:14: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
   int m[L3::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS; ++i) {
@@ -711,7 +711,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L4::ELEMS; ++i) {
     m_store[i] = pid / num_n * BM + L4::coord0(i);
   }
-  // trans.cpp:15: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
+  // trans.cpp:16: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
   int xm[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L5::ELEMS0; ++i) {
@@ -720,7 +720,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:19: auto xmask = (xm < M) & (xn < N);
+  // trans.cpp:20: auto xmask = (xm < M) & (xn < N);
   bool xmask[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -729,7 +729,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xmask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:21: auto xv = tl::load(x + xm * ldx + xn, xmask);
+  // trans.cpp:22: auto xv = tl::load(x + xm * ldx + xn, xmask);
   __half xv[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -739,7 +739,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                            tilec::rt::to_f16(0.0f));
     }
   }
-  // trans.cpp:18: auto ym = tl::expand_dims<0>(m);
+  // trans.cpp:19: auto ym = tl::expand_dims<0>(m);
   int ym[L7::ELEMS0][L7::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -748,7 +748,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ym[i][j] = m_store[j];
     }
   }
-  // trans.cpp:17: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
+  // trans.cpp:18: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
   int yn[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -757,7 +757,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yn[i][j] = n_store[i];
     }
   }
-  // trans.cpp:20: auto ymask = (yn < N) & (ym < M);
+  // trans.cpp:21: auto ymask = (yn < N) & (ym < M);
   bool ymask[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -766,7 +766,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ymask[i][j] = yn[i][0] < N && ym[0][j] < M;
     }
   }
-  // trans.cpp:22: auto yv = tl::load(y + yn * ldy + ym, ymask);
+  // trans.cpp:23: auto yv = tl::load(y + yn * ldy + ym, ymask);
   __half yv[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -776,7 +776,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                            tilec::rt::to_f16(0.0f));
     }
   }
-  // trans.cpp:23: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
+  // trans.cpp:24: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -805,7 +805,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
         tilec::rt::store_vec<OUT_STORE_VEC, true>(out + yn[i][0] * ldy + ym[0][j], vals);
     }
   }
-  // trans.cpp:24: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
+  // trans.cpp:25: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -887,11 +887,11 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
     const int *x, const int *y, int *out, int *back, int M, int N, int ldx, int ldy) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
-  // trans.cpp:11: int pid = tl::program_id(0);
+  // trans.cpp:12: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:12: int num_n = tl::cdiv(N, BN);
+  // trans.cpp:13: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // trans.cpp:14: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  // trans.cpp:15: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -902,7 +902,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L1::ELEMS; ++i) {
     n_store[i] = pid % num_n * BN + L1::coord0(i);
   }
-  // trans.cpp:16: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:17: auto xn = tl::expand_dims<0>(n);
   int xn[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -911,7 +911,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:13: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  // trans.cpp:14: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
   int m[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
@@ -922,7 +922,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L0::ELEMS; ++i) {
     m_store[i] = pid / num_n * BM + L0::coord0(i);
   }
-  // trans.cpp:15: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
+  // trans.cpp:16: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
   int xm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -931,7 +931,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:19: auto xmask = (xm < M) & (xn < N);
+  // trans.cpp:20: auto xmask = (xm < M) & (xn < N);
   bool xmask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -940,7 +940,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xmask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:21: auto xv = tl::load(x + xm * ldx + xn, xmask);
+  // trans.cpp:22: auto xv = tl::load(x + xm * ldx + xn, xmask);
   int xv[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -949,7 +949,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xv[i][j] = xmask[i][j] ? (x + xm[i][0] * ldx)[xn[0][j]] : 0;
     }
   }
-  // trans.cpp:18: auto ym = tl::expand_dims<0>(m);
+  // trans.cpp:19: auto ym = tl::expand_dims<0>(m);
   int ym[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -958,7 +958,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ym[i][j] = m_store[j];
     }
   }
-  // trans.cpp:17: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
+  // trans.cpp:18: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
   int yn[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -967,7 +967,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yn[i][j] = n_store[i];
     }
   }
-  // trans.cpp:20: auto ymask = (yn < N) & (ym < M);
+  // trans.cpp:21: auto ymask = (yn < N) & (ym < M);
   bool ymask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -976,7 +976,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ymask[i][j] = yn[i][0] < N && ym[0][j] < M;
     }
   }
-  // trans.cpp:22: auto yv = tl::load(y + yn * ldy + ym, ymask);
+  // trans.cpp:23: auto yv = tl::load(y + yn * ldy + ym, ymask);
   int yv[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -985,7 +985,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yv[i][j] = ymask[i][j] ? (y + yn[i][0] * ldy)[ym[0][j]] : 0;
     }
   }
-  // trans.cpp:23: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
+  // trans.cpp:24: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1010,7 +1010,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
         (out + yn[i][0] * ldy)[ym[0][j]] = tilec::rt::wrapping_add(store_cvt[j][i], yv[i][j]);
     }
   }
-  // trans.cpp:24: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
+  // trans.cpp:25: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1078,11 +1078,11 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
     const int8_t *x, const int8_t *y, int8_t *out, int8_t *back, int M, int N, int ldx, int ldy) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *store_cvt_smem = reinterpret_cast<int8_t *>(smem + 0);
-  // trans.cpp:11: int pid = tl::program_id(0);
+  // trans.cpp:12: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:12: int num_n = tl::cdiv(N, BN);
+  // trans.cpp:13: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // trans.cpp:14: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  // trans.cpp:15: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1093,7 +1093,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L1::ELEMS; ++i) {
     n_store[i] = pid % num_n * BN + L1::coord0(i);
   }
-  // trans.cpp:16: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:17: auto xn = tl::expand_dims<0>(n);
   int xn[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1102,7 +1102,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:13: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  // trans.cpp:14: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
   int m[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
@@ -1113,7 +1113,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L0::ELEMS; ++i) {
     m_store[i] = pid / num_n * BM + L0::coord0(i);
   }
-  // trans.cpp:15: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
+  // trans.cpp:16: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
   int xm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1122,7 +1122,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:19: auto xmask = (xm < M) & (xn < N);
+  // trans.cpp:20: auto xmask = (xm < M) & (xn < N);
   bool xmask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1131,7 +1131,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xmask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:21: auto xv = tl::load(x + xm * ldx + xn, xmask);
+  // trans.cpp:22: auto xv = tl::load(x + xm * ldx + xn, xmask);
   int8_t xv[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1141,7 +1141,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                          int8_t{0}, xmask[i][j + XV_VEC - 1]);
     }
   }
-  // trans.cpp:18: auto ym = tl::expand_dims<0>(m);
+  // trans.cpp:19: auto ym = tl::expand_dims<0>(m);
   int ym[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1150,7 +1150,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ym[i][j] = m_store[j];
     }
   }
-  // trans.cpp:17: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
+  // trans.cpp:18: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
   int yn[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1159,7 +1159,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yn[i][j] = n_store[i];
     }
   }
-  // trans.cpp:20: auto ymask = (yn < N) & (ym < M);
+  // trans.cpp:21: auto ymask = (yn < N) & (ym < M);
   bool ymask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1168,7 +1168,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ymask[i][j] = yn[i][0] < N && ym[0][j] < M;
     }
   }
-  // trans.cpp:22: auto yv = tl::load(y + yn * ldy + ym, ymask);
+  // trans.cpp:23: auto yv = tl::load(y + yn * ldy + ym, ymask);
   int8_t yv[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1178,7 +1178,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                          int8_t{0}, ymask[i][j + YV_VEC - 1]);
     }
   }
-  // trans.cpp:23: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
+  // trans.cpp:24: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1208,7 +1208,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                                  &ymask[i][j], ymask[i][j + OUT_STORE_VEC - 1]);
     }
   }
-  // trans.cpp:24: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
+  // trans.cpp:25: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1261,11 +1261,11 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
     const int8_t *x, const int8_t *y, int8_t *out, int8_t *back, int M, int N, int ldx, int ldy) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *store_cvt_smem = reinterpret_cast<int8_t *>(smem + 0);
-  // trans.cpp:11: int pid = tl::program_id(0);
+  // trans.cpp:12: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:12: int num_n = tl::cdiv(N, BN);
+  // trans.cpp:13: int num_n = tl::cdiv(N, BN);
   const int num_n = tilec::rt::cdiv(N, BN);
-  // trans.cpp:14: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  // trans.cpp:15: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1276,7 +1276,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L1::ELEMS; ++i) {
     n_store[i] = pid % num_n * BN + L1::coord0(i);
   }
-  // trans.cpp:16: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:17: auto xn = tl::expand_dims<0>(n);
   int xn[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1285,7 +1285,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:13: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  // trans.cpp:14: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
   int m[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
@@ -1296,7 +1296,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
   for (int i = 0; i < L0::ELEMS; ++i) {
     m_store[i] = pid / num_n * BM + L0::coord0(i);
   }
-  // trans.cpp:15: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
+  // trans.cpp:16: auto xm = tl::expand_dims<1>(m); // x's tile: rows m, columns n
   int xm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1305,7 +1305,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:19: auto xmask = (xm < M) & (xn < N);
+  // trans.cpp:20: auto xmask = (xm < M) & (xn < N);
   bool xmask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1314,7 +1314,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       xmask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:21: auto xv = tl::load(x + xm * ldx + xn, xmask);
+  // trans.cpp:22: auto xv = tl::load(x + xm * ldx + xn, xmask);
   int8_t xv[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1324,7 +1324,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                            int8_t{0});
     }
   }
-  // trans.cpp:18: auto ym = tl::expand_dims<0>(m);
+  // trans.cpp:19: auto ym = tl::expand_dims<0>(m);
   int ym[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1333,7 +1333,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ym[i][j] = m_store[j];
     }
   }
-  // trans.cpp:17: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
+  // trans.cpp:18: auto yn = tl::expand_dims<1>(n); // y's and out's: rows n, columns m
   int yn[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1342,7 +1342,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       yn[i][j] = n_store[i];
     }
   }
-  // trans.cpp:20: auto ymask = (yn < N) & (ym < M);
+  // trans.cpp:21: auto ymask = (yn < N) & (ym < M);
   bool ymask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1351,7 +1351,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       ymask[i][j] = yn[i][0] < N && ym[0][j] < M;
     }
   }
-  // trans.cpp:22: auto yv = tl::load(y + yn * ldy + ym, ymask);
+  // trans.cpp:23: auto yv = tl::load(y + yn * ldy + ym, ymask);
   int8_t yv[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1361,7 +1361,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
                                            int8_t{0});
     }
   }
-  // trans.cpp:23: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
+  // trans.cpp:24: tl::store(out + yn * ldy + ym, tl::trans(xv) + yv, ymask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1391,7 +1391,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
         tilec::rt::store_vec<OUT_STORE_VEC, true>(out + yn[i][0] * ldy + ym[0][j], vals);
     }
   }
-  // trans.cpp:24: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
+  // trans.cpp:25: tl::store(back + xm * ldx + xn, tl::trans(tl::trans(xv) * 2), xmask);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1487,15 +1487,15 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
   int *sum_zeros_smem = reinterpret_cast<int *>(smem + 0);
   int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
   int *store_cvt_smem_1 = reinterpret_cast<int *>(smem + 0);
-  // trans.cpp:42: int pid = tl::program_id(0);
+  // trans.cpp:43: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:44: auto n = pid * BN + tl::arange<0, BN>();
+  // trans.cpp:45: auto n = pid * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     n[i] = pid * BN + L0::coord0(i);
   }
-  // trans.cpp:46: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:47: auto xn = tl::expand_dims<0>(n);
   int xn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1504,13 +1504,13 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:43: auto m = tl::arange<0, BM>();
+  // trans.cpp:44: auto m = tl::arange<0, BM>();
   int m[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     m[i] = L2::coord0(i);
   }
-  // trans.cpp:45: auto xm = tl::expand_dims<1>(m);
+  // trans.cpp:46: auto xm = tl::expand_dims<1>(m);
   int xm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1519,7 +1519,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:47: auto mask = (xm < M) & (xn < N);
+  // trans.cpp:48: auto mask = (xm < M) & (xn < N);
   bool mask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1528,7 +1528,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
       mask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:48: auto zeros = tl::load(x + xm * ldx + xn, mask, 0);    // masked off: adds nothing
+  // trans.cpp:49: auto zeros = tl::load(x + xm * ldx + xn, mask, 0);    // masked off: adds nothing
   int zeros[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1538,7 +1538,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
                                             &mask[i][j], 0, mask[i][j + ZEROS_VEC - 1]);
     }
   }
-  // trans.cpp:49: auto lows = tl::load(x + xm * ldx + xn, mask, -1000); // masked off: below every value
+  // trans.cpp:50: auto lows = tl::load(x + xm * ldx + xn, mask, -1000); // masked off: below every value
   int lows[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1548,7 +1548,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
                                            -1000, mask[i][j + LOWS_VEC - 1]);
     }
   }
-  // trans.cpp:50: tl::store(colsum + n, tl::sum<1>(tl::trans(zeros)), n < N);
+  // trans.cpp:51: tl::store(colsum + n, tl::sum<1>(tl::trans(zeros)), n < N);
   int sum_zeros_part[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1594,7 +1594,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
         colsum[pid * BN + L7::coord0(i)] = store_cvt[i];
     }
   }
-  // trans.cpp:51: tl::store(rowmax + pid * M + m, tl::max<0>(tl::trans(lows)), m < M);
+  // trans.cpp:52: tl::store(rowmax + pid * M + m, tl::max<0>(tl::trans(lows)), m < M);
   int max_lows[L8::ELEMS];
   TILEC_UNROLL
   for (int j = 0; j < L6::ELEMS1; ++j) {
@@ -1677,15 +1677,15 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
   int *sum_zeros_smem = reinterpret_cast<int *>(smem + 0);
   int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
   int *store_cvt_smem_1 = reinterpret_cast<int *>(smem + 0);
-  // trans.cpp:42: int pid = tl::program_id(0);
+  // trans.cpp:43: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // trans.cpp:44: auto n = pid * BN + tl::arange<0, BN>();
+  // trans.cpp:45: auto n = pid * BN + tl::arange<0, BN>();
   int n[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     n[i] = pid * BN + L0::coord0(i);
   }
-  // trans.cpp:46: auto xn = tl::expand_dims<0>(n);
+  // trans.cpp:47: auto xn = tl::expand_dims<0>(n);
   int xn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1694,13 +1694,13 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
       xn[i][j] = n[j];
     }
   }
-  // trans.cpp:43: auto m = tl::arange<0, BM>();
+  // trans.cpp:44: auto m = tl::arange<0, BM>();
   int m[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     m[i] = L2::coord0(i);
   }
-  // trans.cpp:45: auto xm = tl::expand_dims<1>(m);
+  // trans.cpp:46: auto xm = tl::expand_dims<1>(m);
   int xm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1709,7 +1709,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
       xm[i][j] = m[i];
     }
   }
-  // trans.cpp:47: auto mask = (xm < M) & (xn < N);
+  // trans.cpp:48: auto mask = (xm < M) & (xn < N);
   bool mask[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1718,7 +1718,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
       mask[i][j] = xm[i][0] < M && xn[0][j] < N;
     }
   }
-  // trans.cpp:48: auto zeros = tl::load(x + xm * ldx + xn, mask, 0);    // masked off: adds nothing
+  // trans.cpp:49: auto zeros = tl::load(x + xm * ldx + xn, mask, 0);    // masked off: adds nothing
   int zeros[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1728,7 +1728,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
                                               mask[i][j], 0);
     }
   }
-  // trans.cpp:49: auto lows = tl::load(x + xm * ldx + xn, mask, -1000); // masked off: below every value
+  // trans.cpp:50: auto lows = tl::load(x + xm * ldx + xn, mask, -1000); // masked off: below every value
   int lows[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1738,7 +1738,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
                                              -1000);
     }
   }
-  // trans.cpp:50: tl::store(colsum + n, tl::sum<1>(tl::trans(zeros)), n < N);
+  // trans.cpp:51: tl::store(colsum + n, tl::sum<1>(tl::trans(zeros)), n < N);
   int sum_zeros_part[L5::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1784,7 +1784,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_reduce(
         colsum[pid * BN + L7::coord0(i)] = store_cvt[i];
     }
   }
-  // trans.cpp:51: tl::store(rowmax + pid * M + m, tl::max<0>(tl::trans(lows)), m < M);
+  // trans.cpp:52: tl::store(rowmax + pid * M + m, tl::max<0>(tl::trans(lows)), m < M);
   int max_lows[L8::ELEMS];
   TILEC_UNROLL
   for (int j = 0; j < L6::ELEMS1; ++j) {

@@ -2,7 +2,8 @@
 // N) and the matching [BN, BM] tiles of y and out (N rows of M), out = trans(x) + y, and
 // back = trans(trans(x) * 2) (M rows of N, as x): a transposed view used in arithmetic, stored in
 // the other orientation, and a transpose of an expression transposed back. float, fp16, int32 and
-// int8 (wrapping); tile shapes square and not, down to 16 x 16 (two elements a thread).
+// int8 (wrapping); tile shapes square and not, down to 16 x 16 (two elements a thread). Then
+// reductions along either axis of a transposed view (trans_reduce).
 #include <tilec/tl.hpp>
 
 template <class T, int BM, int BN>

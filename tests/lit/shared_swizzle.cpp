@@ -4,7 +4,9 @@
 // 64 or more every row over 8, rows of 16 (32 bytes) every 4 rows over 2. The epilogue's
 // conversion from the accumulator (#mma) to the store's layout is swizzled alike (fp32: 4 elements
 // a chunk). The portable path (HIP) keeps the padded rows. The CUDA output names each swizzle
-// among the tunables and addresses every access of a swizzled buffer through it.
+// among the tunables and addresses every access of a swizzled buffer through it; the epilogue
+// reads the conversion buffer in vectors of a chunk (the XOR would keep the compiler from merging
+// element reads).
 // RUN: %tilec --emit=ir --stop-after=lower-layout-conversions %s -o - | %FileCheck %s
 // RUN: %tilec --target=hip --emit=ir --stop-after=lower-layout-conversions %s -o - | %FileCheck %s --check-prefix=HIP
 // RUN: %tilec %s -o - | %FileCheck %s --check-prefix=CUDA
@@ -30,7 +32,10 @@
 // CUDA: &av_smem[AV_SWIZZLE::offset(L{{[0-9]+}}::a_row(i), kk + L{{[0-9]+}}::a_col())]);
 // CUDA: &bv_smem[BV_SWIZZLE::offset(kk + L{{[0-9]+}}::b_row(), L{{[0-9]+}}::b_col(j))]);
 // CUDA: store_cvt_smem[STORE_CVT_SWIZZLE::offset(L{{[0-9]+}}::coord0(i), L{{[0-9]+}}::coord1(j))] = acc[i][j];
-// CUDA: = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L{{[0-9]+}}::coord0(i), L{{[0-9]+}}::coord1(j))];
+// CUDA: for (int j = 0; j < L{{[0-9]+}}::ELEMS1; j += C_STORE_VEC) {
+// CUDA-NEXT: tilec::rt::load_vec<C_STORE_VEC, true>(
+// CUDA-NEXT: &store_cvt[i][j],
+// CUDA-NEXT: &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L{{[0-9]+}}::coord0(i), L{{[0-9]+}}::coord1(j))]);
 template <int BM, int BK>
 TILEC_KERNEL(num_warps = 4)
 void mm(float *c, const tl::half *a, const tl::half *b, int K) {
