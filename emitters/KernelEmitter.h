@@ -117,6 +117,13 @@ private:
   /// The element offset in shared buffer `b` of this thread's element `idx` of a tile of type `t`
   /// in layout alias `L` (row-major, rows `b.rowStride` apart, or through the buffer's swizzle).
   std::string sharedOffset(const std::string &L, const ir::Type &t, int b, const Idx &idx);
+  /// How many elements of a run along the rows a thread of layout `l` (rank `rank`) accesses in
+  /// buffer `b` at once: up to 16 bytes, aligned at every run's start and within a swizzle chunk
+  /// (1: element by element).
+  int sharedRunVec(const ir::Layout &l, int rank, const ir::SharedBuffer &b, int elemBytes) const;
+  /// The name of that width: the layout's own vector constant when the run is its whole
+  /// contiguous run, else the number.
+  std::string runVecName(const ir::Layout &l, int rank, int vec) const;
   /// The element offset of (row, col) in buffer `b`: `row * rowStride + col`, or the swizzle's
   /// `offset(row, col)`. `rowIsSum`: `row` needs parentheses as a factor.
   std::string sharedAt(int b, const std::string &row, const std::string &col,

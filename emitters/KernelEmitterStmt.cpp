@@ -459,15 +459,10 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
     // A swizzled buffer is read along its rows in vectors of up to one chunk: the XOR in the
     // offset hides from the compiler that a run of elements is contiguous, so it would not merge
     // the element reads (the epilogue of a dot: 16-byte reads instead of 2-byte ones).
-    const Layout &l = *t.layout;
     const int last = t.rank() - 1;
-    int vec = 1;
-    if (b.swizzle.on() && !chunk_ && l.kind == Layout::Kind::Blocked && l.order[0] == last)
-      vec = std::min(l.sizePerThread[last], b.swizzle.vec);
+    const int vec = b.swizzle.on() ? sharedRunVec(*t.layout, t.rank(), b, byteSize(t.elem)) : 1;
     if (vec > 1) {
-      auto sv = sptVec_.find(l.str());
-      const std::string V =
-          sv != sptVec_.end() && l.sizePerThread[last] == vec ? sv->second : std::to_string(vec);
+      const std::string V = runVecName(*t.layout, t.rank(), vec);
       forEachElem(
           t,
           [&](const Idx &idx) {
@@ -524,20 +519,11 @@ void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
   auto at = [&](const Idx &idx) { return sharedOffset(L, t, sw->buffer, idx); };
   // A tile variable whose thread holds runs of elements along the rows writes them as vectors of
   // up to 16 bytes, when every run starts at an aligned address (the buffer is 16-byte aligned).
-  const Layout &l = *t.layout;
-  const int last = t.rank() - 1, bytes = byteSize(t.elem);
+  const int last = t.rank() - 1;
   const std::string *var = directTile(sw->value, t);
-  int vec = 1;
-  if (var && !chunk_ && l.kind == Layout::Kind::Blocked && l.order[0] == last) {
-    vec = std::min(l.sizePerThread[last], 16 / bytes);
-    while (vec > 1 && ((b.rowStride * bytes) % (int64_t(vec) * bytes) != 0 ||
-                       (b.swizzle.on() && b.swizzle.vec % vec != 0)))
-      vec /= 2;
-  }
+  const int vec = var ? sharedRunVec(*t.layout, t.rank(), b, byteSize(t.elem)) : 1;
   if (vec > 1) {
-    auto sv = sptVec_.find(l.str());
-    const std::string V =
-        sv != sptVec_.end() && l.sizePerThread[last] == vec ? sv->second : std::to_string(vec);
+    const std::string V = runVecName(*t.layout, t.rank(), vec);
     forEachElem(
         t,
         [&](const Idx &idx) {
@@ -550,6 +536,23 @@ void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
   forEachElem(t, [&](const Idx &idx) {
     w_->line(buf + "[" + at(idx) + "] = " + elem(sw->value, idx).text + ";");
   });
+}
+
+int KernelEmitter::sharedRunVec(const Layout &l, int rank, const SharedBuffer &b,
+                                int elemBytes) const {
+  const int last = rank - 1;
+  if (chunk_ || l.kind != Layout::Kind::Blocked || l.order[0] != last)
+    return 1;
+  int vec = std::min(l.sizePerThread[last], 16 / elemBytes);
+  while (vec > 1 && ((b.rowStride * elemBytes) % (int64_t(vec) * elemBytes) != 0 ||
+                     (b.swizzle.on() && b.swizzle.vec % vec != 0)))
+    vec /= 2;
+  return vec;
+}
+
+std::string KernelEmitter::runVecName(const Layout &l, int rank, int vec) const {
+  auto sv = sptVec_.find(l.str());
+  return sv != sptVec_.end() && l.sizePerThread[rank - 1] == vec ? sv->second : std::to_string(vec);
 }
 
 std::string KernelEmitter::sharedOffset(const std::string &L, const Type &t, int b,

@@ -375,12 +375,9 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
       unsupportedCall(call);
     return ir::Dot::make(a, b, acc, *elem, precision, l);
   }
-  if (name == "trans") { // tl.hpp takes rank-2 tiles only
+  if (name == "trans") { // tl.hpp's signature takes rank-2 tiles only (Trans::make checks)
     nargs(1, 1);
-    ir::Expr a = lowerExpr(args[0]);
-    if (a->type.rank() != 2)
-      fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {a->type.str(), qname, "a 2-D tile"});
-    return ir::Trans::make(a, l);
+    return ir::Trans::make(lowerExpr(args[0]), l);
   }
   unsupportedCall(call);
 }
