@@ -22,6 +22,15 @@ namespace matrix {
 using difftest::Buffer;
 using difftest::Run;
 
+/// With `--mutate` every oracle is wrong on purpose (gen.py): every kernel must fail then.
+inline bool mutated = false;
+inline bool flag(int argc, char **argv, const char *name) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], name) == 0)
+      return true;
+  return false;
+}
+
 /// The elements a kernel writes: rank 1, `n` elements from 0; rank 2, `rows` rows of `cols`
 /// elements, `stride` apart.
 struct Region {

@@ -10,8 +10,8 @@ A matrix cell is one operation x element type x rank x target. Prints one line p
 and the total: cells tried, cells passing. Exit status 0 when every cell passes.
 A kernel that tilec or a compiler rejects fails its cells; the rest of its translation unit is
 translated again without it, so that one failure does not hide the others.
-With --mutate every oracle is wrong on purpose (gen.MUTATE): every cell must fail then, which shows
-that the matrix's checks can fail; the exit status is 0 when all of them do.
+With --mutated each host program also runs with every oracle wrong on purpose (`--mutate`, gen.py):
+a cell passes only if it then fails at its oracle, which shows that the checks can fail.
 """
 
 import argparse
@@ -82,18 +82,32 @@ class Cell:
         return rc, out
 
 
+def emu_cmd(env, target, *rest):
+    """The host compiler as the emulator needs it. Optimized, as GPU compilers always are: undefined
+    behaviour in the output (a signed overflow) shows in the results only where the compiler
+    exploits it. -fsanitize=thread instruments every memory access for the emulator's checker."""
+    cmd = [env.cxx, "-std=c++20", "-O2", "-fsanitize=thread", "-DTILEC_EMULATE", "-w"]
+    if target == "hip":
+        cmd.append("-DTILEC_EMULATE_HIP")
+    return cmd + list(rest)
+
+
 def check_cell(cell, env):
     os.makedirs(cell.dir, exist_ok=True)
+    hosts = {}  # kernel names -> the host program's object (main.cpp), shared by both targets
+    includes = ["-I", os.path.join(ROOT, "runtime_headers"), "-I", DIFFTEST, "-I", HERE, "-I", "."]
     for target in TARGETS:
         ext = "cu" if target == "cuda" else "hip"
         kernels = list(cell.kernels)
         # Translate and compile; drop the kernels a stage blames, and try again.
         for attempt in range(6):
+            key = tuple(k.name for k in kernels)
+            host = hosts.get(key)
             with open(os.path.join(cell.dir, "k.cpp"), "w") as f:
                 f.write(gen.render_source(cell.t, cell.rank, kernels))
             with open(os.path.join(cell.dir, "main.cpp"), "w") as f:
                 f.write(gen.render_main(cell.t, cell.rank, kernels))
-            names = {k.name for k in kernels}
+            names = set(key)
             stages = [("tilec", [env.tilec, "--target=" + target, "k.cpp", "-o", "k." + ext])]
             if target == "cuda" and env.nvcc:
                 stages.append(("nvcc", [env.nvcc, "-std=c++17", "-gencode=arch=compute_80,code=sm_80",
@@ -104,21 +118,26 @@ def check_cell(cell, env):
                 stages.append(("hipcc", [env.hipcc, "-std=c++17", "--offload-arch=gfx90a", "-Wall", "-Werror",
                                          "-Wno-unused-parameter", "-I", os.path.join(ROOT, "runtime_headers"),
                                          "-c", "k.hip", "-o", "k_hipcc.o"]))
+            # The emulator's program: the host part (the CPU reference of k.cpp, the checks, main)
+            # compiled once for both targets (the emulator's CUDA and HIP headers give the launchers
+            # one signature), the generated code as a translation unit of its own per target.
             exe = "main_" + target
-            # Optimized, as GPU compilers always are: undefined behaviour in the output (a signed
-            # overflow) shows in the results only where the compiler exploits it.
-            emu = [env.cxx, "-std=c++20", "-O2", "-fsanitize=thread", "-DTILEC_EMULATE", "-w"]
-            if target == "hip":
-                emu.append("-DTILEC_EMULATE_HIP")
-            emu += ["-I", os.path.join(ROOT, "runtime_headers"), "-I", DIFFTEST, "-I", HERE, "-I", ".",
-                    "main.cpp", env.emu_lib, "-lboost_context", "-ldl", "-o", exe]
-            stages.append(("compile", emu))
+            if host is None:
+                host = "main%d.o" % len(hosts)
+                stages.append(("compile", emu_cmd(env, "cuda", "-DMATRIX_LAUNCHERS_APART", *includes,
+                                                  "-c", "main.cpp", "-o", host)))
+            stages.append(("compile", emu_cmd(env, target, *includes, "-x", "c++", "-c", "k." + ext, "-o",
+                                              "k_emu_%s.o" % target)))
+            stages.append(("compile", emu_cmd(env, target, host, "k_emu_%s.o" % target, env.emu_lib,
+                                              "-lboost_context", "-ldl", "-o", exe)))
             broken = None
             for stage, cmd in stages:
                 rc, out = cell.timed(stage, cmd)
                 if rc != 0:
                     broken = (stage, out)
                     break
+                if cmd[-1] == host:
+                    hosts[key] = host
             if broken is None:
                 break
             stage, out = broken
@@ -136,20 +155,29 @@ def check_cell(cell, env):
                 break
         if not kernels:
             continue
-        rc, out = cell.timed("run", ["./main_" + target])
-        named = set()
-        for line in out.splitlines():
-            m = re.match(r"MISMATCH (\S+) (.*)", line)
-            if m:
-                named.add(m.group(1))
-                cell.fail(m.group(1), target, "\n".join(
-                    l for l in out.splitlines() if l.startswith("MISMATCH %s " % m.group(1))))
-        if rc != 0 and not named:
-            # A checker report, a crash or a hang: each kernel alone.
-            for k in kernels:
-                krc, kout = cell.timed("run", ["./main_" + target, "--only", k.name])
-                if krc != 0:
-                    cell.fail(k.name, target, "emulator exit %d:\n%s" % (krc, tail(kout)))
+        for mutated in (False, True) if env.mutated else (False,):
+            args = ["--mutate"] if mutated else []
+            rc, out = cell.timed("run", ["./main_" + target] + args)
+            found = {}
+            for line in out.splitlines():
+                m = re.match(r"MISMATCH (\S+) (.*)", line)
+                if m:
+                    found.setdefault(m.group(1), []).append(line)
+            if mutated:
+                # Every kernel must fail, and at its oracle: the checks of every cell can fail.
+                for k in kernels:
+                    if not any("float64 oracle" in l for l in found.get(k.name, [])):
+                        cell.fail(k.name, target, "NOT CAUGHT: passed with a wrong oracle (--mutate)%s" % (
+                            "" if rc == 0 or found else ":\n" + tail(out)))
+                continue
+            for name, lines in found.items():
+                cell.fail(name, target, "\n".join(lines))
+            if rc != 0 and not found:
+                # A checker report, a crash or a hang: each kernel alone.
+                for k in kernels:
+                    krc, kout = cell.timed("run", ["./main_" + target, "--only", k.name])
+                    if krc != 0:
+                        cell.fail(k.name, target, "emulator exit %d:\n%s" % (krc, tail(kout)))
     return cell
 
 
@@ -219,15 +247,17 @@ def main():
     ap.add_argument("--hipcc-path")
     ap.add_argument("--work", help="work directory (default: a temporary one, removed when all pass)")
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--mutate", action="store_true", help="wrong oracles: every cell must fail")
+    ap.add_argument("--mutated", action="store_true",
+                    help="also run each host program with wrong oracles (--mutate): every cell must then fail "
+                         "at its oracle")
     ap.add_argument("--emit-gpu", metavar="DIR",
                     help="instead: write each cell's kernel source, CUDA and host program to DIR/TYPE-RANK "
                          "for tools/gpu-matrix.sh on a GPU machine")
     ap.add_argument("--rejections", action="store_true",
                     help="instead: each operation on each type it does not accept must be one located error")
     a = ap.parse_args()
-    gen.MUTATE = a.mutate
     env = Env(a)
+    env.mutated = a.mutated
     cells = gen.cells() if a.cells == "all" else [gen.parse_cell(c) for c in a.cells.split(",") if c]
     work = os.path.abspath(a.work) if a.work else tempfile.mkdtemp(prefix="tilec-matrix-")
     start = time.time()
@@ -261,28 +291,17 @@ def main():
             c = fut.result()
             n = len(c.kernels) * len(TARGETS)
             bad = len(c.failed)
-            if a.mutate:  # every cell must fail, and at its oracle
-                caught = {key for key, why in c.failed.items() if "float64 oracle" in why}
-                for k in c.kernels:
-                    for target in TARGETS:
-                        if (k.name, target) not in caught:
-                            print("NOT CAUGHT %s %s rank %d %s: passed with a wrong oracle%s" % (
-                                k.name[3:], c.t.key, c.rank, target,
-                                "" if (k.name, target) not in c.failed else
-                                " (failed otherwise:\n%s)" % c.failed[(k.name, target)]), flush=True)
-                bad = n - len(caught)
-            else:
-                for (name, target), why in sorted(c.failed.items()):
-                    print("FAIL %s %s rank %d %s:\n%s" % (name[3:], c.t.key, c.rank, target, why), flush=True)
+            for (name, target), why in sorted(c.failed.items()):
+                print("FAIL %s %s rank %d %s:\n%s" % (name[3:], c.t.key, c.rank, target, why), flush=True)
             tried += n
             passed += n - bad
             print("matrix %s rank %d: %d operations x %d targets: %d cells, %d %s (%s)" % (
-                c.t.key, c.rank, len(c.kernels), len(TARGETS), n, n - bad, "caught" if a.mutate else "pass",
+                c.t.key, c.rank, len(c.kernels), len(TARGETS), n, n - bad, "pass",
                 ", ".join("%s %.0f s" % kv for kv in sorted(c.times.items()))), flush=True)
     stages = ["tilec", "emulator"] + (["nvcc sm_80, sm_90a"] if env.nvcc else []) + (["hipcc gfx90a"] if env.hipcc else [])
-    print("matrix%s: %d cells (operation x element type x rank x target) tried, %d %s; %s; %.0f s" % (
-        " (mutated oracles)" if a.mutate else "", tried, passed,
-        "caught their wrong oracle" if a.mutate else "pass", ", ".join(stages), time.time() - start))
+    print("matrix: %d cells (operation x element type x rank x target) tried, %d pass%s; %s; %.0f s" % (
+        tried, passed, " (and fail at their oracle when it is wrong on purpose)" if a.mutated else "",
+        ", ".join(stages), time.time() - start))
     if passed == tried and not a.work:
         shutil.rmtree(work, ignore_errors=True)
     return 0 if passed == tried else 1
