@@ -2248,7 +2248,7 @@ def write_batch(d, units):
         f.write("// The CPU reference of each kernel of k.cpp, in a translation unit of its own (the\n"
                 "// kernels' names may be macros where the generated code is compiled).\n"
                 "#include <tilec/tl.hpp>\n#include \"k.cpp\"\n\n" + "".join(u.wrappers() for u in units))
-    for f in ("main_cuda.cpp", "main_hip.cpp"):
+    for f in ("main_cuda.cpp", "main_hip.cpp", "ref.o"):
         if os.path.exists(os.path.join(d, f)):
             os.remove(os.path.join(d, f))
 
