@@ -209,6 +209,10 @@ std::string KernelEmitter::rootLayoutType(const Layout &l, const std::vector<int
   auto spt = [&](int d) {
     return !sptOverride.empty() && d == l.order[0] ? sptOverride : std::to_string(l.sizePerThread[d]);
   };
+  if (l.kind == Layout::Kind::Mma && Layout::mfmaSize(l.instr))
+    return "tilec::rt::MfmaAcc<" + std::to_string(Layout::mfmaSize(l.instr)) + ", " +
+           std::to_string(l.warpsPerBlock[0]) + ", " + std::to_string(l.warpsPerBlock[1]) + ", " +
+           dimConst(shape[0]) + ", " + dimConst(shape[1]) + ">";
   if (l.kind == Layout::Kind::Mma)
     return "tilec::rt::Mma16816Acc<" + std::to_string(l.warpsPerBlock[0]) + ", " +
            std::to_string(l.warpsPerBlock[1]) + ", " + dimConst(shape[0]) + ", " +
@@ -242,10 +246,16 @@ const KernelEmitter::LayoutAlias &KernelEmitter::alias(const LayoutRef &l,
     per += (d ? "x" : "") + std::to_string(g.elemsPerThread[d]);
   if (l->kind == Layout::Kind::Mma) {
     a.type = rootLayoutType(*l, shape, "");
-    a.comment = "tile " + shapeText(shape) + ": the accumulator of mma.sync m16n8k16, " +
+    const int n = Layout::mfmaSize(l->instr), unit = n ? n : 16;
+    const std::string instr = n == 32   ? "MFMA 32x32x8"
+                              : n == 16 ? "MFMA 16x16x16"
+                                        : "mma.sync m16n8k16";
+    a.comment = "tile " + shapeText(shape) + ": the accumulator of " + instr + ", " +
                 std::to_string(l->warpsPerBlock[0]) + "x" + std::to_string(l->warpsPerBlock[1]) +
-                " warps, each 16x16 of every " + std::to_string(16 * l->warpsPerBlock[0]) + "x" +
-                std::to_string(16 * l->warpsPerBlock[1]) + "; " + per + " elements per thread";
+                (n ? " wavefronts, each " : " warps, each ") + std::to_string(unit) + "x" +
+                std::to_string(unit) + " of every " + std::to_string(unit * l->warpsPerBlock[0]) +
+                "x" + std::to_string(unit * l->warpsPerBlock[1]) + "; " + per +
+                " elements per thread";
   } else if (l->kind == Layout::Kind::Blocked) {
     if (l->sizePerThread.size() != shape.size() || l->threadsPerWarp.size() != shape.size() ||
         l->warpsPerBlock.size() != shape.size() || l->order.size() != shape.size())
@@ -314,14 +324,30 @@ void KernelEmitter::collect() {
     int &storeCount;
     Walk(KernelEmitter &e, int &n) : e(e), storeCount(n) {}
     using IRVisitor::visit;
+    // The loads of one width and layout into variables of one name (a prefetched tile's before
+    // its loop and in it) share one width constant, named after the tile (`x` for the
+    // prefetch's `x_next`).
+    std::map<std::tuple<std::string, int, std::string>, std::string> loadVec;
+    void load(const Load *ld, const Var &v) {
+      if (!ld || ld->vec <= 1)
+        return;
+      // The source's name (varNames_ may add a suffix to tell variables apart).
+      std::string hint = v->name.empty() ? e.varNames_[v->id] : v->name;
+      if (hint.size() > 5 && hint.compare(hint.size() - 5, 5, "_next") == 0)
+        hint.resize(hint.size() - 5);
+      auto key = std::make_tuple(hint, ld->vec, ld->type.layout ? ld->type.layout->str() : "");
+      if (auto it = loadVec.find(key); it != loadVec.end()) {
+        e.vecNames_[ld] = it->second;
+        return;
+      }
+      loadVec[key] = e.vecConst(ld, ld->vec, hint, ld->type, ld->type.layout, false);
+    }
     void visit(const Decl *d) override {
-      if (auto ld = as<Load>(d->init); ld && ld->vec > 1)
-        e.vecConst(ld, ld->vec, e.varNames_[d->var->id], ld->type, ld->type.layout, false);
+      load(as<Load>(d->init), d->var);
       IRVisitor::visit(d);
     }
     void visit(const Assign *a) override {
-      if (auto ld = as<Load>(a->value); ld && ld->vec > 1)
-        e.vecConst(ld, ld->vec, e.varNames_[a->var->id], ld->type, ld->type.layout, false);
+      load(as<Load>(a->value), a->var);
       IRVisitor::visit(a);
     }
     // The copies of one buffer (before a pipelined loop and in it) share one width constant,
@@ -339,11 +365,20 @@ void KernelEmitter::collect() {
       }
       IRVisitor::visit(c);
     }
+    // Stores alike: one constant per pointer, width and layout.
+    std::map<std::tuple<const VarNode *, int, std::string>, std::string> storeVec;
     void visit(const Store *s) override {
       if (s->vec > 1) {
         const VarNode *base = basePointer(s->ptr);
-        std::string hint = base ? e.varNames_[base->id] + "_store" : "store" + std::to_string(storeCount++);
-        e.vecConst(s, s->vec, hint, s->value->type, s->ptr->type.layout, true);
+        const LayoutRef &l = s->ptr->type.layout;
+        auto key = std::make_tuple(base, s->vec, l ? l->str() : "");
+        if (auto it = storeVec.find(key); base && it != storeVec.end()) {
+          e.vecNames_[s] = it->second;
+        } else {
+          std::string hint =
+              base ? e.varNames_[base->id] + "_store" : "store" + std::to_string(storeCount++);
+          storeVec[key] = e.vecConst(s, s->vec, hint, s->value->type, l, true);
+        }
       }
       IRVisitor::visit(s);
     }

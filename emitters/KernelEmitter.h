@@ -136,6 +136,8 @@ private:
   void sharedDot(const ir::Var &v, const ir::SharedDot *d);
   /// The k loop of a shared_dot in an #mma layout: ldmatrix fragments and mma.sync into `acc`.
   void mmaLoop(const std::string &acc, const ir::Type &t, const ir::SharedDot *d);
+  /// The same for an MFMA #mma layout (HIP): fragments read from shared memory, MFMA into `acc`.
+  void mfmaLoop(const std::string &acc, const ir::Type &t, const ir::SharedDot *d);
   /// Unrolled loops over the per-thread elements of `t`; `body` prints the innermost statement
   /// given the indices. `vecDim`/`vecStep`: that dim steps by a vector width (`vecWidth`
   /// elements) instead of 1. Inside a streamed run (below), only the current chunk's elements.

@@ -507,7 +507,7 @@ void KernelEmitter::sharedWritePartials(const SharedWrite *sw) {
 void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
   const Type &t = sw->value->type;
   const SharedBuffer &b = k_.buffers.at(sw->buffer);
-  const std::string &buf = bufferNames_.at(sw->buffer);
+  const std::string buf = stagedBuffer(sw->buffer, sw->stage);
   std::string L = layoutName(t);
   LayoutGeometry g = geometry(*t.layout, t.shape);
   bool replicated = t.layout->kind == Layout::Kind::Slice;
@@ -680,6 +680,8 @@ void KernelEmitter::sharedDot(const Var &v, const SharedDot *d) {
 }
 
 void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedDot *d) {
+  if (Layout::mfmaSize(t.layout->instr))
+    return mfmaLoop(acc, t, d);
   const SharedBuffer &A = k_.buffers.at(d->bufferA);
   const int64_t K = A.shape[d->transA ? 0 : 1];
   const std::string &aName = bufferNames_.at(d->bufferA), &bName = bufferNames_.at(d->bufferB);
@@ -745,6 +747,85 @@ void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedD
     w_->line(at(e / 2, e % 2) + " = " + cf + "[" + std::to_string(e) + "];");
 }
 
+void KernelEmitter::mfmaLoop(const std::string &acc, const Type &t, const SharedDot *d) {
+  const SharedBuffer &A = k_.buffers.at(d->bufferA);
+  const int64_t K = A.shape[d->transA ? 0 : 1];
+  const int n = Layout::mfmaSize(t.layout->instr), kStep = n == 32 ? 8 : 16;
+  const std::string &aName = bufferNames_.at(d->bufferA), &bName = bufferNames_.at(d->bufferB);
+  const std::string a = stagedBuffer(d->bufferA, d->stage), b = stagedBuffer(d->bufferB, d->stage);
+  const std::string shape =
+      std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(kStep);
+  const std::string mfma = "tilec::rt::mfma_" + (n == 32 ? std::string("32x32x8") : "16x16x16") +
+                           (A.elemType.elem == ScalarType::BF16 ? "_bf16" : "_f16");
+  std::string L = layoutName(t);
+  const std::string &kk = dotIdx_, &i = idxNames_[0], &j = idxNames_[1];
+  const std::string af = names_.unique(aName + "_frag"), bf = names_.unique(bName + "_frag"),
+                    cf = names_.unique("c_frag"), e = names_.unique("e");
+  // A lane's fragment is four consecutive k: one read along A's [M, K] rows (B's [N, K] rows,
+  // tl::trans), four down a column of B's [K, N] rows (A's [K, M] ones).
+  auto how = [](bool alongRow) {
+    return std::string(alongRow ? "four consecutive k of a row in one read"
+                                : "four k down a column");
+  };
+  w_->lines(commentLines("MFMA " + shape + ", k by " + std::to_string(kStep) +
+                             ": each wavefront reads its fragments of " + a + " (" +
+                             how(!d->transA) + ") and " + b + " (" + how(d->transB) +
+                             ") and adds their products into its accumulators",
+                         w_->indentWidth()));
+  w_->line("TILEC_UNROLL");
+  auto loop = w_->block("for (int " + kk + " = 0; " + kk + " < " + dimConst(K) + "; " + kk +
+                        " += " + std::to_string(kStep) + ")");
+  // The four elements of a fragment at (row, col) of `buffer` and the three after it along the
+  // row (one read) or down the column.
+  auto fragment = [&](const std::string &frag, int buffer, const std::string &buf,
+                      const std::string &row, const std::string &col, bool alongRow) {
+    if (alongRow)
+      return call("tilec::rt::read_fragment(",
+                  {frag, "&" + buf + "[" + sharedAt(buffer, row, col) + "]"}, ");");
+    std::vector<std::string> args{frag};
+    for (int x = 0; x < 4; ++x)
+      args.push_back(buf + "[" +
+                     sharedAt(buffer, row + (x ? " + " + std::to_string(x) : ""), col, true) + "]");
+    call("tilec::rt::gather_fragment(", args, ");");
+  };
+  const std::string last = " + " + std::to_string(kStep - 1);
+  w_->line("uint32_t " + af + "[" + L + "::REP0][2];  // A: row block " + i + ", k " + kk + " .. " +
+           kk + last);
+  w_->line("TILEC_UNROLL");
+  {
+    auto s = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
+    const std::string row = L + "::a_row(" + i + ")", k = kk + " + " + L + "::a_col()";
+    if (d->transA)
+      fragment(af + "[" + i + "]", d->bufferA, a, k, row, false);
+    else
+      fragment(af + "[" + i + "]", d->bufferA, a, row, k, true);
+  }
+  w_->line("uint32_t " + bf + "[" + L + "::REP1][2];  // B: column block " + j + ", k " + kk +
+           " .. " + kk + last);
+  w_->line("TILEC_UNROLL");
+  {
+    auto s = w_->block("for (int " + j + " = 0; " + j + " < " + L + "::REP1; ++" + j + ")");
+    const std::string col = L + "::b_col(" + j + ")", k = kk + " + " + L + "::b_row()";
+    if (d->transB)
+      fragment(bf + "[" + j + "]", d->bufferB, b, col, k, true);
+    else
+      fragment(bf + "[" + j + "]", d->bufferB, b, k, col, false);
+  }
+  w_->line("TILEC_UNROLL");
+  auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
+  w_->line("TILEC_UNROLL");
+  auto sj = w_->block("for (int " + j + " = 0; " + j + " < " + L + "::REP1; ++" + j + ")");
+  // The accumulator of blocks (i, j) is elements [ACC i .. ACC i + ACC - 1][j] of the tile.
+  const std::string accAt = acc + "[" + L + "::ACC * " + i + " + " + e + "][" + j + "]";
+  const std::string eLoop = "for (int " + e + " = 0; " + e + " < " + L + "::ACC; ++" + e + ")";
+  w_->line("float " + cf + "[" + L + "::ACC];");
+  w_->line("TILEC_UNROLL");
+  w_->line(eLoop + " " + cf + "[" + e + "] = " + accAt + ";");
+  w_->line(mfma + "(" + cf + ", " + af + "[" + i + "], " + bf + "[" + j + "], " + cf + ");");
+  w_->line("TILEC_UNROLL");
+  w_->line(eLoop + " " + accAt + " = " + cf + "[" + e + "];");
+}
+
 void KernelEmitter::prefetchComment(const If *s) {
   // Which tiles: the `_next` variables the branch assigns, or the buffers it copies into.
   std::string names;
@@ -755,6 +836,8 @@ void KernelEmitter::prefetchComment(const If *s) {
       loaded.push_back(varNames_[a->var->id]);
     if (auto a = as<AsyncCopy>(c))
       loaded.push_back(bufferNames_.at(a->buffer));
+    if (auto w = as<SharedWrite>(c); w && s->prefetch == Prefetch::StageNext)
+      loaded.push_back(bufferNames_.at(w->buffer));
   }
   for (size_t i = 0; i < loaded.size(); ++i)
     names += (i == 0 ? "" : i + 1 == loaded.size() ? " and " : ", ") + loaded[i];
@@ -776,8 +859,11 @@ void KernelEmitter::prefetchComment(const If *s) {
     w_->lines(commentLines("pipeline: start copying the tiles of the iteration " + ahead +
                                " ahead into the stage read last iteration",
                            w_->indentWidth()));
-  }
-  else if (s->prefetch == Prefetch::FirstIteration)
+  } else if (s->prefetch == Prefetch::StageNext) {
+    const std::string what = "double buffering: the next iteration's tiles, loaded above, into ";
+    w_->lines(commentLines(what + "the stage of " + names + " it reads (the other one)",
+                           w_->indentWidth()));
+  } else if (s->prefetch == Prefetch::FirstIteration)
     w_->line("// prefetch: the loop's first loads into " + names +
              "; each iteration then loads the next one's while it computes");
   else

@@ -124,7 +124,7 @@ bool same(const AsyncWait *a, const AsyncWait *b) { return equal(a->pending, b->
 bool same(const SharedWrite *a, const SharedWrite *b) {
   return a->buffer == b->buffer && a->partials == b->partials && a->axis == b->axis &&
          sameLayout(a->srcLayout, b->srcLayout) && a->srcShape == b->srcShape &&
-         equal(a->value, b->value);
+         equal(a->stage, b->stage) && equal(a->value, b->value);
 }
 
 } // namespace

@@ -373,6 +373,23 @@ std::vector<int> sharedBuffersRead(const ExprNode &n) {
   return {};
 }
 
+StageRef stageRef(const Expr &stage) {
+  if (auto v = as<VarRef>(stage))
+    return {v->var.get(), false};
+  auto b = as<Binary>(stage);
+  auto one = b ? as<IntImm>(b->a) : nullptr;
+  auto v = b ? as<VarRef>(b->b) : nullptr;
+  if (b && b->op == BinaryOp::Sub && one && one->value == 1 && v)
+    return {v->var.get(), true};
+  return {};
+}
+
+StageRef stageRead(const ExprNode &n) {
+  if (n.kind == ExprKind::SharedDot)
+    return stageRef(static_cast<const SharedDot &>(n).stage);
+  return {};
+}
+
 Expr PairValue::make(Expr a, bool index, SourceLoc loc) {
   check(a && a->type.argPair, "PairValue of a non-pair");
   auto n = node<PairValue>(loc);
@@ -452,11 +469,13 @@ Stmt If::make(Expr cond, Stmt thenS, Stmt elseS, SourceLoc loc) {
 
 Stmt Barrier::make(SourceLoc loc) { return node<Barrier>(loc); }
 
-Stmt SharedWrite::makeTile(int buffer, Expr value, SourceLoc loc) {
+Stmt SharedWrite::makeTile(int buffer, Expr value, SourceLoc loc, Expr stage) {
   check(value && value->type.isTile() && value->type.layout, "SharedWrite tile needs a layout");
+  check(!stage || stage->type.isScalar(), "SharedWrite stage must be a scalar");
   auto n = node<SharedWrite>(loc);
   n->buffer = buffer;
   n->value = std::move(value);
+  n->stage = std::move(stage);
   return n;
 }
 

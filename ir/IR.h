@@ -323,6 +323,18 @@ struct SharedDot : ExprNode {
 /// a SharedDot's two; empty for every other node.
 std::vector<int> sharedBuffersRead(const ExprNode &n);
 
+/// A stage of a two-stage buffer named relative to a variable (pipeline-dots' double buffering):
+/// `v` (`other` false) or `1 - v` (`other` true); `var` null when the stage expression is neither.
+/// While `v` keeps its value, an access naming (v, false) and one naming (v, true) touch different
+/// stages: the barrier pass and the verifier need no barrier between them.
+struct StageRef {
+  const VarNode *var = nullptr;
+  bool other = false;
+};
+StageRef stageRef(const Expr &stage);
+/// The stage a shared read names (a SharedDot's), as stageRef.
+StageRef stageRead(const ExprNode &n);
+
 // ---- statements ----------------------------------------------------------------------------------
 /// A call of the user's own function that tilec inlined (translator/LoweringCalls.cpp): the
 /// function's qualified name and where it was called.
@@ -400,10 +412,19 @@ struct While : StmtNode {
   Stmt body;
   static Stmt make(Expr cond, Stmt body, SourceLoc loc = {});
 };
-/// What prefetch-loads made an `if` for (the emitted comment says it): the loads of a loop's first
-/// iteration, before the loop, or of the next iteration, inside it; and pipeline-dots' copies of a dot loop's first iterations (into stages 0 .. S - 2) or of the
-/// iteration S - 1 ahead.
-enum class Prefetch : uint8_t { None, FirstIteration, NextIteration, PipelineFirst, PipelineNext };
+/// What an `if` of the software pipelines holds (the printed IR and the emitted comments say it):
+/// prefetch-loads' loads of a loop's first iteration, before the loop, or of the next iteration,
+/// inside it; pipeline-dots' copies of a dot loop's first iterations (into stages 0 .. S - 2) or of
+/// the iteration S - 1 ahead; and pipeline-dots' write of the next iteration's tiles into the
+/// stage of a double buffer that iteration reads (StageNext).
+enum class Prefetch : uint8_t {
+  None,
+  FirstIteration,
+  NextIteration,
+  PipelineFirst,
+  PipelineNext,
+  StageNext
+};
 struct If : StmtNode {
   TILEC_STMT_NODE(If)
   Expr cond;
@@ -435,7 +456,8 @@ struct SharedWrite : StmtNode {
   int axis = 0;
   LayoutRef srcLayout;
   std::vector<int64_t> srcShape;
-  static Stmt makeTile(int buffer, Expr value, SourceLoc loc = {});
+  Expr stage; ///< scalar int: the stage of a buffer of several stages written (tiles only)
+  static Stmt makeTile(int buffer, Expr value, SourceLoc loc = {}, Expr stage = nullptr);
   static Stmt makePartials(int buffer, Expr partial, int axis, LayoutRef srcLayout,
                            std::vector<int64_t> srcShape, SourceLoc loc = {});
 };

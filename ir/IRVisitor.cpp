@@ -99,7 +99,10 @@ void IRVisitor::visit(const If *n) {
   visit(n->elseS);
 }
 void IRVisitor::visit(const Barrier *) {}
-void IRVisitor::visit(const SharedWrite *n) { visit(n->value); }
+void IRVisitor::visit(const SharedWrite *n) {
+  visit(n->stage);
+  visit(n->value);
+}
 void IRVisitor::visit(const AsyncCopy *n) {
   visit(n->stage);
   visit(n->ptr);
@@ -309,10 +312,12 @@ Stmt IRMutator::mutate(const If *n, const Stmt &self) {
 }
 Stmt IRMutator::mutate(const Barrier *, const Stmt &self) { return self; }
 Stmt IRMutator::mutate(const SharedWrite *n, const Stmt &self) {
+  Expr st = mutate(n->stage);
   Expr v = mutate(n->value);
-  if (v == n->value)
+  if (v == n->value && st == n->stage)
     return self;
   auto c = copyOf(n);
+  c->stage = st;
   c->value = v;
   return c;
 }

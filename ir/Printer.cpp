@@ -119,11 +119,12 @@ public:
     case StmtKind::If: {
       auto *i = as<If>(s);
       os << "if " << expr(i->cond) << ' ';
-      if (i->prefetch != Prefetch::None) // prefetch-loads' loads of the first or the next iteration
+      if (i->prefetch != Prefetch::None) // the software pipelines' branches (ir::Prefetch)
         os << (i->prefetch == Prefetch::FirstIteration  ? "prefetch(first) "
                : i->prefetch == Prefetch::NextIteration ? "prefetch(next) "
                : i->prefetch == Prefetch::PipelineFirst ? "pipeline(first) "
-                                                        : "pipeline(next) ");
+               : i->prefetch == Prefetch::PipelineNext  ? "pipeline(next) "
+                                                        : "pipeline(stage) ");
       if (!i->elseS) {
         body(i->thenS, s);
         return;
@@ -154,8 +155,10 @@ public:
     case StmtKind::AsyncWait: os << "async_wait " << expr(as<AsyncWait>(s)->pending); break;
     case StmtKind::SharedWrite: {
       auto *w = as<SharedWrite>(s);
-      os << "shared_write" << (w->partials ? "_partials" : "") << " " << w->buffer << ", "
-         << expr(w->value);
+      os << "shared_write" << (w->partials ? "_partials" : "") << " " << w->buffer;
+      if (w->stage)
+        os << "[" << expr(w->stage) << "]";
+      os << ", " << expr(w->value);
       if (w->partials)
         os << " axis=" << w->axis << " of " << shape(w->srcShape) << ' ' << layoutStr(*w->srcLayout);
       break;

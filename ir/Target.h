@@ -21,6 +21,11 @@ struct Target {
       v = v * 10 + (arch[i] - '0');
     return v;
   }
+  /// Whether the target has the MFMA matrix instructions tilec emits (their bf16 forms `_1k`
+  /// included): CDNA2 (gfx90a) and CDNA3 (gfx94x).
+  bool hasMfma() const {
+    return kind == TargetKind::Hip && (arch.rfind("gfx90a", 0) == 0 || arch.rfind("gfx94", 0) == 0);
+  }
 };
 
 } // namespace tilec::ir

@@ -74,11 +74,21 @@ LayoutRef Layout::slice(LayoutRef parent, int dim) {
   return l;
 }
 
-LayoutRef Layout::mma(int warpsM, int warpsN) {
+LayoutRef Layout::mma(int warpsM, int warpsN, MmaInstr instr) {
   auto l = std::make_shared<Layout>();
   l->kind = Kind::Mma;
   l->warpsPerBlock = {warpsM, warpsN};
+  l->instr = instr;
   return l;
+}
+
+int Layout::mfmaSize(MmaInstr instr) {
+  switch (instr) {
+  case MmaInstr::M16N8K16: return 0;
+  case MmaInstr::Mfma32x32x8: return 32;
+  case MmaInstr::Mfma16x16x16: return 16;
+  }
+  return 0;
 }
 
 LayoutRef Layout::transposed(const LayoutRef &l) {
@@ -113,7 +123,11 @@ std::string Layout::str() const {
     return os.str();
   }
   if (kind == Kind::Mma) {
-    os << "#mma<m16n8k16, wpb=";
+    os << "#mma<"
+       << (instr == MmaInstr::M16N8K16      ? "m16n8k16"
+           : instr == MmaInstr::Mfma32x32x8 ? "mfma32x32x8"
+                                            : "mfma16x16x16")
+       << ", wpb=";
     list(os, warpsPerBlock);
     os << '>';
     return os.str();
@@ -136,7 +150,7 @@ bool operator==(const Layout &a, const Layout &b) {
   if (a.kind == Layout::Kind::Slice)
     return a.sliceDim == b.sliceDim && *a.parent == *b.parent;
   if (a.kind == Layout::Kind::Mma)
-    return a.warpsPerBlock == b.warpsPerBlock;
+    return a.instr == b.instr && a.warpsPerBlock == b.warpsPerBlock;
   return a.sizePerThread == b.sizePerThread && a.threadsPerWarp == b.threadsPerWarp &&
          a.warpsPerBlock == b.warpsPerBlock && a.order == b.order;
 }
@@ -171,11 +185,14 @@ LayoutGeometry geometry(const Layout &layout, const std::vector<int64_t> &shape)
     return g;
   }
   if (layout.kind == Layout::Kind::Mma) {
-    // Per 16 x 16 unit of a warp: 2 rows x 4 columns a thread; a dim under one unit (size 1, the
-    // parent of a slice) is replicated.
+    // mma.sync: per 16 x 16 unit of a warp, 2 rows x 4 columns a thread. MFMA N x N: per N x N
+    // unit of a wavefront, N N / 64 rows x 1 column. A dim under one unit (size 1, the parent of
+    // a slice) is replicated.
+    const int64_t n = Layout::mfmaSize(layout.instr);
     for (size_t d = 0; d < 2; ++d) {
-      int64_t cov = 16 * int64_t(layout.warpsPerBlock[d]);
-      g.elemsPerThread.push_back(shape[d] >= cov ? shape[d] / cov * (d == 0 ? 2 : 4) : 1);
+      int64_t cov = (n ? n : 16) * int64_t(layout.warpsPerBlock[d]);
+      int64_t perUnit = n ? (d == 0 ? n * n / 64 : 1) : (d == 0 ? 2 : 4);
+      g.elemsPerThread.push_back(shape[d] >= cov ? shape[d] / cov * perUnit : 1);
       g.coverage.push_back(cov);
     }
     return g;

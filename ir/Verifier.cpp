@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -148,7 +149,10 @@ private:
       break;
     case StmtKind::While: one(as<While>(s)->cond); break;
     case StmtKind::If: one(as<If>(s)->cond); break;
-    case StmtKind::SharedWrite: one(as<SharedWrite>(s)->value); break;
+    case StmtKind::SharedWrite:
+      one(as<SharedWrite>(s)->stage);
+      one(as<SharedWrite>(s)->value);
+      break;
     case StmtKind::AsyncCopy:
       one(as<AsyncCopy>(s)->stage);
       one(as<AsyncCopy>(s)->ptr);
@@ -265,9 +269,10 @@ private:
     if (l.kind == Layout::Kind::Mma) {
       TILEC_REQUIRE(
           l.warpsPerBlock.size() == 2 && isPow2(l.warpsPerBlock[0]) && isPow2(l.warpsPerBlock[1]) &&
-              l.warpsPerBlock[0] * l.warpsPerBlock[1] == k.settings.numWarps && k.warpSize == 32,
+              l.warpsPerBlock[0] * l.warpsPerBlock[1] == k.settings.numWarps &&
+              k.warpSize == (Layout::mfmaSize(l.instr) ? 64 : 32),
           what + ": layout " + l.str() + " does not fit " + std::to_string(k.settings.numWarps) +
-              " warps of 32 lanes");
+              " warps of " + std::to_string(k.warpSize) + " lanes");
       return;
     }
     size_t r = l.order.size();
@@ -796,7 +801,14 @@ private:
       expr(w->value);
       const SharedBuffer &b = k.buffers[w->buffer];
       const Type &v = w->value->type;
-      TILEC_REQUIRE(b.stages == 1, "shared_write to buffer '" + b.name + "' of several stages");
+      TILEC_REQUIRE((b.stages > 1) == (w->stage != nullptr) && (!w->stage || !w->partials),
+                    "shared_write to buffer '" + b.name + "' of " + std::to_string(b.stages) +
+                        (w->stage ? " stage with a stage" : " stages without a stage"));
+      if (w->stage) {
+        expr(w->stage);
+        TILEC_REQUIRE(w->stage->type.isScalar() && isInt(w->stage->type.elem),
+                      "shared_write stage must be a scalar int");
+      }
       TILEC_REQUIRE(v.elem == b.elemType.elem && v.argPair == b.elemType.argPair && !v.pointer,
                     "shared_write of " + v.str() + " to buffer '" + b.name + "' of " +
                         b.elemType.str());
@@ -886,12 +898,16 @@ private:
 
   /// `async`: an AsyncCopy's write, in flight until an AsyncWait (pipeline-dots reads other
   /// stages of the buffer meanwhile, which the emulator checks; a barrier does not land it).
+  /// `stage`: the stage of a two-stage buffer, relative to a variable (ir::StageRef): accesses of
+  /// the stages `v` and `1 - v` do not meet while `v` keeps its value.
   struct Access {
     int64_t lo, hi;
     bool write;
     bool async = false;
+    StageRef stage;
     bool operator<(const Access &o) const {
-      return std::tie(lo, hi, write, async) < std::tie(o.lo, o.hi, o.write, o.async);
+      return std::tie(lo, hi, write, async, stage.var, stage.other) <
+             std::tie(o.lo, o.hi, o.write, o.async, o.stage.var, o.stage.other);
     }
   };
   /// The shared-memory accesses since the last barrier on some path to the current statement.
@@ -901,14 +917,27 @@ private:
     auto &b = k.buffers[buf];
     return {b.offsetBytes, b.offsetBytes + b.sizeBytes};
   }
-  void access(Pending &p, int buf, bool write, bool async = false) {
+  void access(Pending &p, int buf, bool write, bool async = false, StageRef stage = {}) {
     auto [lo, hi] = range(buf);
-    for (auto &a : p)
-      if (!a.async && a.lo < hi && lo < a.hi && (write || a.write))
+    for (auto &a : p) {
+      const bool otherStage =
+          a.stage.var && a.stage.var == stage.var && a.stage.other != stage.other;
+      if (!a.async && !otherStage && a.lo < hi && lo < a.hi && (write || a.write))
         fail(std::string(write ? (a.write ? "write-after-write" : "write-after-read")
                                : "read-after-write") +
              " hazard on shared buffer '" + k.buffers[buf].name + "' without a barrier");
-    p.insert({lo, hi, write, async});
+    }
+    p.insert({lo, hi, write, async, stage});
+  }
+  /// `v` takes a new value: the pending accesses of stages named after it name some stage.
+  static void changes(Pending &p, const VarNode *v) {
+    Pending out;
+    for (Access a : p) {
+      if (a.stage.var == v)
+        a.stage = {};
+      out.insert(a);
+    }
+    p = std::move(out);
   }
   /// After a wait, the copies in flight have landed: plain writes (kept across barriers until then).
   static Pending landed(const Pending &p) {
@@ -929,13 +958,13 @@ private:
   void reads(Pending &p, const Expr &e) {
     if (!e)
       return;
-    std::vector<int> bufs;
+    std::vector<std::pair<int, StageRef>> bufs;
     forEachExpr(Decl::make(std::make_shared<VarNode>(), e), [&](const ExprNode *n) {
       for (int b : sharedBuffersRead(*n))
-        bufs.push_back(b);
+        bufs.emplace_back(b, stageRead(*n));
     });
-    for (int b : bufs)
-      access(p, b, false);
+    for (auto [b, stage] : bufs)
+      access(p, b, false, false, stage);
   }
   static void merge(Pending &into, const Pending &from) { into.insert(from.begin(), from.end()); }
   /// Whether `s` reads or writes shared memory or holds a barrier: the statements that hazards()
@@ -965,6 +994,11 @@ private:
       forEachExpr(s, [&](const ExprNode *n) { r = r || !sharedBuffersRead(*n).empty(); });
       break;
     }
+    // A new value of a variable that names stages changes what the pending accesses name.
+    if (auto d = as<Decl>(s); d && stageVars().count(d->var.get()))
+      r = true;
+    if (auto a = as<Assign>(s); a && stageVars().count(a->var.get()))
+      r = true;
     touches.emplace(s.get(), r);
     return r;
   }
@@ -981,8 +1015,14 @@ private:
       for (auto &c : as<Block>(s)->stmts)
         p = hazards(c, std::move(p));
       return p;
-    case StmtKind::Decl: reads(p, as<Decl>(s)->init); return p;
-    case StmtKind::Assign: reads(p, as<Assign>(s)->value); return p;
+    case StmtKind::Decl:
+      reads(p, as<Decl>(s)->init);
+      changes(p, as<Decl>(s)->var.get());
+      return p;
+    case StmtKind::Assign:
+      reads(p, as<Assign>(s)->value);
+      changes(p, as<Assign>(s)->var.get());
+      return p;
     case StmtKind::Store:
       reads(p, as<Store>(s)->ptr);
       reads(p, as<Store>(s)->value);
@@ -1000,7 +1040,7 @@ private:
     case StmtKind::SharedWrite:
       reads(p, as<SharedWrite>(s)->value);
       current = s;
-      access(p, as<SharedWrite>(s)->buffer, true);
+      access(p, as<SharedWrite>(s)->buffer, true, false, stageRef(as<SharedWrite>(s)->stage));
       return p;
     case StmtKind::If: {
       Pending t = hazards(as<If>(s)->thenS, p);
@@ -1031,6 +1071,30 @@ private:
   bool layoutMode = false;
   Stmt current;
   std::map<const StmtNode *, bool> touches;
+  /// The variables stages are named after (ir::StageRef), found once.
+  const std::set<const VarNode *> &stageVars() {
+    struct Finder : IRVisitor {
+      std::set<const VarNode *> vars;
+      using IRVisitor::visit;
+      void visit(const SharedWrite *n) override {
+        if (const VarNode *v = stageRef(n->stage).var)
+          vars.insert(v);
+        IRVisitor::visit(n);
+      }
+      void visit(const SharedDot *n) override {
+        if (const VarNode *v = stageRef(n->stage).var)
+          vars.insert(v);
+        IRVisitor::visit(n);
+      }
+    };
+    if (!stageVars_) {
+      Finder f;
+      f.visit(k.body);
+      stageVars_ = std::move(f.vars);
+    }
+    return *stageVars_;
+  }
+  std::optional<std::set<const VarNode *>> stageVars_;
   std::map<std::pair<const StmtNode *, Pending>, Pending> loopResults;
   std::vector<std::set<const VarNode *>> scopes;
   std::set<const VarNode *> everDeclared;

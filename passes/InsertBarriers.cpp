@@ -74,11 +74,15 @@ struct Access {
   // values.
   const VarNode *shiftVar = nullptr;
   int64_t shiftStep = 0;
+  // Shared: the stage of a two-stage buffer, relative to a variable (ir::StageRef); the stages
+  // `v` and `1 - v` do not meet while `v` keeps its value (pipeline-dots' double buffering).
+  StageRef stage;
   SourceLoc loc; // global: the statement, for the barrier's comment
   bool operator<(const Access &o) const {
-    return std::tie(global, lo, hi, write, async, params, ptr, shiftVar, shiftStep, loc.file, loc.line,
-                    loc.col) < std::tie(o.global, o.lo, o.hi, o.write, o.async, o.params, o.ptr, o.shiftVar,
-                                        o.shiftStep, o.loc.file, o.loc.line, o.loc.col);
+    return std::tie(global, lo, hi, write, async, params, ptr, shiftVar, shiftStep, stage.var,
+                    stage.other, loc.file, loc.line, loc.col) <
+           std::tie(o.global, o.lo, o.hi, o.write, o.async, o.params, o.ptr, o.shiftVar,
+                    o.shiftStep, o.stage.var, o.stage.other, o.loc.file, o.loc.line, o.loc.col);
   }
 };
 using Pending = std::set<Access>;
@@ -328,8 +332,10 @@ private:
     std::vector<Access> out;
     auto reads = [&](const Expr &e) {
       forEachNode(e, [&](const ExprNode *n) {
-        for (int b : sharedBuffersRead(*n))
+        for (int b : sharedBuffersRead(*n)) {
           out.push_back(rangeOf(b, false));
+          out.back().stage = stageRead(*n);
+        }
         if (n->kind == ExprKind::Load)
           out.push_back(globalAccess(static_cast<const Load *>(n)->ptr, false, s));
       });
@@ -344,8 +350,10 @@ private:
       out.push_back(globalAccess(as<Store>(s)->ptr, true, s));
       break;
     case StmtKind::SharedWrite:
+      reads(as<SharedWrite>(s)->stage);
       reads(as<SharedWrite>(s)->value);
       out.push_back(rangeOf(as<SharedWrite>(s)->buffer, true));
+      out.back().stage = stageRef(as<SharedWrite>(s)->stage);
       break;
     case StmtKind::AsyncCopy: {
       auto *c = as<AsyncCopy>(s);
@@ -481,6 +489,8 @@ private:
       return false;
     if (q.global != a.global)
       return false;
+    if (!a.global && q.stage.var && q.stage.var == a.stage.var && q.stage.other != a.stage.other)
+      return false; // the two stages of a buffer
     if (!a.global)
       return q.lo < a.hi && a.lo < q.hi;
     bool alias = q.params.count(-1) || a.params.count(-1);
@@ -566,6 +576,8 @@ private:
         c.shiftVar = nullptr;
         c.shiftStep = 0;
       }
+      if (c.stage.var == v) // now names some stage
+        c.stage = {};
       out.insert(std::move(c));
     }
     p = std::move(out);

@@ -2,12 +2,13 @@
 // asynchronous copies (cp.async) into a ring of `num_stages` shared buffers, issued
 // num_stages - 1 iterations ahead, so that the global loads of later iterations are in flight
 // while this iteration's product runs (Triton's software pipelining of `tl.dot` loops; step 5 of
-// docs/plan-tensor-cores.md).
+// docs/plan-tensor-cores.md). Without cp.async (HIP) the buffers get two stages written from
+// registers instead: see Pipeliner::doubleBuffer.
 //
 // Runs after: lower-dots (the operands are staged: `shared_write A, a; shared_write B, b;
 // barrier; d = shared_dot(A, B, ...)`), for loops with S >= 2 stages (the kernel's `num_stages =
-// S`, or the loop's own `tl::range<S>`), on CUDA sm_80 and later. Before lower-layout-conversions
-// and allocate-shared (which sizes the S stages).
+// S`, or the loop's own `tl::range<S>`), on CUDA sm_80 and later, and on HIP. Before
+// lower-layout-conversions and allocate-shared (which sizes the stages).
 //
 //   before: for %k = b to e step s {
 //             decl %a = load(%pa, %ma(%k))
@@ -53,15 +54,16 @@
 // prologue advances them), so they must be read by nothing but the copies and their advance.
 //
 // Which loops: not unrolled, a constant positive step; both operands of the dot are variables
-// declared at the top of the body as loads and read by nothing but the staging; each load copies
-// 16 bytes a vector (the aligned variant's vector width; 4 or 8 for tiles too small to give each
-// thread 16), from addresses aligned to that into rows that start aligned to it, with a mask alike
-// over each vector and zero (or nothing) as the masked-off value, and is not replicated across
-// threads. Its pointer and mask read only the loop index, variables the loop does not assign,
-// declarations before it computed element by element from those (computed again for the copied
-// iteration, as `<name>_ahead`), and pointer variables the body advances once per iteration by an
-// invariant amount after the load. No store of the loop may write a parameter the loads read (the
-// copies run ahead of the stores). Any other loop keeps lower-dots' single stage.
+// declared at the top of the body as loads and read by nothing but the staging. With cp.async,
+// each load copies 16 bytes a vector (the aligned variant's vector width; 4 or 8 for tiles too
+// small to give each thread 16), from addresses aligned to that into rows that start aligned to
+// it, with a mask alike over each vector and zero (or nothing) as the masked-off value, and is not
+// replicated across threads (a double buffer takes any load). Its pointer and mask read only the
+// loop index, variables the loop does not assign, declarations before it computed element by
+// element from those (computed again for the copied iteration, as `<name>_ahead`), and pointer
+// variables the body advances once per iteration by an invariant amount after the load. No store of
+// the loop may write a parameter the loads read (the copies run ahead of the stores). Any other
+// loop keeps lower-dots' single stage.
 #include "ir/IRVisitor.h"
 #include "passes/LoweringUtil.h"
 #include "passes/Passes.h"
@@ -113,7 +115,9 @@ bool replicated(const Type &t) {
 
 class Pipeliner : public IRMutator {
 public:
-  explicit Pipeliner(Kernel &k) : k(k), origins(k) {
+  /// `asyncCopies`: the target has cp.async (CUDA sm_80 and later): a ring of copies; else two
+  /// stages written from registers.
+  Pipeliner(Kernel &k, bool asyncCopies) : k(k), asyncCopies(asyncCopies), origins(k) {
     forEachExpr(k.body, [&](const ExprNode *e) {
       if (e->kind == ExprKind::VarRef)
         ++reads[static_cast<const VarRef *>(e)->var.get()];
@@ -172,7 +176,8 @@ private:
     return -1;
   }
 
-  /// The operand staged by the write at `w`, when it can be copied asynchronously.
+  /// The operand staged by the write at `w`, when it can be copied asynchronously (or, without
+  /// asyncCopies, loaded an iteration ahead).
   std::optional<Operand> operand(const std::vector<Stmt> &stmts, size_t w) const {
     auto sw = as<SharedWrite>(stmts[w]);
     auto ref = as<VarRef>(sw->value);
@@ -189,6 +194,11 @@ private:
       const Type &t = ld->type;
       const int64_t bytes = byteSize(t.elem);
       const Layout *l = t.layout.get();
+      if (!asyncCopies) { // any load: it only moves an iteration ahead
+        if (!l || b.stages != 1 || b.shape != t.shape)
+          return std::nullopt;
+        return Operand{i, w, ld, sw->buffer};
+      }
       if (!l || l->kind != Layout::Kind::Blocked || l->order[0] != t.rank() - 1 ||
           !copyable(ld->vec * bytes) || !ld->aligned || replicated(t) || b.stages != 1 ||
           b.shape != t.shape || (b.rowStride * bytes) % (ld->vec * bytes) != 0 ||
@@ -204,8 +214,10 @@ private:
   bool pipeline(const For *f, std::vector<Stmt> &out) {
     auto step = as<IntImm>(f->step);
     const Block *body = as<Block>(f->body);
-    // The loop's own num_stages (tl::range<S>), else the kernel's.
-    const int stages = f->numStages ? f->numStages : k.settings.numStages;
+    // The loop's own num_stages (tl::range<S>), else the kernel's; a double buffer has two.
+    int stages = f->numStages ? f->numStages : k.settings.numStages;
+    if (!asyncCopies && stages > 2)
+      stages = 2;
     if (stages < 2 || f->unroll || !step || step->value <= 0 || !body ||
         f->var->type != f->step->type || f->var->type != f->begin->type ||
         f->var->type != f->end->type)
@@ -375,6 +387,20 @@ private:
         if (auto as_ = as<Assign>(stmts[i]); as_ && advanced.count(as_->var.get()))
           into.push_back(Assign::make(as_->var, as_->value, as_->loc));
     };
+    // The product of this iteration, reading stage `stage` of its buffers.
+    auto product = [&](const Stmt &s, const Expr &stage) -> Stmt {
+      auto withStage = [&](const Expr &e) {
+        auto d = as<SharedDot>(e);
+        return SharedDot::make(d->bufferA, d->bufferB, d->acc, d->precision, d->type, d->loc, stage,
+                               d->transA, d->transB);
+      };
+      if (auto d = as<Decl>(s))
+        return Decl::make(d->var, withStage(d->init), d->loc);
+      auto as_ = as<Assign>(s);
+      return Assign::make(as_->var, withStage(as_->value), as_->loc);
+    };
+    if (!asyncCopies)
+      return doubleBuffer(f, *a, *b, p, needed, before, advances, product, out);
 
     // Prologue: the first S - 1 iterations' copies, one group each, the pointers advanced past
     // them.
@@ -407,15 +433,7 @@ private:
           i == static_cast<size_t>(p) - 1)
         continue;
       if (i == static_cast<size_t>(p)) { // the product reads this iteration's stage
-        auto withStage = [&](const Expr &e) {
-          auto d = as<SharedDot>(e);
-          return SharedDot::make(d->bufferA, d->bufferB, d->acc, d->precision, d->type, d->loc,
-                                 VarRef::make(readStage, loc), d->transA, d->transB);
-        };
-        if (auto d = as<Decl>(stmts[i]))
-          c.push_back(Decl::make(d->var, withStage(d->init), d->loc));
-        else if (auto as_ = as<Assign>(stmts[i]))
-          c.push_back(Assign::make(as_->var, withStage(as_->value), as_->loc));
+        c.push_back(product(stmts[i], VarRef::make(readStage, loc)));
         continue;
       }
       c.push_back(stmts[i]);
@@ -432,7 +450,111 @@ private:
     return true;
   }
 
+  /// Without cp.async: the operands go through two stages of their buffers, written from
+  /// registers. The next iteration's tiles are loaded at the top of an iteration, computed on
+  /// while they arrive, and written at its end into the stage the next iteration reads, so one
+  /// barrier an iteration orders both stages (Triton's AMD pipeliner at num_stages = 2).
+  ///   decl %a_next; decl %b_next
+  ///   if (b < e) prefetch(first) { %a_next = load(%pa, %ma(b)); %b_next = load(...);
+  ///                                shared_write A[0], %a_next; shared_write B[0], %b_next }
+  ///   %pa = %pa + %da; %pb = %pb + %db
+  ///   decl %read_stage = 0
+  ///   for %k = b to e step s {
+  ///     barrier
+  ///     if (%k + s < e) prefetch(next) { %a_next = load(%pa, %ma(%k + s)); %b_next = ... }
+  ///     %acc = shared_dot(A, B, stage=%read_stage, acc=%acc)
+  ///     if (%k + s < e) pipeline(stage) { shared_write A[1 - %read_stage], %a_next; ... }
+  ///     %pa = %pa + %da; %pb = %pb + %db
+  ///     %read_stage = 1 - %read_stage
+  ///   }
+  /// The barrier at the top of iteration k makes the stage written in iteration k - 1 visible
+  /// and ends every thread's reading of the other one (read in iteration k - 1), which this
+  /// iteration then refills.
+  template <class Before, class Advances, class Product>
+  bool doubleBuffer(const For *f, const Operand &a, const Operand &b, long p,
+                    const std::set<size_t> &needed, Before before, Advances advances,
+                    Product product, std::vector<Stmt> &out) {
+    const std::vector<Stmt> &stmts = as<Block>(f->body)->stmts;
+    const SourceLoc loc = f->loc;
+    std::vector<Var> next;
+    for (const Operand *o : {&a, &b}) {
+      const Var &v = as<Decl>(stmts[o->decl])->var;
+      next.push_back(k.newVar(v->name + "_next", v->type, VarKind::Local, v->loc));
+      out.push_back(Decl::make(next.back(), nullptr, v->loc));
+      SharedBuffer &buf = k.buffers[o->buffer];
+      buf.stages = 2;
+      buf.sizeBytes = lowering::bufferBytes(buf);
+    }
+    // The loads of iteration `index` into the `_next` variables (and the staging writes, `then`).
+    auto loads = [&](const Expr &index, Prefetch which, std::vector<Stmt> then) {
+      std::map<const VarNode *, Expr> with{{f->var.get(), index}};
+      std::vector<Stmt> c;
+      for (size_t i : needed) { // in the body's order
+        auto d = as<Decl>(stmts[i]);
+        Var v = k.newVar(d->var->name + "_ahead", d->var->type, VarKind::Local, d->var->loc);
+        c.push_back(Decl::make(v, foldConstants(substitute(d->init, with)), d->loc));
+        with[d->var.get()] = VarRef::make(v, d->loc);
+      }
+      for (size_t n = 0; n < 2; ++n) {
+        const Operand &o = n ? b : a;
+        c.push_back(Assign::make(next[n],
+                                 foldConstants(substitute(as<Decl>(stmts[o.decl])->init, with)),
+                                 stmts[o.decl]->loc));
+      }
+      c.insert(c.end(), then.begin(), then.end());
+      auto branch = std::make_shared<If>();
+      branch->loc = loc;
+      branch->cond = before(index);
+      branch->thenS = Block::make(std::move(c), loc);
+      branch->prefetch = which;
+      return branch;
+    };
+    auto writes = [&](const Expr &stage) {
+      std::vector<Stmt> w;
+      for (size_t n = 0; n < 2; ++n) {
+        const Operand &o = n ? b : a;
+        w.push_back(SharedWrite::makeTile(o.buffer, VarRef::make(next[n], loc), stmts[o.write]->loc,
+                                          stage));
+      }
+      return w;
+    };
+    auto zero = IntImm::make(ScalarType::I32, 0, loc), one = IntImm::make(ScalarType::I32, 1, loc);
+    // Prologue: the first iteration's tiles into stage 0; the pointers advanced past them.
+    out.push_back(loads(f->begin, Prefetch::FirstIteration, writes(zero)));
+    advances(out);
+    Var readStage = k.newVar("read_stage", Type::scalar(ScalarType::I32), VarKind::Local, loc);
+    out.push_back(Decl::make(readStage, zero, loc));
+    const Expr other = Binary::make(BinaryOp::Sub, one, VarRef::make(readStage, loc), loc);
+
+    std::vector<Stmt> c;
+    c.push_back(Barrier::make(loc));
+    const Expr ahead = Binary::make(BinaryOp::Add, VarRef::make(f->var, loc), f->step, loc);
+    c.push_back(loads(ahead, Prefetch::NextIteration, {}));
+    for (size_t i = 0; i < stmts.size(); ++i) {
+      if (i == a.decl || i == b.decl || i == a.write || i == b.write ||
+          i == static_cast<size_t>(p) - 1)
+        continue;
+      if (i == static_cast<size_t>(p)) {
+        c.push_back(product(stmts[i], VarRef::make(readStage, loc)));
+        auto store = std::make_shared<If>();
+        store->loc = loc;
+        store->cond = before(ahead);
+        store->thenS = Block::make(writes(other), loc);
+        store->prefetch = Prefetch::StageNext;
+        c.push_back(store);
+        continue;
+      }
+      c.push_back(stmts[i]);
+    }
+    c.push_back(Assign::make(readStage, other, loc));
+    auto loop = std::make_shared<For>(*f);
+    loop->body = Block::make(std::move(c), as<Block>(f->body)->loc);
+    out.push_back(loop);
+    return true;
+  }
+
   Kernel &k;
+  bool asyncCopies;
   PointerOrigins origins;
   std::map<const VarNode *, int> reads; // how many times the kernel reads each variable
 };
@@ -441,12 +563,15 @@ class PipelineDotsPass : public Pass {
 public:
   const char *name() const override { return "pipeline-dots"; }
   void run(Module &m, PassContext &ctx) override {
-    if (ctx.target.smVersion() < 80)
-      return; // cp.async: sm_80 and later
+    // cp.async: CUDA sm_80 and later; HIP double-buffers from registers (older CUDA keeps the
+    // single stage: nothing measured there).
+    const bool asyncCopies = ctx.target.smVersion() >= 80;
+    if (!asyncCopies && ctx.target.kind != TargetKind::Hip)
+      return;
     for (auto &k : m.kernels) {
       if (!hasStagedLoops(k))
         continue;
-      Pipeliner p(k);
+      Pipeliner p(k, asyncCopies);
       Stmt body = p.mutate(k.body);
       // A declaration that only fed a copied load is read no more.
       if (body != k.body)

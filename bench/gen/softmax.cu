@@ -654,13 +654,10 @@ namespace softmax_looped_f32_1024_4 {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
 // registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
@@ -697,14 +694,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     }
     // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
-      bool bits[X_NEXT_VEC];
+    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+      bool bits[X_VEC];
       TILEC_UNROLL
-      for (int v = 0; v < X_NEXT_VEC; ++v)
+      for (int v = 0; v < X_VEC; ++v)
         bits[v] = cols_next[i + v] < n_cols;
-      tilec::rt::load_vec<X_NEXT_VEC, false>(&x_next[i], in + row * in_row_stride + cols_next[i],
-                                             bits, -INFINITY,
-                                             cols_next[i + X_NEXT_VEC - 1] < n_cols);
+      tilec::rt::load_vec<X_VEC, false>(&x_next[i], in + row * in_row_stride + cols_next[i], bits,
+                                        -INFINITY, cols_next[i + X_VEC - 1] < n_cols);
     }
   }
   // softmax.cpp:34: for (int off = 0; off < n_cols; off += BLOCK) {
@@ -726,15 +722,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       }
       // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
-        bool bits[X_NEXT_VEC_1];
+      for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+        bool bits[X_VEC];
         TILEC_UNROLL
-        for (int v = 0; v < X_NEXT_VEC_1; ++v)
+        for (int v = 0; v < X_VEC; ++v)
           bits[v] = cols_next[i + v] < n_cols;
-        tilec::rt::load_vec<X_NEXT_VEC_1, false>(&x_next[i],
-                                                 in + row * in_row_stride + cols_next[i], bits,
-                                                 -INFINITY,
-                                                 cols_next[i + X_NEXT_VEC_1 - 1] < n_cols);
+        tilec::rt::load_vec<X_VEC, false>(&x_next[i], in + row * in_row_stride + cols_next[i], bits,
+                                          -INFINITY, cols_next[i + X_VEC - 1] < n_cols);
       }
     }
     // softmax.cpp:37: auto new_max = tl::maximum(run_max, x);
@@ -803,11 +797,9 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     }
     // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {
-      tilec::rt::load_vec<X_NEXT_1_VEC, false>(&x_next_1[i],
-                                               in + row * in_row_stride + cols_next[i],
-                                               &mask_next[i], -INFINITY,
-                                               mask_next[i + X_NEXT_1_VEC - 1]);
+    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+      tilec::rt::load_vec<X_VEC, false>(&x_next_1[i], in + row * in_row_stride + cols_next[i],
+                                        &mask_next[i], -INFINITY, mask_next[i + X_VEC - 1]);
     }
   }
   // softmax.cpp:45: for (int off = 0; off < n_cols; off += BLOCK) {
@@ -835,10 +827,9 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       }
       // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {
-        tilec::rt::load_vec<X_NEXT_1_VEC_1, false>(
-            &x_next_1[i], in + row * in_row_stride + cols_next[i], &mask_next[i], -INFINITY,
-            mask_next[i + X_NEXT_1_VEC_1 - 1]);
+      for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+        tilec::rt::load_vec<X_VEC, false>(&x_next_1[i], in + row * in_row_stride + cols_next[i],
+                                          &mask_next[i], -INFINITY, mask_next[i + X_VEC - 1]);
       }
     }
     // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
@@ -873,13 +864,10 @@ namespace aligned {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
 // registers: about 24 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
@@ -916,9 +904,9 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     }
     // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
-      tilec::rt::load_vec_if<X_NEXT_VEC, true>(&x_next[i], in + row * in_row_stride + cols_next[i],
-                                               cols_next[i] < n_cols, -INFINITY);
+    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+      tilec::rt::load_vec_if<X_VEC, true>(&x_next[i], in + row * in_row_stride + cols_next[i],
+                                          cols_next[i] < n_cols, -INFINITY);
     }
   }
   // softmax.cpp:34: for (int off = 0; off < n_cols; off += BLOCK) {
@@ -940,9 +928,9 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       }
       // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<X_NEXT_VEC_1, true>(
-            &x_next[i], in + row * in_row_stride + cols_next[i], cols_next[i] < n_cols, -INFINITY);
+      for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+        tilec::rt::load_vec_if<X_VEC, true>(&x_next[i], in + row * in_row_stride + cols_next[i],
+                                            cols_next[i] < n_cols, -INFINITY);
       }
     }
     // softmax.cpp:37: auto new_max = tl::maximum(run_max, x);
@@ -1011,10 +999,9 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     }
     // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {
-      tilec::rt::load_vec_if<X_NEXT_1_VEC, true>(&x_next_1[i],
-                                                 in + row * in_row_stride + cols_next[i],
-                                                 mask_next[i], -INFINITY);
+    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+      tilec::rt::load_vec_if<X_VEC, true>(&x_next_1[i], in + row * in_row_stride + cols_next[i],
+                                          mask_next[i], -INFINITY);
     }
   }
   // softmax.cpp:45: for (int off = 0; off < n_cols; off += BLOCK) {
@@ -1042,9 +1029,9 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       }
       // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {
-        tilec::rt::load_vec_if<X_NEXT_1_VEC_1, true>(
-            &x_next_1[i], in + row * in_row_stride + cols_next[i], mask_next[i], -INFINITY);
+      for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+        tilec::rt::load_vec_if<X_VEC, true>(&x_next_1[i], in + row * in_row_stride + cols_next[i],
+                                            mask_next[i], -INFINITY);
       }
     }
     // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
@@ -3746,17 +3733,14 @@ namespace softmax_looped_f32_4096_8 {
 constexpr int BLOCK = 4096;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_CHUNK = 2 * X_NEXT_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
-constexpr int X_NEXT_CHUNK_1 = 2 * X_NEXT_VEC_1;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
-constexpr int X_NEXT_1_CHUNK = 2 * X_NEXT_1_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
-constexpr int X_NEXT_1_CHUNK_1 = 2 * X_NEXT_1_VEC_1;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_CHUNK = 2 * X_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_CHUNK_1 = 2 * X_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_CHUNK_2 = 2 * X_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_CHUNK_3 = 2 * X_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
 // tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
-using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 // registers: about 48 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
@@ -3787,23 +3771,22 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   if (0 < n_cols) {
     int cols_next[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_CHUNK) {  // 2 vectors of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_CHUNK) {  // 2 vectors of each access at a time (all at once: about 48 registers)
       // softmax.cpp:35: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_CHUNK; ++k) {
+      for (int k = 0; k < X_CHUNK; ++k) {
         cols_next[i + k] = L0::coord0(i + k);
       }
       // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_CHUNK; k += X_NEXT_VEC) {
-        bool bits[X_NEXT_VEC];
+      for (int k = 0; k < X_CHUNK; k += X_VEC) {
+        bool bits[X_VEC];
         TILEC_UNROLL
-        for (int v = 0; v < X_NEXT_VEC; ++v)
+        for (int v = 0; v < X_VEC; ++v)
           bits[v] = cols_next[i + k + v] < n_cols;
-        tilec::rt::load_vec<X_NEXT_VEC, false>(&x_next[i + k],
-                                               in + row * in_row_stride + cols_next[i + k], bits,
-                                               -INFINITY,
-                                               cols_next[i + k + X_NEXT_VEC - 1] < n_cols);
+        tilec::rt::load_vec<X_VEC, false>(&x_next[i + k],
+                                          in + row * in_row_stride + cols_next[i + k], bits,
+                                          -INFINITY, cols_next[i + k + X_VEC - 1] < n_cols);
       }
     }
   }
@@ -3820,22 +3803,22 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     if (off + BLOCK < n_cols) {
       int cols_next[L0::ELEMS];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_CHUNK_1) {  // 2 vectors of each access at a time (all at once: about 48 registers)
+      for (int i = 0; i < L0::ELEMS; i += X_CHUNK_1) {  // 2 vectors of each access at a time (all at once: about 48 registers)
         // softmax.cpp:35: auto cols = off + tl::arange<0, BLOCK>();
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_CHUNK_1; ++k) {
+        for (int k = 0; k < X_CHUNK_1; ++k) {
           cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
         }
         // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_CHUNK_1; k += X_NEXT_VEC_1) {
-          bool bits[X_NEXT_VEC_1];
+        for (int k = 0; k < X_CHUNK_1; k += X_VEC) {
+          bool bits[X_VEC];
           TILEC_UNROLL
-          for (int v = 0; v < X_NEXT_VEC_1; ++v)
+          for (int v = 0; v < X_VEC; ++v)
             bits[v] = cols_next[i + k + v] < n_cols;
-          tilec::rt::load_vec<X_NEXT_VEC_1, false>(
-              &x_next[i + k], in + row * in_row_stride + cols_next[i + k], bits, -INFINITY,
-              cols_next[i + k + X_NEXT_VEC_1 - 1] < n_cols);
+          tilec::rt::load_vec<X_VEC, false>(&x_next[i + k],
+                                            in + row * in_row_stride + cols_next[i + k], bits,
+                                            -INFINITY, cols_next[i + k + X_VEC - 1] < n_cols);
         }
       }
     }
@@ -3894,24 +3877,24 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     int cols_next[L0::ELEMS];
     bool mask_next[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_CHUNK) {  // 2 vectors of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_CHUNK_2) {  // 2 vectors of each access at a time (all at once: about 48 registers)
       // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_1_CHUNK; ++k) {
+      for (int k = 0; k < X_CHUNK_2; ++k) {
         cols_next[i + k] = L0::coord0(i + k);
       }
       // softmax.cpp:47: auto mask = cols < n_cols;
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_1_CHUNK; ++k) {
+      for (int k = 0; k < X_CHUNK_2; ++k) {
         mask_next[i + k] = cols_next[i + k] < n_cols;
       }
       // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_1_CHUNK; k += X_NEXT_1_VEC) {
-        tilec::rt::load_vec<X_NEXT_1_VEC, false>(&x_next_1[i + k],
-                                                 in + row * in_row_stride + cols_next[i + k],
-                                                 &mask_next[i + k], -INFINITY,
-                                                 mask_next[i + k + X_NEXT_1_VEC - 1]);
+      for (int k = 0; k < X_CHUNK_2; k += X_VEC) {
+        tilec::rt::load_vec<X_VEC, false>(&x_next_1[i + k],
+                                          in + row * in_row_stride + cols_next[i + k],
+                                          &mask_next[i + k], -INFINITY,
+                                          mask_next[i + k + X_VEC - 1]);
       }
     }
   }
@@ -3929,23 +3912,24 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       int cols_next[L0::ELEMS];
       bool mask_next[L0::ELEMS];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_CHUNK_1) {  // 2 vectors of each access at a time (all at once: about 48 registers)
+      for (int i = 0; i < L0::ELEMS; i += X_CHUNK_3) {  // 2 vectors of each access at a time (all at once: about 48 registers)
         // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_1_CHUNK_1; ++k) {
+        for (int k = 0; k < X_CHUNK_3; ++k) {
           cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
         }
         // softmax.cpp:47: auto mask = cols < n_cols;
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_1_CHUNK_1; ++k) {
+        for (int k = 0; k < X_CHUNK_3; ++k) {
           mask_next[i + k] = cols_next[i + k] < n_cols;
         }
         // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_1_CHUNK_1; k += X_NEXT_1_VEC_1) {
-          tilec::rt::load_vec<X_NEXT_1_VEC_1, false>(
-              &x_next_1[i + k], in + row * in_row_stride + cols_next[i + k], &mask_next[i + k],
-              -INFINITY, mask_next[i + k + X_NEXT_1_VEC_1 - 1]);
+        for (int k = 0; k < X_CHUNK_3; k += X_VEC) {
+          tilec::rt::load_vec<X_VEC, false>(&x_next_1[i + k],
+                                            in + row * in_row_stride + cols_next[i + k],
+                                            &mask_next[i + k], -INFINITY,
+                                            mask_next[i + k + X_VEC - 1]);
         }
       }
     }
@@ -3983,17 +3967,14 @@ namespace aligned {
 constexpr int BLOCK = 4096;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_CHUNK = 2 * X_NEXT_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
-constexpr int X_NEXT_CHUNK_1 = 2 * X_NEXT_VEC_1;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
-constexpr int X_NEXT_1_CHUNK = 2 * X_NEXT_1_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
-constexpr int X_NEXT_1_CHUNK_1 = 2 * X_NEXT_1_VEC_1;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_CHUNK = 2 * X_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_CHUNK_1 = 2 * X_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_CHUNK_2 = 2 * X_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
+constexpr int X_CHUNK_3 = 2 * X_VEC;  // streamed run: 2 vectors a chunk, 32 bytes of loads in flight
 // tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
-using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 // registers: about 48 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
@@ -4024,18 +4005,18 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   if (0 < n_cols) {
     int cols_next[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_CHUNK) {  // 2 vectors of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_CHUNK) {  // 2 vectors of each access at a time (all at once: about 48 registers)
       // softmax.cpp:35: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_CHUNK; ++k) {
+      for (int k = 0; k < X_CHUNK; ++k) {
         cols_next[i + k] = L0::coord0(i + k);
       }
       // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_CHUNK; k += X_NEXT_VEC) {
-        tilec::rt::load_vec_if<X_NEXT_VEC, true>(&x_next[i + k],
-                                                 in + row * in_row_stride + cols_next[i + k],
-                                                 cols_next[i + k] < n_cols, -INFINITY);
+      for (int k = 0; k < X_CHUNK; k += X_VEC) {
+        tilec::rt::load_vec_if<X_VEC, true>(&x_next[i + k],
+                                            in + row * in_row_stride + cols_next[i + k],
+                                            cols_next[i + k] < n_cols, -INFINITY);
       }
     }
   }
@@ -4052,18 +4033,18 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     if (off + BLOCK < n_cols) {
       int cols_next[L0::ELEMS];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_CHUNK_1) {  // 2 vectors of each access at a time (all at once: about 48 registers)
+      for (int i = 0; i < L0::ELEMS; i += X_CHUNK_1) {  // 2 vectors of each access at a time (all at once: about 48 registers)
         // softmax.cpp:35: auto cols = off + tl::arange<0, BLOCK>();
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_CHUNK_1; ++k) {
+        for (int k = 0; k < X_CHUNK_1; ++k) {
           cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
         }
         // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_CHUNK_1; k += X_NEXT_VEC_1) {
-          tilec::rt::load_vec_if<X_NEXT_VEC_1, true>(
-              &x_next[i + k], in + row * in_row_stride + cols_next[i + k],
-              cols_next[i + k] < n_cols, -INFINITY);
+        for (int k = 0; k < X_CHUNK_1; k += X_VEC) {
+          tilec::rt::load_vec_if<X_VEC, true>(&x_next[i + k],
+                                              in + row * in_row_stride + cols_next[i + k],
+                                              cols_next[i + k] < n_cols, -INFINITY);
         }
       }
     }
@@ -4122,23 +4103,23 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     int cols_next[L0::ELEMS];
     bool mask_next[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_CHUNK) {  // 2 vectors of each access at a time (all at once: about 48 registers)
+    for (int i = 0; i < L0::ELEMS; i += X_CHUNK_2) {  // 2 vectors of each access at a time (all at once: about 48 registers)
       // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_1_CHUNK; ++k) {
+      for (int k = 0; k < X_CHUNK_2; ++k) {
         cols_next[i + k] = L0::coord0(i + k);
       }
       // softmax.cpp:47: auto mask = cols < n_cols;
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_1_CHUNK; ++k) {
+      for (int k = 0; k < X_CHUNK_2; ++k) {
         mask_next[i + k] = cols_next[i + k] < n_cols;
       }
       // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
       TILEC_UNROLL
-      for (int k = 0; k < X_NEXT_1_CHUNK; k += X_NEXT_1_VEC) {
-        tilec::rt::load_vec_if<X_NEXT_1_VEC, true>(
-            &x_next_1[i + k], in + row * in_row_stride + cols_next[i + k], mask_next[i + k],
-            -INFINITY);
+      for (int k = 0; k < X_CHUNK_2; k += X_VEC) {
+        tilec::rt::load_vec_if<X_VEC, true>(&x_next_1[i + k],
+                                            in + row * in_row_stride + cols_next[i + k],
+                                            mask_next[i + k], -INFINITY);
       }
     }
   }
@@ -4156,23 +4137,23 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       int cols_next[L0::ELEMS];
       bool mask_next[L0::ELEMS];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_CHUNK_1) {  // 2 vectors of each access at a time (all at once: about 48 registers)
+      for (int i = 0; i < L0::ELEMS; i += X_CHUNK_3) {  // 2 vectors of each access at a time (all at once: about 48 registers)
         // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_1_CHUNK_1; ++k) {
+        for (int k = 0; k < X_CHUNK_3; ++k) {
           cols_next[i + k] = off + BLOCK + L0::coord0(i + k);
         }
         // softmax.cpp:47: auto mask = cols < n_cols;
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_1_CHUNK_1; ++k) {
+        for (int k = 0; k < X_CHUNK_3; ++k) {
           mask_next[i + k] = cols_next[i + k] < n_cols;
         }
         // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
         TILEC_UNROLL
-        for (int k = 0; k < X_NEXT_1_CHUNK_1; k += X_NEXT_1_VEC_1) {
-          tilec::rt::load_vec_if<X_NEXT_1_VEC_1, true>(
-              &x_next_1[i + k], in + row * in_row_stride + cols_next[i + k], mask_next[i + k],
-              -INFINITY);
+        for (int k = 0; k < X_CHUNK_3; k += X_VEC) {
+          tilec::rt::load_vec_if<X_VEC, true>(&x_next_1[i + k],
+                                              in + row * in_row_stride + cols_next[i + k],
+                                              mask_next[i + k], -INFINITY);
         }
       }
     }

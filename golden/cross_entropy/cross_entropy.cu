@@ -7,12 +7,10 @@ namespace cross_entropy_fwd_f32_1024_4 {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int X_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 // registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
@@ -46,13 +44,13 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     }
     // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
-      bool bits[X_NEXT_VEC];
+    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+      bool bits[X_VEC];
       TILEC_UNROLL
-      for (int v = 0; v < X_NEXT_VEC; ++v)
+      for (int v = 0; v < X_VEC; ++v)
         bits[v] = cols_next[i + v] < V;
-      tilec::rt::load_vec<X_NEXT_VEC, false>(&x_next[i], x_row + cols_next[i], bits, -INFINITY,
-                                             cols_next[i + X_NEXT_VEC - 1] < V);
+      tilec::rt::load_vec<X_VEC, false>(&x_next[i], x_row + cols_next[i], bits, -INFINITY,
+                                        cols_next[i + X_VEC - 1] < V);
     }
   }
   // cross_entropy.cpp:28: for (int off = 0; off < V; off += BLOCK) {
@@ -74,13 +72,13 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
       }
       // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
-        bool bits[X_NEXT_VEC_1];
+      for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+        bool bits[X_VEC];
         TILEC_UNROLL
-        for (int v = 0; v < X_NEXT_VEC_1; ++v)
+        for (int v = 0; v < X_VEC; ++v)
           bits[v] = cols_next[i + v] < V;
-        tilec::rt::load_vec<X_NEXT_VEC_1, false>(&x_next[i], x_row + cols_next[i], bits, -INFINITY,
-                                                 cols_next[i + X_NEXT_VEC_1 - 1] < V);
+        tilec::rt::load_vec<X_VEC, false>(&x_next[i], x_row + cols_next[i], bits, -INFINITY,
+                                          cols_next[i + X_VEC - 1] < V);
       }
     }
     // cross_entropy.cpp:31: float m_new = tl::maximum(m, tl::max(x));
@@ -158,12 +156,10 @@ namespace aligned {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int X_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 // registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
@@ -197,9 +193,9 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     }
     // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
-      tilec::rt::load_vec_if<X_NEXT_VEC, true>(&x_next[i], x_row + cols_next[i], cols_next[i] < V,
-                                               -INFINITY);
+    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+      tilec::rt::load_vec_if<X_VEC, true>(&x_next[i], x_row + cols_next[i], cols_next[i] < V,
+                                          -INFINITY);
     }
   }
   // cross_entropy.cpp:28: for (int off = 0; off < V; off += BLOCK) {
@@ -221,9 +217,9 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
       }
       // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<X_NEXT_VEC_1, true>(
-            &x_next[i], x_row + cols_next[i], cols_next[i] < V, -INFINITY);
+      for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+        tilec::rt::load_vec_if<X_VEC, true>(&x_next[i], x_row + cols_next[i], cols_next[i] < V,
+                                            -INFINITY);
       }
     }
     // cross_entropy.cpp:31: float m_new = tl::maximum(m, tl::max(x));
@@ -330,12 +326,10 @@ namespace cross_entropy_fwd_bf16_1024_4 {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 // registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
@@ -370,14 +364,14 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     }
     // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_VEC];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
       TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_VEC; ++v)
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
         bits[v] = cols_next[i + v] < V;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC, false>(
-          &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_bf16(-INFINITY),
-          cols_next[i + X_ROW_LOAD_NEXT_VEC - 1] < V);
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load_next[i], x_row + cols_next[i], bits,
+                                                 tilec::rt::to_bf16(-INFINITY),
+                                                 cols_next[i + X_ROW_LOAD_VEC - 1] < V);
     }
   }
   // cross_entropy.cpp:28: for (int off = 0; off < V; off += BLOCK) {
@@ -399,14 +393,14 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
       }
       // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_VEC_1];
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        bool bits[X_ROW_LOAD_VEC];
         TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_VEC_1; ++v)
+        for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
           bits[v] = cols_next[i + v] < V;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC_1, false>(
+        tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
             &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_bf16(-INFINITY),
-            cols_next[i + X_ROW_LOAD_NEXT_VEC_1 - 1] < V);
+            cols_next[i + X_ROW_LOAD_VEC - 1] < V);
       }
     }
     float x[L0::ELEMS];
@@ -463,10 +457,10 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     // cross_entropy.cpp:40: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __nv_bfloat16 x_row_load_1[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_1_VEC) {
-      tilec::rt::load_vec<X_ROW_LOAD_1_VEC, false>(
-          &x_row_load_1[i], x_row + cols[i], &mask[i], tilec::rt::to_bf16(0.0f),
-          mask[i + X_ROW_LOAD_1_VEC - 1]);
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load_1[i], x_row + cols[i], &mask[i],
+                                                 tilec::rt::to_bf16(0.0f),
+                                                 mask[i + X_ROW_LOAD_VEC - 1]);
     }
     float x[L0::ELEMS];
     TILEC_UNROLL
@@ -499,12 +493,10 @@ namespace aligned {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int X_ROW_LOAD_1_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int X_ROW_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 // registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
@@ -539,8 +531,8 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     }
     // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC, true>(
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
           &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < V,
           tilec::rt::to_bf16(-INFINITY));
     }
@@ -564,8 +556,8 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
       }
       // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC_1, true>(
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
             &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < V,
             tilec::rt::to_bf16(-INFINITY));
       }
@@ -624,8 +616,8 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     // cross_entropy.cpp:40: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __nv_bfloat16 x_row_load_1[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_1_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_1_VEC, true>(
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
           &x_row_load_1[i], x_row + cols[i], mask[i], tilec::rt::to_bf16(0.0f));
     }
     float x[L0::ELEMS];

@@ -7,12 +7,10 @@ namespace cross_entropy_fwd_f32_1024_4 {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int X_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
-using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 // registers: about 4 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
@@ -46,13 +44,13 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     }
     // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
-      bool bits[X_NEXT_VEC];
+    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+      bool bits[X_VEC];
       TILEC_UNROLL
-      for (int v = 0; v < X_NEXT_VEC; ++v)
+      for (int v = 0; v < X_VEC; ++v)
         bits[v] = cols_next[i + v] < V;
-      tilec::rt::load_vec<X_NEXT_VEC, false>(&x_next[i], x_row + cols_next[i], bits, -INFINITY,
-                                             cols_next[i + X_NEXT_VEC - 1] < V);
+      tilec::rt::load_vec<X_VEC, false>(&x_next[i], x_row + cols_next[i], bits, -INFINITY,
+                                        cols_next[i + X_VEC - 1] < V);
     }
   }
   // cross_entropy.cpp:28: for (int off = 0; off < V; off += BLOCK) {
@@ -74,13 +72,13 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
       }
       // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
-        bool bits[X_NEXT_VEC_1];
+      for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+        bool bits[X_VEC];
         TILEC_UNROLL
-        for (int v = 0; v < X_NEXT_VEC_1; ++v)
+        for (int v = 0; v < X_VEC; ++v)
           bits[v] = cols_next[i + v] < V;
-        tilec::rt::load_vec<X_NEXT_VEC_1, false>(&x_next[i], x_row + cols_next[i], bits, -INFINITY,
-                                                 cols_next[i + X_NEXT_VEC_1 - 1] < V);
+        tilec::rt::load_vec<X_VEC, false>(&x_next[i], x_row + cols_next[i], bits, -INFINITY,
+                                          cols_next[i + X_VEC - 1] < V);
       }
     }
     // cross_entropy.cpp:31: float m_new = tl::maximum(m, tl::max(x));
@@ -158,12 +156,10 @@ namespace aligned {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int X_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
-using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 // registers: about 4 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
@@ -197,9 +193,9 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     }
     // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
-      tilec::rt::load_vec_if<X_NEXT_VEC, true>(&x_next[i], x_row + cols_next[i], cols_next[i] < V,
-                                               -INFINITY);
+    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+      tilec::rt::load_vec_if<X_VEC, true>(&x_next[i], x_row + cols_next[i], cols_next[i] < V,
+                                          -INFINITY);
     }
   }
   // cross_entropy.cpp:28: for (int off = 0; off < V; off += BLOCK) {
@@ -221,9 +217,9 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
       }
       // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<X_NEXT_VEC_1, true>(
-            &x_next[i], x_row + cols_next[i], cols_next[i] < V, -INFINITY);
+      for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+        tilec::rt::load_vec_if<X_VEC, true>(&x_next[i], x_row + cols_next[i], cols_next[i] < V,
+                                            -INFINITY);
       }
     }
     // cross_entropy.cpp:31: float m_new = tl::maximum(m, tl::max(x));
@@ -331,12 +327,10 @@ namespace cross_entropy_fwd_bf16_1024_4 {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_1_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int X_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 // registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
@@ -371,14 +365,14 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     }
     // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_VEC];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
       TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_VEC; ++v)
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
         bits[v] = cols_next[i + v] < V;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC, false>(
-          &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_bf16(-INFINITY),
-          cols_next[i + X_ROW_LOAD_NEXT_VEC - 1] < V);
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load_next[i], x_row + cols_next[i], bits,
+                                                 tilec::rt::to_bf16(-INFINITY),
+                                                 cols_next[i + X_ROW_LOAD_VEC - 1] < V);
     }
   }
   // cross_entropy.cpp:28: for (int off = 0; off < V; off += BLOCK) {
@@ -400,14 +394,14 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
       }
       // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_VEC_1];
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        bool bits[X_ROW_LOAD_VEC];
         TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_VEC_1; ++v)
+        for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
           bits[v] = cols_next[i + v] < V;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC_1, false>(
+        tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
             &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_bf16(-INFINITY),
-            cols_next[i + X_ROW_LOAD_NEXT_VEC_1 - 1] < V);
+            cols_next[i + X_ROW_LOAD_VEC - 1] < V);
       }
     }
     float x[L0::ELEMS];
@@ -464,10 +458,10 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     // cross_entropy.cpp:40: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     hip_bfloat16 x_row_load_1[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_1_VEC) {
-      tilec::rt::load_vec<X_ROW_LOAD_1_VEC, false>(
-          &x_row_load_1[i], x_row + cols[i], &mask[i], tilec::rt::to_bf16(0.0f),
-          mask[i + X_ROW_LOAD_1_VEC - 1]);
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load_1[i], x_row + cols[i], &mask[i],
+                                                 tilec::rt::to_bf16(0.0f),
+                                                 mask[i + X_ROW_LOAD_VEC - 1]);
     }
     float x[L0::ELEMS];
     TILEC_UNROLL
@@ -500,12 +494,10 @@ namespace aligned {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_1_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int X_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 // registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
@@ -540,8 +532,8 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     }
     // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC, true>(
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
           &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < V,
           tilec::rt::to_bf16(-INFINITY));
     }
@@ -565,8 +557,8 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
       }
       // cross_entropy.cpp:30: auto x = tl::cast<float>(tl::load(x_row + cols, cols < V, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC_1, true>(
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
             &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < V,
             tilec::rt::to_bf16(-INFINITY));
       }
@@ -625,8 +617,8 @@ __global__ void __launch_bounds__(NUM_THREADS) cross_entropy_fwd(
     // cross_entropy.cpp:40: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     hip_bfloat16 x_row_load_1[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_1_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_1_VEC, true>(
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
           &x_row_load_1[i], x_row + cols[i], mask[i], tilec::rt::to_bf16(0.0f));
     }
     float x[L0::ELEMS];

@@ -12,9 +12,18 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int BV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread
-using L0 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+// av_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 8, 2, 4>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of MFMA 16x16x16, 2x2 wavefronts, each 16x16 of every 32x32; 4x1
+// elements per thread
+using L0 = tilec::rt::MfmaAcc<16, 2, 2, 32, 32>;
 // tile 1x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread, replicated
 using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 32>;
@@ -39,33 +48,37 @@ using L7 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
-// tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
-// thread, replicated
-using L9 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
-// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
 // tile 32x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread
-using L11 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
-// tile 16x1: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
-// thread, replicated
-using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>;
-// tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
-// thread
-using L13 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L9 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
 // tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread
-using L14 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 32>;
-constexpr int SMEM_BYTES = 2176;  // shared memory per block
+using L10 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 32>;
+// tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread, replicated
+using L11 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L12 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 16x1: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L13 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>;
+// tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L14 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L15 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
 // registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     const __half *a, const __half *b, float *c, int M, int N, int K, int lda, int ldb, int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *av_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
+  __half (*av_smem)[32 * 16] = reinterpret_cast<__half (*)[32 * 16]>(smem + 0);  // 2 stages
+  __half (*bv_smem)[16 * 32] = reinterpret_cast<__half (*)[16 * 32]>(smem + 2048);  // 2 stages
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
   // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // dot.cpp:21: int num_n = tl::cdiv(N, BN);
@@ -117,110 +130,222 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
-  TILEC_NO_UNROLL
-  for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+  __half av_next[L9::ELEMS0][L9::ELEMS1];
+  // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+  __half bv_next[L10::ELEMS0][L10::ELEMS1];
+  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
+  if (0 < K) {
     // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka[L9::ELEMS0][L9::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        ka[i][j] = k0 + L10::coord0(j);
-      }
-    }
-    // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L11::ELEMS0][L11::ELEMS1];
+    int ka_ahead[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
-        bool bits[AV_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < AV_VEC; ++v)
-          bits[v] = rm[i][0] < M && ka[0][j + v] < K;
-        tilec::rt::load_vec<AV_VEC, false>(&av[i][j], a + rm[i][0] * lda + ka[0][j], bits,
-                                           tilec::rt::to_f16(0.0f),
-                                           rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
+      for (int j = 0; j < L11::ELEMS1; ++j) {
+        ka_ahead[i][j] = L12::coord0(j);
       }
     }
     // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb[L12::ELEMS0][L12::ELEMS1];
+    int kb_ahead[L13::ELEMS0][L13::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L12::ELEMS0; ++i) {
+    for (int i = 0; i < L13::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; ++j) {
-        kb[i][j] = k0 + L13::coord0(i);
+      for (int j = 0; j < L13::ELEMS1; ++j) {
+        kb_ahead[i][j] = L14::coord0(i);
+      }
+    }
+    // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        bool bits[AV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < AV_VEC; ++v)
+          bits[v] = rm[i][0] < M && ka_ahead[0][j + v] < K;
+        tilec::rt::load_vec<AV_VEC, false>(&av_next[i][j], a + rm[i][0] * lda + ka_ahead[0][j],
+                                           bits, tilec::rt::to_f16(0.0f),
+                                           rm[i][0] < M && ka_ahead[0][j + AV_VEC - 1] < K);
       }
     }
     // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L14::ELEMS0; ++i) {
+    for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+      for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
         bool bits[BV_VEC];
         TILEC_UNROLL
         for (int v = 0; v < BV_VEC; ++v)
-          bits[v] = kb[i][0] < K && rn[0][j + v] < N;
-        tilec::rt::load_vec<BV_VEC, false>(&bv[i][j], b + kb[i][0] * ldb + rn[0][j], bits,
-                                           tilec::rt::to_f16(0.0f),
-                                           kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
+          bits[v] = kb_ahead[i][0] < K && rn[0][j + v] < N;
+        tilec::rt::load_vec<BV_VEC, false>(&bv_next[i][j], b + kb_ahead[i][0] * ldb + rn[0][j],
+                                           bits, tilec::rt::to_f16(0.0f),
+                                           kb_ahead[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
     // dot.cpp:32: acc = tl::dot(av, bv, acc);
-    __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 18 + L11::coord1(j)],
-                                           &av[i][j]);
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &av_smem[0][AV_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))], &av_next[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L14::ELEMS0; ++i) {
+    for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
-        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
-                                           &bv[i][j]);
-      }
-    }
-    __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
-    // at its columns
-    TILEC_UNROLL
-    for (int kk = 0; kk < BK; ++kk) {
-      float av_smem_k[L0::ELEMS0];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        av_smem_k[i] = tilec::rt::to_float(av_smem[L0::coord0(i) * 18 + kk]);
-      }
-      float bv_smem_k[L0::ELEMS1];
-      TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        bv_smem_k[j] = tilec::rt::to_float(bv_smem[kk * 32 + L0::coord1(j)]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = acc[i][j] + av_smem_k[i] * bv_smem_k[j];
-        }
+      for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[0][BV_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))], &bv_next[i][j]);
       }
     }
   }
+  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
+  int read_stage = 0;
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    __syncthreads();
+    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
+    if (k0 + BK < K) {
+      // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_ahead[L11::ELEMS0][L11::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L11::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L11::ELEMS1; ++j) {
+          ka_ahead[i][j] = k0 + BK + L12::coord0(j);
+        }
+      }
+      // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      int kb_ahead[L13::ELEMS0][L13::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L13::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L13::ELEMS1; ++j) {
+          kb_ahead[i][j] = k0 + BK + L14::coord0(i);
+        }
+      }
+      // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L9::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+          bool bits[AV_VEC];
+          TILEC_UNROLL
+          for (int v = 0; v < AV_VEC; ++v)
+            bits[v] = rm[i][0] < M && ka_ahead[0][j + v] < K;
+          tilec::rt::load_vec<AV_VEC, false>(&av_next[i][j], a + rm[i][0] * lda + ka_ahead[0][j],
+                                             bits, tilec::rt::to_f16(0.0f),
+                                             rm[i][0] < M && ka_ahead[0][j + AV_VEC - 1] < K);
+        }
+      }
+      // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L10::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+          bool bits[BV_VEC];
+          TILEC_UNROLL
+          for (int v = 0; v < BV_VEC; ++v)
+            bits[v] = kb_ahead[i][0] < K && rn[0][j + v] < N;
+          tilec::rt::load_vec<BV_VEC, false>(&bv_next[i][j], b + kb_ahead[i][0] * ldb + rn[0][j],
+                                             bits, tilec::rt::to_f16(0.0f),
+                                             kb_ahead[i][0] < K && rn[0][j + BV_VEC - 1] < N);
+        }
+      }
+    }
+    // dot.cpp:32: acc = tl::dot(av, bv, acc);
+    // MFMA 16x16x16, k by 16: each wavefront reads its fragments of av_smem[read_stage] (four
+    // consecutive k of a row in one read) and bv_smem[read_stage] (four k down a column) and adds
+    // their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BK; kk += 16) {
+      uint32_t av_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::read_fragment(
+            av_smem_frag[i],
+            &av_smem[read_stage][AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
+      }
+      uint32_t bv_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            bv_smem_frag[j],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row() + 1, L0::b_col(j))],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row() + 2, L0::b_col(j))],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row() + 3, L0::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          float c_frag[L0::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) c_frag[e] = acc[L0::ACC * i + e][j];
+          tilec::rt::mfma_16x16x16_f16(c_frag, av_smem_frag[i], bv_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) acc[L0::ACC * i + e][j] = c_frag[e];
+        }
+      }
+    }
+    // double buffering: the next iteration's tiles, loaded above, into the stage of av_smem and
+    // bv_smem it reads (the other one)
+    if (k0 + BK < K) {
+      // dot.cpp:32: acc = tl::dot(av, bv, acc);
+      TILEC_UNROLL
+      for (int i = 0; i < L9::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+          tilec::rt::store_vec<AV_VEC, true>(
+              &av_smem[1 - read_stage][AV_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))],
+              &av_next[i][j]);
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L10::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+          tilec::rt::store_vec<BV_VEC, true>(
+              &bv_smem[1 - read_stage][BV_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))],
+              &bv_next[i][j]);
+        }
+      }
+    }
+    // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
+    read_stage = 1 - read_stage;
+  }
   // dot.cpp:34: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L15::ELEMS0][L15::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L15::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L15::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L15::coord0(i), L15::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L15::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L15::ELEMS1; j += C_STORE_VEC) {
       bool bits[C_STORE_VEC];
       TILEC_UNROLL
       for (int v = 0; v < C_STORE_VEC; ++v)
         bits[v] = rm_store[i][0] < M && rn_store[0][j + v] < N;
       tilec::rt::store_vec<C_STORE_VEC, false>(
-          c + rm_store[i][0] * ldc + rn_store[0][j], &acc[i][j], bits,
+          c + rm_store[i][0] * ldc + rn_store[0][j], &store_cvt[i][j], bits,
           rm_store[i][0] < M && rn_store[0][j + C_STORE_VEC - 1] < N);
     }
   }
@@ -238,9 +363,18 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int BV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread
-using L0 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+// av_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 8, 2, 4>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of MFMA 16x16x16, 2x2 wavefronts, each 16x16 of every 32x32; 4x1
+// elements per thread
+using L0 = tilec::rt::MfmaAcc<16, 2, 2, 32, 32>;
 // tile 1x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread, replicated
 using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 32>;
@@ -265,33 +399,37 @@ using L7 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
-// tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
-// thread, replicated
-using L9 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
-// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
 // tile 32x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread
-using L11 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
-// tile 16x1: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
-// thread, replicated
-using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>;
-// tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
-// thread
-using L13 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L9 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
 // tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread
-using L14 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 32>;
-constexpr int SMEM_BYTES = 2176;  // shared memory per block
+using L10 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 32>;
+// tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread, replicated
+using L11 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L12 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 16x1: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L13 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>;
+// tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L14 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L15 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
 // registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     const __half *a, const __half *b, float *c, int M, int N, int K, int lda, int ldb, int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *av_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *bv_smem = reinterpret_cast<__half *>(smem + 1152);
+  __half (*av_smem)[32 * 16] = reinterpret_cast<__half (*)[32 * 16]>(smem + 0);  // 2 stages
+  __half (*bv_smem)[16 * 32] = reinterpret_cast<__half (*)[16 * 32]>(smem + 2048);  // 2 stages
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
   // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // dot.cpp:21: int num_n = tl::cdiv(N, BN);
@@ -343,97 +481,203 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
-  TILEC_NO_UNROLL
-  for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+  __half av_next[L9::ELEMS0][L9::ELEMS1];
+  // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+  __half bv_next[L10::ELEMS0][L10::ELEMS1];
+  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
+  if (0 < K) {
     // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka[L9::ELEMS0][L9::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        ka[i][j] = k0 + L10::coord0(j);
-      }
-    }
-    // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L11::ELEMS0][L11::ELEMS1];
+    int ka_ahead[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
-        tilec::rt::load_vec_if<AV_VEC, true>(&av[i][j], a + rm[i][0] * lda + ka[0][j],
-                                             rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
+      for (int j = 0; j < L11::ELEMS1; ++j) {
+        ka_ahead[i][j] = L12::coord0(j);
       }
     }
     // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb[L12::ELEMS0][L12::ELEMS1];
+    int kb_ahead[L13::ELEMS0][L13::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L12::ELEMS0; ++i) {
+    for (int i = 0; i < L13::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; ++j) {
-        kb[i][j] = k0 + L13::coord0(i);
+      for (int j = 0; j < L13::ELEMS1; ++j) {
+        kb_ahead[i][j] = L14::coord0(i);
+      }
+    }
+    // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        tilec::rt::load_vec_if<AV_VEC, true>(&av_next[i][j], a + rm[i][0] * lda + ka_ahead[0][j],
+                                             rm[i][0] < M && ka_ahead[0][j] < K,
+                                             tilec::rt::to_f16(0.0f));
       }
     }
     // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L14::ELEMS0; ++i) {
+    for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
-        tilec::rt::load_vec_if<BV_VEC, true>(&bv[i][j], b + kb[i][0] * ldb + rn[0][j],
-                                             kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
+      for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+        tilec::rt::load_vec_if<BV_VEC, true>(&bv_next[i][j], b + kb_ahead[i][0] * ldb + rn[0][j],
+                                             kb_ahead[i][0] < K && rn[0][j] < N,
+                                             tilec::rt::to_f16(0.0f));
       }
     }
     // dot.cpp:32: acc = tl::dot(av, bv, acc);
-    __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 18 + L11::coord1(j)],
-                                           &av[i][j]);
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &av_smem[0][AV_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))], &av_next[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L14::ELEMS0; ++i) {
+    for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
-        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 32 + L14::coord1(j)],
-                                           &bv[i][j]);
-      }
-    }
-    __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
-    // at its columns
-    TILEC_UNROLL
-    for (int kk = 0; kk < BK; ++kk) {
-      float av_smem_k[L0::ELEMS0];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        av_smem_k[i] = tilec::rt::to_float(av_smem[L0::coord0(i) * 18 + kk]);
-      }
-      float bv_smem_k[L0::ELEMS1];
-      TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        bv_smem_k[j] = tilec::rt::to_float(bv_smem[kk * 32 + L0::coord1(j)]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = acc[i][j] + av_smem_k[i] * bv_smem_k[j];
-        }
+      for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[0][BV_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))], &bv_next[i][j]);
       }
     }
   }
+  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
+  int read_stage = 0;
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    __syncthreads();
+    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
+    if (k0 + BK < K) {
+      // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_ahead[L11::ELEMS0][L11::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L11::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L11::ELEMS1; ++j) {
+          ka_ahead[i][j] = k0 + BK + L12::coord0(j);
+        }
+      }
+      // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      int kb_ahead[L13::ELEMS0][L13::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L13::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L13::ELEMS1; ++j) {
+          kb_ahead[i][j] = k0 + BK + L14::coord0(i);
+        }
+      }
+      // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L9::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+          tilec::rt::load_vec_if<AV_VEC, true>(&av_next[i][j], a + rm[i][0] * lda + ka_ahead[0][j],
+                                               rm[i][0] < M && ka_ahead[0][j] < K,
+                                               tilec::rt::to_f16(0.0f));
+        }
+      }
+      // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L10::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+          tilec::rt::load_vec_if<BV_VEC, true>(&bv_next[i][j], b + kb_ahead[i][0] * ldb + rn[0][j],
+                                               kb_ahead[i][0] < K && rn[0][j] < N,
+                                               tilec::rt::to_f16(0.0f));
+        }
+      }
+    }
+    // dot.cpp:32: acc = tl::dot(av, bv, acc);
+    // MFMA 16x16x16, k by 16: each wavefront reads its fragments of av_smem[read_stage] (four
+    // consecutive k of a row in one read) and bv_smem[read_stage] (four k down a column) and adds
+    // their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BK; kk += 16) {
+      uint32_t av_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::read_fragment(
+            av_smem_frag[i],
+            &av_smem[read_stage][AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
+      }
+      uint32_t bv_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            bv_smem_frag[j],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row() + 1, L0::b_col(j))],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row() + 2, L0::b_col(j))],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row() + 3, L0::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          float c_frag[L0::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) c_frag[e] = acc[L0::ACC * i + e][j];
+          tilec::rt::mfma_16x16x16_f16(c_frag, av_smem_frag[i], bv_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) acc[L0::ACC * i + e][j] = c_frag[e];
+        }
+      }
+    }
+    // double buffering: the next iteration's tiles, loaded above, into the stage of av_smem and
+    // bv_smem it reads (the other one)
+    if (k0 + BK < K) {
+      // dot.cpp:32: acc = tl::dot(av, bv, acc);
+      TILEC_UNROLL
+      for (int i = 0; i < L9::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+          tilec::rt::store_vec<AV_VEC, true>(
+              &av_smem[1 - read_stage][AV_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))],
+              &av_next[i][j]);
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L10::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+          tilec::rt::store_vec<BV_VEC, true>(
+              &bv_smem[1 - read_stage][BV_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))],
+              &bv_next[i][j]);
+        }
+      }
+    }
+    // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
+    read_stage = 1 - read_stage;
+  }
   // dot.cpp:34: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L15::ELEMS0][L15::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L15::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L15::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L15::coord0(i), L15::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L15::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L15::ELEMS1; j += C_STORE_VEC) {
       if (rm_store[i][0] < M && rn_store[0][j] < N)
         tilec::rt::store_vec<C_STORE_VEC, true>(c + rm_store[i][0] * ldc + rn_store[0][j],
-                                                &acc[i][j]);
+                                                &store_cvt[i][j]);
     }
   }
 }
@@ -482,9 +726,18 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int BV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-// tile 16x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread
-using L0 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, BM, BN>;
+// av_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 2, 4>;
+// bv_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<BN, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BN, 4, 1, 8>;
+// tile 16x64: the accumulator of MFMA 16x16x16, 1x4 wavefronts, each 16x16 of every 16x64; 4x1
+// elements per thread
+using L0 = tilec::rt::MfmaAcc<16, 1, 4, BM, BN>;
 // tile 1x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread, replicated
 using L1 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BN>;
@@ -509,33 +762,37 @@ using L7 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
-// tile 1x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
-// thread, replicated
-using L9 = tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>, 0>;
 // tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread
-using L11 = tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, BM, BK>;
-// tile 32x1: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
-// thread, replicated
-using L12 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
-// thread
-using L13 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L9 = tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, BM, BK>;
 // tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread
-using L14 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, BN>;
-constexpr int SMEM_BYTES = 5184;  // shared memory per block
+using L10 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, BN>;
+// tile 1x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread, replicated
+using L11 = tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L12 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32x1: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L13 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L14 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 16x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L15 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, BM, BN>;
+constexpr int SMEM_BYTES = 10240;  // shared memory per block
 // registers: about 9 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     const __half *a, const __half *b, float *c, int M, int N, int K, int lda, int ldb, int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *av_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
+  __half (*av_smem)[16 * 32] = reinterpret_cast<__half (*)[16 * 32]>(smem + 0);  // 2 stages
+  __half (*bv_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 2048);  // 2 stages
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
   // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // dot.cpp:21: int num_n = tl::cdiv(N, BN);
@@ -587,110 +844,222 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
-  TILEC_NO_UNROLL
-  for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+  __half av_next[L9::ELEMS0][L9::ELEMS1];
+  // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+  __half bv_next[L10::ELEMS0][L10::ELEMS1];
+  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
+  if (0 < K) {
     // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka[L9::ELEMS0][L9::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        ka[i][j] = k0 + L10::coord0(j);
-      }
-    }
-    // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L11::ELEMS0][L11::ELEMS1];
+    int ka_ahead[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
-        bool bits[AV_VEC];
-        TILEC_UNROLL
-        for (int v = 0; v < AV_VEC; ++v)
-          bits[v] = rm[i][0] < M && ka[0][j + v] < K;
-        tilec::rt::load_vec<AV_VEC, false>(&av[i][j], a + rm[i][0] * lda + ka[0][j], bits,
-                                           tilec::rt::to_f16(0.0f),
-                                           rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
+      for (int j = 0; j < L11::ELEMS1; ++j) {
+        ka_ahead[i][j] = L12::coord0(j);
       }
     }
     // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb[L12::ELEMS0][L12::ELEMS1];
+    int kb_ahead[L13::ELEMS0][L13::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L12::ELEMS0; ++i) {
+    for (int i = 0; i < L13::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; ++j) {
-        kb[i][j] = k0 + L13::coord0(i);
+      for (int j = 0; j < L13::ELEMS1; ++j) {
+        kb_ahead[i][j] = L14::coord0(i);
+      }
+    }
+    // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        bool bits[AV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < AV_VEC; ++v)
+          bits[v] = rm[i][0] < M && ka_ahead[0][j + v] < K;
+        tilec::rt::load_vec<AV_VEC, false>(&av_next[i][j], a + rm[i][0] * lda + ka_ahead[0][j],
+                                           bits, tilec::rt::to_f16(0.0f),
+                                           rm[i][0] < M && ka_ahead[0][j + AV_VEC - 1] < K);
       }
     }
     // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L14::ELEMS0; ++i) {
+    for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+      for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
         bool bits[BV_VEC];
         TILEC_UNROLL
         for (int v = 0; v < BV_VEC; ++v)
-          bits[v] = kb[i][0] < K && rn[0][j + v] < N;
-        tilec::rt::load_vec<BV_VEC, false>(&bv[i][j], b + kb[i][0] * ldb + rn[0][j], bits,
-                                           tilec::rt::to_f16(0.0f),
-                                           kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
+          bits[v] = kb_ahead[i][0] < K && rn[0][j + v] < N;
+        tilec::rt::load_vec<BV_VEC, false>(&bv_next[i][j], b + kb_ahead[i][0] * ldb + rn[0][j],
+                                           bits, tilec::rt::to_f16(0.0f),
+                                           kb_ahead[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
     // dot.cpp:32: acc = tl::dot(av, bv, acc);
-    __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 34 + L11::coord1(j)],
-                                           &av[i][j]);
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &av_smem[0][AV_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))], &av_next[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L14::ELEMS0; ++i) {
+    for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
-        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 64 + L14::coord1(j)],
-                                           &bv[i][j]);
-      }
-    }
-    __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
-    // at its columns
-    TILEC_UNROLL
-    for (int kk = 0; kk < BK; ++kk) {
-      float av_smem_k[L0::ELEMS0];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        av_smem_k[i] = tilec::rt::to_float(av_smem[L0::coord0(i) * 34 + kk]);
-      }
-      float bv_smem_k[L0::ELEMS1];
-      TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        bv_smem_k[j] = tilec::rt::to_float(bv_smem[kk * 64 + L0::coord1(j)]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = acc[i][j] + av_smem_k[i] * bv_smem_k[j];
-        }
+      for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[0][BV_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))], &bv_next[i][j]);
       }
     }
   }
+  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
+  int read_stage = 0;
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    __syncthreads();
+    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
+    if (k0 + BK < K) {
+      // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_ahead[L11::ELEMS0][L11::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L11::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L11::ELEMS1; ++j) {
+          ka_ahead[i][j] = k0 + BK + L12::coord0(j);
+        }
+      }
+      // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      int kb_ahead[L13::ELEMS0][L13::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L13::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L13::ELEMS1; ++j) {
+          kb_ahead[i][j] = k0 + BK + L14::coord0(i);
+        }
+      }
+      // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L9::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+          bool bits[AV_VEC];
+          TILEC_UNROLL
+          for (int v = 0; v < AV_VEC; ++v)
+            bits[v] = rm[i][0] < M && ka_ahead[0][j + v] < K;
+          tilec::rt::load_vec<AV_VEC, false>(&av_next[i][j], a + rm[i][0] * lda + ka_ahead[0][j],
+                                             bits, tilec::rt::to_f16(0.0f),
+                                             rm[i][0] < M && ka_ahead[0][j + AV_VEC - 1] < K);
+        }
+      }
+      // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L10::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+          bool bits[BV_VEC];
+          TILEC_UNROLL
+          for (int v = 0; v < BV_VEC; ++v)
+            bits[v] = kb_ahead[i][0] < K && rn[0][j + v] < N;
+          tilec::rt::load_vec<BV_VEC, false>(&bv_next[i][j], b + kb_ahead[i][0] * ldb + rn[0][j],
+                                             bits, tilec::rt::to_f16(0.0f),
+                                             kb_ahead[i][0] < K && rn[0][j + BV_VEC - 1] < N);
+        }
+      }
+    }
+    // dot.cpp:32: acc = tl::dot(av, bv, acc);
+    // MFMA 16x16x16, k by 16: each wavefront reads its fragments of av_smem[read_stage] (four
+    // consecutive k of a row in one read) and bv_smem[read_stage] (four k down a column) and adds
+    // their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BK; kk += 16) {
+      uint32_t av_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::read_fragment(
+            av_smem_frag[i],
+            &av_smem[read_stage][AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
+      }
+      uint32_t bv_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            bv_smem_frag[j],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row() + 1, L0::b_col(j))],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row() + 2, L0::b_col(j))],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row() + 3, L0::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          float c_frag[L0::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) c_frag[e] = acc[L0::ACC * i + e][j];
+          tilec::rt::mfma_16x16x16_f16(c_frag, av_smem_frag[i], bv_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) acc[L0::ACC * i + e][j] = c_frag[e];
+        }
+      }
+    }
+    // double buffering: the next iteration's tiles, loaded above, into the stage of av_smem and
+    // bv_smem it reads (the other one)
+    if (k0 + BK < K) {
+      // dot.cpp:32: acc = tl::dot(av, bv, acc);
+      TILEC_UNROLL
+      for (int i = 0; i < L9::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+          tilec::rt::store_vec<AV_VEC, true>(
+              &av_smem[1 - read_stage][AV_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))],
+              &av_next[i][j]);
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L10::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+          tilec::rt::store_vec<BV_VEC, true>(
+              &bv_smem[1 - read_stage][BV_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))],
+              &bv_next[i][j]);
+        }
+      }
+    }
+    // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
+    read_stage = 1 - read_stage;
+  }
   // dot.cpp:34: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L15::ELEMS0][L15::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L15::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L15::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L15::coord0(i), L15::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L15::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L15::ELEMS1; j += C_STORE_VEC) {
       bool bits[C_STORE_VEC];
       TILEC_UNROLL
       for (int v = 0; v < C_STORE_VEC; ++v)
         bits[v] = rm_store[i][0] < M && rn_store[0][j + v] < N;
       tilec::rt::store_vec<C_STORE_VEC, false>(
-          c + rm_store[i][0] * ldc + rn_store[0][j], &acc[i][j], bits,
+          c + rm_store[i][0] * ldc + rn_store[0][j], &store_cvt[i][j], bits,
           rm_store[i][0] < M && rn_store[0][j + C_STORE_VEC - 1] < N);
     }
   }
@@ -708,9 +1077,18 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int BV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-// tile 16x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread
-using L0 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, BM, BN>;
+// av_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 2, 4>;
+// bv_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<BN, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BN, 4, 1, 8>;
+// tile 16x64: the accumulator of MFMA 16x16x16, 1x4 wavefronts, each 16x16 of every 16x64; 4x1
+// elements per thread
+using L0 = tilec::rt::MfmaAcc<16, 1, 4, BM, BN>;
 // tile 1x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread, replicated
 using L1 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BN>;
@@ -735,33 +1113,37 @@ using L7 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, BM, 1>, 1>;
-// tile 1x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
-// thread, replicated
-using L9 = tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>, 0>;
 // tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread
-using L11 = tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, BM, BK>;
-// tile 32x1: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
-// thread, replicated
-using L12 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
-// thread
-using L13 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+using L9 = tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, BM, BK>;
 // tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread
-using L14 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, BN>;
-constexpr int SMEM_BYTES = 5184;  // shared memory per block
+using L10 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, BN>;
+// tile 1x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread, replicated
+using L11 = tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L12 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32x1: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L13 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L14 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 16x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L15 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, BM, BN>;
+constexpr int SMEM_BYTES = 10240;  // shared memory per block
 // registers: about 9 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
     const __half *a, const __half *b, float *c, int M, int N, int K, int lda, int ldb, int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *av_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *bv_smem = reinterpret_cast<__half *>(smem + 1088);
+  __half (*av_smem)[16 * 32] = reinterpret_cast<__half (*)[16 * 32]>(smem + 0);  // 2 stages
+  __half (*bv_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 2048);  // 2 stages
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
   // dot.cpp:20: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // dot.cpp:21: int num_n = tl::cdiv(N, BN);
@@ -813,97 +1195,203 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16(
       rm_store[i][j] = pid_m * BM + L8::coord0(i);
     }
   }
-  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
-  TILEC_NO_UNROLL
-  for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+  __half av_next[L9::ELEMS0][L9::ELEMS1];
+  // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+  __half bv_next[L10::ELEMS0][L10::ELEMS1];
+  // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
+  if (0 < K) {
     // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka[L9::ELEMS0][L9::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        ka[i][j] = k0 + L10::coord0(j);
-      }
-    }
-    // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L11::ELEMS0][L11::ELEMS1];
+    int ka_ahead[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
-        tilec::rt::load_vec_if<AV_VEC, true>(&av[i][j], a + rm[i][0] * lda + ka[0][j],
-                                             rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
+      for (int j = 0; j < L11::ELEMS1; ++j) {
+        ka_ahead[i][j] = L12::coord0(j);
       }
     }
     // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb[L12::ELEMS0][L12::ELEMS1];
+    int kb_ahead[L13::ELEMS0][L13::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L12::ELEMS0; ++i) {
+    for (int i = 0; i < L13::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L12::ELEMS1; ++j) {
-        kb[i][j] = k0 + L13::coord0(i);
+      for (int j = 0; j < L13::ELEMS1; ++j) {
+        kb_ahead[i][j] = L14::coord0(i);
+      }
+    }
+    // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        tilec::rt::load_vec_if<AV_VEC, true>(&av_next[i][j], a + rm[i][0] * lda + ka_ahead[0][j],
+                                             rm[i][0] < M && ka_ahead[0][j] < K,
+                                             tilec::rt::to_f16(0.0f));
       }
     }
     // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L14::ELEMS0][L14::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L14::ELEMS0; ++i) {
+    for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
-        tilec::rt::load_vec_if<BV_VEC, true>(&bv[i][j], b + kb[i][0] * ldb + rn[0][j],
-                                             kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
+      for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+        tilec::rt::load_vec_if<BV_VEC, true>(&bv_next[i][j], b + kb_ahead[i][0] * ldb + rn[0][j],
+                                             kb_ahead[i][0] < K && rn[0][j] < N,
+                                             tilec::rt::to_f16(0.0f));
       }
     }
     // dot.cpp:32: acc = tl::dot(av, bv, acc);
-    __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L11::coord0(i) * 34 + L11::coord1(j)],
-                                           &av[i][j]);
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &av_smem[0][AV_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))], &av_next[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L14::ELEMS0; ++i) {
+    for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
-        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L14::coord0(i) * 64 + L14::coord1(j)],
-                                           &bv[i][j]);
-      }
-    }
-    __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
-    // at its columns
-    TILEC_UNROLL
-    for (int kk = 0; kk < BK; ++kk) {
-      float av_smem_k[L0::ELEMS0];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        av_smem_k[i] = tilec::rt::to_float(av_smem[L0::coord0(i) * 34 + kk]);
-      }
-      float bv_smem_k[L0::ELEMS1];
-      TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        bv_smem_k[j] = tilec::rt::to_float(bv_smem[kk * 64 + L0::coord1(j)]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = acc[i][j] + av_smem_k[i] * bv_smem_k[j];
-        }
+      for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[0][BV_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))], &bv_next[i][j]);
       }
     }
   }
+  // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
+  int read_stage = 0;
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    __syncthreads();
+    // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
+    if (k0 + BK < K) {
+      // dot.cpp:28: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_ahead[L11::ELEMS0][L11::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L11::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L11::ELEMS1; ++j) {
+          ka_ahead[i][j] = k0 + BK + L12::coord0(j);
+        }
+      }
+      // dot.cpp:29: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+      int kb_ahead[L13::ELEMS0][L13::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L13::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L13::ELEMS1; ++j) {
+          kb_ahead[i][j] = k0 + BK + L14::coord0(i);
+        }
+      }
+      // dot.cpp:30: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L9::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+          tilec::rt::load_vec_if<AV_VEC, true>(&av_next[i][j], a + rm[i][0] * lda + ka_ahead[0][j],
+                                               rm[i][0] < M && ka_ahead[0][j] < K,
+                                               tilec::rt::to_f16(0.0f));
+        }
+      }
+      // dot.cpp:31: auto bv = tl::load(b + kb * ldb + rn, (kb < K) & (rn < N), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L10::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+          tilec::rt::load_vec_if<BV_VEC, true>(&bv_next[i][j], b + kb_ahead[i][0] * ldb + rn[0][j],
+                                               kb_ahead[i][0] < K && rn[0][j] < N,
+                                               tilec::rt::to_f16(0.0f));
+        }
+      }
+    }
+    // dot.cpp:32: acc = tl::dot(av, bv, acc);
+    // MFMA 16x16x16, k by 16: each wavefront reads its fragments of av_smem[read_stage] (four
+    // consecutive k of a row in one read) and bv_smem[read_stage] (four k down a column) and adds
+    // their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BK; kk += 16) {
+      uint32_t av_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::read_fragment(
+            av_smem_frag[i],
+            &av_smem[read_stage][AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
+      }
+      uint32_t bv_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            bv_smem_frag[j],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row() + 1, L0::b_col(j))],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row() + 2, L0::b_col(j))],
+            bv_smem[read_stage][BV_SWIZZLE::offset(kk + L0::b_row() + 3, L0::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          float c_frag[L0::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) c_frag[e] = acc[L0::ACC * i + e][j];
+          tilec::rt::mfma_16x16x16_f16(c_frag, av_smem_frag[i], bv_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) acc[L0::ACC * i + e][j] = c_frag[e];
+        }
+      }
+    }
+    // double buffering: the next iteration's tiles, loaded above, into the stage of av_smem and
+    // bv_smem it reads (the other one)
+    if (k0 + BK < K) {
+      // dot.cpp:32: acc = tl::dot(av, bv, acc);
+      TILEC_UNROLL
+      for (int i = 0; i < L9::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+          tilec::rt::store_vec<AV_VEC, true>(
+              &av_smem[1 - read_stage][AV_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))],
+              &av_next[i][j]);
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L10::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
+          tilec::rt::store_vec<BV_VEC, true>(
+              &bv_smem[1 - read_stage][BV_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))],
+              &bv_next[i][j]);
+        }
+      }
+    }
+    // dot.cpp:27: for (int k0 : tl::range<2>(0, K, BK)) {
+    read_stage = 1 - read_stage;
+  }
   // dot.cpp:34: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L15::ELEMS0][L15::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L15::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L15::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L15::coord0(i), L15::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L15::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L15::ELEMS1; j += C_STORE_VEC) {
       if (rm_store[i][0] < M && rn_store[0][j] < N)
         tilec::rt::store_vec<C_STORE_VEC, true>(c + rm_store[i][0] * ldc + rn_store[0][j],
-                                                &acc[i][j]);
+                                                &store_cvt[i][j]);
     }
   }
 }
@@ -4573,9 +5061,18 @@ constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per ac
 constexpr int BTV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 constexpr int CT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread
-using L0 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+// av_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// btv_t_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using BTV_T_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of MFMA 16x16x16, 2x2 wavefronts, each 16x16 of every 32x32; 4x1
+// elements per thread
+using L0 = tilec::rt::MfmaAcc<16, 2, 2, 32, 32>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
@@ -4591,35 +5088,36 @@ using L4 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
 using L5 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
-// tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
-// thread, replicated
-using L6 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
-// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L7 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
 // tile 32x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
-// tile 16x32: 2x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 2x1 elements per
+using L6 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
+// tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread, replicated
+using L7 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L9 = tilec::rt::Blocked2<2, 1, 8, 8, 1, NUM_WARPS, 0, BK, 32>;
+using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
 // tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
-using L10 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
+using L9 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L10 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
 // tile 32x32: 4x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 4x1 elements per
 // thread
 using L11 = tilec::rt::Blocked2<4, 1, 8, 8, 1, NUM_WARPS, 0, 32, 32>;
 constexpr int SMEM_BYTES = 4224;  // shared memory per block
-// registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dot_trans(
     const __half *a, const __half *bt, float *c, float *ct, int M, int N, int K, int lda, int ldbt,
     int ldc, int ldct) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *av_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *btv_t_smem = reinterpret_cast<__half *>(smem + 1152);
+  __half (*av_smem)[32 * 16] = reinterpret_cast<__half (*)[32 * 16]>(smem + 0);  // 2 stages
+  __half (*btv_t_smem)[32 * 16] = reinterpret_cast<__half (*)[32 * 16]>(smem + 2048);  // 2 stages
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  float *store_cvt_smem_1 = reinterpret_cast<float *>(smem + 0);
   // dot.cpp:198: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // dot.cpp:199: int num_n = tl::cdiv(N, BN);
@@ -4699,117 +5197,220 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans(
       rm_store[i][j] = m_store[i];
     }
   }
-  // dot.cpp:207: for (int k0 : tl::range<2>(0, K, BK)) {
-  TILEC_NO_UNROLL
-  for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:209: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+  __half av_next[L6::ELEMS0][L6::ELEMS1];
+  // dot.cpp:210: auto btv = tl::load(bt + tn * ldbt + ka, (tn < N) & (ka < K), 0.0f);
+  __half btv_next[L6::ELEMS0][L6::ELEMS1];
+  // prefetch: the loop's first loads into av_next and btv_next; each iteration then loads the next one's while it computes
+  if (0 < K) {
     // dot.cpp:208: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka[L6::ELEMS0][L6::ELEMS1];
+    int ka_ahead[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
+    for (int i = 0; i < L7::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        ka[i][j] = k0 + L7::coord0(j);
+      for (int j = 0; j < L7::ELEMS1; ++j) {
+        ka_ahead[i][j] = L8::coord0(j);
       }
     }
     // dot.cpp:209: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L8::ELEMS0][L8::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L8::ELEMS0; ++i) {
+    for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L8::ELEMS1; j += AV_VEC) {
+      for (int j = 0; j < L6::ELEMS1; j += AV_VEC) {
         bool bits[AV_VEC];
         TILEC_UNROLL
         for (int v = 0; v < AV_VEC; ++v)
-          bits[v] = rm[i][0] < M && ka[0][j + v] < K;
-        tilec::rt::load_vec<AV_VEC, false>(&av[i][j], a + rm[i][0] * lda + ka[0][j], bits,
-                                           tilec::rt::to_f16(0.0f),
-                                           rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
+          bits[v] = rm[i][0] < M && ka_ahead[0][j + v] < K;
+        tilec::rt::load_vec<AV_VEC, false>(&av_next[i][j], a + rm[i][0] * lda + ka_ahead[0][j],
+                                           bits, tilec::rt::to_f16(0.0f),
+                                           rm[i][0] < M && ka_ahead[0][j + AV_VEC - 1] < K);
       }
     }
     // dot.cpp:210: auto btv = tl::load(bt + tn * ldbt + ka, (tn < N) & (ka < K), 0.0f);
-    __half btv[L8::ELEMS0][L8::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L8::ELEMS0; ++i) {
+    for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L8::ELEMS1; j += BTV_VEC) {
+      for (int j = 0; j < L6::ELEMS1; j += BTV_VEC) {
         bool bits[BTV_VEC];
         TILEC_UNROLL
         for (int v = 0; v < BTV_VEC; ++v)
-          bits[v] = tn[i][0] < N && ka[0][j + v] < K;
-        tilec::rt::load_vec<BTV_VEC, false>(&btv[i][j], bt + tn[i][0] * ldbt + ka[0][j], bits,
-                                            tilec::rt::to_f16(0.0f),
-                                            tn[i][0] < N && ka[0][j + BTV_VEC - 1] < K);
+          bits[v] = tn[i][0] < N && ka_ahead[0][j + v] < K;
+        tilec::rt::load_vec<BTV_VEC, false>(&btv_next[i][j], bt + tn[i][0] * ldbt + ka_ahead[0][j],
+                                            bits, tilec::rt::to_f16(0.0f),
+                                            tn[i][0] < N && ka_ahead[0][j + BTV_VEC - 1] < K);
       }
     }
     // dot.cpp:211: acc = tl::dot(av, tl::trans(btv), acc);
-    __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L8::ELEMS0; ++i) {
+    for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L8::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L8::coord0(i) * 18 + L8::coord1(j)], &av[i][j]);
+      for (int j = 0; j < L6::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &av_smem[0][AV_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))], &av_next[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
+    for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        btv_t_smem[L9::coord0(i) * 32 + L9::coord1(j)] = btv[j][i];
-      }
-    }
-    __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of btv_t_smem
-    // at its columns
-    TILEC_UNROLL
-    for (int kk = 0; kk < BK; ++kk) {
-      float av_smem_k[L0::ELEMS0];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        av_smem_k[i] = tilec::rt::to_float(av_smem[L0::coord0(i) * 18 + kk]);
-      }
-      float btv_t_smem_k[L0::ELEMS1];
-      TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        btv_t_smem_k[j] = tilec::rt::to_float(btv_t_smem[kk * 32 + L0::coord1(j)]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = acc[i][j] + av_smem_k[i] * btv_t_smem_k[j];
-        }
+      for (int j = 0; j < L6::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &btv_t_smem[0][BTV_T_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))], &btv_next[i][j]);
       }
     }
   }
-  // dot.cpp:203: auto rn = tl::expand_dims<0>(n);
-  int rn[L10::ELEMS0][L10::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L10::ELEMS0; ++i) {
+  // dot.cpp:207: for (int k0 : tl::range<2>(0, K, BK)) {
+  int read_stage = 0;
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    __syncthreads();
+    // prefetch: the next iteration's loads into av_next and btv_next, before this iteration's arithmetic
+    if (k0 + BK < K) {
+      // dot.cpp:208: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_ahead[L7::ELEMS0][L7::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L7::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::ELEMS1; ++j) {
+          ka_ahead[i][j] = k0 + BK + L8::coord0(j);
+        }
+      }
+      // dot.cpp:209: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += AV_VEC) {
+          bool bits[AV_VEC];
+          TILEC_UNROLL
+          for (int v = 0; v < AV_VEC; ++v)
+            bits[v] = rm[i][0] < M && ka_ahead[0][j + v] < K;
+          tilec::rt::load_vec<AV_VEC, false>(&av_next[i][j], a + rm[i][0] * lda + ka_ahead[0][j],
+                                             bits, tilec::rt::to_f16(0.0f),
+                                             rm[i][0] < M && ka_ahead[0][j + AV_VEC - 1] < K);
+        }
+      }
+      // dot.cpp:210: auto btv = tl::load(bt + tn * ldbt + ka, (tn < N) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += BTV_VEC) {
+          bool bits[BTV_VEC];
+          TILEC_UNROLL
+          for (int v = 0; v < BTV_VEC; ++v)
+            bits[v] = tn[i][0] < N && ka_ahead[0][j + v] < K;
+          tilec::rt::load_vec<BTV_VEC, false>(&btv_next[i][j],
+                                              bt + tn[i][0] * ldbt + ka_ahead[0][j], bits,
+                                              tilec::rt::to_f16(0.0f),
+                                              tn[i][0] < N && ka_ahead[0][j + BTV_VEC - 1] < K);
+        }
+      }
+    }
+    // dot.cpp:211: acc = tl::dot(av, tl::trans(btv), acc);
+    // MFMA 16x16x16, k by 16: each wavefront reads its fragments of av_smem[read_stage] (four
+    // consecutive k of a row in one read) and btv_t_smem[read_stage] (four consecutive k of a row
+    // in one read) and adds their products into its accumulators
     TILEC_UNROLL
-    for (int j = 0; j < L10::ELEMS1; ++j) {
+    for (int kk = 0; kk < BK; kk += 16) {
+      uint32_t av_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::read_fragment(
+            av_smem_frag[i],
+            &av_smem[read_stage][AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
+      }
+      uint32_t btv_t_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::read_fragment(
+            btv_t_smem_frag[j],
+            &btv_t_smem[read_stage][BTV_T_SWIZZLE::offset(L0::b_col(j), kk + L0::b_row())]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          float c_frag[L0::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) c_frag[e] = acc[L0::ACC * i + e][j];
+          tilec::rt::mfma_16x16x16_f16(c_frag, av_smem_frag[i], btv_t_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) acc[L0::ACC * i + e][j] = c_frag[e];
+        }
+      }
+    }
+    // double buffering: the next iteration's tiles, loaded above, into the stage of av_smem and
+    // btv_t_smem it reads (the other one)
+    if (k0 + BK < K) {
+      // dot.cpp:211: acc = tl::dot(av, tl::trans(btv), acc);
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += AV_VEC) {
+          tilec::rt::store_vec<AV_VEC, true>(
+              &av_smem[1 - read_stage][AV_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              &av_next[i][j]);
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += AV_VEC) {
+          tilec::rt::store_vec<AV_VEC, true>(
+              &btv_t_smem[1 - read_stage][BTV_T_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              &btv_next[i][j]);
+        }
+      }
+    }
+    // dot.cpp:207: for (int k0 : tl::range<2>(0, K, BK)) {
+    read_stage = 1 - read_stage;
+  }
+  // dot.cpp:203: auto rn = tl::expand_dims<0>(n);
+  int rn[L9::ELEMS0][L9::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L9::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L9::ELEMS1; ++j) {
       rn[i][j] = n_store_2[j];
     }
   }
   // dot.cpp:213: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L10::ELEMS0][L10::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L10::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L10::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L10::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L10::ELEMS1; j += C_STORE_VEC) {
       bool bits[C_STORE_VEC];
       TILEC_UNROLL
       for (int v = 0; v < C_STORE_VEC; ++v)
         bits[v] = rm_store[i][0] < M && rn[0][j + v] < N;
       tilec::rt::store_vec<C_STORE_VEC, false>(
-          c + rm_store[i][0] * ldc + rn[0][j], &acc[i][j], bits,
+          c + rm_store[i][0] * ldc + rn[0][j], &store_cvt[i][j], bits,
           rm_store[i][0] < M && rn[0][j + C_STORE_VEC - 1] < N);
     }
   }
   // dot.cpp:205: auto tm = tl::expand_dims<0>(m);
-  int tm[L10::ELEMS0][L10::ELEMS1];
+  int tm[L9::ELEMS0][L9::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L10::ELEMS0; ++i) {
+  for (int i = 0; i < L9::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L10::ELEMS1; ++j) {
+    for (int j = 0; j < L9::ELEMS1; ++j) {
       tm[i][j] = m_store_2[j];
     }
   }
@@ -4819,27 +5420,27 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans(
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L0::ELEMS1; ++j) {
-      store_cvt_smem[L0::coord0(i) * 33 + L0::coord1(j)] = acc[i][j];
+      store_cvt_smem_1[L0::coord0(i) * 33 + L0::coord1(j)] = acc[i][j];
     }
   }
   __syncthreads();
-  float store_cvt[L11::ELEMS0][L11::ELEMS1];
+  float store_cvt_1[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L11::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L11::coord0(i) * 33 + L11::coord1(j)];
+      store_cvt_1[i][j] = store_cvt_smem_1[L11::coord0(i) * 33 + L11::coord1(j)];
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS0; ++i) {
+  for (int i = 0; i < L10::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += CT_STORE_VEC) {
+    for (int j = 0; j < L10::ELEMS1; j += CT_STORE_VEC) {
       float vals[CT_STORE_VEC];
       bool bits[CT_STORE_VEC];
       TILEC_UNROLL
       for (int v = 0; v < CT_STORE_VEC; ++v) {
-        vals[v] = store_cvt[j + v][i];
+        vals[v] = store_cvt_1[j + v][i];
         bits[v] = tn_store[i][0] < N && tm[0][j + v] < M;
       }
       tilec::rt::store_vec<CT_STORE_VEC, false>(
@@ -4862,9 +5463,18 @@ constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per ac
 constexpr int BTV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 constexpr int CT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread
-using L0 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+// av_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// btv_t_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using BTV_T_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of MFMA 16x16x16, 2x2 wavefronts, each 16x16 of every 32x32; 4x1
+// elements per thread
+using L0 = tilec::rt::MfmaAcc<16, 2, 2, 32, 32>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
@@ -4880,35 +5490,36 @@ using L4 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
 // tile 32x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
 using L5 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
-// tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
-// thread, replicated
-using L6 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
-// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L7 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
 // tile 32x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
-// tile 16x32: 2x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 2x1 elements per
+using L6 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
+// tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread, replicated
+using L7 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L9 = tilec::rt::Blocked2<2, 1, 8, 8, 1, NUM_WARPS, 0, BK, 32>;
+using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
 // tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
-using L10 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
+using L9 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L10 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
 // tile 32x32: 4x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 4x1 elements per
 // thread
 using L11 = tilec::rt::Blocked2<4, 1, 8, 8, 1, NUM_WARPS, 0, 32, 32>;
 constexpr int SMEM_BYTES = 4224;  // shared memory per block
-// registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dot_trans(
     const __half *a, const __half *bt, float *c, float *ct, int M, int N, int K, int lda, int ldbt,
     int ldc, int ldct) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *av_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *btv_t_smem = reinterpret_cast<__half *>(smem + 1152);
+  __half (*av_smem)[32 * 16] = reinterpret_cast<__half (*)[32 * 16]>(smem + 0);  // 2 stages
+  __half (*btv_t_smem)[32 * 16] = reinterpret_cast<__half (*)[32 * 16]>(smem + 2048);  // 2 stages
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  float *store_cvt_smem_1 = reinterpret_cast<float *>(smem + 0);
   // dot.cpp:198: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // dot.cpp:199: int num_n = tl::cdiv(N, BN);
@@ -4988,103 +5599,201 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans(
       rm_store[i][j] = m_store[i];
     }
   }
-  // dot.cpp:207: for (int k0 : tl::range<2>(0, K, BK)) {
-  TILEC_NO_UNROLL
-  for (int k0 = 0; k0 < K; k0 += BK) {
+  // dot.cpp:209: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+  __half av_next[L6::ELEMS0][L6::ELEMS1];
+  // dot.cpp:210: auto btv = tl::load(bt + tn * ldbt + ka, (tn < N) & (ka < K), 0.0f);
+  __half btv_next[L6::ELEMS0][L6::ELEMS1];
+  // prefetch: the loop's first loads into av_next and btv_next; each iteration then loads the next one's while it computes
+  if (0 < K) {
     // dot.cpp:208: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka[L6::ELEMS0][L6::ELEMS1];
+    int ka_ahead[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
+    for (int i = 0; i < L7::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        ka[i][j] = k0 + L7::coord0(j);
+      for (int j = 0; j < L7::ELEMS1; ++j) {
+        ka_ahead[i][j] = L8::coord0(j);
       }
     }
     // dot.cpp:209: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L8::ELEMS0][L8::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L8::ELEMS0; ++i) {
+    for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L8::ELEMS1; j += AV_VEC) {
-        tilec::rt::load_vec_if<AV_VEC, true>(&av[i][j], a + rm[i][0] * lda + ka[0][j],
-                                             rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
+      for (int j = 0; j < L6::ELEMS1; j += AV_VEC) {
+        tilec::rt::load_vec_if<AV_VEC, true>(&av_next[i][j], a + rm[i][0] * lda + ka_ahead[0][j],
+                                             rm[i][0] < M && ka_ahead[0][j] < K,
+                                             tilec::rt::to_f16(0.0f));
       }
     }
     // dot.cpp:210: auto btv = tl::load(bt + tn * ldbt + ka, (tn < N) & (ka < K), 0.0f);
-    __half btv[L8::ELEMS0][L8::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L8::ELEMS0; ++i) {
+    for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L8::ELEMS1; j += BTV_VEC) {
-        tilec::rt::load_vec_if<BTV_VEC, true>(&btv[i][j], bt + tn[i][0] * ldbt + ka[0][j],
-                                              tn[i][0] < N && ka[0][j] < K,
+      for (int j = 0; j < L6::ELEMS1; j += BTV_VEC) {
+        tilec::rt::load_vec_if<BTV_VEC, true>(&btv_next[i][j],
+                                              bt + tn[i][0] * ldbt + ka_ahead[0][j],
+                                              tn[i][0] < N && ka_ahead[0][j] < K,
                                               tilec::rt::to_f16(0.0f));
       }
     }
     // dot.cpp:211: acc = tl::dot(av, tl::trans(btv), acc);
-    __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L8::ELEMS0; ++i) {
+    for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L8::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L8::coord0(i) * 18 + L8::coord1(j)], &av[i][j]);
+      for (int j = 0; j < L6::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &av_smem[0][AV_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))], &av_next[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L9::ELEMS0; ++i) {
+    for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        btv_t_smem[L9::coord0(i) * 32 + L9::coord1(j)] = btv[j][i];
-      }
-    }
-    __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of btv_t_smem
-    // at its columns
-    TILEC_UNROLL
-    for (int kk = 0; kk < BK; ++kk) {
-      float av_smem_k[L0::ELEMS0];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        av_smem_k[i] = tilec::rt::to_float(av_smem[L0::coord0(i) * 18 + kk]);
-      }
-      float btv_t_smem_k[L0::ELEMS1];
-      TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        btv_t_smem_k[j] = tilec::rt::to_float(btv_t_smem[kk * 32 + L0::coord1(j)]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = acc[i][j] + av_smem_k[i] * btv_t_smem_k[j];
-        }
+      for (int j = 0; j < L6::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &btv_t_smem[0][BTV_T_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))], &btv_next[i][j]);
       }
     }
   }
-  // dot.cpp:203: auto rn = tl::expand_dims<0>(n);
-  int rn[L10::ELEMS0][L10::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L10::ELEMS0; ++i) {
+  // dot.cpp:207: for (int k0 : tl::range<2>(0, K, BK)) {
+  int read_stage = 0;
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    __syncthreads();
+    // prefetch: the next iteration's loads into av_next and btv_next, before this iteration's arithmetic
+    if (k0 + BK < K) {
+      // dot.cpp:208: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+      int ka_ahead[L7::ELEMS0][L7::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L7::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::ELEMS1; ++j) {
+          ka_ahead[i][j] = k0 + BK + L8::coord0(j);
+        }
+      }
+      // dot.cpp:209: auto av = tl::load(a + rm * lda + ka, (rm < M) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += AV_VEC) {
+          tilec::rt::load_vec_if<AV_VEC, true>(&av_next[i][j], a + rm[i][0] * lda + ka_ahead[0][j],
+                                               rm[i][0] < M && ka_ahead[0][j] < K,
+                                               tilec::rt::to_f16(0.0f));
+        }
+      }
+      // dot.cpp:210: auto btv = tl::load(bt + tn * ldbt + ka, (tn < N) & (ka < K), 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += BTV_VEC) {
+          tilec::rt::load_vec_if<BTV_VEC, true>(&btv_next[i][j],
+                                                bt + tn[i][0] * ldbt + ka_ahead[0][j],
+                                                tn[i][0] < N && ka_ahead[0][j] < K,
+                                                tilec::rt::to_f16(0.0f));
+        }
+      }
+    }
+    // dot.cpp:211: acc = tl::dot(av, tl::trans(btv), acc);
+    // MFMA 16x16x16, k by 16: each wavefront reads its fragments of av_smem[read_stage] (four
+    // consecutive k of a row in one read) and btv_t_smem[read_stage] (four consecutive k of a row
+    // in one read) and adds their products into its accumulators
     TILEC_UNROLL
-    for (int j = 0; j < L10::ELEMS1; ++j) {
+    for (int kk = 0; kk < BK; kk += 16) {
+      uint32_t av_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::read_fragment(
+            av_smem_frag[i],
+            &av_smem[read_stage][AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
+      }
+      uint32_t btv_t_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::read_fragment(
+            btv_t_smem_frag[j],
+            &btv_t_smem[read_stage][BTV_T_SWIZZLE::offset(L0::b_col(j), kk + L0::b_row())]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          float c_frag[L0::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) c_frag[e] = acc[L0::ACC * i + e][j];
+          tilec::rt::mfma_16x16x16_f16(c_frag, av_smem_frag[i], btv_t_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) acc[L0::ACC * i + e][j] = c_frag[e];
+        }
+      }
+    }
+    // double buffering: the next iteration's tiles, loaded above, into the stage of av_smem and
+    // btv_t_smem it reads (the other one)
+    if (k0 + BK < K) {
+      // dot.cpp:211: acc = tl::dot(av, tl::trans(btv), acc);
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += AV_VEC) {
+          tilec::rt::store_vec<AV_VEC, true>(
+              &av_smem[1 - read_stage][AV_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              &av_next[i][j]);
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += AV_VEC) {
+          tilec::rt::store_vec<AV_VEC, true>(
+              &btv_t_smem[1 - read_stage][BTV_T_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              &btv_next[i][j]);
+        }
+      }
+    }
+    // dot.cpp:207: for (int k0 : tl::range<2>(0, K, BK)) {
+    read_stage = 1 - read_stage;
+  }
+  // dot.cpp:203: auto rn = tl::expand_dims<0>(n);
+  int rn[L9::ELEMS0][L9::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L9::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L9::ELEMS1; ++j) {
       rn[i][j] = n_store_2[j];
     }
   }
   // dot.cpp:213: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
-      if (rm_store[i][0] < M && rn[0][j] < N)
-        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm_store[i][0] * ldc + rn[0][j], &acc[i][j]);
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
     }
   }
-  // dot.cpp:205: auto tm = tl::expand_dims<0>(m);
-  int tm[L10::ELEMS0][L10::ELEMS1];
+  __syncthreads();
+  float store_cvt[L10::ELEMS0][L10::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L10::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L10::ELEMS1; ++j) {
+    for (int j = 0; j < L10::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L10::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L10::ELEMS1; j += C_STORE_VEC) {
+      if (rm_store[i][0] < M && rn[0][j] < N)
+        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm_store[i][0] * ldc + rn[0][j],
+                                                &store_cvt[i][j]);
+    }
+  }
+  // dot.cpp:205: auto tm = tl::expand_dims<0>(m);
+  int tm[L9::ELEMS0][L9::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L9::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L9::ELEMS1; ++j) {
       tm[i][j] = m_store_2[j];
     }
   }
@@ -5094,26 +5803,26 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans(
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L0::ELEMS1; ++j) {
-      store_cvt_smem[L0::coord0(i) * 33 + L0::coord1(j)] = acc[i][j];
+      store_cvt_smem_1[L0::coord0(i) * 33 + L0::coord1(j)] = acc[i][j];
     }
   }
   __syncthreads();
-  float store_cvt[L11::ELEMS0][L11::ELEMS1];
+  float store_cvt_1[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L11::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L11::coord0(i) * 33 + L11::coord1(j)];
+      store_cvt_1[i][j] = store_cvt_smem_1[L11::coord0(i) * 33 + L11::coord1(j)];
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS0; ++i) {
+  for (int i = 0; i < L10::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += CT_STORE_VEC) {
+    for (int j = 0; j < L10::ELEMS1; j += CT_STORE_VEC) {
       float vals[CT_STORE_VEC];
       TILEC_UNROLL
       for (int v = 0; v < CT_STORE_VEC; ++v)
-        vals[v] = store_cvt[j + v][i];
+        vals[v] = store_cvt_1[j + v][i];
       if (tn_store[i][0] < N && tm[0][j] < M)
         tilec::rt::store_vec<CT_STORE_VEC, true>(ct + tn_store[i][0] * ldct + tm[0][j], vals);
     }
@@ -5167,9 +5876,18 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int ATV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-// tile 64x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
-// thread
-using L0 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BM, 32>;
+// atv_t_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using ATV_T_SWIZZLE = tilec::rt::XorSwizzle<BM, 8, 1, 8>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 8, 2, 4>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 64x32: the accumulator of MFMA 16x16x16, 4x1 wavefronts, each 16x16 of every 64x16; 4x2
+// elements per thread
+using L0 = tilec::rt::MfmaAcc<16, 4, 1, BM, 32>;
 // tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
 using L1 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
@@ -5200,13 +5918,13 @@ using L9 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BM>;
 // tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
 using L10 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
-// tile 64x32: 8x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 8x1 elements per
-// thread
-using L11 = tilec::rt::Blocked2<8, 1, 8, 8, 1, NUM_WARPS, 0, BM, 32>;
 // tile 64x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
-using L12 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BM, 1>;
-constexpr int SMEM_BYTES = 6400;  // shared memory per block
+using L11 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BM, 1>;
+// tile 64x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
+// thread
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BM, 32>;
+constexpr int SMEM_BYTES = 8192;  // shared memory per block
 // registers: about 14 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
@@ -5215,7 +5933,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
     int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   hip_bfloat16 *atv_t_smem = reinterpret_cast<hip_bfloat16 *>(smem + 0);
-  hip_bfloat16 *bv_smem = reinterpret_cast<hip_bfloat16 *>(smem + 4352);
+  hip_bfloat16 *bv_smem = reinterpret_cast<hip_bfloat16 *>(smem + 4096);
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
   // dot.cpp:227: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // dot.cpp:228: int num_n = tl::cdiv(N, BN);
@@ -5302,63 +6021,97 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
     // dot.cpp:238: acc = tl::dot(tl::trans(atv), bv, acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        atv_t_smem[L11::coord0(i) * 34 + L11::coord1(j)] = atv[j][i];
+      for (int j = 0; j < L9::ELEMS1; j += ATV_VEC) {
+        tilec::rt::store_vec<ATV_VEC, true>(
+            &atv_t_smem[ATV_T_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))], &atv[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
-        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L10::coord0(i) * 32 + L10::coord1(j)],
-                                           &bv[i][j]);
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[BV_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))], &bv[i][j]);
       }
     }
     __syncthreads();
-    // k by k: column k of atv_t_smem at this thread's rows times row k of bv_smem
-    // at its columns
+    // MFMA 16x16x16, k by 16: each wavefront reads its fragments of atv_t_smem (four k down a
+    // column) and bv_smem (four k down a column) and adds their products into its accumulators
     TILEC_UNROLL
-    for (int kk = 0; kk < 32; ++kk) {
-      float atv_t_smem_k[L0::ELEMS0];
+    for (int kk = 0; kk < 32; kk += 16) {
+      uint32_t atv_t_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 15
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        atv_t_smem_k[i] = tilec::rt::to_float(atv_t_smem[L0::coord0(i) * 34 + kk]);
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::gather_fragment(
+            atv_t_smem_frag[i], atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col(), L0::a_row(i))],
+            atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col() + 1, L0::a_row(i))],
+            atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col() + 2, L0::a_row(i))],
+            atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col() + 3, L0::a_row(i))]);
       }
-      float bv_smem_k[L0::ELEMS1];
+      uint32_t bv_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 15
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        bv_smem_k[j] = tilec::rt::to_float(bv_smem[kk * 32 + L0::coord1(j)]);
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            bv_smem_frag[j], bv_smem[BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L0::b_row() + 1, L0::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L0::b_row() + 2, L0::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L0::b_row() + 3, L0::b_col(j))]);
       }
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
+      for (int i = 0; i < L0::REP0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = acc[i][j] + atv_t_smem_k[i] * bv_smem_k[j];
+        for (int j = 0; j < L0::REP1; ++j) {
+          float c_frag[L0::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) c_frag[e] = acc[L0::ACC * i + e][j];
+          tilec::rt::mfma_16x16x16_bf16(c_frag, atv_t_smem_frag[i], bv_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) acc[L0::ACC * i + e][j] = c_frag[e];
         }
       }
     }
   }
   // dot.cpp:230: auto rm = tl::expand_dims<1>(m);
-  int rm[L12::ELEMS0][L12::ELEMS1];
+  int rm[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L12::ELEMS0; ++i) {
+  for (int i = 0; i < L11::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L12::ELEMS1; ++j) {
+    for (int j = 0; j < L11::ELEMS1; ++j) {
       rm[i][j] = m_store[i];
     }
   }
   // dot.cpp:240: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L12::ELEMS0][L12::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L12::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+      tilec::rt::load_vec<BV_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L12::coord0(i), L12::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L12::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L12::ELEMS1; j += C_STORE_VEC) {
       bool bits[C_STORE_VEC];
       TILEC_UNROLL
       for (int v = 0; v < C_STORE_VEC; ++v)
         bits[v] = rm[i][0] < M && rn[0][j + v] < N;
-      tilec::rt::store_vec<C_STORE_VEC, false>(c + rm[i][0] * ldc + rn[0][j], &acc[i][j], bits,
+      tilec::rt::store_vec<C_STORE_VEC, false>(c + rm[i][0] * ldc + rn[0][j], &store_cvt[i][j],
+                                               bits,
                                                rm[i][0] < M && rn[0][j + C_STORE_VEC - 1] < N);
     }
   }
@@ -5376,9 +6129,18 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int ATV_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-// tile 64x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
-// thread
-using L0 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BM, 32>;
+// atv_t_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using ATV_T_SWIZZLE = tilec::rt::XorSwizzle<BM, 8, 1, 8>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 8, 2, 4>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 64x32: the accumulator of MFMA 16x16x16, 4x1 wavefronts, each 16x16 of every 64x16; 4x2
+// elements per thread
+using L0 = tilec::rt::MfmaAcc<16, 4, 1, BM, 32>;
 // tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
 using L1 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
@@ -5409,13 +6171,13 @@ using L9 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BM>;
 // tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
 using L10 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
-// tile 64x32: 8x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 8x1 elements per
-// thread
-using L11 = tilec::rt::Blocked2<8, 1, 8, 8, 1, NUM_WARPS, 0, BM, 32>;
 // tile 64x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
 // thread, replicated
-using L12 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BM, 1>;
-constexpr int SMEM_BYTES = 6400;  // shared memory per block
+using L11 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BM, 1>;
+// tile 64x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
+// thread
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 8, 8, NUM_WARPS, 1, 1, BM, 32>;
+constexpr int SMEM_BYTES = 8192;  // shared memory per block
 // registers: about 14 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
@@ -5424,7 +6186,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
     int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   hip_bfloat16 *atv_t_smem = reinterpret_cast<hip_bfloat16 *>(smem + 0);
-  hip_bfloat16 *bv_smem = reinterpret_cast<hip_bfloat16 *>(smem + 4352);
+  hip_bfloat16 *bv_smem = reinterpret_cast<hip_bfloat16 *>(smem + 4096);
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
   // dot.cpp:227: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // dot.cpp:228: int num_n = tl::cdiv(N, BN);
@@ -5502,60 +6265,93 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
     // dot.cpp:238: acc = tl::dot(tl::trans(atv), bv, acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L11::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L11::ELEMS1; ++j) {
-        atv_t_smem[L11::coord0(i) * 34 + L11::coord1(j)] = atv[j][i];
+      for (int j = 0; j < L9::ELEMS1; j += ATV_VEC) {
+        tilec::rt::store_vec<ATV_VEC, true>(
+            &atv_t_smem[ATV_T_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))], &atv[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L10::ELEMS1; j += BV_VEC) {
-        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L10::coord0(i) * 32 + L10::coord1(j)],
-                                           &bv[i][j]);
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[BV_SWIZZLE::offset(L10::coord0(i), L10::coord1(j))], &bv[i][j]);
       }
     }
     __syncthreads();
-    // k by k: column k of atv_t_smem at this thread's rows times row k of bv_smem
-    // at its columns
+    // MFMA 16x16x16, k by 16: each wavefront reads its fragments of atv_t_smem (four k down a
+    // column) and bv_smem (four k down a column) and adds their products into its accumulators
     TILEC_UNROLL
-    for (int kk = 0; kk < 32; ++kk) {
-      float atv_t_smem_k[L0::ELEMS0];
+    for (int kk = 0; kk < 32; kk += 16) {
+      uint32_t atv_t_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 15
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        atv_t_smem_k[i] = tilec::rt::to_float(atv_t_smem[L0::coord0(i) * 34 + kk]);
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::gather_fragment(
+            atv_t_smem_frag[i], atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col(), L0::a_row(i))],
+            atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col() + 1, L0::a_row(i))],
+            atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col() + 2, L0::a_row(i))],
+            atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col() + 3, L0::a_row(i))]);
       }
-      float bv_smem_k[L0::ELEMS1];
+      uint32_t bv_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 15
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        bv_smem_k[j] = tilec::rt::to_float(bv_smem[kk * 32 + L0::coord1(j)]);
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            bv_smem_frag[j], bv_smem[BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L0::b_row() + 1, L0::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L0::b_row() + 2, L0::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L0::b_row() + 3, L0::b_col(j))]);
       }
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
+      for (int i = 0; i < L0::REP0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = acc[i][j] + atv_t_smem_k[i] * bv_smem_k[j];
+        for (int j = 0; j < L0::REP1; ++j) {
+          float c_frag[L0::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) c_frag[e] = acc[L0::ACC * i + e][j];
+          tilec::rt::mfma_16x16x16_bf16(c_frag, atv_t_smem_frag[i], bv_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) acc[L0::ACC * i + e][j] = c_frag[e];
         }
       }
     }
   }
   // dot.cpp:230: auto rm = tl::expand_dims<1>(m);
-  int rm[L12::ELEMS0][L12::ELEMS1];
+  int rm[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L12::ELEMS0; ++i) {
+  for (int i = 0; i < L11::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L12::ELEMS1; ++j) {
+    for (int j = 0; j < L11::ELEMS1; ++j) {
       rm[i][j] = m_store[i];
     }
   }
   // dot.cpp:240: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L12::ELEMS0][L12::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L12::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+      tilec::rt::load_vec<BV_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L12::coord0(i), L12::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L12::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L12::ELEMS1; j += C_STORE_VEC) {
       if (rm[i][0] < M && rn[0][j] < N)
-        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm[i][0] * ldc + rn[0][j], &acc[i][j]);
+        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm[i][0] * ldc + rn[0][j], &store_cvt[i][j]);
     }
   }
 }

@@ -11,12 +11,6 @@ constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per ac
 constexpr int Y_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int S_LOAD_VEC = 4;  // load width: 4 contiguous elements (4 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-constexpr int OUT_STORE_VEC_1 = 4;  // store width: 4 contiguous elements (16 bytes) per access
-constexpr int OUT_STORE_VEC_2 = 4;  // store width: 4 contiguous elements (16 bytes) per access
-constexpr int OUT_STORE_VEC_3 = 4;  // store width: 4 contiguous elements (16 bytes) per access
-constexpr int OUT_STORE_VEC_4 = 4;  // store width: 4 contiguous elements (16 bytes) per access
-constexpr int OUT_STORE_VEC_5 = 4;  // store width: 4 contiguous elements (16 bytes) per access
-constexpr int OUT_STORE_VEC_6 = 4;  // store width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_BOOL_STORE_VEC = 4;  // store width: 4 contiguous elements (4 bytes) per access
 constexpr int U_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int V_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
@@ -75,24 +69,24 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
   // int_ops.cpp:17: tl::store(out + 1 * n + offs, x % y, mask);
   __syncthreads();  // program order: the store at int_ops.cpp:16 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_1) {
-    int vals[OUT_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    int vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::rem_int(x[i + v_1], y[i + v_1]);
-    tilec::rt::store_vec<OUT_STORE_VEC_1, false>(out + n + offs[i], vals, &mask[i],
-                                                 mask[i + OUT_STORE_VEC_1 - 1]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + n + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
   // int_ops.cpp:18: tl::store(out + 2 * n + offs, (x & y) | (x ^ 0x5A5A), mask);
   __syncthreads();  // program order: the store at int_ops.cpp:17 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_2) {
-    int vals[OUT_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    int vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = (x[i + v_1] & y[i + v_1]) | (x[i + v_1] ^ 23130);
-    tilec::rt::store_vec<OUT_STORE_VEC_2, false>(out + 2 * n + offs[i], vals, &mask[i],
-                                                 mask[i + OUT_STORE_VEC_2 - 1]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + 2 * n + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
   // int_ops.cpp:15: auto sh = tl::load(s + offs, mask) & 31; // int8 & int stays int8
   int8_t sh[L0::ELEMS];
@@ -103,46 +97,46 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
   // int_ops.cpp:19: tl::store(out + 3 * n + offs, x << sh, mask);
   __syncthreads();  // program order: the store at int_ops.cpp:18 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_3) {
-    int vals[OUT_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    int vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_3; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = x[i + v_1] << static_cast<int>(sh[i + v_1]);
-    tilec::rt::store_vec<OUT_STORE_VEC_3, false>(out + 3 * n + offs[i], vals, &mask[i],
-                                                 mask[i + OUT_STORE_VEC_3 - 1]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + 3 * n + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
   // int_ops.cpp:20: tl::store(out + 4 * n + offs, x >> sh, mask);
   __syncthreads();  // program order: the store at int_ops.cpp:19 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_4) {
-    int vals[OUT_STORE_VEC_4];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    int vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_4; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = x[i + v_1] >> static_cast<int>(sh[i + v_1]);
-    tilec::rt::store_vec<OUT_STORE_VEC_4, false>(out + 4 * n + offs[i], vals, &mask[i],
-                                                 mask[i + OUT_STORE_VEC_4 - 1]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + 4 * n + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
   // int_ops.cpp:21: tl::store(out + 5 * n + offs, ~x + tl::where(x > y, x - y, y - x), mask);
   __syncthreads();  // program order: the store at int_ops.cpp:20 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_5) {
-    int vals[OUT_STORE_VEC_5];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    int vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_5; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::wrapping_add(~x[i + v_1], (x[i + v_1] > y[i + v_1]) ? tilec::rt::wrapping_sub(x[i + v_1], y[i + v_1]) : tilec::rt::wrapping_sub(y[i + v_1], x[i + v_1]));
-    tilec::rt::store_vec<OUT_STORE_VEC_5, false>(out + 5 * n + offs[i], vals, &mask[i],
-                                                 mask[i + OUT_STORE_VEC_5 - 1]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + 5 * n + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
   // int_ops.cpp:22: tl::store(out + 6 * n + offs, tl::minimum(x, y) * 2 + tl::maximum(x, 7), mask);
   __syncthreads();  // program order: the store at int_ops.cpp:21 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_6) {
-    int vals[OUT_STORE_VEC_6];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    int vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_6; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(tilec::rt::minimum(x[i + v_1], y[i + v_1]), 2), tilec::rt::maximum(x[i + v_1], 7));
-    tilec::rt::store_vec<OUT_STORE_VEC_6, false>(out + 6 * n + offs[i], vals, &mask[i],
-                                                 mask[i + OUT_STORE_VEC_6 - 1]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + 6 * n + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
   // int_ops.cpp:24: auto either = (x > 0) || !(y > 0);
   bool either[L0::ELEMS];
@@ -201,12 +195,6 @@ constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per ac
 constexpr int Y_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int S_LOAD_VEC = 4;  // load width: 4 contiguous elements (4 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-constexpr int OUT_STORE_VEC_1 = 4;  // store width: 4 contiguous elements (16 bytes) per access
-constexpr int OUT_STORE_VEC_2 = 4;  // store width: 4 contiguous elements (16 bytes) per access
-constexpr int OUT_STORE_VEC_3 = 4;  // store width: 4 contiguous elements (16 bytes) per access
-constexpr int OUT_STORE_VEC_4 = 4;  // store width: 4 contiguous elements (16 bytes) per access
-constexpr int OUT_STORE_VEC_5 = 4;  // store width: 4 contiguous elements (16 bytes) per access
-constexpr int OUT_STORE_VEC_6 = 4;  // store width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_BOOL_STORE_VEC = 4;  // store width: 4 contiguous elements (4 bytes) per access
 constexpr int U_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int V_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
@@ -264,24 +252,24 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
   // int_ops.cpp:17: tl::store(out + 1 * n + offs, x % y, mask);
   __syncthreads();  // program order: the store at int_ops.cpp:16 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_1) {
-    int vals[OUT_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    int vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::rem_int(x[i + v_1], y[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC_1, true>(out + n + offs[i], vals);
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + n + offs[i], vals);
   }
   // int_ops.cpp:18: tl::store(out + 2 * n + offs, (x & y) | (x ^ 0x5A5A), mask);
   __syncthreads();  // program order: the store at int_ops.cpp:17 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_2) {
-    int vals[OUT_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    int vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = (x[i + v_1] & y[i + v_1]) | (x[i + v_1] ^ 23130);
     if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC_2, true>(out + 2 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + 2 * n + offs[i], vals);
   }
   // int_ops.cpp:15: auto sh = tl::load(s + offs, mask) & 31; // int8 & int stays int8
   int8_t sh[L0::ELEMS];
@@ -292,46 +280,46 @@ __global__ void __launch_bounds__(NUM_THREADS) int_ops_kernel(
   // int_ops.cpp:19: tl::store(out + 3 * n + offs, x << sh, mask);
   __syncthreads();  // program order: the store at int_ops.cpp:18 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_3) {
-    int vals[OUT_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    int vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_3; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = x[i + v_1] << static_cast<int>(sh[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC_3, true>(out + 3 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + 3 * n + offs[i], vals);
   }
   // int_ops.cpp:20: tl::store(out + 4 * n + offs, x >> sh, mask);
   __syncthreads();  // program order: the store at int_ops.cpp:19 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_4) {
-    int vals[OUT_STORE_VEC_4];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    int vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_4; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = x[i + v_1] >> static_cast<int>(sh[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC_4, true>(out + 4 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + 4 * n + offs[i], vals);
   }
   // int_ops.cpp:21: tl::store(out + 5 * n + offs, ~x + tl::where(x > y, x - y, y - x), mask);
   __syncthreads();  // program order: the store at int_ops.cpp:20 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_5) {
-    int vals[OUT_STORE_VEC_5];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    int vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_5; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::wrapping_add(~x[i + v_1], (x[i + v_1] > y[i + v_1]) ? tilec::rt::wrapping_sub(x[i + v_1], y[i + v_1]) : tilec::rt::wrapping_sub(y[i + v_1], x[i + v_1]));
     if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC_5, true>(out + 5 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + 5 * n + offs[i], vals);
   }
   // int_ops.cpp:22: tl::store(out + 6 * n + offs, tl::minimum(x, y) * 2 + tl::maximum(x, 7), mask);
   __syncthreads();  // program order: the store at int_ops.cpp:21 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_6) {
-    int vals[OUT_STORE_VEC_6];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    int vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_6; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(tilec::rt::minimum(x[i + v_1], y[i + v_1]), 2), tilec::rt::maximum(x[i + v_1], 7));
     if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC_6, true>(out + 6 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + 6 * n + offs[i], vals);
   }
   // int_ops.cpp:24: auto either = (x > 0) || !(y > 0);
   bool either[L0::ELEMS];

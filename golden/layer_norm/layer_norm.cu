@@ -9,10 +9,8 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int X_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int W_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int B_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_VEC_2 = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
@@ -100,14 +98,14 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
-      bool bits[X_ROW_LOAD_VEC_1];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
       TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
         bits[v] = cols[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
-          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
-          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -179,10 +177,10 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
-      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
-          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-          mask[i + X_ROW_LOAD_VEC_2 - 1]);
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], &mask[i],
+                                                 tilec::rt::to_f16(0.0f),
+                                                 mask[i + X_ROW_LOAD_VEC - 1]);
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -217,10 +215,8 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int X_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int W_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int B_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_VEC_2 = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
@@ -303,8 +299,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
           &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
     }
     float a[L0::ELEMS];
@@ -375,8 +371,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
           &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
     }
     float a[L0::ELEMS];
@@ -444,19 +440,12 @@ constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 2;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int W_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int B_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int W_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int B_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int W_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int B_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 // registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
@@ -491,14 +480,14 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     }
     // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_VEC];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
       TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_VEC; ++v)
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
         bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC, false>(
-          &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_VEC - 1] < N);
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load_next[i], x_row + cols_next[i], bits,
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols_next[i + X_ROW_LOAD_VEC - 1] < N);
     }
   }
   // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
@@ -520,14 +509,14 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       }
       // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_VEC_1];
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        bool bits[X_ROW_LOAD_VEC];
         TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_VEC_1; ++v)
+        for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
           bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC_1, false>(
+        tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
             &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_VEC_1 - 1] < N);
+            cols_next[i + X_ROW_LOAD_VEC - 1] < N);
       }
     }
     float a[L0::ELEMS];
@@ -571,14 +560,14 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     }
     // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_1_VEC];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
       TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC; ++v)
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
         bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC, false>(
-          &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_1_VEC - 1] < N);
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load_next_1[i], x_row + cols_next[i], bits,
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols_next[i + X_ROW_LOAD_VEC - 1] < N);
     }
   }
   // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
@@ -600,14 +589,14 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       }
       // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_1_VEC_1];
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        bool bits[X_ROW_LOAD_VEC];
         TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC_1; ++v)
+        for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
           bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC_1, false>(
+        tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
             &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_1_VEC_1 - 1] < N);
+            cols_next[i + X_ROW_LOAD_VEC - 1] < N);
       }
     }
     // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
@@ -677,24 +666,22 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     }
     // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec<W_NEXT_VEC, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + W_NEXT_VEC - 1]);
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec<W_VEC, false>(&w_next[i], W + cols_next[i], &mask_next[i],
+                                        tilec::rt::to_f16(0.0f), mask_next[i + W_VEC - 1]);
     }
     // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec<B_NEXT_VEC, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + B_NEXT_VEC - 1]);
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec<B_VEC, false>(&b_next[i], B + cols_next[i], &mask_next[i],
+                                        tilec::rt::to_f16(0.0f), mask_next[i + B_VEC - 1]);
     }
     // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC, false>(
-          &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
-          mask_next[i + X_ROW_LOAD_NEXT_2_VEC - 1]);
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load_next_2[i], x_row + cols_next[i],
+                                                 &mask_next[i], tilec::rt::to_f16(0.0f),
+                                                 mask_next[i + X_ROW_LOAD_VEC - 1]);
     }
   }
   // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
@@ -734,24 +721,22 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       }
       // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec<W_NEXT_VEC_1, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + W_NEXT_VEC_1 - 1]);
+      for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+        tilec::rt::load_vec<W_VEC, false>(&w_next[i], W + cols_next[i], &mask_next[i],
+                                          tilec::rt::to_f16(0.0f), mask_next[i + W_VEC - 1]);
       }
       // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec<B_NEXT_VEC_1, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + B_NEXT_VEC_1 - 1]);
+      for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+        tilec::rt::load_vec<B_VEC, false>(&b_next[i], B + cols_next[i], &mask_next[i],
+                                          tilec::rt::to_f16(0.0f), mask_next[i + B_VEC - 1]);
       }
       // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC_1, false>(
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
             &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
-            mask_next[i + X_ROW_LOAD_NEXT_2_VEC_1 - 1]);
+            mask_next[i + X_ROW_LOAD_VEC - 1]);
       }
     }
     // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
@@ -799,19 +784,12 @@ constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 2;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int W_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int B_NEXT_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int W_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int B_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int W_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int B_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
 // tile 1024: 4 contiguous per thread, 32 lanes, 8 warps; 4 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 // registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
@@ -846,8 +824,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     }
     // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC, true>(
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
           &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
     }
   }
@@ -870,8 +848,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       }
       // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC_1, true>(
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
             &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
       }
     }
@@ -916,8 +894,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     }
     // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC, true>(
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
           &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
     }
   }
@@ -940,8 +918,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       }
       // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC_1, true>(
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
             &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
       }
     }
@@ -1012,20 +990,20 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     }
     // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec_if<W_NEXT_VEC, true>(&w_next[i], W + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec_if<W_VEC, true>(&w_next[i], W + cols_next[i], mask_next[i],
+                                          tilec::rt::to_f16(0.0f));
     }
     // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec_if<B_NEXT_VEC, true>(&b_next[i], B + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec_if<B_VEC, true>(&b_next[i], B + cols_next[i], mask_next[i],
+                                          tilec::rt::to_f16(0.0f));
     }
     // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC, true>(
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
           &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
     }
   }
@@ -1066,20 +1044,20 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       }
       // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<W_NEXT_VEC_1, true>(
-            &w_next[i], W + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
+      for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+        tilec::rt::load_vec_if<W_VEC, true>(&w_next[i], W + cols_next[i], mask_next[i],
+                                            tilec::rt::to_f16(0.0f));
       }
       // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<B_NEXT_VEC_1, true>(
-            &b_next[i], B + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
+      for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+        tilec::rt::load_vec_if<B_VEC, true>(&b_next[i], B + cols_next[i], mask_next[i],
+                                            tilec::rt::to_f16(0.0f));
       }
       // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC_1, true>(
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
             &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
       }
     }

@@ -9,10 +9,8 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int X_ROW_LOAD_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int W_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int B_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_VEC_2 = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 1024: 2 contiguous per thread, 64 lanes, 8 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
@@ -101,14 +99,14 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
-      bool bits[X_ROW_LOAD_VEC_1];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
       TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_VEC_1; ++v)
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
         bits[v] = cols[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_VEC_1, false>(
-          &x_row_load[i], x_row + cols[i], bits, tilec::rt::to_f16(0.0f),
-          cols[i + X_ROW_LOAD_VEC_1 - 1] < N);
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], bits,
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols[i + X_ROW_LOAD_VEC - 1] < N);
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -181,10 +179,10 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
-      tilec::rt::load_vec<X_ROW_LOAD_VEC_2, false>(
-          &x_row_load[i], x_row + cols[i], &mask[i], tilec::rt::to_f16(0.0f),
-          mask[i + X_ROW_LOAD_VEC_2 - 1]);
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load[i], x_row + cols[i], &mask[i],
+                                                 tilec::rt::to_f16(0.0f),
+                                                 mask[i + X_ROW_LOAD_VEC - 1]);
     }
     float a[L0::ELEMS];
     TILEC_UNROLL
@@ -219,10 +217,8 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 1;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int X_ROW_LOAD_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int W_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int B_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_VEC_2 = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 1024: 2 contiguous per thread, 64 lanes, 8 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
@@ -306,8 +302,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_1) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_1, true>(
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
           &x_row_load[i], x_row + cols[i], cols[i] < N, tilec::rt::to_f16(0.0f));
     }
     float a[L0::ELEMS];
@@ -379,8 +375,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     __half x_row_load[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC_2) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_VEC_2, true>(
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
           &x_row_load[i], x_row + cols[i], mask[i], tilec::rt::to_f16(0.0f));
     }
     float a[L0::ELEMS];
@@ -449,19 +445,12 @@ constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 2;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int W_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int B_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int W_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int B_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int W_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int B_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 1024: 2 contiguous per thread, 64 lanes, 8 warps; 2 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 // registers: about 3 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
@@ -496,14 +485,14 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     }
     // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_VEC];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
       TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_VEC; ++v)
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
         bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC, false>(
-          &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_VEC - 1] < N);
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load_next[i], x_row + cols_next[i], bits,
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols_next[i + X_ROW_LOAD_VEC - 1] < N);
     }
   }
   // layer_norm.cpp:18: for (int off = 0; off < N; off += BLOCK) {
@@ -525,14 +514,14 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       }
       // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_VEC_1];
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        bool bits[X_ROW_LOAD_VEC];
         TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_VEC_1; ++v)
+        for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
           bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_VEC_1, false>(
+        tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
             &x_row_load_next[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_VEC_1 - 1] < N);
+            cols_next[i + X_ROW_LOAD_VEC - 1] < N);
       }
     }
     float a[L0::ELEMS];
@@ -577,14 +566,14 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     }
     // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      bool bits[X_ROW_LOAD_NEXT_1_VEC];
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      bool bits[X_ROW_LOAD_VEC];
       TILEC_UNROLL
-      for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC; ++v)
+      for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
         bits[v] = cols_next[i + v] < N;
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC, false>(
-          &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-          cols_next[i + X_ROW_LOAD_NEXT_1_VEC - 1] < N);
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load_next_1[i], x_row + cols_next[i], bits,
+                                                 tilec::rt::to_f16(0.0f),
+                                                 cols_next[i + X_ROW_LOAD_VEC - 1] < N);
     }
   }
   // layer_norm.cpp:27: for (int off = 0; off < N; off += BLOCK) {
@@ -606,14 +595,14 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       }
       // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        bool bits[X_ROW_LOAD_NEXT_1_VEC_1];
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        bool bits[X_ROW_LOAD_VEC];
         TILEC_UNROLL
-        for (int v = 0; v < X_ROW_LOAD_NEXT_1_VEC_1; ++v)
+        for (int v = 0; v < X_ROW_LOAD_VEC; ++v)
           bits[v] = cols_next[i + v] < N;
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_1_VEC_1, false>(
+        tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
             &x_row_load_next_1[i], x_row + cols_next[i], bits, tilec::rt::to_f16(0.0f),
-            cols_next[i + X_ROW_LOAD_NEXT_1_VEC_1 - 1] < N);
+            cols_next[i + X_ROW_LOAD_VEC - 1] < N);
       }
     }
     // layer_norm.cpp:28: auto cols = off + tl::arange<0, BLOCK>();
@@ -684,24 +673,22 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     }
     // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec<W_NEXT_VEC, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + W_NEXT_VEC - 1]);
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec<W_VEC, false>(&w_next[i], W + cols_next[i], &mask_next[i],
+                                        tilec::rt::to_f16(0.0f), mask_next[i + W_VEC - 1]);
     }
     // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec<B_NEXT_VEC, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                             tilec::rt::to_f16(0.0f),
-                                             mask_next[i + B_NEXT_VEC - 1]);
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec<B_VEC, false>(&b_next[i], B + cols_next[i], &mask_next[i],
+                                        tilec::rt::to_f16(0.0f), mask_next[i + B_VEC - 1]);
     }
     // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
-      tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC, false>(
-          &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
-          mask_next[i + X_ROW_LOAD_NEXT_2_VEC - 1]);
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(&x_row_load_next_2[i], x_row + cols_next[i],
+                                                 &mask_next[i], tilec::rt::to_f16(0.0f),
+                                                 mask_next[i + X_ROW_LOAD_VEC - 1]);
     }
   }
   // layer_norm.cpp:39: for (int off = 0; off < N; off += BLOCK) {
@@ -741,24 +728,22 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       }
       // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec<W_NEXT_VEC_1, false>(&w_next[i], W + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + W_NEXT_VEC_1 - 1]);
+      for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+        tilec::rt::load_vec<W_VEC, false>(&w_next[i], W + cols_next[i], &mask_next[i],
+                                          tilec::rt::to_f16(0.0f), mask_next[i + W_VEC - 1]);
       }
       // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec<B_NEXT_VEC_1, false>(&b_next[i], B + cols_next[i], &mask_next[i],
-                                                 tilec::rt::to_f16(0.0f),
-                                                 mask_next[i + B_NEXT_VEC_1 - 1]);
+      for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+        tilec::rt::load_vec<B_VEC, false>(&b_next[i], B + cols_next[i], &mask_next[i],
+                                          tilec::rt::to_f16(0.0f), mask_next[i + B_VEC - 1]);
       }
       // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
-        tilec::rt::load_vec<X_ROW_LOAD_NEXT_2_VEC_1, false>(
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        tilec::rt::load_vec<X_ROW_LOAD_VEC, false>(
             &x_row_load_next_2[i], x_row + cols_next[i], &mask_next[i], tilec::rt::to_f16(0.0f),
-            mask_next[i + X_ROW_LOAD_NEXT_2_VEC_1 - 1]);
+            mask_next[i + X_ROW_LOAD_VEC - 1]);
       }
     }
     // layer_norm.cpp:40: auto cols = off + tl::arange<0, BLOCK>();
@@ -806,19 +791,12 @@ constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 8;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 2;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_ROW_LOAD_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_1_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int W_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int B_NEXT_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int W_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int B_NEXT_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int X_ROW_LOAD_NEXT_2_VEC_1 = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int X_ROW_LOAD_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int W_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int B_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
 constexpr int Y_ROW_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 1024: 2 contiguous per thread, 64 lanes, 8 warps; 2 elements per thread
-using L0 = tilec::rt::Blocked1<X_ROW_LOAD_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_ROW_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 32;  // shared memory per block
 // registers: about 3 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
@@ -853,8 +831,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     }
     // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC, true>(
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
           &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
     }
   }
@@ -877,8 +855,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       }
       // layer_norm.cpp:20: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_VEC_1, true>(
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
             &x_row_load_next[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
       }
     }
@@ -924,8 +902,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     }
     // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC, true>(
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
           &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
     }
   }
@@ -948,8 +926,8 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       }
       // layer_norm.cpp:29: auto a = tl::cast<float>(tl::load(x_row + cols, cols < N, 0.0f));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_1_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_1_VEC_1, true>(
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
             &x_row_load_next_1[i], x_row + cols_next[i], cols_next[i] < N, tilec::rt::to_f16(0.0f));
       }
     }
@@ -1021,20 +999,20 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
     }
     // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC) {
-      tilec::rt::load_vec_if<W_NEXT_VEC, true>(&w_next[i], W + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
+    for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+      tilec::rt::load_vec_if<W_VEC, true>(&w_next[i], W + cols_next[i], mask_next[i],
+                                          tilec::rt::to_f16(0.0f));
     }
     // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC) {
-      tilec::rt::load_vec_if<B_NEXT_VEC, true>(&b_next[i], B + cols_next[i], mask_next[i],
-                                               tilec::rt::to_f16(0.0f));
+    for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+      tilec::rt::load_vec_if<B_VEC, true>(&b_next[i], B + cols_next[i], mask_next[i],
+                                          tilec::rt::to_f16(0.0f));
     }
     // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC) {
-      tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC, true>(
+    for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
           &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
     }
   }
@@ -1075,20 +1053,20 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_fwd(
       }
       // layer_norm.cpp:42: auto w = tl::load(W + cols, mask);
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += W_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<W_NEXT_VEC_1, true>(
-            &w_next[i], W + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
+      for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+        tilec::rt::load_vec_if<W_VEC, true>(&w_next[i], W + cols_next[i], mask_next[i],
+                                            tilec::rt::to_f16(0.0f));
       }
       // layer_norm.cpp:43: auto b = tl::load(B + cols, mask);
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += B_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<B_NEXT_VEC_1, true>(
-            &b_next[i], B + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
+      for (int i = 0; i < L0::ELEMS; i += B_VEC) {
+        tilec::rt::load_vec_if<B_VEC, true>(&b_next[i], B + cols_next[i], mask_next[i],
+                                            tilec::rt::to_f16(0.0f));
       }
       // layer_norm.cpp:44: auto a = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_NEXT_2_VEC_1) {
-        tilec::rt::load_vec_if<X_ROW_LOAD_NEXT_2_VEC_1, true>(
+      for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
+        tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(
             &x_row_load_next_2[i], x_row + cols_next[i], mask_next[i], tilec::rt::to_f16(0.0f));
       }
     }

@@ -9,89 +9,8 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
 constexpr int OUT_F32_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_13 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_14 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_15 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_16 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_17 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_18 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_19 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_20 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_21 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_22 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_23 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_24 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_25 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_26 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_27 = 2;  // store width: 2 contiguous elements (8 bytes) per access
 constexpr int OUT_F16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_13 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_14 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_15 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_16 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_17 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_18 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_19 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_20 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_21 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_22 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_23 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_24 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_25 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_26 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_27 = 2;  // store width: 2 contiguous elements (4 bytes) per access
 constexpr int OUT_BF16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_13 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_14 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_15 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_16 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_17 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_18 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_19 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_20 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_21 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_22 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_23 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_24 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_25 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_26 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_27 = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
@@ -131,13 +50,13 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:13: tl::store(out + 1 * n + offs, tl::cos(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:12 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_1) {
-    float vals[OUT_F32_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = cosf(v[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_1, false>(
-        out_f32 + n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_1 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
   float u[L0::ELEMS];
@@ -148,79 +67,79 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_2) {
-    float vals[OUT_F32_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = tanf(u[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_2, false>(
-        out_f32 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_2 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:15: tl::store(out + 3 * n + offs, tl::asin(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:14 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_3) {
-    float vals[OUT_F32_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_3; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = asinf(u[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_3, false>(
-        out_f32 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_3 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:16: tl::store(out + 4 * n + offs, tl::acos(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:15 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_4) {
-    float vals[OUT_F32_STORE_VEC_4];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_4; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = acosf(u[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_4, false>(
-        out_f32 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_4 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:17: tl::store(out + 5 * n + offs, tl::atan(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:16 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_5) {
-    float vals[OUT_F32_STORE_VEC_5];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_5; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = atanf(v[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_5, false>(
-        out_f32 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_5 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:18: tl::store(out + 6 * n + offs, tl::sinh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:17 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_6) {
-    float vals[OUT_F32_STORE_VEC_6];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_6; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = sinhf(v[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_6, false>(
-        out_f32 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_6 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:19: tl::store(out + 7 * n + offs, tl::cosh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:18 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_7) {
-    float vals[OUT_F32_STORE_VEC_7];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_7; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = coshf(v[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_7, false>(
-        out_f32 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_7 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:20: tl::store(out + 8 * n + offs, tl::asinh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:19 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_8) {
-    float vals[OUT_F32_STORE_VEC_8];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_8; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = asinhf(v[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_8, false>(
-        out_f32 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_8 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
   float p[L0::ELEMS];
@@ -231,90 +150,90 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_9) {
-    float vals[OUT_F32_STORE_VEC_9];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_9; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = acoshf(p[i + v_1] + 0.5f);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_9, false>(
-        out_f32 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_9 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_10) {
-    float vals[OUT_F32_STORE_VEC_10];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_10; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = atanhf(u[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_10, false>(
-        out_f32 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_10 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:23: tl::store(out + 11 * n + offs, tl::expm1(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:22 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_11) {
-    float vals[OUT_F32_STORE_VEC_11];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_11; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = expm1f(v[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_11, false>(
-        out_f32 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_11 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:24: tl::store(out + 12 * n + offs, tl::log1p(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:23 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_12) {
-    float vals[OUT_F32_STORE_VEC_12];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_12; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = log1pf(p[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_12, false>(
-        out_f32 + 12 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_12 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 12 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:25: tl::store(out + 13 * n + offs, tl::log10(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:24 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_13) {
-    float vals[OUT_F32_STORE_VEC_13];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_13; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = log10f(p[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_13, false>(
-        out_f32 + 13 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_13 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 13 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:26: tl::store(out + 14 * n + offs, tl::cbrt(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:25 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_14) {
-    float vals[OUT_F32_STORE_VEC_14];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_14; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = cbrtf(v[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_14, false>(
-        out_f32 + 14 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_14 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 14 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:27: tl::store(out + 15 * n + offs, tl::erfc(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:26 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_15) {
-    float vals[OUT_F32_STORE_VEC_15];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_15; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = erfcf(v[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_15, false>(
-        out_f32 + 15 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_15 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 15 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:28: tl::store(out + 16 * n + offs, tl::lgamma(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:27 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_16) {
-    float vals[OUT_F32_STORE_VEC_16];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_16; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = lgammaf(p[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_16, false>(
-        out_f32 + 16 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_16 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 16 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
   float w[L0::ELEMS];
@@ -325,123 +244,123 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_17) {
-    float vals[OUT_F32_STORE_VEC_17];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_17; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = rintf(w[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_17, false>(
-        out_f32 + 17 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_17 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 17 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:30: tl::store(out + 18 * n + offs, tl::round(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:29 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_18) {
-    float vals[OUT_F32_STORE_VEC_18];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_18; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = roundf(w[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_18, false>(
-        out_f32 + 18 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_18 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 18 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:31: tl::store(out + 19 * n + offs, tl::trunc(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:30 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_19) {
-    float vals[OUT_F32_STORE_VEC_19];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_19; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = truncf(w[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_19, false>(
-        out_f32 + 19 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_19 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 19 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:32: tl::store(out + 20 * n + offs, tl::pow(p, a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:31 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_20) {
-    float vals[OUT_F32_STORE_VEC_20];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_20; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = powf(p[i + v_1], v[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_20, false>(
-        out_f32 + 20 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_20 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 20 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:33: tl::store(out + 21 * n + offs, tl::pow(p, 2.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:32 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_21) {
-    float vals[OUT_F32_STORE_VEC_21];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_21; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = powf(p[i + v_1], 2.5f);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_21, false>(
-        out_f32 + 21 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_21 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 21 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:34: tl::store(out + 22 * n + offs, tl::atan2(a, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:33 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_22) {
-    float vals[OUT_F32_STORE_VEC_22];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_22; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = atan2f(v[i + v_1], p[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_22, false>(
-        out_f32 + 22 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_22 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 22 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:35: tl::store(out + 23 * n + offs, tl::hypot(a, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:34 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_23) {
-    float vals[OUT_F32_STORE_VEC_23];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_23; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = hypotf(v[i + v_1], p[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_23, false>(
-        out_f32 + 23 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_23 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 23 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:36: tl::store(out + 24 * n + offs, tl::copysign(p, a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:35 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_24) {
-    float vals[OUT_F32_STORE_VEC_24];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_24; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = copysignf(p[i + v_1], v[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_24, false>(
-        out_f32 + 24 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_24 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 24 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:37: tl::store(out + 25 * n + offs, tl::fmod(w, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:36 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_25) {
-    float vals[OUT_F32_STORE_VEC_25];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_25; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = fmodf(w[i + v_1], p[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_25, false>(
-        out_f32 + 25 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_25 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 25 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:38: tl::store(out + 26 * n + offs, tl::remainder(w, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:37 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_26) {
-    float vals[OUT_F32_STORE_VEC_26];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_26; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = remainderf(w[i + v_1], p[i + v_1]);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_26, false>(
-        out_f32 + 26 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_26 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 26 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // math_more.cpp:39: tl::store(out + 27 * n + offs, tl::clamp(a, -1.0f, 2.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:38 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_27) {
-    float vals[OUT_F32_STORE_VEC_27];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_27; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = fminf(fmaxf(v[i + v_1], -1.0f), 2.5f);
-    tilec::rt::store_vec<OUT_F32_STORE_VEC_27, false>(
-        out_f32 + 27 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_27 - 1]);
+    tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+        out_f32 + 27 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
   }
   // inlined: store_functions (called at math_more.cpp:49)
   // math_more.cpp:8: void store_functions(Out *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
@@ -463,13 +382,13 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:13: tl::store(out + 1 * n + offs, tl::cos(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:12 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_1) {
-    __half vals[OUT_F16_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(cosf(tilec::rt::to_float(a[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_1, false>(
-        out_f16 + n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_1 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
   __half u_1[L0::ELEMS];
@@ -480,79 +399,79 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_2) {
-    __half vals[OUT_F16_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(tanf(tilec::rt::to_float(u_1[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_2, false>(
-        out_f16 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_2 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:15: tl::store(out + 3 * n + offs, tl::asin(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:14 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_3) {
-    __half vals[OUT_F16_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_3; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(asinf(tilec::rt::to_float(u_1[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_3, false>(
-        out_f16 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_3 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:16: tl::store(out + 4 * n + offs, tl::acos(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:15 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_4) {
-    __half vals[OUT_F16_STORE_VEC_4];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_4; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(acosf(tilec::rt::to_float(u_1[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_4, false>(
-        out_f16 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_4 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:17: tl::store(out + 5 * n + offs, tl::atan(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:16 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_5) {
-    __half vals[OUT_F16_STORE_VEC_5];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_5; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(atanf(tilec::rt::to_float(a[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_5, false>(
-        out_f16 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_5 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:18: tl::store(out + 6 * n + offs, tl::sinh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:17 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_6) {
-    __half vals[OUT_F16_STORE_VEC_6];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_6; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(sinhf(tilec::rt::to_float(a[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_6, false>(
-        out_f16 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_6 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:19: tl::store(out + 7 * n + offs, tl::cosh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:18 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_7) {
-    __half vals[OUT_F16_STORE_VEC_7];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_7; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(coshf(tilec::rt::to_float(a[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_7, false>(
-        out_f16 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_7 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:20: tl::store(out + 8 * n + offs, tl::asinh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:19 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_8) {
-    __half vals[OUT_F16_STORE_VEC_8];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_8; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(asinhf(tilec::rt::to_float(a[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_8, false>(
-        out_f16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_8 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
   __half p_1[L0::ELEMS];
@@ -563,90 +482,90 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_9) {
-    __half vals[OUT_F16_STORE_VEC_9];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_9; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(acoshf(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(p_1[i + v_1]) + tilec::rt::to_float(tilec::rt::to_f16(0.5f))))));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_9, false>(
-        out_f16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_9 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_10) {
-    __half vals[OUT_F16_STORE_VEC_10];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_10; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(atanhf(tilec::rt::to_float(u_1[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_10, false>(
-        out_f16 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_10 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:23: tl::store(out + 11 * n + offs, tl::expm1(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:22 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_11) {
-    __half vals[OUT_F16_STORE_VEC_11];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_11; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(expm1f(tilec::rt::to_float(a[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_11, false>(
-        out_f16 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_11 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:24: tl::store(out + 12 * n + offs, tl::log1p(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:23 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_12) {
-    __half vals[OUT_F16_STORE_VEC_12];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_12; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(log1pf(tilec::rt::to_float(p_1[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_12, false>(
-        out_f16 + 12 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_12 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 12 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:25: tl::store(out + 13 * n + offs, tl::log10(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:24 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_13) {
-    __half vals[OUT_F16_STORE_VEC_13];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_13; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(log10f(tilec::rt::to_float(p_1[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_13, false>(
-        out_f16 + 13 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_13 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 13 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:26: tl::store(out + 14 * n + offs, tl::cbrt(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:25 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_14) {
-    __half vals[OUT_F16_STORE_VEC_14];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_14; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(cbrtf(tilec::rt::to_float(a[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_14, false>(
-        out_f16 + 14 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_14 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 14 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:27: tl::store(out + 15 * n + offs, tl::erfc(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:26 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_15) {
-    __half vals[OUT_F16_STORE_VEC_15];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_15; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(erfcf(tilec::rt::to_float(a[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_15, false>(
-        out_f16 + 15 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_15 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 15 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:28: tl::store(out + 16 * n + offs, tl::lgamma(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:27 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_16) {
-    __half vals[OUT_F16_STORE_VEC_16];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_16; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(lgammaf(tilec::rt::to_float(p_1[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_16, false>(
-        out_f16 + 16 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_16 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 16 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
   __half w_1[L0::ELEMS];
@@ -657,123 +576,123 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_17) {
-    __half vals[OUT_F16_STORE_VEC_17];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_17; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(rintf(tilec::rt::to_float(w_1[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_17, false>(
-        out_f16 + 17 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_17 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 17 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:30: tl::store(out + 18 * n + offs, tl::round(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:29 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_18) {
-    __half vals[OUT_F16_STORE_VEC_18];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_18; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(roundf(tilec::rt::to_float(w_1[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_18, false>(
-        out_f16 + 18 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_18 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 18 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:31: tl::store(out + 19 * n + offs, tl::trunc(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:30 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_19) {
-    __half vals[OUT_F16_STORE_VEC_19];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_19; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(truncf(tilec::rt::to_float(w_1[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_19, false>(
-        out_f16 + 19 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_19 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 19 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:32: tl::store(out + 20 * n + offs, tl::pow(p, a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:31 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_20) {
-    __half vals[OUT_F16_STORE_VEC_20];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_20; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(powf(tilec::rt::to_float(p_1[i + v_1]), tilec::rt::to_float(a[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_20, false>(
-        out_f16 + 20 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_20 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 20 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:33: tl::store(out + 21 * n + offs, tl::pow(p, 2.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:32 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_21) {
-    __half vals[OUT_F16_STORE_VEC_21];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_21; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(powf(tilec::rt::to_float(p_1[i + v_1]), tilec::rt::to_float(tilec::rt::to_f16(2.5f))));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_21, false>(
-        out_f16 + 21 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_21 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 21 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:34: tl::store(out + 22 * n + offs, tl::atan2(a, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:33 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_22) {
-    __half vals[OUT_F16_STORE_VEC_22];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_22; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(atan2f(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(p_1[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_22, false>(
-        out_f16 + 22 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_22 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 22 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:35: tl::store(out + 23 * n + offs, tl::hypot(a, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:34 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_23) {
-    __half vals[OUT_F16_STORE_VEC_23];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_23; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(hypotf(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(p_1[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_23, false>(
-        out_f16 + 23 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_23 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 23 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:36: tl::store(out + 24 * n + offs, tl::copysign(p, a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:35 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_24) {
-    __half vals[OUT_F16_STORE_VEC_24];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_24; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(copysignf(tilec::rt::to_float(p_1[i + v_1]), tilec::rt::to_float(a[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_24, false>(
-        out_f16 + 24 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_24 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 24 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:37: tl::store(out + 25 * n + offs, tl::fmod(w, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:36 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_25) {
-    __half vals[OUT_F16_STORE_VEC_25];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_25; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(fmodf(tilec::rt::to_float(w_1[i + v_1]), tilec::rt::to_float(p_1[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_25, false>(
-        out_f16 + 25 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_25 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 25 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:38: tl::store(out + 26 * n + offs, tl::remainder(w, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:37 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_26) {
-    __half vals[OUT_F16_STORE_VEC_26];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_26; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(remainderf(tilec::rt::to_float(w_1[i + v_1]), tilec::rt::to_float(p_1[i + v_1])));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_26, false>(
-        out_f16 + 26 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_26 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 26 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // math_more.cpp:39: tl::store(out + 27 * n + offs, tl::clamp(a, -1.0f, 2.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:38 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_27) {
-    __half vals[OUT_F16_STORE_VEC_27];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_27; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(fminf(tilec::rt::to_float(tilec::rt::to_f16(fmaxf(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(tilec::rt::to_f16(-1.0f))))), tilec::rt::to_float(tilec::rt::to_f16(2.5f))));
-    tilec::rt::store_vec<OUT_F16_STORE_VEC_27, false>(
-        out_f16 + 27 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_27 - 1]);
+    tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+        out_f16 + 27 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
   // inlined: store_functions (called at math_more.cpp:50)
   // math_more.cpp:8: void store_functions(Out *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
@@ -795,13 +714,13 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:13: tl::store(out + 1 * n + offs, tl::cos(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:12 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_1) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(cosf(tilec::rt::to_float(a_1[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_1, false>(
-        out_bf16 + n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_1 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
   __nv_bfloat16 u_2[L0::ELEMS];
@@ -812,79 +731,79 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_2) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(tanf(tilec::rt::to_float(u_2[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_2, false>(
-        out_bf16 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_2 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:15: tl::store(out + 3 * n + offs, tl::asin(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:14 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_3) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_3; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(asinf(tilec::rt::to_float(u_2[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_3, false>(
-        out_bf16 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_3 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:16: tl::store(out + 4 * n + offs, tl::acos(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:15 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_4) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_4];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_4; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(acosf(tilec::rt::to_float(u_2[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_4, false>(
-        out_bf16 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_4 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:17: tl::store(out + 5 * n + offs, tl::atan(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:16 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_5) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_5];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_5; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(atanf(tilec::rt::to_float(a_1[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_5, false>(
-        out_bf16 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_5 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:18: tl::store(out + 6 * n + offs, tl::sinh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:17 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_6) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_6];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_6; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(sinhf(tilec::rt::to_float(a_1[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_6, false>(
-        out_bf16 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_6 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:19: tl::store(out + 7 * n + offs, tl::cosh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:18 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_7) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_7];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_7; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(coshf(tilec::rt::to_float(a_1[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_7, false>(
-        out_bf16 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_7 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:20: tl::store(out + 8 * n + offs, tl::asinh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:19 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_8) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_8];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_8; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(asinhf(tilec::rt::to_float(a_1[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_8, false>(
-        out_bf16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_8 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
   __nv_bfloat16 p_2[L0::ELEMS];
@@ -895,90 +814,90 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_9) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_9];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_9; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(acoshf(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(p_2[i + v_1]) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f))))));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_9, false>(
-        out_bf16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_9 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_10) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_10];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_10; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(atanhf(tilec::rt::to_float(u_2[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_10, false>(
-        out_bf16 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_10 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:23: tl::store(out + 11 * n + offs, tl::expm1(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:22 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_11) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_11];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_11; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(expm1f(tilec::rt::to_float(a_1[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_11, false>(
-        out_bf16 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_11 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:24: tl::store(out + 12 * n + offs, tl::log1p(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:23 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_12) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_12];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_12; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(log1pf(tilec::rt::to_float(p_2[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_12, false>(
-        out_bf16 + 12 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_12 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 12 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:25: tl::store(out + 13 * n + offs, tl::log10(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:24 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_13) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_13];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_13; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(log10f(tilec::rt::to_float(p_2[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_13, false>(
-        out_bf16 + 13 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_13 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 13 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:26: tl::store(out + 14 * n + offs, tl::cbrt(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:25 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_14) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_14];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_14; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(cbrtf(tilec::rt::to_float(a_1[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_14, false>(
-        out_bf16 + 14 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_14 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 14 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:27: tl::store(out + 15 * n + offs, tl::erfc(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:26 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_15) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_15];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_15; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(erfcf(tilec::rt::to_float(a_1[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_15, false>(
-        out_bf16 + 15 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_15 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 15 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:28: tl::store(out + 16 * n + offs, tl::lgamma(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:27 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_16) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_16];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_16; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(lgammaf(tilec::rt::to_float(p_2[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_16, false>(
-        out_bf16 + 16 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_16 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 16 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
   __nv_bfloat16 w_2[L0::ELEMS];
@@ -989,123 +908,123 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_17) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_17];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_17; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(rintf(tilec::rt::to_float(w_2[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_17, false>(
-        out_bf16 + 17 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_17 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 17 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:30: tl::store(out + 18 * n + offs, tl::round(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:29 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_18) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_18];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_18; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(roundf(tilec::rt::to_float(w_2[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_18, false>(
-        out_bf16 + 18 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_18 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 18 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:31: tl::store(out + 19 * n + offs, tl::trunc(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:30 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_19) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_19];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_19; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(truncf(tilec::rt::to_float(w_2[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_19, false>(
-        out_bf16 + 19 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_19 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 19 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:32: tl::store(out + 20 * n + offs, tl::pow(p, a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:31 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_20) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_20];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_20; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(powf(tilec::rt::to_float(p_2[i + v_1]), tilec::rt::to_float(a_1[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_20, false>(
-        out_bf16 + 20 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_20 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 20 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:33: tl::store(out + 21 * n + offs, tl::pow(p, 2.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:32 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_21) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_21];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_21; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(powf(tilec::rt::to_float(p_2[i + v_1]), tilec::rt::to_float(tilec::rt::to_bf16(2.5f))));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_21, false>(
-        out_bf16 + 21 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_21 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 21 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:34: tl::store(out + 22 * n + offs, tl::atan2(a, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:33 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_22) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_22];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_22; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(atan2f(tilec::rt::to_float(a_1[i + v_1]), tilec::rt::to_float(p_2[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_22, false>(
-        out_bf16 + 22 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_22 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 22 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:35: tl::store(out + 23 * n + offs, tl::hypot(a, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:34 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_23) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_23];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_23; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(hypotf(tilec::rt::to_float(a_1[i + v_1]), tilec::rt::to_float(p_2[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_23, false>(
-        out_bf16 + 23 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_23 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 23 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:36: tl::store(out + 24 * n + offs, tl::copysign(p, a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:35 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_24) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_24];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_24; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(copysignf(tilec::rt::to_float(p_2[i + v_1]), tilec::rt::to_float(a_1[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_24, false>(
-        out_bf16 + 24 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_24 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 24 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:37: tl::store(out + 25 * n + offs, tl::fmod(w, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:36 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_25) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_25];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_25; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(fmodf(tilec::rt::to_float(w_2[i + v_1]), tilec::rt::to_float(p_2[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_25, false>(
-        out_bf16 + 25 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_25 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 25 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:38: tl::store(out + 26 * n + offs, tl::remainder(w, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:37 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_26) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_26];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_26; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(remainderf(tilec::rt::to_float(w_2[i + v_1]), tilec::rt::to_float(p_2[i + v_1])));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_26, false>(
-        out_bf16 + 26 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_26 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 26 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
   // math_more.cpp:39: tl::store(out + 27 * n + offs, tl::clamp(a, -1.0f, 2.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:38 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_27) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_27];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_27; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(fminf(tilec::rt::to_float(tilec::rt::to_bf16(fmaxf(tilec::rt::to_float(a_1[i + v_1]), tilec::rt::to_float(tilec::rt::to_bf16(-1.0f))))), tilec::rt::to_float(tilec::rt::to_bf16(2.5f))));
-    tilec::rt::store_vec<OUT_BF16_STORE_VEC_27, false>(
-        out_bf16 + 27 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_27 - 1]);
+    tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+        out_bf16 + 27 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
 }
 
@@ -1118,89 +1037,8 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
 constexpr int OUT_F32_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_13 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_14 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_15 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_16 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_17 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_18 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_19 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_20 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_21 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_22 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_23 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_24 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_25 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_26 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_27 = 2;  // store width: 2 contiguous elements (8 bytes) per access
 constexpr int OUT_F16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_13 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_14 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_15 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_16 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_17 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_18 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_19 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_20 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_21 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_22 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_23 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_24 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_25 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_26 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_27 = 2;  // store width: 2 contiguous elements (4 bytes) per access
 constexpr int OUT_BF16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_13 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_14 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_15 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_16 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_17 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_18 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_19 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_20 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_21 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_22 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_23 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_24 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_25 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_26 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_27 = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
@@ -1240,13 +1078,13 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:13: tl::store(out + 1 * n + offs, tl::cos(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:12 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_1) {
-    float vals[OUT_F32_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = cosf(v[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_1, true>(out_f32 + n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + n + offs[i], vals);
   }
   // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
   float u[L0::ELEMS];
@@ -1257,79 +1095,79 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_2) {
-    float vals[OUT_F32_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = tanf(u[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_2, true>(out_f32 + 2 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 2 * n + offs[i], vals);
   }
   // math_more.cpp:15: tl::store(out + 3 * n + offs, tl::asin(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:14 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_3) {
-    float vals[OUT_F32_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_3; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = asinf(u[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_3, true>(out_f32 + 3 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 3 * n + offs[i], vals);
   }
   // math_more.cpp:16: tl::store(out + 4 * n + offs, tl::acos(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:15 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_4) {
-    float vals[OUT_F32_STORE_VEC_4];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_4; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = acosf(u[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_4, true>(out_f32 + 4 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 4 * n + offs[i], vals);
   }
   // math_more.cpp:17: tl::store(out + 5 * n + offs, tl::atan(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:16 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_5) {
-    float vals[OUT_F32_STORE_VEC_5];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_5; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = atanf(v[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_5, true>(out_f32 + 5 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 5 * n + offs[i], vals);
   }
   // math_more.cpp:18: tl::store(out + 6 * n + offs, tl::sinh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:17 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_6) {
-    float vals[OUT_F32_STORE_VEC_6];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_6; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = sinhf(v[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_6, true>(out_f32 + 6 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 6 * n + offs[i], vals);
   }
   // math_more.cpp:19: tl::store(out + 7 * n + offs, tl::cosh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:18 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_7) {
-    float vals[OUT_F32_STORE_VEC_7];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_7; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = coshf(v[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_7, true>(out_f32 + 7 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 7 * n + offs[i], vals);
   }
   // math_more.cpp:20: tl::store(out + 8 * n + offs, tl::asinh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:19 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_8) {
-    float vals[OUT_F32_STORE_VEC_8];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_8; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = asinhf(v[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_8, true>(out_f32 + 8 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 8 * n + offs[i], vals);
   }
   // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
   float p[L0::ELEMS];
@@ -1340,90 +1178,90 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_9) {
-    float vals[OUT_F32_STORE_VEC_9];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_9; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = acoshf(p[i + v_1] + 0.5f);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_9, true>(out_f32 + 9 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 9 * n + offs[i], vals);
   }
   // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_10) {
-    float vals[OUT_F32_STORE_VEC_10];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_10; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = atanhf(u[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_10, true>(out_f32 + 10 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 10 * n + offs[i], vals);
   }
   // math_more.cpp:23: tl::store(out + 11 * n + offs, tl::expm1(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:22 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_11) {
-    float vals[OUT_F32_STORE_VEC_11];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_11; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = expm1f(v[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_11, true>(out_f32 + 11 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 11 * n + offs[i], vals);
   }
   // math_more.cpp:24: tl::store(out + 12 * n + offs, tl::log1p(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:23 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_12) {
-    float vals[OUT_F32_STORE_VEC_12];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_12; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = log1pf(p[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_12, true>(out_f32 + 12 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 12 * n + offs[i], vals);
   }
   // math_more.cpp:25: tl::store(out + 13 * n + offs, tl::log10(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:24 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_13) {
-    float vals[OUT_F32_STORE_VEC_13];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_13; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = log10f(p[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_13, true>(out_f32 + 13 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 13 * n + offs[i], vals);
   }
   // math_more.cpp:26: tl::store(out + 14 * n + offs, tl::cbrt(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:25 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_14) {
-    float vals[OUT_F32_STORE_VEC_14];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_14; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = cbrtf(v[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_14, true>(out_f32 + 14 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 14 * n + offs[i], vals);
   }
   // math_more.cpp:27: tl::store(out + 15 * n + offs, tl::erfc(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:26 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_15) {
-    float vals[OUT_F32_STORE_VEC_15];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_15; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = erfcf(v[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_15, true>(out_f32 + 15 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 15 * n + offs[i], vals);
   }
   // math_more.cpp:28: tl::store(out + 16 * n + offs, tl::lgamma(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:27 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_16) {
-    float vals[OUT_F32_STORE_VEC_16];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_16; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = lgammaf(p[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_16, true>(out_f32 + 16 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 16 * n + offs[i], vals);
   }
   // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
   float w[L0::ELEMS];
@@ -1434,123 +1272,123 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_17) {
-    float vals[OUT_F32_STORE_VEC_17];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_17; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = rintf(w[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_17, true>(out_f32 + 17 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 17 * n + offs[i], vals);
   }
   // math_more.cpp:30: tl::store(out + 18 * n + offs, tl::round(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:29 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_18) {
-    float vals[OUT_F32_STORE_VEC_18];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_18; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = roundf(w[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_18, true>(out_f32 + 18 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 18 * n + offs[i], vals);
   }
   // math_more.cpp:31: tl::store(out + 19 * n + offs, tl::trunc(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:30 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_19) {
-    float vals[OUT_F32_STORE_VEC_19];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_19; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = truncf(w[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_19, true>(out_f32 + 19 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 19 * n + offs[i], vals);
   }
   // math_more.cpp:32: tl::store(out + 20 * n + offs, tl::pow(p, a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:31 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_20) {
-    float vals[OUT_F32_STORE_VEC_20];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_20; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = powf(p[i + v_1], v[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_20, true>(out_f32 + 20 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 20 * n + offs[i], vals);
   }
   // math_more.cpp:33: tl::store(out + 21 * n + offs, tl::pow(p, 2.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:32 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_21) {
-    float vals[OUT_F32_STORE_VEC_21];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_21; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = powf(p[i + v_1], 2.5f);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_21, true>(out_f32 + 21 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 21 * n + offs[i], vals);
   }
   // math_more.cpp:34: tl::store(out + 22 * n + offs, tl::atan2(a, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:33 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_22) {
-    float vals[OUT_F32_STORE_VEC_22];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_22; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = atan2f(v[i + v_1], p[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_22, true>(out_f32 + 22 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 22 * n + offs[i], vals);
   }
   // math_more.cpp:35: tl::store(out + 23 * n + offs, tl::hypot(a, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:34 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_23) {
-    float vals[OUT_F32_STORE_VEC_23];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_23; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = hypotf(v[i + v_1], p[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_23, true>(out_f32 + 23 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 23 * n + offs[i], vals);
   }
   // math_more.cpp:36: tl::store(out + 24 * n + offs, tl::copysign(p, a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:35 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_24) {
-    float vals[OUT_F32_STORE_VEC_24];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_24; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = copysignf(p[i + v_1], v[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_24, true>(out_f32 + 24 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 24 * n + offs[i], vals);
   }
   // math_more.cpp:37: tl::store(out + 25 * n + offs, tl::fmod(w, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:36 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_25) {
-    float vals[OUT_F32_STORE_VEC_25];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_25; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = fmodf(w[i + v_1], p[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_25, true>(out_f32 + 25 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 25 * n + offs[i], vals);
   }
   // math_more.cpp:38: tl::store(out + 26 * n + offs, tl::remainder(w, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:37 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_26) {
-    float vals[OUT_F32_STORE_VEC_26];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_26; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = remainderf(w[i + v_1], p[i + v_1]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_26, true>(out_f32 + 26 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 26 * n + offs[i], vals);
   }
   // math_more.cpp:39: tl::store(out + 27 * n + offs, tl::clamp(a, -1.0f, 2.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:38 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_27) {
-    float vals[OUT_F32_STORE_VEC_27];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+    float vals[OUT_F32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_27; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
       vals[v_1] = fminf(fmaxf(v[i + v_1], -1.0f), 2.5f);
     if (mask[i])
-      tilec::rt::store_vec<OUT_F32_STORE_VEC_27, true>(out_f32 + 27 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 27 * n + offs[i], vals);
   }
   // inlined: store_functions (called at math_more.cpp:49)
   // math_more.cpp:8: void store_functions(Out *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
@@ -1572,13 +1410,13 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:13: tl::store(out + 1 * n + offs, tl::cos(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:12 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_1) {
-    __half vals[OUT_F16_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(cosf(tilec::rt::to_float(a[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_1, true>(out_f16 + n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + n + offs[i], vals);
   }
   // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
   __half u_1[L0::ELEMS];
@@ -1589,79 +1427,79 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_2) {
-    __half vals[OUT_F16_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(tanf(tilec::rt::to_float(u_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_2, true>(out_f16 + 2 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 2 * n + offs[i], vals);
   }
   // math_more.cpp:15: tl::store(out + 3 * n + offs, tl::asin(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:14 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_3) {
-    __half vals[OUT_F16_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_3; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(asinf(tilec::rt::to_float(u_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_3, true>(out_f16 + 3 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 3 * n + offs[i], vals);
   }
   // math_more.cpp:16: tl::store(out + 4 * n + offs, tl::acos(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:15 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_4) {
-    __half vals[OUT_F16_STORE_VEC_4];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_4; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(acosf(tilec::rt::to_float(u_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_4, true>(out_f16 + 4 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 4 * n + offs[i], vals);
   }
   // math_more.cpp:17: tl::store(out + 5 * n + offs, tl::atan(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:16 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_5) {
-    __half vals[OUT_F16_STORE_VEC_5];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_5; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(atanf(tilec::rt::to_float(a[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_5, true>(out_f16 + 5 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 5 * n + offs[i], vals);
   }
   // math_more.cpp:18: tl::store(out + 6 * n + offs, tl::sinh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:17 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_6) {
-    __half vals[OUT_F16_STORE_VEC_6];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_6; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(sinhf(tilec::rt::to_float(a[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_6, true>(out_f16 + 6 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 6 * n + offs[i], vals);
   }
   // math_more.cpp:19: tl::store(out + 7 * n + offs, tl::cosh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:18 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_7) {
-    __half vals[OUT_F16_STORE_VEC_7];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_7; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(coshf(tilec::rt::to_float(a[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_7, true>(out_f16 + 7 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 7 * n + offs[i], vals);
   }
   // math_more.cpp:20: tl::store(out + 8 * n + offs, tl::asinh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:19 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_8) {
-    __half vals[OUT_F16_STORE_VEC_8];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_8; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(asinhf(tilec::rt::to_float(a[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_8, true>(out_f16 + 8 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 8 * n + offs[i], vals);
   }
   // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
   __half p_1[L0::ELEMS];
@@ -1672,90 +1510,90 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_9) {
-    __half vals[OUT_F16_STORE_VEC_9];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_9; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(acoshf(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(p_1[i + v_1]) + tilec::rt::to_float(tilec::rt::to_f16(0.5f))))));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_9, true>(out_f16 + 9 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 9 * n + offs[i], vals);
   }
   // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_10) {
-    __half vals[OUT_F16_STORE_VEC_10];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_10; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(atanhf(tilec::rt::to_float(u_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_10, true>(out_f16 + 10 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 10 * n + offs[i], vals);
   }
   // math_more.cpp:23: tl::store(out + 11 * n + offs, tl::expm1(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:22 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_11) {
-    __half vals[OUT_F16_STORE_VEC_11];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_11; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(expm1f(tilec::rt::to_float(a[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_11, true>(out_f16 + 11 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 11 * n + offs[i], vals);
   }
   // math_more.cpp:24: tl::store(out + 12 * n + offs, tl::log1p(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:23 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_12) {
-    __half vals[OUT_F16_STORE_VEC_12];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_12; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(log1pf(tilec::rt::to_float(p_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_12, true>(out_f16 + 12 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 12 * n + offs[i], vals);
   }
   // math_more.cpp:25: tl::store(out + 13 * n + offs, tl::log10(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:24 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_13) {
-    __half vals[OUT_F16_STORE_VEC_13];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_13; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(log10f(tilec::rt::to_float(p_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_13, true>(out_f16 + 13 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 13 * n + offs[i], vals);
   }
   // math_more.cpp:26: tl::store(out + 14 * n + offs, tl::cbrt(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:25 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_14) {
-    __half vals[OUT_F16_STORE_VEC_14];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_14; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(cbrtf(tilec::rt::to_float(a[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_14, true>(out_f16 + 14 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 14 * n + offs[i], vals);
   }
   // math_more.cpp:27: tl::store(out + 15 * n + offs, tl::erfc(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:26 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_15) {
-    __half vals[OUT_F16_STORE_VEC_15];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_15; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(erfcf(tilec::rt::to_float(a[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_15, true>(out_f16 + 15 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 15 * n + offs[i], vals);
   }
   // math_more.cpp:28: tl::store(out + 16 * n + offs, tl::lgamma(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:27 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_16) {
-    __half vals[OUT_F16_STORE_VEC_16];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_16; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(lgammaf(tilec::rt::to_float(p_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_16, true>(out_f16 + 16 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 16 * n + offs[i], vals);
   }
   // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
   __half w_1[L0::ELEMS];
@@ -1766,123 +1604,123 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_17) {
-    __half vals[OUT_F16_STORE_VEC_17];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_17; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(rintf(tilec::rt::to_float(w_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_17, true>(out_f16 + 17 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 17 * n + offs[i], vals);
   }
   // math_more.cpp:30: tl::store(out + 18 * n + offs, tl::round(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:29 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_18) {
-    __half vals[OUT_F16_STORE_VEC_18];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_18; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(roundf(tilec::rt::to_float(w_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_18, true>(out_f16 + 18 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 18 * n + offs[i], vals);
   }
   // math_more.cpp:31: tl::store(out + 19 * n + offs, tl::trunc(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:30 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_19) {
-    __half vals[OUT_F16_STORE_VEC_19];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_19; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(truncf(tilec::rt::to_float(w_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_19, true>(out_f16 + 19 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 19 * n + offs[i], vals);
   }
   // math_more.cpp:32: tl::store(out + 20 * n + offs, tl::pow(p, a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:31 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_20) {
-    __half vals[OUT_F16_STORE_VEC_20];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_20; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(powf(tilec::rt::to_float(p_1[i + v_1]), tilec::rt::to_float(a[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_20, true>(out_f16 + 20 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 20 * n + offs[i], vals);
   }
   // math_more.cpp:33: tl::store(out + 21 * n + offs, tl::pow(p, 2.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:32 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_21) {
-    __half vals[OUT_F16_STORE_VEC_21];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_21; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(powf(tilec::rt::to_float(p_1[i + v_1]), tilec::rt::to_float(tilec::rt::to_f16(2.5f))));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_21, true>(out_f16 + 21 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 21 * n + offs[i], vals);
   }
   // math_more.cpp:34: tl::store(out + 22 * n + offs, tl::atan2(a, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:33 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_22) {
-    __half vals[OUT_F16_STORE_VEC_22];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_22; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(atan2f(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(p_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_22, true>(out_f16 + 22 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 22 * n + offs[i], vals);
   }
   // math_more.cpp:35: tl::store(out + 23 * n + offs, tl::hypot(a, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:34 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_23) {
-    __half vals[OUT_F16_STORE_VEC_23];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_23; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(hypotf(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(p_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_23, true>(out_f16 + 23 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 23 * n + offs[i], vals);
   }
   // math_more.cpp:36: tl::store(out + 24 * n + offs, tl::copysign(p, a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:35 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_24) {
-    __half vals[OUT_F16_STORE_VEC_24];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_24; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(copysignf(tilec::rt::to_float(p_1[i + v_1]), tilec::rt::to_float(a[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_24, true>(out_f16 + 24 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 24 * n + offs[i], vals);
   }
   // math_more.cpp:37: tl::store(out + 25 * n + offs, tl::fmod(w, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:36 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_25) {
-    __half vals[OUT_F16_STORE_VEC_25];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_25; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(fmodf(tilec::rt::to_float(w_1[i + v_1]), tilec::rt::to_float(p_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_25, true>(out_f16 + 25 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 25 * n + offs[i], vals);
   }
   // math_more.cpp:38: tl::store(out + 26 * n + offs, tl::remainder(w, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:37 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_26) {
-    __half vals[OUT_F16_STORE_VEC_26];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_26; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(remainderf(tilec::rt::to_float(w_1[i + v_1]), tilec::rt::to_float(p_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_26, true>(out_f16 + 26 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 26 * n + offs[i], vals);
   }
   // math_more.cpp:39: tl::store(out + 27 * n + offs, tl::clamp(a, -1.0f, 2.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:38 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_27) {
-    __half vals[OUT_F16_STORE_VEC_27];
+  for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+    __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_27; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_f16(fminf(tilec::rt::to_float(tilec::rt::to_f16(fmaxf(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(tilec::rt::to_f16(-1.0f))))), tilec::rt::to_float(tilec::rt::to_f16(2.5f))));
     if (mask[i])
-      tilec::rt::store_vec<OUT_F16_STORE_VEC_27, true>(out_f16 + 27 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 27 * n + offs[i], vals);
   }
   // inlined: store_functions (called at math_more.cpp:50)
   // math_more.cpp:8: void store_functions(Out *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
@@ -1904,13 +1742,13 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:13: tl::store(out + 1 * n + offs, tl::cos(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:12 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_1) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(cosf(tilec::rt::to_float(a_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_1, true>(out_bf16 + n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + n + offs[i], vals);
   }
   // math_more.cpp:10: auto u = a * 0.2f;          // [-0.8, 0.8]: asin, acos, atanh, tan
   __nv_bfloat16 u_2[L0::ELEMS];
@@ -1921,79 +1759,79 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_2) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(tanf(tilec::rt::to_float(u_2[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_2, true>(out_bf16 + 2 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 2 * n + offs[i], vals);
   }
   // math_more.cpp:15: tl::store(out + 3 * n + offs, tl::asin(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:14 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_3) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_3; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(asinf(tilec::rt::to_float(u_2[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_3, true>(out_bf16 + 3 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 3 * n + offs[i], vals);
   }
   // math_more.cpp:16: tl::store(out + 4 * n + offs, tl::acos(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:15 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_4) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_4];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_4; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(acosf(tilec::rt::to_float(u_2[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_4, true>(out_bf16 + 4 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 4 * n + offs[i], vals);
   }
   // math_more.cpp:17: tl::store(out + 5 * n + offs, tl::atan(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:16 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_5) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_5];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_5; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(atanf(tilec::rt::to_float(a_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_5, true>(out_bf16 + 5 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 5 * n + offs[i], vals);
   }
   // math_more.cpp:18: tl::store(out + 6 * n + offs, tl::sinh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:17 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_6) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_6];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_6; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(sinhf(tilec::rt::to_float(a_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_6, true>(out_bf16 + 6 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 6 * n + offs[i], vals);
   }
   // math_more.cpp:19: tl::store(out + 7 * n + offs, tl::cosh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:18 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_7) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_7];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_7; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(coshf(tilec::rt::to_float(a_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_7, true>(out_bf16 + 7 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 7 * n + offs[i], vals);
   }
   // math_more.cpp:20: tl::store(out + 8 * n + offs, tl::asinh(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:19 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_8) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_8];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_8; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(asinhf(tilec::rt::to_float(a_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_8, true>(out_bf16 + 8 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 8 * n + offs[i], vals);
   }
   // math_more.cpp:9: auto p = tl::abs(a) + 0.5f; // (0.5, 4.5]: logarithms, lgamma, bases of pow
   __nv_bfloat16 p_2[L0::ELEMS];
@@ -2004,90 +1842,90 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_9) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_9];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_9; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(acoshf(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(p_2[i + v_1]) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f))))));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_9, true>(out_bf16 + 9 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 9 * n + offs[i], vals);
   }
   // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_10) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_10];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_10; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(atanhf(tilec::rt::to_float(u_2[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_10, true>(out_bf16 + 10 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 10 * n + offs[i], vals);
   }
   // math_more.cpp:23: tl::store(out + 11 * n + offs, tl::expm1(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:22 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_11) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_11];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_11; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(expm1f(tilec::rt::to_float(a_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_11, true>(out_bf16 + 11 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 11 * n + offs[i], vals);
   }
   // math_more.cpp:24: tl::store(out + 12 * n + offs, tl::log1p(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:23 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_12) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_12];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_12; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(log1pf(tilec::rt::to_float(p_2[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_12, true>(out_bf16 + 12 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 12 * n + offs[i], vals);
   }
   // math_more.cpp:25: tl::store(out + 13 * n + offs, tl::log10(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:24 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_13) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_13];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_13; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(log10f(tilec::rt::to_float(p_2[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_13, true>(out_bf16 + 13 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 13 * n + offs[i], vals);
   }
   // math_more.cpp:26: tl::store(out + 14 * n + offs, tl::cbrt(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:25 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_14) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_14];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_14; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(cbrtf(tilec::rt::to_float(a_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_14, true>(out_bf16 + 14 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 14 * n + offs[i], vals);
   }
   // math_more.cpp:27: tl::store(out + 15 * n + offs, tl::erfc(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:26 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_15) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_15];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_15; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(erfcf(tilec::rt::to_float(a_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_15, true>(out_bf16 + 15 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 15 * n + offs[i], vals);
   }
   // math_more.cpp:28: tl::store(out + 16 * n + offs, tl::lgamma(p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:27 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_16) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_16];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_16; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(lgammaf(tilec::rt::to_float(p_2[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_16, true>(out_bf16 + 16 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 16 * n + offs[i], vals);
   }
   // math_more.cpp:11: auto w = a * 2.3f;          // rint, round, trunc away from the integers
   __nv_bfloat16 w_2[L0::ELEMS];
@@ -2098,123 +1936,123 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_17) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_17];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_17; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(rintf(tilec::rt::to_float(w_2[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_17, true>(out_bf16 + 17 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 17 * n + offs[i], vals);
   }
   // math_more.cpp:30: tl::store(out + 18 * n + offs, tl::round(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:29 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_18) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_18];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_18; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(roundf(tilec::rt::to_float(w_2[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_18, true>(out_bf16 + 18 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 18 * n + offs[i], vals);
   }
   // math_more.cpp:31: tl::store(out + 19 * n + offs, tl::trunc(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:30 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_19) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_19];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_19; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(truncf(tilec::rt::to_float(w_2[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_19, true>(out_bf16 + 19 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 19 * n + offs[i], vals);
   }
   // math_more.cpp:32: tl::store(out + 20 * n + offs, tl::pow(p, a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:31 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_20) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_20];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_20; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(powf(tilec::rt::to_float(p_2[i + v_1]), tilec::rt::to_float(a_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_20, true>(out_bf16 + 20 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 20 * n + offs[i], vals);
   }
   // math_more.cpp:33: tl::store(out + 21 * n + offs, tl::pow(p, 2.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:32 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_21) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_21];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_21; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(powf(tilec::rt::to_float(p_2[i + v_1]), tilec::rt::to_float(tilec::rt::to_bf16(2.5f))));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_21, true>(out_bf16 + 21 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 21 * n + offs[i], vals);
   }
   // math_more.cpp:34: tl::store(out + 22 * n + offs, tl::atan2(a, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:33 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_22) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_22];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_22; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(atan2f(tilec::rt::to_float(a_1[i + v_1]), tilec::rt::to_float(p_2[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_22, true>(out_bf16 + 22 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 22 * n + offs[i], vals);
   }
   // math_more.cpp:35: tl::store(out + 23 * n + offs, tl::hypot(a, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:34 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_23) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_23];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_23; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(hypotf(tilec::rt::to_float(a_1[i + v_1]), tilec::rt::to_float(p_2[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_23, true>(out_bf16 + 23 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 23 * n + offs[i], vals);
   }
   // math_more.cpp:36: tl::store(out + 24 * n + offs, tl::copysign(p, a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:35 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_24) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_24];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_24; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(copysignf(tilec::rt::to_float(p_2[i + v_1]), tilec::rt::to_float(a_1[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_24, true>(out_bf16 + 24 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 24 * n + offs[i], vals);
   }
   // math_more.cpp:37: tl::store(out + 25 * n + offs, tl::fmod(w, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:36 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_25) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_25];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_25; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(fmodf(tilec::rt::to_float(w_2[i + v_1]), tilec::rt::to_float(p_2[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_25, true>(out_bf16 + 25 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 25 * n + offs[i], vals);
   }
   // math_more.cpp:38: tl::store(out + 26 * n + offs, tl::remainder(w, p), mask);
   __syncthreads();  // program order: the store at math_more.cpp:37 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_26) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_26];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_26; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(remainderf(tilec::rt::to_float(w_2[i + v_1]), tilec::rt::to_float(p_2[i + v_1])));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_26, true>(out_bf16 + 26 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 26 * n + offs[i], vals);
   }
   // math_more.cpp:39: tl::store(out + 27 * n + offs, tl::clamp(a, -1.0f, 2.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:38 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_27) {
-    __nv_bfloat16 vals[OUT_BF16_STORE_VEC_27];
+  for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_27; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_bf16(fminf(tilec::rt::to_float(tilec::rt::to_bf16(fmaxf(tilec::rt::to_float(a_1[i + v_1]), tilec::rt::to_float(tilec::rt::to_bf16(-1.0f))))), tilec::rt::to_float(tilec::rt::to_bf16(2.5f))));
     if (mask[i])
-      tilec::rt::store_vec<OUT_BF16_STORE_VEC_27, true>(out_bf16 + 27 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 27 * n + offs[i], vals);
   }
 }
 
@@ -2258,9 +2096,6 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int X_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
 constexpr int Y_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
 constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
@@ -2305,35 +2140,35 @@ __global__ void __launch_bounds__(NUM_THREADS) rounding(
   // math_more.cpp:85: tl::store(out + n + offs, tl::div_rz(x, y), mask);
   __syncthreads();  // program order: the store at math_more.cpp:84 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_1) {
-    float vals[OUT_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC_1; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::div_rz(x[i + v], y[i + v]);
-    tilec::rt::store_vec<OUT_STORE_VEC_1, false>(out + n + offs[i], vals, &mask[i],
-                                                 mask[i + OUT_STORE_VEC_1 - 1]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + n + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
   // math_more.cpp:86: tl::store(out + 2 * n + offs, tl::sqrt_rn(tl::abs(x)), mask);
   __syncthreads();  // program order: the store at math_more.cpp:85 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_2) {
-    float vals[OUT_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC_2; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = __fsqrt_rn(fabsf(x[i + v]));
-    tilec::rt::store_vec<OUT_STORE_VEC_2, false>(out + 2 * n + offs[i], vals, &mask[i],
-                                                 mask[i + OUT_STORE_VEC_2 - 1]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + 2 * n + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
   // math_more.cpp:87: tl::store(out + 3 * n + offs, tl::fdiv(x, y), mask);
   __syncthreads();  // program order: the store at math_more.cpp:86 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_3) {
-    float vals[OUT_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC_3; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(x[i + v], y[i + v]);
-    tilec::rt::store_vec<OUT_STORE_VEC_3, false>(out + 3 * n + offs[i], vals, &mask[i],
-                                                 mask[i + OUT_STORE_VEC_3 - 1]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + 3 * n + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
 }
 
@@ -2347,9 +2182,6 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int X_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
 constexpr int Y_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
 constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (8 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
@@ -2394,35 +2226,35 @@ __global__ void __launch_bounds__(NUM_THREADS) rounding(
   // math_more.cpp:85: tl::store(out + n + offs, tl::div_rz(x, y), mask);
   __syncthreads();  // program order: the store at math_more.cpp:84 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_1) {
-    float vals[OUT_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC_1; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::div_rz(x[i + v], y[i + v]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC_1, true>(out + n + offs[i], vals);
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + n + offs[i], vals);
   }
   // math_more.cpp:86: tl::store(out + 2 * n + offs, tl::sqrt_rn(tl::abs(x)), mask);
   __syncthreads();  // program order: the store at math_more.cpp:85 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_2) {
-    float vals[OUT_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC_2; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = __fsqrt_rn(fabsf(x[i + v]));
     if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC_2, true>(out + 2 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + 2 * n + offs[i], vals);
   }
   // math_more.cpp:87: tl::store(out + 3 * n + offs, tl::fdiv(x, y), mask);
   __syncthreads();  // program order: the store at math_more.cpp:86 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_3) {
-    float vals[OUT_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    float vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v = 0; v < OUT_STORE_VEC_3; ++v)
+    for (int v = 0; v < OUT_STORE_VEC; ++v)
       vals[v] = tilec::rt::fdiv(x[i + v], y[i + v]);
     if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC_3, true>(out + 3 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + 3 * n + offs[i], vals);
   }
 }
 
@@ -2463,11 +2295,7 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int U_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
 constexpr int V_VEC = 2;  // load width: 2 contiguous elements (16 bytes) per access
 constexpr int BITS32_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int BITS32_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int BITS32_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 bytes) per access
 constexpr int BITS64_STORE_VEC = 2;  // store width: 2 contiguous elements (16 bytes) per access
-constexpr int BITS64_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (16 bytes) per access
-constexpr int BITS64_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (16 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<U_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
@@ -2513,24 +2341,24 @@ __global__ void __launch_bounds__(NUM_THREADS) bits(
   // math_more.cpp:98: tl::store(bits32 + n + offs, tl::clz(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:97 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += BITS32_STORE_VEC_1) {
-    int vals[BITS32_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += BITS32_STORE_VEC) {
+    int vals[BITS32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < BITS32_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < BITS32_STORE_VEC; ++v_1)
       vals[v_1] = static_cast<int>(__clz(u[i + v_1]));
-    tilec::rt::store_vec<BITS32_STORE_VEC_1, false>(
-        bits32 + n + offs[i], vals, &mask[i], mask[i + BITS32_STORE_VEC_1 - 1]);
+    tilec::rt::store_vec<BITS32_STORE_VEC, false>(bits32 + n + offs[i], vals, &mask[i],
+                                                  mask[i + BITS32_STORE_VEC - 1]);
   }
   // math_more.cpp:99: tl::store(bits32 + 2 * n + offs, tl::umulhi(u, u ^ 12345), mask);
   __syncthreads();  // program order: the store at math_more.cpp:98 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += BITS32_STORE_VEC_2) {
-    int vals[BITS32_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += BITS32_STORE_VEC) {
+    int vals[BITS32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < BITS32_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < BITS32_STORE_VEC; ++v_1)
       vals[v_1] = static_cast<int>(__umulhi(static_cast<unsigned>(u[i + v_1]), static_cast<unsigned>(u[i + v_1] ^ 12345)));
-    tilec::rt::store_vec<BITS32_STORE_VEC_2, false>(
-        bits32 + 2 * n + offs[i], vals, &mask[i], mask[i + BITS32_STORE_VEC_2 - 1]);
+    tilec::rt::store_vec<BITS32_STORE_VEC, false>(bits32 + 2 * n + offs[i], vals, &mask[i],
+                                                  mask[i + BITS32_STORE_VEC - 1]);
   }
   // math_more.cpp:100: tl::store(bits64 + offs, tl::popc(v), mask);
   TILEC_UNROLL
@@ -2545,24 +2373,24 @@ __global__ void __launch_bounds__(NUM_THREADS) bits(
   // math_more.cpp:101: tl::store(bits64 + n + offs, tl::clz(v), mask);
   __syncthreads();  // program order: the store at math_more.cpp:100 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += BITS64_STORE_VEC_1) {
-    int64_t vals[BITS64_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += BITS64_STORE_VEC) {
+    int64_t vals[BITS64_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < BITS64_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < BITS64_STORE_VEC; ++v_1)
       vals[v_1] = static_cast<int64_t>(__clzll(v[i + v_1]));
-    tilec::rt::store_vec<BITS64_STORE_VEC_1, false>(
-        bits64 + n + offs[i], vals, &mask[i], mask[i + BITS64_STORE_VEC_1 - 1]);
+    tilec::rt::store_vec<BITS64_STORE_VEC, false>(bits64 + n + offs[i], vals, &mask[i],
+                                                  mask[i + BITS64_STORE_VEC - 1]);
   }
   // math_more.cpp:102: tl::store(bits64 + 2 * n + offs, tl::umulhi(v, v ^ int64_t{0x5DEECE66D}), mask);
   __syncthreads();  // program order: the store at math_more.cpp:101 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += BITS64_STORE_VEC_2) {
-    int64_t vals[BITS64_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += BITS64_STORE_VEC) {
+    int64_t vals[BITS64_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < BITS64_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < BITS64_STORE_VEC; ++v_1)
       vals[v_1] = static_cast<int64_t>(__umul64hi(static_cast<unsigned long long>(v[i + v_1]), static_cast<unsigned long long>(v[i + v_1] ^ int64_t{25214903917})));
-    tilec::rt::store_vec<BITS64_STORE_VEC_2, false>(
-        bits64 + 2 * n + offs[i], vals, &mask[i], mask[i + BITS64_STORE_VEC_2 - 1]);
+    tilec::rt::store_vec<BITS64_STORE_VEC, false>(bits64 + 2 * n + offs[i], vals, &mask[i],
+                                                  mask[i + BITS64_STORE_VEC - 1]);
   }
 }
 
@@ -2576,11 +2404,7 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int U_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
 constexpr int V_VEC = 2;  // load width: 2 contiguous elements (16 bytes) per access
 constexpr int BITS32_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int BITS32_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int BITS32_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 bytes) per access
 constexpr int BITS64_STORE_VEC = 2;  // store width: 2 contiguous elements (16 bytes) per access
-constexpr int BITS64_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (16 bytes) per access
-constexpr int BITS64_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (16 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<U_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
@@ -2625,24 +2449,24 @@ __global__ void __launch_bounds__(NUM_THREADS) bits(
   // math_more.cpp:98: tl::store(bits32 + n + offs, tl::clz(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:97 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += BITS32_STORE_VEC_1) {
-    int vals[BITS32_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += BITS32_STORE_VEC) {
+    int vals[BITS32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < BITS32_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < BITS32_STORE_VEC; ++v_1)
       vals[v_1] = static_cast<int>(__clz(u[i + v_1]));
     if (mask[i])
-      tilec::rt::store_vec<BITS32_STORE_VEC_1, true>(bits32 + n + offs[i], vals);
+      tilec::rt::store_vec<BITS32_STORE_VEC, true>(bits32 + n + offs[i], vals);
   }
   // math_more.cpp:99: tl::store(bits32 + 2 * n + offs, tl::umulhi(u, u ^ 12345), mask);
   __syncthreads();  // program order: the store at math_more.cpp:98 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += BITS32_STORE_VEC_2) {
-    int vals[BITS32_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += BITS32_STORE_VEC) {
+    int vals[BITS32_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < BITS32_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < BITS32_STORE_VEC; ++v_1)
       vals[v_1] = static_cast<int>(__umulhi(static_cast<unsigned>(u[i + v_1]), static_cast<unsigned>(u[i + v_1] ^ 12345)));
     if (mask[i])
-      tilec::rt::store_vec<BITS32_STORE_VEC_2, true>(bits32 + 2 * n + offs[i], vals);
+      tilec::rt::store_vec<BITS32_STORE_VEC, true>(bits32 + 2 * n + offs[i], vals);
   }
   // math_more.cpp:100: tl::store(bits64 + offs, tl::popc(v), mask);
   TILEC_UNROLL
@@ -2657,24 +2481,24 @@ __global__ void __launch_bounds__(NUM_THREADS) bits(
   // math_more.cpp:101: tl::store(bits64 + n + offs, tl::clz(v), mask);
   __syncthreads();  // program order: the store at math_more.cpp:100 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += BITS64_STORE_VEC_1) {
-    int64_t vals[BITS64_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += BITS64_STORE_VEC) {
+    int64_t vals[BITS64_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < BITS64_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < BITS64_STORE_VEC; ++v_1)
       vals[v_1] = static_cast<int64_t>(__clzll(v[i + v_1]));
     if (mask[i])
-      tilec::rt::store_vec<BITS64_STORE_VEC_1, true>(bits64 + n + offs[i], vals);
+      tilec::rt::store_vec<BITS64_STORE_VEC, true>(bits64 + n + offs[i], vals);
   }
   // math_more.cpp:102: tl::store(bits64 + 2 * n + offs, tl::umulhi(v, v ^ int64_t{0x5DEECE66D}), mask);
   __syncthreads();  // program order: the store at math_more.cpp:101 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += BITS64_STORE_VEC_2) {
-    int64_t vals[BITS64_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += BITS64_STORE_VEC) {
+    int64_t vals[BITS64_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < BITS64_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < BITS64_STORE_VEC; ++v_1)
       vals[v_1] = static_cast<int64_t>(__umul64hi(static_cast<unsigned long long>(v[i + v_1]), static_cast<unsigned long long>(v[i + v_1] ^ int64_t{25214903917})));
     if (mask[i])
-      tilec::rt::store_vec<BITS64_STORE_VEC_2, true>(bits64 + 2 * n + offs[i], vals);
+      tilec::rt::store_vec<BITS64_STORE_VEC, true>(bits64 + 2 * n + offs[i], vals);
   }
 }
 
@@ -2715,17 +2539,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
 constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (2 bytes) per access
 constexpr int OUT_1_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_1_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_1_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_1_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (2 bytes) per access
 constexpr int OUT_2_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_2_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_2_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_2_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (2 bytes) per access
 // tile 128: 2 contiguous per thread, 32 lanes, 2 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
@@ -2764,35 +2579,35 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
   // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:57 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_1) {
-    bool vals[OUT_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    bool vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = fabsf(v[i + v_1]) == INFINITY;
-    tilec::rt::store_vec<OUT_STORE_VEC_1, false>(out + n + offs[i], vals, &mask[i],
-                                                 mask[i + OUT_STORE_VEC_1 - 1]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + n + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
   // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:58 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_2) {
-    bool vals[OUT_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    bool vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = fabsf(v[i + v_1]) < INFINITY;
-    tilec::rt::store_vec<OUT_STORE_VEC_2, false>(out + 2 * n + offs[i], vals, &mask[i],
-                                                 mask[i + OUT_STORE_VEC_2 - 1]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + 2 * n + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
   // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:59 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_3) {
-    bool vals[OUT_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    bool vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_3; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = copysignf(1.0f, v[i + v_1]) < 0.0f;
-    tilec::rt::store_vec<OUT_STORE_VEC_3, false>(out + 3 * n + offs[i], vals, &mask[i],
-                                                 mask[i + OUT_STORE_VEC_3 - 1]);
+    tilec::rt::store_vec<OUT_STORE_VEC, false>(out + 3 * n + offs[i], vals, &mask[i],
+                                               mask[i + OUT_STORE_VEC - 1]);
   }
   // inlined: store_predicates (called at math_more.cpp:70)
   // math_more.cpp:56: void store_predicates(bool *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
@@ -2816,35 +2631,35 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
   // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:57 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC_1) {
-    bool vals[OUT_1_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC) {
+    bool vals[OUT_1_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i + v_1])))) == tilec::rt::to_float(tilec::rt::to_f16(INFINITY));
-    tilec::rt::store_vec<OUT_1_STORE_VEC_1, false>(
-        out_1 + n + offs[i], vals, &mask[i], mask[i + OUT_1_STORE_VEC_1 - 1]);
+    tilec::rt::store_vec<OUT_1_STORE_VEC, false>(out_1 + n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_1_STORE_VEC - 1]);
   }
   // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:58 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC_2) {
-    bool vals[OUT_1_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC) {
+    bool vals[OUT_1_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_f16(INFINITY));
-    tilec::rt::store_vec<OUT_1_STORE_VEC_2, false>(
-        out_1 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_1_STORE_VEC_2 - 1]);
+    tilec::rt::store_vec<OUT_1_STORE_VEC, false>(out_1 + 2 * n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_1_STORE_VEC - 1]);
   }
   // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:59 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC_3) {
-    bool vals[OUT_1_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC) {
+    bool vals[OUT_1_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC_3; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(copysignf(tilec::rt::to_float(tilec::rt::to_f16(1.0f)), tilec::rt::to_float(a[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_f16(0.0f));
-    tilec::rt::store_vec<OUT_1_STORE_VEC_3, false>(
-        out_1 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_1_STORE_VEC_3 - 1]);
+    tilec::rt::store_vec<OUT_1_STORE_VEC, false>(out_1 + 3 * n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_1_STORE_VEC - 1]);
   }
   // inlined: store_predicates (called at math_more.cpp:71)
   // math_more.cpp:56: void store_predicates(bool *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
@@ -2868,35 +2683,35 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
   // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:57 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC_1) {
-    bool vals[OUT_2_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC) {
+    bool vals[OUT_2_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i + v_1])))) == tilec::rt::to_float(tilec::rt::to_bf16(INFINITY));
-    tilec::rt::store_vec<OUT_2_STORE_VEC_1, false>(
-        out_2 + n + offs[i], vals, &mask[i], mask[i + OUT_2_STORE_VEC_1 - 1]);
+    tilec::rt::store_vec<OUT_2_STORE_VEC, false>(out_2 + n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_2_STORE_VEC - 1]);
   }
   // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:58 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC_2) {
-    bool vals[OUT_2_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC) {
+    bool vals[OUT_2_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_bf16(INFINITY));
-    tilec::rt::store_vec<OUT_2_STORE_VEC_2, false>(
-        out_2 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_2_STORE_VEC_2 - 1]);
+    tilec::rt::store_vec<OUT_2_STORE_VEC, false>(out_2 + 2 * n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_2_STORE_VEC - 1]);
   }
   // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:59 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC_3) {
-    bool vals[OUT_2_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC) {
+    bool vals[OUT_2_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC_3; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_float(tilec::rt::to_bf16(copysignf(tilec::rt::to_float(tilec::rt::to_bf16(1.0f)), tilec::rt::to_float(a_1[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_bf16(0.0f));
-    tilec::rt::store_vec<OUT_2_STORE_VEC_3, false>(
-        out_2 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_2_STORE_VEC_3 - 1]);
+    tilec::rt::store_vec<OUT_2_STORE_VEC, false>(out_2 + 3 * n + offs[i], vals, &mask[i],
+                                                 mask[i + OUT_2_STORE_VEC - 1]);
   }
 }
 
@@ -2909,17 +2724,8 @@ constexpr int NUM_WARPS = 2;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
 constexpr int OUT_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (2 bytes) per access
 constexpr int OUT_1_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_1_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_1_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_1_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (2 bytes) per access
 constexpr int OUT_2_STORE_VEC = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_2_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_2_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (2 bytes) per access
-constexpr int OUT_2_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (2 bytes) per access
 // tile 128: 2 contiguous per thread, 32 lanes, 2 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
@@ -2958,35 +2764,35 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
   // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:57 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_1) {
-    bool vals[OUT_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    bool vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = fabsf(v[i + v_1]) == INFINITY;
     if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC_1, true>(out + n + offs[i], vals);
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + n + offs[i], vals);
   }
   // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:58 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_2) {
-    bool vals[OUT_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    bool vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = fabsf(v[i + v_1]) < INFINITY;
     if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC_2, true>(out + 2 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + 2 * n + offs[i], vals);
   }
   // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:59 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC_3) {
-    bool vals[OUT_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_STORE_VEC) {
+    bool vals[OUT_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_STORE_VEC_3; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_STORE_VEC; ++v_1)
       vals[v_1] = copysignf(1.0f, v[i + v_1]) < 0.0f;
     if (mask[i])
-      tilec::rt::store_vec<OUT_STORE_VEC_3, true>(out + 3 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_STORE_VEC, true>(out + 3 * n + offs[i], vals);
   }
   // inlined: store_predicates (called at math_more.cpp:70)
   // math_more.cpp:56: void store_predicates(bool *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
@@ -3010,35 +2816,35 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
   // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:57 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC_1) {
-    bool vals[OUT_1_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC) {
+    bool vals[OUT_1_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i + v_1])))) == tilec::rt::to_float(tilec::rt::to_f16(INFINITY));
     if (mask[i])
-      tilec::rt::store_vec<OUT_1_STORE_VEC_1, true>(out_1 + n + offs[i], vals);
+      tilec::rt::store_vec<OUT_1_STORE_VEC, true>(out_1 + n + offs[i], vals);
   }
   // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:58 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC_2) {
-    bool vals[OUT_1_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC) {
+    bool vals[OUT_1_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_f16(INFINITY));
     if (mask[i])
-      tilec::rt::store_vec<OUT_1_STORE_VEC_2, true>(out_1 + 2 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_1_STORE_VEC, true>(out_1 + 2 * n + offs[i], vals);
   }
   // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:59 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC_3) {
-    bool vals[OUT_1_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_1_STORE_VEC) {
+    bool vals[OUT_1_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC_3; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_1_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(copysignf(tilec::rt::to_float(tilec::rt::to_f16(1.0f)), tilec::rt::to_float(a[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_f16(0.0f));
     if (mask[i])
-      tilec::rt::store_vec<OUT_1_STORE_VEC_3, true>(out_1 + 3 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_1_STORE_VEC, true>(out_1 + 3 * n + offs[i], vals);
   }
   // inlined: store_predicates (called at math_more.cpp:71)
   // math_more.cpp:56: void store_predicates(bool *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
@@ -3062,35 +2868,35 @@ __global__ void __launch_bounds__(NUM_THREADS) predicates(const float *x, bool *
   // math_more.cpp:58: tl::store(out + 1 * n + offs, tl::isinf(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:57 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC_1) {
-    bool vals[OUT_2_STORE_VEC_1];
+  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC) {
+    bool vals[OUT_2_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC_1; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i + v_1])))) == tilec::rt::to_float(tilec::rt::to_bf16(INFINITY));
     if (mask[i])
-      tilec::rt::store_vec<OUT_2_STORE_VEC_1, true>(out_2 + n + offs[i], vals);
+      tilec::rt::store_vec<OUT_2_STORE_VEC, true>(out_2 + n + offs[i], vals);
   }
   // math_more.cpp:59: tl::store(out + 2 * n + offs, tl::isfinite(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:58 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC_2) {
-    bool vals[OUT_2_STORE_VEC_2];
+  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC) {
+    bool vals[OUT_2_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC_2; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_bf16(INFINITY));
     if (mask[i])
-      tilec::rt::store_vec<OUT_2_STORE_VEC_2, true>(out_2 + 2 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_2_STORE_VEC, true>(out_2 + 2 * n + offs[i], vals);
   }
   // math_more.cpp:60: tl::store(out + 3 * n + offs, tl::signbit(a), mask);
   __syncthreads();  // program order: the store at math_more.cpp:59 before this store (global memory)
   TILEC_UNROLL
-  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC_3) {
-    bool vals[OUT_2_STORE_VEC_3];
+  for (int i = 0; i < L0::ELEMS; i += OUT_2_STORE_VEC) {
+    bool vals[OUT_2_STORE_VEC];
     TILEC_UNROLL
-    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC_3; ++v_1)
+    for (int v_1 = 0; v_1 < OUT_2_STORE_VEC; ++v_1)
       vals[v_1] = tilec::rt::to_float(tilec::rt::to_bf16(copysignf(tilec::rt::to_float(tilec::rt::to_bf16(1.0f)), tilec::rt::to_float(a_1[i + v_1])))) < tilec::rt::to_float(tilec::rt::to_bf16(0.0f));
     if (mask[i])
-      tilec::rt::store_vec<OUT_2_STORE_VEC_3, true>(out_2 + 3 * n + offs[i], vals);
+      tilec::rt::store_vec<OUT_2_STORE_VEC, true>(out_2 + 3 * n + offs[i], vals);
   }
 }
 

@@ -9,44 +9,8 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
 constexpr int OUT_F32_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (8 bytes) per access
 constexpr int OUT_F16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (4 bytes) per access
 constexpr int OUT_BF16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
@@ -97,13 +61,13 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
       // math_ops.cpp:20: tl::store(out_f32 + 1 * n + offs, tl::exp2(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:19 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_1) {
-        float vals[OUT_F32_STORE_VEC_1];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_1; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = tilec::rt::exp2(a[i + v_1]);
-        tilec::rt::store_vec<OUT_F32_STORE_VEC_1, false>(
-            out_f32 + n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_1 - 1]);
+        tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+            out_f32 + n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
       }
       // math_ops.cpp:18: auto p = tl::abs(a) + 0.5f;
       float p[L0::ELEMS];
@@ -114,123 +78,123 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
       // math_ops.cpp:21: tl::store(out_f32 + 2 * n + offs, tl::log(p), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:20 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_2) {
-        float vals[OUT_F32_STORE_VEC_2];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_2; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = logf(p[i + v_1]);
-        tilec::rt::store_vec<OUT_F32_STORE_VEC_2, false>(
-            out_f32 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_2 - 1]);
+        tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+            out_f32 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
       }
       // math_ops.cpp:22: tl::store(out_f32 + 3 * n + offs, tl::log2(p), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:21 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_3) {
-        float vals[OUT_F32_STORE_VEC_3];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_3; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = log2f(p[i + v_1]);
-        tilec::rt::store_vec<OUT_F32_STORE_VEC_3, false>(
-            out_f32 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_3 - 1]);
+        tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+            out_f32 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
       }
       // math_ops.cpp:23: tl::store(out_f32 + 4 * n + offs, tl::sqrt(p), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:22 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_4) {
-        float vals[OUT_F32_STORE_VEC_4];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_4; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = sqrtf(p[i + v_1]);
-        tilec::rt::store_vec<OUT_F32_STORE_VEC_4, false>(
-            out_f32 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_4 - 1]);
+        tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+            out_f32 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
       }
       // math_ops.cpp:24: tl::store(out_f32 + 5 * n + offs, tl::rsqrt(p), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:23 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_5) {
-        float vals[OUT_F32_STORE_VEC_5];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_5; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = rsqrtf(p[i + v_1]);
-        tilec::rt::store_vec<OUT_F32_STORE_VEC_5, false>(
-            out_f32 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_5 - 1]);
+        tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+            out_f32 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
       }
       // math_ops.cpp:25: tl::store(out_f32 + 6 * n + offs, tl::sigmoid(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:24 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_6) {
-        float vals[OUT_F32_STORE_VEC_6];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_6; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = tilec::rt::sigmoid(a[i + v_1]);
-        tilec::rt::store_vec<OUT_F32_STORE_VEC_6, false>(
-            out_f32 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_6 - 1]);
+        tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+            out_f32 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
       }
       // math_ops.cpp:26: tl::store(out_f32 + 7 * n + offs, tl::tanh(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:25 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_7) {
-        float vals[OUT_F32_STORE_VEC_7];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_7; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = tanhf(a[i + v_1]);
-        tilec::rt::store_vec<OUT_F32_STORE_VEC_7, false>(
-            out_f32 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_7 - 1]);
+        tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+            out_f32 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
       }
       // math_ops.cpp:27: tl::store(out_f32 + 8 * n + offs, tl::erf(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:26 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_8) {
-        float vals[OUT_F32_STORE_VEC_8];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_8; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = erff(a[i + v_1]);
-        tilec::rt::store_vec<OUT_F32_STORE_VEC_8, false>(
-            out_f32 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_8 - 1]);
+        tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+            out_f32 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
       }
       // math_ops.cpp:28: tl::store(out_f32 + 9 * n + offs, tl::floor(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:27 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_9) {
-        float vals[OUT_F32_STORE_VEC_9];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_9; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = floorf(a[i + v_1]);
-        tilec::rt::store_vec<OUT_F32_STORE_VEC_9, false>(
-            out_f32 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_9 - 1]);
+        tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+            out_f32 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
       }
       // math_ops.cpp:29: tl::store(out_f32 + 10 * n + offs, tl::ceil(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:28 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_10) {
-        float vals[OUT_F32_STORE_VEC_10];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_10; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = ceilf(a[i + v_1]);
-        tilec::rt::store_vec<OUT_F32_STORE_VEC_10, false>(
-            out_f32 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_10 - 1]);
+        tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+            out_f32 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
       }
       // math_ops.cpp:30: tl::store(out_f32 + 11 * n + offs, tl::abs(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:29 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_11) {
-        float vals[OUT_F32_STORE_VEC_11];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_11; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = fabsf(a[i + v_1]);
-        tilec::rt::store_vec<OUT_F32_STORE_VEC_11, false>(
-            out_f32 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_11 - 1]);
+        tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+            out_f32 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
       }
       // math_ops.cpp:31: tl::store(out_f32 + 12 * n + offs, tl::fma(a, p, a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:30 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_12) {
-        float vals[OUT_F32_STORE_VEC_12];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_12; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = fmaf(a[i + v_1], p[i + v_1], a[i + v_1]);
-        tilec::rt::store_vec<OUT_F32_STORE_VEC_12, false>(
-            out_f32 + 12 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC_12 - 1]);
+        tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
+            out_f32 + 12 * n + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
       }
     }
     else {
@@ -256,13 +220,13 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         // math_ops.cpp:36: tl::store(out_f16 + 1 * n + offs, tl::exp2(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:35 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_1) {
-          __half vals[OUT_F16_STORE_VEC_1];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_1; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(tilec::rt::exp2(tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_F16_STORE_VEC_1, false>(
-              out_f16 + n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_1 - 1]);
+          tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+              out_f16 + n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
         }
         // math_ops.cpp:34: auto p = tl::abs(a) + 0.5f;
         __half p[L0::ELEMS];
@@ -273,123 +237,123 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         // math_ops.cpp:37: tl::store(out_f16 + 2 * n + offs, tl::log(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:36 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_2) {
-          __half vals[OUT_F16_STORE_VEC_2];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_2; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(logf(tilec::rt::to_float(p[i + v_1])));
-          tilec::rt::store_vec<OUT_F16_STORE_VEC_2, false>(
-              out_f16 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_2 - 1]);
+          tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+              out_f16 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
         }
         // math_ops.cpp:38: tl::store(out_f16 + 3 * n + offs, tl::log2(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:37 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_3) {
-          __half vals[OUT_F16_STORE_VEC_3];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_3; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(log2f(tilec::rt::to_float(p[i + v_1])));
-          tilec::rt::store_vec<OUT_F16_STORE_VEC_3, false>(
-              out_f16 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_3 - 1]);
+          tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+              out_f16 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
         }
         // math_ops.cpp:39: tl::store(out_f16 + 4 * n + offs, tl::sqrt(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:38 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_4) {
-          __half vals[OUT_F16_STORE_VEC_4];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_4; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(sqrtf(tilec::rt::to_float(p[i + v_1])));
-          tilec::rt::store_vec<OUT_F16_STORE_VEC_4, false>(
-              out_f16 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_4 - 1]);
+          tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+              out_f16 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
         }
         // math_ops.cpp:40: tl::store(out_f16 + 5 * n + offs, tl::rsqrt(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:39 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_5) {
-          __half vals[OUT_F16_STORE_VEC_5];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_5; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(rsqrtf(tilec::rt::to_float(p[i + v_1])));
-          tilec::rt::store_vec<OUT_F16_STORE_VEC_5, false>(
-              out_f16 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_5 - 1]);
+          tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+              out_f16 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
         }
         // math_ops.cpp:41: tl::store(out_f16 + 6 * n + offs, tl::sigmoid(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:40 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_6) {
-          __half vals[OUT_F16_STORE_VEC_6];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_6; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(tilec::rt::sigmoid(tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_F16_STORE_VEC_6, false>(
-              out_f16 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_6 - 1]);
+          tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+              out_f16 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
         }
         // math_ops.cpp:42: tl::store(out_f16 + 7 * n + offs, tl::tanh(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:41 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_7) {
-          __half vals[OUT_F16_STORE_VEC_7];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_7; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(tanhf(tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_F16_STORE_VEC_7, false>(
-              out_f16 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_7 - 1]);
+          tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+              out_f16 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
         }
         // math_ops.cpp:43: tl::store(out_f16 + 8 * n + offs, tl::erf(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:42 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_8) {
-          __half vals[OUT_F16_STORE_VEC_8];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_8; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(erff(tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_F16_STORE_VEC_8, false>(
-              out_f16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_8 - 1]);
+          tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+              out_f16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
         }
         // math_ops.cpp:44: tl::store(out_f16 + 9 * n + offs, tl::floor(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:43 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_9) {
-          __half vals[OUT_F16_STORE_VEC_9];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_9; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(floorf(tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_F16_STORE_VEC_9, false>(
-              out_f16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_9 - 1]);
+          tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+              out_f16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
         }
         // math_ops.cpp:45: tl::store(out_f16 + 10 * n + offs, tl::ceil(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:44 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_10) {
-          __half vals[OUT_F16_STORE_VEC_10];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_10; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(ceilf(tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_F16_STORE_VEC_10, false>(
-              out_f16 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_10 - 1]);
+          tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+              out_f16 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
         }
         // math_ops.cpp:46: tl::store(out_f16 + 11 * n + offs, tl::abs(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:45 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_11) {
-          __half vals[OUT_F16_STORE_VEC_11];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_11; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_F16_STORE_VEC_11, false>(
-              out_f16 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_11 - 1]);
+          tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+              out_f16 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
         }
         // math_ops.cpp:47: tl::store(out_f16 + 12 * n + offs, tl::fma(a, p, a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:46 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_12) {
-          __half vals[OUT_F16_STORE_VEC_12];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_12; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(fmaf(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(p[i + v_1]), tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_F16_STORE_VEC_12, false>(
-              out_f16 + 12 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC_12 - 1]);
+          tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
+              out_f16 + 12 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
         }
       }
       else {
@@ -413,13 +377,13 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         // math_ops.cpp:52: tl::store(out_bf16 + 1 * n + offs, tl::exp2(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:51 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_1) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_1];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_1; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(tilec::rt::exp2(tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_BF16_STORE_VEC_1, false>(
-              out_bf16 + n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_1 - 1]);
+          tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+              out_bf16 + n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
         }
         // math_ops.cpp:50: auto p = tl::abs(a) + 0.5f;
         __nv_bfloat16 p[L0::ELEMS];
@@ -430,123 +394,123 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         // math_ops.cpp:53: tl::store(out_bf16 + 2 * n + offs, tl::log(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:52 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_2) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_2];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_2; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(logf(tilec::rt::to_float(p[i + v_1])));
-          tilec::rt::store_vec<OUT_BF16_STORE_VEC_2, false>(
-              out_bf16 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_2 - 1]);
+          tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+              out_bf16 + 2 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
         }
         // math_ops.cpp:54: tl::store(out_bf16 + 3 * n + offs, tl::log2(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:53 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_3) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_3];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_3; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(log2f(tilec::rt::to_float(p[i + v_1])));
-          tilec::rt::store_vec<OUT_BF16_STORE_VEC_3, false>(
-              out_bf16 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_3 - 1]);
+          tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+              out_bf16 + 3 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
         }
         // math_ops.cpp:55: tl::store(out_bf16 + 4 * n + offs, tl::sqrt(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:54 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_4) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_4];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_4; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(sqrtf(tilec::rt::to_float(p[i + v_1])));
-          tilec::rt::store_vec<OUT_BF16_STORE_VEC_4, false>(
-              out_bf16 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_4 - 1]);
+          tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+              out_bf16 + 4 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
         }
         // math_ops.cpp:56: tl::store(out_bf16 + 5 * n + offs, tl::rsqrt(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:55 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_5) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_5];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_5; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(rsqrtf(tilec::rt::to_float(p[i + v_1])));
-          tilec::rt::store_vec<OUT_BF16_STORE_VEC_5, false>(
-              out_bf16 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_5 - 1]);
+          tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+              out_bf16 + 5 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
         }
         // math_ops.cpp:57: tl::store(out_bf16 + 6 * n + offs, tl::sigmoid(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:56 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_6) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_6];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_6; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(tilec::rt::sigmoid(tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_BF16_STORE_VEC_6, false>(
-              out_bf16 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_6 - 1]);
+          tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+              out_bf16 + 6 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
         }
         // math_ops.cpp:58: tl::store(out_bf16 + 7 * n + offs, tl::tanh(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:57 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_7) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_7];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_7; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(tanhf(tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_BF16_STORE_VEC_7, false>(
-              out_bf16 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_7 - 1]);
+          tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+              out_bf16 + 7 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
         }
         // math_ops.cpp:59: tl::store(out_bf16 + 8 * n + offs, tl::erf(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:58 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_8) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_8];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_8; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(erff(tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_BF16_STORE_VEC_8, false>(
-              out_bf16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_8 - 1]);
+          tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+              out_bf16 + 8 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
         }
         // math_ops.cpp:60: tl::store(out_bf16 + 9 * n + offs, tl::floor(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:59 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_9) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_9];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_9; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(floorf(tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_BF16_STORE_VEC_9, false>(
-              out_bf16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_9 - 1]);
+          tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+              out_bf16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
         }
         // math_ops.cpp:61: tl::store(out_bf16 + 10 * n + offs, tl::ceil(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:60 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_10) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_10];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_10; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(ceilf(tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_BF16_STORE_VEC_10, false>(
-              out_bf16 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_10 - 1]);
+          tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+              out_bf16 + 10 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
         }
         // math_ops.cpp:62: tl::store(out_bf16 + 11 * n + offs, tl::abs(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:61 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_11) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_11];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_11; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_BF16_STORE_VEC_11, false>(
-              out_bf16 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_11 - 1]);
+          tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+              out_bf16 + 11 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
         }
         // math_ops.cpp:63: tl::store(out_bf16 + 12 * n + offs, tl::fma(a, p, a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:62 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_12) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_12];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_12; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(fmaf(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(p[i + v_1]), tilec::rt::to_float(a[i + v_1])));
-          tilec::rt::store_vec<OUT_BF16_STORE_VEC_12, false>(
-              out_bf16 + 12 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC_12 - 1]);
+          tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
+              out_bf16 + 12 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
         }
       }
     }
@@ -562,44 +526,8 @@ constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
 constexpr int OUT_F32_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (8 bytes) per access
-constexpr int OUT_F32_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (8 bytes) per access
 constexpr int OUT_F16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_F16_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (4 bytes) per access
 constexpr int OUT_BF16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_1 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_2 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_3 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_4 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_5 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_6 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_7 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_8 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_9 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_10 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_11 = 2;  // store width: 2 contiguous elements (4 bytes) per access
-constexpr int OUT_BF16_STORE_VEC_12 = 2;  // store width: 2 contiguous elements (4 bytes) per access
 // tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
 using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // registers: about 2 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
@@ -650,13 +578,13 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
       // math_ops.cpp:20: tl::store(out_f32 + 1 * n + offs, tl::exp2(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:19 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_1) {
-        float vals[OUT_F32_STORE_VEC_1];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_1; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = tilec::rt::exp2(a[i + v_1]);
         if (mask[i])
-          tilec::rt::store_vec<OUT_F32_STORE_VEC_1, true>(out_f32 + n + offs[i], vals);
+          tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + n + offs[i], vals);
       }
       // math_ops.cpp:18: auto p = tl::abs(a) + 0.5f;
       float p[L0::ELEMS];
@@ -667,123 +595,123 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
       // math_ops.cpp:21: tl::store(out_f32 + 2 * n + offs, tl::log(p), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:20 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_2) {
-        float vals[OUT_F32_STORE_VEC_2];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_2; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = logf(p[i + v_1]);
         if (mask[i])
-          tilec::rt::store_vec<OUT_F32_STORE_VEC_2, true>(out_f32 + 2 * n + offs[i], vals);
+          tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 2 * n + offs[i], vals);
       }
       // math_ops.cpp:22: tl::store(out_f32 + 3 * n + offs, tl::log2(p), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:21 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_3) {
-        float vals[OUT_F32_STORE_VEC_3];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_3; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = log2f(p[i + v_1]);
         if (mask[i])
-          tilec::rt::store_vec<OUT_F32_STORE_VEC_3, true>(out_f32 + 3 * n + offs[i], vals);
+          tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 3 * n + offs[i], vals);
       }
       // math_ops.cpp:23: tl::store(out_f32 + 4 * n + offs, tl::sqrt(p), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:22 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_4) {
-        float vals[OUT_F32_STORE_VEC_4];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_4; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = sqrtf(p[i + v_1]);
         if (mask[i])
-          tilec::rt::store_vec<OUT_F32_STORE_VEC_4, true>(out_f32 + 4 * n + offs[i], vals);
+          tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 4 * n + offs[i], vals);
       }
       // math_ops.cpp:24: tl::store(out_f32 + 5 * n + offs, tl::rsqrt(p), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:23 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_5) {
-        float vals[OUT_F32_STORE_VEC_5];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_5; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = rsqrtf(p[i + v_1]);
         if (mask[i])
-          tilec::rt::store_vec<OUT_F32_STORE_VEC_5, true>(out_f32 + 5 * n + offs[i], vals);
+          tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 5 * n + offs[i], vals);
       }
       // math_ops.cpp:25: tl::store(out_f32 + 6 * n + offs, tl::sigmoid(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:24 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_6) {
-        float vals[OUT_F32_STORE_VEC_6];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_6; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = tilec::rt::sigmoid(a[i + v_1]);
         if (mask[i])
-          tilec::rt::store_vec<OUT_F32_STORE_VEC_6, true>(out_f32 + 6 * n + offs[i], vals);
+          tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 6 * n + offs[i], vals);
       }
       // math_ops.cpp:26: tl::store(out_f32 + 7 * n + offs, tl::tanh(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:25 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_7) {
-        float vals[OUT_F32_STORE_VEC_7];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_7; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = tanhf(a[i + v_1]);
         if (mask[i])
-          tilec::rt::store_vec<OUT_F32_STORE_VEC_7, true>(out_f32 + 7 * n + offs[i], vals);
+          tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 7 * n + offs[i], vals);
       }
       // math_ops.cpp:27: tl::store(out_f32 + 8 * n + offs, tl::erf(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:26 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_8) {
-        float vals[OUT_F32_STORE_VEC_8];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_8; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = erff(a[i + v_1]);
         if (mask[i])
-          tilec::rt::store_vec<OUT_F32_STORE_VEC_8, true>(out_f32 + 8 * n + offs[i], vals);
+          tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 8 * n + offs[i], vals);
       }
       // math_ops.cpp:28: tl::store(out_f32 + 9 * n + offs, tl::floor(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:27 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_9) {
-        float vals[OUT_F32_STORE_VEC_9];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_9; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = floorf(a[i + v_1]);
         if (mask[i])
-          tilec::rt::store_vec<OUT_F32_STORE_VEC_9, true>(out_f32 + 9 * n + offs[i], vals);
+          tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 9 * n + offs[i], vals);
       }
       // math_ops.cpp:29: tl::store(out_f32 + 10 * n + offs, tl::ceil(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:28 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_10) {
-        float vals[OUT_F32_STORE_VEC_10];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_10; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = ceilf(a[i + v_1]);
         if (mask[i])
-          tilec::rt::store_vec<OUT_F32_STORE_VEC_10, true>(out_f32 + 10 * n + offs[i], vals);
+          tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 10 * n + offs[i], vals);
       }
       // math_ops.cpp:30: tl::store(out_f32 + 11 * n + offs, tl::abs(a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:29 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_11) {
-        float vals[OUT_F32_STORE_VEC_11];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_11; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = fabsf(a[i + v_1]);
         if (mask[i])
-          tilec::rt::store_vec<OUT_F32_STORE_VEC_11, true>(out_f32 + 11 * n + offs[i], vals);
+          tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 11 * n + offs[i], vals);
       }
       // math_ops.cpp:31: tl::store(out_f32 + 12 * n + offs, tl::fma(a, p, a), mask);
       __syncthreads();  // program order: the store at math_ops.cpp:30 before this store (global memory)
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC_12) {
-        float vals[OUT_F32_STORE_VEC_12];
+      for (int i = 0; i < L0::ELEMS; i += OUT_F32_STORE_VEC) {
+        float vals[OUT_F32_STORE_VEC];
         TILEC_UNROLL
-        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC_12; ++v_1)
+        for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
           vals[v_1] = fmaf(a[i + v_1], p[i + v_1], a[i + v_1]);
         if (mask[i])
-          tilec::rt::store_vec<OUT_F32_STORE_VEC_12, true>(out_f32 + 12 * n + offs[i], vals);
+          tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + 12 * n + offs[i], vals);
       }
     }
     else {
@@ -809,13 +737,13 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         // math_ops.cpp:36: tl::store(out_f16 + 1 * n + offs, tl::exp2(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:35 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_1) {
-          __half vals[OUT_F16_STORE_VEC_1];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_1; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(tilec::rt::exp2(tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_F16_STORE_VEC_1, true>(out_f16 + n + offs[i], vals);
+            tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + n + offs[i], vals);
         }
         // math_ops.cpp:34: auto p = tl::abs(a) + 0.5f;
         __half p[L0::ELEMS];
@@ -826,123 +754,123 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         // math_ops.cpp:37: tl::store(out_f16 + 2 * n + offs, tl::log(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:36 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_2) {
-          __half vals[OUT_F16_STORE_VEC_2];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_2; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(logf(tilec::rt::to_float(p[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_F16_STORE_VEC_2, true>(out_f16 + 2 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 2 * n + offs[i], vals);
         }
         // math_ops.cpp:38: tl::store(out_f16 + 3 * n + offs, tl::log2(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:37 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_3) {
-          __half vals[OUT_F16_STORE_VEC_3];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_3; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(log2f(tilec::rt::to_float(p[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_F16_STORE_VEC_3, true>(out_f16 + 3 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 3 * n + offs[i], vals);
         }
         // math_ops.cpp:39: tl::store(out_f16 + 4 * n + offs, tl::sqrt(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:38 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_4) {
-          __half vals[OUT_F16_STORE_VEC_4];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_4; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(sqrtf(tilec::rt::to_float(p[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_F16_STORE_VEC_4, true>(out_f16 + 4 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 4 * n + offs[i], vals);
         }
         // math_ops.cpp:40: tl::store(out_f16 + 5 * n + offs, tl::rsqrt(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:39 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_5) {
-          __half vals[OUT_F16_STORE_VEC_5];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_5; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(rsqrtf(tilec::rt::to_float(p[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_F16_STORE_VEC_5, true>(out_f16 + 5 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 5 * n + offs[i], vals);
         }
         // math_ops.cpp:41: tl::store(out_f16 + 6 * n + offs, tl::sigmoid(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:40 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_6) {
-          __half vals[OUT_F16_STORE_VEC_6];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_6; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(tilec::rt::sigmoid(tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_F16_STORE_VEC_6, true>(out_f16 + 6 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 6 * n + offs[i], vals);
         }
         // math_ops.cpp:42: tl::store(out_f16 + 7 * n + offs, tl::tanh(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:41 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_7) {
-          __half vals[OUT_F16_STORE_VEC_7];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_7; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(tanhf(tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_F16_STORE_VEC_7, true>(out_f16 + 7 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 7 * n + offs[i], vals);
         }
         // math_ops.cpp:43: tl::store(out_f16 + 8 * n + offs, tl::erf(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:42 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_8) {
-          __half vals[OUT_F16_STORE_VEC_8];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_8; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(erff(tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_F16_STORE_VEC_8, true>(out_f16 + 8 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 8 * n + offs[i], vals);
         }
         // math_ops.cpp:44: tl::store(out_f16 + 9 * n + offs, tl::floor(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:43 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_9) {
-          __half vals[OUT_F16_STORE_VEC_9];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_9; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(floorf(tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_F16_STORE_VEC_9, true>(out_f16 + 9 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 9 * n + offs[i], vals);
         }
         // math_ops.cpp:45: tl::store(out_f16 + 10 * n + offs, tl::ceil(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:44 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_10) {
-          __half vals[OUT_F16_STORE_VEC_10];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_10; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(ceilf(tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_F16_STORE_VEC_10, true>(out_f16 + 10 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 10 * n + offs[i], vals);
         }
         // math_ops.cpp:46: tl::store(out_f16 + 11 * n + offs, tl::abs(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:45 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_11) {
-          __half vals[OUT_F16_STORE_VEC_11];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_11; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_F16_STORE_VEC_11, true>(out_f16 + 11 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 11 * n + offs[i], vals);
         }
         // math_ops.cpp:47: tl::store(out_f16 + 12 * n + offs, tl::fma(a, p, a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:46 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC_12) {
-          __half vals[OUT_F16_STORE_VEC_12];
+        for (int i = 0; i < L0::ELEMS; i += OUT_F16_STORE_VEC) {
+          __half vals[OUT_F16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC_12; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_f16(fmaf(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(p[i + v_1]), tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_F16_STORE_VEC_12, true>(out_f16 + 12 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 12 * n + offs[i], vals);
         }
       }
       else {
@@ -966,13 +894,13 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         // math_ops.cpp:52: tl::store(out_bf16 + 1 * n + offs, tl::exp2(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:51 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_1) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_1];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_1; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(tilec::rt::exp2(tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_BF16_STORE_VEC_1, true>(out_bf16 + n + offs[i], vals);
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + n + offs[i], vals);
         }
         // math_ops.cpp:50: auto p = tl::abs(a) + 0.5f;
         __nv_bfloat16 p[L0::ELEMS];
@@ -983,123 +911,123 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         // math_ops.cpp:53: tl::store(out_bf16 + 2 * n + offs, tl::log(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:52 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_2) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_2];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_2; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(logf(tilec::rt::to_float(p[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_BF16_STORE_VEC_2, true>(out_bf16 + 2 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 2 * n + offs[i], vals);
         }
         // math_ops.cpp:54: tl::store(out_bf16 + 3 * n + offs, tl::log2(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:53 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_3) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_3];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_3; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(log2f(tilec::rt::to_float(p[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_BF16_STORE_VEC_3, true>(out_bf16 + 3 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 3 * n + offs[i], vals);
         }
         // math_ops.cpp:55: tl::store(out_bf16 + 4 * n + offs, tl::sqrt(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:54 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_4) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_4];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_4; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(sqrtf(tilec::rt::to_float(p[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_BF16_STORE_VEC_4, true>(out_bf16 + 4 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 4 * n + offs[i], vals);
         }
         // math_ops.cpp:56: tl::store(out_bf16 + 5 * n + offs, tl::rsqrt(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:55 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_5) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_5];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_5; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(rsqrtf(tilec::rt::to_float(p[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_BF16_STORE_VEC_5, true>(out_bf16 + 5 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 5 * n + offs[i], vals);
         }
         // math_ops.cpp:57: tl::store(out_bf16 + 6 * n + offs, tl::sigmoid(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:56 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_6) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_6];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_6; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(tilec::rt::sigmoid(tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_BF16_STORE_VEC_6, true>(out_bf16 + 6 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 6 * n + offs[i], vals);
         }
         // math_ops.cpp:58: tl::store(out_bf16 + 7 * n + offs, tl::tanh(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:57 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_7) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_7];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_7; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(tanhf(tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_BF16_STORE_VEC_7, true>(out_bf16 + 7 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 7 * n + offs[i], vals);
         }
         // math_ops.cpp:59: tl::store(out_bf16 + 8 * n + offs, tl::erf(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:58 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_8) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_8];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_8; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(erff(tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_BF16_STORE_VEC_8, true>(out_bf16 + 8 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 8 * n + offs[i], vals);
         }
         // math_ops.cpp:60: tl::store(out_bf16 + 9 * n + offs, tl::floor(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:59 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_9) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_9];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_9; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(floorf(tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_BF16_STORE_VEC_9, true>(out_bf16 + 9 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 9 * n + offs[i], vals);
         }
         // math_ops.cpp:61: tl::store(out_bf16 + 10 * n + offs, tl::ceil(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:60 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_10) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_10];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_10; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(ceilf(tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_BF16_STORE_VEC_10, true>(out_bf16 + 10 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 10 * n + offs[i], vals);
         }
         // math_ops.cpp:62: tl::store(out_bf16 + 11 * n + offs, tl::abs(a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:61 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_11) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_11];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_11; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_BF16_STORE_VEC_11, true>(out_bf16 + 11 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 11 * n + offs[i], vals);
         }
         // math_ops.cpp:63: tl::store(out_bf16 + 12 * n + offs, tl::fma(a, p, a), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:62 before this store (global memory)
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC_12) {
-          __nv_bfloat16 vals[OUT_BF16_STORE_VEC_12];
+        for (int i = 0; i < L0::ELEMS; i += OUT_BF16_STORE_VEC) {
+          __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
           TILEC_UNROLL
-          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC_12; ++v_1)
+          for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
             vals[v_1] = tilec::rt::to_bf16(fmaf(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(p[i + v_1]), tilec::rt::to_float(a[i + v_1])));
           if (mask[i])
-            tilec::rt::store_vec<OUT_BF16_STORE_VEC_12, true>(out_bf16 + 12 * n + offs[i], vals);
+            tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 12 * n + offs[i], vals);
         }
       }
     }

@@ -12,6 +12,15 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 2, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
@@ -33,13 +42,13 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, 1
 // tile 32x64: 1x1 contiguous per thread, 1x64 lanes, 4x1 warps, dim 1 fastest; 8x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, BLOCK_K, 64>;
-// tile 64x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
-// thread
-using L7 = tilec::rt::Blocked2<1, 4, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
+// tile 64x64: the accumulator of MFMA 32x32x8, 2x2 wavefronts, each 32x32 of every 64x64; 16x1
+// elements per thread
+using L7 = tilec::rt::MfmaAcc<32, 2, 2, 64, 64>;
 // tile 64x64: 1x1 contiguous per thread, 1x64 lanes, 4x1 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, 64, 64>;
-constexpr int SMEM_BYTES = 8448;  // shared memory per block
+constexpr int SMEM_BYTES = 16384;  // shared memory per block
 // registers: about 56 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
@@ -47,8 +56,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4352);
+  __half (*a_tile_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 2 stages
+  __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 8192);  // 2 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -123,63 +132,136 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-  TILEC_NO_UNROLL
-  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:50: auto a_tile = tl::load(
+  __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
+  // matmul.cpp:53: auto b_tile = tl::load(
+  __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
+  // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
+  if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
     // matmul.cpp:50: auto a_tile = tl::load(
-    __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+        a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
     // matmul.cpp:53: auto b_tile = tl::load(
-    __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+        b_tile_next[i][j] = (offs_k_load[i] < K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 34 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[0][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile_next[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 64 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[0][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile_next[i][j];
       }
     }
-    __syncthreads();
-    // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem
-    // at its columns
+  }
+  // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int kk = 0; kk < BLOCK_K; ++kk) {
-      float a_tile_smem_k[L7::ELEMS0];
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+    }
+  }
+  // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    __syncthreads();
+    // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
+    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
       TILEC_UNROLL
-      for (int i = 0; i < L7::ELEMS0; ++i) {
-        a_tile_smem_k[i] = tilec::rt::to_float(a_tile_smem[L7::coord0(i) * 34 + kk]);
-      }
-      float b_tile_smem_k[L7::ELEMS1];
-      TILEC_UNROLL
-      for (int j = 0; j < L7::ELEMS1; ++j) {
-        b_tile_smem_k[j] = tilec::rt::to_float(b_tile_smem[kk * 64 + L7::coord1(j)]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::ELEMS0; ++i) {
+      for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L7::ELEMS1; ++j) {
-          accumulator[i][j] = accumulator[i][j] + a_tile_smem_k[i] * b_tile_smem_k[j];
+        for (int j = 0; j < L4::ELEMS1; ++j) {
+          a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; ++j) {
+          b_tile_next[i][j] = (offs_k_load[i] < K - (k + 1) * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+        }
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_tile_smem[read_stage] (four
+    // consecutive k of a row in one read) and b_tile_smem[read_stage] (four k down a column) and
+    // adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 8) {
+      uint32_t a_tile_smem_frag[L7::REP0][2];  // A: row block i, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::read_fragment(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1][2];  // B: column block j, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            b_tile_smem_frag[j],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 1, L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 2, L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 3, L7::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          float c_frag[L7::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L7::ACC; ++e) c_frag[e] = accumulator[L7::ACC * i + e][j];
+          tilec::rt::mfma_32x32x8_f16(c_frag, a_tile_smem_frag[i], b_tile_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L7::ACC; ++e) accumulator[L7::ACC * i + e][j] = c_frag[e];
+        }
+      }
+    }
+    // double buffering: the next iteration's tiles, loaded above, into the stage of a_tile_smem and
+    // b_tile_smem it reads (the other one)
+    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; ++j) {
+          a_tile_smem[1 - read_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile_next[i][j];
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; ++j) {
+          b_tile_smem[1 - read_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile_next[i][j];
         }
       }
     }
@@ -199,6 +281,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
       }
     }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = 1 - read_stage;
   }
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
@@ -232,9 +316,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; j += 4) {
-      tilec::rt::store_vec<4, true>(&store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)],
-                                    &c_tile[i][j]);
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -243,7 +326,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -272,6 +355,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -295,13 +387,13 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS,
 // tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
-// tile 64x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
-// thread
-using L7 = tilec::rt::Blocked2<1, 4, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
+// tile 64x64: the accumulator of MFMA 32x32x8, 2x2 wavefronts, each 32x32 of every 64x64; 16x1
+// elements per thread
+using L7 = tilec::rt::MfmaAcc<32, 2, 2, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 64>;
-constexpr int SMEM_BYTES = 8448;  // shared memory per block
+constexpr int SMEM_BYTES = 16384;  // shared memory per block
 // registers: about 56 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
@@ -309,8 +401,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4352);
+  __half (*a_tile_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 2 stages
+  __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 8192);  // 2 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -385,69 +477,152 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-  TILEC_NO_UNROLL
-  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:50: auto a_tile = tl::load(
+  __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
+  // matmul.cpp:53: auto b_tile = tl::load(
+  __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
+  // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
+  if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
     // matmul.cpp:50: auto a_tile = tl::load(
-    __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile[i][j], a_ptrs[i][j],
-                                                 offs_am[i] < M && offs_k[j] < K - k * BLOCK_K,
+        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile_next[i][j], a_ptrs[i][j],
+                                                 offs_am[i] < M && offs_k[j] < K,
                                                  tilec::rt::to_f16(0.0f));
       }
     }
     // matmul.cpp:53: auto b_tile = tl::load(
-    __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-        tilec::rt::load_vec_if<B_TILE_VEC, true>(
-            &b_tile[i][j], b_ptrs[i][j], offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N,
-            tilec::rt::to_f16(0.0f));
+        tilec::rt::load_vec_if<B_TILE_VEC, true>(&b_tile_next[i][j], b_ptrs[i][j],
+                                                 offs_k_load[i] < K && offs_bn[j] < N,
+                                                 tilec::rt::to_f16(0.0f));
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += 2) {
-        tilec::rt::store_vec<2, true>(&a_tile_smem[L4::coord0(i) * 34 + L4::coord1(j)],
-                                      &a_tile[i][j]);
+      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+        tilec::rt::store_vec<A_TILE_VEC, true>(
+            &a_tile_smem[0][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+            &a_tile_next[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-        tilec::rt::store_vec<B_TILE_VEC, true>(&b_tile_smem[L6::coord0(i) * 64 + L6::coord1(j)],
-                                               &b_tile[i][j]);
+        tilec::rt::store_vec<B_TILE_VEC, true>(
+            &b_tile_smem[0][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+            &b_tile_next[i][j]);
       }
     }
-    __syncthreads();
-    // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem
-    // at its columns
+  }
+  // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int kk = 0; kk < BLOCK_K; ++kk) {
-      float a_tile_smem_k[L7::ELEMS0];
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+    }
+  }
+  // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    __syncthreads();
+    // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
+    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
       TILEC_UNROLL
-      for (int i = 0; i < L7::ELEMS0; ++i) {
-        a_tile_smem_k[i] = tilec::rt::to_float(a_tile_smem[L7::coord0(i) * 34 + kk]);
-      }
-      float b_tile_smem_k[L7::ELEMS1];
-      TILEC_UNROLL
-      for (int j = 0; j < L7::ELEMS1; ++j) {
-        b_tile_smem_k[j] = tilec::rt::to_float(b_tile_smem[kk * 64 + L7::coord1(j)]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::ELEMS0; ++i) {
+      for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L7::ELEMS1; ++j) {
-          accumulator[i][j] = accumulator[i][j] + a_tile_smem_k[i] * b_tile_smem_k[j];
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::load_vec_if<A_TILE_VEC, true>(
+              &a_tile_next[i][j], a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K,
+              tilec::rt::to_f16(0.0f));
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::load_vec_if<B_TILE_VEC, true>(
+              &b_tile_next[i][j], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + 1) * BLOCK_K && offs_bn[j] < N, tilec::rt::to_f16(0.0f));
+        }
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_tile_smem[read_stage] (four
+    // consecutive k of a row in one read) and b_tile_smem[read_stage] (four k down a column) and
+    // adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 8) {
+      uint32_t a_tile_smem_frag[L7::REP0][2];  // A: row block i, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::read_fragment(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1][2];  // B: column block j, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            b_tile_smem_frag[j],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 1, L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 2, L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 3, L7::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          float c_frag[L7::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L7::ACC; ++e) c_frag[e] = accumulator[L7::ACC * i + e][j];
+          tilec::rt::mfma_32x32x8_f16(c_frag, a_tile_smem_frag[i], b_tile_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L7::ACC; ++e) accumulator[L7::ACC * i + e][j] = c_frag[e];
+        }
+      }
+    }
+    // double buffering: the next iteration's tiles, loaded above, into the stage of a_tile_smem and
+    // b_tile_smem it reads (the other one)
+    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::store_vec<A_TILE_VEC, true>(
+              &a_tile_smem[1 - read_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              &a_tile_next[i][j]);
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::store_vec<B_TILE_VEC, true>(
+              &b_tile_smem[1 - read_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              &b_tile_next[i][j]);
         }
       }
     }
@@ -467,6 +642,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
       }
     }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = 1 - read_stage;
   }
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
   bool c_mask[L8::ELEMS0][L8::ELEMS1];
@@ -500,9 +677,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; j += 4) {
-      tilec::rt::store_vec<4, true>(&store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)],
-                                    &c_tile[i][j]);
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -510,8 +686,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL
@@ -575,6 +753,15 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 [[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = true;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 2, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
@@ -596,13 +783,13 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, 1
 // tile 32x64: 1x1 contiguous per thread, 1x64 lanes, 4x1 warps, dim 1 fastest; 8x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, BLOCK_K, 64>;
-// tile 64x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
-// thread
-using L7 = tilec::rt::Blocked2<1, 4, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
+// tile 64x64: the accumulator of MFMA 32x32x8, 2x2 wavefronts, each 32x32 of every 64x64; 16x1
+// elements per thread
+using L7 = tilec::rt::MfmaAcc<32, 2, 2, 64, 64>;
 // tile 64x64: 1x1 contiguous per thread, 1x64 lanes, 4x1 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 64, NUM_WARPS, 1, 1, 64, 64>;
-constexpr int SMEM_BYTES = 8448;  // shared memory per block
+constexpr int SMEM_BYTES = 16384;  // shared memory per block
 // registers: about 56 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
@@ -610,8 +797,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4352);
+  __half (*a_tile_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 2 stages
+  __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 8192);  // 2 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -686,63 +873,136 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-  TILEC_NO_UNROLL
-  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:50: auto a_tile = tl::load(
+  __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
+  // matmul.cpp:53: auto b_tile = tl::load(
+  __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
+  // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
+  if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
     // matmul.cpp:50: auto a_tile = tl::load(
-    __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+        a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
     // matmul.cpp:53: auto b_tile = tl::load(
-    __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+        b_tile_next[i][j] = (offs_k_load[i] < K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_tile_smem[L4::coord0(i) * 34 + L4::coord1(j)] = a_tile[i][j];
+        a_tile_smem[0][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile_next[i][j];
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_tile_smem[L6::coord0(i) * 64 + L6::coord1(j)] = b_tile[i][j];
+        b_tile_smem[0][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile_next[i][j];
       }
     }
-    __syncthreads();
-    // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem
-    // at its columns
+  }
+  // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int kk = 0; kk < BLOCK_K; ++kk) {
-      float a_tile_smem_k[L7::ELEMS0];
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+    }
+  }
+  // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    __syncthreads();
+    // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
+    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
       TILEC_UNROLL
-      for (int i = 0; i < L7::ELEMS0; ++i) {
-        a_tile_smem_k[i] = tilec::rt::to_float(a_tile_smem[L7::coord0(i) * 34 + kk]);
-      }
-      float b_tile_smem_k[L7::ELEMS1];
-      TILEC_UNROLL
-      for (int j = 0; j < L7::ELEMS1; ++j) {
-        b_tile_smem_k[j] = tilec::rt::to_float(b_tile_smem[kk * 64 + L7::coord1(j)]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::ELEMS0; ++i) {
+      for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L7::ELEMS1; ++j) {
-          accumulator[i][j] = accumulator[i][j] + a_tile_smem_k[i] * b_tile_smem_k[j];
+        for (int j = 0; j < L4::ELEMS1; ++j) {
+          a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; ++j) {
+          b_tile_next[i][j] = (offs_k_load[i] < K - (k + 1) * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+        }
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_tile_smem[read_stage] (four
+    // consecutive k of a row in one read) and b_tile_smem[read_stage] (four k down a column) and
+    // adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 8) {
+      uint32_t a_tile_smem_frag[L7::REP0][2];  // A: row block i, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::read_fragment(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1][2];  // B: column block j, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            b_tile_smem_frag[j],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 1, L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 2, L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 3, L7::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          float c_frag[L7::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L7::ACC; ++e) c_frag[e] = accumulator[L7::ACC * i + e][j];
+          tilec::rt::mfma_32x32x8_f16(c_frag, a_tile_smem_frag[i], b_tile_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L7::ACC; ++e) accumulator[L7::ACC * i + e][j] = c_frag[e];
+        }
+      }
+    }
+    // double buffering: the next iteration's tiles, loaded above, into the stage of a_tile_smem and
+    // b_tile_smem it reads (the other one)
+    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; ++j) {
+          a_tile_smem[1 - read_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile_next[i][j];
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; ++j) {
+          b_tile_smem[1 - read_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile_next[i][j];
         }
       }
     }
@@ -762,6 +1022,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
       }
     }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = 1 - read_stage;
   }
   // matmul.cpp:61: accumulator = relu(accumulator);
   TILEC_UNROLL
@@ -803,9 +1065,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; j += 4) {
-      tilec::rt::store_vec<4, true>(&store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)],
-                                    &c_tile[i][j]);
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -814,7 +1075,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
     }
   }
   TILEC_UNROLL
@@ -843,6 +1104,15 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -866,13 +1136,13 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS,
 // tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
-// tile 64x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
-// thread
-using L7 = tilec::rt::Blocked2<1, 4, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
+// tile 64x64: the accumulator of MFMA 32x32x8, 2x2 wavefronts, each 32x32 of every 64x64; 16x1
+// elements per thread
+using L7 = tilec::rt::MfmaAcc<32, 2, 2, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 64>;
-constexpr int SMEM_BYTES = 8448;  // shared memory per block
+constexpr int SMEM_BYTES = 16384;  // shared memory per block
 // registers: about 56 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
@@ -880,8 +1150,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
-  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4352);
+  __half (*a_tile_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 2 stages
+  __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 8192);  // 2 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
@@ -956,69 +1226,152 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-  TILEC_NO_UNROLL
-  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+  // matmul.cpp:50: auto a_tile = tl::load(
+  __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
+  // matmul.cpp:53: auto b_tile = tl::load(
+  __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
+  // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
+  if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
     // matmul.cpp:50: auto a_tile = tl::load(
-    __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile[i][j], a_ptrs[i][j],
-                                                 offs_am[i] < M && offs_k[j] < K - k * BLOCK_K,
+        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile_next[i][j], a_ptrs[i][j],
+                                                 offs_am[i] < M && offs_k[j] < K,
                                                  tilec::rt::to_f16(0.0f));
       }
     }
     // matmul.cpp:53: auto b_tile = tl::load(
-    __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-        tilec::rt::load_vec_if<B_TILE_VEC, true>(
-            &b_tile[i][j], b_ptrs[i][j], offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N,
-            tilec::rt::to_f16(0.0f));
+        tilec::rt::load_vec_if<B_TILE_VEC, true>(&b_tile_next[i][j], b_ptrs[i][j],
+                                                 offs_k_load[i] < K && offs_bn[j] < N,
+                                                 tilec::rt::to_f16(0.0f));
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; j += 2) {
-        tilec::rt::store_vec<2, true>(&a_tile_smem[L4::coord0(i) * 34 + L4::coord1(j)],
-                                      &a_tile[i][j]);
+      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+        tilec::rt::store_vec<A_TILE_VEC, true>(
+            &a_tile_smem[0][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+            &a_tile_next[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-        tilec::rt::store_vec<B_TILE_VEC, true>(&b_tile_smem[L6::coord0(i) * 64 + L6::coord1(j)],
-                                               &b_tile[i][j]);
+        tilec::rt::store_vec<B_TILE_VEC, true>(
+            &b_tile_smem[0][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+            &b_tile_next[i][j]);
       }
     }
-    __syncthreads();
-    // k by k: column k of a_tile_smem at this thread's rows times row k of b_tile_smem
-    // at its columns
+  }
+  // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int kk = 0; kk < BLOCK_K; ++kk) {
-      float a_tile_smem_k[L7::ELEMS0];
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+    }
+  }
+  // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    __syncthreads();
+    // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
+    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
       TILEC_UNROLL
-      for (int i = 0; i < L7::ELEMS0; ++i) {
-        a_tile_smem_k[i] = tilec::rt::to_float(a_tile_smem[L7::coord0(i) * 34 + kk]);
-      }
-      float b_tile_smem_k[L7::ELEMS1];
-      TILEC_UNROLL
-      for (int j = 0; j < L7::ELEMS1; ++j) {
-        b_tile_smem_k[j] = tilec::rt::to_float(b_tile_smem[kk * 64 + L7::coord1(j)]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::ELEMS0; ++i) {
+      for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L7::ELEMS1; ++j) {
-          accumulator[i][j] = accumulator[i][j] + a_tile_smem_k[i] * b_tile_smem_k[j];
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::load_vec_if<A_TILE_VEC, true>(
+              &a_tile_next[i][j], a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K,
+              tilec::rt::to_f16(0.0f));
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::load_vec_if<B_TILE_VEC, true>(
+              &b_tile_next[i][j], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + 1) * BLOCK_K && offs_bn[j] < N, tilec::rt::to_f16(0.0f));
+        }
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_tile_smem[read_stage] (four
+    // consecutive k of a row in one read) and b_tile_smem[read_stage] (four k down a column) and
+    // adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 8) {
+      uint32_t a_tile_smem_frag[L7::REP0][2];  // A: row block i, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::read_fragment(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1][2];  // B: column block j, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            b_tile_smem_frag[j],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 1, L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 2, L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 3, L7::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          float c_frag[L7::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L7::ACC; ++e) c_frag[e] = accumulator[L7::ACC * i + e][j];
+          tilec::rt::mfma_32x32x8_f16(c_frag, a_tile_smem_frag[i], b_tile_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L7::ACC; ++e) accumulator[L7::ACC * i + e][j] = c_frag[e];
+        }
+      }
+    }
+    // double buffering: the next iteration's tiles, loaded above, into the stage of a_tile_smem and
+    // b_tile_smem it reads (the other one)
+    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::store_vec<A_TILE_VEC, true>(
+              &a_tile_smem[1 - read_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              &a_tile_next[i][j]);
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::store_vec<B_TILE_VEC, true>(
+              &b_tile_smem[1 - read_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              &b_tile_next[i][j]);
         }
       }
     }
@@ -1038,6 +1391,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
       }
     }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = 1 - read_stage;
   }
   // matmul.cpp:61: accumulator = relu(accumulator);
   TILEC_UNROLL
@@ -1079,9 +1434,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; j += 4) {
-      tilec::rt::store_vec<4, true>(&store_cvt_smem[L7::coord0(i) * 64 + L7::coord1(j)],
-                                    &c_tile[i][j]);
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
   __syncthreads();
@@ -1089,8 +1443,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
-      store_cvt[i][j] = store_cvt_smem[L8::coord0(i) * 64 + L8::coord1(j)];
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
     }
   }
   TILEC_UNROLL

@@ -657,13 +657,10 @@ namespace softmax_looped_f32_1024_4 {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
-using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
 // registers: about 12 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
@@ -700,14 +697,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     }
     // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
-      bool bits[X_NEXT_VEC];
+    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+      bool bits[X_VEC];
       TILEC_UNROLL
-      for (int v = 0; v < X_NEXT_VEC; ++v)
+      for (int v = 0; v < X_VEC; ++v)
         bits[v] = cols_next[i + v] < n_cols;
-      tilec::rt::load_vec<X_NEXT_VEC, false>(&x_next[i], in + row * in_row_stride + cols_next[i],
-                                             bits, -INFINITY,
-                                             cols_next[i + X_NEXT_VEC - 1] < n_cols);
+      tilec::rt::load_vec<X_VEC, false>(&x_next[i], in + row * in_row_stride + cols_next[i], bits,
+                                        -INFINITY, cols_next[i + X_VEC - 1] < n_cols);
     }
   }
   // softmax.cpp:34: for (int off = 0; off < n_cols; off += BLOCK) {
@@ -729,15 +725,13 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       }
       // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
-        bool bits[X_NEXT_VEC_1];
+      for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+        bool bits[X_VEC];
         TILEC_UNROLL
-        for (int v = 0; v < X_NEXT_VEC_1; ++v)
+        for (int v = 0; v < X_VEC; ++v)
           bits[v] = cols_next[i + v] < n_cols;
-        tilec::rt::load_vec<X_NEXT_VEC_1, false>(&x_next[i],
-                                                 in + row * in_row_stride + cols_next[i], bits,
-                                                 -INFINITY,
-                                                 cols_next[i + X_NEXT_VEC_1 - 1] < n_cols);
+        tilec::rt::load_vec<X_VEC, false>(&x_next[i], in + row * in_row_stride + cols_next[i], bits,
+                                          -INFINITY, cols_next[i + X_VEC - 1] < n_cols);
       }
     }
     // softmax.cpp:37: auto new_max = tl::maximum(run_max, x);
@@ -806,11 +800,9 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     }
     // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {
-      tilec::rt::load_vec<X_NEXT_1_VEC, false>(&x_next_1[i],
-                                               in + row * in_row_stride + cols_next[i],
-                                               &mask_next[i], -INFINITY,
-                                               mask_next[i + X_NEXT_1_VEC - 1]);
+    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+      tilec::rt::load_vec<X_VEC, false>(&x_next_1[i], in + row * in_row_stride + cols_next[i],
+                                        &mask_next[i], -INFINITY, mask_next[i + X_VEC - 1]);
     }
   }
   // softmax.cpp:45: for (int off = 0; off < n_cols; off += BLOCK) {
@@ -838,10 +830,9 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       }
       // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {
-        tilec::rt::load_vec<X_NEXT_1_VEC_1, false>(
-            &x_next_1[i], in + row * in_row_stride + cols_next[i], &mask_next[i], -INFINITY,
-            mask_next[i + X_NEXT_1_VEC_1 - 1]);
+      for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+        tilec::rt::load_vec<X_VEC, false>(&x_next_1[i], in + row * in_row_stride + cols_next[i],
+                                          &mask_next[i], -INFINITY, mask_next[i + X_VEC - 1]);
       }
     }
     // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();
@@ -876,13 +867,10 @@ namespace aligned {
 constexpr int BLOCK = 1024;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int X_NEXT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_1_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
-constexpr int X_NEXT_1_VEC_1 = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int OUT_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
 // tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
-using L0 = tilec::rt::Blocked1<X_NEXT_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 constexpr int SMEM_BYTES = 16;  // shared memory per block
 // registers: about 12 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
@@ -919,9 +907,9 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     }
     // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC) {
-      tilec::rt::load_vec_if<X_NEXT_VEC, true>(&x_next[i], in + row * in_row_stride + cols_next[i],
-                                               cols_next[i] < n_cols, -INFINITY);
+    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+      tilec::rt::load_vec_if<X_VEC, true>(&x_next[i], in + row * in_row_stride + cols_next[i],
+                                          cols_next[i] < n_cols, -INFINITY);
     }
   }
   // softmax.cpp:34: for (int off = 0; off < n_cols; off += BLOCK) {
@@ -943,9 +931,9 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       }
       // softmax.cpp:36: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, cols < n_cols, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_VEC_1) {
-        tilec::rt::load_vec_if<X_NEXT_VEC_1, true>(
-            &x_next[i], in + row * in_row_stride + cols_next[i], cols_next[i] < n_cols, -INFINITY);
+      for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+        tilec::rt::load_vec_if<X_VEC, true>(&x_next[i], in + row * in_row_stride + cols_next[i],
+                                            cols_next[i] < n_cols, -INFINITY);
       }
     }
     // softmax.cpp:37: auto new_max = tl::maximum(run_max, x);
@@ -1014,10 +1002,9 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     }
     // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC) {
-      tilec::rt::load_vec_if<X_NEXT_1_VEC, true>(&x_next_1[i],
-                                                 in + row * in_row_stride + cols_next[i],
-                                                 mask_next[i], -INFINITY);
+    for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+      tilec::rt::load_vec_if<X_VEC, true>(&x_next_1[i], in + row * in_row_stride + cols_next[i],
+                                          mask_next[i], -INFINITY);
     }
   }
   // softmax.cpp:45: for (int off = 0; off < n_cols; off += BLOCK) {
@@ -1045,9 +1032,9 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
       }
       // softmax.cpp:48: auto x = tl::cast<float>(tl::load(in + row * in_row_stride + cols, mask, -tl::inf));
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS; i += X_NEXT_1_VEC_1) {
-        tilec::rt::load_vec_if<X_NEXT_1_VEC_1, true>(
-            &x_next_1[i], in + row * in_row_stride + cols_next[i], mask_next[i], -INFINITY);
+      for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+        tilec::rt::load_vec_if<X_VEC, true>(&x_next_1[i], in + row * in_row_stride + cols_next[i],
+                                            mask_next[i], -INFINITY);
       }
     }
     // softmax.cpp:46: auto cols = off + tl::arange<0, BLOCK>();

@@ -235,31 +235,40 @@ LayoutRef Assigner::dotLayout(const Dot *d) {
   return defaultLayout(d->type);
 }
 
-
-/// `mma.sync.m16n8k16` (CUDA, sm_80 and later) computes fp16 x fp16 and bf16 x bf16 dots with an
-/// fp32 result. Warps per tile as Triton's (warpsPerTileV2, with 16 x 16 per warp so that one
-/// ldmatrix_x4 feeds two n8 blocks): double the warps along M while M has more 16-row blocks per
-/// warp than N has 16-column ones, else along N. Null (the portable path) where the instruction
-/// does not apply or the tile has fewer 16 x 16 blocks than the kernel has warps.
+/// `mma.sync.m16n8k16` (CUDA, sm_80 and later) and MFMA (HIP, gfx90a and later: 32x32x8 where
+/// both M and N are at least 32, else 16x16x16) compute fp16 x fp16 and bf16 x bf16 dots with an
+/// fp32 result. Warps per tile as Triton's (warpsPerTileV2), with a unit of 16 x 16 per warp for
+/// mma.sync (one ldmatrix_x4 feeds two n8 blocks) and N x N for MFMA: double the warps along M
+/// while M has more units per warp than N has, else along N. Null (the portable path) where no
+/// instruction applies or the tile has fewer units than the kernel has warps.
 LayoutRef Assigner::mmaLayout(const Dot *d) {
   const ScalarType in = d->a->type.elem;
-  if (ctx.target.smVersion() < 80 ||
+  if ((ctx.target.smVersion() < 80 && !ctx.target.hasMfma()) ||
       (in != ScalarType::F16 && in != ScalarType::BF16) || d->type.elem != ScalarType::F32)
     return nullptr;
   const int64_t m = d->type.shape[0], n = d->type.shape[1];
-  int wm = 1, wn = 1;
-  while (wm * wn < numWarps) {
-    const int64_t perM = m / (16 * wm), perN = n / (16 * wn);
-    if (perM >= perN && perM >= 2)
-      wm *= 2;
-    else if (perN >= 2)
-      wn *= 2;
-    else if (perM >= 2)
-      wm *= 2;
-    else
+  auto warps = [&](int64_t unit, Layout::MmaInstr instr) -> LayoutRef {
+    if (m < unit || n < unit)
       return nullptr;
-  }
-  return Layout::mma(wm, wn);
+    int wm = 1, wn = 1;
+    while (wm * wn < numWarps) {
+      const int64_t perM = m / (unit * wm), perN = n / (unit * wn);
+      if (perM >= perN && perM >= 2)
+        wm *= 2;
+      else if (perN >= 2)
+        wn *= 2;
+      else if (perM >= 2)
+        wm *= 2;
+      else
+        return nullptr;
+    }
+    return Layout::mma(wm, wn, instr);
+  };
+  if (!ctx.target.hasMfma())
+    return warps(16, Layout::MmaInstr::M16N8K16);
+  if (LayoutRef l = warps(32, Layout::MmaInstr::Mfma32x32x8))
+    return l;
+  return warps(16, Layout::MmaInstr::Mfma16x16x16);
 }
 
 /// The layout a dot operand is produced in before lower-dots stages it in shared memory: its own,

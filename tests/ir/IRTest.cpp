@@ -215,4 +215,23 @@ TEST(IR, LayoutGeometry) {
   EXPECT_TRUE(*s == *Layout::slice(Layout::blocked({1, 4}, {2, 16}, {4, 1}, {1, 0}), 1));
 }
 
+TEST(IR, MmaLayoutsOfEachInstruction) {
+  // mma.sync: per 16 x 16 unit of a warp 2 x 4 elements a thread; MFMA 32x32x8: per 32 x 32 unit
+  // of a wavefront a column of 16; 16x16x16: a column of 4. A dim under one unit replicates.
+  using I = Layout::MmaInstr;
+  LayoutRef sync = Layout::mma(2, 2), m32 = Layout::mma(2, 2, I::Mfma32x32x8),
+            m16 = Layout::mma(2, 2, I::Mfma16x16x16);
+  EXPECT_EQ(geometry(*sync, {128, 128}).elemsPerThread, (std::vector<int64_t>{8, 16}));
+  EXPECT_EQ(geometry(*m32, {128, 128}).elemsPerThread, (std::vector<int64_t>{32, 2}));
+  EXPECT_EQ(geometry(*m16, {128, 128}).elemsPerThread, (std::vector<int64_t>{16, 4}));
+  EXPECT_EQ(geometry(*m32, {1, 128}).elemsPerThread, (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(geometry(*m32, {64, 64}).coverage, (std::vector<int64_t>{64, 64}));
+  EXPECT_EQ(sync->str(), "#mma<m16n8k16, wpb=[2,2]>");
+  EXPECT_EQ(m32->str(), "#mma<mfma32x32x8, wpb=[2,2]>");
+  EXPECT_EQ(m16->str(), "#mma<mfma16x16x16, wpb=[2,2]>");
+  EXPECT_FALSE(*sync == *m32);
+  EXPECT_FALSE(*m32 == *m16);
+  EXPECT_TRUE(*m16 == *Layout::mma(2, 2, I::Mfma16x16x16));
+}
+
 } // namespace

@@ -3,9 +3,14 @@
 // index of the copied step computed again for `ka` / `kb`, as `_ahead`), each iteration waits for
 // its own step (at most 1 group in flight), refills the stage read last iteration and reads its
 // own. Only where every load is a vector of 4, 8 or 16 bytes from aligned addresses: the aligned
-// variant (the general kernel, HIP and the kernels below keep one stage).
+// variant (the general kernel and the kernels below keep one stage).
+// HIP (no cp.async): two stages written from registers, any load. The next iteration's tiles are
+// loaded into `_next` variables at the top of an iteration, after its one barrier, and written at
+// its end into the stage the next iteration reads (`1 - read_stage`); the barrier pass needs no
+// barrier between this iteration's reads of one stage and its writes of the other.
 // RUN: %tilec %s -o - | %FileCheck %s
 // RUN: %tilec --target=hip %s -o - | %FileCheck %s --check-prefix=HIP
+// RUN: %tilec --target=hip --emit=ir --stop-after=insert-barriers %s -o - | %FileCheck %s --check-prefix=HIP-IR
 // RUN: %tilec --emit=ir --stop-after=lower-dots %s -o - | %FileCheck %s --check-prefix=NOPREFETCH
 // RUN: %tilec --emit=ir --stop-after=materialize %s -o - | %FileCheck %s --check-prefix=RANGE
 #include <tilec/tl.hpp>
@@ -42,6 +47,50 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: tilec::rt::cp_async_wait<0>();
 // HIP-NOT: cp_async
+// HIP-LABEL: namespace mm_32 {
+// HIP: __half (*av_smem)[32 * 32] = reinterpret_cast<__half (*)[32 * 32]>(smem + 0);  // 2 stages
+// HIP: // prefetch: the loop's first loads into av_next and bv_next; each iteration then loads the next one's while it computes
+// HIP-NEXT: if (0 < K) {
+// HIP: av_smem[0][AV_SWIZZLE::offset(
+// HIP: int read_stage = 0;
+// HIP: for (int k = 0; k < K; k += B) {
+// HIP-NEXT: __syncthreads();
+// HIP-NEXT: // prefetch: the next iteration's loads into av_next and bv_next, before this iteration's arithmetic
+// HIP-NEXT: if (k + B < K) {
+// HIP: tilec::rt::mfma_16x16x16_f16(
+// HIP: // double buffering: the next iteration's tiles, loaded above, into the stage of av_smem and
+// HIP-NEXT: // bv_smem it reads (the other one)
+// HIP-NEXT: if (k + B < K) {
+// HIP-NOT: __syncthreads();
+// HIP: &av_smem[1 - read_stage][AV_SWIZZLE::offset(
+// HIP-NOT: __syncthreads();
+// HIP: read_stage = 1 - read_stage;
+// HIP-NEXT: }
+// HIP-IR-LABEL: kernel @mm<32>
+// HIP-IR: shared 0 av_smem: f16[32x32] row_stride=32 stages=2 swizzle=8/2/4
+// HIP-IR: if lt(0:i32, %K) prefetch(first) {
+// HIP-IR: shared_write 0[0:i32], %av_next
+// HIP-IR: for %k = 0:i32 to %K step 32:i32{B} {
+// HIP-IR-NEXT: barrier
+// HIP-IR-NEXT: if lt(add(%k, 32:i32{B}), %K) prefetch(next) {
+// HIP-IR-NOT: barrier
+// HIP-IR: %acc = shared_dot(0, 1, stage=%read_stage, acc=%acc)
+// HIP-IR-NEXT: if lt(add(%k, 32:i32{B}), %K) pipeline(stage) {
+// HIP-IR-NEXT: shared_write 0[sub(1:i32, %read_stage)], %av_next
+// HIP-IR-NEXT: shared_write 1[sub(1:i32, %read_stage)], %bv_next
+// HIP-IR-NEXT: }
+// HIP-IR-NEXT: %read_stage = sub(1:i32, %read_stage)
+// HIP-IR-NEXT: }
+// HIP-IR-LABEL: kernel @mm_store<32>
+// HIP-IR-NOT: stages=2
+// HIP-IR-LABEL: kernel @mm_scaled<32>
+// HIP-IR-NOT: stages=2
+// HIP-IR-LABEL: kernel @mm_one_stage<32>
+// HIP-IR-NOT: stages=2
+// HIP-IR-LABEL: kernel @mm_range<32>
+// HIP-IR: shared 0 av_smem: f16[32x32] row_stride=32 stages=2
+// HIP-IR-LABEL: kernel @mm_range_one<32>
+// HIP-IR-NOT: stages=2
 // NOPREFETCH-LABEL: kernel @mm<32>
 // NOPREFETCH-NOT: _next
 template <int B>

@@ -3,7 +3,8 @@
 // Triton's #shared): rows of 32 halves (64 bytes) change phase every 2 rows over 4 phases, rows of
 // 64 or more every row over 8, rows of 16 (32 bytes) every 4 rows over 2. The epilogue's
 // conversion from the accumulator (#mma) to the store's layout is swizzled alike (fp32: 4 elements
-// a chunk). The portable path (HIP) keeps the padded rows. The CUDA output names each swizzle
+// a chunk). HIP's MFMA operands are swizzled alike (a lane's four k stay in one chunk). The CUDA
+// output names each swizzle
 // among the tunables and addresses every access of a swizzled buffer through it; the epilogue
 // reads the conversion buffer in vectors of a chunk (the XOR would keep the compiler from merging
 // element reads).
@@ -20,9 +21,10 @@
 // CHECK: shared 0 av_smem: f16[64x16] row_stride=16 swizzle=8/4/2 bytes=2048
 // CHECK-NEXT: shared 1 bv_smem: f16[16x64] row_stride=64 swizzle=8/1/8 bytes=2048
 // HIP-LABEL: kernel @mm<64, 32>
-// HIP: shared 0 av_smem: f16[64x32] row_stride=34 bytes=4352
-// HIP-NEXT: shared 1 bv_smem: f16[32x64] row_stride=64 bytes=4096
-// HIP-NOT: swizzle=
+// HIP: shared 0 av_smem: f16[64x32] row_stride=32 swizzle=8/2/4 bytes=4096
+// HIP-NEXT: shared 1 bv_smem: f16[32x64] row_stride=64 swizzle=8/1/8 bytes=4096
+// HIP-NEXT: shared 2 store_cvt_smem: f32[64x64] row_stride=64 swizzle=4/1/8 bytes=16384
+// HIP: #mma0 = #mma<mfma32x32x8, wpb=[2,2]>
 // CUDA-LABEL: namespace mm_64_32 {
 // CUDA: // av_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // CUDA: using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 2, 4>;

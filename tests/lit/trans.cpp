@@ -1,12 +1,14 @@
 // tl::trans: the translator makes a `trans` view; layout-assignment gives its operand the
 // transposed blocked layout of the result (nothing moves: `t[i][j] = x[j][i]`, thread for
 // thread); lower-dots stages an mma operand's untransposed tile and marks the product (`^T`: A
-// read with ldmatrix .trans, B with plain ldmatrix), while the portable path (HIP) stages the
-// view; a trans of an mma accumulator converts to a blocked layout first.
+// read with ldmatrix .trans, B with plain ldmatrix; on HIP MFMA reads A down columns, B along
+// rows), while the portable path (HIP without MFMA: gfx908) stages the view; a trans of an mma
+// accumulator converts to a blocked layout first.
 // RUN: %tilec --emit=ir --stop-after=materialize %s -o - | %FileCheck %s
 // RUN: %tilec --emit=ir --stop-after=layout-assignment %s -o - | %FileCheck %s --check-prefix=LAYOUT
 // RUN: %tilec --emit=ir --stop-after=lower-dots %s -o - | %FileCheck %s --check-prefix=LOWER
-// RUN: %tilec --target=hip --emit=ir --stop-after=lower-dots %s -o - | %FileCheck %s --check-prefix=HIP
+// RUN: %tilec --target=hip --emit=ir --stop-after=lower-dots %s -o - | %FileCheck %s --check-prefix=LOWER
+// RUN: %tilec --target=hip --arch=gfx908 --emit=ir --stop-after=lower-dots %s -o - | %FileCheck %s --check-prefix=HIP
 // RUN: %tilec %s -o - | %FileCheck %s --check-prefix=CUDA
 #include <tilec/tl.hpp>
 

@@ -1,6 +1,7 @@
 #pragma once
 /// \file Device helpers included by tilec's HIP output. The HIP-specific part is small: warp
-/// (wavefront) size 64, shuffles and the 16-bit float conversions; the rest is tilec/rt/core.hpp.
+/// (wavefront) size 64, shuffles, the 16-bit float conversions and the matrix-core instructions
+/// (tilec/hip/matrix_core.hpp); the rest is tilec/rt/core.hpp.
 
 #if defined(TILEC_EMULATE)
 #include "../emu/hip.hpp" // tilec's CPU emulator (docs/emulation.md)
@@ -58,3 +59,4 @@ __device__ __forceinline__ int64_t shfl_xor(int64_t v, int m) {
 } // namespace tilec::rt
 
 #include "../rt/core.hpp"
+#include "matrix_core.hpp"
