@@ -262,6 +262,75 @@ bool threadsFit(const ir::Module &module, const ir::Target &target, std::ostream
   return !d.hasErrors();
 }
 
+/// 64-bit FNV-1a, for the name of a precompiled header (stable across runs and builds).
+uint64_t fnv1a(const std::string &s, uint64_t h = 14695981039346656037ull) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+/// --pch-dir: the path of the precompiled <tilec/tl.hpp> in that directory for this run's include
+/// directories and Clang arguments (relative Clang arguments also depend on the working directory).
+std::string precompiledTlPath(const Options &opts) {
+  uint64_t h = fnv1a(TILEC_VERSION);
+  for (auto &d : opts.includeDirs)
+    h = fnv1a(d + '\0', fnv1a("-I", h));
+  for (auto &a : opts.clangArgs)
+    h = fnv1a(a + '\0', h);
+  if (!opts.clangArgs.empty()) {
+    std::error_code ec;
+    h = fnv1a(std::filesystem::current_path(ec).string(), h);
+  }
+  char name[32];
+  std::snprintf(name, sizeof name, "tl-%016llx.pch", static_cast<unsigned long long>(h));
+  return (std::filesystem::path(opts.pchDir) / name).string();
+}
+
+/// Builds the precompiled header `pch` (translator::writePrecompiledTl): under a temporary name in
+/// the same directory, renamed over `pch` once complete, so that runs beside this one read either
+/// none or a whole one. The one-line header it is built from (the temporary's name + ".hpp") stays:
+/// Clang checks, when reading the precompiled header, that it exists unchanged.
+bool buildPrecompiledTl(const std::string &pch, const translator::TranslateOptions &topts,
+                        std::ostream &err) {
+  namespace fs = std::filesystem;
+  std::string dir = fs::path(pch).parent_path().string();
+  auto fail = [&](const std::string &why) {
+    err << "tilec: error: cannot precompile <tilec/tl.hpp> into --pch-dir '" << dir << "': " << why
+        << '\n';
+    return false;
+  };
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    return fail(ec.message());
+  std::string tmpl = pch + ".tmp-XXXXXX";
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  int fd = ::mkstemp(buf.data());
+  if (fd < 0)
+    return fail(std::strerror(errno));
+  ::close(fd);
+  std::string tmp(buf.data());
+  auto removeTmp = [&] {
+    ::unlink(tmp.c_str());
+    ::unlink((tmp + ".hpp").c_str());
+  };
+  std::ostringstream clangErr;
+  if (!translator::writePrecompiledTl(tmp, topts, clangErr)) {
+    removeTmp();
+    err << clangErr.str();
+    return fail("Clang failed");
+  }
+  if (std::rename(tmp.c_str(), pch.c_str()) != 0) {
+    std::string why = std::strerror(errno);
+    removeTmp();
+    return fail(why);
+  }
+  return true;
+}
+
 } // namespace
 
 int compileModule(ir::Module &module, const Options &opts, Compiled &out, std::ostream &err) {
@@ -407,8 +476,37 @@ int runTilec(const Options &opts, std::ostream &out, std::ostream &err) {
     bool ok = true;
     std::vector<std::string> deps; // with --depfile: the files Clang read
     std::vector<std::string> *depsOut = opts.depfile.empty() ? nullptr : &deps;
-    for (auto &input : opts.inputs)
-      ok = translator::translateFile(input, topts, module, err, depsOut) && ok;
+    std::string pch;
+    if (!opts.pchDir.empty()) {
+      pch = precompiledTlPath(opts);
+      std::error_code ec;
+      if (!std::filesystem::exists(pch, ec) && !buildPrecompiledTl(pch, topts, err))
+        return ExitUserError;
+      topts.precompiledHeader = pch;
+    }
+    for (auto &input : opts.inputs) {
+      if (pch.empty()) {
+        ok = translator::translateFile(input, topts, module, err, depsOut) && ok;
+        continue;
+      }
+      // Clang refuses a precompiled header that is out of date (a header it read changed since,
+      // another Clang wrote it, it is damaged) with an error that names it, before the source is
+      // parsed: then it is built again and the input translated once more.
+      std::ostringstream buffered;
+      size_t files = module.files.size(), kernels = module.kernels.size(), read = deps.size();
+      bool done = translator::translateFile(input, topts, module, buffered, depsOut);
+      std::string text = buffered.str();
+      if (!done && text.find(pch) != std::string::npos && module.files.size() == files &&
+          module.kernels.size() == kernels) {
+        if (!buildPrecompiledTl(pch, topts, err))
+          return ExitUserError;
+        deps.resize(read);
+        ok = translator::translateFile(input, topts, module, err, depsOut) && ok;
+        continue;
+      }
+      err << text;
+      ok = done && ok;
+    }
     if (!ok)
       return ExitUserError;
     Compiled compiled;

@@ -30,6 +30,7 @@ struct Options {
   bool alignedVariants = true;        ///< --no-aligned-variants turns them off (driver/AlignedVariants.h)
   std::vector<std::string> clangArgs; ///< after `--`
   std::vector<std::string> includeDirs; ///< where <tilec/tl.hpp> lives (added by main from the install)
+  std::string pchDir; ///< --pch-dir: keep a precompiled <tilec/tl.hpp> here and translate with it
 };
 
 /// Exit codes of runTilec (and of the tilec command).

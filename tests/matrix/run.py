@@ -185,14 +185,20 @@ def tail(text, n=30):
     return "\n".join(text.splitlines()[-n:])
 
 
-def check_rejections(t, rank, env, work, jobs):
+def check_rejections(t, rank, env, work, jobs, compare_all=False):
     """The other half of 'every type it accepts': each operation that does not accept t, used on a
     tile of t, is one error located at the misuse in the user's source (not inside tl.hpp, no
     cascade of follow-on errors), and tilec writes nothing. One translation unit per misuse (Clang
-    reports an error in an instantiation of tl.hpp once per unit). Returns (misuses, failures)."""
+    reports an error in an instantiation of tl.hpp once per unit). Returns (misuses, failures).
+
+    tilec reads <tilec/tl.hpp> precompiled (--pch-dir WORK/pch, built by the first run): parsing
+    the header would be most of each run's time. The first misuse of each type and rank (with
+    compare_all, every one) is also translated without it, and both runs must print the same."""
     ks = gen.rejected_of(t, rank)
     d = os.path.join(work, "%s-%d-rejections" % (t.key, rank))
     os.makedirs(d, exist_ok=True)
+    pch_dir = os.path.join(work, "pch")
+    compared = {k.name for k in (ks if compare_all else ks[:1])}
 
     def one(k):
         text, misuse = gen.render_rejections(t, rank, [k])
@@ -201,11 +207,17 @@ def check_rejections(t, rank, env, work, jobs):
             f.write(text)
         if os.path.exists(out_file):
             os.remove(out_file)
-        rc, out = run([env.tilec, "--target=cuda", src, "-o", k.name + ".cu"], d)
+        cmd = [env.tilec, "--target=cuda", src, "-o", k.name + ".cu"]
+        rc, out = run(cmd[:1] + ["--pch-dir", pch_dir] + cmd[1:], d)
+        problems = []
+        if k.name in compared:
+            plain_rc, plain = run(cmd, d)
+            if (plain_rc, plain) != (rc, out):
+                problems.append("with --pch-dir tilec exited %d and printed:\n%s\nwithout it, exited %d and printed:\n%s"
+                                % (rc, tail(out, 20), plain_rc, tail(plain, 20)))
         errors = re.findall(r"^(\S+?):(\d+):(\d+): error: ", out, re.M)
         want = (src, misuse[k.name])
         got = [(os.path.basename(f), int(l)) for f, l, _ in errors]
-        problems = []
         if rc == 0 or os.path.exists(out_file):
             problems.append("tilec exit %d%s" % (rc, ", and it wrote the output" if os.path.exists(out_file) else ""))
         if got != [want]:
@@ -255,6 +267,9 @@ def main():
                          "for tools/gpu-matrix.sh on a GPU machine")
     ap.add_argument("--rejections", action="store_true",
                     help="instead: each operation on each type it does not accept must be one located error")
+    ap.add_argument("--pch-compare-all", action="store_true",
+                    help="with --rejections: translate every misuse also without --pch-dir (not only the first of "
+                         "each type and rank) and require the same diagnostics")
     a = ap.parse_args()
     env = Env(a)
     env.mutated = a.mutated
@@ -273,7 +288,7 @@ def main():
         return 0
     if a.rejections:
         for t, r in cells:
-            n, failures = check_rejections(t, r, env, work, a.jobs)
+            n, failures = check_rejections(t, r, env, work, a.jobs, a.pch_compare_all)
             ok = n - len(failures)
             tried += n
             passed += ok

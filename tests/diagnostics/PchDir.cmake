@@ -1,0 +1,66 @@
+# tilec --pch-dir (cmake -P script): the output is the one tilec writes without it; the precompiled
+# <tilec/tl.hpp> is built on first use and reused; one that is out of date (a file it was built from
+# changed) or damaged is built again, not reported; an empty directory name is a usage error.
+#   -DTILEC=<tilec binary> -DCASE=<a valid kernel source> -DWORK=<scratch directory>
+cmake_minimum_required(VERSION 3.20)
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+configure_file("${CASE}" "${WORK}/k.cpp" COPYONLY)
+
+set(failures "")
+function(tilec out)
+  execute_process(COMMAND "${TILEC}" ${ARGN} k.cpp -o ${out} WORKING_DIRECTORY "${WORK}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+  if(NOT rc EQUAL 0)
+    set(failures "${failures}  tilec ${ARGN} -o ${out}: exit ${rc}\n${stderr}\n" PARENT_SCOPE)
+  elseif(NOT stderr STREQUAL "")
+    set(failures "${failures}  tilec ${ARGN} -o ${out} printed:\n${stderr}\n" PARENT_SCOPE)
+  endif()
+endfunction()
+function(same a b what)
+  file(READ "${WORK}/${a}" ta)
+  file(READ "${WORK}/${b}" tb)
+  if(NOT ta STREQUAL tb)
+    set(failures "${failures}  ${what}: ${b} differs from ${a}\n" PARENT_SCOPE)
+  endif()
+endfunction()
+
+tilec(plain.cu)
+tilec(first.cu --pch-dir pch)
+file(GLOB pch "${WORK}/pch/tl-*.pch")
+list(LENGTH pch n)
+if(NOT n EQUAL 1)
+  string(APPEND failures "  want one precompiled header in pch/, found: ${pch}\n")
+else()
+  same(plain.cu first.cu "the run that built the precompiled header")
+  tilec(second.cu --pch-dir pch)
+  same(plain.cu second.cu "the run that read it")
+  # Out of date: Clang sees that a file it was built from (the one-line header next to it) changed.
+  file(GLOB stubs "${WORK}/pch/tl-*.hpp")
+  execute_process(COMMAND touch -d "2001-01-01 00:00:00" ${stubs})
+  tilec(stale.cu --pch-dir pch)
+  same(plain.cu stale.cu "the run after a header it was built from changed")
+  file(GLOB stubs "${WORK}/pch/tl-*.hpp")
+  list(LENGTH stubs n)
+  if(NOT n EQUAL 2)
+    string(APPEND failures "  the out-of-date precompiled header was not built again\n")
+  endif()
+  # Damaged: cut short.
+  file(WRITE "${pch}" "not a precompiled header")
+  tilec(damaged.cu --pch-dir pch)
+  same(plain.cu damaged.cu "the run with a damaged precompiled header")
+  file(SIZE "${pch}" size)
+  if(size LESS 1000)
+    string(APPEND failures "  the damaged precompiled header was not built again\n")
+  endif()
+endif()
+
+execute_process(COMMAND "${TILEC}" --pch-dir "" k.cpp -o empty.cu WORKING_DIRECTORY "${WORK}"
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "tilec: error: --pch-dir needs a directory name\n" OR EXISTS "${WORK}/empty.cu")
+  string(APPEND failures "  --pch-dir '': exit ${rc}, expected 2 and no output:\n${err}\n")
+endif()
+
+if(failures)
+  message(FATAL_ERROR "--pch-dir:\n${failures}")
+endif()
