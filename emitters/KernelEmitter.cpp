@@ -249,7 +249,7 @@ const KernelEmitter::LayoutAlias &KernelEmitter::alias(const LayoutRef &l,
     const int n = Layout::mfmaSize(l->instr), unit = n ? n : 16;
     const std::string instr = n == 32   ? "MFMA 32x32x8"
                               : n == 16 ? "MFMA 16x16x16"
-                                        : "mma.sync m16n8k16";
+                                        : "mma.sync m16n8 (k16, k8 for tf32, k32 for int8)";
     a.comment = "tile " + shapeText(shape) + ": the accumulator of " + instr + ", " +
                 std::to_string(l->warpsPerBlock[0]) + "x" + std::to_string(l->warpsPerBlock[1]) +
                 (n ? " wavefronts, each " : " warps, each ") + std::to_string(unit) + "x" +

@@ -686,49 +686,87 @@ void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedD
   const int64_t K = A.shape[d->transA ? 0 : 1];
   const std::string &aName = bufferNames_.at(d->bufferA), &bName = bufferNames_.at(d->bufferB);
   const std::string a = stagedBuffer(d->bufferA, d->stage), b = stagedBuffer(d->bufferB, d->stage);
-  const std::string mma = A.elemType.elem == ScalarType::BF16 ? "tilec::rt::mma_m16n8k16_bf16_f32"
-                                                              : "tilec::rt::mma_m16n8k16_f16_f32";
+  // The instruction by operand type: k16 for 16-bit operands, k8 for tf32, k32 for int8; a step
+  // is two 16-byte units of k.
+  const ScalarType in = A.elemType.elem;
+  const int bytes = byteSize(in), kStep = 32 / bytes;
+  const bool halves = bytes == 2, ints = in == ScalarType::I8;
+  const std::string mma = in == ScalarType::BF16  ? "tilec::rt::mma_m16n8k16_bf16_f32"
+                          : in == ScalarType::F16 ? "tilec::rt::mma_m16n8k16_f16_f32"
+                          : ints                  ? "tilec::rt::mma_m16n8k32_s8"
+                                                  : "tilec::rt::mma_m16n8k8_tf32";
+  const std::string instr = "mma.sync m16n8k" + std::to_string(kStep);
+  const std::string units = halves ? "" : "<" + std::to_string(bytes) + ">";
   std::string L = layoutName(t);
   const std::string &kk = dotIdx_, &i = idxNames_[0], &j = idxNames_[1];
   const std::string af = names_.unique(aName + "_frag"), bf = names_.unique(bName + "_frag"),
                     bpair = names_.unique("b_pair"), cf = names_.unique("c_frag");
-  // A is read with ldmatrix from its [M, K] rows, or with .trans from [K, M] ones (tl::trans); B
-  // with .trans from [K, N] rows, or without from [N, K] ones.
-  const std::string loadA = d->transA ? "ldmatrix_x4_trans" : "ldmatrix_x4";
-  const std::string loadB = d->transB ? "ldmatrix_x4" : "ldmatrix_x4_trans";
-  auto how = [](bool trans, const char *shape, bool plainIsTrans) {
-    return std::string(trans != plainIsTrans ? "ldmatrix .trans" : "ldmatrix") +
-           (trans ? std::string(", ") + shape + " rows" : "");
+  // Fragments whose k is contiguous in the buffer (A's [M, K] rows, B's [N, K] ones under
+  // tl::trans) are read with ldmatrix; the others with ldmatrix .trans for 16-bit elements, else
+  // element by element (gather_*: ldmatrix cannot transpose 32- or 8-bit elements).
+  auto how = [&](bool kRows) {
+    return std::string(kRows ? "ldmatrix" : halves ? "ldmatrix .trans" : "gathered");
   };
-  w_->lines(commentLines("mma.sync m16n8k16, k by 16: each warp loads its fragments of " + a +
-                             " (" + how(d->transA, "[K, M]", false) + ") and " + b + " (" +
-                             how(d->transB, "[N, K]", true) +
-                             ") and adds their products into its accumulators",
+  const std::string tf32 = !halves && !ints ? ", rounded to tf32," : "";
+  w_->lines(commentLines(instr + ", k by " + std::to_string(kStep) +
+                             ": each warp loads its fragments of " + a + " (" + how(!d->transA) +
+                             (d->transA ? ", [K, M] rows" : "") + ") and " + b + " (" +
+                             how(d->transB) + (d->transB ? ", [N, K] rows" : "") + ")" + tf32 +
+                             " and adds their products into its accumulators",
                          w_->indentWidth()));
   w_->line("TILEC_UNROLL");
   auto loop = w_->block("for (int " + kk + " = 0; " + kk + " < " + dimConst(K) + "; " + kk +
-                        " += 16)");
+                        " += " + std::to_string(kStep) + ")");
+  const std::string last = std::to_string(kStep - 1);
   w_->line("uint32_t " + af + "[" + L + "::REP0][4];  // A: m16 block " + i + ", k " + kk + " .. " +
-           kk + " + 15");
+           kk + " + " + last);
   w_->line("TILEC_UNROLL");
   {
     auto s = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
-    const std::string at =
-        d->transA
-            ? sharedAt(d->bufferA, kk + " + " + L + "::at_row()", L + "::at_col(" + i + ")", true)
-            : sharedAt(d->bufferA, L + "::a_row(" + i + ")", kk + " + " + L + "::a_col()");
-    call("tilec::rt::" + loadA + "(", {af + "[" + i + "]", "&" + a + "[" + at + "]"}, ");");
+    const std::string frag = af + "[" + i + "]";
+    if (!d->transA) {
+      const std::string at =
+          sharedAt(d->bufferA, L + "::a_row(" + i + ")", kk + " + " + L + "::a_col" + units + "()");
+      call("tilec::rt::ldmatrix_x4(", {frag, "&" + a + "[" + at + "]"}, ");");
+      if (!tf32.empty())
+        w_->line("tilec::rt::round_to_tf32(" + frag + ");");
+    } else if (halves) {
+      const std::string at =
+          sharedAt(d->bufferA, kk + " + " + L + "::at_row()", L + "::at_col(" + i + ")", true);
+      call("tilec::rt::ldmatrix_x4_trans(", {frag, "&" + a + "[" + at + "]"}, ");");
+    } else {
+      call("tilec::rt::gather_" + std::string(ints ? "s8" : "tf32") + "_a<" +
+               swizzleNames_.at(d->bufferA) + ">(",
+           {frag, a, L + "::m_base(" + i + ")", kk}, ");");
+    }
   }
-  w_->line("uint32_t " + bf + "[" + L + "::REP1 / 2][4];  // B: n8 blocks 2 " + j + " and 2 " + j +
-           " + 1, k " + kk + " .. " + kk + " + 15");
+  // B: ldmatrix_x4 loads two n8 blocks, a gather one.
+  const bool gatherB = !halves && !d->transB;
+  if (gatherB)
+    w_->line("uint32_t " + bf + "[" + L + "::REP1][2];  // B: n8 block " + j + ", k " + kk +
+             " .. " + kk + " + " + last);
+  else
+    w_->line("uint32_t " + bf + "[" + L + "::REP1 / 2][4];  // B: n8 blocks 2 " + j + " and 2 " +
+             j + " + 1, k " + kk + " .. " + kk + " + " + last);
   w_->line("TILEC_UNROLL");
   {
-    auto s = w_->block("for (int " + j + " = 0; " + j + " < " + L + "::REP1 / 2; ++" + j + ")");
-    const std::string at =
-        d->transB
-            ? sharedAt(d->bufferB, L + "::bt_row(" + j + ")", kk + " + " + L + "::bt_col()")
-            : sharedAt(d->bufferB, kk + " + " + L + "::b_row()", L + "::b_col(" + j + ")", true);
-    call("tilec::rt::" + loadB + "(", {bf + "[" + j + "]", "&" + b + "[" + at + "]"}, ");");
+    auto s = w_->block("for (int " + j + " = 0; " + j + " < " + L + "::REP1" +
+                       (gatherB ? "" : " / 2") + "; ++" + j + ")");
+    const std::string frag = bf + "[" + j + "]";
+    if (gatherB) {
+      call("tilec::rt::gather_" + std::string(ints ? "s8" : "tf32") + "_b<" +
+               swizzleNames_.at(d->bufferB) + ">(",
+           {frag, b, kk, L + "::n_base(" + j + ")"}, ");");
+    } else {
+      const std::string at = d->transB ? sharedAt(d->bufferB, L + "::bt_row(" + j + ")",
+                                                  kk + " + " + L + "::bt_col" + units + "()")
+                                       : sharedAt(d->bufferB, kk + " + " + L + "::b_row()",
+                                                  L + "::b_col(" + j + ")", true);
+      call(std::string("tilec::rt::") + (d->transB ? "ldmatrix_x4(" : "ldmatrix_x4_trans("),
+           {frag, "&" + b + "[" + at + "]"}, ");");
+      if (!tf32.empty())
+        w_->line("tilec::rt::round_to_tf32(" + frag + ");");
+    }
   }
   w_->line("TILEC_UNROLL");
   auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
@@ -738,11 +776,16 @@ void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedD
   auto at = [&](int r, int c) {
     return acc + "[2 * " + i + (r ? " + 1" : "") + "][2 * " + j + (c ? " + 1" : "") + "]";
   };
-  call("const uint32_t " + bpair + "[2] = {",
-       {bf + "[" + j + " / 2][" + j + " % 2 * 2]", bf + "[" + j + " / 2][" + j + " % 2 * 2 + 1]"},
-       "};");
-  call("float " + cf + "[4] = {", {at(0, 0), at(0, 1), at(1, 0), at(1, 1)}, "};");
-  w_->line(mma + "(" + cf + ", " + af + "[" + i + "], " + bpair + ", " + cf + ");");
+  std::string bArg = bf + "[" + j + "]";
+  if (!gatherB) {
+    call("const uint32_t " + bpair + "[2] = {",
+         {bf + "[" + j + " / 2][" + j + " % 2 * 2]", bf + "[" + j + " / 2][" + j + " % 2 * 2 + 1]"},
+         "};");
+    bArg = bpair;
+  }
+  call(std::string(ints ? "int " : "float ") + cf + "[4] = {",
+       {at(0, 0), at(0, 1), at(1, 0), at(1, 1)}, "};");
+  w_->line(mma + "(" + cf + ", " + af + "[" + i + "], " + bArg + ", " + cf + ");");
   for (int e = 0; e < 4; ++e)
     w_->line(at(e / 2, e % 2) + " = " + cf + "[" + std::to_string(e) + "];");
 }

@@ -42,8 +42,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 1, 64>, 0
 // tile 32x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, BLOCK_K, 64>;
-// tile 64x64: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 4x8
-// elements per thread
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 4x8 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 32x1 elements per
 // thread
@@ -324,8 +324,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS,
 // tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
-// tile 64x64: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 4x8
-// elements per thread
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 4x8 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
@@ -689,8 +689,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 1, 64>, 0
 // tile 32x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, BLOCK_K, 64>;
-// tile 64x64: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 4x8
-// elements per thread
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 4x8 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 32x1 elements per
 // thread
@@ -979,8 +979,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS,
 // tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
-// tile 64x64: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 4x8
-// elements per thread
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 4x8 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
@@ -1352,8 +1352,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 1, 128>, 
 // tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 4x16
-// elements per thread
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
+// 16x16 of every 64x32; 4x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 64x1 elements per
 // thread
@@ -1634,8 +1634,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS
 // tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 4x16
-// elements per thread
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
+// 16x16 of every 64x32; 4x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
 // thread
@@ -2000,8 +2000,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, NUM_STAGE
 // tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 4x16
-// elements per thread
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
+// 16x16 of every 64x32; 4x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 64x1 elements per
 // thread
@@ -2285,8 +2285,8 @@ using L5 =
 // tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 4x16
-// elements per thread
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
+// 16x16 of every 64x32; 4x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
 // thread
@@ -2608,8 +2608,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 1, BLOCK_
 // tile 32x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, BLOCK_K, BLOCK_N>;
-// tile 128x64: the accumulator of mma.sync m16n8k16, 4x1 warps, each 16x16 of every 64x16; 4x16
-// elements per thread
+// tile 128x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 4x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<4, 1, BLOCK_M, BLOCK_N>;
 // tile 128x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 64x1 elements per
 // thread
@@ -2893,8 +2893,8 @@ using L5 =
 // tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
-// tile 128x64: the accumulator of mma.sync m16n8k16, 4x1 warps, each 16x16 of every 64x16; 4x16
-// elements per thread
+// tile 128x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 4x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<4, 1, BLOCK_M, BLOCK_N>;
 // tile 128x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 8x8 elements per
 // thread
@@ -3258,8 +3258,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 1, 128>, 
 // tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 4x16
-// elements per thread
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
+// 16x16 of every 64x32; 4x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 64x1 elements per
 // thread
@@ -3540,8 +3540,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS
 // tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 4x16
-// elements per thread
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
+// 16x16 of every 64x32; 4x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
 // thread
@@ -3905,8 +3905,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1
 // tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 8x16
-// elements per thread
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 8x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 128x1 elements per
 // thread
@@ -4187,8 +4187,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS
 // tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 8x16
-// elements per thread
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 8x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
 // thread
@@ -4565,8 +4565,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1
 // tile 32x256: 1x1 contiguous per thread, 1x32 lanes, 1x8 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, BLOCK_N>;
-// tile 128x256: the accumulator of mma.sync m16n8k16, 2x4 warps, each 16x16 of every 32x64; 8x16
-// elements per thread
+// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x4 warps, each
+// 16x16 of every 32x64; 8x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 4, BLOCK_M, BLOCK_N>;
 // tile 128x256: 1x1 contiguous per thread, 1x32 lanes, 1x8 warps, dim 1 fastest; 128x1 elements per
 // thread
@@ -4853,8 +4853,8 @@ using L5 =
 // tile 32x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
-// tile 128x256: the accumulator of mma.sync m16n8k16, 2x4 warps, each 16x16 of every 32x64; 8x16
-// elements per thread
+// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x4 warps, each
+// 16x16 of every 32x64; 8x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 4, BLOCK_M, BLOCK_N>;
 // tile 128x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
 // thread
@@ -5237,8 +5237,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 1, 128>, 
 // tile 64x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 4x16
-// elements per thread
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
+// 16x16 of every 64x32; 4x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 64x1 elements per
 // thread
@@ -5519,8 +5519,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS
 // tile 64x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 4x16
-// elements per thread
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
+// 16x16 of every 64x32; 4x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
 // thread
@@ -5897,8 +5897,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1
 // tile 64x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 64x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 8x16
-// elements per thread
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 8x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 128x1 elements per
 // thread
@@ -6179,8 +6179,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS
 // tile 64x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 8x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 8x16
-// elements per thread
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 8x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
 // thread
@@ -6557,8 +6557,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 1, BLOCK_
 // tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, BLOCK_N>;
-// tile 256x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 8x16
-// elements per thread
+// tile 256x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
+// 16x16 of every 64x32; 8x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<4, 2, BLOCK_M, BLOCK_N>;
 // tile 256x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 128x1 elements per
 // thread
@@ -6845,8 +6845,8 @@ using L5 =
 // tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
-// tile 256x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 8x16
-// elements per thread
+// tile 256x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
+// 16x16 of every 64x32; 8x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<4, 2, BLOCK_M, BLOCK_N>;
 // tile 256x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
 // thread
@@ -7229,8 +7229,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1
 // tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 8x16
-// elements per thread
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 8x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 128x1 elements per
 // thread
@@ -7511,8 +7511,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS
 // tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 8x16
-// elements per thread
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 8x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
 // thread
@@ -7889,8 +7889,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1
 // tile 32x256: 1x1 contiguous per thread, 1x32 lanes, 1x8 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, BLOCK_N>;
-// tile 128x256: the accumulator of mma.sync m16n8k16, 2x4 warps, each 16x16 of every 32x64; 8x16
-// elements per thread
+// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x4 warps, each
+// 16x16 of every 32x64; 8x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 4, BLOCK_M, BLOCK_N>;
 // tile 128x256: 1x1 contiguous per thread, 1x32 lanes, 1x8 warps, dim 1 fastest; 128x1 elements per
 // thread
@@ -8177,8 +8177,8 @@ using L5 =
 // tile 32x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
-// tile 128x256: the accumulator of mma.sync m16n8k16, 2x4 warps, each 16x16 of every 32x64; 8x16
-// elements per thread
+// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x4 warps, each
+// 16x16 of every 32x64; 8x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 4, BLOCK_M, BLOCK_N>;
 // tile 128x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
 // thread
@@ -8561,8 +8561,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 1, BLOCK_
 // tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, BLOCK_N>;
-// tile 256x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 8x16
-// elements per thread
+// tile 256x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
+// 16x16 of every 64x32; 8x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<4, 2, BLOCK_M, BLOCK_N>;
 // tile 256x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 128x1 elements per
 // thread
@@ -8849,8 +8849,8 @@ using L5 =
 // tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
-// tile 256x128: the accumulator of mma.sync m16n8k16, 4x2 warps, each 16x16 of every 64x32; 8x16
-// elements per thread
+// tile 256x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
+// 16x16 of every 64x32; 8x16 elements per thread
 using L7 = tilec::rt::Mma16816Acc<4, 2, BLOCK_M, BLOCK_N>;
 // tile 256x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
 // thread

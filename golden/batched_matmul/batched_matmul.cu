@@ -41,8 +41,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 1, 64>, 0
 // tile 32x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, BLOCK_K, 64>;
-// tile 64x64: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 4x8
-// elements per thread
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 4x8 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 32x1 elements per
 // thread
@@ -331,8 +331,8 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS,
 // tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
-// tile 64x64: the accumulator of mma.sync m16n8k16, 2x2 warps, each 16x16 of every 32x32; 4x8
-// elements per thread
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 4x8 elements per thread
 using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread

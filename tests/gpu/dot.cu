@@ -1,9 +1,9 @@
 // Runs tilec's CUDA for the tl::dot kernels of tests/kernels/dot.cpp (fp16 and bf16 operands into
 // float, float operands under ieee, tf32 and tf32x3, int8 into a wrapping int32 accumulator, an
-// fp16 result, an fp16 accumulator, a dot inside bigger expressions, a transposed operand and a
-// transposed result) on fresh random operands at ragged M, N and K (down to 1 x 1 x 1), with row
-// strides wider than the rows, and at sizes whose strides are multiples of 16 (the launchers'
-// aligned variants). The padding of A and B holds NaN
+// fp16 result, an fp16 accumulator, a dot inside bigger expressions, transposed operands (bf16;
+// fp32 and int8 with both transposed) and a transposed result) on fresh random operands at ragged
+// M, N and K (down to 1 x 1 x 1), with row strides wider than the rows, and at sizes whose strides
+// are multiples of 16 (the launchers' aligned variants). The padding of A and B holds NaN
 // (for int8: 127), so that a read past K shows; C is poisoned twice: the written elements must
 // agree between the runs, the padding columns and a guard tail past the end must keep the poison.
 // Compared with the CPU reference of the same source and with float64 (int8: exactly).
@@ -408,6 +408,47 @@ void runTransA(harness::Report &rep, Case c) {
   report(rep, "dot transA", d, out, ref, f64, 1e-5, ok);
 }
 
+// C = (A^T)^T x (B^T)^T from A^T (K rows of M) and B^T (N rows of K): fp32 under tf32
+// (dot_trans_both<float, float, 32, 32, 16>, tolerances as runF32's tf32) and int8 into int32
+// (dot_trans_both<int8_t, int32_t, 32, 32, 32>, exact).
+template <class T, class Acc, int BK, class Launch>
+void runTransBoth(harness::Report &rep, Case c, const char *name, Launch gpuLaunch) {
+  constexpr int BM = 32, BN = 32;
+  const Dims d(c, kAnyK);
+  const int ldat = d.M + (c.aligned ? 16 : 1), ldbt = d.K + (c.aligned ? 16 : 1);
+  const uint64_t seed = seedOf(d, 12 + int(sizeof(T)));
+  const auto at = operand<T>(size_t(d.K) * size_t(ldat), d.K, d.M, ldat, seed);
+  const auto bt = operand<T>(size_t(d.N) * size_t(ldbt), d.N, d.K, ldbt, seed + 1);
+  std::vector<Acc> ref(d.nc(), Acc(-1)), out;
+  tl::launch(tl::grid3{tl::cdiv(d.M, BM) * tl::cdiv(d.N, BN)}, dot_trans_both<T, Acc, BM, BN, BK>,
+             at.data(), bt.data(), ref.data(), d.M, d.N, d.K, ldat, ldbt, d.ldc);
+  harness::DeviceBuffer<T> dat(at.size()), dbt(bt.size());
+  dat.upload(at.data()), dbt.upload(bt.data());
+  const bool ok = runGpu<Acc>(d, out, [&](Acc *dc) {
+    return gpuLaunch(cudaStream_t{}, dat.ptr, dbt.ptr, dc, d.M, d.N, d.K, ldat, ldbt, d.ldc);
+  });
+  auto f64 = [&](int m, int n) {
+    double s = 0;
+    for (int k = 0; k < d.K; ++k)
+      s += double(at[size_t(k) * size_t(ldat) + size_t(m)]) *
+           double(bt[size_t(n) * size_t(ldbt) + size_t(k)]);
+    return s;
+  };
+  if constexpr (std::is_same_v<Acc, float>) {
+    report(rep, name, d, out, ref, f64, 1e-3, ok, 1e-5);
+  } else {
+    size_t gpuVsRef = 0, gpuVsExact = 0, refVsExact = 0;
+    for (int m = 0; m < d.M; ++m)
+      for (int n = 0; n < d.N; ++n) {
+        const auto e = Acc(f64(m, n)); // |sum| < 2^21: exact in double, no wrap
+        const Acc g = out[d.cAt(m, n)], r = ref[d.cAt(m, n)];
+        gpuVsRef += g != r, gpuVsExact += g != e, refVsExact += r != e;
+      }
+    gpucheck::checkExact(rep, name, d.label(), size_t(d.M) * size_t(d.N), gpuVsRef, gpuVsExact,
+                         refVsExact, ok);
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -434,6 +475,12 @@ int main(int argc, char **argv) {
     runExpr(report, c);
     runTrans(report, c);
     runTransA(report, c);
+    runTransBoth<float, float, 16>(report, c, "dot tf32 T", [](auto... x) {
+      return launch_dot_trans_both_f32_f32_32_32_16(x...);
+    });
+    runTransBoth<int8_t, int32_t, 32>(report, c, "dot i8 T", [](auto... x) {
+      return launch_dot_trans_both_i8_i32_32_32_32(x...);
+    });
   }
   return report.exitCode();
 }

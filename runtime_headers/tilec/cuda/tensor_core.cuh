@@ -1,7 +1,8 @@
 #pragma once
 /// \file The matrix instructions of sm_80 and later, as tilec's CUDA output will call them (issue
-/// 12, docs/plan-tensor-cores.md): the warp-wide product `mma.sync.m16n8k16`, the shared-memory
-/// fragment load `ldmatrix` and the asynchronous copy `cp.async`. Each is one PTX instruction on
+/// 12, docs/plan-tensor-cores.md): the warp-wide products `mma.sync.m16n8k16` (fp16, bf16),
+/// `m16n8k8` (tf32) and `m16n8k32` (int8), the shared-memory fragment load `ldmatrix` and the
+/// asynchronous copy `cp.async`. Each is one PTX instruction on
 /// the GPU and a model of it on tilec's CPU emulator (docs/emulation.md), with the same fragments,
 /// so that code using them is checked in CI. Included by tilec/cuda/runtime.cuh.
 
@@ -34,6 +35,32 @@ struct Mma16816 {
   __host__ __device__ static constexpr int c_col(int lane, int e) { return 2 * (lane % 4) + e % 2; }
 };
 
+/// The same for `mma.sync.m16n8k8` with tf32 operands (one 32-bit element a register), g and t as
+/// above: A, 16 x 8, register r: row g + 8 (r % 2), column t + 4 (r / 2); B, 8 x 8, register r:
+/// row (k) t + 4 r, column g. C and D as Mma16816's.
+struct Mma1688Tf32 {
+  static constexpr int M = 16, N = 8, K = 8;
+  __host__ __device__ static constexpr int a_row(int lane, int r) { return lane / 4 + 8 * (r % 2); }
+  __host__ __device__ static constexpr int a_col(int lane, int r) { return lane % 4 + 4 * (r / 2); }
+  __host__ __device__ static constexpr int b_row(int lane, int r) { return lane % 4 + 4 * r; }
+  __host__ __device__ static constexpr int b_col(int lane, int /*r*/) { return lane / 4; }
+};
+
+/// The same for `mma.sync.m16n8k32` with int8 operands (four a register, element e in byte e): A,
+/// 16 x 32, register r: row g + 8 (r % 2), columns 4 t + 16 (r / 2) + e; B, 32 x 8, register r:
+/// rows (k) 4 t + 16 r + e, column g. C and D (int32) as Mma16816's.
+struct Mma16832S8 {
+  static constexpr int M = 16, N = 8, K = 32;
+  __host__ __device__ static constexpr int a_row(int lane, int r) { return lane / 4 + 8 * (r % 2); }
+  __host__ __device__ static constexpr int a_col(int lane, int r, int e) {
+    return 4 * (lane % 4) + 16 * (r / 2) + e;
+  }
+  __host__ __device__ static constexpr int b_row(int lane, int r, int e) {
+    return 4 * (lane % 4) + 16 * r + e;
+  }
+  __host__ __device__ static constexpr int b_col(int lane, int /*r*/) { return lane / 4; }
+};
+
 /// The layout of a tile held as mma.sync m16n8k16 accumulators (tilec's `#mma` layout) over an
 /// S0 x S1 tile with WM x WN warps, warp w at (w / WN, w % WN): in every 16 WM x 16 WN unit of the
 /// tile a warp holds the 16 x 16 block at (16 wm, 16 wn), two 16 x 8 accumulators of Mma16816. A
@@ -42,7 +69,11 @@ struct Mma16816 {
 /// m16 block i / 2 and n8 block j / 2. A dim of size 1 (the parent layout of a slice) replicates.
 /// The a_* and b_* functions give the shared-memory row and column whose 16 bytes this lane names
 /// to ldmatrix_x4 (A, k-contiguous rows) and ldmatrix_x4_trans (B, n-contiguous rows): the
-/// fragments of m16 block m, and of n8 blocks 2 p and 2 p + 1, at k = 0 (add the step's k).
+/// fragments of m16 block m, and of n8 blocks 2 p and 2 p + 1, at k = 0 (add the step's k). The
+/// same accumulators hold the products of m16n8k8 (tf32) and m16n8k32 (int8), whose k-contiguous
+/// 16 bytes are 4 and 16 elements: a_col<BYTES>() and bt_col<BYTES>() count in elements of BYTES
+/// bytes. m_base(m) and n_base(n) are the first row of m16 block m and the first column of n8 block
+/// n of this warp (the gather_* helpers take them).
 template <int WM, int WN, int S0, int S1> struct Mma16816Acc {
   static constexpr int COV0 = 16 * WM, COV1 = 16 * WN;        ///< the unit the warps cover
   static constexpr int REP0 = S0 >= COV0 ? S0 / COV0 : 1;     ///< m16 blocks of a warp
@@ -73,7 +104,9 @@ template <int WM, int WN, int S0, int S1> struct Mma16816Acc {
   __device__ __forceinline__ static int a_row(int m) {
     return m * COV0 + 16 * warp_coord0() + lane() % 8 + 8 * (lane() / 8 % 2);
   }
-  __device__ __forceinline__ static int a_col() { return 8 * (lane() / 16); }
+  template <int BYTES = 2> __device__ __forceinline__ static int a_col() {
+    return 16 / BYTES * (lane() / 16);
+  }
   __device__ __forceinline__ static int b_row() { return lane() % 8 + 8 * (lane() / 8 % 2); }
   __device__ __forceinline__ static int b_col(int p) {
     return p * COV1 + 16 * warp_coord1() + 8 * (lane() / 16);
@@ -89,7 +122,13 @@ template <int WM, int WN, int S0, int S1> struct Mma16816Acc {
   __device__ __forceinline__ static int bt_row(int p) {
     return p * COV1 + 16 * warp_coord1() + 8 * (lane() / 16) + lane() % 8;
   }
-  __device__ __forceinline__ static int bt_col() { return 8 * (lane() / 8 % 2); }
+  template <int BYTES = 2> __device__ __forceinline__ static int bt_col() {
+    return 16 / BYTES * (lane() / 8 % 2);
+  }
+  __device__ __forceinline__ static int m_base(int m) { return m * COV0 + 16 * warp_coord0(); }
+  __device__ __forceinline__ static int n_base(int n) {
+    return n / 2 * COV1 + 16 * warp_coord1() + 8 * (n % 2);
+  }
 };
 
 /// The calling thread's lane in its warp (tilec's blocks are one-dimensional).
@@ -131,6 +170,64 @@ __forceinline__ void mma_m16n8k16_model(float (&d)[4], const uint32_t (&a)[4],
     for (int k = 0; k < Mma16816::K; ++k)
       s += aElem(r, k) * bElem(k, n); // products of 16-bit values are exact in fp32
     out[e] = s;
+  }
+  for (int e = 0; e < 4; ++e)
+    d[e] = out[e];
+}
+/// mma.sync m16n8k8 with tf32 operands: as mma_m16n8k16_model; the hardware reads the 19 high bits
+/// of each operand (sign, exponent, 10 mantissa bits), so the model clears the low 13. Products of
+/// tf32 values are exact in fp32.
+__forceinline__ void mma_m16n8k8_tf32_model(float (&d)[4], const uint32_t (&a)[4],
+                                            const uint32_t (&b)[2], const float (&c)[4]) {
+  struct Fragments {
+    uint32_t a[4], b[2];
+  };
+  Fragments mine{{a[0], a[1], a[2], a[3]}, {b[0], b[1]}};
+  Fragments warp[32] = {};
+  ::tilec::emu::warp_all_gather(~0ull, &mine, warp, sizeof(Fragments), "mma_m16n8k8_tf32");
+  auto tf32 = [](uint32_t bits) {
+    bits &= ~0x1FFFu;
+    float x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+  };
+  auto aElem = [&](int r, int k) { return tf32(warp[4 * (r % 8) + k % 4].a[r / 8 + 2 * (k / 4)]); };
+  auto bElem = [&](int k, int n) { return tf32(warp[4 * n + k % 4].b[k / 4]); };
+  const int lane = lane_id();
+  float out[4];
+  for (int e = 0; e < 4; ++e) {
+    const int r = Mma16816::c_row(lane, e), n = Mma16816::c_col(lane, e);
+    float s = c[e];
+    for (int k = 0; k < Mma1688Tf32::K; ++k)
+      s += aElem(r, k) * bElem(k, n);
+    out[e] = s;
+  }
+  for (int e = 0; e < 4; ++e)
+    d[e] = out[e];
+}
+/// mma.sync m16n8k32 with int8 operands and int32 accumulators: each element C's plus the 32
+/// products, wrapping around on overflow as the instruction without .satfinite does.
+__forceinline__ void mma_m16n8k32_s8_model(int (&d)[4], const uint32_t (&a)[4],
+                                           const uint32_t (&b)[2], const int (&c)[4]) {
+  struct Fragments {
+    uint32_t a[4], b[2];
+  };
+  Fragments mine{{a[0], a[1], a[2], a[3]}, {b[0], b[1]}};
+  Fragments warp[32] = {};
+  ::tilec::emu::warp_all_gather(~0ull, &mine, warp, sizeof(Fragments), "mma_m16n8k32_s8");
+  auto byte = [](uint32_t word, int e) { return int(int8_t(uint8_t(word >> (8 * e)))); };
+  auto aElem = [&](int r, int k) {
+    return byte(warp[4 * (r % 8) + k % 16 / 4].a[r / 8 + 2 * (k / 16)], k % 4);
+  };
+  auto bElem = [&](int k, int n) { return byte(warp[4 * n + k % 16 / 4].b[k / 16], k % 4); };
+  const int lane = lane_id();
+  int out[4];
+  for (int e = 0; e < 4; ++e) {
+    const int r = Mma16816::c_row(lane, e), n = Mma16816::c_col(lane, e);
+    uint32_t s = uint32_t(c[e]);
+    for (int k = 0; k < Mma16832S8::K; ++k)
+      s += uint32_t(aElem(r, k) * bElem(k, n));
+    out[e] = int(s);
   }
   for (int e = 0; e < 4; ++e)
     d[e] = out[e];
@@ -193,6 +290,107 @@ __device__ __forceinline__ void mma_m16n8k16_bf16_f32(float (&d)[4], const uint3
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]),
         "f"(c[2]), "f"(c[3]));
 #endif
+}
+
+/// D = A B + C on one warp's 16 x 8 tile, k = 8, tf32 operands (fp32 registers whose low 13 bits
+/// the instruction ignores: round_to_tf32 first), fp32 accumulators
+/// (`mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`), with the elements Mma1688Tf32 names.
+__device__ __forceinline__ void mma_m16n8k8_tf32(float (&d)[4], const uint32_t (&a)[4],
+                                                 const uint32_t (&b)[2], const float (&c)[4]) {
+#if defined(TILEC_EMULATE)
+  detail::mma_m16n8k8_tf32_model(d, a, b, c);
+#else
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+      "{%8, %9}, {%10, %11, %12, %13};"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]),
+        "f"(c[2]), "f"(c[3]));
+#endif
+}
+/// D = A B + C on one warp's 16 x 8 tile, k = 32, int8 operands, int32 accumulators wrapping on
+/// overflow (`mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32`), with the elements Mma16832S8
+/// names.
+__device__ __forceinline__ void mma_m16n8k32_s8(int (&d)[4], const uint32_t (&a)[4],
+                                                const uint32_t (&b)[2], const int (&c)[4]) {
+#if defined(TILEC_EMULATE)
+  detail::mma_m16n8k32_s8_model(d, a, b, c);
+#else
+  asm volatile(
+      "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+      "{%8, %9}, {%10, %11, %12, %13};"
+      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]),
+        "r"(c[2]), "r"(c[3]));
+#endif
+}
+/// Each fp32 register of a fragment rounded to tf32 (round_tf32: to nearest, ties away from zero,
+/// as `cvt.rna.tf32.f32`), the rounding tl::dot<tl::tf32> specifies.
+template <int N> __device__ __forceinline__ void round_to_tf32(uint32_t (&r)[N]) {
+  TILEC_UNROLL
+  for (int i = 0; i < N; ++i) {
+    float x;
+    memcpy(&x, &r[i], sizeof x);
+    x = round_tf32(x);
+    memcpy(&r[i], &x, sizeof x);
+  }
+}
+/// A's m16 x k8 tf32 fragment (Mma1688Tf32) from a buffer holding A transposed ([K, M] rows,
+/// `tl::trans`), rows addressed through SWIZZLE (tilec::rt::XorSwizzle): the four elements of
+/// this lane at rows k0 + ..., columns m0 + ..., rounded to tf32. ldmatrix cannot transpose
+/// 32-bit elements.
+template <class SWIZZLE>
+__device__ __forceinline__ void gather_tf32_a(uint32_t (&r)[4], const float *buf, int m0, int k0) {
+  const int lane = lane_id();
+  TILEC_UNROLL
+  for (int i = 0; i < 4; ++i) {
+    const float x = round_tf32(
+        buf[SWIZZLE::offset(k0 + Mma1688Tf32::a_col(lane, i), m0 + Mma1688Tf32::a_row(lane, i))]);
+    memcpy(&r[i], &x, sizeof x);
+  }
+}
+/// B's k8 x n8 tf32 fragment from a buffer of [K, N] rows: two elements down column n0 + g.
+template <class SWIZZLE>
+__device__ __forceinline__ void gather_tf32_b(uint32_t (&r)[2], const float *buf, int k0, int n0) {
+  const int lane = lane_id();
+  TILEC_UNROLL
+  for (int i = 0; i < 2; ++i) {
+    const float x = round_tf32(
+        buf[SWIZZLE::offset(k0 + Mma1688Tf32::b_row(lane, i), n0 + Mma1688Tf32::b_col(lane, i))]);
+    memcpy(&r[i], &x, sizeof x);
+  }
+}
+/// A's m16 x k32 int8 fragment (Mma16832S8) from a buffer of [K, M] rows (`tl::trans`): each
+/// register's four bytes down a column.
+template <class SWIZZLE>
+__device__ __forceinline__ void gather_s8_a(uint32_t (&r)[4], const int8_t *buf, int m0, int k0) {
+  const int lane = lane_id();
+  TILEC_UNROLL
+  for (int i = 0; i < 4; ++i) {
+    uint32_t w = 0;
+    TILEC_UNROLL
+    for (int e = 0; e < 4; ++e)
+      w |= uint32_t(uint8_t(buf[SWIZZLE::offset(k0 + Mma16832S8::a_col(lane, i, e),
+                                                m0 + Mma16832S8::a_row(lane, i))]))
+           << (8 * e);
+    r[i] = w;
+  }
+}
+/// B's k32 x n8 int8 fragment from a buffer of [K, N] rows: each register's four bytes down
+/// column n0 + g.
+template <class SWIZZLE>
+__device__ __forceinline__ void gather_s8_b(uint32_t (&r)[2], const int8_t *buf, int k0, int n0) {
+  const int lane = lane_id();
+  TILEC_UNROLL
+  for (int i = 0; i < 2; ++i) {
+    uint32_t w = 0;
+    TILEC_UNROLL
+    for (int e = 0; e < 4; ++e)
+      w |= uint32_t(uint8_t(buf[SWIZZLE::offset(k0 + Mma16832S8::b_row(lane, i, e),
+                                                n0 + Mma16832S8::b_col(lane, i))]))
+           << (8 * e);
+    r[i] = w;
+  }
 }
 
 /// Four 8 x 8 matrices of 16-bit elements from shared memory into fragments

@@ -89,6 +89,70 @@ inline uint32_t ldmatrixRegister(const std::vector<uint16_t> &m, int lane, int j
   return trans ? at(2 * t, g) | at(2 * t + 1, g) << 16 : at(g, 2 * t) | at(g, 2 * t + 1) << 16;
 }
 
+/// How launchMmaTf32 and launchMmaS8 get their fragments.
+enum class FragmentPath : int {
+  Registers, ///< packed from global memory by the instruction's fragment maps
+  Shared,    ///< A [M, K] with ldmatrix_x4, B [K, N] with gather_*_b, from shared memory
+  SharedT,   ///< A^T [K, M] with gather_*_a, B^T [N, K] with ldmatrix_x4 (tl::trans operands)
+};
+
+/// One warp: d = c + a b over 16 x 16 with two m16n8k8 tf32 products (n = 0-7, 8-15): a 16 x 8 and
+/// b 8 x 16 fp32 row-major, c and d 16 x 16; each operand rounded to tf32 first.
+cudaError_t launchMmaTf32(FragmentPath path, const float *a, const float *b, const float *c,
+                          float *d);
+/// One warp: d = c + a b over 16 x 16 with two m16n8k32 int8 products: a 16 x 32 and b 32 x 16
+/// int8 row-major, c and d int32 16 x 16 (wrapping).
+cudaError_t launchMmaS8(FragmentPath path, const int8_t *a, const int8_t *b, const int *c, int *d);
+
+/// Fresh random operands of launchMmaTf32 (in [-2, 2), not tf32 values: the rounding matters) and
+/// launchMmaS8 (int8 over their whole range, c near the int32 limits so that sums wrap).
+struct Tf32Operands {
+  std::vector<float> a, b, c;
+  explicit Tf32Operands(uint32_t seed) : a(16 * 8), b(8 * 16), c(16 * 16) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> d(-2, 2);
+    for (auto *v : {&a, &b, &c})
+      for (auto &x : *v)
+        x = d(rng);
+  }
+  /// c + a b with operands rounded to tf32 (to nearest, ties away: tl::dot<tl::tf32>'s rule),
+  /// summed in fp32 in increasing k (the emulator's order); `exact`: in float64.
+  template <class R> std::vector<R> reference(float (*round)(float)) const {
+    std::vector<R> d(16 * 16);
+    for (int r = 0; r < 16; ++r)
+      for (int n = 0; n < 16; ++n) {
+        R s = c[r * 16 + n];
+        for (int k = 0; k < 8; ++k)
+          s += R(round(a[r * 8 + k])) * R(round(b[k * 16 + n]));
+        d[r * 16 + n] = s;
+      }
+    return d;
+  }
+};
+struct S8Operands {
+  std::vector<int8_t> a, b;
+  std::vector<int> c;
+  explicit S8Operands(uint32_t seed) : a(16 * 32), b(32 * 16), c(16 * 16) {
+    std::mt19937 rng(seed);
+    for (auto *v : {&a, &b})
+      for (auto &x : *v)
+        x = int8_t(rng());
+    for (int i = 0; i < 16 * 16; ++i)
+      c[i] = int(0x7FFFF000u + (rng() & 0x1FFFu)); // near INT32_MAX: about half the sums wrap
+  }
+  std::vector<int> reference() const {
+    std::vector<int> d(16 * 16);
+    for (int r = 0; r < 16; ++r)
+      for (int n = 0; n < 16; ++n) {
+        uint32_t s = uint32_t(c[r * 16 + n]);
+        for (int k = 0; k < 32; ++k)
+          s += uint32_t(int(a[r * 32 + k]) * int(b[k * 16 + n]));
+        d[r * 16 + n] = int(s);
+      }
+    return d;
+  }
+};
+
 namespace at {
 struct LateWaitRead;
 } // namespace at

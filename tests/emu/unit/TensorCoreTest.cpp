@@ -32,6 +32,27 @@ TEST_F(TensorCore, MmaFromRegistersAndThroughSharedMemory) {
   EXPECT_EQ(run(MmaPath::Pipeline, bf), bf.reference());
 }
 
+// m16n8k8 (tf32) and m16n8k32 (int8): fragments packed by Mma1688Tf32's and Mma16832S8's maps,
+// read with ldmatrix_x4 and the gather_* helpers from [M, K] / [K, N] buffers and from transposed
+// ones, give exactly c + a b in the emulator's order (tf32: operands rounded to nearest, ties
+// away; int8: wrapping int32 sums), with no finding.
+TEST_F(TensorCore, Tf32AndInt8ProductsOnEveryFragmentPath) {
+  const Tf32Operands f(7);
+  const S8Operands s(8);
+  const std::vector<float> fRef = f.reference<float>(tl::detail::roundTf32);
+  const std::vector<int> sRef = s.reference();
+  for (FragmentPath path : {FragmentPath::Registers, FragmentPath::Shared, FragmentPath::SharedT}) {
+    DeviceBuffer<float> fa(f.a), fb(f.b), fc(f.c), fd(16 * 16, 0xFF);
+    EXPECT_EQ(launchMmaTf32(path, fa.get(), fb.get(), fc.get(), fd.get()), Error::Success);
+    EXPECT_EQ(fd.toHost(), fRef) << "tf32, path " << int(path);
+    DeviceBuffer<int8_t> sa(s.a), sb(s.b);
+    DeviceBuffer<int> sc(s.c), sd(16 * 16, 0xFF);
+    EXPECT_EQ(launchMmaS8(path, sa.get(), sb.get(), sc.get(), sd.get()), Error::Success);
+    EXPECT_EQ(sd.toHost(), sRef) << "int8, path " << int(path);
+  }
+  EXPECT_TRUE(tilec::emu::take_findings().empty());
+}
+
 // ldmatrix_x4: lane l gets (row l / 4, columns 2 (l % 4), + 1) of each matrix; .trans gets (rows
 // 2 (l % 4), + 1, column l / 4).
 TEST_F(TensorCore, LdmatrixFragments) {
