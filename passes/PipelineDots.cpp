@@ -70,6 +70,7 @@
 #include "passes/analysis/PointerOrigins.h"
 
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -361,26 +362,38 @@ private:
       buf.stages = stages;
       buf.sizeBytes = lowering::bufferBytes(buf);
     }
+    // `if (index < end)`, of kind `which`: the declarations the loads read, computed again for
+    // iteration `index` (as `<name>_ahead`, constants folded where `fold`), then what `body` makes
+    // of that iteration's loads (`with` substitutes the index and those declarations).
+    using Substitution = std::map<const VarNode *, Expr>;
+    auto aheadBranch =
+        [&](const Expr &index, Prefetch which, bool fold,
+            const std::function<void(const Substitution &, std::vector<Stmt> &)> &body) {
+          Substitution with{{f->var.get(), index}};
+          std::vector<Stmt> c;
+          for (size_t i : needed) { // in the body's order
+            auto d = as<Decl>(stmts[i]);
+            Var v = k.newVar(d->var->name + "_ahead", d->var->type, VarKind::Local, d->var->loc);
+            Expr init = substitute(d->init, with);
+            c.push_back(Decl::make(v, fold ? foldConstants(init) : init, d->loc));
+            with[d->var.get()] = VarRef::make(v, d->loc);
+          }
+          body(with, c);
+          auto branch = std::make_shared<If>();
+          branch->loc = loc;
+          branch->cond = before(index);
+          branch->thenS = Block::make(std::move(c), loc);
+          branch->prefetch = which;
+          return branch;
+        };
     auto copies = [&](const Expr &stage, const Expr &index, Prefetch which) {
-      std::map<const VarNode *, Expr> with{{f->var.get(), index}};
-      std::vector<Stmt> c;
-      for (size_t i : needed) { // in the body's order
-        auto d = as<Decl>(stmts[i]);
-        Var v = k.newVar(d->var->name + "_ahead", d->var->type, VarKind::Local, d->var->loc);
-        c.push_back(Decl::make(v, substitute(d->init, with), d->loc));
-        with[d->var.get()] = VarRef::make(v, d->loc);
-      }
-      for (const Operand *o : {&*a, &*b}) {
-        Expr mask = o->load->mask ? substitute(o->load->mask, with) : nullptr;
-        c.push_back(AsyncCopy::make(o->buffer, stage, substitute(o->load->ptr, with), mask,
-                                    o->load->vec, stmts[o->decl]->loc));
-      }
-      auto branch = std::make_shared<If>();
-      branch->loc = loc;
-      branch->cond = before(index);
-      branch->thenS = Block::make(std::move(c), loc);
-      branch->prefetch = which;
-      return branch;
+      return aheadBranch(index, which, false, [&](const Substitution &with, std::vector<Stmt> &c) {
+        for (const Operand *o : {&*a, &*b}) {
+          Expr mask = o->load->mask ? substitute(o->load->mask, with) : nullptr;
+          c.push_back(AsyncCopy::make(o->buffer, stage, substitute(o->load->ptr, with), mask,
+                                      o->load->vec, stmts[o->decl]->loc));
+        }
+      });
     };
     auto advances = [&](std::vector<Stmt> &into) {
       for (size_t i = static_cast<size_t>(p) + 1; i < stmts.size(); ++i)
@@ -400,7 +413,7 @@ private:
       return Assign::make(as_->var, withStage(as_->value), as_->loc);
     };
     if (!asyncCopies)
-      return doubleBuffer(f, *a, *b, p, needed, before, advances, product, out);
+      return doubleBuffer(f, *a, *b, p, before, aheadBranch, advances, product, out);
 
     // Prologue: the first S - 1 iterations' copies, one group each, the pointers advanced past
     // them.
@@ -470,10 +483,10 @@ private:
   /// The barrier at the top of iteration k makes the stage written in iteration k - 1 visible
   /// and ends every thread's reading of the other one (read in iteration k - 1), which this
   /// iteration then refills.
-  template <class Before, class Advances, class Product>
-  bool doubleBuffer(const For *f, const Operand &a, const Operand &b, long p,
-                    const std::set<size_t> &needed, Before before, Advances advances,
-                    Product product, std::vector<Stmt> &out) {
+  template <class Before, class AheadBranch, class Advances, class Product>
+  bool doubleBuffer(const For *f, const Operand &a, const Operand &b, long p, Before before,
+                    AheadBranch aheadBranch, Advances advances, Product product,
+                    std::vector<Stmt> &out) {
     const std::vector<Stmt> &stmts = as<Block>(f->body)->stmts;
     const SourceLoc loc = f->loc;
     std::vector<Var> next;
@@ -486,28 +499,17 @@ private:
       buf.sizeBytes = lowering::bufferBytes(buf);
     }
     // The loads of iteration `index` into the `_next` variables (and the staging writes, `then`).
+    using Substitution = std::map<const VarNode *, Expr>;
     auto loads = [&](const Expr &index, Prefetch which, std::vector<Stmt> then) {
-      std::map<const VarNode *, Expr> with{{f->var.get(), index}};
-      std::vector<Stmt> c;
-      for (size_t i : needed) { // in the body's order
-        auto d = as<Decl>(stmts[i]);
-        Var v = k.newVar(d->var->name + "_ahead", d->var->type, VarKind::Local, d->var->loc);
-        c.push_back(Decl::make(v, foldConstants(substitute(d->init, with)), d->loc));
-        with[d->var.get()] = VarRef::make(v, d->loc);
-      }
-      for (size_t n = 0; n < 2; ++n) {
-        const Operand &o = n ? b : a;
-        c.push_back(Assign::make(next[n],
-                                 foldConstants(substitute(as<Decl>(stmts[o.decl])->init, with)),
-                                 stmts[o.decl]->loc));
-      }
-      c.insert(c.end(), then.begin(), then.end());
-      auto branch = std::make_shared<If>();
-      branch->loc = loc;
-      branch->cond = before(index);
-      branch->thenS = Block::make(std::move(c), loc);
-      branch->prefetch = which;
-      return branch;
+      return aheadBranch(index, which, true, [&](const Substitution &with, std::vector<Stmt> &c) {
+        for (size_t n = 0; n < 2; ++n) {
+          const Operand &o = n ? b : a;
+          c.push_back(Assign::make(next[n],
+                                   foldConstants(substitute(as<Decl>(stmts[o.decl])->init, with)),
+                                   stmts[o.decl]->loc));
+        }
+        c.insert(c.end(), then.begin(), then.end());
+      });
     };
     auto writes = [&](const Expr &stage) {
       std::vector<Stmt> w;
