@@ -798,8 +798,13 @@ void KernelEmitter::mfmaLoop(const std::string &acc, const Type &t, const Shared
   const std::string a = stagedBuffer(d->bufferA, d->stage), b = stagedBuffer(d->bufferB, d->stage);
   const std::string shape =
       std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(kStep);
+  // A lane's four elements of an operand fill two registers (16-bit) or one (int8).
+  const bool ints = A.elemType.elem == ScalarType::I8;
+  const std::string regs = ints ? "1" : "2";
   const std::string mfma = "tilec::rt::mfma_" + (n == 32 ? std::string("32x32x8") : "16x16x16") +
-                           (A.elemType.elem == ScalarType::BF16 ? "_bf16" : "_f16");
+                           (ints                                  ? "_i8"
+                            : A.elemType.elem == ScalarType::BF16 ? "_bf16"
+                                                                  : "_f16");
   std::string L = layoutName(t);
   const std::string &kk = dotIdx_, &i = idxNames_[0], &j = idxNames_[1];
   const std::string af = names_.unique(aName + "_frag"), bf = names_.unique(bName + "_frag"),
@@ -832,8 +837,8 @@ void KernelEmitter::mfmaLoop(const std::string &acc, const Type &t, const Shared
     call("tilec::rt::gather_fragment(", args, ");");
   };
   const std::string last = " + " + std::to_string(kStep - 1);
-  w_->line("uint32_t " + af + "[" + L + "::REP0][2];  // A: row block " + i + ", k " + kk + " .. " +
-           kk + last);
+  w_->line("uint32_t " + af + "[" + L + "::REP0][" + regs + "];  // A: row block " + i + ", k " +
+           kk + " .. " + kk + last);
   w_->line("TILEC_UNROLL");
   {
     auto s = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
@@ -843,8 +848,8 @@ void KernelEmitter::mfmaLoop(const std::string &acc, const Type &t, const Shared
     else
       fragment(af + "[" + i + "]", d->bufferA, a, row, k, true);
   }
-  w_->line("uint32_t " + bf + "[" + L + "::REP1][2];  // B: column block " + j + ", k " + kk +
-           " .. " + kk + last);
+  w_->line("uint32_t " + bf + "[" + L + "::REP1][" + regs + "];  // B: column block " + j + ", k " +
+           kk + " .. " + kk + last);
   w_->line("TILEC_UNROLL");
   {
     auto s = w_->block("for (int " + j + " = 0; " + j + " < " + L + "::REP1; ++" + j + ")");
@@ -861,7 +866,7 @@ void KernelEmitter::mfmaLoop(const std::string &acc, const Type &t, const Shared
   // The accumulator of blocks (i, j) is elements [ACC i .. ACC i + ACC - 1][j] of the tile.
   const std::string accAt = acc + "[" + L + "::ACC * " + i + " + " + e + "][" + j + "]";
   const std::string eLoop = "for (int " + e + " = 0; " + e + " < " + L + "::ACC; ++" + e + ")";
-  w_->line("float " + cf + "[" + L + "::ACC];");
+  w_->line(std::string(ints ? "int " : "float ") + cf + "[" + L + "::ACC];");
   w_->line("TILEC_UNROLL");
   w_->line(eLoop + " " + cf + "[" + e + "] = " + accAt + ";");
   w_->line(mfma + "(" + cf + ", " + af + "[" + i + "], " + bf + "[" + j + "], " + cf + ");");

@@ -3253,6 +3253,15 @@ constexpr int ACC_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per 
 constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (4 bytes) per access
 constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (4 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// av_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<32, 16, 4, 2>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 16, 4, 2>;
+// acc_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using ACC_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
 // tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
 using L0 = tilec::rt::Blocked2<1, ACC_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
@@ -3268,8 +3277,11 @@ using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ACC_VEC, 8, 8, NUM_WARPS, 1,
 // tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
 using L4 = tilec::rt::Blocked2<1, ACC_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
-constexpr int SMEM_BYTES = 2176;  // shared memory per block
-// registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
+// tile 32x32: the accumulator of MFMA 16x16x16, 2x2 wavefronts, each 16x16 of every 32x32; 4x1
+// elements per thread
+using L5 = tilec::rt::MfmaAcc<16, 2, 2, 32, 32>;
+constexpr int SMEM_BYTES = 10240;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
@@ -3277,7 +3289,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
     int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *av_smem = reinterpret_cast<int8_t *>(smem + 0);
-  int8_t *bv_smem = reinterpret_cast<int8_t *>(smem + 1152);
+  int8_t *bv_smem = reinterpret_cast<int8_t *>(smem + 1024);
+  int *acc_dot_cvt_smem = reinterpret_cast<int *>(smem + 2048);
+  int *acc_smem = reinterpret_cast<int *>(smem + 6144);
   // dot.cpp:100: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // dot.cpp:101: int num_n = tl::cdiv(N, BN);
@@ -3369,44 +3383,95 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
     // dot.cpp:111: acc = tl::dot(av, bv, acc);
-    __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; j += ACC_VEC) {
-        tilec::rt::store_vec<ACC_VEC, true>(&av_smem[L4::coord0(i) * 36 + L4::coord1(j)],
-                                            &av[i][j]);
+        tilec::rt::store_vec<ACC_VEC, true>(
+            &av_smem[AV_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))], &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; j += ACC_VEC) {
-        tilec::rt::store_vec<ACC_VEC, true>(&bv_smem[L4::coord0(i) * 32 + L4::coord1(j)],
-                                            &bv[i][j]);
+        tilec::rt::store_vec<ACC_VEC, true>(
+            &bv_smem[BV_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))], &bv[i][j]);
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
-    // at its columns
     TILEC_UNROLL
-    for (int kk = 0; kk < 32; ++kk) {
-      int av_smem_k[L4::ELEMS0];
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        av_smem_k[i] = av_smem[L4::coord0(i) * 36 + kk];
+      for (int j = 0; j < L4::ELEMS1; j += ACC_VEC) {
+        tilec::rt::store_vec<ACC_VEC, true>(&acc_dot_cvt_smem[L4::coord0(i) * 32 + L4::coord1(j)],
+                                            &acc[i][j]);
       }
-      int bv_smem_k[L4::ELEMS1];
+    }
+    __syncthreads();
+    int acc_dot_cvt[L5::ELEMS0][L5::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L5::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        bv_smem_k[j] = bv_smem[kk * 32 + L4::coord1(j)];
+      for (int j = 0; j < L5::ELEMS1; ++j) {
+        acc_dot_cvt[i][j] = acc_dot_cvt_smem[L5::coord0(i) * 32 + L5::coord1(j)];
+      }
+    }
+    int acc_dot[L5::ELEMS0][L5::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L5::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L5::ELEMS1; ++j) {
+        acc_dot[i][j] = acc_dot_cvt[i][j];
+      }
+    }
+    // MFMA 16x16x16, k by 16: each wavefront reads its fragments of av_smem (four consecutive k of
+    // a row in one read) and bv_smem (four k down a column) and adds their products into its
+    // accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < 32; kk += 16) {
+      uint32_t av_smem_frag[L5::REP0][1];  // A: row block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L5::REP0; ++i) {
+        tilec::rt::read_fragment(av_smem_frag[i],
+                                 &av_smem[AV_SWIZZLE::offset(L5::a_row(i), kk + L5::a_col())]);
+      }
+      uint32_t bv_smem_frag[L5::REP1][1];  // B: column block j, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L5::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            bv_smem_frag[j], bv_smem[BV_SWIZZLE::offset(kk + L5::b_row(), L5::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L5::b_row() + 1, L5::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L5::b_row() + 2, L5::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L5::b_row() + 3, L5::b_col(j))]);
       }
       TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
+      for (int i = 0; i < L5::REP0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; ++j) {
-          acc[i][j] = tilec::rt::wrapping_add(acc[i][j], av_smem_k[i] * bv_smem_k[j]);
+        for (int j = 0; j < L5::REP1; ++j) {
+          int c_frag[L5::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L5::ACC; ++e) c_frag[e] = acc_dot[L5::ACC * i + e][j];
+          tilec::rt::mfma_16x16x16_i8(c_frag, av_smem_frag[i], bv_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L5::ACC; ++e) acc_dot[L5::ACC * i + e][j] = c_frag[e];
         }
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L5::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L5::ELEMS1; ++j) {
+        acc_smem[ACC_SWIZZLE::offset(L5::coord0(i), L5::coord1(j))] = acc_dot[i][j];
+      }
+    }
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; j += ACC_VEC) {
+        tilec::rt::load_vec<ACC_VEC, true>(
+            &acc[i][j], &acc_smem[ACC_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))]);
       }
     }
   }
@@ -3434,6 +3499,15 @@ constexpr int ACC_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per 
 constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (4 bytes) per access
 constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (4 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// av_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<32, 16, 4, 2>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 16, 4, 2>;
+// acc_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using ACC_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
 // tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
 using L0 = tilec::rt::Blocked2<1, ACC_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
@@ -3449,8 +3523,11 @@ using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ACC_VEC, 8, 8, NUM_WARPS, 1,
 // tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
 using L4 = tilec::rt::Blocked2<1, ACC_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
-constexpr int SMEM_BYTES = 2176;  // shared memory per block
-// registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
+// tile 32x32: the accumulator of MFMA 16x16x16, 2x2 wavefronts, each 16x16 of every 32x32; 4x1
+// elements per thread
+using L5 = tilec::rt::MfmaAcc<16, 2, 2, 32, 32>;
+constexpr int SMEM_BYTES = 10240;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
@@ -3458,7 +3535,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
     int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *av_smem = reinterpret_cast<int8_t *>(smem + 0);
-  int8_t *bv_smem = reinterpret_cast<int8_t *>(smem + 1152);
+  int8_t *bv_smem = reinterpret_cast<int8_t *>(smem + 1024);
+  int *acc_dot_cvt_smem = reinterpret_cast<int *>(smem + 2048);
+  int *acc_smem = reinterpret_cast<int *>(smem + 6144);
   // dot.cpp:100: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // dot.cpp:101: int num_n = tl::cdiv(N, BN);
@@ -3542,44 +3621,95 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_i8(
       }
     }
     // dot.cpp:111: acc = tl::dot(av, bv, acc);
-    __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; j += ACC_VEC) {
-        tilec::rt::store_vec<ACC_VEC, true>(&av_smem[L4::coord0(i) * 36 + L4::coord1(j)],
-                                            &av[i][j]);
+        tilec::rt::store_vec<ACC_VEC, true>(
+            &av_smem[AV_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))], &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L4::ELEMS1; j += ACC_VEC) {
-        tilec::rt::store_vec<ACC_VEC, true>(&bv_smem[L4::coord0(i) * 32 + L4::coord1(j)],
-                                            &bv[i][j]);
+        tilec::rt::store_vec<ACC_VEC, true>(
+            &bv_smem[BV_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))], &bv[i][j]);
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
-    // at its columns
     TILEC_UNROLL
-    for (int kk = 0; kk < 32; ++kk) {
-      int av_smem_k[L4::ELEMS0];
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        av_smem_k[i] = av_smem[L4::coord0(i) * 36 + kk];
+      for (int j = 0; j < L4::ELEMS1; j += ACC_VEC) {
+        tilec::rt::store_vec<ACC_VEC, true>(&acc_dot_cvt_smem[L4::coord0(i) * 32 + L4::coord1(j)],
+                                            &acc[i][j]);
       }
-      int bv_smem_k[L4::ELEMS1];
+    }
+    __syncthreads();
+    int acc_dot_cvt[L5::ELEMS0][L5::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L5::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        bv_smem_k[j] = bv_smem[kk * 32 + L4::coord1(j)];
+      for (int j = 0; j < L5::ELEMS1; ++j) {
+        acc_dot_cvt[i][j] = acc_dot_cvt_smem[L5::coord0(i) * 32 + L5::coord1(j)];
+      }
+    }
+    int acc_dot[L5::ELEMS0][L5::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L5::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L5::ELEMS1; ++j) {
+        acc_dot[i][j] = acc_dot_cvt[i][j];
+      }
+    }
+    // MFMA 16x16x16, k by 16: each wavefront reads its fragments of av_smem (four consecutive k of
+    // a row in one read) and bv_smem (four k down a column) and adds their products into its
+    // accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < 32; kk += 16) {
+      uint32_t av_smem_frag[L5::REP0][1];  // A: row block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L5::REP0; ++i) {
+        tilec::rt::read_fragment(av_smem_frag[i],
+                                 &av_smem[AV_SWIZZLE::offset(L5::a_row(i), kk + L5::a_col())]);
+      }
+      uint32_t bv_smem_frag[L5::REP1][1];  // B: column block j, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L5::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            bv_smem_frag[j], bv_smem[BV_SWIZZLE::offset(kk + L5::b_row(), L5::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L5::b_row() + 1, L5::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L5::b_row() + 2, L5::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L5::b_row() + 3, L5::b_col(j))]);
       }
       TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
+      for (int i = 0; i < L5::REP0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; ++j) {
-          acc[i][j] = tilec::rt::wrapping_add(acc[i][j], av_smem_k[i] * bv_smem_k[j]);
+        for (int j = 0; j < L5::REP1; ++j) {
+          int c_frag[L5::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L5::ACC; ++e) c_frag[e] = acc_dot[L5::ACC * i + e][j];
+          tilec::rt::mfma_16x16x16_i8(c_frag, av_smem_frag[i], bv_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L5::ACC; ++e) acc_dot[L5::ACC * i + e][j] = c_frag[e];
         }
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L5::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L5::ELEMS1; ++j) {
+        acc_smem[ACC_SWIZZLE::offset(L5::coord0(i), L5::coord1(j))] = acc_dot[i][j];
+      }
+    }
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; j += ACC_VEC) {
+        tilec::rt::load_vec<ACC_VEC, true>(
+            &acc[i][j], &acc_smem[ACC_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))]);
       }
     }
   }
@@ -6872,9 +7002,18 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int ATV_VEC = 4;  // load width: 4 contiguous elements (4 bytes) per access
 constexpr int BTV_VEC = 4;  // load width: 4 contiguous elements (4 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread
-using L0 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+// atv_t_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using ATV_T_SWIZZLE = tilec::rt::XorSwizzle<32, 16, 4, 2>;
+// btv_t_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using BTV_T_SWIZZLE = tilec::rt::XorSwizzle<32, 16, 4, 2>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of MFMA 16x16x16, 2x2 wavefronts, each 16x16 of every 32x32; 4x1
+// elements per thread
+using L0 = tilec::rt::MfmaAcc<16, 2, 2, 32, 32>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
@@ -6884,13 +7023,13 @@ using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1,
 // tile 32x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
 using L3 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
 // tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
-using L4 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
-// tile 32x32: 4x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 4x1 elements per
-// thread
-using L5 = tilec::rt::Blocked2<4, 1, 8, 8, 1, NUM_WARPS, 0, 32, 32>;
-constexpr int SMEM_BYTES = 2176;  // shared memory per block
+using L5 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
 // registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
@@ -6898,7 +7037,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
     const int8_t *at, const int8_t *bt, int *c, int M, int N, int K, int ldat, int ldbt, int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *atv_t_smem = reinterpret_cast<int8_t *>(smem + 0);
-  int8_t *btv_t_smem = reinterpret_cast<int8_t *>(smem + 1152);
+  int8_t *btv_t_smem = reinterpret_cast<int8_t *>(smem + 1024);
+  int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
   // dot.cpp:253: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // dot.cpp:254: int num_n = tl::cdiv(N, BN);
@@ -6947,11 +7087,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
       }
     }
     // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
-    int8_t atv[L0::ELEMS0][L0::ELEMS1];
+    int8_t atv[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; j += ATV_VEC) {
+      for (int j = 0; j < L4::ELEMS1; j += ATV_VEC) {
         bool bits[ATV_VEC];
         TILEC_UNROLL
         for (int v = 0; v < ATV_VEC; ++v)
@@ -6961,20 +7101,20 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
       }
     }
     // dot.cpp:262: auto kc = tl::expand_dims<0>(k0 + tl::arange<0, BK>()); // columns of B^T
-    int kc[L4::ELEMS0][L4::ELEMS1];
+    int kc[L5::ELEMS0][L5::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
+    for (int i = 0; i < L5::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
+      for (int j = 0; j < L5::ELEMS1; ++j) {
         kc[i][j] = k0 + L2::coord0(j);
       }
     }
     // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
-    int8_t btv[L0::ELEMS0][L0::ELEMS1];
+    int8_t btv[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; j += BTV_VEC) {
+      for (int j = 0; j < L4::ELEMS1; j += BTV_VEC) {
         bool bits[BTV_VEC];
         TILEC_UNROLL
         for (int v = 0; v < BTV_VEC; ++v)
@@ -6986,49 +7126,62 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
     // dot.cpp:267: acc = tl::dot<tl::tf32>(tl::trans(atv), tl::trans(btv), acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L5::ELEMS0; ++i) {
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L5::ELEMS1; ++j) {
-        atv_t_smem[L5::coord0(i) * 36 + L5::coord1(j)] = atv[j][i];
+      for (int j = 0; j < L4::ELEMS1; j += ATV_VEC) {
+        tilec::rt::store_vec<ATV_VEC, true>(
+            &atv_t_smem[ATV_T_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))], &atv[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L5::ELEMS0; ++i) {
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L5::ELEMS1; ++j) {
-        btv_t_smem[L5::coord0(i) * 32 + L5::coord1(j)] = btv[j][i];
+      for (int j = 0; j < L4::ELEMS1; j += ATV_VEC) {
+        tilec::rt::store_vec<ATV_VEC, true>(
+            &btv_t_smem[BTV_T_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))], &btv[i][j]);
       }
     }
     __syncthreads();
-    // k by k: column k of atv_t_smem at this thread's rows times row k of btv_t_smem
-    // at its columns
+    // MFMA 16x16x16, k by 16: each wavefront reads its fragments of atv_t_smem (four k down a
+    // column) and btv_t_smem (four consecutive k of a row in one read) and adds their products into
+    // its accumulators
     TILEC_UNROLL
-    for (int kk = 0; kk < 32; ++kk) {
-      int atv_t_smem_k[L0::ELEMS0];
+    for (int kk = 0; kk < 32; kk += 16) {
+      uint32_t atv_t_smem_frag[L0::REP0][1];  // A: row block i, k kk .. kk + 15
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        atv_t_smem_k[i] = atv_t_smem[L0::coord0(i) * 36 + kk];
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::gather_fragment(
+            atv_t_smem_frag[i], atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col(), L0::a_row(i))],
+            atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col() + 1, L0::a_row(i))],
+            atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col() + 2, L0::a_row(i))],
+            atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col() + 3, L0::a_row(i))]);
       }
-      int btv_t_smem_k[L0::ELEMS1];
+      uint32_t btv_t_smem_frag[L0::REP1][1];  // B: column block j, k kk .. kk + 15
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        btv_t_smem_k[j] = btv_t_smem[kk * 32 + L0::coord1(j)];
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::read_fragment(
+            btv_t_smem_frag[j], &btv_t_smem[BTV_T_SWIZZLE::offset(L0::b_col(j), kk + L0::b_row())]);
       }
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
+      for (int i = 0; i < L0::REP0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = tilec::rt::wrapping_add(acc[i][j], atv_t_smem_k[i] * btv_t_smem_k[j]);
+        for (int j = 0; j < L0::REP1; ++j) {
+          int c_frag[L0::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) c_frag[e] = acc[L0::ACC * i + e][j];
+          tilec::rt::mfma_16x16x16_i8(c_frag, atv_t_smem_frag[i], btv_t_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) acc[L0::ACC * i + e][j] = c_frag[e];
         }
       }
     }
   }
   // dot.cpp:258: auto rn = tl::expand_dims<0>(n);
-  int rn[L4::ELEMS0][L4::ELEMS1];
+  int rn[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
+  for (int i = 0; i < L5::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
+    for (int j = 0; j < L5::ELEMS1; ++j) {
       rn[i][j] = n_store[j];
     }
   }
@@ -7042,15 +7195,35 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
     }
   }
   // dot.cpp:269: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  int store_cvt[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += ATV_VEC) {
+      tilec::rt::load_vec<ATV_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
       bool bits[C_STORE_VEC];
       TILEC_UNROLL
       for (int v = 0; v < C_STORE_VEC; ++v)
         bits[v] = rm[i][0] < M && rn[0][j + v] < N;
-      tilec::rt::store_vec<C_STORE_VEC, false>(c + rm[i][0] * ldc + rn[0][j], &acc[i][j], bits,
+      tilec::rt::store_vec<C_STORE_VEC, false>(c + rm[i][0] * ldc + rn[0][j], &store_cvt[i][j],
+                                               bits,
                                                rm[i][0] < M && rn[0][j + C_STORE_VEC - 1] < N);
     }
   }
@@ -7068,9 +7241,18 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int ATV_VEC = 4;  // load width: 4 contiguous elements (4 bytes) per access
 constexpr int BTV_VEC = 4;  // load width: 4 contiguous elements (4 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
-// thread
-using L0 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+// atv_t_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using ATV_T_SWIZZLE = tilec::rt::XorSwizzle<32, 16, 4, 2>;
+// btv_t_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using BTV_T_SWIZZLE = tilec::rt::XorSwizzle<32, 16, 4, 2>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of MFMA 16x16x16, 2x2 wavefronts, each 16x16 of every 32x32; 4x1
+// elements per thread
+using L0 = tilec::rt::MfmaAcc<16, 2, 2, 32, 32>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
 using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
@@ -7080,13 +7262,13 @@ using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1,
 // tile 32x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
 using L3 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
 // tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
-using L4 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
-// tile 32x32: 4x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 4x1 elements per
-// thread
-using L5 = tilec::rt::Blocked2<4, 1, 8, 8, 1, NUM_WARPS, 0, 32, 32>;
-constexpr int SMEM_BYTES = 2176;  // shared memory per block
+using L5 = tilec::rt::Blocked2<1, ATV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
 // registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
@@ -7094,7 +7276,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
     const int8_t *at, const int8_t *bt, int *c, int M, int N, int K, int ldat, int ldbt, int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int8_t *atv_t_smem = reinterpret_cast<int8_t *>(smem + 0);
-  int8_t *btv_t_smem = reinterpret_cast<int8_t *>(smem + 1152);
+  int8_t *btv_t_smem = reinterpret_cast<int8_t *>(smem + 1024);
+  int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
   // dot.cpp:253: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // dot.cpp:254: int num_n = tl::cdiv(N, BN);
@@ -7143,30 +7326,30 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
       }
     }
     // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
-    int8_t atv[L0::ELEMS0][L0::ELEMS1];
+    int8_t atv[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; j += ATV_VEC) {
+      for (int j = 0; j < L4::ELEMS1; j += ATV_VEC) {
         tilec::rt::load_vec_if<ATV_VEC, true>(&atv[i][j], at + kr[i][0] * ldat + m[j],
                                               kr[i][0] < K && m[j] < M, int8_t{0});
       }
     }
     // dot.cpp:262: auto kc = tl::expand_dims<0>(k0 + tl::arange<0, BK>()); // columns of B^T
-    int kc[L4::ELEMS0][L4::ELEMS1];
+    int kc[L5::ELEMS0][L5::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
+    for (int i = 0; i < L5::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
+      for (int j = 0; j < L5::ELEMS1; ++j) {
         kc[i][j] = k0 + L2::coord0(j);
       }
     }
     // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
-    int8_t btv[L0::ELEMS0][L0::ELEMS1];
+    int8_t btv[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; j += BTV_VEC) {
+      for (int j = 0; j < L4::ELEMS1; j += BTV_VEC) {
         tilec::rt::load_vec_if<BTV_VEC, true>(&btv[i][j], bt + n[i] * ldbt + kc[0][j],
                                               n[i] < N && kc[0][j] < K, int8_t{0});
       }
@@ -7174,49 +7357,62 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
     // dot.cpp:267: acc = tl::dot<tl::tf32>(tl::trans(atv), tl::trans(btv), acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L5::ELEMS0; ++i) {
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L5::ELEMS1; ++j) {
-        atv_t_smem[L5::coord0(i) * 36 + L5::coord1(j)] = atv[j][i];
+      for (int j = 0; j < L4::ELEMS1; j += ATV_VEC) {
+        tilec::rt::store_vec<ATV_VEC, true>(
+            &atv_t_smem[ATV_T_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))], &atv[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L5::ELEMS0; ++i) {
+    for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L5::ELEMS1; ++j) {
-        btv_t_smem[L5::coord0(i) * 32 + L5::coord1(j)] = btv[j][i];
+      for (int j = 0; j < L4::ELEMS1; j += ATV_VEC) {
+        tilec::rt::store_vec<ATV_VEC, true>(
+            &btv_t_smem[BTV_T_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))], &btv[i][j]);
       }
     }
     __syncthreads();
-    // k by k: column k of atv_t_smem at this thread's rows times row k of btv_t_smem
-    // at its columns
+    // MFMA 16x16x16, k by 16: each wavefront reads its fragments of atv_t_smem (four k down a
+    // column) and btv_t_smem (four consecutive k of a row in one read) and adds their products into
+    // its accumulators
     TILEC_UNROLL
-    for (int kk = 0; kk < 32; ++kk) {
-      int atv_t_smem_k[L0::ELEMS0];
+    for (int kk = 0; kk < 32; kk += 16) {
+      uint32_t atv_t_smem_frag[L0::REP0][1];  // A: row block i, k kk .. kk + 15
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        atv_t_smem_k[i] = atv_t_smem[L0::coord0(i) * 36 + kk];
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::gather_fragment(
+            atv_t_smem_frag[i], atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col(), L0::a_row(i))],
+            atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col() + 1, L0::a_row(i))],
+            atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col() + 2, L0::a_row(i))],
+            atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::a_col() + 3, L0::a_row(i))]);
       }
-      int btv_t_smem_k[L0::ELEMS1];
+      uint32_t btv_t_smem_frag[L0::REP1][1];  // B: column block j, k kk .. kk + 15
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        btv_t_smem_k[j] = btv_t_smem[kk * 32 + L0::coord1(j)];
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::read_fragment(
+            btv_t_smem_frag[j], &btv_t_smem[BTV_T_SWIZZLE::offset(L0::b_col(j), kk + L0::b_row())]);
       }
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
+      for (int i = 0; i < L0::REP0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = tilec::rt::wrapping_add(acc[i][j], atv_t_smem_k[i] * btv_t_smem_k[j]);
+        for (int j = 0; j < L0::REP1; ++j) {
+          int c_frag[L0::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) c_frag[e] = acc[L0::ACC * i + e][j];
+          tilec::rt::mfma_16x16x16_i8(c_frag, atv_t_smem_frag[i], btv_t_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) acc[L0::ACC * i + e][j] = c_frag[e];
         }
       }
     }
   }
   // dot.cpp:258: auto rn = tl::expand_dims<0>(n);
-  int rn[L4::ELEMS0][L4::ELEMS1];
+  int rn[L5::ELEMS0][L5::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
+  for (int i = 0; i < L5::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
+    for (int j = 0; j < L5::ELEMS1; ++j) {
       rn[i][j] = n_store[j];
     }
   }
@@ -7230,12 +7426,31 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
     }
   }
   // dot.cpp:269: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  int store_cvt[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += ATV_VEC) {
+      tilec::rt::load_vec<ATV_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
       if (rm[i][0] < M && rn[0][j] < N)
-        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm[i][0] * ldc + rn[0][j], &acc[i][j]);
+        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm[i][0] * ldc + rn[0][j], &store_cvt[i][j]);
     }
   }
 }

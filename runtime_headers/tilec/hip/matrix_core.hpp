@@ -1,7 +1,8 @@
 #pragma once
 /// \file The matrix-core instructions of CDNA2 (gfx90a) and later, as tilec's HIP output calls them
 /// (issue 12, docs/plan-tensor-cores.md): the wavefront-wide products `v_mfma_f32_32x32x8f16`,
-/// `v_mfma_f32_16x16x16f16` and their bf16 forms (`..bf16_1k`), over the compiler's
+/// `v_mfma_f32_16x16x16f16`, their bf16 forms (`..bf16_1k`) and int8 forms (`v_mfma_i32_32x32x8i8`,
+/// `v_mfma_i32_16x16x16i8`), over the compiler's
 /// `__builtin_amdgcn_mfma_*`. Each is one instruction on the GPU and a model of it on tilec's CPU
 /// emulator (docs/emulation.md), with the same fragments, so that code using them is checked in
 /// CI. Included by tilec/hip/runtime.hpp.
@@ -16,7 +17,8 @@ namespace tilec::rt {
 /// N = 32 (K = 8) and N = 16 (K = 16), with G = 64 / N groups of N lanes (AMD Matrix Instruction
 /// Calculator, CDNA2; RuntimeHostTest checks entries of its tables), as (row, column) of element e:
 /// - A, N x K, four 16-bit elements in two registers (element e in register e / 2, low half
-///   first): row lane % N, column 4 (lane / N) + e — four consecutive k of one row.
+///   first; int8: four in one register, element e in byte e): row lane % N, column 4 (lane / N) +
+///   e — four consecutive k of one row.
 /// - B, K x N, likewise: row (k) 4 (lane / N) + e, column lane % N.
 /// - C and D, N x N, N N / 64 floats: row 4 G (e / 4) + 4 (lane / N) + e % 4, column lane % N.
 template <int N> struct Mfma {
@@ -77,24 +79,21 @@ template <int N, int WM, int WN, int S0, int S1> struct MfmaAcc {
   }
 };
 
-/// A fragment's four 16-bit elements from four consecutive ones in shared memory (one 8-byte
-/// read): A from its [M, K] rows, B from [N, K] rows (`tl::trans`).
-template <class T> __device__ __forceinline__ void read_fragment(uint32_t (&r)[2], const T *four) {
-  static_assert(sizeof(T) == 2, "MFMA fragments of 16-bit elements");
-  memcpy(r, four, 8);
+/// A fragment's four elements (16-bit: two registers; int8: one) from four consecutive ones in
+/// shared memory (one 8- or 4-byte read): A from its [M, K] rows, B from [N, K] rows
+/// (`tl::trans`).
+template <class T, int R>
+__device__ __forceinline__ void read_fragment(uint32_t (&r)[R], const T *four) {
+  static_assert(sizeof(T) == R, "MFMA fragments of four 16-bit or 8-bit elements");
+  memcpy(r, four, 4 * sizeof(T));
 }
-/// A fragment's four 16-bit elements from four places (k, k + 1, k + 2, k + 3 down a column of
-/// the buffer: B from its [K, N] rows, A from [K, M] rows).
-template <class T>
-__device__ __forceinline__ void gather_fragment(uint32_t (&r)[2], T x0, T x1, T x2, T x3) {
-  static_assert(sizeof(T) == 2, "MFMA fragments of 16-bit elements");
-  uint16_t h[4];
-  memcpy(&h[0], &x0, 2);
-  memcpy(&h[1], &x1, 2);
-  memcpy(&h[2], &x2, 2);
-  memcpy(&h[3], &x3, 2);
-  r[0] = uint32_t(h[0]) | uint32_t(h[1]) << 16;
-  r[1] = uint32_t(h[2]) | uint32_t(h[3]) << 16;
+/// A fragment's four elements from four places (k, k + 1, k + 2, k + 3 down a column of the
+/// buffer: B from its [K, N] rows, A from [K, M] rows), packed low first.
+template <class T, int R>
+__device__ __forceinline__ void gather_fragment(uint32_t (&r)[R], T x0, T x1, T x2, T x3) {
+  static_assert(sizeof(T) == R, "MFMA fragments of four 16-bit or 8-bit elements");
+  const T four[4] = {x0, x1, x2, x3};
+  memcpy(r, four, sizeof four);
 }
 
 #if defined(TILEC_EMULATE)
@@ -132,8 +131,36 @@ __forceinline__ void mfma_model(float (&d)[Mfma<N>::ACC], const uint32_t (&a)[2]
   for (int e = 0; e < F::ACC; ++e)
     d[e] = out[e];
 }
+/// The int8 forms: each lane's four elements in one register; int32 sums wrapping on overflow.
+template <int N>
+__forceinline__ void mfma_i8_model(int (&d)[Mfma<N>::ACC], const uint32_t (&a)[1],
+                                   const uint32_t (&b)[1], const int (&c)[Mfma<N>::ACC],
+                                   const char *name) {
+  using F = Mfma<N>;
+  struct Fragments {
+    uint32_t a, b;
+  };
+  Fragments mine{a[0], b[0]};
+  Fragments wave[64] = {};
+  ::tilec::emu::warp_all_gather(~0ull, &mine, wave, sizeof(Fragments), name);
+  auto byte = [](uint32_t word, int e) { return int(int8_t(uint8_t(word >> (8 * e)))); };
+  auto aElem = [&](int r, int k) { return byte(wave[r + N * (k / 4)].a, k % 4); };
+  auto bElem = [&](int k, int n) { return byte(wave[n + N * (k / 4)].b, k % 4); };
+  const int lane = static_cast<int>(threadIdx.x) % 64;
+  int out[F::ACC];
+  for (int e = 0; e < F::ACC; ++e) {
+    const int r = F::c_row(lane, e), n = F::c_col(lane, e);
+    uint32_t sum = uint32_t(c[e]);
+    for (int k = 0; k < F::K; ++k)
+      sum += uint32_t(aElem(r, k) * bElem(k, n));
+    out[e] = int(sum);
+  }
+  for (int e = 0; e < F::ACC; ++e)
+    d[e] = out[e];
+}
 } // namespace detail
 #define TILEC_MFMA(N, T, NAME, BUILTIN, OPERAND) detail::mfma_model<N, T>(d, a, b, c, NAME)
+#define TILEC_MFMA_I8(N, NAME, BUILTIN) detail::mfma_i8_model<N>(d, a, b, c, NAME)
 #else
 namespace detail {
 using mfma_f16x4 = _Float16 __attribute__((ext_vector_type(4)));
@@ -158,6 +185,23 @@ __device__ __forceinline__ void mfma_call(float (&d)[ACC], const uint32_t (&a)[2
 #define TILEC_MFMA(N, T, NAME, BUILTIN, OPERAND)                                                   \
   detail::mfma_call<detail::OPERAND>(                                                              \
       d, a, b, c, [](auto x, auto y, auto z) { return BUILTIN(x, y, z, 0, 0, 0); })
+namespace detail {
+template <int ACC> using mfma_i32xN = int __attribute__((ext_vector_type(ACC)));
+/// The int8 forms: the four elements of each operand in one int register.
+template <int ACC, class Builtin>
+__device__ __forceinline__ void mfma_i8_call(int (&d)[ACC], const uint32_t (&a)[1],
+                                             const uint32_t (&b)[1], const int (&c)[ACC],
+                                             Builtin builtin) {
+  mfma_i32xN<ACC> cv;
+  for (int e = 0; e < ACC; ++e)
+    cv[e] = c[e];
+  cv = builtin(static_cast<int>(a[0]), static_cast<int>(b[0]), cv);
+  for (int e = 0; e < ACC; ++e)
+    d[e] = cv[e];
+}
+} // namespace detail
+#define TILEC_MFMA_I8(N, NAME, BUILTIN)                                                            \
+  detail::mfma_i8_call(d, a, b, c, [](int x, int y, auto z) { return BUILTIN(x, y, z, 0, 0, 0); })
 #endif
 
 /// D = A B + C on one wavefront's 32 x 32 tile, k = 8, fp16 operands, fp32 accumulators
@@ -185,6 +229,18 @@ __device__ __forceinline__ void mfma_16x16x16_bf16(float (&d)[4], const uint32_t
   TILEC_MFMA(16, hip_bfloat16, "mfma_16x16x16_bf16", __builtin_amdgcn_mfma_f32_16x16x16bf16_1k,
              mfma_bf16x4);
 }
+/// D = A B + C on one wavefront's 32 x 32 tile, k = 8, int8 operands (four a register), int32
+/// accumulators wrapping on overflow (`v_mfma_i32_32x32x8i8`), with the elements Mfma<32> names.
+__device__ __forceinline__ void mfma_32x32x8_i8(int (&d)[16], const uint32_t (&a)[1],
+                                                const uint32_t (&b)[1], const int (&c)[16]) {
+  TILEC_MFMA_I8(32, "mfma_32x32x8_i8", __builtin_amdgcn_mfma_i32_32x32x8i8);
+}
+/// The same on a 16 x 16 tile, k = 16 (`v_mfma_i32_16x16x16i8`).
+__device__ __forceinline__ void mfma_16x16x16_i8(int (&d)[4], const uint32_t (&a)[1],
+                                                 const uint32_t (&b)[1], const int (&c)[4]) {
+  TILEC_MFMA_I8(16, "mfma_16x16x16_i8", __builtin_amdgcn_mfma_i32_16x16x16i8);
+}
 #undef TILEC_MFMA
+#undef TILEC_MFMA_I8
 
 } // namespace tilec::rt

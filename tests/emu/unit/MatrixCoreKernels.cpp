@@ -40,6 +40,32 @@ __global__ void mfma(const uint16_t *a, const uint16_t *b, const float *c, float
     d[F::c_row(lane, e) * N + F::c_col(lane, e)] = df[e];
 }
 
+template <int N> __global__ void mfma_i8(const int8_t *a, const int8_t *b, const int *c, int *d) {
+  using F = tilec::rt::Mfma<N>;
+  constexpr int K = F::K;
+  __shared__ int8_t as[N * K], bs[K * N];
+  const int lane = static_cast<int>(threadIdx.x);
+  for (int i = lane; i < N * K; i += 64) {
+    as[i] = a[i];
+    bs[i] = b[i];
+  }
+  __syncthreads();
+  uint32_t af[1], bf[1];
+  tilec::rt::read_fragment(af, &as[F::a_row(lane, 0) * K + F::a_col(lane, 0)]);
+  const int k0 = F::b_row(lane, 0), col = F::b_col(lane, 0);
+  tilec::rt::gather_fragment(bf, bs[k0 * N + col], bs[(k0 + 1) * N + col], bs[(k0 + 2) * N + col],
+                             bs[(k0 + 3) * N + col]);
+  int cf[F::ACC], df[F::ACC];
+  for (int e = 0; e < F::ACC; ++e)
+    cf[e] = c[F::c_row(lane, e) * N + F::c_col(lane, e)];
+  if constexpr (N == 32)
+    tilec::rt::mfma_32x32x8_i8(df, af, bf, cf);
+  else
+    tilec::rt::mfma_16x16x16_i8(df, af, bf, cf);
+  for (int e = 0; e < F::ACC; ++e)
+    d[F::c_row(lane, e) * N + F::c_col(lane, e)] = df[e];
+}
+
 template <int N> Held holder(char matrix, int row, int col) {
   using F = tilec::rt::Mfma<N>;
   const int elems = matrix == 'D' ? F::ACC : 4;
@@ -61,6 +87,12 @@ hipError_t launchMfma(int n, bool bf16, const uint16_t *a, const uint16_t *b, co
   auto kernel = n == 32 ? (bf16 ? mfma<32, true> : mfma<32, false>)
                         : (bf16 ? mfma<16, true> : mfma<16, false>);
   hipLaunchKernelGGL(kernel, dim3(1), dim3(64), 0, hipStream_t{}, a, b, c, d);
+  return hipGetLastError();
+}
+
+hipError_t launchMfmaI8(int n, const int8_t *a, const int8_t *b, const int *c, int *d) {
+  hipLaunchKernelGGL(n == 32 ? mfma_i8<32> : mfma_i8<16>, dim3(1), dim3(64), 0, hipStream_t{}, a, b,
+                     c, d);
   return hipGetLastError();
 }
 

@@ -20,6 +20,10 @@ namespace emu_test::matrix_core {
 hipError_t launchMfma(int n, bool bf16, const uint16_t *a, const uint16_t *b, const float *c,
                       float *d);
 
+/// The int8 forms (v_mfma_i32_32x32x8i8, v_mfma_i32_16x16x16i8): a and b int8 row-major N x K and
+/// K x N, c and d int32 N x N (wrapping).
+hipError_t launchMfmaI8(int n, const int8_t *a, const int8_t *b, const int *c, int *d);
+
 /// Where Mfma<n> puts an element: the lane and the element index in that lane's registers of
 /// A[row][col] (matrix 'A'), B[row][col] ('B') or D[row][col] ('D'); {-1, -1} when no lane holds
 /// it.

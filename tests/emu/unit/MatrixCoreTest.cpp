@@ -32,9 +32,40 @@ TEST_F(MatrixCore, MfmaThroughSharedMemory) {
   EXPECT_TRUE(tilec::emu::take_findings().empty());
 }
 
+// The int8 forms: exact wrapping int32 sums of A B + C (C near INT32_MAX, so that about half of
+// them wrap), from one register of four bytes per operand.
+TEST_F(MatrixCore, MfmaInt8) {
+  for (int n : {32, 16}) {
+    const int k = n == 32 ? 8 : 16;
+    std::mt19937 rng(30 + n);
+    std::vector<int8_t> a(n * k), b(k * n);
+    std::vector<int> c(n * n), ref(n * n);
+    for (auto &x : a)
+      x = int8_t(rng());
+    for (auto &x : b)
+      x = int8_t(rng());
+    for (auto &x : c)
+      x = int(0x7FFFF000u + (rng() & 0x1FFFu));
+    for (int r = 0; r < n; ++r)
+      for (int j = 0; j < n; ++j) {
+        uint32_t s = uint32_t(c[r * n + j]);
+        for (int i = 0; i < k; ++i)
+          s += uint32_t(int(a[r * k + i]) * int(b[i * n + j]));
+        ref[r * n + j] = int(s);
+      }
+    DeviceBuffer<int8_t> da(a), db(b);
+    DeviceBuffer<int> dc(c), dd(n * n, 0xFF);
+    EXPECT_EQ(launchMfmaI8(n, da.get(), db.get(), dc.get(), dd.get()), Error::Success);
+    EXPECT_EQ(dd.toHost(), ref) << "n = " << n;
+  }
+  EXPECT_TRUE(tilec::emu::take_findings().empty());
+}
+
 // Entries of AMD's Matrix Instruction Calculator for CDNA2 (`--get-register`): the lane and the
 // element (register * 2 + half for 16-bit operands) that hold them. E.g. v_mfma_f32_32x32x8f16
-// A[9][5] = v0{41}.[31:16]: lane 41, element 1; D[21][30] = v9{62}: lane 62, element 9.
+// A[9][5] = v0{41}.[31:16]: lane 41, element 1; D[21][30] = v9{62}: lane 62, element 9. The int8
+// forms' tables hold the same lanes and elements, four bytes a register (v_mfma_i32_32x32x8i8
+// A[9][5] = v0{41}.[15:8], v_mfma_i32_16x16x16i8 B[10][7] = v0{39}.[23:16]).
 TEST_F(MatrixCore, FragmentMapsAreAmdsTables) {
   struct Entry {
     int n;
