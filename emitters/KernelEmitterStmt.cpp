@@ -701,13 +701,27 @@ void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedD
   const std::string &kk = dotIdx_, &i = idxNames_[0], &j = idxNames_[1];
   const std::string af = names_.unique(aName + "_frag"), bf = names_.unique(bName + "_frag"),
                     bpair = names_.unique("b_pair"), cf = names_.unique("c_frag");
+  // fp32 operands: rounded to tf32, or under tf32x3 split into tf32 high and low parts (the low
+  // ones in `<name>_lo` arrays) for three products per step.
+  const bool fp32 = !halves && !ints, x3 = fp32 && d->precision == DotPrecision::Tf32x3;
+  const std::string afLo = x3 ? names_.unique(aName + "_frag_lo") : "",
+                    bfLo = x3 ? names_.unique(bName + "_frag_lo") : "",
+                    bpairLo = x3 ? names_.unique("b_pair_lo") : "";
+  auto toTf32 = [&](const std::string &frag, const std::string &lo) {
+    if (x3)
+      w_->line("tilec::rt::split_tf32(" + frag + ", " + lo + ");");
+    else if (fp32)
+      w_->line("tilec::rt::round_to_tf32(" + frag + ");");
+  };
   // Fragments whose k is contiguous in the buffer (A's [M, K] rows, B's [N, K] ones under
   // tl::trans) are read with ldmatrix; the others with ldmatrix .trans for 16-bit elements, else
   // element by element (gather_*: ldmatrix cannot transpose 32- or 8-bit elements).
   auto how = [&](bool kRows) {
     return std::string(kRows ? "ldmatrix" : halves ? "ldmatrix .trans" : "gathered");
   };
-  const std::string tf32 = !halves && !ints ? ", rounded to tf32," : "";
+  const std::string tf32 = x3     ? ", split into tf32 high and low parts (three products),"
+                           : fp32 ? ", rounded to tf32,"
+                                  : "";
   w_->lines(commentLines(instr + ", k by " + std::to_string(kStep) +
                              ": each warp loads its fragments of " + a + " (" + how(!d->transA) +
                              (d->transA ? ", [K, M] rows" : "") + ") and " + b + " (" +
@@ -720,6 +734,8 @@ void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedD
   const std::string last = std::to_string(kStep - 1);
   w_->line("uint32_t " + af + "[" + L + "::REP0][4];  // A: m16 block " + i + ", k " + kk + " .. " +
            kk + " + " + last);
+  if (x3)
+    w_->line("uint32_t " + afLo + "[" + L + "::REP0][4];");
   w_->line("TILEC_UNROLL");
   {
     auto s = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
@@ -728,33 +744,35 @@ void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedD
       const std::string at =
           sharedAt(d->bufferA, L + "::a_row(" + i + ")", kk + " + " + L + "::a_col" + units + "()");
       call("tilec::rt::ldmatrix_x4(", {frag, "&" + a + "[" + at + "]"}, ");");
-      if (!tf32.empty())
-        w_->line("tilec::rt::round_to_tf32(" + frag + ");");
     } else if (halves) {
       const std::string at =
           sharedAt(d->bufferA, kk + " + " + L + "::at_row()", L + "::at_col(" + i + ")", true);
       call("tilec::rt::ldmatrix_x4_trans(", {frag, "&" + a + "[" + at + "]"}, ");");
     } else {
-      call("tilec::rt::gather_" + std::string(ints ? "s8" : "tf32") + "_a<" +
+      call("tilec::rt::gather_" + std::string(ints ? "s8" : "f32") + "_a<" +
                swizzleNames_.at(d->bufferA) + ">(",
            {frag, a, L + "::m_base(" + i + ")", kk}, ");");
     }
+    toTf32(frag, afLo + "[" + i + "]");
   }
   // B: ldmatrix_x4 loads two n8 blocks, a gather one.
   const bool gatherB = !halves && !d->transB;
+  const std::string bShape = gatherB ? "[" + L + "::REP1][2]" : "[" + L + "::REP1 / 2][4]";
   if (gatherB)
-    w_->line("uint32_t " + bf + "[" + L + "::REP1][2];  // B: n8 block " + j + ", k " + kk +
-             " .. " + kk + " + " + last);
+    w_->line("uint32_t " + bf + bShape + ";  // B: n8 block " + j + ", k " + kk + " .. " + kk +
+             " + " + last);
   else
-    w_->line("uint32_t " + bf + "[" + L + "::REP1 / 2][4];  // B: n8 blocks 2 " + j + " and 2 " +
-             j + " + 1, k " + kk + " .. " + kk + " + " + last);
+    w_->line("uint32_t " + bf + bShape + ";  // B: n8 blocks 2 " + j + " and 2 " + j + " + 1, k " +
+             kk + " .. " + kk + " + " + last);
+  if (x3)
+    w_->line("uint32_t " + bfLo + bShape + ";");
   w_->line("TILEC_UNROLL");
   {
     auto s = w_->block("for (int " + j + " = 0; " + j + " < " + L + "::REP1" +
                        (gatherB ? "" : " / 2") + "; ++" + j + ")");
     const std::string frag = bf + "[" + j + "]";
     if (gatherB) {
-      call("tilec::rt::gather_" + std::string(ints ? "s8" : "tf32") + "_b<" +
+      call("tilec::rt::gather_" + std::string(ints ? "s8" : "f32") + "_b<" +
                swizzleNames_.at(d->bufferB) + ">(",
            {frag, b, kk, L + "::n_base(" + j + ")"}, ");");
     } else {
@@ -764,9 +782,8 @@ void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedD
                                                   L + "::b_col(" + j + ")", true);
       call(std::string("tilec::rt::") + (d->transB ? "ldmatrix_x4(" : "ldmatrix_x4_trans("),
            {frag, "&" + b + "[" + at + "]"}, ");");
-      if (!tf32.empty())
-        w_->line("tilec::rt::round_to_tf32(" + frag + ");");
     }
+    toTf32(frag, bfLo + "[" + j + "]");
   }
   w_->line("TILEC_UNROLL");
   auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
@@ -776,15 +793,23 @@ void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedD
   auto at = [&](int r, int c) {
     return acc + "[2 * " + i + (r ? " + 1" : "") + "][2 * " + j + (c ? " + 1" : "") + "]";
   };
-  std::string bArg = bf + "[" + j + "]";
-  if (!gatherB) {
-    call("const uint32_t " + bpair + "[2] = {",
-         {bf + "[" + j + " / 2][" + j + " % 2 * 2]", bf + "[" + j + " / 2][" + j + " % 2 * 2 + 1]"},
+  // B's registers of n8 block j: the block itself (gathered), or its half of an ldmatrix_x4's.
+  auto bRegs = [&](const std::string &frag, const std::string &pair) {
+    if (gatherB)
+      return frag + "[" + j + "]";
+    call("const uint32_t " + pair + "[2] = {",
+         {frag + "[" + j + " / 2][" + j + " % 2 * 2]",
+          frag + "[" + j + " / 2][" + j + " % 2 * 2 + 1]"},
          "};");
-    bArg = bpair;
-  }
+    return pair;
+  };
+  const std::string bArg = bRegs(bf, bpair), bArgLo = x3 ? bRegs(bfLo, bpairLo) : "";
   call(std::string(ints ? "int " : "float ") + cf + "[4] = {",
        {at(0, 0), at(0, 1), at(1, 0), at(1, 1)}, "};");
+  if (x3) { // the small terms first: lo hi' + hi lo' + hi hi'
+    w_->line(mma + "(" + cf + ", " + afLo + "[" + i + "], " + bArg + ", " + cf + ");");
+    w_->line(mma + "(" + cf + ", " + af + "[" + i + "], " + bArgLo + ", " + cf + ");");
+  }
   w_->line(mma + "(" + cf + ", " + af + "[" + i + "], " + bArg + ", " + cf + ");");
   for (int e = 0; e < 4; ++e)
     w_->line(at(e / 2, e % 2) + " = " + cf + "[" + std::to_string(e) + "];");

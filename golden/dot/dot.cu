@@ -2219,7 +2219,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       uint32_t bv_smem_frag[L0::REP1][2];  // B: n8 block j, k kk .. kk + 7
       TILEC_UNROLL
       for (int j = 0; j < L0::REP1; ++j) {
-        tilec::rt::gather_tf32_b<BV_SWIZZLE>(bv_smem_frag[j], bv_smem, kk, L0::n_base(j));
+        tilec::rt::gather_f32_b<BV_SWIZZLE>(bv_smem_frag[j], bv_smem, kk, L0::n_base(j));
+        tilec::rt::round_to_tf32(bv_smem_frag[j]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
@@ -2458,7 +2459,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
       uint32_t bv_smem_frag[L0::REP1][2];  // B: n8 block j, k kk .. kk + 7
       TILEC_UNROLL
       for (int j = 0; j < L0::REP1; ++j) {
-        tilec::rt::gather_tf32_b<BV_SWIZZLE>(bv_smem_frag[j], bv_smem, kk, L0::n_base(j));
+        tilec::rt::gather_f32_b<BV_SWIZZLE>(bv_smem_frag[j], bv_smem, kk, L0::n_base(j));
+        tilec::rt::round_to_tf32(bv_smem_frag[j]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
@@ -2552,9 +2554,18 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-// tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
-// thread
-using L0 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+// av_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 4, 2, 4>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 2x4 elements per thread
+using L0 = tilec::rt::Mma16816Acc<2, 2, 32, 32>;
 // tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
 using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
@@ -2591,7 +2602,10 @@ using L11 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1,
 // tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
 using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 32>;
-constexpr int SMEM_BYTES = 4224;  // shared memory per block
+// tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
+// thread
+using L13 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
 // registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
@@ -2599,7 +2613,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     const float *a, const float *b, float *c, int M, int N, int K, int lda, int ldb, int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
-  float *bv_smem = reinterpret_cast<float *>(smem + 2176);
+  float *bv_smem = reinterpret_cast<float *>(smem + 2048);
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
   // dot.cpp:69: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // dot.cpp:70: int num_n = tl::cdiv(N, BN);
@@ -2693,53 +2708,87 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        av_smem[L9::coord0(i) * 17 + L9::coord1(j)] = av[i][j];
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &av_smem[AV_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))], &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
-        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L12::coord0(i) * 32 + L12::coord1(j)],
-                                           &bv[i][j]);
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[BV_SWIZZLE::offset(L12::coord0(i), L12::coord1(j))], &bv[i][j]);
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
-    // at its columns
+    // mma.sync m16n8k8, k by 8: each warp loads its fragments of av_smem (ldmatrix) and bv_smem
+    // (gathered), split into tf32 high and low parts (three products), and adds their products into
+    // its accumulators
     TILEC_UNROLL
-    for (int kk = 0; kk < BK; ++kk) {
-      float av_smem_k[L0::ELEMS0];
+    for (int kk = 0; kk < BK; kk += 8) {
+      uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 7
+      uint32_t av_smem_frag_lo[L0::REP0][4];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        av_smem_k[i] = av_smem[L0::coord0(i) * 17 + kk];
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(av_smem_frag[i],
+                               &av_smem[AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col<4>())]);
+        tilec::rt::split_tf32(av_smem_frag[i], av_smem_frag_lo[i]);
       }
-      float bv_smem_k[L0::ELEMS1];
+      uint32_t bv_smem_frag[L0::REP1][2];  // B: n8 block j, k kk .. kk + 7
+      uint32_t bv_smem_frag_lo[L0::REP1][2];
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        bv_smem_k[j] = bv_smem[kk * 32 + L0::coord1(j)];
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::gather_f32_b<BV_SWIZZLE>(bv_smem_frag[j], bv_smem, kk, L0::n_base(j));
+        tilec::rt::split_tf32(bv_smem_frag[j], bv_smem_frag_lo[j]);
       }
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
+      for (int i = 0; i < L0::REP0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = acc[i][j] + tilec::rt::dot_term_tf32x3(av_smem_k[i], bv_smem_k[j]);
+        for (int j = 0; j < L0::REP1; ++j) {
+          float c_frag[4] = {acc[2 * i][2 * j], acc[2 * i][2 * j + 1], acc[2 * i + 1][2 * j],
+                             acc[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k8_tf32(c_frag, av_smem_frag_lo[i], bv_smem_frag[j], c_frag);
+          tilec::rt::mma_m16n8k8_tf32(c_frag, av_smem_frag[i], bv_smem_frag_lo[j], c_frag);
+          tilec::rt::mma_m16n8k8_tf32(c_frag, av_smem_frag[i], bv_smem_frag[j], c_frag);
+          acc[2 * i][2 * j] = c_frag[0];
+          acc[2 * i][2 * j + 1] = c_frag[1];
+          acc[2 * i + 1][2 * j] = c_frag[2];
+          acc[2 * i + 1][2 * j + 1] = c_frag[3];
         }
       }
     }
   }
   // dot.cpp:84: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L13::ELEMS0][L13::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L13::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L13::ELEMS1; j += BV_VEC) {
+      tilec::rt::load_vec<BV_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L13::coord0(i), L13::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L13::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L13::ELEMS1; j += C_STORE_VEC) {
       bool bits[C_STORE_VEC];
       TILEC_UNROLL
       for (int v = 0; v < C_STORE_VEC; ++v)
         bits[v] = rm_store[i][0] < M && rn[0][j + v] < N;
       tilec::rt::store_vec<C_STORE_VEC, false>(
-          c + rm_store[i][0] * ldc + rn[0][j], &acc[i][j], bits,
+          c + rm_store[i][0] * ldc + rn[0][j], &store_cvt[i][j], bits,
           rm_store[i][0] < M && rn[0][j + C_STORE_VEC - 1] < N);
     }
   }
@@ -2758,9 +2807,18 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
 constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
-// tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
-// thread
-using L0 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+// av_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 4, 2, 4>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 2x4 elements per thread
+using L0 = tilec::rt::Mma16816Acc<2, 2, 32, 32>;
 // tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
 using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
@@ -2797,7 +2855,10 @@ using L11 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1,
 // tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread
 using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 32>;
-constexpr int SMEM_BYTES = 4224;  // shared memory per block
+// tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
+// thread
+using L13 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
 // registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
@@ -2805,7 +2866,8 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     const float *a, const float *b, float *c, int M, int N, int K, int lda, int ldb, int ldc) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *av_smem = reinterpret_cast<float *>(smem + 0);
-  float *bv_smem = reinterpret_cast<float *>(smem + 2176);
+  float *bv_smem = reinterpret_cast<float *>(smem + 2048);
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
   // dot.cpp:69: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // dot.cpp:70: int num_n = tl::cdiv(N, BN);
@@ -2891,49 +2953,84 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f32(
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L9::ELEMS1; ++j) {
-        av_smem[L9::coord0(i) * 17 + L9::coord1(j)] = av[i][j];
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &av_smem[AV_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))], &av[i][j]);
       }
     }
     TILEC_UNROLL
     for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
       for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
-        tilec::rt::store_vec<BV_VEC, true>(&bv_smem[L12::coord0(i) * 32 + L12::coord1(j)],
-                                           &bv[i][j]);
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[BV_SWIZZLE::offset(L12::coord0(i), L12::coord1(j))], &bv[i][j]);
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
-    // at its columns
+    // mma.sync m16n8k8, k by 8: each warp loads its fragments of av_smem (ldmatrix) and bv_smem
+    // (gathered), split into tf32 high and low parts (three products), and adds their products into
+    // its accumulators
     TILEC_UNROLL
-    for (int kk = 0; kk < BK; ++kk) {
-      float av_smem_k[L0::ELEMS0];
+    for (int kk = 0; kk < BK; kk += 8) {
+      uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 7
+      uint32_t av_smem_frag_lo[L0::REP0][4];
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        av_smem_k[i] = av_smem[L0::coord0(i) * 17 + kk];
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(av_smem_frag[i],
+                               &av_smem[AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col<4>())]);
+        tilec::rt::split_tf32(av_smem_frag[i], av_smem_frag_lo[i]);
       }
-      float bv_smem_k[L0::ELEMS1];
+      uint32_t bv_smem_frag[L0::REP1][2];  // B: n8 block j, k kk .. kk + 7
+      uint32_t bv_smem_frag_lo[L0::REP1][2];
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        bv_smem_k[j] = bv_smem[kk * 32 + L0::coord1(j)];
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::gather_f32_b<BV_SWIZZLE>(bv_smem_frag[j], bv_smem, kk, L0::n_base(j));
+        tilec::rt::split_tf32(bv_smem_frag[j], bv_smem_frag_lo[j]);
       }
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
+      for (int i = 0; i < L0::REP0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = acc[i][j] + tilec::rt::dot_term_tf32x3(av_smem_k[i], bv_smem_k[j]);
+        for (int j = 0; j < L0::REP1; ++j) {
+          float c_frag[4] = {acc[2 * i][2 * j], acc[2 * i][2 * j + 1], acc[2 * i + 1][2 * j],
+                             acc[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k8_tf32(c_frag, av_smem_frag_lo[i], bv_smem_frag[j], c_frag);
+          tilec::rt::mma_m16n8k8_tf32(c_frag, av_smem_frag[i], bv_smem_frag_lo[j], c_frag);
+          tilec::rt::mma_m16n8k8_tf32(c_frag, av_smem_frag[i], bv_smem_frag[j], c_frag);
+          acc[2 * i][2 * j] = c_frag[0];
+          acc[2 * i][2 * j + 1] = c_frag[1];
+          acc[2 * i + 1][2 * j] = c_frag[2];
+          acc[2 * i + 1][2 * j + 1] = c_frag[3];
         }
       }
     }
   }
   // dot.cpp:84: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L13::ELEMS0][L13::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L13::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L13::ELEMS1; j += BV_VEC) {
+      tilec::rt::load_vec<BV_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L13::coord0(i), L13::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L13::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L13::ELEMS1; j += C_STORE_VEC) {
       if (rm_store[i][0] < M && rn[0][j] < N)
-        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm_store[i][0] * ldc + rn[0][j], &acc[i][j]);
+        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm_store[i][0] * ldc + rn[0][j],
+                                                &store_cvt[i][j]);
     }
   }
 }
@@ -6280,8 +6377,558 @@ cudaError_t launch_dot_trans_a_64_32_32(cudaStream_t stream, const __nv_bfloat16
   return launch_dot_trans_a_64_32_32(grid, stream, at, b, c, M, N, K, ldat, ldb, ldc);
 }
 
-// dot_trans_both<float, float, 32, 32, 16>: one instantiation
-namespace dot_trans_both_f32_f32_32_32_16 {
+// dot_trans_both<tl::input_precision::tf32, float, float, 32, 32, 16>: one instantiation
+namespace dot_trans_both_tf32_f32_f32_32_32_16 {
+constexpr int P = 1;  // meta-parameter: tl::input_precision::tf32
+constexpr int BM = 32;  // meta-parameter
+constexpr int BN = 32;  // meta-parameter
+constexpr int BK = 16;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int ATV_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int BTV_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// atv_t_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using ATV_T_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// btv_t_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using BTV_T_SWIZZLE = tilec::rt::XorSwizzle<BK, 4, 2, 4>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 2x4 elements per thread
+using L0 = tilec::rt::Mma16816Acc<2, 2, 32, 32>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BTV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, P>, 1>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, P, 32>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, P>, 1>;
+// tile 16x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L4 = tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, P>;
+// tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, P>, 1>;
+// tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 32>;
+// tile 1x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L7 = tilec::rt::Blocked2<1, BTV_VEC, 8, 4, NUM_WARPS, 1, 1, P, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BTV_VEC, 8, 4, NUM_WARPS, 1, 1, P, BK>, 0>;
+// tile 32x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L9 = tilec::rt::Blocked2<1, BTV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, BK>;
+// tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L10 = tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, P, 32>;
+// tile 32x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
+// thread, replicated
+using L11 = tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, P>;
+// tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
+// thread
+using L12 = tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
+    const float *at, const float *bt, float *c, int M, int N, int K, int ldat, int ldbt, int ldc) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *atv_t_smem = reinterpret_cast<float *>(smem + 0);
+  float *btv_t_smem = reinterpret_cast<float *>(smem + 2048);
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  // dot.cpp:253: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // dot.cpp:254: int num_n = tl::cdiv(N, BN);
+  const int num_n = tilec::rt::cdiv(N, BN);
+  // dot.cpp:259: auto acc = tl::zeros<Acc, BM, BN>();
+  float acc[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      acc[i][j] = 0.0f;
+    }
+  }
+  // dot.cpp:256: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  int n[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    n[i] = pid % num_n * BN + L1::coord0(i);
+  }
+  int n_store[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    n_store[i] = pid % num_n * BN + L2::coord0(i);
+  }
+  // dot.cpp:255: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  int m[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    m[i] = pid / num_n * BM + L2::coord0(i);
+  }
+  int m_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    m_store[i] = pid / num_n * BM + L3::coord0(i);
+  }
+  // dot.cpp:260: for (int k0 = 0; k0 < K; k0 += BK) {
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:261: auto kr = tl::expand_dims<1>(k0 + tl::arange<0, BK>()); // rows of A^T
+    int kr[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        kr[i][j] = k0 + L5::coord0(i);
+      }
+    }
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    float atv[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; j += ATV_VEC) {
+        bool bits[ATV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < ATV_VEC; ++v)
+          bits[v] = kr[i][0] < K && m[j + v] < M;
+        tilec::rt::load_vec<ATV_VEC, false>(&atv[i][j], at + kr[i][0] * ldat + m[j], bits, 0.0f,
+                                            kr[i][0] < K && m[j + ATV_VEC - 1] < M);
+      }
+    }
+    // dot.cpp:262: auto kc = tl::expand_dims<0>(k0 + tl::arange<0, BK>()); // columns of B^T
+    int kc[L7::ELEMS0][L7::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::ELEMS1; ++j) {
+        kc[i][j] = k0 + L8::coord0(j);
+      }
+    }
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    float btv[L9::ELEMS0][L9::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; j += BTV_VEC) {
+        bool bits[BTV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < BTV_VEC; ++v)
+          bits[v] = n[i] < N && kc[0][j + v] < K;
+        tilec::rt::load_vec<BTV_VEC, false>(&btv[i][j], bt + n[i] * ldbt + kc[0][j], bits, 0.0f,
+                                            n[i] < N && kc[0][j + BTV_VEC - 1] < K);
+      }
+    }
+    // dot.cpp:267: acc = tl::dot<P>(tl::trans(atv), tl::trans(btv), acc);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; j += ATV_VEC) {
+        tilec::rt::store_vec<ATV_VEC, true>(
+            &atv_t_smem[ATV_T_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))], &atv[i][j]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; j += BTV_VEC) {
+        tilec::rt::store_vec<BTV_VEC, true>(
+            &btv_t_smem[BTV_T_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))], &btv[i][j]);
+      }
+    }
+    __syncthreads();
+    // mma.sync m16n8k8, k by 8: each warp loads its fragments of atv_t_smem (gathered, [K, M] rows)
+    // and btv_t_smem (ldmatrix, [N, K] rows), rounded to tf32, and adds their products into its
+    // accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BK; kk += 8) {
+      uint32_t atv_t_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::gather_f32_a<ATV_T_SWIZZLE>(atv_t_smem_frag[i], atv_t_smem, L0::m_base(i), kk);
+        tilec::rt::round_to_tf32(atv_t_smem_frag[i]);
+      }
+      uint32_t btv_t_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4(
+            btv_t_smem_frag[j],
+            &btv_t_smem[BTV_T_SWIZZLE::offset(L0::bt_row(j), kk + L0::bt_col<4>())]);
+        tilec::rt::round_to_tf32(btv_t_smem_frag[j]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          const uint32_t b_pair[2] = {btv_t_smem_frag[j / 2][j % 2 * 2],
+                                      btv_t_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {acc[2 * i][2 * j], acc[2 * i][2 * j + 1], acc[2 * i + 1][2 * j],
+                             acc[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k8_tf32(c_frag, atv_t_smem_frag[i], b_pair, c_frag);
+          acc[2 * i][2 * j] = c_frag[0];
+          acc[2 * i][2 * j + 1] = c_frag[1];
+          acc[2 * i + 1][2 * j] = c_frag[2];
+          acc[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+  }
+  // dot.cpp:258: auto rn = tl::expand_dims<0>(n);
+  int rn[L10::ELEMS0][L10::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L10::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L10::ELEMS1; ++j) {
+      rn[i][j] = n_store[j];
+    }
+  }
+  // dot.cpp:257: auto rm = tl::expand_dims<1>(m);
+  int rm[L11::ELEMS0][L11::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L11::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L11::ELEMS1; ++j) {
+      rm[i][j] = m_store[i];
+    }
+  }
+  // dot.cpp:269: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L12::ELEMS0][L12::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L12::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L12::ELEMS1; j += ATV_VEC) {
+      tilec::rt::load_vec<ATV_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L12::coord0(i), L12::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L12::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L12::ELEMS1; j += C_STORE_VEC) {
+      bool bits[C_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < C_STORE_VEC; ++v)
+        bits[v] = rm[i][0] < M && rn[0][j + v] < N;
+      tilec::rt::store_vec<C_STORE_VEC, false>(c + rm[i][0] * ldc + rn[0][j], &store_cvt[i][j],
+                                               bits,
+                                               rm[i][0] < M && rn[0][j + C_STORE_VEC - 1] < N);
+    }
+  }
+}
+
+// The same kernel compiled assuming at, bt and c are 16-byte aligned and M, N, K, ldat, ldbt and
+// ldc are multiples of 16: the launcher tests the arguments and runs this one when they qualify
+// (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int P = 1;  // meta-parameter: tl::input_precision::tf32
+constexpr int BM = 32;  // meta-parameter
+constexpr int BN = 32;  // meta-parameter
+constexpr int BK = 16;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int ATV_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int BTV_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// atv_t_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using ATV_T_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// btv_t_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
+// c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using BTV_T_SWIZZLE = tilec::rt::XorSwizzle<BK, 4, 2, 4>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 2x4 elements per thread
+using L0 = tilec::rt::Mma16816Acc<2, 2, 32, 32>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BTV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, P>, 1>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, P, 32>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, P>, 1>;
+// tile 16x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L4 = tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, P>;
+// tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, P>, 1>;
+// tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 32>;
+// tile 1x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L7 = tilec::rt::Blocked2<1, BTV_VEC, 8, 4, NUM_WARPS, 1, 1, P, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BTV_VEC, 8, 4, NUM_WARPS, 1, 1, P, BK>, 0>;
+// tile 32x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L9 = tilec::rt::Blocked2<1, BTV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, BK>;
+// tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L10 = tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, P, 32>;
+// tile 32x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
+// thread, replicated
+using L11 = tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, P>;
+// tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
+// thread
+using L12 = tilec::rt::Blocked2<1, ATV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
+    const float *at, const float *bt, float *c, int M, int N, int K, int ldat, int ldbt, int ldc) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *atv_t_smem = reinterpret_cast<float *>(smem + 0);
+  float *btv_t_smem = reinterpret_cast<float *>(smem + 2048);
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  // dot.cpp:253: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // dot.cpp:254: int num_n = tl::cdiv(N, BN);
+  const int num_n = tilec::rt::cdiv(N, BN);
+  // dot.cpp:259: auto acc = tl::zeros<Acc, BM, BN>();
+  float acc[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      acc[i][j] = 0.0f;
+    }
+  }
+  // dot.cpp:256: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  int n[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    n[i] = pid % num_n * BN + L1::coord0(i);
+  }
+  int n_store[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    n_store[i] = pid % num_n * BN + L2::coord0(i);
+  }
+  // dot.cpp:255: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  int m[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    m[i] = pid / num_n * BM + L2::coord0(i);
+  }
+  int m_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    m_store[i] = pid / num_n * BM + L3::coord0(i);
+  }
+  // dot.cpp:260: for (int k0 = 0; k0 < K; k0 += BK) {
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:261: auto kr = tl::expand_dims<1>(k0 + tl::arange<0, BK>()); // rows of A^T
+    int kr[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        kr[i][j] = k0 + L5::coord0(i);
+      }
+    }
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    float atv[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; j += ATV_VEC) {
+        tilec::rt::load_vec_if<ATV_VEC, true>(&atv[i][j], at + kr[i][0] * ldat + m[j],
+                                              kr[i][0] < K && m[j] < M, 0.0f);
+      }
+    }
+    // dot.cpp:262: auto kc = tl::expand_dims<0>(k0 + tl::arange<0, BK>()); // columns of B^T
+    int kc[L7::ELEMS0][L7::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::ELEMS1; ++j) {
+        kc[i][j] = k0 + L8::coord0(j);
+      }
+    }
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    float btv[L9::ELEMS0][L9::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; j += BTV_VEC) {
+        tilec::rt::load_vec_if<BTV_VEC, true>(&btv[i][j], bt + n[i] * ldbt + kc[0][j],
+                                              n[i] < N && kc[0][j] < K, 0.0f);
+      }
+    }
+    // dot.cpp:267: acc = tl::dot<P>(tl::trans(atv), tl::trans(btv), acc);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; j += ATV_VEC) {
+        tilec::rt::store_vec<ATV_VEC, true>(
+            &atv_t_smem[ATV_T_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))], &atv[i][j]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; j += BTV_VEC) {
+        tilec::rt::store_vec<BTV_VEC, true>(
+            &btv_t_smem[BTV_T_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))], &btv[i][j]);
+      }
+    }
+    __syncthreads();
+    // mma.sync m16n8k8, k by 8: each warp loads its fragments of atv_t_smem (gathered, [K, M] rows)
+    // and btv_t_smem (ldmatrix, [N, K] rows), rounded to tf32, and adds their products into its
+    // accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BK; kk += 8) {
+      uint32_t atv_t_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::gather_f32_a<ATV_T_SWIZZLE>(atv_t_smem_frag[i], atv_t_smem, L0::m_base(i), kk);
+        tilec::rt::round_to_tf32(atv_t_smem_frag[i]);
+      }
+      uint32_t btv_t_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4(
+            btv_t_smem_frag[j],
+            &btv_t_smem[BTV_T_SWIZZLE::offset(L0::bt_row(j), kk + L0::bt_col<4>())]);
+        tilec::rt::round_to_tf32(btv_t_smem_frag[j]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          const uint32_t b_pair[2] = {btv_t_smem_frag[j / 2][j % 2 * 2],
+                                      btv_t_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {acc[2 * i][2 * j], acc[2 * i][2 * j + 1], acc[2 * i + 1][2 * j],
+                             acc[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k8_tf32(c_frag, atv_t_smem_frag[i], b_pair, c_frag);
+          acc[2 * i][2 * j] = c_frag[0];
+          acc[2 * i][2 * j + 1] = c_frag[1];
+          acc[2 * i + 1][2 * j] = c_frag[2];
+          acc[2 * i + 1][2 * j + 1] = c_frag[3];
+        }
+      }
+    }
+  }
+  // dot.cpp:258: auto rn = tl::expand_dims<0>(n);
+  int rn[L10::ELEMS0][L10::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L10::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L10::ELEMS1; ++j) {
+      rn[i][j] = n_store[j];
+    }
+  }
+  // dot.cpp:257: auto rm = tl::expand_dims<1>(m);
+  int rm[L11::ELEMS0][L11::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L11::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L11::ELEMS1; ++j) {
+      rm[i][j] = m_store[i];
+    }
+  }
+  // dot.cpp:269: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L12::ELEMS0][L12::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L12::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L12::ELEMS1; j += ATV_VEC) {
+      tilec::rt::load_vec<ATV_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L12::coord0(i), L12::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L12::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L12::ELEMS1; j += C_STORE_VEC) {
+      if (rm[i][0] < M && rn[0][j] < N)
+        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm[i][0] * ldc + rn[0][j], &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace dot_trans_both_tf32_f32_f32_32_32_16
+
+/// Launches dot_trans_both<tl::input_precision::tf32, float, float, 32, 32, 16> on `stream` with
+/// dot_trans_both_tf32_f32_f32_32_32_16::NUM_THREADS threads per block.
+cudaError_t launch_dot_trans_both_tf32_f32_f32_32_32_16(
+    dim3 grid, cudaStream_t stream, const float *at, const float *bt, float *c, int M, int N, int K,
+    int ldat, int ldbt, int ldc) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when at, bt and c are 16-byte aligned and M, N, K, ldat, ldbt and ldc are
+  // multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(at) && tilec::rt::aligned_to_16(bt) &&
+                       tilec::rt::aligned_to_16(c) && M % 16 == 0 && N % 16 == 0 && K % 16 == 0 &&
+                       ldat % 16 == 0 && ldbt % 16 == 0 && ldc % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(dot_trans_both_tf32_f32_f32_32_32_16::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config,
+                              dot_trans_both_tf32_f32_f32_32_32_16::aligned::dot_trans_both, at, bt,
+                              c, M, N, K, ldat, ldbt, ldc);
+  return cudaLaunchKernelEx(&config, dot_trans_both_tf32_f32_f32_32_32_16::dot_trans_both, at, bt,
+                            c, M, N, K, ldat, ldbt, ldc);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_dot_trans_both_tf32_f32_f32_32_32_16(
+    cudaStream_t stream, const float *at, const float *bt, float *c, int M, int N, int K, int ldat,
+    int ldbt, int ldc) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, dot_trans_both_tf32_f32_f32_32_32_16::BM) * tilec::rt::cdiv(N, dot_trans_both_tf32_f32_f32_32_32_16::BN));
+  return launch_dot_trans_both_tf32_f32_f32_32_32_16(
+      grid, stream, at, bt, c, M, N, K, ldat, ldbt, ldc);
+}
+
+// dot_trans_both<tl::input_precision::tf32x3, float, float, 32, 32, 16>: one instantiation
+namespace dot_trans_both_tf32x3_f32_f32_32_32_16 {
+[[maybe_unused]] constexpr int P = 2;  // meta-parameter: tl::input_precision::tf32x3
 constexpr int BM = 32;  // meta-parameter
 constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 16;  // meta-parameter
@@ -6432,7 +7079,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
                                             n[i] < N && kc[0][j + BTV_VEC - 1] < K);
       }
     }
-    // dot.cpp:267: acc = tl::dot<tl::tf32>(tl::trans(atv), tl::trans(btv), acc);
+    // dot.cpp:267: acc = tl::dot<P>(tl::trans(atv), tl::trans(btv), acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -6452,22 +7099,25 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
     }
     __syncthreads();
     // mma.sync m16n8k8, k by 8: each warp loads its fragments of atv_t_smem (gathered, [K, M] rows)
-    // and btv_t_smem (ldmatrix, [N, K] rows), rounded to tf32, and adds their products into its
-    // accumulators
+    // and btv_t_smem (ldmatrix, [N, K] rows), split into tf32 high and low parts (three products),
+    // and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BK; kk += 8) {
       uint32_t atv_t_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 7
+      uint32_t atv_t_smem_frag_lo[L0::REP0][4];
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
-        tilec::rt::gather_tf32_a<ATV_T_SWIZZLE>(atv_t_smem_frag[i], atv_t_smem, L0::m_base(i), kk);
+        tilec::rt::gather_f32_a<ATV_T_SWIZZLE>(atv_t_smem_frag[i], atv_t_smem, L0::m_base(i), kk);
+        tilec::rt::split_tf32(atv_t_smem_frag[i], atv_t_smem_frag_lo[i]);
       }
       uint32_t btv_t_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 7
+      uint32_t btv_t_smem_frag_lo[L0::REP1 / 2][4];
       TILEC_UNROLL
       for (int j = 0; j < L0::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4(
             btv_t_smem_frag[j],
             &btv_t_smem[BTV_T_SWIZZLE::offset(L0::bt_row(j), kk + L0::bt_col<4>())]);
-        tilec::rt::round_to_tf32(btv_t_smem_frag[j]);
+        tilec::rt::split_tf32(btv_t_smem_frag[j], btv_t_smem_frag_lo[j]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
@@ -6475,8 +7125,12 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         for (int j = 0; j < L0::REP1; ++j) {
           const uint32_t b_pair[2] = {btv_t_smem_frag[j / 2][j % 2 * 2],
                                       btv_t_smem_frag[j / 2][j % 2 * 2 + 1]};
+          const uint32_t b_pair_lo[2] = {btv_t_smem_frag_lo[j / 2][j % 2 * 2],
+                                         btv_t_smem_frag_lo[j / 2][j % 2 * 2 + 1]};
           float c_frag[4] = {acc[2 * i][2 * j], acc[2 * i][2 * j + 1], acc[2 * i + 1][2 * j],
                              acc[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k8_tf32(c_frag, atv_t_smem_frag_lo[i], b_pair, c_frag);
+          tilec::rt::mma_m16n8k8_tf32(c_frag, atv_t_smem_frag[i], b_pair_lo, c_frag);
           tilec::rt::mma_m16n8k8_tf32(c_frag, atv_t_smem_frag[i], b_pair, c_frag);
           acc[2 * i][2 * j] = c_frag[0];
           acc[2 * i][2 * j + 1] = c_frag[1];
@@ -6543,6 +7197,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
 // ldc are multiples of 16: the launcher tests the arguments and runs this one when they qualify
 // (tilec --no-aligned-variants leaves it out).
 namespace aligned {
+[[maybe_unused]] constexpr int P = 2;  // meta-parameter: tl::input_precision::tf32x3
 constexpr int BM = 32;  // meta-parameter
 constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 16;  // meta-parameter
@@ -6685,7 +7340,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
                                               n[i] < N && kc[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:267: acc = tl::dot<tl::tf32>(tl::trans(atv), tl::trans(btv), acc);
+    // dot.cpp:267: acc = tl::dot<P>(tl::trans(atv), tl::trans(btv), acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -6705,22 +7360,25 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
     }
     __syncthreads();
     // mma.sync m16n8k8, k by 8: each warp loads its fragments of atv_t_smem (gathered, [K, M] rows)
-    // and btv_t_smem (ldmatrix, [N, K] rows), rounded to tf32, and adds their products into its
-    // accumulators
+    // and btv_t_smem (ldmatrix, [N, K] rows), split into tf32 high and low parts (three products),
+    // and adds their products into its accumulators
     TILEC_UNROLL
     for (int kk = 0; kk < BK; kk += 8) {
       uint32_t atv_t_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 7
+      uint32_t atv_t_smem_frag_lo[L0::REP0][4];
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
-        tilec::rt::gather_tf32_a<ATV_T_SWIZZLE>(atv_t_smem_frag[i], atv_t_smem, L0::m_base(i), kk);
+        tilec::rt::gather_f32_a<ATV_T_SWIZZLE>(atv_t_smem_frag[i], atv_t_smem, L0::m_base(i), kk);
+        tilec::rt::split_tf32(atv_t_smem_frag[i], atv_t_smem_frag_lo[i]);
       }
       uint32_t btv_t_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 7
+      uint32_t btv_t_smem_frag_lo[L0::REP1 / 2][4];
       TILEC_UNROLL
       for (int j = 0; j < L0::REP1 / 2; ++j) {
         tilec::rt::ldmatrix_x4(
             btv_t_smem_frag[j],
             &btv_t_smem[BTV_T_SWIZZLE::offset(L0::bt_row(j), kk + L0::bt_col<4>())]);
-        tilec::rt::round_to_tf32(btv_t_smem_frag[j]);
+        tilec::rt::split_tf32(btv_t_smem_frag[j], btv_t_smem_frag_lo[j]);
       }
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
@@ -6728,8 +7386,12 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         for (int j = 0; j < L0::REP1; ++j) {
           const uint32_t b_pair[2] = {btv_t_smem_frag[j / 2][j % 2 * 2],
                                       btv_t_smem_frag[j / 2][j % 2 * 2 + 1]};
+          const uint32_t b_pair_lo[2] = {btv_t_smem_frag_lo[j / 2][j % 2 * 2],
+                                         btv_t_smem_frag_lo[j / 2][j % 2 * 2 + 1]};
           float c_frag[4] = {acc[2 * i][2 * j], acc[2 * i][2 * j + 1], acc[2 * i + 1][2 * j],
                              acc[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k8_tf32(c_frag, atv_t_smem_frag_lo[i], b_pair, c_frag);
+          tilec::rt::mma_m16n8k8_tf32(c_frag, atv_t_smem_frag[i], b_pair_lo, c_frag);
           tilec::rt::mma_m16n8k8_tf32(c_frag, atv_t_smem_frag[i], b_pair, c_frag);
           acc[2 * i][2 * j] = c_frag[0];
           acc[2 * i][2 * j + 1] = c_frag[1];
@@ -6789,11 +7451,11 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
 
 } // namespace aligned
 
-} // namespace dot_trans_both_f32_f32_32_32_16
+} // namespace dot_trans_both_tf32x3_f32_f32_32_32_16
 
-/// Launches dot_trans_both<float, float, 32, 32, 16> on `stream` with
-/// dot_trans_both_f32_f32_32_32_16::NUM_THREADS threads per block.
-cudaError_t launch_dot_trans_both_f32_f32_32_32_16(
+/// Launches dot_trans_both<tl::input_precision::tf32x3, float, float, 32, 32, 16> on `stream` with
+/// dot_trans_both_tf32x3_f32_f32_32_32_16::NUM_THREADS threads per block.
+cudaError_t launch_dot_trans_both_tf32x3_f32_f32_32_32_16(
     dim3 grid, cudaStream_t stream, const float *at, const float *bt, float *c, int M, int N, int K,
     int ldat, int ldbt, int ldc) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
@@ -6805,26 +7467,29 @@ cudaError_t launch_dot_trans_both_f32_f32_32_32_16(
                        ldat % 16 == 0 && ldbt % 16 == 0 && ldc % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(dot_trans_both_f32_f32_32_32_16::NUM_THREADS);
+  config.blockDim = dim3(dot_trans_both_tf32x3_f32_f32_32_32_16::NUM_THREADS);
   config.stream = stream;
   if (aligned)
-    return cudaLaunchKernelEx(&config, dot_trans_both_f32_f32_32_32_16::aligned::dot_trans_both, at,
+    return cudaLaunchKernelEx(&config,
+                              dot_trans_both_tf32x3_f32_f32_32_32_16::aligned::dot_trans_both, at,
                               bt, c, M, N, K, ldat, ldbt, ldc);
-  return cudaLaunchKernelEx(&config, dot_trans_both_f32_f32_32_32_16::dot_trans_both, at, bt, c, M,
-                            N, K, ldat, ldbt, ldc);
+  return cudaLaunchKernelEx(&config, dot_trans_both_tf32x3_f32_f32_32_32_16::dot_trans_both, at, bt,
+                            c, M, N, K, ldat, ldbt, ldc);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_dot_trans_both_f32_f32_32_32_16(
+cudaError_t launch_dot_trans_both_tf32x3_f32_f32_32_32_16(
     cudaStream_t stream, const float *at, const float *bt, float *c, int M, int N, int K, int ldat,
     int ldbt, int ldc) {
   const dim3 grid(
-      tilec::rt::cdiv(M, dot_trans_both_f32_f32_32_32_16::BM) * tilec::rt::cdiv(N, dot_trans_both_f32_f32_32_32_16::BN));
-  return launch_dot_trans_both_f32_f32_32_32_16(grid, stream, at, bt, c, M, N, K, ldat, ldbt, ldc);
+      tilec::rt::cdiv(M, dot_trans_both_tf32x3_f32_f32_32_32_16::BM) * tilec::rt::cdiv(N, dot_trans_both_tf32x3_f32_f32_32_32_16::BN));
+  return launch_dot_trans_both_tf32x3_f32_f32_32_32_16(
+      grid, stream, at, bt, c, M, N, K, ldat, ldbt, ldc);
 }
 
-// dot_trans_both<signed char, int, 32, 32, 32>: one instantiation
-namespace dot_trans_both_i8_i32_32_32_32 {
+// dot_trans_both<tl::input_precision::ieee, signed char, int, 32, 32, 32>: one instantiation
+namespace dot_trans_both_ieee_i8_i32_32_32_32 {
+[[maybe_unused]] constexpr int P = 0;  // meta-parameter: tl::input_precision::ieee
 constexpr int BM = 32;  // meta-parameter
 constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 32;  // meta-parameter
@@ -6969,7 +7634,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
                                             int8_t{0}, n[i] < N && kc[0][j + BTV_VEC - 1] < K);
       }
     }
-    // dot.cpp:267: acc = tl::dot<tl::tf32>(tl::trans(atv), tl::trans(btv), acc);
+    // dot.cpp:267: acc = tl::dot<P>(tl::trans(atv), tl::trans(btv), acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -7078,6 +7743,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
 // ldc are multiples of 16: the launcher tests the arguments and runs this one when they qualify
 // (tilec --no-aligned-variants leaves it out).
 namespace aligned {
+[[maybe_unused]] constexpr int P = 0;  // meta-parameter: tl::input_precision::ieee
 constexpr int BM = 32;  // meta-parameter
 constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 32;  // meta-parameter
@@ -7214,7 +7880,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
                                               n[i] < N && kc[0][j] < K, int8_t{0});
       }
     }
-    // dot.cpp:267: acc = tl::dot<tl::tf32>(tl::trans(atv), tl::trans(btv), acc);
+    // dot.cpp:267: acc = tl::dot<P>(tl::trans(atv), tl::trans(btv), acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -7316,13 +7982,13 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
 
 } // namespace aligned
 
-} // namespace dot_trans_both_i8_i32_32_32_32
+} // namespace dot_trans_both_ieee_i8_i32_32_32_32
 
-/// Launches dot_trans_both<signed char, int, 32, 32, 32> on `stream` with
-/// dot_trans_both_i8_i32_32_32_32::NUM_THREADS threads per block.
-cudaError_t launch_dot_trans_both_i8_i32_32_32_32(dim3 grid, cudaStream_t stream, const int8_t *at,
-                                                  const int8_t *bt, int *c, int M, int N, int K,
-                                                  int ldat, int ldbt, int ldc) {
+/// Launches dot_trans_both<tl::input_precision::ieee, signed char, int, 32, 32, 32> on `stream` with
+/// dot_trans_both_ieee_i8_i32_32_32_32::NUM_THREADS threads per block.
+cudaError_t launch_dot_trans_both_ieee_i8_i32_32_32_32(
+    dim3 grid, cudaStream_t stream, const int8_t *at, const int8_t *bt, int *c, int M, int N, int K,
+    int ldat, int ldbt, int ldc) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
   // The aligned variant when at, bt and c are 16-byte aligned and M, N, K, ldat, ldbt and ldc are
@@ -7332,20 +7998,21 @@ cudaError_t launch_dot_trans_both_i8_i32_32_32_32(dim3 grid, cudaStream_t stream
                        ldat % 16 == 0 && ldbt % 16 == 0 && ldc % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(dot_trans_both_i8_i32_32_32_32::NUM_THREADS);
+  config.blockDim = dim3(dot_trans_both_ieee_i8_i32_32_32_32::NUM_THREADS);
   config.stream = stream;
   if (aligned)
-    return cudaLaunchKernelEx(&config, dot_trans_both_i8_i32_32_32_32::aligned::dot_trans_both, at,
-                              bt, c, M, N, K, ldat, ldbt, ldc);
-  return cudaLaunchKernelEx(&config, dot_trans_both_i8_i32_32_32_32::dot_trans_both, at, bt, c, M,
-                            N, K, ldat, ldbt, ldc);
+    return cudaLaunchKernelEx(&config, dot_trans_both_ieee_i8_i32_32_32_32::aligned::dot_trans_both,
+                              at, bt, c, M, N, K, ldat, ldbt, ldc);
+  return cudaLaunchKernelEx(&config, dot_trans_both_ieee_i8_i32_32_32_32::dot_trans_both, at, bt, c,
+                            M, N, K, ldat, ldbt, ldc);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_dot_trans_both_i8_i32_32_32_32(cudaStream_t stream, const int8_t *at,
-                                                  const int8_t *bt, int *c, int M, int N, int K,
-                                                  int ldat, int ldbt, int ldc) {
+cudaError_t launch_dot_trans_both_ieee_i8_i32_32_32_32(
+    cudaStream_t stream, const int8_t *at, const int8_t *bt, int *c, int M, int N, int K, int ldat,
+    int ldbt, int ldc) {
   const dim3 grid(
-      tilec::rt::cdiv(M, dot_trans_both_i8_i32_32_32_32::BM) * tilec::rt::cdiv(N, dot_trans_both_i8_i32_32_32_32::BN));
-  return launch_dot_trans_both_i8_i32_32_32_32(grid, stream, at, bt, c, M, N, K, ldat, ldbt, ldc);
+      tilec::rt::cdiv(M, dot_trans_both_ieee_i8_i32_32_32_32::BM) * tilec::rt::cdiv(N, dot_trans_both_ieee_i8_i32_32_32_32::BN));
+  return launch_dot_trans_both_ieee_i8_i32_32_32_32(
+      grid, stream, at, bt, c, M, N, K, ldat, ldbt, ldc);
 }

@@ -6523,8 +6523,481 @@ hipError_t launch_dot_trans_a_64_32_32(hipStream_t stream, const hip_bfloat16 *a
   return launch_dot_trans_a_64_32_32(grid, stream, at, b, c, M, N, K, ldat, ldb, ldc);
 }
 
-// dot_trans_both<float, float, 32, 32, 16>: one instantiation
-namespace dot_trans_both_f32_f32_32_32_16 {
+// dot_trans_both<tl::input_precision::tf32, float, float, 32, 32, 16>: one instantiation
+namespace dot_trans_both_tf32_f32_f32_32_32_16 {
+constexpr int P = 1;  // meta-parameter: tl::input_precision::tf32
+constexpr int BM = 32;  // meta-parameter
+constexpr int BN = 32;  // meta-parameter
+constexpr int BK = 16;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int ATV_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int BTV_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L0 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BTV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, P>, 1>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, P, 32>, 0>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 4, 16, NUM_WARPS, 1, 1, P, 32>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, P>, 1>;
+// tile 16x1: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L5 = tilec::rt::Blocked2<1, ATV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, P>;
+// tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, P>, 1>;
+// tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L7 = tilec::rt::Blocked2<1, ATV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 32>;
+// tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread, replicated
+using L8 = tilec::rt::Blocked2<1, BTV_VEC, 8, 8, NUM_WARPS, 1, 1, P, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L9 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BTV_VEC, 8, 8, NUM_WARPS, 1, 1, P, BK>, 0>;
+// tile 32x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L10 = tilec::rt::Blocked2<1, BTV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
+// tile 32x16: 2x1 contiguous per thread, 16x4 lanes, 1x4 warps, dim 0 fastest; 2x1 elements per
+// thread
+using L11 = tilec::rt::Blocked2<2, 1, 16, 4, 1, NUM_WARPS, 0, 32, BK>;
+// tile 16x32: 2x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 2x1 elements per
+// thread
+using L12 = tilec::rt::Blocked2<2, 1, 8, 8, 1, NUM_WARPS, 0, BK, 32>;
+// tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L13 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, P, 32>;
+// tile 32x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L14 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, P>;
+constexpr int SMEM_BYTES = 4224;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
+    const float *at, const float *bt, float *c, int M, int N, int K, int ldat, int ldbt, int ldc) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *atv_t_smem = reinterpret_cast<float *>(smem + 0);
+  float *btv_t_smem = reinterpret_cast<float *>(smem + 2176);
+  // dot.cpp:253: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // dot.cpp:254: int num_n = tl::cdiv(N, BN);
+  const int num_n = tilec::rt::cdiv(N, BN);
+  // dot.cpp:259: auto acc = tl::zeros<Acc, BM, BN>();
+  float acc[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      acc[i][j] = 0.0f;
+    }
+  }
+  // dot.cpp:256: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  int n[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    n[i] = pid % num_n * BN + L1::coord0(i);
+  }
+  int n_store[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    n_store[i] = pid % num_n * BN + L2::coord0(i);
+  }
+  // dot.cpp:255: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  int m[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    m[i] = pid / num_n * BM + L3::coord0(i);
+  }
+  int m_store[L4::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS; ++i) {
+    m_store[i] = pid / num_n * BM + L4::coord0(i);
+  }
+  // dot.cpp:260: for (int k0 = 0; k0 < K; k0 += BK) {
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:261: auto kr = tl::expand_dims<1>(k0 + tl::arange<0, BK>()); // rows of A^T
+    int kr[L5::ELEMS0][L5::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L5::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L5::ELEMS1; ++j) {
+        kr[i][j] = k0 + L6::coord0(i);
+      }
+    }
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    float atv[L7::ELEMS0][L7::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::ELEMS1; j += ATV_VEC) {
+        bool bits[ATV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < ATV_VEC; ++v)
+          bits[v] = kr[i][0] < K && m[j + v] < M;
+        tilec::rt::load_vec<ATV_VEC, false>(&atv[i][j], at + kr[i][0] * ldat + m[j], bits, 0.0f,
+                                            kr[i][0] < K && m[j + ATV_VEC - 1] < M);
+      }
+    }
+    // dot.cpp:262: auto kc = tl::expand_dims<0>(k0 + tl::arange<0, BK>()); // columns of B^T
+    int kc[L8::ELEMS0][L8::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L8::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L8::ELEMS1; ++j) {
+        kc[i][j] = k0 + L9::coord0(j);
+      }
+    }
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    float btv[L10::ELEMS0][L10::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L10::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L10::ELEMS1; j += BTV_VEC) {
+        bool bits[BTV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < BTV_VEC; ++v)
+          bits[v] = n[i] < N && kc[0][j + v] < K;
+        tilec::rt::load_vec<BTV_VEC, false>(&btv[i][j], bt + n[i] * ldbt + kc[0][j], bits, 0.0f,
+                                            n[i] < N && kc[0][j + BTV_VEC - 1] < K);
+      }
+    }
+    // dot.cpp:267: acc = tl::dot<P>(tl::trans(atv), tl::trans(btv), acc);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; ++j) {
+        atv_t_smem[L11::coord0(i) * 17 + L11::coord1(j)] = atv[j][i];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L12::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L12::ELEMS1; ++j) {
+        btv_t_smem[L12::coord0(i) * 32 + L12::coord1(j)] = btv[j][i];
+      }
+    }
+    __syncthreads();
+    // k by k: column k of atv_t_smem at this thread's rows times row k of btv_t_smem
+    // at its columns
+    TILEC_UNROLL
+    for (int kk = 0; kk < BK; ++kk) {
+      float atv_t_smem_k[L0::ELEMS0];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        atv_t_smem_k[i] = atv_t_smem[L0::coord0(i) * 17 + kk];
+      }
+      float btv_t_smem_k[L0::ELEMS1];
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        btv_t_smem_k[j] = btv_t_smem[kk * 32 + L0::coord1(j)];
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          acc[i][j] = acc[i][j] + tilec::rt::dot_term_tf32(atv_t_smem_k[i], btv_t_smem_k[j]);
+        }
+      }
+    }
+  }
+  // dot.cpp:258: auto rn = tl::expand_dims<0>(n);
+  int rn[L13::ELEMS0][L13::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L13::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L13::ELEMS1; ++j) {
+      rn[i][j] = n_store[j];
+    }
+  }
+  // dot.cpp:257: auto rm = tl::expand_dims<1>(m);
+  int rm[L14::ELEMS0][L14::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L14::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L14::ELEMS1; ++j) {
+      rm[i][j] = m_store[i];
+    }
+  }
+  // dot.cpp:269: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+      bool bits[C_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < C_STORE_VEC; ++v)
+        bits[v] = rm[i][0] < M && rn[0][j + v] < N;
+      tilec::rt::store_vec<C_STORE_VEC, false>(c + rm[i][0] * ldc + rn[0][j], &acc[i][j], bits,
+                                               rm[i][0] < M && rn[0][j + C_STORE_VEC - 1] < N);
+    }
+  }
+}
+
+// The same kernel compiled assuming at, bt and c are 16-byte aligned and M, N, K, ldat, ldbt and
+// ldc are multiples of 16: the launcher tests the arguments and runs this one when they qualify
+// (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int P = 1;  // meta-parameter: tl::input_precision::tf32
+constexpr int BM = 32;  // meta-parameter
+constexpr int BN = 32;  // meta-parameter
+constexpr int BK = 16;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int ATV_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int BTV_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L0 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BTV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, P>, 1>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, P, 32>, 0>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 4, 16, NUM_WARPS, 1, 1, P, 32>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, P>, 1>;
+// tile 16x1: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L5 = tilec::rt::Blocked2<1, ATV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, P>;
+// tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, ATV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, P>, 1>;
+// tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L7 = tilec::rt::Blocked2<1, ATV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 32>;
+// tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread, replicated
+using L8 = tilec::rt::Blocked2<1, BTV_VEC, 8, 8, NUM_WARPS, 1, 1, P, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L9 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BTV_VEC, 8, 8, NUM_WARPS, 1, 1, P, BK>, 0>;
+// tile 32x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L10 = tilec::rt::Blocked2<1, BTV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
+// tile 32x16: 2x1 contiguous per thread, 16x4 lanes, 1x4 warps, dim 0 fastest; 2x1 elements per
+// thread
+using L11 = tilec::rt::Blocked2<2, 1, 16, 4, 1, NUM_WARPS, 0, 32, BK>;
+// tile 16x32: 2x1 contiguous per thread, 8x8 lanes, 1x4 warps, dim 0 fastest; 2x1 elements per
+// thread
+using L12 = tilec::rt::Blocked2<2, 1, 8, 8, 1, NUM_WARPS, 0, BK, 32>;
+// tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L13 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, P, 32>;
+// tile 32x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L14 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, P>;
+constexpr int SMEM_BYTES = 4224;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
+    const float *at, const float *bt, float *c, int M, int N, int K, int ldat, int ldbt, int ldc) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *atv_t_smem = reinterpret_cast<float *>(smem + 0);
+  float *btv_t_smem = reinterpret_cast<float *>(smem + 2176);
+  // dot.cpp:253: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // dot.cpp:254: int num_n = tl::cdiv(N, BN);
+  const int num_n = tilec::rt::cdiv(N, BN);
+  // dot.cpp:259: auto acc = tl::zeros<Acc, BM, BN>();
+  float acc[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      acc[i][j] = 0.0f;
+    }
+  }
+  // dot.cpp:256: auto n = (pid % num_n) * BN + tl::arange<0, BN>();
+  int n[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    n[i] = pid % num_n * BN + L1::coord0(i);
+  }
+  int n_store[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    n_store[i] = pid % num_n * BN + L2::coord0(i);
+  }
+  // dot.cpp:255: auto m = (pid / num_n) * BM + tl::arange<0, BM>();
+  int m[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    m[i] = pid / num_n * BM + L3::coord0(i);
+  }
+  int m_store[L4::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS; ++i) {
+    m_store[i] = pid / num_n * BM + L4::coord0(i);
+  }
+  // dot.cpp:260: for (int k0 = 0; k0 < K; k0 += BK) {
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    // dot.cpp:261: auto kr = tl::expand_dims<1>(k0 + tl::arange<0, BK>()); // rows of A^T
+    int kr[L5::ELEMS0][L5::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L5::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L5::ELEMS1; ++j) {
+        kr[i][j] = k0 + L6::coord0(i);
+      }
+    }
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    float atv[L7::ELEMS0][L7::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::ELEMS1; j += ATV_VEC) {
+        tilec::rt::load_vec_if<ATV_VEC, true>(&atv[i][j], at + kr[i][0] * ldat + m[j],
+                                              kr[i][0] < K && m[j] < M, 0.0f);
+      }
+    }
+    // dot.cpp:262: auto kc = tl::expand_dims<0>(k0 + tl::arange<0, BK>()); // columns of B^T
+    int kc[L8::ELEMS0][L8::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L8::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L8::ELEMS1; ++j) {
+        kc[i][j] = k0 + L9::coord0(j);
+      }
+    }
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    float btv[L10::ELEMS0][L10::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L10::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L10::ELEMS1; j += BTV_VEC) {
+        tilec::rt::load_vec_if<BTV_VEC, true>(&btv[i][j], bt + n[i] * ldbt + kc[0][j],
+                                              n[i] < N && kc[0][j] < K, 0.0f);
+      }
+    }
+    // dot.cpp:267: acc = tl::dot<P>(tl::trans(atv), tl::trans(btv), acc);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; ++j) {
+        atv_t_smem[L11::coord0(i) * 17 + L11::coord1(j)] = atv[j][i];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L12::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L12::ELEMS1; ++j) {
+        btv_t_smem[L12::coord0(i) * 32 + L12::coord1(j)] = btv[j][i];
+      }
+    }
+    __syncthreads();
+    // k by k: column k of atv_t_smem at this thread's rows times row k of btv_t_smem
+    // at its columns
+    TILEC_UNROLL
+    for (int kk = 0; kk < BK; ++kk) {
+      float atv_t_smem_k[L0::ELEMS0];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        atv_t_smem_k[i] = atv_t_smem[L0::coord0(i) * 17 + kk];
+      }
+      float btv_t_smem_k[L0::ELEMS1];
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        btv_t_smem_k[j] = btv_t_smem[kk * 32 + L0::coord1(j)];
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          acc[i][j] = acc[i][j] + tilec::rt::dot_term_tf32(atv_t_smem_k[i], btv_t_smem_k[j]);
+        }
+      }
+    }
+  }
+  // dot.cpp:258: auto rn = tl::expand_dims<0>(n);
+  int rn[L13::ELEMS0][L13::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L13::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L13::ELEMS1; ++j) {
+      rn[i][j] = n_store[j];
+    }
+  }
+  // dot.cpp:257: auto rm = tl::expand_dims<1>(m);
+  int rm[L14::ELEMS0][L14::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L14::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L14::ELEMS1; ++j) {
+      rm[i][j] = m_store[i];
+    }
+  }
+  // dot.cpp:269: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+      if (rm[i][0] < M && rn[0][j] < N)
+        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm[i][0] * ldc + rn[0][j], &acc[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace dot_trans_both_tf32_f32_f32_32_32_16
+
+/// Launches dot_trans_both<tl::input_precision::tf32, float, float, 32, 32, 16> on `stream` with
+/// dot_trans_both_tf32_f32_f32_32_32_16::NUM_THREADS threads per block.
+hipError_t launch_dot_trans_both_tf32_f32_f32_32_32_16(
+    dim3 grid, hipStream_t stream, const float *at, const float *bt, float *c, int M, int N, int K,
+    int ldat, int ldbt, int ldc) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  // The aligned variant when at, bt and c are 16-byte aligned and M, N, K, ldat, ldbt and ldc are
+  // multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(at) && tilec::rt::aligned_to_16(bt) &&
+                       tilec::rt::aligned_to_16(c) && M % 16 == 0 && N % 16 == 0 && K % 16 == 0 &&
+                       ldat % 16 == 0 && ldbt % 16 == 0 && ldc % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(dot_trans_both_tf32_f32_f32_32_32_16::aligned::dot_trans_both, grid,
+                       dim3(dot_trans_both_tf32_f32_f32_32_32_16::NUM_THREADS), 0, stream, at, bt,
+                       c, M, N, K, ldat, ldbt, ldc);
+  } else {
+    hipLaunchKernelGGL(dot_trans_both_tf32_f32_f32_32_32_16::dot_trans_both, grid,
+                       dim3(dot_trans_both_tf32_f32_f32_32_32_16::NUM_THREADS), 0, stream, at, bt,
+                       c, M, N, K, ldat, ldbt, ldc);
+  }
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_dot_trans_both_tf32_f32_f32_32_32_16(
+    hipStream_t stream, const float *at, const float *bt, float *c, int M, int N, int K, int ldat,
+    int ldbt, int ldc) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, dot_trans_both_tf32_f32_f32_32_32_16::BM) * tilec::rt::cdiv(N, dot_trans_both_tf32_f32_f32_32_32_16::BN));
+  return launch_dot_trans_both_tf32_f32_f32_32_32_16(
+      grid, stream, at, bt, c, M, N, K, ldat, ldbt, ldc);
+}
+
+// dot_trans_both<tl::input_precision::tf32x3, float, float, 32, 32, 16>: one instantiation
+namespace dot_trans_both_tf32x3_f32_f32_32_32_16 {
+[[maybe_unused]] constexpr int P = 2;  // meta-parameter: tl::input_precision::tf32x3
 constexpr int BM = 32;  // meta-parameter
 constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 16;  // meta-parameter
@@ -6671,7 +7144,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
                                             n[i] < N && kc[0][j + BTV_VEC - 1] < K);
       }
     }
-    // dot.cpp:267: acc = tl::dot<tl::tf32>(tl::trans(atv), tl::trans(btv), acc);
+    // dot.cpp:267: acc = tl::dot<P>(tl::trans(atv), tl::trans(btv), acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -6706,7 +7179,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
       for (int i = 0; i < L0::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = acc[i][j] + tilec::rt::dot_term_tf32(atv_t_smem_k[i], btv_t_smem_k[j]);
+          acc[i][j] = acc[i][j] + tilec::rt::dot_term_tf32x3(atv_t_smem_k[i], btv_t_smem_k[j]);
         }
       }
     }
@@ -6748,6 +7221,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
 // ldc are multiples of 16: the launcher tests the arguments and runs this one when they qualify
 // (tilec --no-aligned-variants leaves it out).
 namespace aligned {
+[[maybe_unused]] constexpr int P = 2;  // meta-parameter: tl::input_precision::tf32x3
 constexpr int BM = 32;  // meta-parameter
 constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 16;  // meta-parameter
@@ -6886,7 +7360,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
                                               n[i] < N && kc[0][j] < K, 0.0f);
       }
     }
-    // dot.cpp:267: acc = tl::dot<tl::tf32>(tl::trans(atv), tl::trans(btv), acc);
+    // dot.cpp:267: acc = tl::dot<P>(tl::trans(atv), tl::trans(btv), acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -6921,7 +7395,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
       for (int i = 0; i < L0::ELEMS0; ++i) {
         TILEC_UNROLL
         for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = acc[i][j] + tilec::rt::dot_term_tf32(atv_t_smem_k[i], btv_t_smem_k[j]);
+          acc[i][j] = acc[i][j] + tilec::rt::dot_term_tf32x3(atv_t_smem_k[i], btv_t_smem_k[j]);
         }
       }
     }
@@ -6957,13 +7431,13 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
 
 } // namespace aligned
 
-} // namespace dot_trans_both_f32_f32_32_32_16
+} // namespace dot_trans_both_tf32x3_f32_f32_32_32_16
 
-/// Launches dot_trans_both<float, float, 32, 32, 16> on `stream` with
-/// dot_trans_both_f32_f32_32_32_16::NUM_THREADS threads per block.
-hipError_t launch_dot_trans_both_f32_f32_32_32_16(dim3 grid, hipStream_t stream, const float *at,
-                                                  const float *bt, float *c, int M, int N, int K,
-                                                  int ldat, int ldbt, int ldc) {
+/// Launches dot_trans_both<tl::input_precision::tf32x3, float, float, 32, 32, 16> on `stream` with
+/// dot_trans_both_tf32x3_f32_f32_32_32_16::NUM_THREADS threads per block.
+hipError_t launch_dot_trans_both_tf32x3_f32_f32_32_32_16(
+    dim3 grid, hipStream_t stream, const float *at, const float *bt, float *c, int M, int N, int K,
+    int ldat, int ldbt, int ldc) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
   // The aligned variant when at, bt and c are 16-byte aligned and M, N, K, ldat, ldbt and ldc are
@@ -6972,28 +7446,30 @@ hipError_t launch_dot_trans_both_f32_f32_32_32_16(dim3 grid, hipStream_t stream,
                        tilec::rt::aligned_to_16(c) && M % 16 == 0 && N % 16 == 0 && K % 16 == 0 &&
                        ldat % 16 == 0 && ldbt % 16 == 0 && ldc % 16 == 0;
   if (aligned) {
-    hipLaunchKernelGGL(dot_trans_both_f32_f32_32_32_16::aligned::dot_trans_both, grid,
-                       dim3(dot_trans_both_f32_f32_32_32_16::NUM_THREADS), 0, stream, at, bt, c, M,
-                       N, K, ldat, ldbt, ldc);
+    hipLaunchKernelGGL(dot_trans_both_tf32x3_f32_f32_32_32_16::aligned::dot_trans_both, grid,
+                       dim3(dot_trans_both_tf32x3_f32_f32_32_32_16::NUM_THREADS), 0, stream, at, bt,
+                       c, M, N, K, ldat, ldbt, ldc);
   } else {
-    hipLaunchKernelGGL(dot_trans_both_f32_f32_32_32_16::dot_trans_both, grid,
-                       dim3(dot_trans_both_f32_f32_32_32_16::NUM_THREADS), 0, stream, at, bt, c, M,
-                       N, K, ldat, ldbt, ldc);
+    hipLaunchKernelGGL(dot_trans_both_tf32x3_f32_f32_32_32_16::dot_trans_both, grid,
+                       dim3(dot_trans_both_tf32x3_f32_f32_32_32_16::NUM_THREADS), 0, stream, at, bt,
+                       c, M, N, K, ldat, ldbt, ldc);
   }
   return hipGetLastError();
 }
 
 /// The same with the grid from the kernel's annotation.
-hipError_t launch_dot_trans_both_f32_f32_32_32_16(hipStream_t stream, const float *at,
-                                                  const float *bt, float *c, int M, int N, int K,
-                                                  int ldat, int ldbt, int ldc) {
+hipError_t launch_dot_trans_both_tf32x3_f32_f32_32_32_16(
+    hipStream_t stream, const float *at, const float *bt, float *c, int M, int N, int K, int ldat,
+    int ldbt, int ldc) {
   const dim3 grid(
-      tilec::rt::cdiv(M, dot_trans_both_f32_f32_32_32_16::BM) * tilec::rt::cdiv(N, dot_trans_both_f32_f32_32_32_16::BN));
-  return launch_dot_trans_both_f32_f32_32_32_16(grid, stream, at, bt, c, M, N, K, ldat, ldbt, ldc);
+      tilec::rt::cdiv(M, dot_trans_both_tf32x3_f32_f32_32_32_16::BM) * tilec::rt::cdiv(N, dot_trans_both_tf32x3_f32_f32_32_32_16::BN));
+  return launch_dot_trans_both_tf32x3_f32_f32_32_32_16(
+      grid, stream, at, bt, c, M, N, K, ldat, ldbt, ldc);
 }
 
-// dot_trans_both<signed char, int, 32, 32, 32>: one instantiation
-namespace dot_trans_both_i8_i32_32_32_32 {
+// dot_trans_both<tl::input_precision::ieee, signed char, int, 32, 32, 32>: one instantiation
+namespace dot_trans_both_ieee_i8_i32_32_32_32 {
+[[maybe_unused]] constexpr int P = 0;  // meta-parameter: tl::input_precision::ieee
 constexpr int BM = 32;  // meta-parameter
 constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 32;  // meta-parameter
@@ -7123,7 +7599,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
                                             int8_t{0}, n[i] < N && kc[0][j + BTV_VEC - 1] < K);
       }
     }
-    // dot.cpp:267: acc = tl::dot<tl::tf32>(tl::trans(atv), tl::trans(btv), acc);
+    // dot.cpp:267: acc = tl::dot<P>(tl::trans(atv), tl::trans(btv), acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -7233,6 +7709,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
 // ldc are multiples of 16: the launcher tests the arguments and runs this one when they qualify
 // (tilec --no-aligned-variants leaves it out).
 namespace aligned {
+[[maybe_unused]] constexpr int P = 0;  // meta-parameter: tl::input_precision::ieee
 constexpr int BM = 32;  // meta-parameter
 constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 32;  // meta-parameter
@@ -7354,7 +7831,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
                                               n[i] < N && kc[0][j] < K, int8_t{0});
       }
     }
-    // dot.cpp:267: acc = tl::dot<tl::tf32>(tl::trans(atv), tl::trans(btv), acc);
+    // dot.cpp:267: acc = tl::dot<P>(tl::trans(atv), tl::trans(btv), acc);
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -7457,13 +7934,13 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
 
 } // namespace aligned
 
-} // namespace dot_trans_both_i8_i32_32_32_32
+} // namespace dot_trans_both_ieee_i8_i32_32_32_32
 
-/// Launches dot_trans_both<signed char, int, 32, 32, 32> on `stream` with
-/// dot_trans_both_i8_i32_32_32_32::NUM_THREADS threads per block.
-hipError_t launch_dot_trans_both_i8_i32_32_32_32(dim3 grid, hipStream_t stream, const int8_t *at,
-                                                 const int8_t *bt, int *c, int M, int N, int K,
-                                                 int ldat, int ldbt, int ldc) {
+/// Launches dot_trans_both<tl::input_precision::ieee, signed char, int, 32, 32, 32> on `stream` with
+/// dot_trans_both_ieee_i8_i32_32_32_32::NUM_THREADS threads per block.
+hipError_t launch_dot_trans_both_ieee_i8_i32_32_32_32(
+    dim3 grid, hipStream_t stream, const int8_t *at, const int8_t *bt, int *c, int M, int N, int K,
+    int ldat, int ldbt, int ldc) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
   // The aligned variant when at, bt and c are 16-byte aligned and M, N, K, ldat, ldbt and ldc are
@@ -7472,22 +7949,23 @@ hipError_t launch_dot_trans_both_i8_i32_32_32_32(dim3 grid, hipStream_t stream, 
                        tilec::rt::aligned_to_16(c) && M % 16 == 0 && N % 16 == 0 && K % 16 == 0 &&
                        ldat % 16 == 0 && ldbt % 16 == 0 && ldc % 16 == 0;
   if (aligned) {
-    hipLaunchKernelGGL(dot_trans_both_i8_i32_32_32_32::aligned::dot_trans_both, grid,
-                       dim3(dot_trans_both_i8_i32_32_32_32::NUM_THREADS), 0, stream, at, bt, c, M,
-                       N, K, ldat, ldbt, ldc);
+    hipLaunchKernelGGL(dot_trans_both_ieee_i8_i32_32_32_32::aligned::dot_trans_both, grid,
+                       dim3(dot_trans_both_ieee_i8_i32_32_32_32::NUM_THREADS), 0, stream, at, bt, c,
+                       M, N, K, ldat, ldbt, ldc);
   } else {
-    hipLaunchKernelGGL(dot_trans_both_i8_i32_32_32_32::dot_trans_both, grid,
-                       dim3(dot_trans_both_i8_i32_32_32_32::NUM_THREADS), 0, stream, at, bt, c, M,
-                       N, K, ldat, ldbt, ldc);
+    hipLaunchKernelGGL(dot_trans_both_ieee_i8_i32_32_32_32::dot_trans_both, grid,
+                       dim3(dot_trans_both_ieee_i8_i32_32_32_32::NUM_THREADS), 0, stream, at, bt, c,
+                       M, N, K, ldat, ldbt, ldc);
   }
   return hipGetLastError();
 }
 
 /// The same with the grid from the kernel's annotation.
-hipError_t launch_dot_trans_both_i8_i32_32_32_32(hipStream_t stream, const int8_t *at,
-                                                 const int8_t *bt, int *c, int M, int N, int K,
-                                                 int ldat, int ldbt, int ldc) {
+hipError_t launch_dot_trans_both_ieee_i8_i32_32_32_32(
+    hipStream_t stream, const int8_t *at, const int8_t *bt, int *c, int M, int N, int K, int ldat,
+    int ldbt, int ldc) {
   const dim3 grid(
-      tilec::rt::cdiv(M, dot_trans_both_i8_i32_32_32_32::BM) * tilec::rt::cdiv(N, dot_trans_both_i8_i32_32_32_32::BN));
-  return launch_dot_trans_both_i8_i32_32_32_32(grid, stream, at, bt, c, M, N, K, ldat, ldbt, ldc);
+      tilec::rt::cdiv(M, dot_trans_both_ieee_i8_i32_32_32_32::BM) * tilec::rt::cdiv(N, dot_trans_both_ieee_i8_i32_32_32_32::BN));
+  return launch_dot_trans_both_ieee_i8_i32_32_32_32(
+      grid, stream, at, bt, c, M, N, K, ldat, ldbt, ldc);
 }

@@ -239,17 +239,18 @@ LayoutRef Assigner::dotLayout(const Dot *d) {
 /// both M and N are at least 32, else 16x16x16) compute fp16 x fp16 and bf16 x bf16 dots with an
 /// fp32 result, and int8 x int8 -> int32 (`m16n8k32`, MFMA's i8 forms) where K is a multiple of 32
 /// and the staged rows of B and a transposed A (N and M bytes) hold two 16-byte chunks; on CUDA
-/// also fp32 dots with tl::tf32 (`m16n8k8`). The accumulators of one family are laid out alike.
-/// Warps per tile as Triton's (warpsPerTileV2), with a unit of 16 x 16 per warp for mma.sync (one
-/// ldmatrix_x4 feeds two n8 blocks) and N x N for MFMA: double the warps along M while M has more
-/// units per warp than N has, else along N. Null (the portable path) where no instruction applies
-/// or the tile has fewer units than the kernel has warps.
+/// also fp32 dots with tl::tf32 or tl::tf32x3 (`m16n8k8`, three products for tf32x3). The
+/// accumulators of one family are laid out alike. Warps per tile as Triton's (warpsPerTileV2), with
+/// a unit of 16 x 16 per warp for mma.sync (one ldmatrix_x4 feeds two n8 blocks) and N x N for
+/// MFMA: double the warps along M while M has more units per warp than N has, else along N. Null
+/// (the portable path) where no instruction applies or the tile has fewer units than the kernel has
+/// warps.
 LayoutRef Assigner::mmaLayout(const Dot *d) {
   const ScalarType in = d->a->type.elem;
   const int64_t m = d->type.shape[0], n = d->type.shape[1], kDim = d->a->type.shape[1];
   const bool halves =
       (in == ScalarType::F16 || in == ScalarType::BF16) && d->type.elem == ScalarType::F32;
-  const bool tf32 = in == ScalarType::F32 && d->precision == DotPrecision::Tf32 &&
+  const bool tf32 = in == ScalarType::F32 && d->precision != DotPrecision::Ieee &&
                     d->type.elem == ScalarType::F32;
   const bool int8 = in == ScalarType::I8 && d->type.elem == ScalarType::I32 && kDim % 32 == 0 &&
                     n >= 32 && m >= 32;

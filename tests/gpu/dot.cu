@@ -408,20 +408,21 @@ void runTransA(harness::Report &rep, Case c) {
   report(rep, "dot transA", d, out, ref, f64, 1e-5, ok);
 }
 
-// C = (A^T)^T x (B^T)^T from A^T (K rows of M) and B^T (N rows of K): fp32 under tf32
-// (dot_trans_both<float, float, 32, 32, 16>, tolerances as runF32's tf32) and int8 into int32
-// (dot_trans_both<int8_t, int32_t, 32, 32, 32>, exact).
-template <class T, class Acc, int BK, class Launch>
+// C = (A^T)^T x (B^T)^T from A^T (K rows of M) and B^T (N rows of K): fp32 under tf32 and tf32x3
+// (dot_trans_both<P, float, float, 32, 32, 16>, tolerances as runF32's) and int8 into int32
+// (dot_trans_both<tl::ieee, int8_t, int32_t, 32, 32, 32>, exact).
+template <tl::input_precision P, class T, class Acc, int BK, class Launch>
 void runTransBoth(harness::Report &rep, Case c, const char *name, Launch gpuLaunch) {
   constexpr int BM = 32, BN = 32;
   const Dims d(c, kAnyK);
   const int ldat = d.M + (c.aligned ? 16 : 1), ldbt = d.K + (c.aligned ? 16 : 1);
-  const uint64_t seed = seedOf(d, 12 + int(sizeof(T)));
+  const uint64_t seed = seedOf(d, 12 + int(sizeof(T)) + int(P));
   const auto at = operand<T>(size_t(d.K) * size_t(ldat), d.K, d.M, ldat, seed);
   const auto bt = operand<T>(size_t(d.N) * size_t(ldbt), d.N, d.K, ldbt, seed + 1);
   std::vector<Acc> ref(d.nc(), Acc(-1)), out;
-  tl::launch(tl::grid3{tl::cdiv(d.M, BM) * tl::cdiv(d.N, BN)}, dot_trans_both<T, Acc, BM, BN, BK>,
-             at.data(), bt.data(), ref.data(), d.M, d.N, d.K, ldat, ldbt, d.ldc);
+  tl::launch(tl::grid3{tl::cdiv(d.M, BM) * tl::cdiv(d.N, BN)},
+             dot_trans_both<P, T, Acc, BM, BN, BK>, at.data(), bt.data(), ref.data(), d.M, d.N, d.K,
+             ldat, ldbt, d.ldc);
   harness::DeviceBuffer<T> dat(at.size()), dbt(bt.size());
   dat.upload(at.data()), dbt.upload(bt.data());
   const bool ok = runGpu<Acc>(d, out, [&](Acc *dc) {
@@ -434,8 +435,10 @@ void runTransBoth(harness::Report &rep, Case c, const char *name, Launch gpuLaun
            double(bt[size_t(n) * size_t(ldbt) + size_t(k)]);
     return s;
   };
-  if constexpr (std::is_same_v<Acc, float>) {
+  if constexpr (P == tl::tf32) {
     report(rep, name, d, out, ref, f64, 1e-3, ok, 1e-5);
+  } else if constexpr (P == tl::tf32x3) {
+    report(rep, name, d, out, ref, f64, 2e-6, ok);
   } else {
     size_t gpuVsRef = 0, gpuVsExact = 0, refVsExact = 0;
     for (int m = 0; m < d.M; ++m)
@@ -475,11 +478,14 @@ int main(int argc, char **argv) {
     runExpr(report, c);
     runTrans(report, c);
     runTransA(report, c);
-    runTransBoth<float, float, 16>(report, c, "dot tf32 T", [](auto... x) {
-      return launch_dot_trans_both_f32_f32_32_32_16(x...);
+    runTransBoth<tl::tf32, float, float, 16>(report, c, "dot tf32 T", [](auto... x) {
+      return launch_dot_trans_both_tf32_f32_f32_32_32_16(x...);
     });
-    runTransBoth<int8_t, int32_t, 32>(report, c, "dot i8 T", [](auto... x) {
-      return launch_dot_trans_both_i8_i32_32_32_32(x...);
+    runTransBoth<tl::tf32x3, float, float, 16>(report, c, "dot tf32x3 T", [](auto... x) {
+      return launch_dot_trans_both_tf32x3_f32_f32_32_32_16(x...);
+    });
+    runTransBoth<tl::ieee, int8_t, int32_t, 32>(report, c, "dot i8 T", [](auto... x) {
+      return launch_dot_trans_both_ieee_i8_i32_32_32_32(x...);
     });
   }
   return report.exitCode();

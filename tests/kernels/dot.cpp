@@ -244,9 +244,9 @@ template void dot_trans_a<64, 32, 32>(const tl::bfloat16 *, const tl::bfloat16 *
                                       int, int, int, int);
 
 // C = (A^T)^T x (B^T)^T with both operands given transposed (A^T as K rows of M, B^T as N rows of
-// K): fp32 under tf32, and int8 into int32. On tensor cores A's fragments are gathered down the
-// columns of A^T and B's read with ldmatrix from B^T's k-contiguous rows.
-template <class T, class Acc, int BM, int BN, int BK>
+// K): fp32 under tf32 and tf32x3 (P), and int8 into int32. On tensor cores A's fragments are
+// gathered down the columns of A^T and B's read with ldmatrix from B^T's k-contiguous rows.
+template <tl::input_precision P, class T, class Acc, int BM, int BN, int BK>
 TILEC_KERNEL(num_warps = 4, grid = (cdiv(M, BM) * cdiv(N, BN)))
 void dot_trans_both(const T *at, const T *bt, Acc *c, int M, int N, int K, int ldat, int ldbt,
                     int ldc) {
@@ -264,12 +264,17 @@ void dot_trans_both(const T *at, const T *bt, Acc *c, int M, int N, int K, int l
                         (kr < K) & (tl::expand_dims<0>(m) < M), T(0));
     auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
                         (tl::expand_dims<1>(n) < N) & (kc < K), T(0));
-    acc = tl::dot<tl::tf32>(tl::trans(atv), tl::trans(btv), acc);
+    acc = tl::dot<P>(tl::trans(atv), tl::trans(btv), acc);
   }
   tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
 }
 
-template void dot_trans_both<float, float, 32, 32, 16>(const float *, const float *, float *, int,
-                                                       int, int, int, int, int);
-template void dot_trans_both<int8_t, int32_t, 32, 32, 32>(const int8_t *, const int8_t *, int32_t *,
-                                                          int, int, int, int, int, int);
+template void dot_trans_both<tl::tf32, float, float, 32, 32, 16>(const float *, const float *,
+                                                                 float *, int, int, int, int, int,
+                                                                 int);
+template void dot_trans_both<tl::tf32x3, float, float, 32, 32, 16>(const float *, const float *,
+                                                                   float *, int, int, int, int, int,
+                                                                   int);
+template void dot_trans_both<tl::ieee, int8_t, int32_t, 32, 32, 32>(const int8_t *, const int8_t *,
+                                                                    int32_t *, int, int, int, int,
+                                                                    int, int);

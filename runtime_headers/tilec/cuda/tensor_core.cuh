@@ -335,30 +335,44 @@ template <int N> __device__ __forceinline__ void round_to_tf32(uint32_t (&r)[N])
     memcpy(&r[i], &x, sizeof x);
   }
 }
-/// A's m16 x k8 tf32 fragment (Mma1688Tf32) from a buffer holding A transposed ([K, M] rows,
-/// `tl::trans`), rows addressed through SWIZZLE (tilec::rt::XorSwizzle): the four elements of
-/// this lane at rows k0 + ..., columns m0 + ..., rounded to tf32. ldmatrix cannot transpose
-/// 32-bit elements.
-template <class SWIZZLE>
-__device__ __forceinline__ void gather_tf32_a(uint32_t (&r)[4], const float *buf, int m0, int k0) {
-  const int lane = lane_id();
+/// tf32x3 (tl::dot<tl::tf32x3>): each fp32 register x of a fragment split into its tf32 value
+/// (left in `hi`) and the tf32 of the rest, x - hi (in `lo`): hi lo' + lo hi' + hi hi' is within
+/// about 2^-22 of the fp32 product, the CPU reference's terms (tilec::rt::dot_term_tf32x3).
+template <int N> __device__ __forceinline__ void split_tf32(uint32_t (&hi)[N], uint32_t (&lo)[N]) {
   TILEC_UNROLL
-  for (int i = 0; i < 4; ++i) {
-    const float x = round_tf32(
-        buf[SWIZZLE::offset(k0 + Mma1688Tf32::a_col(lane, i), m0 + Mma1688Tf32::a_row(lane, i))]);
-    memcpy(&r[i], &x, sizeof x);
+  for (int i = 0; i < N; ++i) {
+    float x, h, l;
+    memcpy(&x, &hi[i], sizeof x);
+    h = round_tf32(x);
+    l = round_tf32(x - h);
+    memcpy(&hi[i], &h, sizeof h);
+    memcpy(&lo[i], &l, sizeof l);
   }
 }
-/// B's k8 x n8 tf32 fragment from a buffer of [K, N] rows: two elements down column n0 + g.
+/// A's m16 x k8 fp32 fragment (Mma1688Tf32's elements, as fp32 bits: round_to_tf32 or split_tf32
+/// next) from a buffer holding A transposed ([K, M] rows, `tl::trans`), rows addressed through
+/// SWIZZLE (tilec::rt::XorSwizzle): the four elements of this lane at rows k0 + ..., columns m0 +
+/// .... ldmatrix cannot transpose 32-bit elements.
 template <class SWIZZLE>
-__device__ __forceinline__ void gather_tf32_b(uint32_t (&r)[2], const float *buf, int k0, int n0) {
+__device__ __forceinline__ void gather_f32_a(uint32_t (&r)[4], const float *buf, int m0, int k0) {
   const int lane = lane_id();
   TILEC_UNROLL
-  for (int i = 0; i < 2; ++i) {
-    const float x = round_tf32(
-        buf[SWIZZLE::offset(k0 + Mma1688Tf32::b_row(lane, i), n0 + Mma1688Tf32::b_col(lane, i))]);
-    memcpy(&r[i], &x, sizeof x);
-  }
+  for (int i = 0; i < 4; ++i)
+    memcpy(
+        &r[i],
+        &buf[SWIZZLE::offset(k0 + Mma1688Tf32::a_col(lane, i), m0 + Mma1688Tf32::a_row(lane, i))],
+        sizeof(float));
+}
+/// B's k8 x n8 fp32 fragment from a buffer of [K, N] rows: two elements down column n0 + g.
+template <class SWIZZLE>
+__device__ __forceinline__ void gather_f32_b(uint32_t (&r)[2], const float *buf, int k0, int n0) {
+  const int lane = lane_id();
+  TILEC_UNROLL
+  for (int i = 0; i < 2; ++i)
+    memcpy(
+        &r[i],
+        &buf[SWIZZLE::offset(k0 + Mma1688Tf32::b_row(lane, i), n0 + Mma1688Tf32::b_col(lane, i))],
+        sizeof(float));
 }
 /// A's m16 x k32 int8 fragment (Mma16832S8) from a buffer of [K, M] rows (`tl::trans`): each
 /// register's four bytes down a column.

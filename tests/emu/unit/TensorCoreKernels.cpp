@@ -146,9 +146,12 @@ __global__ void mma_tf32(FragmentPath path, const float *a, const float *b, cons
     tilec::rt::ldmatrix_x4(af, aRow(as, 8 * 4));
     tilec::rt::round_to_tf32(af);
     for (int nt = 0; nt < 2; ++nt)
-      tilec::rt::gather_tf32_b<Rows<16>>(bf[nt], bs, 0, 8 * nt);
+      tilec::rt::gather_f32_b<Rows<16>>(bf[nt], bs, 0, 8 * nt);
+    for (int nt = 0; nt < 2; ++nt)
+      tilec::rt::round_to_tf32(bf[nt]);
   } else {
-    tilec::rt::gather_tf32_a<Rows<16>>(af, as, 0, 0);
+    tilec::rt::gather_f32_a<Rows<16>>(af, as, 0, 0);
+    tilec::rt::round_to_tf32(af);
     uint32_t bq[4];
     tilec::rt::ldmatrix_x4(bq, btRow(bs, 8 * 4));
     tilec::rt::round_to_tf32(bq);
