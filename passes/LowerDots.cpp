@@ -38,11 +38,14 @@
 // row r at chunk c ^ (r / perPhase % maxPhase), so the eight rows read at one column land in the
 // eight groups of four banks. A row of 16 or more 16-bit elements has at least two chunks. The
 // same chunks are what cp.async writes (pipeline-dots) and what wgmma's swizzled descriptors read
-// (issue 13).
-// Transposed operands, mma.sync: for `dot(trans(x), b)` or `dot(a, trans(y))` the buffer holds x
-// ([K, M]) or y ([N, K]) as loaded, and the shared_dot is marked transA / transB: the emitter reads
-// A with ldmatrix .trans and B with plain ldmatrix instead (Q K^T in attention loads K's rows). The
-// portable path stages the transposed view itself, element by element.
+// (issue 13). tf32 and int8 fragments that ldmatrix cannot transpose are gathered element by
+// element through the same swizzle; MFMA (HIP) reads four consecutive k of a row (8 or 4 bytes,
+// inside one chunk) or gathers them down a column, from buffers swizzled alike.
+// Transposed operands, tensor cores: for `dot(trans(x), b)` or `dot(a, trans(y))` the buffer holds
+// x ([K, M]) or y ([N, K]) as loaded, and the shared_dot is marked transA / transB: the emitter
+// reads each operand the other way (mma.sync: ldmatrix .trans for A and plain ldmatrix for B, or
+// gathers; MFMA: gathers for A, row reads for B; Q K^T in attention loads K's rows). The portable
+// path stages the transposed view itself, element by element.
 #include "passes/LoweringUtil.h"
 #include "passes/Passes.h"
 
