@@ -36,6 +36,17 @@ struct AsyncCopy {
   const void *pc = nullptr;
 };
 
+/// A wgmma the thread issued (tilec/cuda/wgmma.cuh): its accumulator registers, the result that
+/// lands in them when a wgmma_wait retires its group, and its share of the operands as it read
+/// them.
+struct WgmmaOp {
+  float *acc = nullptr;
+  unsigned count = 0;
+  std::vector<float> result;
+  std::vector<WgmmaRead> reads;
+  const void *pc = nullptr;
+};
+
 /// One GPU thread of the running block.
 struct Thread {
   boost::context::fiber fiber; ///< the thread, while suspended
@@ -48,6 +59,9 @@ struct Thread {
   uintptr_t stackLo = 0, stackHi = 0;
   std::vector<AsyncCopy> asyncOpen;                ///< cp.async copies not yet committed
   std::vector<std::vector<AsyncCopy>> asyncGroups; ///< committed groups, oldest first
+  std::vector<WgmmaOp> wgmmaOpen;                  ///< wgmmas not yet committed
+  std::vector<std::vector<WgmmaOp>> wgmmaGroups;   ///< committed wgmma groups, oldest first
+  bool wgmmaFenced = false; ///< a wgmma_fence since the last wgmma_wait (or the start)
 };
 
 /// A code location: the return address of a call in the kernel (an instrumented access or a
@@ -108,6 +122,11 @@ void prepare_launch();
 void begin_block();
 /// Reports the cp.async copies a thread that returned never waited for (their bytes never land).
 void check_async_at_exit(const Thread &t);
+
+// ---- wgmma (Scheduler.cpp)
+// -----------------------------------------------------------------------
+/// Reports the wgmmas a thread that returned never waited for (their results never land).
+void check_wgmma_at_exit(const Thread &t);
 
 // ---- reports (Report.cpp)
 // ------------------------------------------------------------------------

@@ -317,6 +317,12 @@ const char *finding_kind_name(FindingKind k) {
     return "async-copy-in-flight";
   case FindingKind::HostApi:
     return "host-api";
+  case FindingKind::WgmmaInFlight:
+    return "wgmma-in-flight";
+  case FindingKind::WgmmaNoFence:
+    return "wgmma-no-fence";
+  case FindingKind::WgmmaDescriptor:
+    return "wgmma-descriptor";
   }
   return "?";
 }

@@ -213,8 +213,8 @@ bool resolveWarpOps(bool strict) {
     const unsigned lanes = std::min(W, n - base);
     for (unsigned l = 0; l < lanes; ++l) {
       Thread &first = g_threads[base + l];
-      if (first.state != ThreadState::AtWarpOp)
-        continue;
+      if (first.state != ThreadState::AtWarpOp || first.req.op == WarpOp::WarpgroupAllGather)
+        continue; // a warpgroup operation: resolveWarpgroupOps
       const uint64_t mask = first.req.mask;
       bool complete = true;
       // Lanes that have returned do not take part (CUDA: "non-exited threads named in mask").
@@ -224,8 +224,10 @@ bool resolveWarpOps(bool strict) {
           continue;
         const Thread &o = g_threads[base + m];
         ThreadState s = o.state;
-        if (s == ThreadState::AtWarpOp && strict &&
-            (o.req.mask != mask || o.req.op != first.req.op || o.waitPc != first.waitPc))
+        if (s == ThreadState::AtWarpOp && o.req.op == WarpOp::WarpgroupAllGather)
+          complete = false; // it waits for its warpgroup, not in this warp operation
+        else if (s == ThreadState::AtWarpOp && strict &&
+                 (o.req.mask != mask || o.req.op != first.req.op || o.waitPc != first.waitPc))
           complete = false; // it waits in another warp operation, which may complete first
         else if (s == ThreadState::AtWarpOp)
           in |= laneBit(m);
@@ -322,9 +324,127 @@ bool resolveWarpOps(bool strict) {
   return progress;
 }
 
+// ---- warpgroup operations -----------------------------------------------------------------------
+/// A warpgroup: 4 consecutive warps of 32 lanes, the unit of wgmma (tilec/cuda/wgmma.cuh).
+constexpr unsigned kWarpgroupThreads = 128;
+
+bool inWarpgroupOp(const Thread &t) {
+  return t.state == ThreadState::AtWarpOp && t.req.op == WarpOp::WarpgroupAllGather;
+}
+bool hasExited(const Thread &t) {
+  return t.state == ThreadState::Done || t.state == ThreadState::Stopped;
+}
+
+/// Completes the warpgroup exchanges (warpgroup_all_gather) whose every thread waits in them: at
+/// the same call, or (`strict` false, when nothing else can go on) at any, which is reported.
+/// Threads that have returned, or that the block does not have, do not take part: reported, since a
+/// wgmma needs the whole warpgroup. Returns true if any completed.
+bool resolveWarpgroupOps(bool strict) {
+  const unsigned n = g_launch->threadsPerBlock;
+  bool progress = false;
+  for (unsigned base = 0; base < n; base += kWarpgroupThreads) {
+    const unsigned end = std::min(base + kWarpgroupThreads, n);
+    unsigned firstId = end;
+    for (unsigned i = base; i < end && firstId == end; ++i)
+      if (inWarpgroupOp(g_threads[i]))
+        firstId = i;
+    if (firstId == end)
+      continue;
+    const Thread &first = g_threads[firstId];
+    std::vector<unsigned> in, absent, odd;
+    bool complete = true;
+    for (unsigned i = base; i < end && complete; ++i) {
+      const Thread &t = g_threads[i];
+      if (inWarpgroupOp(t) && t.waitPc != first.waitPc && strict)
+        complete = false; // at another call, which may complete first
+      else if (inWarpgroupOp(t)) {
+        in.push_back(i);
+        if (t.waitPc != first.waitPc)
+          odd.push_back(i);
+      } else if (hasExited(t))
+        absent.push_back(i);
+      else
+        complete = false; // still running, or waiting at something else
+    }
+    if (!complete)
+      continue;
+    const std::string group = "warpgroup " + std::to_string(base / kWarpgroupThreads) + " of " +
+                              blockName() + " (threads " + std::to_string(base) + "-" +
+                              std::to_string(base + kWarpgroupThreads - 1) + ")";
+    if (!odd.empty()) {
+      std::vector<Pc> pcs{first.waitPc};
+      std::string text = std::string(first.req.name) + " at {pc:0}: the threads of " + group +
+                         " do not all wait in the same call\n";
+      for (unsigned id : odd) {
+        pcs.push_back(g_threads[id].waitPc);
+        text += "  thread " + std::to_string(id) + " waits in " + g_threads[id].req.name +
+                " at {pc:" + std::to_string(pcs.size() - 1) + "}\n";
+      }
+      report(FindingKind::WarpOpDivergence, pcs, text);
+    }
+    if (!absent.empty() || end - base < kWarpgroupThreads) {
+      std::vector<Pc> pcs{first.waitPc};
+      std::string text = std::string(first.req.name) +
+                         " at {pc:0} not reached by every thread of " + group + "\n  threads " +
+                         ranges(in) + " wait there\n";
+      if (!absent.empty())
+        text += describeOthers(absent, pcs, "threads");
+      if (end - base < kWarpgroupThreads)
+        text += "  the block has no threads " + std::to_string(end) + "-" +
+                std::to_string(base + kWarpgroupThreads - 1) + " (a warpgroup is 4 full warps)\n";
+      report(FindingKind::WarpOpNotReached, pcs, text);
+    }
+    for (unsigned id : in) {
+      const WarpRequest &r = g_threads[id].req;
+      for (unsigned src : in) {
+        const WarpRequest &from = g_threads[src].req;
+        if (from.bytes != r.bytes) {
+          report(FindingKind::WarpOpDivergence, {g_threads[id].waitPc, g_threads[src].waitPc},
+                 std::string(r.name) + " at {pc:0}: threads " + std::to_string(id) + " and " +
+                     std::to_string(src) + " of " + group + " exchange different sizes\n");
+          continue;
+        }
+        std::memcpy(static_cast<unsigned char *>(r.out) + size_t(src - base) * r.bytes, from.in,
+                    r.bytes);
+      }
+    }
+    for (unsigned id : in)
+      g_threads[id].state = ThreadState::Runnable;
+    progress = true;
+  }
+  return progress;
+}
+
 /// No thread can go on: reports what each waits for, then the launch fails.
 void reportDeadlock() {
   const unsigned W = warpSize(), n = g_launch->threadsPerBlock;
+  // A warpgroup operation that some of its threads never reach.
+  for (unsigned base = 0; base < n; base += kWarpgroupThreads) {
+    const unsigned end = std::min(base + kWarpgroupThreads, n);
+    for (unsigned i = base; i < end; ++i) {
+      const Thread &t = g_threads[i];
+      if (!inWarpgroupOp(t))
+        continue;
+      std::vector<unsigned> waiting, missing;
+      for (unsigned m = base; m < end; ++m) {
+        const Thread &o = g_threads[m];
+        if (inWarpgroupOp(o) && o.waitPc == t.waitPc)
+          waiting.push_back(m);
+        else if (!hasExited(o))
+          missing.push_back(m);
+      }
+      std::vector<Pc> pcs{t.waitPc};
+      std::string text = std::string(t.req.name) +
+                         " at {pc:0} not reached by every thread of its warpgroup (warpgroup " +
+                         std::to_string(base / kWarpgroupThreads) + " of " + blockName() +
+                         ")\n  threads " + ranges(waiting) + " wait there\n" +
+                         describeOthers(missing, pcs, "threads");
+      report(FindingKind::WarpOpNotReached, pcs, text);
+      g_launch->aborted = true;
+      g_launch->abortError = ErrorLaunchFailure;
+      return;
+    }
+  }
   // A warp operation missing lanes is the usual cause: name it first.
   for (unsigned base = 0; base < n; base += W) {
     const unsigned lanes = std::min(W, n - base);
@@ -376,6 +496,12 @@ void runBlock() {
     t.idx = {i % bd.x, i / bd.x % bd.y, i / (bd.x * bd.y)};
     t.state = ThreadState::Runnable;
     t.waitPc = nullptr;
+    // Copies and products left in flight by the thread of an earlier block never land.
+    t.asyncOpen.clear();
+    t.asyncGroups.clear();
+    t.wgmmaOpen.clear();
+    t.wgmmaGroups.clear();
+    t.wgmmaFenced = false;
     char *lo = g_stacks.get(i);
     t.stackLo = reinterpret_cast<uintptr_t>(lo);
     t.stackHi = t.stackLo + g_stacks.size();
@@ -383,6 +509,7 @@ void runBlock() {
       t.sched = std::move(s);
       g_body(g_ctx);
       check_async_at_exit(t);
+      check_wgmma_at_exit(t);
       t.state = ThreadState::Done;
       return std::move(t.sched);
     });
@@ -405,10 +532,11 @@ void runBlock() {
       if (!live)
         return;
       bool progress = resolveWarpOps(true);
+      progress = resolveWarpgroupOps(true) || progress;
       if (!progress)
         progress = resolveBarrier();
-      if (!ran && !progress)
-        progress = resolveWarpOps(false); // lanes in different warp operations: reported
+      if (!ran && !progress) // lanes in different warp operations: reported
+        progress = resolveWarpOps(false) || resolveWarpgroupOps(false);
       if (!ran && !progress)
         reportDeadlock();
     }
@@ -462,6 +590,13 @@ namespace tilec::emu {
 using namespace internal;
 
 namespace {
+/// The host addresses of the descriptor windows given out in this launch (descriptor_window),
+/// 1024-byte aligned; window 0 is none.
+std::vector<uintptr_t> g_descriptorWindows(1, 0);
+constexpr uintptr_t kDescriptorWindowAlign = 1024;
+constexpr size_t kMaxDescriptorWindows = 1023; ///< the 10 reserved bits 52-61 of a descriptor
+void reset_descriptor_windows() { g_descriptorWindows.assign(1, 0); }
+
 /// The dynamic shared memory each kernel's attribute allows (set_max_dynamic_shared).
 std::map<const void *, size_t> g_maxDynamicShared;
 
@@ -513,6 +648,7 @@ Error launch(const LaunchConfig &config, void (*body)(void *), void *ctxArg, con
   l.threads = &g_threads;
   l.epoch = epoch;
   g_threads.resize(threads);
+  reset_descriptor_windows();
   g_inEmulator = false;
   g_body = body;
   g_ctx = ctxArg;
@@ -619,5 +755,206 @@ void warp_all_gather(uint64_t mask, const void *in, void *out, unsigned bytes, c
   req.bytes = bytes;
   waitInWarpOp(t, req, pc);
 }
+
+// ---- warpgroups and wgmma -----------------------------------------------------------------------
+const void *call_site() { return __builtin_return_address(0); }
+
+void warpgroup_all_gather(const void *in, void *out, unsigned bytes, const char *name,
+                          const void *pc) {
+  Thread *t = g_current;
+  if (!t)
+    outsideKernel(name);
+  InEmulator inside; // until the yield below
+  // The mask is not used: the threads taking part are the warpgroup's (resolveWarpgroupOps).
+  WarpRequest req{WarpOp::WarpgroupAllGather, 0, 0, 0, 0, g_launch->config.warpSize, name};
+  req.in = in;
+  req.out = out;
+  req.bytes = bytes;
+  waitInWarpOp(t, req, pc);
+}
+
+unsigned descriptor_window(const void *p, uint32_t *address) {
+  InEmulator inside;
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p), base = a & ~(kDescriptorWindowAlign - 1);
+  *address = static_cast<uint32_t>(a - base);
+  for (size_t w = 1; w < g_descriptorWindows.size(); ++w)
+    if (g_descriptorWindows[w] == base)
+      return unsigned(w);
+  if (g_descriptorWindows.size() > kMaxDescriptorWindows) {
+    std::fprintf(stderr,
+                 "tilec-emu: more than %zu shared-memory descriptor windows (1 KB each) in "
+                 "one launch; not supported\n",
+                 kMaxDescriptorWindows);
+    std::abort();
+  }
+  g_descriptorWindows.push_back(base);
+  return unsigned(g_descriptorWindows.size() - 1);
+}
+
+const void *descriptor_window_base(unsigned window) {
+  InEmulator inside;
+  return window > 0 && window < g_descriptorWindows.size()
+             ? reinterpret_cast<const void *>(g_descriptorWindows[window])
+             : nullptr;
+}
+
+namespace {
+/// What the accumulator registers of a wgmma in flight hold: a quiet NaN whose bits say so.
+constexpr uint32_t kWgmmaInFlightBits = 0x7FC0FFEE;
+
+bool overlaps(const WgmmaOp &op, const float *acc, unsigned count) {
+  return op.acc < acc + count && acc < op.acc + op.count;
+}
+/// Calls f(op) for the thread's wgmmas in flight, oldest first.
+template <class F> void forEachInFlight(const Thread &t, F f) {
+  for (const std::vector<WgmmaOp> &g : t.wgmmaGroups)
+    for (const WgmmaOp &op : g)
+      f(op);
+  for (const WgmmaOp &op : t.wgmmaOpen)
+    f(op);
+}
+/// The thread's last wgmma in flight on exactly these registers, or null.
+const WgmmaOp *lastInFlight(const Thread &t, const float *acc, unsigned count) {
+  const WgmmaOp *last = nullptr;
+  forEachInFlight(t, [&](const WgmmaOp &op) {
+    if (op.acc == acc && op.count == count)
+      last = &op;
+  });
+  return last;
+}
+} // namespace
+
+void wgmma_fence() {
+  if (Thread *t = g_current)
+    t->wgmmaFenced = true;
+}
+
+bool wgmma_in_flight(const float *acc, unsigned count, float *value) {
+  Thread *t = g_current;
+  if (!t)
+    return false;
+  InEmulator inside;
+  const WgmmaOp *last = lastInFlight(*t, acc, count);
+  if (last)
+    std::memcpy(value, last->result.data(), count * sizeof(float));
+  return last != nullptr;
+}
+
+void wgmma_issue(float *acc, const float *result, unsigned count, const WgmmaRead *reads,
+                 unsigned nReads, const char *name) {
+  Pc pc = __builtin_return_address(0);
+  Thread *t = g_current;
+  if (!t)
+    outsideKernel(name);
+  InEmulator inside;
+  const bool continues = lastInFlight(*t, acc, count) != nullptr;
+  const WgmmaOp *other = nullptr; // in flight on some of these registers, with other ones
+  forEachInFlight(*t, [&](const WgmmaOp &op) {
+    if (overlaps(op, acc, count) && (op.acc != acc || op.count != count))
+      other = &op;
+  });
+  if (other)
+    report(FindingKind::WgmmaInFlight, {pc, other->pc},
+           std::string(name) + " on accumulator registers that a wgmma of another shape (or on " +
+               "other registers) has in flight\n  by " + describe_thread(*t) +
+               " at {pc:0}\n  the other wgmma was issued at {pc:1}: only wgmmas of one shape on " +
+               "the same registers follow each other without a wgmma_wait\n");
+  if (!t->wgmmaFenced && !continues)
+    report(FindingKind::WgmmaNoFence, {pc},
+           std::string(name) + " with no wgmma_fence before it\n  by " + describe_thread(*t) +
+               " at {pc:0}\n  a wgmma that starts a product (no wgmma on its registers in " +
+               "flight) needs a wgmma_fence since the thread's last wgmma_wait\n");
+  WgmmaOp op;
+  op.acc = acc;
+  op.count = count;
+  op.result.assign(result, result + count);
+  op.reads.assign(reads, reads + nReads);
+  op.pc = pc;
+  t->wgmmaOpen.push_back(std::move(op));
+  for (unsigned i = 0; i < count; ++i)
+    std::memcpy(&acc[i], &kWgmmaInFlightBits, sizeof(float));
+}
+
+void wgmma_commit() {
+  Thread *t = g_current;
+  if (!t)
+    return;
+  InEmulator inside;
+  t->wgmmaGroups.push_back(std::move(t->wgmmaOpen));
+  t->wgmmaOpen.clear();
+}
+
+void wgmma_wait(int pending) {
+  Pc pc = __builtin_return_address(0);
+  Thread *t = g_current;
+  if (!t)
+    return;
+  InEmulator inside;
+  t->wgmmaFenced = false;
+  while (t->wgmmaGroups.size() > size_t(std::max(pending, 0))) {
+    std::vector<WgmmaOp> group = std::move(t->wgmmaGroups.front());
+    t->wgmmaGroups.erase(t->wgmmaGroups.begin());
+    for (size_t i = 0; i < group.size(); ++i) {
+      const WgmmaOp &op = group[i];
+      for (const WgmmaRead &r : op.reads)
+        if (std::memcmp(r.addr, r.bytes, sizeof r.bytes) != 0)
+          report(FindingKind::WgmmaInFlight, {op.pc, pc},
+                 "shared memory that a wgmma in flight reads changed before the wgmma_wait that " +
+                     std::string("retires it: 16 bytes at shared ") +
+                     hex(reinterpret_cast<uintptr_t>(r.addr)) + "\n  read by " +
+                     describe_thread(*t) + " for the wgmma at {pc:0}\n  retired at {pc:1}\n");
+      // A later wgmma on these registers (retired now or still in flight) delivers instead.
+      bool superseded = false;
+      for (size_t j = i + 1; j < group.size(); ++j)
+        superseded = superseded || overlaps(group[j], op.acc, op.count);
+      forEachInFlight(*t, [&](const WgmmaOp &later) {
+        superseded = superseded || overlaps(later, op.acc, op.count);
+      });
+      if (superseded)
+        continue;
+      for (unsigned k = 0; k < op.count; ++k) {
+        uint32_t bits;
+        std::memcpy(&bits, &op.acc[k], sizeof bits);
+        if (bits != kWgmmaInFlightBits) {
+          report(FindingKind::WgmmaInFlight, {op.pc, pc},
+                 "accumulator registers of a wgmma in flight were written before the " +
+                     std::string("wgmma_wait that retires it\n  by ") + describe_thread(*t) +
+                     ": the wgmma at {pc:0}, retired at {pc:1}\n");
+          break;
+        }
+      }
+      std::memcpy(op.acc, op.result.data(), op.count * sizeof(float));
+    }
+  }
+}
+
+void report_finding(FindingKind kind, const char *what) {
+  Pc pc = __builtin_return_address(0);
+  Thread *t = g_current;
+  if (!t)
+    outsideKernel(what);
+  InEmulator inside;
+  report(kind, {pc}, std::string(what) + "\n  by " + describe_thread(*t) + " at {pc:0}\n");
+}
+
+namespace internal {
+void check_wgmma_at_exit(const Thread &t) {
+  size_t n = 0;
+  const void *pc = nullptr;
+  forEachInFlight(t, [&](const WgmmaOp &op) {
+    ++n;
+    if (!pc)
+      pc = op.pc;
+  });
+  if (!n)
+    return;
+  InEmulator inside;
+  report(FindingKind::WgmmaInFlight, {pc},
+         describe_thread(t) + " returned with " + std::to_string(n) + " wgmma" +
+             (n == 1 ? "" : "s") +
+             " in flight (the first issued at {pc:0}): no wgmma_wait retired them, so their " +
+             "results never land in its accumulator registers\n");
+}
+} // namespace internal
 
 } // namespace tilec::emu

@@ -67,6 +67,9 @@ enum class FindingKind {
   AsyncCopyInFlight,   ///< shared memory read while a cp.async to it is in flight, or never waited
                        ///< for
   HostApi,             ///< a host runtime call with pointers outside every buffer
+  WgmmaInFlight,       ///< a wgmma never waited for, its accumulators or operands changed in flight
+  WgmmaNoFence,        ///< a wgmma with no wgmma_fence before it
+  WgmmaDescriptor,     ///< a wgmma descriptor the hardware cannot use as it is (swizzle alignment)
 };
 const char *finding_kind_name(FindingKind k);
 
@@ -148,7 +151,17 @@ uint3 block_dim();
 uint3 grid_dim();
 void sync_threads();
 
-enum class WarpOp { ShflXor, Shfl, ShflUp, ShflDown, Ballot, Any, All, AllGather };
+enum class WarpOp {
+  ShflXor,
+  Shfl,
+  ShflUp,
+  ShflDown,
+  Ballot,
+  Any,
+  All,
+  AllGather,
+  WarpgroupAllGather
+};
 /// A warp-synchronous operation of the calling thread: `mask` names the lanes taking part (all
 /// lanes of the warp for HIP), `value` is the lane's value (a predicate for votes), `param` the
 /// lane mask, source lane or delta of a shuffle, `name` the built-in's name for reports. Returns
@@ -159,6 +172,54 @@ uint64_t warp_op(WarpOp op, uint64_t mask, uint64_t value, int param, int width,
 /// out + l * bytes (lanes outside the mask leave theirs untouched). The lanes must agree on
 /// `bytes`.
 void warp_all_gather(uint64_t mask, const void *in, void *out, unsigned bytes, const char *name);
+
+/// The return address of this call: a code location in the caller. A runtime helper that does part
+/// of its work in a function of its own (not inlined into the kernel) takes it where it is inlined
+/// and passes it on to the calls that accept one, so that reports name the kernel's line.
+const void *call_site();
+/// A warpgroup-synchronous exchange (tilec/cuda/wgmma.cuh): the 128 threads of the calling
+/// thread's warpgroup (4 consecutive warps, threads 128 g to 128 g + 127 of the block) each give
+/// `bytes` bytes at `in`; when all have arrived, each finds the bytes of the warpgroup's thread i
+/// at out + i * bytes. Every thread of the warpgroup must take part (a thread that has returned, or
+/// a warpgroup the block does not fill, is reported); `pc` is the operation's line (call_site()).
+void warpgroup_all_gather(const void *in, void *out, unsigned bytes, const char *name,
+                          const void *pc);
+
+// ---- wgmma (tilec/cuda/wgmma.cuh) ---------------------------------------------------------------
+/// A shared-memory descriptor holds a 14-bit address, which cannot name host memory: on the
+/// emulator it counts from a 1024-byte aligned host address, a "window" the emulator numbers (1 to
+/// 1023, per launch). Returns the window of `p` (registering it) and sets `*address` to p's
+/// address in it, p % 1024: the address bits that a swizzle reads are the host's.
+unsigned descriptor_window(const void *p, uint32_t *address);
+/// The host address of window `window`'s address 0; null for a number this launch did not give.
+const void *descriptor_window_base(unsigned window);
+/// 16 shared-memory bytes a wgmma read, and where: they must not change while it is in flight.
+struct WgmmaRead {
+  const void *addr;
+  unsigned char bytes[16];
+};
+/// wgmma.fence: the thread's next wgmma may start a new product on its accumulators.
+void wgmma_fence();
+/// Sets value[0, count) to what the accumulator registers [acc, acc + count) will hold when the
+/// thread's last wgmma in flight on them lands, and returns true; false when none is in flight.
+bool wgmma_in_flight(const float *acc, unsigned count, float *value);
+/// Starts a wgmma of the calling thread, in its open group: `result` (count floats) lands in the
+/// accumulator registers at `acc` at the wgmma_wait that retires the group; until then they hold a
+/// NaN pattern, and they must not be written. `reads` are the thread's share of its operands, which
+/// must not change before then either. A wgmma that does not continue one in flight on the same
+/// registers needs a wgmma_fence since the thread's last wgmma_wait (or its start): reported
+/// otherwise (WgmmaNoFence).
+void wgmma_issue(float *acc, const float *result, unsigned count, const WgmmaRead *reads,
+                 unsigned nReads, const char *name);
+/// wgmma.commit_group: closes the thread's open group (an empty one if it issued nothing).
+void wgmma_commit();
+/// wgmma.wait_group: retires the thread's oldest groups until at most `pending` remain; their
+/// results land (the last one on each accumulator), and their operands are compared with what they
+/// read (WgmmaInFlight when they changed, or when the accumulator registers were written).
+void wgmma_wait(int pending);
+/// A finding of a model in tilec's runtime headers (the checks of a wgmma's descriptors): `what`
+/// says what is wrong, in one line; the report adds the calling thread and its line.
+void report_finding(FindingKind kind, const char *what);
 
 /// cp.async (tilec/cuda/tensor_core.cuh): the calling thread starts a copy of `bytes` bytes (the
 /// source was read at the call: `data`) to shared `dst`. The bytes land only when a wait completes
