@@ -71,3 +71,4 @@ __device__ __forceinline__ int64_t shfl_xor(int64_t v, int m) {
 
 #include "../rt/core.hpp"
 #include "tensor_core.cuh"
+#include "wgmma.cuh"
