@@ -28,6 +28,10 @@ bool inTl(const clang::Decl *d);
 bool isTlRecord(clang::QualType t, llvm::StringRef name);
 /// A shape as diagnostics print it: `[16, 32]`.
 std::string shapeStr(const std::vector<int64_t> &s);
+/// Whether `s` (null: no) assigns to `v` (`=`, a compound assignment, `++`/`--`, a class's
+/// `operator=`) or takes its address, anywhere inside it: nested statements, declarations'
+/// initializers, lambda bodies (LoweringStmt.cpp).
+bool assignsTo(const clang::Stmt *s, const clang::ValueDecl *v);
 
 /// Lowers one kernel instantiation. Reports user errors through `fe` and throws LoweringStopped;
 /// `lower` catches it.

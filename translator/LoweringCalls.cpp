@@ -14,43 +14,12 @@
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <llvm/Support/Path.h>
 
 #include <algorithm>
 #include <set>
 
 namespace tilec::translator {
-
-namespace {
-
-/// Whether the function's body assigns to (or takes the address of) `param`.
-class ParamAssigned : public clang::RecursiveASTVisitor<ParamAssigned> {
-public:
-  explicit ParamAssigned(const clang::ParmVarDecl *p) : p(p) {}
-  bool found = false;
-  bool refersTo(const clang::Expr *e) const {
-    auto *dre = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
-    return dre && dre->getDecl() == p;
-  }
-  bool VisitBinaryOperator(clang::BinaryOperator *b) {
-    found |= b->isAssignmentOp() && refersTo(b->getLHS());
-    return true;
-  }
-  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr *c) {
-    found |= c->isAssignmentOp() && c->getNumArgs() > 0 && refersTo(c->getArg(0));
-    return true;
-  }
-  bool VisitUnaryOperator(clang::UnaryOperator *u) {
-    found |= (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf) && refersTo(u->getSubExpr());
-    return true;
-  }
-
-private:
-  const clang::ParmVarDecl *p;
-};
-
-} // namespace
 
 bool KernelLowering::isUserFunction(const clang::FunctionDecl *fd) {
   return fd && !inTl(fd) && !fd->isInStdNamespace();
@@ -202,9 +171,7 @@ ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call, std::vector<ir:
       ir::Type t = typeOf(pt.getNonReferenceType(), p->getLocation());
       std::string pname = p->getName().empty() ? "arg" + std::to_string(i) : p->getNameAsString();
       ir::Expr value = convertTo(args[i], t, pname, arg);
-      ParamAssigned assigned(p);
-      assigned.TraverseStmt(const_cast<Stmt *>(static_cast<const Stmt *>(body)));
-      if (auto *ref = ir::as<ir::VarRef>(value); ref && !assigned.found) {
+      if (auto *ref = ir::as<ir::VarRef>(value); ref && !assignsTo(body, p)) {
         vars[p] = ref->var; // the caller's variable, read only
         continue;
       }

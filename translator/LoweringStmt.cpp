@@ -9,41 +9,37 @@
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/StmtCXX.h>
 
 namespace tilec::translator {
 
 using ir::ScalarType;
 
-namespace {
-
-/// Finds assignments to one variable (for-loop bodies that change their index are lowered as
-/// while loops).
-class AssignFinder : public clang::RecursiveASTVisitor<AssignFinder> {
-public:
-  explicit AssignFinder(const clang::VarDecl *vd) : vd(vd) {}
-  bool found = false;
-  bool refersTo(const clang::Expr *e) const {
-    auto *dre = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
-    return dre && dre->getDecl() == vd;
-  }
-  bool VisitBinaryOperator(clang::BinaryOperator *b) {
-    if (b->isAssignmentOp() && refersTo(b->getLHS()))
-      found = true;
+/// A walk over the statement's children, which include declarations' initializers and lambda
+/// bodies; clang::RecursiveASTVisitor would also walk types and declarations that cannot assign,
+/// and its instantiation is most of the compile time of a unit that uses it.
+bool assignsTo(const clang::Stmt *s, const clang::ValueDecl *v) {
+  using namespace clang;
+  if (!s)
+    return false;
+  auto refersTo = [v](const Expr *e) {
+    auto *dre = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return dre && dre->getDecl() == v;
+  };
+  if (auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && refersTo(b->getLHS()))
     return true;
-  }
-  bool VisitUnaryOperator(clang::UnaryOperator *u) {
-    if ((u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf) && refersTo(u->getSubExpr()))
-      found = true;
+  if (auto *u = dyn_cast<UnaryOperator>(s);
+      u && (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
+      refersTo(u->getSubExpr()))
     return true;
-  }
-
-private:
-  const clang::VarDecl *vd;
-};
-
-} // namespace
+  if (auto *c = dyn_cast<CXXOperatorCallExpr>(s);
+      c && c->isAssignmentOp() && c->getNumArgs() > 0 && refersTo(c->getArg(0)))
+    return true;
+  for (const Stmt *child : s->children())
+    if (assignsTo(child, v))
+      return true;
+  return false;
+}
 
 ir::Stmt KernelLowering::lowerBlock(const clang::Stmt *s) {
   std::vector<ir::Stmt> out;
@@ -175,9 +171,7 @@ void KernelLowering::lowerClosure(const clang::VarDecl *vd, const clang::DeclStm
       auto it = vars.find(cv);
       if (c.getCaptureKind() != LCK_ByCopy || !fn || !fn->getBody() || it == vars.end())
         continue;
-      AssignFinder assigned(cv);
-      assigned.TraverseStmt(fn->getBody());
-      if (!assigned.found)
+      if (!assignsTo(fn->getBody(), cv))
         continue;
       auto copy = k.newVar(cv->getNameAsString(), it->second->type, ir::VarKind::Local, fe.irLoc(c.getLocation()));
       out.push_back(ir::Decl::make(copy, ir::VarRef::make(it->second), fe.irLoc(ds->getBeginLoc())));
@@ -291,11 +285,7 @@ void KernelLowering::lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &o
   bool counted = step && *step > 0 && iv->getType()->isIntegerType() &&
                  ctx.getTypeSize(iv->getType()) >= 32;
   if (counted) {
-    AssignFinder f(iv);
-    f.TraverseStmt(const_cast<Stmt *>(fs->getBody()));
-    AssignFinder g(iv);
-    g.TraverseStmt(const_cast<Expr *>(end));
-    counted = !f.found && !g.found;
+    counted = !assignsTo(fs->getBody(), iv) && !assignsTo(end, iv);
   }
   if (counted) {
     ir::Type t = typeOf(iv->getType(), iv->getLocation());
@@ -367,10 +357,9 @@ void KernelLowering::lowerRangeFor(const clang::CXXForRangeStmt *rf, std::vector
   const int64_t count = step > 0 ? (end > begin ? (end - begin + step - 1) / step : 0)
                                  : (end < begin ? (begin - end - step - 1) / -step : 0);
   const int64_t after = begin + count * step; // the value the plain loop's increment reaches
-  AssignFinder assigned(lv);
-  assigned.TraverseStmt(const_cast<clang::Stmt *>(rf->getBody()));
+  const bool assigned = assignsTo(rf->getBody(), lv);
   ir::SourceLoc l = fe.irLoc(range->getExprLoc());
-  if (!assigned.found && t.elem == ScalarType::I32 && after >= INT32_MIN && after <= INT32_MAX) {
+  if (!assigned && t.elem == ScalarType::I32 && after >= INT32_MIN && after <= INT32_MAX) {
     auto v = k.newVar(lv->getNameAsString(), t, ir::VarKind::LoopIndex, fe.irLoc(lv->getLocation()));
     vars[lv] = v;
     out.push_back(ir::For::make(v, ir::IntImm::make(t.elem, begin, l), ir::IntImm::make(t.elem, end, l),
@@ -414,9 +403,7 @@ void KernelLowering::lowerStagedRange(const clang::CXXForRangeStmt *rf,
         {"tl::range other than tl::range<S>(end) or tl::range<S>(begin, end[, step]) in the for"});
   const clang::VarDecl *lv = rf->getLoopVariable();
   ir::Type t = typeOf(lv->getType().getNonReferenceType(), lv->getLocation());
-  AssignFinder assigned(lv);
-  assigned.TraverseStmt(const_cast<clang::Stmt *>(rf->getBody()));
-  if (t.isTile() || t.pointer || t.elem != ScalarType::I32 || assigned.found)
+  if (t.isTile() || t.pointer || t.elem != ScalarType::I32 || assignsTo(rf->getBody(), lv))
     fe.fail(DiagId::UnsupportedType, lv->getLocation(),
             {typeName(lv->getType()), "an int loop variable that the body does not assign"});
   auto arg = [&](unsigned i) -> const clang::Expr * {

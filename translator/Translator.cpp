@@ -6,16 +6,16 @@
 #include "translator/FrontEnd.h"
 
 #include <clang/AST/ASTConsumer.h>
-#include <clang/Lex/Preprocessor.h>
 #include <clang/AST/Attr.h>
+#include <clang/AST/DeclFriend.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Frontend/Utils.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
@@ -200,8 +200,13 @@ private:
   clang::DiagnosticsEngine::Level pendingLevel = clang::DiagnosticsEngine::Error;
 };
 
-/// Collects the declarations carrying the kernel annotation.
-class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
+/// Collects the declarations carrying the kernel annotation, wherever the source declares them:
+/// in namespaces, classes and linkage specifications, as templates' patterns, as parameters and as
+/// local declarations in function and lambda bodies. Instantiations are not walked (their
+/// declarations are the patterns', already seen), nor implicit declarations (no source writes an
+/// annotation on them). A walk of its own rather than clang::RecursiveASTVisitor, whose
+/// instantiation would be most of this unit's compile time.
+class KernelFinder {
 public:
   std::vector<const clang::FunctionDecl *> kernels; // templated decls or plain functions
   std::vector<const clang::Decl *> misplaced;        // annotated non-functions
@@ -211,16 +216,18 @@ public:
   /// library back from the file, which costs more than the rest of a small kernel's translation.
   void findIn(clang::TranslationUnitDecl *tu, bool skipPrecompiled) {
     if (!skipPrecompiled) {
-      TraverseDecl(tu);
+      walkDecl(tu);
       return;
     }
     for (clang::Decl *d : tu->noload_decls())
       if (!d->isFromASTFile())
-        TraverseDecl(d);
+        walkDecl(d);
   }
-  bool VisitDecl(clang::Decl *d) {
+
+private:
+  void visit(const clang::Decl *d) {
     if (!kernelAttr(d))
-      return true;
+      return;
     if (auto *fd = llvm::dyn_cast<clang::FunctionDecl>(d)) {
       if (!llvm::isa<clang::CXXMethodDecl>(fd) || llvm::cast<clang::CXXMethodDecl>(fd)->isStatic())
         kernels.push_back(fd);
@@ -229,7 +236,56 @@ public:
     } else if (!llvm::isa<clang::FunctionTemplateDecl>(d)) {
       misplaced.push_back(d);
     }
-    return true;
+  }
+
+  void walkDecl(const clang::Decl *d) {
+    using namespace clang;
+    if (!d || d->isImplicit())
+      return;
+    if (auto *fd = dyn_cast<FunctionDecl>(d); fd && fd->isTemplateInstantiation())
+      return;
+    if (auto *cs = dyn_cast<ClassTemplateSpecializationDecl>(d);
+        cs && cs->getSpecializationKind() != TSK_ExplicitSpecialization)
+      return;
+    visit(d);
+    if (auto *td = dyn_cast<TemplateDecl>(d))
+      walkDecl(td->getTemplatedDecl());
+    if (auto *fr = dyn_cast<FriendDecl>(d))
+      walkDecl(fr->getFriendDecl());
+    if (auto *vd = dyn_cast<VarDecl>(d))
+      walkStmt(vd->getInit());
+    if (auto *fd = dyn_cast<FunctionDecl>(d)) {
+      for (const ParmVarDecl *p : fd->parameters())
+        walkDecl(p);
+      if (fd->doesThisDeclarationHaveABody())
+        walkStmt(fd->getBody());
+      return; // its DeclContext holds the parameters and local declarations, walked above
+    }
+    if (auto *dc = dyn_cast<DeclContext>(d))
+      for (const Decl *c : dc->decls())
+        walkDecl(c);
+  }
+
+  void walkStmt(const clang::Stmt *s) {
+    using namespace clang;
+    if (!s)
+      return;
+    if (auto *ds = dyn_cast<DeclStmt>(s)) {
+      for (const Decl *d : ds->decls())
+        walkDecl(d); // with their initializers
+      return;
+    }
+    if (auto *le = dyn_cast<LambdaExpr>(s)) {
+      for (const LambdaCapture &c : le->captures())
+        if (c.capturesVariable() && le->isInitCapture(&c))
+          walkDecl(c.getCapturedVar()); // an init-capture's variable and its initializer
+      for (const ParmVarDecl *p : le->getCallOperator()->parameters())
+        walkDecl(p);
+      walkStmt(le->getBody());
+      return;
+    }
+    for (const Stmt *child : s->children())
+      walkStmt(child);
   }
 };
 

@@ -29,3 +29,21 @@ void k(const float *x, float *out, float s) {
 // CHECK-NEXT: // inlined: apply_twice (called at {{.*}}lambdas.cpp:17), then the lambda at lambdas.cpp:14 (called at {{.*}}lambdas.cpp:8)
 // CHECK: t[i] = v[i] * s_1;
 // CHECK: out[offs[i]] = t[i] * s_1 + (v[i] + c) + a * s;
+
+// A tile captured by copy and assigned later (through the tile's operator=, a call rather than a
+// built-in assignment) is copied too: the lambda reads the value it had where it was made.
+TILEC_KERNEL(num_warps = 1)
+void tile_captured(const float *x, float *out) {
+  auto offs = tl::arange<0, 32>();
+  auto t = tl::load(x + offs);
+  auto add_t = [t](auto y) { return y + t; };
+  t = t * 2.0f;
+  tl::store(out + offs, add_t(t));
+}
+
+// CHECK-LABEL: tile_captured(const float *x, float *out) {
+// CHECK: // {{.*}}lambdas.cpp:{{[0-9]+}}: auto add_t = [t](auto y) { return y + t; };
+// CHECK-NEXT: float t_1[L0::ELEMS];
+// CHECK: t_1[i] = t[i];
+// CHECK: t[i] * 2.0f
+// CHECK: out[offs[i]] = t[i] + t_1[i];
