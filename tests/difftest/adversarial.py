@@ -2438,7 +2438,7 @@ def self_test(count, cxx, batch=40, start=0):
                     stats[key] = stats.get(key, 0) + n
             with open(os.path.join(d, "check.cpp"), "w") as f:
                 f.write(check_program(units))
-            p = subprocess.run([cxx, "-std=c++20", "-O1", "-w", "-I", os.path.join(ROOT, "runtime_headers"), "-I", d,
+            p = subprocess.run([cxx, "-std=c++20", "-O0", "-w", "-I", os.path.join(ROOT, "runtime_headers"), "-I", d,
                                 "ref.cpp", "check.cpp", "-o", "check"], cwd=d, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT)
             if p.returncode != 0:
