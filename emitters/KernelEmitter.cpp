@@ -382,12 +382,22 @@ void KernelEmitter::collect() {
       }
       IRVisitor::visit(s);
     }
+    // The buffers wgmma reads, and whether along K (the descriptors' constants below).
+    void visit(const SharedDot *d) override {
+      if (d->type.layout && d->type.layout->kind == Layout::Kind::Mma &&
+          d->type.layout->instr == Layout::MmaInstr::Wgmma) {
+        e.wgmmaKMajor_[d->bufferA] = !d->transA;
+        e.wgmmaKMajor_[d->bufferB] = d->transB;
+      }
+      IRVisitor::visit(d);
+    }
   } walk(*this, storeCount);
   if (k_.body)
     walk.visit(k_.body);
   // Swizzled buffers: each its XorSwizzle alias among the tunables, its parameters explained.
   for (size_t b = 0; b < k_.buffers.size(); ++b) {
     const SharedBuffer &buf = k_.buffers[b];
+    wgmmaOperands_ = wgmmaOperands_ || buf.alignBytes >= 1024;
     if (!buf.swizzle.on())
       continue;
     std::string hint = bufferNames_[b];
@@ -400,6 +410,26 @@ void KernelEmitter::collect() {
     const std::string phase =
         (z.perPhase == 1 ? std::string("r") : "r / " + std::to_string(z.perPhase)) + " % " +
         std::to_string(z.maxPhase);
+    const std::string zArgs = std::to_string(z.vec) + ", " + std::to_string(z.perPhase) + ", " +
+                              std::to_string(z.maxPhase) + ">;";
+    if (buf.colBlock) {
+      for (const std::string &l : commentLines(
+               bufferNames_[b] + ": rows of " + std::to_string(buf.rowStride) +
+                   " elements stored as column blocks of " + std::to_string(buf.colBlock) +
+                   " (each " + std::to_string(buf.shape[0]) + " rows of " +
+                   std::to_string(buf.colBlock * byteSize(buf.elemType.elem)) +
+                   " bytes, one after another), in " + std::to_string(chunkBytes) +
+                   "-byte chunks; chunk c of row r of a block is stored at chunk c ^ (" + phase +
+                   ") of the row (wgmma's " +
+                   std::to_string(buf.colBlock * byteSize(buf.elemType.elem)) + "-byte swizzle)",
+               0))
+        tunables_.push_back(l);
+      tunables_.push_back("using " + name + " = tilec::rt::XorSwizzleColumnBlocks<" +
+                          dimConst(buf.shape[0]) + ", " + std::to_string(buf.colBlock) + ", " +
+                          zArgs);
+      wgmmaDescriptor(static_cast<int>(b), upper(hint));
+      continue;
+    }
     for (const std::string &l :
          commentLines(bufferNames_[b] + ": rows of " + std::to_string(buf.rowStride) +
                           " elements, unpadded, in " + std::to_string(chunkBytes) +
@@ -409,8 +439,8 @@ void KernelEmitter::collect() {
                       0))
       tunables_.push_back(l);
     tunables_.push_back("using " + name + " = tilec::rt::XorSwizzle<" + dimConst(buf.rowStride) +
-                        ", " + std::to_string(z.vec) + ", " + std::to_string(z.perPhase) + ", " +
-                        std::to_string(z.maxPhase) + ">;");
+                        ", " + zArgs);
+    wgmmaDescriptor(static_cast<int>(b), upper(hint));
   }
   // Integer locals that hold data (a loaded value, a reduction, ...) rather than indices: until no
   // assignment adds one more.
@@ -753,11 +783,44 @@ void KernelEmitter::emitContents(CodeWriter &w) {
                          w.indentWidth()));
     w.line("unsigned char *const smem = tilec::rt::dynamic_shared_memory();");
   } else if (!k_.buffers.empty()) {
-    w.line("  alignas(16) __shared__ unsigned char smem[" + smemBytesName_ + "];");
+    int64_t align = 16; // wgmma's operands: 1024 (SharedBuffer::alignBytes)
+    for (const SharedBuffer &b : k_.buffers)
+      align = std::max(align, b.alignBytes);
+    w.line("  alignas(" + std::to_string(align) + ") __shared__ unsigned char smem[" +
+           smemBytesName_ + "];");
   }
   w.append(body);
   w.line("}");
   w.line("");
+}
+
+/// The fields of the wgmma descriptors of buffer `b` (tilec/cuda/wgmma.cuh encode_smem_desc), as
+/// tunables named `<prefix>_DESC_*`: its swizzle mode (by the bytes of its rows, or of a column
+/// block's), the leading byte offset (an M- or N-contiguous operand: from one column block to the
+/// next; a K-contiguous one does not use it: 16) and the stride byte offset (from 8 rows to the
+/// next 8). Nothing for a buffer that no wgmma reads.
+void KernelEmitter::wgmmaDescriptor(int b, const std::string &prefix) {
+  auto it = wgmmaKMajor_.find(b);
+  if (it == wgmmaKMajor_.end())
+    return;
+  const SharedBuffer &s = k_.buffers.at(b);
+  const int64_t rowBytes = (s.colBlock ? s.colBlock : s.rowStride) * byteSize(s.elemType.elem);
+  const bool kMajor = it->second;
+  const int64_t lbo = kMajor ? 16 : s.shape[0] * rowBytes, sbo = 8 * rowBytes;
+  const std::string name = names_.unique(prefix + "_DESC");
+  wgmmaDescNames_[b] = name;
+  for (const std::string &l :
+       commentLines(bufferNames_[b] + " as wgmma reads it (" + (kMajor ? "K" : "M or N") +
+                        " contiguous): " + std::to_string(rowBytes) + "-byte swizzle, " +
+                        (kMajor ? std::string("no leading byte offset (16: unused)")
+                                : "the next column block " + std::to_string(lbo) + " bytes on") +
+                        ", the next 8 rows " + std::to_string(sbo) + " bytes on",
+                    0))
+    tunables_.push_back(l);
+  tunables_.push_back("constexpr tilec::rt::SmemSwizzle " + name +
+                      "_SWIZZLE = tilec::rt::SmemSwizzle::Bytes" + std::to_string(rowBytes) + ";");
+  tunables_.push_back("constexpr uint32_t " + name + "_LBO = " + std::to_string(lbo) + ";");
+  tunables_.push_back("constexpr uint32_t " + name + "_SBO = " + std::to_string(sbo) + ";");
 }
 
 } // namespace tilec::emitters

@@ -138,6 +138,8 @@ private:
   void mmaLoop(const std::string &acc, const ir::Type &t, const ir::SharedDot *d);
   /// The same for an MFMA #mma layout (HIP): fragments read from shared memory, MFMA into `acc`.
   void mfmaLoop(const std::string &acc, const ir::Type &t, const ir::SharedDot *d);
+  /// The same in an #mma<wgmma> layout (sm_90a): wgmma.mma_async on descriptors of both buffers.
+  void wgmmaLoop(const std::string &acc, const ir::Type &t, const ir::SharedDot *d);
   /// Unrolled loops over the per-thread elements of `t`; `body` prints the innermost statement
   /// given the indices. `vecDim`/`vecStep`: that dim steps by a vector width (`vecWidth`
   /// elements) instead of 1. Inside a streamed run (below), only the current chunk's elements.
@@ -191,6 +193,10 @@ private:
   std::vector<std::string> paramNames_;
   std::vector<std::string> bufferNames_;
   std::map<int, std::string> swizzleNames_; // swizzled buffer -> its XorSwizzle alias
+  bool wgmmaOperands_ = false;      // buffers that wgmma reads (SharedBuffer::alignBytes 1024)
+  std::map<int, bool> wgmmaKMajor_; // buffer wgmma reads -> whether K is contiguous
+  std::map<int, std::string> wgmmaDescNames_; // buffer wgmma reads -> its `<NAME>_DESC` prefix
+  void wgmmaDescriptor(int b, const std::string &prefix);
   std::string idxNames_[2], vecIdx_, valsName_, bitsName_, chunkIdx_, dotIdx_;
   /// Streamed runs are printed where liveRegisters_ (every element of every tile at once) reaches
   /// kStreamThreshold.

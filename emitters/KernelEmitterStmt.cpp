@@ -9,6 +9,7 @@
 #include "ir/IRVisitor.h"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -682,6 +683,8 @@ void KernelEmitter::sharedDot(const Var &v, const SharedDot *d) {
 void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedDot *d) {
   if (Layout::mfmaSize(t.layout->instr))
     return mfmaLoop(acc, t, d);
+  if (t.layout->instr == Layout::MmaInstr::Wgmma)
+    return wgmmaLoop(acc, t, d);
   const SharedBuffer &A = k_.buffers.at(d->bufferA);
   const int64_t K = A.shape[d->transA ? 0 : 1];
   const std::string &aName = bufferNames_.at(d->bufferA), &bName = bufferNames_.at(d->bufferB);
@@ -813,6 +816,74 @@ void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedD
   w_->line(mma + "(" + cf + ", " + af + "[" + i + "], " + bArg + ", " + cf + ");");
   for (int e = 0; e < 4; ++e)
     w_->line(at(e / 2, e % 2) + " = " + cf + "[" + std::to_string(e) + "];");
+}
+
+void KernelEmitter::wgmmaLoop(const std::string &acc, const Type &t, const SharedDot *d) {
+  const SharedBuffer &A = k_.buffers.at(d->bufferA), &B = k_.buffers.at(d->bufferB);
+  const int64_t K = A.shape[d->transA ? 0 : 1], N = t.shape[1];
+  const std::string a = stagedBuffer(d->bufferA, d->stage), b = stagedBuffer(d->bufferB, d->stage);
+  const std::string wgmma = std::string("tilec::rt::wgmma_m64nNk16_f32_") +
+                            (A.elemType.elem == ScalarType::BF16 ? "bf16" : "f16");
+  std::string L = layoutName(t);
+  const std::string &kk = dotIdx_, &i = idxNames_[0], &j = idxNames_[1];
+  const std::string cf = names_.unique("c_frag"), aDesc = names_.unique("a_desc"),
+                    bDesc = names_.unique("b_desc");
+  // An operand's descriptor: its start, and the fields named among the tunables
+  // (wgmmaDescriptor).
+  auto desc = [&](int buffer, const std::string &buf, const std::string &row,
+                  const std::string &col) {
+    const std::string &n = wgmmaDescNames_.at(buffer);
+    return std::vector<std::string>{"&" + buf + "[" + sharedAt(buffer, row, col) + "]",
+                                    n + "_SWIZZLE", n + "_LBO", n + "_SBO"};
+  };
+  auto major = [](bool k) {
+    return std::string(k ? "tilec::rt::WgmmaMajor::K" : "tilec::rt::WgmmaMajor::MN");
+  };
+  w_->lines(commentLines(
+      "wgmma m64n" + std::to_string(N) +
+          "k16, k by 16: each warpgroup multiplies its 64-row blocks of " + a + " (" +
+          (d->transA ? "[K, M]" : "[M, K]") + " rows) by " + b + " (" +
+          (d->transB ? "[N, K]" : "[K, N]") +
+          " rows), both read from shared memory through descriptors, into its accumulators, "
+          "which wgmma holds in registers in its own order",
+      w_->indentWidth()));
+  w_->line("float " + cf + "[" + L + "::REP0][" + dimConst(N) + " / 2];  // m64 block " + i +
+           ": element [2 " + i + " + r][2 " + j + " + c] in register 4 " + j + " + 2 r + c");
+  auto each = [&](const std::function<void(const std::string &, const std::string &)> &f) {
+    w_->line("TILEC_UNROLL");
+    auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
+    w_->line("TILEC_UNROLL");
+    auto sj = w_->block("for (int " + j + " = 0; " + j + " < " + L + "::REP1; ++" + j + ")");
+    for (int e = 0; e < 4; ++e)
+      f(cf + "[" + i + "][4 * " + j + " + " + std::to_string(e) + "]",
+        acc + "[2 * " + i + (e / 2 ? " + 1" : "") + "][2 * " + j + (e % 2 ? " + 1" : "") + "]");
+  };
+  each([&](const std::string &reg, const std::string &el) { w_->line(reg + " = " + el + ";"); });
+  w_->line("tilec::rt::wgmma_fence();");
+  w_->line("TILEC_UNROLL");
+  {
+    auto loop =
+        w_->block("for (int " + kk + " = 0; " + kk + " < " + dimConst(K) + "; " + kk + " += 16)");
+    const std::vector<std::string> bd =
+        d->transB ? desc(d->bufferB, b, "0", kk) : desc(d->bufferB, b, kk, "0");
+    call("const uint64_t " + bDesc + " = tilec::rt::make_smem_desc(", bd, ");");
+    w_->line("TILEC_UNROLL");
+    auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
+    const std::string row = L + "::warpgroup_row(" + i + ")";
+    const std::vector<std::string> ad =
+        d->transA ? desc(d->bufferA, a, kk, row) : desc(d->bufferA, a, row, kk);
+    call("const uint64_t " + aDesc + " = tilec::rt::make_smem_desc(", ad, ");");
+    call(wgmma + "<" + dimConst(N) + ", " + major(!d->transA) + ", " + major(d->transB) + ">(",
+         {cf + "[" + i + "]", aDesc, bDesc, "true"}, ");");
+  }
+  w_->line("tilec::rt::wgmma_commit_group();");
+  w_->line("tilec::rt::wgmma_wait<0>();");
+  w_->line("TILEC_UNROLL");
+  {
+    auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
+    w_->line("tilec::rt::wgmma_fence_accumulators(" + cf + "[" + i + "]);");
+  }
+  each([&](const std::string &reg, const std::string &el) { w_->line(el + " = " + reg + ";"); });
 }
 
 void KernelEmitter::mfmaLoop(const std::string &acc, const Type &t, const SharedDot *d) {
@@ -1239,6 +1310,10 @@ void KernelEmitter::stmt(const Stmt &s) {
             (b->globalLaterWrite ? "store" : "load") +
             " (global memory)";
     }
+    // wgmma reads shared memory through the async proxy: the generic proxy's writes before the
+    // barrier (stores, landed cp.async copies) are made visible to it first (PTX ISA, "Proxies").
+    if (wgmmaOperands_)
+      w_->line("tilec::rt::fence_proxy_async_shared();");
     w_->line("__syncthreads();" + why);
     return;
   }

@@ -515,6 +515,11 @@ struct SharedBuffer {
   int64_t offsetBytes = -1;  ///< set by shared-memory allocation
   int64_t stages = 1;        ///< copies of the buffer side by side (a ring: pipeline-dots)
   SharedSwizzle swizzle{};   ///< rows' chunks permuted (rank 2; rowStride is then the last dim)
+  /// Columns per block, 0: none. A swizzled rank-2 buffer whose rows are wider than a swizzle's
+  /// 128-byte row is stored as column blocks ([cols / colBlock][rows][colBlock], each block
+  /// swizzled alike), as wgmma's and TMA's shared-memory layouts are.
+  int64_t colBlock = 0;
+  int64_t alignBytes = 16; ///< the alignment of its start (and of each stage): wgmma's 1024
 };
 
 /// Kernel-level settings from the annotation (`TILEC_KERNEL(num_warps = 4)`).

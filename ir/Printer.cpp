@@ -43,6 +43,10 @@ public:
       if (b.swizzle.on())
         os << " swizzle=" << b.swizzle.vec << "/" << b.swizzle.perPhase << "/"
            << b.swizzle.maxPhase;
+      if (b.colBlock)
+        os << " col_block=" << b.colBlock;
+      if (b.alignBytes != 16)
+        os << " align=" << b.alignBytes;
       os << " bytes=" << b.sizeBytes;
       if (b.offsetBytes >= 0)
         os << " offset=" << b.offsetBytes;

@@ -21,6 +21,9 @@ struct Target {
       v = v * 10 + (arch[i] - '0');
     return v;
   }
+  /// Whether the target has Hopper's warpgroup matrix instructions (wgmma), which only the
+  /// architecture-specific sm_90a has.
+  bool hasWgmma() const { return kind == TargetKind::Cuda && arch == "sm_90a"; }
   /// Whether the target has the MFMA matrix instructions tilec emits (their bf16 forms `_1k`
   /// included): CDNA2 (gfx90a) and CDNA3 (gfx94x).
   bool hasMfma() const {

@@ -87,6 +87,7 @@ int Layout::mfmaSize(MmaInstr instr) {
   case MmaInstr::M16N8K16: return 0;
   case MmaInstr::Mfma32x32x8: return 32;
   case MmaInstr::Mfma16x16x16: return 16;
+  case MmaInstr::Wgmma: return 0;
   }
   return 0;
 }
@@ -126,6 +127,7 @@ std::string Layout::str() const {
     os << "#mma<"
        << (instr == MmaInstr::M16N8K16      ? "m16n8k16"
            : instr == MmaInstr::Mfma32x32x8 ? "mfma32x32x8"
+           : instr == MmaInstr::Wgmma       ? "wgmma"
                                             : "mfma16x16x16")
        << ", wpb=";
     list(os, warpsPerBlock);

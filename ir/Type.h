@@ -40,13 +40,17 @@ using LayoutRef = std::shared_ptr<const Layout>;
 /// 16 WN columns) rows wm*16 + {g, g + 8} and columns wn*16 + {0, 8} + 2t + {0, 1}, with g = lane /
 /// 4 and t = lane % 4 (PTX ISA, "Matrix fragments for mma.m16n8k16"; tilec/cuda/tensor_core.cuh
 /// Mma16816Acc). Every element has one owner; a dim of size 1 (the parent of a slice) replicates.
+/// On sm_90a the same layout with warps [WM, 1] (WM a multiple of 4) holds the accumulators of
+/// `wgmma.mma_async.m64nNk16` (`instr` Wgmma): warpgroup g (warps 4 g to 4 g + 3) computes the 64
+/// rows 64 g + 16 WM i of each 16 WM unit i, and in them each warp its 16 rows, as above
+/// (tilec/cuda/wgmma.cuh WgmmaM64NK16 names the same registers).
 /// The same kind holds the accumulators of AMD's MFMA N x N (`instr` Mfma32x32x8, Mfma16x16x16;
 /// 64-lane wavefronts): wavefront (wm, wn) holds per N WM x N WN unit the N x N block at (N wm,
 /// N wn), lane l column l % N and N N / 64 of its rows (tilec/hip/matrix_core.hpp MfmaAcc).
 struct Layout {
   enum class Kind : uint8_t { Blocked, Slice, Mma };
   /// The instruction whose accumulator an Mma layout is.
-  enum class MmaInstr : uint8_t { M16N8K16, Mfma32x32x8, Mfma16x16x16 };
+  enum class MmaInstr : uint8_t { M16N8K16, Mfma32x32x8, Mfma16x16x16, Wgmma };
   Kind kind = Kind::Blocked;
   std::vector<int> sizePerThread, threadsPerWarp, warpsPerBlock, order; // Blocked; Mma: warps
   LayoutRef parent;                                                     // Slice
@@ -57,7 +61,7 @@ struct Layout {
                            std::vector<int> warpsPerBlock, std::vector<int> order);
   static LayoutRef slice(LayoutRef parent, int dim);
   static LayoutRef mma(int warpsM, int warpsN, MmaInstr instr = MmaInstr::M16N8K16);
-  /// An MFMA instruction's N (its tiles are N x N), 0 for mma.sync.
+  /// An MFMA instruction's N (its tiles are N x N), 0 for mma.sync and wgmma.
   static int mfmaSize(MmaInstr instr);
   /// The blocked layout `l` with its two dims swapped (every per-dim list mirrored, `order` naming
   /// the other dim): element [i][j] of a tile in the result is, thread for thread, element [j][i]

@@ -202,6 +202,15 @@ public:
         fail("shared buffer " + std::to_string(i) + " '" + b.name +
              "' has a swizzle its rows cannot hold (rank 2, unpadded rows of at least maxPhase "
              "chunks)");
+      if (b.colBlock && (!z.on() || b.colBlock % (int64_t(z.vec) * z.maxPhase) != 0 ||
+                         b.rowStride % b.colBlock != 0))
+        fail("shared buffer " + std::to_string(i) + " '" + b.name +
+             "' has column blocks that its swizzle or its rows cannot hold");
+      if (b.alignBytes < 16 || !isPow2(b.alignBytes) ||
+          (b.stages > 1 && b.sizeBytes / b.stages % b.alignBytes != 0))
+        fail("shared buffer " + std::to_string(i) + " '" + b.name +
+             "' has an alignment that is no power of two of at least 16 bytes, or stages that "
+             "break it");
     }
     scopes.emplace_back();
     for (auto &p : k.params) {

@@ -2,15 +2,18 @@
 //
 // Runs after: lower-reductions and lower-layout-conversions (which create the buffers).
 // Guarantees (docs/internals.md invariant 8): every `Kernel::buffers[i].offsetBytes` is set and a
-// multiple of 16; buffers whose lifetimes overlap never share bytes; `Kernel::sharedBytes` is the
-// end of the highest buffer, rounded up to 16. Above the most shared memory a block may have on
-// the target (sharedLimit below) it reports SharedMemoryExceeded at the kernel.
+// multiple of 16 and of the buffer's alignBytes (1024 for wgmma's operands, whose swizzle is taken
+// from the address: the block's shared memory starts 1024-aligned); buffers whose lifetimes overlap
+// never share bytes; `Kernel::sharedBytes` is the end of the highest buffer, rounded up to 16.
+// Above the most shared memory a block may have on the target (sharedLimit below) it reports
+// SharedMemoryExceeded at the kernel.
 //
 // Lifetimes (ir/Verifier.h sharedBufferLifetimes, shared with the verifier): positions in the
 // pre-order statement numbering, from a buffer's first SharedWrite/SharedRead to its last; a use
 // inside a loop covers the whole innermost loop around it. Placement is first-fit in order of
 // lifetime start (then buffer index): the lowest 16-byte aligned offset that overlaps no already
-// placed buffer with an overlapping lifetime. Unused buffers go at offset 0.
+// placed buffer with an overlapping lifetime (aligned to alignBytes where a buffer asks for more).
+// Unused buffers go at offset 0.
 //
 //   before: shared 0 a_smem: f32[4] row_stride=4 bytes=16      (used by statements 1..4)
 //           shared 1 b_smem: f32[4] row_stride=4 bytes=16      (used by statements 6..9)
@@ -31,7 +34,7 @@ using namespace ir;
 
 constexpr int64_t kAlign = 16;
 
-int64_t alignUp(int64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+int64_t alignUp(int64_t v, int64_t align = kAlign) { return (v + align - 1) / align * align; }
 
 /// The most shared memory one block may have. CUDA: above 48 KB a kernel's shared memory is
 /// dynamic, which its launcher opts in to (the emitter, KernelEmitter.cpp), up to the
@@ -79,7 +82,7 @@ void allocate(Kernel &k, PassContext &ctx) {
       for (auto &[lo, hi] : busy) {
         if (off + b.sizeBytes <= lo)
           break;
-        off = std::max(off, alignUp(hi));
+        off = std::max(off, alignUp(hi, std::max(kAlign, b.alignBytes)));
       }
     }
     b.offsetBytes = off;

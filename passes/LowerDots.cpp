@@ -41,6 +41,11 @@
 // (issue 13). tf32 and int8 fragments that ldmatrix cannot transpose are gathered element by
 // element through the same swizzle; MFMA (HIP) reads four consecutive k of a row (8 or 4 bytes,
 // inside one chunk) or gathers them down a column, from buffers swizzled alike.
+// wgmma (sm_90a, an #mma<wgmma> result): the instruction reads both operands from shared memory
+// through descriptors, in the swizzle modes of 32-, 64- and 128-byte rows, which chunkSwizzle's
+// choice for such rows is when the buffer starts on a 1024-byte boundary (alignBytes). A buffer
+// whose rows are wider (B's [K, N] rows for N > 64 halves) is stored in column blocks of 128 bytes
+// (colBlock), each an operand of its own rows the descriptor's leading byte offset steps over.
 // Transposed operands, tensor cores: for `dot(trans(x), b)` or `dot(a, trans(y))` the buffer holds
 // x ([K, M]) or y ([N, K]) as loaded, and the shared_dot is marked transA / transB: the emitter
 // reads each operand the other way (mma.sync: ldmatrix .trans for A and plain ldmatrix for B, or
@@ -70,7 +75,7 @@ public:
   }
 
 private:
-  int stage(const Expr &x, const std::string &name, int64_t pad, bool swizzle) {
+  int stage(const Expr &x, const std::string &name, int64_t pad, bool swizzle, bool wgmma = false) {
     if (!x->type.layout)
       internalError("lower-dots: dot operand without a layout (layout-assignment must run first)");
     SharedBuffer b;
@@ -79,8 +84,15 @@ private:
     b.elemType.layout = nullptr;
     b.shape = x->type.shape;
     b.rowStride = b.shape.back() + pad;
-    if (swizzle)
-      b.swizzle = lowering::chunkSwizzle(b.rowStride, byteSize(b.elemType.elem));
+    const int elemBytes = byteSize(b.elemType.elem);
+    if (wgmma && b.rowStride * elemBytes > kSwizzleRowBytes) {
+      b.colBlock = kSwizzleRowBytes / elemBytes;
+      b.swizzle = lowering::chunkSwizzle(b.colBlock, elemBytes);
+    } else if (swizzle) {
+      b.swizzle = lowering::chunkSwizzle(b.rowStride, elemBytes);
+    }
+    if (wgmma)
+      b.alignBytes = 8 * kSwizzleRowBytes;
     b.sizeBytes = lowering::bufferBytes(b);
     k.buffers.push_back(b);
     return static_cast<int>(k.buffers.size()) - 1;
@@ -104,8 +116,9 @@ private:
     const Trans *ta = mma ? as<Trans>(d.a) : nullptr, *tb = mma ? as<Trans>(d.b) : nullptr;
     const Expr &xa = ta ? ta->a : d.a, &xb = tb ? tb->a : d.b;
     int64_t padA = mma ? 0 : std::max<int64_t>(1, 4 / elemBytes);
-    int a = stage(xa, operandName(d.a, dest, "a"), padA, mma);
-    int b = stage(xb, operandName(d.b, dest, "b"), 0, mma);
+    const bool wgmma = mma && d.type.layout->instr == Layout::MmaInstr::Wgmma;
+    int a = stage(xa, operandName(d.a, dest, "a"), padA, mma, wgmma);
+    int b = stage(xb, operandName(d.b, dest, "b"), 0, mma, wgmma);
     if (mma && (!k.buffers[a].swizzle.on() || !k.buffers[b].swizzle.on()))
       internalError("lower-dots: an mma operand whose rows hold fewer than two 16-byte chunks");
     out.push_back(SharedWrite::makeTile(a, xa, loc));
@@ -116,6 +129,8 @@ private:
     out.push_back(isDecl ? Decl::make(dest, r, loc) : Assign::make(dest, r, loc));
   }
 
+  /// The widest swizzled row of wgmma (and TMA): 128 bytes, whose 8-row atom is 1024 bytes.
+  static constexpr int64_t kSwizzleRowBytes = 128;
   Kernel &k;
 };
 

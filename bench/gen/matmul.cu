@@ -15,9 +15,19 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
 // b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
@@ -42,9 +52,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 1, 64>, 0
 // tile 32x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, BLOCK_K, 64>;
-// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
-// 16x16 of every 32x32; 4x8 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 2x16 elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
 // tile 64x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 64, 64>;
@@ -55,7 +65,7 @@ constexpr int SMEM_BYTES = 8192;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4096);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -154,6 +164,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -169,39 +180,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][64 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<64, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -249,6 +272,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -257,6 +281,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -295,9 +320,19 @@ constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) 
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
 // b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
@@ -324,9 +359,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS,
 // tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
-// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
-// 16x16 of every 32x32; 4x8 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 2x16 elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
@@ -337,7 +372,7 @@ constexpr int SMEM_BYTES = 24576;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half (*a_tile_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 3 stages
   __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 12288);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -466,6 +501,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration
@@ -495,39 +531,50 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
-    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
-    // accumulators
+    // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    float c_frag[L7::REP0][64 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<64, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -579,6 +626,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -587,6 +635,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -662,9 +711,19 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
 // b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
@@ -689,9 +748,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 1, 64>, 0
 // tile 32x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, BLOCK_K, 64>;
-// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
-// 16x16 of every 32x32; 4x8 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 2x16 elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
 // tile 64x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 64, 64>;
@@ -702,7 +761,7 @@ constexpr int SMEM_BYTES = 8192;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4096);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -801,6 +860,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -816,39 +876,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][64 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<64, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -904,6 +976,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -912,6 +985,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -950,9 +1024,19 @@ constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) 
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
 // b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
@@ -979,9 +1063,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS,
 // tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
-// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
-// 16x16 of every 32x32; 4x8 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 2x16 elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
@@ -992,7 +1076,7 @@ constexpr int SMEM_BYTES = 24576;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half (*a_tile_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 3 stages
   __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 12288);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -1121,6 +1205,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration
@@ -1150,39 +1235,50 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
-    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
-    // accumulators
+    // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    float c_frag[L7::REP0][64 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<64, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -1242,6 +1338,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1250,6 +1347,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -1325,9 +1423,20 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
@@ -1352,9 +1461,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 1, 128>, 
 // tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
-// 16x16 of every 64x32; 4x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 64x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 128, 128>;
@@ -1365,7 +1474,7 @@ constexpr int SMEM_BYTES = 32768;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -1464,6 +1573,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1479,39 +1589,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -1559,6 +1681,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1567,6 +1690,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -1605,9 +1729,20 @@ constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) 
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
@@ -1634,9 +1769,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS
 // tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
-// 16x16 of every 64x32; 4x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
@@ -1647,7 +1782,7 @@ constexpr int SMEM_BYTES = 32768;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 2 stages
   __half (*b_tile_smem)[32 * 128] = reinterpret_cast<__half (*)[32 * 128]>(smem + 16384);  // 2 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -1776,6 +1911,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration
@@ -1805,39 +1941,50 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
-    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
-    // accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -1889,6 +2036,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -1897,6 +2045,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -1972,9 +2121,20 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
@@ -2000,9 +2160,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, NUM_STAGE
 // tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
-// 16x16 of every 64x32; 4x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 64x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 128, 128>;
@@ -2013,7 +2173,7 @@ constexpr int SMEM_BYTES = 32768;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -2112,6 +2272,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2127,39 +2288,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -2207,6 +2380,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2215,6 +2389,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -2253,9 +2428,20 @@ constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) 
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
@@ -2285,9 +2471,9 @@ using L5 =
 // tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
-// 16x16 of every 64x32; 4x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
@@ -2298,7 +2484,7 @@ constexpr int SMEM_BYTES = 32768;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -2401,6 +2587,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2418,39 +2605,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
             &b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))], &b_tile[i][j]);
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -2498,6 +2697,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2506,6 +2706,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -2581,9 +2782,19 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
 // b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
@@ -2621,7 +2832,7 @@ constexpr int SMEM_BYTES = 16384;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -2720,6 +2931,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2735,39 +2947,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -2815,6 +3039,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -2823,6 +3048,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -2861,9 +3087,19 @@ constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) 
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
 // b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
@@ -2906,7 +3142,7 @@ constexpr int SMEM_BYTES = 36864;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 3 stages
   __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 24576);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -3035,6 +3271,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration
@@ -3064,39 +3301,50 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
-    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
-    // accumulators
+    // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -3148,6 +3396,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -3156,6 +3405,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -3231,9 +3481,20 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
@@ -3258,9 +3519,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 1, 128>, 
 // tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
-// 16x16 of every 64x32; 4x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 64x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 128, 128>;
@@ -3271,7 +3532,7 @@ constexpr int SMEM_BYTES = 32768;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -3370,6 +3631,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3385,39 +3647,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -3465,6 +3739,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -3473,6 +3748,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -3511,9 +3787,20 @@ constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) 
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
@@ -3540,9 +3827,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS
 // tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
-// 16x16 of every 64x32; 4x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
@@ -3553,7 +3840,7 @@ constexpr int SMEM_BYTES = 49152;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 3 stages
   __half (*b_tile_smem)[32 * 128] = reinterpret_cast<__half (*)[32 * 128]>(smem + 24576);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -3682,6 +3969,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration
@@ -3711,39 +3999,50 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
-    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
-    // accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -3795,6 +4094,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -3803,6 +4103,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -3878,9 +4179,20 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
@@ -3905,9 +4217,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1
 // tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
-// 16x16 of every 32x32; 8x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 4x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 1, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 128x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 128, 128>;
@@ -3918,7 +4230,7 @@ constexpr int SMEM_BYTES = 32768;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -4017,6 +4329,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -4032,39 +4345,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -4112,6 +4437,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -4120,6 +4446,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -4158,9 +4485,20 @@ constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) 
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
@@ -4187,9 +4525,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS
 // tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
-// 16x16 of every 32x32; 8x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 4x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 1, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
@@ -4332,6 +4670,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration
@@ -4361,39 +4700,50 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
-    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
-    // accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -4445,6 +4795,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -4453,6 +4804,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -4538,9 +4890,20 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 256 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
@@ -4565,9 +4928,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1
 // tile 32x256: 1x1 contiguous per thread, 1x32 lanes, 1x8 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, BLOCK_N>;
-// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x4 warps, each
-// 16x16 of every 32x64; 8x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 4, BLOCK_M, BLOCK_N>;
+// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x64 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
 // tile 128x256: 1x1 contiguous per thread, 1x32 lanes, 1x8 warps, dim 1 fastest; 128x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_M, BLOCK_N>;
@@ -4680,6 +5043,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -4695,39 +5059,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n256k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -4775,6 +5151,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -4783,6 +5160,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -4821,9 +5199,20 @@ constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) 
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 256 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
@@ -4853,9 +5242,9 @@ using L5 =
 // tile 32x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
-// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x4 warps, each
-// 16x16 of every 32x64; 8x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 4, BLOCK_M, BLOCK_N>;
+// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x64 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
 // tile 128x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
@@ -4998,6 +5387,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration
@@ -5027,39 +5417,50 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
-    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
-    // accumulators
+    // wgmma m64n256k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -5111,6 +5512,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -5119,6 +5521,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -5210,9 +5613,20 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // a_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 1, 8>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 128-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 1024;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 64 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 8192
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 8192;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
@@ -5237,9 +5651,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 1, 128>, 
 // tile 64x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
-// 16x16 of every 64x32; 4x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 64x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 128, 128>;
@@ -5250,7 +5664,7 @@ constexpr int SMEM_BYTES = 32768;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 16384);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -5349,6 +5763,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -5364,39 +5779,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -5444,6 +5871,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -5452,6 +5880,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -5490,9 +5919,20 @@ constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) 
 // a_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 1, 8>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 128-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 1024;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 64 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 8192
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 8192;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
@@ -5519,9 +5959,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS
 // tile 64x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
-// 16x16 of every 64x32; 4x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 2, 128, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
@@ -5664,6 +6104,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration
@@ -5693,39 +6134,50 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
-    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
-    // accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -5777,6 +6229,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -5785,6 +6238,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -5870,9 +6324,20 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // a_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 1, 8>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 128-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 1024;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 64 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 8192
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 8192;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
@@ -5897,9 +6362,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1
 // tile 64x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 64x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
-// 16x16 of every 32x32; 8x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 4x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 1, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 128x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 128, 128>;
@@ -5910,7 +6375,7 @@ constexpr int SMEM_BYTES = 32768;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 16384);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -6009,6 +6474,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -6024,39 +6490,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -6104,6 +6582,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -6112,6 +6591,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -6150,9 +6630,20 @@ constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) 
 // a_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 1, 8>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 128-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 1024;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 64 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 8192
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 8192;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
@@ -6179,9 +6670,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS
 // tile 64x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 8x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
-// 16x16 of every 32x32; 8x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 4x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 1, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
@@ -6324,6 +6815,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration
@@ -6353,39 +6845,50 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
-    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
-    // accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -6437,6 +6940,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -6445,6 +6949,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -6530,9 +7035,20 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
@@ -6557,9 +7073,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 1, BLOCK_
 // tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, BLOCK_N>;
-// tile 256x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
-// 16x16 of every 64x32; 8x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 2, BLOCK_M, BLOCK_N>;
+// tile 256x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 4x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
 // tile 256x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 128x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_M, BLOCK_N>;
@@ -6672,6 +7188,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -6687,39 +7204,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -6767,6 +7296,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -6775,6 +7305,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -6813,9 +7344,20 @@ constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) 
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
@@ -6845,9 +7387,9 @@ using L5 =
 // tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
-// tile 256x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
-// 16x16 of every 64x32; 8x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 2, BLOCK_M, BLOCK_N>;
+// tile 256x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 4x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
 // tile 256x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
@@ -6990,6 +7532,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration
@@ -7019,39 +7562,50 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
-    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
-    // accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -7103,6 +7657,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -7111,6 +7666,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -7202,9 +7758,20 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
@@ -7229,9 +7796,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1
 // tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
-// 16x16 of every 32x32; 8x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 4x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 1, 128, 128>;
 // tile 128x128: 1x1 contiguous per thread, 1x32 lanes, 1x4 warps, dim 1 fastest; 128x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 128, 128>;
@@ -7242,7 +7809,7 @@ constexpr int SMEM_BYTES = 32768;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
     int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -7341,6 +7908,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -7356,39 +7924,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -7436,6 +8016,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -7444,6 +8025,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -7482,9 +8064,20 @@ constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) 
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
@@ -7511,9 +8104,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS
 // tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
-// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
-// 16x16 of every 32x32; 8x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 2, 128, 128>;
+// tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 4x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 1, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
@@ -7656,6 +8249,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration
@@ -7685,39 +8279,50 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
-    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
-    // accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -7769,6 +8374,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -7777,6 +8383,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -7862,9 +8469,20 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 256 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
@@ -7889,9 +8507,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1
 // tile 32x256: 1x1 contiguous per thread, 1x32 lanes, 1x8 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, BLOCK_N>;
-// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x4 warps, each
-// 16x16 of every 32x64; 8x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 4, BLOCK_M, BLOCK_N>;
+// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x64 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
 // tile 128x256: 1x1 contiguous per thread, 1x32 lanes, 1x8 warps, dim 1 fastest; 128x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_M, BLOCK_N>;
@@ -8004,6 +8622,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -8019,39 +8638,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n256k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -8099,6 +8730,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -8107,6 +8739,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -8145,9 +8778,20 @@ constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) 
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 256 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
@@ -8177,9 +8821,9 @@ using L5 =
 // tile 32x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
-// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x4 warps, each
-// 16x16 of every 32x64; 8x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 4, BLOCK_M, BLOCK_N>;
+// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x64 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
 // tile 128x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
@@ -8322,6 +8966,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration
@@ -8351,39 +8996,50 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
-    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
-    // accumulators
+    // wgmma m64n256k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -8435,6 +9091,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -8443,6 +9100,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -8534,9 +9192,20 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
@@ -8561,9 +9230,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, 1, BLOCK_
 // tile 32x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_K, BLOCK_N>;
-// tile 256x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
-// 16x16 of every 64x32; 8x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 2, BLOCK_M, BLOCK_N>;
+// tile 256x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 4x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
 // tile 256x128: 1x1 contiguous per thread, 1x32 lanes, 2x4 warps, dim 1 fastest; 128x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 4, 1, BLOCK_M, BLOCK_N>;
@@ -8676,6 +9345,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -8691,39 +9361,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -8771,6 +9453,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -8779,6 +9462,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -8817,9 +9501,20 @@ constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) 
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
-// b_tile_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
-// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
-using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
@@ -8849,9 +9544,9 @@ using L5 =
 // tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
-// tile 256x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x2 warps, each
-// 16x16 of every 64x32; 8x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 2, BLOCK_M, BLOCK_N>;
+// tile 256x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 4x32 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
 // tile 256x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
@@ -8994,6 +9689,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration
@@ -9023,39 +9719,50 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
-    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
-    // accumulators
+    // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -9107,6 +9814,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -9115,6 +9823,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL

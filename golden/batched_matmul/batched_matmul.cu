@@ -14,9 +14,19 @@ constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
 // b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
@@ -41,9 +51,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 1, 64>, 0
 // tile 32x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 16x1 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, BLOCK_K, 64>;
-// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
-// 16x16 of every 32x32; 4x8 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 2x16 elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
 // tile 64x64: 1x1 contiguous per thread, 1x32 lanes, 2x2 warps, dim 1 fastest; 32x1 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 2, 2, 1, 64, 64>;
@@ -55,7 +65,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
     const __half *a, const __half *b, __half *c, int /*BATCH*/, int M, int N, int K, int stride_ab,
     int stride_am, int stride_ak, int stride_bb, int stride_bk, int stride_bn, int stride_cb,
     int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_tile_smem = reinterpret_cast<__half *>(smem + 4096);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -162,6 +172,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
       }
     }
     // batched_matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -177,39 +188,51 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
         b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem (ldmatrix) and
-    // b_tile_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    float c_frag[L7::REP0][64 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
+            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<64, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // batched_matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -257,6 +280,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
     }
   }
   // batched_matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -265,6 +289,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
@@ -302,9 +327,19 @@ constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) 
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
 // b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
@@ -331,9 +366,9 @@ using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS,
 // tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
-// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
-// 16x16 of every 32x32; 4x8 elements per thread
-using L7 = tilec::rt::Mma16816Acc<2, 2, 64, 64>;
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 2x16 elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
 using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
@@ -345,7 +380,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
     const __half *a, const __half *b, __half *c, int /*BATCH*/, int M, int N, int K, int stride_ab,
     int stride_am, int stride_ak, int stride_bb, int stride_bk, int stride_bn, int stride_cb,
     int stride_cm, int stride_cn) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half (*a_tile_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 3 stages
   __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 12288);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
@@ -482,6 +517,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration
@@ -511,39 +547,50 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
     // batched_matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
     // batched_matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of a_tile_smem[read_stage]
-    // (ldmatrix) and b_tile_smem[read_stage] (ldmatrix .trans) and adds their products into its
-    // accumulators
+    // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    float c_frag[L7::REP0][64 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      uint32_t a_tile_smem_frag[L7::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::ldmatrix_x4(
-            a_tile_smem_frag[i],
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<64, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t b_tile_smem_frag[L7::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L7::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(
-            b_tile_smem_frag[j],
-            &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L7::REP1; ++j) {
-          const uint32_t b_pair[2] = {b_tile_smem_frag[j / 2][j % 2 * 2],
-                                      b_tile_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {accumulator[2 * i][2 * j], accumulator[2 * i][2 * j + 1],
-                             accumulator[2 * i + 1][2 * j], accumulator[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_f16_f32(c_frag, a_tile_smem_frag[i], b_pair, c_frag);
-          accumulator[2 * i][2 * j] = c_frag[0];
-          accumulator[2 * i][2 * j + 1] = c_frag[1];
-          accumulator[2 * i + 1][2 * j] = c_frag[2];
-          accumulator[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
     // batched_matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
@@ -595,6 +642,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
     }
   }
   // batched_matmul.cpp:66: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -603,6 +651,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   __half store_cvt[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL

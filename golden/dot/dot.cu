@@ -5839,9 +5839,19 @@ constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes)
 // atv_t_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
 // c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using ATV_T_SWIZZLE = tilec::rt::XorSwizzle<BM, 8, 1, 8>;
+// atv_t_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle ATV_T_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t ATV_T_DESC_LBO = 4096;
+constexpr uint32_t ATV_T_DESC_SBO = 1024;
 // bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
 // ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 8, 2, 4>;
+// bv_smem as wgmma reads it (M or N contiguous): 64-byte swizzle, the next column block 2048 bytes
+// on, the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle BV_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t BV_DESC_LBO = 2048;
+constexpr uint32_t BV_DESC_SBO = 512;
 // store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
@@ -5897,7 +5907,7 @@ constexpr int SMEM_BYTES = 8192;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
     const __nv_bfloat16 *at, const __nv_bfloat16 *b, float *c, int M, int N, int K, int ldat,
     int ldb, int ldc) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __nv_bfloat16 *atv_t_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
   __nv_bfloat16 *bv_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 4096);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
@@ -5993,6 +6003,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
       }
     }
     // dot.cpp:238: acc = tl::dot(tl::trans(atv), bv, acc);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -6010,38 +6021,50 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
             &bv_smem[BV_SWIZZLE::offset(L12::coord0(i), L12::coord1(j))], &bv[i][j]);
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of atv_t_smem (ldmatrix .trans, [K,
-    // M] rows) and bv_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n32k16, k by 16: each warpgroup multiplies its 64-row blocks of atv_t_smem ([K, M]
+    // rows) by bv_smem ([K, N] rows), both read from shared memory through descriptors, into its
+    // accumulators, which wgmma holds in registers in its own order
+    float c_frag[L0::REP0][32 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        c_frag[i][4 * j + 0] = acc[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = acc[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = acc[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = acc[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < 32; kk += 16) {
-      uint32_t atv_t_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &bv_smem[BV_SWIZZLE::offset(kk, 0)], BV_DESC_SWIZZLE, BV_DESC_LBO, BV_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
-        tilec::rt::ldmatrix_x4_trans(
-            atv_t_smem_frag[i],
-            &atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::at_row(), L0::at_col(i))]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &atv_t_smem[ATV_T_SWIZZLE::offset(kk, L0::warpgroup_row(i))], ATV_T_DESC_SWIZZLE,
+            ATV_T_DESC_LBO, ATV_T_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_bf16<32, tilec::rt::WgmmaMajor::MN, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t bv_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(bv_smem_frag[j],
-                                     &bv_smem[BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L0::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L0::REP1; ++j) {
-          const uint32_t b_pair[2] = {bv_smem_frag[j / 2][j % 2 * 2],
-                                      bv_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {acc[2 * i][2 * j], acc[2 * i][2 * j + 1], acc[2 * i + 1][2 * j],
-                             acc[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_bf16_f32(c_frag, atv_t_smem_frag[i], b_pair, c_frag);
-          acc[2 * i][2 * j] = c_frag[0];
-          acc[2 * i][2 * j + 1] = c_frag[1];
-          acc[2 * i + 1][2 * j] = c_frag[2];
-          acc[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L0::REP1; ++j) {
+        acc[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        acc[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        acc[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        acc[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
   }
@@ -6055,6 +6078,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
     }
   }
   // dot.cpp:240: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -6063,6 +6087,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   float store_cvt[L14::ELEMS0][L14::ELEMS1];
   TILEC_UNROLL
@@ -6104,9 +6129,19 @@ constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes)
 // atv_t_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk
 // c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using ATV_T_SWIZZLE = tilec::rt::XorSwizzle<BM, 8, 1, 8>;
+// atv_t_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle ATV_T_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t ATV_T_DESC_LBO = 4096;
+constexpr uint32_t ATV_T_DESC_SBO = 1024;
 // bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
 // ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
 using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 8, 2, 4>;
+// bv_smem as wgmma reads it (M or N contiguous): 64-byte swizzle, the next column block 2048 bytes
+// on, the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle BV_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t BV_DESC_LBO = 2048;
+constexpr uint32_t BV_DESC_SBO = 512;
 // store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
@@ -6162,7 +6197,7 @@ constexpr int SMEM_BYTES = 8192;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
     const __nv_bfloat16 *at, const __nv_bfloat16 *b, float *c, int M, int N, int K, int ldat,
     int ldb, int ldc) {
-  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __nv_bfloat16 *atv_t_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
   __nv_bfloat16 *bv_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 4096);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
@@ -6249,6 +6284,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
       }
     }
     // dot.cpp:238: acc = tl::dot(tl::trans(atv), bv, acc);
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -6266,38 +6302,50 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
             &bv_smem[BV_SWIZZLE::offset(L12::coord0(i), L12::coord1(j))], &bv[i][j]);
       }
     }
+    tilec::rt::fence_proxy_async_shared();
     __syncthreads();
-    // mma.sync m16n8k16, k by 16: each warp loads its fragments of atv_t_smem (ldmatrix .trans, [K,
-    // M] rows) and bv_smem (ldmatrix .trans) and adds their products into its accumulators
+    // wgmma m64n32k16, k by 16: each warpgroup multiplies its 64-row blocks of atv_t_smem ([K, M]
+    // rows) by bv_smem ([K, N] rows), both read from shared memory through descriptors, into its
+    // accumulators, which wgmma holds in registers in its own order
+    float c_frag[L0::REP0][32 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        c_frag[i][4 * j + 0] = acc[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = acc[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = acc[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = acc[2 * i + 1][2 * j + 1];
+      }
+    }
+    tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < 32; kk += 16) {
-      uint32_t atv_t_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &bv_smem[BV_SWIZZLE::offset(kk, 0)], BV_DESC_SWIZZLE, BV_DESC_LBO, BV_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
-        tilec::rt::ldmatrix_x4_trans(
-            atv_t_smem_frag[i],
-            &atv_t_smem[ATV_T_SWIZZLE::offset(kk + L0::at_row(), L0::at_col(i))]);
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &atv_t_smem[ATV_T_SWIZZLE::offset(kk, L0::warpgroup_row(i))], ATV_T_DESC_SWIZZLE,
+            ATV_T_DESC_LBO, ATV_T_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_bf16<32, tilec::rt::WgmmaMajor::MN, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i], a_desc, b_desc, true);
       }
-      uint32_t bv_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::REP1 / 2; ++j) {
-        tilec::rt::ldmatrix_x4_trans(bv_smem_frag[j],
-                                     &bv_smem[BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L0::REP0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L0::REP1; ++j) {
-          const uint32_t b_pair[2] = {bv_smem_frag[j / 2][j % 2 * 2],
-                                      bv_smem_frag[j / 2][j % 2 * 2 + 1]};
-          float c_frag[4] = {acc[2 * i][2 * j], acc[2 * i][2 * j + 1], acc[2 * i + 1][2 * j],
-                             acc[2 * i + 1][2 * j + 1]};
-          tilec::rt::mma_m16n8k16_bf16_f32(c_frag, atv_t_smem_frag[i], b_pair, c_frag);
-          acc[2 * i][2 * j] = c_frag[0];
-          acc[2 * i][2 * j + 1] = c_frag[1];
-          acc[2 * i + 1][2 * j] = c_frag[2];
-          acc[2 * i + 1][2 * j + 1] = c_frag[3];
-        }
+      for (int j = 0; j < L0::REP1; ++j) {
+        acc[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        acc[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        acc[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        acc[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
       }
     }
   }
@@ -6311,6 +6359,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
     }
   }
   // dot.cpp:240: tl::store(c + rm * ldc + rn, acc, (rm < M) & (rn < N));
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -6319,6 +6368,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
       store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
     }
   }
+  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   float store_cvt[L14::ELEMS0][L14::ELEMS1];
   TILEC_UNROLL

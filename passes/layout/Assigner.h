@@ -62,6 +62,7 @@ private:
   ir::LayoutRef reduceParent(const ir::Reduce *r, const ir::LayoutRef &want);
   ir::LayoutRef dotLayout(const ir::Dot *d);
   ir::LayoutRef mmaLayout(const ir::Dot *d);
+  static bool wgmmaFits(const ir::Dot *d, int numWarps);
   ir::LayoutRef dotOperandLayout(const ir::Expr &x);
   /// The layout a `trans` whose result is wanted in `want` is built in: `want` when it is blocked
   /// (the operand then takes Layout::transposed of it), else the default blocked layout of `t`.

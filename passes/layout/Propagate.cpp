@@ -244,7 +244,8 @@ LayoutRef Assigner::dotLayout(const Dot *d) {
 /// a unit of 16 x 16 per warp for mma.sync (one ldmatrix_x4 feeds two n8 blocks) and N x N for
 /// MFMA: double the warps along M while M has more units per warp than N has, else along N. Null
 /// (the portable path) where no instruction applies or the tile has fewer units than the kernel has
-/// warps.
+/// warps. On sm_90a, fp16 and bf16 dots whose tile a warpgroup instruction covers take wgmma
+/// instead (wgmmaFits).
 LayoutRef Assigner::mmaLayout(const Dot *d) {
   const ScalarType in = d->a->type.elem;
   const int64_t m = d->type.shape[0], n = d->type.shape[1], kDim = d->a->type.shape[1];
@@ -257,6 +258,8 @@ LayoutRef Assigner::mmaLayout(const Dot *d) {
   const bool syncMma = ctx.target.smVersion() >= 80 && (halves || tf32 || int8);
   if (!syncMma && !(ctx.target.hasMfma() && (halves || int8)))
     return nullptr;
+  if (halves && ctx.target.hasWgmma() && wgmmaFits(d, numWarps))
+    return Layout::mma(numWarps, 1, Layout::MmaInstr::Wgmma);
   auto warps = [&](int64_t unit, Layout::MmaInstr instr) -> LayoutRef {
     if (m < unit || n < unit)
       return nullptr;
@@ -279,6 +282,24 @@ LayoutRef Assigner::mmaLayout(const Dot *d) {
   if (LayoutRef l = warps(32, Layout::MmaInstr::Mfma32x32x8))
     return l;
   return warps(16, Layout::MmaInstr::Mfma16x16x16);
+}
+
+/// Whether `wgmma.mma_async.m64nNk16` computes the dot `d` (fp16 or bf16 operands, fp32 result)
+/// with `numWarps` warps as warpgroups stacked along M (the #mma layout with warps [numWarps, 1]):
+/// whole warpgroups, each m64 block of a warpgroup inside the tile (M a multiple of 16 numWarps,
+/// itself a multiple of 64), one instruction across N (16 to 256), K in steps of 16, and both
+/// operands in a shared layout the instruction reads (lower-dots): a K-contiguous operand (A's [M,
+/// K] rows, B's [N, K] ones under tl::trans) in rows of 32, 64 or 128 bytes, the swizzle's own; an
+/// M- or N-contiguous one (B's [K, N] rows, A's [K, M] under tl::trans) in such rows, or in column
+/// blocks of 64 (128 bytes) when wider.
+bool Assigner::wgmmaFits(const Dot *d, int numWarps) {
+  const int64_t m = d->type.shape[0], n = d->type.shape[1], kDim = d->a->type.shape[1];
+  if (numWarps % 4 != 0 || m % (16 * numWarps) != 0 || n % 16 != 0 || n > 256 || kDim % 16 != 0)
+    return false;
+  auto kRows = [](int64_t elems) { return elems == 16 || elems == 32 || elems == 64; };
+  auto mnRows = [&](int64_t elems) { return kRows(elems) || elems % 64 == 0; };
+  const bool transA = as<Trans>(d->a) != nullptr, transB = as<Trans>(d->b) != nullptr;
+  return (transA ? mnRows(m) : kRows(kDim)) && (transB ? kRows(kDim) : mnRows(n));
 }
 
 /// The layout a dot operand is produced in before lower-dots stages it in shared memory: its own,

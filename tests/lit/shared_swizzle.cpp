@@ -8,9 +8,9 @@
 // among the tunables and addresses every access of a swizzled buffer through it; the epilogue
 // reads the conversion buffer in vectors of a chunk (the XOR would keep the compiler from merging
 // element reads).
-// RUN: %tilec --emit=ir --stop-after=lower-layout-conversions %s -o - | %FileCheck %s
+// RUN: %tilec --arch=sm_80 --emit=ir --stop-after=lower-layout-conversions %s -o - | %FileCheck %s
 // RUN: %tilec --target=hip --emit=ir --stop-after=lower-layout-conversions %s -o - | %FileCheck %s --check-prefix=HIP
-// RUN: %tilec %s -o - | %FileCheck %s --check-prefix=CUDA
+// RUN: %tilec --arch=sm_80 %s -o - | %FileCheck %s --check-prefix=CUDA
 #include <tilec/tl.hpp>
 
 // CHECK-LABEL: kernel @mm<64, 32>

@@ -5,11 +5,11 @@
 // rows), while the portable path (HIP without MFMA: gfx908) stages the view; a trans of an mma
 // accumulator converts to a blocked layout first.
 // RUN: %tilec --emit=ir --stop-after=materialize %s -o - | %FileCheck %s
-// RUN: %tilec --emit=ir --stop-after=layout-assignment %s -o - | %FileCheck %s --check-prefix=LAYOUT
-// RUN: %tilec --emit=ir --stop-after=lower-dots %s -o - | %FileCheck %s --check-prefix=LOWER
+// RUN: %tilec --arch=sm_80 --emit=ir --stop-after=layout-assignment %s -o - | %FileCheck %s --check-prefix=LAYOUT
+// RUN: %tilec --arch=sm_80 --emit=ir --stop-after=lower-dots %s -o - | %FileCheck %s --check-prefix=LOWER
 // RUN: %tilec --target=hip --emit=ir --stop-after=lower-dots %s -o - | %FileCheck %s --check-prefix=LOWER
 // RUN: %tilec --target=hip --arch=gfx908 --emit=ir --stop-after=lower-dots %s -o - | %FileCheck %s --check-prefix=HIP
-// RUN: %tilec %s -o - | %FileCheck %s --check-prefix=CUDA
+// RUN: %tilec --arch=sm_80 %s -o - | %FileCheck %s --check-prefix=CUDA
 #include <tilec/tl.hpp>
 
 // CHECK-LABEL: kernel @copy_t

@@ -129,6 +129,14 @@ template <int WM, int WN, int S0, int S1> struct Mma16816Acc {
   __device__ __forceinline__ static int n_base(int n) {
     return n / 2 * COV1 + 16 * warp_coord1() + 8 * (n % 2);
   }
+  /// wgmma (sm_90a; WN = 1 and WM a multiple of 4): the first row of the 64 rows that this
+  /// thread's warpgroup (warps 4 g to 4 g + 3) holds as m16 block m of its four warps, the rows one
+  /// wgmma.m64nNk16 computes; its N / 2 registers are elements [2 m + r][2 j + c] of the tile's,
+  /// register 4 j + 2 r + c (tilec/cuda/wgmma.cuh WgmmaM64NK16).
+  __device__ __forceinline__ static int warpgroup_row(int m) {
+    static_assert(WN == 1 && WM % 4 == 0, "wgmma: warpgroups stacked along M");
+    return m * COV0 + 64 * (warp_coord0() / 4);
+  }
 };
 
 /// The calling thread's lane in its warp (tilec's blocks are one-dimensional).

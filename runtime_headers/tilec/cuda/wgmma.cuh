@@ -325,8 +325,9 @@ __forceinline__ void wgmma_model(float *d, int n, uint64_t a_desc, uint64_t b_de
   const SmemDescFields af = decode_smem_desc(a_desc), bf = decode_smem_desc(b_desc);
   const unsigned char *aWindow = wgmma_operand_window(a_desc, a_major, 64, "A", name);
   const unsigned char *bWindow = wgmma_operand_window(b_desc, b_major, n, "B", name);
+  // Inlined (also at -O0) so that the emulator's reports name the wgmma's line in the kernel.
   auto read = [&](const unsigned char *window, const SmemDescFields &f, WgmmaMajor major, int j,
-                  unsigned char(&out)[16]) {
+                  unsigned char(&out)[16]) __attribute__((always_inline)) {
     if (!window)
       return; // reported: the chunk reads as zeros
     const unsigned char *p =

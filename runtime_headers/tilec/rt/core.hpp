@@ -237,14 +237,15 @@ __device__ __forceinline__ T combine_partials(const T *parts, int stride) {
 }
 
 // ---- dynamic shared memory ----------------------------------------------------------------------
-/// The block's dynamic shared memory: as many bytes as the launch gave, 16-byte aligned. tilec's
+/// The block's dynamic shared memory: as many bytes as the launch gave, 1024-byte aligned (wgmma's
+/// swizzled operands start on 1024-byte boundaries of the shared window). tilec's
 /// output takes its shared memory from here above 48 KB, the most a static __shared__ array may
 /// hold; its launcher sets the kernel's attribute that allows the size.
 __device__ __forceinline__ unsigned char *dynamic_shared_memory() {
 #if defined(TILEC_EMULATE) // the emulator's __shared__ is `static`, which `extern` cannot join
   return static_cast<unsigned char *>(::tilec::emu::dynamic_shared_memory());
 #else
-  extern __shared__ __align__(16) unsigned char dynamic_smem[];
+  extern __shared__ __align__(1024) unsigned char dynamic_smem[];
   return dynamic_smem;
 #endif
 }

@@ -40,6 +40,21 @@ template <int ROW, int VEC, int PER_PHASE, int MAX_PHASE> struct XorSwizzle {
   }
 };
 
+/// The same swizzle on a buffer of ROWS rows stored as column blocks: columns BLOCK * b to
+/// BLOCK * b + BLOCK - 1 of every row form block b, a buffer of ROWS rows of BLOCK elements of its
+/// own (XorSwizzle<BLOCK, ...>), the blocks one after another. Rows wider than a swizzle's 128
+/// bytes are stored so for wgmma and TMA, which read 128-byte rows (tilec's SharedBuffer
+/// colBlock).
+template <int ROWS, int BLOCK, int VEC, int PER_PHASE, int MAX_PHASE>
+struct XorSwizzleColumnBlocks {
+  using InBlock = XorSwizzle<BLOCK, VEC, PER_PHASE, MAX_PHASE>;
+  __host__ __device__ static constexpr int offset(int row, int col) {
+    const unsigned c = static_cast<unsigned>(col);
+    return static_cast<int>(c / BLOCK * (ROWS * BLOCK)) +
+           InBlock::offset(row, static_cast<int>(c % BLOCK));
+  }
+};
+
 /// Rank-1 blocked layout over a tile of S elements: each thread holds SPT consecutive elements,
 /// TPW lanes (the whole warp) and WPB warps tile the dimension; the pattern repeats or replicates.
 template <int SPT, int TPW, int WPB, int S> struct Blocked1 {

@@ -14,3 +14,6 @@ config.substitutions.append(("%emu-cxx", config.emu_cxx))
 config.substitutions.append(("%emu-libs", config.emu_libs))
 config.substitutions.append(("%FileCheck", config.filecheck_binary))
 config.substitutions.append(("%not", config.not_binary))
+# The matmul example translated for sm_80 (mma.sync), where a test plants its bug in that path
+# rather than in the golden (sm_90a: wgmma).
+config.substitutions.append(("%tilec", config.tilec))

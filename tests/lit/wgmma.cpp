@@ -1,0 +1,88 @@
+// wgmma (sm_90a): an fp16 or bf16 dot with an fp32 result whose tile whole warpgroups stacked along
+// M cover (M a multiple of 16 num_warps and of 64, N 16 to 256, K a multiple of 16, each operand in
+// a shared layout the instruction reads) computes in the #mma layout with warps [num_warps, 1]
+// (`#mma<wgmma, wpb=[W,1]>`, the accumulator registers of mma.sync's m16n8 per warp). lower-dots
+// stages both operands in wgmma's swizzle modes (rows of 32, 64 or 128 bytes), 1024-byte aligned,
+// and rows wider than 128 bytes in column blocks of 128 bytes (`col_block=64`); the emitter reads
+// them through descriptors, with a proxy fence before each barrier. sm_80 and tiles that do not
+// fit keep mma.sync.
+// RUN: %tilec --emit=ir --stop-after=lower-dots %s -o - | %FileCheck %s
+// RUN: %tilec %s -o - | %FileCheck %s --check-prefix=CUDA
+// RUN: %tilec --arch=sm_80 --emit=ir --stop-after=layout-assignment %s -o - | %FileCheck %s --check-prefix=SM80
+#include <tilec/tl.hpp>
+
+// CHECK-LABEL: kernel @mm<128, 128, 32, 4>
+// CHECK: shared 0 av_smem: f16[128x32] row_stride=32 swizzle=8/2/4 align=1024 bytes=8192
+// CHECK-NEXT: shared 1 bv_smem: f16[32x128] row_stride=128 swizzle=8/1/8 col_block=64 align=1024 bytes=8192
+// CHECK: #mma{{[0-9]+}} = #mma<wgmma, wpb=[4,1]>
+// CHECK-LABEL: kernel @mm<128, 64, 64, 8>
+// CHECK: shared 0 av_smem: f16[128x64] row_stride=64 swizzle=8/1/8 align=1024 bytes=16384
+// CHECK-NEXT: shared 1 bv_smem: f16[64x64] row_stride=64 swizzle=8/1/8 align=1024 bytes=8192
+// CHECK: #mma{{[0-9]+}} = #mma<wgmma, wpb=[8,1]>
+// A tile of 64 rows has no m64 block for a second warpgroup: mma.sync.
+// CHECK-LABEL: kernel @mm<64, 64, 32, 8>
+// CHECK-NOT: align=
+// CHECK: #mma{{[0-9]+}} = #mma<m16n8k16, wpb=[4,2]>
+// CHECK-LABEL: kernel @mm_bt<128, 64, 16>
+// CHECK: shared 0 av_smem: bf16[128x16] row_stride=16 swizzle=8/4/2 align=1024 bytes=4096
+// CHECK-NEXT: shared 1 bv_t_smem: bf16[64x16] row_stride=16 swizzle=8/4/2 align=1024 bytes=2048
+// CHECK: #mma{{[0-9]+}} = #mma<wgmma, wpb=[4,1]>
+
+// CUDA-LABEL: namespace mm_128_128_32_4 {
+// CUDA: using BV_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BK, 64, 8, 1, 8>;
+// CUDA: constexpr tilec::rt::SmemSwizzle BV_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+// CUDA-NEXT: constexpr uint32_t BV_DESC_LBO = 4096;
+// CUDA-NEXT: constexpr uint32_t BV_DESC_SBO = 1024;
+// CUDA: tilec::rt::fence_proxy_async_shared();
+// CUDA-NEXT: __syncthreads();
+// CUDA: float c_frag[L{{[0-9]+}}::REP0][128 / 2];
+// CUDA: tilec::rt::wgmma_fence();
+// CUDA: for (int kk = 0; kk < BK; kk += 16) {
+// CUDA-NEXT: const uint64_t b_desc = tilec::rt::make_smem_desc(
+// CUDA-NEXT: &bv_smem[BV_SWIZZLE::offset(kk, 0)], BV_DESC_SWIZZLE, BV_DESC_LBO, BV_DESC_SBO);
+// CUDA: const uint64_t a_desc = tilec::rt::make_smem_desc(
+// CUDA-NEXT: &av_smem[AV_SWIZZLE::offset(L{{[0-9]+}}::warpgroup_row(i), kk)], AV_DESC_SWIZZLE, AV_DESC_LBO,
+// CUDA-NEXT: AV_DESC_SBO);
+// CUDA-NEXT: tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+// CUDA: tilec::rt::wgmma_commit_group();
+// CUDA-NEXT: tilec::rt::wgmma_wait<0>();
+// CUDA-LABEL: namespace mm_bt_128_64_16 {
+// CUDA: alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
+// CUDA: tilec::rt::wgmma_m64nNk16_f32_bf16<BN, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::K>(
+
+// SM80-LABEL: kernel @mm<128, 128, 32, 4>
+// SM80: #mma{{[0-9]+}} = #mma<m16n8k16, wpb=[2,2]>
+template <int BM, int BN, int BK, int W>
+TILEC_KERNEL(num_warps = W)
+void mm(float *c, const tl::half *a, const tl::half *b, int K) {
+  auto rm = tl::arange<0, BM>();
+  auto rn = tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < K; k += BK) {
+    auto av = tl::load(a + tl::expand_dims<1>(rm) * K + k + tl::expand_dims<0>(rk));
+    auto bv = tl::load(b + (k + tl::expand_dims<1>(rk)) * BN + tl::expand_dims<0>(rn));
+    acc = tl::dot(av, bv, acc);
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), acc);
+}
+template void mm<128, 128, 32, 4>(float *, const tl::half *, const tl::half *, int);
+template void mm<128, 64, 64, 8>(float *, const tl::half *, const tl::half *, int);
+template void mm<64, 64, 32, 8>(float *, const tl::half *, const tl::half *, int);
+
+// B held as [N, K] rows (tl::trans): K-contiguous, as A.
+template <int BM, int BN, int BK>
+TILEC_KERNEL(num_warps = 4)
+void mm_bt(float *c, const tl::bfloat16 *a, const tl::bfloat16 *b, int K) {
+  auto rm = tl::arange<0, BM>();
+  auto rn = tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < K; k += BK) {
+    auto av = tl::load(a + tl::expand_dims<1>(rm) * K + k + tl::expand_dims<0>(rk));
+    auto bv = tl::load(b + tl::expand_dims<1>(rn) * K + k + tl::expand_dims<0>(rk));
+    acc = tl::dot(av, tl::trans(bv), acc);
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), acc);
+}
+template void mm_bt<128, 64, 16>(float *, const tl::bfloat16 *, const tl::bfloat16 *, int);
