@@ -847,8 +847,13 @@ void KernelEmitter::wgmmaLoop(const std::string &acc, const Type &t, const Share
           " rows), both read from shared memory through descriptors, into its accumulators, "
           "which wgmma holds in registers in its own order",
       w_->indentWidth()));
-  w_->line("float " + cf + "[" + L + "::REP0][" + dimConst(N) + " / 2];  // m64 block " + i +
-           ": element [2 " + i + " + r][2 " + j + " + c] in register 4 " + j + " + 2 r + c");
+  // N: the tile's columns, as the layout names them (a meta-parameter's name could be BLOCK_M's).
+  const std::string n = L + "::COLS";
+  w_->lines(commentLines(cf + "[" + i + "]: this warpgroup's m64 block " + i +
+                             " in wgmma's register order (element [2 " + i + " + r][2 " + j +
+                             " + c] in register 4 " + j + " + 2 r + c)",
+                         w_->indentWidth()));
+  w_->line("float " + cf + "[" + L + "::REP0][" + n + " / 2];");
   auto each = [&](const std::function<void(const std::string &, const std::string &)> &f) {
     w_->line("TILEC_UNROLL");
     auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
@@ -873,7 +878,7 @@ void KernelEmitter::wgmmaLoop(const std::string &acc, const Type &t, const Share
     const std::vector<std::string> ad =
         d->transA ? desc(d->bufferA, a, kk, row) : desc(d->bufferA, a, row, kk);
     call("const uint64_t " + aDesc + " = tilec::rt::make_smem_desc(", ad, ");");
-    call(wgmma + "<" + dimConst(N) + ", " + major(!d->transA) + ", " + major(d->transB) + ">(",
+    call(wgmma + "<" + n + ", " + major(!d->transA) + ", " + major(d->transB) + ">(",
          {cf + "[" + i + "]", aDesc, bDesc, "true"}, ");");
   }
   w_->line("tilec::rt::wgmma_commit_group();");

@@ -185,7 +185,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][64 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -207,7 +209,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<64, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -535,7 +537,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
-    float c_frag[L7::REP0][64 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -557,7 +561,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
             A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<64, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -881,7 +885,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][64 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -903,7 +909,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<64, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -1239,7 +1245,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
-    float c_frag[L7::REP0][64 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -1261,7 +1269,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
             A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<64, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -1594,7 +1602,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -1616,7 +1626,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -1945,7 +1955,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
-    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -1967,7 +1979,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
             A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -2293,7 +2305,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -2315,7 +2329,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -2610,7 +2624,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -2632,7 +2648,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -2952,7 +2968,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -2974,7 +2992,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -3305,7 +3323,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
-    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -3327,7 +3347,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
             A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -3652,7 +3672,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -3674,7 +3696,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -4003,7 +4025,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
-    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -4025,7 +4049,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
             A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -4350,7 +4374,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -4372,7 +4398,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -4704,7 +4730,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
-    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -4726,7 +4754,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
             A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -5064,7 +5092,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n256k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -5086,7 +5116,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -5421,7 +5451,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
-    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -5443,7 +5475,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
             A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -5784,7 +5816,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -5806,7 +5840,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -6138,7 +6172,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
-    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -6160,7 +6196,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
             A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -6495,7 +6531,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -6517,7 +6555,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -6849,7 +6887,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
-    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -6871,7 +6911,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
             A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -7209,7 +7249,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -7231,7 +7273,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -7566,7 +7608,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
-    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -7588,7 +7632,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
             A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -7929,7 +7973,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -7951,7 +7997,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -8283,7 +8329,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
-    float c_frag[L7::REP0][128 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -8305,7 +8353,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
             A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -8643,7 +8691,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n256k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -8665,7 +8715,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -9000,7 +9050,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
-    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -9022,7 +9074,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
             A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -9366,7 +9418,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -9388,7 +9442,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -9723,7 +9777,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
-    float c_frag[L7::REP0][BLOCK_N / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -9745,7 +9801,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
             A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<BLOCK_N, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }

@@ -6026,7 +6026,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
     // wgmma m64n32k16, k by 16: each warpgroup multiplies its 64-row blocks of atv_t_smem ([K, M]
     // rows) by bv_smem ([K, N] rows), both read from shared memory through descriptors, into its
     // accumulators, which wgmma holds in registers in its own order
-    float c_frag[L0::REP0][32 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L0::REP0][L0::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L0::REP0; ++i) {
       TILEC_UNROLL
@@ -6047,7 +6049,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &atv_t_smem[ATV_T_SWIZZLE::offset(kk, L0::warpgroup_row(i))], ATV_T_DESC_SWIZZLE,
             ATV_T_DESC_LBO, ATV_T_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_bf16<32, tilec::rt::WgmmaMajor::MN, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_bf16<L0::COLS, tilec::rt::WgmmaMajor::MN, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -6307,7 +6309,9 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
     // wgmma m64n32k16, k by 16: each warpgroup multiplies its 64-row blocks of atv_t_smem ([K, M]
     // rows) by bv_smem ([K, N] rows), both read from shared memory through descriptors, into its
     // accumulators, which wgmma holds in registers in its own order
-    float c_frag[L0::REP0][32 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L0::REP0][L0::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L0::REP0; ++i) {
       TILEC_UNROLL
@@ -6328,7 +6332,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &atv_t_smem[ATV_T_SWIZZLE::offset(kk, L0::warpgroup_row(i))], ATV_T_DESC_SWIZZLE,
             ATV_T_DESC_LBO, ATV_T_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_bf16<32, tilec::rt::WgmmaMajor::MN, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_bf16<L0::COLS, tilec::rt::WgmmaMajor::MN, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }

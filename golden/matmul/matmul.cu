@@ -185,7 +185,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][64 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -207,7 +209,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<64, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -535,7 +537,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
-    float c_frag[L7::REP0][64 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -557,7 +561,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
             A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<64, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -881,7 +885,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
     // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
     // its accumulators, which wgmma holds in registers in its own order
-    float c_frag[L7::REP0][64 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -903,7 +909,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
             A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<64, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }
@@ -1239,7 +1245,9 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
-    float c_frag[L7::REP0][64 / 2];  // m64 block i: element [2 i + r][2 j + c] in register 4 j + 2 r + c
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
     TILEC_UNROLL
     for (int i = 0; i < L7::REP0; ++i) {
       TILEC_UNROLL
@@ -1261,7 +1269,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         const uint64_t a_desc = tilec::rt::make_smem_desc(
             &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
             A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<64, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             c_frag[i], a_desc, b_desc, true);
       }
     }

@@ -35,7 +35,7 @@
 // CUDA-NEXT: constexpr uint32_t BV_DESC_SBO = 1024;
 // CUDA: tilec::rt::fence_proxy_async_shared();
 // CUDA-NEXT: __syncthreads();
-// CUDA: float c_frag[L{{[0-9]+}}::REP0][128 / 2];
+// CUDA: float c_frag[L{{[0-9]+}}::REP0][L{{[0-9]+}}::COLS / 2];
 // CUDA: tilec::rt::wgmma_fence();
 // CUDA: for (int kk = 0; kk < BK; kk += 16) {
 // CUDA-NEXT: const uint64_t b_desc = tilec::rt::make_smem_desc(
@@ -43,12 +43,12 @@
 // CUDA: const uint64_t a_desc = tilec::rt::make_smem_desc(
 // CUDA-NEXT: &av_smem[AV_SWIZZLE::offset(L{{[0-9]+}}::warpgroup_row(i), kk)], AV_DESC_SWIZZLE, AV_DESC_LBO,
 // CUDA-NEXT: AV_DESC_SBO);
-// CUDA-NEXT: tilec::rt::wgmma_m64nNk16_f32_f16<128, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+// CUDA-NEXT: tilec::rt::wgmma_m64nNk16_f32_f16<L{{[0-9]+}}::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
 // CUDA: tilec::rt::wgmma_commit_group();
 // CUDA-NEXT: tilec::rt::wgmma_wait<0>();
 // CUDA-LABEL: namespace mm_bt_128_64_16 {
 // CUDA: alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
-// CUDA: tilec::rt::wgmma_m64nNk16_f32_bf16<BN, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::K>(
+// CUDA: tilec::rt::wgmma_m64nNk16_f32_bf16<L{{[0-9]+}}::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::K>(
 
 // SM80-LABEL: kernel @mm<128, 128, 32, 4>
 // SM80: #mma{{[0-9]+}} = #mma<m16n8k16, wpb=[2,2]>

@@ -75,6 +75,7 @@ struct Mma16832S8 {
 /// bytes. m_base(m) and n_base(n) are the first row of m16 block m and the first column of n8 block
 /// n of this warp (the gather_* helpers take them).
 template <int WM, int WN, int S0, int S1> struct Mma16816Acc {
+  static constexpr int ROWS = S0, COLS = S1;                  ///< the tile's shape
   static constexpr int COV0 = 16 * WM, COV1 = 16 * WN;        ///< the unit the warps cover
   static constexpr int REP0 = S0 >= COV0 ? S0 / COV0 : 1;     ///< m16 blocks of a warp
   static constexpr int REP1 = S1 >= COV1 ? 2 * S1 / COV1 : 1; ///< n8 blocks of a warp
