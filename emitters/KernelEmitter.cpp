@@ -394,10 +394,10 @@ void KernelEmitter::collect() {
   } walk(*this, storeCount);
   if (k_.body)
     walk.visit(k_.body);
+  wgmmaOperands_ = !wgmmaKMajor_.empty();
   // Swizzled buffers: each its XorSwizzle alias among the tunables, its parameters explained.
   for (size_t b = 0; b < k_.buffers.size(); ++b) {
     const SharedBuffer &buf = k_.buffers[b];
-    wgmmaOperands_ = wgmmaOperands_ || buf.alignBytes >= 1024;
     if (!buf.swizzle.on())
       continue;
     std::string hint = bufferNames_[b];
@@ -783,7 +783,7 @@ void KernelEmitter::emitContents(CodeWriter &w) {
                          w.indentWidth()));
     w.line("unsigned char *const smem = tilec::rt::dynamic_shared_memory();");
   } else if (!k_.buffers.empty()) {
-    int64_t align = 16; // wgmma's operands: 1024 (SharedBuffer::alignBytes)
+    int64_t align = 16; // wgmma's operands: their swizzle atoms (SharedBuffer::alignBytes)
     for (const SharedBuffer &b : k_.buffers)
       align = std::max(align, b.alignBytes);
     w.line("  alignas(" + std::to_string(align) + ") __shared__ unsigned char smem[" +

@@ -193,7 +193,7 @@ private:
   std::vector<std::string> paramNames_;
   std::vector<std::string> bufferNames_;
   std::map<int, std::string> swizzleNames_; // swizzled buffer -> its XorSwizzle alias
-  bool wgmmaOperands_ = false;      // buffers that wgmma reads (SharedBuffer::alignBytes 1024)
+  bool wgmmaOperands_ = false;      // whether wgmma reads a buffer (fence.proxy.async at barriers)
   std::map<int, bool> wgmmaKMajor_; // buffer wgmma reads -> whether K is contiguous
   std::map<int, std::string> wgmmaDescNames_; // buffer wgmma reads -> its `<NAME>_DESC` prefix
   void wgmmaDescriptor(int b, const std::string &prefix);

@@ -519,7 +519,7 @@ struct SharedBuffer {
   /// 128-byte row is stored as column blocks ([cols / colBlock][rows][colBlock], each block
   /// swizzled alike), as wgmma's and TMA's shared-memory layouts are.
   int64_t colBlock = 0;
-  int64_t alignBytes = 16; ///< the alignment of its start (and of each stage): wgmma's 1024
+  int64_t alignBytes = 16; ///< the alignment of its start (and of each stage): wgmma's swizzle atom
 };
 
 /// Kernel-level settings from the annotation (`TILEC_KERNEL(num_warps = 4)`).

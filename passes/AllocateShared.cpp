@@ -2,11 +2,11 @@
 //
 // Runs after: lower-reductions and lower-layout-conversions (which create the buffers).
 // Guarantees (docs/internals.md invariant 8): every `Kernel::buffers[i].offsetBytes` is set and a
-// multiple of 16 and of the buffer's alignBytes (1024 for wgmma's operands, whose swizzle is taken
-// from the address: the block's shared memory starts 1024-aligned); buffers whose lifetimes overlap
-// never share bytes; `Kernel::sharedBytes` is the end of the highest buffer, rounded up to 16.
-// Above the most shared memory a block may have on the target (sharedLimit below) it reports
-// SharedMemoryExceeded at the kernel.
+// multiple of 16 and of the buffer's alignBytes (for wgmma's operands their swizzle atom, up to
+// 1024 bytes: wgmma takes the swizzle from the address, and the block's shared memory starts
+// 1024-aligned); buffers whose lifetimes overlap never share bytes; `Kernel::sharedBytes` is the
+// end of the highest buffer, rounded up to 16. Above the most shared memory a block may have on the
+// target (sharedLimit below) it reports SharedMemoryExceeded at the kernel.
 //
 // Lifetimes (ir/Verifier.h sharedBufferLifetimes, shared with the verifier): positions in the
 // pre-order statement numbering, from a buffer's first SharedWrite/SharedRead to its last; a use

@@ -43,7 +43,8 @@
 // inside one chunk) or gathers them down a column, from buffers swizzled alike.
 // wgmma (sm_90a, an #mma<wgmma> result): the instruction reads both operands from shared memory
 // through descriptors, in the swizzle modes of 32-, 64- and 128-byte rows, which chunkSwizzle's
-// choice for such rows is when the buffer starts on a 1024-byte boundary (alignBytes). A buffer
+// choice for such rows is when the buffer starts on an 8-row boundary (alignBytes: 256, 512 or 1024
+// bytes, the swizzle's atom). A buffer
 // whose rows are wider (B's [K, N] rows for N > 64 halves) is stored in column blocks of 128 bytes
 // (colBlock), each an operand of its own rows the descriptor's leading byte offset steps over.
 // Transposed operands, tensor cores: for `dot(trans(x), b)` or `dot(a, trans(y))` the buffer holds
@@ -91,8 +92,10 @@ private:
     } else if (swizzle) {
       b.swizzle = lowering::chunkSwizzle(b.rowStride, elemBytes);
     }
+    // The swizzle repeats every 8 rows (an atom of 256, 512 or 1024 bytes), which wgmma reads from
+    // the address bits: the buffer, and each stage of a ring, starts on an atom.
     if (wgmma)
-      b.alignBytes = 8 * kSwizzleRowBytes;
+      b.alignBytes = 8 * (b.colBlock ? b.colBlock : b.rowStride) * elemBytes;
     b.sizeBytes = lowering::bufferBytes(b);
     k.buffers.push_back(b);
     return static_cast<int>(k.buffers.size()) - 1;

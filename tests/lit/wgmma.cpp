@@ -2,17 +2,17 @@
 // M cover (M a multiple of 16 num_warps and of 64, N 16 to 256, K a multiple of 16, each operand in
 // a shared layout the instruction reads) computes in the #mma layout with warps [num_warps, 1]
 // (`#mma<wgmma, wpb=[W,1]>`, the accumulator registers of mma.sync's m16n8 per warp). lower-dots
-// stages both operands in wgmma's swizzle modes (rows of 32, 64 or 128 bytes), 1024-byte aligned,
-// and rows wider than 128 bytes in column blocks of 128 bytes (`col_block=64`); the emitter reads
-// them through descriptors, with a proxy fence before each barrier. sm_80 and tiles that do not
-// fit keep mma.sync.
+// stages both operands in wgmma's swizzle modes (rows of 32, 64 or 128 bytes), aligned to the
+// swizzle's 8-row atom (`align=`), and rows wider than 128 bytes in column blocks of 128 bytes
+// (`col_block=64`); the emitter reads them through descriptors, with a proxy fence before each
+// barrier. sm_80 and tiles that do not fit keep mma.sync.
 // RUN: %tilec --emit=ir --stop-after=lower-dots %s -o - | %FileCheck %s
 // RUN: %tilec %s -o - | %FileCheck %s --check-prefix=CUDA
 // RUN: %tilec --arch=sm_80 --emit=ir --stop-after=layout-assignment %s -o - | %FileCheck %s --check-prefix=SM80
 #include <tilec/tl.hpp>
 
 // CHECK-LABEL: kernel @mm<128, 128, 32, 4>
-// CHECK: shared 0 av_smem: f16[128x32] row_stride=32 swizzle=8/2/4 align=1024 bytes=8192
+// CHECK: shared 0 av_smem: f16[128x32] row_stride=32 swizzle=8/2/4 align=512 bytes=8192
 // CHECK-NEXT: shared 1 bv_smem: f16[32x128] row_stride=128 swizzle=8/1/8 col_block=64 align=1024 bytes=8192
 // CHECK: #mma{{[0-9]+}} = #mma<wgmma, wpb=[4,1]>
 // CHECK-LABEL: kernel @mm<128, 64, 64, 8>
@@ -24,8 +24,8 @@
 // CHECK-NOT: align=
 // CHECK: #mma{{[0-9]+}} = #mma<m16n8k16, wpb=[4,2]>
 // CHECK-LABEL: kernel @mm_bt<128, 64, 16>
-// CHECK: shared 0 av_smem: bf16[128x16] row_stride=16 swizzle=8/4/2 align=1024 bytes=4096
-// CHECK-NEXT: shared 1 bv_t_smem: bf16[64x16] row_stride=16 swizzle=8/4/2 align=1024 bytes=2048
+// CHECK: shared 0 av_smem: bf16[128x16] row_stride=16 swizzle=8/4/2 align=256 bytes=4096
+// CHECK-NEXT: shared 1 bv_t_smem: bf16[64x16] row_stride=16 swizzle=8/4/2 align=256 bytes=2048
 // CHECK: #mma{{[0-9]+}} = #mma<wgmma, wpb=[4,1]>
 
 // CUDA-LABEL: namespace mm_128_128_32_4 {
@@ -47,7 +47,7 @@
 // CUDA: tilec::rt::wgmma_commit_group();
 // CUDA-NEXT: tilec::rt::wgmma_wait<0>();
 // CUDA-LABEL: namespace mm_bt_128_64_16 {
-// CUDA: alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
+// CUDA: alignas(256) __shared__ unsigned char smem[SMEM_BYTES];
 // CUDA: tilec::rt::wgmma_m64nNk16_f32_bf16<L{{[0-9]+}}::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::K>(
 
 // SM80-LABEL: kernel @mm<128, 128, 32, 4>
@@ -86,3 +86,28 @@ void mm_bt(float *c, const tl::bfloat16 *a, const tl::bfloat16 *b, int K) {
   tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), acc);
 }
 template void mm_bt<128, 64, 16>(float *, const tl::bfloat16 *, const tl::bfloat16 *, int);
+
+// A ring of small operands (the aligned variant pipelines the loads, num_stages = 3): each buffer,
+// and each stage, starts on its swizzle's 8-row atom, 256 bytes for rows of 32 bytes. (B's
+// 512-byte stages once stopped the verifier after pipeline-dots: every wgmma operand asked for
+// 1024.)
+// CUDA-LABEL: namespace mm_ring_64_16_16 {
+// CUDA: namespace aligned {
+// CUDA: alignas(256) __shared__ unsigned char smem[SMEM_BYTES];
+// CUDA: tilec::rt::cp_async_16(
+// CUDA: tilec::rt::wgmma_m64nNk16_f32_f16<L{{[0-9]+}}::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+template <int BM, int BN, int BK>
+TILEC_KERNEL(num_warps = 4, num_stages = 3)
+void mm_ring(float *c, const tl::half *a, const tl::half *b, int K) {
+  auto rm = tl::arange<0, BM>();
+  auto rn = tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < K; k += BK) {
+    auto av = tl::load(a + tl::expand_dims<1>(rm) * K + k + tl::expand_dims<0>(rk));
+    auto bv = tl::load(b + (k + tl::expand_dims<1>(rk)) * BN + tl::expand_dims<0>(rn));
+    acc = tl::dot(av, bv, acc);
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), acc);
+}
+template void mm_ring<64, 16, 16>(float *, const tl::half *, const tl::half *, int);
