@@ -43,10 +43,10 @@
 // inside one chunk) or gathers them down a column, from buffers swizzled alike.
 // wgmma (sm_90a, an #mma<wgmma> result): the instruction reads both operands from shared memory
 // through descriptors, in the swizzle modes of 32-, 64- and 128-byte rows, which chunkSwizzle's
-// choice for such rows is when the buffer starts on an 8-row boundary (alignBytes: 256, 512 or 1024
-// bytes, the swizzle's atom). A buffer
-// whose rows are wider (B's [K, N] rows for N > 64 halves) is stored in column blocks of 128 bytes
-// (colBlock), each an operand of its own rows the descriptor's leading byte offset steps over.
+// choice for such rows is when the buffer starts on an 8-row boundary (alignBytes: 256, 512 or
+// 1024 bytes, the swizzle's atom). A buffer whose rows are wider (B's [K, N] rows for N > 64
+// halves) is stored in column blocks of 128 bytes (colBlock), each an operand of its own rows the
+// descriptor's leading byte offset steps over.
 // Transposed operands, tensor cores: for `dot(trans(x), b)` or `dot(a, trans(y))` the buffer holds
 // x ([K, M]) or y ([N, K]) as loaded, and the shared_dot is marked transA / transB: the emitter
 // reads each operand the other way (mma.sync: ldmatrix .trans for A and plain ldmatrix for B, or
