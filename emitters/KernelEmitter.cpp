@@ -394,7 +394,6 @@ void KernelEmitter::collect() {
   } walk(*this, storeCount);
   if (k_.body)
     walk.visit(k_.body);
-  wgmmaOperands_ = !wgmmaKMajor_.empty();
   // Swizzled buffers: each its XorSwizzle alias among the tunables, its parameters explained.
   for (size_t b = 0; b < k_.buffers.size(); ++b) {
     const SharedBuffer &buf = k_.buffers[b];

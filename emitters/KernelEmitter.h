@@ -193,8 +193,8 @@ private:
   std::vector<std::string> paramNames_;
   std::vector<std::string> bufferNames_;
   std::map<int, std::string> swizzleNames_; // swizzled buffer -> its XorSwizzle alias
-  bool wgmmaOperands_ = false;      // whether wgmma reads a buffer (fence.proxy.async at barriers)
-  std::map<int, bool> wgmmaKMajor_; // buffer wgmma reads -> whether K is contiguous
+  std::map<int, bool> wgmmaKMajor_; // buffer wgmma reads -> whether K is contiguous (any: a
+                                    // fence.proxy.async before each barrier)
   std::map<int, std::string> wgmmaDescNames_; // buffer wgmma reads -> its `<NAME>_DESC` prefix
   void wgmmaDescriptor(int b, const std::string &prefix);
   std::string idxNames_[2], vecIdx_, valsName_, bitsName_, chunkIdx_, dotIdx_;

@@ -819,7 +819,7 @@ void KernelEmitter::mmaLoop(const std::string &acc, const Type &t, const SharedD
 }
 
 void KernelEmitter::wgmmaLoop(const std::string &acc, const Type &t, const SharedDot *d) {
-  const SharedBuffer &A = k_.buffers.at(d->bufferA), &B = k_.buffers.at(d->bufferB);
+  const SharedBuffer &A = k_.buffers.at(d->bufferA);
   const int64_t K = A.shape[d->transA ? 0 : 1], N = t.shape[1];
   const std::string a = stagedBuffer(d->bufferA, d->stage), b = stagedBuffer(d->bufferB, d->stage);
   const std::string wgmma = std::string("tilec::rt::wgmma_m64nNk16_f32_") +
@@ -1317,7 +1317,7 @@ void KernelEmitter::stmt(const Stmt &s) {
     }
     // wgmma reads shared memory through the async proxy: the generic proxy's writes before the
     // barrier (stores, landed cp.async copies) are made visible to it first (PTX ISA, "Proxies").
-    if (wgmmaOperands_)
+    if (!wgmmaKMajor_.empty())
       w_->line("tilec::rt::fence_proxy_async_shared();");
     w_->line("__syncthreads();" + why);
     return;
