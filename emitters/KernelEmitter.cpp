@@ -389,6 +389,8 @@ void KernelEmitter::collect() {
         e.wgmmaKMajor_[d->bufferA] = !d->transA;
         e.wgmmaKMajor_[d->bufferB] = d->transB;
       }
+      if (d->inFlight)
+        e.inFlightBuffers_.insert({d->bufferA, d->bufferB});
       IRVisitor::visit(d);
     }
   } walk(*this, storeCount);

@@ -140,6 +140,14 @@ private:
   void mfmaLoop(const std::string &acc, const ir::Type &t, const ir::SharedDot *d);
   /// The same in an #mma<wgmma> layout (sm_90a): wgmma.mma_async on descriptors of both buffers.
   void wgmmaLoop(const std::string &acc, const ir::Type &t, const ir::SharedDot *d);
+  /// Copies between the accumulator `acc` of layout `L` and `regs`, its registers in wgmma's
+  /// order (`toRegs`: into them).
+  void wgmmaRegisterCopy(const std::string &regs, const std::string &acc, const std::string &L,
+                         bool toRegs);
+  /// The products loop `f` leaves in flight (SharedDot::inFlight): their accumulators are moved
+  /// into wgmma's registers before the loop (`before`), and back once the last product has landed
+  /// after it.
+  void heldAccumulators(const ir::For *f, bool before);
   /// Unrolled loops over the per-thread elements of `t`; `body` prints the innermost statement
   /// given the indices. `vecDim`/`vecStep`: that dim steps by a vector width (`vecWidth`
   /// elements) instead of 1. Inside a streamed run (below), only the current chunk's elements.
@@ -196,6 +204,13 @@ private:
   std::map<int, bool> wgmmaKMajor_; // buffer wgmma reads -> whether K is contiguous (any: a
                                     // fence.proxy.async before each barrier)
   std::map<int, std::string> wgmmaDescNames_; // buffer wgmma reads -> its `<NAME>_DESC` prefix
+  std::set<int> inFlightBuffers_;             // buffers read by products left in flight
+  // Whether shared memory may have been written through the generic proxy (stores, landed
+  // cp.async copies) since the last fence.proxy.async, in the order the code is printed: true at
+  // the top of every loop body and after every branch or loop (the barrier's fence, sm_90a).
+  bool genericWrites_ = true;
+  // product left in flight -> the registers its loop keeps the accumulator in (heldAccumulators)
+  std::map<const ir::SharedDot *, std::string> heldRegs_;
   void wgmmaDescriptor(int b, const std::string &prefix);
   std::string idxNames_[2], vecIdx_, valsName_, bitsName_, chunkIdx_, dotIdx_;
   /// Streamed runs are printed where liveRegisters_ (every element of every tile at once) reaches

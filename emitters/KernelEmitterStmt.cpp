@@ -849,21 +849,24 @@ void KernelEmitter::wgmmaLoop(const std::string &acc, const Type &t, const Share
       w_->indentWidth()));
   // N: the tile's columns, as the layout names them (a meta-parameter's name could be BLOCK_M's).
   const std::string n = L + "::COLS";
-  w_->lines(commentLines(cf + "[" + i + "]: this warpgroup's m64 block " + i +
-                             " in wgmma's register order (element [2 " + i + " + r][2 " + j +
-                             " + c] in register 4 " + j + " + 2 r + c)",
-                         w_->indentWidth()));
-  w_->line("float " + cf + "[" + L + "::REP0][" + n + " / 2];");
-  auto each = [&](const std::function<void(const std::string &, const std::string &)> &f) {
+  // A product left in flight works on the registers its loop holds the accumulator in.
+  const bool held = d->inFlight;
+  const std::string regs = held ? heldRegs_.at(d) : cf;
+  auto fenceRegs = [&] {
     w_->line("TILEC_UNROLL");
     auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
-    w_->line("TILEC_UNROLL");
-    auto sj = w_->block("for (int " + j + " = 0; " + j + " < " + L + "::REP1; ++" + j + ")");
-    for (int e = 0; e < 4; ++e)
-      f(cf + "[" + i + "][4 * " + j + " + " + std::to_string(e) + "]",
-        acc + "[2 * " + i + (e / 2 ? " + 1" : "") + "][2 * " + j + (e % 2 ? " + 1" : "") + "]");
+    w_->line("tilec::rt::wgmma_fence_accumulators(" + regs + "[" + i + "]);");
   };
-  each([&](const std::string &reg, const std::string &el) { w_->line(reg + " = " + el + ";"); });
+  if (!held) {
+    w_->lines(commentLines(cf + "[" + i + "]: this warpgroup's m64 block " + i +
+                               " in wgmma's register order (element [2 " + i + " + r][2 " + j +
+                               " + c] in register 4 " + j + " + 2 r + c)",
+                           w_->indentWidth()));
+    w_->line("float " + cf + "[" + L + "::REP0][" + n + " / 2];");
+    wgmmaRegisterCopy(cf, acc, L, true);
+  } else {
+    fenceRegs();
+  }
   w_->line("tilec::rt::wgmma_fence();");
   w_->line("TILEC_UNROLL");
   {
@@ -879,16 +882,67 @@ void KernelEmitter::wgmmaLoop(const std::string &acc, const Type &t, const Share
         d->transA ? desc(d->bufferA, a, kk, row) : desc(d->bufferA, a, row, kk);
     call("const uint64_t " + aDesc + " = tilec::rt::make_smem_desc(", ad, ");");
     call(wgmma + "<" + n + ", " + major(!d->transA) + ", " + major(d->transB) + ">(",
-         {cf + "[" + i + "]", aDesc, bDesc, "true"}, ");");
+         {regs + "[" + i + "]", aDesc, bDesc, "true"}, ");");
   }
   w_->line("tilec::rt::wgmma_commit_group();");
-  w_->line("tilec::rt::wgmma_wait<0>();");
+  if (held)
+    w_->lines(commentLines("leave this product in flight: wait for the last iteration's, which "
+                           "ends its reading of the stage the copies below refill",
+                           w_->indentWidth()));
+  w_->line(held ? "tilec::rt::wgmma_wait<1>();" : "tilec::rt::wgmma_wait<0>();");
+  fenceRegs();
+  if (!held)
+    wgmmaRegisterCopy(cf, acc, L, false);
+}
+
+void KernelEmitter::wgmmaRegisterCopy(const std::string &regs, const std::string &acc,
+                                      const std::string &L, bool toRegs) {
+  const std::string &i = idxNames_[0], &j = idxNames_[1];
   w_->line("TILEC_UNROLL");
-  {
-    auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
-    w_->line("tilec::rt::wgmma_fence_accumulators(" + cf + "[" + i + "]);");
+  auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
+  w_->line("TILEC_UNROLL");
+  auto sj = w_->block("for (int " + j + " = 0; " + j + " < " + L + "::REP1; ++" + j + ")");
+  for (int e = 0; e < 4; ++e) {
+    const std::string reg = regs + "[" + i + "][4 * " + j + " + " + std::to_string(e) + "]";
+    const std::string el =
+        acc + "[2 * " + i + (e / 2 ? " + 1" : "") + "][2 * " + j + (e % 2 ? " + 1" : "") + "]";
+    w_->line(toRegs ? reg + " = " + el + ";" : el + " = " + reg + ";");
   }
-  each([&](const std::string &reg, const std::string &el) { w_->line(el + " = " + reg + ";"); });
+}
+
+void KernelEmitter::heldAccumulators(const For *f, bool before) {
+  for (auto [a, d] : productsInFlight(*f)) {
+    const std::string &acc = varNames_[a->var->id], L = layoutName(a->var->type);
+    const std::string &i = idxNames_[0], &j = idxNames_[1];
+    if (before) {
+      const std::string regs = names_.unique(acc + "_wgmma");
+      heldRegs_[d] = regs;
+      w_->lines(
+          commentLines(regs + "[" + i + "]: the m64 block " + i + " of " + acc +
+                           " that this warpgroup holds, in wgmma's register order (element [2 " +
+                           i + " + r][2 " + j + " + c] in register 4 " + j +
+                           " + 2 r + c), where it stays while the loop's "
+                           "products run",
+                       w_->indentWidth()));
+      w_->line("float " + regs + "[" + L + "::REP0][" + L + "::COLS / 2];");
+      wgmmaRegisterCopy(regs, acc, L, true);
+      // Their values are set here, once: ptxas serializes the loop's wgmmas (info C7515) when
+      // the compiler would rather set them on each path into the loop.
+      w_->line("TILEC_UNROLL");
+      auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
+      w_->line("tilec::rt::wgmma_fence_accumulators(" + regs + "[" + i + "]);");
+      continue;
+    }
+    const std::string &regs = heldRegs_.at(d);
+    w_->line("// the loop's last product lands in " + regs + ", which goes back to " + acc);
+    w_->line("tilec::rt::wgmma_wait<0>();");
+    w_->line("TILEC_UNROLL");
+    {
+      auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
+      w_->line("tilec::rt::wgmma_take_accumulators(" + regs + "[" + i + "]);");
+    }
+    wgmmaRegisterCopy(regs, acc, L, false);
+  }
 }
 
 void KernelEmitter::mfmaLoop(const std::string &acc, const Type &t, const SharedDot *d) {
@@ -996,17 +1050,24 @@ void KernelEmitter::prefetchComment(const If *s) {
                            w_->indentWidth()));
   else if (s->prefetch == Prefetch::PipelineNext)
   {
-    // The ring's depth (the loop's num_stages), named when it is the kernel's NUM_STAGES.
+    // The ring's depth (the loop's num_stages), named when it is the kernel's NUM_STAGES. With a
+    // product left in flight (SharedDot::inFlight) the copies come after its wait.
     int64_t stages = 0;
+    bool inFlight = false;
     for (const Stmt &c : b ? b->stmts : std::vector<Stmt>{})
-      if (auto a = as<AsyncCopy>(c))
+      if (auto a = as<AsyncCopy>(c)) {
+        inFlight = inFlightBuffers_.count(a->buffer) > 0;
         stages = k_.buffers.at(a->buffer).stages;
+      }
     const std::string &n = k_.settings.numStagesName;
     std::string ahead = n.empty() || !metaNames_.count(n) || stages != k_.settings.numStages
                             ? std::to_string(stages - 1)
                             : metaNames_.at(n) + " - 1";
     w_->lines(commentLines("pipeline: start copying the tiles of the iteration " + ahead +
-                               " ahead into the stage read last iteration",
+                               " ahead into the stage read last iteration" +
+                               (inFlight ? " (the wait above retired its product in this "
+                                           "warpgroup, the barrier in all)"
+                                         : ""),
                            w_->indentWidth()));
   } else if (s->prefetch == Prefetch::StageNext) {
     const std::string what = "double buffering: the next iteration's tiles, loaded above, into ";
@@ -1215,6 +1276,8 @@ void KernelEmitter::stmt(const Stmt &s) {
   if (!s)
     return;
   auto *prefetch = as<If>(s);
+  if (auto *f = as<For>(s)) // before the loop's source line: what it needs ready
+    heldAccumulators(f, true);
   if (prefetch && prefetch->prefetch != Prefetch::None)
     prefetchComment(prefetch);
   else if (s->kind != StmtKind::Block)
@@ -1279,15 +1342,24 @@ void KernelEmitter::stmt(const Stmt &s) {
     w_->line(f->unroll ? "TILEC_UNROLL" : "TILEC_NO_UNROLL");
     // A negative step (tl::static_range<6, -1, -2>) counts down to `end`.
     const char *cmp = st && st->value < 0 ? " > " : f->inclusive ? " <= " : " < ";
-    auto b = w_->block("for (" + T + " " + v + " = " + scalar(f->begin).text + "; " + v + cmp +
-                       operand(scalar(f->end), Prec::Relational, true) + "; " + step + ")");
-    stmt(f->body);
+    {
+      auto b = w_->block("for (" + T + " " + v + " = " + scalar(f->begin).text + "; " + v + cmp +
+                         operand(scalar(f->end), Prec::Relational, true) + "; " + step + ")");
+      genericWrites_ = true; // the last iteration's, at the top of the next
+      stmt(f->body);
+    }
+    genericWrites_ = true;
+    heldAccumulators(f, false);
     return;
   }
   case StmtKind::While: {
     auto wh = as<While>(s);
-    auto b = w_->block("while (" + scalar(wh->cond).text + ")");
-    stmt(wh->body);
+    {
+      auto b = w_->block("while (" + scalar(wh->cond).text + ")");
+      genericWrites_ = true;
+      stmt(wh->body);
+    }
+    genericWrites_ = true;
     return;
   }
   case StmtKind::If: {
@@ -1298,8 +1370,10 @@ void KernelEmitter::stmt(const Stmt &s) {
     }
     if (i->elseS) {
       auto b = w_->block("else");
+      genericWrites_ = true;
       stmt(i->elseS);
     }
+    genericWrites_ = true;
     return;
   }
   case StmtKind::Barrier: {
@@ -1317,8 +1391,9 @@ void KernelEmitter::stmt(const Stmt &s) {
     }
     // wgmma reads shared memory through the async proxy: the generic proxy's writes before the
     // barrier (stores, landed cp.async copies) are made visible to it first (PTX ISA, "Proxies").
-    if (!wgmmaKMajor_.empty())
+    if (!wgmmaKMajor_.empty() && genericWrites_)
       w_->line("tilec::rt::fence_proxy_async_shared();");
+    genericWrites_ = false;
     w_->line("__syncthreads();" + why);
     return;
   }
@@ -1326,9 +1401,11 @@ void KernelEmitter::stmt(const Stmt &s) {
   case StmtKind::AsyncCommit: w_->line("tilec::rt::cp_async_commit();"); return;
   case StmtKind::AsyncWait:
     w_->line("tilec::rt::cp_async_wait<" + scalar(as<AsyncWait>(s)->pending).text + ">();");
+    genericWrites_ = true; // the copies landed
     return;
   case StmtKind::SharedWrite: {
     auto sw = as<SharedWrite>(s);
+    genericWrites_ = true;
     if (sw->buffer < 0 || sw->buffer >= static_cast<int>(k_.buffers.size()))
       internalError("shared_write to an unknown buffer");
     return sw->partials ? sharedWritePartials(sw) : sharedWriteTile(sw);

@@ -77,8 +77,8 @@ bool same(const SharedRead *a, const SharedRead *b) {
 }
 bool same(const SharedDot *a, const SharedDot *b) {
   return a->bufferA == b->bufferA && a->bufferB == b->bufferB && a->precision == b->precision &&
-         a->transA == b->transA && a->transB == b->transB && equal(a->acc, b->acc) &&
-         equal(a->stage, b->stage);
+         a->transA == b->transA && a->transB == b->transB && a->inFlight == b->inFlight &&
+         equal(a->acc, b->acc) && equal(a->stage, b->stage);
 }
 bool same(const PairValue *a, const PairValue *b) {
   return a->index == b->index && equal(a->a, b->a);

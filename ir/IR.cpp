@@ -349,7 +349,7 @@ Expr SharedRead::makeCombine(int buffer, ReduceOp op, int numParts, Type type, S
 }
 
 Expr SharedDot::make(int bufferA, int bufferB, Expr acc, DotPrecision precision, Type type,
-                     SourceLoc loc, Expr stage, bool transA, bool transB) {
+                     SourceLoc loc, Expr stage, bool transA, bool transB, bool inFlight) {
   check(type.rank() == 2 && (!acc || sameShapeAndElem(acc->type, type)), "SharedDot types");
   auto n = node<SharedDot>(loc);
   n->type = std::move(type);
@@ -360,6 +360,7 @@ Expr SharedDot::make(int bufferA, int bufferB, Expr acc, DotPrecision precision,
   n->stage = std::move(stage);
   n->transA = transA;
   n->transB = transB;
+  n->inFlight = inFlight;
   return n;
 }
 
@@ -371,6 +372,18 @@ std::vector<int> sharedBuffersRead(const ExprNode &n) {
     return {d.bufferA, d.bufferB};
   }
   return {};
+}
+
+std::vector<std::pair<const Assign *, const SharedDot *>> productsInFlight(const For &f) {
+  std::vector<std::pair<const Assign *, const SharedDot *>> out;
+  auto *body = as<Block>(f.body);
+  for (const Stmt &c : body ? body->stmts : std::vector<Stmt>{}) {
+    auto *a = as<Assign>(c);
+    auto *d = a ? as<SharedDot>(a->value) : nullptr;
+    if (d && d->inFlight)
+      out.emplace_back(a, d);
+  }
+  return out;
 }
 
 StageRef stageRef(const Expr &stage) {

@@ -313,9 +313,15 @@ struct SharedDot : ExprNode {
   Expr acc; ///< may be null
   DotPrecision precision = DotPrecision::Ieee;
   Expr stage; ///< scalar int: the stage of both buffers it reads (pipeline-dots); null: one stage
+  /// Left in flight (pipeline-dots, wgmma only): the product is the value of an `acc = ...` that
+  /// is its loop's only access to `acc`; it runs on while the next iteration starts, on an
+  /// accumulator kept in the tensor cores' registers across the loop and handed back to `acc`
+  /// after it (the emitter: wgmma_wait<1> in the loop, wgmma_wait<0> after it). Its loop issues
+  /// the next copies after it and a barrier, so that no copy overwrites the stage it still reads.
+  bool inFlight = false;
   static Expr make(int bufferA, int bufferB, Expr acc, DotPrecision precision, Type type,
                    SourceLoc loc = {}, Expr stage = nullptr, bool transA = false,
-                   bool transB = false);
+                   bool transB = false, bool inFlight = false);
 };
 #undef TILEC_EXPR_NODE
 
@@ -406,6 +412,10 @@ struct For : StmtNode {
   static Stmt make(Var var, Expr begin, Expr end, Expr step, Stmt body, bool unroll,
                    SourceLoc loc = {}, bool inclusive = false, int numStages = 0);
 };
+
+/// The products loop `f` leaves in flight (SharedDot::inFlight): the `acc = shared_dot(...)`
+/// statements directly in its body whose product is marked so, with that product.
+std::vector<std::pair<const Assign *, const SharedDot *>> productsInFlight(const For &f);
 struct While : StmtNode {
   TILEC_STMT_NODE(While)
   Expr cond;

@@ -456,6 +456,8 @@ private:
         o << ", stage=";
         exprTo(o, d->stage);
       }
+      if (d->inFlight)
+        o << ", in_flight";
       dotTail(o, d->acc, d->precision);
       break;
     }

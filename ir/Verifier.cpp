@@ -659,6 +659,9 @@ private:
                     "shared_dot of buffers with stages reads one stage (a scalar integer)");
       if (d->stage)
         expr(d->stage);
+      TILEC_REQUIRE(!d->inFlight || inFlightDots.count(d),
+                    "shared_dot in flight outside `acc = shared_dot(..., acc=acc)` directly in a "
+                    "loop's body");
       if (d->acc) {
         expr(d->acc);
         TILEC_REQUIRE(sameShapeAndElem(d->acc->type, t),
@@ -676,6 +679,36 @@ private:
       sameLayoutAs(p->a, t, "pair access");
       return;
     }
+    }
+  }
+
+  /// The products `f` leaves in flight (SharedDot::inFlight): each the value of `acc = ...`
+  /// directly in the loop's body, on wgmma, reading stages of a ring, and the loop's only access to
+  /// `acc`.
+  void checkInFlight(const For *f) {
+    for (auto [a, d] : productsInFlight(*f)) {
+      auto *acc = as<VarRef>(d->acc);
+      TILEC_REQUIRE(acc && acc->var == a->var && d->type.elem == ScalarType::F32 &&
+                        d->type.layout && d->type.layout->kind == Layout::Kind::Mma &&
+                        d->type.layout->instr == Layout::MmaInstr::Wgmma && d->stage,
+                    "shared_dot in flight: a wgmma product on stages, accumulating in fp32 into "
+                    "the variable it assigns");
+      struct Accesses : IRVisitor {
+        const VarNode *v;
+        int n = 0;
+        explicit Accesses(const VarNode *v) : v(v) {}
+        using IRVisitor::visit;
+        void visit(const VarRef *r) override { n += r->var.get() == v; }
+        void visit(const Assign *s) override {
+          n += s->var.get() == v;
+          IRVisitor::visit(s);
+        }
+      } accesses(a->var.get());
+      accesses.visit(f->body);
+      TILEC_REQUIRE(accesses.n == 2, "'" + a->var->name +
+                                         "' accessed in the loop beside the product left in flight "
+                                         "on it");
+      inFlightDots.insert(d);
     }
   }
 
@@ -784,6 +817,7 @@ private:
       }
       TILEC_REQUIRE(f->var && f->var->type.isScalar() && isInt(f->var->type.elem),
                     "for variable must be a scalar integer");
+      checkInFlight(f);
       scopes.emplace_back();
       declare(f->var);
       scoped(f->body);
@@ -1107,6 +1141,7 @@ private:
   std::map<std::pair<const StmtNode *, Pending>, Pending> loopResults;
   std::vector<std::set<const VarNode *>> scopes;
   std::set<const VarNode *> everDeclared;
+  std::set<const SharedDot *> inFlightDots; // checked by checkInFlight
 };
 
 bool verifyImpl(const Module &m, std::string *why, bool lowered) {

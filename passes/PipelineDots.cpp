@@ -46,6 +46,22 @@
 //             %copy_stage = (%copy_stage + 1) % S
 //           }
 //           async_wait 0
+// On wgmma (sm_90a), when the loop reads and assigns the accumulator nowhere but in the product
+// (`%acc = shared_dot(..., acc=%acc)` in fp32), the product is left in flight
+// (SharedDot::inFlight: the emitter keeps the accumulator in wgmma's registers across the loop,
+// waits for all but the newest product in the loop and for that one after it), and the copies
+// move behind it and a second barrier (Triton's order on Hopper):
+//             async_wait S - 2
+//             barrier
+//             %acc = shared_dot(A, B, stage=%read_stage, acc=%acc, in_flight)
+//             barrier
+//             if (%k + (S - 1) * s < e) pipeline(next) { async_copy A[%copy_stage], ... }
+//             async_commit
+//             ...
+// The product's wait retires the last iteration's product in this warpgroup, the barrier in every
+// warpgroup, so the stage that product read (%copy_stage) is free for the copies. The verifier
+// does not model the products in flight; the emulator reports a stage overwritten while one reads
+// it.
 // One group is committed per iteration (empty past the end), so at the top of iteration k the
 // groups of iterations k + 1 .. k + S - 2 may still be in flight: waiting until S - 2 remain lands
 // iteration k's tiles, and the barrier after the wait makes every thread's copies visible to all
@@ -332,6 +348,12 @@ private:
         if (param < 0 || stored.count(param))
           return false;
 
+    // A wgmma product may stay in flight while the next iteration starts (SharedDot::inFlight)
+    // when the loop touches its accumulator nowhere else. Its iteration then issues the copies
+    // after the product, once the product's wait has retired the last iteration's and a second
+    // barrier has seen every warpgroup's retired: the stage that product read is free for them.
+    const bool inFlight = asyncCopies && leavesInFlight(f, stmts[p]);
+
     // ---- the rewrite
     const SourceLoc loc = f->loc;
     const ScalarType it = f->var->type.elem;
@@ -405,7 +427,7 @@ private:
       auto withStage = [&](const Expr &e) {
         auto d = as<SharedDot>(e);
         return SharedDot::make(d->bufferA, d->bufferB, d->acc, d->precision, d->type, d->loc, stage,
-                               d->transA, d->transB);
+                               d->transA, d->transB, inFlight);
       };
       if (auto d = as<Decl>(s))
         return Decl::make(d->var, withStage(d->init), d->loc);
@@ -439,14 +461,22 @@ private:
     c.push_back(Barrier::make(loc));
     Expr ahead =
         Binary::make(BinaryOp::Add, VarRef::make(f->var, loc), times(inIndexType(minus(1))), loc);
-    c.push_back(copies(VarRef::make(copyStage, loc), ahead, Prefetch::PipelineNext));
-    c.push_back(AsyncCommit::make(loc));
+    auto nextCopies = [&] {
+      c.push_back(copies(VarRef::make(copyStage, loc), ahead, Prefetch::PipelineNext));
+      c.push_back(AsyncCommit::make(loc));
+    };
+    if (!inFlight)
+      nextCopies();
     for (size_t i = 0; i < stmts.size(); ++i) {
       if (i == a->decl || i == b->decl || i == a->write || i == b->write ||
           i == static_cast<size_t>(p) - 1)
         continue;
       if (i == static_cast<size_t>(p)) { // the product reads this iteration's stage
         c.push_back(product(stmts[i], VarRef::make(readStage, loc)));
+        if (inFlight) {
+          c.push_back(Barrier::make(loc));
+          nextCopies();
+        }
         continue;
       }
       c.push_back(stmts[i]);
@@ -461,6 +491,28 @@ private:
     out.push_back(loop);
     out.push_back(AsyncWait::make(IntImm::make(ScalarType::I32, 0, loc), loc));
     return true;
+  }
+
+  /// Whether the product `s` (`acc = shared_dot(...)`) can be left in flight: a wgmma product
+  /// accumulating in fp32 into the variable it assigns, which the loop `f` reads and assigns
+  /// nowhere else.
+  static bool leavesInFlight(const For *f, const Stmt &s) {
+    auto a = as<Assign>(s);
+    auto d = a ? as<SharedDot>(a->value) : nullptr;
+    auto acc = d ? as<VarRef>(d->acc) : nullptr;
+    if (!acc || acc->var != a->var || d->type.elem != ScalarType::F32 || !d->type.layout ||
+        d->type.layout->kind != Layout::Kind::Mma ||
+        d->type.layout->instr != Layout::MmaInstr::Wgmma)
+      return false;
+    int accesses = 0;
+    forEachExpr(f->body, [&](const ExprNode *e) {
+      accesses += e->kind == ExprKind::VarRef && static_cast<const VarRef *>(e)->var == a->var;
+    });
+    forEachStmt(f->body, [&](const Stmt &c) {
+      auto other = as<Assign>(c);
+      accesses += other && other->var == a->var;
+    });
+    return accesses == 2;
   }
 
   /// Without cp.async: the operands go through two stages of their buffers, written from

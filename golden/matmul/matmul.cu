@@ -500,13 +500,65 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
+  // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
+  // loop's products run
+  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::REP1; ++j) {
+      accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
+      accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+      accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+      accumulator_wgmma[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+  }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
     tilec::rt::fence_proxy_async_shared();
     __syncthreads();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+    }
+    tilec::rt::wgmma_fence();
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            accumulator_wgmma[i], a_desc, b_desc, true);
+      }
+    }
+    tilec::rt::wgmma_commit_group();
+    // leave this product in flight: wait for the last iteration's, which ends its reading of the
+    // stage the copies below refill
+    tilec::rt::wgmma_wait<1>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
-    // last iteration
+    // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
       TILEC_UNROLL
@@ -532,55 +584,6 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
-    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of
-    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
-    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
-    // in its own order
-    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
-    // in register 4 j + 2 r + c)
-    float c_frag[L7::REP0][L7::COLS / 2];
-    TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L7::REP1; ++j) {
-        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
-        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
-        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
-        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
-      }
-    }
-    tilec::rt::wgmma_fence();
-    TILEC_UNROLL
-    for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
-          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
-            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
-      }
-    }
-    tilec::rt::wgmma_commit_group();
-    tilec::rt::wgmma_wait<0>();
-    TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
-      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
-    }
-    TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L7::REP1; ++j) {
-        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
-        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
-        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
-        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
-      }
-    }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -600,6 +603,22 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
+  }
+  // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
+  tilec::rt::wgmma_wait<0>();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::REP1; ++j) {
+      accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
+      accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
+      accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
+      accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
+    }
   }
   tilec::rt::cp_async_wait<0>();
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
@@ -1208,13 +1227,65 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
+  // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
+  // loop's products run
+  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::REP1; ++j) {
+      accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
+      accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+      accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+      accumulator_wgmma[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+  }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_wait<NUM_STAGES - 2>();
     tilec::rt::fence_proxy_async_shared();
     __syncthreads();
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+    }
+    tilec::rt::wgmma_fence();
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        const uint64_t a_desc = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            accumulator_wgmma[i], a_desc, b_desc, true);
+      }
+    }
+    tilec::rt::wgmma_commit_group();
+    // leave this product in flight: wait for the last iteration's, which ends its reading of the
+    // stage the copies below refill
+    tilec::rt::wgmma_wait<1>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
-    // last iteration
+    // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
       TILEC_UNROLL
@@ -1240,55 +1311,6 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     tilec::rt::cp_async_commit();
-    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
-    // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of
-    // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
-    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
-    // in its own order
-    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
-    // in register 4 j + 2 r + c)
-    float c_frag[L7::REP0][L7::COLS / 2];
-    TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L7::REP1; ++j) {
-        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
-        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
-        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
-        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
-      }
-    }
-    tilec::rt::wgmma_fence();
-    TILEC_UNROLL
-    for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
-          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-      TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
-            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
-      }
-    }
-    tilec::rt::wgmma_commit_group();
-    tilec::rt::wgmma_wait<0>();
-    TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
-      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
-    }
-    TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L7::REP1; ++j) {
-        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
-        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
-        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
-        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
-      }
-    }
     // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1308,6 +1330,22 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
+  }
+  // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
+  tilec::rt::wgmma_wait<0>();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::REP1; ++j) {
+      accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
+      accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
+      accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
+      accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
+    }
   }
   tilec::rt::cp_async_wait<0>();
   // matmul.cpp:61: accumulator = relu(accumulator);

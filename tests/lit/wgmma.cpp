@@ -9,6 +9,7 @@
 // RUN: %tilec --emit=ir --stop-after=lower-dots %s -o - | %FileCheck %s
 // RUN: %tilec %s -o - | %FileCheck %s --check-prefix=CUDA
 // RUN: %tilec --arch=sm_80 --emit=ir --stop-after=layout-assignment %s -o - | %FileCheck %s --check-prefix=SM80
+// RUN: %tilec %s -o - | %FileCheck %s --check-prefix=RING
 #include <tilec/tl.hpp>
 
 // CHECK-LABEL: kernel @mm<128, 128, 32, 4>
@@ -111,3 +112,68 @@ void mm_ring(float *c, const tl::half *a, const tl::half *b, int K) {
   tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), acc);
 }
 template void mm_ring<64, 16, 16>(float *, const tl::half *, const tl::half *, int);
+
+// In a pipelined loop that touches its accumulator only through the dot, the product stays in
+// flight while the next iteration starts (`wgmma_wait<1>`): the accumulator lives in wgmma's
+// registers across the loop (`acc_wgmma`, filled before it and handed back after the last wait),
+// and each iteration issues its copies after the product's wait and a second barrier, into the
+// stage the last iteration's product read.
+// RING-LABEL: namespace mm_ring_64_16_16 {
+// RING: namespace aligned {
+// RING: __half (*av_smem)[64 * 16] = reinterpret_cast<__half (*)[64 * 16]>(smem + 0);  // 3 stages
+// RING: int copy_stage = 2;
+// RING-NEXT: // acc_wgmma[i]: the m64 block i of acc that this warpgroup holds, in wgmma's register
+// RING: float acc_wgmma[L{{[0-9]+}}::REP0][L{{[0-9]+}}::COLS / 2];
+// RING: acc_wgmma[i][4 * j + 0] = acc[2 * i][2 * j];
+// RING: tilec::rt::wgmma_fence_accumulators(acc_wgmma[i]);
+// RING: TILEC_NO_UNROLL
+// RING-NEXT: for (int k = 0; k < K; k += BK) {
+// RING-NEXT: tilec::rt::cp_async_wait<1>();
+// RING-NEXT: tilec::rt::fence_proxy_async_shared();
+// RING-NEXT: __syncthreads();
+// RING: tilec::rt::wgmma_fence();
+// RING: acc_wgmma[i], a_desc, b_desc, true);
+// RING: tilec::rt::wgmma_commit_group();
+// RING-NEXT: // leave this product in flight: wait for the last iteration's, which ends its reading of the
+// RING-NEXT: // stage the copies below refill
+// RING-NEXT: tilec::rt::wgmma_wait<1>();
+// No shared-memory writes since the last proxy fence: the second barrier needs none.
+// RING: tilec::rt::wgmma_fence_accumulators(acc_wgmma[i]);
+// RING-NEXT: }
+// RING-NEXT: // {{.*}}wgmma.cpp:{{[0-9]+}}: for (int k = 0; k < K; k += BK) {
+// RING-NEXT: __syncthreads();
+// RING-NEXT: // pipeline: start copying the tiles of the iteration 2 ahead into the stage read last iteration
+// RING-NEXT: // (the wait above retired its product in this warpgroup, the barrier in all)
+// RING: tilec::rt::cp_async_commit();
+// RING: read_stage = (read_stage + 1) % 3;
+// RING-NEXT: copy_stage = (copy_stage + 1) % 3;
+// RING-NEXT: }
+// RING-NEXT: // the loop's last product lands in acc_wgmma, which goes back to acc
+// RING-NEXT: tilec::rt::wgmma_wait<0>();
+// RING: tilec::rt::wgmma_take_accumulators(acc_wgmma[i]);
+// RING: acc[2 * i][2 * j] = acc_wgmma[i][4 * j + 0];
+// RING: tilec::rt::cp_async_wait<0>();
+// A loop that reads the accumulator beside the dot waits for each product: num_stages stages.
+// RING-LABEL: namespace mm_ring_scaled_64_16_16 {
+// RING: namespace aligned {
+// RING: // 3 stages
+// RING: float c_frag[
+// RING: tilec::rt::wgmma_wait<0>();
+// RING-NOT: wgmma_take_accumulators
+// RING: } // namespace mm_ring_scaled_64_16_16
+template <int BM, int BN, int BK>
+TILEC_KERNEL(num_warps = 4, num_stages = 3)
+void mm_ring_scaled(float *c, const tl::half *a, const tl::half *b, int K) {
+  auto rm = tl::arange<0, BM>();
+  auto rn = tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < K; k += BK) {
+    auto av = tl::load(a + tl::expand_dims<1>(rm) * K + k + tl::expand_dims<0>(rk));
+    auto bv = tl::load(b + (k + tl::expand_dims<1>(rk)) * BN + tl::expand_dims<0>(rn));
+    acc = tl::dot(av, bv, acc);
+    acc = acc * 0.5f;
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), acc);
+}
+template void mm_ring_scaled<64, 16, 16>(float *, const tl::half *, const tl::half *, int);

@@ -239,3 +239,62 @@ TEST(Verifier, LoadVecMustDivideSizePerThread) {
 }
 
 } // namespace
+
+// A product left in flight (SharedDot::inFlight, pipeline-dots on wgmma): `acc = shared_dot(...,
+// acc=acc, in_flight)` directly in a loop's body, on wgmma, reading a stage, accumulating in fp32,
+// and the loop's only access to `acc`; anything else is rejected.
+struct InFlightKernel {
+  TestKernel t;
+  Var acc, s, i;
+  std::vector<Stmt> pre;
+  explicit InFlightKernel(Layout::MmaInstr instr = Layout::MmaInstr::Wgmma) {
+    for (const char *name : {"a_smem", "b_smem"}) {
+      t.k().buffers.push_back({name, Type::scalar(ScalarType::F16), {64, 16}, 16, 4 * 2048, -1});
+      t.k().buffers.back().stages = 4;
+    }
+    t.k().buffers[1].shape = {16, 64};
+    t.k().buffers[1].rowStride = 64;
+    acc = t.tile(pre, "acc", {64, 64}, Layout::mma(4, 1, instr));
+    s = t.local("s", Type::scalar(ScalarType::I32));
+    i = t.k().newVar("i", Type::scalar(ScalarType::I32), VarKind::LoopIndex, {});
+    pre.push_back(Decl::make(s, i32(0)));
+  }
+  Stmt product(Expr accIn = nullptr) {
+    return Assign::make(acc, SharedDot::make(0, 1, accIn ? accIn : VarRef::make(acc),
+                                             DotPrecision::Ieee, acc->type, {}, VarRef::make(s),
+                                             false, false, /*inFlight=*/true));
+  }
+  /// for i { [body] }, then the kernel's body.
+  Module &build(std::vector<Stmt> body, bool inLoop = true) {
+    std::vector<Stmt> all = pre;
+    if (inLoop)
+      all.push_back(For::make(i, i32(0), i32(8), i32(1), Block::make(body), false));
+    else
+      all.insert(all.end(), body.begin(), body.end());
+    t.k().body = Block::make(all);
+    return t.m;
+  }
+};
+
+TEST(Verifier, ProductsLeftInFlight) {
+  {
+    InFlightKernel f;
+    EXPECT_TRUE(verifies(f.build({f.product()}))) << f.t.str();
+  }
+  {
+    InFlightKernel f; // another access to the accumulator in the loop
+    Stmt scale = Assign::make(
+        f.acc, Binary::make(BinaryOp::Mul, VarRef::make(f.acc),
+                            lay(Splat::make(VarRef::make(f.t.a), {64, 64}), f.acc->type.layout)));
+    EXPECT_TRUE(rejects(f.build({f.product(), scale}),
+                        "'acc' accessed in the loop beside the product left in flight"));
+  }
+  {
+    InFlightKernel f; // not in a loop
+    EXPECT_TRUE(rejects(f.build({f.product()}, false), "shared_dot in flight outside"));
+  }
+  {
+    InFlightKernel f(Layout::MmaInstr::M16N8K16); // mma.sync has no products in flight
+    EXPECT_TRUE(rejects(f.build({f.product()}), "shared_dot in flight: a wgmma product"));
+  }
+}

@@ -551,6 +551,25 @@ template <int R> __device__ __forceinline__ void wgmma_fence_accumulators(float 
 #endif
 }
 
+/// Hands the accumulator registers `d` to ordinary code once a `wgmma_wait<0>` after a loop has
+/// landed the loop's last product (the loop leaves one product in flight each iteration). Like
+/// wgmma_fence_accumulators it keeps the compiler from moving accesses across this point; in
+/// addition each register's first reader is an fp32 add of -0.0, which changes no value
+/// (x + -0.0 == x for every x, signed zeros, subnormals and NaNs included). ptxas (CUDA 13.0)
+/// needs that: when the first reader is a conversion (an epilogue's cast to fp16) and the code
+/// that follows the loop computes anything before the wait, it serializes every wgmma of the
+/// kernel (info C7514: "wgmma.mma_async instructions are serialized due to non wgmma
+/// instructions reading accumulator registers"). Nothing on the emulator.
+template <int R> __device__ __forceinline__ void wgmma_take_accumulators(float (&d)[R]) {
+#if !defined(TILEC_EMULATE)
+  TILEC_UNROLL
+  for (int i = 0; i < R; ++i)
+    asm volatile("add.f32 %0, %0, 0f80000000;" : "+f"(d[i])::"memory");
+#else
+  (void)d;
+#endif
+}
+
 /// Makes this thread's earlier ordinary writes to shared memory (stores, and cp.async copies
 /// completed by cp_async_wait) visible to the async proxy that wgmma and TMA read through
 /// (`fence.proxy.async.shared::cta`, sm_90): each writing thread runs it before the barrier that
