@@ -828,7 +828,7 @@ void KernelEmitter::wgmmaLoop(const std::string &acc, const Type &t, const Share
   const std::string &kk = dotIdx_, &i = idxNames_[0], &j = idxNames_[1];
   const std::string cf = names_.unique("c_frag"), aDesc = names_.unique("a_desc"),
                     bDesc = names_.unique("b_desc");
-  // An operand's descriptor: its start, and the fields named among the tunables
+  // An operand's descriptor at (row, col) of its stage, the fields named among the tunables
   // (wgmmaDescriptor).
   auto desc = [&](int buffer, const std::string &buf, const std::string &row,
                   const std::string &col) {
@@ -867,22 +867,43 @@ void KernelEmitter::wgmmaLoop(const std::string &acc, const Type &t, const Share
   } else {
     fenceRegs();
   }
+  // The descriptors of the stage's first k16 slice, made once; each wgmma moves them on to its
+  // slice by a constant (K along a row, or down the rows): the swizzles' offsets are linear in
+  // steps of 8 rows and 16 bytes, so the moved descriptor is the one made at the slice.
+  const std::string row = L + "::warpgroup_row(" + i + ")";
+  w_->lines(commentLines(bDesc + ", " + aDesc + "[" + i +
+                             "]: the descriptors of the first k16 slice; each wgmma moves them on "
+                             "to its own",
+                         w_->indentWidth()));
+  call("const uint64_t " + bDesc + " = tilec::rt::make_smem_desc(",
+       desc(d->bufferB, b, "0", "0"), ");");
+  w_->line("uint64_t " + aDesc + "[" + L + "::REP0];");
+  w_->line("TILEC_UNROLL");
+  {
+    auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
+    call(aDesc + "[" + i + "] = tilec::rt::make_smem_desc(",
+         d->transA ? desc(d->bufferA, a, "0", row) : desc(d->bufferA, a, row, "0"), ");");
+  }
+  // The bytes from the first slice to slice kk: along a row (K contiguous) or down the rows.
+  const std::string elemBytes = "sizeof(" + cppType(A.elemType, hooks_) + ")";
+  auto moved = [&](int buffer, bool kAlongRow) {
+    const std::string at = kAlongRow ? sharedAt(buffer, "0", kk) : sharedAt(buffer, kk, "0");
+    return (swizzleNames_.count(buffer) ? at : "(" + at + ")") + " * " + elemBytes;
+  };
   w_->line("tilec::rt::wgmma_fence();");
   w_->line("TILEC_UNROLL");
   {
     auto loop =
         w_->block("for (int " + kk + " = 0; " + kk + " < " + dimConst(K) + "; " + kk + " += 16)");
-    const std::vector<std::string> bd =
-        d->transB ? desc(d->bufferB, b, "0", kk) : desc(d->bufferB, b, kk, "0");
-    call("const uint64_t " + bDesc + " = tilec::rt::make_smem_desc(", bd, ");");
     w_->line("TILEC_UNROLL");
     auto si = w_->block("for (int " + i + " = 0; " + i + " < " + L + "::REP0; ++" + i + ")");
-    const std::string row = L + "::warpgroup_row(" + i + ")";
-    const std::vector<std::string> ad =
-        d->transA ? desc(d->bufferA, a, kk, row) : desc(d->bufferA, a, row, kk);
-    call("const uint64_t " + aDesc + " = tilec::rt::make_smem_desc(", ad, ");");
     call(wgmma + "<" + n + ", " + major(!d->transA) + ", " + major(d->transB) + ">(",
-         {regs + "[" + i + "]", aDesc, bDesc, "true"}, ");");
+         {regs + "[" + i + "]",
+          "tilec::rt::smem_desc_moved(" + aDesc + "[" + i + "], " +
+              moved(d->bufferA, !d->transA) + ")",
+          "tilec::rt::smem_desc_moved(" + bDesc + ", " + moved(d->bufferB, d->transB) + ")",
+          "true"},
+         ");");
   }
   w_->line("tilec::rt::wgmma_commit_group();");
   if (held)

@@ -198,19 +198,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
-          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
-            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -532,19 +541,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L7::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
+        B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
-          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
-            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            accumulator_wgmma[i], a_desc, b_desc, true);
+            accumulator_wgmma[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -917,19 +935,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
-          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
-            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -1259,19 +1286,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L7::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
+        B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
-          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
-            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            accumulator_wgmma[i], a_desc, b_desc, true);
+            accumulator_wgmma[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -1653,19 +1689,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
-          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
-            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -1988,19 +2033,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L7::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
+        B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
-          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
-            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            accumulator_wgmma[i], a_desc, b_desc, true);
+            accumulator_wgmma[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -2375,19 +2429,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
-          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
-            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -2694,19 +2757,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
-          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
-            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -3038,19 +3110,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
-          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
-            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -3375,19 +3456,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L7::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
+        B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
-          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
-            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            accumulator_wgmma[i], a_desc, b_desc, true);
+            accumulator_wgmma[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -3761,19 +3851,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
-          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
-            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -4096,19 +4195,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L7::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
+        B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
-          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
-            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            accumulator_wgmma[i], a_desc, b_desc, true);
+            accumulator_wgmma[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -4482,19 +4590,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
-          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
-            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -4820,19 +4937,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L7::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
+        B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
-          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
-            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            accumulator_wgmma[i], a_desc, b_desc, true);
+            accumulator_wgmma[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -5219,19 +5345,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
-          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
-            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -5560,19 +5695,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L7::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
+        B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
-          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
-            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            accumulator_wgmma[i], a_desc, b_desc, true);
+            accumulator_wgmma[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -5962,19 +6106,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
-          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
-            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -6300,19 +6453,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L7::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
+        B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
-          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
-            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            accumulator_wgmma[i], a_desc, b_desc, true);
+            accumulator_wgmma[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -6696,19 +6858,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
-          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
-            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -7034,19 +7205,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L7::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
+        B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
-          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
-            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            accumulator_wgmma[i], a_desc, b_desc, true);
+            accumulator_wgmma[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -7433,19 +7613,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
-          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
-            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -7774,19 +7963,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L7::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
+        B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
-          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
-            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            accumulator_wgmma[i], a_desc, b_desc, true);
+            accumulator_wgmma[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -8176,19 +8374,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
-          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
-            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -8514,19 +8721,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L7::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
+        B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
-          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
-            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            accumulator_wgmma[i], a_desc, b_desc, true);
+            accumulator_wgmma[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -8913,19 +9129,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
-          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
-            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -9254,19 +9479,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L7::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
+        B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
-          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
-            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            accumulator_wgmma[i], a_desc, b_desc, true);
+            accumulator_wgmma[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -9659,19 +9893,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
-          B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)], A_TILE_DESC_SWIZZLE,
-            A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -10000,19 +10243,28 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     for (int i = 0; i < L7::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
+        B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk, 0)], B_TILE_DESC_SWIZZLE,
-          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L7::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), kk)],
-            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
-            accumulator_wgmma[i], a_desc, b_desc, true);
+            accumulator_wgmma[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();

@@ -6039,18 +6039,27 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
         c_frag[i][4 * j + 3] = acc[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &bv_smem[BV_SWIZZLE::offset(0, 0)], BV_DESC_SWIZZLE, BV_DESC_LBO, BV_DESC_SBO);
+    uint64_t a_desc[L0::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &atv_t_smem[ATV_T_SWIZZLE::offset(0, L0::warpgroup_row(i))], ATV_T_DESC_SWIZZLE,
+          ATV_T_DESC_LBO, ATV_T_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < 32; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &bv_smem[BV_SWIZZLE::offset(kk, 0)], BV_DESC_SWIZZLE, BV_DESC_LBO, BV_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &atv_t_smem[ATV_T_SWIZZLE::offset(kk, L0::warpgroup_row(i))], ATV_T_DESC_SWIZZLE,
-            ATV_T_DESC_LBO, ATV_T_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_bf16<L0::COLS, tilec::rt::WgmmaMajor::MN, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], ATV_T_SWIZZLE::offset(kk, 0) * sizeof(__nv_bfloat16)),
+            tilec::rt::smem_desc_moved(b_desc, BV_SWIZZLE::offset(kk, 0) * sizeof(__nv_bfloat16)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();
@@ -6322,18 +6331,27 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
         c_frag[i][4 * j + 3] = acc[2 * i + 1][2 * j + 1];
       }
     }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &bv_smem[BV_SWIZZLE::offset(0, 0)], BV_DESC_SWIZZLE, BV_DESC_LBO, BV_DESC_SBO);
+    uint64_t a_desc[L0::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &atv_t_smem[ATV_T_SWIZZLE::offset(0, L0::warpgroup_row(i))], ATV_T_DESC_SWIZZLE,
+          ATV_T_DESC_LBO, ATV_T_DESC_SBO);
+    }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < 32; kk += 16) {
-      const uint64_t b_desc = tilec::rt::make_smem_desc(
-          &bv_smem[BV_SWIZZLE::offset(kk, 0)], BV_DESC_SWIZZLE, BV_DESC_LBO, BV_DESC_SBO);
       TILEC_UNROLL
       for (int i = 0; i < L0::REP0; ++i) {
-        const uint64_t a_desc = tilec::rt::make_smem_desc(
-            &atv_t_smem[ATV_T_SWIZZLE::offset(kk, L0::warpgroup_row(i))], ATV_T_DESC_SWIZZLE,
-            ATV_T_DESC_LBO, ATV_T_DESC_SBO);
         tilec::rt::wgmma_m64nNk16_f32_bf16<L0::COLS, tilec::rt::WgmmaMajor::MN, tilec::rt::WgmmaMajor::MN>(
-            c_frag[i], a_desc, b_desc, true);
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], ATV_T_SWIZZLE::offset(kk, 0) * sizeof(__nv_bfloat16)),
+            tilec::rt::smem_desc_moved(b_desc, BV_SWIZZLE::offset(kk, 0) * sizeof(__nv_bfloat16)),
+            true);
       }
     }
     tilec::rt::wgmma_commit_group();

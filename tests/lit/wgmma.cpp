@@ -37,14 +37,18 @@
 // CUDA: tilec::rt::fence_proxy_async_shared();
 // CUDA-NEXT: __syncthreads();
 // CUDA: float c_frag[L{{[0-9]+}}::REP0][L{{[0-9]+}}::COLS / 2];
+// The descriptors of a stage's first k16 slice are made once; each wgmma moves them on to its own.
+// CUDA: const uint64_t b_desc = tilec::rt::make_smem_desc(
+// CUDA-NEXT: &bv_smem[BV_SWIZZLE::offset(0, 0)], BV_DESC_SWIZZLE, BV_DESC_LBO, BV_DESC_SBO);
+// CUDA-NEXT: uint64_t a_desc[L{{[0-9]+}}::REP0];
+// CUDA: a_desc[i] = tilec::rt::make_smem_desc(&av_smem[AV_SWIZZLE::offset(L{{[0-9]+}}::warpgroup_row(i), 0)],
+// CUDA-NEXT: AV_DESC_SWIZZLE, AV_DESC_LBO, AV_DESC_SBO);
 // CUDA: tilec::rt::wgmma_fence();
 // CUDA: for (int kk = 0; kk < BK; kk += 16) {
-// CUDA-NEXT: const uint64_t b_desc = tilec::rt::make_smem_desc(
-// CUDA-NEXT: &bv_smem[BV_SWIZZLE::offset(kk, 0)], BV_DESC_SWIZZLE, BV_DESC_LBO, BV_DESC_SBO);
-// CUDA: const uint64_t a_desc = tilec::rt::make_smem_desc(
-// CUDA-NEXT: &av_smem[AV_SWIZZLE::offset(L{{[0-9]+}}::warpgroup_row(i), kk)], AV_DESC_SWIZZLE, AV_DESC_LBO,
-// CUDA-NEXT: AV_DESC_SBO);
-// CUDA-NEXT: tilec::rt::wgmma_m64nNk16_f32_f16<L{{[0-9]+}}::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+// CUDA: tilec::rt::wgmma_m64nNk16_f32_f16<L{{[0-9]+}}::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+// CUDA-NEXT: c_frag[i],
+// CUDA-NEXT: tilec::rt::smem_desc_moved(a_desc[i], AV_SWIZZLE::offset(0, kk) * sizeof(__half)),
+// CUDA-NEXT: tilec::rt::smem_desc_moved(b_desc, BV_SWIZZLE::offset(kk, 0) * sizeof(__half)), true);
 // CUDA: tilec::rt::wgmma_commit_group();
 // CUDA-NEXT: tilec::rt::wgmma_wait<0>();
 // CUDA-LABEL: namespace mm_bt_128_64_16 {
@@ -132,7 +136,8 @@ template void mm_ring<64, 16, 16>(float *, const tl::half *, const tl::half *, i
 // RING-NEXT: tilec::rt::fence_proxy_async_shared();
 // RING-NEXT: __syncthreads();
 // RING: tilec::rt::wgmma_fence();
-// RING: acc_wgmma[i], a_desc, b_desc, true);
+// RING: acc_wgmma[i],
+// RING-NEXT: tilec::rt::smem_desc_moved(a_desc[i], AV_SWIZZLE::offset(0, kk) * sizeof(__half)),
 // RING: tilec::rt::wgmma_commit_group();
 // RING-NEXT: // leave this product in flight: wait for the last iteration's, which ends its reading of the
 // RING-NEXT: // stage the copies below refill

@@ -134,9 +134,11 @@ template <int WM, int WN, int S0, int S1> struct Mma16816Acc {
   /// thread's warpgroup (warps 4 g to 4 g + 3) holds as m16 block m of its four warps, the rows one
   /// wgmma.m64nNk16 computes; its N / 2 registers are elements [2 m + r][2 j + c] of the tile's,
   /// register 4 j + 2 r + c (tilec/cuda/wgmma.cuh WgmmaM64NK16).
+  /// The warpgroup's index comes from lane 0 (a shuffle), so that the compiler knows it is the
+  /// same in the whole warp and keeps the descriptors made from it in uniform registers.
   __device__ __forceinline__ static int warpgroup_row(int m) {
     static_assert(WN == 1 && WM % 4 == 0, "wgmma: warpgroups stacked along M");
-    return m * COV0 + 64 * (warp_coord0() / 4);
+    return m * COV0 + 64 * __shfl_sync(0xffffffffu, warp_coord0() / 4, 0);
   }
 };
 

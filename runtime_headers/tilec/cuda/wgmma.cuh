@@ -136,6 +136,14 @@ __device__ __forceinline__ uint64_t make_smem_desc(const void *smem, SmemSwizzle
 #endif
 }
 
+/// `desc` with its start address moved `bytes` on (a multiple of 16, forward): the same operand
+/// layout from a later point, e.g. the next k16 slice of a stage (32 bytes along a K-major row, 16
+/// rows down an MN-major buffer). One addition to the address field, so a kernel makes a stage's
+/// descriptors once and moves them along with constants.
+__host__ __device__ constexpr uint64_t smem_desc_moved(uint64_t desc, uint64_t bytes) {
+  return desc + ((bytes >> 4) << smem_desc_bits::kStartAddress);
+}
+
 // ---- the accumulators ---------------------------------------------------------------------------
 
 /// Which element of the 64 x N fp32 accumulator tile D of `wgmma.mma_async.m64nNk16` register r of

@@ -185,6 +185,10 @@ DescriptorFields unpackDescriptor(uint64_t desc) {
           int(f.swizzle)};
 }
 
+uint64_t moveDescriptor(uint64_t desc, uint64_t bytes) {
+  return tilec::rt::smem_desc_moved(desc, bytes);
+}
+
 int accumulatorRow(int t, int r) { return tilec::rt::WgmmaM64NK16<kMaxN>::row(t, r); }
 int accumulatorCol(int t, int r) { return tilec::rt::WgmmaM64NK16<kMaxN>::col(t, r); }
 

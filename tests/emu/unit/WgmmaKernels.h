@@ -127,6 +127,8 @@ struct DescriptorFields {
   int swizzle; ///< descriptor bits 62-63
 };
 DescriptorFields unpackDescriptor(uint64_t desc);
+/// tilec::rt::smem_desc_moved.
+uint64_t moveDescriptor(uint64_t desc, uint64_t bytes);
 /// tilec::rt::WgmmaM64NK16's row and column of register r of thread t (for the test of the map).
 int accumulatorRow(int t, int r);
 int accumulatorCol(int t, int r);

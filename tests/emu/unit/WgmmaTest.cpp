@@ -52,6 +52,11 @@ TEST_F(Wgmma, DescriptorBitPacking) {
   EXPECT_EQ(f.stride, 1024u);
   EXPECT_EQ(f.baseOffset, 5u);
   EXPECT_EQ(f.swizzle, 1);
+  // Moved on: the descriptor made at the later address, the other fields untouched.
+  EXPECT_EQ(moveDescriptor(packDescriptor(0x2A400, Swizzle::B128, 16, 1024), 32),
+            packDescriptor(0x2A420, Swizzle::B128, 16, 1024));
+  EXPECT_EQ(moveDescriptor(packDescriptor(0x400, Swizzle::B64, 16, 512), 4096),
+            packDescriptor(0x1400, Swizzle::B64, 16, 512));
 }
 
 // The accumulator map against entries of the PTX ISA's figure of the m64nNk16 D fragment (thread
