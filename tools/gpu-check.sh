@@ -6,8 +6,12 @@
 # synccheck on the small sizes. The feature kernels of tests/kernels are run the same way by their
 # host programs in tests/gpu. Prints the tables; exits non-zero if anything failed.
 # Logs: $OUT/build.log, $OUT/sanitizers.log (OUT defaults to /tmp/tilec-gpu-check).
+# TILEC_GPU_GOLDEN_DIR=DIR builds DIR/<name>/<name>.cu in place of the goldens: other translations
+# of the same kernels, e.g. the sm_80 ones (the mma.sync path; `tools/update-goldens.sh --arch sm_80
+# --out DIR` makes them where tilec is built), which run on Hopper too.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+goldens=${TILEC_GPU_GOLDEN_DIR:-$root/golden}
 out=${OUT:-/tmp/tilec-gpu-check}
 bin=$(mktemp -d)
 mkdir -p "$out"
@@ -30,12 +34,12 @@ status=0
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/# GPU: /'
 nvcc --version | tail -1 | sed 's/^/# nvcc: /'
 
-build() { # NAME SOURCE INCLUDE_DIR...: the golden/NAME include dir is added
+build() { # NAME SOURCE INCLUDE_DIR...: the goldens' NAME dir is added
   local name=$1 src=$2 incs=()
   shift 2
   for dir in "$@"; do incs+=(-I "$dir"); done
   nvcc -std=c++20 -O3 -lineinfo -gencode=arch=compute_${arch},code=sm_${arch} \
-    -Werror all-warnings -I "$root/runtime_headers" -I "$root/golden/$name" "${incs[@]}" \
+    -Werror all-warnings -I "$root/runtime_headers" -I "$goldens/$name" "${incs[@]}" \
     "$src" -o "$bin/$name" >"$bin/$name.build.log" 2>&1
 }
 pids=()
