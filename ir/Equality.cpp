@@ -114,7 +114,7 @@ bool same(const If *a, const If *b) {
   return a->prefetch == b->prefetch && equal(a->cond, b->cond) && equal(a->thenS, b->thenS) &&
          equal(a->elseS, b->elseS);
 }
-bool same(const Barrier *, const Barrier *) { return true; }
+bool same(const Barrier *a, const Barrier *b) { return a->debug == b->debug; }
 bool same(const AsyncCopy *a, const AsyncCopy *b) {
   return a->buffer == b->buffer && a->vec == b->vec && equal(a->stage, b->stage) &&
          equal(a->ptr, b->ptr) && equal(a->mask, b->mask);

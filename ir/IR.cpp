@@ -480,7 +480,11 @@ Stmt If::make(Expr cond, Stmt thenS, Stmt elseS, SourceLoc loc) {
   return n;
 }
 
-Stmt Barrier::make(SourceLoc loc) { return node<Barrier>(loc); }
+Stmt Barrier::make(SourceLoc loc, bool debug) {
+  auto b = node<Barrier>(loc);
+  b->debug = debug;
+  return b;
+}
 
 Stmt SharedWrite::makeTile(int buffer, Expr value, SourceLoc loc, Expr stage) {
   check(value && value->type.isTile() && value->type.layout, "SharedWrite tile needs a layout");

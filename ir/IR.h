@@ -450,7 +450,9 @@ struct Barrier : StmtNode {
   SourceLoc globalEarlier;
   bool globalEarlierWrite = false, globalLaterWrite = false;
   bool globalLaterInLoop = false; ///< the later access is in the loop that follows the barrier
-  static Stmt make(SourceLoc loc = {});
+  /// The kernel's own `tl::debug_barrier()`: kept where it is, whatever it orders.
+  bool debug = false;
+  static Stmt make(SourceLoc loc = {}, bool debug = false);
 };
 /// Write to shared buffer `buffer`.
 /// Tile mode (partials=false): every element of tile `value` (in its layout) at its row-major place

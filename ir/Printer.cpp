@@ -142,6 +142,8 @@ public:
     case StmtKind::Barrier: {
       os << "barrier";
       auto *b = as<Barrier>(s);
+      if (b->debug) // tl::debug_barrier()
+        os << " debug";
       if (b->globalEarlier.valid()) // orders global memory: the earlier access's line
         os << " global(" << (b->globalEarlierWrite ? "store" : "load") << " " << b->globalEarlier.line
            << " -> " << (b->globalLaterInLoop ? "loop's " : "") << (b->globalLaterWrite ? "store" : "load") << ")";

@@ -9,7 +9,8 @@
 // (read-after-write), and no shared write can overwrite bytes another thread may still read or
 // write (write-after-read, write-after-write), without a barrier in between; every barrier has a
 // shared or global access since the previous one (barriers the lowering placed are kept when they
-// order something, dropped when redundant).
+// order something, dropped when redundant), but for the kernel's own `tl::debug_barrier()`s
+// (`Barrier::debug`), which stay where they are.
 //
 // Global memory: two accesses of a block (loads, stores), one a store, are ordered by a barrier
 // unless they cannot touch one address from two threads:
@@ -617,7 +618,9 @@ private:
       return p;
     case StmtKind::Barrier: {
       Pending inFlight = inFlightOf(p);
-      if (inFlight.size() != p.size()) // something besides copies in flight: the barrier orders it
+      // Something besides copies in flight: the barrier orders it. The kernel's own
+      // tl::debug_barrier() stays in any case.
+      if (inFlight.size() != p.size() || as<Barrier>(s)->debug)
         keep.insert(s.get());
       return inFlight;
     }

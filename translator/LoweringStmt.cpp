@@ -544,6 +544,10 @@ void KernelLowering::lowerExprStmt(const clang::Expr *e, std::vector<ir::Stmt> &
       out.push_back(lowerStore(call));
       return;
     }
+    if (fd && inTl(fd) && fd->getDeclName().isIdentifier() && fd->getName() == "debug_barrier") {
+      out.push_back(ir::Barrier::make(loc(call), /*debug=*/true));
+      return;
+    }
     if (isUserFunction(fd) && !isa<CXXMemberCallExpr>(e)) {
       PendingScope here(*this, &out);
       inlineCall(call); // a value it returns is not used

@@ -82,36 +82,37 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) reverse_blocks(int *x, int n) {
-  // program_order.cpp:32: int base = tl::program_id(0) * BLOCK;
+  // program_order.cpp:33: int base = tl::program_id(0) * BLOCK;
   const int base = static_cast<int>(blockIdx.x) * BLOCK;
-  // program_order.cpp:33: auto i = tl::arange<0, BLOCK>();
+  // program_order.cpp:34: auto i = tl::arange<0, BLOCK>();
   int i[L0::ELEMS];
   TILEC_UNROLL
   for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
     i[i_1] = L0::coord0(i_1);
   }
-  // program_order.cpp:34: auto mask = base + i < n;
+  // program_order.cpp:35: auto mask = base + i < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
     mask[i_1] = base + i[i_1] < n;
   }
-  // program_order.cpp:35: auto v = tl::load(x + base + i, mask, 0);
+  // program_order.cpp:36: auto v = tl::load(x + base + i, mask, 0);
   int v[L0::ELEMS];
   TILEC_UNROLL
   for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
     v[i_1] = mask[i_1] ? (x + base)[i[i_1]] : 0;
   }
-  // program_order.cpp:36: int last = tl::minimum(n - base, BLOCK) - 1; // reverse the block's valid elements
+  // program_order.cpp:37: tl::debug_barrier();
+  __syncthreads();
+  // program_order.cpp:38: int last = tl::minimum(n - base, BLOCK) - 1; // reverse the block's valid elements
   const int last = tilec::rt::minimum(n - base, 128) - 1;
-  // program_order.cpp:37: auto j = last - i;
+  // program_order.cpp:39: auto j = last - i;
   int j[L0::ELEMS];
   TILEC_UNROLL
   for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
     j[i_1] = last - i[i_1];
   }
-  // program_order.cpp:38: tl::store(x + base + j, v, mask);
-  __syncthreads();  // program order: the load at program_order.cpp:35 before this store (global memory)
+  // program_order.cpp:40: tl::store(x + base + j, v, mask);
   TILEC_UNROLL
   for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
     if (mask[i_1])
@@ -156,13 +157,13 @@ __global__ void __launch_bounds__(NUM_THREADS) split_sum(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *sum_v_smem = reinterpret_cast<float *>(smem + 0);
   float *sum_v_smem_1 = reinterpret_cast<float *>(smem + 0);
-  // program_order.cpp:46: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // program_order.cpp:48: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // program_order.cpp:47: auto v = tl::load(x + offs, offs < n, 0.0f);
+  // program_order.cpp:49: auto v = tl::load(x + offs, offs < n, 0.0f);
   float v[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += V_VEC) {
@@ -172,7 +173,7 @@ __global__ void __launch_bounds__(NUM_THREADS) split_sum(
       bits[v_1] = offs[i + v_1] < n;
     tilec::rt::load_vec<V_VEC, false>(&v[i], x + offs[i], bits, 0.0f, offs[i + V_VEC - 1] < n);
   }
-  // program_order.cpp:48: tl::store(lo + offs, tl::minimum(v, 0.0f), offs < n);
+  // program_order.cpp:50: tl::store(lo + offs, tl::minimum(v, 0.0f), offs < n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += LO_STORE_VEC) {
     float vals[LO_STORE_VEC];
@@ -185,7 +186,7 @@ __global__ void __launch_bounds__(NUM_THREADS) split_sum(
     tilec::rt::store_vec<LO_STORE_VEC, false>(lo + offs[i], vals, bits,
                                               offs[i + LO_STORE_VEC - 1] < n);
   }
-  // program_order.cpp:49: tl::store(hi + offs, tl::maximum(v, 0.0f), offs < n);
+  // program_order.cpp:51: tl::store(hi + offs, tl::maximum(v, 0.0f), offs < n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += HI_STORE_VEC) {
     float vals[HI_STORE_VEC];
@@ -198,7 +199,7 @@ __global__ void __launch_bounds__(NUM_THREADS) split_sum(
     tilec::rt::store_vec<HI_STORE_VEC, false>(hi + offs[i], vals, bits,
                                               offs[i + HI_STORE_VEC - 1] < n);
   }
-  // program_order.cpp:50: tl::store(totals + 2 * tl::program_id(0), tl::sum(tl::minimum(v, 0.0f)));
+  // program_order.cpp:52: tl::store(totals + 2 * tl::program_id(0), tl::sum(tl::minimum(v, 0.0f)));
   float sum_v_part = fminf(v[0], 0.0f);
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -211,7 +212,7 @@ __global__ void __launch_bounds__(NUM_THREADS) split_sum(
   const float sum_v = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_v_smem, 1);
   if (threadIdx.x == 0)  // one thread stores a scalar
     totals[2 * static_cast<int>(blockIdx.x)] = sum_v;
-  // program_order.cpp:51: tl::store(totals + 2 * tl::program_id(0) + 1, tl::sum(tl::maximum(v, 0.0f)));
+  // program_order.cpp:53: tl::store(totals + 2 * tl::program_id(0) + 1, tl::sum(tl::maximum(v, 0.0f)));
   float sum_v_part_1 = fmaxf(v[0], 0.0f);
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -248,19 +249,19 @@ __global__ void __launch_bounds__(NUM_THREADS) split_sum(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *sum_v_smem = reinterpret_cast<float *>(smem + 0);
   float *sum_v_smem_1 = reinterpret_cast<float *>(smem + 0);
-  // program_order.cpp:46: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // program_order.cpp:48: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // program_order.cpp:47: auto v = tl::load(x + offs, offs < n, 0.0f);
+  // program_order.cpp:49: auto v = tl::load(x + offs, offs < n, 0.0f);
   float v[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += V_VEC) {
     tilec::rt::load_vec_if<V_VEC, true>(&v[i], x + offs[i], offs[i] < n, 0.0f);
   }
-  // program_order.cpp:48: tl::store(lo + offs, tl::minimum(v, 0.0f), offs < n);
+  // program_order.cpp:50: tl::store(lo + offs, tl::minimum(v, 0.0f), offs < n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += LO_STORE_VEC) {
     float vals[LO_STORE_VEC];
@@ -270,7 +271,7 @@ __global__ void __launch_bounds__(NUM_THREADS) split_sum(
     if (offs[i] < n)
       tilec::rt::store_vec<LO_STORE_VEC, true>(lo + offs[i], vals);
   }
-  // program_order.cpp:49: tl::store(hi + offs, tl::maximum(v, 0.0f), offs < n);
+  // program_order.cpp:51: tl::store(hi + offs, tl::maximum(v, 0.0f), offs < n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += HI_STORE_VEC) {
     float vals[HI_STORE_VEC];
@@ -280,7 +281,7 @@ __global__ void __launch_bounds__(NUM_THREADS) split_sum(
     if (offs[i] < n)
       tilec::rt::store_vec<HI_STORE_VEC, true>(hi + offs[i], vals);
   }
-  // program_order.cpp:50: tl::store(totals + 2 * tl::program_id(0), tl::sum(tl::minimum(v, 0.0f)));
+  // program_order.cpp:52: tl::store(totals + 2 * tl::program_id(0), tl::sum(tl::minimum(v, 0.0f)));
   float sum_v_part = fminf(v[0], 0.0f);
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -293,7 +294,7 @@ __global__ void __launch_bounds__(NUM_THREADS) split_sum(
   const float sum_v = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_v_smem, 1);
   if (threadIdx.x == 0)  // one thread stores a scalar
     totals[2 * static_cast<int>(blockIdx.x)] = sum_v;
-  // program_order.cpp:51: tl::store(totals + 2 * tl::program_id(0) + 1, tl::sum(tl::maximum(v, 0.0f)));
+  // program_order.cpp:53: tl::store(totals + 2 * tl::program_id(0) + 1, tl::sum(tl::maximum(v, 0.0f)));
   float sum_v_part_1 = fmaxf(v[0], 0.0f);
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)

@@ -592,6 +592,12 @@ template <class P, class V, class M> void store(const P &ptr, const V &value, co
 }
 template <class P, class V> void store(const P &ptr, const V &value) { store(ptr, value, true); }
 
+/// Triton's `tl.debug_barrier()`: every thread of the program waits here for the others
+/// (`__syncthreads()` in the output, kept wherever it stands). tilec already orders the program's
+/// own memory accesses (docs/language.md, "Program order"); this one is for ported kernels that
+/// have it. The CPU reference runs a program as one thread: nothing to wait for.
+inline void debug_barrier() {}
+
 // ================================================================================================
 // Selection and math
 // ================================================================================================

@@ -25,7 +25,8 @@ void grad_row(float *x, const int32_t *target, int rows, int n, int stride) {
 }
 
 // A block reversed in place: every element is read before any is overwritten (on the GPU, another
-// thread's element).
+// thread's element). Written as a Triton port would be, with a `tl::debug_barrier()` between the
+// load and the store: tilec would place that barrier anyway, and keeps the kernel's own.
 template <int BLOCK>
 TILEC_KERNEL(num_warps = 2, grid = (cdiv(n, BLOCK)))
 void reverse_blocks(int32_t *x, int n) {
@@ -33,6 +34,7 @@ void reverse_blocks(int32_t *x, int n) {
   auto i = tl::arange<0, BLOCK>();
   auto mask = base + i < n;
   auto v = tl::load(x + base + i, mask, 0);
+  tl::debug_barrier();
   int last = tl::minimum(n - base, BLOCK) - 1; // reverse the block's valid elements
   auto j = last - i;
   tl::store(x + base + j, v, mask);
