@@ -60,8 +60,8 @@
 //             ...
 // The product's wait retires the last iteration's product in this warpgroup, the barrier in every
 // warpgroup, so the stage that product read (%copy_stage) is free for the copies. The verifier
-// does not model the products in flight; the emulator reports a stage overwritten while one reads
-// it.
+// checks the form (ir::productsInFlight), not the timing: its hazard analysis does not model the
+// products in flight; the emulator reports a stage overwritten while one reads it.
 // One group is committed per iteration (empty past the end), so at the top of iteration k the
 // groups of iterations k + 1 .. k + S - 2 may still be in flight: waiting until S - 2 remain lands
 // iteration k's tiles, and the barrier after the wait makes every thread's copies visible to all

@@ -563,7 +563,7 @@ template <int R> __device__ __forceinline__ void wgmma_fence_accumulators(float 
 /// landed the loop's last product (the loop leaves one product in flight each iteration). Like
 /// wgmma_fence_accumulators it keeps the compiler from moving accesses across this point; in
 /// addition each register's first reader is an fp32 add of -0.0, which changes no value
-/// (x + -0.0 == x for every x, signed zeros, subnormals and NaNs included). ptxas (CUDA 13.0)
+/// (x + -0.0 == x for every x, signed zeros, subnormals and quiet NaNs included). ptxas (CUDA 13.0)
 /// needs that: when the first reader is a conversion (an epilogue's cast to fp16) and the code
 /// that follows the loop computes anything before the wait, it serializes every wgmma of the
 /// kernel (info C7514: "wgmma.mma_async instructions are serialized due to non wgmma
