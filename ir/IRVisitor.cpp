@@ -406,6 +406,29 @@ Stmt substitute(const Stmt &st, const std::map<const VarNode *, Expr> &with) {
   return s.mutate(st);
 }
 
+bool canStayInFlight(const For &f, const Assign &a) {
+  auto d = as<SharedDot>(a.value);
+  auto acc = d ? as<VarRef>(d->acc) : nullptr;
+  if (!acc || acc->var != a.var || d->type.elem != ScalarType::F32 || !d->type.layout ||
+      d->type.layout->kind != Layout::Kind::Mma ||
+      d->type.layout->instr != Layout::MmaInstr::Wgmma)
+    return false;
+  // The product's read and assignment, and nothing else.
+  struct Accesses : IRVisitor {
+    const VarNode *v;
+    int n = 0;
+    explicit Accesses(const VarNode *v) : v(v) {}
+    using IRVisitor::visit;
+    void visit(const VarRef *r) override { n += r->var.get() == v; }
+    void visit(const Assign *s) override {
+      n += s->var.get() == v;
+      IRVisitor::visit(s);
+    }
+  } accesses(a.var.get());
+  accesses.visit(f.body);
+  return accesses.n == 2;
+}
+
 std::set<const VarNode *> assignedIn(const Stmt &s, AssignedKinds kinds) {
   struct Walk : IRVisitor {
     std::set<const VarNode *> out;

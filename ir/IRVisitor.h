@@ -58,6 +58,12 @@ struct AssignedKinds {
   bool decls = false;       ///< a declaration with its initial value
   bool loopIndices = false; ///< a loop's index (it takes a new value each iteration)
 };
+/// Whether the product `a` (`acc = shared_dot(..., acc=acc)` in loop `f`) has the form that
+/// SharedDot::inFlight needs: a wgmma product accumulating in fp32 into the variable it assigns,
+/// which `f` reads and assigns nowhere else. (pipeline-dots marks such products; the verifier
+/// checks the marked ones.)
+bool canStayInFlight(const For &f, const Assign &a);
+
 /// The variables that statements below `s` give values to: every Assign target, and declarations
 /// and loop indices as `kinds` says.
 std::set<const VarNode *> assignedIn(const Stmt &s, AssignedKinds kinds = {});

@@ -687,27 +687,9 @@ private:
   /// `acc`.
   void checkInFlight(const For *f) {
     for (auto [a, d] : productsInFlight(*f)) {
-      auto *acc = as<VarRef>(d->acc);
-      TILEC_REQUIRE(acc && acc->var == a->var && d->type.elem == ScalarType::F32 &&
-                        d->type.layout && d->type.layout->kind == Layout::Kind::Mma &&
-                        d->type.layout->instr == Layout::MmaInstr::Wgmma && d->stage,
-                    "shared_dot in flight: a wgmma product on stages, accumulating in fp32 into "
-                    "the variable it assigns");
-      struct Accesses : IRVisitor {
-        const VarNode *v;
-        int n = 0;
-        explicit Accesses(const VarNode *v) : v(v) {}
-        using IRVisitor::visit;
-        void visit(const VarRef *r) override { n += r->var.get() == v; }
-        void visit(const Assign *s) override {
-          n += s->var.get() == v;
-          IRVisitor::visit(s);
-        }
-      } accesses(a->var.get());
-      accesses.visit(f->body);
-      TILEC_REQUIRE(accesses.n == 2, "'" + a->var->name +
-                                         "' accessed in the loop beside the product left in flight "
-                                         "on it");
+      TILEC_REQUIRE(d->stage && canStayInFlight(*f, *a),
+                    "shared_dot in flight: not a wgmma product on stages accumulating in fp32 "
+                    "into '" + a->var->name + "', which the loop accesses nowhere else");
       inFlightDots.insert(d);
     }
   }

@@ -352,7 +352,8 @@ private:
     // when the loop touches its accumulator nowhere else. Its iteration then issues the copies
     // after the product, once the product's wait has retired the last iteration's and a second
     // barrier has seen every warpgroup's retired: the stage that product read is free for them.
-    const bool inFlight = asyncCopies && leavesInFlight(f, stmts[p]);
+    auto *productStmt = as<Assign>(stmts[p]);
+    const bool inFlight = asyncCopies && productStmt && canStayInFlight(*f, *productStmt);
 
     // ---- the rewrite
     const SourceLoc loc = f->loc;
@@ -491,28 +492,6 @@ private:
     out.push_back(loop);
     out.push_back(AsyncWait::make(IntImm::make(ScalarType::I32, 0, loc), loc));
     return true;
-  }
-
-  /// Whether the product `s` (`acc = shared_dot(...)`) can be left in flight: a wgmma product
-  /// accumulating in fp32 into the variable it assigns, which the loop `f` reads and assigns
-  /// nowhere else.
-  static bool leavesInFlight(const For *f, const Stmt &s) {
-    auto a = as<Assign>(s);
-    auto d = a ? as<SharedDot>(a->value) : nullptr;
-    auto acc = d ? as<VarRef>(d->acc) : nullptr;
-    if (!acc || acc->var != a->var || d->type.elem != ScalarType::F32 || !d->type.layout ||
-        d->type.layout->kind != Layout::Kind::Mma ||
-        d->type.layout->instr != Layout::MmaInstr::Wgmma)
-      return false;
-    int accesses = 0;
-    forEachExpr(f->body, [&](const ExprNode *e) {
-      accesses += e->kind == ExprKind::VarRef && static_cast<const VarRef *>(e)->var == a->var;
-    });
-    forEachStmt(f->body, [&](const Stmt &c) {
-      auto other = as<Assign>(c);
-      accesses += other && other->var == a->var;
-    });
-    return accesses == 2;
   }
 
   /// Without cp.async: the operands go through two stages of their buffers, written from

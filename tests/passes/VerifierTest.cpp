@@ -287,7 +287,7 @@ TEST(Verifier, ProductsLeftInFlight) {
         f.acc, Binary::make(BinaryOp::Mul, VarRef::make(f.acc),
                             lay(Splat::make(VarRef::make(f.t.a), {64, 64}), f.acc->type.layout)));
     EXPECT_TRUE(rejects(f.build({f.product(), scale}),
-                        "'acc' accessed in the loop beside the product left in flight"));
+                        "into 'acc', which the loop accesses nowhere else"));
   }
   {
     InFlightKernel f; // not in a loop
@@ -295,6 +295,6 @@ TEST(Verifier, ProductsLeftInFlight) {
   }
   {
     InFlightKernel f(Layout::MmaInstr::M16N8K16); // mma.sync has no products in flight
-    EXPECT_TRUE(rejects(f.build({f.product()}), "shared_dot in flight: a wgmma product"));
+    EXPECT_TRUE(rejects(f.build({f.product()}), "shared_dot in flight: not a wgmma product"));
   }
 }
