@@ -387,6 +387,8 @@ def main():
     ap.add_argument("--out", help="folder for results.json and table.md")
     ap.add_argument("--shapes", help="MxNxK,... instead of the default list")
     ap.add_argument("--no-check-only", action="store_true", help="skip the ragged / col-major checks")
+    ap.add_argument("--configs", help="I,J,...: only these tilec configurations (indices into "
+                    "CONFIGS; Triton runs their block shapes)")
     ap.add_argument("--nvcc-version", help="as bench/matmul.sh reads it (else `nvcc --version`)")
     args = ap.parse_args()
 
@@ -418,7 +420,10 @@ def main():
         + [ctypes.c_int] * 9
     providers = [Cublas()]
     blocks = set()
+    only = {int(i) for i in args.configs.split(",")} if args.configs else None
     for ci, config in enumerate(CONFIGS):
+        if only is not None and ci not in only:
+            continue
         providers.append(Tilec(lib, ci))
         if config[:5] not in blocks:  # Triton once per block shape
             blocks.add(config[:5])

@@ -10,11 +10,12 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tilec::emu::internal {
 
-enum class ThreadState { Runnable, AtBarrier, AtWarpOp, Done, Stopped };
+enum class ThreadState { Runnable, AtBarrier, AtWarpOp, AtMbarrier, Done, Stopped };
 
 /// A warp operation a thread waits in.
 struct WarpRequest {
@@ -62,6 +63,15 @@ struct Thread {
   std::vector<WgmmaOp> wgmmaOpen;                  ///< wgmmas not yet committed
   std::vector<std::vector<WgmmaOp>> wgmmaGroups;   ///< committed wgmma groups, oldest first
   bool wgmmaFenced = false; ///< a wgmma_fence since the last wgmma_wait (or the start)
+  /// Happens-before (docs/emulation.md, "Races"): the thread's accesses carry the stamp of the
+  /// sync event that began its current segment (the block's start, the last barrier, its last
+  /// mbarrier arrival or bulk copy). Another thread's access of segment s is ordered before this
+  /// thread's present when s < the block's last barrier stamp, or s < known[that thread] (what
+  /// this thread acquired by waiting for mbarrier phases since that barrier).
+  uint32_t segment = 0;
+  std::unordered_map<uint32_t, uint32_t> known;
+  uintptr_t mbarrier = 0;      ///< AtMbarrier: the barrier it waits on
+  unsigned mbarrierParity = 0; ///< AtMbarrier: the parity of the phase it waits for
 };
 
 /// A code location: the return address of a call in the kernel (an instrumented access or a
@@ -74,7 +84,9 @@ struct Launch {
   unsigned threadsPerBlock = 0;
   uint3 block{};
   uint64_t blockSerial = 0; ///< counts blocks over the whole program: shared "written" marks
-  uint32_t epoch = 0;       ///< counts barrier intervals over the whole program
+  uint32_t clock = 0;       ///< stamps sync events over the whole program (Thread::segment)
+  uint32_t barrierStamp = 0;  ///< the stamp of the block's last barrier (or of its start)
+  bool usesMbarriers = false; ///< the block initialized an mbarrier (reports say so)
   const void *kernel = nullptr;
   uintptr_t argsLo = 0, argsHi = 0;
   std::vector<Thread> *threads = nullptr;
@@ -122,6 +134,35 @@ void prepare_launch();
 void begin_block();
 /// Reports the cp.async copies a thread that returned never waited for (their bytes never land).
 void check_async_at_exit(const Thread &t);
+
+/// Whether an access of thread `thread` in its segment `segment` is ordered before the calling
+/// thread's present (happens-before through barriers and mbarrier phases). `thread` may be
+/// kManyThreads: several threads, `segment` the latest of theirs; then only a barrier orders.
+bool ordered_before_current(uint32_t thread, uint32_t segment);
+constexpr uint32_t kManyThreads = ~0u;
+/// Starts a new segment of the calling thread after a release (an mbarrier arrival): returns the
+/// stamp that ends the old one (accesses of segments below it are what the release publishes).
+uint32_t release_segment(Thread &t);
+/// Adds `from` (a thread's or a phase's knowledge) to `to`, keeping the larger stamp.
+void join_knowledge(std::unordered_map<uint32_t, uint32_t> &to,
+                    const std::unordered_map<uint32_t, uint32_t> &from);
+/// Marks `bytes` shared bytes at `dst` in flight for a bulk copy started at `pc` (reads before
+/// they land are reported); returns false when they are not inside one shared variable.
+bool mark_bulk_in_flight(uintptr_t dst, size_t bytes, Pc pc);
+/// Lands them: clears the marks `pc` made.
+void land_bulk(uintptr_t dst, size_t bytes, Pc pc);
+/// Whether [a, a + n) lies inside one __shared__ variable (or the launch's dynamic shared memory).
+bool is_shared_range(uintptr_t a, size_t n);
+/// "shared 0x... (byte 4 of 16-byte k(...)::smem)".
+std::string describe_shared_address(uintptr_t a);
+
+// ---- mbarriers and bulk copies (Mbarrier.cpp)
+// ------------------------------------------------------------
+/// Forgets the block's mbarriers (at the start of every block).
+void reset_mbarriers();
+/// For reports: what the thread's mbarrier wait waits for ("phase 3 (parity 1) of the mbarrier at
+/// ...: 2 of 4 arrivals and 1024 transaction bytes still expected").
+std::string describe_mbarrier_wait(const Thread &t);
 
 // ---- wgmma (Scheduler.cpp)
 // -----------------------------------------------------------------------

@@ -34,17 +34,19 @@ bool g_inEmulator = false;
 
 namespace {
 
-/// Who touched one byte of shared or global memory, and when (epochs count barrier intervals
-/// over the whole program, so cells of an earlier block or launch never match).
+/// Who touched one byte of shared or global memory, and in which segment of its thread
+/// (Thread::segment: stamps count sync events over the whole program, so cells of an earlier block
+/// or launch are always ordered before the present).
 struct Cell {
   uint64_t writtenInBlock = 0; ///< block serial of the last write: initialized in that block
-  uint64_t asyncInBlock = 0;   ///< block serial while a cp.async to this byte is in flight
-  Pc asyncPc = nullptr;        ///< where that cp.async was started
-  uint32_t wEpoch = 0, rEpoch = 0, aEpoch = 0;
+  uint64_t asyncInBlock = 0;   ///< block serial while a cp.async or bulk copy to it is in flight
+  Pc asyncPc = nullptr;        ///< where that copy was started
+  bool asyncBulk = false;      ///< the copy is a bulk (TMA) copy, landing with an mbarrier phase
+  uint32_t wStamp = 0, rStamp = 0, aStamp = 0;
   uint32_t wThread = 0, rThread = 0, aThread = 0;
   Pc wPc = nullptr, rPc = nullptr, aPc = nullptr;
 };
-constexpr uint32_t kMany = ~0u; ///< several threads read (or atomically updated) in this epoch
+constexpr uint32_t kMany = kManyThreads; ///< several unordered threads read (or atomically updated)
 
 // ---- device buffers -----------------------------------------------------------------------------
 struct Buffer {
@@ -264,50 +266,59 @@ std::string otherThread(uint32_t id) {
 void raceReport(Access now, Access before, uint32_t other, Pc otherPc, const std::string &where,
                 size_t n, bool shared, Pc pc) {
   std::string what = std::string(accessName(now)) + " after " + accessName(before);
-  std::string text = std::string(shared ? "shared" : "global") + "-memory race (" + what + "): " +
-                     std::to_string(n) + " bytes at " + where + "\n  " + accessName(now) + " by " +
-                     describe_thread(*g_current) + " at {pc:0}\n  " + accessName(before) + " by " +
-                     otherThread(other) + " at {pc:1}\n  no __syncthreads() separates them\n";
+  std::string text = std::string(shared ? "shared" : "global") + "-memory race (" + what +
+                     "): " + std::to_string(n) + " bytes at " + where + "\n  " + accessName(now) +
+                     " by " + describe_thread(*g_current) + " at {pc:0}\n  " + accessName(before) +
+                     " by " + otherThread(other) +
+                     " at {pc:1}\n  no __syncthreads() separates them" +
+                     (g_launch->usesMbarriers ? " and no mbarrier phase orders them\n" : "\n");
   report(shared ? FindingKind::SharedRace : FindingKind::GlobalRace, {pc, otherPc}, text);
 }
 
 /// Checks an access of bytes [a, a + n) against their cells (`cells[0]` is byte a's) for races
-/// with other threads of the block since the last barrier, then records it. `where` describes a.
-/// Returns whether a race was reported.
+/// with other threads of the block (accesses not ordered before this one by a barrier or an
+/// mbarrier phase), then records it. `where` describes a. Returns whether a race was reported.
 bool checkRaces(Cell *cells, uintptr_t a, size_t n, Access kind, Pc pc, bool shared,
                 const std::function<std::string(uintptr_t)> &where) {
-  const uint32_t me = g_current->linear, epoch = g_launch->epoch;
+  const uint32_t me = g_current->linear, seg = g_current->segment;
+  // Another thread's access that this one is not ordered after.
+  auto unordered = [me](uint32_t thread, uint32_t stamp) {
+    return thread != me && !ordered_before_current(thread, stamp);
+  };
   bool raced = false;
   for (size_t i = 0; i < n; ++i) {
     Cell &c = cells[i];
     if (!raced) {
-      if (c.wEpoch == epoch && c.wThread != me) {
+      if (unordered(c.wThread, c.wStamp)) {
         raceReport(kind, Access::Write, c.wThread, c.wPc, where(a), n, shared, pc);
         raced = true;
-      } else if (kind != Access::Read && c.rEpoch == epoch && c.rThread != me) {
+      } else if (kind != Access::Read && unordered(c.rThread, c.rStamp)) {
         raceReport(kind, Access::Read, c.rThread, c.rPc, where(a), n, shared, pc);
         raced = true;
-      } else if (kind != Access::Atomic && c.aEpoch == epoch && c.aThread != me) {
+      } else if (kind != Access::Atomic && unordered(c.aThread, c.aStamp)) {
         raceReport(kind, Access::Atomic, c.aThread, c.aPc, where(a), n, shared, pc);
         raced = true;
       }
     }
+    // Records this access among the cell's reads (or atomic updates): it replaces the one there
+    // when that is this thread's or ordered before it; otherwise both are kept as "several
+    // threads" with the later stamp, which only a barrier orders.
+    auto record = [&](uint32_t &thread, uint32_t &stamp, Pc &where) {
+      if (thread == me || ordered_before_current(thread, stamp))
+        thread = me, stamp = seg, where = pc;
+      else
+        thread = kMany, stamp = std::max(stamp, seg), where = pc;
+    };
     switch (kind) {
     case Access::Read:
-      if (c.rEpoch != epoch)
-        c.rEpoch = epoch, c.rThread = me, c.rPc = pc;
-      else if (c.rThread != me)
-        c.rThread = kMany;
+      record(c.rThread, c.rStamp, c.rPc);
       break;
     case Access::Write:
-      c.wEpoch = epoch, c.wThread = me, c.wPc = pc;
+      c.wStamp = seg, c.wThread = me, c.wPc = pc;
       c.writtenInBlock = g_launch->blockSerial;
       break;
     case Access::Atomic:
-      if (c.aEpoch != epoch)
-        c.aEpoch = epoch, c.aThread = me, c.aPc = pc;
-      else if (c.aThread != me)
-        c.aThread = kMany;
+      record(c.aThread, c.aStamp, c.aPc);
       c.writtenInBlock = g_launch->blockSerial;
       break;
     }
@@ -326,12 +337,12 @@ void checkShared(SharedVar &v, uintptr_t a, size_t n, Access kind, Pc pc) {
     for (size_t i = 0; i < n && !inFlight; ++i)
       if (cells[i].asyncInBlock == g_launch->blockSerial) {
         inFlight = true;
-        report(
-            FindingKind::AsyncCopyInFlight, {pc, cells[i].asyncPc},
-            "read of shared memory that a cp.async has not delivered: " + std::to_string(n) +
-                " bytes at " + describeShared(a) + "\n  by " + describe_thread(*g_current) +
-                " at {pc:0}\n  the copy was started at {pc:1} and no cp_async_wait has completed "
-                "it\n");
+        report(FindingKind::AsyncCopyInFlight, {pc, cells[i].asyncPc},
+               "read of shared memory that a cp.async has not delivered: " + std::to_string(n) +
+                   " bytes at " + describeShared(a) + "\n  by " + describe_thread(*g_current) +
+                   " at {pc:0}\n  the copy was started at {pc:1} and " +
+                   (cells[i].asyncBulk ? "the mbarrier phase it completes on has not completed\n"
+                                       : "no cp_async_wait has completed it\n"));
       }
   // Uninitialized reads first: the race check records this access.
   if (kind != Access::Write && !inFlight)
@@ -675,6 +686,51 @@ Cell *sharedCells(uintptr_t a, size_t n) {
 }
 } // namespace
 
+bool ordered_before_current(uint32_t thread, uint32_t segment) {
+  if (segment < g_launch->barrierStamp)
+    return true;
+  if (thread == kManyThreads)
+    return false;
+  const auto &known = g_current->known;
+  auto it = known.find(thread);
+  return it != known.end() && segment < it->second;
+}
+
+uint32_t release_segment(Thread &t) {
+  const uint32_t end = ++g_launch->clock;
+  t.segment = end;
+  return end;
+}
+
+void join_knowledge(std::unordered_map<uint32_t, uint32_t> &to,
+                    const std::unordered_map<uint32_t, uint32_t> &from) {
+  for (const auto &[thread, stamp] : from)
+    if (stamp > g_launch->barrierStamp) {
+      uint32_t &mine = to[thread];
+      mine = std::max(mine, stamp);
+    }
+}
+
+bool mark_bulk_in_flight(uintptr_t dst, size_t bytes, Pc pc) {
+  Cell *cells = sharedCells(dst, bytes);
+  if (!cells)
+    return false;
+  for (size_t i = 0; i < bytes; ++i)
+    cells[i].asyncInBlock = g_launch->blockSerial, cells[i].asyncPc = pc, cells[i].asyncBulk = true;
+  return true;
+}
+
+bool is_shared_range(uintptr_t a, size_t n) { return sharedCells(a, n) != nullptr; }
+
+std::string describe_shared_address(uintptr_t a) { return describeShared(a); }
+
+void land_bulk(uintptr_t dst, size_t bytes, Pc pc) {
+  Cell *cells = sharedCells(dst, bytes);
+  for (size_t i = 0; cells && i < bytes; ++i)
+    if (cells[i].asyncPc == pc && cells[i].asyncBulk)
+      cells[i].asyncInBlock = 0;
+}
+
 void check_async_at_exit(const Thread &t) {
   size_t n = t.asyncOpen.size();
   const void *pc = n ? t.asyncOpen.front().pc : nullptr;
@@ -716,7 +772,8 @@ void async_copy(void *dst, const void *data, unsigned bytes) {
   c.pc = pc;
   Cell *cells = internal::sharedCells(a, bytes);
   for (unsigned i = 0; i < bytes; ++i)
-    cells[i].asyncInBlock = g_launch->blockSerial, cells[i].asyncPc = pc;
+    cells[i].asyncInBlock = g_launch->blockSerial, cells[i].asyncPc = pc,
+    cells[i].asyncBulk = false;
   t->asyncOpen.push_back(c);
 }
 

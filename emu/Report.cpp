@@ -321,6 +321,8 @@ const char *finding_kind_name(FindingKind k) {
     return "wgmma-in-flight";
   case FindingKind::WgmmaNoFence:
     return "wgmma-no-fence";
+  case FindingKind::Mbarrier:
+    return "mbarrier";
   case FindingKind::WgmmaDescriptor:
     return "wgmma-descriptor";
   }
@@ -352,6 +354,8 @@ const char *error_name(Error e) {
     return "cudaErrorInvalidConfiguration";
   case ErrorIllegalAddress:
     return "cudaErrorIllegalAddress";
+  case ErrorIllegalInstruction:
+    return "cudaErrorIllegalInstruction";
   case ErrorLaunchFailure:
     return "cudaErrorLaunchFailure";
   }
@@ -370,6 +374,8 @@ const char *error_string(Error e) {
     return "invalid configuration argument";
   case ErrorIllegalAddress:
     return "an illegal memory access was encountered (tilec-emu reported it above)";
+  case ErrorIllegalInstruction:
+    return "an illegal instruction was encountered (tilec-emu reported it above)";
   case ErrorLaunchFailure:
     return "unspecified launch failure (tilec-emu reported it above)";
   }

@@ -111,6 +111,9 @@ std::string whereIs(const Thread &t, std::vector<Pc> &pcs) {
   case ThreadState::AtWarpOp:
     pcs.push_back(t.waitPc);
     return std::string("wait at ") + t.req.name + " at {pc:" + std::to_string(pcs.size() - 1) + "}";
+  case ThreadState::AtMbarrier:
+    pcs.push_back(t.waitPc);
+    return "wait at {pc:" + std::to_string(pcs.size() - 1) + "} for " + describe_mbarrier_wait(t);
   case ThreadState::Runnable:
     break;
   }
@@ -138,6 +141,16 @@ std::string describeOthers(const std::vector<unsigned> &ids, std::vector<Pc> &pc
 }
 
 // ---- barriers -----------------------------------------------------------------------------------
+/// A new barrier interval (a barrier completed, or a block starts): every access so far is
+/// ordered before every access from now on.
+void beginBarrierInterval() {
+  g_launch->barrierStamp = ++g_launch->clock;
+  for (Thread &t : g_threads) {
+    t.segment = g_launch->barrierStamp;
+    t.known.clear();
+  }
+}
+
 /// Completes the barrier when every thread that has not returned waits at one. Returns true if
 /// threads were released.
 bool resolveBarrier() {
@@ -173,7 +186,7 @@ bool resolveBarrier() {
   }
   for (unsigned id : waiting)
     g_threads[id].state = ThreadState::Runnable;
-  ++g_launch->epoch; // a new barrier interval: accesses before and after no longer race
+  beginBarrierInterval(); // accesses before and after no longer race
   return true;
 }
 
@@ -490,6 +503,8 @@ void runBlock() {
   const unsigned n = g_launch->threadsPerBlock;
   const dim3 bd = g_launch->config.block;
   begin_block();
+  reset_mbarriers();
+  g_launch->usesMbarriers = false;
   for (unsigned i = 0; i < n; ++i) {
     Thread &t = g_threads[i];
     t.linear = i;
@@ -502,6 +517,7 @@ void runBlock() {
     t.wgmmaOpen.clear();
     t.wgmmaGroups.clear();
     t.wgmmaFenced = false;
+    t.mbarrier = 0;
     char *lo = g_stacks.get(i);
     t.stackLo = reinterpret_cast<uintptr_t>(lo);
     t.stackHi = t.stackLo + g_stacks.size();
@@ -514,6 +530,7 @@ void runBlock() {
       return std::move(t.sched);
     });
   }
+  beginBarrierInterval();
   for (;;) {
     bool ran = false, live = false;
     for (Thread &t : g_threads) {
@@ -637,7 +654,7 @@ Error launch(const LaunchConfig &config, void (*body)(void *), void *ctxArg, con
   if (config.dynamicSharedBytes > allowedDynamicShared(kernel, config.warpSize))
     return set_error(ErrorInvalidValue);
   static uint64_t blockSerial = 0;
-  static uint32_t epoch = 0;
+  static uint32_t clock = 0;
   g_lastKernel = kernel;
   Launch l;
   l.config = config;
@@ -646,7 +663,7 @@ Error launch(const LaunchConfig &config, void (*body)(void *), void *ctxArg, con
   l.argsLo = reinterpret_cast<uintptr_t>(args);
   l.argsHi = l.argsLo + argsBytes;
   l.threads = &g_threads;
-  l.epoch = epoch;
+  l.clock = clock;
   g_threads.resize(threads);
   reset_descriptor_windows();
   g_inEmulator = false;
@@ -659,10 +676,9 @@ Error launch(const LaunchConfig &config, void (*body)(void *), void *ctxArg, con
       for (unsigned x = 0; x < g.x && !l.aborted; ++x) {
         l.block = {x, y, z};
         l.blockSerial = ++blockSerial;
-        ++l.epoch;
         runBlock();
       }
-  epoch = l.epoch;
+  clock = l.clock;
   g_launch = nullptr;
   flush_reports();
   if (l.aborted) {

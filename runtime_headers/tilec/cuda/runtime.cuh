@@ -70,5 +70,7 @@ __device__ __forceinline__ int64_t shfl_xor(int64_t v, int m) {
 } // namespace tilec::rt
 
 #include "../rt/core.hpp"
+#include "mbarrier.cuh"
 #include "tensor_core.cuh"
+#include "tma.cuh"
 #include "wgmma.cuh"

@@ -17,6 +17,7 @@
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))
 #define __launch_bounds__(...)
+#define __grid_constant__ // a kernel parameter the kernel only reads (TMA tensor maps)
 #define TILEC_UNROLL // loop unrolling hints mean nothing here
 #define TILEC_NO_UNROLL
 // Inlined here, unlike on the GPU: a report names the emitted line through the inlined frames.

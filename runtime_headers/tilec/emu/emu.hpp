@@ -45,6 +45,7 @@ enum Error : int {
   ErrorMemoryAllocation = 2,
   ErrorInvalidConfiguration = 9,
   ErrorIllegalAddress = 700,
+  ErrorIllegalInstruction = 715,
   ErrorLaunchFailure = 719,
 };
 const char *error_name(Error e);
@@ -70,6 +71,8 @@ enum class FindingKind {
   WgmmaInFlight,       ///< a wgmma never waited for, its accumulators or operands changed in flight
   WgmmaNoFence,        ///< a wgmma with no wgmma_fence before it
   WgmmaDescriptor,     ///< a wgmma descriptor the hardware cannot use as it is (swizzle alignment)
+  Mbarrier, ///< an mbarrier used before mbarrier_init, re-initialized while threads wait on it, or
+            ///< given more arrivals or transaction bytes than its phase expects
 };
 const char *finding_kind_name(FindingKind k);
 
@@ -230,6 +233,49 @@ void async_commit();
 /// Completes the thread's oldest committed groups until at most `pending` remain: their bytes are
 /// written (checked as the thread's writes to shared memory).
 void async_wait(int pending);
+
+// ---- mbarriers and bulk copies (tilec/cuda/mbarrier.cuh, tilec/cuda/tma.cuh) --------------------
+// An mbarrier is 8 bytes of shared memory that the emulator keeps beside it: its expected
+// arrivals, the arrivals and transaction bytes its current phase still waits for, and the number
+// of phases completed. A phase completes when all its arrivals have come and the bulk copies
+// started on it have delivered the bytes its arrivals announced (expect_tx). Waiting for a phase
+// orders the waiter after every access that the arriving threads made before their arrival, and
+// after the copies' bytes (docs/emulation.md, "mbarriers and bulk copies").
+/// mbarrier.init: `count` arrivals per phase, phase 0. `pc` is the call's line (call_site()).
+void mbarrier_init(void *bar, unsigned count, const void *pc);
+/// mbarrier.expect_tx (`arrive` false) or mbarrier.arrive.expect_tx (`arrive` true; txBytes 0 for
+/// a plain mbarrier.arrive): adds txBytes to the bytes the current phase waits for, then arrives.
+void mbarrier_arrive(void *bar, unsigned txBytes, bool arrive, const void *pc);
+/// mbarrier.try_wait.parity: whether the phase of parity `parity` has completed (the current
+/// phase's parity differs). A thread that finds it incomplete waits until it is, as a spinning
+/// thread would, and then gets false; `block` true waits and returns true.
+bool mbarrier_wait_parity(void *bar, unsigned parity, bool block, const void *pc);
+/// cp.async.bulk (.tensor) into shared memory, completing on the mbarrier `bar`: the calling
+/// thread's copy of `bytes` bytes (the source was read at the call: `data`) to shared `dst`. It is
+/// checked as the thread's write at the call; the bytes land when the barrier's current phase has
+/// had all its arrivals, and count against its transaction bytes then. Until they land a read of
+/// them is reported (AsyncCopyInFlight).
+void bulk_copy_to_shared(void *dst, const void *data, unsigned bytes, void *bar, const void *pc);
+/// A tensor map's fields (tilec/cuda/tma.cuh): a row-major 2-D tensor and the box one copy moves.
+struct TensorBox {
+  const void *base;
+  uint64_t rows, cols, rowStrideBytes;
+  uint32_t boxRows, boxCols, elementBytes;
+  uint32_t swizzleRowBytes; ///< 32, 64 or 128; 0 unswizzled
+};
+/// cp.async.bulk.tensor.2d into shared memory: the box at (row, col) of the tensor, each element
+/// inside the tensor checked as the calling thread's read, zeros outside, laid out at `dst` as the
+/// hardware lays it out (rows of boxCols elements, 16-byte chunks swizzled by the address bits);
+/// then as bulk_copy_to_shared. `dst` must be 128-byte aligned.
+void tensor_load_2d(void *dst, const TensorBox &box, int64_t row, int64_t col, void *bar,
+                    const void *pc);
+/// cp.async.bulk.tensor.2d from shared memory: the box at `src` (laid out as tensor_load_2d lays
+/// it out) written to (row, col) of the tensor, done at the call, as the calling thread's reads and
+/// writes. Rows and columns outside the tensor are skipped, except that, as on an H100, a row is
+/// written in whole 16-byte chunks: up to the next 16-byte boundary past the last column. Negative
+/// coordinates stop the thread (the GPU faults: an illegal instruction).
+void tensor_store_2d(const void *src, const TensorBox &box, int64_t row, int64_t col,
+                     const void *pc);
 
 enum class AtomicOp { Add, Min, Max, Exch, Cas, And, Or, Xor };
 enum class AtomicType { I32, U32, I64, U64, F32, F64 };

@@ -35,6 +35,7 @@ constexpr cudaError_t cudaErrorInvalidValue = tilec::emu::ErrorInvalidValue;
 constexpr cudaError_t cudaErrorMemoryAllocation = tilec::emu::ErrorMemoryAllocation;
 constexpr cudaError_t cudaErrorInvalidConfiguration = tilec::emu::ErrorInvalidConfiguration;
 constexpr cudaError_t cudaErrorIllegalAddress = tilec::emu::ErrorIllegalAddress;
+constexpr cudaError_t cudaErrorIllegalInstruction = tilec::emu::ErrorIllegalInstruction;
 constexpr cudaError_t cudaErrorLaunchFailure = tilec::emu::ErrorLaunchFailure;
 using cudaMemcpyKind = tilec::emu::MemcpyKind;
 constexpr cudaMemcpyKind cudaMemcpyHostToHost = tilec::emu::HostToHost;

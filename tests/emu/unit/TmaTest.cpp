@@ -1,0 +1,187 @@
+/// \file The emulator's model of TMA copies and mbarriers (tilec/cuda/tma.cuh,
+/// tilec/cuda/mbarrier.cuh) on the kernels of TmaKernels.cpp: boxes laid out in shared memory with
+/// every swizzle and zeros outside the tensor, stores that skip what lies outside it, a ring of
+/// stages whose full and empty barriers order the producer's copies and the consumers' reads with
+/// no __syncthreads, and each planted mistake of the handshake reported (a wrong phase parity, a
+/// missing wait, a byte count that never completes the phase). tests/gpu/tma.cu runs the same
+/// kernels on an H100.
+
+#include "TestSupport.h"
+#include "TmaKernels.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace emu_test::tma {
+
+struct ConsumerReadLine;
+struct ProducerCopyLine;
+struct ProducerEmptyWaitLine;
+struct ConsumerFullWaitLine;
+struct StoreLine;
+
+namespace {
+
+using Tma = EmuTest;
+using TmaDeathTest = EmuTest;
+
+template <class Tag> std::string at() { return lineIn<Tag>("TmaKernels.cpp"); }
+
+/// Every box, and the tensor written back, for each swizzle; loaded boxes hang over all four edges,
+/// stored ones over the bottom and right edges.
+TEST_F(Tma, BoxesInEverySwizzleWithZerosOutsideTheTensor) {
+  uint32_t seed = 7;
+  for (const TileCase &c : tileCases()) {
+    SCOPED_TRACE(describe(c));
+    const std::vector<uint16_t> in = randomTensor(c.rows, c.rowStride, seed++);
+    DeviceBuffer<uint16_t> dIn(in), boxes(size_t(c.blocks()) * c.boxElems(), 0xFF),
+        out(in.size(), 0x5A);
+    ASSERT_EQ(launchTileCopy(c, dIn.get(), boxes.get(), out.get()), Error::Success);
+    EXPECT_EQ(boxes.toHost(), expectedBoxes(c, in));
+    EXPECT_EQ(out.toHost(), expectedOut(c, in, 0x5A5A));
+  }
+}
+
+/// A TMA store to negative coordinates stops the thread, as the H100's illegal instruction does.
+TEST_F(TmaDeathTest, StoreToNegativeCoordinatesFaults) {
+  EXPECT_IN_CHILD_PROCESS({
+    TileCase c = tileCases()[0];
+    c.storeShiftRows = -3;
+    const std::vector<uint16_t> in = randomTensor(c.rows, c.rowStride, 5);
+    DeviceBuffer<uint16_t> dIn(in), boxes(size_t(c.blocks()) * c.boxElems()), out(in.size());
+    EXPECT_EQ(launchTileCopy(c, dIn.get(), boxes.get(), out.get()), cudaErrorIllegalInstruction);
+    const std::string text = takeOnly(FindingKind::OutOfBounds);
+    EXPECT_EQ(text.substr(0, text.find(" (in tilec::rt::tma_store_2d, tma.cuh:")),
+              "tma_store_2d of a box at (-3, 0)\n"
+              "  by thread 0 (warp 0, lane 0) of block (0,0,0) at " +
+                  at<StoreLine>());
+    EXPECT_NE(text.find("  a TMA store's coordinates must not be negative (an H100 stops at the "
+                        "instruction)\n  the thread stops here and the launch fails, as on the "
+                        "GPU\n"),
+              std::string::npos)
+        << text;
+  });
+}
+
+std::vector<uint64_t> rowSums(const RingCase &c, const std::vector<uint16_t> &in) {
+  std::vector<uint64_t> sums(size_t(c.rows));
+  for (int r = 0; r < c.rows; ++r)
+    sums[size_t(r)] =
+        std::accumulate(in.begin() + ptrdiff_t(r) * c.rowStride,
+                        in.begin() + ptrdiff_t(r) * c.rowStride + c.cols, uint64_t{0});
+  return sums;
+}
+
+/// The ring of stages: 7 boxes through 3 stages (the phases wrap twice), ordered by the full and
+/// empty barriers alone; the race checker accepts it.
+TEST_F(Tma, RingOfStagesOrderedByMbarriers) {
+  const RingCase c;
+  const std::vector<uint16_t> in = randomTensor(c.rows, c.rowStride, 11);
+  DeviceBuffer<uint16_t> dIn(in);
+  DeviceBuffer<uint64_t> sums(size_t(c.rows), 0xFF);
+  ASSERT_EQ(launchRing(c, dIn.get(), sums.get()), Error::Success);
+  EXPECT_EQ(sums.toHost(), rowSums(c, in));
+}
+
+/// Runs a planted bug of the ring; returns the reports.
+std::vector<tilec::emu::Finding> runBug(RingPath path, Error expected) {
+  RingCase c;
+  c.path = path;
+  const std::vector<uint16_t> in = randomTensor(c.rows, c.rowStride, 13);
+  DeviceBuffer<uint16_t> dIn(in);
+  DeviceBuffer<uint64_t> sums(size_t(c.rows), 0xFF);
+  EXPECT_EQ(launchRing(c, dIn.get(), sums.get()), expected);
+  return tilec::emu::take_findings();
+}
+
+/// Whether some finding is of `kind` and its text contains each of `parts`.
+bool has(const std::vector<tilec::emu::Finding> &findings, FindingKind kind,
+         std::vector<std::string> parts) {
+  return std::any_of(findings.begin(), findings.end(), [&](const tilec::emu::Finding &f) {
+    const std::string text = blankAddresses(f.text);
+    return f.kind == kind && std::all_of(parts.begin(), parts.end(), [&](const std::string &p) {
+             return text.find(p) != std::string::npos;
+           });
+  });
+}
+
+/// Consumers that read a stage without waiting for its full barrier read it before the copy's
+/// bytes are there; running ahead, they also complete the empty barriers' phases the producer
+/// waits for before it could: the launch ends in a deadlock, reported.
+TEST_F(TmaDeathTest, ConsumerWithoutFullWaitReported) {
+  EXPECT_IN_CHILD_PROCESS({
+    const auto findings = runBug(RingPath::NoFullWait, Error::ErrorLaunchFailure);
+    EXPECT_TRUE(has(findings, FindingKind::UninitializedShared, {"at " + at<ConsumerReadLine>()}))
+        << emu_test::describe(findings);
+    EXPECT_TRUE(has(findings, FindingKind::Deadlock, {"wait at " + at<ProducerEmptyWaitLine>()}))
+        << emu_test::describe(findings);
+  });
+}
+
+/// Waiting for the wrong parity of the full barrier returns at once in phase 0: the same reads
+/// before the bytes.
+TEST_F(TmaDeathTest, ConsumerWrongParityReported) {
+  EXPECT_IN_CHILD_PROCESS({
+    const auto findings = runBug(RingPath::ConsumerParity, Error::ErrorLaunchFailure);
+    EXPECT_TRUE(has(findings, FindingKind::UninitializedShared, {"at " + at<ConsumerReadLine>()}))
+        << emu_test::describe(findings);
+  });
+}
+
+/// A producer that refills a stage without waiting for its empty barrier overwrites a box the
+/// consumers have not read: their reads are unordered after the later copy (and the phases it
+/// completes early leave the consumers waiting for a parity that has passed).
+TEST_F(TmaDeathTest, ProducerWithoutEmptyWaitReported) {
+  EXPECT_IN_CHILD_PROCESS({
+    const auto findings = runBug(RingPath::NoEmptyWait, Error::ErrorLaunchFailure);
+    EXPECT_TRUE(has(findings, FindingKind::SharedRace,
+                    {"read after write", "at " + at<ConsumerReadLine>(),
+                     "at " + at<ProducerCopyLine>(), "no mbarrier phase orders them"}))
+        << emu_test::describe(findings);
+  });
+}
+
+/// A producer waiting for the wrong parity of an empty barrier waits forever, and the consumers
+/// for the box it never copies: a deadlock, reported with what each barrier still expects.
+TEST_F(TmaDeathTest, ProducerWrongParityIsADeadlock) {
+  EXPECT_IN_CHILD_PROCESS({
+    const auto findings = runBug(RingPath::ProducerParity, Error::ErrorLaunchFailure);
+    EXPECT_TRUE(has(findings, FindingKind::Deadlock,
+                    {"no thread of block (0,0,0) can go on",
+                     "threads 64 wait at " + at<ProducerEmptyWaitLine>() +
+                         " (in tilec::rt::mbarrier_wait, mbarrier.cuh:",
+                     "for the phase of parity 0 of the mbarrier at shared 0x? (byte 24 of 48-byte",
+                     "::bars); it is in phase 0 (parity 0), which still expects 64 of 64 arrivals",
+                     "threads 0-63 wait at " + at<ConsumerFullWaitLine>(),
+                     "for the phase of parity 0 of the mbarrier at shared 0x? (byte 0 of 48-byte",
+                     "which still expects 1 of 1 arrivals\n"}))
+        << emu_test::describe(findings);
+  });
+}
+
+/// Announcing fewer bytes than the copies deliver: the phase never completes (its transaction
+/// count goes below zero), and the report says so.
+TEST_F(TmaDeathTest, ShortExpectTxIsADeadlock) {
+  EXPECT_IN_CHILD_PROCESS({
+    const auto findings = runBug(RingPath::ShortExpect, Error::ErrorLaunchFailure);
+    EXPECT_TRUE(has(findings, FindingKind::Deadlock,
+                    {"wait at " + at<ConsumerFullWaitLine>(),
+                     "its copies delivered 16 bytes more than its arrivals announced (expect_tx)"}))
+        << emu_test::describe(findings);
+  });
+}
+
+/// Consumers that never free their stages leave the producer waiting at the fourth box.
+TEST_F(TmaDeathTest, MissingReleaseIsADeadlock) {
+  EXPECT_IN_CHILD_PROCESS({
+    const auto findings = runBug(RingPath::NoRelease, Error::ErrorLaunchFailure);
+    EXPECT_TRUE(has(findings, FindingKind::Deadlock,
+                    {"threads 64 wait at " + at<ProducerEmptyWaitLine>(),
+                     "for the phase of parity 0 of the mbarrier at shared 0x? (byte 24 of",
+                     "it is in phase 0 (parity 0), which still expects 64 of 64 arrivals"}))
+        << emu_test::describe(findings);
+  });
+}
+
+} // namespace
+} // namespace emu_test::tma
