@@ -76,9 +76,15 @@ VectorBytes vectorBytes(const ir::Kernel &k) {
     }
     // A load that pipeline-dots made asynchronous copies (before the loop and in it): once.
     std::set<int> copied;
+    // A TMA copy moves whole rows: counted as 16-byte vectors along them, as cp.async's best.
+    std::set<int> copiedByTma;
     void visit(const ir::AsyncCopy *c) override {
-      if (copied.insert(c->buffer).second)
+      if (c->tma()) {
+        if (copiedByTma.insert(c->buffer).second)
+          r.all += 16, r.lastDim += 16;
+      } else if (copied.insert(c->buffer).second) {
         add(c->ptr->type, c->vec, c->ptr->type.elem);
+      }
       ir::IRVisitor::visit(c);
     }
   } walk;

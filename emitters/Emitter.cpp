@@ -139,6 +139,43 @@ void emitLaunchers(CodeWriter &w, const ir::Module &m, const ir::Kernel &k, Kern
     };
     const std::string alignedNs = k.instanceName + "::" + ke.alignedNamespace();
     const bool alignedDynamic = k.alignedVariant && usesDynamicShared(*k.alignedVariant);
+    // The aligned variant's TMA copies read tensor maps, which the launcher builds from the
+    // arguments; where the driver cannot make one, the general kernel runs.
+    std::unique_ptr<KernelEmitter> alignedKe = ke.alignedEmitter();
+    const std::vector<KernelEmitter::TmaMap> noMaps;
+    const std::vector<KernelEmitter::TmaMap> &maps = alignedKe ? alignedKe->tmaMaps() : noMaps;
+    if (!maps.empty() && hooks.launchStyle != LaunchStyle::ConfigStruct)
+      internalError("TMA tensor maps for a target without them");
+    // Prints the maps' construction; returns their names and the test that all were made.
+    auto tensorMaps = [&](std::vector<std::string> &names) {
+      w.lines(commentLines("The tensor maps of its TMA copies (the tensor's rows, columns and row "
+                           "stride in elements; the box and its swizzle); where the driver cannot "
+                           "make them, the general kernel runs.",
+                           w.indentWidth()));
+      std::string decl = "tilec::rt::TensorMap2D ", test;
+      for (const KernelEmitter::TmaMap &m : maps)
+        names.push_back(l.names.unique(m.param));
+      for (size_t i = 0; i < names.size(); ++i)
+        decl += (i ? ", " : "") + names[i];
+      w.line(decl + ";");
+      for (size_t i = 0; i < maps.size(); ++i) {
+        const ir::SharedBuffer &buf = k.alignedVariant->buffers.at(maps[i].buffer);
+        size_t base = 0;
+        for (size_t p = 0; p < k.alignedVariant->params.size(); ++p)
+          if (k.alignedVariant->params[p]->id == buf.tma->param)
+            base = p;
+        const std::string made = l.names.unique(names[i] + "_made");
+        w.lines(wrapList(std::string("const ") + hooks.errorType + " " + made +
+                             " = tilec::rt::make_tensor_map_2d(",
+                         {"&" + names[i], ke.paramNames().at(base), ke.hostExpr(buf.tma->rows),
+                          ke.hostExpr(buf.tma->cols), ke.hostExpr(buf.tma->rowStride),
+                          alignedNs + "::" + maps[i].boxRows, alignedNs + "::" + maps[i].boxCols,
+                          alignedNs + "::" + maps[i].swizzle},
+                         ");", w.indentWidth()));
+        test += (i ? " && " : "") + made + " == " + hooks.success;
+      }
+      return test;
+    };
     switch (hooks.launchStyle) {
     case LaunchStyle::ConfigStruct: {
       std::string config = names.unique("config");
@@ -152,7 +189,19 @@ void emitLaunchers(CodeWriter &w, const ir::Module &m, const ir::Kernel &k, Kern
           w.line(config + ".dynamicSmemBytes = " + dynamicShared(kernelRef, ns, statusName) + ";");
         launch(std::string("return ") + hooks.launchKernel, {"&" + config, kernelRef});
       };
-      if (alignedDynamic) {
+      if (!maps.empty()) { // the aligned variant takes the tensor maps first
+        auto b = w.block("if (" + aligned + ")");
+        if (alignedDynamic)
+          w.line(config + ".dynamicSmemBytes = " +
+                 dynamicShared(alignedKernel, alignedNs, "aligned_smem_opt_in") + ";");
+        std::vector<std::string> mapNames;
+        const std::string made = tensorMaps(mapNames);
+        w.line("if (" + made + ")");
+        auto in = w.indent();
+        std::vector<std::string> args{"&" + config, alignedKernel};
+        args.insert(args.end(), mapNames.begin(), mapNames.end());
+        launch(std::string("return ") + hooks.launchKernel, args);
+      } else if (alignedDynamic) {
         auto b = w.block("if (" + aligned + ")");
         launchWith(alignedKernel, alignedNs, true, "aligned_smem_opt_in");
       } else if (k.alignedVariant) {

@@ -173,6 +173,22 @@ void KernelEmitter::nameVars() {
     paramNames_.push_back(varNames_[p->id]);
   for (const SharedBuffer &b : k_.buffers)
     bufferNames_.push_back(names_.unique(b.name.empty() ? "buffer_smem" : b.name));
+  // Buffers TMA fills: a tensor map parameter each (`a_tile_map` for a_tile_smem), an mbarrier
+  // array per ring.
+  for (size_t b = 0; b < k_.buffers.size(); ++b) {
+    const SharedBuffer &buf = k_.buffers[b];
+    if (!buf.tma)
+      continue;
+    std::string stem = bufferNames_[b];
+    if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, "_smem") == 0)
+      stem.resize(stem.size() - 5);
+    TmaMap map;
+    map.buffer = static_cast<int>(b);
+    map.param = names_.unique(stem + "_map");
+    tmaMaps_.push_back(map);
+    if (!stageFullNames_.count(buf.tma->ring))
+      stageFullNames_[buf.tma->ring] = names_.unique("stage_full");
+  }
   idxNames_[0] = names_.unique("i");
   idxNames_[1] = names_.unique("j");
   vecIdx_ = names_.unique("v");
@@ -180,6 +196,7 @@ void KernelEmitter::nameVars() {
   bitsName_ = names_.unique("bits");
   chunkIdx_ = names_.unique("k");
   dotIdx_ = names_.unique("kk");
+  colBlockIdx_ = names_.unique("blk");
   if (k_.alignedVariant) // after the user's names, which keep theirs
     alignedNsName_ = names_.unique("aligned");
 }
@@ -354,6 +371,8 @@ void KernelEmitter::collect() {
     // named after the tile they replace a load of.
     std::map<int, std::string> copyVec;
     void visit(const AsyncCopy *c) override {
+      if (c->tma()) // one thread, one instruction: no vectors
+        return IRVisitor::visit(c);
       if (auto it = copyVec.find(c->buffer); it != copyVec.end()) {
         e.vecNames_[c] = it->second;
       } else {
@@ -429,6 +448,7 @@ void KernelEmitter::collect() {
                           dimConst(buf.shape[0]) + ", " + std::to_string(buf.colBlock) + ", " +
                           zArgs);
       wgmmaDescriptor(static_cast<int>(b), upper(hint));
+      tmaBox(static_cast<int>(b), upper(hint));
       continue;
     }
     for (const std::string &l :
@@ -442,6 +462,7 @@ void KernelEmitter::collect() {
     tunables_.push_back("using " + name + " = tilec::rt::XorSwizzle<" + dimConst(buf.rowStride) +
                         ", " + zArgs);
     wgmmaDescriptor(static_cast<int>(b), upper(hint));
+    tmaBox(static_cast<int>(b), upper(hint));
   }
   // Integer locals that hold data (a loaded value, a reduction, ...) rather than indices: until no
   // assignment adds one more.
@@ -639,6 +660,12 @@ void KernelEmitter::emit(CodeWriter &w) {
   w.line("} // namespace " + k_.instanceName);
 }
 
+std::unique_ptr<KernelEmitter> KernelEmitter::alignedEmitter() const {
+  if (!k_.alignedVariant)
+    return nullptr;
+  return std::make_unique<KernelEmitter>(m_, *k_.alignedVariant, opts_);
+}
+
 std::vector<std::string> KernelEmitter::alignedTests() const {
   std::vector<std::string> tests;
   for (size_t i = 0; i < k_.params.size(); ++i) {
@@ -703,6 +730,45 @@ void KernelEmitter::emitContents(CodeWriter &w) {
       body.line(T + " *" + bufferNames_[b] + " = reinterpret_cast<" + T + " *>(smem + " +
                 std::to_string(buf.offsetBytes) + ");");
     }
+    // The mbarriers of the TMA rings: stage s's completes a phase when the copies into stage s
+    // have landed (each copy arrives on it with its bytes). Not in `smem`, whose bytes later
+    // buffers reuse: an mbarrier's memory is the barrier's until it is invalidated.
+    for (const auto &[ring, name] : stageFullNames_) {
+      int copies = 0;
+      std::string names;
+      for (const TmaMap &m : tmaMaps_)
+        if (k_.buffers[m.buffer].tma->ring == ring) {
+          names += (copies ? " and " : "") + bufferNames_[m.buffer];
+          ++copies;
+        }
+      const SharedBuffer &lead = k_.buffers[ring];
+      // The ring's depth, named when it is the kernel's NUM_STAGES.
+      const std::string &ns = k_.settings.numStagesName;
+      const std::string stages =
+          !ns.empty() && metaNames_.count(ns) && lead.stages == k_.settings.numStages
+              ? metaNames_.at(ns)
+              : std::to_string(lead.stages);
+      if (stages != std::to_string(lead.stages))
+        usedMeta_.insert(ns);
+      const std::string &i = idxNames_[0];
+      body.lines(
+          commentLines(name + "[" + i + "]: completes a phase when the TMA copies into stage " + i +
+                           " of " + names + " have landed (one arrival per copy, with its bytes)",
+                       body.indentWidth()));
+      body.line("alignas(8) __shared__ uint64_t " + name + "[" + stages + "];");
+      body.line("if (threadIdx.x == 0) {");
+      {
+        auto in = body.indent();
+        body.line("TILEC_UNROLL");
+        body.line("for (int " + i + " = 0; " + i + " < " + stages + "; ++" + i + ")");
+        body.line("  tilec::rt::mbarrier_init(&" + name + "[" + i + "], " + std::to_string(copies) +
+                  ");");
+        body.line("tilec::rt::mbarrier_init_fence();");
+      }
+      body.line("}");
+      body.line("__syncthreads();");
+    }
+    genericWrites_ = false; // nothing in shared memory yet
     stmt(k_.body);
   }
   w_ = &w;
@@ -770,6 +836,8 @@ void KernelEmitter::emitContents(CodeWriter &w) {
   // Parameters the body never reads (e.g. only the launch grid uses them) are unnamed, the name in
   // a comment: no unused-parameter warnings, and the launcher's parameter list still matches.
   std::vector<std::string> params;
+  for (const TmaMap &m : tmaMaps_)
+    params.push_back("const __grid_constant__ tilec::rt::TensorMap2D " + m.param);
   for (size_t i = 0; i < k_.params.size(); ++i)
     params.push_back(paramDecl(k_.params[i]->type, paramNames_[i], hooks_,
                                !read_.count(k_.params[i]->id)));
@@ -793,6 +861,32 @@ void KernelEmitter::emitContents(CodeWriter &w) {
   w.append(body);
   w.line("}");
   w.line("");
+}
+
+/// The box of buffer `b`'s TMA copies (SharedBuffer::tma), as tunables named `<prefix>_BOX_ROWS`
+/// and `_COLS`: a stage (or one column block of it), which the launcher's tensor map names with the
+/// wgmma descriptor's swizzle. Nothing for a buffer TMA does not fill.
+void KernelEmitter::tmaBox(int b, const std::string &prefix) {
+  const SharedBuffer &s = k_.buffers.at(b);
+  auto it = std::find_if(tmaMaps_.begin(), tmaMaps_.end(),
+                         [&](const TmaMap &m) { return m.buffer == b; });
+  if (!s.tma || it == tmaMaps_.end())
+    return;
+  if (!wgmmaDescNames_.count(b))
+    internalError("a TMA buffer that no wgmma reads");
+  const int64_t cols = s.colBlock ? s.colBlock : s.shape[1];
+  it->boxRows = names_.unique(prefix + "_BOX_ROWS");
+  it->boxCols = names_.unique(prefix + "_BOX_COLS");
+  it->swizzle = wgmmaDescNames_.at(b) + "_SWIZZLE";
+  for (const std::string &l :
+       commentLines(bufferNames_[b] + "'s stages are filled by TMA (the launcher's tensor map " +
+                        it->param + ") in boxes of " + it->boxRows + " x " + it->boxCols +
+                        " elements" + (s.colBlock ? ", one per column block" : std::string()) +
+                        ", laid out with the descriptor's swizzle",
+                    0))
+    tunables_.push_back(l);
+  tunables_.push_back("constexpr int " + it->boxRows + " = " + dimConst(s.shape[0]) + ";");
+  tunables_.push_back("constexpr int " + it->boxCols + " = " + dimConst(cols) + ";");
 }
 
 /// The fields of the wgmma descriptors of buffer `b` (tilec/cuda/wgmma.cuh encode_smem_desc), as

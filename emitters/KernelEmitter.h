@@ -9,6 +9,7 @@
 #include "emitters/TargetHooks.h"
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -55,6 +56,17 @@ public:
   const std::string &alignedNamespace() const { return alignedNsName_; }
   std::vector<std::string> alignedTests() const;
   std::string alignedAssumptions() const;
+  /// The emitter of the aligned variant (null without one): the launcher reads its TMA maps.
+  std::unique_ptr<KernelEmitter> alignedEmitter() const;
+
+  /// A tensor map the kernel takes (a buffer whose stages TMA fills, SharedBuffer::tma): the
+  /// kernel parameter's name, the buffer, and the tunables that give its box and swizzle, in the
+  /// kernel's namespace. In parameter order (the maps come first).
+  struct TmaMap {
+    int buffer = -1;
+    std::string param, boxRows, boxCols, swizzle;
+  };
+  const std::vector<TmaMap> &tmaMaps() const { return tmaMaps_; }
 
 private:
   using Idx = std::vector<std::string>;
@@ -212,7 +224,13 @@ private:
   // product left in flight -> the registers its loop keeps the accumulator in (heldAccumulators)
   std::map<const ir::SharedDot *, std::string> heldRegs_;
   void wgmmaDescriptor(int b, const std::string &prefix);
-  std::string idxNames_[2], vecIdx_, valsName_, bitsName_, chunkIdx_, dotIdx_;
+  void tmaBox(int b, const std::string &prefix);
+  std::vector<TmaMap> tmaMaps_;
+  std::map<int, std::string> stageFullNames_; // a TMA ring's first buffer -> its mbarrier array
+  std::string idxNames_[2], vecIdx_, valsName_, bitsName_, chunkIdx_, dotIdx_, colBlockIdx_;
+  /// Whether `s` may write shared memory through the generic proxy (stores, cp.async copies
+  /// landing at their wait); TMA copies write through the async proxy.
+  static bool writesGenerically(const ir::Stmt &s);
   /// Streamed runs are printed where liveRegisters_ (every element of every tile at once) reaches
   /// kStreamThreshold.
   static constexpr int kStreamThreshold = 40;

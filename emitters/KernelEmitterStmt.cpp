@@ -580,9 +580,52 @@ std::string KernelEmitter::stagedBuffer(int buffer, const Expr &stage) {
   return name + "[" + scalar(stage).text + "]";
 }
 
+bool KernelEmitter::writesGenerically(const Stmt &s) {
+  struct Walk : IRVisitor {
+    bool writes = false;
+    using IRVisitor::visit;
+    void visit(const SharedWrite *) override { writes = true; }
+    void visit(const AsyncWait *w) override { writes = writes || !w->tma(); }
+  } walk;
+  if (s)
+    walk.visit(s);
+  return walk.writes;
+}
+
 void KernelEmitter::asyncCopy(const AsyncCopy *c) {
   if (opts_.target.kind != TargetKind::Cuda)
     internalError("async_copy for a target without cp.async");
+  if (c->tma()) {
+    // One thread announces the stage's bytes on its full barrier and starts the copy of the box
+    // (one per column block).
+    const SharedBuffer &buf = k_.buffers.at(c->buffer);
+    auto map = std::find_if(tmaMaps_.begin(), tmaMaps_.end(),
+                            [&](const TmaMap &m) { return m.buffer == c->buffer; });
+    if (map == tmaMaps_.end() || !buf.tma || buf.stages < 2)
+      internalError("tma_copy into a buffer without a tensor map");
+    const std::string stage = scalar(c->stage).text;
+    const std::string bar = "&" + stageFullNames_.at(buf.tma->ring) + "[" + stage + "]";
+    const std::string &name = bufferNames_.at(c->buffer);
+    const std::string row = scalar(c->row).text;
+    auto s = w_->block("if (threadIdx.x == 0)");
+    call("tilec::rt::mbarrier_arrive_expect_tx(", {bar, "sizeof(" + name + "[0])"}, ");");
+    if (!buf.colBlock) {
+      call("tilec::rt::tma_load_2d(",
+           {name + "[" + stage + "]", "&" + map->param, row, scalar(c->col).text, bar}, ");");
+      return;
+    }
+    const std::string &blk = colBlockIdx_;
+    w_->line("TILEC_UNROLL");
+    w_->line("for (int " + blk + " = 0; " + blk + " < " + dimConst(buf.shape[1]) + "; " + blk +
+             " += " + map->boxCols + ")");
+    auto in = w_->indent();
+    call("tilec::rt::tma_load_2d(",
+         {"&" + name + "[" + stage + "][" + swizzleNames_.at(c->buffer) + "::offset(0, " + blk +
+              ")]",
+          "&" + map->param, row, operand(scalar(c->col), Prec::Additive, false) + " + " + blk, bar},
+         ");");
+    return;
+  }
   const Type &t = c->ptr->type;
   const std::string dst = stagedBuffer(c->buffer, c->stage);
   const std::string L = layoutName(t);
@@ -1065,10 +1108,17 @@ void KernelEmitter::prefetchComment(const If *s) {
   }
   for (size_t i = 0; i < loaded.size(); ++i)
     names += (i == 0 ? "" : i + 1 == loaded.size() ? " and " : ", ") + loaded[i];
+  bool tma = false;
+  for (const Stmt &c : b ? b->stmts : std::vector<Stmt>{})
+    if (auto a = as<AsyncCopy>(c))
+      tma = tma || a->tma();
   if (s->prefetch == Prefetch::PipelineFirst)
-    w_->lines(commentLines("pipeline: copy the tiles of the loop's first iterations into stages of " +
-                               names + " (cp.async), one commit group per stage",
-                           w_->indentWidth()));
+    w_->lines(commentLines(
+        "pipeline: copy the tiles of the loop's first iterations into stages of " + names +
+            (tma ? " (TMA: one thread starts the copies, each stage's full "
+                   "barrier counts their bytes)"
+                 : " (cp.async), one commit group per stage"),
+        w_->indentWidth()));
   else if (s->prefetch == Prefetch::PipelineNext)
   {
     // The ring's depth (the loop's num_stages), named when it is the kernel's NUM_STAGES. With a
@@ -1366,10 +1416,11 @@ void KernelEmitter::stmt(const Stmt &s) {
     {
       auto b = w_->block("for (" + T + " " + v + " = " + scalar(f->begin).text + "; " + v + cmp +
                          operand(scalar(f->end), Prec::Relational, true) + "; " + step + ")");
-      genericWrites_ = true; // the last iteration's, at the top of the next
+      // The last iteration's writes, at the top of the next.
+      genericWrites_ = genericWrites_ || writesGenerically(f->body);
       stmt(f->body);
     }
-    genericWrites_ = true;
+    genericWrites_ = genericWrites_ || writesGenerically(f->body);
     heldAccumulators(f, false);
     return;
   }
@@ -1385,16 +1436,17 @@ void KernelEmitter::stmt(const Stmt &s) {
   }
   case StmtKind::If: {
     auto i = as<If>(s);
+    const bool before = genericWrites_;
     {
       auto b = w_->block("if (" + scalar(i->cond).text + ")");
       stmt(i->thenS);
     }
     if (i->elseS) {
       auto b = w_->block("else");
-      genericWrites_ = true;
+      genericWrites_ = before;
       stmt(i->elseS);
     }
-    genericWrites_ = true;
+    genericWrites_ = before || writesGenerically(i->thenS) || writesGenerically(i->elseS);
     return;
   }
   case StmtKind::Barrier: {
@@ -1420,10 +1472,17 @@ void KernelEmitter::stmt(const Stmt &s) {
   }
   case StmtKind::AsyncCopy: return asyncCopy(as<AsyncCopy>(s));
   case StmtKind::AsyncCommit: w_->line("tilec::rt::cp_async_commit();"); return;
-  case StmtKind::AsyncWait:
-    w_->line("tilec::rt::cp_async_wait<" + scalar(as<AsyncWait>(s)->pending).text + ">();");
+  case StmtKind::AsyncWait: {
+    auto *aw = as<AsyncWait>(s);
+    if (aw->tma()) { // every thread sees the stage's bytes once its full barrier's phase is done
+      w_->line("tilec::rt::mbarrier_wait(&" + stageFullNames_.at(aw->ring) + "[" +
+               scalar(aw->stage).text + "], " + scalar(aw->phase).text + ");");
+      return;
+    }
+    w_->line("tilec::rt::cp_async_wait<" + scalar(aw->pending).text + ">();");
     genericWrites_ = true; // the copies landed
     return;
+  }
   case StmtKind::SharedWrite: {
     auto sw = as<SharedWrite>(s);
     genericWrites_ = true;

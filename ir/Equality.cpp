@@ -117,10 +117,14 @@ bool same(const If *a, const If *b) {
 bool same(const Barrier *a, const Barrier *b) { return a->debug == b->debug; }
 bool same(const AsyncCopy *a, const AsyncCopy *b) {
   return a->buffer == b->buffer && a->vec == b->vec && equal(a->stage, b->stage) &&
-         equal(a->ptr, b->ptr) && equal(a->mask, b->mask);
+         equal(a->ptr, b->ptr) && equal(a->mask, b->mask) && equal(a->row, b->row) &&
+         equal(a->col, b->col);
 }
 bool same(const AsyncCommit *, const AsyncCommit *) { return true; }
-bool same(const AsyncWait *a, const AsyncWait *b) { return equal(a->pending, b->pending); }
+bool same(const AsyncWait *a, const AsyncWait *b) {
+  return equal(a->pending, b->pending) && a->ring == b->ring && equal(a->stage, b->stage) &&
+         equal(a->phase, b->phase);
+}
 bool same(const SharedWrite *a, const SharedWrite *b) {
   return a->buffer == b->buffer && a->partials == b->partials && a->axis == b->axis &&
          sameLayout(a->srcLayout, b->srcLayout) && a->srcShape == b->srcShape &&

@@ -509,12 +509,34 @@ Stmt AsyncCopy::make(int buffer, Expr stage, Expr ptr, Expr mask, int vec, Sourc
   return n;
 }
 
+Stmt AsyncCopy::makeTma(int buffer, Expr stage, Expr row, Expr col, SourceLoc loc) {
+  check(stage && stage->type.isScalar() && row && row->type.isScalar() && col &&
+            col->type.isScalar(),
+        "AsyncCopy's TMA form needs a scalar stage, row and column");
+  auto n = node<AsyncCopy>(loc);
+  n->buffer = buffer;
+  n->stage = std::move(stage);
+  n->row = std::move(row);
+  n->col = std::move(col);
+  return n;
+}
+
 Stmt AsyncCommit::make(SourceLoc loc) { return node<AsyncCommit>(loc); }
 
 Stmt AsyncWait::make(Expr pending, SourceLoc loc) {
   check(pending && pending->type.isScalar(), "AsyncWait needs a scalar count");
   auto n = node<AsyncWait>(loc);
   n->pending = std::move(pending);
+  return n;
+}
+
+Stmt AsyncWait::makeTma(int ring, Expr stage, Expr phase, SourceLoc loc) {
+  check(ring >= 0 && stage && stage->type.isScalar() && phase && phase->type.isScalar(),
+        "AsyncWait's TMA form needs a ring, a scalar stage and a scalar phase");
+  auto n = node<AsyncWait>(loc);
+  n->ring = ring;
+  n->stage = std::move(stage);
+  n->phase = std::move(phase);
   return n;
 }
 

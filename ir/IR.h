@@ -17,6 +17,7 @@
 #include <cassert>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -479,6 +480,10 @@ struct SharedWrite : StmtNode {
 /// without passing through registers (`cp.async` on CUDA). A vector whose mask is false is not
 /// read and lands as zeros. The bytes land when an AsyncWait completes the group (AsyncCommit) the
 /// copy belongs to; other threads see them after that and a barrier (pipeline-dots).
+/// The TMA form (`row` and `col` set, `ptr` and `mask` null; the buffer's SharedBuffer::tma set):
+/// one thread of the block copies the box of the buffer's shape whose first element is (row, col)
+/// of the buffer's tensor (TmaTensor), elements outside the tensor landing as zeros; the bytes
+/// land, for every thread, when the stage's AsyncWait (its TMA form) returns.
 struct AsyncCopy : StmtNode {
   TILEC_STMT_NODE(AsyncCopy)
   int buffer = -1;
@@ -486,7 +491,10 @@ struct AsyncCopy : StmtNode {
   Expr ptr;   ///< pointer tile with a blocked layout, `vec` consecutive elements a thread
   Expr mask;  ///< may be null; alike over each vector
   int vec = 1;
+  Expr row, col; ///< TMA: the box's first element in the tensor (scalar ints)
+  bool tma() const { return row != nullptr; }
   static Stmt make(int buffer, Expr stage, Expr ptr, Expr mask, int vec, SourceLoc loc = {});
+  static Stmt makeTma(int buffer, Expr stage, Expr row, Expr col, SourceLoc loc = {});
 };
 /// Closes the group of the AsyncCopies this thread started since its last commit.
 struct AsyncCommit : StmtNode {
@@ -495,10 +503,18 @@ struct AsyncCommit : StmtNode {
 };
 /// Waits until at most `pending` (a constant scalar int) of this thread's committed groups are in
 /// flight: the others' bytes are in shared memory.
+/// The TMA form (`stage` and `phase` set, `pending` null): waits until the TMA copies into stage
+/// `stage` of the ring whose first buffer is `ring` have landed, the stage's "full" mbarrier
+/// completing its phase of parity `phase`; every thread that waits sees their bytes (no barrier
+/// needed).
 struct AsyncWait : StmtNode {
   TILEC_STMT_NODE(AsyncWait)
   Expr pending;
+  int ring = -1;     ///< TMA: the ring's first buffer (SharedBuffer::tma's ring)
+  Expr stage, phase; ///< TMA: scalar ints
+  bool tma() const { return stage != nullptr; }
   static Stmt make(Expr pending, SourceLoc loc = {});
+  static Stmt makeTma(int ring, Expr stage, Expr phase, SourceLoc loc = {});
 };
 #undef TILEC_STMT_NODE
 
@@ -514,6 +530,17 @@ struct SharedSwizzle {
   int maxPhase = 1;
   bool on() const { return vec > 0; }
   bool operator==(const SharedSwizzle &) const = default;
+};
+
+/// The 2-D row-major tensor a buffer's TMA copies read (pipeline-dots on sm_90), as the launcher's
+/// tensor map describes it: `rows`, `cols` and `rowStride` (elements) are host-side scalar
+/// expressions over the kernel's scalar parameters (as KernelSettings::grid's), the tensor starts
+/// at pointer parameter `param` (16-byte aligned: an aligned variant's assumption), and each copy
+/// moves a box of the buffer's shape (or of one column block of it), laid out with its swizzle.
+struct TmaTensor {
+  int param = -1; ///< the pointer parameter's id
+  Expr rows, cols, rowStride;
+  int ring = -1; ///< the first buffer of the ring (its stages share "full" mbarriers)
 };
 
 /// A statically sized shared-memory buffer. Allocation sets `offsetBytes` (buffers whose lifetimes do
@@ -532,6 +559,7 @@ struct SharedBuffer {
   /// swizzled alike), as wgmma's and TMA's shared-memory layouts are.
   int64_t colBlock = 0;
   int64_t alignBytes = 16; ///< the alignment of its start (and of each stage): wgmma's swizzle atom
+  std::optional<TmaTensor> tma; ///< its stages are filled by TMA copies (AsyncCopy's TMA form)
 };
 
 /// Kernel-level settings from the annotation (`TILEC_KERNEL(num_warps = 4)`).

@@ -107,9 +107,15 @@ void IRVisitor::visit(const AsyncCopy *n) {
   visit(n->stage);
   visit(n->ptr);
   visit(n->mask);
+  visit(n->row);
+  visit(n->col);
 }
 void IRVisitor::visit(const AsyncCommit *) {}
-void IRVisitor::visit(const AsyncWait *n) { visit(n->pending); }
+void IRVisitor::visit(const AsyncWait *n) {
+  visit(n->pending);
+  visit(n->stage);
+  visit(n->phase);
+}
 
 // ---- mutator -------------------------------------------------------------------------------------
 
@@ -322,22 +328,27 @@ Stmt IRMutator::mutate(const SharedWrite *n, const Stmt &self) {
   return c;
 }
 Stmt IRMutator::mutate(const AsyncCopy *n, const Stmt &self) {
-  Expr stage = mutate(n->stage), ptr = mutate(n->ptr), mask = mutate(n->mask);
-  if (stage == n->stage && ptr == n->ptr && mask == n->mask)
+  Expr stage = mutate(n->stage), ptr = mutate(n->ptr), mask = mutate(n->mask), row = mutate(n->row),
+       col = mutate(n->col);
+  if (stage == n->stage && ptr == n->ptr && mask == n->mask && row == n->row && col == n->col)
     return self;
   auto c = copyOf(n);
   c->stage = stage;
   c->ptr = ptr;
   c->mask = mask;
+  c->row = row;
+  c->col = col;
   return c;
 }
 Stmt IRMutator::mutate(const AsyncCommit *, const Stmt &self) { return self; }
 Stmt IRMutator::mutate(const AsyncWait *n, const Stmt &self) {
-  Expr pending = mutate(n->pending);
-  if (pending == n->pending)
+  Expr pending = mutate(n->pending), stage = mutate(n->stage), phase = mutate(n->phase);
+  if (pending == n->pending && stage == n->stage && phase == n->phase)
     return self;
   auto c = copyOf(n);
   c->pending = pending;
+  c->stage = stage;
+  c->phase = phase;
   return c;
 }
 

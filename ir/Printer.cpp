@@ -47,6 +47,10 @@ public:
         os << " col_block=" << b.colBlock;
       if (b.alignBytes != 16)
         os << " align=" << b.alignBytes;
+      if (b.tma)
+        os << " tma(param " << b.tma->param << ", rows " << expr(b.tma->rows) << ", cols "
+           << expr(b.tma->cols) << ", row_stride " << expr(b.tma->rowStride) << ", ring "
+           << b.tma->ring << ")";
       os << " bytes=" << b.sizeBytes;
       if (b.offsetBytes >= 0)
         os << " offset=" << b.offsetBytes;
@@ -151,6 +155,11 @@ public:
     }
     case StmtKind::AsyncCopy: {
       auto *c = as<AsyncCopy>(s);
+      if (c->tma()) {
+        os << "tma_copy " << c->buffer << "[" << expr(c->stage) << "], box at (" << expr(c->row)
+           << ", " << expr(c->col) << ")";
+        break;
+      }
       os << "async_copy " << c->buffer << "[" << expr(c->stage) << "], " << expr(c->ptr);
       if (c->mask)
         os << ", mask=" << expr(c->mask);
@@ -158,7 +167,15 @@ public:
       break;
     }
     case StmtKind::AsyncCommit: os << "async_commit"; break;
-    case StmtKind::AsyncWait: os << "async_wait " << expr(as<AsyncWait>(s)->pending); break;
+    case StmtKind::AsyncWait: {
+      auto *w = as<AsyncWait>(s);
+      if (w->tma())
+        os << "tma_wait ring " << w->ring << " stage " << expr(w->stage) << " parity "
+           << expr(w->phase);
+      else
+        os << "async_wait " << expr(w->pending);
+      break;
+    }
     case StmtKind::SharedWrite: {
       auto *w = as<SharedWrite>(s);
       os << "shared_write" << (w->partials ? "_partials" : "") << " " << w->buffer;

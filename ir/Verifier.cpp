@@ -155,6 +155,11 @@ private:
       break;
     case StmtKind::AsyncCopy:
       one(as<AsyncCopy>(s)->stage);
+      if (as<AsyncCopy>(s)->tma()) {
+        one(as<AsyncCopy>(s)->row);
+        one(as<AsyncCopy>(s)->col);
+        break;
+      }
       one(as<AsyncCopy>(s)->ptr);
       one(as<AsyncCopy>(s)->mask);
       break;
@@ -861,6 +866,23 @@ private:
       auto *c = as<AsyncCopy>(s);
       checkBuffer(c->buffer);
       expr(c->stage);
+      if (c->tma()) {
+        expr(c->row);
+        expr(c->col);
+        const SharedBuffer &b = k.buffers[c->buffer];
+        auto scalarInt = [](const Expr &e) {
+          return e && e->type.isScalar() && isInt(e->type.elem);
+        };
+        TILEC_REQUIRE(b.tma && !c->ptr && !c->mask,
+                      "tma_copy into buffer '" + b.name +
+                          "', which has no tensor (SharedBuffer::tma)");
+        TILEC_REQUIRE(scalarInt(c->stage) && scalarInt(c->row) && scalarInt(c->col),
+                      "tma_copy stage, row and column must be scalar integers");
+        TILEC_REQUIRE(b.tma->ring >= 0 && b.tma->ring < static_cast<int>(k.buffers.size()) &&
+                          k.buffers[b.tma->ring].tma && k.buffers[b.tma->ring].stages == b.stages,
+                      "tma_copy into buffer '" + b.name + "' of no ring");
+        break;
+      }
       expr(c->ptr);
       if (c->mask)
         expr(c->mask);
@@ -886,10 +908,23 @@ private:
       break;
     }
     case StmtKind::AsyncCommit: break;
-    case StmtKind::AsyncWait:
-      expr(as<AsyncWait>(s)->pending);
-      TILEC_REQUIRE(as<AsyncWait>(s)->pending->type.isScalar(), "async_wait count must be a scalar");
+    case StmtKind::AsyncWait: {
+      auto *w = as<AsyncWait>(s);
+      if (w->tma()) {
+        expr(w->stage);
+        expr(w->phase);
+        checkBuffer(w->ring);
+        TILEC_REQUIRE(k.buffers[w->ring].tma && k.buffers[w->ring].tma->ring == w->ring,
+                      "tma_wait on a ring that is not one");
+        TILEC_REQUIRE(w->stage->type.isScalar() && isInt(w->stage->type.elem) &&
+                          w->phase->type.isScalar() && isInt(w->phase->type.elem),
+                      "tma_wait stage and parity must be scalar integers");
+        break;
+      }
+      expr(w->pending);
+      TILEC_REQUIRE(w->pending->type.isScalar(), "async_wait count must be a scalar");
       break;
+    }
     }
     current = saved;
   }
@@ -973,6 +1008,14 @@ private:
     }
     return out;
   }
+  /// After a TMA wait: the copies in flight have landed for every thread (each waits).
+  static Pending completed(const Pending &p) {
+    Pending out;
+    for (const Access &a : p)
+      if (!a.async)
+        out.insert(a);
+    return out;
+  }
   static Pending inFlight(const Pending &p) {
     Pending out;
     for (const Access &a : p)
@@ -1054,7 +1097,8 @@ private:
       reads(p, as<Store>(s)->mask);
       return p;
     case StmtKind::Barrier: return inFlight(p);
-    case StmtKind::AsyncWait: return landed(p);
+    case StmtKind::AsyncWait:
+      return as<AsyncWait>(s)->tma() ? completed(p) : landed(p);
     case StmtKind::AsyncCommit: return p;
     case StmtKind::AsyncCopy:
       reads(p, as<AsyncCopy>(s)->ptr);
@@ -1083,6 +1127,13 @@ private:
       merge(once, p);
       Pending twice = hazards(body, once); // a later iteration sees the previous one
       merge(twice, p);                     // zero iterations
+      // A product the loop leaves in flight reads its stages until the wgmma_wait after the loop.
+      if (s->kind == StmtKind::For) {
+        current = s;
+        for (const auto &[assign, dot] : productsInFlight(*as<For>(s)))
+          for (int b : {dot->bufferA, dot->bufferB})
+            access(twice, b, false, false);
+      }
       loopResults.emplace(std::move(key), twice);
       return twice;
     }

@@ -360,8 +360,17 @@ private:
       auto *c = as<AsyncCopy>(s);
       reads(c->stage);
       reads(c->mask);
-      // The copy reads global memory as a load of its pointers would.
-      out.push_back(globalAccess(c->ptr, false, s));
+      reads(c->row);
+      reads(c->col);
+      if (c->tma()) { // a box of the tensor at its parameter
+        Access g;
+        g.global = true;
+        g.params = {k.buffers.at(c->buffer).tma->param};
+        out.push_back(g);
+      } else {
+        // The copy reads global memory as a load of its pointers would.
+        out.push_back(globalAccess(c->ptr, false, s));
+      }
       Access w = rangeOf(c->buffer, true);
       w.async = true;
       out.push_back(w);
@@ -626,7 +635,10 @@ private:
     }
     case StmtKind::AsyncWait: { // the copies in flight land
       Pending landed;
+      const bool tma = as<AsyncWait>(s)->tma();
       for (Access a : p) {
+        if (a.async && tma)
+          continue; // a TMA wait: landed for every thread, which each waits
         a.async = false;
         landed.insert(a);
       }
@@ -665,8 +677,15 @@ private:
         size_t before = in.size();
         in.insert(out.begin(), out.end());
         next(in); // maps `in`'s own accesses to themselves: only `out` can add any
-        if (in.size() == before)
-          return in; // zero iterations (p) or any number (out) are both in `in`
+        if (in.size() != before)
+          continue;
+        // A product the loop leaves in flight reads its stages until the wgmma_wait after the
+        // loop (SharedDot::inFlight): its reads are pending there too.
+        if (s->kind == StmtKind::For)
+          for (const auto &[assign, dot] : productsInFlight(*as<For>(s)))
+            for (int b : {dot->bufferA, dot->bufferB})
+              in.insert(rangeOf(b, false));
+        return in; // zero iterations (p) or any number (out) are both in `in`
       }
     }
     case StmtKind::Decl:

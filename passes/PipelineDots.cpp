@@ -59,7 +59,23 @@
 //             async_commit
 //             ...
 // The product's wait retires the last iteration's product in this warpgroup, the barrier in every
-// warpgroup, so the stage that product read (%copy_stage) is free for the copies. The verifier
+// warpgroup, so the stage that product read (%copy_stage) is free for the copies.
+// With TMA (CUDA sm_90) and a product in flight, when both loads are boxes of 2-D row-major
+// tensors (tmaPlan: the pointer's polynomial form `p + (r0 + i) * s + (c0 + j)`, advanced by a
+// constant each iteration, and a mask that is exactly the tensor's edges), the ring is TMA's:
+//             tma_copy A[%stage], box at (r0(b + %stage), c0(...))      (prologue, no commit)
+//             decl %read_phase = 0
+//             for %k {
+//               tma_wait ring A stage %read_stage parity %read_phase   (no barrier: each waits)
+//               %acc = shared_dot(..., in_flight)
+//               barrier
+//               if (%k + S - 1 < e) { tma_copy A[%copy_stage], box at (...); tma_copy B[...] }
+//               if (%read_stage == S - 1) %read_phase = 1 - %read_phase
+//               ...
+//             }
+// One thread issues each copy (the emitter), which arrives on the stage's full mbarrier with its
+// bytes; the pointers' advances go (the copies read coordinates), and no cp.async wait follows the
+// loop (each iteration waited for its own stage). The verifier
 // checks the form (ir::productsInFlight), not the timing: its hazard analysis does not model the
 // products in flight; the emulator reports a stage overwritten while one reads it.
 // One group is committed per iteration (empty past the end), so at the top of iteration k the
@@ -84,6 +100,7 @@
 #include "passes/LoweringUtil.h"
 #include "passes/Passes.h"
 #include "passes/analysis/PointerOrigins.h"
+#include "passes/analysis/TileAffine.h"
 
 #include <cmath>
 #include <functional>
@@ -134,7 +151,10 @@ class Pipeliner : public IRMutator {
 public:
   /// `asyncCopies`: the target has cp.async (CUDA sm_80 and later): a ring of copies; else two
   /// stages written from registers.
-  Pipeliner(Kernel &k, bool asyncCopies) : k(k), asyncCopies(asyncCopies), origins(k) {
+  /// `tma`: the target has TMA (CUDA sm_90): rings of copies whose loads are boxes of a 2-D tensor
+  /// become TMA copies.
+  Pipeliner(Kernel &k, bool asyncCopies, bool tma)
+      : k(k), asyncCopies(asyncCopies), tma(tma), origins(k) {
     forEachExpr(k.body, [&](const ExprNode *e) {
       if (e->kind == ExprKind::VarRef)
         ++reads[static_cast<const VarRef *>(e)->var.get()];
@@ -226,6 +246,189 @@ private:
       return Operand{i, w, ld, sw->buffer};
     }
     return std::nullopt;
+  }
+
+  /// A load the TMA form copies: the tensor, and the box's first element in iteration `k` (the
+  /// loop's index, which these read) of the loop.
+  struct TmaPlan {
+    TmaTensor tensor;
+    Expr row, col;
+  };
+
+  /// The TMA form of operand `o`'s load, when it is a box of a 2-D row-major tensor: its pointer
+  /// variable is `p + (r0 + i0) * s + (c0 + i1)` (AffineForm; i0, i1 the element's indices) at the
+  /// loop's entry, advanced by a constant-per-iteration amount each iteration; p a 16-byte aligned
+  /// pointer parameter and s a parameter that is a multiple of 16 (the aligned variant's
+  /// assumptions: the launcher checks them, as TMA needs); its mask is `i0 < R` and `i1 < C` (in
+  /// either order, nothing else), so that the tensor is (r0 + R) x (c0 + C) with R + r0 and C + c0
+  /// expressions of the parameters alone (the launcher builds the tensor map from them); the masked
+  /// value is zero (TMA's fill); the buffer is laid out as a TMA box of a swizzle mode. `before`:
+  /// the statements before the loop in its block, where the tile variables the load reads are
+  /// declared. nullopt otherwise.
+  std::optional<TmaPlan> tmaPlan(const Operand &o, const For *f, const std::vector<Stmt> &before,
+                                 const std::map<const VarNode *, size_t> &advance,
+                                 const std::set<const VarNode *> &inLoop) const {
+    const SharedBuffer &buf = k.buffers[o.buffer];
+    const int64_t bytes = byteSize(buf.elemType.elem);
+    const int64_t rowElems = buf.colBlock ? buf.colBlock : buf.rowStride;
+    const int64_t rowBytes = rowElems * bytes;
+    // A box lands as rows of its width, 16-byte chunks swizzled as wgmma's operands are.
+    if (buf.shape.size() != 2 || !buf.swizzle.on() || buf.swizzle.vec * bytes != 16 ||
+        (rowBytes != 32 && rowBytes != 64 && rowBytes != 128) ||
+        buf.swizzle.perPhase != 128 / rowBytes || buf.swizzle.maxPhase != rowBytes / 16 ||
+        buf.alignBytes < 8 * rowBytes || buf.shape[0] > 256 || rowElems > 256 ||
+        (buf.colBlock && buf.shape[1] % buf.colBlock != 0) ||
+        (!buf.colBlock && buf.rowStride != buf.shape[1]))
+      return std::nullopt;
+    auto b0 = as<IntImm>(f->begin), st = as<IntImm>(f->step);
+    if (!b0 || b0->value != 0 || !st || st->value != 1 || f->inclusive)
+      return std::nullopt; // the pointer's advances count the iterations
+    auto ptr = as<VarRef>(o.load->ptr);
+    auto adv = ptr ? advance.find(ptr->var.get()) : advance.end();
+    if (adv == advance.end())
+      return std::nullopt;
+    auto step = as<Binary>(as<Assign>(as<Block>(f->body)->stmts[adv->second])->value);
+    if (step->op != BinaryOp::Add)
+      return std::nullopt;
+    // Tile variables stand for their declarations before the loop, when nothing else assigns
+    // them; scalars are atoms (the loop's index, or values the loop does not change).
+    auto resolve = [&](const VarNode *v) -> Expr {
+      if (inLoop.count(v) && v != ptr->var.get())
+        return nullptr;
+      Expr init;
+      for (const Stmt &s : before) {
+        if (auto d = as<Decl>(s); d && d->var.get() == v)
+          init = d->init;
+        else if (auto a = as<Assign>(s); a && a->var.get() == v)
+          return nullptr;
+      }
+      return init;
+    };
+    auto constantOf = [&](const VarNode *v) -> std::optional<int64_t> {
+      if (v->kind == VarKind::Param && k.equalToOne.count(v->id))
+        return 1;
+      return std::nullopt;
+    };
+    auto entry = affineForm(o.load->ptr, resolve, constantOf);
+    auto perIteration = affineForm(step->b, resolve, constantOf);
+    if (!entry || !perIteration)
+      return std::nullopt;
+    const std::string index = "v" + std::to_string(f->var->id);
+    const std::string i0 = AffineForm::indexKey(0), i1 = AffineForm::indexKey(1);
+    if (perIteration->has(i0) || perIteration->has(i1) || perIteration->has(index))
+      return std::nullopt;
+    const AffineForm address =
+        *entry + AffineForm::atom(index, VarRef::make(f->var)) * *perIteration;
+    // The base: one pointer parameter, once.
+    std::optional<AffineForm> offset;
+    const VarNode *base = nullptr;
+    for (const std::string &key : address.atomKeys()) {
+      if (key[0] != 'p')
+        continue;
+      AffineForm rest;
+      auto coef = address.split(key, &rest);
+      if (base || !coef || coef->constantValue() != 1)
+        return std::nullopt;
+      for (const Var &param : k.params)
+        if ("p" + std::to_string(param->id) == key)
+          base = param.get();
+      offset = rest;
+    }
+    if (!base || !k.divisibleBy16.count(base->id))
+      return std::nullopt;
+    // offset = i0 * s + i1 + origin.
+    AffineForm noRow, origin;
+    auto rowStride = offset->split(i0, &noRow);
+    auto colStride = noRow.split(i1, &origin);
+    if (!rowStride || !colStride || colStride->constantValue() != 1)
+      return std::nullopt;
+    std::vector<std::string> strideAtoms = rowStride->atomKeys();
+    const VarNode *strideParam = nullptr;
+    for (const Var &param : k.params)
+      if (strideAtoms.size() == 1 && "v" + std::to_string(param->id) == strideAtoms[0] &&
+          k.divisibleBy16.count(param->id) && isInt(param->type.elem))
+        strideParam = param.get();
+    AffineForm strideRest; // s exactly: one parameter, once, nothing added
+    auto strideCoef = strideParam ? rowStride->split(strideAtoms[0], &strideRest) : std::nullopt;
+    if (!strideCoef || strideCoef->constantValue() != 1 || !strideRest.isZero())
+      return std::nullopt;
+    // origin = r0 * s + c0.
+    AffineForm c0;
+    auto r0 = origin.split(strideAtoms[0], &c0);
+    if (!r0 || r0->has(i0) || r0->has(i1) || c0.has(i0) || c0.has(i1))
+      return std::nullopt;
+    // The mask: i0 + x0 < 0 and i1 + x1 < 0 (as lhs - rhs of `lhs < rhs`), one each.
+    std::optional<AffineForm> bound[2];
+    bool ok = o.load->mask != nullptr;
+    std::function<void(const Expr &)> conjuncts = [&](const Expr &m) {
+      if (!ok)
+        return;
+      if (auto bc = as<Broadcast>(m))
+        return conjuncts(bc->a);
+      auto b = as<Binary>(m);
+      if (b && (b->op == BinaryOp::And || b->op == BinaryOp::LAnd)) {
+        conjuncts(b->a);
+        conjuncts(b->b);
+        return;
+      }
+      auto l = b && b->op == BinaryOp::Lt ? affineForm(b->a, resolve, constantOf) : std::nullopt;
+      auto r = l ? affineForm(b->b, resolve, constantOf) : std::nullopt;
+      if (!r) {
+        ok = false;
+        return;
+      }
+      // lhs - rhs = k0 i0 + k1 i1 + rest: one of k0, k1 is 1, the other 0.
+      AffineForm noI0, rest;
+      auto k0 = (*l - *r).split(i0, &noI0);
+      auto k1 = k0 ? noI0.split(i1, &rest) : std::nullopt;
+      const int d = !k1                                        ? -1
+                    : k0->constantValue() == 1 && k1->isZero() ? 0
+                    : k0->isZero() && k1->constantValue() == 1 ? 1
+                                                               : -1;
+      if (d < 0 || bound[d]) {
+        ok = false;
+        return;
+      }
+      bound[d] = rest; // i_d + rest < 0
+    };
+    conjuncts(o.load->mask);
+    if (!ok || !bound[0] || !bound[1])
+      return std::nullopt;
+    // The tensor: rows r0 - bound0, columns c0 - bound1; parameters only.
+    const AffineForm rows = *r0 - *bound[0], cols = c0 - *bound[1];
+    std::set<std::string> paramAtoms;
+    for (const Var &param : k.params)
+      paramAtoms.insert("v" + std::to_string(param->id));
+    for (const AffineForm *dim : {&rows, &cols})
+      for (const std::string &key : dim->atomKeys())
+        if (!paramAtoms.count(key))
+          return std::nullopt;
+    // The origin reads the index, parameters, program ids and variables the loop does not
+    // change.
+    for (const AffineForm *at : {&*r0, &c0})
+      for (const std::string &key : at->atomKeys())
+        if (key[0] != 'v' && key[0] != 'g' && key[0] != 'n')
+          return std::nullopt;
+    std::set<std::string> changed;
+    for (const VarNode *v : inLoop)
+      if (v != f->var.get())
+        changed.insert("v" + std::to_string(v->id));
+    for (const AffineForm *at : {&*r0, &c0})
+      for (const std::string &key : at->atomKeys())
+        if (changed.count(key))
+          return std::nullopt;
+    const ScalarType it = f->var->type.elem;
+    const SourceLoc loc = o.load->loc;
+    TmaPlan plan;
+    plan.tensor.param = base->id;
+    plan.tensor.rows = rows.toExpr(it, loc);
+    plan.tensor.cols = cols.toExpr(it, loc);
+    for (const Var &param : k.params)
+      if (param.get() == strideParam)
+        plan.tensor.rowStride = VarRef::make(param, loc);
+    plan.row = r0->toExpr(it, loc);
+    plan.col = c0.toExpr(it, loc);
+    return plan;
   }
 
   bool pipeline(const For *f, std::vector<Stmt> &out) {
@@ -354,6 +557,15 @@ private:
     // barrier has seen every warpgroup's retired: the stage that product read is free for them.
     auto *productStmt = as<Assign>(stmts[p]);
     const bool inFlight = asyncCopies && productStmt && canStayInFlight(*f, *productStmt);
+    // With TMA (sm_90) and a product in flight, loads that are boxes of 2-D tensors become TMA
+    // copies: one thread issues them, the stage's "full" mbarrier counts their bytes, and every
+    // thread waits on it instead of cp.async's wait and barrier (docs/plan-hopper.md, step 3).
+    std::optional<TmaPlan> tmaA, tmaB;
+    if (tma && inFlight) {
+      tmaA = tmaPlan(*a, f, out, advance, inLoop);
+      tmaB = tmaA ? tmaPlan(*b, f, out, advance, inLoop) : std::nullopt;
+    }
+    const bool useTma = tmaA && tmaB;
 
     // ---- the rewrite
     const SourceLoc loc = f->loc;
@@ -384,6 +596,10 @@ private:
       SharedBuffer &buf = k.buffers[o->buffer];
       buf.stages = stages;
       buf.sizeBytes = lowering::bufferBytes(buf);
+      if (useTma) {
+        buf.tma = (o == &*a ? tmaA : tmaB)->tensor;
+        buf.tma->ring = a->buffer;
+      }
     }
     // `if (index < end)`, of kind `which`: the declarations the loads read, computed again for
     // iteration `index` (as `<name>_ahead`, constants folded where `fold`), then what `body` makes
@@ -411,6 +627,14 @@ private:
         };
     auto copies = [&](const Expr &stage, const Expr &index, Prefetch which) {
       return aheadBranch(index, which, false, [&](const Substitution &with, std::vector<Stmt> &c) {
+        if (useTma) {
+          for (const Operand *o : {&*a, &*b}) {
+            const TmaPlan &plan = o == &*a ? *tmaA : *tmaB;
+            c.push_back(AsyncCopy::makeTma(o->buffer, stage, substitute(plan.row, with),
+                                           substitute(plan.col, with), stmts[o->decl]->loc));
+          }
+          return;
+        }
         for (const Operand *o : {&*a, &*b}) {
           Expr mask = o->load->mask ? substitute(o->load->mask, with) : nullptr;
           c.push_back(AsyncCopy::make(o->buffer, stage, substitute(o->load->ptr, with), mask,
@@ -446,8 +670,11 @@ private:
       Expr index = times(inIndexType(s));
       if (auto b0 = as<IntImm>(f->begin); !b0 || b0->value != 0)
         index = Binary::make(BinaryOp::Add, f->begin, index, loc);
-      std::vector<Stmt> c{copies(s, index, Prefetch::PipelineFirst), AsyncCommit::make(loc)};
-      advances(c);
+      std::vector<Stmt> c{copies(s, index, Prefetch::PipelineFirst)};
+      if (!useTma) { // TMA copies need no groups, and read no pointers
+        c.push_back(AsyncCommit::make(loc));
+        advances(c);
+      }
       out.push_back(For::make(pro, IntImm::make(ScalarType::I32, 0, loc), minus(1),
                               IntImm::make(ScalarType::I32, 1, loc), Block::make(std::move(c), loc),
                               /*unroll=*/true, loc));
@@ -456,15 +683,28 @@ private:
     Var copyStage = k.newVar("copy_stage", Type::scalar(ScalarType::I32), VarKind::Local, loc);
     out.push_back(Decl::make(readStage, IntImm::make(ScalarType::I32, 0, loc), loc));
     out.push_back(Decl::make(copyStage, minus(1), loc));
+    // TMA: the parity of the phase of read_stage's full barrier that this iteration waits for; it
+    // flips each time read_stage wraps around.
+    Var readPhase;
+    if (useTma) {
+      readPhase = k.newVar("read_phase", Type::scalar(ScalarType::I32), VarKind::Local, loc);
+      out.push_back(Decl::make(readPhase, IntImm::make(ScalarType::I32, 0, loc), loc));
+    }
 
     std::vector<Stmt> c;
-    c.push_back(AsyncWait::make(minus(2), loc));
-    c.push_back(Barrier::make(loc));
+    if (useTma) {
+      c.push_back(AsyncWait::makeTma(a->buffer, VarRef::make(readStage, loc),
+                                     VarRef::make(readPhase, loc), loc));
+    } else {
+      c.push_back(AsyncWait::make(minus(2), loc));
+      c.push_back(Barrier::make(loc));
+    }
     Expr ahead =
         Binary::make(BinaryOp::Add, VarRef::make(f->var, loc), times(inIndexType(minus(1))), loc);
     auto nextCopies = [&] {
       c.push_back(copies(VarRef::make(copyStage, loc), ahead, Prefetch::PipelineNext));
-      c.push_back(AsyncCommit::make(loc));
+      if (!useTma)
+        c.push_back(AsyncCommit::make(loc));
     };
     if (!inFlight)
       nextCopies();
@@ -480,7 +720,16 @@ private:
         }
         continue;
       }
+      if (auto as_ = as<Assign>(stmts[i]); useTma && as_ && advanced.count(as_->var.get()))
+        continue; // a pointer only the copies read: TMA copies read coordinates instead
       c.push_back(stmts[i]);
+    }
+    if (useTma) { // read_stage wraps around at the end of this iteration: the next phase
+      Expr last = Binary::make(BinaryOp::Eq, VarRef::make(readStage, loc), minus(1), loc);
+      Expr flipped = Binary::make(BinaryOp::Sub, IntImm::make(ScalarType::I32, 1, loc),
+                                  VarRef::make(readPhase, loc), loc);
+      c.push_back(
+          If::make(last, Block::make({Assign::make(readPhase, flipped, loc)}, loc), nullptr, loc));
     }
     for (const Var &v : {readStage, copyStage}) {
       Expr next = Binary::make(BinaryOp::Add, VarRef::make(v, loc),
@@ -490,7 +739,8 @@ private:
     auto loop = std::make_shared<For>(*f);
     loop->body = Block::make(std::move(c), body->loc);
     out.push_back(loop);
-    out.push_back(AsyncWait::make(IntImm::make(ScalarType::I32, 0, loc), loc));
+    if (!useTma) // TMA: every copy was waited for (each iteration waits for its own stage)
+      out.push_back(AsyncWait::make(IntImm::make(ScalarType::I32, 0, loc), loc));
     return true;
   }
 
@@ -587,7 +837,7 @@ private:
   }
 
   Kernel &k;
-  bool asyncCopies;
+  bool asyncCopies, tma;
   PointerOrigins origins;
   std::map<const VarNode *, int> reads; // how many times the kernel reads each variable
 };
@@ -604,7 +854,8 @@ public:
     for (auto &k : m.kernels) {
       if (!hasStagedLoops(k))
         continue;
-      Pipeliner p(k, asyncCopies);
+      Pipeliner p(k, asyncCopies,
+                  ctx.target.kind == TargetKind::Cuda && ctx.target.smVersion() >= 90);
       Stmt body = p.mutate(k.body);
       // A declaration that only fed a copied load is read no more.
       if (body != k.body)

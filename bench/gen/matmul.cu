@@ -325,8 +325,6 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
@@ -336,6 +334,10 @@ using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
 constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
 constexpr uint32_t A_TILE_DESC_LBO = 16;
 constexpr uint32_t A_TILE_DESC_SBO = 512;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = 64;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
 // b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
@@ -344,49 +346,48 @@ using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t B_TILE_DESC_LBO = 4096;
 constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
-// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
-// tile 64x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
-// tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
 // tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
 // 16x16 of every 64x16; 2x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
+using L2 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
 constexpr int SMEM_BYTES = 24576;  // shared memory per block
-// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
-    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
-    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, const __half * /*a*/,
+    const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/, int /*stride_ak*/,
+    int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
   alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half (*a_tile_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 3 stages
   __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 12288);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], 2);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
@@ -405,58 +406,24 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
-  int offs_k[L0::ELEMS];
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am_store[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    offs_k[i] = L0::coord0(i);
-  }
-  int offs_k_load[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    offs_k_load[i] = L1::coord0(i);
-  }
-  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_am[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
-  }
-  int offs_am_store[L3::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS; ++i) {
-    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
-  }
-  // matmul.cpp:42: auto a_ptrs =
-  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
-      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
-    }
+    offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
   }
   // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_bn[L5::ELEMS];
+  int offs_bn[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS; ++i) {
-    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
-  }
-  // matmul.cpp:44: auto b_ptrs =
-  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
   }
   // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  float accumulator[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
@@ -464,59 +431,34 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
-    // b_tile_smem (cp.async), one commit group per stage
+    // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
+                               &stage_full[stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
-        }
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
-    }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
+        tilec::rt::tma_load_2d(b_tile_smem[stage], &b_tile_map, stage * BLOCK_K, pid_n * BLOCK_N,
+                               &stage_full[stage]);
       }
     }
   }
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
   // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
   // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
   // loop's products run
-  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  float accumulator_wgmma[L2::REP0][L2::COLS / 2];
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
       accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
       accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
@@ -524,21 +466,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
   }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
-    tilec::rt::fence_proxy_async_shared();
-    __syncthreads();
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
@@ -546,19 +486,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const uint64_t b_desc = tilec::rt::make_smem_desc(
         &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
         B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-    uint64_t a_desc[L7::REP0];
+    uint64_t a_desc[L2::REP0];
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       a_desc[i] = tilec::rt::make_smem_desc(
-          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
           A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
     }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             accumulator_wgmma[i],
             tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
             tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
@@ -570,7 +510,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // stage the copies below refill
     tilec::rt::wgmma_wait<1>();
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
@@ -579,119 +519,94 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j],
-              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
+        tilec::rt::tma_load_2d(b_tile_smem[copy_stage], &b_tile_map,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, pid_n * BLOCK_N,
+                               &stage_full[copy_stage]);
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
     }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
   // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
   tilec::rt::wgmma_wait<0>();
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
       accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
       accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  tilec::rt::cp_async_wait<0>();
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
-  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  bool c_mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
   // matmul.cpp:65: auto c_ptrs =
-  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
   // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  __half c_tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
-  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
     }
   }
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
-  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  __half store_cvt[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
-      tilec::rt::load_vec<B_TILE_VEC, true>(
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+      tilec::rt::load_vec<STORE0_VEC, true>(
           &store_cvt[i][j],
-          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
       if (c_mask[i][j])
         tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
     }
@@ -720,10 +635,23 @@ cudaError_t launch_matmul_kernel_64_64_32_8_4_3_0(dim3 grid, cudaStream_t stream
   config.gridDim = grid;
   config.blockDim = dim3(matmul_kernel_64_64_32_8_4_3_0::NUM_THREADS);
   config.stream = stream;
-  if (aligned)
-    return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_0::aligned::matmul_kernel, a, b,
-                              c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn);
+  if (aligned) {
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_64_64_32_8_4_3_0::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_64_64_32_8_4_3_0::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_64_64_32_8_4_3_0::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_64_64_32_8_4_3_0::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_64_64_32_8_4_3_0::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_64_64_32_8_4_3_0::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_0::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, a, b, c, M, N, K, stride_am, stride_ak,
+                                stride_bk, stride_bn, stride_cm, stride_cn);
+  }
   return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_0::matmul_kernel, a, b, c, M, N,
                             K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
 }
@@ -1070,8 +998,6 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = true;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
@@ -1081,6 +1007,10 @@ using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
 constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
 constexpr uint32_t A_TILE_DESC_LBO = 16;
 constexpr uint32_t A_TILE_DESC_SBO = 512;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = 64;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
 // b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
@@ -1089,49 +1019,48 @@ using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t B_TILE_DESC_LBO = 4096;
 constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
-// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
-// tile 64x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
-// tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
 // tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
 // 16x16 of every 64x16; 2x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
+using L2 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
 constexpr int SMEM_BYTES = 24576;  // shared memory per block
-// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
-    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
-    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, const __half * /*a*/,
+    const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/, int /*stride_ak*/,
+    int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
   alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half (*a_tile_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 3 stages
   __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 12288);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], 2);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
@@ -1150,58 +1079,24 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
-  int offs_k[L0::ELEMS];
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am_store[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    offs_k[i] = L0::coord0(i);
-  }
-  int offs_k_load[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    offs_k_load[i] = L1::coord0(i);
-  }
-  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_am[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
-  }
-  int offs_am_store[L3::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS; ++i) {
-    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
-  }
-  // matmul.cpp:42: auto a_ptrs =
-  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
-      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
-    }
+    offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
   }
   // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_bn[L5::ELEMS];
+  int offs_bn[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS; ++i) {
-    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
-  }
-  // matmul.cpp:44: auto b_ptrs =
-  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
   }
   // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  float accumulator[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
@@ -1209,59 +1104,34 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
-    // b_tile_smem (cp.async), one commit group per stage
+    // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
+                               &stage_full[stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
-        }
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
-    }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
+        tilec::rt::tma_load_2d(b_tile_smem[stage], &b_tile_map, stage * BLOCK_K, pid_n * BLOCK_N,
+                               &stage_full[stage]);
       }
     }
   }
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
   // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
   // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
   // loop's products run
-  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  float accumulator_wgmma[L2::REP0][L2::COLS / 2];
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
       accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
       accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
@@ -1269,21 +1139,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
   }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
-    tilec::rt::fence_proxy_async_shared();
-    __syncthreads();
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
@@ -1291,19 +1159,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const uint64_t b_desc = tilec::rt::make_smem_desc(
         &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
         B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-    uint64_t a_desc[L7::REP0];
+    uint64_t a_desc[L2::REP0];
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       a_desc[i] = tilec::rt::make_smem_desc(
-          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
           A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
     }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             accumulator_wgmma[i],
             tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
             tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
@@ -1315,7 +1183,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // stage the copies below refill
     tilec::rt::wgmma_wait<1>();
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
@@ -1324,127 +1192,102 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j],
-              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
+        tilec::rt::tma_load_2d(b_tile_smem[copy_stage], &b_tile_map,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, pid_n * BLOCK_N,
+                               &stage_full[copy_stage]);
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
     }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
   // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
   tilec::rt::wgmma_wait<0>();
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
       accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
       accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  tilec::rt::cp_async_wait<0>();
   // matmul.cpp:61: accumulator = relu(accumulator);
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = (accumulator[i][j] < 0.0f) ? 0.0f : accumulator[i][j];
     }
   }
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
-  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  bool c_mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
   // matmul.cpp:65: auto c_ptrs =
-  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
   // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  __half c_tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
-  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
     }
   }
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
-  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  __half store_cvt[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
-      tilec::rt::load_vec<B_TILE_VEC, true>(
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+      tilec::rt::load_vec<STORE0_VEC, true>(
           &store_cvt[i][j],
-          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
       if (c_mask[i][j])
         tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
     }
@@ -1473,10 +1316,23 @@ cudaError_t launch_matmul_kernel_64_64_32_8_4_3_1(dim3 grid, cudaStream_t stream
   config.gridDim = grid;
   config.blockDim = dim3(matmul_kernel_64_64_32_8_4_3_1::NUM_THREADS);
   config.stream = stream;
-  if (aligned)
-    return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_1::aligned::matmul_kernel, a, b,
-                              c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn);
+  if (aligned) {
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_64_64_32_8_4_3_1::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_64_64_32_8_4_3_1::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_64_64_32_8_4_3_1::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_64_64_32_8_4_3_1::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_64_64_32_8_4_3_1::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_64_64_32_8_4_3_1::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_1::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, a, b, c, M, N, K, stride_am, stride_ak,
+                                stride_bk, stride_bn, stride_cm, stride_cn);
+  }
   return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_1::matmul_kernel, a, b, c, M, N,
                             K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
 }
@@ -1816,8 +1672,6 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_STAGES = 2;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
@@ -1827,6 +1681,10 @@ using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
 constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
 constexpr uint32_t A_TILE_DESC_LBO = 16;
 constexpr uint32_t A_TILE_DESC_SBO = 512;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = 128;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
 // b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
 // after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
 // the row (wgmma's 128-byte swizzle)
@@ -1836,49 +1694,49 @@ using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t B_TILE_DESC_LBO = 4096;
 constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, one per column block, laid out with the descriptor's
+// swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
-// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, 1>, 1>;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
-// tile 128x32: 1x8 contiguous per thread, 8x4 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
 // tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
-// tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
 // tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
 // 16x16 of every 128x16; 2x32 elements per thread
-using L7 = tilec::rt::Mma16816Acc<8, 1, 128, 128>;
+using L2 = tilec::rt::Mma16816Acc<8, 1, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
 constexpr int SMEM_BYTES = 32768;  // shared memory per block
-// registers: about 128 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
-// the real count)
+// registers: about 64 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
-    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
-    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, const __half * /*a*/,
+    const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/, int /*stride_ak*/,
+    int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
   alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 2 stages
   __half (*b_tile_smem)[32 * 128] = reinterpret_cast<__half (*)[32 * 128]>(smem + 16384);  // 2 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], 2);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
@@ -1897,58 +1755,24 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
-  int offs_k[L0::ELEMS];
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am_store[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    offs_k[i] = L0::coord0(i);
-  }
-  int offs_k_load[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    offs_k_load[i] = L1::coord0(i);
-  }
-  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_am[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
-  }
-  int offs_am_store[L3::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS; ++i) {
-    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
-  }
-  // matmul.cpp:42: auto a_ptrs =
-  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
-      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
-    }
+    offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
   }
   // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_bn[L5::ELEMS];
+  int offs_bn[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS; ++i) {
-    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
-  }
-  // matmul.cpp:44: auto b_ptrs =
-  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
   }
   // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  float accumulator[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
@@ -1956,59 +1780,36 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
-    // b_tile_smem (cp.async), one commit group per stage
+    // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
+                               &stage_full[stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
-        }
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
-    }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+        for (int blk = 0; blk < 128; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[stage][B_TILE_SWIZZLE::offset(0, blk)], &b_tile_map,
+                                 stage * BLOCK_K, pid_n * BLOCK_N + blk, &stage_full[stage]);
       }
     }
   }
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
   // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
   // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
   // loop's products run
-  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  float accumulator_wgmma[L2::REP0][L2::COLS / 2];
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
       accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
       accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
@@ -2016,21 +1817,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
   }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
-    tilec::rt::fence_proxy_async_shared();
-    __syncthreads();
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
@@ -2038,19 +1837,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const uint64_t b_desc = tilec::rt::make_smem_desc(
         &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
         B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-    uint64_t a_desc[L7::REP0];
+    uint64_t a_desc[L2::REP0];
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       a_desc[i] = tilec::rt::make_smem_desc(
-          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
           A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
     }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             accumulator_wgmma[i],
             tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
             tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
@@ -2062,7 +1861,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // stage the copies below refill
     tilec::rt::wgmma_wait<1>();
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
@@ -2071,119 +1870,96 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j],
-              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
-        }
+        for (int blk = 0; blk < 128; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(0, blk)],
+                                 &b_tile_map, (k + (NUM_STAGES - 1)) * BLOCK_K,
+                                 pid_n * BLOCK_N + blk, &stage_full[copy_stage]);
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
     }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
   // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
   tilec::rt::wgmma_wait<0>();
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
       accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
       accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  tilec::rt::cp_async_wait<0>();
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
-  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  bool c_mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
   // matmul.cpp:65: auto c_ptrs =
-  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
   // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  __half c_tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
-  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
     }
   }
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
-  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  __half store_cvt[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
-      tilec::rt::load_vec<B_TILE_VEC, true>(
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+      tilec::rt::load_vec<STORE0_VEC, true>(
           &store_cvt[i][j],
-          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
       if (c_mask[i][j])
         tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
     }
@@ -2212,10 +1988,23 @@ cudaError_t launch_matmul_kernel_128_128_32_8_8_2_0(
   config.gridDim = grid;
   config.blockDim = dim3(matmul_kernel_128_128_32_8_8_2_0::NUM_THREADS);
   config.stream = stream;
-  if (aligned)
-    return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_2_0::aligned::matmul_kernel, a,
-                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn);
+  if (aligned) {
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_128_128_32_8_8_2_0::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_128_128_32_8_8_2_0::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_128_128_32_8_8_2_0::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_128_128_32_8_8_2_0::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_128_128_32_8_8_2_0::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_128_128_32_8_8_2_0::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_2_0::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, a, b, c, M, N, K, stride_am, stride_ak,
+                                stride_bk, stride_bn, stride_cm, stride_cn);
+  }
   return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_2_0::matmul_kernel, a, b, c, M, N,
                             K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
 }
@@ -3237,8 +3026,6 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
@@ -3248,6 +3035,10 @@ using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
 constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
 constexpr uint32_t A_TILE_DESC_LBO = 16;
 constexpr uint32_t A_TILE_DESC_SBO = 512;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = BLOCK_M;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
 // b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
@@ -3256,52 +3047,50 @@ using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t B_TILE_DESC_LBO = 4096;
 constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = BLOCK_N;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
-// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L2 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L3 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
-// tile 128x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
-// thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
-// tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
 // tile 128x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
 // 16x16 of every 64x16; 4x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 1, BLOCK_M, BLOCK_N>;
+using L2 = tilec::rt::Mma16816Acc<4, 1, BLOCK_M, BLOCK_N>;
 // tile 128x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 8x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
 constexpr int SMEM_BYTES = 36864;  // shared memory per block
-// registers: about 160 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
-// the real count)
+// registers: about 64 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
-    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
-    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, const __half * /*a*/,
+    const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/, int /*stride_ak*/,
+    int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
   alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 3 stages
   __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 24576);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], 2);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
@@ -3320,58 +3109,24 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
-  int offs_k[L0::ELEMS];
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am_store[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    offs_k[i] = L0::coord0(i);
-  }
-  int offs_k_load[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    offs_k_load[i] = L1::coord0(i);
-  }
-  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_am[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
-  }
-  int offs_am_store[L3::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS; ++i) {
-    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
-  }
-  // matmul.cpp:42: auto a_ptrs =
-  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
-      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
-    }
+    offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
   }
   // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_bn[L5::ELEMS];
+  int offs_bn[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS; ++i) {
-    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
-  }
-  // matmul.cpp:44: auto b_ptrs =
-  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
   }
   // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  float accumulator[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
@@ -3379,59 +3134,34 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
-    // b_tile_smem (cp.async), one commit group per stage
+    // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
+                               &stage_full[stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
-        }
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
-    }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
+        tilec::rt::tma_load_2d(b_tile_smem[stage], &b_tile_map, stage * BLOCK_K, pid_n * BLOCK_N,
+                               &stage_full[stage]);
       }
     }
   }
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
   // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
   // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
   // loop's products run
-  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  float accumulator_wgmma[L2::REP0][L2::COLS / 2];
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
       accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
       accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
@@ -3439,21 +3169,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
   }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
-    tilec::rt::fence_proxy_async_shared();
-    __syncthreads();
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
@@ -3461,19 +3189,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const uint64_t b_desc = tilec::rt::make_smem_desc(
         &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
         B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-    uint64_t a_desc[L7::REP0];
+    uint64_t a_desc[L2::REP0];
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       a_desc[i] = tilec::rt::make_smem_desc(
-          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
           A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
     }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             accumulator_wgmma[i],
             tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
             tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
@@ -3485,7 +3213,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // stage the copies below refill
     tilec::rt::wgmma_wait<1>();
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
@@ -3494,119 +3222,94 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j],
-              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
+        tilec::rt::tma_load_2d(b_tile_smem[copy_stage], &b_tile_map,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, pid_n * BLOCK_N,
+                               &stage_full[copy_stage]);
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
     }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
   // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
   tilec::rt::wgmma_wait<0>();
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
       accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
       accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  tilec::rt::cp_async_wait<0>();
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
-  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  bool c_mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
   // matmul.cpp:65: auto c_ptrs =
-  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
   // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  __half c_tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
-  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
     }
   }
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
-  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  __half store_cvt[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
-      tilec::rt::load_vec<B_TILE_VEC, true>(
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+      tilec::rt::load_vec<STORE0_VEC, true>(
           &store_cvt[i][j],
-          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
       if (c_mask[i][j])
         tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
     }
@@ -3635,10 +3338,23 @@ cudaError_t launch_matmul_kernel_128_64_32_8_4_3_0(
   config.gridDim = grid;
   config.blockDim = dim3(matmul_kernel_128_64_32_8_4_3_0::NUM_THREADS);
   config.stream = stream;
-  if (aligned)
-    return cudaLaunchKernelEx(&config, matmul_kernel_128_64_32_8_4_3_0::aligned::matmul_kernel, a,
-                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn);
+  if (aligned) {
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_128_64_32_8_4_3_0::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_128_64_32_8_4_3_0::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_128_64_32_8_4_3_0::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_128_64_32_8_4_3_0::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_128_64_32_8_4_3_0::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_128_64_32_8_4_3_0::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(&config, matmul_kernel_128_64_32_8_4_3_0::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, a, b, c, M, N, K, stride_am, stride_ak,
+                                stride_bk, stride_bn, stride_cm, stride_cn);
+  }
   return cudaLaunchKernelEx(&config, matmul_kernel_128_64_32_8_4_3_0::matmul_kernel, a, b, c, M, N,
                             K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
 }
@@ -3978,8 +3694,6 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
@@ -3989,6 +3703,10 @@ using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
 constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
 constexpr uint32_t A_TILE_DESC_LBO = 16;
 constexpr uint32_t A_TILE_DESC_SBO = 512;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = 128;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
 // b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
 // after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
 // the row (wgmma's 128-byte swizzle)
@@ -3998,49 +3716,49 @@ using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t B_TILE_DESC_LBO = 4096;
 constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, one per column block, laid out with the descriptor's
+// swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
-// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, 1>, 1>;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
-// tile 128x32: 1x8 contiguous per thread, 8x4 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
 // tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
-// tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
 // tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
 // 16x16 of every 128x16; 2x32 elements per thread
-using L7 = tilec::rt::Mma16816Acc<8, 1, 128, 128>;
+using L2 = tilec::rt::Mma16816Acc<8, 1, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
 constexpr int SMEM_BYTES = 49152;  // shared memory per block
-// registers: about 128 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
-// the real count)
+// registers: about 64 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
-    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
-    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, const __half * /*a*/,
+    const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/, int /*stride_ak*/,
+    int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
   alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 3 stages
   __half (*b_tile_smem)[32 * 128] = reinterpret_cast<__half (*)[32 * 128]>(smem + 24576);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], 2);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
@@ -4059,58 +3777,24 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
-  int offs_k[L0::ELEMS];
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am_store[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    offs_k[i] = L0::coord0(i);
-  }
-  int offs_k_load[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    offs_k_load[i] = L1::coord0(i);
-  }
-  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_am[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
-  }
-  int offs_am_store[L3::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS; ++i) {
-    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
-  }
-  // matmul.cpp:42: auto a_ptrs =
-  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
-      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
-    }
+    offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
   }
   // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_bn[L5::ELEMS];
+  int offs_bn[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS; ++i) {
-    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
-  }
-  // matmul.cpp:44: auto b_ptrs =
-  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
   }
   // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  float accumulator[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
@@ -4118,59 +3802,36 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
-    // b_tile_smem (cp.async), one commit group per stage
+    // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
+                               &stage_full[stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
-        }
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
-    }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+        for (int blk = 0; blk < 128; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[stage][B_TILE_SWIZZLE::offset(0, blk)], &b_tile_map,
+                                 stage * BLOCK_K, pid_n * BLOCK_N + blk, &stage_full[stage]);
       }
     }
   }
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
   // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
   // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
   // loop's products run
-  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  float accumulator_wgmma[L2::REP0][L2::COLS / 2];
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
       accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
       accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
@@ -4178,21 +3839,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
   }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
-    tilec::rt::fence_proxy_async_shared();
-    __syncthreads();
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
@@ -4200,19 +3859,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const uint64_t b_desc = tilec::rt::make_smem_desc(
         &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
         B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-    uint64_t a_desc[L7::REP0];
+    uint64_t a_desc[L2::REP0];
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       a_desc[i] = tilec::rt::make_smem_desc(
-          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
           A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
     }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             accumulator_wgmma[i],
             tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
             tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
@@ -4224,7 +3883,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // stage the copies below refill
     tilec::rt::wgmma_wait<1>();
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
@@ -4233,119 +3892,96 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j],
-              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
-        }
+        for (int blk = 0; blk < 128; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(0, blk)],
+                                 &b_tile_map, (k + (NUM_STAGES - 1)) * BLOCK_K,
+                                 pid_n * BLOCK_N + blk, &stage_full[copy_stage]);
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
     }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
   // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
   tilec::rt::wgmma_wait<0>();
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
       accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
       accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  tilec::rt::cp_async_wait<0>();
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
-  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  bool c_mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
   // matmul.cpp:65: auto c_ptrs =
-  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
   // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  __half c_tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
-  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
     }
   }
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
-  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  __half store_cvt[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
-      tilec::rt::load_vec<B_TILE_VEC, true>(
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+      tilec::rt::load_vec<STORE0_VEC, true>(
           &store_cvt[i][j],
-          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
       if (c_mask[i][j])
         tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
     }
@@ -4374,10 +4010,23 @@ cudaError_t launch_matmul_kernel_128_128_32_8_8_3_0(
   config.gridDim = grid;
   config.blockDim = dim3(matmul_kernel_128_128_32_8_8_3_0::NUM_THREADS);
   config.stream = stream;
-  if (aligned)
-    return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_3_0::aligned::matmul_kernel, a,
-                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn);
+  if (aligned) {
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_128_128_32_8_8_3_0::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_128_128_32_8_8_3_0::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_128_128_32_8_8_3_0::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_128_128_32_8_8_3_0::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_128_128_32_8_8_3_0::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_128_128_32_8_8_3_0::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_3_0::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, a, b, c, M, N, K, stride_am, stride_ak,
+                                stride_bk, stride_bn, stride_cm, stride_cn);
+  }
   return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_8_3_0::matmul_kernel, a, b, c, M, N,
                             K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
 }
@@ -4717,8 +4366,6 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_STAGES = 4;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
@@ -4728,6 +4375,10 @@ using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
 constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
 constexpr uint32_t A_TILE_DESC_LBO = 16;
 constexpr uint32_t A_TILE_DESC_SBO = 512;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = 128;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
 // b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
 // after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
 // the row (wgmma's 128-byte swizzle)
@@ -4737,45 +4388,35 @@ using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t B_TILE_DESC_LBO = 4096;
 constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, one per column block, laid out with the descriptor's
+// swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
-// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, 1>, 1>;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
-using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
-// tile 128x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
-// thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
 // tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
-// tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
 // tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
 // 16x16 of every 64x16; 4x32 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 1, 128, 128>;
+using L2 = tilec::rt::Mma16816Acc<4, 1, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
 constexpr int SMEM_BYTES = 65536;  // shared memory per block
-// registers: about 256 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// registers: about 128 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
-    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
-    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, const __half * /*a*/,
+    const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/, int /*stride_ak*/,
+    int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
   // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
   // SMEM_BYTES bytes of it, which the launcher allows with
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
@@ -4783,6 +4424,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 4 stages
   __half (*b_tile_smem)[32 * 128] = reinterpret_cast<__half (*)[32 * 128]>(smem + 32768);  // 4 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], 2);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
@@ -4801,58 +4452,24 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
-  int offs_k[L0::ELEMS];
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am_store[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    offs_k[i] = L0::coord0(i);
-  }
-  int offs_k_load[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    offs_k_load[i] = L1::coord0(i);
-  }
-  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_am[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
-  }
-  int offs_am_store[L3::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS; ++i) {
-    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
-  }
-  // matmul.cpp:42: auto a_ptrs =
-  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
-      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
-    }
+    offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
   }
   // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_bn[L5::ELEMS];
+  int offs_bn[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS; ++i) {
-    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
-  }
-  // matmul.cpp:44: auto b_ptrs =
-  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
   }
   // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  float accumulator[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
@@ -4860,59 +4477,36 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
-    // b_tile_smem (cp.async), one commit group per stage
+    // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
+                               &stage_full[stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
-        }
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
-    }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+        for (int blk = 0; blk < 128; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[stage][B_TILE_SWIZZLE::offset(0, blk)], &b_tile_map,
+                                 stage * BLOCK_K, pid_n * BLOCK_N + blk, &stage_full[stage]);
       }
     }
   }
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
   // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
   // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
   // loop's products run
-  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  float accumulator_wgmma[L2::REP0][L2::COLS / 2];
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
       accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
       accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
@@ -4920,21 +4514,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
   }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
-    tilec::rt::fence_proxy_async_shared();
-    __syncthreads();
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
@@ -4942,19 +4534,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const uint64_t b_desc = tilec::rt::make_smem_desc(
         &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
         B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-    uint64_t a_desc[L7::REP0];
+    uint64_t a_desc[L2::REP0];
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       a_desc[i] = tilec::rt::make_smem_desc(
-          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
           A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
     }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             accumulator_wgmma[i],
             tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
             tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
@@ -4966,7 +4558,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // stage the copies below refill
     tilec::rt::wgmma_wait<1>();
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
@@ -4975,119 +4567,96 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j],
-              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
-        }
+        for (int blk = 0; blk < 128; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(0, blk)],
+                                 &b_tile_map, (k + (NUM_STAGES - 1)) * BLOCK_K,
+                                 pid_n * BLOCK_N + blk, &stage_full[copy_stage]);
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
     }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
   // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
   tilec::rt::wgmma_wait<0>();
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
       accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
       accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  tilec::rt::cp_async_wait<0>();
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
-  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  bool c_mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
   // matmul.cpp:65: auto c_ptrs =
-  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
   // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  __half c_tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
-  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
     }
   }
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
-  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  __half store_cvt[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
-      tilec::rt::load_vec<B_TILE_VEC, true>(
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+      tilec::rt::load_vec<STORE0_VEC, true>(
           &store_cvt[i][j],
-          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
       if (c_mask[i][j])
         tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
     }
@@ -5126,9 +4695,21 @@ cudaError_t launch_matmul_kernel_128_128_32_8_4_4_0(
     if (aligned_smem_opt_in != cudaSuccess)
       return aligned_smem_opt_in;
     config.dynamicSmemBytes = matmul_kernel_128_128_32_8_4_4_0::aligned::SMEM_BYTES;
-    return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_4_4_0::aligned::matmul_kernel, a,
-                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn);
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_128_128_32_8_4_4_0::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_128_128_32_8_4_4_0::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_128_128_32_8_4_4_0::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_128_128_32_8_4_4_0::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_128_128_32_8_4_4_0::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_128_128_32_8_4_4_0::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_4_4_0::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, a, b, c, M, N, K, stride_am, stride_ak,
+                                stride_bk, stride_bn, stride_cm, stride_cn);
   }
   return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_4_4_0::matmul_kernel, a, b, c, M, N,
                             K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
@@ -5472,8 +5053,6 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
@@ -5483,6 +5062,10 @@ using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
 constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
 constexpr uint32_t A_TILE_DESC_LBO = 16;
 constexpr uint32_t A_TILE_DESC_SBO = 512;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = BLOCK_M;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
 // b_tile_smem: rows of 256 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
 // after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
 // the row (wgmma's 128-byte swizzle)
@@ -5492,48 +5075,37 @@ using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t B_TILE_DESC_LBO = 4096;
 constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, one per column block, laid out with the descriptor's
+// swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
-// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L2 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
-using L3 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
-// tile 128x32: 1x8 contiguous per thread, 8x4 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
 // tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
-// tile 32x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
 // tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
 // 16x16 of every 128x16; 2x64 elements per thread
-using L7 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
+using L2 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
 // tile 128x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
 constexpr int SMEM_BYTES = 73728;  // shared memory per block
-// registers: about 224 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// registers: about 128 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
-    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
-    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, const __half * /*a*/,
+    const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/, int /*stride_ak*/,
+    int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
   // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
   // SMEM_BYTES bytes of it, which the launcher allows with
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
@@ -5541,6 +5113,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 3 stages
   __half (*b_tile_smem)[32 * 256] = reinterpret_cast<__half (*)[32 * 256]>(smem + 24576);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], 2);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
@@ -5559,58 +5141,24 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
-  int offs_k[L0::ELEMS];
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am_store[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    offs_k[i] = L0::coord0(i);
-  }
-  int offs_k_load[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    offs_k_load[i] = L1::coord0(i);
-  }
-  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_am[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
-  }
-  int offs_am_store[L3::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS; ++i) {
-    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
-  }
-  // matmul.cpp:42: auto a_ptrs =
-  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
-      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
-    }
+    offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
   }
   // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_bn[L5::ELEMS];
+  int offs_bn[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS; ++i) {
-    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
-  }
-  // matmul.cpp:44: auto b_ptrs =
-  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
   }
   // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  float accumulator[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
@@ -5618,59 +5166,36 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
-    // b_tile_smem (cp.async), one commit group per stage
+    // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
+                               &stage_full[stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
-        }
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
-    }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+        for (int blk = 0; blk < BLOCK_N; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[stage][B_TILE_SWIZZLE::offset(0, blk)], &b_tile_map,
+                                 stage * BLOCK_K, pid_n * BLOCK_N + blk, &stage_full[stage]);
       }
     }
   }
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
   // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
   // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
   // loop's products run
-  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  float accumulator_wgmma[L2::REP0][L2::COLS / 2];
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
       accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
       accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
@@ -5678,21 +5203,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
   }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
-    tilec::rt::fence_proxy_async_shared();
-    __syncthreads();
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     // wgmma m64n256k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
@@ -5700,19 +5223,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const uint64_t b_desc = tilec::rt::make_smem_desc(
         &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
         B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-    uint64_t a_desc[L7::REP0];
+    uint64_t a_desc[L2::REP0];
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       a_desc[i] = tilec::rt::make_smem_desc(
-          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
           A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
     }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             accumulator_wgmma[i],
             tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
             tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
@@ -5724,7 +5247,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // stage the copies below refill
     tilec::rt::wgmma_wait<1>();
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
@@ -5733,119 +5256,96 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j],
-              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
-        }
+        for (int blk = 0; blk < BLOCK_N; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(0, blk)],
+                                 &b_tile_map, (k + (NUM_STAGES - 1)) * BLOCK_K,
+                                 pid_n * BLOCK_N + blk, &stage_full[copy_stage]);
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
     }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
   // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
   tilec::rt::wgmma_wait<0>();
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
       accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
       accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  tilec::rt::cp_async_wait<0>();
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
-  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  bool c_mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
   // matmul.cpp:65: auto c_ptrs =
-  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
   // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  __half c_tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
-  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
     }
   }
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
-  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  __half store_cvt[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
-      tilec::rt::load_vec<B_TILE_VEC, true>(
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+      tilec::rt::load_vec<STORE0_VEC, true>(
           &store_cvt[i][j],
-          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
       if (c_mask[i][j])
         tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
     }
@@ -5884,9 +5384,21 @@ cudaError_t launch_matmul_kernel_128_256_32_8_8_3_0(
     if (aligned_smem_opt_in != cudaSuccess)
       return aligned_smem_opt_in;
     config.dynamicSmemBytes = matmul_kernel_128_256_32_8_8_3_0::aligned::SMEM_BYTES;
-    return cudaLaunchKernelEx(&config, matmul_kernel_128_256_32_8_8_3_0::aligned::matmul_kernel, a,
-                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn);
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_128_256_32_8_8_3_0::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_128_256_32_8_8_3_0::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_128_256_32_8_8_3_0::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_128_256_32_8_8_3_0::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_128_256_32_8_8_3_0::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_128_256_32_8_8_3_0::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(&config, matmul_kernel_128_256_32_8_8_3_0::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, a, b, c, M, N, K, stride_am, stride_ak,
+                                stride_bk, stride_bn, stride_cm, stride_cn);
   }
   static const cudaError_t smem_opt_in = cudaFuncSetAttribute(
       matmul_kernel_128_256_32_8_8_3_0::matmul_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -6233,8 +5745,6 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // a_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
@@ -6244,6 +5754,10 @@ using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t A_TILE_DESC_LBO = 16;
 constexpr uint32_t A_TILE_DESC_SBO = 1024;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = 128;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
 // b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 64 rows of 128 bytes, one
 // after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
 // the row (wgmma's 128-byte swizzle)
@@ -6253,45 +5767,35 @@ using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t B_TILE_DESC_LBO = 8192;
 constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, one per column block, laid out with the descriptor's
+// swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = BLOCK_K;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
-// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
-// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
-// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 128, 1>, 1>;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
-// tile 128x64: 1x8 contiguous per thread, 4x8 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
-// thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
 // tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
-// tile 64x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
 // tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
 // 16x16 of every 128x16; 2x32 elements per thread
-using L7 = tilec::rt::Mma16816Acc<8, 1, 128, 128>;
+using L2 = tilec::rt::Mma16816Acc<8, 1, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
 constexpr int SMEM_BYTES = 98304;  // shared memory per block
-// registers: about 192 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
-// the real count)
+// registers: about 64 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
-    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
-    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, const __half * /*a*/,
+    const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/, int /*stride_ak*/,
+    int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
   // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
   // SMEM_BYTES bytes of it, which the launcher allows with
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
@@ -6299,6 +5803,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half (*a_tile_smem)[128 * 64] = reinterpret_cast<__half (*)[128 * 64]>(smem + 0);  // 3 stages
   __half (*b_tile_smem)[64 * 128] = reinterpret_cast<__half (*)[64 * 128]>(smem + 49152);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], 2);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
@@ -6317,58 +5831,24 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
-  int offs_k[L0::ELEMS];
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am_store[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    offs_k[i] = L0::coord0(i);
-  }
-  int offs_k_load[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    offs_k_load[i] = L1::coord0(i);
-  }
-  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_am[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
-  }
-  int offs_am_store[L3::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS; ++i) {
-    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
-  }
-  // matmul.cpp:42: auto a_ptrs =
-  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
-      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
-    }
+    offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
   }
   // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_bn[L5::ELEMS];
+  int offs_bn[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS; ++i) {
-    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
-  }
-  // matmul.cpp:44: auto b_ptrs =
-  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
   }
   // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  float accumulator[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
@@ -6376,59 +5856,36 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
-    // b_tile_smem (cp.async), one commit group per stage
+    // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
+                               &stage_full[stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
-        }
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
-    }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+        for (int blk = 0; blk < 128; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[stage][B_TILE_SWIZZLE::offset(0, blk)], &b_tile_map,
+                                 stage * BLOCK_K, pid_n * BLOCK_N + blk, &stage_full[stage]);
       }
     }
   }
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
   // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
   // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
   // loop's products run
-  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  float accumulator_wgmma[L2::REP0][L2::COLS / 2];
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
       accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
       accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
@@ -6436,21 +5893,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
   }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
-    tilec::rt::fence_proxy_async_shared();
-    __syncthreads();
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
@@ -6458,19 +5913,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const uint64_t b_desc = tilec::rt::make_smem_desc(
         &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
         B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-    uint64_t a_desc[L7::REP0];
+    uint64_t a_desc[L2::REP0];
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       a_desc[i] = tilec::rt::make_smem_desc(
-          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
           A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
     }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             accumulator_wgmma[i],
             tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
             tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
@@ -6482,7 +5937,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // stage the copies below refill
     tilec::rt::wgmma_wait<1>();
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
@@ -6491,119 +5946,96 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j],
-              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
-        }
+        for (int blk = 0; blk < 128; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(0, blk)],
+                                 &b_tile_map, (k + (NUM_STAGES - 1)) * BLOCK_K,
+                                 pid_n * BLOCK_N + blk, &stage_full[copy_stage]);
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
     }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
   // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
   tilec::rt::wgmma_wait<0>();
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
       accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
       accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  tilec::rt::cp_async_wait<0>();
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
-  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  bool c_mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
   // matmul.cpp:65: auto c_ptrs =
-  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
   // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  __half c_tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
-  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
     }
   }
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
-  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  __half store_cvt[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
-      tilec::rt::load_vec<B_TILE_VEC, true>(
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+      tilec::rt::load_vec<STORE0_VEC, true>(
           &store_cvt[i][j],
-          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
       if (c_mask[i][j])
         tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
     }
@@ -6642,9 +6074,21 @@ cudaError_t launch_matmul_kernel_128_128_64_8_8_3_0(
     if (aligned_smem_opt_in != cudaSuccess)
       return aligned_smem_opt_in;
     config.dynamicSmemBytes = matmul_kernel_128_128_64_8_8_3_0::aligned::SMEM_BYTES;
-    return cudaLaunchKernelEx(&config, matmul_kernel_128_128_64_8_8_3_0::aligned::matmul_kernel, a,
-                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn);
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_128_128_64_8_8_3_0::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_128_128_64_8_8_3_0::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_128_128_64_8_8_3_0::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_128_128_64_8_8_3_0::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_128_128_64_8_8_3_0::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_128_128_64_8_8_3_0::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(&config, matmul_kernel_128_128_64_8_8_3_0::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, a, b, c, M, N, K, stride_am, stride_ak,
+                                stride_bk, stride_bn, stride_cm, stride_cn);
   }
   return cudaLaunchKernelEx(&config, matmul_kernel_128_128_64_8_8_3_0::matmul_kernel, a, b, c, M, N,
                             K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
@@ -6985,8 +6429,6 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // a_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
@@ -6996,6 +6438,10 @@ using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t A_TILE_DESC_LBO = 16;
 constexpr uint32_t A_TILE_DESC_SBO = 1024;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = 128;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
 // b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 64 rows of 128 bytes, one
 // after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
 // the row (wgmma's 128-byte swizzle)
@@ -7005,45 +6451,35 @@ using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t B_TILE_DESC_LBO = 8192;
 constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, one per column block, laid out with the descriptor's
+// swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = BLOCK_K;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
-// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
-// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
-// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 128, 1>, 1>;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
-using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
-// tile 128x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 8x8 elements per
-// thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
 // tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
-// tile 64x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 8x8 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
 // tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
 // 16x16 of every 64x16; 4x32 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 1, 128, 128>;
+using L2 = tilec::rt::Mma16816Acc<4, 1, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
 constexpr int SMEM_BYTES = 98304;  // shared memory per block
-// registers: about 384 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// registers: about 128 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
-    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
-    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, const __half * /*a*/,
+    const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/, int /*stride_ak*/,
+    int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
   // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
   // SMEM_BYTES bytes of it, which the launcher allows with
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
@@ -7051,6 +6487,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half (*a_tile_smem)[128 * 64] = reinterpret_cast<__half (*)[128 * 64]>(smem + 0);  // 3 stages
   __half (*b_tile_smem)[64 * 128] = reinterpret_cast<__half (*)[64 * 128]>(smem + 49152);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], 2);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
@@ -7069,58 +6515,24 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
-  int offs_k[L0::ELEMS];
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am_store[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    offs_k[i] = L0::coord0(i);
-  }
-  int offs_k_load[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    offs_k_load[i] = L1::coord0(i);
-  }
-  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_am[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
-  }
-  int offs_am_store[L3::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS; ++i) {
-    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
-  }
-  // matmul.cpp:42: auto a_ptrs =
-  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
-      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
-    }
+    offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
   }
   // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_bn[L5::ELEMS];
+  int offs_bn[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS; ++i) {
-    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
-  }
-  // matmul.cpp:44: auto b_ptrs =
-  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
   }
   // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  float accumulator[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
@@ -7128,59 +6540,36 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
-    // b_tile_smem (cp.async), one commit group per stage
+    // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
+                               &stage_full[stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
-        }
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
-    }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+        for (int blk = 0; blk < 128; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[stage][B_TILE_SWIZZLE::offset(0, blk)], &b_tile_map,
+                                 stage * BLOCK_K, pid_n * BLOCK_N + blk, &stage_full[stage]);
       }
     }
   }
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
   // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
   // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
   // loop's products run
-  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  float accumulator_wgmma[L2::REP0][L2::COLS / 2];
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
       accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
       accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
@@ -7188,21 +6577,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
   }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
-    tilec::rt::fence_proxy_async_shared();
-    __syncthreads();
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
@@ -7210,19 +6597,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const uint64_t b_desc = tilec::rt::make_smem_desc(
         &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
         B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-    uint64_t a_desc[L7::REP0];
+    uint64_t a_desc[L2::REP0];
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       a_desc[i] = tilec::rt::make_smem_desc(
-          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
           A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
     }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             accumulator_wgmma[i],
             tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
             tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
@@ -7234,7 +6621,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // stage the copies below refill
     tilec::rt::wgmma_wait<1>();
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
@@ -7243,119 +6630,96 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j],
-              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
-        }
+        for (int blk = 0; blk < 128; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(0, blk)],
+                                 &b_tile_map, (k + (NUM_STAGES - 1)) * BLOCK_K,
+                                 pid_n * BLOCK_N + blk, &stage_full[copy_stage]);
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
     }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
   // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
   tilec::rt::wgmma_wait<0>();
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
       accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
       accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  tilec::rt::cp_async_wait<0>();
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
-  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  bool c_mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
   // matmul.cpp:65: auto c_ptrs =
-  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
   // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  __half c_tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
-  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
     }
   }
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
-  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  __half store_cvt[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
-      tilec::rt::load_vec<B_TILE_VEC, true>(
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+      tilec::rt::load_vec<STORE0_VEC, true>(
           &store_cvt[i][j],
-          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
       if (c_mask[i][j])
         tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
     }
@@ -7394,9 +6758,21 @@ cudaError_t launch_matmul_kernel_128_128_64_8_4_3_0(
     if (aligned_smem_opt_in != cudaSuccess)
       return aligned_smem_opt_in;
     config.dynamicSmemBytes = matmul_kernel_128_128_64_8_4_3_0::aligned::SMEM_BYTES;
-    return cudaLaunchKernelEx(&config, matmul_kernel_128_128_64_8_4_3_0::aligned::matmul_kernel, a,
-                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn);
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_128_128_64_8_4_3_0::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_128_128_64_8_4_3_0::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_128_128_64_8_4_3_0::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_128_128_64_8_4_3_0::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_128_128_64_8_4_3_0::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_128_128_64_8_4_3_0::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(&config, matmul_kernel_128_128_64_8_4_3_0::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, a, b, c, M, N, K, stride_am, stride_ak,
+                                stride_bk, stride_bn, stride_cm, stride_cn);
   }
   return cudaLaunchKernelEx(&config, matmul_kernel_128_128_64_8_4_3_0::matmul_kernel, a, b, c, M, N,
                             K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
@@ -7740,8 +7116,6 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
@@ -7751,6 +7125,10 @@ using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
 constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
 constexpr uint32_t A_TILE_DESC_LBO = 16;
 constexpr uint32_t A_TILE_DESC_SBO = 512;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = BLOCK_M;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
 // b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
 // after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
 // the row (wgmma's 128-byte swizzle)
@@ -7760,48 +7138,37 @@ using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t B_TILE_DESC_LBO = 4096;
 constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, one per column block, laid out with the descriptor's
+// swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
-// tile 256: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L2 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
 // tile 256: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
-using L3 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
-// tile 256x32: 1x8 contiguous per thread, 8x4 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
-// thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
 // tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
-// tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
 // tile 256x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
 // 16x16 of every 128x16; 4x32 elements per thread
-using L7 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
+using L2 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
 // tile 256x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
 constexpr int SMEM_BYTES = 73728;  // shared memory per block
-// registers: about 224 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// registers: about 128 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
-    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
-    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, const __half * /*a*/,
+    const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/, int /*stride_ak*/,
+    int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
   // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
   // SMEM_BYTES bytes of it, which the launcher allows with
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
@@ -7809,6 +7176,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half (*a_tile_smem)[256 * 32] = reinterpret_cast<__half (*)[256 * 32]>(smem + 0);  // 3 stages
   __half (*b_tile_smem)[32 * 128] = reinterpret_cast<__half (*)[32 * 128]>(smem + 49152);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], 2);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
@@ -7827,58 +7204,24 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
-  int offs_k[L0::ELEMS];
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am_store[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    offs_k[i] = L0::coord0(i);
-  }
-  int offs_k_load[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    offs_k_load[i] = L1::coord0(i);
-  }
-  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_am[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
-  }
-  int offs_am_store[L3::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS; ++i) {
-    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
-  }
-  // matmul.cpp:42: auto a_ptrs =
-  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
-      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
-    }
+    offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
   }
   // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_bn[L5::ELEMS];
+  int offs_bn[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS; ++i) {
-    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
-  }
-  // matmul.cpp:44: auto b_ptrs =
-  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
   }
   // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  float accumulator[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
@@ -7886,59 +7229,36 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
-    // b_tile_smem (cp.async), one commit group per stage
+    // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
+                               &stage_full[stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
-        }
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
-    }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+        for (int blk = 0; blk < BLOCK_N; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[stage][B_TILE_SWIZZLE::offset(0, blk)], &b_tile_map,
+                                 stage * BLOCK_K, pid_n * BLOCK_N + blk, &stage_full[stage]);
       }
     }
   }
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
   // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
   // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
   // loop's products run
-  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  float accumulator_wgmma[L2::REP0][L2::COLS / 2];
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
       accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
       accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
@@ -7946,21 +7266,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
   }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
-    tilec::rt::fence_proxy_async_shared();
-    __syncthreads();
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
@@ -7968,19 +7286,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const uint64_t b_desc = tilec::rt::make_smem_desc(
         &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
         B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-    uint64_t a_desc[L7::REP0];
+    uint64_t a_desc[L2::REP0];
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       a_desc[i] = tilec::rt::make_smem_desc(
-          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
           A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
     }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             accumulator_wgmma[i],
             tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
             tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
@@ -7992,7 +7310,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // stage the copies below refill
     tilec::rt::wgmma_wait<1>();
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
@@ -8001,119 +7319,96 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j],
-              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
-        }
+        for (int blk = 0; blk < BLOCK_N; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(0, blk)],
+                                 &b_tile_map, (k + (NUM_STAGES - 1)) * BLOCK_K,
+                                 pid_n * BLOCK_N + blk, &stage_full[copy_stage]);
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
     }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
   // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
   tilec::rt::wgmma_wait<0>();
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
       accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
       accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  tilec::rt::cp_async_wait<0>();
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
-  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  bool c_mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
   // matmul.cpp:65: auto c_ptrs =
-  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
   // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  __half c_tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
-  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
     }
   }
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
-  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  __half store_cvt[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
-      tilec::rt::load_vec<B_TILE_VEC, true>(
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+      tilec::rt::load_vec<STORE0_VEC, true>(
           &store_cvt[i][j],
-          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
       if (c_mask[i][j])
         tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
     }
@@ -8152,9 +7447,21 @@ cudaError_t launch_matmul_kernel_256_128_32_8_8_3_0(
     if (aligned_smem_opt_in != cudaSuccess)
       return aligned_smem_opt_in;
     config.dynamicSmemBytes = matmul_kernel_256_128_32_8_8_3_0::aligned::SMEM_BYTES;
-    return cudaLaunchKernelEx(&config, matmul_kernel_256_128_32_8_8_3_0::aligned::matmul_kernel, a,
-                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn);
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_256_128_32_8_8_3_0::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_256_128_32_8_8_3_0::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_256_128_32_8_8_3_0::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_256_128_32_8_8_3_0::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_256_128_32_8_8_3_0::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_256_128_32_8_8_3_0::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(&config, matmul_kernel_256_128_32_8_8_3_0::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, a, b, c, M, N, K, stride_am, stride_ak,
+                                stride_bk, stride_bn, stride_cm, stride_cn);
   }
   static const cudaError_t smem_opt_in = cudaFuncSetAttribute(
       matmul_kernel_256_128_32_8_8_3_0::matmul_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -8501,8 +7808,6 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_STAGES = 5;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
@@ -8512,6 +7817,10 @@ using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
 constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
 constexpr uint32_t A_TILE_DESC_LBO = 16;
 constexpr uint32_t A_TILE_DESC_SBO = 512;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = 128;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
 // b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
 // after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
 // the row (wgmma's 128-byte swizzle)
@@ -8521,45 +7830,35 @@ using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t B_TILE_DESC_LBO = 4096;
 constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, one per column block, laid out with the descriptor's
+// swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
-// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, 1>, 1>;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
-using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
-// tile 128x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
-// thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, BLOCK_K>;
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
 // tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
-// tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
 // tile 128x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
 // 16x16 of every 64x16; 4x32 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 1, 128, 128>;
+using L2 = tilec::rt::Mma16816Acc<4, 1, 128, 128>;
 // tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
 constexpr int SMEM_BYTES = 81920;  // shared memory per block
-// registers: about 256 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// registers: about 128 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
-    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
-    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, const __half * /*a*/,
+    const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/, int /*stride_ak*/,
+    int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
   // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
   // SMEM_BYTES bytes of it, which the launcher allows with
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
@@ -8567,6 +7866,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 5 stages
   __half (*b_tile_smem)[32 * 128] = reinterpret_cast<__half (*)[32 * 128]>(smem + 40960);  // 5 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], 2);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
@@ -8585,58 +7894,24 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
-  int offs_k[L0::ELEMS];
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am_store[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    offs_k[i] = L0::coord0(i);
-  }
-  int offs_k_load[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    offs_k_load[i] = L1::coord0(i);
-  }
-  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_am[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
-  }
-  int offs_am_store[L3::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS; ++i) {
-    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
-  }
-  // matmul.cpp:42: auto a_ptrs =
-  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
-      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
-    }
+    offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
   }
   // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_bn[L5::ELEMS];
+  int offs_bn[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS; ++i) {
-    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
-  }
-  // matmul.cpp:44: auto b_ptrs =
-  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
   }
   // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  float accumulator[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
@@ -8644,59 +7919,36 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
-    // b_tile_smem (cp.async), one commit group per stage
+    // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
+                               &stage_full[stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
-        }
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
-    }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+        for (int blk = 0; blk < 128; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[stage][B_TILE_SWIZZLE::offset(0, blk)], &b_tile_map,
+                                 stage * BLOCK_K, pid_n * BLOCK_N + blk, &stage_full[stage]);
       }
     }
   }
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
   // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
   // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
   // loop's products run
-  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  float accumulator_wgmma[L2::REP0][L2::COLS / 2];
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
       accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
       accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
@@ -8704,21 +7956,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
   }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
-    tilec::rt::fence_proxy_async_shared();
-    __syncthreads();
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
@@ -8726,19 +7976,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const uint64_t b_desc = tilec::rt::make_smem_desc(
         &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
         B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-    uint64_t a_desc[L7::REP0];
+    uint64_t a_desc[L2::REP0];
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       a_desc[i] = tilec::rt::make_smem_desc(
-          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
           A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
     }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             accumulator_wgmma[i],
             tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
             tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
@@ -8750,7 +8000,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // stage the copies below refill
     tilec::rt::wgmma_wait<1>();
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
@@ -8759,119 +8009,96 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j],
-              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
-        }
+        for (int blk = 0; blk < 128; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(0, blk)],
+                                 &b_tile_map, (k + (NUM_STAGES - 1)) * BLOCK_K,
+                                 pid_n * BLOCK_N + blk, &stage_full[copy_stage]);
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
     }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
   // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
   tilec::rt::wgmma_wait<0>();
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
       accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
       accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  tilec::rt::cp_async_wait<0>();
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
-  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  bool c_mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
   // matmul.cpp:65: auto c_ptrs =
-  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
   // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  __half c_tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
-  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
     }
   }
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
-  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  __half store_cvt[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
-      tilec::rt::load_vec<B_TILE_VEC, true>(
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+      tilec::rt::load_vec<STORE0_VEC, true>(
           &store_cvt[i][j],
-          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
       if (c_mask[i][j])
         tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
     }
@@ -8910,9 +8137,21 @@ cudaError_t launch_matmul_kernel_128_128_32_8_4_5_0(
     if (aligned_smem_opt_in != cudaSuccess)
       return aligned_smem_opt_in;
     config.dynamicSmemBytes = matmul_kernel_128_128_32_8_4_5_0::aligned::SMEM_BYTES;
-    return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_4_5_0::aligned::matmul_kernel, a,
-                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn);
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_128_128_32_8_4_5_0::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_128_128_32_8_4_5_0::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_128_128_32_8_4_5_0::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_128_128_32_8_4_5_0::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_128_128_32_8_4_5_0::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_128_128_32_8_4_5_0::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_4_5_0::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, a, b, c, M, N, K, stride_am, stride_ak,
+                                stride_bk, stride_bn, stride_cm, stride_cn);
   }
   return cudaLaunchKernelEx(&config, matmul_kernel_128_128_32_8_4_5_0::matmul_kernel, a, b, c, M, N,
                             K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
@@ -9256,8 +8495,6 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_STAGES = 4;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
@@ -9267,6 +8504,10 @@ using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
 constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
 constexpr uint32_t A_TILE_DESC_LBO = 16;
 constexpr uint32_t A_TILE_DESC_SBO = 512;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = BLOCK_M;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
 // b_tile_smem: rows of 256 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
 // after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
 // the row (wgmma's 128-byte swizzle)
@@ -9276,48 +8517,37 @@ using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t B_TILE_DESC_LBO = 4096;
 constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, one per column block, laid out with the descriptor's
+// swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
-// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L2 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
-using L3 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
-// tile 128x32: 1x8 contiguous per thread, 8x4 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
 // tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
-// tile 32x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
 // tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
 // 16x16 of every 128x16; 2x64 elements per thread
-using L7 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
+using L2 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
 // tile 128x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
 constexpr int SMEM_BYTES = 98304;  // shared memory per block
-// registers: about 224 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// registers: about 128 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
-    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
-    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, const __half * /*a*/,
+    const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/, int /*stride_ak*/,
+    int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
   // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
   // SMEM_BYTES bytes of it, which the launcher allows with
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
@@ -9325,6 +8555,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 4 stages
   __half (*b_tile_smem)[32 * 256] = reinterpret_cast<__half (*)[32 * 256]>(smem + 32768);  // 4 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], 2);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
@@ -9343,58 +8583,24 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
-  int offs_k[L0::ELEMS];
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am_store[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    offs_k[i] = L0::coord0(i);
-  }
-  int offs_k_load[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    offs_k_load[i] = L1::coord0(i);
-  }
-  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_am[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
-  }
-  int offs_am_store[L3::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS; ++i) {
-    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
-  }
-  // matmul.cpp:42: auto a_ptrs =
-  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
-      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
-    }
+    offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
   }
   // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_bn[L5::ELEMS];
+  int offs_bn[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS; ++i) {
-    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
-  }
-  // matmul.cpp:44: auto b_ptrs =
-  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
   }
   // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  float accumulator[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
@@ -9402,59 +8608,36 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
-    // b_tile_smem (cp.async), one commit group per stage
+    // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
+                               &stage_full[stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
-        }
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
-    }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+        for (int blk = 0; blk < BLOCK_N; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[stage][B_TILE_SWIZZLE::offset(0, blk)], &b_tile_map,
+                                 stage * BLOCK_K, pid_n * BLOCK_N + blk, &stage_full[stage]);
       }
     }
   }
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
   // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
   // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
   // loop's products run
-  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  float accumulator_wgmma[L2::REP0][L2::COLS / 2];
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
       accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
       accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
@@ -9462,21 +8645,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
   }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
-    tilec::rt::fence_proxy_async_shared();
-    __syncthreads();
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     // wgmma m64n256k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
@@ -9484,19 +8665,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const uint64_t b_desc = tilec::rt::make_smem_desc(
         &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
         B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-    uint64_t a_desc[L7::REP0];
+    uint64_t a_desc[L2::REP0];
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       a_desc[i] = tilec::rt::make_smem_desc(
-          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
           A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
     }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             accumulator_wgmma[i],
             tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
             tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
@@ -9508,7 +8689,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // stage the copies below refill
     tilec::rt::wgmma_wait<1>();
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
@@ -9517,119 +8698,96 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j],
-              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
-        }
+        for (int blk = 0; blk < BLOCK_N; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(0, blk)],
+                                 &b_tile_map, (k + (NUM_STAGES - 1)) * BLOCK_K,
+                                 pid_n * BLOCK_N + blk, &stage_full[copy_stage]);
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
     }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
   // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
   tilec::rt::wgmma_wait<0>();
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
       accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
       accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  tilec::rt::cp_async_wait<0>();
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
-  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  bool c_mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
   // matmul.cpp:65: auto c_ptrs =
-  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
   // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  __half c_tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
-  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
     }
   }
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
-  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  __half store_cvt[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
-      tilec::rt::load_vec<B_TILE_VEC, true>(
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+      tilec::rt::load_vec<STORE0_VEC, true>(
           &store_cvt[i][j],
-          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
       if (c_mask[i][j])
         tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
     }
@@ -9668,9 +8826,21 @@ cudaError_t launch_matmul_kernel_128_256_32_8_8_4_0(
     if (aligned_smem_opt_in != cudaSuccess)
       return aligned_smem_opt_in;
     config.dynamicSmemBytes = matmul_kernel_128_256_32_8_8_4_0::aligned::SMEM_BYTES;
-    return cudaLaunchKernelEx(&config, matmul_kernel_128_256_32_8_8_4_0::aligned::matmul_kernel, a,
-                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn);
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_128_256_32_8_8_4_0::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_128_256_32_8_8_4_0::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_128_256_32_8_8_4_0::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_128_256_32_8_8_4_0::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_128_256_32_8_8_4_0::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_128_256_32_8_8_4_0::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(&config, matmul_kernel_128_256_32_8_8_4_0::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, a, b, c, M, N, K, stride_am, stride_ak,
+                                stride_bk, stride_bn, stride_cm, stride_cn);
   }
   static const cudaError_t smem_opt_in = cudaFuncSetAttribute(
       matmul_kernel_128_256_32_8_8_4_0::matmul_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -10020,8 +9190,6 @@ constexpr int NUM_WARPS = 8;  // meta-parameter
 constexpr int NUM_STAGES = 4;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
@@ -10031,6 +9199,10 @@ using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
 constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
 constexpr uint32_t A_TILE_DESC_LBO = 16;
 constexpr uint32_t A_TILE_DESC_SBO = 512;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = BLOCK_M;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
 // b_tile_smem: rows of 128 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
 // after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
 // the row (wgmma's 128-byte swizzle)
@@ -10040,48 +9212,37 @@ using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t B_TILE_DESC_LBO = 4096;
 constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, one per column block, laid out with the descriptor's
+// swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
-// tile 256: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L2 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
 // tile 256: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
-using L3 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
-// tile 256x32: 1x8 contiguous per thread, 8x4 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
-// thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
 // tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
-// tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
 // tile 256x128: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
 // 16x16 of every 128x16; 4x32 elements per thread
-using L7 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
+using L2 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
 // tile 256x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
 constexpr int SMEM_BYTES = 98304;  // shared memory per block
-// registers: about 224 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// registers: about 128 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
 // the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
-    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
-    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, const __half * /*a*/,
+    const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/, int /*stride_ak*/,
+    int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
   // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
   // SMEM_BYTES bytes of it, which the launcher allows with
   // cudaFuncAttributeMaxDynamicSharedMemorySize.
@@ -10089,6 +9250,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   __half (*a_tile_smem)[256 * 32] = reinterpret_cast<__half (*)[256 * 32]>(smem + 0);  // 4 stages
   __half (*b_tile_smem)[32 * 128] = reinterpret_cast<__half (*)[32 * 128]>(smem + 65536);  // 4 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], 2);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
@@ -10107,58 +9278,24 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
-  int offs_k[L0::ELEMS];
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am_store[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    offs_k[i] = L0::coord0(i);
-  }
-  int offs_k_load[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    offs_k_load[i] = L1::coord0(i);
-  }
-  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_am[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
-  }
-  int offs_am_store[L3::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS; ++i) {
-    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
-  }
-  // matmul.cpp:42: auto a_ptrs =
-  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
-      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
-    }
+    offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
   }
   // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_bn[L5::ELEMS];
+  int offs_bn[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS; ++i) {
-    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
-  }
-  // matmul.cpp:44: auto b_ptrs =
-  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
   }
   // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  float accumulator[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
@@ -10166,59 +9303,36 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
-    // b_tile_smem (cp.async), one commit group per stage
+    // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
+                               &stage_full[stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
-        }
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
-    }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+        for (int blk = 0; blk < BLOCK_N; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[stage][B_TILE_SWIZZLE::offset(0, blk)], &b_tile_map,
+                                 stage * BLOCK_K, pid_n * BLOCK_N + blk, &stage_full[stage]);
       }
     }
   }
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
   // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
   // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
   // loop's products run
-  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  float accumulator_wgmma[L2::REP0][L2::COLS / 2];
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
       accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
       accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
@@ -10226,21 +9340,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
   }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
-    tilec::rt::fence_proxy_async_shared();
-    __syncthreads();
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
@@ -10248,19 +9360,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const uint64_t b_desc = tilec::rt::make_smem_desc(
         &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
         B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-    uint64_t a_desc[L7::REP0];
+    uint64_t a_desc[L2::REP0];
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       a_desc[i] = tilec::rt::make_smem_desc(
-          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
           A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
     }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             accumulator_wgmma[i],
             tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
             tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
@@ -10272,7 +9384,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // stage the copies below refill
     tilec::rt::wgmma_wait<1>();
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
@@ -10281,119 +9393,96 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j],
-              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
-        }
+        for (int blk = 0; blk < BLOCK_N; blk += B_TILE_BOX_COLS)
+          tilec::rt::tma_load_2d(&b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(0, blk)],
+                                 &b_tile_map, (k + (NUM_STAGES - 1)) * BLOCK_K,
+                                 pid_n * BLOCK_N + blk, &stage_full[copy_stage]);
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
     }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
   // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
   tilec::rt::wgmma_wait<0>();
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
       accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
       accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  tilec::rt::cp_async_wait<0>();
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
-  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  bool c_mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
   // matmul.cpp:65: auto c_ptrs =
-  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
   // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  __half c_tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
-  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
     }
   }
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
-  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  __half store_cvt[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
-      tilec::rt::load_vec<B_TILE_VEC, true>(
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+      tilec::rt::load_vec<STORE0_VEC, true>(
           &store_cvt[i][j],
-          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
       if (c_mask[i][j])
         tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
     }
@@ -10432,9 +9521,21 @@ cudaError_t launch_matmul_kernel_256_128_32_8_8_4_0(
     if (aligned_smem_opt_in != cudaSuccess)
       return aligned_smem_opt_in;
     config.dynamicSmemBytes = matmul_kernel_256_128_32_8_8_4_0::aligned::SMEM_BYTES;
-    return cudaLaunchKernelEx(&config, matmul_kernel_256_128_32_8_8_4_0::aligned::matmul_kernel, a,
-                              b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn);
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_256_128_32_8_8_4_0::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_256_128_32_8_8_4_0::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_256_128_32_8_8_4_0::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_256_128_32_8_8_4_0::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_256_128_32_8_8_4_0::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_256_128_32_8_8_4_0::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(&config, matmul_kernel_256_128_32_8_8_4_0::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, a, b, c, M, N, K, stride_am, stride_ak,
+                                stride_bk, stride_bn, stride_cm, stride_cn);
   }
   static const cudaError_t smem_opt_in = cudaFuncSetAttribute(
       matmul_kernel_256_128_32_8_8_4_0::matmul_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,

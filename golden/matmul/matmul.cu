@@ -325,8 +325,6 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
@@ -336,6 +334,10 @@ using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
 constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
 constexpr uint32_t A_TILE_DESC_LBO = 16;
 constexpr uint32_t A_TILE_DESC_SBO = 512;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = 64;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
 // b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
@@ -344,49 +346,48 @@ using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t B_TILE_DESC_LBO = 4096;
 constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
-// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
-// tile 64x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
-// tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
 // tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
 // 16x16 of every 64x16; 2x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
+using L2 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
 constexpr int SMEM_BYTES = 24576;  // shared memory per block
-// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
-    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
-    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, const __half * /*a*/,
+    const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/, int /*stride_ak*/,
+    int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
   alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half (*a_tile_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 3 stages
   __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 12288);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], 2);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
@@ -405,58 +406,24 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
-  int offs_k[L0::ELEMS];
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am_store[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    offs_k[i] = L0::coord0(i);
-  }
-  int offs_k_load[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    offs_k_load[i] = L1::coord0(i);
-  }
-  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_am[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
-  }
-  int offs_am_store[L3::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS; ++i) {
-    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
-  }
-  // matmul.cpp:42: auto a_ptrs =
-  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
-      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
-    }
+    offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
   }
   // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_bn[L5::ELEMS];
+  int offs_bn[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS; ++i) {
-    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
-  }
-  // matmul.cpp:44: auto b_ptrs =
-  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
   }
   // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  float accumulator[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
@@ -464,59 +431,34 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
-    // b_tile_smem (cp.async), one commit group per stage
+    // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
+                               &stage_full[stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
-        }
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
-    }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
+        tilec::rt::tma_load_2d(b_tile_smem[stage], &b_tile_map, stage * BLOCK_K, pid_n * BLOCK_N,
+                               &stage_full[stage]);
       }
     }
   }
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
   // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
   // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
   // loop's products run
-  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  float accumulator_wgmma[L2::REP0][L2::COLS / 2];
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
       accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
       accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
@@ -524,21 +466,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
   }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
-    tilec::rt::fence_proxy_async_shared();
-    __syncthreads();
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
@@ -546,19 +486,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const uint64_t b_desc = tilec::rt::make_smem_desc(
         &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
         B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-    uint64_t a_desc[L7::REP0];
+    uint64_t a_desc[L2::REP0];
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       a_desc[i] = tilec::rt::make_smem_desc(
-          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
           A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
     }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             accumulator_wgmma[i],
             tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
             tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
@@ -570,7 +510,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // stage the copies below refill
     tilec::rt::wgmma_wait<1>();
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
@@ -579,119 +519,94 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j],
-              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
+        tilec::rt::tma_load_2d(b_tile_smem[copy_stage], &b_tile_map,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, pid_n * BLOCK_N,
+                               &stage_full[copy_stage]);
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
     }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
   // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
   tilec::rt::wgmma_wait<0>();
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
       accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
       accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  tilec::rt::cp_async_wait<0>();
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
-  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  bool c_mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
   // matmul.cpp:65: auto c_ptrs =
-  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
   // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  __half c_tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
-  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
     }
   }
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
-  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  __half store_cvt[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
-      tilec::rt::load_vec<B_TILE_VEC, true>(
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+      tilec::rt::load_vec<STORE0_VEC, true>(
           &store_cvt[i][j],
-          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
       if (c_mask[i][j])
         tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
     }
@@ -720,10 +635,23 @@ cudaError_t launch_matmul_kernel_64_64_32_8_4_3_0(dim3 grid, cudaStream_t stream
   config.gridDim = grid;
   config.blockDim = dim3(matmul_kernel_64_64_32_8_4_3_0::NUM_THREADS);
   config.stream = stream;
-  if (aligned)
-    return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_0::aligned::matmul_kernel, a, b,
-                              c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn);
+  if (aligned) {
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_64_64_32_8_4_3_0::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_64_64_32_8_4_3_0::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_64_64_32_8_4_3_0::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_64_64_32_8_4_3_0::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_64_64_32_8_4_3_0::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_64_64_32_8_4_3_0::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_0::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, a, b, c, M, N, K, stride_am, stride_ak,
+                                stride_bk, stride_bn, stride_cm, stride_cn);
+  }
   return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_0::matmul_kernel, a, b, c, M, N,
                             K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
 }
@@ -1070,8 +998,6 @@ constexpr int NUM_WARPS = 4;  // meta-parameter
 constexpr int NUM_STAGES = 3;  // meta-parameter
 [[maybe_unused]] constexpr bool RELU = true;  // meta-parameter
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
-constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
 constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
 // a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
@@ -1081,6 +1007,10 @@ using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
 constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
 constexpr uint32_t A_TILE_DESC_LBO = 16;
 constexpr uint32_t A_TILE_DESC_SBO = 512;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = 64;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
 // b_tile_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
@@ -1089,49 +1019,48 @@ using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
 constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
 constexpr uint32_t B_TILE_DESC_LBO = 4096;
 constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
-// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
-// thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
-// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
-// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
-// thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
-// tile 64x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
 // tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
-// tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
-// thread
-using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_K, 64>;
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
 // tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
 // 16x16 of every 64x16; 2x16 elements per thread
-using L7 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
+using L2 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
 // tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
 // thread
-using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
 constexpr int SMEM_BYTES = 24576;  // shared memory per block
-// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
-    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
-    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, const __half * /*a*/,
+    const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/, int /*stride_ak*/,
+    int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
   alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
   __half (*a_tile_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 3 stages
   __half (*b_tile_smem)[32 * 64] = reinterpret_cast<__half (*)[32 * 64]>(smem + 12288);  // 3 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], 2);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
   // matmul.cpp:25: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
   // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
@@ -1150,58 +1079,24 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
   // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
   const int pid_n = pid % num_pid_in_group / group_size_m;
-  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
-  int offs_k[L0::ELEMS];
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am_store[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    offs_k[i] = L0::coord0(i);
-  }
-  int offs_k_load[L1::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L1::ELEMS; ++i) {
-    offs_k_load[i] = L1::coord0(i);
-  }
-  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
-  int offs_am[L2::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L2::ELEMS; ++i) {
-    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
-  }
-  int offs_am_store[L3::ELEMS];
-  TILEC_UNROLL
-  for (int i = 0; i < L3::ELEMS; ++i) {
-    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
-  }
-  // matmul.cpp:42: auto a_ptrs =
-  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L4::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L4::ELEMS1; ++j) {
-      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
-    }
+    offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
   }
   // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
-  int offs_bn[L5::ELEMS];
+  int offs_bn[L1::ELEMS];
   TILEC_UNROLL
-  for (int i = 0; i < L5::ELEMS; ++i) {
-    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
-  }
-  // matmul.cpp:44: auto b_ptrs =
-  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
-  TILEC_UNROLL
-  for (int i = 0; i < L6::ELEMS0; ++i) {
-    TILEC_UNROLL
-    for (int j = 0; j < L6::ELEMS1; ++j) {
-      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
-    }
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
   }
   // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  float accumulator[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = 0.0f;
     }
   }
@@ -1209,59 +1104,34 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
-    // b_tile_smem (cp.async), one commit group per stage
+    // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
+                               &stage_full[stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j], offs_k_load[i] < K - stage * BLOCK_K && offs_bn[j] < N);
-        }
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
-    }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
+        tilec::rt::tma_load_2d(b_tile_smem[stage], &b_tile_map, stage * BLOCK_K, pid_n * BLOCK_N,
+                               &stage_full[stage]);
       }
     }
   }
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
   // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
   // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
   // loop's products run
-  float accumulator_wgmma[L7::REP0][L7::COLS / 2];
+  float accumulator_wgmma[L2::REP0][L2::COLS / 2];
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
       accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
       accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
@@ -1269,21 +1139,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
   }
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_wait<NUM_STAGES - 2>();
-    tilec::rt::fence_proxy_async_shared();
-    __syncthreads();
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
     // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
     // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
     // in its own order
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
@@ -1291,19 +1159,19 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     const uint64_t b_desc = tilec::rt::make_smem_desc(
         &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
         B_TILE_DESC_LBO, B_TILE_DESC_SBO);
-    uint64_t a_desc[L7::REP0];
+    uint64_t a_desc[L2::REP0];
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       a_desc[i] = tilec::rt::make_smem_desc(
-          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+          &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
           A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
     }
     tilec::rt::wgmma_fence();
     TILEC_UNROLL
     for (int kk = 0; kk < BLOCK_K; kk += 16) {
       TILEC_UNROLL
-      for (int i = 0; i < L7::REP0; ++i) {
-        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
             accumulator_wgmma[i],
             tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
             tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
@@ -1315,7 +1183,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // stage the copies below refill
     tilec::rt::wgmma_wait<1>();
     TILEC_UNROLL
-    for (int i = 0; i < L7::REP0; ++i) {
+    for (int i = 0; i < L2::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
@@ -1324,127 +1192,102 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
       // matmul.cpp:50: auto a_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L4::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &a_tile_smem[copy_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
-              a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+        tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
       // matmul.cpp:53: auto b_tile = tl::load(
-      TILEC_UNROLL
-      for (int i = 0; i < L6::ELEMS0; ++i) {
-        TILEC_UNROLL
-        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
-          tilec::rt::cp_async_16(
-              &b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
-              b_ptrs[i][j],
-              offs_k_load[i] < K - (k + (NUM_STAGES - 1)) * BLOCK_K && offs_bn[j] < N);
-        }
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
+        tilec::rt::tma_load_2d(b_tile_smem[copy_stage], &b_tile_map,
+                               (k + (NUM_STAGES - 1)) * BLOCK_K, pid_n * BLOCK_N,
+                               &stage_full[copy_stage]);
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
-    tilec::rt::cp_async_commit();
-    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
-    TILEC_UNROLL
-    for (int i = 0; i < L4::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L4::ELEMS1; ++j) {
-        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
-      }
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
     }
-    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
-    TILEC_UNROLL
-    for (int i = 0; i < L6::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L6::ELEMS1; ++j) {
-        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
-      }
-    }
-    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
     read_stage = (read_stage + 1) % NUM_STAGES;
     copy_stage = (copy_stage + 1) % NUM_STAGES;
   }
   // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
   tilec::rt::wgmma_wait<0>();
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
   }
   TILEC_UNROLL
-  for (int i = 0; i < L7::REP0; ++i) {
+  for (int i = 0; i < L2::REP0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::REP1; ++j) {
+    for (int j = 0; j < L2::REP1; ++j) {
       accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
       accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
       accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  tilec::rt::cp_async_wait<0>();
   // matmul.cpp:61: accumulator = relu(accumulator);
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       accumulator[i][j] = (accumulator[i][j] < 0.0f) ? 0.0f : accumulator[i][j];
     }
   }
   // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
-  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  bool c_mask[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
   // matmul.cpp:65: auto c_ptrs =
-  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; ++j) {
+    for (int j = 0; j < L3::ELEMS1; ++j) {
       c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
     }
   }
   // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
-  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  __half c_tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
+    for (int j = 0; j < L2::ELEMS1; ++j) {
       c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
   // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
-  tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
-  for (int i = 0; i < L7::ELEMS0; ++i) {
+  for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L7::ELEMS1; ++j) {
-      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
     }
   }
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
-  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  __half store_cvt[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
-      tilec::rt::load_vec<B_TILE_VEC, true>(
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+      tilec::rt::load_vec<STORE0_VEC, true>(
           &store_cvt[i][j],
-          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
     }
   }
   TILEC_UNROLL
-  for (int i = 0; i < L8::ELEMS0; ++i) {
+  for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+    for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
       if (c_mask[i][j])
         tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
     }
@@ -1473,10 +1316,23 @@ cudaError_t launch_matmul_kernel_64_64_32_8_4_3_1(dim3 grid, cudaStream_t stream
   config.gridDim = grid;
   config.blockDim = dim3(matmul_kernel_64_64_32_8_4_3_1::NUM_THREADS);
   config.stream = stream;
-  if (aligned)
-    return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_1::aligned::matmul_kernel, a, b,
-                              c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-                              stride_cn);
+  if (aligned) {
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_64_64_32_8_4_3_1::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_64_64_32_8_4_3_1::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_64_64_32_8_4_3_1::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_64_64_32_8_4_3_1::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_64_64_32_8_4_3_1::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_64_64_32_8_4_3_1::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_1::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, a, b, c, M, N, K, stride_am, stride_ak,
+                                stride_bk, stride_bn, stride_cm, stride_cn);
+  }
   return cudaLaunchKernelEx(&config, matmul_kernel_64_64_32_8_4_3_1::matmul_kernel, a, b, c, M, N,
                             K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
 }

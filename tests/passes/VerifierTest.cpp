@@ -298,3 +298,33 @@ TEST(Verifier, ProductsLeftInFlight) {
     EXPECT_TRUE(rejects(f.build({f.product()}), "shared_dot in flight: not a wgmma product"));
   }
 }
+
+// A product left in flight reads its stages until the wgmma_wait after its loop: shared memory the
+// epilogue writes over those stages needs a barrier after the loop (as pipeline-dots' matmul
+// epilogue once lacked on the TMA ring, where no cp.async wait after the loop forced one: the
+// emulator reported the operands changed under the last product).
+TEST(Verifier, ProductInFlightReadsItsStagesUntilAfterTheLoop) {
+  for (bool barrier : {false, true}) {
+    InFlightKernel f;
+    Kernel &k = f.t.k();
+    k.buffers[0].offsetBytes = 0;
+    k.buffers[1].offsetBytes = 8192;
+    k.buffers.push_back({"c_smem", Type::scalar(ScalarType::F32), {64, 64}, 64, 16384, 0});
+    k.sharedBytes = 16384;
+    // The loop as pipeline-dots leaves it: the barrier after the product (its wgmma_wait retires
+    // the last iteration's product) orders the reads the product has made so far, not those it
+    // makes while it stays in flight.
+    Module &m = f.build({f.product(), Barrier::make()});
+    std::vector<Stmt> body = as<Block>(k.body)->stmts;
+    if (barrier)
+      body.push_back(Barrier::make());
+    body.push_back(SharedWrite::makeTile(2, VarRef::make(f.acc)));
+    k.body = Block::make(body);
+    if (barrier)
+      EXPECT_TRUE(verifies(m, true)) << f.t.str();
+    else
+      EXPECT_TRUE(
+          rejects(m, "write-after-read hazard on shared buffer 'c_smem' without a barrier", true))
+          << f.t.str();
+  }
+}
