@@ -140,6 +140,8 @@ void check_async_at_exit(const Thread &t);
 /// kManyThreads: several threads, `segment` the latest of theirs; then only a barrier orders.
 bool ordered_before_current(uint32_t thread, uint32_t segment);
 constexpr uint32_t kManyThreads = ~0u;
+/// Forgets the reader sets of cells several threads read (a barrier orders them all).
+void forget_readers();
 /// Starts a new segment of the calling thread after a release (an mbarrier arrival): returns the
 /// stamp that ends the old one (accesses of segments below it are what the release publishes).
 uint32_t release_segment(Thread &t);

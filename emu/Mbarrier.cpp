@@ -181,17 +181,20 @@ bool mbarrier_wait_parity(void *p, unsigned parity, bool block, const void *pc) 
   Thread *t = g_current;
   if (!t)
     return true;
-  InEmulator inside;
   const uintptr_t bar = reinterpret_cast<uintptr_t>(p);
-  Mbarrier *b = find(p, pc, "mbarrier_wait");
-  if (phaseDone(*b, parity)) {
-    acquire(*t, *b);
-    return true;
+  {
+    // Not across the fiber switch below: the other threads' accesses must be checked meanwhile.
+    InEmulator inside;
+    Mbarrier *b = find(p, pc, "mbarrier_wait");
+    if (phaseDone(*b, parity)) {
+      acquire(*t, *b);
+      return true;
+    }
+    t->state = ThreadState::AtMbarrier;
+    t->mbarrier = bar;
+    t->mbarrierParity = parity;
+    t->waitPc = pc;
   }
-  t->state = ThreadState::AtMbarrier;
-  t->mbarrier = bar;
-  t->mbarrierParity = parity;
-  t->waitPc = pc;
   yield(); // until the phase completes (advance), which orders this thread after it
   t->mbarrier = 0;
   return block; // a spin loop of try_wait asks again, and finds it complete

@@ -48,6 +48,22 @@ struct Cell {
 };
 constexpr uint32_t kMany = kManyThreads; ///< several unordered threads read (or atomically updated)
 
+/// The readers of a cell that several threads read unordered (Cell::rThread == kMany, rStamp the
+/// latest of their stamps), up to kReaders of them: a write is a race only with those it is not
+/// ordered after, so that a ring whose stages two warpgroups read and release through mbarriers is
+/// no race. Beyond kReaders the set overflows: "several threads", which only a barrier orders.
+/// Forgotten at every barrier (which orders them all).
+constexpr size_t kReaders = 8;
+struct Reader {
+  uint32_t thread, stamp;
+  Pc pc;
+};
+struct ReaderSet {
+  std::vector<Reader> readers;
+  bool overflow = false;
+};
+std::unordered_map<const Cell *, ReaderSet> g_readers;
+
 // ---- device buffers -----------------------------------------------------------------------------
 struct Buffer {
   uintptr_t lo, hi;
@@ -293,8 +309,24 @@ bool checkRaces(Cell *cells, uintptr_t a, size_t n, Access kind, Pc pc, bool sha
         raceReport(kind, Access::Write, c.wThread, c.wPc, where(a), n, shared, pc);
         raced = true;
       } else if (kind != Access::Read && unordered(c.rThread, c.rStamp)) {
-        raceReport(kind, Access::Read, c.rThread, c.rPc, where(a), n, shared, pc);
-        raced = true;
+        // Several readers: the first this access is not ordered after, where they are known.
+        uint32_t reader = c.rThread;
+        Pc readerPc = c.rPc;
+        if (c.rThread == kMany) {
+          auto set = g_readers.find(&c);
+          if (set != g_readers.end() && !set->second.overflow) {
+            reader = me;
+            for (const Reader &r : set->second.readers)
+              if (unordered(r.thread, r.stamp)) {
+                reader = r.thread, readerPc = r.pc;
+                break;
+              }
+          }
+        }
+        if (reader != me) {
+          raceReport(kind, Access::Read, reader, readerPc, where(a), n, shared, pc);
+          raced = true;
+        }
       } else if (kind != Access::Atomic && unordered(c.aThread, c.aStamp)) {
         raceReport(kind, Access::Atomic, c.aThread, c.aPc, where(a), n, shared, pc);
         raced = true;
@@ -311,7 +343,35 @@ bool checkRaces(Cell *cells, uintptr_t a, size_t n, Access kind, Pc pc, bool sha
     };
     switch (kind) {
     case Access::Read:
-      record(c.rThread, c.rStamp, c.rPc);
+      if (c.rThread != kMany || c.rStamp < g_launch->barrierStamp) {
+        const uint32_t before = c.rThread;
+        const Reader first{c.rThread, c.rStamp, c.rPc};
+        record(c.rThread, c.rStamp, c.rPc);
+        if (c.rThread == kMany && before != kMany) // two unordered readers: both kept
+          g_readers[&c] = ReaderSet{{first, {me, seg, pc}}, false};
+        break;
+      }
+      {
+        // Already several: drop the readers ordered before this one, then add it.
+        ReaderSet &set = g_readers[&c];
+        c.rStamp = std::max(c.rStamp, seg), c.rPc = pc;
+        if (set.overflow)
+          break;
+        std::vector<Reader> kept;
+        for (const Reader &r : set.readers)
+          if (r.thread != me && !ordered_before_current(r.thread, r.stamp))
+            kept.push_back(r);
+        kept.push_back({me, seg, pc});
+        if (kept.size() == 1) { // this thread alone
+          c.rThread = me, c.rStamp = seg;
+          g_readers.erase(&c);
+        } else if (kept.size() > kReaders) {
+          set.overflow = true;
+          set.readers.clear();
+        } else {
+          set.readers = std::move(kept);
+        }
+      }
       break;
     case Access::Write:
       c.wStamp = seg, c.wThread = me, c.wPc = pc;
@@ -685,6 +745,8 @@ Cell *sharedCells(uintptr_t a, size_t n) {
   return &v->shadow[a - v->lo];
 }
 } // namespace
+
+void forget_readers() { g_readers.clear(); }
 
 bool ordered_before_current(uint32_t thread, uint32_t segment) {
   if (segment < g_launch->barrierStamp)

@@ -145,6 +145,7 @@ std::string describeOthers(const std::vector<unsigned> &ids, std::vector<Pc> &pc
 /// ordered before every access from now on.
 void beginBarrierInterval() {
   g_launch->barrierStamp = ++g_launch->clock;
+  forget_readers();
   for (Thread &t : g_threads) {
     t.segment = g_launch->barrierStamp;
     t.known.clear();

@@ -88,7 +88,8 @@ __global__ void tileCopy(const __grid_constant__ TensorMap2D in,
   }
 }
 
-constexpr int kRingThreads = kRingRows + 32; ///< the consumers, then the producer's warp
+/// The consumers (two per row: each byte of a stage has two readers), then the producer's warp.
+constexpr int kConsumers = 2 * kRingRows, kRingThreads = kConsumers + 32;
 constexpr int kStageBytes = kRingRows * kRingBoxCols * 2;
 
 __global__ void ring(const __grid_constant__ TensorMap2D in, uint64_t *sums, int rows, int cols,
@@ -98,13 +99,15 @@ __global__ void ring(const __grid_constant__ TensorMap2D in, uint64_t *sums, int
   const int tid = static_cast<int>(threadIdx.x);
   const int row0 = static_cast<int>(blockIdx.x) * kRingRows;
   const int boxes = (cols + kRingBoxCols - 1) / kRingBoxCols;
+  // OneReaderReleases: only the first reader of each row frees the stages.
+  const bool releases = path != RingPath::OneReaderReleases || tid < kRingRows;
   if (tid == 0) {
-    bars.init(kRingRows);
+    bars.init(path == RingPath::OneReaderReleases ? kRingRows : kConsumers);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
-  if (tid >= kRingRows) { // the producer's warp: one thread issues every copy
-    if (tid != kRingRows)
+  if (tid >= kConsumers) { // the producer's warp: one thread issues every copy
+    if (tid != kConsumers)
       return;
     tilec::rt::StagePosition<kStages> p;
     for (int b = 0; b < boxes; ++b) {
@@ -128,14 +131,14 @@ __global__ void ring(const __grid_constant__ TensorMap2D in, uint64_t *sums, int
       tilec::rt::mbarrier_wait(&bars.full[p.stage], fullParity); TMA_LINE(ConsumerFullWaitLine);
     }
     for (int c = 0; c < kRingBoxCols; ++c) {
-      const int o = boxOffset(tid, c, kRingBoxCols, 128);
+      const int o = boxOffset(tid % kRingRows, c, kRingBoxCols, 128);
       sum += *reinterpret_cast<const uint16_t *>(&stages[p.stage][o]); TMA_LINE(ConsumerReadLine);
     }
-    if (path != RingPath::NoRelease)
+    if (path != RingPath::NoRelease && releases)
       tilec::rt::mbarrier_arrive(&bars.empty[p.stage]);
     p.advance();
   }
-  if (row0 + tid < rows)
+  if (tid < kRingRows && row0 + tid < rows)
     sums[row0 + tid] = sum;
 }
 

@@ -47,18 +47,20 @@ cudaError_t launchTileCopy(const TileCase &c, const uint16_t *in, uint16_t *boxe
 /// What the ring kernel does: the right handshake, or a planted bug.
 enum class RingPath : int {
   Correct,
-  ConsumerParity, ///< bug: the consumers wait for the wrong parity of the full barrier
-  ProducerParity, ///< bug: the producer waits for the wrong parity of the empty barrier
-  NoEmptyWait,    ///< bug: the producer refills a stage without waiting for its empty barrier
-  NoFullWait,     ///< bug: the consumers read a stage without waiting for its full barrier
-  ShortExpect,    ///< bug: the producer announces 16 bytes fewer than its copies deliver
-  NoRelease,      ///< bug: the consumers never arrive on the empty barriers
+  ConsumerParity,    ///< bug: the consumers wait for the wrong parity of the full barrier
+  ProducerParity,    ///< bug: the producer waits for the wrong parity of the empty barrier
+  NoEmptyWait,       ///< bug: the producer refills a stage without waiting for its empty barrier
+  NoFullWait,        ///< bug: the consumers read a stage without waiting for its full barrier
+  ShortExpect,       ///< bug: the producer announces 16 bytes fewer than its copies deliver
+  NoRelease,         ///< bug: the consumers never arrive on the empty barriers
+  OneReaderReleases, ///< bug: of a row's two readers only the first frees its stages
 };
 
 /// Row sums through a ring of kStages stages: one block per kRingRows rows of a rows x cols matrix
 /// of 16-bit unsigned integers; a producer thread (lane 0 of the last warp) loads the row panel in
-/// boxes of kRingRows x 64 with TMA into the ring (full and empty barriers per stage), and each of
-/// kRingRows consumer threads sums its row. sums[r] = the sum of row r.
+/// boxes of kRingRows x 64 with TMA into the ring (full and empty barriers per stage), and two
+/// consumer threads sum each row (threads r and r + kRingRows: every byte of a stage has two
+/// readers, as a B tile has two warpgroups reading it). sums[r] = the sum of row r.
 constexpr int kStages = 3, kRingRows = 64, kRingBoxCols = 64;
 struct RingCase {
   int rows = 100, cols = 420, rowStride = 424;

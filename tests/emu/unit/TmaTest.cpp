@@ -73,7 +73,8 @@ std::vector<uint64_t> rowSums(const RingCase &c, const std::vector<uint16_t> &in
 }
 
 /// The ring of stages: 7 boxes through 3 stages (the phases wrap twice), ordered by the full and
-/// empty barriers alone; the race checker accepts it.
+/// empty barriers alone; the race checker accepts it, though each byte has two readers (the
+/// producer's next copy is ordered after both: each arrives on the empty barrier).
 TEST_F(Tma, RingOfStagesOrderedByMbarriers) {
   const RingCase c;
   const std::vector<uint16_t> in = randomTensor(c.rows, c.rowStride, 11);
@@ -141,20 +142,36 @@ TEST_F(TmaDeathTest, ProducerWithoutEmptyWaitReported) {
   });
 }
 
+/// Of each row's two readers only the first frees the stage: the producer's next copy into it is
+/// ordered after that reader's reads, not the second's, which the race checker names.
+TEST_F(TmaDeathTest, SecondReaderNotReleasingIsARace) {
+  EXPECT_IN_CHILD_PROCESS({
+    const auto findings = runBug(RingPath::OneReaderReleases, Error::Success);
+    EXPECT_TRUE(has(findings, FindingKind::SharedRace,
+                    {"write after read", "write by thread 128 (warp 4, lane 0)",
+                     "at " + at<ProducerCopyLine>(), "read by thread 64 (warp 2, lane 0)",
+                     "at " + at<ConsumerReadLine>(), "no mbarrier phase orders them"}))
+        << emu_test::describe(findings);
+    for (const auto &f : findings)
+      EXPECT_EQ(f.kind, FindingKind::SharedRace) << emu_test::describe(findings);
+  });
+}
+
 /// A producer waiting for the wrong parity of an empty barrier waits forever, and the consumers
 /// for the box it never copies: a deadlock, reported with what each barrier still expects.
 TEST_F(TmaDeathTest, ProducerWrongParityIsADeadlock) {
   EXPECT_IN_CHILD_PROCESS({
     const auto findings = runBug(RingPath::ProducerParity, Error::ErrorLaunchFailure);
-    EXPECT_TRUE(has(findings, FindingKind::Deadlock,
-                    {"no thread of block (0,0,0) can go on",
-                     "threads 64 wait at " + at<ProducerEmptyWaitLine>() +
-                         " (in tilec::rt::mbarrier_wait, mbarrier.cuh:",
-                     "for the phase of parity 0 of the mbarrier at shared 0x? (byte 24 of 48-byte",
-                     "::bars); it is in phase 0 (parity 0), which still expects 64 of 64 arrivals",
-                     "threads 0-63 wait at " + at<ConsumerFullWaitLine>(),
-                     "for the phase of parity 0 of the mbarrier at shared 0x? (byte 0 of 48-byte",
-                     "which still expects 1 of 1 arrivals\n"}))
+    EXPECT_TRUE(
+        has(findings, FindingKind::Deadlock,
+            {"no thread of block (0,0,0) can go on",
+             "threads 128 wait at " + at<ProducerEmptyWaitLine>() +
+                 " (in tilec::rt::mbarrier_wait, mbarrier.cuh:",
+             "for the phase of parity 0 of the mbarrier at shared 0x? (byte 24 of 48-byte",
+             "::bars); it is in phase 0 (parity 0), which still expects 128 of 128 arrivals",
+             "threads 0-127 wait at " + at<ConsumerFullWaitLine>(),
+             "for the phase of parity 0 of the mbarrier at shared 0x? (byte 0 of 48-byte",
+             "which still expects 1 of 1 arrivals\n"}))
         << emu_test::describe(findings);
   });
 }
@@ -176,9 +193,9 @@ TEST_F(TmaDeathTest, MissingReleaseIsADeadlock) {
   EXPECT_IN_CHILD_PROCESS({
     const auto findings = runBug(RingPath::NoRelease, Error::ErrorLaunchFailure);
     EXPECT_TRUE(has(findings, FindingKind::Deadlock,
-                    {"threads 64 wait at " + at<ProducerEmptyWaitLine>(),
+                    {"threads 128 wait at " + at<ProducerEmptyWaitLine>(),
                      "for the phase of parity 0 of the mbarrier at shared 0x? (byte 24 of",
-                     "it is in phase 0 (parity 0), which still expects 64 of 64 arrivals"}))
+                     "it is in phase 0 (parity 0), which still expects 128 of 128 arrivals"}))
         << emu_test::describe(findings);
   });
 }
