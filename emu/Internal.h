@@ -15,7 +15,7 @@
 
 namespace tilec::emu::internal {
 
-enum class ThreadState { Runnable, AtBarrier, AtWarpOp, AtMbarrier, Done, Stopped };
+enum class ThreadState { Runnable, AtBarrier, AtNamedBarrier, AtWarpOp, AtMbarrier, Done, Stopped };
 
 /// A warp operation a thread waits in.
 struct WarpRequest {
@@ -70,6 +70,8 @@ struct Thread {
   /// this thread acquired by waiting for mbarrier phases since that barrier).
   uint32_t segment = 0;
   std::unordered_map<uint32_t, uint32_t> known;
+  int namedBarrier = 0, namedCount = 0; ///< AtNamedBarrier: the barrier's id and thread count
+  uint64_t arrival = 0;                 ///< AtNamedBarrier: when it arrived (launch order)
   uintptr_t mbarrier = 0;      ///< AtMbarrier: the barrier it waits on
   unsigned mbarrierParity = 0; ///< AtMbarrier: the parity of the phase it waits for
 };

@@ -108,6 +108,11 @@ std::string whereIs(const Thread &t, std::vector<Pc> &pcs) {
   case ThreadState::AtBarrier:
     pcs.push_back(t.waitPc);
     return "wait at __syncthreads() at {pc:" + std::to_string(pcs.size() - 1) + "}";
+  case ThreadState::AtNamedBarrier:
+    pcs.push_back(t.waitPc);
+    return "wait at named barrier " + std::to_string(t.namedBarrier) + " (" +
+           std::to_string(t.namedCount) + " threads) at {pc:" + std::to_string(pcs.size() - 1) +
+           "}";
   case ThreadState::AtWarpOp:
     pcs.push_back(t.waitPc);
     return std::string("wait at ") + t.req.name + " at {pc:" + std::to_string(pcs.size() - 1) + "}";
@@ -189,6 +194,49 @@ bool resolveBarrier() {
     g_threads[id].state = ThreadState::Runnable;
   beginBarrierInterval(); // accesses before and after no longer race
   return true;
+}
+
+/// Completes the named barriers that `count` threads wait at: the first `count` to arrive go on,
+/// each ordered after what every one of them did before the barrier (their knowledge joined).
+/// Threads waiting at one id with different counts are reported. Returns whether any went on.
+bool resolveNamedBarriers() {
+  bool released = false;
+  for (int id = 1; id < 16; ++id) {
+    std::vector<Thread *> waiting;
+    for (Thread &t : g_threads)
+      if (t.state == ThreadState::AtNamedBarrier && t.namedBarrier == id)
+        waiting.push_back(&t);
+    if (waiting.empty())
+      continue;
+    std::sort(waiting.begin(), waiting.end(),
+              [](const Thread *a, const Thread *b) { return a->arrival < b->arrival; });
+    const int count = waiting[0]->namedCount;
+    for (const Thread *t : waiting)
+      if (t->namedCount != count) {
+        report(FindingKind::BarrierDivergence, {waiting[0]->waitPc, t->waitPc},
+               "threads of " + blockName() + " wait at named barrier " + std::to_string(id) +
+                   " with different thread counts: " + std::to_string(count) + " at {pc:0}, " +
+                   std::to_string(t->namedCount) + " at {pc:1}\n");
+        break;
+      }
+    if (waiting.size() < size_t(count))
+      continue;
+    waiting.resize(size_t(count));
+    // Each one's release, then everything any of them knew, for all of them.
+    std::unordered_map<uint32_t, uint32_t> joined;
+    for (Thread *t : waiting) {
+      join_knowledge(joined, t->known);
+      const uint32_t end = ++g_launch->clock;
+      joined[t->linear] = std::max(joined[t->linear], end);
+      t->segment = end;
+    }
+    for (Thread *t : waiting) {
+      join_knowledge(t->known, joined);
+      t->state = ThreadState::Runnable;
+    }
+    released = true;
+  }
+  return released;
 }
 
 // ---- warp operations ----------------------------------------------------------------------------
@@ -549,7 +597,8 @@ void runBlock() {
         live = live || (t.state != ThreadState::Done && t.state != ThreadState::Stopped);
       if (!live)
         return;
-      bool progress = resolveWarpOps(true);
+      bool progress = resolveNamedBarriers();
+      progress = resolveWarpOps(true) || progress;
       progress = resolveWarpgroupOps(true) || progress;
       if (!progress)
         progress = resolveBarrier();
@@ -710,6 +759,33 @@ void sync_threads() {
     outsideKernel("__syncthreads()");
   t->state = ThreadState::AtBarrier;
   t->waitPc = pc;
+  yield();
+}
+
+void named_barrier(int id, int count) {
+  Pc pc = __builtin_return_address(0);
+  Thread *t = g_current;
+  if (!t)
+    outsideKernel("named_barrier_sync");
+  {
+    InEmulator inside;
+    const int W = g_launch->config.warpSize;
+    if (id < 1 || id > 15 || count < W || count % W != 0 ||
+        count > int(g_launch->threadsPerBlock)) {
+      report(FindingKind::BarrierDivergence, {pc},
+             "named_barrier_sync(" + std::to_string(id) + ", " + std::to_string(count) +
+                 ") at {pc:0}: the id is 1 to 15 and the count a multiple of " + std::to_string(W) +
+                 " up to the block's " + std::to_string(g_launch->threadsPerBlock) +
+                 " threads\n  the thread stops here and the launch fails\n");
+      stop_thread(ErrorLaunchFailure);
+    }
+    static uint64_t arrivals = 0;
+    t->namedBarrier = id;
+    t->namedCount = count;
+    t->arrival = ++arrivals;
+    t->state = ThreadState::AtNamedBarrier;
+    t->waitPc = pc;
+  }
   yield();
 }
 

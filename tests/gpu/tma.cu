@@ -3,7 +3,8 @@
 // from tilec::rt::make_tensor_map_2d) into shared memory with every swizzle, the first and last
 // boxes hanging over all four edges, read back through the swizzle the emulator models, then
 // changed and stored with tma_store_2d; and a ring of 3 stages with full and empty mbarriers
-// (tilec::rt::StageBarriers, StagePosition) between one producer thread and 64 consumers. The
+// (tilec::rt::StageBarriers, StagePosition) between one producer thread and 128 consumers (two
+// per row); and two groups of warps each behind its own named barrier. The
 // results are integers and bits, so they must match the host's exactly: the boxes (zeros outside
 // the tensor), the tensor written back (in + 1 inside, every padding element untouched) and the row
 // sums. Every launch runs twice under two poison patterns (check.h); one table row per case.
@@ -72,6 +73,28 @@ void runRing(harness::Report &report, const RingCase &c, uint32_t seed) {
                        wrong, 0, sums.ok());
 }
 
+// Two groups of four warps exchanging values through shared memory, each behind its own named
+// barrier (bar.sync 1, 128 and bar.sync 2, 128).
+void runGroups(harness::Report &report) {
+  std::vector<int> in(kGroupThreads);
+  for (int t = 0; t < kGroupThreads; ++t)
+    in[size_t(t)] = 1000 + 7 * t;
+  harness::DeviceBuffer<int> dIn(in.size());
+  dIn.upload(in.data());
+  gpucheck::Output<int> out{size_t(kGroupThreads)};
+  for (int byte : gpucheck::kPoison) {
+    out.poison(byte);
+    CHECK_CUDA(launchGroups(GroupPath::Correct, dIn.ptr, out.dev.ptr));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    out.collect(byte);
+  }
+  size_t wrong = 0;
+  for (int t = 0; t < kGroupThreads; ++t)
+    wrong += out.vals[size_t(t)] != in[size_t(groupPartner(t))];
+  gpucheck::checkExact(report, "named bar", "2x128 threads", size_t(kGroupThreads), wrong, wrong, 0,
+                       out.ok());
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -90,6 +113,7 @@ int main(int argc, char **argv) {
   }
   RingCase ring;
   runRing(report, ring, seed++);
+  runGroups(report);
   if (!small) { // 65 boxes a row panel: the phases wrap around 21 times
     ring.rows = 1000, ring.cols = 4100, ring.rowStride = 4104;
     runRing(report, ring, seed++);

@@ -61,6 +61,18 @@ __device__ __forceinline__ float sigmoid(float x) { return fdiv(1.0f, 1.0f + exp
 /// tl::div_rz: a / b rounded toward zero (the hardware's rounding mode).
 __device__ __forceinline__ float div_rz(float a, float b) { return __fdiv_rz(a, b); }
 
+/// Barrier `id` (1 to 15; 0 is __syncthreads()'s) among `threads` threads of the block, a multiple
+/// of 32 (whole warps), all calling it with the same id and count (`bar.sync id, threads`): what
+/// they wrote to shared memory before it is visible to all of them after it, and the block's other
+/// threads are not waited for (a warp-specialized kernel's consumers, apart from its producer).
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+#if defined(TILEC_EMULATE)
+  ::tilec::emu::named_barrier(id, threads);
+#else
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+#endif
+}
+
 /// The value of lane (lane ^ laneMask); all 32 lanes of the warp take part.
 __device__ __forceinline__ int shfl_xor(int v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }
 __device__ __forceinline__ float shfl_xor(float v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }

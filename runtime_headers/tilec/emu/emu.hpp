@@ -153,6 +153,11 @@ uint3 block_idx();
 uint3 block_dim();
 uint3 grid_dim();
 void sync_threads();
+/// bar.sync id, count: barrier `id` (1 to 15) among `count` threads (whole warps). It completes
+/// when `count` threads wait at it (the first `count` to arrive, as on the GPU), ordering what
+/// each did before it before what any does after it; threads of the block that do not take part
+/// are not waited for.
+void named_barrier(int id, int count);
 
 enum class WarpOp {
   ShflXor,

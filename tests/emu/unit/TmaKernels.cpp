@@ -20,6 +20,8 @@ struct ProducerCopyLine {};
 struct ProducerEmptyWaitLine {};
 struct ConsumerFullWaitLine {};
 struct StoreLine {};
+struct GroupReadLine {};
+struct GroupBarrierLine {};
 
 namespace {
 
@@ -142,7 +144,26 @@ __global__ void ring(const __grid_constant__ TensorMap2D in, uint64_t *sums, int
     sums[row0 + tid] = sum;
 }
 
+__global__ void groups(const int *in, int *out, GroupPath path) {
+  __shared__ int exchange[kGroupThreads];
+  const int tid = static_cast<int>(threadIdx.x);
+  exchange[tid] = in[tid];
+  const int group = tid / kGroup;
+  const int count = path == GroupPath::ShortCount && group == 1 ? kGroup - 32 : kGroup;
+  tilec::rt::named_barrier_sync(1 + group, count); TMA_LINE(GroupBarrierLine);
+  const int partner =
+      path == GroupPath::OtherGroup ? (tid + kGroup) % kGroupThreads : groupPartner(tid);
+  out[tid] = exchange[partner]; TMA_LINE(GroupReadLine);
+}
+
 } // namespace
+
+cudaError_t launchGroups(GroupPath path, const int *in, int *out) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(2);
+  config.blockDim = dim3(kGroupThreads);
+  return cudaLaunchKernelEx(&config, groups, in, out, path);
+}
 
 cudaError_t launchTileCopy(const TileCase &c, const uint16_t *in, uint16_t *boxes, uint16_t *out) {
   TensorMap2D inMap, outMap;

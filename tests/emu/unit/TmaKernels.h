@@ -68,6 +68,26 @@ struct RingCase {
 };
 cudaError_t launchRing(const RingCase &c, const uint16_t *in, uint64_t *sums);
 
+/// Named barriers (tilec::rt::named_barrier_sync, bar.sync id, count), as a warp-specialized
+/// kernel's consumers synchronize apart from its producer: 256 threads in two groups of 4 warps,
+/// each group exchanging values through shared memory behind its own barrier (id 1 for threads
+/// 0-127, id 2 for 128-255). out[t] = in[partner(t)], the partner the next thread of t's group.
+enum class GroupPath : int {
+  Correct,
+  OtherGroup, ///< bug: each thread reads its partner in the other group, which its barrier does not
+              ///< order
+  ShortCount, ///< bug: the second group's barrier counts 96 threads: its last warp waits forever
+};
+constexpr int kGroupThreads = 256, kGroup = 128;
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+    inline int
+    groupPartner(int t) {
+  return t / kGroup * kGroup + (t % kGroup + 1) % kGroup;
+}
+cudaError_t launchGroups(GroupPath path, const int *in, int *out);
+
 /// Fresh 16-bit values (never zero), rows x rowStride.
 inline std::vector<uint16_t> randomTensor(int rows, int rowStride, uint32_t seed) {
   std::mt19937 rng(seed);

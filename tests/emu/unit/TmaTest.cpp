@@ -19,6 +19,8 @@ struct ProducerCopyLine;
 struct ProducerEmptyWaitLine;
 struct ConsumerFullWaitLine;
 struct StoreLine;
+struct GroupReadLine;
+struct GroupBarrierLine;
 
 namespace {
 
@@ -154,6 +156,47 @@ TEST_F(TmaDeathTest, SecondReaderNotReleasingIsARace) {
         << emu_test::describe(findings);
     for (const auto &f : findings)
       EXPECT_EQ(f.kind, FindingKind::SharedRace) << emu_test::describe(findings);
+  });
+}
+
+/// Two groups of warps, each behind its own named barrier: the exchange within a group is ordered,
+/// with no __syncthreads.
+TEST_F(Tma, NamedBarriersOrderTheirGroups) {
+  std::vector<int> in(kGroupThreads);
+  for (int t = 0; t < kGroupThreads; ++t)
+    in[size_t(t)] = 1000 + 7 * t;
+  DeviceBuffer<int> dIn(in), out(kGroupThreads, 0xFF);
+  ASSERT_EQ(launchGroups(GroupPath::Correct, dIn.get(), out.get()), Error::Success);
+  std::vector<int> expected(kGroupThreads);
+  for (int t = 0; t < kGroupThreads; ++t)
+    expected[size_t(t)] = in[size_t(groupPartner(t))];
+  EXPECT_EQ(out.toHost(), expected);
+}
+
+/// A read of the other group's write: a named barrier orders its own threads only.
+TEST_F(Tma, NamedBarrierDoesNotOrderOtherGroups) {
+  std::vector<int> in(kGroupThreads, 3);
+  DeviceBuffer<int> dIn(in), out(kGroupThreads, 0xFF);
+  ASSERT_EQ(launchGroups(GroupPath::OtherGroup, dIn.get(), out.get()), Error::Success);
+  const auto findings = tilec::emu::take_findings();
+  EXPECT_TRUE(has(findings, FindingKind::SharedRace,
+                  {"read after write", "at " + at<GroupReadLine>(), "write by thread 128 (warp 4"}))
+      << emu_test::describe(findings);
+}
+
+/// A named barrier that counts fewer threads than wait at it: the last warp of the group waits
+/// forever, reported as a deadlock naming the barrier and its count.
+TEST_F(TmaDeathTest, NamedBarrierShortCountIsADeadlock) {
+  EXPECT_IN_CHILD_PROCESS({
+    std::vector<int> in(kGroupThreads, 3);
+    DeviceBuffer<int> dIn(in), out(kGroupThreads, 0xFF);
+    EXPECT_EQ(launchGroups(GroupPath::ShortCount, dIn.get(), out.get()), Error::ErrorLaunchFailure);
+    const auto findings = tilec::emu::take_findings();
+    EXPECT_TRUE(
+        has(findings, FindingKind::Deadlock,
+            {"no thread of block (0,0,0) can go on",
+             "threads 224-255 wait at named barrier 2 (96 threads) at " + at<GroupBarrierLine>()}))
+        << emu_test::describe(findings);
   });
 }
 
