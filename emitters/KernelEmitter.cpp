@@ -186,8 +186,10 @@ void KernelEmitter::nameVars() {
     map.buffer = static_cast<int>(b);
     map.param = names_.unique(stem + "_map");
     tmaMaps_.push_back(map);
-    if (!stageFullNames_.count(buf.tma->ring))
+    if (!stageFullNames_.count(buf.tma->ring)) {
       stageFullNames_[buf.tma->ring] = names_.unique("stage_full");
+      stageCopiesNames_[buf.tma->ring] = names_.unique("STAGE_COPIES");
+    }
   }
   idxNames_[0] = names_.unique("i");
   idxNames_[1] = names_.unique("j");
@@ -756,13 +758,20 @@ void KernelEmitter::emitContents(CodeWriter &w) {
                            " of " + names + " have landed (one arrival per copy, with its bytes)",
                        body.indentWidth()));
       body.line("alignas(8) __shared__ uint64_t " + name + "[" + stages + "];");
+      for (const std::string &l :
+           commentLines(stageCopiesNames_.at(ring) + ": the TMA copies into a stage of " + names +
+                            " (the arrivals each phase of " + name + "[i] waits for)",
+                        0))
+        tunables_.push_back(l);
+      tunables_.push_back("constexpr int " + stageCopiesNames_.at(ring) + " = " +
+                          std::to_string(copies) + ";");
       body.line("if (threadIdx.x == 0) {");
       {
         auto in = body.indent();
         body.line("TILEC_UNROLL");
         body.line("for (int " + i + " = 0; " + i + " < " + stages + "; ++" + i + ")");
-        body.line("  tilec::rt::mbarrier_init(&" + name + "[" + i + "], " + std::to_string(copies) +
-                  ");");
+        body.line("  tilec::rt::mbarrier_init(&" + name + "[" + i + "], " +
+                  stageCopiesNames_.at(ring) + ");");
         body.line("tilec::rt::mbarrier_init_fence();");
       }
       body.line("}");

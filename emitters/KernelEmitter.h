@@ -227,6 +227,7 @@ private:
   void tmaBox(int b, const std::string &prefix);
   std::vector<TmaMap> tmaMaps_;
   std::map<int, std::string> stageFullNames_; // a TMA ring's first buffer -> its mbarrier array
+  std::map<int, std::string> stageCopiesNames_; // ... -> the tunable counting its copies a stage
   std::string idxNames_[2], vecIdx_, valsName_, bitsName_, chunkIdx_, dotIdx_, colBlockIdx_;
   /// Whether `s` may write shared memory through the generic proxy (stores, cp.async copies
   /// landing at their wait); TMA copies write through the async proxy.

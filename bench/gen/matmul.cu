@@ -353,6 +353,9 @@ constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
@@ -384,7 +387,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   if (threadIdx.x == 0) {
     TILEC_UNROLL
     for (int i = 0; i < NUM_STAGES; ++i)
-      tilec::rt::mbarrier_init(&stage_full[i], 2);
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
@@ -1026,6 +1029,9 @@ constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
@@ -1057,7 +1063,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   if (threadIdx.x == 0) {
     TILEC_UNROLL
     for (int i = 0; i < NUM_STAGES; ++i)
-      tilec::rt::mbarrier_init(&stage_full[i], 2);
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
@@ -1702,6 +1708,9 @@ constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
@@ -1733,7 +1742,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   if (threadIdx.x == 0) {
     TILEC_UNROLL
     for (int i = 0; i < NUM_STAGES; ++i)
-      tilec::rt::mbarrier_init(&stage_full[i], 2);
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
@@ -3054,6 +3063,9 @@ constexpr int B_TILE_BOX_COLS = BLOCK_N;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 =
@@ -3087,7 +3099,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   if (threadIdx.x == 0) {
     TILEC_UNROLL
     for (int i = 0; i < NUM_STAGES; ++i)
-      tilec::rt::mbarrier_init(&stage_full[i], 2);
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
@@ -3724,6 +3736,9 @@ constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
@@ -3755,7 +3770,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   if (threadIdx.x == 0) {
     TILEC_UNROLL
     for (int i = 0; i < NUM_STAGES; ++i)
-      tilec::rt::mbarrier_init(&stage_full[i], 2);
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
@@ -4396,6 +4411,9 @@ constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
@@ -4430,7 +4448,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   if (threadIdx.x == 0) {
     TILEC_UNROLL
     for (int i = 0; i < NUM_STAGES; ++i)
-      tilec::rt::mbarrier_init(&stage_full[i], 2);
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
@@ -5083,6 +5101,9 @@ constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
 using L0 =
@@ -5119,7 +5140,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   if (threadIdx.x == 0) {
     TILEC_UNROLL
     for (int i = 0; i < NUM_STAGES; ++i)
-      tilec::rt::mbarrier_init(&stage_full[i], 2);
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
@@ -5775,6 +5796,9 @@ constexpr int B_TILE_BOX_COLS = BLOCK_K;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
@@ -5809,7 +5833,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   if (threadIdx.x == 0) {
     TILEC_UNROLL
     for (int i = 0; i < NUM_STAGES; ++i)
-      tilec::rt::mbarrier_init(&stage_full[i], 2);
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
@@ -6459,6 +6483,9 @@ constexpr int B_TILE_BOX_COLS = BLOCK_K;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
@@ -6493,7 +6520,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   if (threadIdx.x == 0) {
     TILEC_UNROLL
     for (int i = 0; i < NUM_STAGES; ++i)
-      tilec::rt::mbarrier_init(&stage_full[i], 2);
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
@@ -7146,6 +7173,9 @@ constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
 // tile 256: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
 using L0 =
@@ -7182,7 +7212,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   if (threadIdx.x == 0) {
     TILEC_UNROLL
     for (int i = 0; i < NUM_STAGES; ++i)
-      tilec::rt::mbarrier_init(&stage_full[i], 2);
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
@@ -7838,6 +7868,9 @@ constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
@@ -7872,7 +7905,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   if (threadIdx.x == 0) {
     TILEC_UNROLL
     for (int i = 0; i < NUM_STAGES; ++i)
-      tilec::rt::mbarrier_init(&stage_full[i], 2);
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
@@ -8525,6 +8558,9 @@ constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
 using L0 =
@@ -8561,7 +8597,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   if (threadIdx.x == 0) {
     TILEC_UNROLL
     for (int i = 0; i < NUM_STAGES; ++i)
-      tilec::rt::mbarrier_init(&stage_full[i], 2);
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
@@ -9220,6 +9256,9 @@ constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 128 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
 // tile 256: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
 // thread
 using L0 =
@@ -9256,7 +9295,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   if (threadIdx.x == 0) {
     TILEC_UNROLL
     for (int i = 0; i < NUM_STAGES; ++i)
-      tilec::rt::mbarrier_init(&stage_full[i], 2);
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();

@@ -353,6 +353,9 @@ constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
@@ -384,7 +387,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   if (threadIdx.x == 0) {
     TILEC_UNROLL
     for (int i = 0; i < NUM_STAGES; ++i)
-      tilec::rt::mbarrier_init(&stage_full[i], 2);
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
@@ -1026,6 +1029,9 @@ constexpr int B_TILE_BOX_COLS = 64;
 // store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
 // chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
 // tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
@@ -1057,7 +1063,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   if (threadIdx.x == 0) {
     TILEC_UNROLL
     for (int i = 0; i < NUM_STAGES; ++i)
-      tilec::rt::mbarrier_init(&stage_full[i], 2);
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();

@@ -46,6 +46,9 @@ template void mm_tma<64, 128, 64>(float *, const tl::half *, const tl::half *, i
 // CHECK-NEXT: // BV_BOX_COLS elements, one per column block, laid out with the descriptor's swizzle
 // CHECK-NEXT: constexpr int BV_BOX_ROWS = 64;
 // CHECK-NEXT: constexpr int BV_BOX_COLS = 64;
+// CHECK: // STAGE_COPIES: the TMA copies into a stage of av_smem and bv_smem (the arrivals each phase of
+// CHECK-NEXT: // stage_full[i] waits for)
+// CHECK-NEXT: constexpr int STAGE_COPIES = 2;
 // CHECK: __global__ void __launch_bounds__(NUM_THREADS) mm_tma(
 // CHECK-NEXT: const __grid_constant__ tilec::rt::TensorMap2D av_map,
 // CHECK-NEXT: const __grid_constant__ tilec::rt::TensorMap2D bv_map, float *c, const __half * /*a*/,
@@ -56,7 +59,7 @@ template void mm_tma<64, 128, 64>(float *, const tl::half *, const tl::half *, i
 // CHECK-NEXT: if (threadIdx.x == 0) {
 // CHECK-NEXT: TILEC_UNROLL
 // CHECK-NEXT: for (int i = 0; i < 3; ++i)
-// CHECK-NEXT: tilec::rt::mbarrier_init(&stage_full[i], 2);
+// CHECK-NEXT: tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
 // CHECK-NEXT: tilec::rt::mbarrier_init_fence();
 // CHECK-NEXT: }
 // CHECK-NEXT: __syncthreads();
