@@ -162,7 +162,8 @@ std::string describe_shared_address(uintptr_t a);
 
 // ---- mbarriers and bulk copies (Mbarrier.cpp)
 // ------------------------------------------------------------
-/// Forgets the block's mbarriers (at the start of every block).
+/// Forgets the block's mbarriers (when a block ends, and before the next), reporting the bulk
+/// copies that never landed.
 void reset_mbarriers();
 /// For reports: what the thread's mbarrier wait waits for ("phase 3 (parity 1) of the mbarrier at
 /// ...: 2 of 4 arrivals and 1024 transaction bytes still expected").

@@ -4,15 +4,14 @@
 /// arrivals, the arrivals and transaction bytes the current phase still waits for, the phases
 /// completed so far, and for happens-before what the arriving threads published (their segments,
 /// Thread::segment). A thread waiting for a phase is suspended (ThreadState::AtMbarrier) until the
-/// scheduler finds the phase complete; when nothing can run, the deadlock report says what each
-/// barrier still expects.
+/// phase completes, which releases it (advance); when nothing can run, the deadlock report says
+/// what each barrier still expects.
 
 #include "Internal.h"
 
 #include <algorithm>
 #include <cstring>
 #include <map>
-#include <memory>
 
 namespace tilec::emu::internal {
 namespace {
@@ -38,7 +37,7 @@ std::map<uintptr_t, Mbarrier> g_mbarriers; // the running block's, by shared add
 
 std::string where(uintptr_t bar) { return "the mbarrier at " + describe_shared_address(bar); }
 
-/// The barrier at `bar`, or null after a report when the address is not one.
+/// The barrier at `p`; when there is none, a report, and the calling thread stops.
 Mbarrier *find(void *p, Pc pc, const char *op) {
   const uintptr_t bar = reinterpret_cast<uintptr_t>(p);
   auto it = g_mbarriers.find(bar);

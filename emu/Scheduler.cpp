@@ -595,8 +595,10 @@ void runBlock() {
     if (!g_launch->aborted) {
       for (const Thread &t : g_threads)
         live = live || (t.state != ThreadState::Done && t.state != ThreadState::Stopped);
-      if (!live)
+      if (!live) {
+        reset_mbarriers(); // copies that never landed are reported now
         return;
+      }
       bool progress = resolveNamedBarriers();
       progress = resolveWarpOps(true) || progress;
       progress = resolveWarpgroupOps(true) || progress;

@@ -21,6 +21,7 @@ struct ProducerEmptyWaitLine {};
 struct ConsumerFullWaitLine {};
 struct StoreLine {};
 struct GroupReadLine {};
+struct LostCopyLine {};
 struct GroupBarrierLine {};
 
 namespace {
@@ -156,7 +157,30 @@ __global__ void groups(const int *in, int *out, GroupPath path) {
   out[tid] = exchange[partner]; TMA_LINE(GroupReadLine);
 }
 
+__global__ void lostCopy(const __grid_constant__ TensorMap2D in) {
+  alignas(1024) __shared__ unsigned char tile[64 * 64 * 2];
+  alignas(8) __shared__ uint64_t full;
+  if (threadIdx.x == 0) {
+    tilec::rt::mbarrier_init(&full, 2);
+    tilec::rt::mbarrier_init_fence();
+    tilec::rt::mbarrier_arrive_expect_tx(&full, sizeof tile);
+    tilec::rt::tma_load_2d(tile, &in, 0, 0, &full); TMA_LINE(LostCopyLine);
+  }
+}
+
 } // namespace
+
+cudaError_t launchLostCopy(const uint16_t *in) {
+  TensorMap2D map;
+  if (cudaError_t e = tilec::rt::make_tensor_map_2d(&map, in, 64, 64, 64, 64, 64,
+                                                    SmemSwizzle::Bytes128);
+      e != cudaSuccess)
+    return e;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(1);
+  config.blockDim = dim3(32);
+  return cudaLaunchKernelEx(&config, lostCopy, map);
+}
 
 cudaError_t launchGroups(GroupPath path, const int *in, int *out) {
   cudaLaunchConfig_t config = {};

@@ -88,6 +88,11 @@ __host__ __device__
 }
 cudaError_t launchGroups(GroupPath path, const int *in, int *out);
 
+/// A planted bug: thread 0 starts a TMA copy on a barrier that expects two arrivals and gives it
+/// one; nobody waits, and the block ends with the copy's bytes never landed (the emulator reports
+/// it). `in` is a 64 x 64 tensor of 16-bit values.
+cudaError_t launchLostCopy(const uint16_t *in);
+
 /// Fresh 16-bit values (never zero), rows x rowStride.
 inline std::vector<uint16_t> randomTensor(int rows, int rowStride, uint32_t seed) {
   std::mt19937 rng(seed);

@@ -20,6 +20,7 @@ struct ProducerEmptyWaitLine;
 struct ConsumerFullWaitLine;
 struct StoreLine;
 struct GroupReadLine;
+struct LostCopyLine;
 struct GroupBarrierLine;
 
 namespace {
@@ -198,6 +199,19 @@ TEST_F(TmaDeathTest, NamedBarrierShortCountIsADeadlock) {
              "threads 224-255 wait at named barrier 2 (96 threads) at " + at<GroupBarrierLine>()}))
         << emu_test::describe(findings);
   });
+}
+
+/// A copy on a phase that never has all its arrivals never lands: reported when the block ends.
+TEST_F(Tma, CopyThatNeverLandsReported) {
+  DeviceBuffer<uint16_t> in(randomTensor(64, 64, 3));
+  ASSERT_EQ(launchLostCopy(in.get()), Error::Success);
+  const std::string text = takeOnly(FindingKind::AsyncCopyInFlight);
+  EXPECT_EQ(text.substr(0, text.find(" (in tilec::rt::tma_load_2d, tma.cuh:")),
+            "a bulk copy of 8192 bytes to shared 0x? started at " + at<LostCopyLine>());
+  EXPECT_NE(text.find(") never landed: phase 0 of its mbarrier never had all its arrivals (1 of 2 "
+                      "missing when the block ended)\n"),
+            std::string::npos)
+      << text;
 }
 
 /// A producer waiting for the wrong parity of an empty barrier waits forever, and the consumers
