@@ -28,7 +28,6 @@ struct Mbarrier {
   unsigned pending = 0;         ///< arrivals the current phase still waits for
   int64_t tx = 0;               ///< transaction bytes announced and not yet delivered
   uint32_t phase = 0;           ///< phases completed
-  Pc initPc = nullptr;          ///< where it was initialized
   std::vector<BulkCopy> copies; ///< started on the current phase, not landed
   std::unordered_map<uint32_t, uint32_t> publishing; ///< the current phase's releases
   std::unordered_map<uint32_t, uint32_t> published;  ///< the last completed phase's
@@ -147,7 +146,6 @@ void mbarrier_init(void *p, unsigned count, const void *pc) {
   Mbarrier &b = g_mbarriers[bar];
   b = Mbarrier{};
   b.expected = b.pending = count;
-  b.initPc = pc;
 }
 
 void mbarrier_arrive(void *p, unsigned txBytes, bool arrive, const void *pc) {

@@ -17,7 +17,8 @@
 /// the build with a message. References are to the PTX ISA (8.0 and later), "cp.async.bulk.tensor",
 /// and the CUDA driver API's "Tensor Map Object Management".
 
-#include "wgmma.cuh" // SmemSwizzle, and the swizzle patterns TMA shares with wgmma
+#include "mbarrier.cuh" // the barriers copies complete on; detail::shared_address, kNeedsSm90
+#include "wgmma.cuh"    // SmemSwizzle, and the swizzle patterns TMA shares with wgmma
 
 #if !defined(TILEC_EMULATE)
 #include <cuda.h>         // CUtensorMap and its enums (types only: nothing links libcuda)
