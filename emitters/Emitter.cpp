@@ -196,11 +196,28 @@ void emitLaunchers(CodeWriter &w, const ir::Module &m, const ir::Kernel &k, Kern
                  dynamicShared(alignedKernel, alignedNs, "aligned_smem_opt_in") + ";");
         std::vector<std::string> mapNames;
         const std::string made = tensorMaps(mapNames);
-        w.line("if (" + made + ")");
-        auto in = w.indent();
         std::vector<std::string> args{"&" + config, alignedKernel};
         args.insert(args.end(), mapNames.begin(), mapNames.end());
-        launch(std::string("return ") + hooks.launchKernel, args);
+        if (!alignedKe->persistent()) {
+          w.line("if (" + made + ")");
+          auto in = w.indent();
+          launch(std::string("return ") + hooks.launchKernel, args);
+        } else {
+          // Warp-specialized and persistent (ir::Kernel::programs): blocks of the consumers and
+          // the producer warpgroup, one per SM at most, loop over the grid's programs.
+          auto b = w.block("if (" + made + ")");
+          std::string why = "Persistent: one block per SM (at most one per program) loops over ";
+          why += "the " + g + ".x programs; each block's producer warpgroup runs beside its ";
+          why += "consumers.";
+          w.lines(commentLines(why, w.indentWidth()));
+          w.line(config + ".gridDim = dim3(tilec::rt::persistent_blocks(" + g + ".x));");
+          w.lines(wrapList(config + ".blockDim = dim3(",
+                           {alignedNs + "::" + alignedKe->numThreadsName(),
+                            alignedNs + "::" + alignedKe->producerThreadsName()},
+                           ");", w.indentWidth(), " +"));
+          args.push_back("static_cast<int>(" + g + ".x)");
+          launch(std::string("return ") + hooks.launchKernel, args);
+        }
       } else if (alignedDynamic) {
         auto b = w.block("if (" + aligned + ")");
         launchWith(alignedKernel, alignedNs, true, "aligned_smem_opt_in");

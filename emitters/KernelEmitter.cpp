@@ -104,6 +104,10 @@ void KernelEmitter::nameVars() {
     vars[p->id] = p;
     scopeOf[p->id] = {0};
   }
+  if (k_.programs) {
+    vars[k_.programs->id] = k_.programs;
+    scopeOf[k_.programs->id] = {0};
+  }
   struct Collect : IRVisitor {
     std::map<int, Var> &vars;
     std::map<int, std::vector<int>> &scopeOf;
@@ -171,6 +175,8 @@ void KernelEmitter::nameVars() {
   }
   for (const Var &p : k_.params)
     paramNames_.push_back(varNames_[p->id]);
+  if (k_.programs)
+    programsName_ = varNames_[k_.programs->id];
   for (const SharedBuffer &b : k_.buffers)
     bufferNames_.push_back(names_.unique(b.name.empty() ? "buffer_smem" : b.name));
   // Buffers TMA fills: a tensor map parameter each (`a_tile_map` for a_tile_smem), an mbarrier
@@ -189,6 +195,29 @@ void KernelEmitter::nameVars() {
     if (!stageFullNames_.count(buf.tma->ring)) {
       stageFullNames_[buf.tma->ring] = names_.unique("stage_full");
       stageCopiesNames_[buf.tma->ring] = names_.unique("STAGE_COPIES");
+    }
+  }
+  // Rings the consumers of a warp-specialized kernel free stage by stage: an "empty" mbarrier
+  // array each.
+  forEachStmt(k_.body, [&](const Stmt &s) {
+    if (auto *f = as<StageFree>(s); f && !stageEmptyNames_.count(f->ring))
+      stageEmptyNames_[f->ring] = names_.unique("stage_empty");
+  });
+  if (k_.producerThreads) {
+    producerThreadsName_ = names_.unique("PRODUCER_THREADS");
+    // setmaxnreg: a block of consumers plus the producer warpgroup runs alone on its SM, so the
+    // launch gives each thread 65536 / threads registers (ptxas: multiples of 8, at most 255);
+    // the producer needs few, and gives them to the consumers, whose accumulators need them. Where
+    // the launch already leaves the consumers all they may have, nothing moves.
+    const int consumers = k_.settings.numWarps * k_.warpSize;
+    const int atLaunch = 65536 / (consumers + k_.producerThreads) / 8 * 8;
+    producerRegs_ = 40;
+    consumerRegs_ = std::min(256, (65536 - producerRegs_ * k_.producerThreads) / consumers / 8 * 8);
+    if (atLaunch >= 255 || consumerRegs_ <= atLaunch)
+      producerRegs_ = consumerRegs_ = 0;
+    else {
+      producerRegsName_ = names_.unique("PRODUCER_REGISTERS");
+      consumerRegsName_ = names_.unique("CONSUMER_REGISTERS");
     }
   }
   idxNames_[0] = names_.unique("i");
@@ -501,7 +530,7 @@ void KernelEmitter::collect() {
     liveRegisters_ = liveRegisterEstimate();
   if (opts_.target.kind == TargetKind::Cuda && k_.body) {
     threads_ = k_.settings.numWarps * 32;
-    if (threads_ >= 512) {
+    if (threads_ >= 512 && !k_.producerThreads) {
       const int need = std::max(2 * liveRegisters_, liveRegisters_ + kRegisterReserve);
       for (int m = 2; m * threads_ <= 2048 && m <= 32; ++m)
         if (std::min(255, 65536 / (m * threads_)) / 8 * 8 >= need)
@@ -758,6 +787,15 @@ void KernelEmitter::emitContents(CodeWriter &w) {
                            " of " + names + " have landed (one arrival per copy, with its bytes)",
                        body.indentWidth()));
       body.line("alignas(8) __shared__ uint64_t " + name + "[" + stages + "];");
+      auto empty = stageEmptyNames_.find(ring);
+      if (empty != stageEmptyNames_.end()) {
+        body.lines(commentLines(
+            empty->second + "[" + i + "]: completes a phase when every consumer thread is done " +
+                "reading stage " + i + " (the products that read it have retired): the " +
+                "producer refills the stage after that",
+            body.indentWidth()));
+        body.line("alignas(8) __shared__ uint64_t " + empty->second + "[" + stages + "];");
+      }
       for (const std::string &l :
            commentLines(stageCopiesNames_.at(ring) + ": the TMA copies into a stage of " + names +
                             " (the arrivals each phase of " + name + "[i] waits for)",
@@ -769,9 +807,18 @@ void KernelEmitter::emitContents(CodeWriter &w) {
       {
         auto in = body.indent();
         body.line("TILEC_UNROLL");
-        body.line("for (int " + i + " = 0; " + i + " < " + stages + "; ++" + i + ")");
-        body.line("  tilec::rt::mbarrier_init(&" + name + "[" + i + "], " +
-                  stageCopiesNames_.at(ring) + ");");
+        const std::string full = "tilec::rt::mbarrier_init(&" + name + "[" + i + "], " +
+                                 stageCopiesNames_.at(ring) + ");";
+        if (empty == stageEmptyNames_.end()) {
+          body.line("for (int " + i + " = 0; " + i + " < " + stages + "; ++" + i + ")");
+          body.line("  " + full);
+        } else {
+          auto loop =
+              body.block("for (int " + i + " = 0; " + i + " < " + stages + "; ++" + i + ")");
+          body.line(full);
+          body.line("tilec::rt::mbarrier_init(&" + empty->second + "[" + i + "], " +
+                    numThreadsName_ + ");");
+        }
         body.line("tilec::rt::mbarrier_init_fence();");
       }
       body.line("}");
@@ -805,6 +852,23 @@ void KernelEmitter::emitContents(CodeWriter &w) {
            ";  // warps per block");
   w.line("constexpr int " + numThreadsName_ + " = " + numWarpsName_ +
          " * TILEC_WARP_SIZE;  // threads per block");
+  if (!producerThreadsName_.empty()) {
+    w.lines(commentLines("warp specialization: a producer warpgroup of " + producerThreadsName_ +
+                             " threads beside the " + numThreadsName_ +
+                             " consumers issues the TMA copies, and blocks loop over the programs" +
+                             (producerRegs_ ? "; setmaxnreg gives the producer's registers to the "
+                                              "consumers, whose accumulators need them"
+                                            : ""),
+                         0));
+    w.line("constexpr int " + producerThreadsName_ + " = " + std::to_string(k_.producerThreads) +
+           ";");
+    if (producerRegs_) {
+      w.line("constexpr int " + producerRegsName_ + " = " + std::to_string(producerRegs_) +
+             ";  // registers per producer thread");
+      w.line("constexpr int " + consumerRegsName_ + " = " + std::to_string(consumerRegs_) +
+             ";  // registers per consumer thread");
+    }
+  }
   for (const std::string &t : tunables_)
     w.line(t);
   for (const LayoutAlias &a : aliases_) {
@@ -847,12 +911,18 @@ void KernelEmitter::emitContents(CodeWriter &w) {
   std::vector<std::string> params;
   for (const TmaMap &m : tmaMaps_)
     params.push_back("const __grid_constant__ tilec::rt::TensorMap2D " + m.param);
+  if (k_.programs)
+    params.push_back(paramDecl(k_.programs->type, programsName_, hooks_, false));
   for (size_t i = 0; i < k_.params.size(); ++i)
     params.push_back(paramDecl(k_.params[i]->type, paramNames_[i], hooks_,
                                !read_.count(k_.params[i]->id)));
-  w.lines(wrapList("__global__ void __launch_bounds__(" + numThreadsName_ +
-                       (minBlocks_ > 1 ? ", " + minBlocksName_ : std::string()) + ") " + kernelName_ + "(",
-                   params, ") {", 0));
+  // A warp-specialized block (its producer warpgroup beside the consumers) runs alone on its SM.
+  const std::string bounds =
+      producerThreadsName_.empty()
+          ? numThreadsName_ + (minBlocks_ > 1 ? ", " + minBlocksName_ : std::string())
+          : numThreadsName_ + " + " + producerThreadsName_ + ", 1";
+  w.lines(wrapList("__global__ void __launch_bounds__(" + bounds + ") " + kernelName_ + "(", params,
+                   ") {", 0));
   if (!k_.buffers.empty() && usesDynamicShared(k_)) {
     auto ind = w.indent();
     w.lines(commentLines("Above 48 KB a block's shared memory can only be dynamic (extern __shared__): "

@@ -67,6 +67,11 @@ public:
     std::string param, boxRows, boxCols, swizzle;
   };
   const std::vector<TmaMap> &tmaMaps() const { return tmaMaps_; }
+  /// A persistent kernel (ir::Kernel::programs): the name of the tunable that counts the producer
+  /// warpgroup's threads beside NUM_THREADS (empty: none), and whether the kernel takes the
+  /// launch's programs after the tensor maps.
+  const std::string &producerThreadsName() const { return producerThreadsName_; }
+  bool persistent() const { return k_.programs != nullptr; }
 
 private:
   using Idx = std::vector<std::string>;
@@ -228,6 +233,14 @@ private:
   std::vector<TmaMap> tmaMaps_;
   std::map<int, std::string> stageFullNames_; // a TMA ring's first buffer -> its mbarrier array
   std::map<int, std::string> stageCopiesNames_; // ... -> the tunable counting its copies a stage
+  std::map<int, std::string> stageEmptyNames_; // a ring the consumers free (StageFree) -> its array
+  // Warp specialization (Kernel::producerThreads): the tunables that size the producer warpgroup
+  // and the registers setmaxnreg gives each side; the persistent kernel's programs parameter.
+  std::string producerThreadsName_, producerRegsName_, consumerRegsName_, programsName_;
+  int producerRegs_ = 0, consumerRegs_ = 0; // 0: no setmaxnreg (the launch leaves enough)
+  // Which side of a WarpSpecialize the statement being printed is on.
+  enum class Role { None, Producer, Consumers } role_ = Role::None;
+  void warpSpecialize(const ir::WarpSpecialize *ws);
   std::string idxNames_[2], vecIdx_, valsName_, bitsName_, chunkIdx_, dotIdx_, colBlockIdx_;
   /// Whether `s` may write shared memory through the generic proxy (stores, cp.async copies
   /// landing at their wait); TMA copies write through the async proxy.

@@ -607,7 +607,10 @@ void KernelEmitter::asyncCopy(const AsyncCopy *c) {
     const std::string bar = "&" + stageFullNames_.at(buf.tma->ring) + "[" + stage + "]";
     const std::string &name = bufferNames_.at(c->buffer);
     const std::string row = scalar(c->row).text;
-    auto s = w_->block("if (threadIdx.x == 0)");
+    // The producer warpgroup's copies are its one thread's already.
+    std::optional<CodeWriter::Scope> s;
+    if (role_ != Role::Producer)
+      s.emplace(*w_, "if (threadIdx.x == 0)", "");
     call("tilec::rt::mbarrier_arrive_expect_tx(", {bar, "sizeof(" + name + "[0])"}, ");");
     if (!buf.colBlock) {
       call("tilec::rt::tma_load_2d(",
@@ -641,6 +644,32 @@ void KernelEmitter::asyncCopy(const AsyncCopy *c) {
         call("tilec::rt::cp_async_" + std::to_string(c->vec * byteSize(t.elem)) + "(", args, ");");
       },
       last, V, c->vec);
+}
+
+/// The block split in two (ir::WarpSpecialize): threads NUM_THREADS and up, the producer
+/// warpgroup, give their registers to the consumers, and one of them runs the producer's loop; the
+/// others return at once. The consumers take the registers and run the rest of the kernel.
+void KernelEmitter::warpSpecialize(const WarpSpecialize *ws) {
+  w_->lines(commentLines("warp specialization: the producer warpgroup (threads " + numThreadsName_ +
+                             " and up) copies the tiles; the " + numThreadsName_ +
+                             " consumers compute with them",
+                         w_->indentWidth()));
+  {
+    auto b = w_->block("if (threadIdx.x >= " + numThreadsName_ + ")");
+    if (producerRegs_)
+      w_->line("tilec::rt::warpgroup_release_registers<" + producerRegsName_ + ">();");
+    {
+      auto one = w_->block("if (threadIdx.x == " + numThreadsName_ + ")");
+      role_ = Role::Producer;
+      stmt(ws->producer);
+    }
+    w_->line("return;");
+  }
+  if (producerRegs_)
+    w_->line("tilec::rt::warpgroup_claim_registers<" + consumerRegsName_ + ">();");
+  role_ = Role::Consumers;
+  stmt(ws->consumers);
+  role_ = Role::None;
 }
 
 void KernelEmitter::sharedDot(const Var &v, const SharedDot *d) {
@@ -950,9 +979,11 @@ void KernelEmitter::wgmmaLoop(const std::string &acc, const Type &t, const Share
   }
   w_->line("tilec::rt::wgmma_commit_group();");
   if (held)
-    w_->lines(commentLines("leave this product in flight: wait for the last iteration's, which "
-                           "ends its reading of the stage the copies below refill",
-                           w_->indentWidth()));
+    w_->lines(
+        commentLines(std::string("leave this product in flight: wait for the last "
+                                 "iteration's, which ends its reading of the stage ") +
+                         (role_ == Role::Consumers ? "freed below" : "the copies below refill"),
+                     w_->indentWidth()));
   w_->line(held ? "tilec::rt::wgmma_wait<1>();" : "tilec::rt::wgmma_wait<0>();");
   fenceRegs();
   if (!held)
@@ -1414,8 +1445,10 @@ void KernelEmitter::stmt(const Stmt &s) {
     // A negative step (tl::static_range<6, -1, -2>) counts down to `end`.
     const char *cmp = st && st->value < 0 ? " > " : f->inclusive ? " <= " : " < ";
     {
-      auto b = w_->block("for (" + T + " " + v + " = " + scalar(f->begin).text + "; " + v + cmp +
-                         operand(scalar(f->end), Prec::Relational, true) + "; " + step + ")");
+      auto b = w_->block(wrapList("for (",
+                                  {T + " " + v + " = " + scalar(f->begin).text,
+                                   v + cmp + operand(scalar(f->end), Prec::Relational, true), step},
+                                  ")", w_->indentWidth(), ";"));
       // The last iteration's writes, at the top of the next.
       genericWrites_ = genericWrites_ || writesGenerically(f->body);
       stmt(f->body);
@@ -1467,7 +1500,12 @@ void KernelEmitter::stmt(const Stmt &s) {
     if (!wgmmaKMajor_.empty() && genericWrites_)
       w_->line("tilec::rt::fence_proxy_async_shared();");
     genericWrites_ = false;
-    w_->line("__syncthreads();" + why);
+    // In a warp-specialized kernel the consumers synchronize among themselves (barrier 1): the
+    // producer warpgroup never waits at a barrier.
+    if (role_ == Role::Consumers)
+      w_->line("tilec::rt::named_barrier_sync(1, " + numThreadsName_ + ");" + why);
+    else
+      w_->line("__syncthreads();" + why);
     return;
   }
   case StmtKind::AsyncCopy: return asyncCopy(as<AsyncCopy>(s));
@@ -1483,6 +1521,24 @@ void KernelEmitter::stmt(const Stmt &s) {
     genericWrites_ = true; // the copies landed
     return;
   }
+  case StmtKind::StageFree: {
+    auto *f = as<StageFree>(s);
+    const std::string bar = "&" + stageEmptyNames_.at(f->ring) + "[" + scalar(f->stage).text + "]";
+    if (f->wait()) {
+      w_->lines(commentLines("wait until the consumers have freed the stage (at once on its "
+                             "first use: the phase before a barrier's first counts as complete)",
+                             w_->indentWidth()));
+      w_->line("tilec::rt::mbarrier_wait(" + bar + ", " + scalar(f->phase).text + ");");
+    } else {
+      w_->lines(commentLines("the products that read this stage have retired: the producer may "
+                             "refill it once every consumer thread has said so",
+                             w_->indentWidth()));
+      w_->line("tilec::rt::mbarrier_arrive(" + bar + ");");
+    }
+    return;
+  }
+  case StmtKind::WarpSpecialize:
+    return warpSpecialize(as<WarpSpecialize>(s));
   case StmtKind::SharedWrite: {
     auto sw = as<SharedWrite>(s);
     genericWrites_ = true;

@@ -70,6 +70,8 @@ Kernel clone(const Kernel &k) {
   Kernel c = k;
   for (Var &p : c.params)
     p = cloner.copyOf(p);
+  if (c.programs)
+    c.programs = cloner.copyOf(c.programs);
   c.body = cloner.mutate(k.body);
   for (Expr &g : c.settings.grid)
     g = cloner.mutate(g);

@@ -125,6 +125,12 @@ bool same(const AsyncWait *a, const AsyncWait *b) {
   return equal(a->pending, b->pending) && a->ring == b->ring && equal(a->stage, b->stage) &&
          equal(a->phase, b->phase);
 }
+bool same(const StageFree *a, const StageFree *b) {
+  return a->ring == b->ring && equal(a->stage, b->stage) && equal(a->phase, b->phase);
+}
+bool same(const WarpSpecialize *a, const WarpSpecialize *b) {
+  return equal(a->producer, b->producer) && equal(a->consumers, b->consumers);
+}
 bool same(const SharedWrite *a, const SharedWrite *b) {
   return a->buffer == b->buffer && a->partials == b->partials && a->axis == b->axis &&
          sameLayout(a->srcLayout, b->srcLayout) && a->srcShape == b->srcShape &&

@@ -540,6 +540,32 @@ Stmt AsyncWait::makeTma(int ring, Expr stage, Expr phase, SourceLoc loc) {
   return n;
 }
 
+Stmt StageFree::make(int ring, Expr stage, SourceLoc loc) {
+  check(ring >= 0 && stage && stage->type.isScalar(), "StageFree needs a ring and a scalar stage");
+  auto n = node<StageFree>(loc);
+  n->ring = ring;
+  n->stage = std::move(stage);
+  return n;
+}
+
+Stmt StageFree::makeWait(int ring, Expr stage, Expr phase, SourceLoc loc) {
+  check(ring >= 0 && stage && stage->type.isScalar() && phase && phase->type.isScalar(),
+        "StageFree's wait form needs a ring, a scalar stage and a scalar phase");
+  auto n = node<StageFree>(loc);
+  n->ring = ring;
+  n->stage = std::move(stage);
+  n->phase = std::move(phase);
+  return n;
+}
+
+Stmt WarpSpecialize::make(Stmt producer, Stmt consumers, SourceLoc loc) {
+  check(producer && consumers, "WarpSpecialize needs a producer and consumers");
+  auto n = node<WarpSpecialize>(loc);
+  n->producer = std::move(producer);
+  n->consumers = std::move(consumers);
+  return n;
+}
+
 Stmt SharedWrite::makePartials(int buffer, Expr partial, int axis, LayoutRef srcLayout,
                                std::vector<int64_t> srcShape, SourceLoc loc) {
   check(partial && srcLayout, "SharedWrite partials");

@@ -516,6 +516,37 @@ struct AsyncWait : StmtNode {
   static Stmt make(Expr pending, SourceLoc loc = {});
   static Stmt makeTma(int ring, Expr stage, Expr phase, SourceLoc loc = {});
 };
+/// The "empty" side of a TMA ring (the ring whose first buffer is `ring`) in a warp-specialized
+/// kernel (WarpSpecialize). The release form (`phase` null), in the consumers: this thread is done
+/// reading stage `stage` (the wgmma products that read it have retired); when every consumer
+/// thread has released it, the stage's "empty" mbarrier completes a phase and the producer may
+/// refill it. The wait form (`phase` set), in the producer: waits until the stage's empty
+/// mbarrier completes its phase of parity `phase` (a fresh barrier counts as having completed the
+/// phase before its first, of parity 1), which orders every consumer's reads of the stage before
+/// the copies that follow.
+struct StageFree : StmtNode {
+  TILEC_STMT_NODE(StageFree)
+  int ring = -1;
+  Expr stage; ///< scalar int
+  Expr phase; ///< scalar int, the wait form only
+  bool wait() const { return phase != nullptr; }
+  static Stmt make(int ring, Expr stage, SourceLoc loc = {});
+  static Stmt makeWait(int ring, Expr stage, Expr phase, SourceLoc loc = {});
+};
+/// Warp specialization (pipeline-dots, CUDA sm_90): the block has a producer warpgroup of
+/// Kernel::producerThreads threads beside the kernel's own NUM_THREADS, the consumers, whose
+/// layouts every tile uses. One producer thread runs `producer`: scalar code, TMA copies
+/// (AsyncCopy's TMA form) and StageFree waits, nothing else. The consumers run `consumers`; a
+/// Barrier in it synchronizes the consumers only (the producer never takes part). Shared memory
+/// between the two is ordered by the ring's mbarriers alone: a stage's copies land for the
+/// consumers at their AsyncWait (TMA form), and the producer refills a stage only after its
+/// StageFree wait. The node is the kernel body's last statement: the producer's threads return
+/// after it.
+struct WarpSpecialize : StmtNode {
+  TILEC_STMT_NODE(WarpSpecialize)
+  Stmt producer, consumers;
+  static Stmt make(Stmt producer, Stmt consumers, SourceLoc loc = {});
+};
 #undef TILEC_STMT_NODE
 
 // ---- kernels and modules -------------------------------------------------------------------------
@@ -576,6 +607,10 @@ struct KernelSettings {
   /// already substituted), Binary Add/Sub/Mul/Div/Mod, Math Cdiv, Unary Neg (`-n`) and Cast to I64
   /// (an int beside an int64_t operand). Empty: the caller gives the grid.
   std::vector<Expr> grid;
+  /// `warp_specialize = true|false`: a producer warpgroup issues a dot loop's TMA copies and the
+  /// blocks loop over the programs (pipeline-dots); Auto: where tilec expects it to pay.
+  enum class WarpSpecialization : uint8_t { Auto, On, Off };
+  WarpSpecialization warpSpecialize = WarpSpecialization::Auto;
 };
 
 /// A meta-parameter value of the instantiation being compiled (e.g. BLOCK = 1024).
@@ -649,6 +684,13 @@ struct Kernel {
   /// arguments qualify. Set by the driver after the pipeline (driver/AlignedVariants.h); null when
   /// there is none.
   std::shared_ptr<const Kernel> alignedVariant;
+  /// Warp-specialized (WarpSpecialize): the threads of the producer warpgroup beside the kernel's
+  /// num_warps; 0 otherwise.
+  int producerThreads = 0;
+  /// A persistent kernel (pipeline-dots): the number of programs the launch asks for, a scalar
+  /// int parameter after the kernel's own (the launcher passes the grid's x); the kernel runs on
+  /// fewer blocks (one per SM), each looping over programs. Null otherwise.
+  Var programs;
 };
 
 /// A source file a kernel came from: its name as given on the command line and its lines (for

@@ -116,6 +116,14 @@ void IRVisitor::visit(const AsyncWait *n) {
   visit(n->stage);
   visit(n->phase);
 }
+void IRVisitor::visit(const StageFree *n) {
+  visit(n->stage);
+  visit(n->phase);
+}
+void IRVisitor::visit(const WarpSpecialize *n) {
+  visit(n->producer);
+  visit(n->consumers);
+}
 
 // ---- mutator -------------------------------------------------------------------------------------
 
@@ -349,6 +357,24 @@ Stmt IRMutator::mutate(const AsyncWait *n, const Stmt &self) {
   c->pending = pending;
   c->stage = stage;
   c->phase = phase;
+  return c;
+}
+Stmt IRMutator::mutate(const StageFree *n, const Stmt &self) {
+  Expr stage = mutate(n->stage), phase = mutate(n->phase);
+  if (stage == n->stage && phase == n->phase)
+    return self;
+  auto c = copyOf(n);
+  c->stage = stage;
+  c->phase = phase;
+  return c;
+}
+Stmt IRMutator::mutate(const WarpSpecialize *n, const Stmt &self) {
+  Stmt producer = mutate(n->producer), consumers = mutate(n->consumers);
+  if (producer == n->producer && consumers == n->consumers)
+    return self;
+  auto c = copyOf(n);
+  c->producer = producer;
+  c->consumers = consumers;
   return c;
 }
 

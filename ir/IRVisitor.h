@@ -89,4 +89,33 @@ template <class F> void forEachExpr(const Stmt &s, F &&f) {
   w.visit(s);
 }
 
+/// Calls `f` on every statement below `s`, nested ones included, in program order.
+template <class F> void forEachStmt(const Stmt &s, F &&f) {
+  if (!s)
+    return;
+  f(s);
+  switch (s->kind) {
+  case StmtKind::Block:
+    for (auto &c : as<Block>(s)->stmts)
+      forEachStmt(c, f);
+    break;
+  case StmtKind::For:
+    forEachStmt(as<For>(s)->body, f);
+    break;
+  case StmtKind::While:
+    forEachStmt(as<While>(s)->body, f);
+    break;
+  case StmtKind::If:
+    forEachStmt(as<If>(s)->thenS, f);
+    forEachStmt(as<If>(s)->elseS, f);
+    break;
+  case StmtKind::WarpSpecialize:
+    forEachStmt(as<WarpSpecialize>(s)->producer, f);
+    forEachStmt(as<WarpSpecialize>(s)->consumers, f);
+    break;
+  default:
+    break;
+  }
+}
+
 } // namespace tilec::ir

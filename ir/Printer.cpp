@@ -22,6 +22,8 @@ public:
        << " num_warps=" << k.settings.numWarps;
     if (k.warpSize != 32)
       os << " warp_size=" << k.warpSize;
+    if (k.producerThreads)
+      os << " producer_threads=" << k.producerThreads;
     os << " {\n";
     for (auto &mp : k.metaParams) {
       os << "  meta " << mp.name;
@@ -32,6 +34,8 @@ public:
     }
     for (auto &p : k.params)
       os << "  param " << var(p) << ": " << typeStr(p->type) << '\n';
+    if (k.programs) // a persistent kernel: the launch's programs
+      os << "  param " << var(k.programs) << ": " << typeStr(k.programs->type) << " programs\n";
     for (size_t i = 0; i < k.buffers.size(); ++i) {
       auto &b = k.buffers[i];
       os << "  shared " << i << " " << b.name << ": " << typeStr(b.elemType) << '[';
@@ -175,6 +179,24 @@ public:
       else
         os << "async_wait " << expr(w->pending);
       break;
+    }
+    case StmtKind::StageFree: {
+      auto *f = as<StageFree>(s);
+      if (f->wait())
+        os << "stage_free_wait ring " << f->ring << " stage " << expr(f->stage) << " parity "
+           << expr(f->phase);
+      else
+        os << "stage_free ring " << f->ring << " stage " << expr(f->stage);
+      break;
+    }
+    case StmtKind::WarpSpecialize: {
+      auto *ws = as<WarpSpecialize>(s);
+      os << "producer ";
+      body(ws->producer, s);
+      pad();
+      os << "consumers ";
+      body(ws->consumers, nullptr);
+      return;
     }
     case StmtKind::SharedWrite: {
       auto *w = as<SharedWrite>(s);

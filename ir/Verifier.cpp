@@ -81,6 +81,12 @@ private:
         countFrom(as<If>(s)->elseS, n);
       }
       return;
+    case StmtKind::WarpSpecialize:
+      ++n;
+      countFrom(as<WarpSpecialize>(s)->producer, n);
+      ++n;
+      countFrom(as<WarpSpecialize>(s)->consumers, n);
+      return;
     default:
       return;
     }
@@ -108,6 +114,13 @@ private:
       exprs(s, pos);
       walk(as<If>(s)->thenS);
       walk(as<If>(s)->elseS);
+      return;
+    case StmtKind::WarpSpecialize: // both roles run at once: a buffer either uses lives through
+                                   // both
+      loops.push_back({pos, extent(s, pos)});
+      walk(as<WarpSpecialize>(s)->producer);
+      walk(as<WarpSpecialize>(s)->consumers);
+      loops.pop_back();
       return;
     case StmtKind::SharedWrite:
       use(as<SharedWrite>(s)->buffer, pos);
@@ -225,6 +238,13 @@ public:
         fail("kernel parameter '" + p->name + "' is a tile");
       declare(p);
     }
+    if (k.programs) {
+      TILEC_REQUIRE(k.programs->kind == VarKind::Param && k.programs->type.isScalar() &&
+                        k.programs->type.elem == ScalarType::I32,
+                    "the programs of a persistent kernel are an int parameter");
+      declare(k.programs);
+    }
+    checkWarpSpecialize();
     stmt(k.body);
     if (lowered) {
       checkAllocation();
@@ -740,6 +760,44 @@ private:
                       v->type.str());
   }
 
+  /// A WarpSpecialize node is the body's last statement, in a kernel with a producer warpgroup.
+  void checkWarpSpecialize() {
+    int count = 0;
+    forEachStmt(k.body, [&](const Stmt &s) { count += s->kind == StmtKind::WarpSpecialize; });
+    auto *top = as<Block>(k.body);
+    const bool last =
+        top && !top->stmts.empty() && top->stmts.back()->kind == StmtKind::WarpSpecialize;
+    TILEC_REQUIRE(count == 0 || (count == 1 && last && k.producerThreads > 0),
+                  "warp specialization is one node, the body's last statement, in a kernel with "
+                  "producer threads");
+    TILEC_REQUIRE(count == 1 || k.producerThreads == 0,
+                  "producer threads in a kernel without warp specialization");
+  }
+  /// The producer runs scalar code, TMA copies and stage waits only.
+  void producerStmt(const Stmt &s) {
+    switch (s->kind) {
+    case StmtKind::Block:
+    case StmtKind::For:
+    case StmtKind::While:
+    case StmtKind::If:
+      return;
+    case StmtKind::Decl:
+    case StmtKind::Assign: {
+      const Var &v = s->kind == StmtKind::Decl ? as<Decl>(s)->var : as<Assign>(s)->var;
+      TILEC_REQUIRE(v->type.isScalar(), "the producer computes scalars only");
+      return;
+    }
+    case StmtKind::AsyncCopy:
+      TILEC_REQUIRE(as<AsyncCopy>(s)->tma(), "the producer's copies are TMA's");
+      return;
+    case StmtKind::StageFree:
+      TILEC_REQUIRE(as<StageFree>(s)->wait(), "the producer waits for free stages");
+      return;
+    default:
+      fail("the producer runs scalar code, TMA copies and stage waits only");
+    }
+  }
+
   void scoped(const Stmt &s) {
     scopes.emplace_back();
     stmt(s);
@@ -925,6 +983,44 @@ private:
       TILEC_REQUIRE(w->pending->type.isScalar(), "async_wait count must be a scalar");
       break;
     }
+    case StmtKind::StageFree: {
+      auto *f = as<StageFree>(s);
+      expr(f->stage);
+      TILEC_REQUIRE(f->stage->type.isScalar() && isInt(f->stage->type.elem),
+                    "stage_free's stage must be a scalar integer");
+      if (f->wait()) {
+        expr(f->phase);
+        TILEC_REQUIRE(f->phase->type.isScalar() && isInt(f->phase->type.elem),
+                      "stage_free_wait's parity must be a scalar integer");
+      }
+      checkBuffer(f->ring);
+      TILEC_REQUIRE(k.buffers[f->ring].tma && k.buffers[f->ring].tma->ring == f->ring,
+                    "stage_free on a ring that is not one");
+      TILEC_REQUIRE(role == (f->wait() ? Role::Producer : Role::Consumers),
+                    "stage_free in the consumers, stage_free_wait in the producer");
+      break;
+    }
+    case StmtKind::WarpSpecialize: {
+      auto *ws = as<WarpSpecialize>(s);
+      TILEC_REQUIRE(role == Role::None, "warp specialization inside warp specialization");
+      role = Role::Producer;
+      forEachStmt(ws->producer, [&](const Stmt &c) {
+        current = c;
+        producerStmt(c);
+      });
+      current = s;
+      scoped(ws->producer);
+      role = Role::Consumers;
+      forEachStmt(ws->consumers, [&](const Stmt &c) {
+        current = c;
+        TILEC_REQUIRE(!(c->kind == StmtKind::AsyncCopy && as<AsyncCopy>(c)->tma()),
+                      "TMA copies in the consumers of a warp-specialized kernel");
+      });
+      current = s;
+      scoped(ws->consumers);
+      role = Role::None;
+      break;
+    }
     }
     current = saved;
   }
@@ -1056,6 +1152,11 @@ private:
     case StmtKind::AsyncCopy:
     case StmtKind::AsyncWait: r = true; break;
     case StmtKind::AsyncCommit: break;
+    case StmtKind::StageFree:
+      break;
+    case StmtKind::WarpSpecialize:
+      r = touchesShared(as<WarpSpecialize>(s)->consumers);
+      break;
     case StmtKind::Decl:
     case StmtKind::Assign:
     case StmtKind::Store:
@@ -1100,6 +1201,12 @@ private:
     case StmtKind::AsyncWait:
       return as<AsyncWait>(s)->tma() ? completed(p) : landed(p);
     case StmtKind::AsyncCommit: return p;
+    case StmtKind::StageFree:
+      return p;
+    // The consumers' barriers among themselves; the producer's copies are ordered against their
+    // reads by the ring's mbarriers (the emulator checks the handshake), not by barriers.
+    case StmtKind::WarpSpecialize:
+      return hazards(as<WarpSpecialize>(s)->consumers, std::move(p));
     case StmtKind::AsyncCopy:
       reads(p, as<AsyncCopy>(s)->ptr);
       reads(p, as<AsyncCopy>(s)->mask);
@@ -1175,6 +1282,7 @@ private:
   std::vector<std::set<const VarNode *>> scopes;
   std::set<const VarNode *> everDeclared;
   std::set<const SharedDot *> inFlightDots; // checked by checkInFlight
+  enum class Role { None, Producer, Consumers } role = Role::None; // inside WarpSpecialize
 };
 
 bool verifyImpl(const Module &m, std::string *why, bool lowered) {

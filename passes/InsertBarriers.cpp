@@ -688,6 +688,10 @@ private:
         return in; // zero iterations (p) or any number (out) are both in `in`
       }
     }
+    case StmtKind::WarpSpecialize:
+      // The consumers' barriers order their own accesses; the producer (TMA copies and scalar
+      // code) is ordered against them by the ring's mbarriers, and never takes part in one.
+      return walk(as<WarpSpecialize>(s)->consumers, std::move(p));
     case StmtKind::Decl:
       own(s, p);
       changes(as<Decl>(s)->var.get(), p); // declared again in a loop: a new value
@@ -747,6 +751,12 @@ private:
       c->thenS = rebuildOne(c->thenS);
       if (c->elseS)
         c->elseS = rebuildOne(c->elseS);
+      out.push_back(c);
+      return;
+    }
+    case StmtKind::WarpSpecialize: {
+      auto c = std::make_shared<WarpSpecialize>(*as<WarpSpecialize>(s));
+      c->consumers = rebuildOne(c->consumers);
       out.push_back(c);
       return;
     }

@@ -304,10 +304,18 @@ private:
       out.push_back(c);
       return;
     }
+    case StmtKind::WarpSpecialize: {
+      auto c = std::make_shared<WarpSpecialize>(*as<WarpSpecialize>(s));
+      c->producer = rewriteBody(c->producer);
+      c->consumers = rewriteBody(c->consumers);
+      out.push_back(c);
+      return;
+    }
     case StmtKind::Barrier:
     case StmtKind::AsyncCopy:
     case StmtKind::AsyncCommit:
     case StmtKind::AsyncWait:
+    case StmtKind::StageFree:
       out.push_back(s);
       return;
     }

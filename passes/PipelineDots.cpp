@@ -78,6 +78,24 @@
 // loop (each iteration waited for its own stage). The verifier
 // checks the form (ir::productsInFlight), not the timing: its hazard analysis does not model the
 // products in flight; the emulator reports a stage overwritten while one reads it.
+// Warp specialization (sm_90; the kernel's warp_specialize setting, or by default two consumer
+// warpgroups with big accumulators and a ring 96 K elements deep or more: wantsProducer): the
+// TMA ring of a loop in the kernel's own block, whose copies' coordinates one thread can compute
+// from scalars, gets a producer of its own instead of the prologue and the in-loop copies:
+//             producer {  decl %copy_stage = 0; decl %copy_phase = 0
+//                         for %k' = b to e step s {
+//                           stage_free_wait ring A stage %copy_stage parity 1 - %copy_phase
+//                           tma_copy A[%copy_stage], box at (...(%k')); tma_copy B[...]
+//                           <%copy_phase flips as %copy_stage wraps; %copy_stage + 1> } }
+//             consumers { decl %read_stage = 0; decl %read_phase = 0
+//                         for %k { tma_wait ring A stage %read_stage parity %read_phase
+//                                  %acc = shared_dot(..., in_flight)
+//                                  if (%k > b) stage_free ring A stage (%read_stage + S - 1) % S
+//                                  <%read_phase flips as %read_stage wraps; %read_stage + 1> }
+//                         if (b < e) stage_free ring A stage (%read_stage + S - 1) % S }
+// The product's wait<1> retired the last iteration's product, so its stage is freed (every
+// consumer thread arrives on the stage's empty mbarrier); the release after the loop follows the
+// emitter's wait<0>. specializeWarps() then makes the kernel persistent around the node.
 // One group is committed per iteration (empty past the end), so at the top of iteration k the
 // groups of iterations k + 1 .. k + S - 2 may still be in flight: waiting until S - 2 remain lands
 // iteration k's tiles, and the barrier after the wait makes every thread's copies visible to all
@@ -153,8 +171,11 @@ public:
   /// stages written from registers.
   /// `tma`: the target has TMA (CUDA sm_90): rings of copies whose loads are boxes of a 2-D tensor
   /// become TMA copies.
-  Pipeliner(Kernel &k, bool asyncCopies, bool tma)
-      : k(k), asyncCopies(asyncCopies), tma(tma), origins(k) {
+  /// `specialize`: the kernel may be warp-specialized and persistent (specializable()): a TMA
+  /// ring in the kernel body's own block gets a producer warpgroup (WarpSpecialize), which
+  /// specializeWarps() then makes persistent.
+  Pipeliner(Kernel &k, bool asyncCopies, bool tma, bool specialize)
+      : k(k), asyncCopies(asyncCopies), tma(tma), specialize(specialize), origins(k) {
     forEachExpr(k.body, [&](const ExprNode *e) {
       if (e->kind == ExprKind::VarRef)
         ++reads[static_cast<const VarRef *>(e)->var.get()];
@@ -166,9 +187,11 @@ protected:
   Stmt mutate(const Block *b, const Stmt &self) override {
     std::vector<Stmt> stmts;
     bool changed = false;
+    const bool top = self == k.body;
     for (const Stmt &c : b->stmts) {
       Stmt m = mutate(c);
       changed |= m != c;
+      atTop = top;
       if (auto f = as<For>(m); f && pipeline(f, stmts)) {
         changed = true;
         continue;
@@ -566,6 +589,13 @@ private:
       tmaB = tmaA ? tmaPlan(*b, f, out, advance, inLoop) : std::nullopt;
     }
     const bool useTma = tmaA && tmaB;
+    // Warp specialization: a producer warpgroup issues the copies of a TMA ring in the kernel's
+    // own block (specializeWarps() then makes the kernel persistent), where the setting asks for
+    // it or, by default, where the consumers' accumulators are big (wantsProducer), and where the
+    // producer can compute the copies' coordinates from scalars alone.
+    const bool ws = useTma && specialize && atTop && wantsProducer(*productStmt, stages) &&
+                    producerComputes({tmaA->row, tmaA->col, tmaB->row, tmaB->col, f->begin, f->end},
+                                     out, stmts, needed);
 
     // ---- the rewrite
     const SourceLoc loc = f->loc;
@@ -662,6 +692,93 @@ private:
     if (!asyncCopies)
       return doubleBuffer(f, *a, *b, p, before, aheadBranch, advances, product, out);
 
+    if (ws) {
+      // The producer: its own loop over the iterations, each waiting until its stage is free
+      // (the phase before the stage's first use counts as complete), then copying the tiles.
+      Var copyStage = k.newVar("copy_stage", Type::scalar(ScalarType::I32), VarKind::Local, loc);
+      Var copyPhase = k.newVar("copy_phase", Type::scalar(ScalarType::I32), VarKind::Local, loc);
+      Var index = k.newVar(f->var->name, f->var->type, VarKind::LoopIndex, f->var->loc);
+      auto one = IntImm::make(ScalarType::I32, 1, loc),
+           zero = IntImm::make(ScalarType::I32, 0, loc);
+      auto flip = [&](const Var &v) {
+        return Assign::make(v, Binary::make(BinaryOp::Sub, one, VarRef::make(v, loc), loc), loc);
+      };
+      // At the end of an iteration: the stage moves on; the phase flips as it wraps around.
+      auto moveOn = [&](const Var &stage, const Var &phase, std::vector<Stmt> &into) {
+        Expr last = Binary::make(BinaryOp::Eq, VarRef::make(stage, loc), minus(1), loc);
+        into.push_back(If::make(last, Block::make({flip(phase)}, loc), nullptr, loc));
+        Expr next = Binary::make(BinaryOp::Add, VarRef::make(stage, loc), one, loc);
+        into.push_back(Assign::make(stage, Binary::make(BinaryOp::Mod, next, numStages, loc), loc));
+      };
+      std::vector<Stmt> pl;
+      pl.push_back(StageFree::makeWait(
+          a->buffer, VarRef::make(copyStage, loc),
+          Binary::make(BinaryOp::Sub, one, VarRef::make(copyPhase, loc), loc), loc));
+      Substitution with{{f->var.get(), VarRef::make(index, loc)}};
+      std::set<const VarNode *> coords =
+          producerReads({tmaA->row, tmaA->col, tmaB->row, tmaB->col}, stmts, needed);
+      for (size_t i : needed) { // in the body's order: the ones the coordinates read
+        auto d = as<Decl>(stmts[i]);
+        if (!coords.count(d->var.get()))
+          continue;
+        Var v = k.newVar(d->var->name, d->var->type, VarKind::Local, d->var->loc);
+        pl.push_back(Decl::make(v, substitute(d->init, with), d->loc));
+        with[d->var.get()] = VarRef::make(v, d->loc);
+      }
+      for (const Operand *o : {&*a, &*b}) {
+        const TmaPlan &plan = o == &*a ? *tmaA : *tmaB;
+        pl.push_back(AsyncCopy::makeTma(o->buffer, VarRef::make(copyStage, loc),
+                                        substitute(plan.row, with), substitute(plan.col, with),
+                                        stmts[o->decl]->loc));
+      }
+      moveOn(copyStage, copyPhase, pl);
+      Stmt producer =
+          Block::make({Decl::make(copyStage, zero, loc), Decl::make(copyPhase, zero, loc),
+                       For::make(index, f->begin, f->end, f->step, Block::make(std::move(pl), loc),
+                                 /*unroll=*/false, loc, f->inclusive)},
+                      loc);
+      // The consumers: the loop waits for each stage's copies, and frees the stage the last
+      // iteration read once this iteration's product has retired that one's; after the loop (and
+      // the wait for its last product) the last stage read is freed.
+      Var readStage = k.newVar("read_stage", Type::scalar(ScalarType::I32), VarKind::Local, loc);
+      Var readPhase = k.newVar("read_phase", Type::scalar(ScalarType::I32), VarKind::Local, loc);
+      auto previous = [&] { // (read_stage + S - 1) % S
+        return Binary::make(
+            BinaryOp::Mod, Binary::make(BinaryOp::Add, VarRef::make(readStage, loc), minus(1), loc),
+            numStages, loc);
+      };
+      std::vector<Stmt> c;
+      c.push_back(AsyncWait::makeTma(a->buffer, VarRef::make(readStage, loc),
+                                     VarRef::make(readPhase, loc), loc));
+      for (size_t i = 0; i < stmts.size(); ++i) {
+        if (i == a->decl || i == b->decl || i == a->write || i == b->write ||
+            i == static_cast<size_t>(p) - 1)
+          continue;
+        if (auto as_ = as<Assign>(stmts[i]); as_ && advanced.count(as_->var.get()))
+          continue; // a pointer only the copies read
+        if (i != static_cast<size_t>(p)) {
+          c.push_back(stmts[i]);
+          continue;
+        }
+        c.push_back(product(stmts[i], VarRef::make(readStage, loc)));
+        Expr notFirst = Binary::make(BinaryOp::Gt, VarRef::make(f->var, loc), f->begin, loc);
+        c.push_back(If::make(notFirst,
+                             Block::make({StageFree::make(a->buffer, previous(), loc)}, loc),
+                             nullptr, loc));
+      }
+      moveOn(readStage, readPhase, c);
+      auto loop = std::make_shared<For>(*f);
+      loop->body = Block::make(std::move(c), body->loc);
+      Stmt consumers = Block::make(
+          {Decl::make(readStage, zero, loc), Decl::make(readPhase, zero, loc), loop,
+           If::make(before(f->begin),
+                    Block::make({StageFree::make(a->buffer, previous(), loc)}, loc), nullptr, loc)},
+          loc);
+      out.push_back(WarpSpecialize::make(producer, consumers, loc));
+      tma = false; // one producer: later loops keep cp.async
+      return true;
+    }
+
     // Prologue: the first S - 1 iterations' copies, one group each, the pointers advanced past
     // them.
     Var pro = k.newVar("stage", Type::scalar(ScalarType::I32), VarKind::LoopIndex, loc);
@@ -741,6 +858,80 @@ private:
     out.push_back(loop);
     if (!useTma) // TMA: every copy was waited for (each iteration waits for its own stage)
       out.push_back(AsyncWait::make(IntImm::make(ScalarType::I32, 0, loc), loc));
+    return true;
+  }
+
+  /// Whether the loop whose product is `product`, with a ring of `stages` stages, gets a producer
+  /// warpgroup: as the kernel's warp_specialize setting says, and by default where two consumer
+  /// warpgroups each hold 128 or more accumulator elements a thread (128x256 tiles on 8 warps) and
+  /// the ring holds 96 or more K elements ahead of the product ((stages - 1) * BLOCK_K: 3 steps of
+  /// 32, 2 of 64). On the H100 those gained up to 11% beside the TMA ring with its CTA barrier,
+  /// while 128x128 tiles lost 20% (one block per SM instead of two) and 128x256x32 on 3 stages
+  /// 1-2% (bench/NOTES.md, Experiment M19, Runs M20 and M21).
+  bool wantsProducer(const Assign &product, int stages) const {
+    using W = KernelSettings::WarpSpecialization;
+    if (k.settings.warpSpecialize != W::Auto)
+      return k.settings.warpSpecialize == W::On;
+    auto *dot = as<SharedDot>(product.value);
+    const std::vector<int64_t> &b = k.buffers.at(dot->bufferB).shape;
+    const int64_t blockK = dot->transB ? b[1] : b[0];
+    const int threads = k.settings.numWarps * k.warpSize;
+    return k.settings.numWarps == 8 && dot->type.numElements() / threads >= 128 &&
+           (stages - 1) * blockK >= 96;
+  }
+  /// The variables `exprs` read, and those the declarations among `needed` (statements of the
+  /// loop's body) they read declare read in turn.
+  static std::set<const VarNode *> producerReads(const std::vector<Expr> &exprs,
+                                                 const std::vector<Stmt> &body,
+                                                 const std::set<size_t> &needed) {
+    ExprFacts facts;
+    for (const Expr &e : exprs)
+      facts.add(e);
+    std::set<const VarNode *> r = facts.reads;
+    for (auto it = needed.rbegin(); it != needed.rend(); ++it) { // later ones read earlier ones
+      auto d = as<Decl>(body[*it]);
+      if (r.count(d->var.get())) {
+        ExprFacts more;
+        more.add(d->init);
+        r.insert(more.reads.begin(), more.reads.end());
+      }
+    }
+    return r;
+  }
+  /// Whether one producer thread can compute `exprs` (of a loop): every variable they read,
+  /// through the loop's declarations (`needed`) and the statements before the loop in the kernel's
+  /// block (`pre`, declarations and assignments only), is a scalar computed without loads.
+  bool producerComputes(const std::vector<Expr> &exprs, const std::vector<Stmt> &pre,
+                        const std::vector<Stmt> &body, const std::set<size_t> &needed) const {
+    auto scalarOnly = [](const Expr &e) {
+      bool ok = true;
+      forEachNode(e, [&](const ExprNode *n) {
+        ok = ok && n->type.isScalar() && !n->type.pointer && n->kind != ExprKind::Load;
+      });
+      return ok;
+    };
+    std::set<const VarNode *> want = producerReads(exprs, body, needed);
+    for (size_t i : needed) {
+      auto d = as<Decl>(body[i]);
+      if (want.count(d->var.get()) && (!d->var->type.isScalar() || !scalarOnly(d->init)))
+        return false;
+    }
+    for (const Stmt &s : pre)
+      if (s->kind != StmtKind::Decl && s->kind != StmtKind::Assign)
+        return false;
+    for (auto it = pre.rbegin(); it != pre.rend(); ++it) {
+      auto d = as<Decl>(*it);
+      auto as_ = as<Assign>(*it);
+      const Var &v = d ? d->var : as_->var;
+      if (!want.count(v.get()))
+        continue;
+      const Expr &value = d ? d->init : as_->value;
+      if (!v->type.isScalar() || !value || !scalarOnly(value))
+        return false;
+      ExprFacts facts;
+      facts.add(value);
+      want.insert(facts.reads.begin(), facts.reads.end());
+    }
     return true;
   }
 
@@ -837,10 +1028,142 @@ private:
   }
 
   Kernel &k;
-  bool asyncCopies, tma;
+  bool asyncCopies, tma, specialize;
+  bool atTop = false; // the loop being pipelined is a statement of the kernel body's own block
   PointerOrigins origins;
   std::map<const VarNode *, int> reads; // how many times the kernel reads each variable
 };
+
+/// Whether `k` may be warp-specialized and persistent: CUDA sm_90, not turned off, one grid
+/// dimension at most, and programs numbered along axis 0 only (a persistent block loops over
+/// them).
+bool specializable(const Kernel &k, const Target &target) {
+  if (target.kind != TargetKind::Cuda || target.smVersion() < 90 ||
+      k.settings.warpSpecialize == KernelSettings::WarpSpecialization::Off ||
+      k.settings.grid.size() > 1)
+    return false;
+  bool axis0 = true;
+  forEachExpr(k.body, [&](const ExprNode *e) {
+    if (e->kind == ExprKind::ProgramId && static_cast<const ProgramId *>(e)->axis != 0)
+      axis0 = false;
+  });
+  return axis0;
+}
+
+/// The kernel's programs run by blocks that loop over them: `program_id(0)` is the loop's
+/// program, `num_programs(0)` the launch's count (Kernel::programs).
+class PersistentPrograms : public IRMutator {
+public:
+  PersistentPrograms(Var program, Var programs)
+      : program(std::move(program)), programs(std::move(programs)) {}
+  using IRMutator::mutate;
+
+protected:
+  Expr mutate(const ProgramId *n, const Expr &) override {
+    return VarRef::make(n->count ? programs : program, n->loc);
+  }
+
+private:
+  Var program, programs;
+};
+
+/// After pipeline-dots made a WarpSpecialize of a loop in the kernel's own block (the
+/// statements before it declarations and assignments only, the producer's loop reading scalars
+/// only), the kernel becomes persistent and the node its whole body:
+///   producer { decl %copy_stage; decl %copy_phase
+///              for %program = program_id(0) to %num_programs step num_programs(0) {
+///                <the scalar declarations before the loop that the copies read, again>
+///                <the producer's loop> } }
+///   consumers { decl %read_stage; decl %read_phase
+///               for %program = ... { <the statements before the loop>; <the consumers' loop>;
+///                                    <the statements after it> } }
+/// The ring's stages and phases run on from one program to the next (declared outside the
+/// loops), so the producer fills the next program's first stages while the consumers finish this
+/// one's. In the loops program_id(0) is %program and num_programs(0) %num_programs, the launch's
+/// count (Kernel::programs), which the launcher passes beside a grid of one block per SM.
+void specializeWarps(Kernel &k) {
+  auto *top = as<Block>(k.body);
+  if (!top)
+    return;
+  const std::vector<Stmt> &stmts = top->stmts;
+  size_t w = 0;
+  while (w < stmts.size() && stmts[w]->kind != StmtKind::WarpSpecialize)
+    ++w;
+  if (w == stmts.size())
+    return;
+  auto *ws = as<WarpSpecialize>(stmts[w]);
+  const SourceLoc loc = ws->loc;
+  std::vector<Stmt> pre(stmts.begin(), stmts.begin() + static_cast<long>(w));
+  std::vector<Stmt> post(stmts.begin() + static_cast<long>(w) + 1, stmts.end());
+  // Each side: its ring state (the leading declarations), then its loop (and the consumers' last
+  // release).
+  auto split = [](const Stmt &side, std::vector<Stmt> &state, std::vector<Stmt> &rest) {
+    for (const Stmt &s : as<Block>(side)->stmts)
+      (rest.empty() && s->kind == StmtKind::Decl ? state : rest).push_back(s);
+  };
+  std::vector<Stmt> producerState, producerLoop, consumerState, consumerLoop;
+  split(ws->producer, producerState, producerLoop);
+  split(ws->consumers, consumerState, consumerLoop);
+
+  k.producerThreads = 128;
+  k.programs = k.newVar("num_programs", Type::scalar(ScalarType::I32), VarKind::Param, loc);
+  auto programLoop = [&](std::vector<Stmt> body) {
+    Var program = k.newVar("program", Type::scalar(ScalarType::I32), VarKind::LoopIndex, loc);
+    Stmt b = PersistentPrograms(program, k.programs).mutate(Block::make(std::move(body), loc));
+    return For::make(program, ProgramId::make(0, false, loc), VarRef::make(k.programs, loc),
+                     ProgramId::make(0, true, loc), b, /*unroll=*/false, loc);
+  };
+
+  // The producer computes again, under variables of its own, the scalars before the loop that
+  // its loop reads (pipeline-dots checked that they are scalar declarations and assignments).
+  ExprFacts facts;
+  for (const Stmt &s : producerLoop)
+    forEachExpr(s, [&](const ExprNode *e) {
+      if (e->kind == ExprKind::VarRef)
+        facts.reads.insert(static_cast<const VarRef *>(e)->var.get());
+    });
+  std::set<const VarNode *> want = facts.reads;
+  std::vector<bool> keep(pre.size(), false);
+  for (size_t i = pre.size(); i-- > 0;) {
+    auto d = as<Decl>(pre[i]);
+    auto as_ = as<Assign>(pre[i]);
+    const Var &v = d ? d->var : as_->var;
+    if (!want.count(v.get()))
+      continue;
+    keep[i] = true;
+    forEachExpr(pre[i], [&](const ExprNode *e) {
+      if (e->kind == ExprKind::VarRef)
+        want.insert(static_cast<const VarRef *>(e)->var.get());
+    });
+  }
+  std::map<const VarNode *, Expr> renamed;
+  std::vector<Stmt> producerBody;
+  for (size_t i = 0; i < pre.size(); ++i) {
+    if (!keep[i])
+      continue;
+    if (auto d = as<Decl>(pre[i])) {
+      Var v = k.newVar(d->var->name, d->var->type, VarKind::Local, d->var->loc);
+      producerBody.push_back(Decl::make(v, substitute(d->init, renamed), d->loc));
+      renamed[d->var.get()] = VarRef::make(v, d->loc);
+    } else {
+      auto as_ = as<Assign>(pre[i]);
+      auto to = as<VarRef>(renamed.at(as_->var.get()));
+      producerBody.push_back(Assign::make(to->var, substitute(as_->value, renamed), as_->loc));
+    }
+  }
+  for (const Stmt &s : producerLoop)
+    producerBody.push_back(substitute(s, renamed));
+  producerState.push_back(programLoop(std::move(producerBody)));
+
+  std::vector<Stmt> consumerBody = pre;
+  consumerBody.insert(consumerBody.end(), consumerLoop.begin(), consumerLoop.end());
+  consumerBody.insert(consumerBody.end(), post.begin(), post.end());
+  consumerState.push_back(programLoop(std::move(consumerBody)));
+
+  k.body = Block::make({WarpSpecialize::make(Block::make(std::move(producerState), loc),
+                                             Block::make(std::move(consumerState), loc), loc)},
+                       top->loc);
+}
 
 class PipelineDotsPass : public Pass {
 public:
@@ -855,11 +1178,13 @@ public:
       if (!hasStagedLoops(k))
         continue;
       Pipeliner p(k, asyncCopies,
-                  ctx.target.kind == TargetKind::Cuda && ctx.target.smVersion() >= 90);
+                  ctx.target.kind == TargetKind::Cuda && ctx.target.smVersion() >= 90,
+                  specializable(k, ctx.target));
       Stmt body = p.mutate(k.body);
       // A declaration that only fed a copied load is read no more.
       if (body != k.body)
         k.body = removeDeadDecls(body);
+      specializeWarps(k);
     }
   }
 };

@@ -197,8 +197,25 @@ private:
                   {std::string(1, "xyz"[i]), std::to_string(*v), std::to_string(most)});
       }
       k.settings.grid = std::move(dims);
+    } else if (key.text == "warp_specialize") {
+      if (seenWarpSpecialize)
+        bad(key.offset, settingText(start), "each setting at most once");
+      seenWarpSpecialize = true;
+      // true, false, or a bool meta-parameter's name
+      const Token &v = next();
+      std::optional<bool> on;
+      if (v.kind == Token::Ident && (v.text == "true" || v.text == "false"))
+        on = v.text == "true";
+      else if (v.kind == Token::Ident)
+        for (auto &mp : k.metaParams)
+          if (mp.name == v.text && mp.isBool)
+            on = mp.value != 0;
+      if (!on)
+        bad(v.offset, describe(v), "'true', 'false' or a bool meta-parameter name");
+      k.settings.warpSpecialize = *on ? ir::KernelSettings::WarpSpecialization::On
+                                      : ir::KernelSettings::WarpSpecialization::Off;
     } else {
-      bad(key.offset, settingText(start), "'num_warps', 'num_stages' or 'grid'");
+      bad(key.offset, settingText(start), "'num_warps', 'num_stages', 'grid' or 'warp_specialize'");
     }
   }
 
@@ -412,7 +429,7 @@ private:
   std::vector<Token> toks;
   size_t pos = 0;
   int nesting = 0; ///< parseFactor calls in progress (parentheses, negations, cdiv)
-  bool seenWarps = false, seenStages = false, seenGrid = false;
+  bool seenWarps = false, seenStages = false, seenGrid = false, seenWarpSpecialize = false;
   /// Where each grid operation's operator (or cdiv) is in the settings text, for diagnostics.
   std::map<const ir::ExprNode *, unsigned> offsetOf;
 };

@@ -1,5 +1,7 @@
-// Runs tilec's CUDA for matmul_kernel<64, 64, 32, 8, 4, 3, false> and its fused-ReLU twin
-// <64, 64, 32, 8, 4, 3, true> on random fp16 matrices of ragged shapes (M, N and K not multiples of
+// Runs tilec's CUDA for matmul_kernel<64, 64, 32, 8, 4, 3, false>, its fused-ReLU twin
+// <64, 64, 32, 8, 4, 3, true> and the wide <128, 256, 32, 8, 8, 4, false> (whose aligned variant is
+// warp-specialized and persistent on sm_90a: a producer warpgroup issues the TMA copies, and blocks
+// loop over the tiles) on random fp16 matrices of ragged shapes (M, N and K not multiples of
 // the blocks, down to 1 x 1 x 1), with row strides wider than the rows, B row-major and (in some
 // cases) column-major through its strides (stride_bk = 1), and compares with the CPU reference of
 // the same source and with float64. The padding of C must stay untouched; the padding of A and B
@@ -13,10 +15,21 @@
 #endif
 
 #include <algorithm>
+#include <type_traits>
 
 namespace {
 
-constexpr int BLOCK_M = 64, BLOCK_N = 64, BLOCK_K = 32, GROUP_M = 8, NUM_WARPS = 4, NUM_STAGES = 3;
+// The instantiations' meta-parameters.
+struct Example {
+  static constexpr int BLOCK_M = 64, BLOCK_N = 64, BLOCK_K = 32, GROUP_M = 8, NUM_WARPS = 4,
+                       NUM_STAGES = 3;
+  static constexpr const char *name = "matmul";
+};
+struct Wide {
+  static constexpr int BLOCK_M = 128, BLOCK_N = 256, BLOCK_K = 32, GROUP_M = 8, NUM_WARPS = 8,
+                       NUM_STAGES = 4;
+  static constexpr const char *name = "matmul_128x256";
+};
 
 struct Case {
   int M, N, K;
@@ -26,14 +39,18 @@ struct Case {
   bool packed = false;
 };
 
-template <bool RELU>
+template <class Cfg, bool RELU>
 cudaError_t launchGpu(const tl::half *a, const tl::half *b, tl::half *c, int M, int N, int K,
                       int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
                       int stride_cn) {
   const auto *da = reinterpret_cast<const __half *>(a);
   const auto *db = reinterpret_cast<const __half *>(b);
   auto *dc = reinterpret_cast<__half *>(c);
-  if constexpr (RELU)
+  if constexpr (std::is_same_v<Cfg, Wide>)
+    return launch_matmul_kernel_128_256_32_8_8_4_0(cudaStream_t{}, da, db, dc, M, N, K, stride_am,
+                                                   stride_ak, stride_bk, stride_bn, stride_cm,
+                                                   stride_cn);
+  else if constexpr (RELU)
     return launch_matmul_kernel_64_64_32_8_4_3_1(cudaStream_t{}, da, db, dc, M, N, K, stride_am,
                                                  stride_ak, stride_bk, stride_bn, stride_cm,
                                                  stride_cn);
@@ -43,7 +60,7 @@ cudaError_t launchGpu(const tl::half *a, const tl::half *b, tl::half *c, int M, 
                                                  stride_cn);
 }
 
-template <bool RELU> void run(harness::Report &report, Case c) {
+template <class Cfg, bool RELU> void run(harness::Report &report, Case c) {
   const tl::half nan = tl::half::fromBits(0xFFFF); // what DeviceBuffer::poison writes
   // A: M rows of K, row stride K + 5. B: K rows of N (row stride N + 3), or column-major: N
   // columns of K, each stored contiguously, K + 5 apart. C: M rows of N, row stride N + 3.
@@ -59,7 +76,7 @@ template <bool RELU> void run(harness::Report &report, Case c) {
 
   // Fresh random fp16 values in [-1, 1), a seed per buffer, run and instantiation; NaN padding.
   const uint64_t seed = ((uint64_t(c.M) * 7919 + c.N) * 7919 + c.K) * 16 + (c.packed ? 8 : 0) +
-                        (c.colMajorB ? 4 : 0) + (RELU ? 2 : 0);
+                        (c.colMajorB ? 4 : 0) + (RELU ? 2 : 0) + Cfg::BLOCK_M;
   const auto af = harness::randomFloats(na, -1, 1, seed);
   const auto bf = harness::randomFloats(nb, -1, 1, seed + 1);
   std::vector<tl::half> a(na, nan), b(nb, nan), ref(nc, nan), out(nc);
@@ -70,8 +87,9 @@ template <bool RELU> void run(harness::Report &report, Case c) {
     for (int n = 0; n < c.N; ++n)
       b[bAt(k, n)] = tl::half(bf[bAt(k, n)]);
 
-  tl::launch(tl::grid3{tl::cdiv(c.M, BLOCK_M) * tl::cdiv(c.N, BLOCK_N)},
-             matmul_kernel<BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, NUM_WARPS, NUM_STAGES, RELU>,
+  tl::launch(tl::grid3{tl::cdiv(c.M, Cfg::BLOCK_M) * tl::cdiv(c.N, Cfg::BLOCK_N)},
+             matmul_kernel<Cfg::BLOCK_M, Cfg::BLOCK_N, Cfg::BLOCK_K, Cfg::GROUP_M, Cfg::NUM_WARPS,
+                           Cfg::NUM_STAGES, RELU>,
              a.data(), b.data(), ref.data(), c.M, c.N, c.K, stride_am, stride_ak, stride_bk,
              stride_bn, stride_cm, stride_cn);
 
@@ -79,8 +97,10 @@ template <bool RELU> void run(harness::Report &report, Case c) {
   da.upload(a.data());
   db.upload(b.data());
   dc.poison();
-  CHECK_CUDA(launchGpu<RELU>(da.ptr, db.ptr, dc.ptr, c.M, c.N, c.K, stride_am, stride_ak, stride_bk,
-                             stride_bn, stride_cm, stride_cn));
+  const cudaError_t launched =
+      launchGpu<Cfg, RELU>(da.ptr, db.ptr, dc.ptr, c.M, c.N, c.K, stride_am, stride_ak, stride_bk,
+                           stride_bn, stride_cm, stride_cn);
+  CHECK_CUDA(launched);
   CHECK_CUDA(cudaDeviceSynchronize());
   dc.download(out.data());
 
@@ -118,7 +138,8 @@ template <bool RELU> void run(harness::Report &report, Case c) {
     size += " Bt";
   if (c.packed)
     size += " packed";
-  report.check(RELU ? "matmul_relu" : "matmul", size, gpu, cpu, f64, 1e-3, paddingUntouched);
+  const std::string name = std::string(Cfg::name) + (RELU ? "_relu" : "");
+  report.check(name.c_str(), size, gpu, cpu, f64, 1e-3, paddingUntouched);
 }
 
 } // namespace
@@ -149,9 +170,27 @@ int main(int argc, char **argv) {
              {70, 64, 48, false, true},
              {40, 64, 160, false, true}, // five K steps: the ring of NUM_STAGES buffers wraps
              {16, 128, 16, false, true}};
-  for (Case c : cases) {
-    run<false>(report, c);
-    run<true>(report, c);
+  // The wide instantiation: its aligned variant's persistent blocks (one per SM, three on the
+  // emulator) each loop over several tiles where the grid has more tiles than SMs, and the ring's
+  // stages and phases run on from one tile to the next.
+  std::vector<Case> wide = {{1000, 1000, 1000},
+                            {1000, 1024, 1008, false, true},
+                            {4096, 4096, 256, false, true},
+                            {777, 544, 80, false, true},
+                            {33, 17, 200}};
+  if (harness::smallRun(argc, argv)) {
+    wide = {{40, 64, 160, false, true}, {300, 528, 80, false, true}, {37, 45, 70}};
+#if !defined(TILEC_EMULATE)
+    // The sanitizers' run on the GPU: more tiles (160) than an H100 has SMs (132), so that blocks
+    // loop there too.
+    wide.push_back({1280, 4096, 64, false, true});
+#endif
   }
+  for (Case c : cases) {
+    run<Example, false>(report, c);
+    run<Example, true>(report, c);
+  }
+  for (Case c : wide)
+    run<Wide, false>(report, c);
   return report.exitCode();
 }

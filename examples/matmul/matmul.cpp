@@ -74,3 +74,9 @@ template void matmul_kernel<64, 64, 32, 8, 4, 3, false>(const tl::half *, const 
 template void matmul_kernel<64, 64, 32, 8, 4, 3, true>(const tl::half *, const tl::half *,
                                                        tl::half *, int, int, int, int, int, int,
                                                        int, int, int);
+// A wide block on 8 warps: each warp holds 128 of the fp32 accumulator's elements, where on sm_90a
+// tilec gives the kernel's aligned variant a producer warpgroup for its TMA copies and makes it
+// persistent (docs/language.md, "warp_specialize").
+template void matmul_kernel<128, 256, 32, 8, 8, 4, false>(const tl::half *, const tl::half *,
+                                                          tl::half *, int, int, int, int, int, int,
+                                                          int, int, int);

@@ -1353,3 +1353,745 @@ cudaError_t launch_matmul_kernel_64_64_32_8_4_3_1(cudaStream_t stream, const __h
   return launch_matmul_kernel_64_64_32_8_4_3_1(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
                                                stride_bk, stride_bn, stride_cm, stride_cn);
 }
+
+// matmul_kernel<128, 256, 32, 8, 8, 4, false>: one instantiation
+namespace matmul_kernel_128_256_32_8_8_4_0 {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 256;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 4;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// b_tile_smem: rows of 256 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 32 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 128 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_M, 1>, 1>;
+// tile 128x32: 1x1 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x1 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, 1, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+// tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, 1, BLOCK_N>, 0>;
+// tile 32x256: 1x1 contiguous per thread, 1x32 lanes, 1x8 warps, dim 1 fastest; 32x1 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_K, BLOCK_N>;
+// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x64 elements per thread
+using L7 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
+// tile 128x256: 1x1 contiguous per thread, 1x32 lanes, 1x8 warps, dim 1 fastest; 128x1 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, 1, 1, 32, 1, NUM_WARPS, 1, BLOCK_M, BLOCK_N>;
+constexpr int SMEM_BYTES = 65536;  // shared memory per block
+// registers: about 248 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half *a_tile_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *b_tile_smem = reinterpret_cast<__half *>(smem + 8192);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    // matmul.cpp:50: auto a_tile = tl::load(
+    __half a_tile[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:53: auto b_tile = tl::load(
+    __half b_tile[L6::ELEMS0][L6::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile[i][j] = (offs_k_load[i] < K - k * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    tilec::rt::fence_proxy_async_shared();
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile[i][j];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile[i][j];
+      }
+    }
+    tilec::rt::fence_proxy_async_shared();
+    __syncthreads();
+    // wgmma m64n256k16, k by 16: each warpgroup multiplies its 64-row blocks of a_tile_smem ([M, K]
+    // rows) by b_tile_smem ([K, N] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L7::REP0][L7::COLS / 2];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_tile_smem[B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE, B_TILE_DESC_LBO,
+        B_TILE_DESC_SBO);
+    uint64_t a_desc[L7::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_tile_smem[A_TILE_SWIZZLE::offset(L7::warpgroup_row(i), 0)], A_TILE_DESC_SWIZZLE,
+          A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+    }
+    tilec::rt::wgmma_fence();
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+            tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+            true);
+      }
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+  }
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  tilec::rt::fence_proxy_async_shared();
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    }
+  }
+  tilec::rt::fence_proxy_async_shared();
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      if (c_mask[i][j])
+        *c_ptrs[i][j] = store_cvt[i][j];
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bk
+// and stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 256;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+constexpr int NUM_STAGES = 4;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// warp specialization: a producer warpgroup of PRODUCER_THREADS threads beside the NUM_THREADS
+// consumers issues the TMA copies, and blocks loop over the programs; setmaxnreg gives the
+// producer's registers to the consumers, whose accumulators need them
+constexpr int PRODUCER_THREADS = 128;
+constexpr int PRODUCER_REGISTERS = 40;  // registers per producer thread
+constexpr int CONSUMER_REGISTERS = 232;  // registers per consumer thread
+constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// a_tile_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_TILE_DESC_LBO = 16;
+constexpr uint32_t A_TILE_DESC_SBO = 512;
+// a_tile_smem's stages are filled by TMA (the launcher's tensor map a_tile_map) in boxes of
+// A_TILE_BOX_ROWS x A_TILE_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_TILE_BOX_ROWS = BLOCK_M;
+constexpr int A_TILE_BOX_COLS = BLOCK_K;
+// b_tile_smem: rows of 256 elements stored as column blocks of 64 (each 32 rows of 128 bytes, one
+// after another), in 16-byte chunks; chunk c of row r of a block is stored at chunk c ^ (r % 8) of
+// the row (wgmma's 128-byte swizzle)
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzleColumnBlocks<BLOCK_K, 64, 8, 1, 8>;
+// b_tile_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096
+// bytes on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_TILE_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_TILE_DESC_LBO = 4096;
+constexpr uint32_t B_TILE_DESC_SBO = 1024;
+// b_tile_smem's stages are filled by TMA (the launcher's tensor map b_tile_map) in boxes of
+// B_TILE_BOX_ROWS x B_TILE_BOX_COLS elements, one per column block, laid out with the descriptor's
+// swizzle
+constexpr int B_TILE_BOX_ROWS = BLOCK_K;
+constexpr int B_TILE_BOX_COLS = 64;
+// store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_tile_smem and b_tile_smem (the arrivals each phase
+// of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, STORE0_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
+// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x64 elements per thread
+using L2 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
+// tile 128x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
+// thread
+using L3 = tilec::rt::Blocked2<1, STORE0_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
+constexpr int SMEM_BYTES = 163840;  // shared memory per block
+// registers: about 128 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kernel(
+    const __grid_constant__ tilec::rt::TensorMap2D a_tile_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_tile_map, int num_programs,
+    const __half * /*a*/, const __half * /*b*/, __half *c, int M, int N, int K, int /*stride_am*/,
+    int /*stride_ak*/, int /*stride_bk*/, int /*stride_bn*/, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 4 stages
+  __half (*b_tile_smem)[32 * 256] = reinterpret_cast<__half (*)[32 * 256]>(smem + 32768);  // 4 stages
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 98304);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_tile_smem and
+  // b_tile_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  // stage_empty[i]: completes a phase when every consumer thread is done reading stage i (the
+  // products that read it have retired): the producer refills the stage after that
+  alignas(8) __shared__ uint64_t stage_empty[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i) {
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
+      tilec::rt::mbarrier_init(&stage_empty[i], NUM_THREADS);
+    }
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  // warp specialization: the producer warpgroup (threads NUM_THREADS and up) copies the tiles; the
+  // NUM_THREADS consumers compute with them
+  if (threadIdx.x >= NUM_THREADS) {
+    tilec::rt::warpgroup_release_registers<PRODUCER_REGISTERS>();
+    if (threadIdx.x == NUM_THREADS) {
+      int copy_stage = 0;
+      int copy_phase = 0;
+      TILEC_NO_UNROLL
+      for (int program = static_cast<int>(blockIdx.x); program < num_programs;
+           program += static_cast<int>(gridDim.x)) {
+        // matmul.cpp:25: int pid = tl::program_id(0);
+        const int pid = program;
+        // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+        const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+        // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+        const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+        // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+        const int num_pid_in_group = GROUP_M * num_pid_n;
+        // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+        const int group_id = pid / num_pid_in_group;
+        // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+        const int first_pid_m = group_id * GROUP_M;
+        // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+        const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+        // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+        const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+        // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+        const int pid_n = pid % num_pid_in_group / group_size_m;
+        // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+        TILEC_NO_UNROLL
+        for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+          // wait until the consumers have freed the stage (at once on its first use: the phase
+          // before a barrier's first counts as complete)
+          tilec::rt::mbarrier_wait(&stage_empty[copy_stage], 1 - copy_phase);
+          // matmul.cpp:50: auto a_tile = tl::load(
+          tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
+          tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M, k * BLOCK_K,
+                                 &stage_full[copy_stage]);
+          // matmul.cpp:53: auto b_tile = tl::load(
+          tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
+          TILEC_UNROLL
+          for (int blk = 0; blk < BLOCK_N; blk += B_TILE_BOX_COLS)
+            tilec::rt::tma_load_2d(&b_tile_smem[copy_stage][B_TILE_SWIZZLE::offset(0, blk)],
+                                   &b_tile_map, k * BLOCK_K, pid_n * BLOCK_N + blk,
+                                   &stage_full[copy_stage]);
+          // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+          if (copy_stage == NUM_STAGES - 1) {
+            copy_phase = 1 - copy_phase;
+          }
+          copy_stage = (copy_stage + 1) % NUM_STAGES;
+        }
+      }
+    }
+    return;
+  }
+  tilec::rt::warpgroup_claim_registers<CONSUMER_REGISTERS>();
+  int read_stage = 0;
+  int read_phase = 0;
+  TILEC_NO_UNROLL
+  for (int program = static_cast<int>(blockIdx.x); program < num_programs;
+       program += static_cast<int>(gridDim.x)) {
+    // matmul.cpp:25: int pid = tl::program_id(0);
+    const int pid = program;
+    // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+    const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+    // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+    const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+    // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+    const int num_pid_in_group = GROUP_M * num_pid_n;
+    // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+    const int group_id = pid / num_pid_in_group;
+    // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+    const int first_pid_m = group_id * GROUP_M;
+    // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+    const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+    // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+    const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+    // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+    const int pid_n = pid % num_pid_in_group / group_size_m;
+    // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+    int offs_am_store[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      offs_am_store[i] = pid_m * BLOCK_M + L0::coord0(i);
+    }
+    // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+    int offs_bn[L1::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      offs_bn[i] = pid_n * BLOCK_N + L1::coord0(i);
+    }
+    // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+    float accumulator[L2::ELEMS0][L2::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L2::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L2::ELEMS1; ++j) {
+        accumulator[i][j] = 0.0f;
+      }
+    }
+    // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
+    // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while
+    // the loop's products run
+    float accumulator_wgmma[L2::REP0][L2::COLS / 2];
+    TILEC_UNROLL
+    for (int i = 0; i < L2::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L2::REP1; ++j) {
+        accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        accumulator_wgmma[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L2::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    TILEC_NO_UNROLL
+    for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+      tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
+      // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+      // wgmma m64n256k16, k by 16: each warpgroup multiplies its 64-row blocks of
+      // a_tile_smem[read_stage] ([M, K] rows) by b_tile_smem[read_stage] ([K, N] rows), both read
+      // from shared memory through descriptors, into its accumulators, which wgmma holds in
+      // registers in its own order
+      TILEC_UNROLL
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+      }
+      // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+      // own
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(0, 0)], B_TILE_DESC_SWIZZLE,
+          B_TILE_DESC_LBO, B_TILE_DESC_SBO);
+      uint64_t a_desc[L2::REP0];
+      TILEC_UNROLL
+      for (int i = 0; i < L2::REP0; ++i) {
+        a_desc[i] = tilec::rt::make_smem_desc(
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L2::warpgroup_row(i), 0)],
+            A_TILE_DESC_SWIZZLE, A_TILE_DESC_LBO, A_TILE_DESC_SBO);
+      }
+      tilec::rt::wgmma_fence();
+      TILEC_UNROLL
+      for (int kk = 0; kk < BLOCK_K; kk += 16) {
+        TILEC_UNROLL
+        for (int i = 0; i < L2::REP0; ++i) {
+          tilec::rt::wgmma_m64nNk16_f32_f16<L2::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+              accumulator_wgmma[i],
+              tilec::rt::smem_desc_moved(a_desc[i], A_TILE_SWIZZLE::offset(0, kk) * sizeof(__half)),
+              tilec::rt::smem_desc_moved(b_desc, B_TILE_SWIZZLE::offset(kk, 0) * sizeof(__half)),
+              true);
+        }
+      }
+      tilec::rt::wgmma_commit_group();
+      // leave this product in flight: wait for the last iteration's, which ends its reading of the
+      // stage freed below
+      tilec::rt::wgmma_wait<1>();
+      TILEC_UNROLL
+      for (int i = 0; i < L2::REP0; ++i) {
+        tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+      }
+      // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+      if (k > 0) {
+        // the products that read this stage have retired: the producer may refill it once every
+        // consumer thread has said so
+        tilec::rt::mbarrier_arrive(&stage_empty[(read_stage + (NUM_STAGES - 1)) % NUM_STAGES]);
+      }
+      if (read_stage == NUM_STAGES - 1) {
+        read_phase = 1 - read_phase;
+      }
+      read_stage = (read_stage + 1) % NUM_STAGES;
+    }
+    // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L2::REP0; ++i) {
+      tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L2::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L2::REP1; ++j) {
+        accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
+      }
+    }
+    if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
+      // the products that read this stage have retired: the producer may refill it once every
+      // consumer thread has said so
+      tilec::rt::mbarrier_arrive(&stage_empty[(read_stage + (NUM_STAGES - 1)) % NUM_STAGES]);
+    }
+    // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+    bool c_mask[L3::ELEMS0][L3::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L3::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L3::ELEMS1; ++j) {
+        c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+      }
+    }
+    // matmul.cpp:65: auto c_ptrs =
+    __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L3::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L3::ELEMS1; ++j) {
+        c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+      }
+    }
+    // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+    __half c_tile[L2::ELEMS0][L2::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L2::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L2::ELEMS1; ++j) {
+        c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+      }
+    }
+    // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+    tilec::rt::fence_proxy_async_shared();
+    tilec::rt::named_barrier_sync(1, NUM_THREADS);
+    TILEC_UNROLL
+    for (int i = 0; i < L2::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L2::ELEMS1; ++j) {
+        store_cvt_smem[STORE_CVT_SWIZZLE::offset(L2::coord0(i), L2::coord1(j))] = c_tile[i][j];
+      }
+    }
+    tilec::rt::fence_proxy_async_shared();
+    tilec::rt::named_barrier_sync(1, NUM_THREADS);
+    __half store_cvt[L3::ELEMS0][L3::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L3::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+        tilec::rt::load_vec<STORE0_VEC, true>(
+            &store_cvt[i][j],
+            &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L3::coord0(i), L3::coord1(j))]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L3::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L3::ELEMS1; j += STORE0_VEC) {
+        if (c_mask[i][j])
+          tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
+      }
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace matmul_kernel_128_256_32_8_8_4_0
+
+/// Launches matmul_kernel<128, 256, 32, 8, 8, 4, false> on `stream` with
+/// matmul_kernel_128_256_32_8_8_4_0::NUM_THREADS threads per block.
+cudaError_t launch_matmul_kernel_128_256_32_8_8_4_0(
+    dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
+    int K, int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm,
+    int stride_cn) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
+  // stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
+                       stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(matmul_kernel_128_256_32_8_8_4_0::NUM_THREADS);
+  config.stream = stream;
+  if (aligned) {
+    // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
+    // SMEM_BYTES bytes (set once per process).
+    static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(
+        matmul_kernel_128_256_32_8_8_4_0::aligned::matmul_kernel,
+        cudaFuncAttributeMaxDynamicSharedMemorySize,
+        matmul_kernel_128_256_32_8_8_4_0::aligned::SMEM_BYTES);
+    if (aligned_smem_opt_in != cudaSuccess)
+      return aligned_smem_opt_in;
+    config.dynamicSmemBytes = matmul_kernel_128_256_32_8_8_4_0::aligned::SMEM_BYTES;
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_tile_map, b_tile_map;
+    const cudaError_t a_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &a_tile_map, a, M, K, stride_am, matmul_kernel_128_256_32_8_8_4_0::aligned::A_TILE_BOX_ROWS,
+        matmul_kernel_128_256_32_8_8_4_0::aligned::A_TILE_BOX_COLS,
+        matmul_kernel_128_256_32_8_8_4_0::aligned::A_TILE_DESC_SWIZZLE);
+    const cudaError_t b_tile_map_made = tilec::rt::make_tensor_map_2d(
+        &b_tile_map, b, K, N, stride_bk, matmul_kernel_128_256_32_8_8_4_0::aligned::B_TILE_BOX_ROWS,
+        matmul_kernel_128_256_32_8_8_4_0::aligned::B_TILE_BOX_COLS,
+        matmul_kernel_128_256_32_8_8_4_0::aligned::B_TILE_DESC_SWIZZLE);
+    if (a_tile_map_made == cudaSuccess && b_tile_map_made == cudaSuccess) {
+      // Persistent: one block per SM (at most one per program) loops over the grid.x programs; each
+      // block's producer warpgroup runs beside its consumers.
+      config.gridDim = dim3(tilec::rt::persistent_blocks(grid.x));
+      config.blockDim = dim3(matmul_kernel_128_256_32_8_8_4_0::aligned::NUM_THREADS +
+                             matmul_kernel_128_256_32_8_8_4_0::aligned::PRODUCER_THREADS);
+      return cudaLaunchKernelEx(&config, matmul_kernel_128_256_32_8_8_4_0::aligned::matmul_kernel,
+                                a_tile_map, b_tile_map, static_cast<int>(grid.x), a, b, c, M, N, K,
+                                stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+    }
+  }
+  static const cudaError_t smem_opt_in = cudaFuncSetAttribute(
+      matmul_kernel_128_256_32_8_8_4_0::matmul_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      matmul_kernel_128_256_32_8_8_4_0::SMEM_BYTES);
+  if (smem_opt_in != cudaSuccess)
+    return smem_opt_in;
+  config.dynamicSmemBytes = matmul_kernel_128_256_32_8_8_4_0::SMEM_BYTES;
+  return cudaLaunchKernelEx(&config, matmul_kernel_128_256_32_8_8_4_0::matmul_kernel, a, b, c, M, N,
+                            K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_matmul_kernel_128_256_32_8_8_4_0(
+    cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
+    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, matmul_kernel_128_256_32_8_8_4_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_128_256_32_8_8_4_0::BLOCK_N));
+  return launch_matmul_kernel_128_256_32_8_8_4_0(grid, stream, a, b, c, M, N, K, stride_am,
+                                                 stride_ak, stride_bk, stride_bn, stride_cm,
+                                                 stride_cn);
+}

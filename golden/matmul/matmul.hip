@@ -1499,3 +1499,767 @@ hipError_t launch_matmul_kernel_64_64_32_8_4_3_1(hipStream_t stream, const __hal
   return launch_matmul_kernel_64_64_32_8_4_3_1(grid, stream, a, b, c, M, N, K, stride_am, stride_ak,
                                                stride_bk, stride_bn, stride_cm, stride_cn);
 }
+
+// matmul_kernel<128, 256, 32, 8, 8, 4, false>: one instantiation
+namespace matmul_kernel_128_256_32_8_8_4_0 {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 256;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 4;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 2, 32, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 64, 2, 4, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 2, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 64 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 64, 2, 4, 1, BLOCK_M, 1>, 1>;
+// tile 128x32: 1x1 contiguous per thread, 2x32 lanes, 8x1 warps, dim 1 fastest; 8x1 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, 1, 2, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+// tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 1, 64, 2, 4, 1, 1, BLOCK_N>, 0>;
+// tile 32x256: 1x1 contiguous per thread, 1x64 lanes, 2x4 warps, dim 1 fastest; 16x1 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, 1, 1, 64, 2, 4, 1, BLOCK_K, BLOCK_N>;
+// tile 128x256: the accumulator of MFMA 32x32x8, 2x4 wavefronts, each 32x32 of every 64x128; 32x2
+// elements per thread
+using L7 = tilec::rt::MfmaAcc<32, 2, 4, BLOCK_M, BLOCK_N>;
+// tile 128x256: 1x1 contiguous per thread, 1x64 lanes, 2x4 warps, dim 1 fastest; 64x1 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, 1, 1, 64, 2, 4, 1, BLOCK_M, BLOCK_N>;
+constexpr int SMEM_BYTES = 65536;  // shared memory per block
+// registers: about 124 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // hipFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 2 stages
+  __half (*b_tile_smem)[32 * 256] = reinterpret_cast<__half (*)[32 * 256]>(smem + 16384);  // 2 stages
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:50: auto a_tile = tl::load(
+  __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
+  // matmul.cpp:53: auto b_tile = tl::load(
+  __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
+  // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
+  if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
+    // matmul.cpp:50: auto a_tile = tl::load(
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:53: auto b_tile = tl::load(
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_next[i][j] = (offs_k_load[i] < K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_tile_smem[0][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile_next[i][j];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_tile_smem[0][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile_next[i][j];
+      }
+    }
+  }
+  // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+    }
+  }
+  // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    __syncthreads();
+    // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
+    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; ++j) {
+          a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; ++j) {
+          b_tile_next[i][j] = (offs_k_load[i] < K - (k + 1) * BLOCK_K && offs_bn[j] < N) ? *b_ptrs[i][j] : tilec::rt::to_f16(0.0f);
+        }
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_tile_smem[read_stage] (four
+    // consecutive k of a row in one read) and b_tile_smem[read_stage] (four k down a column) and
+    // adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 8) {
+      uint32_t a_tile_smem_frag[L7::REP0][2];  // A: row block i, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::read_fragment(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1][2];  // B: column block j, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            b_tile_smem_frag[j],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 1, L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 2, L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 3, L7::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          float c_frag[L7::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L7::ACC; ++e) c_frag[e] = accumulator[L7::ACC * i + e][j];
+          tilec::rt::mfma_32x32x8_f16(c_frag, a_tile_smem_frag[i], b_tile_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L7::ACC; ++e) accumulator[L7::ACC * i + e][j] = c_frag[e];
+        }
+      }
+    }
+    // double buffering: the next iteration's tiles, loaded above, into the stage of a_tile_smem and
+    // b_tile_smem it reads (the other one)
+    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; ++j) {
+          a_tile_smem[1 - read_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))] = a_tile_next[i][j];
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; ++j) {
+          b_tile_smem[1 - read_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))] = b_tile_next[i][j];
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = 1 - read_stage;
+  }
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      store_cvt[i][j] = store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      if (c_mask[i][j])
+        *c_ptrs[i][j] = store_cvt[i][j];
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bk
+// and stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 256;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 4;  // meta-parameter
+[[maybe_unused]] constexpr bool RELU = false;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int STORE0_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_tile_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_tile_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_TILE_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 16, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 32, NUM_WARPS, 1, 1, BLOCK_K, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L2 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 16, 4, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L3 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 128x32: 1x8 contiguous per thread, 16x4 lanes, 8x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 16, 4, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+// tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 32, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
+// tile 32x256: 1x8 contiguous per thread, 2x32 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 32, NUM_WARPS, 1, 1, BLOCK_K, BLOCK_N>;
+// tile 128x256: the accumulator of MFMA 32x32x8, 2x4 wavefronts, each 32x32 of every 64x128; 32x2
+// elements per thread
+using L7 = tilec::rt::MfmaAcc<32, 2, 4, BLOCK_M, BLOCK_N>;
+// tile 128x256: 1x8 contiguous per thread, 2x32 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
+constexpr int SMEM_BYTES = 65536;  // shared memory per block
+// registers: about 124 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
+    const __half *a, const __half *b, __half *c, int M, int N, int K, int stride_am, int stride_ak,
+    int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // hipFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __half (*a_tile_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 2 stages
+  __half (*b_tile_smem)[32 * 256] = reinterpret_cast<__half (*)[32 * 256]>(smem + 16384);  // 2 stages
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // matmul.cpp:25: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // matmul.cpp:26: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul.cpp:27: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // matmul.cpp:28: int num_pid_in_group = GROUP_M * num_pid_n;
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul.cpp:29: int group_id = pid / num_pid_in_group;
+  const int group_id = pid / num_pid_in_group;
+  // matmul.cpp:30: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul.cpp:31: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M); // the last group may be short
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul.cpp:32: int pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const int pid_m = first_pid_m + pid % num_pid_in_group % group_size_m;
+  // matmul.cpp:33: int pid_n = (pid % num_pid_in_group) / group_size_m;
+  const int pid_n = pid % num_pid_in_group / group_size_m;
+  // matmul.cpp:41: auto offs_k = tl::arange<0, BLOCK_K>();
+  int offs_k[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs_k[i] = L0::coord0(i);
+  }
+  int offs_k_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offs_k_load[i] = L1::coord0(i);
+  }
+  // matmul.cpp:39: auto offs_am = pid_m * BLOCK_M + tl::arange<0, BLOCK_M>();
+  int offs_am[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offs_am[i] = pid_m * BLOCK_M + L2::coord0(i);
+  }
+  int offs_am_store[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
+  }
+  // matmul.cpp:42: auto a_ptrs =
+  const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a + (offs_am[i] * stride_am + offs_k[j] * stride_ak);
+    }
+  }
+  // matmul.cpp:40: auto offs_bn = pid_n * BLOCK_N + tl::arange<0, BLOCK_N>();
+  int offs_bn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
+  }
+  // matmul.cpp:44: auto b_ptrs =
+  const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b + (offs_k_load[i] * stride_bk + offs_bn[j] * stride_bn);
+    }
+  }
+  // matmul.cpp:48: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul.cpp:50: auto a_tile = tl::load(
+  __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
+  // matmul.cpp:53: auto b_tile = tl::load(
+  __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
+  // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
+  if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
+    // matmul.cpp:50: auto a_tile = tl::load(
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+        tilec::rt::load_vec_if<A_TILE_VEC, true>(&a_tile_next[i][j], a_ptrs[i][j],
+                                                 offs_am[i] < M && offs_k[j] < K,
+                                                 tilec::rt::to_f16(0.0f));
+      }
+    }
+    // matmul.cpp:53: auto b_tile = tl::load(
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+        tilec::rt::load_vec_if<B_TILE_VEC, true>(&b_tile_next[i][j], b_ptrs[i][j],
+                                                 offs_k_load[i] < K && offs_bn[j] < N,
+                                                 tilec::rt::to_f16(0.0f));
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+        tilec::rt::store_vec<A_TILE_VEC, true>(
+            &a_tile_smem[0][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+            &a_tile_next[i][j]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+        tilec::rt::store_vec<B_TILE_VEC, true>(
+            &b_tile_smem[0][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+            &b_tile_next[i][j]);
+      }
+    }
+  }
+  // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; ++j) {
+      a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+    }
+  }
+  // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; ++j) {
+      b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+    }
+  }
+  // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+  int read_stage = 0;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
+    __syncthreads();
+    // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
+    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:50: auto a_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::load_vec_if<A_TILE_VEC, true>(
+              &a_tile_next[i][j], a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K,
+              tilec::rt::to_f16(0.0f));
+        }
+      }
+      // matmul.cpp:53: auto b_tile = tl::load(
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::load_vec_if<B_TILE_VEC, true>(
+              &b_tile_next[i][j], b_ptrs[i][j],
+              offs_k_load[i] < K - (k + 1) * BLOCK_K && offs_bn[j] < N, tilec::rt::to_f16(0.0f));
+        }
+      }
+    }
+    // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+    // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_tile_smem[read_stage] (four
+    // consecutive k of a row in one read) and b_tile_smem[read_stage] (four k down a column) and
+    // adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 8) {
+      uint32_t a_tile_smem_frag[L7::REP0][2];  // A: row block i, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        tilec::rt::read_fragment(
+            a_tile_smem_frag[i],
+            &a_tile_smem[read_stage][A_TILE_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+      }
+      uint32_t b_tile_smem_frag[L7::REP1][2];  // B: column block j, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            b_tile_smem_frag[j],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 1, L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 2, L7::b_col(j))],
+            b_tile_smem[read_stage][B_TILE_SWIZZLE::offset(kk + L7::b_row() + 3, L7::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L7::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L7::REP1; ++j) {
+          float c_frag[L7::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L7::ACC; ++e) c_frag[e] = accumulator[L7::ACC * i + e][j];
+          tilec::rt::mfma_32x32x8_f16(c_frag, a_tile_smem_frag[i], b_tile_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L7::ACC; ++e) accumulator[L7::ACC * i + e][j] = c_frag[e];
+        }
+      }
+    }
+    // double buffering: the next iteration's tiles, loaded above, into the stage of a_tile_smem and
+    // b_tile_smem it reads (the other one)
+    if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
+      // matmul.cpp:56: accumulator = tl::dot(a_tile, b_tile, accumulator);
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += A_TILE_VEC) {
+          tilec::rt::store_vec<A_TILE_VEC, true>(
+              &a_tile_smem[1 - read_stage][A_TILE_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+              &a_tile_next[i][j]);
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L6::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L6::ELEMS1; j += B_TILE_VEC) {
+          tilec::rt::store_vec<B_TILE_VEC, true>(
+              &b_tile_smem[1 - read_stage][B_TILE_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+              &b_tile_next[i][j]);
+        }
+      }
+    }
+    // matmul.cpp:57: a_ptrs += BLOCK_K * stride_ak;
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; ++j) {
+        a_ptrs[i][j] = a_ptrs[i][j] + BLOCK_K * stride_ak;
+      }
+    }
+    // matmul.cpp:58: b_ptrs += BLOCK_K * stride_bk;
+    TILEC_UNROLL
+    for (int i = 0; i < L6::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L6::ELEMS1; ++j) {
+        b_ptrs[i][j] = b_ptrs[i][j] + BLOCK_K * stride_bk;
+      }
+    }
+    // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    read_stage = 1 - read_stage;
+  }
+  // matmul.cpp:67: auto c_mask = (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_bn) < N);
+  bool c_mask[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
+    }
+  }
+  // matmul.cpp:65: auto c_ptrs =
+  __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      c_ptrs[i][j] = c + stride_cm * offs_am_store[i] + stride_cn * offs_bn[j];
+    }
+  }
+  // matmul.cpp:62: auto c_tile = tl::cast<tl::half>(accumulator);
+  __half c_tile[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      c_tile[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+    }
+  }
+  // matmul.cpp:68: tl::store(c_ptrs, c_tile, c_mask);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = c_tile[i][j];
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += B_TILE_VEC) {
+      tilec::rt::load_vec<B_TILE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += STORE0_VEC) {
+      if (c_mask[i][j])
+        tilec::rt::store_vec<STORE0_VEC, true>(c_ptrs[i][j], &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace matmul_kernel_128_256_32_8_8_4_0
+
+/// Launches matmul_kernel<128, 256, 32, 8, 8, 4, false> on `stream` with
+/// matmul_kernel_128_256_32_8_8_4_0::NUM_THREADS threads per block.
+hipError_t launch_matmul_kernel_128_256_32_8_8_4_0(
+    dim3 grid, hipStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
+    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bk and
+  // stride_cm are multiples of 16 and stride_ak, stride_bn and stride_cn are 1.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_ak == 1 && stride_bk % 16 == 0 &&
+                       stride_bn == 1 && stride_cm % 16 == 0 && stride_cn == 1;
+  if (aligned) {
+    // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
+    // SMEM_BYTES bytes (set once per process).
+    static const hipError_t aligned_smem_opt_in = hipFuncSetAttribute(
+        reinterpret_cast<const void *>(matmul_kernel_128_256_32_8_8_4_0::aligned::matmul_kernel),
+        hipFuncAttributeMaxDynamicSharedMemorySize,
+        matmul_kernel_128_256_32_8_8_4_0::aligned::SMEM_BYTES);
+    if (aligned_smem_opt_in != hipSuccess)
+      return aligned_smem_opt_in;
+    hipLaunchKernelGGL(matmul_kernel_128_256_32_8_8_4_0::aligned::matmul_kernel, grid,
+                       dim3(matmul_kernel_128_256_32_8_8_4_0::NUM_THREADS),
+                       matmul_kernel_128_256_32_8_8_4_0::aligned::SMEM_BYTES, stream, a, b, c, M, N,
+                       K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+  } else {
+    static const hipError_t smem_opt_in = hipFuncSetAttribute(
+        reinterpret_cast<const void *>(matmul_kernel_128_256_32_8_8_4_0::matmul_kernel),
+        hipFuncAttributeMaxDynamicSharedMemorySize, matmul_kernel_128_256_32_8_8_4_0::SMEM_BYTES);
+    if (smem_opt_in != hipSuccess)
+      return smem_opt_in;
+    hipLaunchKernelGGL(matmul_kernel_128_256_32_8_8_4_0::matmul_kernel, grid,
+                       dim3(matmul_kernel_128_256_32_8_8_4_0::NUM_THREADS),
+                       matmul_kernel_128_256_32_8_8_4_0::SMEM_BYTES, stream, a, b, c, M, N, K,
+                       stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn);
+  }
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_matmul_kernel_128_256_32_8_8_4_0(
+    hipStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
+    int stride_am, int stride_ak, int stride_bk, int stride_bn, int stride_cm, int stride_cn) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, matmul_kernel_128_256_32_8_8_4_0::BLOCK_M) * tilec::rt::cdiv(N, matmul_kernel_128_256_32_8_8_4_0::BLOCK_N));
+  return launch_matmul_kernel_128_256_32_8_8_4_0(grid, stream, a, b, c, M, N, K, stride_am,
+                                                 stride_ak, stride_bk, stride_bn, stride_cm,
+                                                 stride_cn);
+}

@@ -4,6 +4,7 @@
 /// memory accesses (insert-barriers, prefetch-loads) compare accesses by these sets.
 
 #include "ir/IR.h"
+#include "ir/IRVisitor.h"
 
 #include <map>
 #include <set>
@@ -23,24 +24,6 @@ private:
   std::map<const ir::VarNode *, std::set<int>> localParams;
 };
 
-/// Calls `f` on every statement below `s`, nested ones included, in program order.
-template <class F> void forEachStmt(const ir::Stmt &s, F &&f) {
-  if (!s)
-    return;
-  f(s);
-  switch (s->kind) {
-  case ir::StmtKind::Block:
-    for (auto &c : ir::as<ir::Block>(s)->stmts)
-      forEachStmt(c, f);
-    break;
-  case ir::StmtKind::For: forEachStmt(ir::as<ir::For>(s)->body, f); break;
-  case ir::StmtKind::While: forEachStmt(ir::as<ir::While>(s)->body, f); break;
-  case ir::StmtKind::If:
-    forEachStmt(ir::as<ir::If>(s)->thenS, f);
-    forEachStmt(ir::as<ir::If>(s)->elseS, f);
-    break;
-  default: break;
-  }
-}
+using ir::forEachStmt;
 
 } // namespace tilec::passes

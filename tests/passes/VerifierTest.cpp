@@ -328,3 +328,58 @@ TEST(Verifier, ProductInFlightReadsItsStagesUntilAfterTheLoop) {
           << f.t.str();
   }
 }
+
+// Warp specialization (pipeline-dots on sm_90): one WarpSpecialize node, the body's last
+// statement, in a kernel with producer threads; the producer runs scalar code, TMA copies and
+// stage waits only; a stage is freed in the consumers and waited for in the producer. The printed
+// form names both sides.
+TEST(Verifier, WarpSpecializedShape) {
+  auto build = [](TestKernel &t, Stmt producer, Stmt consumers, bool last = true) {
+    Kernel &k = t.k();
+    SharedBuffer ring{"a_smem", Type::scalar(ScalarType::F16), {64, 64}, 64, 2 * 8192, 0};
+    ring.stages = 2;
+    ring.tma = TmaTensor{t.out->id, i32(64), i32(64), i32(64), 0};
+    k.buffers = {ring};
+    k.sharedBytes = 2 * 8192;
+    k.producerThreads = 128;
+    std::vector<Stmt> body{WarpSpecialize::make(std::move(producer), std::move(consumers))};
+    if (!last)
+      body.push_back(t.storeScalar(f32(1)));
+    k.body = Block::make(body);
+  };
+  auto wait = [] { return StageFree::makeWait(0, i32(1), i32(0)); };
+  auto release = [] { return StageFree::make(0, i32(1)); };
+  {
+    TestKernel t;
+    build(t, Block::make({wait()}), Block::make({release(), t.storeScalar(f32(2))}));
+    EXPECT_TRUE(verifies(t.m, true)) << t.str();
+    const std::string printed = t.str();
+    EXPECT_NE(printed.find("producer_threads=128"), std::string::npos) << printed;
+    EXPECT_NE(printed.find("producer {"), std::string::npos) << printed;
+    EXPECT_NE(printed.find("stage_free_wait ring 0 stage 1:i32 parity 0:i32"), std::string::npos)
+        << printed;
+    EXPECT_NE(printed.find("consumers {"), std::string::npos) << printed;
+    EXPECT_NE(printed.find("stage_free ring 0 stage 1:i32"), std::string::npos) << printed;
+  }
+  {
+    TestKernel t; // the producer stores
+    build(t, Block::make({wait(), t.storeScalar(f32(2))}), Block::make({release()}));
+    EXPECT_TRUE(rejects(t.m, "the producer runs scalar code, TMA copies and stage waits only"));
+  }
+  {
+    TestKernel t; // sides swapped
+    build(t, Block::make({release()}), Block::make({wait()}));
+    EXPECT_TRUE(rejects(t.m, "the producer waits for free stages"));
+  }
+  {
+    TestKernel t; // statements after the node: the producer's threads would skip them
+    build(t, Block::make({wait()}), Block::make({release()}), false);
+    EXPECT_TRUE(rejects(t.m, "warp specialization is one node, the body's last statement"));
+  }
+  {
+    TestKernel t; // no producer threads to run it
+    build(t, Block::make({wait()}), Block::make({release()}));
+    t.k().producerThreads = 0;
+    EXPECT_TRUE(rejects(t.m, "warp specialization is one node, the body's last statement"));
+  }
+}

@@ -85,4 +85,5 @@ __device__ __forceinline__ int64_t shfl_xor(int64_t v, int m) {
 #include "mbarrier.cuh"
 #include "tensor_core.cuh"
 #include "tma.cuh"
+#include "warp_specialize.cuh"
 #include "wgmma.cuh"

@@ -1,4 +1,4 @@
-// EXPECT: bad_annotation_key.cpp:5:29: error: invalid kernel setting 'num_ctas = 2'; expected 'num_warps', 'num_stages' or 'grid'
+// EXPECT: bad_annotation_key.cpp:5:29: error: invalid kernel setting 'num_ctas = 2'; expected 'num_warps', 'num_stages', 'grid' or 'warp_specialize'
 #include <tilec/tl.hpp>
 
 template <int B>
