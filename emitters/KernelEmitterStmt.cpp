@@ -1171,6 +1171,19 @@ void KernelEmitter::prefetchComment(const If *s) {
                                            "warpgroup, the barrier in all)"
                                          : ""),
                            w_->indentWidth()));
+  } else if (s->prefetch == Prefetch::PhaseFlip) {
+    // `if (stage == S - 1) phase = 1 - phase`: the names from the condition and the assignment.
+    auto *eq = as<Binary>(s->cond);
+    auto *stage = eq ? as<VarRef>(eq->a) : nullptr;
+    auto *flip = b && b->stmts.size() == 1 ? as<Assign>(b->stmts[0]) : nullptr;
+    if (!stage || !flip)
+      internalError("a phase flip that is not `if (stage == S - 1) phase = 1 - phase`");
+    w_->lines(
+        commentLines(varNames_[stage->var->id] + " wraps around after this stage: the " +
+                         "next round of stages waits for their barriers' next phase, of the " +
+                         "other parity (" + varNames_[flip->var->id] + ")",
+                     w_->indentWidth()));
+    return; // the flip is the loop's own line, named above it (stmt)
   } else if (s->prefetch == Prefetch::StageNext) {
     const std::string what = "double buffering: the next iteration's tiles, loaded above, into ";
     w_->lines(commentLines(what + "the stage of " + names + " it reads (the other one)",
@@ -1380,7 +1393,10 @@ void KernelEmitter::stmt(const Stmt &s) {
   auto *prefetch = as<If>(s);
   if (auto *f = as<For>(s)) // before the loop's source line: what it needs ready
     heldAccumulators(f, true);
-  if (prefetch && prefetch->prefetch != Prefetch::None)
+  if (prefetch && prefetch->prefetch == Prefetch::PhaseFlip) {
+    stmtComments(s);
+    prefetchComment(prefetch);
+  } else if (prefetch && prefetch->prefetch != Prefetch::None)
     prefetchComment(prefetch);
   else if (s->kind != StmtKind::Block)
     stmtComments(s);

@@ -427,14 +427,17 @@ struct While : StmtNode {
 /// prefetch-loads' loads of a loop's first iteration, before the loop, or of the next iteration,
 /// inside it; pipeline-dots' copies of a dot loop's first iterations (into stages 0 .. S - 2) or of
 /// the iteration S - 1 ahead; and pipeline-dots' write of the next iteration's tiles into the
-/// stage of a double buffer that iteration reads (StageNext).
+/// stage of a double buffer that iteration reads (StageNext); and the flip of a TMA ring's phase
+/// parity as its read or copy position wraps around (PhaseFlip: `if (stage == S - 1) phase = 1 -
+/// phase`).
 enum class Prefetch : uint8_t {
   None,
   FirstIteration,
   NextIteration,
   PipelineFirst,
   PipelineNext,
-  StageNext
+  StageNext,
+  PhaseFlip
 };
 struct If : StmtNode {
   TILEC_STMT_NODE(If)

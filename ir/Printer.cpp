@@ -136,7 +136,8 @@ public:
                : i->prefetch == Prefetch::NextIteration ? "prefetch(next) "
                : i->prefetch == Prefetch::PipelineFirst ? "pipeline(first) "
                : i->prefetch == Prefetch::PipelineNext  ? "pipeline(next) "
-                                                        : "pipeline(stage) ");
+               : i->prefetch == Prefetch::StageNext     ? "pipeline(stage) "
+                                                        : "pipeline(phase) ");
       if (!i->elseS) {
         body(i->thenS, s);
         return;

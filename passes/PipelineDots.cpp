@@ -70,7 +70,7 @@
 //               %acc = shared_dot(..., in_flight)
 //               barrier
 //               if (%k + S - 1 < e) { tma_copy A[%copy_stage], box at (...); tma_copy B[...] }
-//               if (%read_stage == S - 1) %read_phase = 1 - %read_phase
+//               if (%read_stage == S - 1) pipeline(phase) { %read_phase = 1 - %read_phase }
 //               ...
 //             }
 // One thread issues each copy (the emitter), which arrives on the stage's full mbarrier with its
@@ -706,7 +706,12 @@ private:
       // At the end of an iteration: the stage moves on; the phase flips as it wraps around.
       auto moveOn = [&](const Var &stage, const Var &phase, std::vector<Stmt> &into) {
         Expr last = Binary::make(BinaryOp::Eq, VarRef::make(stage, loc), minus(1), loc);
-        into.push_back(If::make(last, Block::make({flip(phase)}, loc), nullptr, loc));
+        auto wrap = std::make_shared<If>();
+        wrap->loc = loc;
+        wrap->cond = last;
+        wrap->thenS = Block::make({flip(phase)}, loc);
+        wrap->prefetch = Prefetch::PhaseFlip;
+        into.push_back(wrap);
         Expr next = Binary::make(BinaryOp::Add, VarRef::make(stage, loc), one, loc);
         into.push_back(Assign::make(stage, Binary::make(BinaryOp::Mod, next, numStages, loc), loc));
       };
@@ -845,8 +850,12 @@ private:
       Expr last = Binary::make(BinaryOp::Eq, VarRef::make(readStage, loc), minus(1), loc);
       Expr flipped = Binary::make(BinaryOp::Sub, IntImm::make(ScalarType::I32, 1, loc),
                                   VarRef::make(readPhase, loc), loc);
-      c.push_back(
-          If::make(last, Block::make({Assign::make(readPhase, flipped, loc)}, loc), nullptr, loc));
+      auto wrap = std::make_shared<If>();
+      wrap->loc = loc;
+      wrap->cond = last;
+      wrap->thenS = Block::make({Assign::make(readPhase, flipped, loc)}, loc);
+      wrap->prefetch = Prefetch::PhaseFlip;
+      c.push_back(wrap);
     }
     for (const Var &v : {readStage, copyStage}) {
       Expr next = Binary::make(BinaryOp::Add, VarRef::make(v, loc),

@@ -536,6 +536,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    // read_stage wraps around after this stage: the next round of stages waits for their barriers'
+    // next phase, of the other parity (read_phase)
     if (read_stage == NUM_STAGES - 1) {
       read_phase = 1 - read_phase;
     }
@@ -1212,6 +1214,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    // read_stage wraps around after this stage: the next round of stages waits for their barriers'
+    // next phase, of the other parity (read_phase)
     if (read_stage == NUM_STAGES - 1) {
       read_phase = 1 - read_phase;
     }
@@ -1812,6 +1816,8 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
                                    &b_tile_map, k * BLOCK_K, pid_n * BLOCK_N + blk,
                                    &stage_full[copy_stage]);
           // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+          // copy_stage wraps around after this stage: the next round of stages waits for their
+          // barriers' next phase, of the other parity (copy_phase)
           if (copy_stage == NUM_STAGES - 1) {
             copy_phase = 1 - copy_phase;
           }
@@ -1935,6 +1941,8 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
         // consumer thread has said so
         tilec::rt::mbarrier_arrive(&stage_empty[(read_stage + (NUM_STAGES - 1)) % NUM_STAGES]);
       }
+      // read_stage wraps around after this stage: the next round of stages waits for their
+      // barriers' next phase, of the other parity (read_phase)
       if (read_stage == NUM_STAGES - 1) {
         read_phase = 1 - read_phase;
       }
@@ -2637,6 +2645,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    // read_stage wraps around after this stage: the next round of stages waits for their barriers'
+    // next phase, of the other parity (read_phase)
     if (read_stage == NUM_STAGES - 1) {
       read_phase = 1 - read_phase;
     }
@@ -3990,6 +4000,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    // read_stage wraps around after this stage: the next round of stages waits for their barriers'
+    // next phase, of the other parity (read_phase)
     if (read_stage == NUM_STAGES - 1) {
       read_phase = 1 - read_phase;
     }
@@ -4665,6 +4677,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    // read_stage wraps around after this stage: the next round of stages waits for their barriers'
+    // next phase, of the other parity (read_phase)
     if (read_stage == NUM_STAGES - 1) {
       read_phase = 1 - read_phase;
     }
@@ -5343,6 +5357,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    // read_stage wraps around after this stage: the next round of stages waits for their barriers'
+    // next phase, of the other parity (read_phase)
     if (read_stage == NUM_STAGES - 1) {
       read_phase = 1 - read_phase;
     }
@@ -6035,6 +6051,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    // read_stage wraps around after this stage: the next round of stages waits for their barriers'
+    // next phase, of the other parity (read_phase)
     if (read_stage == NUM_STAGES - 1) {
       read_phase = 1 - read_phase;
     }
@@ -6728,6 +6746,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    // read_stage wraps around after this stage: the next round of stages waits for their barriers'
+    // next phase, of the other parity (read_phase)
     if (read_stage == NUM_STAGES - 1) {
       read_phase = 1 - read_phase;
     }
@@ -7415,6 +7435,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    // read_stage wraps around after this stage: the next round of stages waits for their barriers'
+    // next phase, of the other parity (read_phase)
     if (read_stage == NUM_STAGES - 1) {
       read_phase = 1 - read_phase;
     }
@@ -8107,6 +8129,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    // read_stage wraps around after this stage: the next round of stages waits for their barriers'
+    // next phase, of the other parity (read_phase)
     if (read_stage == NUM_STAGES - 1) {
       read_phase = 1 - read_phase;
     }
@@ -8800,6 +8824,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    // read_stage wraps around after this stage: the next round of stages waits for their barriers'
+    // next phase, of the other parity (read_phase)
     if (read_stage == NUM_STAGES - 1) {
       read_phase = 1 - read_phase;
     }
@@ -9401,6 +9427,8 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
                                    &b_tile_map, k * BLOCK_K, pid_n * BLOCK_N + blk,
                                    &stage_full[copy_stage]);
           // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+          // copy_stage wraps around after this stage: the next round of stages waits for their
+          // barriers' next phase, of the other parity (copy_phase)
           if (copy_stage == NUM_STAGES - 1) {
             copy_phase = 1 - copy_phase;
           }
@@ -9524,6 +9552,8 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
         // consumer thread has said so
         tilec::rt::mbarrier_arrive(&stage_empty[(read_stage + (NUM_STAGES - 1)) % NUM_STAGES]);
       }
+      // read_stage wraps around after this stage: the next round of stages waits for their
+      // barriers' next phase, of the other parity (read_phase)
       if (read_stage == NUM_STAGES - 1) {
         read_phase = 1 - read_phase;
       }
@@ -10143,6 +10173,8 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
                                    &b_tile_map, k * BLOCK_K, pid_n * BLOCK_N + blk,
                                    &stage_full[copy_stage]);
           // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+          // copy_stage wraps around after this stage: the next round of stages waits for their
+          // barriers' next phase, of the other parity (copy_phase)
           if (copy_stage == NUM_STAGES - 1) {
             copy_phase = 1 - copy_phase;
           }
@@ -10266,6 +10298,8 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
         // consumer thread has said so
         tilec::rt::mbarrier_arrive(&stage_empty[(read_stage + (NUM_STAGES - 1)) % NUM_STAGES]);
       }
+      // read_stage wraps around after this stage: the next round of stages waits for their
+      // barriers' next phase, of the other parity (read_phase)
       if (read_stage == NUM_STAGES - 1) {
         read_phase = 1 - read_phase;
       }
@@ -10885,6 +10919,8 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
                                    &b_tile_map, k * BLOCK_K, pid_n * BLOCK_N + blk,
                                    &stage_full[copy_stage]);
           // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+          // copy_stage wraps around after this stage: the next round of stages waits for their
+          // barriers' next phase, of the other parity (copy_phase)
           if (copy_stage == NUM_STAGES - 1) {
             copy_phase = 1 - copy_phase;
           }
@@ -11008,6 +11044,8 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
         // consumer thread has said so
         tilec::rt::mbarrier_arrive(&stage_empty[(read_stage + (NUM_STAGES - 1)) % NUM_STAGES]);
       }
+      // read_stage wraps around after this stage: the next round of stages waits for their
+      // barriers' next phase, of the other parity (read_phase)
       if (read_stage == NUM_STAGES - 1) {
         read_phase = 1 - read_phase;
       }
@@ -11627,6 +11665,8 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
                                    &b_tile_map, k * BLOCK_K, pid_n * BLOCK_N + blk,
                                    &stage_full[copy_stage]);
           // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+          // copy_stage wraps around after this stage: the next round of stages waits for their
+          // barriers' next phase, of the other parity (copy_phase)
           if (copy_stage == NUM_STAGES - 1) {
             copy_phase = 1 - copy_phase;
           }
@@ -11750,6 +11790,8 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
         // consumer thread has said so
         tilec::rt::mbarrier_arrive(&stage_empty[(read_stage + (NUM_STAGES - 1)) % NUM_STAGES]);
       }
+      // read_stage wraps around after this stage: the next round of stages waits for their
+      // barriers' next phase, of the other parity (read_phase)
       if (read_stage == NUM_STAGES - 1) {
         read_phase = 1 - read_phase;
       }

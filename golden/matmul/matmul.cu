@@ -536,6 +536,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    // read_stage wraps around after this stage: the next round of stages waits for their barriers'
+    // next phase, of the other parity (read_phase)
     if (read_stage == NUM_STAGES - 1) {
       read_phase = 1 - read_phase;
     }
@@ -1212,6 +1214,8 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       }
     }
     // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+    // read_stage wraps around after this stage: the next round of stages waits for their barriers'
+    // next phase, of the other parity (read_phase)
     if (read_stage == NUM_STAGES - 1) {
       read_phase = 1 - read_phase;
     }
@@ -1812,6 +1816,8 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
                                    &b_tile_map, k * BLOCK_K, pid_n * BLOCK_N + blk,
                                    &stage_full[copy_stage]);
           // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
+          // copy_stage wraps around after this stage: the next round of stages waits for their
+          // barriers' next phase, of the other parity (copy_phase)
           if (copy_stage == NUM_STAGES - 1) {
             copy_phase = 1 - copy_phase;
           }
@@ -1935,6 +1941,8 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
         // consumer thread has said so
         tilec::rt::mbarrier_arrive(&stage_empty[(read_stage + (NUM_STAGES - 1)) % NUM_STAGES]);
       }
+      // read_stage wraps around after this stage: the next round of stages waits for their
+      // barriers' next phase, of the other parity (read_phase)
       if (read_stage == NUM_STAGES - 1) {
         read_phase = 1 - read_phase;
       }
