@@ -168,5 +168,64 @@ template void mm_set<128, 256, 32, 8, false>(tl::half *, const tl::half *, const
 // CHECK-NOT: PRODUCER_THREADS
 // CHECK: } // namespace mm_set_128_256_32_8_0
 
+// Asked for, but not possible: programs numbered along axis 1 too (a persistent block loops over
+// axis 0 only), and box coordinates the producer cannot compute without a load (a row block read
+// from memory). Both keep the TMA ring with its CTA barrier.
+template <int BM, int BN, int BK>
+TILEC_KERNEL(num_warps = 4, num_stages = 3, warp_specialize = true)
+void mm_axis1(float *c, const tl::half *a, const tl::half *b, int M, int N, int K, int lda,
+              int ldb) {
+  auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto rn = tl::program_id(1) * BN + tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto pa = a + tl::expand_dims<1>(rm) * lda + tl::expand_dims<0>(rk);
+  auto pb = b + tl::expand_dims<1>(rk) * ldb + tl::expand_dims<0>(rn);
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < tl::cdiv(K, BK); ++k) {
+    auto av = tl::load(pa, (tl::expand_dims<1>(rm) < M) & (tl::expand_dims<0>(rk) < K - k * BK));
+    auto bv = tl::load(pb, (tl::expand_dims<1>(rk) < K - k * BK) & (tl::expand_dims<0>(rn) < N));
+    acc = tl::dot(av, bv, acc);
+    pa += BK;
+    pb += BK * ldb;
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), acc);
+}
+template void mm_axis1<64, 64, 64>(float *, const tl::half *, const tl::half *, int, int, int, int,
+                                   int);
+template <int BM, int BN, int BK>
+TILEC_KERNEL(num_warps = 4, num_stages = 3, warp_specialize = true)
+void mm_loaded_row(float *c, const tl::half *a, const tl::half *b, const int *rows, int M, int N,
+                   int K, int lda, int ldb) {
+  int row0 = tl::load(rows + tl::program_id(0)); // the row block, read from memory
+  auto rm = row0 + tl::arange<0, BM>();
+  auto rn = tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto pa = a + tl::expand_dims<1>(rm) * lda + tl::expand_dims<0>(rk);
+  auto pb = b + tl::expand_dims<1>(rk) * ldb + tl::expand_dims<0>(rn);
+  auto acc = tl::zeros<float, BM, BN>();
+  for (int k = 0; k < tl::cdiv(K, BK); ++k) {
+    auto av = tl::load(pa, (tl::expand_dims<1>(rm) < M) & (tl::expand_dims<0>(rk) < K - k * BK));
+    auto bv = tl::load(pb, (tl::expand_dims<1>(rk) < K - k * BK) & (tl::expand_dims<0>(rn) < N));
+    acc = tl::dot(av, bv, acc);
+    pa += BK;
+    pb += BK * ldb;
+  }
+  tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), acc);
+}
+template void mm_loaded_row<64, 64, 64>(float *, const tl::half *, const tl::half *, const int *,
+                                        int, int, int, int, int);
+// CHECK-LABEL: namespace mm_axis1_64_64_64 {
+// CHECK: namespace aligned {
+// CHECK-NOT: PRODUCER_THREADS
+// CHECK: tilec::rt::tma_load_2d(
+// CHECK-NOT: PRODUCER_THREADS
+// CHECK: } // namespace mm_axis1_64_64_64
+// CHECK-LABEL: namespace mm_loaded_row_64_64_64 {
+// CHECK: namespace aligned {
+// CHECK-NOT: PRODUCER_THREADS
+// CHECK: tilec::rt::tma_load_2d(
+// CHECK-NOT: PRODUCER_THREADS
+// CHECK: } // namespace mm_loaded_row_64_64_64
+
 // sm_80 has neither TMA nor a producer.
 // SM80-NOT: PRODUCER_THREADS
