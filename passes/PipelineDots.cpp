@@ -622,6 +622,23 @@ private:
     auto before = [&](const Expr &index) { // index < end (<= for an inclusive loop)
       return Binary::make(f->inclusive ? BinaryOp::Le : BinaryOp::Lt, index, f->end, loc);
     };
+    // A TMA ring's position at the end of an iteration: `phase` flips as `stage` wraps around
+    // (Prefetch::PhaseFlip), then `stage` moves on.
+    auto phaseFlip = [&](const Var &stage, const Var &phase) {
+      auto wrap = std::make_shared<If>();
+      wrap->loc = loc;
+      wrap->cond = Binary::make(BinaryOp::Eq, VarRef::make(stage, loc), minus(1), loc);
+      Expr flipped = Binary::make(BinaryOp::Sub, IntImm::make(ScalarType::I32, 1, loc),
+                                  VarRef::make(phase, loc), loc);
+      wrap->thenS = Block::make({Assign::make(phase, flipped, loc)}, loc);
+      wrap->prefetch = Prefetch::PhaseFlip;
+      return wrap;
+    };
+    auto nextStage = [&](const Var &stage) {
+      Expr next = Binary::make(BinaryOp::Add, VarRef::make(stage, loc),
+                               IntImm::make(ScalarType::I32, 1, loc), loc);
+      return Assign::make(stage, Binary::make(BinaryOp::Mod, next, numStages, loc), loc);
+    };
     for (const Operand *o : {&*a, &*b}) {
       SharedBuffer &buf = k.buffers[o->buffer];
       buf.stages = stages;
@@ -700,20 +717,9 @@ private:
       Var index = k.newVar(f->var->name, f->var->type, VarKind::LoopIndex, f->var->loc);
       auto one = IntImm::make(ScalarType::I32, 1, loc),
            zero = IntImm::make(ScalarType::I32, 0, loc);
-      auto flip = [&](const Var &v) {
-        return Assign::make(v, Binary::make(BinaryOp::Sub, one, VarRef::make(v, loc), loc), loc);
-      };
-      // At the end of an iteration: the stage moves on; the phase flips as it wraps around.
       auto moveOn = [&](const Var &stage, const Var &phase, std::vector<Stmt> &into) {
-        Expr last = Binary::make(BinaryOp::Eq, VarRef::make(stage, loc), minus(1), loc);
-        auto wrap = std::make_shared<If>();
-        wrap->loc = loc;
-        wrap->cond = last;
-        wrap->thenS = Block::make({flip(phase)}, loc);
-        wrap->prefetch = Prefetch::PhaseFlip;
-        into.push_back(wrap);
-        Expr next = Binary::make(BinaryOp::Add, VarRef::make(stage, loc), one, loc);
-        into.push_back(Assign::make(stage, Binary::make(BinaryOp::Mod, next, numStages, loc), loc));
+        into.push_back(phaseFlip(stage, phase));
+        into.push_back(nextStage(stage));
       };
       std::vector<Stmt> pl;
       pl.push_back(StageFree::makeWait(
@@ -846,22 +852,10 @@ private:
         continue; // a pointer only the copies read: TMA copies read coordinates instead
       c.push_back(stmts[i]);
     }
-    if (useTma) { // read_stage wraps around at the end of this iteration: the next phase
-      Expr last = Binary::make(BinaryOp::Eq, VarRef::make(readStage, loc), minus(1), loc);
-      Expr flipped = Binary::make(BinaryOp::Sub, IntImm::make(ScalarType::I32, 1, loc),
-                                  VarRef::make(readPhase, loc), loc);
-      auto wrap = std::make_shared<If>();
-      wrap->loc = loc;
-      wrap->cond = last;
-      wrap->thenS = Block::make({Assign::make(readPhase, flipped, loc)}, loc);
-      wrap->prefetch = Prefetch::PhaseFlip;
-      c.push_back(wrap);
-    }
-    for (const Var &v : {readStage, copyStage}) {
-      Expr next = Binary::make(BinaryOp::Add, VarRef::make(v, loc),
-                               IntImm::make(ScalarType::I32, 1, loc), loc);
-      c.push_back(Assign::make(v, Binary::make(BinaryOp::Mod, next, numStages, loc), loc));
-    }
+    if (useTma) // read_stage wraps around at the end of this iteration: the next phase
+      c.push_back(phaseFlip(readStage, readPhase));
+    for (const Var &v : {readStage, copyStage})
+      c.push_back(nextStage(v));
     auto loop = std::make_shared<For>(*f);
     loop->body = Block::make(std::move(c), body->loc);
     out.push_back(loop);
