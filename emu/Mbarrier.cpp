@@ -56,10 +56,20 @@ bool phaseDone(const Mbarrier &b, unsigned parity) { return (b.phase & 1u) != (p
 /// Lands the copies of a phase that has had all its arrivals, then completes it when they
 /// delivered every byte its arrivals announced: the threads waiting for it go on, ordered after
 /// what it publishes (as on the GPU, where a waiting thread sees the phase complete before later
-/// phases can).
-void advance(uintptr_t bar, Mbarrier &b) {
+/// phases can). Copies land as late as they may (`force`: when a thread waits on the barrier, or
+/// its next phase takes an arrival): a wait for a parity whose phase completed a ring round
+/// earlier then finds the copies' phase complete and waits for the next (a deadlock, reported),
+/// and a thread that reads the bytes without waiting reads them in flight (reported).
+void advance(uintptr_t bar, Mbarrier &b, bool force = false) {
   if (b.pending != 0)
     return;
+  if (!b.copies.empty() && !force) {
+    bool waited = false;
+    for (const Thread &t : *g_launch->threads)
+      waited = waited || (t.state == ThreadState::AtMbarrier && t.mbarrier == bar);
+    if (!waited)
+      return; // in flight until a thread waits on the barrier (mbarrier_wait_parity)
+  }
   for (BulkCopy &c : b.copies) {
     land_bulk(c.dst, c.data.size(), c.pc);
     std::memcpy(reinterpret_cast<void *>(c.dst), c.data.data(), c.data.size());
@@ -84,13 +94,16 @@ void acquire(Thread &t, const Mbarrier &b) { join_knowledge(t.known, b.published
 } // namespace
 
 void reset_mbarriers() {
-  for (auto &[bar, b] : g_mbarriers)
+  for (auto &[bar, b] : g_mbarriers) {
+    if (b.pending == 0)
+      b.copies.clear(); // in flight, with every arrival: they would land, after the block
     for (const BulkCopy &c : b.copies)
       report(FindingKind::AsyncCopyInFlight, {c.pc},
              "a bulk copy of " + std::to_string(c.data.size()) + " bytes to shared " + hex(c.dst) +
                  " started at {pc:0} never landed: phase " + std::to_string(b.phase) +
                  " of its mbarrier never had all its arrivals (" + std::to_string(b.pending) +
                  " of " + std::to_string(b.expected) + " missing when the block ended)\n");
+  }
   g_mbarriers.clear();
 }
 
@@ -154,6 +167,8 @@ void mbarrier_arrive(void *p, unsigned txBytes, bool arrive, const void *pc) {
     return;
   InEmulator inside;
   Mbarrier &b = *find(p, pc, arrive ? "mbarrier_arrive" : "mbarrier_expect_tx");
+  if (b.pending == 0 && !b.copies.empty()) // the last phase's copies land before the next begins
+    advance(reinterpret_cast<uintptr_t>(p), b, true);
   b.tx += txBytes;
   if (!arrive)
     return;
@@ -183,6 +198,11 @@ bool mbarrier_wait_parity(void *p, unsigned parity, bool block, const void *pc) 
     // Not across the fiber switch below: the other threads' accesses must be checked meanwhile.
     InEmulator inside;
     Mbarrier *b = find(p, pc, "mbarrier_wait");
+    // Copies in flight on a phase with all its arrivals land before a wait on the barrier looks at
+    // its phase: a wait for a phase a ring round old then waits for the next one, which no one
+    // completes (a deadlock, reported), where the GPU might let it through to read the bytes early.
+    if (b->pending == 0 && !b->copies.empty())
+      advance(bar, *b, true);
     if (phaseDone(*b, parity)) {
       acquire(*t, *b);
       return true;
@@ -213,7 +233,7 @@ void bulk_copy_to_shared(void *dst, const void *data, unsigned bytes, void *bar,
       stop_thread(ErrorIllegalAddress);
     }
   }
-  Mbarrier &b = *find(bar, pc, "bulk copy");
+  Mbarrier &b = *find(bar, pc, "bulk copy"); // a copy of the current phase, arrivals done or not
   // The copy's write, checked at the call in a segment of its own: a thread that waits for the
   // phase it completes on is ordered after it (and after the thread's earlier accesses), not
   // after what the thread does next.

@@ -280,10 +280,13 @@ private:
 
   /// The TMA form of operand `o`'s load, when it is a box of a 2-D row-major tensor: its pointer
   /// variable is `p + (r0 + i0) * s + (c0 + i1)` (AffineForm; i0, i1 the element's indices) at the
-  /// loop's entry, advanced by a constant-per-iteration amount each iteration; p a 16-byte aligned
+  /// loop's entry, advanced by a constant-per-iteration amount each iteration (a loop from 0 by 1),
+  /// or its pointer is that form computed in the iteration, r0 and c0 read the loop's index and
+  /// scalars the iteration declares before the load (a tensor descriptor's block); p a 16-byte aligned
   /// pointer parameter and s a parameter that is a multiple of 16 (the aligned variant's
   /// assumptions: the launcher checks them, as TMA needs); its mask is `i0 < R` and `i1 < C` (in
-  /// either order, nothing else), so that the tensor is (r0 + R) x (c0 + C) with R + r0 and C + c0
+  /// either order, and optionally `r0 + i0 >= 0` and `c0 + i1 >= 0`, the lower edges, where TMA
+  /// fills zeros as well; nothing else), so that the tensor is (r0 + R) x (c0 + C) with R + r0 and C + c0
   /// expressions of the parameters alone (the launcher builds the tensor map from them); the masked
   /// value is zero (TMA's fill); the buffer is laid out as a TMA box of a swizzle mode. `before`:
   /// the statements before the loop in its block, where the tile variables the load reads are
@@ -303,21 +306,31 @@ private:
         (buf.colBlock && buf.shape[1] % buf.colBlock != 0) ||
         (!buf.colBlock && buf.rowStride != buf.shape[1]))
       return std::nullopt;
-    auto b0 = as<IntImm>(f->begin), st = as<IntImm>(f->step);
-    if (!b0 || b0->value != 0 || !st || st->value != 1 || f->inclusive)
-      return std::nullopt; // the pointer's advances count the iterations
+    // The pointer: a variable advanced by a constant each iteration (`a_ptrs += BLOCK_K *
+    // stride_ak`), or computed in the iteration from its index (a tensor descriptor's block).
+    const std::vector<Stmt> &body = as<Block>(f->body)->stmts;
     auto ptr = as<VarRef>(o.load->ptr);
     auto adv = ptr ? advance.find(ptr->var.get()) : advance.end();
-    if (adv == advance.end())
-      return std::nullopt;
-    auto step = as<Binary>(as<Assign>(as<Block>(f->body)->stmts[adv->second])->value);
-    if (step->op != BinaryOp::Add)
-      return std::nullopt;
+    const Binary *step = nullptr;
+    if (adv != advance.end()) {
+      step = as<Binary>(as<Assign>(body[adv->second])->value);
+      auto b0 = as<IntImm>(f->begin), st = as<IntImm>(f->step);
+      if (step->op != BinaryOp::Add || !b0 || b0->value != 0 || !st || st->value != 1 || f->inclusive)
+        return std::nullopt; // the pointer's advances count the iterations
+    }
+    const std::set<const VarNode *> reassigned = assignedIn(f->body);
     // Tile variables stand for their declarations before the loop, when nothing else assigns
-    // them; scalars are atoms (the loop's index, or values the loop does not change).
+    // them, and so do the loop's own declarations before the load that nothing assigns; scalars
+    // are atoms (the loop's index, or values the loop does not change).
     auto resolve = [&](const VarNode *v) -> Expr {
-      if (inLoop.count(v) && v != ptr->var.get())
+      if (inLoop.count(v) && (!ptr || v != ptr->var.get())) {
+        if (reassigned.count(v))
+          return nullptr;
+        for (size_t i = 0; i < o.decl; ++i)
+          if (auto d = as<Decl>(body[i]); d && d->var.get() == v)
+            return d->init;
         return nullptr;
+      }
       Expr init;
       for (const Stmt &s : before) {
         if (auto d = as<Decl>(s); d && d->var.get() == v)
@@ -332,13 +345,22 @@ private:
         return 1;
       return std::nullopt;
     };
-    auto entry = affineForm(o.load->ptr, resolve, constantOf);
-    auto perIteration = affineForm(step->b, resolve, constantOf);
+    // Scalars the iteration declares before the load (`offs_k = k * BLOCK_K`) stand for their
+    // values: the copies compute them for the iteration they are for.
+    std::map<const VarNode *, Expr> scalars;
+    for (size_t i = 0; !step && i < o.decl; ++i)
+      if (auto d = as<Decl>(body[i]); d && d->init && d->var->type.isScalar() && !reassigned.count(d->var.get()))
+        scalars[d->var.get()] = substitute(d->init, scalars);
+    const Expr loadPtr = substitute(o.load->ptr, scalars);
+    const Expr loadMask = o.load->mask ? substitute(o.load->mask, scalars) : nullptr;
+    auto entry = affineForm(loadPtr, resolve, constantOf);
+    auto perIteration = step ? affineForm(step->b, resolve, constantOf) : AffineForm();
     if (!entry || !perIteration)
       return std::nullopt;
     const std::string index = "v" + std::to_string(f->var->id);
     const std::string i0 = AffineForm::indexKey(0), i1 = AffineForm::indexKey(1);
-    if (perIteration->has(i0) || perIteration->has(i1) || perIteration->has(index))
+    if (perIteration->has(i0) || perIteration->has(i1) || perIteration->has(index) ||
+        (step && entry->has(index)))
       return std::nullopt;
     const AffineForm address =
         *entry + AffineForm::atom(index, VarRef::make(f->var)) * *perIteration;
@@ -380,9 +402,12 @@ private:
     auto r0 = origin.split(strideAtoms[0], &c0);
     if (!r0 || r0->has(i0) || r0->has(i1) || c0.has(i0) || c0.has(i1))
       return std::nullopt;
-    // The mask: i0 + x0 < 0 and i1 + x1 < 0 (as lhs - rhs of `lhs < rhs`), one each.
+    // The mask: i0 + x0 < 0 and i1 + x1 < 0 (as lhs - rhs of `lhs < rhs`), one each, and
+    // optionally the lower edges r0 + i0 >= 0 and c0 + i1 >= 0 (a tensor descriptor's mask), where
+    // TMA fills zeros too.
     std::optional<AffineForm> bound[2];
-    bool ok = o.load->mask != nullptr;
+    bool lower[2] = {false, false};
+    bool ok = loadMask != nullptr;
     std::function<void(const Expr &)> conjuncts = [&](const Expr &m) {
       if (!ok)
         return;
@@ -394,27 +419,34 @@ private:
         conjuncts(b->b);
         return;
       }
-      auto l = b && b->op == BinaryOp::Lt ? affineForm(b->a, resolve, constantOf) : std::nullopt;
+      const bool lt = b && b->op == BinaryOp::Lt, ge = b && (b->op == BinaryOp::Ge || b->op == BinaryOp::Le);
+      auto l = lt || ge ? affineForm(b->a, resolve, constantOf) : std::nullopt;
       auto r = l ? affineForm(b->b, resolve, constantOf) : std::nullopt;
       if (!r) {
         ok = false;
         return;
       }
-      // lhs - rhs = k0 i0 + k1 i1 + rest: one of k0, k1 is 1, the other 0.
+      // lhs - rhs = k0 i0 + k1 i1 + rest: one of k0, k1 is 1, the other 0 (`up >= lo` and
+      // `lo <= up` as up - lo).
       AffineForm noI0, rest;
-      auto k0 = (*l - *r).split(i0, &noI0);
+      auto k0 = (b->op == BinaryOp::Le ? *r - *l : *l - *r).split(i0, &noI0);
       auto k1 = k0 ? noI0.split(i1, &rest) : std::nullopt;
       const int d = !k1                                        ? -1
                     : k0->constantValue() == 1 && k1->isZero() ? 0
                     : k0->isZero() && k1->constantValue() == 1 ? 1
                                                                : -1;
+      if (d >= 0 && ge) { // i_d + rest >= 0: the element's row or column is not negative
+        ok = !lower[d] && (rest - (d == 0 ? *r0 : c0)).isZero();
+        lower[d] = true;
+        return;
+      }
       if (d < 0 || bound[d]) {
         ok = false;
         return;
       }
       bound[d] = rest; // i_d + rest < 0
     };
-    conjuncts(o.load->mask);
+    conjuncts(loadMask);
     if (!ok || !bound[0] || !bound[1])
       return std::nullopt;
     // The tensor: rows r0 - bound0, columns c0 - bound1; parameters only.
@@ -790,6 +822,18 @@ private:
       return true;
     }
 
+    // A TMA ring in a loop that runs more than once per program (nested in another loop or a
+    // branch's loop) carries its position from one run to the next: each stage's barriers count
+    // phases across the runs, so the ring starts where the last run left it (`ringState`, declared
+    // at the top of the kernel) and the prologue fills the stages from there.
+    const bool carried = useTma && !atTop;
+    Var readStage = k.newVar("read_stage", Type::scalar(ScalarType::I32), VarKind::Local, loc);
+    auto fromRead = [&](const Expr &ahead) -> Expr { // (read_stage + ahead) % S
+      if (!carried)
+        return ahead;
+      return Binary::make(BinaryOp::Mod, Binary::make(BinaryOp::Add, VarRef::make(readStage, loc), ahead, loc),
+                          numStages, loc);
+    };
     // Prologue: the first S - 1 iterations' copies, one group each, the pointers advanced past
     // them.
     Var pro = k.newVar("stage", Type::scalar(ScalarType::I32), VarKind::LoopIndex, loc);
@@ -798,7 +842,7 @@ private:
       Expr index = times(inIndexType(s));
       if (auto b0 = as<IntImm>(f->begin); !b0 || b0->value != 0)
         index = Binary::make(BinaryOp::Add, f->begin, index, loc);
-      std::vector<Stmt> c{copies(s, index, Prefetch::PipelineFirst)};
+      std::vector<Stmt> c{copies(fromRead(s), index, Prefetch::PipelineFirst)};
       if (!useTma) { // TMA copies need no groups, and read no pointers
         c.push_back(AsyncCommit::make(loc));
         advances(c);
@@ -807,16 +851,16 @@ private:
                               IntImm::make(ScalarType::I32, 1, loc), Block::make(std::move(c), loc),
                               /*unroll=*/true, loc));
     }
-    Var readStage = k.newVar("read_stage", Type::scalar(ScalarType::I32), VarKind::Local, loc);
     Var copyStage = k.newVar("copy_stage", Type::scalar(ScalarType::I32), VarKind::Local, loc);
-    out.push_back(Decl::make(readStage, IntImm::make(ScalarType::I32, 0, loc), loc));
-    out.push_back(Decl::make(copyStage, minus(1), loc));
+    std::vector<Stmt> &state = carried ? ringState : out;
+    state.push_back(Decl::make(readStage, IntImm::make(ScalarType::I32, 0, loc), loc));
+    out.push_back(Decl::make(copyStage, fromRead(minus(1)), loc));
     // TMA: the parity of the phase of read_stage's full barrier that this iteration waits for; it
     // flips each time read_stage wraps around.
     Var readPhase;
     if (useTma) {
       readPhase = k.newVar("read_phase", Type::scalar(ScalarType::I32), VarKind::Local, loc);
-      out.push_back(Decl::make(readPhase, IntImm::make(ScalarType::I32, 0, loc), loc));
+      state.push_back(Decl::make(readPhase, IntImm::make(ScalarType::I32, 0, loc), loc));
     }
 
     std::vector<Stmt> c;
@@ -1033,6 +1077,11 @@ private:
   Kernel &k;
   bool asyncCopies, tma, specialize;
   bool atTop = false; // the loop being pipelined is a statement of the kernel body's own block
+
+public:
+  /// Declarations of the position of TMA rings in loops that run several times a program, for the
+  /// top of the kernel (pipeline(): `carried`).
+  std::vector<Stmt> ringState;
   PointerOrigins origins;
   std::map<const VarNode *, int> reads; // how many times the kernel reads each variable
 };
@@ -1184,6 +1233,12 @@ public:
                   ctx.target.kind == TargetKind::Cuda && ctx.target.smVersion() >= 90,
                   specializable(k, ctx.target));
       Stmt body = p.mutate(k.body);
+      if (!p.ringState.empty()) {
+        std::vector<Stmt> stmts = p.ringState;
+        for (const Stmt &s : as<Block>(body)->stmts)
+          stmts.push_back(s);
+        body = Block::make(std::move(stmts), body->loc);
+      }
       // A declaration that only fed a copied load is read no more.
       if (body != k.body)
         k.body = removeDeadDecls(body);

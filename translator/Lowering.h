@@ -127,6 +127,32 @@ public:
   ir::Expr lowerCall(const clang::CallExpr *call);
   static ir::Expr flatArgBest(ir::ReduceOp op, ir::Expr a, ir::SourceLoc l);
 
+  // ---- tensor descriptors (LoweringDescriptors.cpp) ---------------------------------------------
+  /// A descriptor's parts, each an expression computed once where it was made; strides in
+  /// elements, the last one 1.
+  struct TensorDescriptor {
+    ir::Expr base;
+    std::vector<ir::Expr> shape, strides;
+    std::vector<int64_t> block;
+    ir::ScalarType elem = ir::ScalarType::F32;
+  };
+  static bool isDescriptor(clang::QualType t);
+  /// The `rank` values of a descriptor's shape, strides or offsets (`{M, K}`: a std::array).
+  std::vector<const clang::Expr *> indexParts(const clang::Expr *e, size_t rank, const std::string &what);
+  /// An integer scalar of a descriptor's shape, strides or offsets, in the type the kernel
+  /// computes it in (not widened to the std::int64_t of tl.hpp's signature).
+  ir::Expr lowerIndex(const clang::Expr *e, const std::string &what);
+  void lowerDescriptorDecl(const clang::VarDecl *vd, const clang::DeclStmt *ds, std::vector<ir::Stmt> &out);
+  /// The descriptor a variable of the kernel's (or a parameter of an inlined function) holds, or a
+  /// DescriptorUse error at `e`.
+  const TensorDescriptor &descriptorOf(const clang::Expr *e);
+  /// The pointer tile of the block of `d` at `offsets`, and its mask: the tensor's bounds.
+  std::pair<ir::Expr, ir::Expr> descriptorBlock(const TensorDescriptor &d, const clang::Expr *offsets,
+                                                const clang::CallExpr *call);
+  ir::Expr lowerDescriptorLoad(const clang::CXXMemberCallExpr *mc);
+  ir::Stmt lowerDescriptorStore(const clang::CXXMemberCallExpr *mc);
+  std::map<const clang::VarDecl *, TensorDescriptor> descriptors;
+
   // ---- calls to the user's functions, inlined (LoweringCalls.cpp) ------------------------------
   /// A function of the user's (not tl::, not the standard library's).
   static bool isUserFunction(const clang::FunctionDecl *fd);

@@ -88,6 +88,7 @@ ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call, std::vector<ir:
   // The arguments first, outside the call (they may call the same function: f(f(x))).
   std::vector<const Expr *> argExprs;
   std::vector<ir::Expr> args;
+  std::vector<std::pair<const ParmVarDecl *, TensorDescriptor>> passedDescriptors;
   for (unsigned i = 0; i < def->getNumParams(); ++i) {
     const ParmVarDecl *p = def->getParamDecl(i);
     const Expr *arg = i + argOffset < call->getNumArgs() ? call->getArg(i + argOffset) : p->getDefaultArg();
@@ -96,8 +97,11 @@ ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call, std::vector<ir:
     if (!arg)
       unsupportedCall(call);
     argExprs.push_back(arg);
-    // A function object (a lambda) passed on has no value: calls of it name its operator.
-    args.push_back(isClosure(p->getType()) ? nullptr : lowerExpr(arg));
+    // A function object (a lambda) passed on has no value: calls of it name its operator. A tensor
+    // descriptor has none either: the parameter stands for the argument's parts.
+    if (isDescriptor(p->getType()))
+      passedDescriptors.emplace_back(p, descriptorOf(arg));
+    args.push_back(isClosure(p->getType()) || isDescriptor(p->getType()) ? nullptr : lowerExpr(arg));
   }
   // A lambda reads its copies of the variables it captured where they are assigned later.
   struct SwapCopies {
@@ -158,6 +162,8 @@ ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call, std::vector<ir:
   } pop{fe, inlineStack};
   {
     // Parameters: bound to the arguments' values, in order.
+    for (auto &[p, d] : passedDescriptors)
+      descriptors[p] = d;
     for (unsigned i = 0; i < def->getNumParams(); ++i) {
       const ParmVarDecl *p = def->getParamDecl(i);
       const Expr *arg = argExprs[i];

@@ -126,6 +126,8 @@ void KernelLowering::lowerDecl(const clang::Decl *d, const clang::DeclStmt *ds,
   auto *vd = dyn_cast<VarDecl>(d);
   if (vd && isClosure(vd->getType()))
     return lowerClosure(vd, ds, out);
+  if (vd && isDescriptor(vd->getType()))
+    return lowerDescriptorDecl(vd, ds, out);
   if (!vd)
     fe.fail(DiagId::UnsupportedStmt, d->getLocation(), {fe.text(ds->getSourceRange())});
   if (vd->getType()->isReferenceType())
@@ -536,6 +538,11 @@ void KernelLowering::lowerExprStmt(const clang::Expr *e, std::vector<ir::Stmt> &
   if (auto *call = dyn_cast<CallExpr>(e); call && lambdaCallOperator(call)) {
     PendingScope here(*this, &out);
     inlineCall(call); // a value it returns is not used
+    return;
+  }
+  if (auto *mc = dyn_cast<CXXMemberCallExpr>(e); mc && isDescriptor(mc->getImplicitObjectArgument()->getType()) &&
+                                                  mc->getMethodDecl() && mc->getMethodDecl()->getName() == "store") {
+    out.push_back(lowerDescriptorStore(mc));
     return;
   }
   if (auto *call = dyn_cast<CallExpr>(e); call && !isa<CXXOperatorCallExpr>(e)) {

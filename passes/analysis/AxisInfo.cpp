@@ -488,6 +488,14 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
         for (int d = 0; d < n; ++d)
           k.constancy[d] = std::max(k.constancy[d], std::min({lo.contiguity[d], lo.divisibility[d],
                                                               hi.constancy[d], elemDiv(hi, d)}));
+      // The rising side on the other hand of a non-strict comparison: `up >= c` (or `c <= up`) is
+      // `!(up < c)`, constant over the same runs (a tensor descriptor's `rows >= 0`).
+      if (!strict) {
+        const AxisInfo &up = less ? y : x, &c = less ? x : y;
+        for (int d = 0; d < n; ++d)
+          k.constancy[d] = std::max(k.constancy[d], std::min({up.contiguity[d], up.divisibility[d],
+                                                              c.constancy[d], elemDiv(c, d)}));
+      }
       return k;
     }
     case BinaryOp::And:

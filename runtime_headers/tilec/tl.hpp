@@ -592,6 +592,75 @@ template <class P, class V, class M> void store(const P &ptr, const V &value, co
 }
 template <class P, class V> void store(const P &ptr, const V &value) { store(ptr, value, true); }
 
+/// Triton's `tl.make_tensor_descriptor`: a rank-1 or rank-2 tensor in global memory (its first
+/// element, its shape and its strides, in elements; the last stride is 1) that loads and stores
+/// blocks of `Block...` elements at element offsets. Elements of a block outside the tensor (an
+/// index below 0, or at the shape or past it) load as 0 and are not stored. Make one with
+/// `tl::make_tensor_descriptor<BLOCK_M, BLOCK_K>(a, {M, K}, {stride_am, 1})`; on sm_90a the loads
+/// of a dot loop become TMA copies (docs/language.md, "Tensor descriptors").
+template <class T, int... Block> struct tensor_descriptor {
+  static_assert(sizeof...(Block) == 1 || sizeof...(Block) == 2,
+                "tl::tensor_descriptor: rank must be 1 or 2");
+  static constexpr int rank = static_cast<int>(sizeof...(Block));
+  using value_type = std::remove_cv_t<T>;
+  using block_type = tile<value_type, Block...>;
+  using index_type = std::array<std::int64_t, sizeof...(Block)>;
+
+  T *base;
+  index_type shape;
+  index_type strides;
+
+  /// The block whose first element is at `offsets` (Triton's `desc.load([i, j])`).
+  block_type load(index_type offsets) const {
+    block_type r{};
+    forEach(offsets, [&](int flat, const T *p) { r.data[flat] = *p; });
+    return r;
+  }
+  /// Writes `value` (converted to T, broadcast to the block) into the block at `offsets`.
+  template <class V> void store(index_type offsets, const V &value) const {
+    static_assert(!std::is_const_v<T>, "tl::tensor_descriptor::store: the tensor is const");
+    static_assert(detail::compatible(detail::shapeOf<V>(), block_type::shape) &&
+                      detail::broadcastShapes(detail::shapeOf<V>(), block_type::shape) ==
+                          block_type::shape,
+                  "tl::tensor_descriptor::store: the value must broadcast to the block");
+    constexpr int cols = block_type::shape.d1;
+    forEach(offsets, [&](int flat, T *p) {
+      *p = detail::convert<T>(detail::fetch(value, flat / cols, flat % cols));
+    });
+  }
+
+private:
+  // fn(flat index in the block, address) for each element of the block inside the tensor.
+  template <class F> void forEach(const index_type &offsets, F fn) const {
+    constexpr std::array<int, sizeof...(Block)> block{Block...};
+    constexpr int rows = rank == 2 ? block[0] : 1, cols = block[rank - 1];
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) {
+        const std::int64_t c = offsets[rank - 1] + j, r = rank == 2 ? offsets[0] + i : 0;
+        if (c < 0 || c >= shape[rank - 1] || (rank == 2 && (r < 0 || r >= shape[0])))
+          continue;
+        fn(i * cols + j, base + (rank == 2 ? r * strides[0] : 0) + c);
+      }
+  }
+};
+
+/// A tensor descriptor for blocks of `Block...` elements of the tensor at `base` with `shape`
+/// and `strides` (in elements; the last stride must be 1, as in Triton).
+template <int... Block, class T>
+tensor_descriptor<T, Block...>
+make_tensor_descriptor(T *base, std::array<std::int64_t, sizeof...(Block)> shape,
+                       std::array<std::int64_t, sizeof...(Block)> strides) {
+  static_assert(detail::isElem<std::remove_cv_t<T>> && !std::is_pointer_v<T>,
+                "tl::make_tensor_descriptor: base must point to bool, int8_t, int32_t, int64_t, "
+                "float, tl::half or tl::bfloat16");
+  if (strides[sizeof...(Block) - 1] != 1) {
+    std::fprintf(stderr, "tl::make_tensor_descriptor: the last stride is %lld; it must be 1\n",
+                 static_cast<long long>(strides[sizeof...(Block) - 1]));
+    std::abort();
+  }
+  return {base, shape, strides};
+}
+
 /// Triton's `tl.debug_barrier()`: every thread of the program waits here for the others
 /// (`__syncthreads()` in the output, kept wherever it stands). tilec already orders the program's
 /// own memory accesses (docs/language.md, "Program order"); this one is for ported kernels that

@@ -378,6 +378,42 @@ TEST(Memory, MaskedStoreWritesOnlyMaskedOn) {
   EXPECT_EQ(ib[1], -2);
 }
 
+TEST(Memory, TensorDescriptorBlocksZeroOutsideAndStoreOnlyInside) {
+  // A 5 x 6 tensor in rows of 7 (the 7th column is padding, never read nor written).
+  GuardedBuffer<float> buf(5 * 7);
+  for (int k = 0; k < 5 * 7; ++k)
+    buf[k] = k % 7 == 6 ? -1.0f : float(k);
+  auto desc = tl::make_tensor_descriptor<4, 4>(buf.data(), {5, 6}, {7, 1});
+  static_assert(std::is_same_v<decltype(desc.load({0, 0})), tl::tile<float, 4, 4>>);
+  auto x = desc.load({3, -1}); // rows 3..6 (5 and 6 outside), columns -1..2 (-1 outside)
+  EXPECT_EQ(x.at(0, 0), 0.0f);
+  EXPECT_EQ(x.at(0, 1), 21.0f);
+  EXPECT_EQ(x.at(1, 3), 30.0f);
+  EXPECT_EQ(x.at(2, 1), 0.0f);
+  auto edge = desc.load({0, 4}); // columns 4..7: 6 and 7 outside (the padding is not read)
+  EXPECT_EQ(edge.at(0, 1), 5.0f);
+  EXPECT_EQ(edge.at(0, 2), 0.0f);
+  // A store writes the block's elements inside the tensor, converted; the padding stays.
+  desc.store({4, 3}, tl::full<int32_t, 4, 4>(-7));
+  EXPECT_EQ(buf[4 * 7 + 3], -7.0f);
+  EXPECT_EQ(buf[4 * 7 + 5], -7.0f);
+  EXPECT_EQ(buf[4 * 7 + 6], -1.0f);
+  EXPECT_EQ(buf[3 * 7 + 3], 24.0f);
+  desc.store({-2, -2}, 0.5f); // a scalar broadcasts; only element (0, 0) and (0, 1), (1, 0), (1, 1)
+  EXPECT_EQ(buf[0], 0.5f);
+  EXPECT_EQ(buf[8], 0.5f);
+  EXPECT_EQ(buf[2], 2.0f);
+  // Rank 1.
+  GuardedBuffer<half> hb(10);
+  for (int k = 0; k < 10; ++k)
+    hb[k] = half(float(k));
+  auto d1 = tl::make_tensor_descriptor<8>(hb.data(), {10}, {1});
+  auto y = d1.load({5});
+  static_assert(std::is_same_v<decltype(y), tl::tile<half, 8>>);
+  EXPECT_EQ(float(y.data[4]), 9.0f);
+  EXPECT_EQ(float(y.data[5]), 0.0f);
+}
+
 TEST(Memory, ScalarAccess) {
   float arr[2] = {1.5f, 2.5f};
   float *v = arr;
