@@ -398,7 +398,9 @@ void checkShared(SharedVar &v, uintptr_t a, size_t n, Access kind, Pc pc) {
       if (cells[i].asyncInBlock == g_launch->blockSerial) {
         inFlight = true;
         report(FindingKind::AsyncCopyInFlight, {pc, cells[i].asyncPc},
-               "read of shared memory that a cp.async has not delivered: " + std::to_string(n) +
+               std::string("read of shared memory that ") +
+                   (cells[i].asyncBulk ? "a bulk (TMA) copy" : "a cp.async") +
+                   " has not delivered: " + std::to_string(n) +
                    " bytes at " + describeShared(a) + "\n  by " + describe_thread(*g_current) +
                    " at {pc:0}\n  the copy was started at {pc:1} and " +
                    (cells[i].asyncBulk ? "the mbarrier phase it completes on has not completed\n"

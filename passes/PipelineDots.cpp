@@ -282,15 +282,15 @@ private:
   /// variable is `p + (r0 + i0) * s + (c0 + i1)` (AffineForm; i0, i1 the element's indices) at the
   /// loop's entry, advanced by a constant-per-iteration amount each iteration (a loop from 0 by 1),
   /// or its pointer is that form computed in the iteration, r0 and c0 read the loop's index and
-  /// scalars the iteration declares before the load (a tensor descriptor's block); p a 16-byte aligned
-  /// pointer parameter and s a parameter that is a multiple of 16 (the aligned variant's
+  /// scalars the iteration declares before the load (a tensor descriptor's block); p a 16-byte
+  /// aligned pointer parameter and s a parameter that is a multiple of 16 (the aligned variant's
   /// assumptions: the launcher checks them, as TMA needs); its mask is `i0 < R` and `i1 < C` (in
   /// either order, and optionally `r0 + i0 >= 0` and `c0 + i1 >= 0`, the lower edges, where TMA
-  /// fills zeros as well; nothing else), so that the tensor is (r0 + R) x (c0 + C) with R + r0 and C + c0
-  /// expressions of the parameters alone (the launcher builds the tensor map from them); the masked
-  /// value is zero (TMA's fill); the buffer is laid out as a TMA box of a swizzle mode. `before`:
-  /// the statements before the loop in its block, where the tile variables the load reads are
-  /// declared. nullopt otherwise.
+  /// fills zeros as well; nothing else), so that the tensor is (r0 + R) x (c0 + C) with R + r0 and
+  /// C + c0 expressions of the parameters alone (the launcher builds the tensor map from them); the
+  /// masked value is zero (TMA's fill); the buffer is laid out as a TMA box of a swizzle mode.
+  /// `before`: the statements before the loop in its block, where the tile variables the load reads
+  /// are declared. nullopt otherwise.
   std::optional<TmaPlan> tmaPlan(const Operand &o, const For *f, const std::vector<Stmt> &before,
                                  const std::map<const VarNode *, size_t> &advance,
                                  const std::set<const VarNode *> &inLoop) const {
@@ -315,7 +315,8 @@ private:
     if (adv != advance.end()) {
       step = as<Binary>(as<Assign>(body[adv->second])->value);
       auto b0 = as<IntImm>(f->begin), st = as<IntImm>(f->step);
-      if (step->op != BinaryOp::Add || !b0 || b0->value != 0 || !st || st->value != 1 || f->inclusive)
+      if (step->op != BinaryOp::Add || !b0 || b0->value != 0 || !st || st->value != 1 ||
+          f->inclusive)
         return std::nullopt; // the pointer's advances count the iterations
     }
     const std::set<const VarNode *> reassigned = assignedIn(f->body);
@@ -349,7 +350,8 @@ private:
     // values: the copies compute them for the iteration they are for.
     std::map<const VarNode *, Expr> scalars;
     for (size_t i = 0; !step && i < o.decl; ++i)
-      if (auto d = as<Decl>(body[i]); d && d->init && d->var->type.isScalar() && !reassigned.count(d->var.get()))
+      if (auto d = as<Decl>(body[i]);
+          d && d->init && d->var->type.isScalar() && !reassigned.count(d->var.get()))
         scalars[d->var.get()] = substitute(d->init, scalars);
     const Expr loadPtr = substitute(o.load->ptr, scalars);
     const Expr loadMask = o.load->mask ? substitute(o.load->mask, scalars) : nullptr;
@@ -419,7 +421,8 @@ private:
         conjuncts(b->b);
         return;
       }
-      const bool lt = b && b->op == BinaryOp::Lt, ge = b && (b->op == BinaryOp::Ge || b->op == BinaryOp::Le);
+      const bool lt = b && b->op == BinaryOp::Lt,
+                 ge = b && (b->op == BinaryOp::Ge || b->op == BinaryOp::Le);
       auto l = lt || ge ? affineForm(b->a, resolve, constantOf) : std::nullopt;
       auto r = l ? affineForm(b->b, resolve, constantOf) : std::nullopt;
       if (!r) {
@@ -831,7 +834,8 @@ private:
     auto fromRead = [&](const Expr &ahead) -> Expr { // (read_stage + ahead) % S
       if (!carried)
         return ahead;
-      return Binary::make(BinaryOp::Mod, Binary::make(BinaryOp::Add, VarRef::make(readStage, loc), ahead, loc),
+      return Binary::make(BinaryOp::Mod,
+                          Binary::make(BinaryOp::Add, VarRef::make(readStage, loc), ahead, loc),
                           numStages, loc);
     };
     // Prologue: the first S - 1 iterations' copies, one group each, the pointers advanced past

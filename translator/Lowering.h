@@ -138,16 +138,19 @@ public:
   };
   static bool isDescriptor(clang::QualType t);
   /// The `rank` values of a descriptor's shape, strides or offsets (`{M, K}`: a std::array).
-  std::vector<const clang::Expr *> indexParts(const clang::Expr *e, size_t rank, const std::string &what);
+  std::vector<const clang::Expr *> indexParts(const clang::Expr *e, size_t rank,
+                                              const std::string &what);
   /// An integer scalar of a descriptor's shape, strides or offsets, in the type the kernel
   /// computes it in (not widened to the std::int64_t of tl.hpp's signature).
   ir::Expr lowerIndex(const clang::Expr *e, const std::string &what);
-  void lowerDescriptorDecl(const clang::VarDecl *vd, const clang::DeclStmt *ds, std::vector<ir::Stmt> &out);
+  void lowerDescriptorDecl(const clang::VarDecl *vd, const clang::DeclStmt *ds,
+                           std::vector<ir::Stmt> &out);
   /// The descriptor a variable of the kernel's (or a parameter of an inlined function) holds, or a
   /// DescriptorUse error at `e`.
   const TensorDescriptor &descriptorOf(const clang::Expr *e);
   /// The pointer tile of the block of `d` at `offsets`, and its mask: the tensor's bounds.
-  std::pair<ir::Expr, ir::Expr> descriptorBlock(const TensorDescriptor &d, const clang::Expr *offsets,
+  std::pair<ir::Expr, ir::Expr> descriptorBlock(const TensorDescriptor &d,
+                                                const clang::Expr *offsets,
                                                 const clang::CallExpr *call);
   ir::Expr lowerDescriptorLoad(const clang::CXXMemberCallExpr *mc);
   ir::Stmt lowerDescriptorStore(const clang::CXXMemberCallExpr *mc);

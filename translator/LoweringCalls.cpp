@@ -101,7 +101,8 @@ ir::Expr KernelLowering::inlineCall(const clang::CallExpr *call, std::vector<ir:
     // descriptor has none either: the parameter stands for the argument's parts.
     if (isDescriptor(p->getType()))
       passedDescriptors.emplace_back(p, descriptorOf(arg));
-    args.push_back(isClosure(p->getType()) || isDescriptor(p->getType()) ? nullptr : lowerExpr(arg));
+    args.push_back(isClosure(p->getType()) || isDescriptor(p->getType()) ? nullptr
+                                                                         : lowerExpr(arg));
   }
   // A lambda reads its copies of the variables it captured where they are assigned later.
   struct SwapCopies {

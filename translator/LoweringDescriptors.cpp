@@ -20,7 +20,7 @@ using ir::BinaryOp;
 using ir::ScalarType;
 
 std::vector<const clang::Expr *> KernelLowering::indexParts(const clang::Expr *e, size_t rank,
-                                                             const std::string &what) {
+                                                            const std::string &what) {
   // `{i, j}` for a std::array: the array's own braces are elided, `{{i, j}}` in Clang's AST.
   if (auto *il = llvm::dyn_cast<clang::InitListExpr>(strip(e)); il && il->getNumInits() == 1)
     if (auto *inner = llvm::dyn_cast<clang::InitListExpr>(strip(il->getInit(0))))
@@ -36,9 +36,9 @@ ir::Expr KernelLowering::lowerIndex(const clang::Expr *e, const std::string &wha
   using namespace clang;
   // `{M, K}` converts int to std::int64_t: the index keeps the kernel's own type.
   const Expr *s = e->IgnoreParens();
-  if (auto *ic = dyn_cast<ImplicitCastExpr>(s);
-      ic && ic->getCastKind() == CK_IntegralCast && ic->getSubExpr()->getType()->isIntegerType() &&
-      !ic->getSubExpr()->getType()->isBooleanType())
+  if (auto *ic = dyn_cast<ImplicitCastExpr>(s); ic && ic->getCastKind() == CK_IntegralCast &&
+                                                ic->getSubExpr()->getType()->isIntegerType() &&
+                                                !ic->getSubExpr()->getType()->isBooleanType())
     s = ic->getSubExpr();
   ir::Expr x = lowerExpr(s);
   if (!x->type.isScalar() || x->type.pointer || !ir::isInt(x->type.elem))
@@ -55,7 +55,8 @@ void KernelLowering::lowerDescriptorDecl(const clang::VarDecl *vd, const clang::
     fe.fail(DiagId::UninitializedVar, vd->getLocation(), {name});
   auto *call = dyn_cast<CallExpr>(init);
   const FunctionDecl *fd = call ? call->getDirectCallee() : nullptr;
-  if (!fd || !inTl(fd) || !fd->getDeclName().isIdentifier() || fd->getName() != "make_tensor_descriptor") {
+  if (!fd || !inTl(fd) || !fd->getDeclName().isIdentifier() ||
+      fd->getName() != "make_tensor_descriptor") {
     descriptors[vd] = descriptorOf(init); // a copy of another descriptor
     return;
   }
@@ -72,8 +73,8 @@ void KernelLowering::lowerDescriptorDecl(const clang::VarDecl *vd, const clang::
     if (ir::as<ir::IntImm>(x))
       return x;
     if (auto *ref = dyn_cast<DeclRefExpr>(src->IgnoreParenImpCasts()); ref && ir::as<ir::VarRef>(x))
-      if (auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && kernel && kernel->getBody() &&
-                                                          !assignsTo(kernel->getBody(), v))
+      if (auto *v = dyn_cast<VarDecl>(ref->getDecl());
+          v && kernel && kernel->getBody() && !assignsTo(kernel->getBody(), v))
         return x;
     auto v = k.newVar(name + "_" + part, x->type, ir::VarKind::Local, fe.irLoc(src->getExprLoc()));
     out.push_back(ir::Decl::make(v, x, fe.irLoc(ds->getBeginLoc())));
@@ -82,19 +83,24 @@ void KernelLowering::lowerDescriptorDecl(const clang::VarDecl *vd, const clang::
   ir::Expr base = lowerExpr(args[0]);
   if (!base->type.isScalar() || !base->type.pointer)
     fe.fail(DiagId::BadOperand, args[0]->getExprLoc(),
-            {base->type.str(), "tl::make_tensor_descriptor", "a pointer to the tensor's first element"});
+            {base->type.str(), "tl::make_tensor_descriptor",
+             "a pointer to the tensor's first element"});
   d.elem = base->type.elem;
   d.base = once(base, args[0], "base");
   const char *shapeNames[2] = {"rows", "cols"}, *strideNames[2] = {"row_stride", "col_stride"};
-  std::vector<const Expr *> shape = indexParts(args[1], rank, "the shape of a rank-" + std::to_string(rank) + " descriptor");
-  std::vector<const Expr *> strides = indexParts(args[2], rank, "the strides of a rank-" + std::to_string(rank) + " descriptor");
+  std::vector<const Expr *> shape =
+      indexParts(args[1], rank, "the shape of a rank-" + std::to_string(rank) + " descriptor");
+  std::vector<const Expr *> strides =
+      indexParts(args[2], rank, "the strides of a rank-" + std::to_string(rank) + " descriptor");
   if (constInt(strides.back()) != std::optional<int64_t>(1))
-    fe.fail(DiagId::DescriptorLastStride, strides.back()->getExprLoc(), {fe.text(strides.back()->getSourceRange())});
+    fe.fail(DiagId::DescriptorLastStride, strides.back()->getExprLoc(),
+            {fe.text(strides.back()->getSourceRange())});
   for (size_t i = 0; i < rank; ++i)
     d.shape.push_back(once(lowerIndex(shape[i], "a tensor descriptor's shape"), shape[i],
                            rank == 1 ? "size" : shapeNames[i]));
   for (size_t i = 0; i + 1 < rank; ++i)
-    d.strides.push_back(once(lowerIndex(strides[i], "a tensor descriptor's stride"), strides[i], strideNames[i]));
+    d.strides.push_back(
+        once(lowerIndex(strides[i], "a tensor descriptor's stride"), strides[i], strideNames[i]));
   d.strides.push_back(ir::IntImm::make(ScalarType::I32, 1));
   descriptors[vd] = d;
 }
@@ -109,26 +115,33 @@ const KernelLowering::TensorDescriptor &KernelLowering::descriptorOf(const clang
 }
 
 std::pair<ir::Expr, ir::Expr> KernelLowering::descriptorBlock(const TensorDescriptor &d,
-                                                               const clang::Expr *offsets,
-                                                               const clang::CallExpr *call) {
+                                                              const clang::Expr *offsets,
+                                                              const clang::CallExpr *call) {
   const size_t rank = d.block.size();
   const clang::SourceLocation at = call->getExprLoc();
   const ir::SourceLoc l = fe.irLoc(at);
-  std::vector<const clang::Expr *> offs = indexParts(offsets, rank, "the offsets of a rank-" + std::to_string(rank) + " block");
+  std::vector<const clang::Expr *> offs =
+      indexParts(offsets, rank, "the offsets of a rank-" + std::to_string(rank) + " block");
   ir::Expr ptr = d.base, mask;
   for (size_t i = 0; i < rank; ++i) {
     // index_i = offset_i + arange(block_i), along axis i of the block.
-    ir::Expr index = elementwise(BinaryOp::Add, {lowerIndex(offs[i], "a block's offset"), ir::Arange::make(0, d.block[i], l)},
-                                 std::nullopt, offs[i]->getExprLoc(), {offs[i], offs[i]});
+    ir::Expr index =
+        elementwise(BinaryOp::Add,
+                    {lowerIndex(offs[i], "a block's offset"), ir::Arange::make(0, d.block[i], l)},
+                    std::nullopt, offs[i]->getExprLoc(), {offs[i], offs[i]});
     if (rank == 2)
       index = ir::ExpandDims::make(index, i == 0 ? 1 : 0, l);
     ir::Expr inside = elementwise(
         BinaryOp::And,
-        {elementwise(BinaryOp::Ge, {index, ir::IntImm::make(ScalarType::I32, 0, l)}, std::nullopt, at, {offs[i], offs[i]}),
+        {elementwise(BinaryOp::Ge, {index, ir::IntImm::make(ScalarType::I32, 0, l)}, std::nullopt,
+                     at, {offs[i], offs[i]}),
          elementwise(BinaryOp::Lt, {index, d.shape[i]}, std::nullopt, at, {offs[i], offs[i]})},
         std::nullopt, at, {offs[i], offs[i]});
-    mask = mask ? elementwise(BinaryOp::And, {mask, inside}, std::nullopt, at, {offs[i], offs[i]}) : inside;
-    ir::Expr term = i + 1 == rank ? index : elementwise(BinaryOp::Mul, {index, d.strides[i]}, std::nullopt, at, {offs[i], offs[i]});
+    mask = mask ? elementwise(BinaryOp::And, {mask, inside}, std::nullopt, at, {offs[i], offs[i]})
+                : inside;
+    ir::Expr term = i + 1 == rank ? index
+                                  : elementwise(BinaryOp::Mul, {index, d.strides[i]}, std::nullopt,
+                                                at, {offs[i], offs[i]});
     ptr = elementwise(BinaryOp::Add, {ptr, term}, std::nullopt, at, {call, offs[i]});
   }
   return {ptr, mask};
@@ -140,7 +153,8 @@ ir::Expr KernelLowering::lowerDescriptorLoad(const clang::CXXMemberCallExpr *mc)
     unsupportedCall(mc);
   auto [ptr, mask] = descriptorBlock(d, mc->getArg(0), mc);
   const ir::SourceLoc l = fe.irLoc(mc->getExprLoc());
-  ir::Expr zero = ir::isFloat(d.elem) ? ir::FloatImm::make(d.elem, 0.0, l) : ir::IntImm::make(d.elem, 0, l);
+  ir::Expr zero =
+      ir::isFloat(d.elem) ? ir::FloatImm::make(d.elem, 0.0, l) : ir::IntImm::make(d.elem, 0, l);
   return ir::Load::make(ptr, mask, toShape(zero, ptr->type.shape), l);
 }
 
@@ -151,9 +165,11 @@ ir::Stmt KernelLowering::lowerDescriptorStore(const clang::CXXMemberCallExpr *mc
   auto [ptr, mask] = descriptorBlock(d, mc->getArg(0), mc);
   ir::Expr v = lowerExpr(mc->getArg(1));
   if (v->type.pointer)
-    fe.fail(DiagId::BadOperand, mc->getArg(1)->getExprLoc(), {v->type.str(), "a tensor descriptor's store", "a value of numbers"});
+    fe.fail(DiagId::BadOperand, mc->getArg(1)->getExprLoc(),
+            {v->type.str(), "a tensor descriptor's store", "a value of numbers"});
   if (broadcastShape({ptr, v}, mc->getArg(1)->getExprLoc()) != ptr->type.shape)
-    fe.fail(DiagId::ShapeMismatch, mc->getArg(1)->getExprLoc(), {shapeStr(v->type.shape), shapeStr(ptr->type.shape)});
+    fe.fail(DiagId::ShapeMismatch, mc->getArg(1)->getExprLoc(),
+            {shapeStr(v->type.shape), shapeStr(ptr->type.shape)});
   v = toShape(castTo(v, d.elem), ptr->type.shape);
   return ir::Store::make(ptr, v, mask, fe.irLoc(mc->getExprLoc()));
 }

@@ -204,7 +204,8 @@ ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
   }
   if (auto *mc = dyn_cast<CXXMemberCallExpr>(e)) {
     if (isDescriptor(mc->getImplicitObjectArgument()->getType()) && mc->getMethodDecl() &&
-        mc->getMethodDecl()->getDeclName().isIdentifier() && mc->getMethodDecl()->getName() == "load")
+        mc->getMethodDecl()->getDeclName().isIdentifier() &&
+        mc->getMethodDecl()->getName() == "load")
       return lowerDescriptorLoad(mc);
     if (isa_and_nonnull<CXXConversionDecl>(mc->getMethodDecl()) && scalarOf(mc->getImplicitObjectArgument()->getType())) {
       auto st = scalarOf(mc->getType());

@@ -2,8 +2,8 @@
 // Do not edit by hand: edit the kernel source and run tilec again.
 #include <tilec/cuda/runtime.cuh>
 
-// matmul_descriptor_kernel<64, 64, 32, 8, 4, 3>: one instantiation
-namespace matmul_descriptor_kernel_64_64_32_8_4_3 {
+// matmul_descriptor_kernel<tl::half, 64, 64, 32, 8, 4, 3>: one instantiation
+namespace matmul_descriptor_kernel_f16_64_64_32_8_4_3 {
 constexpr int BLOCK_M = 64;  // meta-parameter
 constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
@@ -66,32 +66,32 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
   __half *a_block_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_block_t_smem = reinterpret_cast<__half *>(smem + 4096);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul_descriptor.cpp:34: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul_descriptor.cpp:35: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // inlined: compute_pid (called at matmul_descriptor.cpp:36)
-  // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+  // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+  // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
   const int tile_id = static_cast<int>(blockIdx.x);
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+  // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
   const int group_id = tile_id / num_pid_in_group;
-  // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+  // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+  // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
   const int pid_m = first_pid_m + tile_id % group_size_m;
-  // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+  // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
   const int pid_n = tile_id % num_pid_in_group / group_size_m;
-  // matmul_descriptor.cpp:36: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+  // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
   const int pid_m_1 = pid_m;
   const int pid_n_1 = pid_n;
-  // matmul_descriptor.cpp:37: int offs_am = pid_m * BLOCK_M;
+  // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
   const int offs_am = pid_m_1 * BLOCK_M;
-  // matmul_descriptor.cpp:38: int offs_bn = pid_n * BLOCK_N;
+  // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
   const int offs_bn = pid_n_1 * BLOCK_N;
-  // matmul_descriptor.cpp:40: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -100,10 +100,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
   TILEC_NO_UNROLL
   for (int k = 0; k < K; k += BLOCK_K) {
-    // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+    // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
     __half a_block[L1::ELEMS0][L1::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -119,7 +119,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
             offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (k + L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && k + L3::coord0(j + A_BLOCK_VEC - 1) < K));
       }
     }
-    // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+    // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
     __half b_block[L1::ELEMS0][L1::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -135,7 +135,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
             offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (k + L3::coord0(j + B_BLOCK_VEC - 1) >= 0 && k + L3::coord0(j + B_BLOCK_VEC - 1) < K));
       }
     }
-    // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
     tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
@@ -214,7 +214,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       }
     }
   }
-  // matmul_descriptor.cpp:46: auto c_block = tl::cast<tl::half>(accumulator);
+  // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
   __half c_block[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -223,7 +223,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul_descriptor.cpp:47: c_desc.store({offs_am, offs_bn}, c_block);
+  // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
@@ -338,32 +338,32 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
-  // matmul_descriptor.cpp:34: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul_descriptor.cpp:35: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // inlined: compute_pid (called at matmul_descriptor.cpp:36)
-  // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+  // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+  // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
   const int tile_id = static_cast<int>(blockIdx.x);
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+  // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
   const int group_id = tile_id / num_pid_in_group;
-  // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+  // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+  // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
   const int pid_m = first_pid_m + tile_id % group_size_m;
-  // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+  // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
   const int pid_n = tile_id % num_pid_in_group / group_size_m;
-  // matmul_descriptor.cpp:36: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+  // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
   const int pid_m_1 = pid_m;
   const int pid_n_1 = pid_n;
-  // matmul_descriptor.cpp:37: int offs_am = pid_m * BLOCK_M;
+  // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
   const int offs_am = pid_m_1 * BLOCK_M;
-  // matmul_descriptor.cpp:38: int offs_bn = pid_n * BLOCK_N;
+  // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
   const int offs_bn = pid_n_1 * BLOCK_N;
-  // matmul_descriptor.cpp:40: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -372,20 +372,20 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
   TILEC_UNROLL
   for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
     // pipeline: copy the tiles of the loop's first iterations into stages of a_block_smem and
     // b_block_t_smem (TMA: one thread starts the copies, each stage's full barrier counts their
     // bytes)
     if (stage * BLOCK_K < K) {
-      // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+      // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_block_smem[0]));
         tilec::rt::tma_load_2d(a_block_smem[stage], &a_block_map, offs_am, stage * BLOCK_K,
                                &stage_full[stage]);
       }
-      // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+      // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_block_t_smem[0]));
         tilec::rt::tma_load_2d(b_block_t_smem[stage], &b_block_t_map, offs_bn, stage * BLOCK_K,
@@ -393,7 +393,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       }
     }
   }
-  // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
   int read_stage = 0;
   int copy_stage = NUM_STAGES - 1;
   int read_phase = 0;
@@ -418,7 +418,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
   TILEC_NO_UNROLL
   for (int k = 0; k < K; k += BLOCK_K) {
     tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
-    // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
     // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of
     // a_block_smem[read_stage] ([M, K] rows) by b_block_t_smem[read_stage] ([N, K] rows), both read
     // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
@@ -459,25 +459,25 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
     for (int i = 0; i < L0::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
-    // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+    // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
     __syncthreads();
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) * BLOCK_K < K) {
-      // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+      // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_block_smem[0]));
         tilec::rt::tma_load_2d(a_block_smem[copy_stage], &a_block_map, offs_am,
                                k + (NUM_STAGES - 1) * BLOCK_K, &stage_full[copy_stage]);
       }
-      // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+      // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_block_t_smem[0]));
         tilec::rt::tma_load_2d(b_block_t_smem[copy_stage], &b_block_t_map, offs_bn,
                                k + (NUM_STAGES - 1) * BLOCK_K, &stage_full[copy_stage]);
       }
     }
-    // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+    // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
     // read_stage wraps around after this stage: the next round of stages waits for their barriers'
     // next phase, of the other parity (read_phase)
     if (read_stage == NUM_STAGES - 1) {
@@ -502,7 +502,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
     }
   }
-  // matmul_descriptor.cpp:46: auto c_block = tl::cast<tl::half>(accumulator);
+  // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
   __half c_block[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -511,7 +511,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul_descriptor.cpp:47: c_desc.store({offs_am, offs_bn}, c_block);
+  // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -546,11 +546,11 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
 
 } // namespace aligned
 
-} // namespace matmul_descriptor_kernel_64_64_32_8_4_3
+} // namespace matmul_descriptor_kernel_f16_64_64_32_8_4_3
 
-/// Launches matmul_descriptor_kernel<64, 64, 32, 8, 4, 3> on `stream` with
-/// matmul_descriptor_kernel_64_64_32_8_4_3::NUM_THREADS threads per block.
-cudaError_t launch_matmul_descriptor_kernel_64_64_32_8_4_3(
+/// Launches matmul_descriptor_kernel<tl::half, 64, 64, 32, 8, 4, 3> on `stream` with
+/// matmul_descriptor_kernel_f16_64_64_32_8_4_3::NUM_THREADS threads per block.
+cudaError_t launch_matmul_descriptor_kernel_f16_64_64_32_8_4_3(
     dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
     int K, int stride_am, int stride_bn, int stride_cm) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
@@ -562,7 +562,7 @@ cudaError_t launch_matmul_descriptor_kernel_64_64_32_8_4_3(
                        stride_am % 16 == 0 && stride_bn % 16 == 0 && stride_cm % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(matmul_descriptor_kernel_64_64_32_8_4_3::NUM_THREADS);
+  config.blockDim = dim3(matmul_descriptor_kernel_f16_64_64_32_8_4_3::NUM_THREADS);
   config.stream = stream;
   if (aligned) {
     // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
@@ -570,36 +570,632 @@ cudaError_t launch_matmul_descriptor_kernel_64_64_32_8_4_3(
     tilec::rt::TensorMap2D a_block_map, b_block_t_map;
     const cudaError_t a_block_map_made = tilec::rt::make_tensor_map_2d(
         &a_block_map, a, M, K, stride_am,
-        matmul_descriptor_kernel_64_64_32_8_4_3::aligned::A_BLOCK_BOX_ROWS,
-        matmul_descriptor_kernel_64_64_32_8_4_3::aligned::A_BLOCK_BOX_COLS,
-        matmul_descriptor_kernel_64_64_32_8_4_3::aligned::A_BLOCK_DESC_SWIZZLE);
+        matmul_descriptor_kernel_f16_64_64_32_8_4_3::aligned::A_BLOCK_BOX_ROWS,
+        matmul_descriptor_kernel_f16_64_64_32_8_4_3::aligned::A_BLOCK_BOX_COLS,
+        matmul_descriptor_kernel_f16_64_64_32_8_4_3::aligned::A_BLOCK_DESC_SWIZZLE);
     const cudaError_t b_block_t_map_made = tilec::rt::make_tensor_map_2d(
         &b_block_t_map, b, N, K, stride_bn,
-        matmul_descriptor_kernel_64_64_32_8_4_3::aligned::B_BLOCK_T_BOX_ROWS,
-        matmul_descriptor_kernel_64_64_32_8_4_3::aligned::B_BLOCK_T_BOX_COLS,
-        matmul_descriptor_kernel_64_64_32_8_4_3::aligned::B_BLOCK_T_DESC_SWIZZLE);
+        matmul_descriptor_kernel_f16_64_64_32_8_4_3::aligned::B_BLOCK_T_BOX_ROWS,
+        matmul_descriptor_kernel_f16_64_64_32_8_4_3::aligned::B_BLOCK_T_BOX_COLS,
+        matmul_descriptor_kernel_f16_64_64_32_8_4_3::aligned::B_BLOCK_T_DESC_SWIZZLE);
     if (a_block_map_made == cudaSuccess && b_block_t_map_made == cudaSuccess)
       return cudaLaunchKernelEx(
-          &config, matmul_descriptor_kernel_64_64_32_8_4_3::aligned::matmul_descriptor_kernel,
+          &config, matmul_descriptor_kernel_f16_64_64_32_8_4_3::aligned::matmul_descriptor_kernel,
           a_block_map, b_block_t_map, a, b, c, M, N, K, stride_am, stride_bn, stride_cm);
   }
   return cudaLaunchKernelEx(&config,
-                            matmul_descriptor_kernel_64_64_32_8_4_3::matmul_descriptor_kernel, a, b,
-                            c, M, N, K, stride_am, stride_bn, stride_cm);
+                            matmul_descriptor_kernel_f16_64_64_32_8_4_3::matmul_descriptor_kernel,
+                            a, b, c, M, N, K, stride_am, stride_bn, stride_cm);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_matmul_descriptor_kernel_64_64_32_8_4_3(
+cudaError_t launch_matmul_descriptor_kernel_f16_64_64_32_8_4_3(
     cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
     int stride_am, int stride_bn, int stride_cm) {
   const dim3 grid(
-      tilec::rt::cdiv(M, matmul_descriptor_kernel_64_64_32_8_4_3::BLOCK_M) * tilec::rt::cdiv(N, matmul_descriptor_kernel_64_64_32_8_4_3::BLOCK_N));
-  return launch_matmul_descriptor_kernel_64_64_32_8_4_3(
+      tilec::rt::cdiv(M, matmul_descriptor_kernel_f16_64_64_32_8_4_3::BLOCK_M) * tilec::rt::cdiv(N, matmul_descriptor_kernel_f16_64_64_32_8_4_3::BLOCK_N));
+  return launch_matmul_descriptor_kernel_f16_64_64_32_8_4_3(
       grid, stream, a, b, c, M, N, K, stride_am, stride_bn, stride_cm);
 }
 
-// matmul_descriptor_kernel<128, 256, 32, 8, 8, 4>: one instantiation
-namespace matmul_descriptor_kernel_128_256_32_8_8_4 {
+// matmul_descriptor_kernel<tl::bfloat16, 64, 64, 32, 8, 4, 3>: one instantiation
+namespace matmul_descriptor_kernel_bf16_64_64_32_8_4_3 {
+constexpr int BLOCK_M = 64;  // meta-parameter
+constexpr int BLOCK_N = 64;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_BLOCK_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_BLOCK_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int C_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_block_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_BLOCK_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// a_block_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_BLOCK_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_BLOCK_DESC_LBO = 16;
+constexpr uint32_t A_BLOCK_DESC_SBO = 512;
+// b_block_t_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using B_BLOCK_T_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_block_t_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle B_BLOCK_T_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t B_BLOCK_T_DESC_LBO = 16;
+constexpr uint32_t B_BLOCK_T_DESC_SBO = 512;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 2x16 elements per thread
+using L0 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
+// tile 64x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L1 = tilec::rt::Blocked2<1, A_BLOCK_VEC, 8, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_BLOCK_VEC, 8, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L3 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_BLOCK_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
+constexpr int SMEM_BYTES = 8192;  // shared memory per block
+// registers: about 48 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
+    const __nv_bfloat16 *a, const __nv_bfloat16 *b, __nv_bfloat16 *c, int M, int N, int K,
+    int stride_am, int stride_bn, int stride_cm) {
+  alignas(512) __shared__ unsigned char smem[SMEM_BYTES];
+  __nv_bfloat16 *a_block_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  __nv_bfloat16 *b_block_t_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 4096);
+  __nv_bfloat16 *store_cvt_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+  // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+  const int tile_id = static_cast<int>(blockIdx.x);
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
+  const int group_id = tile_id / num_pid_in_group;
+  // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
+  const int pid_m = first_pid_m + tile_id % group_size_m;
+  // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+  const int pid_n = tile_id % num_pid_in_group / group_size_m;
+  // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+  const int pid_m_1 = pid_m;
+  const int pid_n_1 = pid_n;
+  // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
+  const int offs_am = pid_m_1 * BLOCK_M;
+  // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
+  const int offs_bn = pid_n_1 * BLOCK_N;
+  // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < K; k += BLOCK_K) {
+    // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
+    __nv_bfloat16 a_block[L1::ELEMS0][L1::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+        bool bits[A_BLOCK_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < A_BLOCK_VEC; ++v)
+          bits[v] = offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (k + L3::coord0(j + v) >= 0 && k + L3::coord0(j + v) < K);
+        tilec::rt::load_vec<A_BLOCK_VEC, false>(
+            &a_block[i][j], a + (offs_am + L2::coord0(i)) * stride_am + (k + L3::coord0(j)), bits,
+            tilec::rt::to_bf16(0.0f),
+            offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (k + L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && k + L3::coord0(j + A_BLOCK_VEC - 1) < K));
+      }
+    }
+    // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
+    __nv_bfloat16 b_block[L1::ELEMS0][L1::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += B_BLOCK_VEC) {
+        bool bits[B_BLOCK_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < B_BLOCK_VEC; ++v)
+          bits[v] = offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (k + L3::coord0(j + v) >= 0 && k + L3::coord0(j + v) < K);
+        tilec::rt::load_vec<B_BLOCK_VEC, false>(
+            &b_block[i][j], b + (offs_bn + L2::coord0(i)) * stride_bn + (k + L3::coord0(j)), bits,
+            tilec::rt::to_bf16(0.0f),
+            offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (k + L3::coord0(j + B_BLOCK_VEC - 1) >= 0 && k + L3::coord0(j + B_BLOCK_VEC - 1) < K));
+      }
+    }
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    tilec::rt::fence_proxy_async_shared();
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+        tilec::rt::store_vec<A_BLOCK_VEC, true>(
+            &a_block_smem[A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))], &a_block[i][j]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+        tilec::rt::store_vec<A_BLOCK_VEC, true>(
+            &b_block_t_smem[B_BLOCK_T_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+            &b_block[i][j]);
+      }
+    }
+    tilec::rt::fence_proxy_async_shared();
+    __syncthreads();
+    // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of a_block_smem ([M, K]
+    // rows) by b_block_t_smem ([N, K] rows), both read from shared memory through descriptors, into
+    // its accumulators, which wgmma holds in registers in its own order
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L0::REP0][L0::COLS / 2];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_block_t_smem[B_BLOCK_T_SWIZZLE::offset(0, 0)], B_BLOCK_T_DESC_SWIZZLE,
+        B_BLOCK_T_DESC_LBO, B_BLOCK_T_DESC_SBO);
+    uint64_t a_desc[L0::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_block_smem[A_BLOCK_SWIZZLE::offset(L0::warpgroup_row(i), 0)], A_BLOCK_DESC_SWIZZLE,
+          A_BLOCK_DESC_LBO, A_BLOCK_DESC_SBO);
+    }
+    tilec::rt::wgmma_fence();
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_bf16<L0::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::K>(
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_BLOCK_SWIZZLE::offset(0, kk) * sizeof(__nv_bfloat16)),
+            tilec::rt::smem_desc_moved(b_desc, B_BLOCK_T_SWIZZLE::offset(0, kk) * sizeof(__nv_bfloat16)),
+            true);
+      }
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
+      }
+    }
+  }
+  // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
+  __nv_bfloat16 c_block[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      c_block[i][j] = tilec::rt::to_bf16(accumulator[i][j]);
+    }
+  }
+  // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
+  tilec::rt::fence_proxy_async_shared();
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = c_block[i][j];
+    }
+  }
+  tilec::rt::fence_proxy_async_shared();
+  __syncthreads();
+  __nv_bfloat16 store_cvt[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
+      bool bits[C_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < C_STORE_VEC; ++v)
+        bits[v] = offs_am + L5::coord0(i) >= 0 && offs_am + L5::coord0(i) < M && (offs_bn + L6::coord0(j + v) >= 0 && offs_bn + L6::coord0(j + v) < N);
+      tilec::rt::store_vec<C_STORE_VEC, false>(
+          c + (offs_am + L5::coord0(i)) * stride_cm + (offs_bn + L6::coord0(j)), &store_cvt[i][j],
+          bits,
+          offs_am + L5::coord0(i) >= 0 && offs_am + L5::coord0(i) < M && (offs_bn + L6::coord0(j + C_STORE_VEC - 1) >= 0 && offs_bn + L6::coord0(j + C_STORE_VEC - 1) < N));
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bn
+// and stride_cm are multiples of 16: the launcher tests the arguments and runs this one when they
+// qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK_M = 64;  // meta-parameter
+constexpr int BLOCK_N = 64;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_STAGES = 3;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int C_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_block_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_BLOCK_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// a_block_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle A_BLOCK_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t A_BLOCK_DESC_LBO = 16;
+constexpr uint32_t A_BLOCK_DESC_SBO = 512;
+// a_block_smem's stages are filled by TMA (the launcher's tensor map a_block_map) in boxes of
+// A_BLOCK_BOX_ROWS x A_BLOCK_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_BLOCK_BOX_ROWS = 64;
+constexpr int A_BLOCK_BOX_COLS = BLOCK_K;
+// b_block_t_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using B_BLOCK_T_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_block_t_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle B_BLOCK_T_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t B_BLOCK_T_DESC_LBO = 16;
+constexpr uint32_t B_BLOCK_T_DESC_SBO = 512;
+// b_block_t_smem's stages are filled by TMA (the launcher's tensor map b_block_t_map) in boxes of
+// B_BLOCK_T_BOX_ROWS x B_BLOCK_T_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int B_BLOCK_T_BOX_ROWS = 64;
+constexpr int B_BLOCK_T_BOX_COLS = BLOCK_K;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_block_smem and b_block_t_smem (the arrivals each
+// phase of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 2x16 elements per thread
+using L0 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
+// tile 64x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
+// thread
+using L1 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 64>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
+constexpr int SMEM_BYTES = 24576;  // shared memory per block
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
+    const __grid_constant__ tilec::rt::TensorMap2D a_block_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_block_t_map, const __nv_bfloat16 * /*a*/,
+    const __nv_bfloat16 * /*b*/, __nv_bfloat16 *c, int M, int N, int K, int /*stride_am*/,
+    int /*stride_bn*/, int stride_cm) {
+  alignas(512) __shared__ unsigned char smem[SMEM_BYTES];
+  __nv_bfloat16 (*a_block_smem)[64 * 32] = reinterpret_cast<__nv_bfloat16 (*)[64 * 32]>(smem + 0);  // 3 stages
+  __nv_bfloat16 (*b_block_t_smem)[64 * 32] = reinterpret_cast<__nv_bfloat16 (*)[64 * 32]>(smem + 12288);  // 3 stages
+  __nv_bfloat16 *store_cvt_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_block_smem and
+  // b_block_t_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i)
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
+  // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+  // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+  const int tile_id = static_cast<int>(blockIdx.x);
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
+  const int group_id = tile_id / num_pid_in_group;
+  // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
+  const int pid_m = first_pid_m + tile_id % group_size_m;
+  // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+  const int pid_n = tile_id % num_pid_in_group / group_size_m;
+  // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+  const int pid_m_1 = pid_m;
+  const int pid_n_1 = pid_n;
+  // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
+  const int offs_am = pid_m_1 * BLOCK_M;
+  // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
+  const int offs_bn = pid_n_1 * BLOCK_N;
+  // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
+  TILEC_UNROLL
+  for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+    // pipeline: copy the tiles of the loop's first iterations into stages of a_block_smem and
+    // b_block_t_smem (TMA: one thread starts the copies, each stage's full barrier counts their
+    // bytes)
+    if (stage * BLOCK_K < K) {
+      // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_block_smem[0]));
+        tilec::rt::tma_load_2d(a_block_smem[stage], &a_block_map, offs_am, stage * BLOCK_K,
+                               &stage_full[stage]);
+      }
+      // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_block_t_smem[0]));
+        tilec::rt::tma_load_2d(b_block_t_smem[stage], &b_block_t_map, offs_bn, stage * BLOCK_K,
+                               &stage_full[stage]);
+      }
+    }
+  }
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
+  int read_stage = 0;
+  int copy_stage = NUM_STAGES - 1;
+  int read_phase = 0;
+  // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
+  // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while the
+  // loop's products run
+  float accumulator_wgmma[L0::REP0][L0::COLS / 2];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::REP0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::REP1; ++j) {
+      accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
+      accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+      accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+      accumulator_wgmma[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::REP0; ++i) {
+    tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+  }
+  TILEC_NO_UNROLL
+  for (int k = 0; k < K; k += BLOCK_K) {
+    tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of
+    // a_block_smem[read_stage] ([M, K] rows) by b_block_t_smem[read_stage] ([N, K] rows), both read
+    // from shared memory through descriptors, into its accumulators, which wgmma holds in registers
+    // in its own order
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+    }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_block_t_smem[read_stage][B_BLOCK_T_SWIZZLE::offset(0, 0)], B_BLOCK_T_DESC_SWIZZLE,
+        B_BLOCK_T_DESC_LBO, B_BLOCK_T_DESC_SBO);
+    uint64_t a_desc[L0::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_block_smem[read_stage][A_BLOCK_SWIZZLE::offset(L0::warpgroup_row(i), 0)],
+          A_BLOCK_DESC_SWIZZLE, A_BLOCK_DESC_LBO, A_BLOCK_DESC_SBO);
+    }
+    tilec::rt::wgmma_fence();
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_bf16<L0::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::K>(
+            accumulator_wgmma[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_BLOCK_SWIZZLE::offset(0, kk) * sizeof(__nv_bfloat16)),
+            tilec::rt::smem_desc_moved(b_desc, B_BLOCK_T_SWIZZLE::offset(0, kk) * sizeof(__nv_bfloat16)),
+            true);
+      }
+    }
+    tilec::rt::wgmma_commit_group();
+    // leave this product in flight: wait for the last iteration's, which ends its reading of the
+    // stage the copies below refill
+    tilec::rt::wgmma_wait<1>();
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+    }
+    // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
+    __syncthreads();
+    // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
+    // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
+    if (k + (NUM_STAGES - 1) * BLOCK_K < K) {
+      // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_block_smem[0]));
+        tilec::rt::tma_load_2d(a_block_smem[copy_stage], &a_block_map, offs_am,
+                               k + (NUM_STAGES - 1) * BLOCK_K, &stage_full[copy_stage]);
+      }
+      // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
+      if (threadIdx.x == 0) {
+        tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_block_t_smem[0]));
+        tilec::rt::tma_load_2d(b_block_t_smem[copy_stage], &b_block_t_map, offs_bn,
+                               k + (NUM_STAGES - 1) * BLOCK_K, &stage_full[copy_stage]);
+      }
+    }
+    // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
+    // read_stage wraps around after this stage: the next round of stages waits for their barriers'
+    // next phase, of the other parity (read_phase)
+    if (read_stage == NUM_STAGES - 1) {
+      read_phase = 1 - read_phase;
+    }
+    read_stage = (read_stage + 1) % NUM_STAGES;
+    copy_stage = (copy_stage + 1) % NUM_STAGES;
+  }
+  // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
+  tilec::rt::wgmma_wait<0>();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::REP0; ++i) {
+    tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::REP0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::REP1; ++j) {
+      accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
+      accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
+      accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
+      accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
+    }
+  }
+  // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
+  __nv_bfloat16 c_block[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      c_block[i][j] = tilec::rt::to_bf16(accumulator[i][j]);
+    }
+  }
+  // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = c_block[i][j];
+    }
+  }
+  tilec::rt::fence_proxy_async_shared();
+  __syncthreads();
+  __nv_bfloat16 store_cvt[L1::ELEMS0][L1::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L1::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L1::ELEMS1; j += C_STORE_VEC) {
+      if (offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_bn + L3::coord0(j) >= 0 && offs_bn + L3::coord0(j) < N))
+        tilec::rt::store_vec<C_STORE_VEC, true>(
+            c + (offs_am + L2::coord0(i)) * stride_cm + (offs_bn + L3::coord0(j)),
+            &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace matmul_descriptor_kernel_bf16_64_64_32_8_4_3
+
+/// Launches matmul_descriptor_kernel<tl::bfloat16, 64, 64, 32, 8, 4, 3> on `stream` with
+/// matmul_descriptor_kernel_bf16_64_64_32_8_4_3::NUM_THREADS threads per block.
+cudaError_t launch_matmul_descriptor_kernel_bf16_64_64_32_8_4_3(
+    dim3 grid, cudaStream_t stream, const __nv_bfloat16 *a, const __nv_bfloat16 *b,
+    __nv_bfloat16 *c, int M, int N, int K, int stride_am, int stride_bn, int stride_cm) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bn and
+  // stride_cm are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_bn % 16 == 0 && stride_cm % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(matmul_descriptor_kernel_bf16_64_64_32_8_4_3::NUM_THREADS);
+  config.stream = stream;
+  if (aligned) {
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_block_map, b_block_t_map;
+    const cudaError_t a_block_map_made = tilec::rt::make_tensor_map_2d(
+        &a_block_map, a, M, K, stride_am,
+        matmul_descriptor_kernel_bf16_64_64_32_8_4_3::aligned::A_BLOCK_BOX_ROWS,
+        matmul_descriptor_kernel_bf16_64_64_32_8_4_3::aligned::A_BLOCK_BOX_COLS,
+        matmul_descriptor_kernel_bf16_64_64_32_8_4_3::aligned::A_BLOCK_DESC_SWIZZLE);
+    const cudaError_t b_block_t_map_made = tilec::rt::make_tensor_map_2d(
+        &b_block_t_map, b, N, K, stride_bn,
+        matmul_descriptor_kernel_bf16_64_64_32_8_4_3::aligned::B_BLOCK_T_BOX_ROWS,
+        matmul_descriptor_kernel_bf16_64_64_32_8_4_3::aligned::B_BLOCK_T_BOX_COLS,
+        matmul_descriptor_kernel_bf16_64_64_32_8_4_3::aligned::B_BLOCK_T_DESC_SWIZZLE);
+    if (a_block_map_made == cudaSuccess && b_block_t_map_made == cudaSuccess)
+      return cudaLaunchKernelEx(
+          &config, matmul_descriptor_kernel_bf16_64_64_32_8_4_3::aligned::matmul_descriptor_kernel,
+          a_block_map, b_block_t_map, a, b, c, M, N, K, stride_am, stride_bn, stride_cm);
+  }
+  return cudaLaunchKernelEx(
+      &config, matmul_descriptor_kernel_bf16_64_64_32_8_4_3::matmul_descriptor_kernel, a, b, c, M,
+      N, K, stride_am, stride_bn, stride_cm);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_matmul_descriptor_kernel_bf16_64_64_32_8_4_3(
+    cudaStream_t stream, const __nv_bfloat16 *a, const __nv_bfloat16 *b, __nv_bfloat16 *c, int M,
+    int N, int K, int stride_am, int stride_bn, int stride_cm) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, matmul_descriptor_kernel_bf16_64_64_32_8_4_3::BLOCK_M) * tilec::rt::cdiv(N, matmul_descriptor_kernel_bf16_64_64_32_8_4_3::BLOCK_N));
+  return launch_matmul_descriptor_kernel_bf16_64_64_32_8_4_3(
+      grid, stream, a, b, c, M, N, K, stride_am, stride_bn, stride_cm);
+}
+
+// matmul_descriptor_kernel<tl::half, 128, 256, 32, 8, 8, 4>: one instantiation
+namespace matmul_descriptor_kernel_f16_128_256_32_8_8_4 {
 constexpr int BLOCK_M = 128;  // meta-parameter
 constexpr int BLOCK_N = 256;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
@@ -675,32 +1271,32 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
   __half *a_block_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_block_t_smem = reinterpret_cast<__half *>(smem + 8192);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul_descriptor.cpp:34: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul_descriptor.cpp:35: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // inlined: compute_pid (called at matmul_descriptor.cpp:36)
-  // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+  // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+  // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
   const int tile_id = static_cast<int>(blockIdx.x);
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+  // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
   const int group_id = tile_id / num_pid_in_group;
-  // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+  // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+  // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
   const int pid_m = first_pid_m + tile_id % group_size_m;
-  // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+  // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
   const int pid_n = tile_id % num_pid_in_group / group_size_m;
-  // matmul_descriptor.cpp:36: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+  // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
   const int pid_m_1 = pid_m;
   const int pid_n_1 = pid_n;
-  // matmul_descriptor.cpp:37: int offs_am = pid_m * BLOCK_M;
+  // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
   const int offs_am = pid_m_1 * BLOCK_M;
-  // matmul_descriptor.cpp:38: int offs_bn = pid_n * BLOCK_N;
+  // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
   const int offs_bn = pid_n_1 * BLOCK_N;
-  // matmul_descriptor.cpp:40: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -709,10 +1305,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
   TILEC_NO_UNROLL
   for (int k = 0; k < K; k += BLOCK_K) {
-    // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+    // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
     __half a_block[L1::ELEMS0][L1::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -728,7 +1324,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
             offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (k + L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && k + L3::coord0(j + A_BLOCK_VEC - 1) < K));
       }
     }
-    // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+    // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
     __half b_block[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -744,7 +1340,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
             offs_bn + L5::coord0(i) >= 0 && offs_bn + L5::coord0(i) < N && (k + L3::coord0(j + B_BLOCK_VEC - 1) >= 0 && k + L3::coord0(j + B_BLOCK_VEC - 1) < K));
       }
     }
-    // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
     tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
@@ -823,7 +1419,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       }
     }
   }
-  // matmul_descriptor.cpp:46: auto c_block = tl::cast<tl::half>(accumulator);
+  // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
   __half c_block[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -832,7 +1428,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul_descriptor.cpp:47: c_desc.store({offs_am, offs_bn}, c_block);
+  // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
@@ -963,7 +1559,7 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
-  // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
   // warp specialization: the producer warpgroup (threads NUM_THREADS and up) copies the tiles; the
   // NUM_THREADS consumers compute with them
   if (threadIdx.x >= NUM_THREADS) {
@@ -974,46 +1570,46 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
       TILEC_NO_UNROLL
       for (int program = static_cast<int>(blockIdx.x); program < num_programs;
            program += static_cast<int>(gridDim.x)) {
-        // matmul_descriptor.cpp:34: int num_pid_m = tl::cdiv(M, BLOCK_M);
+        // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
         const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-        // matmul_descriptor.cpp:35: int num_pid_n = tl::cdiv(N, BLOCK_N);
+        // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
         const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-        // inlined: compute_pid (called at matmul_descriptor.cpp:36)
-        // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+        // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+        // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
         const int tile_id = program;
         const int num_pid_in_group = GROUP_M * num_pid_n;
-        // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+        // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
         const int group_id = tile_id / num_pid_in_group;
-        // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+        // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
         const int first_pid_m = group_id * GROUP_M;
-        // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+        // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
         const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-        // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+        // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
         const int pid_m = first_pid_m + tile_id % group_size_m;
-        // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+        // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
         const int pid_n = tile_id % num_pid_in_group / group_size_m;
-        // matmul_descriptor.cpp:36: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+        // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
         const int pid_m_1 = pid_m;
         const int pid_n_1 = pid_n;
-        // matmul_descriptor.cpp:37: int offs_am = pid_m * BLOCK_M;
+        // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
         const int offs_am = pid_m_1 * BLOCK_M;
-        // matmul_descriptor.cpp:38: int offs_bn = pid_n * BLOCK_N;
+        // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
         const int offs_bn = pid_n_1 * BLOCK_N;
-        // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+        // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
         TILEC_NO_UNROLL
         for (int k = 0; k < K; k += BLOCK_K) {
           // wait until the consumers have freed the stage (at once on its first use: the phase
           // before a barrier's first counts as complete)
           tilec::rt::mbarrier_wait(&stage_empty[copy_stage], 1 - copy_phase);
-          // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+          // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_block_smem[0]));
           tilec::rt::tma_load_2d(a_block_smem[copy_stage], &a_block_map, offs_am, k,
                                  &stage_full[copy_stage]);
-          // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+          // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_block_t_smem[0]));
           tilec::rt::tma_load_2d(b_block_t_smem[copy_stage], &b_block_t_map, offs_bn, k,
                                  &stage_full[copy_stage]);
-          // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+          // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
           // copy_stage wraps around after this stage: the next round of stages waits for their
           // barriers' next phase, of the other parity (copy_phase)
           if (copy_stage == NUM_STAGES - 1) {
@@ -1031,31 +1627,31 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
   TILEC_NO_UNROLL
   for (int program = static_cast<int>(blockIdx.x); program < num_programs;
        program += static_cast<int>(gridDim.x)) {
-    // matmul_descriptor.cpp:34: int num_pid_m = tl::cdiv(M, BLOCK_M);
+    // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
     const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-    // matmul_descriptor.cpp:35: int num_pid_n = tl::cdiv(N, BLOCK_N);
+    // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
     const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-    // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+    // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
     const int tile_id = program;
     const int num_pid_in_group = GROUP_M * num_pid_n;
-    // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+    // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
     const int group_id = tile_id / num_pid_in_group;
-    // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+    // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
     const int first_pid_m = group_id * GROUP_M;
-    // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+    // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
     const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-    // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+    // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
     const int pid_m = first_pid_m + tile_id % group_size_m;
-    // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+    // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
     const int pid_n = tile_id % num_pid_in_group / group_size_m;
-    // matmul_descriptor.cpp:36: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+    // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
     const int pid_m_1 = pid_m;
     const int pid_n_1 = pid_n;
-    // matmul_descriptor.cpp:37: int offs_am = pid_m * BLOCK_M;
+    // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
     const int offs_am = pid_m_1 * BLOCK_M;
-    // matmul_descriptor.cpp:38: int offs_bn = pid_n * BLOCK_N;
+    // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
     const int offs_bn = pid_n_1 * BLOCK_N;
-    // matmul_descriptor.cpp:40: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+    // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
     float accumulator[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1082,11 +1678,11 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
     for (int i = 0; i < L0::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
-    // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+    // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
     TILEC_NO_UNROLL
     for (int k = 0; k < K; k += BLOCK_K) {
       tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
-      // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+      // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
       // wgmma m64n256k16, k by 16: each warpgroup multiplies its 64-row blocks of
       // a_block_smem[read_stage] ([M, K] rows) by b_block_t_smem[read_stage] ([N, K] rows), both
       // read from shared memory through descriptors, into its accumulators, which wgmma holds in
@@ -1127,7 +1723,7 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
       for (int i = 0; i < L0::REP0; ++i) {
         tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
       }
-      // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+      // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
       if (k > 0) {
         // the products that read this stage have retired: the producer may refill it once every
         // consumer thread has said so
@@ -1161,7 +1757,7 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
       // consumer thread has said so
       tilec::rt::mbarrier_arrive(&stage_empty[(read_stage + (NUM_STAGES - 1)) % NUM_STAGES]);
     }
-    // matmul_descriptor.cpp:46: auto c_block = tl::cast<tl::half>(accumulator);
+    // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
     __half c_block[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1170,7 +1766,7 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
         c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
       }
     }
-    // matmul_descriptor.cpp:47: c_desc.store({offs_am, offs_bn}, c_block);
+    // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
     tilec::rt::fence_proxy_async_shared();
     tilec::rt::named_barrier_sync(1, NUM_THREADS);
     TILEC_UNROLL
@@ -1207,11 +1803,11 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
 
 } // namespace aligned
 
-} // namespace matmul_descriptor_kernel_128_256_32_8_8_4
+} // namespace matmul_descriptor_kernel_f16_128_256_32_8_8_4
 
-/// Launches matmul_descriptor_kernel<128, 256, 32, 8, 8, 4> on `stream` with
-/// matmul_descriptor_kernel_128_256_32_8_8_4::NUM_THREADS threads per block.
-cudaError_t launch_matmul_descriptor_kernel_128_256_32_8_8_4(
+/// Launches matmul_descriptor_kernel<tl::half, 128, 256, 32, 8, 8, 4> on `stream` with
+/// matmul_descriptor_kernel_f16_128_256_32_8_8_4::NUM_THREADS threads per block.
+cudaError_t launch_matmul_descriptor_kernel_f16_128_256_32_8_8_4(
     dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
     int K, int stride_am, int stride_bn, int stride_cm) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
@@ -1223,67 +1819,68 @@ cudaError_t launch_matmul_descriptor_kernel_128_256_32_8_8_4(
                        stride_am % 16 == 0 && stride_bn % 16 == 0 && stride_cm % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(matmul_descriptor_kernel_128_256_32_8_8_4::NUM_THREADS);
+  config.blockDim = dim3(matmul_descriptor_kernel_f16_128_256_32_8_8_4::NUM_THREADS);
   config.stream = stream;
   if (aligned) {
     // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
     // SMEM_BYTES bytes (set once per process).
     static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(
-        matmul_descriptor_kernel_128_256_32_8_8_4::aligned::matmul_descriptor_kernel,
+        matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::matmul_descriptor_kernel,
         cudaFuncAttributeMaxDynamicSharedMemorySize,
-        matmul_descriptor_kernel_128_256_32_8_8_4::aligned::SMEM_BYTES);
+        matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::SMEM_BYTES);
     if (aligned_smem_opt_in != cudaSuccess)
       return aligned_smem_opt_in;
-    config.dynamicSmemBytes = matmul_descriptor_kernel_128_256_32_8_8_4::aligned::SMEM_BYTES;
+    config.dynamicSmemBytes = matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::SMEM_BYTES;
     // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
     // box and its swizzle); where the driver cannot make them, the general kernel runs.
     tilec::rt::TensorMap2D a_block_map, b_block_t_map;
     const cudaError_t a_block_map_made = tilec::rt::make_tensor_map_2d(
         &a_block_map, a, M, K, stride_am,
-        matmul_descriptor_kernel_128_256_32_8_8_4::aligned::A_BLOCK_BOX_ROWS,
-        matmul_descriptor_kernel_128_256_32_8_8_4::aligned::A_BLOCK_BOX_COLS,
-        matmul_descriptor_kernel_128_256_32_8_8_4::aligned::A_BLOCK_DESC_SWIZZLE);
+        matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::A_BLOCK_BOX_ROWS,
+        matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::A_BLOCK_BOX_COLS,
+        matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::A_BLOCK_DESC_SWIZZLE);
     const cudaError_t b_block_t_map_made = tilec::rt::make_tensor_map_2d(
         &b_block_t_map, b, N, K, stride_bn,
-        matmul_descriptor_kernel_128_256_32_8_8_4::aligned::B_BLOCK_T_BOX_ROWS,
-        matmul_descriptor_kernel_128_256_32_8_8_4::aligned::B_BLOCK_T_BOX_COLS,
-        matmul_descriptor_kernel_128_256_32_8_8_4::aligned::B_BLOCK_T_DESC_SWIZZLE);
+        matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::B_BLOCK_T_BOX_ROWS,
+        matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::B_BLOCK_T_BOX_COLS,
+        matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::B_BLOCK_T_DESC_SWIZZLE);
     if (a_block_map_made == cudaSuccess && b_block_t_map_made == cudaSuccess) {
       // Persistent: one block per SM (at most one per program) loops over the grid.x programs; each
       // block's producer warpgroup runs beside its consumers.
       config.gridDim = dim3(tilec::rt::persistent_blocks(grid.x));
-      config.blockDim = dim3(matmul_descriptor_kernel_128_256_32_8_8_4::aligned::NUM_THREADS +
-                             matmul_descriptor_kernel_128_256_32_8_8_4::aligned::PRODUCER_THREADS);
+      config.blockDim = dim3(
+          matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::NUM_THREADS +
+          matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::PRODUCER_THREADS);
       return cudaLaunchKernelEx(
-          &config, matmul_descriptor_kernel_128_256_32_8_8_4::aligned::matmul_descriptor_kernel,
+          &config, matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::matmul_descriptor_kernel,
           a_block_map, b_block_t_map, static_cast<int>(grid.x), a, b, c, M, N, K, stride_am,
           stride_bn, stride_cm);
     }
   }
   static const cudaError_t smem_opt_in = cudaFuncSetAttribute(
-      matmul_descriptor_kernel_128_256_32_8_8_4::matmul_descriptor_kernel,
+      matmul_descriptor_kernel_f16_128_256_32_8_8_4::matmul_descriptor_kernel,
       cudaFuncAttributeMaxDynamicSharedMemorySize,
-      matmul_descriptor_kernel_128_256_32_8_8_4::SMEM_BYTES);
+      matmul_descriptor_kernel_f16_128_256_32_8_8_4::SMEM_BYTES);
   if (smem_opt_in != cudaSuccess)
     return smem_opt_in;
-  config.dynamicSmemBytes = matmul_descriptor_kernel_128_256_32_8_8_4::SMEM_BYTES;
-  return cudaLaunchKernelEx(&config,
-                            matmul_descriptor_kernel_128_256_32_8_8_4::matmul_descriptor_kernel, a,
-                            b, c, M, N, K, stride_am, stride_bn, stride_cm);
+  config.dynamicSmemBytes = matmul_descriptor_kernel_f16_128_256_32_8_8_4::SMEM_BYTES;
+  return cudaLaunchKernelEx(
+      &config, matmul_descriptor_kernel_f16_128_256_32_8_8_4::matmul_descriptor_kernel, a, b, c, M,
+      N, K, stride_am, stride_bn, stride_cm);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_matmul_descriptor_kernel_128_256_32_8_8_4(
+cudaError_t launch_matmul_descriptor_kernel_f16_128_256_32_8_8_4(
     cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
     int stride_am, int stride_bn, int stride_cm) {
   const dim3 grid(
-      tilec::rt::cdiv(M, matmul_descriptor_kernel_128_256_32_8_8_4::BLOCK_M) * tilec::rt::cdiv(N, matmul_descriptor_kernel_128_256_32_8_8_4::BLOCK_N));
-  return launch_matmul_descriptor_kernel_128_256_32_8_8_4(
+      tilec::rt::cdiv(M, matmul_descriptor_kernel_f16_128_256_32_8_8_4::BLOCK_M) * tilec::rt::cdiv(N, matmul_descriptor_kernel_f16_128_256_32_8_8_4::BLOCK_N));
+  return launch_matmul_descriptor_kernel_f16_128_256_32_8_8_4(
       grid, stream, a, b, c, M, N, K, stride_am, stride_bn, stride_cm);
 }
 
-// matmul_descriptor_persistent<128, 128, 32, 8, 8, 3>: one instantiation
-namespace matmul_descriptor_persistent_128_128_32_8_8_3 {
+// matmul_descriptor_persistent<tl::half, 128, 128, 32, 8, 8, 3>: one instantiation
+namespace matmul_descriptor_persistent_f16_128_128_32_8_8_3 {
 constexpr int BLOCK_M = 128;  // meta-parameter
 constexpr int BLOCK_N = 128;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
@@ -1348,40 +1945,40 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
   __half *a_block_smem = reinterpret_cast<__half *>(smem + 32768);
   __half *b_block_t_smem = reinterpret_cast<__half *>(smem + 40960);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul_descriptor.cpp:62: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:65: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul_descriptor.cpp:63: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul_descriptor.cpp:66: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul_descriptor.cpp:64: int k_tiles = tl::cdiv(K, BLOCK_K);
+  // matmul_descriptor.cpp:67: int k_tiles = tl::cdiv(K, BLOCK_K);
   const int k_tiles = tilec::rt::cdiv(K, BLOCK_K);
-  // matmul_descriptor.cpp:65: int num_tiles = num_pid_m * num_pid_n;
+  // matmul_descriptor.cpp:68: int num_tiles = num_pid_m * num_pid_n;
   const int num_tiles = num_pid_m * num_pid_n;
   {
-    // matmul_descriptor.cpp:66: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
+    // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
     int tile_id = static_cast<int>(blockIdx.x);
     while (tile_id < num_tiles) {
       {
-        // inlined: compute_pid (called at matmul_descriptor.cpp:67)
-        // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+        // inlined: compute_pid (called at matmul_descriptor.cpp:70)
+        // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
         const int num_pid_in_group = GROUP_M * num_pid_n;
-        // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+        // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
         const int group_id = tile_id / num_pid_in_group;
-        // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+        // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
         const int first_pid_m = group_id * GROUP_M;
-        // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+        // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
         const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-        // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+        // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
         const int pid_m = first_pid_m + tile_id % group_size_m;
-        // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+        // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
         const int pid_n = tile_id % num_pid_in_group / group_size_m;
-        // matmul_descriptor.cpp:67: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
+        // matmul_descriptor.cpp:70: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
         const int pid_m_1 = pid_m;
         const int pid_n_1 = pid_n;
-        // matmul_descriptor.cpp:68: int offs_am = pid_m * BLOCK_M;
+        // matmul_descriptor.cpp:71: int offs_am = pid_m * BLOCK_M;
         const int offs_am = pid_m_1 * BLOCK_M;
-        // matmul_descriptor.cpp:69: int offs_bn = pid_n * BLOCK_N;
+        // matmul_descriptor.cpp:72: int offs_bn = pid_n * BLOCK_N;
         const int offs_bn = pid_n_1 * BLOCK_N;
-        // matmul_descriptor.cpp:70: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+        // matmul_descriptor.cpp:73: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
         float accumulator[L0::ELEMS0][L0::ELEMS1];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1390,12 +1987,12 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
             accumulator[i][j] = 0.0f;
           }
         }
-        // matmul_descriptor.cpp:71: for (int ki = 0; ki < k_tiles; ++ki) {
+        // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
         TILEC_NO_UNROLL
         for (int ki = 0; ki < k_tiles; ++ki) {
-          // matmul_descriptor.cpp:72: int offs_k = ki * BLOCK_K;
+          // matmul_descriptor.cpp:75: int offs_k = ki * BLOCK_K;
           const int offs_k = ki * BLOCK_K;
-          // matmul_descriptor.cpp:73: auto a_block = a_desc.load({offs_am, offs_k});
+          // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
           __half a_block[L1::ELEMS0][L1::ELEMS1];
           TILEC_UNROLL
           for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1412,7 +2009,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
                   offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_k + L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && offs_k + L3::coord0(j + A_BLOCK_VEC - 1) < K));
             }
           }
-          // matmul_descriptor.cpp:74: auto b_block = b_desc.load({offs_bn, offs_k});
+          // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
           __half b_block[L1::ELEMS0][L1::ELEMS1];
           TILEC_UNROLL
           for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1429,7 +2026,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
                   offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (offs_k + L3::coord0(j + B_BLOCK_VEC - 1) >= 0 && offs_k + L3::coord0(j + B_BLOCK_VEC - 1) < K));
             }
           }
-          // matmul_descriptor.cpp:75: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+          // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
           tilec::rt::fence_proxy_async_shared();
           __syncthreads();
           TILEC_UNROLL
@@ -1509,7 +2106,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
             }
           }
         }
-        // matmul_descriptor.cpp:77: auto c_block = tl::cast<tl::half>(accumulator);
+        // matmul_descriptor.cpp:80: auto c_block = tl::cast<T>(accumulator);
         __half c_block[L0::ELEMS0][L0::ELEMS1];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1518,7 +2115,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
             c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
           }
         }
-        // matmul_descriptor.cpp:78: c_desc.store({offs_am, offs_bn}, c_block);
+        // matmul_descriptor.cpp:81: c_desc.store({offs_am, offs_bn}, c_block);
         tilec::rt::fence_proxy_async_shared();
         __syncthreads();
         TILEC_UNROLL
@@ -1555,7 +2152,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
           }
         }
       }
-      // matmul_descriptor.cpp:66: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
+      // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
       tile_id = tile_id + num_sms;
     }
   }
@@ -1643,43 +2240,43 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
-  // matmul_descriptor.cpp:71: for (int ki = 0; ki < k_tiles; ++ki) {
+  // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
   int read_stage = 0;
   int read_phase = 0;
-  // matmul_descriptor.cpp:62: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:65: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul_descriptor.cpp:63: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul_descriptor.cpp:66: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul_descriptor.cpp:64: int k_tiles = tl::cdiv(K, BLOCK_K);
+  // matmul_descriptor.cpp:67: int k_tiles = tl::cdiv(K, BLOCK_K);
   const int k_tiles = tilec::rt::cdiv(K, BLOCK_K);
-  // matmul_descriptor.cpp:65: int num_tiles = num_pid_m * num_pid_n;
+  // matmul_descriptor.cpp:68: int num_tiles = num_pid_m * num_pid_n;
   const int num_tiles = num_pid_m * num_pid_n;
   {
-    // matmul_descriptor.cpp:66: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
+    // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
     int tile_id = static_cast<int>(blockIdx.x);
     while (tile_id < num_tiles) {
       {
-        // inlined: compute_pid (called at matmul_descriptor.cpp:67)
-        // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+        // inlined: compute_pid (called at matmul_descriptor.cpp:70)
+        // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
         const int num_pid_in_group = GROUP_M * num_pid_n;
-        // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+        // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
         const int group_id = tile_id / num_pid_in_group;
-        // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+        // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
         const int first_pid_m = group_id * GROUP_M;
-        // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+        // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
         const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-        // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+        // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
         const int pid_m = first_pid_m + tile_id % group_size_m;
-        // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+        // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
         const int pid_n = tile_id % num_pid_in_group / group_size_m;
-        // matmul_descriptor.cpp:67: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
+        // matmul_descriptor.cpp:70: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
         const int pid_m_1 = pid_m;
         const int pid_n_1 = pid_n;
-        // matmul_descriptor.cpp:68: int offs_am = pid_m * BLOCK_M;
+        // matmul_descriptor.cpp:71: int offs_am = pid_m * BLOCK_M;
         const int offs_am = pid_m_1 * BLOCK_M;
-        // matmul_descriptor.cpp:69: int offs_bn = pid_n * BLOCK_N;
+        // matmul_descriptor.cpp:72: int offs_bn = pid_n * BLOCK_N;
         const int offs_bn = pid_n_1 * BLOCK_N;
-        // matmul_descriptor.cpp:70: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+        // matmul_descriptor.cpp:73: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
         float accumulator[L0::ELEMS0][L0::ELEMS1];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1688,14 +2285,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
             accumulator[i][j] = 0.0f;
           }
         }
-        // matmul_descriptor.cpp:71: for (int ki = 0; ki < k_tiles; ++ki) {
+        // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
         TILEC_UNROLL
         for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
           // pipeline: copy the tiles of the loop's first iterations into stages of a_block_smem and
           // b_block_t_smem (TMA: one thread starts the copies, each stage's full barrier counts
           // their bytes)
           if (stage < k_tiles) {
-            // matmul_descriptor.cpp:73: auto a_block = a_desc.load({offs_am, offs_k});
+            // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
             if (threadIdx.x == 0) {
               tilec::rt::mbarrier_arrive_expect_tx(
                   &stage_full[(read_stage + stage) % NUM_STAGES], sizeof(a_block_smem[0]));
@@ -1703,7 +2300,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
                                      offs_am, stage * BLOCK_K,
                                      &stage_full[(read_stage + stage) % NUM_STAGES]);
             }
-            // matmul_descriptor.cpp:74: auto b_block = b_desc.load({offs_bn, offs_k});
+            // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
             if (threadIdx.x == 0) {
               tilec::rt::mbarrier_arrive_expect_tx(
                   &stage_full[(read_stage + stage) % NUM_STAGES], sizeof(b_block_t_smem[0]));
@@ -1713,7 +2310,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
             }
           }
         }
-        // matmul_descriptor.cpp:71: for (int ki = 0; ki < k_tiles; ++ki) {
+        // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
         int copy_stage = (read_stage + (NUM_STAGES - 1)) % NUM_STAGES;
         // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in
         // wgmma's register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it
@@ -1736,7 +2333,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
         TILEC_NO_UNROLL
         for (int ki = 0; ki < k_tiles; ++ki) {
           tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
-          // matmul_descriptor.cpp:75: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+          // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
           // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
           // a_block_smem[read_stage] ([M, K] rows) by b_block_t_smem[read_stage] ([N, K] rows),
           // both read from shared memory through descriptors, into its accumulators, which wgmma
@@ -1777,21 +2374,21 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
           for (int i = 0; i < L0::REP0; ++i) {
             tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
           }
-          // matmul_descriptor.cpp:71: for (int ki = 0; ki < k_tiles; ++ki) {
+          // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
           tilec::rt::fence_proxy_async_shared();
           __syncthreads();
           // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage
           // read last iteration (the wait above retired its product in this warpgroup, the barrier
           // in all)
           if (ki + (NUM_STAGES - 1) < k_tiles) {
-            // matmul_descriptor.cpp:73: auto a_block = a_desc.load({offs_am, offs_k});
+            // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
             if (threadIdx.x == 0) {
               tilec::rt::mbarrier_arrive_expect_tx(
                   &stage_full[copy_stage], sizeof(a_block_smem[0]));
               tilec::rt::tma_load_2d(a_block_smem[copy_stage], &a_block_map, offs_am,
                                      (ki + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
             }
-            // matmul_descriptor.cpp:74: auto b_block = b_desc.load({offs_bn, offs_k});
+            // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
             if (threadIdx.x == 0) {
               tilec::rt::mbarrier_arrive_expect_tx(
                   &stage_full[copy_stage], sizeof(b_block_t_smem[0]));
@@ -1799,7 +2396,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
                                      (ki + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
             }
           }
-          // matmul_descriptor.cpp:71: for (int ki = 0; ki < k_tiles; ++ki) {
+          // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
           // read_stage wraps around after this stage: the next round of stages waits for their
           // barriers' next phase, of the other parity (read_phase)
           if (read_stage == NUM_STAGES - 1) {
@@ -1824,7 +2421,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
             accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
           }
         }
-        // matmul_descriptor.cpp:77: auto c_block = tl::cast<tl::half>(accumulator);
+        // matmul_descriptor.cpp:80: auto c_block = tl::cast<T>(accumulator);
         __half c_block[L0::ELEMS0][L0::ELEMS1];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1833,7 +2430,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
             c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
           }
         }
-        // matmul_descriptor.cpp:78: c_desc.store({offs_am, offs_bn}, c_block);
+        // matmul_descriptor.cpp:81: c_desc.store({offs_am, offs_bn}, c_block);
         __syncthreads();
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1865,7 +2462,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
           }
         }
       }
-      // matmul_descriptor.cpp:66: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
+      // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
       tile_id = tile_id + num_sms;
     }
   }
@@ -1873,11 +2470,11 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
 
 } // namespace aligned
 
-} // namespace matmul_descriptor_persistent_128_128_32_8_8_3
+} // namespace matmul_descriptor_persistent_f16_128_128_32_8_8_3
 
-/// Launches matmul_descriptor_persistent<128, 128, 32, 8, 8, 3> on `stream` with
-/// matmul_descriptor_persistent_128_128_32_8_8_3::NUM_THREADS threads per block.
-cudaError_t launch_matmul_descriptor_persistent_128_128_32_8_8_3(
+/// Launches matmul_descriptor_persistent<tl::half, 128, 128, 32, 8, 8, 3> on `stream` with
+/// matmul_descriptor_persistent_f16_128_128_32_8_8_3::NUM_THREADS threads per block.
+cudaError_t launch_matmul_descriptor_persistent_f16_128_128_32_8_8_3(
     dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
     int K, int stride_am, int stride_bn, int stride_cm, int num_sms) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
@@ -1889,44 +2486,44 @@ cudaError_t launch_matmul_descriptor_persistent_128_128_32_8_8_3(
                        stride_am % 16 == 0 && stride_bn % 16 == 0 && stride_cm % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(matmul_descriptor_persistent_128_128_32_8_8_3::NUM_THREADS);
+  config.blockDim = dim3(matmul_descriptor_persistent_f16_128_128_32_8_8_3::NUM_THREADS);
   config.stream = stream;
   if (aligned) {
     // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
     // SMEM_BYTES bytes (set once per process).
     static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(
-        matmul_descriptor_persistent_128_128_32_8_8_3::aligned::matmul_descriptor_persistent,
+        matmul_descriptor_persistent_f16_128_128_32_8_8_3::aligned::matmul_descriptor_persistent,
         cudaFuncAttributeMaxDynamicSharedMemorySize,
-        matmul_descriptor_persistent_128_128_32_8_8_3::aligned::SMEM_BYTES);
+        matmul_descriptor_persistent_f16_128_128_32_8_8_3::aligned::SMEM_BYTES);
     if (aligned_smem_opt_in != cudaSuccess)
       return aligned_smem_opt_in;
-    config.dynamicSmemBytes = matmul_descriptor_persistent_128_128_32_8_8_3::aligned::SMEM_BYTES;
+    config.dynamicSmemBytes = matmul_descriptor_persistent_f16_128_128_32_8_8_3::aligned::SMEM_BYTES;
     // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
     // box and its swizzle); where the driver cannot make them, the general kernel runs.
     tilec::rt::TensorMap2D a_block_map, b_block_t_map;
     const cudaError_t a_block_map_made = tilec::rt::make_tensor_map_2d(
         &a_block_map, a, M, K, stride_am,
-        matmul_descriptor_persistent_128_128_32_8_8_3::aligned::A_BLOCK_BOX_ROWS,
-        matmul_descriptor_persistent_128_128_32_8_8_3::aligned::A_BLOCK_BOX_COLS,
-        matmul_descriptor_persistent_128_128_32_8_8_3::aligned::A_BLOCK_DESC_SWIZZLE);
+        matmul_descriptor_persistent_f16_128_128_32_8_8_3::aligned::A_BLOCK_BOX_ROWS,
+        matmul_descriptor_persistent_f16_128_128_32_8_8_3::aligned::A_BLOCK_BOX_COLS,
+        matmul_descriptor_persistent_f16_128_128_32_8_8_3::aligned::A_BLOCK_DESC_SWIZZLE);
     const cudaError_t b_block_t_map_made = tilec::rt::make_tensor_map_2d(
         &b_block_t_map, b, N, K, stride_bn,
-        matmul_descriptor_persistent_128_128_32_8_8_3::aligned::B_BLOCK_T_BOX_ROWS,
-        matmul_descriptor_persistent_128_128_32_8_8_3::aligned::B_BLOCK_T_BOX_COLS,
-        matmul_descriptor_persistent_128_128_32_8_8_3::aligned::B_BLOCK_T_DESC_SWIZZLE);
+        matmul_descriptor_persistent_f16_128_128_32_8_8_3::aligned::B_BLOCK_T_BOX_ROWS,
+        matmul_descriptor_persistent_f16_128_128_32_8_8_3::aligned::B_BLOCK_T_BOX_COLS,
+        matmul_descriptor_persistent_f16_128_128_32_8_8_3::aligned::B_BLOCK_T_DESC_SWIZZLE);
     if (a_block_map_made == cudaSuccess && b_block_t_map_made == cudaSuccess)
       return cudaLaunchKernelEx(
           &config,
-          matmul_descriptor_persistent_128_128_32_8_8_3::aligned::matmul_descriptor_persistent,
+          matmul_descriptor_persistent_f16_128_128_32_8_8_3::aligned::matmul_descriptor_persistent,
           a_block_map, b_block_t_map, a, b, c, M, N, K, stride_am, stride_bn, stride_cm, num_sms);
   }
   return cudaLaunchKernelEx(
-      &config, matmul_descriptor_persistent_128_128_32_8_8_3::matmul_descriptor_persistent, a, b, c,
-      M, N, K, stride_am, stride_bn, stride_cm, num_sms);
+      &config, matmul_descriptor_persistent_f16_128_128_32_8_8_3::matmul_descriptor_persistent, a,
+      b, c, M, N, K, stride_am, stride_bn, stride_cm, num_sms);
 }
 
-// matmul_descriptor_kernel<128, 256, 64, 8, 8, 3>: one instantiation
-namespace matmul_descriptor_kernel_128_256_64_8_8_3 {
+// matmul_descriptor_kernel<tl::half, 128, 256, 64, 8, 8, 3>: one instantiation
+namespace matmul_descriptor_kernel_f16_128_256_64_8_8_3 {
 constexpr int BLOCK_M = 128;  // meta-parameter
 constexpr int BLOCK_N = 256;  // meta-parameter
 constexpr int BLOCK_K = 64;  // meta-parameter
@@ -2002,32 +2599,32 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
   __half *a_block_smem = reinterpret_cast<__half *>(smem + 0);
   __half *b_block_t_smem = reinterpret_cast<__half *>(smem + 16384);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul_descriptor.cpp:34: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul_descriptor.cpp:35: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // inlined: compute_pid (called at matmul_descriptor.cpp:36)
-  // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+  // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+  // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
   const int tile_id = static_cast<int>(blockIdx.x);
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+  // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
   const int group_id = tile_id / num_pid_in_group;
-  // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+  // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+  // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
   const int pid_m = first_pid_m + tile_id % group_size_m;
-  // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+  // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
   const int pid_n = tile_id % num_pid_in_group / group_size_m;
-  // matmul_descriptor.cpp:36: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+  // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
   const int pid_m_1 = pid_m;
   const int pid_n_1 = pid_n;
-  // matmul_descriptor.cpp:37: int offs_am = pid_m * BLOCK_M;
+  // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
   const int offs_am = pid_m_1 * BLOCK_M;
-  // matmul_descriptor.cpp:38: int offs_bn = pid_n * BLOCK_N;
+  // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
   const int offs_bn = pid_n_1 * BLOCK_N;
-  // matmul_descriptor.cpp:40: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2036,10 +2633,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
   TILEC_NO_UNROLL
   for (int k = 0; k < K; k += BLOCK_K) {
-    // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+    // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
     __half a_block[L1::ELEMS0][L1::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2055,7 +2652,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
             offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (k + L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && k + L3::coord0(j + A_BLOCK_VEC - 1) < K));
       }
     }
-    // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+    // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
     __half b_block[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2071,7 +2668,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
             offs_bn + L5::coord0(i) >= 0 && offs_bn + L5::coord0(i) < N && (k + L3::coord0(j + B_BLOCK_VEC - 1) >= 0 && k + L3::coord0(j + B_BLOCK_VEC - 1) < K));
       }
     }
-    // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
     tilec::rt::fence_proxy_async_shared();
     __syncthreads();
     TILEC_UNROLL
@@ -2150,7 +2747,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       }
     }
   }
-  // matmul_descriptor.cpp:46: auto c_block = tl::cast<tl::half>(accumulator);
+  // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
   __half c_block[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2159,7 +2756,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul_descriptor.cpp:47: c_desc.store({offs_am, offs_bn}, c_block);
+  // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
   tilec::rt::fence_proxy_async_shared();
   __syncthreads();
   TILEC_UNROLL
@@ -2290,7 +2887,7 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
     tilec::rt::mbarrier_init_fence();
   }
   __syncthreads();
-  // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
   // warp specialization: the producer warpgroup (threads NUM_THREADS and up) copies the tiles; the
   // NUM_THREADS consumers compute with them
   if (threadIdx.x >= NUM_THREADS) {
@@ -2301,46 +2898,46 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
       TILEC_NO_UNROLL
       for (int program = static_cast<int>(blockIdx.x); program < num_programs;
            program += static_cast<int>(gridDim.x)) {
-        // matmul_descriptor.cpp:34: int num_pid_m = tl::cdiv(M, BLOCK_M);
+        // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
         const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-        // matmul_descriptor.cpp:35: int num_pid_n = tl::cdiv(N, BLOCK_N);
+        // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
         const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-        // inlined: compute_pid (called at matmul_descriptor.cpp:36)
-        // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+        // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+        // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
         const int tile_id = program;
         const int num_pid_in_group = GROUP_M * num_pid_n;
-        // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+        // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
         const int group_id = tile_id / num_pid_in_group;
-        // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+        // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
         const int first_pid_m = group_id * GROUP_M;
-        // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+        // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
         const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-        // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+        // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
         const int pid_m = first_pid_m + tile_id % group_size_m;
-        // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+        // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
         const int pid_n = tile_id % num_pid_in_group / group_size_m;
-        // matmul_descriptor.cpp:36: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+        // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
         const int pid_m_1 = pid_m;
         const int pid_n_1 = pid_n;
-        // matmul_descriptor.cpp:37: int offs_am = pid_m * BLOCK_M;
+        // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
         const int offs_am = pid_m_1 * BLOCK_M;
-        // matmul_descriptor.cpp:38: int offs_bn = pid_n * BLOCK_N;
+        // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
         const int offs_bn = pid_n_1 * BLOCK_N;
-        // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+        // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
         TILEC_NO_UNROLL
         for (int k = 0; k < K; k += BLOCK_K) {
           // wait until the consumers have freed the stage (at once on its first use: the phase
           // before a barrier's first counts as complete)
           tilec::rt::mbarrier_wait(&stage_empty[copy_stage], 1 - copy_phase);
-          // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+          // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_block_smem[0]));
           tilec::rt::tma_load_2d(a_block_smem[copy_stage], &a_block_map, offs_am, k,
                                  &stage_full[copy_stage]);
-          // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+          // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_block_t_smem[0]));
           tilec::rt::tma_load_2d(b_block_t_smem[copy_stage], &b_block_t_map, offs_bn, k,
                                  &stage_full[copy_stage]);
-          // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+          // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
           // copy_stage wraps around after this stage: the next round of stages waits for their
           // barriers' next phase, of the other parity (copy_phase)
           if (copy_stage == NUM_STAGES - 1) {
@@ -2358,31 +2955,31 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
   TILEC_NO_UNROLL
   for (int program = static_cast<int>(blockIdx.x); program < num_programs;
        program += static_cast<int>(gridDim.x)) {
-    // matmul_descriptor.cpp:34: int num_pid_m = tl::cdiv(M, BLOCK_M);
+    // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
     const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-    // matmul_descriptor.cpp:35: int num_pid_n = tl::cdiv(N, BLOCK_N);
+    // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
     const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-    // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+    // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
     const int tile_id = program;
     const int num_pid_in_group = GROUP_M * num_pid_n;
-    // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+    // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
     const int group_id = tile_id / num_pid_in_group;
-    // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+    // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
     const int first_pid_m = group_id * GROUP_M;
-    // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+    // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
     const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-    // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+    // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
     const int pid_m = first_pid_m + tile_id % group_size_m;
-    // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+    // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
     const int pid_n = tile_id % num_pid_in_group / group_size_m;
-    // matmul_descriptor.cpp:36: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+    // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
     const int pid_m_1 = pid_m;
     const int pid_n_1 = pid_n;
-    // matmul_descriptor.cpp:37: int offs_am = pid_m * BLOCK_M;
+    // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
     const int offs_am = pid_m_1 * BLOCK_M;
-    // matmul_descriptor.cpp:38: int offs_bn = pid_n * BLOCK_N;
+    // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
     const int offs_bn = pid_n_1 * BLOCK_N;
-    // matmul_descriptor.cpp:40: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+    // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
     float accumulator[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2409,11 +3006,11 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
     for (int i = 0; i < L0::REP0; ++i) {
       tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
     }
-    // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+    // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
     TILEC_NO_UNROLL
     for (int k = 0; k < K; k += BLOCK_K) {
       tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
-      // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+      // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
       // wgmma m64n256k16, k by 16: each warpgroup multiplies its 64-row blocks of
       // a_block_smem[read_stage] ([M, K] rows) by b_block_t_smem[read_stage] ([N, K] rows), both
       // read from shared memory through descriptors, into its accumulators, which wgmma holds in
@@ -2454,7 +3051,7 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
       for (int i = 0; i < L0::REP0; ++i) {
         tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
       }
-      // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+      // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
       if (k > 0) {
         // the products that read this stage have retired: the producer may refill it once every
         // consumer thread has said so
@@ -2488,7 +3085,7 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
       // consumer thread has said so
       tilec::rt::mbarrier_arrive(&stage_empty[(read_stage + (NUM_STAGES - 1)) % NUM_STAGES]);
     }
-    // matmul_descriptor.cpp:46: auto c_block = tl::cast<tl::half>(accumulator);
+    // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
     __half c_block[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -2497,7 +3094,7 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
         c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
       }
     }
-    // matmul_descriptor.cpp:47: c_desc.store({offs_am, offs_bn}, c_block);
+    // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
     tilec::rt::fence_proxy_async_shared();
     tilec::rt::named_barrier_sync(1, NUM_THREADS);
     TILEC_UNROLL
@@ -2534,11 +3131,11 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_desc
 
 } // namespace aligned
 
-} // namespace matmul_descriptor_kernel_128_256_64_8_8_3
+} // namespace matmul_descriptor_kernel_f16_128_256_64_8_8_3
 
-/// Launches matmul_descriptor_kernel<128, 256, 64, 8, 8, 3> on `stream` with
-/// matmul_descriptor_kernel_128_256_64_8_8_3::NUM_THREADS threads per block.
-cudaError_t launch_matmul_descriptor_kernel_128_256_64_8_8_3(
+/// Launches matmul_descriptor_kernel<tl::half, 128, 256, 64, 8, 8, 3> on `stream` with
+/// matmul_descriptor_kernel_f16_128_256_64_8_8_3::NUM_THREADS threads per block.
+cudaError_t launch_matmul_descriptor_kernel_f16_128_256_64_8_8_3(
     dim3 grid, cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N,
     int K, int stride_am, int stride_bn, int stride_cm) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
@@ -2550,61 +3147,748 @@ cudaError_t launch_matmul_descriptor_kernel_128_256_64_8_8_3(
                        stride_am % 16 == 0 && stride_bn % 16 == 0 && stride_cm % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(matmul_descriptor_kernel_128_256_64_8_8_3::NUM_THREADS);
+  config.blockDim = dim3(matmul_descriptor_kernel_f16_128_256_64_8_8_3::NUM_THREADS);
   config.stream = stream;
   if (aligned) {
     // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
     // SMEM_BYTES bytes (set once per process).
     static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(
-        matmul_descriptor_kernel_128_256_64_8_8_3::aligned::matmul_descriptor_kernel,
+        matmul_descriptor_kernel_f16_128_256_64_8_8_3::aligned::matmul_descriptor_kernel,
         cudaFuncAttributeMaxDynamicSharedMemorySize,
-        matmul_descriptor_kernel_128_256_64_8_8_3::aligned::SMEM_BYTES);
+        matmul_descriptor_kernel_f16_128_256_64_8_8_3::aligned::SMEM_BYTES);
     if (aligned_smem_opt_in != cudaSuccess)
       return aligned_smem_opt_in;
-    config.dynamicSmemBytes = matmul_descriptor_kernel_128_256_64_8_8_3::aligned::SMEM_BYTES;
+    config.dynamicSmemBytes = matmul_descriptor_kernel_f16_128_256_64_8_8_3::aligned::SMEM_BYTES;
     // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
     // box and its swizzle); where the driver cannot make them, the general kernel runs.
     tilec::rt::TensorMap2D a_block_map, b_block_t_map;
     const cudaError_t a_block_map_made = tilec::rt::make_tensor_map_2d(
         &a_block_map, a, M, K, stride_am,
-        matmul_descriptor_kernel_128_256_64_8_8_3::aligned::A_BLOCK_BOX_ROWS,
-        matmul_descriptor_kernel_128_256_64_8_8_3::aligned::A_BLOCK_BOX_COLS,
-        matmul_descriptor_kernel_128_256_64_8_8_3::aligned::A_BLOCK_DESC_SWIZZLE);
+        matmul_descriptor_kernel_f16_128_256_64_8_8_3::aligned::A_BLOCK_BOX_ROWS,
+        matmul_descriptor_kernel_f16_128_256_64_8_8_3::aligned::A_BLOCK_BOX_COLS,
+        matmul_descriptor_kernel_f16_128_256_64_8_8_3::aligned::A_BLOCK_DESC_SWIZZLE);
     const cudaError_t b_block_t_map_made = tilec::rt::make_tensor_map_2d(
         &b_block_t_map, b, N, K, stride_bn,
-        matmul_descriptor_kernel_128_256_64_8_8_3::aligned::B_BLOCK_T_BOX_ROWS,
-        matmul_descriptor_kernel_128_256_64_8_8_3::aligned::B_BLOCK_T_BOX_COLS,
-        matmul_descriptor_kernel_128_256_64_8_8_3::aligned::B_BLOCK_T_DESC_SWIZZLE);
+        matmul_descriptor_kernel_f16_128_256_64_8_8_3::aligned::B_BLOCK_T_BOX_ROWS,
+        matmul_descriptor_kernel_f16_128_256_64_8_8_3::aligned::B_BLOCK_T_BOX_COLS,
+        matmul_descriptor_kernel_f16_128_256_64_8_8_3::aligned::B_BLOCK_T_DESC_SWIZZLE);
     if (a_block_map_made == cudaSuccess && b_block_t_map_made == cudaSuccess) {
       // Persistent: one block per SM (at most one per program) loops over the grid.x programs; each
       // block's producer warpgroup runs beside its consumers.
       config.gridDim = dim3(tilec::rt::persistent_blocks(grid.x));
-      config.blockDim = dim3(matmul_descriptor_kernel_128_256_64_8_8_3::aligned::NUM_THREADS +
-                             matmul_descriptor_kernel_128_256_64_8_8_3::aligned::PRODUCER_THREADS);
+      config.blockDim = dim3(
+          matmul_descriptor_kernel_f16_128_256_64_8_8_3::aligned::NUM_THREADS +
+          matmul_descriptor_kernel_f16_128_256_64_8_8_3::aligned::PRODUCER_THREADS);
       return cudaLaunchKernelEx(
-          &config, matmul_descriptor_kernel_128_256_64_8_8_3::aligned::matmul_descriptor_kernel,
+          &config, matmul_descriptor_kernel_f16_128_256_64_8_8_3::aligned::matmul_descriptor_kernel,
           a_block_map, b_block_t_map, static_cast<int>(grid.x), a, b, c, M, N, K, stride_am,
           stride_bn, stride_cm);
     }
   }
   static const cudaError_t smem_opt_in = cudaFuncSetAttribute(
-      matmul_descriptor_kernel_128_256_64_8_8_3::matmul_descriptor_kernel,
+      matmul_descriptor_kernel_f16_128_256_64_8_8_3::matmul_descriptor_kernel,
       cudaFuncAttributeMaxDynamicSharedMemorySize,
-      matmul_descriptor_kernel_128_256_64_8_8_3::SMEM_BYTES);
+      matmul_descriptor_kernel_f16_128_256_64_8_8_3::SMEM_BYTES);
   if (smem_opt_in != cudaSuccess)
     return smem_opt_in;
-  config.dynamicSmemBytes = matmul_descriptor_kernel_128_256_64_8_8_3::SMEM_BYTES;
-  return cudaLaunchKernelEx(&config,
-                            matmul_descriptor_kernel_128_256_64_8_8_3::matmul_descriptor_kernel, a,
-                            b, c, M, N, K, stride_am, stride_bn, stride_cm);
+  config.dynamicSmemBytes = matmul_descriptor_kernel_f16_128_256_64_8_8_3::SMEM_BYTES;
+  return cudaLaunchKernelEx(
+      &config, matmul_descriptor_kernel_f16_128_256_64_8_8_3::matmul_descriptor_kernel, a, b, c, M,
+      N, K, stride_am, stride_bn, stride_cm);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_matmul_descriptor_kernel_128_256_64_8_8_3(
+cudaError_t launch_matmul_descriptor_kernel_f16_128_256_64_8_8_3(
     cudaStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
     int stride_am, int stride_bn, int stride_cm) {
   const dim3 grid(
-      tilec::rt::cdiv(M, matmul_descriptor_kernel_128_256_64_8_8_3::BLOCK_M) * tilec::rt::cdiv(N, matmul_descriptor_kernel_128_256_64_8_8_3::BLOCK_N));
-  return launch_matmul_descriptor_kernel_128_256_64_8_8_3(
+      tilec::rt::cdiv(M, matmul_descriptor_kernel_f16_128_256_64_8_8_3::BLOCK_M) * tilec::rt::cdiv(N, matmul_descriptor_kernel_f16_128_256_64_8_8_3::BLOCK_N));
+  return launch_matmul_descriptor_kernel_f16_128_256_64_8_8_3(
+      grid, stream, a, b, c, M, N, K, stride_am, stride_bn, stride_cm);
+}
+
+// matmul_descriptor_kernel<tl::bfloat16, 128, 256, 64, 8, 8, 3>: one instantiation
+namespace matmul_descriptor_kernel_bf16_128_256_64_8_8_3 {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 256;  // meta-parameter
+constexpr int BLOCK_K = 64;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_BLOCK_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_BLOCK_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int C_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_block_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using A_BLOCK_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 1, 8>;
+// a_block_smem as wgmma reads it (K contiguous): 128-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle A_BLOCK_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t A_BLOCK_DESC_LBO = 16;
+constexpr uint32_t A_BLOCK_DESC_SBO = 1024;
+// b_block_t_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_BLOCK_T_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 1, 8>;
+// b_block_t_smem as wgmma reads it (K contiguous): 128-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_BLOCK_T_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_BLOCK_T_DESC_LBO = 16;
+constexpr uint32_t B_BLOCK_T_DESC_SBO = 1024;
+// store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x64 elements per thread
+using L0 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
+// tile 128x64: 1x8 contiguous per thread, 4x8 lanes, 8x1 warps, dim 1 fastest; 4x8 elements per
+// thread
+using L1 = tilec::rt::Blocked2<1, A_BLOCK_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_K>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L2 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_BLOCK_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L3 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_BLOCK_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 256x64: 1x8 contiguous per thread, 4x8 lanes, 8x1 warps, dim 1 fastest; 8x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, A_BLOCK_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_N, BLOCK_K>;
+// tile 256: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_BLOCK_VEC, 4, 8, NUM_WARPS, 1, 1, BLOCK_N, 1>, 1>;
+// tile 128x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, C_STORE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L7 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L8 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
+constexpr int SMEM_BYTES = 65536;  // shared memory per block
+// registers: about 176 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
+    const __nv_bfloat16 *a, const __nv_bfloat16 *b, __nv_bfloat16 *c, int M, int N, int K,
+    int stride_am, int stride_bn, int stride_cm) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __nv_bfloat16 *a_block_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  __nv_bfloat16 *b_block_t_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 16384);
+  __nv_bfloat16 *store_cvt_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+  // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+  const int tile_id = static_cast<int>(blockIdx.x);
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
+  const int group_id = tile_id / num_pid_in_group;
+  // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
+  const int pid_m = first_pid_m + tile_id % group_size_m;
+  // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+  const int pid_n = tile_id % num_pid_in_group / group_size_m;
+  // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+  const int pid_m_1 = pid_m;
+  const int pid_n_1 = pid_n;
+  // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
+  const int offs_am = pid_m_1 * BLOCK_M;
+  // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
+  const int offs_bn = pid_n_1 * BLOCK_N;
+  // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < K; k += BLOCK_K) {
+    // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
+    __nv_bfloat16 a_block[L1::ELEMS0][L1::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+        bool bits[A_BLOCK_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < A_BLOCK_VEC; ++v)
+          bits[v] = offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (k + L3::coord0(j + v) >= 0 && k + L3::coord0(j + v) < K);
+        tilec::rt::load_vec<A_BLOCK_VEC, false>(
+            &a_block[i][j], a + (offs_am + L2::coord0(i)) * stride_am + (k + L3::coord0(j)), bits,
+            tilec::rt::to_bf16(0.0f),
+            offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (k + L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && k + L3::coord0(j + A_BLOCK_VEC - 1) < K));
+      }
+    }
+    // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
+    __nv_bfloat16 b_block[L4::ELEMS0][L4::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; j += B_BLOCK_VEC) {
+        bool bits[B_BLOCK_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < B_BLOCK_VEC; ++v)
+          bits[v] = offs_bn + L5::coord0(i) >= 0 && offs_bn + L5::coord0(i) < N && (k + L3::coord0(j + v) >= 0 && k + L3::coord0(j + v) < K);
+        tilec::rt::load_vec<B_BLOCK_VEC, false>(
+            &b_block[i][j], b + (offs_bn + L5::coord0(i)) * stride_bn + (k + L3::coord0(j)), bits,
+            tilec::rt::to_bf16(0.0f),
+            offs_bn + L5::coord0(i) >= 0 && offs_bn + L5::coord0(i) < N && (k + L3::coord0(j + B_BLOCK_VEC - 1) >= 0 && k + L3::coord0(j + B_BLOCK_VEC - 1) < K));
+      }
+    }
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    tilec::rt::fence_proxy_async_shared();
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+        tilec::rt::store_vec<A_BLOCK_VEC, true>(
+            &a_block_smem[A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))], &a_block[i][j]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L4::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L4::ELEMS1; j += A_BLOCK_VEC) {
+        tilec::rt::store_vec<A_BLOCK_VEC, true>(
+            &b_block_t_smem[B_BLOCK_T_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+            &b_block[i][j]);
+      }
+    }
+    tilec::rt::fence_proxy_async_shared();
+    __syncthreads();
+    // wgmma m64n256k16, k by 16: each warpgroup multiplies its 64-row blocks of a_block_smem ([M,
+    // K] rows) by b_block_t_smem ([N, K] rows), both read from shared memory through descriptors,
+    // into its accumulators, which wgmma holds in registers in its own order
+    // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+    // in register 4 j + 2 r + c)
+    float c_frag[L0::REP0][L0::COLS / 2];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+    // own
+    const uint64_t b_desc = tilec::rt::make_smem_desc(
+        &b_block_t_smem[B_BLOCK_T_SWIZZLE::offset(0, 0)], B_BLOCK_T_DESC_SWIZZLE,
+        B_BLOCK_T_DESC_LBO, B_BLOCK_T_DESC_SBO);
+    uint64_t a_desc[L0::REP0];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      a_desc[i] = tilec::rt::make_smem_desc(
+          &a_block_smem[A_BLOCK_SWIZZLE::offset(L0::warpgroup_row(i), 0)], A_BLOCK_DESC_SWIZZLE,
+          A_BLOCK_DESC_LBO, A_BLOCK_DESC_SBO);
+    }
+    tilec::rt::wgmma_fence();
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 16) {
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::wgmma_m64nNk16_f32_bf16<L0::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::K>(
+            c_frag[i],
+            tilec::rt::smem_desc_moved(a_desc[i], A_BLOCK_SWIZZLE::offset(0, kk) * sizeof(__nv_bfloat16)),
+            tilec::rt::smem_desc_moved(b_desc, B_BLOCK_T_SWIZZLE::offset(0, kk) * sizeof(__nv_bfloat16)),
+            true);
+      }
+    }
+    tilec::rt::wgmma_commit_group();
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
+      }
+    }
+  }
+  // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
+  __nv_bfloat16 c_block[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      c_block[i][j] = tilec::rt::to_bf16(accumulator[i][j]);
+    }
+  }
+  // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
+  tilec::rt::fence_proxy_async_shared();
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = c_block[i][j];
+    }
+  }
+  tilec::rt::fence_proxy_async_shared();
+  __syncthreads();
+  __nv_bfloat16 store_cvt[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; j += C_STORE_VEC) {
+      bool bits[C_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < C_STORE_VEC; ++v)
+        bits[v] = offs_am + L7::coord0(i) >= 0 && offs_am + L7::coord0(i) < M && (offs_bn + L8::coord0(j + v) >= 0 && offs_bn + L8::coord0(j + v) < N);
+      tilec::rt::store_vec<C_STORE_VEC, false>(
+          c + (offs_am + L7::coord0(i)) * stride_cm + (offs_bn + L8::coord0(j)), &store_cvt[i][j],
+          bits,
+          offs_am + L7::coord0(i) >= 0 && offs_am + L7::coord0(i) < M && (offs_bn + L8::coord0(j + C_STORE_VEC - 1) >= 0 && offs_bn + L8::coord0(j + C_STORE_VEC - 1) < N));
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bn
+// and stride_cm are multiples of 16: the launcher tests the arguments and runs this one when they
+// qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK_M = 128;  // meta-parameter
+constexpr int BLOCK_N = 256;  // meta-parameter
+constexpr int BLOCK_K = 64;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // meta-parameter
+constexpr int NUM_STAGES = 3;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// warp specialization: a producer warpgroup of PRODUCER_THREADS threads beside the NUM_THREADS
+// consumers issues the TMA copies, and blocks loop over the programs; setmaxnreg gives the
+// producer's registers to the consumers, whose accumulators need them
+constexpr int PRODUCER_THREADS = 128;
+constexpr int PRODUCER_REGISTERS = 40;  // registers per producer thread
+constexpr int CONSUMER_REGISTERS = 232;  // registers per consumer thread
+constexpr int C_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_block_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using A_BLOCK_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 1, 8>;
+// a_block_smem as wgmma reads it (K contiguous): 128-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle A_BLOCK_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t A_BLOCK_DESC_LBO = 16;
+constexpr uint32_t A_BLOCK_DESC_SBO = 1024;
+// a_block_smem's stages are filled by TMA (the launcher's tensor map a_block_map) in boxes of
+// A_BLOCK_BOX_ROWS x A_BLOCK_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int A_BLOCK_BOX_ROWS = BLOCK_M;
+constexpr int A_BLOCK_BOX_COLS = BLOCK_K;
+// b_block_t_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using B_BLOCK_T_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 1, 8>;
+// b_block_t_smem as wgmma reads it (K contiguous): 128-byte swizzle, no leading byte offset (16:
+// unused), the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle B_BLOCK_T_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t B_BLOCK_T_DESC_LBO = 16;
+constexpr uint32_t B_BLOCK_T_DESC_SBO = 1024;
+// b_block_t_smem's stages are filled by TMA (the launcher's tensor map b_block_t_map) in boxes of
+// B_BLOCK_T_BOX_ROWS x B_BLOCK_T_BOX_COLS elements, laid out with the descriptor's swizzle
+constexpr int B_BLOCK_T_BOX_ROWS = BLOCK_N;
+constexpr int B_BLOCK_T_BOX_COLS = BLOCK_K;
+// store_cvt_smem: rows of 256 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_N, 8, 1, 8>;
+// STAGE_COPIES: the TMA copies into a stage of a_block_smem and b_block_t_smem (the arrivals each
+// phase of stage_full[i] waits for)
+constexpr int STAGE_COPIES = 2;
+// tile 128x256: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 8x1 warps, each
+// 16x16 of every 128x16; 2x64 elements per thread
+using L0 = tilec::rt::Mma16816Acc<8, 1, BLOCK_M, BLOCK_N>;
+// tile 128x256: 1x8 contiguous per thread, 1x32 lanes, 8x1 warps, dim 1 fastest; 16x8 elements per
+// thread
+using L1 = tilec::rt::Blocked2<1, C_STORE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, BLOCK_N>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L2 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_M, 1>, 1>;
+// tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L3 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_N>, 0>;
+constexpr int SMEM_BYTES = 212992;  // shared memory per block
+// registers: about 128 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells
+// the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_descriptor_kernel(
+    const __grid_constant__ tilec::rt::TensorMap2D a_block_map,
+    const __grid_constant__ tilec::rt::TensorMap2D b_block_t_map, int num_programs,
+    const __nv_bfloat16 * /*a*/, const __nv_bfloat16 * /*b*/, __nv_bfloat16 *c, int M, int N, int K,
+    int /*stride_am*/, int /*stride_bn*/, int stride_cm) {
+  // Above 48 KB a block's shared memory can only be dynamic (extern __shared__): the launch gives
+  // SMEM_BYTES bytes of it, which the launcher allows with
+  // cudaFuncAttributeMaxDynamicSharedMemorySize.
+  unsigned char *const smem = tilec::rt::dynamic_shared_memory();
+  __nv_bfloat16 (*a_block_smem)[128 * 64] = reinterpret_cast<__nv_bfloat16 (*)[128 * 64]>(smem + 0);  // 3 stages
+  __nv_bfloat16 (*b_block_t_smem)[256 * 64] = reinterpret_cast<__nv_bfloat16 (*)[256 * 64]>(smem + 49152);  // 3 stages
+  __nv_bfloat16 *store_cvt_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 147456);
+  // stage_full[i]: completes a phase when the TMA copies into stage i of a_block_smem and
+  // b_block_t_smem have landed (one arrival per copy, with its bytes)
+  alignas(8) __shared__ uint64_t stage_full[NUM_STAGES];
+  // stage_empty[i]: completes a phase when every consumer thread is done reading stage i (the
+  // products that read it have retired): the producer refills the stage after that
+  alignas(8) __shared__ uint64_t stage_empty[NUM_STAGES];
+  if (threadIdx.x == 0) {
+    TILEC_UNROLL
+    for (int i = 0; i < NUM_STAGES; ++i) {
+      tilec::rt::mbarrier_init(&stage_full[i], STAGE_COPIES);
+      tilec::rt::mbarrier_init(&stage_empty[i], NUM_THREADS);
+    }
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
+  // warp specialization: the producer warpgroup (threads NUM_THREADS and up) copies the tiles; the
+  // NUM_THREADS consumers compute with them
+  if (threadIdx.x >= NUM_THREADS) {
+    tilec::rt::warpgroup_release_registers<PRODUCER_REGISTERS>();
+    if (threadIdx.x == NUM_THREADS) {
+      int copy_stage = 0;
+      int copy_phase = 0;
+      TILEC_NO_UNROLL
+      for (int program = static_cast<int>(blockIdx.x); program < num_programs;
+           program += static_cast<int>(gridDim.x)) {
+        // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
+        const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+        // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
+        const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+        // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+        // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+        const int tile_id = program;
+        const int num_pid_in_group = GROUP_M * num_pid_n;
+        // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
+        const int group_id = tile_id / num_pid_in_group;
+        // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
+        const int first_pid_m = group_id * GROUP_M;
+        // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+        const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+        // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
+        const int pid_m = first_pid_m + tile_id % group_size_m;
+        // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+        const int pid_n = tile_id % num_pid_in_group / group_size_m;
+        // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+        const int pid_m_1 = pid_m;
+        const int pid_n_1 = pid_n;
+        // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
+        const int offs_am = pid_m_1 * BLOCK_M;
+        // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
+        const int offs_bn = pid_n_1 * BLOCK_N;
+        // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
+        TILEC_NO_UNROLL
+        for (int k = 0; k < K; k += BLOCK_K) {
+          // wait until the consumers have freed the stage (at once on its first use: the phase
+          // before a barrier's first counts as complete)
+          tilec::rt::mbarrier_wait(&stage_empty[copy_stage], 1 - copy_phase);
+          // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
+          tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_block_smem[0]));
+          tilec::rt::tma_load_2d(a_block_smem[copy_stage], &a_block_map, offs_am, k,
+                                 &stage_full[copy_stage]);
+          // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
+          tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_block_t_smem[0]));
+          tilec::rt::tma_load_2d(b_block_t_smem[copy_stage], &b_block_t_map, offs_bn, k,
+                                 &stage_full[copy_stage]);
+          // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
+          // copy_stage wraps around after this stage: the next round of stages waits for their
+          // barriers' next phase, of the other parity (copy_phase)
+          if (copy_stage == NUM_STAGES - 1) {
+            copy_phase = 1 - copy_phase;
+          }
+          copy_stage = (copy_stage + 1) % NUM_STAGES;
+        }
+      }
+    }
+    return;
+  }
+  tilec::rt::warpgroup_claim_registers<CONSUMER_REGISTERS>();
+  int read_stage = 0;
+  int read_phase = 0;
+  TILEC_NO_UNROLL
+  for (int program = static_cast<int>(blockIdx.x); program < num_programs;
+       program += static_cast<int>(gridDim.x)) {
+    // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
+    const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+    // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
+    const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+    // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+    const int tile_id = program;
+    const int num_pid_in_group = GROUP_M * num_pid_n;
+    // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
+    const int group_id = tile_id / num_pid_in_group;
+    // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
+    const int first_pid_m = group_id * GROUP_M;
+    // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+    const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+    // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
+    const int pid_m = first_pid_m + tile_id % group_size_m;
+    // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+    const int pid_n = tile_id % num_pid_in_group / group_size_m;
+    // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+    const int pid_m_1 = pid_m;
+    const int pid_n_1 = pid_n;
+    // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
+    const int offs_am = pid_m_1 * BLOCK_M;
+    // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
+    const int offs_bn = pid_n_1 * BLOCK_N;
+    // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+    float accumulator[L0::ELEMS0][L0::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        accumulator[i][j] = 0.0f;
+      }
+    }
+    // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
+    // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while
+    // the loop's products run
+    float accumulator_wgmma[L0::REP0][L0::COLS / 2];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
+        accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+        accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+        accumulator_wgmma[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+    }
+    // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
+    TILEC_NO_UNROLL
+    for (int k = 0; k < K; k += BLOCK_K) {
+      tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
+      // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+      // wgmma m64n256k16, k by 16: each warpgroup multiplies its 64-row blocks of
+      // a_block_smem[read_stage] ([M, K] rows) by b_block_t_smem[read_stage] ([N, K] rows), both
+      // read from shared memory through descriptors, into its accumulators, which wgmma holds in
+      // registers in its own order
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+      }
+      // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its
+      // own
+      const uint64_t b_desc = tilec::rt::make_smem_desc(
+          &b_block_t_smem[read_stage][B_BLOCK_T_SWIZZLE::offset(0, 0)], B_BLOCK_T_DESC_SWIZZLE,
+          B_BLOCK_T_DESC_LBO, B_BLOCK_T_DESC_SBO);
+      uint64_t a_desc[L0::REP0];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        a_desc[i] = tilec::rt::make_smem_desc(
+            &a_block_smem[read_stage][A_BLOCK_SWIZZLE::offset(L0::warpgroup_row(i), 0)],
+            A_BLOCK_DESC_SWIZZLE, A_BLOCK_DESC_LBO, A_BLOCK_DESC_SBO);
+      }
+      tilec::rt::wgmma_fence();
+      TILEC_UNROLL
+      for (int kk = 0; kk < BLOCK_K; kk += 16) {
+        TILEC_UNROLL
+        for (int i = 0; i < L0::REP0; ++i) {
+          tilec::rt::wgmma_m64nNk16_f32_bf16<L0::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::K>(
+              accumulator_wgmma[i],
+              tilec::rt::smem_desc_moved(a_desc[i], A_BLOCK_SWIZZLE::offset(0, kk) * sizeof(__nv_bfloat16)),
+              tilec::rt::smem_desc_moved(b_desc, B_BLOCK_T_SWIZZLE::offset(0, kk) * sizeof(__nv_bfloat16)),
+              true);
+        }
+      }
+      tilec::rt::wgmma_commit_group();
+      // leave this product in flight: wait for the last iteration's, which ends its reading of the
+      // stage freed below
+      tilec::rt::wgmma_wait<1>();
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+      }
+      // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
+      if (k > 0) {
+        // the products that read this stage have retired: the producer may refill it once every
+        // consumer thread has said so
+        tilec::rt::mbarrier_arrive(&stage_empty[(read_stage + (NUM_STAGES - 1)) % NUM_STAGES]);
+      }
+      // read_stage wraps around after this stage: the next round of stages waits for their
+      // barriers' next phase, of the other parity (read_phase)
+      if (read_stage == NUM_STAGES - 1) {
+        read_phase = 1 - read_phase;
+      }
+      read_stage = (read_stage + 1) % NUM_STAGES;
+    }
+    // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
+    tilec::rt::wgmma_wait<0>();
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L0::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
+        accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
+        accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
+        accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
+      }
+    }
+    if (0 < K) {
+      // the products that read this stage have retired: the producer may refill it once every
+      // consumer thread has said so
+      tilec::rt::mbarrier_arrive(&stage_empty[(read_stage + (NUM_STAGES - 1)) % NUM_STAGES]);
+    }
+    // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
+    __nv_bfloat16 c_block[L0::ELEMS0][L0::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        c_block[i][j] = tilec::rt::to_bf16(accumulator[i][j]);
+      }
+    }
+    // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
+    tilec::rt::fence_proxy_async_shared();
+    tilec::rt::named_barrier_sync(1, NUM_THREADS);
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = c_block[i][j];
+      }
+    }
+    tilec::rt::fence_proxy_async_shared();
+    tilec::rt::named_barrier_sync(1, NUM_THREADS);
+    __nv_bfloat16 store_cvt[L1::ELEMS0][L1::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += C_STORE_VEC) {
+        tilec::rt::load_vec<C_STORE_VEC, true>(
+            &store_cvt[i][j],
+            &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += C_STORE_VEC) {
+        if (offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_bn + L3::coord0(j) >= 0 && offs_bn + L3::coord0(j) < N))
+          tilec::rt::store_vec<C_STORE_VEC, true>(
+              c + (offs_am + L2::coord0(i)) * stride_cm + (offs_bn + L3::coord0(j)),
+              &store_cvt[i][j]);
+      }
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace matmul_descriptor_kernel_bf16_128_256_64_8_8_3
+
+/// Launches matmul_descriptor_kernel<tl::bfloat16, 128, 256, 64, 8, 8, 3> on `stream` with
+/// matmul_descriptor_kernel_bf16_128_256_64_8_8_3::NUM_THREADS threads per block.
+cudaError_t launch_matmul_descriptor_kernel_bf16_128_256_64_8_8_3(
+    dim3 grid, cudaStream_t stream, const __nv_bfloat16 *a, const __nv_bfloat16 *b,
+    __nv_bfloat16 *c, int M, int N, int K, int stride_am, int stride_bn, int stride_cm) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bn and
+  // stride_cm are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_bn % 16 == 0 && stride_cm % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(matmul_descriptor_kernel_bf16_128_256_64_8_8_3::NUM_THREADS);
+  config.stream = stream;
+  if (aligned) {
+    // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
+    // SMEM_BYTES bytes (set once per process).
+    static const cudaError_t aligned_smem_opt_in = cudaFuncSetAttribute(
+        matmul_descriptor_kernel_bf16_128_256_64_8_8_3::aligned::matmul_descriptor_kernel,
+        cudaFuncAttributeMaxDynamicSharedMemorySize,
+        matmul_descriptor_kernel_bf16_128_256_64_8_8_3::aligned::SMEM_BYTES);
+    if (aligned_smem_opt_in != cudaSuccess)
+      return aligned_smem_opt_in;
+    config.dynamicSmemBytes = matmul_descriptor_kernel_bf16_128_256_64_8_8_3::aligned::SMEM_BYTES;
+    // The tensor maps of its TMA copies (the tensor's rows, columns and row stride in elements; the
+    // box and its swizzle); where the driver cannot make them, the general kernel runs.
+    tilec::rt::TensorMap2D a_block_map, b_block_t_map;
+    const cudaError_t a_block_map_made = tilec::rt::make_tensor_map_2d(
+        &a_block_map, a, M, K, stride_am,
+        matmul_descriptor_kernel_bf16_128_256_64_8_8_3::aligned::A_BLOCK_BOX_ROWS,
+        matmul_descriptor_kernel_bf16_128_256_64_8_8_3::aligned::A_BLOCK_BOX_COLS,
+        matmul_descriptor_kernel_bf16_128_256_64_8_8_3::aligned::A_BLOCK_DESC_SWIZZLE);
+    const cudaError_t b_block_t_map_made = tilec::rt::make_tensor_map_2d(
+        &b_block_t_map, b, N, K, stride_bn,
+        matmul_descriptor_kernel_bf16_128_256_64_8_8_3::aligned::B_BLOCK_T_BOX_ROWS,
+        matmul_descriptor_kernel_bf16_128_256_64_8_8_3::aligned::B_BLOCK_T_BOX_COLS,
+        matmul_descriptor_kernel_bf16_128_256_64_8_8_3::aligned::B_BLOCK_T_DESC_SWIZZLE);
+    if (a_block_map_made == cudaSuccess && b_block_t_map_made == cudaSuccess) {
+      // Persistent: one block per SM (at most one per program) loops over the grid.x programs; each
+      // block's producer warpgroup runs beside its consumers.
+      config.gridDim = dim3(tilec::rt::persistent_blocks(grid.x));
+      config.blockDim = dim3(
+          matmul_descriptor_kernel_bf16_128_256_64_8_8_3::aligned::NUM_THREADS +
+          matmul_descriptor_kernel_bf16_128_256_64_8_8_3::aligned::PRODUCER_THREADS);
+      return cudaLaunchKernelEx(
+          &config,
+          matmul_descriptor_kernel_bf16_128_256_64_8_8_3::aligned::matmul_descriptor_kernel,
+          a_block_map, b_block_t_map, static_cast<int>(grid.x), a, b, c, M, N, K, stride_am,
+          stride_bn, stride_cm);
+    }
+  }
+  static const cudaError_t smem_opt_in = cudaFuncSetAttribute(
+      matmul_descriptor_kernel_bf16_128_256_64_8_8_3::matmul_descriptor_kernel,
+      cudaFuncAttributeMaxDynamicSharedMemorySize,
+      matmul_descriptor_kernel_bf16_128_256_64_8_8_3::SMEM_BYTES);
+  if (smem_opt_in != cudaSuccess)
+    return smem_opt_in;
+  config.dynamicSmemBytes = matmul_descriptor_kernel_bf16_128_256_64_8_8_3::SMEM_BYTES;
+  return cudaLaunchKernelEx(
+      &config, matmul_descriptor_kernel_bf16_128_256_64_8_8_3::matmul_descriptor_kernel, a, b, c, M,
+      N, K, stride_am, stride_bn, stride_cm);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_matmul_descriptor_kernel_bf16_128_256_64_8_8_3(
+    cudaStream_t stream, const __nv_bfloat16 *a, const __nv_bfloat16 *b, __nv_bfloat16 *c, int M,
+    int N, int K, int stride_am, int stride_bn, int stride_cm) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, matmul_descriptor_kernel_bf16_128_256_64_8_8_3::BLOCK_M) * tilec::rt::cdiv(N, matmul_descriptor_kernel_bf16_128_256_64_8_8_3::BLOCK_N));
+  return launch_matmul_descriptor_kernel_bf16_128_256_64_8_8_3(
       grid, stream, a, b, c, M, N, K, stride_am, stride_bn, stride_cm);
 }

@@ -1,7 +1,8 @@
 // Runs tilec's CUDA for the tensor-descriptor matmuls of matmul_descriptor.cpp (Triton's tutorial
-// 09): matmul_descriptor_kernel<64, 64, 32, 8, 4, 3>, the wide <128, 256, 32, 8, 8, 4> (whose
-// aligned variant is warp-specialized and persistent on sm_90a) and the hand-written persistent
-// matmul_descriptor_persistent<128, 128, 32, 8, 8, 3> (its K loop's TMA ring nested in the tile
+// 09): matmul_descriptor_kernel<T, 64, 64, 32, 8, 4, 3> for fp16 and bf16, the wide fp16
+// <128, 256, 32, 8, 8, 4> (whose aligned variant is warp-specialized and persistent on sm_90a) and
+// the hand-written persistent fp16 matmul_descriptor_persistent<128, 128, 32, 8, 8, 3> (its K
+// loop's TMA ring nested in the tile
 // loop, carrying its stages and phases from one tile to the next), on random fp16 matrices of
 // ragged shapes (M, N and K not multiples of the blocks, down to 1 x 1 x 1), with row strides
 // wider than the rows, and compares with the CPU reference of the same source and with float64.
@@ -11,15 +12,21 @@
 #include "matmul_descriptor.cpp"
 #if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
 #include "matmul_descriptor.hip"
+using device_bf16 = hip_bfloat16;
 #else
 #include "matmul_descriptor.cu"
+using device_bf16 = __nv_bfloat16;
 #endif
 
+static_assert(sizeof(tl::half) == sizeof(__half) && sizeof(tl::bfloat16) == sizeof(device_bf16),
+              "tl::half and tl::bfloat16 share the device types' bit layouts");
+
 #include <algorithm>
+#include <type_traits>
 
 namespace {
 
-enum class Kernel { Small, Wide, Persistent };
+enum class Kernel { Small, SmallBf16, Wide, Persistent };
 
 struct Case {
   int M, N, K;
@@ -34,9 +41,14 @@ struct Config {
 };
 Config config(Kernel kernel) {
   switch (kernel) {
-  case Kernel::Small: return {64, 64, "descriptor"};
-  case Kernel::Wide: return {128, 256, "descriptor_128x256"};
-  case Kernel::Persistent: return {128, 128, "descriptor_persistent"};
+  case Kernel::Small:
+    return {64, 64, "descriptor"};
+  case Kernel::SmallBf16:
+    return {64, 64, "descriptor_bf16"};
+  case Kernel::Wide:
+    return {128, 256, "descriptor_128x256"};
+  case Kernel::Persistent:
+    return {128, 128, "descriptor_persistent"};
   }
   return {0, 0, ""};
 }
@@ -52,9 +64,9 @@ int persistentPrograms(int tiles) {
   return std::max(1, std::min(num_sms, tiles));
 }
 
-void run(harness::Report &report, Kernel kernel, Case c) {
+template <class E> void run(harness::Report &report, Kernel kernel, Case c) {
   const Config cfg = config(kernel);
-  const tl::half nan = tl::half::fromBits(0xFFFF); // what DeviceBuffer::poison writes
+  const E nan = E::fromBits(0xFFFF); // what DeviceBuffer::poison writes
   // A: M rows of K, row stride K + 5. B: N rows of K, row stride K + 5. C: M rows of N, row
   // stride N + 3.
   const int padA = c.packed ? 0 : 5, padC = c.packed ? 0 : 3;
@@ -62,65 +74,75 @@ void run(harness::Report &report, Kernel kernel, Case c) {
   const size_t na = size_t(c.M) * stride_am, nb = size_t(c.N) * stride_bn,
                nc = size_t(c.M) * stride_cm;
 
-  // Fresh random fp16 values in [-1, 1), a seed per buffer, run and kernel; NaN padding.
+  // Fresh random values in [-1, 1) (fp16 or bf16), a seed per buffer, run and kernel; NaN padding.
   const uint64_t seed = ((uint64_t(c.M) * 7919 + c.N) * 7919 + c.K) * 16 + (c.packed ? 8 : 0) +
                         static_cast<int>(kernel);
   const auto af = harness::randomFloats(na, -1, 1, seed);
   const auto bf = harness::randomFloats(nb, -1, 1, seed + 1);
-  std::vector<tl::half> a(na, nan), b(nb, nan), ref(nc, nan), out(nc);
+  std::vector<E> a(na, nan), b(nb, nan), ref(nc, nan), out(nc);
   for (int m = 0; m < c.M; ++m)
     for (int k = 0; k < c.K; ++k)
-      a[size_t(m) * stride_am + k] = tl::half(af[size_t(m) * stride_am + k]);
+      a[size_t(m) * stride_am + k] = E(af[size_t(m) * stride_am + k]);
   for (int n = 0; n < c.N; ++n)
     for (int k = 0; k < c.K; ++k)
-      b[size_t(n) * stride_bn + k] = tl::half(bf[size_t(n) * stride_bn + k]);
+      b[size_t(n) * stride_bn + k] = E(bf[size_t(n) * stride_bn + k]);
 
   const int tiles = tl::cdiv(c.M, cfg.BLOCK_M) * tl::cdiv(c.N, cfg.BLOCK_N);
   const int programs = persistentPrograms(tiles);
   switch (kernel) {
   case Kernel::Small:
-    tl::launch(tl::grid3{tiles}, matmul_descriptor_kernel<64, 64, 32, 8, 4, 3>, a.data(), b.data(),
-               ref.data(), c.M, c.N, c.K, stride_am, stride_bn, stride_cm);
+  case Kernel::SmallBf16:
+    tl::launch(tl::grid3{tiles}, matmul_descriptor_kernel<E, 64, 64, 32, 8, 4, 3>, a.data(),
+               b.data(), ref.data(), c.M, c.N, c.K, stride_am, stride_bn, stride_cm);
     break;
   case Kernel::Wide:
-    tl::launch(tl::grid3{tiles}, matmul_descriptor_kernel<128, 256, 32, 8, 8, 4>, a.data(),
+    tl::launch(tl::grid3{tiles}, matmul_descriptor_kernel<E, 128, 256, 32, 8, 8, 4>, a.data(),
                b.data(), ref.data(), c.M, c.N, c.K, stride_am, stride_bn, stride_cm);
     break;
   case Kernel::Persistent:
-    tl::launch(tl::grid3{programs}, matmul_descriptor_persistent<128, 128, 32, 8, 8, 3>, a.data(),
-               b.data(), ref.data(), c.M, c.N, c.K, stride_am, stride_bn, stride_cm, programs);
+    tl::launch(tl::grid3{programs}, matmul_descriptor_persistent<E, 128, 128, 32, 8, 8, 3>,
+               a.data(), b.data(), ref.data(), c.M, c.N, c.K, stride_am, stride_bn, stride_cm,
+               programs);
     break;
   }
 
-  harness::DeviceBuffer<tl::half> da(na), db(nb), dc(nc);
+  harness::DeviceBuffer<E> da(na), db(nb), dc(nc);
   da.upload(a.data());
   db.upload(b.data());
   dc.poison();
-  const auto *pa = reinterpret_cast<const __half *>(da.ptr);
-  const auto *pb = reinterpret_cast<const __half *>(db.ptr);
-  auto *pc = reinterpret_cast<__half *>(dc.ptr);
   cudaError_t launched = cudaSuccess;
-  switch (kernel) {
-  case Kernel::Small:
-    launched = launch_matmul_descriptor_kernel_64_64_32_8_4_3(cudaStream_t{}, pa, pb, pc, c.M, c.N,
-                                                              c.K, stride_am, stride_bn, stride_cm);
-    break;
-  case Kernel::Wide:
-    launched = launch_matmul_descriptor_kernel_128_256_32_8_8_4(
-        cudaStream_t{}, pa, pb, pc, c.M, c.N, c.K, stride_am, stride_bn, stride_cm);
-    break;
-  case Kernel::Persistent:
-    launched = launch_matmul_descriptor_persistent_128_128_32_8_8_3(
-        dim3(programs), cudaStream_t{}, pa, pb, pc, c.M, c.N, c.K, stride_am, stride_bn,
-        stride_cm, programs);
-    break;
+  if constexpr (std::is_same_v<E, tl::bfloat16>) {
+    launched = launch_matmul_descriptor_kernel_bf16_64_64_32_8_4_3(
+        cudaStream_t{}, reinterpret_cast<const device_bf16 *>(da.ptr),
+        reinterpret_cast<const device_bf16 *>(db.ptr), reinterpret_cast<device_bf16 *>(dc.ptr), c.M,
+        c.N, c.K, stride_am, stride_bn, stride_cm);
+  } else {
+    const auto *pa = reinterpret_cast<const __half *>(da.ptr);
+    const auto *pb = reinterpret_cast<const __half *>(db.ptr);
+    auto *pc = reinterpret_cast<__half *>(dc.ptr);
+    switch (kernel) {
+    case Kernel::Small:
+    case Kernel::SmallBf16:
+      launched = launch_matmul_descriptor_kernel_f16_64_64_32_8_4_3(
+          cudaStream_t{}, pa, pb, pc, c.M, c.N, c.K, stride_am, stride_bn, stride_cm);
+      break;
+    case Kernel::Wide:
+      launched = launch_matmul_descriptor_kernel_f16_128_256_32_8_8_4(
+          cudaStream_t{}, pa, pb, pc, c.M, c.N, c.K, stride_am, stride_bn, stride_cm);
+      break;
+    case Kernel::Persistent:
+      launched = launch_matmul_descriptor_persistent_f16_128_128_32_8_8_3(
+          dim3(programs), cudaStream_t{}, pa, pb, pc, c.M, c.N, c.K, stride_am, stride_bn,
+          stride_cm, programs);
+      break;
+    }
   }
   CHECK_CUDA(launched);
   CHECK_CUDA(cudaDeviceSynchronize());
   dc.download(out.data());
 
-  // float64: the products of the fp16 inputs summed in double, then rounded to fp16 as the
-  // kernel's output is. Compare the written columns; the padding columns must still hold NaN (on
+  // float64: the products of the inputs summed in double, then rounded to E as the kernel's output
+  // is. Compare the written columns; the padding columns must still hold NaN (on
   // the GPU and in the CPU reference).
   std::vector<double> gpu, cpu, f64, row(c.N);
   bool paddingUntouched = true;
@@ -137,7 +159,7 @@ void run(harness::Report &report, Kernel kernel, Case c) {
       if (j < c.N) {
         gpu.push_back(float(out[at]));
         cpu.push_back(float(ref[at]));
-        f64.push_back(float(tl::half(row[j])));
+        f64.push_back(float(E(row[j])));
       } else if (!std::isnan(float(out[at])) || !std::isnan(float(ref[at]))) {
         paddingUntouched = false;
       }
@@ -152,7 +174,9 @@ void run(harness::Report &report, Kernel kernel, Case c) {
     size += " packed";
   if (kernel == Kernel::Persistent)
     size += " on " + std::to_string(programs) + " programs";
-  report.check(cfg.name, size, gpu, cpu, f64, 1e-3, paddingUntouched);
+  // bf16 keeps 8 bits of mantissa: one ulp is 2^-8 = 3.9e-3 of an element, so 4e-3 there.
+  const double tol = std::is_same_v<E, tl::bfloat16> ? 4e-3 : 1e-3;
+  report.check(cfg.name, size, gpu, cpu, f64, tol, paddingUntouched);
 }
 
 } // namespace
@@ -162,8 +186,9 @@ int main(int argc, char **argv) {
   // M x N x K: square, tall and thin, a single element, a K of several steps with a ragged
   // remainder; packed (the aligned variant: N and K multiples of 16), ragged M and a K remainder of
   // 16. (The CPU reference takes seconds per GFLOP: no case is much bigger than 1000^3.)
-  std::vector<Case> cases = {{1000, 1000, 1000},     {4097, 63, 129}, {1, 1, 1}, {33, 17, 200},
-                             {1000, 1024, 1008, true}, {256, 512, 2048, true}, {777, 544, 80, true}};
+  std::vector<Case> cases = {{1000, 1000, 1000},  {4097, 63, 129},          {1, 1, 1},
+                             {33, 17, 200},       {1000, 1024, 1008, true}, {256, 512, 2048, true},
+                             {777, 544, 80, true}};
   // The CPU emulator is about 1000x slower than a GPU: one to six programs a case.
   if (harness::smallRun(argc, argv))
     cases = {{37, 45, 70}, {1, 1, 1}, {70, 64, 48, true}, {40, 64, 160, true}};
@@ -179,11 +204,13 @@ int main(int argc, char **argv) {
     persistent.push_back({1280, 2048, 128, true});
 #endif
   }
-  for (Case c : cases)
-    run(report, Kernel::Small, c);
+  for (Case c : cases) {
+    run<tl::half>(report, Kernel::Small, c);
+    run<tl::bfloat16>(report, Kernel::SmallBf16, c);
+  }
   for (Case c : wide)
-    run(report, Kernel::Wide, c);
+    run<tl::half>(report, Kernel::Wide, c);
   for (Case c : persistent)
-    run(report, Kernel::Persistent, c);
+    run<tl::half>(report, Kernel::Persistent, c);
   return report.exitCode();
 }

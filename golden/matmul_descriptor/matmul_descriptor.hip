@@ -2,8 +2,8 @@
 // Do not edit by hand: edit the kernel source and run tilec again.
 #include <tilec/hip/runtime.hpp>
 
-// matmul_descriptor_kernel<64, 64, 32, 8, 4, 3>: one instantiation
-namespace matmul_descriptor_kernel_64_64_32_8_4_3 {
+// matmul_descriptor_kernel<tl::half, 64, 64, 32, 8, 4, 3>: one instantiation
+namespace matmul_descriptor_kernel_f16_64_64_32_8_4_3 {
 constexpr int BLOCK_M = 64;  // meta-parameter
 constexpr int BLOCK_N = 64;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
@@ -56,32 +56,32 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
   __half (*a_block_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 2 stages
   __half (*b_block_t_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 8192);  // 2 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul_descriptor.cpp:34: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul_descriptor.cpp:35: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // inlined: compute_pid (called at matmul_descriptor.cpp:36)
-  // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+  // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+  // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
   const int tile_id = static_cast<int>(blockIdx.x);
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+  // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
   const int group_id = tile_id / num_pid_in_group;
-  // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+  // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+  // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
   const int pid_m = first_pid_m + tile_id % group_size_m;
-  // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+  // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
   const int pid_n = tile_id % num_pid_in_group / group_size_m;
-  // matmul_descriptor.cpp:36: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+  // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
   const int pid_m_1 = pid_m;
   const int pid_n_1 = pid_n;
-  // matmul_descriptor.cpp:37: int offs_am = pid_m * BLOCK_M;
+  // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
   const int offs_am = pid_m_1 * BLOCK_M;
-  // matmul_descriptor.cpp:38: int offs_bn = pid_n * BLOCK_N;
+  // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
   const int offs_bn = pid_n_1 * BLOCK_N;
-  // matmul_descriptor.cpp:40: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -90,13 +90,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+  // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
   __half a_block_next[L1::ELEMS0][L1::ELEMS1];
-  // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+  // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
   __half b_block_next[L1::ELEMS0][L1::ELEMS1];
   // prefetch: the loop's first loads into a_block_next and b_block_next; each iteration then loads the next one's while it computes
   if (0 < K) {
-    // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+    // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -111,7 +111,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
             offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && L3::coord0(j + A_BLOCK_VEC - 1) < K));
       }
     }
-    // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+    // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
             offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (L3::coord0(j + B_BLOCK_VEC - 1) >= 0 && L3::coord0(j + B_BLOCK_VEC - 1) < K));
       }
     }
-    // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -146,14 +146,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       }
     }
   }
-  // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
   int read_stage = 0;
   TILEC_NO_UNROLL
   for (int k = 0; k < K; k += BLOCK_K) {
     __syncthreads();
     // prefetch: the next iteration's loads into a_block_next and b_block_next, before this iteration's arithmetic
     if (k + BLOCK_K < K) {
-      // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+      // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
       TILEC_UNROLL
       for (int i = 0; i < L1::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -169,7 +169,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
               offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (k + BLOCK_K + L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && k + BLOCK_K + L3::coord0(j + A_BLOCK_VEC - 1) < K));
         }
       }
-      // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+      // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
       TILEC_UNROLL
       for (int i = 0; i < L1::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -186,7 +186,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
         }
       }
     }
-    // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
     // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_block_smem[read_stage] (four
     // consecutive k of a row in one read) and b_block_t_smem[read_stage] (four consecutive k of a
     // row in one read) and adds their products into its accumulators
@@ -222,7 +222,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
     // double buffering: the next iteration's tiles, loaded above, into the stage of a_block_smem
     // and b_block_t_smem it reads (the other one)
     if (k + BLOCK_K < K) {
-      // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+      // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
       TILEC_UNROLL
       for (int i = 0; i < L1::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -242,10 +242,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
         }
       }
     }
-    // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+    // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
     read_stage = 1 - read_stage;
   }
-  // matmul_descriptor.cpp:46: auto c_block = tl::cast<tl::half>(accumulator);
+  // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
   __half c_block[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -254,7 +254,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul_descriptor.cpp:47: c_desc.store({offs_am, offs_bn}, c_block);
+  // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -346,32 +346,32 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
   __half (*a_block_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 0);  // 2 stages
   __half (*b_block_t_smem)[64 * 32] = reinterpret_cast<__half (*)[64 * 32]>(smem + 8192);  // 2 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul_descriptor.cpp:34: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul_descriptor.cpp:35: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // inlined: compute_pid (called at matmul_descriptor.cpp:36)
-  // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+  // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+  // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
   const int tile_id = static_cast<int>(blockIdx.x);
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+  // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
   const int group_id = tile_id / num_pid_in_group;
-  // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+  // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+  // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
   const int pid_m = first_pid_m + tile_id % group_size_m;
-  // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+  // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
   const int pid_n = tile_id % num_pid_in_group / group_size_m;
-  // matmul_descriptor.cpp:36: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+  // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
   const int pid_m_1 = pid_m;
   const int pid_n_1 = pid_n;
-  // matmul_descriptor.cpp:37: int offs_am = pid_m * BLOCK_M;
+  // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
   const int offs_am = pid_m_1 * BLOCK_M;
-  // matmul_descriptor.cpp:38: int offs_bn = pid_n * BLOCK_N;
+  // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
   const int offs_bn = pid_n_1 * BLOCK_N;
-  // matmul_descriptor.cpp:40: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -380,13 +380,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+  // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
   __half a_block_next[L1::ELEMS0][L1::ELEMS1];
-  // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+  // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
   __half b_block_next[L1::ELEMS0][L1::ELEMS1];
   // prefetch: the loop's first loads into a_block_next and b_block_next; each iteration then loads the next one's while it computes
   if (0 < K) {
-    // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+    // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -397,7 +397,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
             tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+    // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -408,7 +408,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
             tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -428,14 +428,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       }
     }
   }
-  // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
   int read_stage = 0;
   TILEC_NO_UNROLL
   for (int k = 0; k < K; k += BLOCK_K) {
     __syncthreads();
     // prefetch: the next iteration's loads into a_block_next and b_block_next, before this iteration's arithmetic
     if (k + BLOCK_K < K) {
-      // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+      // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
       TILEC_UNROLL
       for (int i = 0; i < L1::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -447,7 +447,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
               tilec::rt::to_f16(0.0f));
         }
       }
-      // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+      // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
       TILEC_UNROLL
       for (int i = 0; i < L1::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -460,7 +460,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
         }
       }
     }
-    // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
     // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_block_smem[read_stage] (four
     // consecutive k of a row in one read) and b_block_t_smem[read_stage] (four consecutive k of a
     // row in one read) and adds their products into its accumulators
@@ -496,7 +496,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
     // double buffering: the next iteration's tiles, loaded above, into the stage of a_block_smem
     // and b_block_t_smem it reads (the other one)
     if (k + BLOCK_K < K) {
-      // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+      // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
       TILEC_UNROLL
       for (int i = 0; i < L1::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -516,10 +516,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
         }
       }
     }
-    // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+    // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
     read_stage = 1 - read_stage;
   }
-  // matmul_descriptor.cpp:46: auto c_block = tl::cast<tl::half>(accumulator);
+  // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
   __half c_block[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -528,7 +528,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul_descriptor.cpp:47: c_desc.store({offs_am, offs_bn}, c_block);
+  // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -562,11 +562,11 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
 
 } // namespace aligned
 
-} // namespace matmul_descriptor_kernel_64_64_32_8_4_3
+} // namespace matmul_descriptor_kernel_f16_64_64_32_8_4_3
 
-/// Launches matmul_descriptor_kernel<64, 64, 32, 8, 4, 3> on `stream` with
-/// matmul_descriptor_kernel_64_64_32_8_4_3::NUM_THREADS threads per block.
-hipError_t launch_matmul_descriptor_kernel_64_64_32_8_4_3(
+/// Launches matmul_descriptor_kernel<tl::half, 64, 64, 32, 8, 4, 3> on `stream` with
+/// matmul_descriptor_kernel_f16_64_64_32_8_4_3::NUM_THREADS threads per block.
+hipError_t launch_matmul_descriptor_kernel_f16_64_64_32_8_4_3(
     dim3 grid, hipStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
     int stride_am, int stride_bn, int stride_cm) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
@@ -577,29 +577,627 @@ hipError_t launch_matmul_descriptor_kernel_64_64_32_8_4_3(
                        tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
                        stride_am % 16 == 0 && stride_bn % 16 == 0 && stride_cm % 16 == 0;
   if (aligned) {
-    hipLaunchKernelGGL(matmul_descriptor_kernel_64_64_32_8_4_3::aligned::matmul_descriptor_kernel,
-                       grid, dim3(matmul_descriptor_kernel_64_64_32_8_4_3::NUM_THREADS), 0, stream,
-                       a, b, c, M, N, K, stride_am, stride_bn, stride_cm);
+    hipLaunchKernelGGL(
+        matmul_descriptor_kernel_f16_64_64_32_8_4_3::aligned::matmul_descriptor_kernel, grid,
+        dim3(matmul_descriptor_kernel_f16_64_64_32_8_4_3::NUM_THREADS), 0, stream, a, b, c, M, N, K,
+        stride_am, stride_bn, stride_cm);
   } else {
-    hipLaunchKernelGGL(matmul_descriptor_kernel_64_64_32_8_4_3::matmul_descriptor_kernel, grid,
-                       dim3(matmul_descriptor_kernel_64_64_32_8_4_3::NUM_THREADS), 0, stream, a, b,
-                       c, M, N, K, stride_am, stride_bn, stride_cm);
+    hipLaunchKernelGGL(matmul_descriptor_kernel_f16_64_64_32_8_4_3::matmul_descriptor_kernel, grid,
+                       dim3(matmul_descriptor_kernel_f16_64_64_32_8_4_3::NUM_THREADS), 0, stream, a,
+                       b, c, M, N, K, stride_am, stride_bn, stride_cm);
   }
   return hipGetLastError();
 }
 
 /// The same with the grid from the kernel's annotation.
-hipError_t launch_matmul_descriptor_kernel_64_64_32_8_4_3(
+hipError_t launch_matmul_descriptor_kernel_f16_64_64_32_8_4_3(
     hipStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
     int stride_am, int stride_bn, int stride_cm) {
   const dim3 grid(
-      tilec::rt::cdiv(M, matmul_descriptor_kernel_64_64_32_8_4_3::BLOCK_M) * tilec::rt::cdiv(N, matmul_descriptor_kernel_64_64_32_8_4_3::BLOCK_N));
-  return launch_matmul_descriptor_kernel_64_64_32_8_4_3(
+      tilec::rt::cdiv(M, matmul_descriptor_kernel_f16_64_64_32_8_4_3::BLOCK_M) * tilec::rt::cdiv(N, matmul_descriptor_kernel_f16_64_64_32_8_4_3::BLOCK_N));
+  return launch_matmul_descriptor_kernel_f16_64_64_32_8_4_3(
       grid, stream, a, b, c, M, N, K, stride_am, stride_bn, stride_cm);
 }
 
-// matmul_descriptor_kernel<128, 256, 32, 8, 8, 4>: one instantiation
-namespace matmul_descriptor_kernel_128_256_32_8_8_4 {
+// matmul_descriptor_kernel<tl::bfloat16, 64, 64, 32, 8, 4, 3>: one instantiation
+namespace matmul_descriptor_kernel_bf16_64_64_32_8_4_3 {
+constexpr int BLOCK_M = 64;  // meta-parameter
+constexpr int BLOCK_N = 64;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_BLOCK_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_BLOCK_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int C_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_block_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_BLOCK_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_block_t_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using B_BLOCK_T_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// tile 64x64: the accumulator of MFMA 32x32x8, 2x2 wavefronts, each 32x32 of every 64x64; 16x1
+// elements per thread
+using L0 = tilec::rt::MfmaAcc<32, 2, 2, 64, 64>;
+// tile 64x32: 1x8 contiguous per thread, 16x4 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L1 = tilec::rt::Blocked2<1, A_BLOCK_VEC, 16, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_BLOCK_VEC, 16, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L3 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_BLOCK_VEC, 16, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 64x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 64>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
+constexpr int SMEM_BYTES = 16384;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
+    const hip_bfloat16 *a, const hip_bfloat16 *b, hip_bfloat16 *c, int M, int N, int K,
+    int stride_am, int stride_bn, int stride_cm) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  hip_bfloat16 (*a_block_smem)[64 * 32] = reinterpret_cast<hip_bfloat16 (*)[64 * 32]>(smem + 0);  // 2 stages
+  hip_bfloat16 (*b_block_t_smem)[64 * 32] = reinterpret_cast<hip_bfloat16 (*)[64 * 32]>(smem + 8192);  // 2 stages
+  hip_bfloat16 *store_cvt_smem = reinterpret_cast<hip_bfloat16 *>(smem + 0);
+  // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+  // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+  const int tile_id = static_cast<int>(blockIdx.x);
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
+  const int group_id = tile_id / num_pid_in_group;
+  // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
+  const int pid_m = first_pid_m + tile_id % group_size_m;
+  // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+  const int pid_n = tile_id % num_pid_in_group / group_size_m;
+  // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+  const int pid_m_1 = pid_m;
+  const int pid_n_1 = pid_n;
+  // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
+  const int offs_am = pid_m_1 * BLOCK_M;
+  // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
+  const int offs_bn = pid_n_1 * BLOCK_N;
+  // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
+  hip_bfloat16 a_block_next[L1::ELEMS0][L1::ELEMS1];
+  // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
+  hip_bfloat16 b_block_next[L1::ELEMS0][L1::ELEMS1];
+  // prefetch: the loop's first loads into a_block_next and b_block_next; each iteration then loads the next one's while it computes
+  if (0 < K) {
+    // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+        bool bits[A_BLOCK_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < A_BLOCK_VEC; ++v)
+          bits[v] = offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (L3::coord0(j + v) >= 0 && L3::coord0(j + v) < K);
+        tilec::rt::load_vec<A_BLOCK_VEC, false>(
+            &a_block_next[i][j], a + (offs_am + L2::coord0(i)) * stride_am + L3::coord0(j), bits,
+            tilec::rt::to_bf16(0.0f),
+            offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && L3::coord0(j + A_BLOCK_VEC - 1) < K));
+      }
+    }
+    // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += B_BLOCK_VEC) {
+        bool bits[B_BLOCK_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < B_BLOCK_VEC; ++v)
+          bits[v] = offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (L3::coord0(j + v) >= 0 && L3::coord0(j + v) < K);
+        tilec::rt::load_vec<B_BLOCK_VEC, false>(
+            &b_block_next[i][j], b + (offs_bn + L2::coord0(i)) * stride_bn + L3::coord0(j), bits,
+            tilec::rt::to_bf16(0.0f),
+            offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (L3::coord0(j + B_BLOCK_VEC - 1) >= 0 && L3::coord0(j + B_BLOCK_VEC - 1) < K));
+      }
+    }
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+        tilec::rt::store_vec<A_BLOCK_VEC, true>(
+            &a_block_smem[0][A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+            &a_block_next[i][j]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+        tilec::rt::store_vec<A_BLOCK_VEC, true>(
+            &b_block_t_smem[0][B_BLOCK_T_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+            &b_block_next[i][j]);
+      }
+    }
+  }
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
+  int read_stage = 0;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < K; k += BLOCK_K) {
+    __syncthreads();
+    // prefetch: the next iteration's loads into a_block_next and b_block_next, before this iteration's arithmetic
+    if (k + BLOCK_K < K) {
+      // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
+      TILEC_UNROLL
+      for (int i = 0; i < L1::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+          bool bits[A_BLOCK_VEC];
+          TILEC_UNROLL
+          for (int v = 0; v < A_BLOCK_VEC; ++v)
+            bits[v] = offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (k + BLOCK_K + L3::coord0(j + v) >= 0 && k + BLOCK_K + L3::coord0(j + v) < K);
+          tilec::rt::load_vec<A_BLOCK_VEC, false>(
+              &a_block_next[i][j],
+              a + (offs_am + L2::coord0(i)) * stride_am + (k + BLOCK_K + L3::coord0(j)), bits,
+              tilec::rt::to_bf16(0.0f),
+              offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (k + BLOCK_K + L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && k + BLOCK_K + L3::coord0(j + A_BLOCK_VEC - 1) < K));
+        }
+      }
+      // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
+      TILEC_UNROLL
+      for (int i = 0; i < L1::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L1::ELEMS1; j += B_BLOCK_VEC) {
+          bool bits[B_BLOCK_VEC];
+          TILEC_UNROLL
+          for (int v = 0; v < B_BLOCK_VEC; ++v)
+            bits[v] = offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (k + BLOCK_K + L3::coord0(j + v) >= 0 && k + BLOCK_K + L3::coord0(j + v) < K);
+          tilec::rt::load_vec<B_BLOCK_VEC, false>(
+              &b_block_next[i][j],
+              b + (offs_bn + L2::coord0(i)) * stride_bn + (k + BLOCK_K + L3::coord0(j)), bits,
+              tilec::rt::to_bf16(0.0f),
+              offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (k + BLOCK_K + L3::coord0(j + B_BLOCK_VEC - 1) >= 0 && k + BLOCK_K + L3::coord0(j + B_BLOCK_VEC - 1) < K));
+        }
+      }
+    }
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_block_smem[read_stage] (four
+    // consecutive k of a row in one read) and b_block_t_smem[read_stage] (four consecutive k of a
+    // row in one read) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 8) {
+      uint32_t a_block_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::read_fragment(
+            a_block_smem_frag[i],
+            &a_block_smem[read_stage][A_BLOCK_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
+      }
+      uint32_t b_block_t_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::read_fragment(
+            b_block_t_smem_frag[j],
+            &b_block_t_smem[read_stage][B_BLOCK_T_SWIZZLE::offset(L0::b_col(j), kk + L0::b_row())]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          float c_frag[L0::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) c_frag[e] = accumulator[L0::ACC * i + e][j];
+          tilec::rt::mfma_32x32x8_bf16(c_frag, a_block_smem_frag[i], b_block_t_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) accumulator[L0::ACC * i + e][j] = c_frag[e];
+        }
+      }
+    }
+    // double buffering: the next iteration's tiles, loaded above, into the stage of a_block_smem
+    // and b_block_t_smem it reads (the other one)
+    if (k + BLOCK_K < K) {
+      // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+      TILEC_UNROLL
+      for (int i = 0; i < L1::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+          tilec::rt::store_vec<A_BLOCK_VEC, true>(
+              &a_block_smem[1 - read_stage][A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+              &a_block_next[i][j]);
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L1::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+          tilec::rt::store_vec<A_BLOCK_VEC, true>(
+              &b_block_t_smem[1 - read_stage][B_BLOCK_T_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+              &b_block_next[i][j]);
+        }
+      }
+    }
+    // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
+    read_stage = 1 - read_stage;
+  }
+  // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
+  hip_bfloat16 c_block[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      c_block[i][j] = tilec::rt::to_bf16(accumulator[i][j]);
+    }
+  }
+  // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = c_block[i][j];
+    }
+  }
+  __syncthreads();
+  hip_bfloat16 store_cvt[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
+      bool bits[C_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < C_STORE_VEC; ++v)
+        bits[v] = offs_am + L5::coord0(i) >= 0 && offs_am + L5::coord0(i) < M && (offs_bn + L6::coord0(j + v) >= 0 && offs_bn + L6::coord0(j + v) < N);
+      tilec::rt::store_vec<C_STORE_VEC, false>(
+          c + (offs_am + L5::coord0(i)) * stride_cm + (offs_bn + L6::coord0(j)), &store_cvt[i][j],
+          bits,
+          offs_am + L5::coord0(i) >= 0 && offs_am + L5::coord0(i) < M && (offs_bn + L6::coord0(j + C_STORE_VEC - 1) >= 0 && offs_bn + L6::coord0(j + C_STORE_VEC - 1) < N));
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N, K, stride_am, stride_bn
+// and stride_cm are multiples of 16: the launcher tests the arguments and runs this one when they
+// qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK_M = 64;  // meta-parameter
+constexpr int BLOCK_N = 64;  // meta-parameter
+constexpr int BLOCK_K = 32;  // meta-parameter
+constexpr int GROUP_M = 8;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+[[maybe_unused]] constexpr int NUM_STAGES = 3;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int A_BLOCK_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int B_BLOCK_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int C_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// a_block_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using A_BLOCK_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// b_block_t_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using B_BLOCK_T_SWIZZLE = tilec::rt::XorSwizzle<BLOCK_K, 8, 2, 4>;
+// store_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// tile 64x64: the accumulator of MFMA 32x32x8, 2x2 wavefronts, each 32x32 of every 64x64; 16x1
+// elements per thread
+using L0 = tilec::rt::MfmaAcc<32, 2, 2, 64, 64>;
+// tile 64x32: 1x8 contiguous per thread, 16x4 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L1 = tilec::rt::Blocked2<1, A_BLOCK_VEC, 16, 4, NUM_WARPS, 1, 1, 64, BLOCK_K>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, A_BLOCK_VEC, 16, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L3 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_BLOCK_VEC, 16, 4, NUM_WARPS, 1, 1, 1, BLOCK_K>, 0>;
+// tile 64x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 64>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
+constexpr int SMEM_BYTES = 16384;  // shared memory per block
+// registers: about 24 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
+    const hip_bfloat16 *a, const hip_bfloat16 *b, hip_bfloat16 *c, int M, int N, int K,
+    int stride_am, int stride_bn, int stride_cm) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  hip_bfloat16 (*a_block_smem)[64 * 32] = reinterpret_cast<hip_bfloat16 (*)[64 * 32]>(smem + 0);  // 2 stages
+  hip_bfloat16 (*b_block_t_smem)[64 * 32] = reinterpret_cast<hip_bfloat16 (*)[64 * 32]>(smem + 8192);  // 2 stages
+  hip_bfloat16 *store_cvt_smem = reinterpret_cast<hip_bfloat16 *>(smem + 0);
+  // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
+  // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+  // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+  const int tile_id = static_cast<int>(blockIdx.x);
+  const int num_pid_in_group = GROUP_M * num_pid_n;
+  // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
+  const int group_id = tile_id / num_pid_in_group;
+  // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
+  const int first_pid_m = group_id * GROUP_M;
+  // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+  // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
+  const int pid_m = first_pid_m + tile_id % group_size_m;
+  // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+  const int pid_n = tile_id % num_pid_in_group / group_size_m;
+  // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+  const int pid_m_1 = pid_m;
+  const int pid_n_1 = pid_n;
+  // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
+  const int offs_am = pid_m_1 * BLOCK_M;
+  // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
+  const int offs_bn = pid_n_1 * BLOCK_N;
+  // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  float accumulator[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      accumulator[i][j] = 0.0f;
+    }
+  }
+  // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
+  hip_bfloat16 a_block_next[L1::ELEMS0][L1::ELEMS1];
+  // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
+  hip_bfloat16 b_block_next[L1::ELEMS0][L1::ELEMS1];
+  // prefetch: the loop's first loads into a_block_next and b_block_next; each iteration then loads the next one's while it computes
+  if (0 < K) {
+    // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+        tilec::rt::load_vec_if<A_BLOCK_VEC, true>(
+            &a_block_next[i][j], a + (offs_am + L2::coord0(i)) * stride_am + L3::coord0(j),
+            offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (L3::coord0(j) >= 0 && L3::coord0(j) < K),
+            tilec::rt::to_bf16(0.0f));
+      }
+    }
+    // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += B_BLOCK_VEC) {
+        tilec::rt::load_vec_if<B_BLOCK_VEC, true>(
+            &b_block_next[i][j], b + (offs_bn + L2::coord0(i)) * stride_bn + L3::coord0(j),
+            offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (L3::coord0(j) >= 0 && L3::coord0(j) < K),
+            tilec::rt::to_bf16(0.0f));
+      }
+    }
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+        tilec::rt::store_vec<A_BLOCK_VEC, true>(
+            &a_block_smem[0][A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+            &a_block_next[i][j]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+        tilec::rt::store_vec<A_BLOCK_VEC, true>(
+            &b_block_t_smem[0][B_BLOCK_T_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+            &b_block_next[i][j]);
+      }
+    }
+  }
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
+  int read_stage = 0;
+  TILEC_NO_UNROLL
+  for (int k = 0; k < K; k += BLOCK_K) {
+    __syncthreads();
+    // prefetch: the next iteration's loads into a_block_next and b_block_next, before this iteration's arithmetic
+    if (k + BLOCK_K < K) {
+      // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
+      TILEC_UNROLL
+      for (int i = 0; i < L1::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+          tilec::rt::load_vec_if<A_BLOCK_VEC, true>(
+              &a_block_next[i][j],
+              a + (offs_am + L2::coord0(i)) * stride_am + (k + BLOCK_K + L3::coord0(j)),
+              offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (k + BLOCK_K + L3::coord0(j) >= 0 && k + BLOCK_K + L3::coord0(j) < K),
+              tilec::rt::to_bf16(0.0f));
+        }
+      }
+      // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
+      TILEC_UNROLL
+      for (int i = 0; i < L1::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L1::ELEMS1; j += B_BLOCK_VEC) {
+          tilec::rt::load_vec_if<B_BLOCK_VEC, true>(
+              &b_block_next[i][j],
+              b + (offs_bn + L2::coord0(i)) * stride_bn + (k + BLOCK_K + L3::coord0(j)),
+              offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (k + BLOCK_K + L3::coord0(j) >= 0 && k + BLOCK_K + L3::coord0(j) < K),
+              tilec::rt::to_bf16(0.0f));
+        }
+      }
+    }
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_block_smem[read_stage] (four
+    // consecutive k of a row in one read) and b_block_t_smem[read_stage] (four consecutive k of a
+    // row in one read) and adds their products into its accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BLOCK_K; kk += 8) {
+      uint32_t a_block_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::read_fragment(
+            a_block_smem_frag[i],
+            &a_block_smem[read_stage][A_BLOCK_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
+      }
+      uint32_t b_block_t_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 7
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::read_fragment(
+            b_block_t_smem_frag[j],
+            &b_block_t_smem[read_stage][B_BLOCK_T_SWIZZLE::offset(L0::b_col(j), kk + L0::b_row())]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          float c_frag[L0::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) c_frag[e] = accumulator[L0::ACC * i + e][j];
+          tilec::rt::mfma_32x32x8_bf16(c_frag, a_block_smem_frag[i], b_block_t_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) accumulator[L0::ACC * i + e][j] = c_frag[e];
+        }
+      }
+    }
+    // double buffering: the next iteration's tiles, loaded above, into the stage of a_block_smem
+    // and b_block_t_smem it reads (the other one)
+    if (k + BLOCK_K < K) {
+      // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+      TILEC_UNROLL
+      for (int i = 0; i < L1::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+          tilec::rt::store_vec<A_BLOCK_VEC, true>(
+              &a_block_smem[1 - read_stage][A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+              &a_block_next[i][j]);
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L1::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+          tilec::rt::store_vec<A_BLOCK_VEC, true>(
+              &b_block_t_smem[1 - read_stage][B_BLOCK_T_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+              &b_block_next[i][j]);
+        }
+      }
+    }
+    // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
+    read_stage = 1 - read_stage;
+  }
+  // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
+  hip_bfloat16 c_block[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      c_block[i][j] = tilec::rt::to_bf16(accumulator[i][j]);
+    }
+  }
+  // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = c_block[i][j];
+    }
+  }
+  __syncthreads();
+  hip_bfloat16 store_cvt[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
+      if (offs_am + L5::coord0(i) >= 0 && offs_am + L5::coord0(i) < M && (offs_bn + L6::coord0(j) >= 0 && offs_bn + L6::coord0(j) < N))
+        tilec::rt::store_vec<C_STORE_VEC, true>(
+            c + (offs_am + L5::coord0(i)) * stride_cm + (offs_bn + L6::coord0(j)),
+            &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace matmul_descriptor_kernel_bf16_64_64_32_8_4_3
+
+/// Launches matmul_descriptor_kernel<tl::bfloat16, 64, 64, 32, 8, 4, 3> on `stream` with
+/// matmul_descriptor_kernel_bf16_64_64_32_8_4_3::NUM_THREADS threads per block.
+hipError_t launch_matmul_descriptor_kernel_bf16_64_64_32_8_4_3(
+    dim3 grid, hipStream_t stream, const hip_bfloat16 *a, const hip_bfloat16 *b, hip_bfloat16 *c,
+    int M, int N, int K, int stride_am, int stride_bn, int stride_cm) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned and N, K, stride_am, stride_bn and
+  // stride_cm are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0 &&
+                       stride_am % 16 == 0 && stride_bn % 16 == 0 && stride_cm % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(
+        matmul_descriptor_kernel_bf16_64_64_32_8_4_3::aligned::matmul_descriptor_kernel, grid,
+        dim3(matmul_descriptor_kernel_bf16_64_64_32_8_4_3::NUM_THREADS), 0, stream, a, b, c, M, N,
+        K, stride_am, stride_bn, stride_cm);
+  } else {
+    hipLaunchKernelGGL(matmul_descriptor_kernel_bf16_64_64_32_8_4_3::matmul_descriptor_kernel, grid,
+                       dim3(matmul_descriptor_kernel_bf16_64_64_32_8_4_3::NUM_THREADS), 0, stream,
+                       a, b, c, M, N, K, stride_am, stride_bn, stride_cm);
+  }
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_matmul_descriptor_kernel_bf16_64_64_32_8_4_3(
+    hipStream_t stream, const hip_bfloat16 *a, const hip_bfloat16 *b, hip_bfloat16 *c, int M, int N,
+    int K, int stride_am, int stride_bn, int stride_cm) {
+  const dim3 grid(
+      tilec::rt::cdiv(M, matmul_descriptor_kernel_bf16_64_64_32_8_4_3::BLOCK_M) * tilec::rt::cdiv(N, matmul_descriptor_kernel_bf16_64_64_32_8_4_3::BLOCK_N));
+  return launch_matmul_descriptor_kernel_bf16_64_64_32_8_4_3(
+      grid, stream, a, b, c, M, N, K, stride_am, stride_bn, stride_cm);
+}
+
+// matmul_descriptor_kernel<tl::half, 128, 256, 32, 8, 8, 4>: one instantiation
+namespace matmul_descriptor_kernel_f16_128_256_32_8_8_4 {
 constexpr int BLOCK_M = 128;  // meta-parameter
 constexpr int BLOCK_N = 256;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
@@ -665,32 +1263,32 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
   __half (*a_block_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 2 stages
   __half (*b_block_t_smem)[256 * 32] = reinterpret_cast<__half (*)[256 * 32]>(smem + 16384);  // 2 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul_descriptor.cpp:34: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul_descriptor.cpp:35: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // inlined: compute_pid (called at matmul_descriptor.cpp:36)
-  // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+  // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+  // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
   const int tile_id = static_cast<int>(blockIdx.x);
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+  // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
   const int group_id = tile_id / num_pid_in_group;
-  // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+  // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+  // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
   const int pid_m = first_pid_m + tile_id % group_size_m;
-  // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+  // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
   const int pid_n = tile_id % num_pid_in_group / group_size_m;
-  // matmul_descriptor.cpp:36: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+  // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
   const int pid_m_1 = pid_m;
   const int pid_n_1 = pid_n;
-  // matmul_descriptor.cpp:37: int offs_am = pid_m * BLOCK_M;
+  // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
   const int offs_am = pid_m_1 * BLOCK_M;
-  // matmul_descriptor.cpp:38: int offs_bn = pid_n * BLOCK_N;
+  // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
   const int offs_bn = pid_n_1 * BLOCK_N;
-  // matmul_descriptor.cpp:40: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -699,13 +1297,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+  // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
   __half a_block_next[L1::ELEMS0][L1::ELEMS1];
-  // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+  // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
   __half b_block_next[L2::ELEMS0][L2::ELEMS1];
   // prefetch: the loop's first loads into a_block_next and b_block_next; each iteration then loads the next one's while it computes
   if (0 < K) {
-    // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+    // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -720,7 +1318,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
             offs_am + L3::coord0(i) >= 0 && offs_am + L3::coord0(i) < M && (L4::coord0(j + A_BLOCK_VEC - 1) >= 0 && L4::coord0(j + A_BLOCK_VEC - 1) < K));
       }
     }
-    // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+    // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -735,7 +1333,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
             offs_bn + L5::coord0(i) >= 0 && offs_bn + L5::coord0(i) < N && (L4::coord0(j + B_BLOCK_VEC - 1) >= 0 && L4::coord0(j + B_BLOCK_VEC - 1) < K));
       }
     }
-    // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -755,14 +1353,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       }
     }
   }
-  // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
   int read_stage = 0;
   TILEC_NO_UNROLL
   for (int k = 0; k < K; k += BLOCK_K) {
     __syncthreads();
     // prefetch: the next iteration's loads into a_block_next and b_block_next, before this iteration's arithmetic
     if (k + BLOCK_K < K) {
-      // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+      // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
       TILEC_UNROLL
       for (int i = 0; i < L1::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -778,7 +1376,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
               offs_am + L3::coord0(i) >= 0 && offs_am + L3::coord0(i) < M && (k + BLOCK_K + L4::coord0(j + A_BLOCK_VEC - 1) >= 0 && k + BLOCK_K + L4::coord0(j + A_BLOCK_VEC - 1) < K));
         }
       }
-      // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+      // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
       TILEC_UNROLL
       for (int i = 0; i < L2::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -795,7 +1393,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
         }
       }
     }
-    // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
     // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_block_smem[read_stage] (four
     // consecutive k of a row in one read) and b_block_t_smem[read_stage] (four consecutive k of a
     // row in one read) and adds their products into its accumulators
@@ -831,7 +1429,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
     // double buffering: the next iteration's tiles, loaded above, into the stage of a_block_smem
     // and b_block_t_smem it reads (the other one)
     if (k + BLOCK_K < K) {
-      // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+      // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
       TILEC_UNROLL
       for (int i = 0; i < L1::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -851,10 +1449,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
         }
       }
     }
-    // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+    // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
     read_stage = 1 - read_stage;
   }
-  // matmul_descriptor.cpp:46: auto c_block = tl::cast<tl::half>(accumulator);
+  // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
   __half c_block[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -863,7 +1461,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul_descriptor.cpp:47: c_desc.store({offs_am, offs_bn}, c_block);
+  // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -968,32 +1566,32 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
   __half (*a_block_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 2 stages
   __half (*b_block_t_smem)[256 * 32] = reinterpret_cast<__half (*)[256 * 32]>(smem + 16384);  // 2 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
-  // matmul_descriptor.cpp:34: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:36: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul_descriptor.cpp:35: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul_descriptor.cpp:37: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // inlined: compute_pid (called at matmul_descriptor.cpp:36)
-  // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+  // inlined: compute_pid (called at matmul_descriptor.cpp:38)
+  // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
   const int tile_id = static_cast<int>(blockIdx.x);
   const int num_pid_in_group = GROUP_M * num_pid_n;
-  // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+  // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
   const int group_id = tile_id / num_pid_in_group;
-  // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+  // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
   const int first_pid_m = group_id * GROUP_M;
-  // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+  // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
   const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-  // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+  // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
   const int pid_m = first_pid_m + tile_id % group_size_m;
-  // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+  // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
   const int pid_n = tile_id % num_pid_in_group / group_size_m;
-  // matmul_descriptor.cpp:36: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
+  // matmul_descriptor.cpp:38: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tl::program_id(0), GROUP_M * num_pid_n, num_pid_m);
   const int pid_m_1 = pid_m;
   const int pid_n_1 = pid_n;
-  // matmul_descriptor.cpp:37: int offs_am = pid_m * BLOCK_M;
+  // matmul_descriptor.cpp:39: int offs_am = pid_m * BLOCK_M;
   const int offs_am = pid_m_1 * BLOCK_M;
-  // matmul_descriptor.cpp:38: int offs_bn = pid_n * BLOCK_N;
+  // matmul_descriptor.cpp:40: int offs_bn = pid_n * BLOCK_N;
   const int offs_bn = pid_n_1 * BLOCK_N;
-  // matmul_descriptor.cpp:40: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+  // matmul_descriptor.cpp:42: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
   float accumulator[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1002,13 +1600,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+  // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
   __half a_block_next[L1::ELEMS0][L1::ELEMS1];
-  // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+  // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
   __half b_block_next[L2::ELEMS0][L2::ELEMS1];
   // prefetch: the loop's first loads into a_block_next and b_block_next; each iteration then loads the next one's while it computes
   if (0 < K) {
-    // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+    // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1019,7 +1617,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
             tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+    // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1030,7 +1628,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
             tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1050,14 +1648,14 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       }
     }
   }
-  // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+  // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
   int read_stage = 0;
   TILEC_NO_UNROLL
   for (int k = 0; k < K; k += BLOCK_K) {
     __syncthreads();
     // prefetch: the next iteration's loads into a_block_next and b_block_next, before this iteration's arithmetic
     if (k + BLOCK_K < K) {
-      // matmul_descriptor.cpp:42: auto a_block = a_desc.load({offs_am, k});
+      // matmul_descriptor.cpp:44: auto a_block = a_desc.load({offs_am, k});
       TILEC_UNROLL
       for (int i = 0; i < L1::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -1069,7 +1667,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
               tilec::rt::to_f16(0.0f));
         }
       }
-      // matmul_descriptor.cpp:43: auto b_block = b_desc.load({offs_bn, k});
+      // matmul_descriptor.cpp:45: auto b_block = b_desc.load({offs_bn, k});
       TILEC_UNROLL
       for (int i = 0; i < L2::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -1082,7 +1680,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
         }
       }
     }
-    // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+    // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
     // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_block_smem[read_stage] (four
     // consecutive k of a row in one read) and b_block_t_smem[read_stage] (four consecutive k of a
     // row in one read) and adds their products into its accumulators
@@ -1118,7 +1716,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
     // double buffering: the next iteration's tiles, loaded above, into the stage of a_block_smem
     // and b_block_t_smem it reads (the other one)
     if (k + BLOCK_K < K) {
-      // matmul_descriptor.cpp:44: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+      // matmul_descriptor.cpp:46: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
       TILEC_UNROLL
       for (int i = 0; i < L1::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -1138,10 +1736,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
         }
       }
     }
-    // matmul_descriptor.cpp:41: for (int k = 0; k < K; k += BLOCK_K) {
+    // matmul_descriptor.cpp:43: for (int k = 0; k < K; k += BLOCK_K) {
     read_stage = 1 - read_stage;
   }
-  // matmul_descriptor.cpp:46: auto c_block = tl::cast<tl::half>(accumulator);
+  // matmul_descriptor.cpp:48: auto c_block = tl::cast<T>(accumulator);
   __half c_block[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1150,7 +1748,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
       c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
     }
   }
-  // matmul_descriptor.cpp:47: c_desc.store({offs_am, offs_bn}, c_block);
+  // matmul_descriptor.cpp:49: c_desc.store({offs_am, offs_bn}, c_block);
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1184,11 +1782,11 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_kernel(
 
 } // namespace aligned
 
-} // namespace matmul_descriptor_kernel_128_256_32_8_8_4
+} // namespace matmul_descriptor_kernel_f16_128_256_32_8_8_4
 
-/// Launches matmul_descriptor_kernel<128, 256, 32, 8, 8, 4> on `stream` with
-/// matmul_descriptor_kernel_128_256_32_8_8_4::NUM_THREADS threads per block.
-hipError_t launch_matmul_descriptor_kernel_128_256_32_8_8_4(
+/// Launches matmul_descriptor_kernel<tl::half, 128, 256, 32, 8, 8, 4> on `stream` with
+/// matmul_descriptor_kernel_f16_128_256_32_8_8_4::NUM_THREADS threads per block.
+hipError_t launch_matmul_descriptor_kernel_f16_128_256_32_8_8_4(
     dim3 grid, hipStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
     int stride_am, int stride_bn, int stride_cm) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
@@ -1202,43 +1800,43 @@ hipError_t launch_matmul_descriptor_kernel_128_256_32_8_8_4(
     // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
     // SMEM_BYTES bytes (set once per process).
     static const hipError_t aligned_smem_opt_in = hipFuncSetAttribute(
-        reinterpret_cast<const void *>(matmul_descriptor_kernel_128_256_32_8_8_4::aligned::matmul_descriptor_kernel),
+        reinterpret_cast<const void *>(matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::matmul_descriptor_kernel),
         hipFuncAttributeMaxDynamicSharedMemorySize,
-        matmul_descriptor_kernel_128_256_32_8_8_4::aligned::SMEM_BYTES);
+        matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::SMEM_BYTES);
     if (aligned_smem_opt_in != hipSuccess)
       return aligned_smem_opt_in;
     hipLaunchKernelGGL(
-        matmul_descriptor_kernel_128_256_32_8_8_4::aligned::matmul_descriptor_kernel, grid,
-        dim3(matmul_descriptor_kernel_128_256_32_8_8_4::NUM_THREADS),
-        matmul_descriptor_kernel_128_256_32_8_8_4::aligned::SMEM_BYTES, stream, a, b, c, M, N, K,
-        stride_am, stride_bn, stride_cm);
+        matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::matmul_descriptor_kernel, grid,
+        dim3(matmul_descriptor_kernel_f16_128_256_32_8_8_4::NUM_THREADS),
+        matmul_descriptor_kernel_f16_128_256_32_8_8_4::aligned::SMEM_BYTES, stream, a, b, c, M, N,
+        K, stride_am, stride_bn, stride_cm);
   } else {
     static const hipError_t smem_opt_in = hipFuncSetAttribute(
-        reinterpret_cast<const void *>(matmul_descriptor_kernel_128_256_32_8_8_4::matmul_descriptor_kernel),
+        reinterpret_cast<const void *>(matmul_descriptor_kernel_f16_128_256_32_8_8_4::matmul_descriptor_kernel),
         hipFuncAttributeMaxDynamicSharedMemorySize,
-        matmul_descriptor_kernel_128_256_32_8_8_4::SMEM_BYTES);
+        matmul_descriptor_kernel_f16_128_256_32_8_8_4::SMEM_BYTES);
     if (smem_opt_in != hipSuccess)
       return smem_opt_in;
-    hipLaunchKernelGGL(matmul_descriptor_kernel_128_256_32_8_8_4::matmul_descriptor_kernel, grid,
-                       dim3(matmul_descriptor_kernel_128_256_32_8_8_4::NUM_THREADS),
-                       matmul_descriptor_kernel_128_256_32_8_8_4::SMEM_BYTES, stream, a, b, c, M, N,
-                       K, stride_am, stride_bn, stride_cm);
+    hipLaunchKernelGGL(matmul_descriptor_kernel_f16_128_256_32_8_8_4::matmul_descriptor_kernel,
+                       grid, dim3(matmul_descriptor_kernel_f16_128_256_32_8_8_4::NUM_THREADS),
+                       matmul_descriptor_kernel_f16_128_256_32_8_8_4::SMEM_BYTES, stream, a, b, c,
+                       M, N, K, stride_am, stride_bn, stride_cm);
   }
   return hipGetLastError();
 }
 
 /// The same with the grid from the kernel's annotation.
-hipError_t launch_matmul_descriptor_kernel_128_256_32_8_8_4(
+hipError_t launch_matmul_descriptor_kernel_f16_128_256_32_8_8_4(
     hipStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
     int stride_am, int stride_bn, int stride_cm) {
   const dim3 grid(
-      tilec::rt::cdiv(M, matmul_descriptor_kernel_128_256_32_8_8_4::BLOCK_M) * tilec::rt::cdiv(N, matmul_descriptor_kernel_128_256_32_8_8_4::BLOCK_N));
-  return launch_matmul_descriptor_kernel_128_256_32_8_8_4(
+      tilec::rt::cdiv(M, matmul_descriptor_kernel_f16_128_256_32_8_8_4::BLOCK_M) * tilec::rt::cdiv(N, matmul_descriptor_kernel_f16_128_256_32_8_8_4::BLOCK_N));
+  return launch_matmul_descriptor_kernel_f16_128_256_32_8_8_4(
       grid, stream, a, b, c, M, N, K, stride_am, stride_bn, stride_cm);
 }
 
-// matmul_descriptor_persistent<128, 128, 32, 8, 8, 3>: one instantiation
-namespace matmul_descriptor_persistent_128_128_32_8_8_3 {
+// matmul_descriptor_persistent<tl::half, 128, 128, 32, 8, 8, 3>: one instantiation
+namespace matmul_descriptor_persistent_f16_128_128_32_8_8_3 {
 constexpr int BLOCK_M = 128;  // meta-parameter
 constexpr int BLOCK_N = 128;  // meta-parameter
 constexpr int BLOCK_K = 32;  // meta-parameter
@@ -1297,40 +1895,40 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
   __half (*a_block_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 2 stages
   __half (*b_block_t_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 16384);  // 2 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 32768);
-  // matmul_descriptor.cpp:62: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:65: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul_descriptor.cpp:63: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul_descriptor.cpp:66: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul_descriptor.cpp:64: int k_tiles = tl::cdiv(K, BLOCK_K);
+  // matmul_descriptor.cpp:67: int k_tiles = tl::cdiv(K, BLOCK_K);
   const int k_tiles = tilec::rt::cdiv(K, BLOCK_K);
-  // matmul_descriptor.cpp:65: int num_tiles = num_pid_m * num_pid_n;
+  // matmul_descriptor.cpp:68: int num_tiles = num_pid_m * num_pid_n;
   const int num_tiles = num_pid_m * num_pid_n;
   {
-    // matmul_descriptor.cpp:66: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
+    // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
     int tile_id = static_cast<int>(blockIdx.x);
     while (tile_id < num_tiles) {
       {
-        // inlined: compute_pid (called at matmul_descriptor.cpp:67)
-        // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+        // inlined: compute_pid (called at matmul_descriptor.cpp:70)
+        // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
         const int num_pid_in_group = GROUP_M * num_pid_n;
-        // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+        // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
         const int group_id = tile_id / num_pid_in_group;
-        // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+        // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
         const int first_pid_m = group_id * GROUP_M;
-        // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+        // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
         const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-        // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+        // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
         const int pid_m = first_pid_m + tile_id % group_size_m;
-        // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+        // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
         const int pid_n = tile_id % num_pid_in_group / group_size_m;
-        // matmul_descriptor.cpp:67: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
+        // matmul_descriptor.cpp:70: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
         const int pid_m_1 = pid_m;
         const int pid_n_1 = pid_n;
-        // matmul_descriptor.cpp:68: int offs_am = pid_m * BLOCK_M;
+        // matmul_descriptor.cpp:71: int offs_am = pid_m * BLOCK_M;
         const int offs_am = pid_m_1 * BLOCK_M;
-        // matmul_descriptor.cpp:69: int offs_bn = pid_n * BLOCK_N;
+        // matmul_descriptor.cpp:72: int offs_bn = pid_n * BLOCK_N;
         const int offs_bn = pid_n_1 * BLOCK_N;
-        // matmul_descriptor.cpp:70: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+        // matmul_descriptor.cpp:73: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
         float accumulator[L0::ELEMS0][L0::ELEMS1];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1339,15 +1937,15 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
             accumulator[i][j] = 0.0f;
           }
         }
-        // matmul_descriptor.cpp:73: auto a_block = a_desc.load({offs_am, offs_k});
+        // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
         __half a_block_next[L1::ELEMS0][L1::ELEMS1];
-        // matmul_descriptor.cpp:74: auto b_block = b_desc.load({offs_bn, offs_k});
+        // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
         __half b_block_next[L1::ELEMS0][L1::ELEMS1];
         // prefetch: the loop's first loads into a_block_next and b_block_next; each iteration then loads the next one's while it computes
         if (0 < k_tiles) {
-          // matmul_descriptor.cpp:72: int offs_k = ki * BLOCK_K;
+          // matmul_descriptor.cpp:75: int offs_k = ki * BLOCK_K;
           const int offs_k_ahead = 0;
-          // matmul_descriptor.cpp:73: auto a_block = a_desc.load({offs_am, offs_k});
+          // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
           TILEC_UNROLL
           for (int i = 0; i < L1::ELEMS0; ++i) {
             TILEC_UNROLL
@@ -1363,7 +1961,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
                   offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_k_ahead + L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && offs_k_ahead + L3::coord0(j + A_BLOCK_VEC - 1) < K));
             }
           }
-          // matmul_descriptor.cpp:74: auto b_block = b_desc.load({offs_bn, offs_k});
+          // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
           TILEC_UNROLL
           for (int i = 0; i < L1::ELEMS0; ++i) {
             TILEC_UNROLL
@@ -1379,7 +1977,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
                   offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (offs_k_ahead + L3::coord0(j + B_BLOCK_VEC - 1) >= 0 && offs_k_ahead + L3::coord0(j + B_BLOCK_VEC - 1) < K));
             }
           }
-          // matmul_descriptor.cpp:75: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+          // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
           TILEC_UNROLL
           for (int i = 0; i < L1::ELEMS0; ++i) {
             TILEC_UNROLL
@@ -1399,16 +1997,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
             }
           }
         }
-        // matmul_descriptor.cpp:71: for (int ki = 0; ki < k_tiles; ++ki) {
+        // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
         int read_stage = 0;
         TILEC_NO_UNROLL
         for (int ki = 0; ki < k_tiles; ++ki) {
           __syncthreads();
           // prefetch: the next iteration's loads into a_block_next and b_block_next, before this iteration's arithmetic
           if (ki + 1 < k_tiles) {
-            // matmul_descriptor.cpp:72: int offs_k = ki * BLOCK_K;
+            // matmul_descriptor.cpp:75: int offs_k = ki * BLOCK_K;
             const int offs_k_ahead = (ki + 1) * BLOCK_K;
-            // matmul_descriptor.cpp:73: auto a_block = a_desc.load({offs_am, offs_k});
+            // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
             TILEC_UNROLL
             for (int i = 0; i < L1::ELEMS0; ++i) {
               TILEC_UNROLL
@@ -1424,7 +2022,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
                     offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_k_ahead + L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && offs_k_ahead + L3::coord0(j + A_BLOCK_VEC - 1) < K));
               }
             }
-            // matmul_descriptor.cpp:74: auto b_block = b_desc.load({offs_bn, offs_k});
+            // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
             TILEC_UNROLL
             for (int i = 0; i < L1::ELEMS0; ++i) {
               TILEC_UNROLL
@@ -1441,7 +2039,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
               }
             }
           }
-          // matmul_descriptor.cpp:75: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+          // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
           // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_block_smem[read_stage]
           // (four consecutive k of a row in one read) and b_block_t_smem[read_stage] (four
           // consecutive k of a row in one read) and adds their products into its accumulators
@@ -1477,7 +2075,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
           // double buffering: the next iteration's tiles, loaded above, into the stage of
           // a_block_smem and b_block_t_smem it reads (the other one)
           if (ki + 1 < k_tiles) {
-            // matmul_descriptor.cpp:75: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+            // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
             TILEC_UNROLL
             for (int i = 0; i < L1::ELEMS0; ++i) {
               TILEC_UNROLL
@@ -1497,10 +2095,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
               }
             }
           }
-          // matmul_descriptor.cpp:71: for (int ki = 0; ki < k_tiles; ++ki) {
+          // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
           read_stage = 1 - read_stage;
         }
-        // matmul_descriptor.cpp:77: auto c_block = tl::cast<tl::half>(accumulator);
+        // matmul_descriptor.cpp:80: auto c_block = tl::cast<T>(accumulator);
         __half c_block[L0::ELEMS0][L0::ELEMS1];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1509,7 +2107,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
             c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
           }
         }
-        // matmul_descriptor.cpp:78: c_desc.store({offs_am, offs_bn}, c_block);
+        // matmul_descriptor.cpp:81: c_desc.store({offs_am, offs_bn}, c_block);
         __syncthreads();
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1544,7 +2142,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
           }
         }
       }
-      // matmul_descriptor.cpp:66: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
+      // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
       tile_id = tile_id + num_sms;
     }
   }
@@ -1612,40 +2210,40 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
   __half (*a_block_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 0);  // 2 stages
   __half (*b_block_t_smem)[128 * 32] = reinterpret_cast<__half (*)[128 * 32]>(smem + 16384);  // 2 stages
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 32768);
-  // matmul_descriptor.cpp:62: int num_pid_m = tl::cdiv(M, BLOCK_M);
+  // matmul_descriptor.cpp:65: int num_pid_m = tl::cdiv(M, BLOCK_M);
   const int num_pid_m = tilec::rt::cdiv(M, BLOCK_M);
-  // matmul_descriptor.cpp:63: int num_pid_n = tl::cdiv(N, BLOCK_N);
+  // matmul_descriptor.cpp:66: int num_pid_n = tl::cdiv(N, BLOCK_N);
   const int num_pid_n = tilec::rt::cdiv(N, BLOCK_N);
-  // matmul_descriptor.cpp:64: int k_tiles = tl::cdiv(K, BLOCK_K);
+  // matmul_descriptor.cpp:67: int k_tiles = tl::cdiv(K, BLOCK_K);
   const int k_tiles = tilec::rt::cdiv(K, BLOCK_K);
-  // matmul_descriptor.cpp:65: int num_tiles = num_pid_m * num_pid_n;
+  // matmul_descriptor.cpp:68: int num_tiles = num_pid_m * num_pid_n;
   const int num_tiles = num_pid_m * num_pid_n;
   {
-    // matmul_descriptor.cpp:66: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
+    // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
     int tile_id = static_cast<int>(blockIdx.x);
     while (tile_id < num_tiles) {
       {
-        // inlined: compute_pid (called at matmul_descriptor.cpp:67)
-        // matmul_descriptor.cpp:15: template <int GROUP_M> std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+        // inlined: compute_pid (called at matmul_descriptor.cpp:70)
+        // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
         const int num_pid_in_group = GROUP_M * num_pid_n;
-        // matmul_descriptor.cpp:16: int group_id = tile_id / num_pid_in_group;
+        // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
         const int group_id = tile_id / num_pid_in_group;
-        // matmul_descriptor.cpp:17: int first_pid_m = group_id * GROUP_M;
+        // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
         const int first_pid_m = group_id * GROUP_M;
-        // matmul_descriptor.cpp:18: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+        // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
         const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-        // matmul_descriptor.cpp:19: int pid_m = first_pid_m + (tile_id % group_size_m);
+        // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
         const int pid_m = first_pid_m + tile_id % group_size_m;
-        // matmul_descriptor.cpp:20: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+        // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
         const int pid_n = tile_id % num_pid_in_group / group_size_m;
-        // matmul_descriptor.cpp:67: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
+        // matmul_descriptor.cpp:70: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
         const int pid_m_1 = pid_m;
         const int pid_n_1 = pid_n;
-        // matmul_descriptor.cpp:68: int offs_am = pid_m * BLOCK_M;
+        // matmul_descriptor.cpp:71: int offs_am = pid_m * BLOCK_M;
         const int offs_am = pid_m_1 * BLOCK_M;
-        // matmul_descriptor.cpp:69: int offs_bn = pid_n * BLOCK_N;
+        // matmul_descriptor.cpp:72: int offs_bn = pid_n * BLOCK_N;
         const int offs_bn = pid_n_1 * BLOCK_N;
-        // matmul_descriptor.cpp:70: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+        // matmul_descriptor.cpp:73: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
         float accumulator[L0::ELEMS0][L0::ELEMS1];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1654,15 +2252,15 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
             accumulator[i][j] = 0.0f;
           }
         }
-        // matmul_descriptor.cpp:73: auto a_block = a_desc.load({offs_am, offs_k});
+        // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
         __half a_block_next[L1::ELEMS0][L1::ELEMS1];
-        // matmul_descriptor.cpp:74: auto b_block = b_desc.load({offs_bn, offs_k});
+        // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
         __half b_block_next[L1::ELEMS0][L1::ELEMS1];
         // prefetch: the loop's first loads into a_block_next and b_block_next; each iteration then loads the next one's while it computes
         if (0 < k_tiles) {
-          // matmul_descriptor.cpp:72: int offs_k = ki * BLOCK_K;
+          // matmul_descriptor.cpp:75: int offs_k = ki * BLOCK_K;
           const int offs_k_ahead = 0;
-          // matmul_descriptor.cpp:73: auto a_block = a_desc.load({offs_am, offs_k});
+          // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
           TILEC_UNROLL
           for (int i = 0; i < L1::ELEMS0; ++i) {
             TILEC_UNROLL
@@ -1674,7 +2272,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
                   tilec::rt::to_f16(0.0f));
             }
           }
-          // matmul_descriptor.cpp:74: auto b_block = b_desc.load({offs_bn, offs_k});
+          // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
           TILEC_UNROLL
           for (int i = 0; i < L1::ELEMS0; ++i) {
             TILEC_UNROLL
@@ -1686,7 +2284,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
                   tilec::rt::to_f16(0.0f));
             }
           }
-          // matmul_descriptor.cpp:75: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+          // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
           TILEC_UNROLL
           for (int i = 0; i < L1::ELEMS0; ++i) {
             TILEC_UNROLL
@@ -1706,16 +2304,16 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
             }
           }
         }
-        // matmul_descriptor.cpp:71: for (int ki = 0; ki < k_tiles; ++ki) {
+        // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
         int read_stage = 0;
         TILEC_NO_UNROLL
         for (int ki = 0; ki < k_tiles; ++ki) {
           __syncthreads();
           // prefetch: the next iteration's loads into a_block_next and b_block_next, before this iteration's arithmetic
           if (ki + 1 < k_tiles) {
-            // matmul_descriptor.cpp:72: int offs_k = ki * BLOCK_K;
+            // matmul_descriptor.cpp:75: int offs_k = ki * BLOCK_K;
             const int offs_k_ahead = (ki + 1) * BLOCK_K;
-            // matmul_descriptor.cpp:73: auto a_block = a_desc.load({offs_am, offs_k});
+            // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
             TILEC_UNROLL
             for (int i = 0; i < L1::ELEMS0; ++i) {
               TILEC_UNROLL
@@ -1727,7 +2325,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
                     tilec::rt::to_f16(0.0f));
               }
             }
-            // matmul_descriptor.cpp:74: auto b_block = b_desc.load({offs_bn, offs_k});
+            // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
             TILEC_UNROLL
             for (int i = 0; i < L1::ELEMS0; ++i) {
               TILEC_UNROLL
@@ -1740,7 +2338,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
               }
             }
           }
-          // matmul_descriptor.cpp:75: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+          // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
           // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_block_smem[read_stage]
           // (four consecutive k of a row in one read) and b_block_t_smem[read_stage] (four
           // consecutive k of a row in one read) and adds their products into its accumulators
@@ -1776,7 +2374,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
           // double buffering: the next iteration's tiles, loaded above, into the stage of
           // a_block_smem and b_block_t_smem it reads (the other one)
           if (ki + 1 < k_tiles) {
-            // matmul_descriptor.cpp:75: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+            // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
             TILEC_UNROLL
             for (int i = 0; i < L1::ELEMS0; ++i) {
               TILEC_UNROLL
@@ -1796,10 +2394,10 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
               }
             }
           }
-          // matmul_descriptor.cpp:71: for (int ki = 0; ki < k_tiles; ++ki) {
+          // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
           read_stage = 1 - read_stage;
         }
-        // matmul_descriptor.cpp:77: auto c_block = tl::cast<tl::half>(accumulator);
+        // matmul_descriptor.cpp:80: auto c_block = tl::cast<T>(accumulator);
         __half c_block[L0::ELEMS0][L0::ELEMS1];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1808,7 +2406,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
             c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
           }
         }
-        // matmul_descriptor.cpp:78: c_desc.store({offs_am, offs_bn}, c_block);
+        // matmul_descriptor.cpp:81: c_desc.store({offs_am, offs_bn}, c_block);
         __syncthreads();
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -1839,7 +2437,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
           }
         }
       }
-      // matmul_descriptor.cpp:66: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
+      // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
       tile_id = tile_id + num_sms;
     }
   }
@@ -1847,11 +2445,11 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
 
 } // namespace aligned
 
-} // namespace matmul_descriptor_persistent_128_128_32_8_8_3
+} // namespace matmul_descriptor_persistent_f16_128_128_32_8_8_3
 
-/// Launches matmul_descriptor_persistent<128, 128, 32, 8, 8, 3> on `stream` with
-/// matmul_descriptor_persistent_128_128_32_8_8_3::NUM_THREADS threads per block.
-hipError_t launch_matmul_descriptor_persistent_128_128_32_8_8_3(
+/// Launches matmul_descriptor_persistent<tl::half, 128, 128, 32, 8, 8, 3> on `stream` with
+/// matmul_descriptor_persistent_f16_128_128_32_8_8_3::NUM_THREADS threads per block.
+hipError_t launch_matmul_descriptor_persistent_f16_128_128_32_8_8_3(
     dim3 grid, hipStream_t stream, const __half *a, const __half *b, __half *c, int M, int N, int K,
     int stride_am, int stride_bn, int stride_cm, int num_sms) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
@@ -1865,27 +2463,27 @@ hipError_t launch_matmul_descriptor_persistent_128_128_32_8_8_3(
     // Above 48 KB the kernel's shared memory is dynamic: it runs only once its attribute allows
     // SMEM_BYTES bytes (set once per process).
     static const hipError_t aligned_smem_opt_in = hipFuncSetAttribute(
-        reinterpret_cast<const void *>(matmul_descriptor_persistent_128_128_32_8_8_3::aligned::matmul_descriptor_persistent),
+        reinterpret_cast<const void *>(matmul_descriptor_persistent_f16_128_128_32_8_8_3::aligned::matmul_descriptor_persistent),
         hipFuncAttributeMaxDynamicSharedMemorySize,
-        matmul_descriptor_persistent_128_128_32_8_8_3::aligned::SMEM_BYTES);
+        matmul_descriptor_persistent_f16_128_128_32_8_8_3::aligned::SMEM_BYTES);
     if (aligned_smem_opt_in != hipSuccess)
       return aligned_smem_opt_in;
     hipLaunchKernelGGL(
-        matmul_descriptor_persistent_128_128_32_8_8_3::aligned::matmul_descriptor_persistent, grid,
-        dim3(matmul_descriptor_persistent_128_128_32_8_8_3::NUM_THREADS),
-        matmul_descriptor_persistent_128_128_32_8_8_3::aligned::SMEM_BYTES, stream, a, b, c, M, N,
-        K, stride_am, stride_bn, stride_cm, num_sms);
+        matmul_descriptor_persistent_f16_128_128_32_8_8_3::aligned::matmul_descriptor_persistent,
+        grid, dim3(matmul_descriptor_persistent_f16_128_128_32_8_8_3::NUM_THREADS),
+        matmul_descriptor_persistent_f16_128_128_32_8_8_3::aligned::SMEM_BYTES, stream, a, b, c, M,
+        N, K, stride_am, stride_bn, stride_cm, num_sms);
   } else {
     static const hipError_t smem_opt_in = hipFuncSetAttribute(
-        reinterpret_cast<const void *>(matmul_descriptor_persistent_128_128_32_8_8_3::matmul_descriptor_persistent),
+        reinterpret_cast<const void *>(matmul_descriptor_persistent_f16_128_128_32_8_8_3::matmul_descriptor_persistent),
         hipFuncAttributeMaxDynamicSharedMemorySize,
-        matmul_descriptor_persistent_128_128_32_8_8_3::SMEM_BYTES);
+        matmul_descriptor_persistent_f16_128_128_32_8_8_3::SMEM_BYTES);
     if (smem_opt_in != hipSuccess)
       return smem_opt_in;
     hipLaunchKernelGGL(
-        matmul_descriptor_persistent_128_128_32_8_8_3::matmul_descriptor_persistent, grid,
-        dim3(matmul_descriptor_persistent_128_128_32_8_8_3::NUM_THREADS),
-        matmul_descriptor_persistent_128_128_32_8_8_3::SMEM_BYTES, stream, a, b, c, M, N, K,
+        matmul_descriptor_persistent_f16_128_128_32_8_8_3::matmul_descriptor_persistent, grid,
+        dim3(matmul_descriptor_persistent_f16_128_128_32_8_8_3::NUM_THREADS),
+        matmul_descriptor_persistent_f16_128_128_32_8_8_3::SMEM_BYTES, stream, a, b, c, M, N, K,
         stride_am, stride_bn, stride_cm, num_sms);
   }
   return hipGetLastError();

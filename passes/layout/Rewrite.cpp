@@ -87,6 +87,22 @@ Expr Assigner::emit(const Expr &e, const LayoutRef &want) {
     return c;
   }
   case ExprKind::Cast: {
+    // A narrowing cast of a variable held in another layout (`store(p, cast<half>(acc))`): cast
+    // where the variable is, then convert the narrower values (half the shared memory for fp32 to
+    // fp16), as a variable holding the cast would be.
+    auto *cast = as<Cast>(e);
+    if (auto *ref = as<VarRef>(cast->a);
+        ref && byteSize(cast->type.elem) < byteSize(ref->type.elem)) {
+      auto &st = state(ref->var);
+      bool copied = false;
+      for (auto &[l, c] : st.copies)
+        copied = copied || *l == *want;
+      if (st.layout && *st.layout != *want && !copied) {
+        auto c = copyWith(cast, st.layout);
+        c->a = VarRef::make(ref->var, ref->loc);
+        return ConvertLayout::make(c, want, e->loc);
+      }
+    }
     auto c = copyWith(as<Cast>(e), want);
     c->a = emit(c->a, want);
     return c;
