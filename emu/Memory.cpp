@@ -49,10 +49,11 @@ struct Cell {
 constexpr uint32_t kMany = kManyThreads; ///< several unordered threads read (or atomically updated)
 
 /// The readers of a cell that several threads read unordered (Cell::rThread == kMany, rStamp the
-/// latest of their stamps), up to kReaders of them: a write is a race only with those it is not
-/// ordered after, so that a ring whose stages two warpgroups read and release through mbarriers is
-/// no race. Beyond kReaders the set overflows: "several threads", which only a barrier orders.
-/// Forgotten at every barrier (which orders them all).
+/// latest of their stamps): a write is a race only with those it is not ordered after, so that a
+/// ring whose stages two warpgroups read and release through mbarriers is no race, nor a value
+/// every consumer thread reads before a named barrier and one writes after it. Up to kReaders of
+/// them, each read drops the readers ordered before it; beyond, each thread's latest read is kept
+/// (`index`: its place in `readers`). Forgotten at every barrier (which orders them all).
 constexpr size_t kReaders = 8;
 struct Reader {
   uint32_t thread, stamp;
@@ -60,7 +61,7 @@ struct Reader {
 };
 struct ReaderSet {
   std::vector<Reader> readers;
-  bool overflow = false;
+  std::unordered_map<uint32_t, size_t> index; ///< beyond kReaders: thread -> its reader
 };
 std::unordered_map<const Cell *, ReaderSet> g_readers;
 
@@ -314,7 +315,7 @@ bool checkRaces(Cell *cells, uintptr_t a, size_t n, Access kind, Pc pc, bool sha
         Pc readerPc = c.rPc;
         if (c.rThread == kMany) {
           auto set = g_readers.find(&c);
-          if (set != g_readers.end() && !set->second.overflow) {
+          if (set != g_readers.end()) {
             reader = me;
             for (const Reader &r : set->second.readers)
               if (unordered(r.thread, r.stamp)) {
@@ -348,15 +349,21 @@ bool checkRaces(Cell *cells, uintptr_t a, size_t n, Access kind, Pc pc, bool sha
         const Reader first{c.rThread, c.rStamp, c.rPc};
         record(c.rThread, c.rStamp, c.rPc);
         if (c.rThread == kMany && before != kMany) // two unordered readers: both kept
-          g_readers[&c] = ReaderSet{{first, {me, seg, pc}}, false};
+          g_readers[&c] = ReaderSet{{first, {me, seg, pc}}, {}};
         break;
       }
       {
         // Already several: drop the readers ordered before this one, then add it.
         ReaderSet &set = g_readers[&c];
         c.rStamp = std::max(c.rStamp, seg), c.rPc = pc;
-        if (set.overflow)
+        if (!set.index.empty()) { // many readers: this thread's latest read
+          auto [at, added] = set.index.try_emplace(me, set.readers.size());
+          if (added)
+            set.readers.push_back({me, seg, pc});
+          else
+            set.readers[at->second] = {me, seg, pc};
           break;
+        }
         std::vector<Reader> kept;
         for (const Reader &r : set.readers)
           if (r.thread != me && !ordered_before_current(r.thread, r.stamp))
@@ -365,12 +372,12 @@ bool checkRaces(Cell *cells, uintptr_t a, size_t n, Access kind, Pc pc, bool sha
         if (kept.size() == 1) { // this thread alone
           c.rThread = me, c.rStamp = seg;
           g_readers.erase(&c);
-        } else if (kept.size() > kReaders) {
-          set.overflow = true;
-          set.readers.clear();
-        } else {
-          set.readers = std::move(kept);
+          break;
         }
+        set.readers = std::move(kept);
+        if (set.readers.size() > kReaders)
+          for (size_t r = 0; r < set.readers.size(); ++r)
+            set.index[set.readers[r].thread] = r;
       }
       break;
     case Access::Write:

@@ -23,6 +23,8 @@ struct StoreLine {};
 struct GroupReadLine {};
 struct LostCopyLine {};
 struct GroupBarrierLine {};
+struct ManyReadLine {};
+struct ManyWriteLine {};
 
 namespace {
 
@@ -155,6 +157,15 @@ __global__ void groups(const int *in, int *out, GroupPath path) {
   const int partner =
       path == GroupPath::OtherGroup ? (tid + kGroup) % kGroupThreads : groupPartner(tid);
   out[tid] = exchange[partner]; TMA_LINE(GroupReadLine);
+  if ((path == GroupPath::ManyReaders || path == GroupPath::ManyReadersUnordered) && group == 0) {
+    // Every thread of the first group reads one value, then its last thread overwrites it.
+    out[tid] += exchange[kGroup - 1]; TMA_LINE(ManyReadLine);
+    if (path == GroupPath::ManyReaders)
+      tilec::rt::named_barrier_sync(1, kGroup);
+    if (tid == kGroup - 1) {
+      exchange[kGroup - 1] = 0; TMA_LINE(ManyWriteLine);
+    }
+  }
 }
 
 __global__ void lostCopy(const __grid_constant__ TensorMap2D in) {

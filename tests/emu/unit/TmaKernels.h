@@ -77,6 +77,11 @@ enum class GroupPath : int {
   OtherGroup, ///< bug: each thread reads its partner in the other group, which its barrier does not
               ///< order
   ShortCount, ///< bug: the second group's barrier counts 96 threads: its last warp waits forever
+  /// Then every thread of the first group reads one value (more readers than the race checker lists
+  /// one by one), and after the group's barrier its last thread overwrites it; out[t] += in[127]
+  /// there.
+  ManyReaders,
+  ManyReadersUnordered, ///< bug: the same without the barrier before the write
 };
 constexpr int kGroupThreads = 256, kGroup = 128;
 #if defined(__CUDACC__)
