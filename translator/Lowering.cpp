@@ -6,11 +6,13 @@
 /// UnsupportedExpr, UnsupportedCall). Result types of tile operations come from the types Clang
 /// computed with tl.hpp; the promotion rules (docs/language.md) decide only where operand casts go.
 ///
-/// KernelLowering's member functions are spread over five files, one per kind of construct:
+/// KernelLowering's member functions are spread over seven files, one per kind of construct:
 ///   Lowering.cpp          the kernel: parameters, template arguments (meta-parameters), body
 ///   LoweringStmt.cpp      statements, including assignments and other expression statements
 ///   LoweringExpr.cpp      expressions: operators, casts, conversions, elementwise promotion
 ///   LoweringTileOps.cpp   calls to tile operations (tl::load, tl::sum, tl::exp, ...)
+///   LoweringCalls.cpp     calls to the user's own functions and lambdas, inlined
+///   LoweringDescriptors.cpp  tensor descriptors (tl::make_tensor_descriptor, load, store)
 ///   LoweringTypes.cpp     Clang types to Tile IR types, promotion, casts, constant folding and
 ///                         broadcasting
 /// FrontEndContext (diagnostics, source locations) lives in FrontEndContext.cpp.

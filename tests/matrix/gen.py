@@ -449,6 +449,21 @@ class Kernel:
         return re.sub(r"\b%s\b" % "abc"[self.scalar_index()], "s", self.op.expr)
 
 
+class DescKernel:
+    """The memory-access form of tensor descriptors (tl::make_tensor_descriptor) for the type: a
+    copy through a load descriptor whose block is shifted by SHIFT (its blocks hang over the
+    tensor's lower edges, and over its upper ones at the ragged end) and a store descriptor whose
+    blocks hang over the upper edges: out[r][c] = a[r - SHIFT_R][c - SHIFT_C], 0 outside."""
+
+    SHIFT_R, SHIFT_C = 1, 3
+
+    def __init__(self, t, rank):
+        self.t, self.rank, self.rt, self.name = t, rank, t, "mx_desc_shift"
+
+    def operands(self):
+        return [("a", self.t, d_any(self.t), False)]
+
+
 def kernels_of(t, rank):
     ks = []
     for op in OPS:
@@ -458,6 +473,7 @@ def kernels_of(t, rank):
         if op.scalar:
             ks.append(Kernel(op, t, rank, "scalar"))
             ks.append(Kernel(op, t, rank, "rscalar"))
+    ks.append(DescKernel(t, rank))
     return ks
 
 
@@ -470,8 +486,38 @@ def scalar_literal(t, v):
     return "%s(%d)" % (t.cxx, v)
 
 
+def render_desc_kernel(k):
+    t, rank, sr, sc = k.t, k.rank, DescKernel.SHIFT_R, DescKernel.SHIFT_C
+    lines = ["// %s: out = a shifted by (%d, %d) through tensor descriptors, zero outside" % (
+        k.name, sr if rank == 2 else 0, sc)]
+    if rank == 1:
+        lines += ["template <int BLOCK>",
+                  "TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))",
+                  "void %s(const %s *pa, %s *out, int n) {" % (k.name, t.cxx, t.cxx),
+                  "  auto a_desc = tl::make_tensor_descriptor<BLOCK>(pa, {n}, {1});",
+                  "  auto out_desc = tl::make_tensor_descriptor<BLOCK>(out, {n}, {1});",
+                  "  int start = tl::program_id(0) * BLOCK;",
+                  "  out_desc.store({start}, a_desc.load({start - %d}));" % sc,
+                  "}",
+                  "template void %s<%d>(const %s *, %s *, int);" % (k.name, RANK1["block"], t.cxx, t.cxx)]
+    else:
+        lines += ["template <int BM, int BN>",
+                  "TILEC_KERNEL(num_warps = 4, grid = (cdiv(m, BM), cdiv(n, BN)))",
+                  "void %s(const %s *pa, %s *out, int m, int n, int stride) {" % (k.name, t.cxx, t.cxx),
+                  "  auto a_desc = tl::make_tensor_descriptor<BM, BN>(pa, {m, n}, {stride, 1});",
+                  "  auto out_desc = tl::make_tensor_descriptor<BM, BN>(out, {m, n}, {stride, 1});",
+                  "  int r0 = tl::program_id(0) * BM, c0 = tl::program_id(1) * BN;",
+                  "  out_desc.store({r0, c0}, a_desc.load({r0 - %d, c0 - %d}));" % (sr, sc),
+                  "}",
+                  "template void %s<%d, %d>(const %s *, %s *, int, int, int);" % (
+                      k.name, RANK2["bm"], RANK2["bn"], t.cxx, t.cxx)]
+    return "\n".join(lines) + "\n"
+
+
 def render_kernel(k):
     """The kernel and its explicit instantiation."""
+    if isinstance(k, DescKernel):
+        return render_desc_kernel(k)
     t, rank = k.t, k.rank
     params = []
     for letter, ot, dom, scalar in k.operands():
@@ -577,6 +623,19 @@ def render_run(k, seed):
     lines.append('  run.launched("%s", %s(cudaStream_t{}, %s));' % (name, launch, ", ".join(args_dev + sizes)))
     lines.append('  matrix::Check<%s> check(run, "%s", "out", out, region);' % (k.rt.cxx, name))
     lines.append("  check.poisonKept();")
+    if isinstance(k, DescKernel):
+        # The element the shift brings to i, or zero; wrong on purpose (the unshifted element) with
+        # --mutate.
+        sr, sc = (DescKernel.SHIFT_R if rank == 2 else 0), DescKernel.SHIFT_C
+        stride = RANK2["stride"] if rank == 2 else RANK1["n"]
+        lines.append("  check.exact([&](size_t i) -> %s {" % t.cxx)
+        lines.append("    const size_t r = i / %d, c = i %% %d;" % (stride, stride))
+        lines.append("    if (matrix::mutated) return a.ref()[i];")
+        lines.append("    return r >= %d && c >= %d ? a.ref()[(r - %d) * %d + (c - %d)] : %s(0);" % (
+            sr, sc, sr, stride, sc, t.cxx))
+        lines.append("  });")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
     body = " ".join(reads)
     oracle = k.oracle()
     if k.rt.is_float:
