@@ -25,6 +25,7 @@ struct LostCopyLine {};
 struct GroupBarrierLine {};
 struct ManyReadLine {};
 struct ManyWriteLine {};
+struct StaleWaitLine {};
 
 namespace {
 
@@ -179,7 +180,41 @@ __global__ void lostCopy(const __grid_constant__ TensorMap2D in) {
   }
 }
 
+// Three rounds of one copy on one barrier; the third round waits for the parity of the first
+// (phase 0 or 2: a parity cannot tell them apart), as a ring whose position restarted would.
+__global__ void staleWait(const __grid_constant__ TensorMap2D in, uint16_t *out) {
+  alignas(1024) __shared__ unsigned char tile[64 * 64 * 2];
+  alignas(8) __shared__ uint64_t full;
+  if (threadIdx.x == 0) {
+    tilec::rt::mbarrier_init(&full, 1);
+    tilec::rt::mbarrier_init_fence();
+  }
+  __syncthreads();
+  for (int round = 0; round < 3; ++round) {
+    if (threadIdx.x == 0) {
+      tilec::rt::mbarrier_arrive_expect_tx(&full, sizeof tile);
+      tilec::rt::tma_load_2d(tile, &in, 0, 64 * round, &full);
+    }
+    const uint32_t parity = round == 2 ? 1 : uint32_t(round); // right: round % 2
+    tilec::rt::mbarrier_wait(&full, parity); TMA_LINE(StaleWaitLine);
+    out[64 * round + threadIdx.x] = *reinterpret_cast<const uint16_t *>(&tile[2 * threadIdx.x]);
+    __syncthreads(); // every thread has read the tile before the next round overwrites it
+  }
+}
+
 } // namespace
+
+cudaError_t launchStaleWait(const uint16_t *in, uint16_t *out) {
+  TensorMap2D map;
+  if (cudaError_t e = tilec::rt::make_tensor_map_2d(&map, in, 64, 192, 192, 64, 64,
+                                                    SmemSwizzle::None);
+      e != cudaSuccess)
+    return e;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(1);
+  config.blockDim = dim3(32);
+  return cudaLaunchKernelEx(&config, staleWait, map, out);
+}
 
 cudaError_t launchLostCopy(const uint16_t *in) {
   TensorMap2D map;

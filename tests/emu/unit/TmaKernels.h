@@ -98,6 +98,14 @@ cudaError_t launchGroups(GroupPath path, const int *in, int *out);
 /// it). `in` is a 64 x 64 tensor of 16-bit values.
 cudaError_t launchLostCopy(const uint16_t *in);
 
+/// A planted bug: one thread copies three 64 x 64 boxes of `in` (64 rows of 192) in turn through
+/// one tile and one mbarrier, and 32 threads read each, waiting for the phase of each copy by
+/// parity; the third round waits for parity 1 (the second round's phase, complete) instead of 0.
+/// The wait finds the third phase complete (the emulator lands a copy when a thread waits on its
+/// barrier at the latest) and waits for a fourth that nothing brings: a deadlock, reported (on the
+/// GPU the wait may instead pass before the bytes land, and the threads read the second box again).
+cudaError_t launchStaleWait(const uint16_t *in, uint16_t *out);
+
 /// Fresh 16-bit values (never zero), rows x rowStride.
 inline std::vector<uint16_t> randomTensor(int rows, int rowStride, uint32_t seed) {
   std::mt19937 rng(seed);

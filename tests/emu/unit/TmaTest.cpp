@@ -24,6 +24,7 @@ struct LostCopyLine;
 struct GroupBarrierLine;
 struct ManyReadLine;
 struct ManyWriteLine;
+struct StaleWaitLine;
 
 namespace {
 
@@ -262,6 +263,22 @@ TEST_F(TmaDeathTest, ProducerWrongParityIsADeadlock) {
              "threads 0-127 wait at " + at<ConsumerFullWaitLine>(),
              "for the phase of parity 0 of the mbarrier at shared 0x? (byte 0 of 48-byte",
              "which still expects 1 of 1 arrivals\n"}))
+        << emu_test::describe(findings);
+  });
+}
+
+/// A wait for a phase a round old (a ring position that restarted while its barriers' phases ran
+/// on): reported as a deadlock at the wait, not passed through to read the stage before its copy.
+TEST_F(TmaDeathTest, WaitForAPhaseARoundOldIsADeadlock) {
+  EXPECT_IN_CHILD_PROCESS({
+    std::vector<uint16_t> in(64 * 192, 7);
+    DeviceBuffer<uint16_t> dIn(in), out(3 * 64, 0);
+    EXPECT_EQ(launchStaleWait(dIn.get(), out.get()), Error::ErrorLaunchFailure);
+    const auto findings = tilec::emu::take_findings();
+    EXPECT_TRUE(
+        has(findings, FindingKind::Deadlock,
+            {"no thread of block (0,0,0) can go on", "threads 0-31 wait at " + at<StaleWaitLine>(),
+             "for the phase of parity 1 of the mbarrier", "it is in phase 3 (parity 1)"}))
         << emu_test::describe(findings);
   });
 }
