@@ -1489,8 +1489,13 @@ void KernelEmitter::stmt(const Stmt &s) {
     {
       auto b = w_->block("if (" + scalar(i->cond).text + ")");
       stmt(i->thenS);
+      if (i->earlyReturn) // the condition is the program's own: every thread returns together
+        w_->line("return;");
     }
-    if (i->elseS) {
+    if (i->earlyReturn && i->elseS) { // the rest of the kernel, as the source has it
+      genericWrites_ = before;
+      stmt(i->elseS);
+    } else if (i->elseS) {
       auto b = w_->block("else");
       genericWrites_ = before;
       stmt(i->elseS);

@@ -111,8 +111,8 @@ bool same(const While *a, const While *b) {
   return equal(a->cond, b->cond) && equal(a->body, b->body);
 }
 bool same(const If *a, const If *b) {
-  return a->prefetch == b->prefetch && equal(a->cond, b->cond) && equal(a->thenS, b->thenS) &&
-         equal(a->elseS, b->elseS);
+  return a->prefetch == b->prefetch && a->earlyReturn == b->earlyReturn &&
+         equal(a->cond, b->cond) && equal(a->thenS, b->thenS) && equal(a->elseS, b->elseS);
 }
 bool same(const Barrier *a, const Barrier *b) { return a->debug == b->debug; }
 bool same(const AsyncCopy *a, const AsyncCopy *b) {

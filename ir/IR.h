@@ -444,6 +444,9 @@ struct If : StmtNode {
   Expr cond;
   Stmt thenS, elseS; // elseS may be null
   Prefetch prefetch = Prefetch::None;
+  /// An early return of the kernel's own block (`if (c) { A; return; } B;`, the translator): the
+  /// program ends after thenS, and elseS holds the rest of the kernel. Emitted in that form.
+  bool earlyReturn = false;
   static Stmt make(Expr cond, Stmt thenS, Stmt elseS, SourceLoc loc = {});
 };
 struct Barrier : StmtNode {

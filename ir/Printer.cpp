@@ -138,6 +138,8 @@ public:
                : i->prefetch == Prefetch::PipelineNext  ? "pipeline(next) "
                : i->prefetch == Prefetch::StageNext     ? "pipeline(stage) "
                                                         : "pipeline(phase) ");
+      if (i->earlyReturn)
+        os << "return ";
       if (!i->elseS) {
         body(i->thenS, s);
         return;

@@ -76,27 +76,80 @@ bool KernelLowering::lower(const clang::FunctionDecl *fn, const clang::FunctionD
     if (!body)
       fe.fail(DiagId::UnsupportedStmt, fn->getLocation(), {"kernel without a body"});
     std::vector<ir::Stmt> stmts;
-    auto items = body->body();
-    size_t n = body->size(), i = 0;
-    for (const clang::Stmt *s : items) {
-      ++i;
-      if (auto *ret = llvm::dyn_cast<clang::ReturnStmt>(s)) {
-        if (i != n)
-          fe.fail(DiagId::EarlyReturn, ret->getBeginLoc());
-        // `return tl::store(...);`: a void expression, which a void function may return.
-        if (const clang::Expr *v = ret->getRetValue()) {
-          if (!v->getType()->isVoidType())
-            fe.fail(DiagId::ReturnValue, ret->getBeginLoc());
-          lowerStmt(v, stmts);
-        }
-        continue;
-      }
-      lowerStmt(s, stmts);
-    }
+    std::vector<const clang::Stmt *> items(body->body_begin(), body->body_end());
+    lowerKernelStmts(items, stmts);
     k.body = ir::Block::make(std::move(stmts), fe.irLoc(body->getBeginLoc()));
     return true;
   } catch (const LoweringStopped &) {
     return false;
+  }
+}
+
+/// The statement `s` (a branch of an `if`) as a list, and whether it ends in `return;`.
+static std::vector<const clang::Stmt *> branchStmts(const clang::Stmt *s,
+                                                    const clang::ReturnStmt **ret) {
+  std::vector<const clang::Stmt *> r;
+  if (auto *cs = llvm::dyn_cast_or_null<clang::CompoundStmt>(s))
+    r.assign(cs->body_begin(), cs->body_end());
+  else if (s)
+    r.push_back(s);
+  *ret = r.empty() ? nullptr : llvm::dyn_cast<clang::ReturnStmt>(r.back());
+  return r;
+}
+
+void KernelLowering::lowerKernelStmts(const std::vector<const clang::Stmt *> &items,
+                                      std::vector<ir::Stmt> &out) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    const clang::Stmt *s = items[i];
+    if (auto *ret = llvm::dyn_cast<clang::ReturnStmt>(s)) {
+      if (i + 1 != items.size())
+        fe.fail(DiagId::EarlyReturn, ret->getBeginLoc());
+      // `return tl::store(...);`: a void expression, which a void function may return.
+      if (const clang::Expr *v = ret->getRetValue()) {
+        if (!v->getType()->isVoidType())
+          fe.fail(DiagId::ReturnValue, ret->getBeginLoc());
+        lowerStmt(v, out);
+      }
+      return;
+    }
+    // An early return: an `if` of the kernel's own block whose branch ends in `return;`. Its
+    // condition is a scalar, the same in every thread of the program, so the rest of the block
+    // becomes the other branch: `if (c) { A; return; } B;` is `if (c) { A; } else { B; }`.
+    auto *is = llvm::dyn_cast<clang::IfStmt>(s);
+    const clang::ReturnStmt *thenRet = nullptr, *elseRet = nullptr;
+    std::vector<const clang::Stmt *> thenItems, elseItems;
+    if (is && !is->isConstexpr() && !is->isConsteval() && !is->getInit() &&
+        !is->getConditionVariable()) {
+      thenItems = branchStmts(is->getThen(), &thenRet);
+      elseItems = branchStmts(is->getElse(), &elseRet);
+    }
+    if (!thenRet && !elseRet) {
+      lowerStmt(s, out);
+      continue;
+    }
+    std::vector<const clang::Stmt *> rest(items.begin() + long(i) + 1, items.end());
+    if (thenRet && elseRet && !rest.empty()) // both branches return: nothing after runs
+      fe.fail(DiagId::EarlyReturn, elseRet->getBeginLoc());
+    if (!thenRet)
+      thenItems.insert(thenItems.end(), rest.begin(), rest.end());
+    if (!elseRet)
+      elseItems.insert(elseItems.end(), rest.begin(), rest.end());
+    ir::Expr c;
+    {
+      PendingScope here(*this, &out); // the condition's calls run before the `if`
+      c = lowerCond(is->getCond());
+    }
+    std::vector<ir::Stmt> thenOut, elseOut;
+    lowerKernelStmts(thenItems, thenOut);
+    lowerKernelStmts(elseItems, elseOut);
+    // Emitted as written (`if (c) { A; return; } B;`) where the `then` branch returns.
+    ir::Stmt branch = ir::If::make(
+        c, ir::Block::make(std::move(thenOut), loc(is->getThen())),
+        elseOut.empty() ? nullptr : ir::Block::make(std::move(elseOut), loc(is)), loc(is));
+    std::const_pointer_cast<ir::If>(std::static_pointer_cast<const ir::If>(branch))->earlyReturn =
+        thenRet != nullptr;
+    out.push_back(branch);
+    return;
   }
 }
 

@@ -69,6 +69,9 @@ public:
 
   // ---- kernel (Lowering.cpp) --------------------------------------------------------------------
   bool lower(const clang::FunctionDecl *fn, const clang::FunctionDecl *primary);
+  /// Statements of the kernel's own block (`items`, from the first), where an `if` whose branch
+  /// ends in `return;` takes the statements after it into its other branch (an early return).
+  void lowerKernelStmts(const std::vector<const clang::Stmt *> &items, std::vector<ir::Stmt> &out);
   /// The kernel's enclosing namespaces (k.scope) and the start of its instance name (baseName).
   void lowerScope(const clang::FunctionDecl *fn);
   void lowerTemplateArgs(const clang::FunctionDecl *fn);

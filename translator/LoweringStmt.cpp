@@ -86,6 +86,9 @@ void KernelLowering::lowerStmt(const clang::Stmt *s, std::vector<ir::Stmt> &out)
   } else if (isa<ContinueStmt>(s)) {
     fe.fail(DiagId::BreakContinue, s->getBeginLoc(), {"continue"});
   } else if (isa<ReturnStmt>(s)) {
+    if (!inlineStack.empty()) // in a function of the user's, inlined: not the kernel's return
+      fe.fail(DiagId::FunctionEarlyReturn, s->getBeginLoc(),
+              {inlineStack.back()->getQualifiedNameAsString()});
     if (cast<ReturnStmt>(s)->getRetValue())
       fe.fail(DiagId::ReturnValue, s->getBeginLoc());
     fe.fail(DiagId::EarlyReturn, s->getBeginLoc());

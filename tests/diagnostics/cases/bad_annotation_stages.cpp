@@ -1,4 +1,4 @@
-// EXPECT: bad_annotation_stages.cpp:5:41: error: invalid kernel setting 'num_stages = 0'; expected a number between 1 and 8 for 'num_stages' (got 0)
+// EXPECT: bad_annotation_stages.cpp:5:42: error: invalid kernel setting 'num_stages = 0'; expected a number between 1 and 8 for 'num_stages' (got 0)
 #include <tilec/tl.hpp>
 
 template <int B>
