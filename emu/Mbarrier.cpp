@@ -167,7 +167,9 @@ void mbarrier_arrive(void *p, unsigned txBytes, bool arrive, const void *pc) {
     return;
   InEmulator inside;
   Mbarrier &b = *find(p, pc, arrive ? "mbarrier_arrive" : "mbarrier_expect_tx");
-  if (b.pending == 0 && !b.copies.empty()) // the last phase's copies land before the next begins
+  // An arrival after the phase had all of them is the next phase's: the last phase's copies land
+  // first. (A bare expect_tx adds bytes to the current phase.)
+  if (arrive && b.pending == 0 && !b.copies.empty())
     advance(reinterpret_cast<uintptr_t>(p), b, true);
   b.tx += txBytes;
   if (!arrive)

@@ -1081,13 +1081,13 @@ private:
   Kernel &k;
   bool asyncCopies, tma, specialize;
   bool atTop = false; // the loop being pipelined is a statement of the kernel body's own block
+  PointerOrigins origins;
+  std::map<const VarNode *, int> reads; // how many times the kernel reads each variable
 
 public:
   /// Declarations of the position of TMA rings in loops that run several times a program, for the
   /// top of the kernel (pipeline(): `carried`).
   std::vector<Stmt> ringState;
-  PointerOrigins origins;
-  std::map<const VarNode *, int> reads; // how many times the kernel reads each variable
 };
 
 /// Whether `k` may be warp-specialized and persistent: CUDA sm_90, not turned off, one grid

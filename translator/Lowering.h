@@ -140,6 +140,8 @@ public:
     ir::ScalarType elem = ir::ScalarType::F32;
   };
   static bool isDescriptor(clang::QualType t);
+  /// Whether `mc` calls the tensor descriptor method `name` (`load`, `store`).
+  static bool isDescriptorMethod(const clang::CXXMemberCallExpr *mc, llvm::StringRef name);
   /// The `rank` values of a descriptor's shape, strides or offsets (`{M, K}`: a std::array).
   std::vector<const clang::Expr *> indexParts(const clang::Expr *e, size_t rank,
                                               const std::string &what);

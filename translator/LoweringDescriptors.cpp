@@ -32,6 +32,12 @@ bool KernelLowering::isDescriptor(clang::QualType t) {
   return isTlRecord(t.getNonReferenceType(), "tensor_descriptor");
 }
 
+bool KernelLowering::isDescriptorMethod(const clang::CXXMemberCallExpr *mc, llvm::StringRef name) {
+  const clang::CXXMethodDecl *md = mc->getMethodDecl();
+  return isDescriptor(mc->getImplicitObjectArgument()->getType()) && md &&
+         md->getDeclName().isIdentifier() && md->getName() == name;
+}
+
 ir::Expr KernelLowering::lowerIndex(const clang::Expr *e, const std::string &what) {
   using namespace clang;
   // `{M, K}` converts int to std::int64_t: the index keeps the kernel's own type.

@@ -203,9 +203,7 @@ ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
     fe.fail(DiagId::UnsupportedExpr, e->getExprLoc(), {fe.text(e->getSourceRange())});
   }
   if (auto *mc = dyn_cast<CXXMemberCallExpr>(e)) {
-    if (isDescriptor(mc->getImplicitObjectArgument()->getType()) && mc->getMethodDecl() &&
-        mc->getMethodDecl()->getDeclName().isIdentifier() &&
-        mc->getMethodDecl()->getName() == "load")
+    if (isDescriptorMethod(mc, "load"))
       return lowerDescriptorLoad(mc);
     if (isa_and_nonnull<CXXConversionDecl>(mc->getMethodDecl()) && scalarOf(mc->getImplicitObjectArgument()->getType())) {
       auto st = scalarOf(mc->getType());

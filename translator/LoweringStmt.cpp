@@ -543,9 +543,7 @@ void KernelLowering::lowerExprStmt(const clang::Expr *e, std::vector<ir::Stmt> &
     inlineCall(call); // a value it returns is not used
     return;
   }
-  if (auto *mc = dyn_cast<CXXMemberCallExpr>(e);
-      mc && isDescriptor(mc->getImplicitObjectArgument()->getType()) && mc->getMethodDecl() &&
-      mc->getMethodDecl()->getName() == "store") {
+  if (auto *mc = dyn_cast<CXXMemberCallExpr>(e); mc && isDescriptorMethod(mc, "store")) {
     out.push_back(lowerDescriptorStore(mc));
     return;
   }
