@@ -100,6 +100,7 @@ private:
   /// constants, the kernel's scalar arguments and locals holding only such values. Other integer
   /// tile arithmetic (on loaded data) wraps explicitly (tilec::rt::wrapping_add, ...).
   bool indexArithmetic(const ir::Expr &e) const;
+  static bool callsFastMath(const ir::Expr &e);
   bool wraps(const ir::Expr &a, const ir::Expr &b, const ir::Type &result) const;
   /// tilec's estimate of the 32-bit registers one thread needs for tile values at the peak: the
   /// tile variables live at once (from their declaration to their last use, a loop's whole extent

@@ -20,16 +20,30 @@ const char *scalarName(ScalarType t, const TargetHooks &hooks) {
   switch (t) {
   case ScalarType::Bool: return "bool";
   case ScalarType::I8: return "int8_t";
+  case ScalarType::I16: return "int16_t";
   case ScalarType::I32: return "int";
   case ScalarType::I64: return "int64_t";
+  case ScalarType::U8: return "uint8_t";
+  case ScalarType::U16: return "uint16_t";
+  case ScalarType::U32: return "uint32_t";
+  case ScalarType::U64: return "uint64_t";
   case ScalarType::F16: return "__half";
   case ScalarType::BF16: return hooks.bf16Type;
   case ScalarType::F32: return "float";
+  case ScalarType::F64: return "double";
   }
   return "int";
 }
 
 bool is16(ScalarType t) { return t == ScalarType::F16 || t == ScalarType::BF16; }
+
+/// Integers that C++ computes in int: their results are narrowed back right away.
+bool narrowInt(ScalarType t) { return isInt(t) && byteSize(t) < 4; }
+
+/// The C library's function `base` for the float type t: `expf` for fp32, `exp` for fp64.
+std::string libm(const char *base, ScalarType t) {
+  return t == ScalarType::F64 ? std::string(base) : std::string(base) + "f";
+}
 
 } // namespace
 
@@ -68,9 +82,10 @@ std::string KernelEmitter::zero(const Type &t) {
   case ScalarType::F32: return "0.0f";
   case ScalarType::F16: return "tilec::rt::to_f16(0.0f)";
   case ScalarType::BF16: return "tilec::rt::to_bf16(0.0f)";
-  case ScalarType::I8: return "int8_t{0}";
-  case ScalarType::I64: return "int64_t{0}";
-  default: return "0";
+  case ScalarType::F64: return "0.0";
+  case ScalarType::I32: return "0";
+  case ScalarType::U32: return "0u";
+  default: return std::string(scalarName(t.elem, hooks_)) + "{0}";
   }
 }
 
@@ -112,14 +127,17 @@ Code KernelEmitter::intImm(const IntImm *i, bool host) {
     usedMeta_.insert(i->symbol);
     return {meta->second};
   }
+  const ScalarType t = i->type.elem;
+  if (t == ScalarType::U64) // held as its bits
+    return {"uint64_t{" + std::to_string(static_cast<uint64_t>(i->value)) + "ull}", Prec::Postfix};
   std::string lit = std::to_string(i->value);
+  if (t == ScalarType::U32)
+    return {lit + "u", Prec::Primary};
   // No literal spells the most negative value: 9223372036854775808 has no signed type.
   if (i->value == INT64_MIN)
     lit = "-9223372036854775807 - 1";
-  if (i->type.elem == ScalarType::I64)
-    return {"int64_t{" + lit + "}", Prec::Postfix};
-  if (i->type.elem == ScalarType::I8)
-    return {"int8_t{" + lit + "}", Prec::Postfix};
+  if (t == ScalarType::I64 || narrowInt(t))
+    return {std::string(scalarName(t, hooks_)) + "{" + lit + "}", Prec::Postfix};
   if (i->value == INT32_MIN)
     return {"(-2147483647 - 1)"};
   return {lit, i->value < 0 ? Prec::Unary : Prec::Primary};
@@ -138,8 +156,11 @@ Code KernelEmitter::cast(Code a, const Type &from, ScalarType to) {
   if (is16(to)) {
     // int32/int64 -> bf16 through float would round twice (float keeps 24 bits, bf16 8); fp16's
     // range ends below 2^24, where every integer is exact in float, and int8 is always exact.
-    if (to == ScalarType::BF16 && (f == ScalarType::I32 || f == ScalarType::I64))
+    if (to == ScalarType::BF16 && isInt(f) && byteSize(f) >= 4)
       return {"tilec::rt::int_to_bf16(" + a.text + ")", Prec::Postfix};
+    // fp64 through float would round twice: the float is rounded to odd first (as int_to_bf16).
+    if (f == ScalarType::F64)
+      return roundTo(to, "tilec::rt::to_float_round_odd(" + a.text + ")");
     std::string fl = f == ScalarType::F32   ? a.text
                      : is16(f)              ? asFloat(a, f)
                                             : "static_cast<float>(" + a.text + ")";
@@ -206,6 +227,36 @@ bool KernelEmitter::indexArithmetic(const Expr &e) const {
   }
 }
 
+/// Whether computing `e` calls tilec::rt's fast math (fdiv, exp, exp2, sigmoid), which CUDA's
+/// runtime writes as inline assembly (cuda/runtime.cuh).
+bool KernelEmitter::callsFastMath(const Expr &e) {
+  if (!e)
+    return false;
+  switch (e->kind) {
+  case ExprKind::Unary: return callsFastMath(as<Unary>(e)->a);
+  case ExprKind::Cast: return callsFastMath(as<Cast>(e)->a);
+  case ExprKind::Select: {
+    auto s = as<Select>(e);
+    return callsFastMath(s->cond) || callsFastMath(s->a) || callsFastMath(s->b);
+  }
+  case ExprKind::Binary: {
+    auto b = as<Binary>(e);
+    const ScalarType t = b->a->type.elem;
+    if (b->op == BinaryOp::Div && e->type.isTile() && !e->type.pointer && isFloat(t) && t != ScalarType::F64)
+      return true; // tilec::rt::fdiv
+    return callsFastMath(b->a) || callsFastMath(b->b);
+  }
+  case ExprKind::Math: {
+    auto m = as<Math>(e);
+    const bool f64 = m->args[0]->type.elem == ScalarType::F64;
+    if (!f64 && (m->op == MathOp::Exp || m->op == MathOp::Exp2 || m->op == MathOp::Sigmoid || m->op == MathOp::Fdiv))
+      return true;
+    return std::any_of(m->args.begin(), m->args.end(), [](const Expr &a) { return callsFastMath(a); });
+  }
+  default: return false; // variables, constants, loads (their values are computed before)
+  }
+}
+
 /// Integer tile arithmetic that may overflow on data: int32 and int64 (int8 computes in int and
 /// narrows, which is defined).
 bool KernelEmitter::wraps(const Expr &a, const Expr &b, const Type &result) const {
@@ -248,20 +299,21 @@ Code KernelEmitter::binary(const Binary *b, const Idx &idx) {
   case BinaryOp::Max: {
     bool mx = b->op == BinaryOp::Max;
     if (isFloat(t)) {
-      std::string call = std::string(mx ? "fmaxf(" : "fminf(") + asFloat(a, t) + ", " + asFloat(c, t) + ")";
+      std::string call =
+          libm(mx ? "fmax" : "fmin", t) + "(" + asFloat(a, t) + ", " + asFloat(c, t) + ")";
       return is16(t) ? roundTo(t, call) : Code{call, Prec::Postfix};
     }
     return {std::string(mx ? "tilec::rt::maximum(" : "tilec::rt::minimum(") + a.text + ", " + c.text + ")",
             Prec::Postfix};
   }
   }
-  if (!ptr && isFloat(t) && b->op == BinaryOp::Div && b->type.isTile()) {
+  if (!ptr && isFloat(t) && t != ScalarType::F64 && b->op == BinaryOp::Div && b->type.isTile()) {
     // Float division on tiles is Triton's: approximate (tilec::rt::fdiv, 2 ulp), not IEEE.
     std::string call = "tilec::rt::fdiv(" + asFloat(a, t) + ", " + asFloat(c, t) + ")";
     return is16(t) ? roundTo(t, call) : Code{call, Prec::Postfix};
   }
   if (!ptr && isFloat(t) && b->op == BinaryOp::Mod) {
-    std::string call = "fmodf(" + asFloat(a, t) + ", " + asFloat(c, t) + ")";
+    std::string call = libm("fmod", t) + "(" + asFloat(a, t) + ", " + asFloat(c, t) + ")";
     return is16(t) ? roundTo(t, call) : Code{call, Prec::Postfix};
   }
   if (!ptr && is16(t)) {
@@ -288,10 +340,14 @@ Code KernelEmitter::binary(const Binary *b, const Idx &idx) {
                                               : "tilec::rt::wrapping_mul(";
     return {fn + a.text + ", " + c.text + ")", Prec::Postfix};
   }
+  // uint16_t * uint16_t computes in int, where 65535 * 65535 overflows: in unsigned instead.
+  if (!ptr && b->op == BinaryOp::Mul && isUnsigned(t) && narrowInt(t))
+    a = {"static_cast<unsigned>(" + a.text + ")", Prec::Postfix};
   Code r{operand(a, info.prec) + " " + info.op + " " + operand(c, info.prec, true), info.prec};
-  // int8 arithmetic wraps like the reference: C++ computes in int, so narrow right away.
-  if (!ptr && b->type.elem == ScalarType::I8)
-    return {"static_cast<int8_t>(" + r.text + ")", Prec::Postfix};
+  // 8- and 16-bit arithmetic wraps like the reference: C++ computes in int, so narrow right away.
+  if (!ptr && narrowInt(b->type.elem))
+    return {"static_cast<" + std::string(scalarName(b->type.elem, hooks_)) + ">(" + r.text + ")",
+            Prec::Postfix};
   return r;
 }
 
@@ -302,15 +358,27 @@ Code KernelEmitter::math(const Math *m, const Idx &idx) {
   ScalarType t = m->args[0]->type.elem;
   if (m->op == MathOp::Cdiv)
     return {"tilec::rt::cdiv(" + args[0].text + ", " + args[1].text + ")", Prec::Postfix};
+  if (m->op == MathOp::Philox || m->op == MathOp::UniformFromBits ||
+      m->op == MathOp::NormalFromBits) {
+    const char *fn = m->op == MathOp::Philox            ? "tilec::rt::philox_randint("
+                     : m->op == MathOp::UniformFromBits ? "tilec::rt::uniform_from_bits("
+                                                        : "tilec::rt::normal_from_bits(";
+    std::string call = fn;
+    for (size_t i = 0; i < args.size(); ++i)
+      call += (i ? ", " : "") + args[i].text;
+    return {call + ")", Prec::Postfix};
+  }
+  if (m->op == MathOp::Abs && isUnsigned(t))
+    return args[0];
   if (m->op == MathOp::Abs && !isFloat(t)) {
     Code r{"tilec::rt::iabs(" + args[0].text + ")", Prec::Postfix};
     return r;
   }
   if (m->op == MathOp::Popc || m->op == MathOp::Clz || m->op == MathOp::Umulhi) {
     // CUDA's and HIP's bit intrinsics take unsigned (popc, umulhi) or signed (clz) operands.
-    const bool wide = t == ScalarType::I64;
+    const bool wide = byteSize(t) == 8;
     const std::string u = wide ? "static_cast<unsigned long long>(" : "static_cast<unsigned>(";
-    const std::string back = wide ? "static_cast<int64_t>(" : "static_cast<int>(";
+    const std::string back = "static_cast<" + std::string(scalarName(t, hooks_)) + ">(";
     if (m->op == MathOp::Popc)
       return {back + (wide ? "__popcll(" : "__popc(") + u + args[0].text + ")))", Prec::Postfix};
     if (m->op == MathOp::Clz)
@@ -320,31 +388,36 @@ Code KernelEmitter::math(const Math *m, const Idx &idx) {
   }
   std::string x = asFloat(args[0], t);
   Code xc{x, is16(t) ? Prec::Postfix : args[0].prec};
+  const bool f64 = t == ScalarType::F64;
   std::string f;
   switch (m->op) {
-  case MathOp::Exp: f = "tilec::rt::exp(" + x + ")"; break;
-  case MathOp::Exp2: f = "tilec::rt::exp2(" + x + ")"; break;
-  case MathOp::Log: f = "logf(" + x + ")"; break;
-  case MathOp::Log2: f = "log2f(" + x + ")"; break;
-  case MathOp::Sqrt: f = "sqrtf(" + x + ")"; break;
-  case MathOp::Rsqrt: f = "rsqrtf(" + x + ")"; break;
+  // fp64: the C library's functions (Triton's fp64 math is libdevice's, rounded as these).
+  case MathOp::Exp: f = f64 ? "exp(" + x + ")" : "tilec::rt::exp(" + x + ")"; break;
+  case MathOp::Exp2: f = f64 ? "exp2(" + x + ")" : "tilec::rt::exp2(" + x + ")"; break;
+  case MathOp::Log: f = libm("log", t) + "(" + x + ")"; break;
+  case MathOp::Log2: f = libm("log2", t) + "(" + x + ")"; break;
+  case MathOp::Sqrt: f = libm("sqrt", t) + "(" + x + ")"; break;
+  case MathOp::Rsqrt: f = libm("rsqrt", t) + "(" + x + ")"; break;
   case MathOp::Sigmoid: f = "tilec::rt::sigmoid(" + x + ")"; break;
-  case MathOp::Tanh: f = "tanhf(" + x + ")"; break;
-  case MathOp::Erf: f = "erff(" + x + ")"; break;
-  case MathOp::Abs: f = "fabsf(" + x + ")"; break;
-  case MathOp::Floor: f = "floorf(" + x + ")"; break;
-  case MathOp::Ceil: f = "ceilf(" + x + ")"; break;
-  case MathOp::Fma:
-    f = "fmaf(" + x + ", " + asFloat(args[1], t) + ", " + asFloat(args[2], t) + ")";
-    break;
+  case MathOp::Tanh: f = libm("tanh", t) + "(" + x + ")"; break;
+  case MathOp::Erf: f = libm("erf", t) + "(" + x + ")"; break;
+  case MathOp::Abs: f = libm("fabs", t) + "(" + x + ")"; break;
+  case MathOp::Floor: f = libm("floor", t) + "(" + x + ")"; break;
+  case MathOp::Ceil: f = libm("ceil", t) + "(" + x + ")"; break;
+  case MathOp::Fma: f = libm("fma", t) + "(" + x + ", " + asFloat(args[1], t) + ", " + asFloat(args[2], t) + ")"; break;
   case MathOp::Cdiv: break;
-  case MathOp::DivRn: f = "__fdiv_rn(" + x + ", " + asFloat(args[1], t) + ")"; break;
+  case MathOp::DivRn: f = std::string(f64 ? "__ddiv_rn(" : "__fdiv_rn(") + x + ", " + asFloat(args[1], t) + ")"; break;
   case MathOp::DivRz: f = "tilec::rt::div_rz(" + x + ", " + asFloat(args[1], t) + ")"; break;
-  case MathOp::Fdiv: f = "tilec::rt::fdiv(" + x + ", " + asFloat(args[1], t) + ")"; break; // as `/` divides
-  case MathOp::SqrtRn: f = "__fsqrt_rn(" + x + ")"; break;
+  case MathOp::Fdiv: // as `/` divides: fp64 rounded to nearest
+    if (f64)
+      return {operand(args[0], Prec::Multiplicative) + " / " + operand(args[1], Prec::Multiplicative, true),
+              Prec::Multiplicative};
+    f = "tilec::rt::fdiv(" + x + ", " + asFloat(args[1], t) + ")";
+    break;
+  case MathOp::SqrtRn: f = std::string(f64 ? "__dsqrt_rn(" : "__fsqrt_rn(") + x + ")"; break;
   default: {
-    // The C library's float function of the op's name: sinf, powf, ...
-    f = std::string(name(m->op)) + "f(" + x;
+    // The C library's function of the op's name: sinf, powf, ... (fp64: sin, pow, ...)
+    f = libm(name(m->op), t) + "(" + x;
     for (size_t i = 1; i < args.size(); ++i)
       f += ", " + asFloat(args[i], t);
     f += ")";
@@ -380,12 +453,14 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
     else if (std::isinf(v))
       lit = v > 0 ? "INFINITY" : "-INFINITY";
     else {
+      const bool f64 = e->type.elem == ScalarType::F64;
       char buf[64];
-      std::snprintf(buf, sizeof buf, "%.9g", v);
+      std::snprintf(buf, sizeof buf, f64 ? "%.17g" : "%.9g", v);
       lit = buf;
       if (lit.find_first_of(".en") == std::string::npos)
         lit += ".0";
-      lit += "f";
+      if (!f64)
+        lit += "f";
     }
     Code c{lit, lit[0] == '-' ? Prec::Unary : Prec::Primary};
     if (is16(e->type.elem))
@@ -411,8 +486,9 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
     if (inner[0] == '-' || inner[0] == '~' || inner[0] == '!')
       inner = parens(inner); // never print `--x`
     Code r{op + inner, Prec::Unary};
-    if (u->op != UnaryOp::Not && t == ScalarType::I8)
-      return {"static_cast<int8_t>(" + r.text + ")", Prec::Postfix};
+    if (u->op != UnaryOp::Not && narrowInt(t))
+      return {"static_cast<" + std::string(scalarName(t, hooks_)) + ">(" + r.text + ")",
+              Prec::Postfix};
     return r;
   }
   case ExprKind::Binary: return binary(as<Binary>(e), idx);
@@ -420,6 +496,10 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
   case ExprKind::Select: {
     auto s = as<Select>(e);
     Code c = elem(s->cond, idx), a = elem(s->a, idx), b = elem(s->b, idx);
+    // An arm that calls the runtime's inline-assembly math is computed before the choice: nvcc
+    // would branch around it per element (tutorial 04's dropout ran 6% slower so).
+    if (callsFastMath(s->a) || callsFastMath(s->b))
+      return {"tilec::rt::select(" + c.text + ", " + a.text + ", " + b.text + ")", Prec::Postfix};
     return {operand(c, Prec::LogicalOr) + " ? " + operand(a, Prec::LogicalOr) + " : " +
                 operand(b, Prec::LogicalOr),
             Prec::Conditional};

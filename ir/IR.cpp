@@ -40,13 +40,56 @@ const char *name(BinaryOp o) {
 }
 
 const char *name(MathOp o) {
-  static const char *names[] = {"exp",   "exp2",  "log",   "log2",     "sqrt",  "rsqrt",  "sigmoid",
-                                "tanh",  "erf",   "abs",   "floor",    "ceil",  "fma",    "cdiv",
-                                "sin",   "cos",   "tan",   "asin",     "acos",  "atan",   "sinh",
-                                "cosh",  "asinh", "acosh", "atanh",    "expm1", "log1p",  "log10",
-                                "cbrt",  "erfc",  "lgamma", "rint",    "round", "trunc",  "pow",
-                                "atan2", "hypot", "copysign", "fmod",  "remainder", "div_rn",
-                                "div_rz", "fdiv", "sqrt_rn", "popc", "clz", "umulhi"};
+  static const char *names[] = {"exp",
+                                "exp2",
+                                "log",
+                                "log2",
+                                "sqrt",
+                                "rsqrt",
+                                "sigmoid",
+                                "tanh",
+                                "erf",
+                                "abs",
+                                "floor",
+                                "ceil",
+                                "fma",
+                                "cdiv",
+                                "sin",
+                                "cos",
+                                "tan",
+                                "asin",
+                                "acos",
+                                "atan",
+                                "sinh",
+                                "cosh",
+                                "asinh",
+                                "acosh",
+                                "atanh",
+                                "expm1",
+                                "log1p",
+                                "log10",
+                                "cbrt",
+                                "erfc",
+                                "lgamma",
+                                "rint",
+                                "round",
+                                "trunc",
+                                "pow",
+                                "atan2",
+                                "hypot",
+                                "copysign",
+                                "fmod",
+                                "remainder",
+                                "div_rn",
+                                "div_rz",
+                                "fdiv",
+                                "sqrt_rn",
+                                "popc",
+                                "clz",
+                                "umulhi",
+                                "philox",
+                                "uniform_from_bits",
+                                "normal_from_bits"};
   return names[static_cast<int>(o)];
 }
 
@@ -67,13 +110,24 @@ const char *name(HintKind k) {
 bool isComparison(BinaryOp o) { return o >= BinaryOp::Lt && o <= BinaryOp::Ne; }
 
 int arity(MathOp o) {
-  if (o == MathOp::Fma)
-    return 3;
   switch (o) {
+  case MathOp::Fma:
+  case MathOp::Philox:
+  case MathOp::NormalFromBits: return 3;
   case MathOp::SqrtRn:
   case MathOp::Popc:
-  case MathOp::Clz: return 1;
+  case MathOp::Clz:
+  case MathOp::UniformFromBits: return 1;
   default: return o == MathOp::Cdiv || o >= MathOp::Pow ? 2 : 1;
+  }
+}
+
+ScalarType resultElem(MathOp o, ScalarType firstOperand) {
+  switch (o) {
+  case MathOp::Philox: return ScalarType::U32;
+  case MathOp::UniformFromBits:
+  case MathOp::NormalFromBits: return ScalarType::F32;
+  default: return firstOperand;
   }
 }
 
@@ -158,7 +212,7 @@ Expr Binary::make(BinaryOp op, Expr a, Expr b, SourceLoc loc) {
 Expr Math::make(MathOp op, std::vector<Expr> args, SourceLoc loc) {
   check(static_cast<int>(args.size()) == arity(op), "Math arity");
   auto n = node<Math>(loc);
-  n->type = args[0]->type;
+  n->type = args[0]->type.withElem(resultElem(op, args[0]->type.elem));
   n->op = op;
   n->args = std::move(args);
   return n;

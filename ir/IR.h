@@ -55,18 +55,59 @@ enum class BinaryOp : uint8_t {
   Min, Max                      // minimum / maximum (floats: fmin/fmax semantics, NaN loses)
 };
 enum class MathOp : uint8_t {
-  Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Sigmoid, Tanh, Erf, Abs, Floor, Ceil, // unary
-  Fma,                                                                   // a * b + c, one rounding
-  Cdiv,                                                                  // (a + b - 1) / b, ints
+  Exp,
+  Exp2,
+  Log,
+  Log2,
+  Sqrt,
+  Rsqrt,
+  Sigmoid,
+  Tanh,
+  Erf,
+  Abs,
+  Floor,
+  Ceil, // unary
+  Fma,  // a * b + c, one rounding
+  Cdiv, // (a + b - 1) / b, ints
   // unary, floating point (the C library's float functions)
-  Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Expm1, Log1p, Log10, Cbrt, Erfc,
-  Lgamma, Rint, Round, Trunc,
+  Sin,
+  Cos,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Sinh,
+  Cosh,
+  Asinh,
+  Acosh,
+  Atanh,
+  Expm1,
+  Log1p,
+  Log10,
+  Cbrt,
+  Erfc,
+  Lgamma,
+  Rint,
+  Round,
+  Trunc,
   // binary, floating point
-  Pow, Atan2, Hypot, Copysign, Fmod, Remainder,
-  DivRn, DivRz, Fdiv, // a / b rounded to nearest, toward zero, and the fast approximate one
-  SqrtRn,             // unary: sqrt rounded to nearest
-  Popc, Clz,          // unary, integers: set bits, leading zeros
-  Umulhi              // binary, integers: the high half of the unsigned product
+  Pow,
+  Atan2,
+  Hypot,
+  Copysign,
+  Fmod,
+  Remainder,
+  DivRn,
+  DivRz,
+  Fdiv,   // a / b rounded to nearest, toward zero, and the fast approximate one
+  SqrtRn, // unary: sqrt rounded to nearest
+  Popc,
+  Clz,    // unary, integers: set bits, leading zeros
+  Umulhi, // binary, integers: the high half of the unsigned product
+  // Triton's random numbers (tilec/detail/philox.hpp); their result types are not their operands':
+  Philox, // (seed u64, offset u32, lane u32 constant 0-3): output `lane` of Philox 4x32-10, u32
+  UniformFromBits, // (bits u32): Triton's uint32_to_uniform_float, f32 in [0, 1)
+  NormalFromBits   // (bits1 u32, bits2 u32, which u32 constant 0/1): Box-Muller's cos or sin, f32
 };
 enum class ReduceOp : uint8_t { Sum, Max, Min, ArgMax, ArgMin };
 /// How a dot of fp32 tiles multiplies (tl::ieee, tl::tf32, tl::tf32x3; docs/language.md).
@@ -82,6 +123,8 @@ const char *name(DotPrecision p);
 const char *name(HintKind k);
 bool isComparison(BinaryOp o);
 int arity(MathOp o);
+/// The element type of a Math op's result: its first operand's, but for the random-number ops.
+ScalarType resultElem(MathOp o, ScalarType firstOperand);
 
 /// A named storage location: kernel parameter, local variable or loop index. Identity is the object;
 /// `name` is the user's identifier (a hint: the emitter makes names unique).

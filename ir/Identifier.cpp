@@ -60,7 +60,8 @@ std::string asciiIdentifier(const std::string &text) {
 const std::vector<std::string> &namesTheOutputUses() {
   static const std::vector<std::string> names = {
       "threadIdx", "blockIdx", "blockDim", "gridDim", "dim3", "__syncthreads", "__half",
-      "__nv_bfloat16", "hip_bfloat16", "int8_t", "int64_t", "INFINITY", "tilec",
+      "__nv_bfloat16", "hip_bfloat16", "int8_t", "int16_t", "int64_t", "uint8_t", "uint16_t",
+      "uint32_t", "uint64_t", "INFINITY", "tilec",
       // the launchers
       "cudaError_t", "cudaStream_t", "cudaSuccess", "cudaGetLastError", "cudaLaunchKernelEx",
       "cudaLaunchConfig_t", "hipError_t", "hipStream_t", "hipSuccess", "hipGetLastError",
@@ -68,11 +69,16 @@ const std::vector<std::string> &namesTheOutputUses() {
       "hipFuncSetAttribute", "hipFuncAttributeMaxDynamicSharedMemorySize",
       // math (tilec::rt holds the rest)
       "sqrtf", "rsqrtf", "logf", "log2f", "tanhf", "erff", "fabsf", "floorf", "ceilf", "fmaf",
-      "fminf", "fmaxf", "fmodf", "sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "sinhf", "coshf",
-      "asinhf", "acoshf", "atanhf", "expm1f", "log1pf", "log10f", "cbrtf", "erfcf", "lgammaf", "rintf",
-      "roundf", "truncf", "powf", "atan2f", "hypotf", "copysignf", "remainderf", "__fdiv_rn",
-      "__fdiv_rz", "__fdividef", "__fsqrt_rn", "__popc", "__popcll", "__clz", "__clzll", "__umulhi",
-      "__umul64hi",
+      "fminf", "fmaxf", "fmodf", "sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "sinhf",
+      "coshf", "asinhf", "acoshf", "atanhf", "expm1f", "log1pf", "log10f", "cbrtf", "erfcf",
+      "lgammaf", "rintf", "roundf", "truncf", "powf", "atan2f", "hypotf", "copysignf", "remainderf",
+      "__fdiv_rn", "__fdiv_rz", "__fdividef", "__fsqrt_rn", "__popc", "__popcll", "__clz",
+      "__clzll", "__umulhi", "__umul64hi",
+      // fp64 math: the C library's double functions
+      "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "tanh", "erf", "fabs", "floor", "ceil", "fma",
+      "fmin", "fmax", "fmod", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
+      "acosh", "atanh", "expm1", "log1p", "log10", "cbrt", "erfc", "lgamma", "rint", "round",
+      "trunc", "pow", "atan2", "hypot", "copysign", "remainder", "__ddiv_rn", "__dsqrt_rn",
       // the runtime headers' macros
       "TILEC_UNROLL", "TILEC_NO_UNROLL", "TILEC_NOINLINE", "TILEC_WARP_SIZE", "TILEC_KERNEL",
       "TILEC_CHECK_VECTOR_ACCESS", "TILEC_BINARY_OPERATOR", "TILEC_COMPOUND_OPERATOR",

@@ -9,15 +9,17 @@ int byteSize(ScalarType t) {
   switch (t) {
   case ScalarType::Bool:
   case ScalarType::I8:
-    return 1;
+  case ScalarType::U8: return 1;
+  case ScalarType::I16:
+  case ScalarType::U16:
   case ScalarType::F16:
-  case ScalarType::BF16:
-    return 2;
+  case ScalarType::BF16: return 2;
   case ScalarType::I32:
-  case ScalarType::F32:
-    return 4;
+  case ScalarType::U32:
+  case ScalarType::F32: return 4;
   case ScalarType::I64:
-    return 8;
+  case ScalarType::U64:
+  case ScalarType::F64: return 8;
   }
   return 0;
 }
@@ -25,29 +27,41 @@ int byteSize(ScalarType t) {
 int bitWidth(ScalarType t) { return t == ScalarType::Bool ? 1 : byteSize(t) * 8; }
 
 bool isFloat(ScalarType t) {
-  return t == ScalarType::F16 || t == ScalarType::BF16 || t == ScalarType::F32;
+  return t == ScalarType::F16 || t == ScalarType::BF16 || t == ScalarType::F32 ||
+         t == ScalarType::F64;
 }
 
-bool isInt(ScalarType t) {
-  return t == ScalarType::I8 || t == ScalarType::I32 || t == ScalarType::I64;
+bool isInt(ScalarType t) { return t != ScalarType::Bool && !isFloat(t); }
+
+bool isUnsigned(ScalarType t) {
+  return t == ScalarType::U8 || t == ScalarType::U16 || t == ScalarType::U32 ||
+         t == ScalarType::U64;
 }
 
 const char *name(ScalarType t) {
   switch (t) {
   case ScalarType::Bool: return "i1";
   case ScalarType::I8: return "i8";
+  case ScalarType::I16: return "i16";
   case ScalarType::I32: return "i32";
   case ScalarType::I64: return "i64";
+  case ScalarType::U8: return "u8";
+  case ScalarType::U16: return "u16";
+  case ScalarType::U32: return "u32";
+  case ScalarType::U64: return "u64";
   case ScalarType::F16: return "f16";
   case ScalarType::BF16: return "bf16";
   case ScalarType::F32: return "f32";
+  case ScalarType::F64: return "f64";
   }
   return "?";
 }
 
 std::optional<ScalarType> scalarTypeFromName(const std::string &s) {
-  for (ScalarType t : {ScalarType::Bool, ScalarType::I8, ScalarType::I32, ScalarType::I64,
-                       ScalarType::F16, ScalarType::BF16, ScalarType::F32})
+  for (ScalarType t :
+       {ScalarType::Bool, ScalarType::I8, ScalarType::I16, ScalarType::I32, ScalarType::I64,
+        ScalarType::U8, ScalarType::U16, ScalarType::U32, ScalarType::U64, ScalarType::F16,
+        ScalarType::BF16, ScalarType::F32, ScalarType::F64})
     if (s == name(t))
       return t;
   return std::nullopt;

@@ -13,14 +13,15 @@
 
 namespace tilec::ir {
 
-enum class ScalarType : uint8_t { Bool, I8, I32, I64, F16, BF16, F32 };
+enum class ScalarType : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 };
 
 /// Size of one element in bytes (Bool counts as one byte, as stored by tilec).
 int byteSize(ScalarType t);
 int bitWidth(ScalarType t); // Bool: 1
 bool isFloat(ScalarType t);
-bool isInt(ScalarType t); // I8/I32/I64 (not Bool)
-/// IR spelling: i1 i8 i32 i64 f16 bf16 f32.
+bool isInt(ScalarType t);      // signed or unsigned integers (not Bool)
+bool isUnsigned(ScalarType t); // U8/U16/U32/U64
+/// IR spelling: i1 i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64.
 const char *name(ScalarType t);
 std::optional<ScalarType> scalarTypeFromName(const std::string &s);
 

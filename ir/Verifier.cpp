@@ -449,9 +449,23 @@ private:
     case ExprKind::Math: {
       auto *m = as<Math>(e);
       TILEC_REQUIRE(static_cast<int>(m->args.size()) == arity(m->op), "math arity");
-      for (auto &a : m->args) {
+      // The random-number ops' operands: (u64, u32, u32), (u32) and (u32, u32, u32).
+      auto operandElem = [&](size_t i) {
+        switch (m->op) {
+        case MathOp::Philox: return i == 0 ? ScalarType::U64 : ScalarType::U32;
+        case MathOp::UniformFromBits:
+        case MathOp::NormalFromBits: return ScalarType::U32;
+        default:
+          return t.elem;
+        }
+      };
+      TILEC_REQUIRE(t.elem == resultElem(m->op, m->args[0]->type.elem),
+                    std::string("math ") + name(m->op) + " result " + t.str());
+      for (size_t i = 0; i < m->args.size(); ++i) {
+        const Expr &a = m->args[i];
         expr(a);
-        TILEC_REQUIRE(sameShapeAndElem(a->type, t) && !t.pointer,
+        TILEC_REQUIRE(a->type.shape == t.shape && a->type.elem == operandElem(i) &&
+                          !a->type.pointer && !t.pointer,
                       std::string("math ") + name(m->op) + " operand " + a->type.str());
         sameLayoutAs(a, t, "math");
       }

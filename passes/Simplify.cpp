@@ -6,11 +6,12 @@
 //   arithmetic and comparisons (exactly rounded like the target), casts of constants that are
 //   exact, negation/not/complement;
 // - identities removed: x+0 and x*0 (integers and pointer offsets), x-0, x*1, x/1, cast to the
-//   same type; an integer or bool compared with itself is a constant;
+//   same type; an integer or bool compared with itself is a constant, so is an unsigned value
+//   compared with 0 where the answer is always the same (`x < 0`);
 // - repeated declarations merged: a `decl %b = E` whose E is structurally equal to the init of an
 //   earlier `decl %a = E` in the same or an enclosing block reuses %a (uses of %b are rewritten to
-//   %a and the decl is dropped) when neither variable is ever assigned again, no variable E reads is
-//   assigned in between (or in a loop or branch in between), and, if E loads, no store comes in
+//   %a and the decl is dropped) when neither variable is ever assigned again, no variable E reads
+//   is assigned in between (or in a loop or branch in between), and, if E loads, no store comes in
 //   between. Constants and plain variable reads are not merged (the user's names stay).
 //
 //   decl %c: i32 = mul(4:i32, 256:i32)               ->  decl %c: i32 = 1024:i32
@@ -41,8 +42,16 @@ bool fits(ScalarType t, int64_t v) {
     return v >= -128 && v <= 127;
   case ScalarType::I32:
     return v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
+  case ScalarType::I16:
+    return v >= std::numeric_limits<int16_t>::min() && v <= std::numeric_limits<int16_t>::max();
   case ScalarType::I64:
     return true;
+  case ScalarType::U8:
+  case ScalarType::U16:
+  case ScalarType::U32:
+    return v >= 0 && v < (int64_t{1} << bitWidth(t));
+  case ScalarType::U64: // values past INT64_MAX (held as their bits) are not folded
+    return v >= 0;
   default:
     return false;
   }
@@ -80,6 +89,9 @@ Expr floatLike(const Type &t, double v, SourceLoc loc) {
 }
 
 std::optional<int64_t> foldInt(BinaryOp op, int64_t a, int64_t b, ScalarType t) {
+  // Unsigned operands fold only as the non-negative values they are (a u64 past INT64_MAX never).
+  if (isUnsigned(t) && (!fits(t, a) || !fits(t, b)))
+    return std::nullopt;
   int64_t r = 0;
   switch (op) {
   case BinaryOp::Add:
@@ -153,6 +165,14 @@ protected:
       if (x && y)
         if (auto r = foldInt(n->op, *x, *y, a->type.elem))
           return intLike(t, *r, n->loc);
+      // An unsigned value against 0 (`x < 0`, `x >= 0`, `0 > x`, `0 <= x`): a constant, and
+      // printed as written a comparison nvcc calls pointless (#186-D, an error under -Werror).
+      if (isUnsigned(a->type.elem)) {
+        if (intConst(b) == 0 && (n->op == BinaryOp::Lt || n->op == BinaryOp::Ge))
+          return intLike(t, n->op == BinaryOp::Ge, n->loc);
+        if (intConst(a) == 0 && (n->op == BinaryOp::Gt || n->op == BinaryOp::Le))
+          return intLike(t, n->op == BinaryOp::Le, n->loc);
+      }
       // An integer compared with itself (`offs != offs`): a constant, and printed as written a
       // self-comparison that clang (hipcc) warns about. Not for floats, where x != x tests NaN.
       if (equal(a, b)) {
@@ -244,7 +264,7 @@ protected:
           return intLike(t, *x == 0, n->loc);
         break;
       case UnaryOp::BitNot:
-        if (isInt(t.elem))
+        if (isInt(t.elem) && !isUnsigned(t.elem))
           return intLike(t, ~*x, n->loc);
         break;
       }
@@ -266,10 +286,13 @@ protected:
     if (auto x = intConst(n->a)) {
       if (to == ScalarType::Bool)
         return intLike(t, *x != 0, n->loc);
-      if (isInt(to) && fits(to, *x))
+      const bool value = !(from == ScalarType::U64 && *x < 0); // (a u64 past INT64_MAX: bits)
+      if (isInt(to) && value && fits(to, *x))
         return intLike(t, *x, n->loc);
-      if (to == ScalarType::F32 && static_cast<double>(static_cast<float>(*x)) == *x)
+      if (to == ScalarType::F32 && value && static_cast<double>(static_cast<float>(*x)) == *x)
         return floatLike(t, static_cast<float>(*x), n->loc);
+      if (to == ScalarType::F64 && value && static_cast<int64_t>(static_cast<double>(*x)) == *x)
+        return floatLike(t, static_cast<double>(*x), n->loc);
     }
     if (auto f = floatConst(n->a)) {
       if (to == ScalarType::Bool)
@@ -279,8 +302,12 @@ protected:
         if (tr >= -9.2e18 && tr <= 9.2e18 && fits(to, static_cast<int64_t>(tr)))
           return intLike(t, static_cast<int64_t>(tr), n->loc);
       }
-      if (to == ScalarType::F32 && from != ScalarType::F32)
+      if (to == ScalarType::F32 && from != ScalarType::F32 && from != ScalarType::F64)
         return floatLike(t, *f, n->loc); // f16/bf16 values are exact in f32
+      if (to == ScalarType::F64)
+        return floatLike(t, *f, n->loc); // every narrower float is exact in f64
+      if (to == ScalarType::F32 && from == ScalarType::F64)
+        return floatLike(t, static_cast<float>(*f), n->loc);
     }
     return self;
   }

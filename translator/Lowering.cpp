@@ -55,8 +55,6 @@ bool KernelLowering::lower(const clang::FunctionDecl *fn, const clang::FunctionD
     for (unsigned i = 0; i < fn->getNumParams(); ++i) {
       const clang::ParmVarDecl *p = fn->getParamDecl(i);
       auto t = elementOf(p->getType());
-      if (p->getType()->isSpecificBuiltinType(clang::BuiltinType::Double))
-        t.reset(); // a double argument would be silently narrowed
       std::string name = p->getName().empty() ? "arg" + std::to_string(i) : p->getNameAsString();
       if (!t)
         fe.fail(DiagId::UnsupportedParamType, p->getLocation(), {name, typeName(p->getType())});

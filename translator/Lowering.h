@@ -19,8 +19,8 @@ namespace tilec::translator {
 
 /// What UnsupportedType says tilec accepts.
 inline constexpr const char *kExpectedTypes =
-    "bool, int8_t, int32_t, int64_t, float, tl::half, tl::bfloat16, a "
-    "pointer to one of those, or a tl::tile of them";
+    "bool, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, float, "
+    "double, tl::half, tl::bfloat16, a pointer to one of those, or a tl::tile of them";
 
 /// Is `d` declared in the top-level namespace tl (tl.hpp), possibly nested inside it?
 bool inTl(const clang::Decl *d);
@@ -53,6 +53,10 @@ public:
   /// The element type the operands of an elementwise op are promoted to (Triton's rules).
   static ir::ScalarType promoted(const std::vector<ir::Expr> &xs);
   std::optional<ir::ScalarType> resultElem(clang::QualType t, clang::SourceLocation at);
+  /// A value operand of a tile operation (tl:: functions, tile operators): a double scalar there
+  /// is an fp32 constant (Triton's float constants; tl.hpp's Canon), so it is rounded to float.
+  ir::Expr canonical(ir::Expr e);
+  ir::Expr lowerOperand(const clang::Expr *e) { return canonical(lowerExpr(e)); }
   ir::Expr castTo(ir::Expr e, ir::ScalarType to);
   ir::Expr castTo(ir::Expr e, const ir::Type &t);
   std::optional<int64_t> constInt(const clang::Expr *e) const;
@@ -129,6 +133,10 @@ public:
   ir::Stmt lowerStore(const clang::CallExpr *call);
   ir::Expr lowerCall(const clang::CallExpr *call);
   static ir::Expr flatArgBest(ir::ReduceOp op, ir::Expr a, ir::SourceLoc l);
+  /// tl::randint, rand, randn (one value) and randint4x, rand4x, randn4x (four): Triton's Philox
+  /// streams of `seed` at `offset`s (LoweringTileOps.cpp).
+  std::vector<ir::Expr> lowerRandom(const clang::CallExpr *call, const std::string &name);
+  static bool isRandom(const std::string &name);
 
   // ---- tensor descriptors (LoweringDescriptors.cpp) ---------------------------------------------
   /// A descriptor's parts, each an expression computed once where it was made; strides in

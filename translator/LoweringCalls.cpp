@@ -261,9 +261,20 @@ void KernelLowering::lowerDecomposition(const clang::DecompositionDecl *dd, cons
     fe.fail(DiagId::UninitializedVar, dd->getLocation(), {"[...]"});
   std::vector<ir::Expr> values;
   const Expr *s = strip(init);
+  const auto *callee = isa<CallExpr>(s) ? cast<CallExpr>(s)->getDirectCallee() : nullptr;
   if (auto *call = dyn_cast<CallExpr>(s);
       call && !isa<CXXOperatorCallExpr>(call) && isUserFunction(call->getDirectCallee())) {
     inlineCall(call, &values, &types);
+  } else if (callee && inTl(callee) && callee->getDeclName().isIdentifier() &&
+             isRandom(callee->getName().str()) && callee->getName().ends_with("4x")) {
+    // auto [r0, r1, r2, r3] = tl::rand4x(seed, offsets);
+    values = lowerRandom(cast<CallExpr>(s), callee->getName().str());
+    if (values.size() != types.size())
+      fe.fail(DiagId::SeveralValues, init->getExprLoc(),
+              {fe.text(init->getSourceRange()), std::to_string(types.size()),
+               "a structured binding's initializer"});
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = convertTo(values[i], types[i], "[...]", init);
   } else {
     std::vector<const Expr *> ps = partsOf(init, types.size(), "a structured binding's initializer");
     for (size_t i = 0; i < ps.size(); ++i)

@@ -169,7 +169,7 @@ ir::Stmt KernelLowering::lowerDescriptorStore(const clang::CXXMemberCallExpr *mc
   if (mc->getNumArgs() != 2)
     unsupportedCall(mc);
   auto [ptr, mask] = descriptorBlock(d, mc->getArg(0), mc);
-  ir::Expr v = lowerExpr(mc->getArg(1));
+  ir::Expr v = lowerOperand(mc->getArg(1));
   if (v->type.pointer)
     fe.fail(DiagId::BadOperand, mc->getArg(1)->getExprLoc(),
             {v->type.str(), "a tensor descriptor's store", "a value of numbers"});

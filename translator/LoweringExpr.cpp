@@ -111,7 +111,8 @@ ir::Expr KernelLowering::elementwise(ir::BinaryOp op, std::vector<ir::Expr> xs,
                                      std::optional<ScalarType> elem, clang::SourceLocation at,
                                      std::vector<const clang::Expr *> srcs) {
   ir::SourceLoc l = fe.irLoc(at);
-  ir::Expr a = xs[0], b = xs[1];
+  ir::Expr a = canonical(xs[0]), b = canonical(xs[1]);
+  xs = {a, b};
   if (a->type.pointer || b->type.pointer) {
     bool ok = (op == ir::BinaryOp::Add && (a->type.pointer != b->type.pointer)) ||
               (op == ir::BinaryOp::Sub && a->type.pointer && !b->type.pointer);

@@ -72,7 +72,7 @@ ir::Stmt KernelLowering::lowerStore(const clang::CallExpr *call) {
   ir::Expr p = lowerExpr(args[0]);
   if (!p->type.pointer)
     fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {p->type.str(), "tl::store", "a pointer or a tile of pointers"});
-  ir::Expr v = lowerExpr(args[1]);
+  ir::Expr v = lowerOperand(args[1]);
   if (v->type.pointer)
     fe.fail(DiagId::BadOperand, args[1]->getExprLoc(), {v->type.str(), "tl::store", "a value of numbers"});
   ir::Expr m = args.size() > 2 ? castTo(lowerExpr(args[2]), ScalarType::Bool) : nullptr;
@@ -110,6 +110,57 @@ ir::Expr KernelLowering::flatArgBest(ir::ReduceOp op, ir::Expr a, ir::SourceLoc 
   ir::Expr ji = ir::Reduce::make(ir::ReduceOp::Sum, 0, ir::Select::make(atI, j, toShape(zero(ScalarType::I32), {d0}), l), l);
   return ir::Binary::make(BinaryOp::Add, ir::Binary::make(BinaryOp::Mul, i, ir::IntImm::make(ScalarType::I32, d1, l), l),
                           ji, l);
+}
+
+bool KernelLowering::isRandom(const std::string &name) {
+  return name == "randint" || name == "rand" || name == "randn" || name == "randint4x" ||
+         name == "rand4x" || name == "randn4x";
+}
+
+/// Philox 4x32-10 of the counter (offset, 0, 0, 0) under the key `seed` (as uint64: its low and
+/// high halves), output lane k: randint4x's k-th tile. rand and rand4x take the lanes' uniform
+/// floats, randn the first Box-Muller value of lanes 0 and 1, randn4x both values of lanes 0 and 1,
+/// then of lanes 2 and 3 (triton.language.random).
+std::vector<ir::Expr> KernelLowering::lowerRandom(const clang::CallExpr *call,
+                                                  const std::string &name) {
+  ir::SourceLoc l = fe.irLoc(call->getExprLoc());
+  auto args = callArgs(call);
+  const std::string qname = "tl::" + name;
+  if (args.size() != 2)
+    unsupportedCall(call);
+  ir::Expr seed = lowerExpr(args[0]), offset = lowerExpr(args[1]);
+  if (!seed->type.isScalar() || seed->type.pointer || !ir::isInt(seed->type.elem))
+    fe.fail(DiagId::BadOperand, args[0]->getExprLoc(),
+            {seed->type.str(), qname, "an integer scalar seed"});
+  if (offset->type.pointer || !ir::isInt(offset->type.elem) || ir::byteSize(offset->type.elem) != 4)
+    fe.fail(DiagId::BadOperand, args[1]->getExprLoc(),
+            {offset->type.str(), qname, "int32 or uint32 offsets (Triton's 32-bit stream)"});
+  const std::vector<int64_t> shape = offset->type.shape;
+  ir::Expr s =
+      toShape(castTo(seed, ScalarType::U64), shape); // sign-extended, as seed.to(tl.uint64)
+  ir::Expr o = castTo(offset, ScalarType::U32);      // the same bits
+  auto constant = [&](int v) { return toShape(ir::IntImm::make(ScalarType::U32, v, l), shape); };
+  auto bits = [&](int lane) {
+    return ir::Math::make(ir::MathOp::Philox, {s, o, constant(lane)}, l);
+  };
+  auto uniform = [&](int lane) {
+    return ir::Math::make(ir::MathOp::UniformFromBits, {bits(lane)}, l);
+  };
+  auto normal = [&](int first, int which) {
+    return ir::Math::make(ir::MathOp::NormalFromBits,
+                          {bits(first), bits(first + 1), constant(which)}, l);
+  };
+  if (name == "randint")
+    return {bits(0)};
+  if (name == "rand")
+    return {uniform(0)};
+  if (name == "randn")
+    return {normal(0, 0)};
+  if (name == "randint4x")
+    return {bits(0), bits(1), bits(2), bits(3)};
+  if (name == "rand4x")
+    return {uniform(0), uniform(1), uniform(2), uniform(3)};
+  return {normal(0, 0), normal(0, 1), normal(2, 0), normal(2, 1)};
 }
 
 ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
@@ -151,6 +202,12 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
       unsupportedCall(call);
   };
 
+  if (isRandom(name)) {
+    std::vector<ir::Expr> r = lowerRandom(call, name);
+    if (r.size() != 1) // the 4x forms return a std::tuple of four tiles
+      fe.fail(DiagId::FourResults, at, {qname});
+    return r[0];
+  }
   if (name == "program_id" || name == "num_programs") {
     nargs(1, 1);
     int64_t axis = constArg(args[0], "the program axis");
@@ -172,7 +229,7 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
       v = ir::isFloat(t.elem) ? ir::FloatImm::make(t.elem, 0.0, l) : ir::IntImm::make(t.elem, 0, l);
     } else {
       nargs(1, 1);
-      v = lowerExpr(args[0]);
+      v = lowerExpr(args[0]); // a double converts directly (tl.hpp's full)
       if (!v->type.isScalar() || v->type.pointer)
         fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {v->type.str(), qname, "a scalar value"});
       v = castTo(v, t.elem);
@@ -211,7 +268,7 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     if (!p->type.pointer)
       fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {p->type.str(), qname, "a pointer or a tile of pointers"});
     ir::Expr m = args.size() > 1 ? castTo(lowerExpr(args[1]), ScalarType::Bool) : nullptr;
-    ir::Expr o = args.size() > 2 ? lowerExpr(args[2]) : nullptr;
+    ir::Expr o = args.size() > 2 ? lowerOperand(args[2]) : nullptr;
     if (o && o->type.pointer)
       fe.fail(DiagId::BadOperand, args[2]->getExprLoc(), {o->type.str(), qname, "a number for 'other'"});
     std::vector<ir::Expr> all = {p};
@@ -233,7 +290,7 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
   if (name == "where") {
     nargs(3, 3);
     ir::Expr c = castTo(lowerExpr(args[0]), ScalarType::Bool);
-    ir::Expr a = lowerExpr(args[1]), b = lowerExpr(args[2]);
+    ir::Expr a = lowerOperand(args[1]), b = lowerOperand(args[2]);
     ir::Type rt = typeOf(call->getType(), at);
     ScalarType t = rt.pointer ? a->type.elem : rt.elem;
     auto shape = broadcastShape({c, a, b}, at);
@@ -246,7 +303,7 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
   if (name == "isnan" || name == "isinf" || name == "isfinite" || name == "signbit") {
     // As comparisons the output reads plainly: x != x, |x| == inf, |x| < inf, copysign(1, x) < 0.
     nargs(1, 1);
-    ir::Expr x = lowerExpr(args[0]);
+    ir::Expr x = lowerOperand(args[0]);
     if (x->type.pointer || !ir::isFloat(x->type.elem))
       fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {x->type.str(), qname, "floating-point values"});
     auto constant = [&](double v) { return toShape(ir::FloatImm::make(x->type.elem, v, l), x->type.shape); };
@@ -276,7 +333,7 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
   if (name == "cast") {
     nargs(1, 1);
     ir::Type t = typeOf(call->getType(), at);
-    ir::Expr a = lowerExpr(args[0]);
+    ir::Expr a = lowerOperand(args[0]);
     if (t.pointer || a->type.pointer)
       fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {a->type.str(), qname, "numbers"});
     if (a->type.elem == t.elem)
@@ -306,7 +363,7 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     nargs(n, n);
     std::vector<ir::Expr> xs;
     for (auto *a : args) {
-      xs.push_back(lowerExpr(a));
+      xs.push_back(lowerOperand(a));
       if (xs.back()->type.pointer)
         fe.fail(DiagId::BadOperand, a->getExprLoc(), {xs.back()->type.str(), qname, "numbers"});
     }
@@ -316,8 +373,9 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     const bool bits = op == ir::MathOp::Popc || op == ir::MathOp::Clz || op == ir::MathOp::Umulhi;
     if (op == ir::MathOp::Cdiv && !ir::isInt(t))
       fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {xs[0]->type.str(), qname, "integers"});
-    if (bits && t != ScalarType::I32 && t != ScalarType::I64)
-      fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {xs[0]->type.str(), qname, "int32 or int64 values"});
+    if (bits && !(ir::isInt(t) && ir::byteSize(t) >= 4))
+      fe.fail(DiagId::BadOperand, args[0]->getExprLoc(),
+              {xs[0]->type.str(), qname, "32- or 64-bit integers"});
     if (op != ir::MathOp::Cdiv && op != ir::MathOp::Abs && !bits && !ir::isFloat(t))
       fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {xs[0]->type.str(), qname, "floating-point values"});
     auto shape = broadcastShape(xs, at);

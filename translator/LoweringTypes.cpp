@@ -51,7 +51,7 @@ ScalarType promote(ScalarType a, ScalarType b) {
     return ir::bitWidth(a) > ir::bitWidth(b) ? a : b;
   if (a == ScalarType::F16 || b == ScalarType::F16)
     return ScalarType::F16;
-  return a;
+  return ir::isUnsigned(a) ? a : b; // integers of one width: unsigned wins (as in C)
 }
 
 /// Does a C++ scalar of type `s` take part in promotion with a tile of element `t`?
@@ -70,11 +70,26 @@ std::optional<ScalarType> KernelLowering::scalarOf(clang::QualType t) const {
     case clang::BuiltinType::Bool: return ScalarType::Bool;
     case clang::BuiltinType::Char_S:
     case clang::BuiltinType::SChar: return ScalarType::I8;
+    case clang::BuiltinType::Short:
+      return ScalarType::I16;
     case clang::BuiltinType::Int: return ScalarType::I32;
     case clang::BuiltinType::Long:
     case clang::BuiltinType::LongLong: return ScalarType::I64;
+    case clang::BuiltinType::Char_U:
+    case clang::BuiltinType::UChar:
+      return ScalarType::U8;
+    case clang::BuiltinType::UShort:
+      return ScalarType::U16;
+    case clang::BuiltinType::UInt:
+      return ScalarType::U32;
+    case clang::BuiltinType::ULong:
+    case clang::BuiltinType::ULongLong:
+      return ScalarType::U64;
     case clang::BuiltinType::Float:
-    case clang::BuiltinType::Double: return ScalarType::F32; // a double scalar counts as fp32
+      return ScalarType::F32;
+    // fp64 as in C++; next to a tile a double scalar counts as fp32 (Canon in tl.hpp, promoted())
+    case clang::BuiltinType::Double:
+      return ScalarType::F64;
     case clang::BuiltinType::Float16:
     case clang::BuiltinType::Half: return ScalarType::F16;
     case clang::BuiltinType::BFloat16: return ScalarType::BF16;
@@ -92,8 +107,6 @@ std::optional<ir::Type> KernelLowering::elementOf(clang::QualType t) const {
   t = t.getCanonicalType();
   if (auto *pt = t->getAs<clang::PointerType>()) {
     clang::QualType pointee = pt->getPointeeType();
-    if (pointee->isSpecificBuiltinType(clang::BuiltinType::Double))
-      return std::nullopt; // no fp64 data in tilec
     if (auto s = scalarOf(pointee))
       return ir::Type::ptr(*s, pointee.isConstQualified());
     return std::nullopt;
@@ -167,10 +180,19 @@ std::optional<ScalarType> KernelLowering::resultElem(clang::QualType t, clang::S
 namespace {
 
 /// `v` converted to the integer type `to` (tl::cast: modulo 2^width).
+/// (An IntImm holds a u64 value past INT64_MAX as its bits, i.e. negative.)
 int64_t wrapInt(int64_t v, ScalarType to) {
   switch (to) {
   case ScalarType::I8: return static_cast<int8_t>(v);
+  case ScalarType::I16:
+    return static_cast<int16_t>(v);
   case ScalarType::I32: return static_cast<int32_t>(v);
+  case ScalarType::U8:
+    return static_cast<uint8_t>(v);
+  case ScalarType::U16:
+    return static_cast<uint16_t>(v);
+  case ScalarType::U32:
+    return static_cast<uint32_t>(v);
   default: return v;
   }
 }
@@ -179,6 +201,14 @@ int64_t wrapInt(int64_t v, ScalarType to) {
 /// of range (tl::cast on the CPU; undefined in Triton).
 int64_t truncInt(double v, ScalarType to) {
   const int w = ir::bitWidth(to);
+  if (ir::isUnsigned(to)) {
+    const double lim = std::ldexp(1.0, w); // 2^w
+    if (v >= lim)
+      return w == 64 ? -1 : (int64_t{1} << w) - 1; // the maximum (u64: its bits)
+    if (v <= 0)
+      return 0;
+    return static_cast<int64_t>(static_cast<uint64_t>(v));
+  }
   const int64_t max = w == 64 ? INT64_MAX : (int64_t{1} << (w - 1)) - 1;
   const double lim = std::ldexp(1.0, w - 1); // 2^(w-1)
   if (v >= lim)
@@ -193,7 +223,8 @@ int64_t truncInt(double v, ScalarType to) {
 ir::Expr KernelLowering::castTo(ir::Expr e, ScalarType to) {
   if (e->type.pointer || e->type.elem == to)
     return e;
-  if (auto *imm = ir::as<ir::IntImm>(e)) {
+  if (auto *imm = ir::as<ir::IntImm>(e);
+      imm && !(e->type.elem == ScalarType::U64 && imm->value < 0)) { // (u64 past INT64_MAX: a Cast)
     if (to == ScalarType::Bool)
       return ir::IntImm::make(to, imm->value != 0, e->loc);
     if (ir::isInt(to)) {
@@ -203,16 +234,30 @@ ir::Expr KernelLowering::castTo(ir::Expr e, ScalarType to) {
     }
     if (to == ScalarType::F32)
       return ir::FloatImm::make(to, static_cast<float>(imm->value), e->loc);
+    if (to == ScalarType::F64)
+      return ir::FloatImm::make(to, static_cast<double>(imm->value), e->loc);
   }
   if (auto *imm = ir::as<ir::FloatImm>(e)) {
     if (to == ScalarType::F32)
       return ir::FloatImm::make(to, static_cast<float>(imm->value), e->loc);
+    if (to == ScalarType::F64)
+      return ir::FloatImm::make(to, imm->value, e->loc);
+    // A double constant that float holds exactly reads as a float one (`to_f16(0.5f)`).
+    if (e->type.elem == ScalarType::F64 &&
+        static_cast<double>(static_cast<float>(imm->value)) == imm->value)
+      return ir::Cast::make(to, ir::FloatImm::make(ScalarType::F32, imm->value, e->loc), e->loc);
     if (to == ScalarType::Bool)
       return ir::IntImm::make(to, imm->value != 0, e->loc);
     if (ir::isInt(to) && std::isfinite(imm->value))
       return ir::IntImm::make(to, truncInt(imm->value, to), e->loc);
   }
   return ir::Cast::make(to, e, e->loc);
+}
+
+ir::Expr KernelLowering::canonical(ir::Expr e) {
+  if (e->type.isScalar() && !e->type.pointer && e->type.elem == ScalarType::F64)
+    return castTo(e, ScalarType::F32);
+  return e;
 }
 
 ir::Expr KernelLowering::castTo(ir::Expr e, const ir::Type &t) {

@@ -749,7 +749,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     // softmax.cpp:40: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      run_sum[i] = seen[i] ? (run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i])) : 0.0f;
+      run_sum[i] = tilec::rt::select(seen[i], run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i]), 0.0f);
     }
     // softmax.cpp:41: run_max = new_max;
     TILEC_UNROLL
@@ -769,12 +769,12 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   __syncthreads();
   const float row_max = tilec::rt::combine_partials<tilec::rt::Max, 4>(row_max_smem, 1);
   // softmax.cpp:44: float row_sum = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - row_max), 0.0f));
-  float row_sum_part = (run_max[0] > -INFINITY) ? (run_sum[0] * tilec::rt::exp(run_max[0] - row_max)) : 0.0f;
+  float row_sum_part = tilec::rt::select(run_max[0] > -INFINITY, run_sum[0] * tilec::rt::exp(run_max[0] - row_max), 0.0f);
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
     row_sum_part = tilec::rt::Sum::combine(
         row_sum_part,
-        (run_max[i] > -INFINITY) ? (run_sum[i] * tilec::rt::exp(run_max[i] - row_max)) : 0.0f);
+        tilec::rt::select(run_max[i] > -INFINITY, run_sum[i] * tilec::rt::exp(run_max[i] - row_max), 0.0f));
   row_sum_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(row_sum_part, 32, 16, 8, 4, 2, 1);
   __syncthreads();
   if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
@@ -951,7 +951,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
     // softmax.cpp:40: run_sum = tl::where(seen, run_sum * tl::exp(run_max - new_max) + tl::exp(x - new_max), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      run_sum[i] = seen[i] ? (run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i])) : 0.0f;
+      run_sum[i] = tilec::rt::select(seen[i], run_sum[i] * tilec::rt::exp(run_max[i] - new_max[i]) + tilec::rt::exp(x[i] - new_max[i]), 0.0f);
     }
     // softmax.cpp:41: run_max = new_max;
     TILEC_UNROLL
@@ -971,12 +971,12 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_looped(
   __syncthreads();
   const float row_max = tilec::rt::combine_partials<tilec::rt::Max, 4>(row_max_smem, 1);
   // softmax.cpp:44: float row_sum = tl::sum(tl::where(run_max > -tl::inf, run_sum * tl::exp(run_max - row_max), 0.0f));
-  float row_sum_part = (run_max[0] > -INFINITY) ? (run_sum[0] * tilec::rt::exp(run_max[0] - row_max)) : 0.0f;
+  float row_sum_part = tilec::rt::select(run_max[0] > -INFINITY, run_sum[0] * tilec::rt::exp(run_max[0] - row_max), 0.0f);
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
     row_sum_part = tilec::rt::Sum::combine(
         row_sum_part,
-        (run_max[i] > -INFINITY) ? (run_sum[i] * tilec::rt::exp(run_max[i] - row_max)) : 0.0f);
+        tilec::rt::select(run_max[i] > -INFINITY, run_sum[i] * tilec::rt::exp(run_max[i] - row_max), 0.0f));
   row_sum_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(row_sum_part, 32, 16, 8, 4, 2, 1);
   __syncthreads();
   if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial

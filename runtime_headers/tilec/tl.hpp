@@ -16,9 +16,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <tuple>
 #include <type_traits>
 
 #include "detail/float16.hpp"
+#include "detail/philox.hpp"
 #include "detail/rounding.hpp"
 #include "detail/types.hpp"
 
@@ -47,9 +49,11 @@ template <class T, int... Dims> struct tile {
   static_assert(sizeof...(Dims) == 1 || sizeof...(Dims) == 2, "tl::tile: rank must be 1 or 2");
   static_assert(((Dims > 0 && (Dims & (Dims - 1)) == 0) && ...),
                 "tl::tile: every dim must be a power of two");
-  static_assert(detail::isElem<T>,
-                "tl::tile: element type must be bool, int8_t, int32_t, int64_t, float, tl::half, "
-                "tl::bfloat16 or a pointer to one of those");
+  static_assert(
+      detail::isElem<T>,
+      "tl::tile: element type must be bool, int8_t, int16_t, int32_t, int64_t, uint8_t, "
+      "uint16_t, uint32_t, uint64_t, float, double, tl::half, tl::bfloat16 or a pointer to "
+      "one of those");
 
   using value_type = T;
   static constexpr int rank = static_cast<int>(sizeof...(Dims));
@@ -67,8 +71,9 @@ template <class T, int... Dims> struct tile {
 
 // Traits of element types, for `if constexpr` in generic kernels (Triton's `dtype.is_floating()`,
 // `dtype.is_int()`): T is an element type or a tile (its element type counts); `double` counts as
-// float, as a scalar does. is_floating: float, half, bfloat16. is_integer: int8_t, int32_t,
-// int64_t (signed; not bool). The _v forms are constants, the others std::bool_constant types.
+// float, as a scalar does. is_floating: float, double, half, bfloat16. is_integer: the signed
+// and unsigned integers (not bool). The _v forms are constants, the others std::bool_constant
+// types.
 template <class T> inline constexpr bool is_floating_v = detail::isFloatLike<detail::Elem<T>>;
 template <class T> inline constexpr bool is_integer_v = detail::isIntElem<detail::Elem<T>>;
 template <class T> struct is_floating : std::bool_constant<is_floating_v<T>> {};
@@ -184,11 +189,15 @@ template <int START, int END> tile<std::int32_t, END - START> arange() {
 
 template <class T, int... D> tile<T, D...> zeros() { return tile<T, D...>{}; }
 
-/// A tile of `value` converted to T (tl::cast semantics).
+/// A tile of `value` converted to T (tl::cast semantics). A double converts directly, as
+/// `tl.full(shape, value, dtype)` does: tl::full<double, N>(0.1) holds the double 0.1.
 template <class T, int... D, class V> tile<T, D...> full(V value) {
   static_assert(!detail::isTile<V>, "tl::full: value must be a scalar");
   tile<T, D...> r;
-  r.data.fill(detail::convert<T>(static_cast<detail::Canon<V>>(value)));
+  if constexpr (std::is_same_v<std::decay_t<V>, double>)
+    r.data.fill(detail::convert<T>(value));
+  else
+    r.data.fill(detail::convert<T>(static_cast<detail::Canon<V>>(value)));
   return r;
 }
 
@@ -237,7 +246,11 @@ template <class T, class X> auto cast(const X &x) {
 
 namespace detail {
 
-template <class R> using Unsigned = std::make_unsigned_t<R>;
+/// The unsigned type integer arithmetic on R wraps in: R's own, or unsigned int for narrower types
+/// (uint16_t * uint16_t computes in int, where 65535 * 65535 overflows).
+template <class R>
+using Unsigned =
+    std::conditional_t<(sizeof(R) < sizeof(unsigned)), unsigned, std::make_unsigned_t<R>>;
 
 /// Applies a float-domain op to two R values; half/bfloat16 compute in float and round to R.
 template <class R, class F> R floatOp(R a, R b, F f) {
@@ -280,8 +293,9 @@ template <class R> R divElem(R a, R b) {
   if constexpr (isIntElem<R>) {
     if (b == 0)
       return 0;
-    if (b == -1)
-      return static_cast<R>(Unsigned<R>{0} - static_cast<Unsigned<R>>(a));
+    if constexpr (std::is_signed_v<R>)
+      if (b == -1)
+        return static_cast<R>(Unsigned<R>{0} - static_cast<Unsigned<R>>(a));
     return static_cast<R>(a / b);
   } else {
     return floatOp(a, b, [](auto x, auto y) { return x / y; });
@@ -292,8 +306,9 @@ template <class R> R modElem(R a, R b) {
   if constexpr (isIntElem<R>) {
     if (b == 0)
       return a;
-    if (b == -1)
-      return 0;
+    if constexpr (std::is_signed_v<R>)
+      if (b == -1)
+        return 0;
     return static_cast<R>(a % b);
   } else {
     return floatOp(a, b, [](auto x, auto y) { return static_cast<decltype(x)>(std::fmod(x, y)); });
@@ -651,8 +666,7 @@ tensor_descriptor<T, Block...>
 make_tensor_descriptor(T *base, std::array<std::int64_t, sizeof...(Block)> shape,
                        std::array<std::int64_t, sizeof...(Block)> strides) {
   static_assert(detail::isElem<std::remove_cv_t<T>> && !std::is_pointer_v<T>,
-                "tl::make_tensor_descriptor: base must point to bool, int8_t, int32_t, int64_t, "
-                "float, tl::half or tl::bfloat16");
+                "tl::make_tensor_descriptor: base must point to an element type (tl::tile's)");
   if (strides[sizeof...(Block) - 1] != 1) {
     std::fprintf(stderr, "tl::make_tensor_descriptor: the last stride is %lld; it must be 1\n",
                  static_cast<long long>(strides[sizeof...(Block) - 1]));
@@ -685,7 +699,7 @@ template <class C, class A, class B> auto where(const C &c, const A &a, const B 
 namespace detail {
 template <class R> R maxElem(R a, R b) {
   if constexpr (isFloatLike<R>) {
-    const float x = static_cast<float>(a), y = static_cast<float>(b);
+    const double x = static_cast<double>(a), y = static_cast<double>(b); // exact
     if (std::isnan(x))
       return b;
     if (std::isnan(y))
@@ -697,7 +711,7 @@ template <class R> R maxElem(R a, R b) {
 }
 template <class R> R minElem(R a, R b) {
   if constexpr (isFloatLike<R>) {
-    const float x = static_cast<float>(a), y = static_cast<float>(b);
+    const double x = static_cast<double>(a), y = static_cast<double>(b); // exact
     if (std::isnan(x))
       return b;
     if (std::isnan(y))
@@ -715,11 +729,13 @@ template <class A, class B, class F> auto minMax(const A &a, const B &b, F f) {
       [f](auto x, auto y) { return f(convert<R>(x), convert<R>(y)); }, a, b);
 }
 
-/// Elementwise math on a float, half or bfloat16 operand (tile or scalar), computed in float.
+/// The type elementwise math on E computes in: double for fp64, float for the others.
+template <class E> using MathIn = std::conditional_t<std::is_same_v<E, double>, double, float>;
+/// Elementwise math on a floating-point operand (tile or scalar), computed in float (fp64: double).
 template <class X, class F> auto math1(const X &x, F f, const char *) {
   using E = Elem<X>;
   static_assert(isFloatLike<E>, "tl: math functions need a floating-point operand (cast first)");
-  return mapN<E, shapeOf<X>()>([f](E v) { return convert<E>(f(static_cast<float>(v))); }, x);
+  return mapN<E, shapeOf<X>()>([f](E v) { return convert<E>(f(static_cast<MathIn<E>>(v))); }, x);
 }
 /// The same on two operands (tiles or scalars, broadcast, promoted as an arithmetic operator's).
 template <class A, class B, class F> auto math2(const A &a, const B &b, F f) {
@@ -728,7 +744,8 @@ template <class A, class B, class F> auto math2(const A &a, const B &b, F f) {
   static_assert(isFloatLike<R>, "tl: math functions need floating-point operands (cast first)");
   return mapN<R, broadcastOf<A, B>()>(
       [f](auto x, auto y) {
-        return convert<R>(f(static_cast<float>(convert<R>(x)), static_cast<float>(convert<R>(y))));
+        return convert<R>(
+            f(static_cast<MathIn<R>>(convert<R>(x)), static_cast<MathIn<R>>(convert<R>(y))));
       },
       a, b);
 }
@@ -744,37 +761,47 @@ template <class A, class B> auto minimum(const A &a, const B &b) {
 }
 
 template <class X> auto exp(const X &x) {
-  return detail::math1(x, [](float v) { return std::exp(v); }, "exp");
+  return detail::math1(
+      x, [](auto v) { return std::exp(v); }, "exp");
 }
 template <class X> auto exp2(const X &x) {
-  return detail::math1(x, [](float v) { return std::exp2(v); }, "exp2");
+  return detail::math1(
+      x, [](auto v) { return std::exp2(v); }, "exp2");
 }
 template <class X> auto log(const X &x) {
-  return detail::math1(x, [](float v) { return std::log(v); }, "log");
+  return detail::math1(
+      x, [](auto v) { return std::log(v); }, "log");
 }
 template <class X> auto log2(const X &x) {
-  return detail::math1(x, [](float v) { return std::log2(v); }, "log2");
+  return detail::math1(
+      x, [](auto v) { return std::log2(v); }, "log2");
 }
 template <class X> auto sqrt(const X &x) {
-  return detail::math1(x, [](float v) { return std::sqrt(v); }, "sqrt");
+  return detail::math1(
+      x, [](auto v) { return std::sqrt(v); }, "sqrt");
 }
 template <class X> auto rsqrt(const X &x) {
-  return detail::math1(x, [](float v) { return 1.0f / std::sqrt(v); }, "rsqrt");
+  return detail::math1(
+      x, [](auto v) { return 1.0f / std::sqrt(v); }, "rsqrt");
 }
 template <class X> auto sigmoid(const X &x) {
-  return detail::math1(x, [](float v) { return 1.0f / (1.0f + std::exp(-v)); }, "sigmoid");
+  return detail::math1(
+      x, [](auto v) { return 1.0f / (1.0f + std::exp(-v)); }, "sigmoid");
 }
 template <class X> auto tanh(const X &x) {
-  return detail::math1(x, [](float v) { return std::tanh(v); }, "tanh");
+  return detail::math1(
+      x, [](auto v) { return std::tanh(v); }, "tanh");
 }
 template <class X> auto erf(const X &x) {
-  return detail::math1(x, [](float v) { return std::erf(v); }, "erf");
+  return detail::math1(
+      x, [](auto v) { return std::erf(v); }, "erf");
 }
 // The C library's float functions, computed in float (then rounded to half/bfloat16), as the
 // generated code computes them with sinf, powf, ... (docs/language.md gives their accuracy).
 #define TILEC_MATH1(NAME)                                                                          \
   template <class X> auto NAME(const X &x) {                                                       \
-    return detail::math1(x, [](float v) { return std::NAME(v); }, #NAME);                          \
+    return detail::math1(                                                                          \
+        x, [](auto v) { return std::NAME(v); }, #NAME);                                            \
   }
 TILEC_MATH1(sin)
 TILEC_MATH1(cos)
@@ -799,7 +826,7 @@ TILEC_MATH1(trunc)
 #undef TILEC_MATH1
 #define TILEC_MATH2(NAME)                                                                          \
   template <class A, class B> auto NAME(const A &a, const B &b) {                                  \
-    return detail::math2(a, b, [](float x, float y) { return std::NAME(x, y); });                  \
+    return detail::math2(a, b, [](auto x, auto y) { return std::NAME(x, y); });                    \
   }
 TILEC_MATH2(pow)
 TILEC_MATH2(atan2)
@@ -813,22 +840,27 @@ namespace detail {
 template <class X, class F> auto mathPredicate(const X &x, F f) {
   using E = Elem<X>;
   static_assert(isFloatLike<E>, "tl: isnan, isinf, isfinite and signbit need a floating-point operand");
-  return mapN<bool, shapeOf<X>()>([f](E v) { return f(static_cast<float>(v)); }, x);
+  return mapN<bool, shapeOf<X>()>([f](E v) { return f(static_cast<MathIn<E>>(v)); }, x);
 }
 } // namespace detail
 template <class X> auto isnan(const X &x) {
-  return detail::mathPredicate(x, [](float v) { return std::isnan(v); });
+  return detail::mathPredicate(x, [](auto v) { return std::isnan(v); });
 }
 template <class X> auto isinf(const X &x) {
-  return detail::mathPredicate(x, [](float v) { return std::isinf(v); });
+  return detail::mathPredicate(x, [](auto v) { return std::isinf(v); });
 }
 template <class X> auto isfinite(const X &x) {
-  return detail::mathPredicate(x, [](float v) { return std::isfinite(v); });
+  return detail::mathPredicate(x, [](auto v) { return std::isfinite(v); });
 }
 template <class X> auto signbit(const X &x) {
   // The sign bit itself: std::signbit here crashes GCC 12 at -O2 with -fsanitize=thread on a
   // bfloat16 operand ("unrecognizable insn"; the operator matrix's bf16 cells).
-  return detail::mathPredicate(x, [](float v) { return (std::bit_cast<std::uint32_t>(v) >> 31) != 0; });
+  return detail::mathPredicate(x, [](auto v) {
+    if constexpr (sizeof(v) == 8)
+      return (std::bit_cast<std::uint64_t>(v) >> 63) != 0;
+    else
+      return (std::bit_cast<std::uint32_t>(v) >> 31) != 0;
+  });
 }
 
 namespace detail {
@@ -845,10 +877,11 @@ template <class T> T mulHigh(T a, T b) {
   else
     return static_cast<T>(static_cast<U>((static_cast<unsigned __int128>(static_cast<U>(a)) * static_cast<U>(b)) >> 64));
 }
-template <class E> constexpr bool isBitsOperand = std::is_same_v<E, std::int32_t> || std::is_same_v<E, std::int64_t>;
+template <class E>
+constexpr bool isBitsOperand = isIntElem<E> && sizeof(E) >= 4; // int32, int64, uint32, uint64
 template <class X, class F> auto bits1(const X &x, F f) {
   using E = Elem<X>;
-  static_assert(isBitsOperand<E>, "tl::popc and tl::clz need int32 or int64 operands");
+  static_assert(isBitsOperand<E>, "tl::popc and tl::clz need 32- or 64-bit integer operands");
   if constexpr (isBitsOperand<E>) // (no second error after the static_assert's)
     return mapN<E, shapeOf<X>()>([f](E v) { return f(v); }, x);
   else
@@ -858,29 +891,30 @@ template <class X, class F> auto bits1(const X &x, F f) {
 /// a / b in float rounded to nearest (IEEE), toward zero, and the fast approximate division (on
 /// the CPU: the IEEE one; the GPU's __fdividef is within 2 ulp). Then to half/bfloat16.
 template <class A, class B> auto div_rn(const A &a, const B &b) {
-  return detail::math2(a, b, [](float x, float y) { return x / y; });
+  return detail::math2(a, b, [](auto x, auto y) { return x / y; });
 }
 template <class A, class B> auto div_rz(const A &a, const B &b) {
-  return detail::math2(a, b, [](float x, float y) { return detail::divTowardZero(x, y); });
+  return detail::math2(a, b, [](auto x, auto y) { return detail::divTowardZero(x, y); });
 }
 template <class A, class B> auto fdiv(const A &a, const B &b) {
-  return detail::math2(a, b, [](float x, float y) { return x / y; });
+  return detail::math2(a, b, [](auto x, auto y) { return x / y; });
 }
 template <class X> auto sqrt_rn(const X &x) {
-  return detail::math1(x, [](float v) { return std::sqrt(v); }, "sqrt_rn");
+  return detail::math1(
+      x, [](auto v) { return std::sqrt(v); }, "sqrt_rn");
 }
-/// Set bits and leading zero bits of int32 or int64 values (in the operand's type).
+/// Set bits and leading zero bits of 32- or 64-bit integer values (in the operand's type).
 template <class X> auto popc(const X &x) {
   return detail::bits1(x, [](auto v) { return detail::popcount(v); });
 }
 template <class X> auto clz(const X &x) {
   return detail::bits1(x, [](auto v) { return detail::leadingZeros(v); });
 }
-/// The high 32 (64) bits of the unsigned 64-bit (128-bit) product of int32 (int64) values.
+/// The high 32 (64) bits of the unsigned 64-bit (128-bit) product of 32-bit (64-bit) integers.
 template <class A, class B> auto umulhi(const A &a, const B &b) {
   static_assert(detail::allCompatible<A, B>(), "tl::umulhi: operands do not broadcast");
   using R = detail::ResultElem<A, B>;
-  static_assert(detail::isBitsOperand<R>, "tl::umulhi needs int32 or int64 operands");
+  static_assert(detail::isBitsOperand<R>, "tl::umulhi needs 32- or 64-bit integer operands");
   if constexpr (detail::isBitsOperand<R>)
     return detail::mapN<R, detail::broadcastOf<A, B>()>(
         [](auto x, auto y) { return detail::mulHigh(detail::convert<R>(x), detail::convert<R>(y)); }, a, b);
@@ -894,10 +928,12 @@ template <class X, class L, class H> auto clamp(const X &x, const L &lo, const H
 }
 
 template <class X> auto floor(const X &x) {
-  return detail::math1(x, [](float v) { return std::floor(v); }, "floor");
+  return detail::math1(
+      x, [](auto v) { return std::floor(v); }, "floor");
 }
 template <class X> auto ceil(const X &x) {
-  return detail::math1(x, [](float v) { return std::ceil(v); }, "ceil");
+  return detail::math1(
+      x, [](auto v) { return std::ceil(v); }, "ceil");
 }
 /// |x|; also on integers (abs(MIN) wraps to MIN) and bool (identity).
 template <class X> auto abs(const X &x) {
@@ -905,7 +941,9 @@ template <class X> auto abs(const X &x) {
   static_assert(!std::is_pointer_v<E>, "tl::abs: pointer operand");
   return detail::mapN<E, detail::shapeOf<X>()>(
       [](E v) -> E {
-        if constexpr (detail::isIntElem<E>)
+        if constexpr (std::is_unsigned_v<E> && !std::is_same_v<E, bool>)
+          return v;
+        else if constexpr (detail::isIntElem<E>)
           return v < 0 ? static_cast<E>(detail::Unsigned<E>{0} - static_cast<detail::Unsigned<E>>(v))
                        : v;
         else if constexpr (std::is_same_v<E, bool>)
@@ -924,9 +962,10 @@ template <class A, class B, class C> auto fma(const A &a, const B &b, const C &c
   static_assert(detail::isFloatLike<R>, "tl::fma: needs floating-point operands");
   return detail::mapN<R, detail::broadcastOf<A, B, C>()>(
       [](auto x, auto y, auto z) {
-        return detail::convert<R>(std::fma(static_cast<float>(detail::convert<R>(x)),
-                                           static_cast<float>(detail::convert<R>(y)),
-                                           static_cast<float>(detail::convert<R>(z))));
+        using F = detail::MathIn<R>;
+        return detail::convert<R>(std::fma(static_cast<F>(detail::convert<R>(x)),
+                                           static_cast<F>(detail::convert<R>(y)),
+                                           static_cast<F>(detail::convert<R>(z))));
       },
       a, b, c);
 }
@@ -959,6 +998,79 @@ template <class T, int... D, detail::scalar_operand S> auto cdiv(const tile<T, D
 }
 template <detail::scalar_operand S, class U, int... E> auto cdiv(S a, const tile<U, E...> &b) {
   return detail::cdivImpl(a, b);
+}
+
+// ================================================================================================
+// Random numbers (Triton's Philox streams; tilec/detail/philox.hpp)
+// ================================================================================================
+
+namespace detail {
+/// The seed as Triton takes it: an integer scalar, as uint64 (a signed one sign-extended).
+template <class S> std::uint64_t philoxSeed(S seed) {
+  static_assert(std::is_integral_v<S> && !std::is_same_v<S, bool>,
+                "tl::rand, randn, randint: the seed must be an integer scalar");
+  return static_cast<std::uint64_t>(seed);
+}
+/// f(offset as uint32) over the offsets (a tile or a scalar of int32 or uint32).
+template <class O, class F> auto philoxMap(const O &offset, F f) {
+  using E = Elem<O>;
+  static_assert(
+      isIntElem<E> && sizeof(E) == 4,
+      "tl::rand, randn, randint: offsets must be int32 or uint32 (Triton's 32-bit stream)");
+  using R = decltype(f(std::uint32_t{}));
+  return mapN<R, shapeOf<O>()>([f](auto o) { return f(static_cast<std::uint32_t>(o)); }, offset);
+}
+} // namespace detail
+
+/// Random uint32 values for `seed` (an integer scalar) at `offset` (int32 or uint32, a tile or a
+/// scalar): Triton's tl.randint, output 0 of Philox 4x32-10 of the counter (offset, 0, 0, 0).
+template <class S, class O> auto randint(S seed, const O &offset) {
+  const std::uint64_t s = detail::philoxSeed(seed);
+  return detail::philoxMap(offset, [s](std::uint32_t o) { return detail::philox(s, o).c[0]; });
+}
+/// All four outputs (tl.randint4x): auto [r0, r1, r2, r3] = tl::randint4x(seed, offset).
+template <class S, class O> auto randint4x(S seed, const O &offset) {
+  const std::uint64_t s = detail::philoxSeed(seed);
+  auto lane = [&](int k) {
+    return detail::philoxMap(offset, [s, k](std::uint32_t o) { return detail::philox(s, o).c[k]; });
+  };
+  return std::make_tuple(lane(0), lane(1), lane(2), lane(3));
+}
+/// Uniform floats in [0, 1) (tl.rand): output 0 as Triton's uint_to_uniform_float.
+template <class S, class O> auto rand(S seed, const O &offset) {
+  const std::uint64_t s = detail::philoxSeed(seed);
+  return detail::philoxMap(
+      offset, [s](std::uint32_t o) { return detail::uniformFromBits(detail::philox(s, o).c[0]); });
+}
+/// Four tiles of uniform floats (tl.rand4x), one from each output.
+template <class S, class O> auto rand4x(S seed, const O &offset) {
+  const std::uint64_t s = detail::philoxSeed(seed);
+  auto lane = [&](int k) {
+    return detail::philoxMap(offset, [s, k](std::uint32_t o) {
+      return detail::uniformFromBits(detail::philox(s, o).c[k]);
+    });
+  };
+  return std::make_tuple(lane(0), lane(1), lane(2), lane(3));
+}
+/// Standard normal floats (tl.randn): Box-Muller's first value (cos) of outputs 0 and 1.
+template <class S, class O> auto randn(S seed, const O &offset) {
+  const std::uint64_t s = detail::philoxSeed(seed);
+  return detail::philoxMap(offset, [s](std::uint32_t o) {
+    const detail::PhiloxBits b = detail::philox(s, o);
+    return detail::normalFromBits(b.c[0], b.c[1], false);
+  });
+}
+/// Four tiles of normal floats (tl.randn4x): both Box-Muller values of outputs 0 and 1, then of 2
+/// and 3.
+template <class S, class O> auto randn4x(S seed, const O &offset) {
+  const std::uint64_t s = detail::philoxSeed(seed);
+  auto value = [&](int first, bool second) {
+    return detail::philoxMap(offset, [s, first, second](std::uint32_t o) {
+      const detail::PhiloxBits b = detail::philox(s, o);
+      return detail::normalFromBits(b.c[first], b.c[first + 1], second);
+    });
+  };
+  return std::make_tuple(value(0, false), value(0, true), value(2, false), value(2, true));
 }
 
 // ================================================================================================
@@ -1073,9 +1185,14 @@ namespace detail {
 /// A reduction: Acc<T> is the result type, first(v, k) starts from element k = 0, step(acc, v, k)
 /// folds in element k (sequentially from index 0), done(acc) gives the result.
 struct SumRed {
+  /// Integers narrower than 32 bits sum in 32 bits of their signedness (bool as int32), as
+  /// Triton's tl.sum.
   template <class T>
-  using Acc = std::conditional_t<std::is_same_v<T, bool> || std::is_same_v<T, std::int8_t>,
-                                 std::int32_t, T>;
+  using Acc =
+      std::conditional_t<std::is_same_v<T, bool> || (isIntElem<T> && sizeof(T) < 4),
+                         std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>,
+                                            std::uint32_t, std::int32_t>,
+                         T>;
   template <class T> static Acc<T> first(T v, int) { return convert<Acc<T>>(v); }
   template <class T> static Acc<T> step(Acc<T> acc, T v, int) {
     return addElem(acc, convert<Acc<T>>(v));
@@ -1107,7 +1224,7 @@ struct MinRed {
 
 template <class T> bool isNanElem(T v) {
   if constexpr (isFloatLike<T>)
-    return std::isnan(static_cast<float>(v));
+    return std::isnan(static_cast<double>(v));
   else
     return false;
 }

@@ -20,6 +20,7 @@
 
 #include <tilec/tl.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -178,10 +179,14 @@ template <class T> Buffer<T> input(size_t n, long double lo, long double hi, uin
     if constexpr (std::is_same_v<T, bool>) {
       p[i] = (rng() & 1) != 0;
     } else if constexpr (std::is_integral_v<T>) {
-      const auto l = static_cast<int64_t>(lo), h = static_cast<int64_t>(hi);
-      const uint64_t span = static_cast<uint64_t>(h) - static_cast<uint64_t>(l);
+      // (as __int128: uint64's range ends past INT64_MAX)
+      const auto l = static_cast<__int128>(lo), h = static_cast<__int128>(hi);
+      const uint64_t span = static_cast<uint64_t>(h - l);
       const uint64_t r = span == ~uint64_t{0} ? rng() : rng() % (span + 1);
-      p[i] = static_cast<T>(static_cast<int64_t>(static_cast<uint64_t>(l) + r));
+      p[i] = static_cast<T>(static_cast<uint64_t>(l) + r);
+    } else if constexpr (std::is_same_v<T, double>) {
+      std::uniform_real_distribution<double> d(static_cast<double>(lo), static_cast<double>(hi));
+      p[i] = std::clamp(d(rng), static_cast<double>(lo), static_cast<double>(hi));
     } else {
       std::uniform_real_distribution<double> d(static_cast<double>(lo), static_cast<double>(hi));
       T v = T(static_cast<float>(d(rng)));

@@ -107,7 +107,7 @@ template <class T> bool isNan(const T &v) {
   if constexpr (std::is_integral_v<T>)
     return false;
   else
-    return std::isnan(static_cast<float>(v));
+    return std::isnan(static_cast<double>(v));
 }
 
 /// The unit in the last place at 1 (epsilon) and the smallest subnormal of a floating-point type.
@@ -116,6 +116,8 @@ template <class T> constexpr double epsilonOf() {
     return 0x1p-10;
   else if constexpr (std::is_same_v<T, tl::bfloat16>)
     return 0x1p-7;
+  else if constexpr (std::is_same_v<T, double>)
+    return 0x1p-52;
   else
     return 0x1p-23;
 }
@@ -124,6 +126,8 @@ template <class T> constexpr double tinyOf() {
     return 0x1p-24;
   else if constexpr (std::is_same_v<T, tl::bfloat16>)
     return 0x1p-133;
+  else if constexpr (std::is_same_v<T, double>)
+    return 0x1p-1074;
   else
     return 0x1p-149;
 }
@@ -134,6 +138,8 @@ template <class T> constexpr double overflowOf() {
     return 65520.0;
   else if constexpr (std::is_same_v<T, tl::bfloat16>)
     return 0x1.ffp127; // 0x1.fep127 + half an ulp
+  else if constexpr (std::is_same_v<T, double>)
+    return std::numeric_limits<double>::infinity(); // (no double result overflows here)
   else
     return 0x1.ffffffp127;
 }

@@ -51,6 +51,22 @@ static_assert(std::is_same_v<Sum<T4<int8_t>, float>, T4<float>>);
 static_assert(std::is_same_v<Sum<T4<float>, half>, T4<float>>);
 static_assert(std::is_same_v<Sum<T4<bfloat16>, half>, T4<bfloat16>>);
 static_assert(std::is_same_v<decltype(std::declval<T4<half>>() * 2.0f), T4<half>>);
+// Unsigned and 16-bit integers (Triton's integer promotion, C's): wider wins, at equal width
+// unsigned wins; fp64 beats every other type.
+static_assert(std::is_same_v<Sum<T4<std::int32_t>, T4<std::uint32_t>>, T4<std::uint32_t>>);
+static_assert(std::is_same_v<Sum<T4<std::uint32_t>, T4<std::int64_t>>, T4<std::int64_t>>);
+static_assert(std::is_same_v<Sum<T4<std::uint8_t>, T4<std::int16_t>>, T4<std::int16_t>>);
+static_assert(std::is_same_v<Sum<T4<std::int8_t>, T4<std::uint8_t>>, T4<std::uint8_t>>);
+static_assert(std::is_same_v<Sum<T4<std::uint64_t>, T4<std::int8_t>>, T4<std::uint64_t>>);
+static_assert(std::is_same_v<Sum<T4<std::uint16_t>, T4<half>>, T4<half>>);
+static_assert(std::is_same_v<Sum<T4<float>, T4<double>>, T4<double>>);
+static_assert(std::is_same_v<Sum<T4<std::int64_t>, T4<double>>, T4<double>>);
+// Scalars: an unsigned scalar of the tile's kind does not join; a double scalar is fp32.
+static_assert(std::is_same_v<Sum<T4<std::uint8_t>, int>, T4<std::uint8_t>>);
+static_assert(std::is_same_v<Sum<T4<std::int32_t>, unsigned>, T4<std::int32_t>>);
+static_assert(std::is_same_v<Sum<T4<std::uint32_t>, std::uint64_t>, T4<std::uint64_t>>);
+static_assert(std::is_same_v<Sum<T4<double>, double>, T4<double>>);
+static_assert(std::is_same_v<Sum<T4<std::uint16_t>, double>, T4<float>>);
 // Comparisons give bool tiles; shifts keep the left operand's type.
 static_assert(std::is_same_v<decltype(std::declval<T4<half>>() < 1.0), T4<bool>>);
 static_assert(std::is_same_v<decltype(std::declval<T4<int8_t>>() == std::declval<T4<float>>()),
@@ -246,6 +262,93 @@ TEST(Arithmetic, IntegerOverflowWraps) {
   EXPECT_EQ(y.data[0], -2);
   EXPECT_EQ((-tl::full<int32_t, 2>(std::numeric_limits<int32_t>::min())).data[0],
             std::numeric_limits<int32_t>::min());
+}
+
+TEST(Arithmetic, UnsignedWrapsAndDividesUnsigned) {
+  auto a = tl::full<std::uint16_t, 2>(65535);
+  EXPECT_EQ((a * a).data[0], 1); // 65535^2 mod 2^16 (in int it would overflow)
+  EXPECT_EQ((a + std::uint16_t{1}).data[0], 0);
+  auto b = tl::full<std::uint32_t, 2>(0xFFFFFFF0u);
+  EXPECT_EQ((b >> 4).data[0], 0x0FFFFFFFu); // logical
+  EXPECT_EQ((b / 3u).data[0], 0xFFFFFFF0u / 3u);
+  EXPECT_EQ((b % 7u).data[0], 0xFFFFFFF0u % 7u);
+  EXPECT_EQ((-b).data[0], 16u);
+  EXPECT_EQ((b < 0u).data[0], false);
+  auto c = tl::full<std::int16_t, 2>(32767) + std::int16_t{1};
+  EXPECT_EQ(c.data[0], -32768);
+  // Mixed signedness: int32 -1 next to uint32 is 0xFFFFFFFF, so it compares greater.
+  auto neg = tl::full<std::int32_t, 2>(-1);
+  EXPECT_TRUE((neg > tl::full<std::uint32_t, 2>(5)).data[0]);
+}
+
+TEST(Arithmetic, SumsNarrowIntegersIn32BitsOfTheirSignedness) {
+  auto u = tl::full<std::uint8_t, 64>(200);
+  auto su = tl::sum(u);
+  static_assert(std::is_same_v<decltype(su), std::uint32_t>);
+  EXPECT_EQ(su, 12800u);
+  auto s16 = tl::sum(tl::full<std::int16_t, 4>(-30000));
+  static_assert(std::is_same_v<decltype(s16), std::int32_t>);
+  EXPECT_EQ(s16, -120000);
+  auto u64 = tl::sum(tl::full<std::uint64_t, 4>(~std::uint64_t{0}));
+  EXPECT_EQ(u64, ~std::uint64_t{0} - 3); // wraps in uint64
+}
+
+TEST(Cast, FloatToUnsignedTruncatesAndSaturates) {
+  auto x = tl::cast<std::uint8_t>(tl::full<float, 4>(255.9f));
+  EXPECT_EQ(x.data[0], 255);
+  EXPECT_EQ(tl::cast<std::uint8_t>(tl::full<float, 4>(300.0f)).data[0], 255); // saturates
+  EXPECT_EQ(tl::cast<std::uint32_t>(tl::full<float, 4>(-5.0f)).data[0], 0u);
+  EXPECT_EQ(tl::cast<std::uint64_t>(tl::full<double, 4>(1e19)).data[0], 10000000000000000000ull);
+  EXPECT_EQ(tl::cast<std::int64_t>(tl::full<double, 4>(-1e300)).data[0],
+            std::numeric_limits<std::int64_t>::min());
+}
+
+TEST(Arithmetic, Fp64KeepsDoublePrecisionButDoubleScalarsAreFp32) {
+  auto x = tl::full<double, 4>(1.0) + tl::full<double, 4>(1e-12);
+  EXPECT_EQ(x.data[0], 1.0 + 1e-12);
+  EXPECT_EQ(tl::exp(tl::full<double, 4>(0.1)).data[0], std::exp(0.1)); // in double
+  // A double scalar is an fp32 constant, also next to an fp64 tile (Triton's float constants).
+  auto y = tl::full<double, 4>(0.0) + 0.1;
+  EXPECT_EQ(y.data[0], static_cast<double>(0.1f));
+  // tl::full converts a double directly (tl.full(shape, 0.1, tl.float64)).
+  EXPECT_EQ((tl::full<double, 4>(0.1).data[0]), 0.1);
+  // fp64 -> fp16 rounds once: 1 + 2^-11 + 2^-40 is above the halfway point between 1 and 1 + 2^-10
+  // (through float, 1 + 2^-11 would be a tie, rounded to even: 1).
+  auto h = tl::cast<half>(tl::full<double, 4>(1.0 + 0x1p-11 + 0x1p-40));
+  EXPECT_EQ(static_cast<float>(h.data[0]), 1.0f + 0x1p-10f);
+}
+
+// Philox 4x32-10's known answer (the Random123 distribution's kat_vectors: counter 0, key 0), the
+// generator of tl::randint; Triton's streams take the counter (offset, 0, 0, 0) and the key (low
+// and high half of the seed).
+TEST(Random, PhiloxKnownAnswerAndTritonsConversions) {
+  const tl::detail::PhiloxBits b = tl::detail::philox(0, 0);
+  EXPECT_EQ(b.c[0], 0x6627e8d5u);
+  EXPECT_EQ(b.c[1], 0xe169c58du);
+  EXPECT_EQ(b.c[2], 0xbc57ac4cu);
+  EXPECT_EQ(b.c[3], 0x9b00dbd8u);
+  auto r = tl::randint(0, tl::arange<0, 4>());
+  static_assert(std::is_same_v<decltype(r), tl::tile<std::uint32_t, 4>>);
+  EXPECT_EQ(r.data[0], 0x6627e8d5u);
+  auto [r0, r1, r2, r3] = tl::randint4x(0, 0);
+  EXPECT_EQ(r3, 0x9b00dbd8u);
+  (void)r0, (void)r1, (void)r2;
+  // A negative seed is sign-extended: key (0xFFFFFFFF, 0xFFFFFFFF).
+  EXPECT_EQ(tl::randint(-1, 5), tl::detail::philox(~std::uint64_t{0}, 5).c[0]);
+  // uint_to_uniform_float: bits as int32, negatives folded to -x - 1, times 4.6566127342e-10f, the
+  // largest scale that keeps the largest value below 1.
+  EXPECT_EQ(tl::detail::uniformFromBits(0x7FFFFFFFu), 2147483647.0f * 4.6566127342e-10f);
+  EXPECT_EQ(tl::detail::uniformFromBits(0x80000000u), 2147483647.0f * 4.6566127342e-10f);
+  EXPECT_EQ(tl::detail::uniformFromBits(0xFFFFFFFFu), 0.0f);
+  EXPECT_LT(tl::detail::uniformFromBits(0x7FFFFFFFu), 1.0f);
+  auto u = tl::rand(7, tl::arange<0, 1024>());
+  double mean = 0;
+  for (float v : u.data) {
+    EXPECT_GE(v, 0.0f);
+    EXPECT_LT(v, 1.0f);
+    mean += v / 1024.0;
+  }
+  EXPECT_NEAR(mean, 0.5, 0.05);
 }
 
 TEST(Arithmetic, ScalarPromotion) {

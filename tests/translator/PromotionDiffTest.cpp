@@ -3,8 +3,9 @@
 // (detail::ResultElem and friends), which this file includes and asks with decltype.
 //
 // For every operand form (tile<T> op tile<U>, tile<T> op S, S op tile<T>), every element pair
-// (T, U in bool int8 int32 int64 half bfloat16 float; S in bool int8_t int int64_t float double
-// tl::half, each scalar once as a kernel variable and once as a literal) and every op in
+// (T, U in bool, the signed and unsigned integers of 8 to 64 bits, half, bfloat16, float, double;
+// S in bool int8_t int16_t int int64_t uint8_t unsigned uint64_t float double tl::half, each
+// scalar once as a kernel variable and once as a literal) and every op in
 // { + - * / % < == & << tl::where tl::minimum tl::maximum } that tl.hpp accepts, a kernel line
 // `auto rN = EXPR;` is translated and its IR checked:
 //   - the element type of rN is the element type of decltype(EXPR) in this file;
@@ -57,17 +58,28 @@ template <class T> struct Info;
 // The literals' values make the conversions visible: 300 wraps in int8, 4294967297 in int32 and
 // int8, 0.1 rounds to float.
 TILEC_INFO(bool, "b", "bool", "true", true, Bool)
+// 70000 wraps in int16 and uint16, 4294967295u is -1 in int32, 18446744073709551615 -1 in int64.
 TILEC_INFO(std::int8_t, "i8", "int8_t", "int8_t(-128)", -128, I8)
+TILEC_INFO(std::int16_t, "i16", "int16_t", "int16_t(-30000)", -30000, I16)
 TILEC_INFO(std::int32_t, "i32", "int", "300", 300, I32)
 TILEC_INFO(std::int64_t, "i64", "int64_t", "int64_t(4294967297)", 4294967297, I64)
+TILEC_INFO(std::uint8_t, "u8", "uint8_t", "uint8_t(200)", 200, U8)
+TILEC_INFO(std::uint16_t, "u16", "uint16_t", "uint16_t(60000)", 60000, U16)
+TILEC_INFO(std::uint32_t, "u32", "unsigned", "4294967295u", 4294967295u, U32)
+TILEC_INFO(std::uint64_t, "u64", "uint64_t", "uint64_t(18446744073709551615ull)",
+           18446744073709551615ull, U64)
 TILEC_INFO(tl::half, "f16", "tl::half", "tl::half(1.5f)", tl::half(1.5f), F16)
 TILEC_INFO(tl::bfloat16, "bf16", "tl::bfloat16", "tl::bfloat16(1.5f)", tl::bfloat16(1.5f), BF16)
 TILEC_INFO(float, "f32", "float", "2.5f", 2.5f, F32)
-TILEC_INFO(double, "f64", "double", "0.1", 0.1, F32) // a double scalar is an fp32 constant
+// fp64 tiles; a double scalar is an fp32 constant (its Elem is float, whose Info applies)
+TILEC_INFO(double, "f64", "double", "0.1", 0.1, F64)
 #undef TILEC_INFO
 
-using Elems = std::tuple<bool, std::int8_t, std::int32_t, std::int64_t, tl::half, tl::bfloat16, float>;
-using Scalars = std::tuple<bool, std::int8_t, int, std::int64_t, float, double, tl::half>;
+using Elems =
+    std::tuple<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+               std::uint16_t, std::uint32_t, std::uint64_t, tl::half, tl::bfloat16, float, double>;
+using Scalars = std::tuple<bool, std::int8_t, std::int16_t, int, std::int64_t, std::uint8_t,
+                           std::uint32_t, std::uint64_t, float, double, tl::half>;
 
 /// An operand of a generated expression: a tile variable, a scalar variable or a scalar literal.
 template <class X> struct Operand {
@@ -182,6 +194,8 @@ template <class R, class S> double convertedLiteral() {
   R r = tl::detail::convert<R>(static_cast<tl::detail::Canon<S>>(Info<S>::value()));
   if constexpr (std::is_integral_v<R>)
     return static_cast<double>(static_cast<std::int64_t>(r));
+  else if constexpr (std::is_same_v<R, double>)
+    return r;
   else
     return static_cast<double>(static_cast<float>(r));
 }
@@ -276,18 +290,25 @@ Cases allCases() {
 
 // ---- kernels -------------------------------------------------------------------------------------------
 
-const char *kParams = "const bool *p_b, const int8_t *p_i8, const int *p_i32, const int64_t *p_i64, "
-                      "const tl::half *p_f16, const tl::bfloat16 *p_bf16, const float *p_f32, "
-                      "bool s_b, int8_t s_i8, int s_i32, int64_t s_i64, float s_f32, tl::half s_f16";
+const char *kParams =
+    "const bool *p_b, const int8_t *p_i8, const int16_t *p_i16, const int *p_i32, "
+    "const int64_t *p_i64, const uint8_t *p_u8, const uint16_t *p_u16, "
+    "const unsigned *p_u32, const uint64_t *p_u64, const tl::half *p_f16, "
+    "const tl::bfloat16 *p_bf16, const float *p_f32, const double *p_f64, "
+    "bool s_b, int8_t s_i8, int16_t s_i16, int s_i32, int64_t s_i64, uint8_t s_u8, "
+    "unsigned s_u32, uint64_t s_u64, float s_f32, tl::half s_f16";
 
 std::string kernelPrologue(const std::string &name) {
   return "template <int B>\nTILEC_KERNEL(num_warps = 4)\nvoid " + name + "(" + kParams +
          ") {\n"
          "  auto o = tl::arange<0, B>();\n"
          "  auto t_b = tl::load(p_b + o); auto t_i8 = tl::load(p_i8 + o);\n"
-         "  auto t_i32 = tl::load(p_i32 + o); auto t_i64 = tl::load(p_i64 + o);\n"
-         "  auto t_f16 = tl::load(p_f16 + o); auto t_bf16 = tl::load(p_bf16 + o);\n"
-         "  auto t_f32 = tl::load(p_f32 + o);\n"
+         "  auto t_i16 = tl::load(p_i16 + o); auto t_i32 = tl::load(p_i32 + o);\n"
+         "  auto t_i64 = tl::load(p_i64 + o); auto t_u8 = tl::load(p_u8 + o);\n"
+         "  auto t_u16 = tl::load(p_u16 + o); auto t_u32 = tl::load(p_u32 + o);\n"
+         "  auto t_u64 = tl::load(p_u64 + o); auto t_f16 = tl::load(p_f16 + o);\n"
+         "  auto t_bf16 = tl::load(p_bf16 + o); auto t_f32 = tl::load(p_f32 + o);\n"
+         "  auto t_f64 = tl::load(p_f64 + o);\n"
          "  double s_f64 = s_f32;\n"
          "  auto m = t_i32 < 3;\n";
 }

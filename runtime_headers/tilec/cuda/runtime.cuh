@@ -60,6 +60,7 @@ __device__ __forceinline__ float fdiv(float a, float b) {
 __device__ __forceinline__ float sigmoid(float x) { return fdiv(1.0f, 1.0f + exp(-x)); }
 /// tl::div_rz: a / b rounded toward zero (the hardware's rounding mode).
 __device__ __forceinline__ float div_rz(float a, float b) { return __fdiv_rz(a, b); }
+__device__ __forceinline__ double div_rz(double a, double b) { return __ddiv_rz(a, b); }
 
 /// Barrier `id` (1 to 15; 0 is __syncthreads()'s) among `threads` threads of the block, a multiple
 /// of 32 (whole warps), all calling it with the same id and count (`bar.sync id, threads`): what

@@ -9,11 +9,13 @@ namespace tl::detail {
 /// a / b rounded toward zero, from the division rounded to nearest: the exact remainder of that
 /// quotient (fma) says whether it went past a / b, and then the next float toward zero is the
 /// answer (an overflow to infinity gives FLT_MAX). The emulator's __fdiv_rz computes the same.
-inline float divTowardZero(float a, float b) {
-  const float q = a / b;
-  const float r = std::fma(-q, b, a);
-  const bool past = (q > 0.0f && (b > 0.0f ? r < 0.0f : r > 0.0f)) || (q < 0.0f && (b > 0.0f ? r > 0.0f : r < 0.0f));
-  return past ? std::nextafter(q, 0.0f) : q;
+/// (float or double)
+template <class F> inline F divTowardZero(F a, F b) {
+  const F q = a / b;
+  const F r = std::fma(-q, b, a);
+  const bool past = (q > F(0) && (b > F(0) ? r < F(0) : r > F(0))) ||
+                    (q < F(0) && (b > F(0) ? r > F(0) : r < F(0)));
+  return past ? std::nextafter(q, F(0)) : q;
 }
 
 } // namespace tl::detail

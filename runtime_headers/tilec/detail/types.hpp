@@ -23,8 +23,11 @@ template <class T> inline constexpr bool alwaysFalse = false;
 /// The value element types of the language.
 template <class T>
 inline constexpr bool isValueElem =
-    std::is_same_v<T, bool> || std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int32_t> ||
-    std::is_same_v<T, std::int64_t> || std::is_same_v<T, float> || std::is_same_v<T, half> ||
+    std::is_same_v<T, bool> || std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int16_t> ||
+    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
+    std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t> ||
+    std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
+    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, half> ||
     std::is_same_v<T, bfloat16>;
 
 /// Pointers (possibly to const) to value element types.
@@ -37,7 +40,7 @@ template <class T> inline constexpr bool isElem = isValueElem<T> || isPointerEle
 template <class T>
 inline constexpr bool isFloat16 = std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
 
-/// float, half, bfloat16 (and double, for scalars before canonicalization).
+/// float, double, half, bfloat16.
 template <class T>
 inline constexpr bool isFloatLike = std::is_floating_point_v<T> || isFloat16<T>;
 
@@ -55,24 +58,41 @@ template <class S>
 concept scalar_operand =
     !isTile<S> && (std::is_arithmetic_v<S> || isFloat16<S> || std::is_pointer_v<S>);
 
-/// The element type a C++ scalar stands for: double -> float (Triton's fp32 constants), signed
-/// integers by width (int8/int32/int64), bool, half, bfloat16, pointers to element types.
+/// The element type a C++ scalar stands for: double -> float (Triton's fp32 constants), integers
+/// by width and signedness, bool, half, bfloat16, pointers to element types.
+template <class I> constexpr auto intOfWidth() {
+  if constexpr (std::is_signed_v<I>) {
+    if constexpr (sizeof(I) == 1)
+      return std::type_identity<std::int8_t>{};
+    else if constexpr (sizeof(I) == 2)
+      return std::type_identity<std::int16_t>{};
+    else if constexpr (sizeof(I) == 4)
+      return std::type_identity<std::int32_t>{};
+    else
+      return std::type_identity<std::int64_t>{};
+  } else {
+    if constexpr (sizeof(I) == 1)
+      return std::type_identity<std::uint8_t>{};
+    else if constexpr (sizeof(I) == 2)
+      return std::type_identity<std::uint16_t>{};
+    else if constexpr (sizeof(I) == 4)
+      return std::type_identity<std::uint32_t>{};
+    else
+      return std::type_identity<std::uint64_t>{};
+  }
+}
 template <class S> constexpr auto canonTag() {
   using U = std::decay_t<S>; // arrays decay to pointers
-  if constexpr (isElem<U>) {
+  if constexpr (std::is_floating_point_v<U>) {
+    return std::type_identity<float>{}; // a double scalar is an fp32 constant, as in Triton
+  } else if constexpr (isElem<U>) {
     return std::type_identity<U>{};
-  } else if constexpr (std::is_floating_point_v<U>) {
-    return std::type_identity<float>{};
-  } else if constexpr (std::is_integral_v<U> && std::is_signed_v<U> && sizeof(U) == 1) {
-    return std::type_identity<std::int8_t>{};
-  } else if constexpr (std::is_integral_v<U> && std::is_signed_v<U> && sizeof(U) == 4) {
-    return std::type_identity<std::int32_t>{};
-  } else if constexpr (std::is_integral_v<U> && std::is_signed_v<U> && sizeof(U) == 8) {
-    return std::type_identity<std::int64_t>{};
+  } else if constexpr (std::is_integral_v<U> && sizeof(U) <= 8) {
+    return intOfWidth<U>(); // char, long, unsigned long long, ...
   } else {
-    static_assert(alwaysFalse<U>, "tl: unsupported scalar type (tilec has bool, int8_t, int32_t, "
-                                  "int64_t, float, tl::half, tl::bfloat16 and pointers to them; "
-                                  "unsigned and 16-bit integers are not supported)");
+    static_assert(alwaysFalse<U>, "tl: unsupported scalar type (tilec has bool, the signed and "
+                                  "unsigned integers of 8, 16, 32 and 64 bits, float, double, "
+                                  "tl::half, tl::bfloat16 and pointers to them)");
     return std::type_identity<U>{};
   }
 }
@@ -106,7 +126,8 @@ template <class T> constexpr int widthOf() {
     return 8 * static_cast<int>(sizeof(T));
 }
 
-/// Tile-tile promotion: higher kind wins, then wider width; fp16 beats bf16 at equal width.
+/// Tile-tile promotion: higher kind wins, then wider width; at equal width fp16 beats bf16 and
+/// unsigned beats signed.
 template <class A, class B> constexpr auto promoteTag() {
   if constexpr (std::is_same_v<A, B>) {
     return std::type_identity<A>{};
@@ -123,8 +144,12 @@ template <class A, class B> constexpr auto promoteTag() {
       return std::type_identity<A>{};
     else
       return std::type_identity<B>{};
+  } else if constexpr (isFloat16<A>) {
+    return std::type_identity<half>{}; // half and bfloat16
+  } else if constexpr (std::is_unsigned_v<A>) {
+    return std::type_identity<A>{}; // integers of one width
   } else {
-    return std::type_identity<half>{}; // the only distinct pair of equal kind and width
+    return std::type_identity<B>{};
   }
 }
 template <class A, class B> using Promote = typename decltype(promoteTag<A, B>())::type;
@@ -300,23 +325,23 @@ template <class To, class From> constexpr To convert(From x) {
     } else {
       // Truncation toward zero. Out of range and NaN are undefined in Triton; the CPU saturates
       // and gives 0 for NaN (as PTX cvt.rzi does).
-      const double d = static_cast<double>(static_cast<float>(x));
-      constexpr double lim = -static_cast<double>(std::numeric_limits<To>::min()); // 2^(w-1)
+      const double d = static_cast<double>(x); // exact for every float type
+      constexpr double lo = static_cast<double>(std::numeric_limits<To>::min()); // -2^(w-1) or 0
+      constexpr double hi =                                                      // 2^(w-1) or 2^w
+          lo < 0 ? -lo : static_cast<double>(std::numeric_limits<To>::max()) + 1.0;
       if (std::isnan(d))
         return To{0};
-      if (d >= lim)
+      if (d >= hi)
         return std::numeric_limits<To>::max();
-      if (d <= -lim)
+      if (d <= lo)
         return std::numeric_limits<To>::min();
       return static_cast<To>(d);
     }
-  } else if constexpr (std::is_same_v<To, float>) {
-    return static_cast<float>(x);
+  } else if constexpr (std::is_same_v<To, float> || std::is_same_v<To, double>) {
+    return static_cast<To>(x);
   } else { // half or bfloat16
     if constexpr (isFloat16<From>)
       return To(static_cast<float>(x)); // exact float, then one rounding
-    else if constexpr (std::is_same_v<From, double>)
-      return To(static_cast<float>(x)); // a double scalar is an fp32 constant
     else
       return To(x);
   }

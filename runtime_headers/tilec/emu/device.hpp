@@ -63,6 +63,10 @@ TILEC_EMU_BUILTIN float __fdiv_rn(float a, float b) { return a / b; }
 TILEC_EMU_BUILTIN float __fdiv_rz(float a, float b) { return tl::detail::divTowardZero(a, b); }
 TILEC_EMU_BUILTIN float __fdividef(float a, float b) { return a / b; }
 TILEC_EMU_BUILTIN float __fsqrt_rn(float x) { return sqrtf(x); }
+TILEC_EMU_BUILTIN double rsqrt(double x) { return 1.0 / sqrt(x); }
+TILEC_EMU_BUILTIN double __ddiv_rn(double a, double b) { return a / b; }
+TILEC_EMU_BUILTIN double __ddiv_rz(double a, double b) { return tl::detail::divTowardZero(a, b); }
+TILEC_EMU_BUILTIN double __dsqrt_rn(double x) { return sqrt(x); }
 // Bit counts and the high half of a product (tl::popc, clz, umulhi).
 TILEC_EMU_BUILTIN int __popc(unsigned x) { return std::popcount(x); }
 TILEC_EMU_BUILTIN int __popcll(unsigned long long x) { return std::popcount(x); }

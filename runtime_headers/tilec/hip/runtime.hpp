@@ -43,12 +43,17 @@ __device__ __forceinline__ float sigmoid(float x) { return fdiv(1.0f, 1.0f + exp
 /// tl::div_rz: a / b rounded toward zero. AMD's device library has no such division: the quotient
 /// rounded to nearest, moved one float toward zero when its exact remainder (fma) shows that it
 /// went past a / b (tl.hpp's CPU reference computes it alike).
-__device__ __forceinline__ float div_rz(float a, float b) {
-  const float q = __fdiv_rn(a, b);
-  const float r = fmaf(-q, b, a);
-  const bool past = (q > 0.0f && (b > 0.0f ? r < 0.0f : r > 0.0f)) || (q < 0.0f && (b > 0.0f ? r > 0.0f : r < 0.0f));
-  return past ? nextafterf(q, 0.0f) : q;
+template <class F> __device__ __forceinline__ F div_rz_of(F a, F b, F q) { // q: a / b to nearest
+  const F r = fma(-q, b, a);
+  const F zero = 0;
+  const bool past = (q > zero && (b > zero ? r < zero : r > zero)) ||
+                    (q < zero && (b > zero ? r > zero : r < zero));
+  return past ? nextafter(q, zero) : q;
 }
+__device__ __forceinline__ float div_rz(float a, float b) {
+  return div_rz_of(a, b, __fdiv_rn(a, b));
+}
+__device__ __forceinline__ double div_rz(double a, double b) { return div_rz_of(a, b, a / b); }
 
 /// The value of lane (lane ^ laneMask) in the 64-lane wavefront.
 __device__ __forceinline__ int shfl_xor(int v, int m) { return __shfl_xor(v, m); }

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../detail/philox.hpp"
+
 /// The CPU emulator (tilec/emu/device.hpp) checks the alignment of every vector access; on the GPU,
 /// a misaligned one faults by itself.
 #ifndef TILEC_CHECK_VECTOR_ACCESS
@@ -18,12 +20,18 @@
 namespace tilec::rt {
 
 // ---- integer helpers ----------------------------------------------------------------------------
-/// The unsigned type of a signed integer type's width.
+/// The unsigned type of an integer type's width.
 template <class T> struct unsigned_of;
 template <> struct unsigned_of<signed char> { using type = unsigned char; };
 template <> struct unsigned_of<int> { using type = unsigned int; };
 template <> struct unsigned_of<long> { using type = unsigned long; };
 template <> struct unsigned_of<long long> { using type = unsigned long long; };
+template <> struct unsigned_of<short> { using type = unsigned short; };
+template <> struct unsigned_of<unsigned char> { using type = unsigned char; };
+template <> struct unsigned_of<unsigned short> { using type = unsigned short; };
+template <> struct unsigned_of<unsigned int> { using type = unsigned int; };
+template <> struct unsigned_of<unsigned long> { using type = unsigned long; };
+template <> struct unsigned_of<unsigned long long> { using type = unsigned long long; };
 
 /// Integer +, -, * and negation that wrap modulo 2^width, as tile arithmetic is defined (and
 /// Triton's is). C++ leaves signed overflow undefined and compilers use that (they may compute
@@ -75,14 +83,14 @@ __host__ __device__ inline float dot_term_tf32x3(float a, float b) {
 template <class T> __host__ __device__ constexpr T div_int(T a, T b) {
   if (b == 0)
     return T(0);
-  if (b == T(-1)) // -a, wrapping: MIN / -1 == MIN
+  if (T(-1) < T(0) && b == T(-1)) // signed: -a, wrapping: MIN / -1 == MIN
     return static_cast<T>(0ull - static_cast<unsigned long long>(a));
   return static_cast<T>(a / b);
 }
 template <class T> __host__ __device__ constexpr T rem_int(T a, T b) {
   if (b == 0)
     return a;
-  if (b == T(-1))
+  if (T(-1) < T(0) && b == T(-1))
     return T(0);
   return static_cast<T>(a % b);
 }
@@ -120,6 +128,28 @@ __device__ __forceinline__ bool shfl_xor(bool v, int m) { return shfl_xor(static
 __device__ __forceinline__ int8_t shfl_xor(int8_t v, int m) {
   return static_cast<int8_t>(shfl_xor(static_cast<int>(v), m));
 }
+__device__ __forceinline__ int16_t shfl_xor(int16_t v, int m) {
+  return static_cast<int16_t>(shfl_xor(static_cast<int>(v), m));
+}
+__device__ __forceinline__ uint8_t shfl_xor(uint8_t v, int m) {
+  return static_cast<uint8_t>(shfl_xor(static_cast<int>(v), m));
+}
+__device__ __forceinline__ uint16_t shfl_xor(uint16_t v, int m) {
+  return static_cast<uint16_t>(shfl_xor(static_cast<int>(v), m));
+}
+__device__ __forceinline__ uint32_t shfl_xor(uint32_t v, int m) {
+  return static_cast<uint32_t>(shfl_xor(static_cast<int>(v), m));
+}
+__device__ __forceinline__ uint64_t shfl_xor(uint64_t v, int m) {
+  return static_cast<uint64_t>(shfl_xor(static_cast<int64_t>(v), m));
+}
+__device__ __forceinline__ double shfl_xor(double v, int m) {
+  int64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  bits = shfl_xor(bits, m);
+  memcpy(&v, &bits, sizeof v);
+  return v;
+}
 __device__ __forceinline__ f16_t shfl_xor(f16_t v, int m) { return to_f16(shfl_xor(to_float(v), m)); }
 __device__ __forceinline__ bf16_t shfl_xor(bf16_t v, int m) { return to_bf16(shfl_xor(to_float(v), m)); }
 
@@ -128,22 +158,45 @@ __device__ __forceinline__ bf16_t shfl_xor(bf16_t v, int m) { return to_bf16(shf
 template <class T> __device__ __forceinline__ T round_to(float x) { return static_cast<T>(x); }
 template <> __device__ __forceinline__ f16_t round_to<f16_t>(float x) { return to_f16(x); }
 template <> __device__ __forceinline__ bf16_t round_to<bf16_t>(float x) { return to_bf16(x); }
-/// Integer -> bf16 rounded once to nearest even, as the CPU reference (tl::bfloat16 converts through
-/// double: exact for int32, for int64 first rounded to 53 bits). `to_bf16(static_cast<float>(x))`
-/// would round twice (to float's 24 bits, then to bf16's 8): 2^24 + 2^16 + 1 would give 2^24, not
-/// 2^24 + 2^17. Here the float is rounded to odd (an inexact result moves toward zero and gets its
-/// last bit set), which keeps the information the second rounding needs: 24 >= 8 + 2 bits.
-__device__ __forceinline__ bf16_t int_to_bf16(int64_t x) {
-  const double d = static_cast<double>(x);
+/// fp64 -> fp32 rounded to odd (an inexact result moves toward zero and gets its last bit set):
+/// rounding that float once more to fp16 or bf16 then rounds as one rounding of the double would
+/// (24 >= 11 + 2 bits), where rounding to nearest twice may not.
+__device__ __forceinline__ float to_float_round_odd(double d) {
   float f = static_cast<float>(d);
   const double back = static_cast<double>(f);
-  if (back != d) {
+  if (back != d && back == back) {
     unsigned bits = __float_as_uint(f);
     if ((back < 0 ? -back : back) > (d < 0 ? -d : d))
       bits -= 1; // rounded away from zero: the neighbour toward zero (same sign)
     f = __uint_as_float(bits | 1u);
   }
-  return to_bf16(f);
+  return f;
+}
+/// Integer -> bf16 rounded once to nearest even, as the CPU reference (tl::bfloat16 converts
+/// through double: exact for int32, for int64 first rounded to 53 bits).
+/// `to_bf16(static_cast<float>(x))` would round twice (to float's 24 bits, then to bf16's 8): 2^24
+/// + 2^16 + 1 would give 2^24, not 2^24 + 2^17. The float rounded to odd keeps what the second
+/// rounding needs (to_float_round_odd).
+template <class I> __device__ __forceinline__ bf16_t int_to_bf16(I x) {
+  return to_bf16(to_float_round_odd(static_cast<double>(x)));
+}
+/// tl::sigmoid on fp64: 1 / (1 + exp(-x)) in double.
+__device__ __forceinline__ double sigmoid(double x) { return 1.0 / (1.0 + ::exp(-x)); }
+
+// ---- random numbers (tl::randint, rand, randn and their 4x forms; tilec/detail/philox.hpp) ------
+/// Output `lane` (0 to 3) of Philox 4x32-10 for the counter `offset` under the key `seed`: Triton's
+/// randint4x. The generated code asks for each lane it uses; the compiler computes the rounds once.
+__device__ __forceinline__ uint32_t philox_randint(uint64_t seed, uint32_t offset, uint32_t lane) {
+  return tl::detail::philox(seed, offset).c[lane];
+}
+/// Triton's uint_to_uniform_float of 32-bit values: a float in [0, 1).
+__device__ __forceinline__ float uniform_from_bits(uint32_t bits) {
+  return tl::detail::uniformFromBits(bits);
+}
+/// Triton's pair_uniform_to_normal of the uniform floats of two outputs: its first value (cos,
+/// which == 0) or its second (sin, which == 1).
+__device__ __forceinline__ float normal_from_bits(uint32_t bits1, uint32_t bits2, uint32_t which) {
+  return tl::detail::normalFromBits(bits1, bits2, which != 0);
 }
 
 __device__ __forceinline__ float as_float(float x) { return x; }
@@ -160,12 +213,14 @@ struct Sum {
 struct Max {
   template <class T> __device__ __forceinline__ static T combine(T a, T b) { return a < b ? b : a; }
   __device__ __forceinline__ static float combine(float a, float b) { return fmaxf(a, b); }
+  __device__ __forceinline__ static double combine(double a, double b) { return fmax(a, b); }
   __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) { return to_f16(fmaxf(to_float(a), to_float(b))); }
   __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) { return to_bf16(fmaxf(to_float(a), to_float(b))); }
 };
 struct Min {
   template <class T> __device__ __forceinline__ static T combine(T a, T b) { return b < a ? b : a; }
   __device__ __forceinline__ static float combine(float a, float b) { return fminf(a, b); }
+  __device__ __forceinline__ static double combine(double a, double b) { return fmin(a, b); }
   __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) { return to_f16(fminf(to_float(a), to_float(b))); }
   __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) { return to_bf16(fminf(to_float(a), to_float(b))); }
 };
@@ -182,9 +237,15 @@ template <class T> __device__ __forceinline__ ArgPair<T> shfl_xor(ArgPair<T> p, 
 
 namespace detail {
 template <class T> __device__ __forceinline__ float key(T v) { return as_float(v); }
+__device__ __forceinline__ double key(double v) { return v; }
 __device__ __forceinline__ int64_t key(int64_t v) { return v; }
+__device__ __forceinline__ uint64_t key(uint64_t v) { return v; }
+__device__ __forceinline__ uint32_t key(uint32_t v) { return v; }
 __device__ __forceinline__ int key(int v) { return v; }
+__device__ __forceinline__ int key(int16_t v) { return v; }
+__device__ __forceinline__ int key(uint16_t v) { return v; }
 __device__ __forceinline__ int key(int8_t v) { return v; }
+__device__ __forceinline__ int key(uint8_t v) { return v; }
 __device__ __forceinline__ int key(bool v) { return v; }
 template <class K> __device__ __forceinline__ bool is_nan(K k) { return k != k; }
 /// True when (va, ia) should win over (vb, ib) for argmax (GREATER) or argmin: a NaN beats every
@@ -332,6 +393,13 @@ __device__ __forceinline__ void unpack_pairs(T *dst, const Pack<uint32_t, VEC / 
   }
 }
 } // namespace detail
+
+/// `c ? a : b` of two values already computed: the generated code's tl::where where an arm calls
+/// the inline-assembly math (fdiv, exp, exp2, sigmoid), which nvcc would otherwise compute in a
+/// branch of its own per element rather than beside the other arm.
+template <class T> __device__ __forceinline__ T select(bool c, T a, typename detail::identity<T>::type b) {
+  return c ? a : b;
+}
 
 // The per-thread side of a vector access is the thread's own tile storage: elements `STRIDE` apart
 // (1 when the vector runs along the last dimension of a `T name[E0][E1]` array, E1 when it runs

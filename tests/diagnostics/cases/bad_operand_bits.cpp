@@ -1,6 +1,6 @@
-// EXPECT: bad_operand_bits.cpp:10:45: error: tl::popc and tl::clz need int32 or int64 operands
+// EXPECT: bad_operand_bits.cpp:10:45: error: tl::popc and tl::clz need 32- or 64-bit integer operands
 // EXPECT: bad_operand_bits.cpp: error: kernel source has C++ errors; nothing was written
-// tl::popc, clz and umulhi take int32 or int64 values: on a float tile, tl.hpp's static_assert
+// tl::popc, clz and umulhi take 32- or 64-bit integers: on a float tile, tl.hpp's static_assert
 // says so (one error, at the call), and nothing is written.
 #include <tilec/tl.hpp>
 
