@@ -624,6 +624,8 @@ int KernelEmitter::liveRegisterEstimate() const {
     }
     void visit(const Store *st) override {
       ++pos;
+      if (st->result) // an atomic's old values
+        use(st->result->id);
       IRVisitor::visit(st);
     }
     void use(int id) {

@@ -128,6 +128,8 @@ private:
                            const std::string &vec);
   void tileLoad(const std::string &dst, const ir::Type &t, const ir::Load *ld);
   void store(const ir::Store *st);
+  void atomicStore(const ir::Store *st);
+  std::string atomicCall(const ir::Store *st, const Idx &idx);
   void threadReduce(const std::string &dst, const ir::Type &dstType, const ir::ThreadReduce *r,
                     bool isDecl);
   void sharedWritePartials(const ir::SharedWrite *sw);

@@ -250,7 +250,92 @@ void KernelEmitter::tileLoad(const std::string &dst, const Type &t, const Load *
   }, vd, vec, ld->vec);
 }
 
+/// One element's read-modify-write: `tilec::rt::atomic_add<Sem::acq_rel, Scope::gpu>(&p[i], v[i])`.
+std::string KernelEmitter::atomicCall(const Store *st, const Idx &idx) {
+  std::string at = deref(st->ptr, idx);
+  at = at[0] == '*' ? at.substr(1) : "&" + at; // the element's address
+  std::string call = std::string("tilec::rt::atomic_") + name(st->atomic) +
+                     "<tilec::rt::Sem::" + name(st->sem) +
+                     ", tilec::rt::Scope::" + name(st->scope) + ">(" + at;
+  if (st->cmp)
+    call += ", " + elem(st->cmp, idx).text;
+  return call + ", " + elem(st->value, idx).text + ")";
+}
+
+void KernelEmitter::atomicStore(const Store *st) {
+  const Type &pt = st->ptr->type;
+  if (pt.isScalar()) { // (the translator keeps no old values of a scalar pointer)
+    std::string cond = "threadIdx.x == 0";
+    if (st->mask)
+      cond += " && " + operand(scalar(st->mask), Prec::LogicalAnd);
+    w_->line("if (" + cond + ")  // one thread updates a scalar");
+    auto in = w_->indent();
+    w_->line(atomicCall(st, {}) + ";");
+    return;
+  }
+  const Layout &l = *pt.layout;
+  LayoutGeometry g = geometry(l, pt.shape);
+  bool replicated = l.kind == Layout::Kind::Slice;
+  for (size_t d = 0; d < pt.shape.size(); ++d)
+    replicated = replicated || pt.shape[d] < g.coverage[d];
+  if (replicated && st->result) {
+    // Replicas (several threads hold one element: a tile smaller than the block) cannot each
+    // update: the owners do, and hand the old values to the replicas through shared memory.
+    const std::string L = layoutName(pt), T = cppType(st->result->type, hooks_);
+    const std::string buf = names_.unique(varNames_.at(st->result->id) + "_smem");
+    const int64_t d1 = pt.rank() == 2 ? pt.shape[1] : 1;
+    auto slot = [&](const Idx &idx) {
+      return pt.rank() == 1 ? L + "::coord0(" + idx[0] + ")"
+                            : L + "::coord0(" + idx[0] + ") * " + std::to_string(d1) + " + " + L +
+                                  "::coord1(" + idx[1] + ")";
+    };
+    CodeWriter::Scope scope(*w_, "", "");
+    w_->line("__shared__ " + T + " " + buf + "[" + std::to_string(pt.numElements()) +
+             "];  // the old values, from the owners to the replicas");
+    {
+      CodeWriter::Scope own(*w_, "if (" + L + "::is_owner())", "");
+      forEachElem(pt, [&](const Idx &idx) {
+        std::string call = atomicCall(st, idx);
+        w_->line(buf + "[" + slot(idx) + "] = " +
+                 (st->mask ? operand(elem(st->mask, idx), Prec::LogicalOr) + " ? " + call + " : " +
+                                 zero(st->result->type)
+                           : call) +
+                 ";");
+      });
+    }
+    w_->line("__syncthreads();");
+    forEachElem(pt, [&](const Idx &idx) {
+      w_->line(lhs(st->result, idx) + " = " + buf + "[" + slot(idx) + "];");
+    });
+    w_->line("__syncthreads();");
+    return;
+  }
+  std::unique_ptr<CodeWriter::Scope> owner;
+  if (replicated)
+    owner = std::make_unique<CodeWriter::Scope>(
+        *w_, "if (" + layoutName(pt) + "::is_owner())  // replicas skip", "");
+  forEachElem(pt, [&](const Idx &idx) {
+    std::string call = atomicCall(st, idx);
+    if (st->result) { // masked-off elements read 0
+      std::string v = lhs(st->result, idx) + " = ";
+      w_->line(st->mask ? v + operand(elem(st->mask, idx), Prec::LogicalOr) + " ? " + call + " : " +
+                              zero(st->result->type) + ";"
+                        : v + call + ";");
+      return;
+    }
+    if (!st->mask) {
+      w_->line(call + ";");
+      return;
+    }
+    w_->line("if (" + elem(st->mask, idx).text + ")");
+    auto in = w_->indent();
+    w_->line(call + ";");
+  });
+}
+
 void KernelEmitter::store(const Store *st) {
+  if (st->atomic != AtomicOp::None)
+    return atomicStore(st);
   const Type &pt = st->ptr->type;
   if (pt.isScalar()) {
     std::string cond = "threadIdx.x == 0";

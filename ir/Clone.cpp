@@ -6,10 +6,10 @@
 namespace tilec::ir {
 namespace {
 
-/// Rebuilds every node that names a variable (VarRef, Decl, Assign, For) with that variable's copy;
-/// the base class rebuilds the nodes above them. A node that occurs several times (the translator
-/// shares subtrees: tl::argmax of a 2-D tile) is copied once, so the copy has the original's shape:
-/// passes treat one shared node as one value (materialize binds it once).
+/// Rebuilds every node that names a variable (VarRef, Decl, Assign, For, an atomic Store) with that
+/// variable's copy; the base class rebuilds the nodes above them. A node that occurs several times
+/// (the translator shares subtrees: tl::argmax of a 2-D tile) is copied once, so the copy has the
+/// original's shape: passes treat one shared node as one value (materialize binds it once).
 class VarCloner : public IRMutator {
 public:
   Var copyOf(const Var &v) {
@@ -52,6 +52,14 @@ private:
     return withVar<Assign>(IRMutator::mutate(n, self), n->var);
   }
   Stmt copy(const For *n, const Stmt &self) { return withVar<For>(IRMutator::mutate(n, self), n->var); }
+  Stmt copy(const Store *n, const Stmt &self) { // an atomic's old values
+    Stmt s = IRMutator::mutate(n, self);
+    if (!n->result)
+      return s;
+    auto c = std::make_shared<Store>(*static_cast<const Store *>(s.get()));
+    c->result = copyOf(n->result);
+    return c;
+  }
   template <class T> Stmt withVar(const Stmt &s, const Var &v) {
     auto c = std::make_shared<T>(*static_cast<const T *>(s.get()));
     c->var = copyOf(v);

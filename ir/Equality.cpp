@@ -98,9 +98,10 @@ bool same(const Assign *a, const Assign *b) {
 }
 bool same(const Store *a, const Store *b) {
   return a->vec == b->vec && a->aligned == b->aligned && a->maskAtLast == b->maskAtLast &&
-         a->maskAllOrNone == b->maskAllOrNone &&
-         equal(a->ptr, b->ptr) &&
-         equal(a->value, b->value) && equal(a->mask, b->mask);
+         a->maskAllOrNone == b->maskAllOrNone && equal(a->ptr, b->ptr) &&
+         equal(a->value, b->value) && equal(a->mask, b->mask) && a->atomic == b->atomic &&
+         equal(a->cmp, b->cmp) && a->result == b->result && a->sem == b->sem &&
+         a->scope == b->scope;
 }
 bool same(const For *a, const For *b) {
   return a->var == b->var && a->unroll == b->unroll && a->inclusive == b->inclusive &&

@@ -93,6 +93,19 @@ const char *name(MathOp o) {
   return names[static_cast<int>(o)];
 }
 
+const char *name(AtomicOp o) {
+  static const char *names[] = {"", "add", "max", "min", "and", "or", "xor", "xchg", "cas"};
+  return names[static_cast<int>(o)];
+}
+const char *name(MemSem s) {
+  static const char *names[] = {"relaxed", "acquire", "release", "acq_rel"};
+  return names[static_cast<int>(s)];
+}
+const char *name(MemScope s) {
+  static const char *names[] = {"cta", "gpu", "sys"};
+  return names[static_cast<int>(s)];
+}
+
 const char *name(ReduceOp o) {
   static const char *names[] = {"sum", "max", "min", "argmax", "argmin"};
   return names[static_cast<int>(o)];
@@ -499,6 +512,20 @@ Stmt Store::make(Expr ptr, Expr value, Expr mask, SourceLoc loc) {
   n->ptr = std::move(ptr);
   n->value = std::move(value);
   n->mask = std::move(mask);
+  return n;
+}
+
+Stmt Store::makeAtomic(AtomicOp op, Expr ptr, Expr value, Expr cmp, Expr mask, Var result,
+                       MemSem sem, MemScope scope, SourceLoc loc) {
+  check(op != AtomicOp::None && (op == AtomicOp::Cas) == (cmp != nullptr), "atomic operands");
+  check(!cmp || cmp->type.shape == ptr->type.shape, "atomic cmp shape");
+  auto s = make(std::move(ptr), std::move(value), std::move(mask), loc);
+  auto n = std::const_pointer_cast<Store>(std::static_pointer_cast<const Store>(s));
+  n->atomic = op;
+  n->cmp = std::move(cmp);
+  n->result = std::move(result);
+  n->sem = sem;
+  n->scope = scope;
   return n;
 }
 

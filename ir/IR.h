@@ -110,6 +110,11 @@ enum class MathOp : uint8_t {
   NormalFromBits   // (bits1 u32, bits2 u32, which u32 constant 0/1): Box-Muller's cos or sin, f32
 };
 enum class ReduceOp : uint8_t { Sum, Max, Min, ArgMax, ArgMin };
+/// A store's read-modify-write (tl::atomic_*; None: a plain store), its memory ordering and scope
+/// (Triton's `sem` and `scope`).
+enum class AtomicOp : uint8_t { None, Add, Max, Min, And, Or, Xor, Xchg, Cas };
+enum class MemSem : uint8_t { Relaxed, Acquire, Release, AcqRel };
+enum class MemScope : uint8_t { Cta, Gpu, Sys };
 /// How a dot of fp32 tiles multiplies (tl::ieee, tl::tf32, tl::tf32x3; docs/language.md).
 enum class DotPrecision : uint8_t { Ieee, Tf32, Tf32x3 };
 enum class HintKind : uint8_t { MultipleOf, MaxContiguous };
@@ -119,6 +124,9 @@ const char *name(UnaryOp o);
 const char *name(BinaryOp o);
 const char *name(MathOp o);
 const char *name(ReduceOp o);
+const char *name(AtomicOp o); // add, max, ..., cas ("" for None)
+const char *name(MemSem s);   // relaxed, acquire, release, acq_rel
+const char *name(MemScope s); // cta, gpu, sys
 const char *name(DotPrecision p);
 const char *name(HintKind k);
 bool isComparison(BinaryOp o);
@@ -430,6 +438,10 @@ struct Assign : StmtNode {
 };
 /// Store `value` through `ptr` where `mask` (may be null) is true. Shapes of ptr, value and mask
 /// match (value and mask broadcast by the translator). `vec`/`aligned` as for Load.
+/// An atomic store (`atomic` not None; tl::atomic_add ...) combines `value` with each element
+/// in memory as one read-modify-write (Cas: writes `value` where memory equals `cmp`), with the
+/// ordering `sem` at `scope`, one element at a time (vec 1), and when `result` is set writes the
+/// old values into that variable (0 where masked off). Passes treat it as a store.
 struct Store : StmtNode {
   TILEC_STMT_NODE(Store)
   Expr ptr, value, mask;
@@ -437,7 +449,14 @@ struct Store : StmtNode {
   bool aligned = false;
   bool maskAtLast = false; ///< each vector's mask is all true exactly when its last element is
   bool maskAllOrNone = false; ///< each vector's mask bits are all equal
+  AtomicOp atomic = AtomicOp::None;
+  Expr cmp;   ///< Cas: the expected values
+  Var result; ///< the old values, or null
+  MemSem sem = MemSem::AcqRel;
+  MemScope scope = MemScope::Gpu;
   static Stmt make(Expr ptr, Expr value, Expr mask, SourceLoc loc = {});
+  static Stmt makeAtomic(AtomicOp op, Expr ptr, Expr value, Expr cmp, Expr mask, Var result,
+                         MemSem sem, MemScope scope, SourceLoc loc = {});
 };
 /// for (var = begin; var < end; var += step) body  — scalar integer bounds, step > 0 unless
 /// `unroll` (static_range: constant bounds, fully unrolled in the output), whose constant step may

@@ -82,6 +82,7 @@ void IRVisitor::visit(const Store *n) {
   visit(n->ptr);
   visit(n->value);
   visit(n->mask);
+  visit(n->cmp);
 }
 void IRVisitor::visit(const For *n) {
   visit(n->begin);
@@ -282,13 +283,14 @@ Stmt IRMutator::mutate(const Assign *n, const Stmt &self) {
   return c;
 }
 Stmt IRMutator::mutate(const Store *n, const Stmt &self) {
-  Expr p = mutate(n->ptr), v = mutate(n->value), m = mutate(n->mask);
-  if (p == n->ptr && v == n->value && m == n->mask)
+  Expr p = mutate(n->ptr), v = mutate(n->value), m = mutate(n->mask), q = mutate(n->cmp);
+  if (p == n->ptr && v == n->value && m == n->mask && q == n->cmp)
     return self;
   auto c = copyOf(n);
   c->ptr = p;
   c->value = v;
   c->mask = m;
+  c->cmp = q;
   return c;
 }
 Stmt IRMutator::mutate(const For *n, const Stmt &self) {

@@ -103,7 +103,17 @@ public:
     }
     case StmtKind::Store: {
       auto *st = as<Store>(s);
-      os << "store(" << expr(st->ptr) << ", " << expr(st->value);
+      if (st->result)
+        os << var(st->result) << " = ";
+      if (st->atomic != AtomicOp::None)
+        os << "atomic_" << name(st->atomic) << '.' << name(st->sem) << '.' << name(st->scope)
+           << '(';
+      else
+        os << "store(";
+      os << expr(st->ptr);
+      if (st->cmp)
+        os << ", cmp=" << expr(st->cmp);
+      os << ", " << expr(st->value);
       if (st->mask)
         os << ", mask=" << expr(st->mask);
       os << ')';

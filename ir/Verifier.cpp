@@ -154,6 +154,7 @@ private:
       one(as<Store>(s)->ptr);
       one(as<Store>(s)->value);
       one(as<Store>(s)->mask);
+      one(as<Store>(s)->cmp);
       break;
     case StmtKind::For:
       one(as<For>(s)->begin);
@@ -865,6 +866,31 @@ private:
         sameLayoutAs(st->mask, p, "store");
       }
       checkVec(st->vec, p, "store");
+      if (st->atomic != AtomicOp::None) {
+        TILEC_REQUIRE(st->vec == 1, "an atomic store has vector width 1");
+        TILEC_REQUIRE((st->atomic == AtomicOp::Cas) == (st->cmp != nullptr),
+                      "only atomic_cas compares");
+        if (st->cmp) {
+          expr(st->cmp);
+          TILEC_REQUIRE(st->cmp->type.shape == p.shape && st->cmp->type.elem == p.elem &&
+                            !st->cmp->type.pointer,
+                        "atomic_cas comparand " + st->cmp->type.str());
+          sameLayoutAs(st->cmp, p, "atomic_cas");
+        }
+        if (st->result) {
+          TILEC_REQUIRE(declared(st->result.get()),
+                        "atomic result '" + st->result->name + "' is not declared");
+          TILEC_REQUIRE(st->result->type.shape == p.shape && st->result->type.elem == p.elem &&
+                            !st->result->type.pointer,
+                        "atomic result " + st->result->type.str() + " for " + p.str());
+          if (p.isTile() && p.layout) // (after layout assignment)
+            TILEC_REQUIRE(st->result->type.layout && *st->result->type.layout == *p.layout,
+                          "atomic result '" + st->result->name +
+                              "' in another layout than its pointers");
+        }
+      } else {
+        TILEC_REQUIRE(!st->cmp && !st->result, "a plain store has no comparand or result");
+      }
       break;
     }
     case StmtKind::For: {

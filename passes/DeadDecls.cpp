@@ -1,7 +1,8 @@
 // dead-decls: drops the declarations of variables that nothing reads, and assignments to them.
 //
 // Before: simplify (which merges repeated declarations and may leave the later ones unread). After:
-// every declared local is read somewhere. Expressions have no side effects (a load only reads), so
+// every declared local is read somewhere (an atomic whose old values nothing reads keeps its update
+// and loses its result). Expressions have no side effects (a load only reads), so
 // this changes nothing but the output's size; it spares the user nvcc's "variable was set but never
 // used" for a value the kernel computes and never uses (an error under -Werror), and the GPU the
 // work. One removal can leave another variable unread (`unused = exp(scaled)` was all that read
@@ -51,6 +52,14 @@ protected:
                                                        : nullptr;
       if (v && !read.count(v)) {
         changed = true;
+        continue;
+      }
+      // An atomic whose old values nothing reads: the update stays, the result goes.
+      if (auto *st = as<Store>(c); st && st->result && !read.count(st->result.get())) {
+        auto copy = std::make_shared<Store>(*st);
+        copy->result = nullptr;
+        changed = true;
+        out.push_back(copy);
         continue;
       }
       Stmt m = mutate(c);

@@ -348,6 +348,7 @@ private:
       reads(as<Store>(s)->ptr);
       reads(as<Store>(s)->value);
       reads(as<Store>(s)->mask);
+      reads(as<Store>(s)->cmp);
       out.push_back(globalAccess(as<Store>(s)->ptr, true, s));
       break;
     case StmtKind::SharedWrite:

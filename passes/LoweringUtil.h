@@ -232,13 +232,14 @@ private:
     case StmtKind::Store: {
       auto *st = as<Store>(s);
       Expr p = extract(st->ptr, "store", out, false), v = extract(st->value, "store", out, false),
-           m = extract(st->mask, "store", out, false);
-      if (p == st->ptr && v == st->value && m == st->mask)
+           m = extract(st->mask, "store", out, false), q = extract(st->cmp, "store", out, false);
+      if (p == st->ptr && v == st->value && m == st->mask && q == st->cmp)
         return out.push_back(s);
       auto c = std::make_shared<Store>(*st);
       c->ptr = p;
       c->value = v;
       c->mask = m;
+      c->cmp = q;
       out.push_back(c);
       return;
     }

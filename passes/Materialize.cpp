@@ -175,13 +175,15 @@ public:
     }
     case StmtKind::Store: {
       auto *st = as<Store>(s);
-      Expr p = ex.run(st->ptr, false), v = ex.run(st->value, false), m = ex.run(st->mask, false);
-      if (p == st->ptr && v == st->value && m == st->mask)
+      Expr p = ex.run(st->ptr, false), v = ex.run(st->value, false), m = ex.run(st->mask, false),
+           q = ex.run(st->cmp, false);
+      if (p == st->ptr && v == st->value && m == st->mask && q == st->cmp)
         return s;
       auto c = std::make_shared<Store>(*st);
       c->ptr = p;
       c->value = v;
       c->mask = m;
+      c->cmp = q;
       return c;
     }
     case StmtKind::For: {

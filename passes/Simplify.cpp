@@ -333,6 +333,10 @@ void effectsOf(const Stmt &s, Effects &e) {
     e.assigned.insert(as<Assign>(s)->var.get());
     break;
   case StmtKind::Store:
+    if (const Var &r = as<Store>(s)->result) // an atomic's old values
+      e.assigned.insert(r.get());
+    e.stores = true;
+    break;
   case StmtKind::SharedWrite:
     e.stores = true;
     break;
@@ -440,8 +444,11 @@ private:
       c->ptr = simplify(st->ptr);
       c->value = simplify(st->value);
       c->mask = simplify(st->mask);
+      c->cmp = simplify(st->cmp);
       Effects e;
       e.stores = true;
+      if (st->result)
+        e.assigned.insert(st->result.get());
       kill(avail, e);
       return c;
     }

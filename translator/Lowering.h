@@ -131,6 +131,11 @@ public:
   int64_t constArg(const clang::Expr *e, const std::string &what);
   ir::Expr needTile(ir::Expr x, const clang::Expr *src, const std::string &op);
   ir::Stmt lowerStore(const clang::CallExpr *call);
+  /// tl::atomic_add ... atomic_cas (LoweringTileOps.cpp): an atomic Store, its old values into
+  /// `result` (null: not kept).
+  ir::Stmt lowerAtomic(const clang::CallExpr *call, ir::Var result);
+  /// `call` is tl::atomic_add ... tl::atomic_cas.
+  static bool isAtomicCall(const clang::CallExpr *call);
   ir::Expr lowerCall(const clang::CallExpr *call);
   static ir::Expr flatArgBest(ir::ReduceOp op, ir::Expr a, ir::SourceLoc l);
   /// tl::randint, rand, randn (one value) and randint4x, rand4x, randn4x (four): Triton's Philox

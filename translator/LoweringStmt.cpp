@@ -148,6 +148,14 @@ void KernelLowering::lowerDecl(const clang::Decl *d, const clang::DeclStmt *ds,
   const Expr *init = vd->getInit();
   if (!init || isDefaultConstruct(init))
     fe.fail(DiagId::UninitializedVar, vd->getLocation(), {vd->getNameAsString()});
+  // `auto old = tl::atomic_add(...)`: the variable, then the atomic that writes its old values.
+  if (auto *call = dyn_cast<CallExpr>(strip(init)); call && isAtomicCall(call)) {
+    auto v = k.newVar(vd->getNameAsString(), t, ir::VarKind::Local, fe.irLoc(vd->getLocation()));
+    vars[vd] = v;
+    out.push_back(ir::Decl::make(v, nullptr, fe.irLoc(ds->getBeginLoc())));
+    out.push_back(lowerAtomic(call, v));
+    return;
+  }
   ir::Expr value = convertTo(lowerExpr(init), t, vd->getNameAsString(), init);
   auto v = k.newVar(vd->getNameAsString(), t, ir::VarKind::Local, fe.irLoc(vd->getLocation()));
   vars[vd] = v;
@@ -558,6 +566,10 @@ void KernelLowering::lowerExprStmt(const clang::Expr *e, std::vector<ir::Stmt> &
     const FunctionDecl *fd = call->getDirectCallee();
     if (fd && inTl(fd) && fd->getDeclName().isIdentifier() && fd->getName() == "store") {
       out.push_back(lowerStore(call));
+      return;
+    }
+    if (isAtomicCall(call)) {
+      out.push_back(lowerAtomic(call, nullptr)); // the old values are not kept
       return;
     }
     if (fd && inTl(fd) && fd->getDeclName().isIdentifier() && fd->getName() == "debug_barrier") {

@@ -87,6 +87,85 @@ ir::Stmt KernelLowering::lowerStore(const clang::CallExpr *call) {
   return ir::Store::make(p, v, m, l);
 }
 
+namespace {
+/// `t` is tl's enumeration `name` (tl::sem, tl::scope).
+bool isTlRecordOrEnum(clang::QualType t, llvm::StringRef name) {
+  const auto *et = t.getCanonicalType()->getAs<clang::EnumType>();
+  return et && et->getDecl()->getName() == name && inTl(et->getDecl());
+}
+} // namespace
+
+bool KernelLowering::isAtomicCall(const clang::CallExpr *call) {
+  const clang::FunctionDecl *fd = call ? call->getDirectCallee() : nullptr;
+  if (!fd || !inTl(fd) || !fd->getDeclName().isIdentifier())
+    return false;
+  llvm::StringRef n = fd->getName();
+  return n == "atomic_add" || n == "atomic_max" || n == "atomic_min" || n == "atomic_and" ||
+         n == "atomic_or" || n == "atomic_xor" || n == "atomic_xchg" || n == "atomic_cas";
+}
+
+/// tl::atomic_OP(ptr, val[, mask[, sem[, scope]]]) and tl::atomic_cas(ptr, cmp, val[, sem[,
+/// scope]]): val, cmp and mask broadcast to ptr's shape and converted to its element type; sem and
+/// scope are constants (tl::relaxed ... tl::acq_rel, tl::cta, tl::gpu, tl::sys).
+ir::Stmt KernelLowering::lowerAtomic(const clang::CallExpr *call, ir::Var result) {
+  using ir::AtomicOp;
+  const std::string name = call->getDirectCallee()->getName().str();
+  const std::string qname = "tl::" + name;
+  static const std::map<std::string, AtomicOp> ops = {
+      {"atomic_add", AtomicOp::Add},   {"atomic_max", AtomicOp::Max}, {"atomic_min", AtomicOp::Min},
+      {"atomic_and", AtomicOp::And},   {"atomic_or", AtomicOp::Or},   {"atomic_xor", AtomicOp::Xor},
+      {"atomic_xchg", AtomicOp::Xchg}, {"atomic_cas", AtomicOp::Cas}};
+  const AtomicOp op = ops.at(name);
+  auto args = callArgs(call);
+  const size_t values = op == AtomicOp::Cas ? 3 : 2; // ptr, (cmp,) val
+  if (args.size() < values)
+    unsupportedCall(call);
+  ir::Expr p = lowerExpr(args[0]);
+  if (!p->type.pointer)
+    fe.fail(DiagId::BadOperand, args[0]->getExprLoc(),
+            {p->type.str(), qname, "a pointer or a tile of pointers"});
+  ir::Expr cmp = op == AtomicOp::Cas ? lowerOperand(args[1]) : nullptr;
+  ir::Expr v = lowerOperand(args[values - 1]);
+  ir::Expr m;
+  size_t next = values;
+  auto isSem = [&](const clang::Expr *a) { return isTlRecordOrEnum(a->getType(), "sem"); };
+  if (op != AtomicOp::Cas && args.size() > next && !isSem(args[next]))
+    m = castTo(lowerExpr(args[next++]), ScalarType::Bool);
+  // sem and scope: the enumerators' values (tl.hpp's order is ir::MemSem's and ir::MemScope's).
+  auto constantArg = [&](size_t i, int64_t fallback) -> int64_t {
+    if (args.size() <= i)
+      return fallback;
+    clang::Expr::EvalResult r;
+    if (!args[i]->EvaluateAsRValue(r, ctx) || !r.Val.isInt())
+      fe.fail(DiagId::BadOperand, args[i]->getExprLoc(),
+              {fe.text(args[i]->getSourceRange()), qname, "a constant sem or scope"});
+    return r.Val.getInt().getExtValue();
+  };
+  const auto sem =
+      static_cast<ir::MemSem>(constantArg(next, static_cast<int64_t>(ir::MemSem::AcqRel)));
+  const auto scope =
+      static_cast<ir::MemScope>(constantArg(next + 1, static_cast<int64_t>(ir::MemScope::Gpu)));
+  for (const ir::Expr &x : {v, cmp})
+    if (x && x->type.pointer)
+      fe.fail(DiagId::BadOperand, call->getExprLoc(), {x->type.str(), qname, "numbers"});
+  std::vector<ir::Expr> all = {p, v};
+  if (cmp)
+    all.push_back(cmp);
+  if (m)
+    all.push_back(m);
+  auto shape = broadcastShape(all, call->getExprLoc());
+  if (shape != p->type.shape)
+    fe.fail(DiagId::ShapeMismatch, call->getExprLoc(), {shapeStr(shape), shapeStr(p->type.shape)});
+  if (result && p->type.isScalar())
+    fe.fail(DiagId::AtomicResult, call->getExprLoc(), {qname, "of a scalar pointer"});
+  v = toShape(castTo(v, p->type.elem), shape);
+  if (cmp)
+    cmp = toShape(castTo(cmp, p->type.elem), shape);
+  if (m)
+    m = toShape(m, shape);
+  return ir::Store::makeAtomic(op, p, v, cmp, m, result, sem, scope, fe.irLoc(call->getBeginLoc()));
+}
+
 /// tl::argmax(x) / tl::argmin(x) of a 2-D tile [D0, D1]: the flattened index i * D1 + j of the first
 /// best element in row-major order (docs/language.md), from reductions along one axis each:
 ///   j[r]  = argbest<1>(x)                       first best column of each row
@@ -202,6 +281,8 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
       unsupportedCall(call);
   };
 
+  if (isAtomicCall(call)) // its old values in an expression
+    fe.fail(DiagId::AtomicResult, at, {qname, "in an expression"});
   if (isRandom(name)) {
     std::vector<ir::Expr> r = lowerRandom(call, name);
     if (r.size() != 1) // the 4x forms return a std::tuple of four tiles

@@ -50,6 +50,7 @@ private:
   // ---- Coalesce.cpp: layouts from axis info --------------------------------------------------
   ir::LayoutRef defaultLayout(const ir::Type &t);
   ir::LayoutRef anchorFor(const ir::Expr &ptr);
+  ir::LayoutRef atomicAnchor(const ir::Store *st);
   void setVec(int &vec, bool &aligned, bool &maskAtLast, bool &maskAllOrNone, const ir::Expr &ptr,
               const ir::Expr &mask, const ir::LayoutRef &l);
 

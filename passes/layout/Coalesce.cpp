@@ -85,6 +85,27 @@ LayoutRef Assigner::anchorFor(const Expr &ptr) {
   return l;
 }
 
+/// The layout of an atomic store through `st->ptr`: the pointers' coalesced one, but one element a
+/// thread where that replicates the tile and the atomic's old values are kept (a replica would not
+/// see the old value its owner got). A tile of fewer elements than threads is replicated anyway:
+/// the emitter then reports it.
+LayoutRef Assigner::atomicAnchor(const Store *st) {
+  LayoutRef a = anchorFor(st->ptr);
+  if (!st->result || a->kind != Layout::Kind::Blocked)
+    return a;
+  const auto &shape = st->ptr->type.shape;
+  bool replicated = false;
+  for (size_t d = 0; d < shape.size(); ++d)
+    replicated |=
+        int64_t(a->sizePerThread[d]) * a->threadsPerWarp[d] * a->warpsPerBlock[d] > shape[d];
+  if (!replicated)
+    return a;
+  LayoutRef one =
+      blockedFill(shape, std::vector<int>(shape.size(), 1), a->order, warpSize, numWarps);
+  anchors[st->ptr.get()] = one;
+  return one;
+}
+
 /// `vec`, `aligned`, `maskAtLast` and `maskAllOrNone` of a tile access through `ptr` under `mask` (may be null) in
 /// layout `l` (step 5). A vector holds `vec` consecutive elements starting at a multiple of `vec`.
 void Assigner::setVec(int &vec, bool &aligned, bool &maskAtLast, bool &maskAllOrNone, const Expr &ptr,

@@ -131,6 +131,10 @@ void Assigner::classify(const Stmt &body) {
     case StmtKind::Assign:
       state(as<Assign>(s)->var).assignments++;
       break;
+    case StmtKind::Store: // an atomic's old values
+      if (const Var &r = as<Store>(s)->result)
+        state(r).assignments++;
+      break;
     case StmtKind::For:
       walk(as<For>(s)->body);
       break;
@@ -539,9 +543,17 @@ void Assigner::walkBack(const Stmt &s) {
       demandScalar(st->value, pos);
       return demandScalar(st->mask, pos);
     }
-    LayoutRef a = anchorFor(st->ptr);
+    LayoutRef a = st->atomic != AtomicOp::None ? atomicAnchor(st) : anchorFor(st->ptr);
     demand(st->ptr, a, pos, "store");
     demand(st->value, a, pos, "store");
+    demand(st->cmp, a, pos, "store");
+    // An atomic's old values come in the store's layout: its variable takes that layout (its
+    // readers convert), decided here before the declaration (without a value) is reached.
+    if (st->result) {
+      auto &rs = state(st->result);
+      if (!rs.layout)
+        rs.layout = a;
+    }
     return demand(st->mask, a, pos, "store");
   }
   case StmtKind::For: {

@@ -261,17 +261,20 @@ Stmt Assigner::rewrite(const Stmt &s) {
       c->ptr = emitScalar(st->ptr);
       c->value = emitScalar(st->value);
       c->mask = emitScalar(st->mask);
+      c->cmp = emitScalar(st->cmp);
       c->vec = 1;
       c->aligned = false;
       c->maskAtLast = false;
       c->maskAllOrNone = false;
       return c;
     }
-    LayoutRef a = anchorFor(st->ptr);
+    LayoutRef a = st->atomic != AtomicOp::None ? atomicAnchor(st) : anchorFor(st->ptr);
     c->ptr = emit(st->ptr, a);
     c->value = emit(st->value, a);
     c->mask = emit(st->mask, a);
-    setVec(c->vec, c->aligned, c->maskAtLast, c->maskAllOrNone, st->ptr, st->mask, a);
+    c->cmp = emit(st->cmp, a);
+    if (st->atomic == AtomicOp::None)
+      setVec(c->vec, c->aligned, c->maskAtLast, c->maskAllOrNone, st->ptr, st->mask, a);
     return c;
   }
   case StmtKind::For: {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <tuple>
 #include <type_traits>
@@ -606,6 +607,97 @@ template <class P, class V, class M> void store(const P &ptr, const V &value, co
         *detail::fetch(ptr, i, j) = detail::convert<T>(detail::fetch(value, i, j));
 }
 template <class P, class V> void store(const P &ptr, const V &value) { store(ptr, value, true); }
+
+// ---- Atomics ------------------------------------------------------------------------------------
+
+/// The memory ordering and scope of an atomic (Triton's `sem` and `scope`); acq_rel at gpu scope
+/// is the default, as in Triton. The CPU runs one program at a time: every order holds there.
+enum class sem { relaxed, acquire, release, acq_rel };
+enum class scope { cta, gpu, sys };
+inline constexpr sem relaxed = sem::relaxed;
+inline constexpr sem acquire = sem::acquire;
+inline constexpr sem release = sem::release;
+inline constexpr sem acq_rel = sem::acq_rel;
+inline constexpr scope cta = scope::cta;
+inline constexpr scope gpu = scope::gpu;
+inline constexpr scope sys = scope::sys;
+
+namespace detail {
+template <class R> R maxElem(R a, R b);
+template <class R> R minElem(R a, R b);
+enum class AtomicKind { Arith, MinMax, Bits, Exchange };
+template <AtomicKind K, class T> constexpr bool atomicElem() {
+  constexpr bool int3264 = isIntElem<T> && (sizeof(T) == 4 || sizeof(T) == 8);
+  constexpr bool float3264 = std::is_same_v<T, float> || std::is_same_v<T, double>;
+  return K == AtomicKind::Bits ? int3264 : int3264 || float3264;
+}
+/// One read-modify-write per element where mask is set: `f(old, value[, cmp])` is written and the
+/// old value returned (0 where masked off). ptr is a pointer or a pointer tile; value, cmp and mask
+/// broadcast to its shape.
+template <AtomicKind K, class P, class V, class C, class M, class F>
+auto atomicRmw(const P &ptr, const V &value, const C &cmp, const M &mask, F f) {
+  requirePointer<P>();
+  requireMask<M>();
+  using T = std::remove_pointer_t<Elem<P>>;
+  static_assert(!std::is_const_v<T>, "tl::atomic_*: cannot update through a pointer to const");
+  static_assert(atomicElem<K, std::remove_cv_t<T>>(),
+                "tl::atomic_*: the pointee must be int32, uint32, int64, uint64, float or double "
+                "(integers only for and, or and xor)");
+  constexpr Shape s = shapeOf<P>();
+  static_assert(allCompatible<P, V, C, M>() && broadcastOf<P, V, C, M>() == s,
+                "tl::atomic_*: values and mask must broadcast to the shape of ptr");
+  using R = std::remove_cv_t<T>;
+  TileFor<R, s> out{};
+  for (int i = 0; i < s.d0; ++i)
+    for (int j = 0; j < s.d1; ++j) {
+      R old{};
+      if (fetch(mask, i, j)) {
+        R *p = fetch(ptr, i, j);
+        old = *p;
+        *p = f(old, convert<R>(fetch(value, i, j)), convert<R>(fetch(cmp, i, j)));
+      }
+      if constexpr (s.rank == 0)
+        out = old;
+      else
+        out.data[i * s.d1 + j] = old;
+    }
+  return out;
+}
+template <class R> bool sameBits(R a, R b) { return std::memcmp(&a, &b, sizeof(R)) == 0; }
+} // namespace detail
+
+// tl::atomic_OP(ptr, value[, mask][, sem[, scope]]): for each element where mask is set, one
+// read-modify-write of *ptr; returns the old values (0 where masked off). add: +, wrapping on
+// integers; max, min: as tl::maximum and tl::minimum (a NaN operand loses); and, or, xor on
+// integers; xchg writes value.
+#define TILEC_ATOMIC(NAME, KIND, EXPR)                                                             \
+  template <class P, class V, class M>                                                             \
+  auto NAME(const P &ptr, const V &value, const M &mask, sem = acq_rel, scope = gpu) {             \
+    return detail::atomicRmw<detail::AtomicKind::KIND>(                                            \
+        ptr, value, 0, mask, [](auto old, auto v, auto) { return EXPR; });                         \
+  }                                                                                                \
+  template <class P, class V> auto NAME(const P &ptr, const V &value, sem order, scope at = gpu) { \
+    return NAME(ptr, value, true, order, at);                                                      \
+  }                                                                                                \
+  template <class P, class V> auto NAME(const P &ptr, const V &value) {                            \
+    return NAME(ptr, value, true);                                                                 \
+  }
+TILEC_ATOMIC(atomic_add, Arith, detail::addElem(old, v))
+TILEC_ATOMIC(atomic_max, MinMax, detail::maxElem(old, v))
+TILEC_ATOMIC(atomic_min, MinMax, detail::minElem(old, v))
+TILEC_ATOMIC(atomic_and, Bits, static_cast<decltype(old)>(old &v))
+TILEC_ATOMIC(atomic_or, Bits, static_cast<decltype(old)>(old | v))
+TILEC_ATOMIC(atomic_xor, Bits, static_cast<decltype(old)>(old ^ v))
+TILEC_ATOMIC(atomic_xchg, Exchange, v)
+#undef TILEC_ATOMIC
+/// tl::atomic_cas(ptr, cmp, value[, sem[, scope]]): writes value where *ptr equals cmp (bit for
+/// bit); returns the old values.
+template <class P, class C, class V>
+auto atomic_cas(const P &ptr, const C &cmp, const V &value, sem = acq_rel, scope = gpu) {
+  return detail::atomicRmw<detail::AtomicKind::Exchange>(
+      ptr, value, cmp, true,
+      [](auto old, auto v, auto c) { return detail::sameBits(old, c) ? v : old; });
+}
 
 /// Triton's `tl.make_tensor_descriptor`: a rank-1 or rank-2 tensor in global memory (its first
 /// element, its shape and its strides, in elements; the last stride is 1) that loads and stores

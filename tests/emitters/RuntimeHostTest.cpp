@@ -41,6 +41,10 @@ inline float __uint_as_float(unsigned u) {
   std::memcpy(&f, &u, sizeof f);
   return f;
 }
+// Fences (tilec::rt's atomics; not run here).
+inline void __threadfence_block() {}
+inline void __threadfence() {}
+inline void __threadfence_system() {}
 
 namespace tilec::rt {
 using f16_t = tl::half;

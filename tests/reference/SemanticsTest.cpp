@@ -318,6 +318,39 @@ TEST(Arithmetic, Fp64KeepsDoublePrecisionButDoubleScalarsAreFp32) {
   EXPECT_EQ(static_cast<float>(h.data[0]), 1.0f + 0x1p-10f);
 }
 
+// Atomics on the CPU: one read-modify-write per element where the mask is set, the old values
+// returned (0 where masked off); cas compares bits; float max/min as tl::maximum (NaN loses).
+TEST(Atomics, ReadModifyWriteReturnsTheOldValues) {
+  std::vector<int> m = {5, 6, 7, 8};
+  auto offs = tl::arange<0, 4>();
+  auto old = tl::atomic_add(m.data() + offs, 10, offs < 3);
+  EXPECT_EQ(old.data[0], 5);
+  EXPECT_EQ(old.data[3], 0); // masked off
+  EXPECT_EQ(m[0], 15);
+  EXPECT_EQ(m[3], 8);
+  // Several elements at one address: applied in element order, each sees the last one's result.
+  int bin = 0;
+  auto seen = tl::atomic_add(tl::full<int *, 4>(&bin), 1, true, tl::relaxed);
+  EXPECT_EQ(bin, 4);
+  EXPECT_EQ(seen.data[3], 3);
+  std::uint32_t u = 0xF0u;
+  EXPECT_EQ(tl::atomic_xor(&u, 0xFFu, tl::relaxed, tl::cta), 0xF0u);
+  EXPECT_EQ(u, 0x0Fu);
+  float f = 1.0f;
+  tl::atomic_max(&f, std::numeric_limits<float>::quiet_NaN());
+  EXPECT_EQ(f, 1.0f);
+  tl::atomic_min(&f, -2.0f);
+  EXPECT_EQ(f, -2.0f);
+  double d = -0.0;
+  EXPECT_EQ(std::signbit(tl::atomic_cas(&d, 0.0, 5.0)), true); // -0.0 is not 0.0 bit for bit
+  EXPECT_EQ(d, -0.0);
+  EXPECT_EQ(tl::atomic_cas(&d, -0.0, 5.0), -0.0);
+  EXPECT_EQ(d, 5.0);
+  std::int64_t big = 1;
+  EXPECT_EQ(tl::atomic_xchg(&big, std::int64_t{1} << 40), 1);
+  EXPECT_EQ(big, std::int64_t{1} << 40);
+}
+
 // Philox 4x32-10's known answer (the Random123 distribution's kat_vectors: counter 0, key 0), the
 // generator of tl::randint; Triton's streams take the counter (offset, 0, 0, 0) and the key (low
 // and high half of the seed).

@@ -166,6 +166,11 @@ TILEC_EMU_ATOMIC_CAS(int)
 TILEC_EMU_ATOMIC_CAS(unsigned)
 TILEC_EMU_ATOMIC_CAS(unsigned long long)
 #undef TILEC_EMU_ATOMIC_CAS
+// Memory fences: the emulator's memory is sequentially consistent, so they order nothing more.
+// (Acquire and release atomics order nothing for the race checker either: docs/emulation.md.)
+TILEC_EMU_BUILTIN void __threadfence_block() {}
+TILEC_EMU_BUILTIN void __threadfence() {}
+TILEC_EMU_BUILTIN void __threadfence_system() {}
 
 // ---- warp operations, for the target headers
 // -----------------------------------------------------

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <type_traits>
+
 #include "../detail/philox.hpp"
 
 /// The CPU emulator (tilec/emu/device.hpp) checks the alignment of every vector access; on the GPU,
@@ -182,6 +184,129 @@ template <class I> __device__ __forceinline__ bf16_t int_to_bf16(I x) {
 }
 /// tl::sigmoid on fp64: 1 / (1 + exp(-x)) in double.
 __device__ __forceinline__ double sigmoid(double x) { return 1.0 / (1.0 + ::exp(-x)); }
+
+// ---- atomics (tl::atomic_add, ..., atomic_cas) -----------------------------------------------
+/// Triton's `sem` and `scope` of an atomic.
+enum class Sem { relaxed, acquire, release, acq_rel };
+enum class Scope { cta, gpu, sys };
+
+namespace detail {
+/// A fence at scope S: the CUDA/HIP __threadfence family (sequentially consistent fences at cta,
+/// gpu and sys scope: stronger than an acquire or release needs).
+template <Scope S> __device__ __forceinline__ void fence() {
+  if constexpr (S == Scope::cta)
+    __threadfence_block();
+  else if constexpr (S == Scope::gpu)
+    __threadfence();
+  else
+    __threadfence_system();
+}
+/// The read-modify-write `rmw()` (the runtime's relaxed, device-scope atomic functions) with the
+/// ordering M: a release fence before it, an acquire fence after it. At sys scope the fences are
+/// the system's, the update itself the device's (the *_system atomics are not used).
+template <Sem M, Scope S, class F> __device__ __forceinline__ auto ordered(F rmw) {
+  if constexpr (M == Sem::release || M == Sem::acq_rel)
+    fence<S>();
+  const auto old = rmw();
+  if constexpr (M == Sem::acquire || M == Sem::acq_rel)
+    fence<S>();
+  return old;
+}
+/// The word the runtime's atomic functions take for T: T itself for int, unsigned, float and
+/// double; unsigned long long for the 64-bit integers (the same bits).
+template <class T>
+using Word =
+    std::conditional_t<sizeof(T) == 8 && !std::is_same_v<T, double>, unsigned long long, T>;
+template <class T> __device__ __forceinline__ Word<T> *word(T *p) {
+  return reinterpret_cast<Word<T> *>(p);
+}
+template <class T, class W> __device__ __forceinline__ T bits_to(W w) {
+  T v;
+  memcpy(&v, &w, sizeof v);
+  return v;
+}
+template <class T> __device__ __forceinline__ auto bits_of(T v) {
+  if constexpr (sizeof(T) == 8) {
+    unsigned long long w;
+    memcpy(&w, &v, sizeof w);
+    return w;
+  } else {
+    unsigned w;
+    memcpy(&w, &v, sizeof w);
+    return w;
+  }
+}
+/// An atomic read-modify-write of a float, a double or a signed 64-bit integer as a
+/// compare-and-swap loop over its bits:
+/// `combine(old, v)` is written when the memory still holds `old`. The first read is atomic too.
+template <class T, class C> __device__ __forceinline__ T cas_loop(T *p, T v, C combine) {
+  auto *w = reinterpret_cast<decltype(bits_of(v)) *>(p);
+  auto seen = atomicOr(w, decltype(bits_of(v))(0));
+  for (;;) {
+    const T old = bits_to<T>(seen);
+    const auto want = bits_of(static_cast<T>(combine(old, v)));
+    const auto now = atomicCAS(w, seen, want);
+    if (now == seen)
+      return old;
+    seen = now;
+  }
+}
+} // namespace detail
+
+/// tl::atomic_add: *p += v, returning the old value (int32, uint32, int64, uint64, float, double).
+template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_add(T *p, T v) {
+  return detail::ordered<M, S>(
+      [&] { return static_cast<T>(atomicAdd(detail::word(p), static_cast<detail::Word<T>>(v))); });
+}
+/// tl::atomic_max and atomic_min (floats: fmax/fmin semantics, a NaN operand loses, as
+/// tl::maximum; by compare-and-swap).
+template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_max(T *p, T v) {
+  return detail::ordered<M, S>([&] {
+    if constexpr (std::is_floating_point_v<T>)
+      return detail::cas_loop(p, v, [](T a, T b) { return fmax(a, b); });
+    else if constexpr (sizeof(T) == 8 && std::is_signed_v<T>) // (HIP has no signed 64-bit one)
+      return detail::cas_loop(p, v, [](T a, T b) { return a < b ? b : a; });
+    else
+      return static_cast<T>(atomicMax(detail::word(p), static_cast<detail::Word<T>>(v)));
+  });
+}
+template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_min(T *p, T v) {
+  return detail::ordered<M, S>([&] {
+    if constexpr (std::is_floating_point_v<T>)
+      return detail::cas_loop(p, v, [](T a, T b) { return fmin(a, b); });
+    else if constexpr (sizeof(T) == 8 && std::is_signed_v<T>) // (HIP has no signed 64-bit one)
+      return detail::cas_loop(p, v, [](T a, T b) { return b < a ? b : a; });
+    else
+      return static_cast<T>(atomicMin(detail::word(p), static_cast<detail::Word<T>>(v)));
+  });
+}
+/// tl::atomic_and, atomic_or, atomic_xor on integers.
+template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_and(T *p, T v) {
+  return detail::ordered<M, S>(
+      [&] { return static_cast<T>(atomicAnd(detail::word(p), static_cast<detail::Word<T>>(v))); });
+}
+template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_or(T *p, T v) {
+  return detail::ordered<M, S>(
+      [&] { return static_cast<T>(atomicOr(detail::word(p), static_cast<detail::Word<T>>(v))); });
+}
+template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_xor(T *p, T v) {
+  return detail::ordered<M, S>(
+      [&] { return static_cast<T>(atomicXor(detail::word(p), static_cast<detail::Word<T>>(v))); });
+}
+/// tl::atomic_xchg: writes v, returns the old value (integers, float, double).
+template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_xchg(T *p, T v) {
+  return detail::ordered<M, S>([&] {
+    auto *w = reinterpret_cast<decltype(detail::bits_of(v)) *>(p);
+    return detail::bits_to<T>(atomicExch(w, detail::bits_of(v)));
+  });
+}
+/// tl::atomic_cas: writes v where *p == cmp (bit for bit), returns the old value.
+template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_cas(T *p, T cmp, T v) {
+  return detail::ordered<M, S>([&] {
+    auto *w = reinterpret_cast<decltype(detail::bits_of(v)) *>(p);
+    return detail::bits_to<T>(atomicCAS(w, detail::bits_of(cmp), detail::bits_of(v)));
+  });
+}
 
 // ---- random numbers (tl::randint, rand, randn and their 4x forms; tilec/detail/philox.hpp) ------
 /// Output `lane` (0 to 3) of Philox 4x32-10 for the counter `offset` under the key `seed`: Triton's

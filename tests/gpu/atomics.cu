@@ -1,0 +1,240 @@
+// Runs tests/kernels/atomics.cpp against the CPU reference of the same source and against each
+// operation computed here: every tl::atomic_* on int32, uint32, int64, uint64, float and double at
+// one address per element (old values and memory after, bit for bit, masked-off elements
+// untouched), and the contended column sum over programs (counts exact, sums within 1e-5 of
+// float64: the GPU adds in any order) and histogram (many updates a bin, exact). Each launch runs
+// twice from the same memory, the old values' buffer poisoned with two patterns; the elements past
+// the end must keep their pattern.
+#include "atomics.cpp"
+#include "check.h"
+#if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
+#include <atomics.hip>
+#else
+#include <atomics.cu> // golden/atomics/atomics.cu (<>: not this file)
+#endif
+
+#include <cstring>
+#include <random>
+
+namespace {
+
+/// Never 0 (atomic_each's lanes past the end compare 0 with the last element).
+template <class T> T draw(std::mt19937_64 &rng) {
+  if constexpr (std::is_floating_point_v<T>)
+    return T(std::uniform_int_distribution<int>(1, 2000)(rng) - 1001) / T(8) +
+           T(0.0625); // exact sums
+  else
+    return static_cast<T>(rng() | 1);
+}
+template <class T> uint64_t bits(T v) {
+  uint64_t b = 0;
+  std::memcpy(&b, &v, sizeof v);
+  return b;
+}
+
+/// The memory after operation k and the old value, for one element.
+template <class T> std::pair<T, T> exact(int k, T m, T v, T c) {
+  auto fmaxLike = [](T a, T b) { return b > a ? b : a; }; // no NaN here
+  auto fminLike = [](T a, T b) { return b < a ? b : a; };
+  switch (k) {
+  case 0:
+    if constexpr (std::is_integral_v<T>)
+      return {static_cast<T>(static_cast<std::make_unsigned_t<T>>(m) +
+                             static_cast<std::make_unsigned_t<T>>(v)),
+              m};
+    else
+      return {m + v, m};
+  case 1:
+    return {fmaxLike(m, v), m};
+  case 2:
+    return {fminLike(m, v), m};
+  case 3:
+    return {v, m};
+  case 4:
+    return {bits(m) == bits(c) ? v : m, m};
+  default:
+    if constexpr (std::is_integral_v<T>) {
+      if (k == 5)
+        return {static_cast<T>(m & v), m};
+      if (k == 6)
+        return {static_cast<T>(m | v), m};
+      return {static_cast<T>(m ^ v), m};
+    }
+    return {m, m};
+  }
+}
+
+template <class T, int BLOCK = 128, class Launch>
+void each(harness::Report &report, const char *name, int n, Launch launch) {
+  constexpr int ops = std::is_integral_v<T> ? 8 : 5;
+  std::mt19937_64 rng(uint64_t(n) * 977 + sizeof(T) * 3 + std::is_integral_v<T>);
+  std::vector<T> mem0(size_t(8) * n), v(n), cmp(n);
+  for (auto &x : mem0)
+    x = draw<T>(rng);
+  for (int i = 0; i < n; ++i) {
+    v[i] = draw<T>(rng);
+    cmp[i] = i % 2 ? mem0[size_t(4) * n + i] : draw<T>(rng); // odd elements are swapped
+  }
+  std::vector<T> refMem = mem0, refOld(size_t(8) * n, T(7));
+  tl::launch(tl::grid3{tl::cdiv(n, BLOCK)}, atomic_each<T, BLOCK>, refMem.data(), refOld.data(),
+             v.data(), cmp.data(), n);
+
+  harness::DeviceBuffer<T> dmem(size_t(8) * n), dv(n), dcmp(n);
+  dv.upload(v.data());
+  dcmp.upload(cmp.data());
+  gpucheck::Output<T> old(size_t(std::is_integral_v<T> ? 7 : 5) * n); // the old values kept
+  std::vector<T> gotMem(size_t(8) * n);
+  bool memStable = true;
+  for (int byte : gpucheck::kPoison) {
+    dmem.upload(mem0.data());
+    old.poison(byte);
+    CHECK_CUDA(launch(dmem.ptr, old.dev.ptr, dv.ptr, dcmp.ptr, n));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    old.collect(byte);
+    std::vector<T> m(size_t(8) * n);
+    dmem.download(m.data());
+    if (byte == gpucheck::kPoison[0])
+      gotMem = m;
+    else
+      memStable = memStable && std::memcmp(m.data(), gotMem.data(), m.size() * sizeof(T)) == 0;
+  }
+  size_t gpuVsRef = 0, gpuVsExact = 0, refVsExact = 0, count = 0;
+  for (int k = 0; k < ops; ++k)
+    for (int i = 0; i < n; ++i) {
+      const size_t j = size_t(k) * n + i;
+      auto [m, o] = exact<T>(k, mem0[j], v[i], cmp[i]);
+      gpuVsRef += bits(gotMem[j]) != bits(refMem[j]);
+      gpuVsExact += bits(gotMem[j]) != bits(m);
+      refVsExact += bits(refMem[j]) != bits(m);
+      ++count;
+      if (k == 7)
+        continue; // atomic_xor keeps no old values
+      // Old values: the stored ones (poison there if the kernel failed to store).
+      gpuVsRef += bits(old.vals[j]) != bits(refOld[j]);
+      gpuVsExact += bits(old.vals[j]) != bits(o);
+      refVsExact += bits(refOld[j]) != bits(o);
+      ++count;
+    }
+  gpucheck::checkExact(report, name, std::to_string(n), count, gpuVsRef, gpuVsExact, refVsExact,
+                       old.ok() && memStable);
+}
+
+void columns(harness::Report &report, int rows, int cols) {
+  const int stride = cols + 3;
+  auto x = harness::randomFloats(size_t(rows) * stride, -1, 1, uint64_t(rows) * 131 + cols);
+  std::vector<float> refSums(cols, 0.0f);
+  std::vector<int> refCounts(cols, 0);
+  tl::launch(tl::grid3{tl::cdiv(rows, 32)}, column_sums<32, 64>, x.data(), refSums.data(),
+             refCounts.data(), rows, cols, stride);
+  harness::DeviceBuffer<float> dx(x.size()), dsums(cols + gpucheck::kGuard);
+  harness::DeviceBuffer<int> dcounts(cols + gpucheck::kGuard);
+  dx.upload(x.data());
+  std::vector<float> sums(cols + gpucheck::kGuard), s0(cols + gpucheck::kGuard, 0.0f);
+  std::vector<int> counts(cols + gpucheck::kGuard), c0(cols + gpucheck::kGuard, 0);
+  for (size_t g = cols; g < s0.size(); ++g)
+    s0[g] = -1.5f, c0[g] = -7; // past the end: must stay
+  dsums.upload(s0.data());
+  dcounts.upload(c0.data());
+  CHECK_CUDA(
+      launch_column_sums_32_64(cudaStream_t{}, dx.ptr, dsums.ptr, dcounts.ptr, rows, cols, stride));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  dsums.download(sums.data());
+  dcounts.download(counts.data());
+  bool guards = true;
+  for (size_t g = cols; g < s0.size(); ++g)
+    guards = guards && sums[g] == -1.5f && counts[g] == -7;
+  std::vector<double> gs, cs, fs;
+  size_t countBad = 0, refCountBad = 0;
+  for (int c = 0; c < cols; ++c) {
+    double f = 0;
+    for (int r = 0; r < rows; ++r)
+      f += x[size_t(r) * stride + c];
+    gs.push_back(sums[c]), cs.push_back(refSums[c]), fs.push_back(f);
+    countBad += counts[c] != rows;
+    refCountBad += refCounts[c] != rows;
+  }
+  const std::string shape = gpucheck::shape(rows, cols);
+  report.check("column sums", shape, gs, cs, fs, 1e-5, guards);
+  gpucheck::checkExact(report, "column rows", shape, size_t(cols), countBad, countBad, refCountBad,
+                       guards);
+}
+
+void histogramRun(harness::Report &report, int n, int bins, bool ordered) {
+  std::mt19937_64 rng(uint64_t(n) * 7 + bins);
+  std::vector<int> x(n), ref(bins, 0), exact(bins, 0);
+  for (auto &v : x)
+    v = int(rng() % 100000);
+  for (int v : x)
+    ++exact[v % bins];
+  tl::launch(tl::grid3{tl::cdiv(n, 256)}, histogram<256>, x.data(), ref.data(), n, bins);
+  harness::DeviceBuffer<int> dx(n), dh(bins + gpucheck::kGuard);
+  dx.upload(x.data());
+  std::vector<int> h0(bins + gpucheck::kGuard, 0), h(bins + gpucheck::kGuard);
+  for (size_t g = bins; g < h0.size(); ++g)
+    h0[g] = -7;
+  dh.upload(h0.data());
+  CHECK_CUDA(ordered ? launch_histogram_256_acq_rel(cudaStream_t{}, dx.ptr, dh.ptr, n, bins)
+                     : launch_histogram_256_relaxed(cudaStream_t{}, dx.ptr, dh.ptr, n, bins));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  dh.download(h.data());
+  bool guards = true;
+  for (size_t g = bins; g < h.size(); ++g)
+    guards = guards && h[g] == -7;
+  size_t gpuVsRef = 0, gpuVsExact = 0, refVsExact = 0;
+  for (int b = 0; b < bins; ++b) {
+    gpuVsRef += h[b] != ref[b];
+    gpuVsExact += h[b] != exact[b];
+    refVsExact += ref[b] != exact[b];
+  }
+  gpucheck::checkExact(report, ordered ? "histo acq_rel" : "histogram",
+                       std::to_string(n) + " b=" + std::to_string(bins), size_t(bins), gpuVsRef,
+                       gpuVsExact, refVsExact, guards);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  harness::Report report;
+  std::vector<int> sizes = {1, 300, 1037, 100000};
+  if (harness::smallRun(argc, argv))
+    sizes = {1, 300, 1037};
+  for (int n : sizes) {
+    each<int32_t>(report, "atomic i32", n,
+                  [](int32_t *m, int32_t *o, int32_t *v, int32_t *c, int n) {
+                    return launch_atomic_each_i32_128(cudaStream_t{}, m, o, v, c, n);
+                  });
+    each<uint32_t>(report, "atomic u32", n,
+                   [](uint32_t *m, uint32_t *o, uint32_t *v, uint32_t *c, int n) {
+                     return launch_atomic_each_u32_128(cudaStream_t{}, m, o, v, c, n);
+                   });
+    each<int64_t>(report, "atomic i64", n,
+                  [](int64_t *m, int64_t *o, int64_t *v, int64_t *c, int n) {
+                    return launch_atomic_each_i64_128(cudaStream_t{}, m, o, v, c, n);
+                  });
+    each<uint64_t>(report, "atomic u64", n,
+                   [](uint64_t *m, uint64_t *o, uint64_t *v, uint64_t *c, int n) {
+                     return launch_atomic_each_u64_128(cudaStream_t{}, m, o, v, c, n);
+                   });
+    each<float>(report, "atomic f32", n, [](float *m, float *o, float *v, float *c, int n) {
+      return launch_atomic_each_f32_128(cudaStream_t{}, m, o, v, c, n);
+    });
+    each<double>(report, "atomic f64", n, [](double *m, double *o, double *v, double *c, int n) {
+      return launch_atomic_each_f64_128(cudaStream_t{}, m, o, v, c, n);
+    });
+    each<int32_t, 32>(report, "atomic i32/32", n,
+                      [](int32_t *m, int32_t *o, int32_t *v, int32_t *c, int n) {
+                        return launch_atomic_each_i32_32(cudaStream_t{}, m, o, v, c, n);
+                      });
+  }
+  for (auto [rows, cols] : {std::pair{300, 100}, std::pair{1, 64}, std::pair{77, 1}})
+    columns(report, rows, cols);
+  if (!harness::smallRun(argc, argv))
+    columns(report, 100000, 257);
+  for (bool ordered : {false, true}) {
+    for (auto [n, bins] : {std::pair{1000, 8}, std::pair{300, 1}})
+      histogramRun(report, n, bins, ordered);
+    if (!harness::smallRun(argc, argv))
+      histogramRun(report, 1 << 22, 1000, ordered);
+  }
+  return report.exitCode();
+}
