@@ -129,6 +129,7 @@ private:
   void tileLoad(const std::string &dst, const ir::Type &t, const ir::Load *ld);
   void store(const ir::Store *st);
   void atomicStore(const ir::Store *st);
+  bool holdsCopies(const ir::Type &t);
   std::string atomicCall(const ir::Store *st, const Idx &idx);
   void threadReduce(const std::string &dst, const ir::Type &dstType, const ir::ThreadReduce *r,
                     bool isDecl);

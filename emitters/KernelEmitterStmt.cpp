@@ -250,6 +250,17 @@ void KernelEmitter::tileLoad(const std::string &dst, const Type &t, const Load *
   }, vd, vec, ld->vec);
 }
 
+/// Whether several threads hold each element of a tile of type `t` (a slice's layout, or a tile
+/// smaller than its layout's coverage): stores and atomics then leave the copies to their owners.
+bool KernelEmitter::holdsCopies(const Type &t) {
+  const Layout &l = *t.layout;
+  LayoutGeometry g = geometry(l, t.shape);
+  bool copies = l.kind == Layout::Kind::Slice;
+  for (size_t d = 0; d < t.shape.size(); ++d)
+    copies = copies || t.shape[d] < g.coverage[d];
+  return copies;
+}
+
 /// One element's read-modify-write: `tilec::rt::atomic_add<Sem::acq_rel, Scope::gpu>(&p[i], v[i])`.
 std::string KernelEmitter::atomicCall(const Store *st, const Idx &idx) {
   std::string at = deref(st->ptr, idx);
@@ -273,11 +284,7 @@ void KernelEmitter::atomicStore(const Store *st) {
     w_->line(atomicCall(st, {}) + ";");
     return;
   }
-  const Layout &l = *pt.layout;
-  LayoutGeometry g = geometry(l, pt.shape);
-  bool replicated = l.kind == Layout::Kind::Slice;
-  for (size_t d = 0; d < pt.shape.size(); ++d)
-    replicated = replicated || pt.shape[d] < g.coverage[d];
+  const bool replicated = holdsCopies(pt);
   if (replicated && st->result) {
     // Replicas (several threads hold one element: a tile smaller than the block) cannot each
     // update: the owners do, and hand the old values to the replicas through shared memory.
@@ -348,9 +355,7 @@ void KernelEmitter::store(const Store *st) {
   }
   const Layout &l = *pt.layout;
   LayoutGeometry g = geometry(l, pt.shape);
-  bool replicated = l.kind == Layout::Kind::Slice;
-  for (size_t d = 0; d < pt.shape.size(); ++d)
-    replicated = replicated || pt.shape[d] < g.coverage[d];
+  const bool replicated = holdsCopies(pt);
   std::unique_ptr<CodeWriter::Scope> owner;
   if (replicated)
     owner = std::make_unique<CodeWriter::Scope>(*w_, "if (" + layoutName(pt) + "::is_owner())  // replicas skip", "");
