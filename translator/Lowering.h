@@ -142,6 +142,8 @@ public:
   /// streams of `seed` at `offset`s (LoweringTileOps.cpp).
   std::vector<ir::Expr> lowerRandom(const clang::CallExpr *call, const std::string &name);
   static bool isRandom(const std::string &name);
+  /// `fd` is tl::randint4x, rand4x or randn4x (a std::tuple of four tiles).
+  static bool isRandomFour(const clang::FunctionDecl *fd);
 
   // ---- tensor descriptors (LoweringDescriptors.cpp) ---------------------------------------------
   /// A descriptor's parts, each an expression computed once where it was made; strides in

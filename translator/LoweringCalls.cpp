@@ -265,8 +265,7 @@ void KernelLowering::lowerDecomposition(const clang::DecompositionDecl *dd, cons
   if (auto *call = dyn_cast<CallExpr>(s);
       call && !isa<CXXOperatorCallExpr>(call) && isUserFunction(call->getDirectCallee())) {
     inlineCall(call, &values, &types);
-  } else if (callee && inTl(callee) && callee->getDeclName().isIdentifier() &&
-             isRandom(callee->getName().str()) && callee->getName().ends_with("4x")) {
+  } else if (isRandomFour(callee)) {
     // auto [r0, r1, r2, r3] = tl::rand4x(seed, offsets);
     values = lowerRandom(cast<CallExpr>(s), callee->getName().str());
     if (values.size() != types.size())

@@ -140,8 +140,7 @@ void KernelLowering::lowerDecl(const clang::Decl *d, const clang::DeclStmt *ds,
   // `auto t = tl::rand4x(...)`: a tuple of four tiles, which only a structured binding takes apart.
   if (auto *call = vd->getInit() ? dyn_cast<CallExpr>(strip(vd->getInit())) : nullptr) {
     const FunctionDecl *fd = call->getDirectCallee();
-    if (fd && inTl(fd) && fd->getDeclName().isIdentifier() && isRandom(fd->getName().str()) &&
-        fd->getName().ends_with("4x"))
+    if (isRandomFour(fd))
       fe.fail(DiagId::FourResults, call->getExprLoc(), {"tl::" + fd->getName().str()});
   }
   ir::Type t = typeOf(vd->getType(), vd->getLocation());

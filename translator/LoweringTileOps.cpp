@@ -89,7 +89,7 @@ ir::Stmt KernelLowering::lowerStore(const clang::CallExpr *call) {
 
 namespace {
 /// `t` is tl's enumeration `name` (tl::sem, tl::scope).
-bool isTlRecordOrEnum(clang::QualType t, llvm::StringRef name) {
+bool isTlEnum(clang::QualType t, llvm::StringRef name) {
   const auto *et = t.getCanonicalType()->getAs<clang::EnumType>();
   return et && et->getDecl()->getName() == name && inTl(et->getDecl());
 }
@@ -128,7 +128,7 @@ ir::Stmt KernelLowering::lowerAtomic(const clang::CallExpr *call, ir::Var result
   ir::Expr v = lowerOperand(args[values - 1]);
   ir::Expr m;
   size_t next = values;
-  auto isSem = [&](const clang::Expr *a) { return isTlRecordOrEnum(a->getType(), "sem"); };
+  auto isSem = [&](const clang::Expr *a) { return isTlEnum(a->getType(), "sem"); };
   if (op != AtomicOp::Cas && args.size() > next && !isSem(args[next]))
     m = castTo(lowerExpr(args[next++]), ScalarType::Bool);
   // sem and scope: the enumerators' values (tl.hpp's order is ir::MemSem's and ir::MemScope's).
@@ -194,6 +194,11 @@ ir::Expr KernelLowering::flatArgBest(ir::ReduceOp op, ir::Expr a, ir::SourceLoc 
 bool KernelLowering::isRandom(const std::string &name) {
   return name == "randint" || name == "rand" || name == "randn" || name == "randint4x" ||
          name == "rand4x" || name == "randn4x";
+}
+
+bool KernelLowering::isRandomFour(const clang::FunctionDecl *fd) {
+  return fd && inTl(fd) && fd->getDeclName().isIdentifier() && isRandom(fd->getName().str()) &&
+         fd->getName().ends_with("4x");
 }
 
 /// Philox 4x32-10 of the counter (offset, 0, 0, 0) under the key `seed` (as uint64: its low and
