@@ -592,6 +592,7 @@ int KernelEmitter::liveRegisterEstimate() const {
         void visit(const WarpReduce *) override { found = true; }
         void visit(const SharedRead *) override { found = true; }
         void visit(const SharedDot *) override { found = true; }
+        void visit(const ir::Scan *) override { found = true; }
       } find(found);
       find.visit(init);
       return found;

@@ -135,6 +135,12 @@ private:
                     bool isDecl);
   void sharedWritePartials(const ir::SharedWrite *sw);
   void sharedWriteTile(const ir::SharedWrite *sw);
+  /// `v = warp_scan(...)` / `v = scan_carry(...)`: the operand copied into `v`, then the part of
+  /// the scan computed in place (tilec/rt/scan.hpp); and a scan's write of its warps' totals.
+  void scanPart(const ir::Var &v, const ir::Scan *s);
+  void sharedWriteScanTotals(const ir::SharedWrite *sw);
+  /// The template arguments of tilec/rt/scan.hpp's functions: [Op, ]layout, axis, reverse.
+  std::string scanParams(const ir::Type &t, int axis, bool reverse, const ir::ScanOp *op);
   /// The element offset in shared buffer `b` of this thread's element `idx` of a tile of type `t`
   /// in layout alias `L` (row-major, rows `b.rowStride` apart, or through the buffer's swizzle).
   std::string sharedOffset(const std::string &L, const ir::Type &t, int b, const Idx &idx);
@@ -207,6 +213,7 @@ private:
   /// storage matches `t`'s; null for any other expression.
   const std::string *directTile(const ir::Expr &e, const ir::Type &t);
   std::string opType(ir::ReduceOp op);
+  std::string opType(ir::ScanOp op);
   int64_t partStride(const ir::SharedBuffer &b);
 
   const ir::Module &m_;

@@ -123,6 +123,16 @@ std::string KernelEmitter::opType(ReduceOp op) {
   return "";
 }
 
+std::string KernelEmitter::opType(ScanOp op) {
+  switch (op) {
+  case ScanOp::Sum: return "tilec::rt::Sum";
+  case ScanOp::Prod: return "tilec::rt::Prod";
+  case ScanOp::Max: return "tilec::rt::Max";
+  case ScanOp::Min: return "tilec::rt::Min";
+  }
+  return "";
+}
+
 int64_t KernelEmitter::partStride(const SharedBuffer &b) {
   if (b.shape.size() <= 1)
     return 1;
@@ -524,6 +534,8 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
     return threadReduce(name, t, r, false);
   if (auto d = as<SharedDot>(value))
     return sharedDot(v, d);
+  if (auto sc = as<Scan>(value))
+    return scanPart(v, sc);
   if (auto wr = as<WarpReduce>(value)) {
     forEachElem(t, [&](const Idx &idx) {
       std::vector<std::string> args{elem(wr->a, idx).text};
@@ -570,6 +582,45 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
     return;
   }
   forEachElem(t, [&](const Idx &idx) { w_->line(lhs(v, idx) + " = " + elem(value, idx).text + ";"); });
+}
+
+std::string KernelEmitter::scanParams(const Type &t, int axis, bool reverse, const ScanOp *op) {
+  return (op ? opType(*op) + ", " : "") + layoutName(t) + ", " + std::to_string(axis) + ", " +
+         (reverse ? "true" : "false");
+}
+
+void KernelEmitter::scanPart(const Var &v, const Scan *s) {
+  const Type &t = v->type;
+  const std::string &name = varNames_.at(v->id);
+  auto ref = as<VarRef>(s->a);
+  if (!ref || ref->var != v)
+    forEachElem(
+        t, [&](const Idx &idx) { w_->line(lhs(v, idx) + " = " + elem(s->a, idx).text + ";"); });
+  const std::string params = scanParams(t, s->axis, s->reverse, &s->op);
+  switch (s->part) {
+  case ScanPart::InWarp:
+    return call("tilec::rt::scan_in_warp<" + params + ">(", {name}, ");");
+  case ScanPart::Carry: {
+    std::vector<std::string> args{name, bufferNames_.at(s->buffer)};
+    if (t.rank() == 2)
+      args.push_back(std::to_string(k_.buffers.at(s->buffer).rowStride));
+    return call("tilec::rt::scan_add_carries<" + params + ">(", args, ");");
+  }
+  case ScanPart::Whole: break;
+  }
+  internalError("a scan reached the emitter whole (lower-reductions must run)");
+}
+
+void KernelEmitter::sharedWriteScanTotals(const SharedWrite *sw) {
+  const Type &t = sw->value->type;
+  const std::string *var = directTile(sw->value, t);
+  if (!var)
+    internalError("shared_write_scan_totals of an expression (a scan's variable expected)");
+  std::vector<std::string> args{*var, bufferNames_.at(sw->buffer)};
+  if (t.rank() == 2)
+    args.push_back(std::to_string(k_.buffers.at(sw->buffer).rowStride));
+  call("tilec::rt::scan_write_totals<" + scanParams(t, sw->axis, sw->reverse, nullptr) + ">(", args,
+       ");");
 }
 
 void KernelEmitter::sharedWritePartials(const SharedWrite *sw) {
@@ -1655,6 +1706,8 @@ void KernelEmitter::stmt(const Stmt &s) {
     genericWrites_ = true;
     if (sw->buffer < 0 || sw->buffer >= static_cast<int>(k_.buffers.size()))
       internalError("shared_write to an unknown buffer");
+    if (sw->scanTotals)
+      return sharedWriteScanTotals(sw);
     return sw->partials ? sharedWritePartials(sw) : sharedWriteTile(sw);
   }
   }

@@ -56,6 +56,10 @@ bool same(const Load *a, const Load *b) {
 bool same(const Reduce *a, const Reduce *b) {
   return a->op == b->op && a->axis == b->axis && equal(a->a, b->a);
 }
+bool same(const Scan *a, const Scan *b) {
+  return a->op == b->op && a->axis == b->axis && a->reverse == b->reverse && a->part == b->part &&
+         a->buffer == b->buffer && equal(a->a, b->a);
+}
 bool same(const Dot *a, const Dot *b) {
   return a->precision == b->precision && equal(a->a, b->a) && equal(a->b, b->b) &&
          equal(a->acc, b->acc);
@@ -133,9 +137,9 @@ bool same(const WarpSpecialize *a, const WarpSpecialize *b) {
   return equal(a->producer, b->producer) && equal(a->consumers, b->consumers);
 }
 bool same(const SharedWrite *a, const SharedWrite *b) {
-  return a->buffer == b->buffer && a->partials == b->partials && a->axis == b->axis &&
-         sameLayout(a->srcLayout, b->srcLayout) && a->srcShape == b->srcShape &&
-         equal(a->stage, b->stage) && equal(a->value, b->value);
+  return a->buffer == b->buffer && a->partials == b->partials && a->scanTotals == b->scanTotals &&
+         a->reverse == b->reverse && a->axis == b->axis && sameLayout(a->srcLayout, b->srcLayout) &&
+         a->srcShape == b->srcShape && equal(a->stage, b->stage) && equal(a->value, b->value);
 }
 
 } // namespace

@@ -111,6 +111,11 @@ const char *name(ReduceOp o) {
   return names[static_cast<int>(o)];
 }
 
+const char *name(ScanOp o) {
+  static const char *names[] = {"sum", "prod", "max", "min"};
+  return names[static_cast<int>(o)];
+}
+
 const char *name(DotPrecision p) {
   static const char *names[] = {"ieee", "tf32", "tf32x3"};
   return names[static_cast<int>(p)];
@@ -343,6 +348,32 @@ Expr Reduce::make(ReduceOp op, int axis, Expr a, SourceLoc loc) {
   return n;
 }
 
+Expr Scan::make(ScanOp op, int axis, bool reverse, Expr a, SourceLoc loc) {
+  check(a && a->type.isTile() && axis >= 0 && axis < a->type.rank() && !a->type.pointer,
+        "Scan axis");
+  auto n = node<Scan>(loc);
+  n->type = a->type;
+  n->op = op;
+  n->axis = axis;
+  n->reverse = reverse;
+  n->a = std::move(a);
+  return n;
+}
+
+Expr Scan::makePart(const Scan &whole, ScanPart part, Expr a, int buffer) {
+  check(a && sameShapeAndElem(a->type, whole.type) && (part == ScanPart::Carry) == (buffer >= 0),
+        "Scan part");
+  auto n = node<Scan>(whole.loc);
+  n->type = a->type;
+  n->op = whole.op;
+  n->axis = whole.axis;
+  n->reverse = whole.reverse;
+  n->part = part;
+  n->buffer = buffer;
+  n->a = std::move(a);
+  return n;
+}
+
 Expr Dot::make(Expr a, Expr b, Expr acc, ScalarType result, DotPrecision precision, SourceLoc loc) {
   check(a && b && a->type.rank() == 2 && b->type.rank() == 2 &&
             a->type.shape[1] == b->type.shape[0],
@@ -434,6 +465,8 @@ Expr SharedDot::make(int bufferA, int bufferB, Expr acc, DotPrecision precision,
 std::vector<int> sharedBuffersRead(const ExprNode &n) {
   if (n.kind == ExprKind::SharedRead)
     return {static_cast<const SharedRead &>(n).buffer};
+  if (n.kind == ExprKind::Scan && static_cast<const Scan &>(n).part == ScanPart::Carry)
+    return {static_cast<const Scan &>(n).buffer};
   if (n.kind == ExprKind::SharedDot) {
     auto &d = static_cast<const SharedDot &>(n);
     return {d.bufferA, d.bufferB};
@@ -657,6 +690,19 @@ Stmt SharedWrite::makePartials(int buffer, Expr partial, int axis, LayoutRef src
   n->axis = axis;
   n->srcLayout = std::move(srcLayout);
   n->srcShape = std::move(srcShape);
+  return n;
+}
+
+Stmt SharedWrite::makeScanTotals(int buffer, Expr inWarp, int axis, bool reverse, SourceLoc loc) {
+  check(inWarp && inWarp->type.isTile() && inWarp->type.layout, "SharedWrite scan totals");
+  auto n = node<SharedWrite>(loc);
+  n->buffer = buffer;
+  n->scanTotals = true;
+  n->reverse = reverse;
+  n->axis = axis;
+  n->srcLayout = inWarp->type.layout;
+  n->srcShape = inWarp->type.shape;
+  n->value = std::move(inWarp);
   return n;
 }
 

@@ -110,6 +110,10 @@ enum class MathOp : uint8_t {
   NormalFromBits   // (bits1 u32, bits2 u32, which u32 constant 0/1): Box-Muller's cos or sin, f32
 };
 enum class ReduceOp : uint8_t { Sum, Max, Min, ArgMax, ArgMin };
+enum class ScanOp : uint8_t { Sum, Prod, Max, Min };
+/// What a Scan computes: the whole scan (before lower-reductions), or one of the two parts it is
+/// lowered to (Scan's comment).
+enum class ScanPart : uint8_t { Whole, InWarp, Carry };
 /// A store's read-modify-write (tl::atomic_*; None: a plain store), its memory ordering and scope
 /// (Triton's `sem` and `scope`).
 enum class AtomicOp : uint8_t { None, Add, Max, Min, And, Or, Xor, Xchg, Cas };
@@ -124,6 +128,7 @@ const char *name(UnaryOp o);
 const char *name(BinaryOp o);
 const char *name(MathOp o);
 const char *name(ReduceOp o);
+const char *name(ScanOp o);
 const char *name(AtomicOp o); // add, max, ..., cas ("" for None)
 const char *name(MemSem s);   // relaxed, acquire, release, acq_rel
 const char *name(MemScope s); // cta, gpu, sys
@@ -286,6 +291,27 @@ struct Reduce : ExprNode {
   Expr a;
   static Expr make(ReduceOp op, int axis, Expr a, SourceLoc loc = {});
 };
+/// The inclusive scan of `a` along `axis` (tl::cumsum, tl::cumprod): element i of the result
+/// combines elements 0 .. i of `a` along that axis (i .. n-1 when `reverse`), earlier elements on
+/// the left of each combination; same type as `a` (the translator widens narrow integers first).
+/// lower-reductions splits it into two parts, each the whole init/value of a Decl/Assign:
+///  - InWarp: each element combined with the elements before it along `axis` (after it when
+///    `reverse`) that the threads of its own warp hold in the same repetition of the layout; when
+///    one warp holds the axis's distinct elements, across the repetitions too: the whole scan.
+///  - Carry: `a`, an InWarp result, combined with the totals that a shared_write_scan_totals
+///    stored in `buffer` for the warps and repetitions before its own (after it when `reverse`).
+struct Scan : ExprNode {
+  TILEC_EXPR_NODE(Scan)
+  ScanOp op{};
+  int axis = 0;
+  bool reverse = false;
+  ScanPart part = ScanPart::Whole;
+  int buffer = -1; ///< Carry: the totals' buffer
+  Expr a;
+  static Expr make(ScanOp op, int axis, bool reverse, Expr a, SourceLoc loc = {});
+  /// The same scan's part `part` on `a` (with the totals in `buffer` for Carry).
+  static Expr makePart(const Scan &whole, ScanPart part, Expr a, int buffer = -1);
+};
 /// The matrix product of `a` [M, K] and `b` [K, N], plus `acc` [M, N] when set (tl::dot): operands
 /// both f16, both bf16, both f32 or both i8; the result (`type`) is f32 (i32 for i8; f16 allowed
 /// for f16 operands), in the order and precision docs/language.md "Matrix products" states.
@@ -378,7 +404,7 @@ struct SharedDot : ExprNode {
 #undef TILEC_EXPR_NODE
 
 /// The shared buffers expression node `n` itself reads (not its operands): a SharedRead's buffer,
-/// a SharedDot's two; empty for every other node.
+/// a SharedDot's two, a scan's Carry part's totals; empty for every other node.
 std::vector<int> sharedBuffersRead(const ExprNode &n);
 
 /// A stage of a two-stage buffer named relative to a variable (pipeline-dots' double buffering):
@@ -529,11 +555,18 @@ struct Barrier : StmtNode {
 /// Partials mode: `value` is a per-thread partial of a reduction along `axis` of a tile of layout
 /// `srcLayout`/`srcShape`; lane 0 (along `axis`) of each warp writes its partial to the slot of its
 /// warp index along `axis`.
+/// Scan totals mode (scanTotals): `value` is the InWarp part of a scan along `axis` (`reverse`) in
+/// layout `srcLayout`; the last lane along `axis` of each warp (the first when `reverse`) writes,
+/// for each repetition r of the layout along the axis and each element along the other dim, its
+/// total to row r * W + w (W the warps holding distinct elements along the axis, w its own) at the
+/// column of that element (lower-reductions sizes the buffer: [R * W] or [R * W, other dim]).
 struct SharedWrite : StmtNode {
   TILEC_STMT_NODE(SharedWrite)
   int buffer = -1;
   Expr value;
   bool partials = false;
+  bool scanTotals = false;
+  bool reverse = false; ///< scan totals of a reverse scan
   int axis = 0;
   LayoutRef srcLayout;
   std::vector<int64_t> srcShape;
@@ -541,6 +574,7 @@ struct SharedWrite : StmtNode {
   static Stmt makeTile(int buffer, Expr value, SourceLoc loc = {}, Expr stage = nullptr);
   static Stmt makePartials(int buffer, Expr partial, int axis, LayoutRef srcLayout,
                            std::vector<int64_t> srcShape, SourceLoc loc = {});
+  static Stmt makeScanTotals(int buffer, Expr inWarp, int axis, bool reverse, SourceLoc loc = {});
 };
 /// Starts copying the tile `ptr` points at from global memory into stage `stage` of `buffer`
 /// (laid out as a SharedWrite of a tile in ptr's layout would), `vec` elements (4, 8 or 16 bytes)

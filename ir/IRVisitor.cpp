@@ -56,6 +56,7 @@ void IRVisitor::visit(const Load *n) {
   visit(n->other);
 }
 void IRVisitor::visit(const Reduce *n) { visit(n->a); }
+void IRVisitor::visit(const Scan *n) { visit(n->a); }
 void IRVisitor::visit(const Dot *n) {
   visit(n->a);
   visit(n->b);
@@ -180,6 +181,7 @@ TILEC_MUTATE_CHILD1(ExpandDims, a)
 TILEC_MUTATE_CHILD1(Broadcast, a)
 TILEC_MUTATE_CHILD1(Trans, a)
 TILEC_MUTATE_CHILD1(Reduce, a)
+TILEC_MUTATE_CHILD1(Scan, a)
 TILEC_MUTATE_CHILD1(Hint, a)
 TILEC_MUTATE_CHILD1(ConvertLayout, a)
 TILEC_MUTATE_CHILD1(ThreadReduce, a)
@@ -391,6 +393,10 @@ void ExprFacts::add(const Expr &e) {
       IRVisitor::visit(n);
     }
     void visit(const Reduce *n) override {
+      f.elementwise = false;
+      IRVisitor::visit(n);
+    }
+    void visit(const Scan *n) override {
       f.elementwise = false;
       IRVisitor::visit(n);
     }

@@ -213,12 +213,18 @@ public:
     }
     case StmtKind::SharedWrite: {
       auto *w = as<SharedWrite>(s);
-      os << "shared_write" << (w->partials ? "_partials" : "") << " " << w->buffer;
+      os << "shared_write"
+         << (w->partials     ? "_partials"
+             : w->scanTotals ? "_scan_totals"
+                             : "")
+         << " " << w->buffer;
       if (w->stage)
         os << "[" << expr(w->stage) << "]";
       os << ", " << expr(w->value);
       if (w->partials)
         os << " axis=" << w->axis << " of " << shape(w->srcShape) << ' ' << layoutStr(*w->srcLayout);
+      if (w->scanTotals)
+        os << " axis=" << w->axis << (w->reverse ? ", reverse" : "");
       break;
     }
     }
@@ -453,6 +459,16 @@ private:
       o << "reduce." << name(r->op) << '(';
       exprTo(o, r->a);
       o << ", axis=" << r->axis << ')';
+      break;
+    }
+    case ExprKind::Scan: {
+      auto *r = as<Scan>(e);
+      static const char *parts[] = {"scan", "warp_scan", "scan_carry"};
+      o << parts[static_cast<int>(r->part)] << '.' << name(r->op) << '(';
+      exprTo(o, r->a);
+      if (r->part == ScanPart::Carry)
+        o << ", totals=" << r->buffer;
+      o << ", axis=" << r->axis << (r->reverse ? ", reverse" : "") << ')';
       break;
     }
     case ExprKind::Dot: {

@@ -589,6 +589,31 @@ private:
       sliceOf(t, r->a, r->axis, "reduce");
       return;
     }
+    case ExprKind::Scan: {
+      auto *r = as<Scan>(e);
+      TILEC_REQUIRE(!lowered || r->part != ScanPart::Whole, "scan remains after the pipeline");
+      if (lowered)
+        TILEC_REQUIRE(top, "a scan's part must be the whole init of a decl or value of an assign");
+      expr(r->a);
+      TILEC_REQUIRE(r->a->type.isTile() && r->axis >= 0 && r->axis < r->a->type.rank() &&
+                        !r->a->type.pointer && !r->a->type.argPair,
+                    "scan axis " + std::to_string(r->axis) + " of " + r->a->type.str());
+      TILEC_REQUIRE(sameShapeAndElem(t, r->a->type),
+                    "scan result " + t.str() + " of " + r->a->type.str());
+      TILEC_REQUIRE((r->part == ScanPart::Carry) == (r->buffer >= 0), "scan totals buffer");
+      if (r->part == ScanPart::Carry) {
+        checkBuffer(r->buffer);
+        TILEC_REQUIRE(k.buffers[r->buffer].elemType.elem == t.elem,
+                      "scan_carry of " + t.str() + " from buffer '" + k.buffers[r->buffer].name +
+                          "'");
+      }
+      if (layoutMode) {
+        sameLayoutAs(r->a, t, "scan");
+        TILEC_REQUIRE(t.layout && t.layout->root().kind == Layout::Kind::Blocked,
+                      "scan in a layout that is not blocked (or a slice of one)");
+      }
+      return;
+    }
     case ExprKind::Hint: {
       auto *h = as<Hint>(e);
       expr(h->a);
@@ -929,7 +954,8 @@ private:
       expr(w->value);
       const SharedBuffer &b = k.buffers[w->buffer];
       const Type &v = w->value->type;
-      TILEC_REQUIRE((b.stages > 1) == (w->stage != nullptr) && (!w->stage || !w->partials),
+      TILEC_REQUIRE((b.stages > 1) == (w->stage != nullptr) &&
+                        (!w->stage || (!w->partials && !w->scanTotals)),
                     "shared_write to buffer '" + b.name + "' of " + std::to_string(b.stages) +
                         (w->stage ? " stage with a stage" : " stages without a stage"));
       if (w->stage) {
@@ -940,7 +966,15 @@ private:
       TILEC_REQUIRE(v.elem == b.elemType.elem && v.argPair == b.elemType.argPair && !v.pointer,
                     "shared_write of " + v.str() + " to buffer '" + b.name + "' of " +
                         b.elemType.str());
-      if (!w->partials) {
+      if (w->scanTotals) {
+        TILEC_REQUIRE(!w->partials && v.isTile() && w->axis >= 0 && w->axis < v.rank() &&
+                          w->srcShape == v.shape && static_cast<int>(b.shape.size()) == v.rank() &&
+                          (v.rank() == 1 || b.shape[1] == v.shape[1 - w->axis]),
+                      "shared_write_scan_totals of " + v.str() + " to buffer '" + b.name + "'");
+        if (layoutMode)
+          TILEC_REQUIRE(sameLayout(v.layout, w->srcLayout),
+                        "shared_write_scan_totals in another layout than its scan");
+      } else if (!w->partials) {
         TILEC_REQUIRE(v.isTile() && v.layout && v.shape == b.shape, "shared_write of " + v.str() +
                                                                         " to buffer '" + b.name +
                                                                         "' of another shape");

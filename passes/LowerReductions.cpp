@@ -28,6 +28,22 @@
 // distinct thread positions are D = ceil(S[d]/spt[d]); the low log2(min(tpw[d], D)) lane bits of d
 // hold distinct data (fewer with replication) and min(wpb[d], ceil(D/tpw[d])) warps do. The warp
 // size comes from ctx.target.
+//
+// Scans (`Scan` of part Whole, hoisted to their own Decl alike, `<var>_cum<op>`) become
+//   decl Y = warp_scan.OP(x, axis=a)                  the whole scan when one warp holds the axis
+//   shared_write_scan_totals B, Y axis=a              only if n > 1 warps hold distinct data along a
+//   barrier
+//   Y = scan_carry.OP(Y, totals=B, axis=a)
+// in Y's layout (a blocked one or a slice of one: layout-assignment saw to it). B holds each warp's
+// total per repetition of the layout along a: [R * n] for a 1-D tile, [R * n, other dim] for a
+// 2-D one, where R = S[a] / (spt * tpw * wpb) along the root dim (1 when the tile is smaller);
+// tilec/rt/scan.hpp's ScanShape derives the same R and n from the layout's constants.
+//
+//   before: decl %c: tile<2048xf32> = scan.sum(%x, axis=0)          (4 warps, 4 elements a thread)
+//   after:  decl %c = warp_scan.sum(%x, axis=0)
+//           shared_write_scan_totals 1, %c axis=0
+//           barrier
+//           %c = scan_carry.sum(%c, totals=1, axis=0)
 #include "passes/LoweringUtil.h"
 #include "passes/Passes.h"
 
@@ -49,9 +65,55 @@ public:
                std::vector<Stmt> &out) { lower(*as<Reduce>(node), dest, isDecl, loc, out); },
         [](const Expr &e) { return std::string(name(as<Reduce>(e)->op)); });
     k.body = rw.rewriteBody(k.body);
+    lowering::HoistingRewriter scans(
+        k,
+        [](const Expr &e) {
+          return e && e->kind == ExprKind::Scan && as<Scan>(e)->part == ScanPart::Whole;
+        },
+        [this](const Expr &node, const Var &dest, bool isDecl, SourceLoc loc,
+               std::vector<Stmt> &out) { lowerScan(*as<Scan>(node), dest, isDecl, loc, out); },
+        [](const Expr &e) { return "cum" + std::string(name(as<Scan>(e)->op)); });
+    k.body = scans.rewriteBody(k.body);
   }
 
 private:
+  void lowerScan(const Scan &s, const Var &dest, bool isDecl, SourceLoc loc,
+                 std::vector<Stmt> &out) {
+    const Type &t = s.type;
+    if (!t.layout || !sameLayout(t.layout, dest->type.layout) ||
+        t.layout->root().kind != Layout::Kind::Blocked)
+      internalError("lower-reductions: scan." + std::string(name(s.op)) + " into '" + dest->name +
+                    "' is not in its variable's blocked layout");
+    // The InWarp part writes its variable in place after copying its operand, which is elementwise
+    // (materialize bound the rest), so `x = cumsum(x)` needs no temporary either.
+    Expr inWarp = Scan::makePart(s, ScanPart::InWarp, s.a);
+    out.push_back(isDecl ? Decl::make(dest, inWarp, loc) : Assign::make(dest, inWarp, loc));
+    lowering::AxisDistribution dist = lowering::axisDistribution(*t.layout, t.shape, s.axis);
+    if (dist.numParts == 1)
+      return;
+    lowering::RootView v = lowering::rootView(*t.layout, t.shape);
+    const Layout &root = *v.root;
+    const int d = dist.rootAxis;
+    const int64_t cov =
+        int64_t(root.sizePerThread[d]) * root.threadsPerWarp[d] * root.warpsPerBlock[d];
+    const int64_t reps = v.rootShape[d] >= cov ? v.rootShape[d] / cov : 1;
+    SharedBuffer b;
+    b.name = dest->name + "_totals";
+    b.elemType = Type::scalar(t.elem);
+    b.shape = {reps * dist.numParts};
+    if (t.rank() == 2)
+      b.shape.push_back(t.shape[1 - s.axis]);
+    b.rowStride = b.shape.back();
+    b.sizeBytes = lowering::bufferBytes(b);
+    int idx = static_cast<int>(k.buffers.size());
+    k.buffers.push_back(b);
+    out.push_back(
+        SharedWrite::makeScanTotals(idx, VarRef::make(dest, loc), s.axis, s.reverse, loc));
+    out.push_back(Barrier::make(loc));
+    out.push_back(
+        Assign::make(dest, Scan::makePart(s, ScanPart::Carry, VarRef::make(dest, loc), idx), loc));
+  }
+
   void lower(const Reduce &r, const Var &dest, bool isDecl, SourceLoc loc,
              std::vector<Stmt> &out) {
     const Type &inT = r.a->type;

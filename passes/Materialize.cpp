@@ -1,11 +1,12 @@
-// materialize: bind every load (tile or scalar), reduction and dot to its own variable.
+// materialize: bind every load (tile or scalar), reduction, scan and dot to its own variable.
 //
-// Before: simplify (optional). After: a `Load`, `Reduce` or `Dot` occurs only as the whole `init`
-// of a `Decl` or the whole `value` of an `Assign`; every other occurrence is replaced by a
+// Before: simplify (optional). After: a `Load`, `Reduce`, `Scan` or `Dot` occurs only as the whole
+// `init` of a `Decl` or the whole `value` of an `Assign`; every other occurrence is replaced by a
 // reference to a new local declared right before the statement that used it, in evaluation order
 // (operands first). New variables are named from the user's names: `<pointer>_load` for a load
 // through pointer variable `<pointer>` (e.g. `in_load`), `<op>_<operand>` for a reduction
-// (`max_x`), `dot_<a>_<b>` for a dot of tiles a and b (`acc += tl::dot(a, b)`). Conditions:
+// (`max_x`), `cum<op>_<operand>` for a scan (`cumsum_x`), `dot_<a>_<b>` for a dot of tiles a and b
+// (`acc += tl::dot(a, b)`). Conditions:
 // loads/reductions in an `if` condition or a `for` begin are bound before the statement; in a
 // `while` condition they are bound before the loop and re-evaluated (assigned again) at the end of
 // the body, so every test of the condition sees fresh values. A load or reduction in a `for` end or
@@ -81,6 +82,7 @@ bool containsLoadOrReduce(const Expr &e) {
     using IRVisitor::visit;
     void visit(const Load *) override { found = true; }
     void visit(const Reduce *) override { found = true; }
+    void visit(const Scan *) override { found = true; }
   } f(found);
   f.visit(e);
   return found;
@@ -106,6 +108,11 @@ protected:
   Expr mutate(const Reduce *n, const Expr &self) override {
     return bindUnlessRoot(n, self, [&](const Expr &e) {
       return std::string(name(n->op)) + "_" + operandName(as<Reduce>(e)->a);
+    });
+  }
+  Expr mutate(const Scan *n, const Expr &self) override {
+    return bindUnlessRoot(n, self, [&](const Expr &e) {
+      return "cum" + std::string(name(n->op)) + "_" + operandName(as<Scan>(e)->a);
     });
   }
   Expr mutate(const Dot *n, const Expr &self) override {

@@ -1,5 +1,5 @@
-// rematerialize: after a reduction, a mask or index tile declared before it is computed again where
-// it is used instead of being held across the reduction.
+// rematerialize: after a reduction (or a scan), a mask or index tile declared before it is computed
+// again where it is used instead of being held across the reduction.
 //
 // Why: `auto mask = cols < n;` at the top of a row kernel is read by the loads, and again by the
 // store after the row's reductions; the emitted `bool mask[ELEMS]` then stays live across them, one
@@ -35,7 +35,9 @@ namespace {
 
 bool reduces(const Stmt &s) {
   bool found = false;
-  forEachExpr(s, [&](const ExprNode *e) { found = found || e->kind == ExprKind::Reduce; });
+  forEachExpr(s, [&](const ExprNode *e) {
+    found = found || e->kind == ExprKind::Reduce || e->kind == ExprKind::Scan;
+  });
   return found;
 }
 

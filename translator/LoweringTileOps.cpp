@@ -494,6 +494,21 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
       r = castTo(r, *elem);
     return r;
   }
+  if (name == "cumsum" || name == "cumprod") {
+    // tl.hpp's template arguments: AXIS, REVERSE, then the tile's element type and dims; the
+    // result type is the scanned element type (integers widened for cumsum, bfloat16 to float).
+    nargs(1, 1);
+    ir::Expr a = needTile(lowerExpr(args[0]), args[0], qname);
+    auto targs = intTemplateArgs(fd);
+    auto elem = resultElem(call->getType(), at);
+    if (targs.size() < 2 || !elem)
+      unsupportedCall(call);
+    int64_t axis = targs[0] < 0 ? targs[0] + a->type.rank() : targs[0];
+    if (axis < 0 || axis >= a->type.rank())
+      fe.fail(DiagId::BadAxis, at, {std::to_string(targs[0]), std::to_string(a->type.rank())});
+    return ir::Scan::make(name == "cumsum" ? ir::ScanOp::Sum : ir::ScanOp::Prod,
+                          static_cast<int>(axis), targs[1] != 0, castTo(a, *elem), l);
+  }
   if (name == "multiple_of" || name == "max_contiguous") {
     nargs(2, 2);
     ir::Expr a = lowerExpr(args[0]);

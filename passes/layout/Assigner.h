@@ -61,6 +61,7 @@ private:
   void classify(const ir::Stmt &body);
   ir::LayoutRef natural(const ir::Expr &e);
   ir::LayoutRef reduceParent(const ir::Reduce *r, const ir::LayoutRef &want);
+  ir::LayoutRef scanLayout(const ir::Scan *s, const ir::LayoutRef &want);
   ir::LayoutRef dotLayout(const ir::Dot *d);
   ir::LayoutRef mmaLayout(const ir::Dot *d);
   static bool wgmmaFits(const ir::Dot *d, int numWarps);

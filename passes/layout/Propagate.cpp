@@ -177,6 +177,10 @@ LayoutRef Assigner::natural(const Expr &e) {
   }
   case ExprKind::Dot:
     return dotLayout(as<Dot>(e));
+  case ExprKind::Scan: { // scans lower on blocked layouts (and their slices)
+    LayoutRef p = natural(as<Scan>(e)->a);
+    return p && p->root().kind != Layout::Kind::Mma ? p : nullptr;
+  }
   case ExprKind::ConvertLayout:
     return e->type.layout;
   case ExprKind::ExpandDims: {
@@ -228,6 +232,17 @@ LayoutRef Assigner::reduceParent(const Reduce *r, const LayoutRef &want) {
   if (LayoutRef p = natural(r->a); p && p->root().kind != Layout::Kind::Mma)
     return p;
   return defaultLayout(r->a->type);
+}
+
+/// The layout a scan is computed in when its result is wanted in `want`: that one, unless it is a
+/// tensor-core accumulator's (or none is wanted), whose elements are not runs along an axis; then
+/// its operand's own, or the default blocked layout.
+LayoutRef Assigner::scanLayout(const Scan *s, const LayoutRef &want) {
+  if (want && want->root().kind != Layout::Kind::Mma)
+    return want;
+  if (LayoutRef p = natural(s->a); p && p->root().kind != Layout::Kind::Mma)
+    return p;
+  return defaultLayout(s->type);
 }
 
 /// The layout a dot's result takes: the accumulator layout of the tensor-core instruction that
@@ -325,6 +340,8 @@ LayoutRef Assigner::rootLayout(const Expr &init, const LayoutRef &cand) {
     return anchorFor(l->ptr);
   if (auto *r = as<Reduce>(init))
     return Layout::slice(reduceParent(r, cand), r->axis);
+  if (auto *sc = as<Scan>(init))
+    return scanLayout(sc, cand);
   return cand;
 }
 
@@ -452,6 +469,11 @@ void Assigner::demand(const Expr &e, const LayoutRef &want, int pos, const std::
     auto *r = as<Reduce>(e);
     LayoutRef p = reduceParent(r, want);
     return demand(r->a, p, pos, natural(r->a) ? tag : "blocked");
+  }
+  case ExprKind::Scan: {
+    auto *sc = as<Scan>(e);
+    LayoutRef l = scanLayout(sc, want);
+    return demand(sc->a, l, pos, *l == *want ? tag : "blocked");
   }
   case ExprKind::Dot: {
     auto *d = as<Dot>(e);

@@ -149,6 +149,12 @@ Expr Assigner::emit(const Expr &e, const LayoutRef &want) {
       a = emit(a, want);
     return c;
   }
+  case ExprKind::Scan: {
+    LayoutRef l = scanLayout(as<Scan>(e), want);
+    auto c = copyWith(as<Scan>(e), l);
+    c->a = emit(c->a, l);
+    return *l == *want ? Expr(c) : ConvertLayout::make(c, want, e->loc);
+  }
   case ExprKind::ConvertLayout:
     return emit(as<ConvertLayout>(e)->a, want);
   case ExprKind::Load: {

@@ -1396,6 +1396,64 @@ TILEC_REDUCTION(argmin, detail::ArgRed<false>)
 #undef TILEC_REDUCTION
 
 // ================================================================================================
+// Scans
+// ================================================================================================
+
+namespace detail {
+
+/// Scans combine as Triton's tl.cumsum and tl.cumprod: bfloat16 is scanned in float (the result is
+/// float); cumsum also adds integers narrower than 32 bits in 32 bits of their signedness (bool as
+/// int32), as tl::sum does.
+template <class T> using ScanIn = std::conditional_t<std::is_same_v<T, bfloat16>, float, T>;
+template <class T> using CumsumOut = SumRed::Acc<ScanIn<T>>;
+
+/// The inclusive scan of x along AXIS: element i combines elements 0 .. i along it (i .. n-1 when
+/// REVERSE), one combination at a time in the scan's direction: r[i] = combine(r[i -+ 1], x[i]).
+template <class R, int AXIS, bool REVERSE, class T, int... D, class F>
+tile<R, D...> scanAxis(const tile<T, D...> &x, F combine) {
+  using X = tile<T, D...>;
+  static_assert(!std::is_pointer_v<T>, "tl: scans need a value tile");
+  constexpr int axis = AXIS < 0 ? AXIS + X::rank : AXIS; // in range: the callers check
+  constexpr Shape s = X::shape;
+  constexpr int outer = X::rank == 1 ? 1 : axis == 0 ? s.d1 : s.d0; // rank 1: d1 is its size
+  constexpr int inner = axis == 0 && X::rank == 2 ? s.d0 : s.d1;
+  tile<R, D...> r;
+  for (int o = 0; o < outer; ++o) {
+    auto at = [&](int k) { return X::rank == 1 ? k : axis == 0 ? k * s.d1 + o : o * s.d1 + k; };
+    for (int n = 0; n < inner; ++n) {
+      const int k = REVERSE ? inner - 1 - n : n;
+      const R v = convert<R>(x.data[at(k)]);
+      r.data[at(k)] = n == 0 ? v : combine(r.data[at(REVERSE ? k + 1 : k - 1)], v);
+    }
+  }
+  return r;
+}
+
+} // namespace detail
+
+/// tl.cumsum(x, axis=AXIS, reverse=REVERSE): the running sums along AXIS (negative counts from the
+/// end), from the last element backwards when REVERSE. bool and integers narrower than 32 bits sum
+/// in 32 bits of their signedness (int32 for bool), bfloat16 in float; fp16 rounds after every
+/// addition.
+template <int AXIS = 0, bool REVERSE = false, class T, int... D>
+auto cumsum(const tile<T, D...> &x) {
+  static_assert(AXIS >= -int(sizeof...(D)) && AXIS < int(sizeof...(D)),
+                "tl: scan axis out of range");
+  using R = detail::CumsumOut<T>;
+  return detail::scanAxis<R, AXIS, REVERSE>(x, [](R a, R b) { return detail::addElem(a, b); });
+}
+/// tl.cumprod(x, axis=AXIS, reverse=REVERSE): the running products along AXIS, as cumsum (integers
+/// keep their type and wrap; bfloat16 multiplies in float).
+template <int AXIS = 0, bool REVERSE = false, class T, int... D>
+auto cumprod(const tile<T, D...> &x) {
+  static_assert(AXIS >= -int(sizeof...(D)) && AXIS < int(sizeof...(D)),
+                "tl: scan axis out of range");
+  static_assert(!std::is_same_v<T, bool>, "tl: cumprod of bool; cast to an integer type first");
+  using R = detail::ScanIn<T>;
+  return detail::scanAxis<R, AXIS, REVERSE>(x, [](R a, R b) { return detail::mulElem(a, b); });
+}
+
+// ================================================================================================
 // Compiler hints
 // ================================================================================================
 

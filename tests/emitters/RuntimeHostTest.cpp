@@ -57,6 +57,9 @@ inline bf16_t to_bf16(float x) { return bf16_t(x); } // as __float2bfloat16_rn
 inline int shfl_xor(int v, int) { return v; }
 inline float shfl_xor(float v, int) { return v; }
 inline int64_t shfl_xor(int64_t v, int) { return v; }
+inline int shfl_idx(int v, int) { return v; }
+inline float shfl_idx(float v, int) { return v; }
+inline int64_t shfl_idx(int64_t v, int) { return v; }
 } // namespace tilec::rt
 
 #include <tilec/rt/core.hpp>
@@ -234,6 +237,52 @@ TEST(RT_SUITE, Slice1MatchesInternals) {
   checkSlice<tilec::rt::Blocked2<1, 4, W / 16, 16, 4, 1, 1, 1, 64>, 0>({{1, 4}, {W / 16, 16}, {4, 1}, {1, 0}, {1, 64}});
   checkSlice<tilec::rt::Blocked2<4, 1, 16, W / 16, 1, 4, 0, 64, 1>, 1>({{4, 1}, {16, W / 16}, {1, 4}, {0, 1}, {64, 1}});
   checkSlice<tilec::rt::Blocked2<4, 1, 16, W / 16, 2, 2, 0, 1, 8>, 0>({{4, 1}, {16, W / 16}, {2, 2}, {0, 1}, {1, 8}});
+}
+
+/// tilec/rt/scan.hpp's model of a layout along a scan's axis: run r of the thread at position p
+/// (lane + LANES * warp, a copy's those of its original) holds elements (r * WARPS * LANES + p) *
+/// SEG + s; the next lane along the axis is LANE_STRIDE lanes on.
+template <class L, int AXIS> void checkScanShape(int warps) {
+  using Sh = tilec::rt::detail::ScanShape<L, AXIS>;
+  using A = typename Sh::A;
+  for (int t = 0; t < W * warps; ++t) {
+    threadIdx.x = t;
+    const int p = Sh::lane() + Sh::LANES * Sh::warp(), lane = A::lane(), warp = A::warp();
+    for (int r = 0; r < Sh::REPS; ++r)
+      for (int s = 0; s < Sh::SEG; ++s) {
+        const int e = r * Sh::SEG + s;
+        int coord;
+        if constexpr (requires { L::coord1(0); })
+          coord = AXIS == 0 ? L::coord0(e) : L::coord1(e);
+        else
+          coord = L::coord0(e);
+        EXPECT_EQ(coord, (r * Sh::WARPS * Sh::LANES + p) * Sh::SEG + s)
+            << "thread " << t << " e " << e;
+      }
+    if (lane + 1 < A::TPW && (t % W) + A::LANE_STRIDE < W) {
+      threadIdx.x = t + A::LANE_STRIDE;
+      EXPECT_EQ(A::lane(), lane + 1) << "thread " << t;
+      EXPECT_EQ(A::warp(), warp) << "thread " << t;
+    }
+  }
+}
+
+TEST(RT_SUITE, ScanShapeMatchesLayouts) {
+  checkScanShape<tilec::rt::Blocked1<4, W, 4, 2048 * W / 32>, 0>(4); // repetitions
+  checkScanShape<tilec::rt::Blocked1<2, W, 4, 64>, 0>(4);            // copies: 64 < 2 * W * 4
+  checkScanShape<tilec::rt::Blocked1<8, W, 4, 4>, 0>(4);             // SPT > S: every thread all
+  using R = tilec::rt::Blocked2<1, 4, 2, W / 2, 4, 1, 1, 16, 64>;    // rows across lanes
+  checkScanShape<R, 1>(4);
+  checkScanShape<R, 0>(4);
+  using C = tilec::rt::Blocked2<4, 1, W / 4, 4, 1, 4, 0, 128, 32>; // column-major lanes
+  checkScanShape<C, 0>(4);
+  checkScanShape<C, 1>(4);
+  checkScanShape<tilec::rt::Slice1<R, 1>, 0>(4);
+  checkScanShape<tilec::rt::Slice1<C, 0>, 0>(4);
+  static_assert(
+      tilec::rt::detail::ScanShape<tilec::rt::Blocked1<4, W, 4, 2048 * W / 32>, 0>::REPS == 4);
+  static_assert(tilec::rt::detail::ScanShape<tilec::rt::Blocked1<2, W, 4, 64>, 0>::WARPS ==
+                (64 / 2 > W ? 64 / 2 / W : 1));
 }
 
 TEST(RT_SUITE, IntToBf16RoundsOnce) {

@@ -676,6 +676,47 @@ TEST(Reduce, ArgmaxTiesAndNaN) {
 
 // ---- Control --------------------------------------------------------------------------------------
 
+TEST(Scan, CumsumAndCumprodAlongEachAxis) {
+  auto t = tl::expand_dims<1>(tl::arange<0, 2>()) * 10 + tl::expand_dims<0>(tl::arange<0, 4>());
+  // t = [[0 1 2 3] [10 11 12 13]]
+  EXPECT_EQ(tl::cumsum<1>(t).data, (std::array<int32_t, 8>{0, 1, 3, 6, 10, 21, 33, 46}));
+  EXPECT_EQ(tl::cumsum<-1>(t).data, tl::cumsum<1>(t).data);
+  EXPECT_EQ(tl::cumsum(t).data, (std::array<int32_t, 8>{0, 1, 2, 3, 10, 12, 14, 16}));
+  EXPECT_EQ((tl::cumsum<1, true>(t).data), (std::array<int32_t, 8>{6, 6, 5, 3, 46, 36, 25, 13}));
+  EXPECT_EQ((tl::cumprod<0, true>(t + 1).data),
+            (std::array<int32_t, 8>{11, 24, 39, 56, 11, 12, 13, 14}));
+  EXPECT_EQ(tl::cumprod(tl::arange<1, 5>()).data, (std::array<int32_t, 4>{1, 2, 6, 24}));
+}
+
+TEST(Scan, ResultTypesAreTritons) {
+  // Narrow integers and bool sum in 32 bits of their signedness; bfloat16 scans in float.
+  static_assert(std::is_same_v<decltype(tl::cumsum(tl::full<int8_t, 4>(1)))::value_type, int32_t>);
+  static_assert(
+      std::is_same_v<decltype(tl::cumsum(tl::full<uint16_t, 4>(1)))::value_type, uint32_t>);
+  static_assert(std::is_same_v<decltype(tl::cumsum(tl::arange<0, 4>() < 2))::value_type, int32_t>);
+  static_assert(std::is_same_v<decltype(tl::cumsum(tl::full<bfloat16, 4>(1)))::value_type, float>);
+  static_assert(std::is_same_v<decltype(tl::cumprod(tl::full<bfloat16, 4>(1)))::value_type, float>);
+  static_assert(std::is_same_v<decltype(tl::cumsum(tl::full<half, 4>(1)))::value_type, half>);
+  static_assert(std::is_same_v<decltype(tl::cumprod(tl::full<int8_t, 4>(1)))::value_type, int8_t>);
+  EXPECT_EQ(tl::cumsum(tl::full<int8_t, 4>(100)).data,
+            (std::array<int32_t, 4>{100, 200, 300, 400}));
+  EXPECT_EQ(tl::cumsum(tl::arange<0, 4>() < 2).data, (std::array<int32_t, 4>{1, 2, 2, 2}));
+  // Integer products wrap: 2^16 * 2^16 is 0 in int32, 16 * 16 is 0 in uint8.
+  EXPECT_EQ(tl::cumprod(tl::full<int32_t, 4>(1 << 16)).data,
+            (std::array<int32_t, 4>{1 << 16, 0, 0, 0}));
+  EXPECT_EQ(tl::cumprod(tl::full<uint8_t, 2>(16)).data, (std::array<uint8_t, 2>{16, 0}));
+}
+
+TEST(Scan, FloatSumIsSequentialInTheScansDirection) {
+  tl::tile<half, 4> hx;
+  hx.data = {half(2048.0f), half(1.0f), half(1.0f), half(-2048.0f)}; // rounds after every add
+  auto forward = tl::cumsum(hx), backward = tl::cumsum<0, true>(hx);
+  EXPECT_EQ(float(forward.data[2]), 2048.0f); // 2048 + 1 rounds back to 2048
+  EXPECT_EQ(float(forward.data[3]), 0.0f);
+  EXPECT_EQ(float(backward.data[1]), -2046.0f); // -2048 + 1 + 1, exact
+  EXPECT_EQ(float(backward.data[0]), 2.0f);
+}
+
 TEST(StaticRange, Values) {
   auto collect = [](auto range) {
     std::vector<int> v;

@@ -61,6 +61,12 @@ __device__ __forceinline__ float shfl_xor(float v, int m) { return __shfl_xor(v,
 __device__ __forceinline__ int64_t shfl_xor(int64_t v, int m) {
   return static_cast<int64_t>(__shfl_xor(static_cast<long long>(v), m));
 }
+/// The value of lane `src` of the 64-lane wavefront.
+__device__ __forceinline__ int shfl_idx(int v, int src) { return __shfl(v, src); }
+__device__ __forceinline__ float shfl_idx(float v, int src) { return __shfl(v, src); }
+__device__ __forceinline__ int64_t shfl_idx(int64_t v, int src) {
+  return static_cast<int64_t>(__shfl(static_cast<long long>(v), src));
+}
 } // namespace tilec::rt
 
 #include "../rt/core.hpp"

@@ -4,7 +4,8 @@
 ///
 /// The including target header (tilec/cuda/runtime.cuh, tilec/hip/runtime.hpp) first defines
 /// TILEC_WARP_SIZE, TILEC_UNROLL, and in namespace tilec::rt the 16-bit float conversions
-/// `to_float`, `to_f16`, `to_bf16` and `shfl_xor(v, laneMask)` for 32- and 64-bit values.
+/// `to_float`, `to_f16`, `to_bf16`, `shfl_xor(v, laneMask)` and `shfl_idx(v, srcLane)` for 32- and
+/// 64-bit values.
 
 #include <stdint.h>
 #include <string.h>
@@ -48,8 +49,11 @@ template <class T> __host__ __device__ constexpr T wrapping_sub(T a, T b) {
   return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
 }
 template <class T> __host__ __device__ constexpr T wrapping_mul(T a, T b) {
+  // unsigned short * unsigned short is a product of ints, which can overflow: multiply in at
+  // least unsigned int.
   using U = typename unsigned_of<T>::type;
-  return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+  using W = std::conditional_t<(sizeof(U) < sizeof(unsigned int)), unsigned int, U>;
+  return static_cast<T>(static_cast<W>(a) * static_cast<W>(b));
 }
 template <class T> __host__ __device__ constexpr T wrapping_neg(T a) {
   using U = typename unsigned_of<T>::type;
@@ -333,6 +337,21 @@ struct Sum {
   template <class T> __device__ __forceinline__ static T combine(T a, T b) { return a + b; }
   __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) { return to_f16(to_float(a) + to_float(b)); }
   __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) { return to_bf16(to_float(a) + to_float(b)); }
+};
+/// Integers multiply as unsigned (wrapping, as tl::cumprod's do); fp16/bf16 in float, rounded.
+struct Prod {
+  template <class T> __device__ __forceinline__ static T combine(T a, T b) {
+    if constexpr (std::is_integral_v<T>)
+      return wrapping_mul(a, b);
+    else
+      return a * b;
+  }
+  __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) {
+    return to_f16(to_float(a) * to_float(b));
+  }
+  __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) {
+    return to_bf16(to_float(a) * to_float(b));
+  }
 };
 /// Floats: fmaxf/fminf semantics (a NaN operand loses), as tl::maximum / tl::minimum.
 struct Max {
@@ -688,3 +707,4 @@ __device__ __forceinline__ void store_vec(T *dst, const T *src) {
 } // namespace tilec::rt
 
 #include "../rt/layout.hpp"
+#include "../rt/scan.hpp"

@@ -112,4 +112,33 @@ template <class P, int K> struct Slice1 {
   __device__ __forceinline__ static bool is_owner() { return P::is_owner(); }
 };
 
+/// Dim D of layout L as a scan along it sees it: its SPT, TPW, WPB and size S, how many lanes apart
+/// two threads next to each other along D are (LANE_STRIDE), and the thread's lane and warp
+/// coordinates along D.
+template <class L, int D> struct AxisOf;
+template <int SPT_, int TPW_, int WPB_, int S_> struct AxisOf<Blocked1<SPT_, TPW_, WPB_, S_>, 0> {
+  using L = Blocked1<SPT_, TPW_, WPB_, S_>;
+  static constexpr int SPT = SPT_, TPW = TPW_, WPB = WPB_, S = S_, LANE_STRIDE = 1;
+  __device__ __forceinline__ static int lane() { return L::lane_coord0(); }
+  __device__ __forceinline__ static int warp() { return L::warp_coord0(); }
+};
+template <int SPT0, int SPT1, int TPW0, int TPW1, int WPB0, int WPB1, int FAST, int S0, int S1>
+struct AxisOf<Blocked2<SPT0, SPT1, TPW0, TPW1, WPB0, WPB1, FAST, S0, S1>, 0> {
+  using L = Blocked2<SPT0, SPT1, TPW0, TPW1, WPB0, WPB1, FAST, S0, S1>;
+  static constexpr int SPT = SPT0, TPW = TPW0, WPB = WPB0, S = S0;
+  static constexpr int LANE_STRIDE = FAST == 0 ? 1 : TPW1;
+  __device__ __forceinline__ static int lane() { return L::lane_coord0(); }
+  __device__ __forceinline__ static int warp() { return L::warp_coord0(); }
+};
+template <int SPT0, int SPT1, int TPW0, int TPW1, int WPB0, int WPB1, int FAST, int S0, int S1>
+struct AxisOf<Blocked2<SPT0, SPT1, TPW0, TPW1, WPB0, WPB1, FAST, S0, S1>, 1> {
+  using L = Blocked2<SPT0, SPT1, TPW0, TPW1, WPB0, WPB1, FAST, S0, S1>;
+  static constexpr int SPT = SPT1, TPW = TPW1, WPB = WPB1, S = S1;
+  static constexpr int LANE_STRIDE = FAST == 1 ? 1 : TPW0;
+  __device__ __forceinline__ static int lane() { return L::lane_coord1(); }
+  __device__ __forceinline__ static int warp() { return L::warp_coord1(); }
+};
+/// A slice's one dim is its parent's other one.
+template <class P, int K> struct AxisOf<Slice1<P, K>, 0> : AxisOf<P, 1 - K> {};
+
 } // namespace tilec::rt
