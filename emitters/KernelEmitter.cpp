@@ -831,6 +831,7 @@ void KernelEmitter::emitContents(CodeWriter &w) {
     stmt(k_.body);
   }
   w_ = &w;
+  const std::vector<std::string> combines = combineFunctions();
 
   bool metaNumWarps = std::any_of(k_.metaParams.begin(), k_.metaParams.end(),
                                   [&](const MetaParam &p) { return metaNames_.at(p.name) == numWarpsName_; });
@@ -887,6 +888,8 @@ void KernelEmitter::emitContents(CodeWriter &w) {
   if (!k_.buffers.empty())
     w.line("constexpr int " + smemBytesName_ + " = " + std::to_string(k_.sharedBytes) +
            ";  // shared memory per block");
+  for (const std::string &l : combines)
+    w.line(l);
   // The estimate for the expert who tunes the block (bench/registers.py sets it beside ptxas's
   // count).
   const char *report = opts_.target.kind == TargetKind::Cuda

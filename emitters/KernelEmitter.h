@@ -140,7 +140,7 @@ private:
   void scanPart(const ir::Var &v, const ir::Scan *s);
   void sharedWriteScanTotals(const ir::SharedWrite *sw);
   /// The template arguments of tilec/rt/scan.hpp's functions: [Op, ]layout, axis, reverse.
-  std::string scanParams(const ir::Type &t, int axis, bool reverse, const ir::ScanOp *op);
+  std::string scanParams(const ir::Type &t, int axis, bool reverse, const ir::Scan *op);
   /// The element offset in shared buffer `b` of this thread's element `idx` of a tile of type `t`
   /// in layout alias `L` (row-major, rows `b.rowStride` apart, or through the buffer's swizzle).
   std::string sharedOffset(const std::string &L, const ir::Type &t, int b, const Idx &idx);
@@ -212,8 +212,12 @@ private:
   /// The printed name of the tile variable `e` refers to (through hints), when its per-thread
   /// storage matches `t`'s; null for any other expression.
   const std::string *directTile(const ir::Expr &e, const ir::Type &t);
-  std::string opType(ir::ReduceOp op);
-  std::string opType(ir::ScanOp op);
+  /// The runtime's combining type of a reduction's or scan's op; `Combine<N>` for the kernel's
+  /// combine function N (combineFunctions).
+  std::string opType(ir::ReduceOp op, int combineFn);
+  std::string opType(ir::ScanOp op, int combineFn);
+  /// The kernel's combine functions as types of the namespace, each a static `combine(a, b)`.
+  std::vector<std::string> combineFunctions();
   int64_t partStride(const ir::SharedBuffer &b);
 
   const ir::Module &m_;

@@ -112,8 +112,9 @@ void KernelEmitter::forEachElem(const Type &t, F body, int vecDim, const std::st
   }
 }
 
-std::string KernelEmitter::opType(ReduceOp op) {
+std::string KernelEmitter::opType(ReduceOp op, int combineFn) {
   switch (op) {
+  case ReduceOp::Combine: return "Combine" + std::to_string(combineFn);
   case ReduceOp::Sum: return "tilec::rt::Sum";
   case ReduceOp::Max: return "tilec::rt::Max";
   case ReduceOp::Min: return "tilec::rt::Min";
@@ -123,8 +124,36 @@ std::string KernelEmitter::opType(ReduceOp op) {
   return "";
 }
 
-std::string KernelEmitter::opType(ScanOp op) {
+std::vector<std::string> KernelEmitter::combineFunctions() {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < k_.combines.size(); ++i) {
+    const CombineFunction &c = k_.combines[i];
+    // The arguments keep the lambda's names (a parameter scope of their own); one it ignores is
+    // unnamed.
+    varNames_[c.a->id] = c.a->name;
+    varNames_[c.b->id] = c.b->name == c.a->name ? c.b->name + "_2" : c.b->name;
+    ExprFacts reads;
+    reads.add(c.body);
+    auto param = [&](const Var &v) {
+      return cppType(v->type, hooks_) + (reads.reads.count(v.get()) ? " " + varNames_[v->id] : "");
+    };
+    std::string where;
+    if (c.loc.valid())
+      where = " at " + commentText(m_.files[c.loc.file].name) + ":" + std::to_string(c.loc.line);
+    out.push_back("// The combine function" + where + ", combine(a, b) with a the earlier value.");
+    out.push_back("struct Combine" + std::to_string(i) + " {");
+    out.push_back("  __device__ __forceinline__ static " + cppType(c.body->type, hooks_) +
+                  " combine(" + param(c.a) + ", " + param(c.b) + ") {");
+    out.push_back("    return " + scalar(c.body).text + ";");
+    out.push_back("  }");
+    out.push_back("};");
+  }
+  return out;
+}
+
+std::string KernelEmitter::opType(ScanOp op, int combineFn) {
   switch (op) {
+  case ScanOp::Combine: return "Combine" + std::to_string(combineFn);
   case ScanOp::Sum: return "tilec::rt::Sum";
   case ScanOp::Prod: return "tilec::rt::Prod";
   case ScanOp::Max: return "tilec::rt::Max";
@@ -454,7 +483,7 @@ void KernelEmitter::threadReduce(const std::string &dst, const Type &dstType, co
                                  bool isDecl) {
   const Type &src = r->a->type;
   std::string L = layoutName(src);
-  std::string op = opType(r->op);
+  std::string op = opType(r->op, r->combineFn);
   bool pair = r->op == ReduceOp::ArgMax || r->op == ReduceOp::ArgMin;
   auto value = [&](const Idx &idx) {
     Code v = elem(r->a, idx);
@@ -509,15 +538,17 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
       std::vector<std::string> args{scalar(wr->a).text};
       for (int m : wr->laneMasks)
         args.push_back(std::to_string(m));
-      return call(target + " = tilec::rt::warp_allreduce<" + opType(wr->op) + ">(", args, ");");
+      return call(target + " = tilec::rt::warp_allreduce<" + opType(wr->op, wr->combineFn) + ">(",
+                  args, ");");
     }
     if (auto sr = as<SharedRead>(value)) {
       if (!sr->combine)
         internalError("shared_read of a scalar");
-      return call(target + " = tilec::rt::combine_partials<" + opType(sr->op) + ", " +
-                      std::to_string(sr->numParts) + ">(",
-                  {bufferNames_.at(sr->buffer), std::to_string(partStride(k_.buffers.at(sr->buffer)))},
-                  ");");
+      return call(
+          target + " = tilec::rt::combine_partials<" + opType(sr->op, sr->combineFn) + ", " +
+              std::to_string(sr->numParts) + ">(",
+          {bufferNames_.at(sr->buffer), std::to_string(partStride(k_.buffers.at(sr->buffer)))},
+          ");");
     }
     w_->line(target + " = " + scalar(value).text + ";");
     return;
@@ -541,7 +572,8 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
       std::vector<std::string> args{elem(wr->a, idx).text};
       for (int m : wr->laneMasks)
         args.push_back(std::to_string(m));
-      call(lhs(v, idx) + " = tilec::rt::warp_allreduce<" + opType(wr->op) + ">(", args, ");");
+      call(lhs(v, idx) + " = tilec::rt::warp_allreduce<" + opType(wr->op, wr->combineFn) + ">(",
+           args, ");");
     });
     return;
   }
@@ -553,8 +585,8 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
       if (t.rank() != 1)
         internalError("shared_combine into a rank-2 tile");
       forEachElem(t, [&](const Idx &idx) {
-        call(lhs(v, idx) + " = tilec::rt::combine_partials<" + opType(sr->op) + ", " +
-                 std::to_string(sr->numParts) + ">(",
+        call(lhs(v, idx) + " = tilec::rt::combine_partials<" + opType(sr->op, sr->combineFn) +
+                 ", " + std::to_string(sr->numParts) + ">(",
              {buf + " + " + L + "::coord0(" + idx[0] + ")", std::to_string(partStride(b))}, ");");
       });
       return;
@@ -584,9 +616,9 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
   forEachElem(t, [&](const Idx &idx) { w_->line(lhs(v, idx) + " = " + elem(value, idx).text + ";"); });
 }
 
-std::string KernelEmitter::scanParams(const Type &t, int axis, bool reverse, const ScanOp *op) {
-  return (op ? opType(*op) + ", " : "") + layoutName(t) + ", " + std::to_string(axis) + ", " +
-         (reverse ? "true" : "false");
+std::string KernelEmitter::scanParams(const Type &t, int axis, bool reverse, const Scan *op) {
+  return (op ? opType(op->op, op->combineFn) + ", " : "") + layoutName(t) + ", " +
+         std::to_string(axis) + ", " + (reverse ? "true" : "false");
 }
 
 void KernelEmitter::scanPart(const Var &v, const Scan *s) {
@@ -596,7 +628,7 @@ void KernelEmitter::scanPart(const Var &v, const Scan *s) {
   if (!ref || ref->var != v)
     forEachElem(
         t, [&](const Idx &idx) { w_->line(lhs(v, idx) + " = " + elem(s->a, idx).text + ";"); });
-  const std::string params = scanParams(t, s->axis, s->reverse, &s->op);
+  const std::string params = scanParams(t, s->axis, s->reverse, s);
   switch (s->part) {
   case ScanPart::InWarp:
     return call("tilec::rt::scan_in_warp<" + params + ">(", {name}, ");");

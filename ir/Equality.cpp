@@ -54,11 +54,11 @@ bool same(const Load *a, const Load *b) {
          equal(a->mask, b->mask) && equal(a->other, b->other);
 }
 bool same(const Reduce *a, const Reduce *b) {
-  return a->op == b->op && a->axis == b->axis && equal(a->a, b->a);
+  return a->op == b->op && a->axis == b->axis && a->combineFn == b->combineFn && equal(a->a, b->a);
 }
 bool same(const Scan *a, const Scan *b) {
   return a->op == b->op && a->axis == b->axis && a->reverse == b->reverse && a->part == b->part &&
-         a->buffer == b->buffer && equal(a->a, b->a);
+         a->buffer == b->buffer && a->combineFn == b->combineFn && equal(a->a, b->a);
 }
 bool same(const Dot *a, const Dot *b) {
   return a->precision == b->precision && equal(a->a, b->a) && equal(a->b, b->b) &&
@@ -69,15 +69,15 @@ bool same(const Hint *a, const Hint *b) {
 }
 bool same(const ConvertLayout *a, const ConvertLayout *b) { return equal(a->a, b->a); }
 bool same(const ThreadReduce *a, const ThreadReduce *b) {
-  return a->op == b->op && a->axis == b->axis && equal(a->a, b->a);
+  return a->op == b->op && a->axis == b->axis && a->combineFn == b->combineFn && equal(a->a, b->a);
 }
 bool same(const WarpReduce *a, const WarpReduce *b) {
   return a->op == b->op && a->laneMasks == b->laneMasks && a->warpSize == b->warpSize &&
-         equal(a->a, b->a);
+         a->combineFn == b->combineFn && equal(a->a, b->a);
 }
 bool same(const SharedRead *a, const SharedRead *b) {
   return a->buffer == b->buffer && a->combine == b->combine && a->op == b->op &&
-         a->numParts == b->numParts;
+         a->numParts == b->numParts && a->combineFn == b->combineFn;
 }
 bool same(const SharedDot *a, const SharedDot *b) {
   return a->bufferA == b->bufferA && a->bufferB == b->bufferB && a->precision == b->precision &&

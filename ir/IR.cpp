@@ -107,13 +107,18 @@ const char *name(MemScope s) {
 }
 
 const char *name(ReduceOp o) {
-  static const char *names[] = {"sum", "max", "min", "argmax", "argmin"};
+  static const char *names[] = {"sum", "max", "min", "argmax", "argmin", "combine"};
   return names[static_cast<int>(o)];
 }
 
 const char *name(ScanOp o) {
-  static const char *names[] = {"sum", "prod", "max", "min"};
+  static const char *names[] = {"sum", "prod", "max", "min", "combine"};
   return names[static_cast<int>(o)];
+}
+
+std::string resultStem(ReduceOp o) { return o == ReduceOp::Combine ? "reduce" : name(o); }
+std::string resultStem(ScanOp o) {
+  return o == ScanOp::Combine ? "scan" : "cum" + std::string(name(o));
 }
 
 const char *name(DotPrecision p) {
@@ -338,9 +343,11 @@ static Type reducedType(ReduceOp op, int axis, const Type &in) {
   return t;
 }
 
-Expr Reduce::make(ReduceOp op, int axis, Expr a, SourceLoc loc) {
+Expr Reduce::make(ReduceOp op, int axis, Expr a, SourceLoc loc, int combineFn) {
   check(a && a->type.isTile() && axis >= 0 && axis < a->type.rank(), "Reduce axis");
+  check((op == ReduceOp::Combine) == (combineFn >= 0), "Reduce combine function");
   auto n = node<Reduce>(loc);
+  n->combineFn = combineFn;
   n->type = reducedType(op, axis, a->type);
   n->op = op;
   n->axis = axis;
@@ -348,10 +355,12 @@ Expr Reduce::make(ReduceOp op, int axis, Expr a, SourceLoc loc) {
   return n;
 }
 
-Expr Scan::make(ScanOp op, int axis, bool reverse, Expr a, SourceLoc loc) {
+Expr Scan::make(ScanOp op, int axis, bool reverse, Expr a, SourceLoc loc, int combineFn) {
   check(a && a->type.isTile() && axis >= 0 && axis < a->type.rank() && !a->type.pointer,
         "Scan axis");
+  check((op == ScanOp::Combine) == (combineFn >= 0), "Scan combine function");
   auto n = node<Scan>(loc);
+  n->combineFn = combineFn;
   n->type = a->type;
   n->op = op;
   n->axis = axis;
@@ -370,6 +379,7 @@ Expr Scan::makePart(const Scan &whole, ScanPart part, Expr a, int buffer) {
   n->reverse = whole.reverse;
   n->part = part;
   n->buffer = buffer;
+  n->combineFn = whole.combineFn;
   n->a = std::move(a);
   return n;
 }
@@ -407,9 +417,11 @@ Expr ConvertLayout::make(Expr a, LayoutRef to, SourceLoc loc) {
   return n;
 }
 
-Expr ThreadReduce::make(ReduceOp op, int axis, Expr a, Type resultType, SourceLoc loc) {
+Expr ThreadReduce::make(ReduceOp op, int axis, Expr a, Type resultType, SourceLoc loc,
+                        int combineFn) {
   check(a && a->type.isTile(), "ThreadReduce operand");
   auto n = node<ThreadReduce>(loc);
+  n->combineFn = combineFn;
   n->type = std::move(resultType);
   n->op = op;
   n->axis = axis;
@@ -417,10 +429,11 @@ Expr ThreadReduce::make(ReduceOp op, int axis, Expr a, Type resultType, SourceLo
   return n;
 }
 
-Expr WarpReduce::make(ReduceOp op, Expr a, std::vector<int> laneMasks, int warpSize,
-                      SourceLoc loc) {
+Expr WarpReduce::make(ReduceOp op, Expr a, std::vector<int> laneMasks, int warpSize, SourceLoc loc,
+                      int combineFn) {
   check(a != nullptr, "WarpReduce operand");
   auto n = node<WarpReduce>(loc);
+  n->combineFn = combineFn;
   n->type = a->type;
   n->op = op;
   n->a = std::move(a);
@@ -436,8 +449,10 @@ Expr SharedRead::makeTile(int buffer, Type type, SourceLoc loc) {
   return n;
 }
 
-Expr SharedRead::makeCombine(int buffer, ReduceOp op, int numParts, Type type, SourceLoc loc) {
+Expr SharedRead::makeCombine(int buffer, ReduceOp op, int numParts, Type type, SourceLoc loc,
+                             int combineFn) {
   auto n = node<SharedRead>(loc);
+  n->combineFn = combineFn;
   n->type = std::move(type);
   n->buffer = buffer;
   n->combine = true;

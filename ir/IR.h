@@ -109,8 +109,10 @@ enum class MathOp : uint8_t {
   UniformFromBits, // (bits u32): Triton's uint32_to_uniform_float, f32 in [0, 1)
   NormalFromBits   // (bits1 u32, bits2 u32, which u32 constant 0/1): Box-Muller's cos or sin, f32
 };
-enum class ReduceOp : uint8_t { Sum, Max, Min, ArgMax, ArgMin };
-enum class ScanOp : uint8_t { Sum, Prod, Max, Min };
+/// Combine: the user's combine function (tl::reduce, tl::associative_scan), the node's
+/// Kernel::combines[combineFn].
+enum class ReduceOp : uint8_t { Sum, Max, Min, ArgMax, ArgMin, Combine };
+enum class ScanOp : uint8_t { Sum, Prod, Max, Min, Combine };
 /// What a Scan computes: the whole scan (before lower-reductions), or one of the two parts it is
 /// lowered to (Scan's comment).
 enum class ScanPart : uint8_t { Whole, InWarp, Carry };
@@ -129,6 +131,10 @@ const char *name(BinaryOp o);
 const char *name(MathOp o);
 const char *name(ReduceOp o);
 const char *name(ScanOp o);
+/// The stem of the names of variables that hold a reduction's or a scan's result: `sum`, `argmax`,
+/// `reduce` (a combine function's); `cumsum`, `cumprod`, `scan`.
+std::string resultStem(ReduceOp o);
+std::string resultStem(ScanOp o);
 const char *name(AtomicOp o); // add, max, ..., cas ("" for None)
 const char *name(MemSem s);   // relaxed, acquire, release, acq_rel
 const char *name(MemScope s); // cta, gpu, sys
@@ -288,8 +294,9 @@ struct Reduce : ExprNode {
   TILEC_EXPR_NODE(Reduce)
   ReduceOp op{};
   int axis = 0;
+  int combineFn = -1; ///< op Combine: its Kernel::combines entry
   Expr a;
-  static Expr make(ReduceOp op, int axis, Expr a, SourceLoc loc = {});
+  static Expr make(ReduceOp op, int axis, Expr a, SourceLoc loc = {}, int combineFn = -1);
 };
 /// The inclusive scan of `a` along `axis` (tl::cumsum, tl::cumprod): element i of the result
 /// combines elements 0 .. i of `a` along that axis (i .. n-1 when `reverse`), earlier elements on
@@ -306,9 +313,11 @@ struct Scan : ExprNode {
   int axis = 0;
   bool reverse = false;
   ScanPart part = ScanPart::Whole;
-  int buffer = -1; ///< Carry: the totals' buffer
+  int buffer = -1;    ///< Carry: the totals' buffer
+  int combineFn = -1; ///< op Combine: its Kernel::combines entry
   Expr a;
-  static Expr make(ScanOp op, int axis, bool reverse, Expr a, SourceLoc loc = {});
+  static Expr make(ScanOp op, int axis, bool reverse, Expr a, SourceLoc loc = {},
+                   int combineFn = -1);
   /// The same scan's part `part` on `a` (with the totals in `buffer` for Carry).
   static Expr makePart(const Scan &whole, ScanPart part, Expr a, int buffer = -1);
 };
@@ -344,8 +353,10 @@ struct ThreadReduce : ExprNode {
   TILEC_EXPR_NODE(ThreadReduce)
   ReduceOp op{};
   int axis = 0;
+  int combineFn = -1; ///< as Reduce's
   Expr a; // the tile being reduced (its layout gives the per-thread elements)
-  static Expr make(ReduceOp op, int axis, Expr a, Type resultType, SourceLoc loc = {});
+  static Expr make(ReduceOp op, int axis, Expr a, Type resultType, SourceLoc loc = {},
+                   int combineFn = -1);
 };
 /// Lowered reduction, step 2: combine partials across the lanes of a warp with xor shuffles, one
 /// per entry of `laneMasks` (e.g. 16 8 4 2 1). Afterwards every participating lane holds the
@@ -353,10 +364,12 @@ struct ThreadReduce : ExprNode {
 struct WarpReduce : ExprNode {
   TILEC_EXPR_NODE(WarpReduce)
   ReduceOp op{};
+  int combineFn = -1; ///< as Reduce's
   Expr a;
   std::vector<int> laneMasks;
   int warpSize = 32;
-  static Expr make(ReduceOp op, Expr a, std::vector<int> laneMasks, int warpSize, SourceLoc loc = {});
+  static Expr make(ReduceOp op, Expr a, std::vector<int> laneMasks, int warpSize,
+                   SourceLoc loc = {}, int combineFn = -1);
 };
 /// Read from shared buffer `buffer` (index into Kernel::buffers).
 /// Tile mode (op unset): the tile of `type` (its layout) that a SharedWrite stored.
@@ -368,8 +381,10 @@ struct SharedRead : ExprNode {
   bool combine = false;
   ReduceOp op{};
   int numParts = 1;
+  int combineFn = -1; ///< as Reduce's
   static Expr makeTile(int buffer, Type type, SourceLoc loc = {});
-  static Expr makeCombine(int buffer, ReduceOp op, int numParts, Type type, SourceLoc loc = {});
+  static Expr makeCombine(int buffer, ReduceOp op, int numParts, Type type, SourceLoc loc = {},
+                          int combineFn = -1);
 };
 /// The value (index=false) or index (index=true) half of an argPair value.
 struct PairValue : ExprNode {
@@ -751,6 +766,15 @@ struct EnclosingNamespace {
   bool isInline = false;
 };
 
+/// A combine function of the user's (the lambda given to tl::reduce or tl::associative_scan),
+/// inlined into one expression: `body` combines the scalars `a` (the earlier value) and `b`, reads
+/// nothing else but constants, and has their element type.
+struct CombineFunction {
+  Var a, b;
+  Expr body;
+  SourceLoc loc; ///< where the function is written
+};
+
 struct Kernel {
   std::string name;         ///< the function's name, e.g. `add_kernel`
   /// The C++ namespaces around the kernel, outermost first (anonymous ones left out); the
@@ -771,6 +795,8 @@ struct Kernel {
   /// The calls of the user's functions that tilec inlined, each as the chain of calls (outermost
   /// first) whose body starts at the statement whose location names it (SourceLoc::inlined).
   std::vector<std::vector<InlinedCall>> inlinedCalls;
+  /// The combine functions the kernel's reductions and scans of op Combine name by index.
+  std::vector<CombineFunction> combines;
   int nextVarId = 0;
   Var newVar(std::string name, Type type, VarKind kind, SourceLoc loc);
   /// Parameters (by id) this compilation assumes divisible by 16: a pointer's address a multiple of

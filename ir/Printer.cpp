@@ -62,6 +62,11 @@ public:
     }
     if (k.sharedBytes)
       os << "  shared_bytes = " << k.sharedBytes << '\n';
+    for (size_t i = 0; i < k.combines.size(); ++i) {
+      const CombineFunction &c = k.combines[i];
+      os << "  combine" << i << "(" << var(c.a) << ", " << var(c.b) << ") = " << expr(c.body)
+         << '\n';
+    }
     for (auto &[alias, text] : aliasList)
       os << "  " << alias << " = " << text << '\n';
     indent = 1;
@@ -229,6 +234,11 @@ public:
     }
     }
     endLine(s);
+  }
+
+  /// A reduction's or scan's op: `combine<N>` for the kernel's combine function N.
+  template <class Op> static std::string opName(Op op, int combineFn) {
+    return std::string(name(op)) + (combineFn >= 0 ? std::to_string(combineFn) : "");
   }
 
   std::string expr(const Expr &e) {
@@ -456,7 +466,7 @@ private:
     }
     case ExprKind::Reduce: {
       auto *r = as<Reduce>(e);
-      o << "reduce." << name(r->op) << '(';
+      o << "reduce." << opName(r->op, r->combineFn) << '(';
       exprTo(o, r->a);
       o << ", axis=" << r->axis << ')';
       break;
@@ -464,7 +474,7 @@ private:
     case ExprKind::Scan: {
       auto *r = as<Scan>(e);
       static const char *parts[] = {"scan", "warp_scan", "scan_carry"};
-      o << parts[static_cast<int>(r->part)] << '.' << name(r->op) << '(';
+      o << parts[static_cast<int>(r->part)] << '.' << opName(r->op, r->combineFn) << '(';
       exprTo(o, r->a);
       if (r->part == ScanPart::Carry)
         o << ", totals=" << r->buffer;
@@ -494,14 +504,14 @@ private:
       break;
     case ExprKind::ThreadReduce: {
       auto *r = as<ThreadReduce>(e);
-      o << "thread_reduce." << name(r->op) << '(';
+      o << "thread_reduce." << opName(r->op, r->combineFn) << '(';
       exprTo(o, r->a);
       o << ", axis=" << r->axis << ')';
       break;
     }
     case ExprKind::WarpReduce: {
       auto *r = as<WarpReduce>(e);
-      o << "warp_reduce." << name(r->op) << '(';
+      o << "warp_reduce." << opName(r->op, r->combineFn) << '(';
       exprTo(o, r->a);
       o << ", lanes=[";
       for (size_t i = 0; i < r->laneMasks.size(); ++i)
@@ -512,8 +522,8 @@ private:
     case ExprKind::SharedRead: {
       auto *r = as<SharedRead>(e);
       if (r->combine)
-        o << "shared_combine." << name(r->op) << '(' << r->buffer << ", parts=" << r->numParts
-          << ')';
+        o << "shared_combine." << opName(r->op, r->combineFn) << '(' << r->buffer
+          << ", parts=" << r->numParts << ')';
       else
         o << "shared_read(" << r->buffer << ')';
       break;

@@ -245,6 +245,19 @@ public:
                     "the programs of a persistent kernel are an int parameter");
       declare(k.programs);
     }
+    for (size_t i = 0; i < k.combines.size(); ++i) {
+      const CombineFunction &c = k.combines[i];
+      const std::string what = "combine function " + std::to_string(i);
+      TILEC_REQUIRE(c.a && c.b && c.body && c.a->type.isScalar() && c.b->type == c.a->type &&
+                        c.body->type == c.a->type && !c.a->type.pointer,
+                    what + " combines scalars of one element type into one");
+      ExprFacts f;
+      f.add(c.body);
+      for (const VarNode *v : f.reads)
+        TILEC_REQUIRE(v == c.a.get() || v == c.b.get(),
+                      what + " reads '" + v->name + "', not one of its arguments");
+      TILEC_REQUIRE(f.elementwise, what + " loads, reduces or scans");
+    }
     checkWarpSpecialize();
     stmt(k.body);
     if (lowered) {
@@ -374,6 +387,15 @@ private:
     LayoutRef want = Layout::slice(a->type.layout, axis);
     TILEC_REQUIRE(sameLayout(result.layout, want),
                   std::string(node) + " result " + result.str() + " is not in " + want->str());
+  }
+
+  /// A reduction's or scan's combine function: the kernel's entry `fn` for op Combine, of the
+  /// operand's element type `elem`; none for the built-in ops.
+  void checkCombine(bool isCombine, int fn, ScalarType elem) {
+    TILEC_REQUIRE(isCombine == (fn >= 0), "combine function index with another op");
+    if (isCombine)
+      TILEC_REQUIRE(fn < static_cast<int>(k.combines.size()) && k.combines[fn].a->type.elem == elem,
+                    "combine function " + std::to_string(fn) + " of another element type");
   }
 
   void checkBuffer(int b) {
@@ -584,6 +606,7 @@ private:
       TILEC_REQUIRE(r->a->type.isTile() && r->axis >= 0 && r->axis < r->a->type.rank(),
                     "reduce axis " + std::to_string(r->axis) + " of " + r->a->type.str());
       TILEC_REQUIRE(!r->a->type.pointer, "reduce of pointers");
+      checkCombine(r->op == ReduceOp::Combine, r->combineFn, r->a->type.elem);
       TILEC_REQUIRE(sameShapeAndElem(t, reducedType(r->op, r->axis, r->a->type)),
                     "reduce result " + t.str() + " of " + r->a->type.str());
       sliceOf(t, r->a, r->axis, "reduce");
@@ -601,6 +624,7 @@ private:
       TILEC_REQUIRE(sameShapeAndElem(t, r->a->type),
                     "scan result " + t.str() + " of " + r->a->type.str());
       TILEC_REQUIRE((r->part == ScanPart::Carry) == (r->buffer >= 0), "scan totals buffer");
+      checkCombine(r->op == ScanOp::Combine, r->combineFn, t.elem);
       if (r->part == ScanPart::Carry) {
         checkBuffer(r->buffer);
         TILEC_REQUIRE(k.buffers[r->buffer].elemType.elem == t.elem,
@@ -661,6 +685,7 @@ private:
       auto shape = r->a->type.shape;
       shape.erase(shape.begin() + r->axis);
       bool arg = r->op == ReduceOp::ArgMax || r->op == ReduceOp::ArgMin;
+      checkCombine(r->op == ReduceOp::Combine, r->combineFn, t.elem);
       TILEC_REQUIRE(t.shape == shape && t.elem == r->a->type.elem && t.argPair == arg && !t.pointer,
                     "thread_reduce result " + t.str() + " of " + r->a->type.str());
       sliceOf(t, r->a, r->axis, "thread_reduce");
@@ -674,6 +699,7 @@ private:
       TILEC_REQUIRE(t == w->a->type, "warp_reduce changes the type");
       bool arg = w->op == ReduceOp::ArgMax || w->op == ReduceOp::ArgMin;
       TILEC_REQUIRE(t.argPair == arg, "warp_reduce partial type " + t.str());
+      checkCombine(w->op == ReduceOp::Combine, w->combineFn, t.elem);
       std::set<int> seen;
       for (int m : w->laneMasks)
         TILEC_REQUIRE(isPow2(m) && m < w->warpSize && seen.insert(m).second,
@@ -700,6 +726,7 @@ private:
                       "shared_combine of " + t.str() + " from buffer '" + b.name + "'");
         bool arg = r->op == ReduceOp::ArgMax || r->op == ReduceOp::ArgMin;
         TILEC_REQUIRE(t.argPair == arg, "shared_combine result " + t.str());
+        checkCombine(r->op == ReduceOp::Combine, r->combineFn, t.elem);
       }
       return;
     }

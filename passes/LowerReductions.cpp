@@ -29,7 +29,10 @@
 // hold distinct data (fewer with replication) and min(wpb[d], ceil(D/tpw[d])) warps do. The warp
 // size comes from ctx.target.
 //
-// Scans (`Scan` of part Whole, hoisted to their own Decl alike, `<var>_cum<op>`) become
+// A reduction with the kernel's own combine function (op Combine) takes the same steps, its
+// combine function (Kernel::combines) named by each.
+//
+// Scans (`Scan` of part Whole, hoisted to their own Decl alike, `<var>_cumsum`) become
 //   decl Y = warp_scan.OP(x, axis=a)                  the whole scan when one warp holds the axis
 //   shared_write_scan_totals B, Y axis=a              only if n > 1 warps hold distinct data along a
 //   barrier
@@ -63,7 +66,7 @@ public:
         k, [](const Expr &e) { return e && e->kind == ExprKind::Reduce; },
         [this](const Expr &node, const Var &dest, bool isDecl, SourceLoc loc,
                std::vector<Stmt> &out) { lower(*as<Reduce>(node), dest, isDecl, loc, out); },
-        [](const Expr &e) { return std::string(name(as<Reduce>(e)->op)); });
+        [](const Expr &e) { return resultStem(as<Reduce>(e)->op); });
     k.body = rw.rewriteBody(k.body);
     lowering::HoistingRewriter scans(
         k,
@@ -72,7 +75,7 @@ public:
         },
         [this](const Expr &node, const Var &dest, bool isDecl, SourceLoc loc,
                std::vector<Stmt> &out) { lowerScan(*as<Scan>(node), dest, isDecl, loc, out); },
-        [](const Expr &e) { return "cum" + std::string(name(as<Scan>(e)->op)); });
+        [](const Expr &e) { return resultStem(as<Scan>(e)->op); });
     k.body = scans.rewriteBody(k.body);
   }
 
@@ -143,10 +146,13 @@ private:
     Var part = isDecl && !crossWarp && !arg
                    ? dest
                    : k.newVar(dest->name + "_part", partT, VarKind::Local, loc);
-    out.push_back(Decl::make(part, ThreadReduce::make(r.op, r.axis, x, partT, loc), loc));
+    out.push_back(
+        Decl::make(part, ThreadReduce::make(r.op, r.axis, x, partT, loc, r.combineFn), loc));
     if (!dist.laneMasks.empty())
-      out.push_back(Assign::make(
-          part, WarpReduce::make(r.op, VarRef::make(part, loc), dist.laneMasks, warpSize, loc), loc));
+      out.push_back(Assign::make(part,
+                                 WarpReduce::make(r.op, VarRef::make(part, loc), dist.laneMasks,
+                                                  warpSize, loc, r.combineFn),
+                                 loc));
 
     Var combined = part;
     if (crossWarp) {
@@ -163,7 +169,7 @@ private:
       out.push_back(SharedWrite::makePartials(idx, VarRef::make(part, loc), r.axis, inT.layout,
                                               inT.shape, loc));
       out.push_back(Barrier::make(loc));
-      Expr comb = SharedRead::makeCombine(idx, r.op, dist.numParts, partT, loc);
+      Expr comb = SharedRead::makeCombine(idx, r.op, dist.numParts, partT, loc, r.combineFn);
       if (!arg) {
         out.push_back(isDecl ? Decl::make(dest, comb, loc) : Assign::make(dest, comb, loc));
         return;

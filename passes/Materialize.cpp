@@ -5,7 +5,8 @@
 // reference to a new local declared right before the statement that used it, in evaluation order
 // (operands first). New variables are named from the user's names: `<pointer>_load` for a load
 // through pointer variable `<pointer>` (e.g. `in_load`), `<op>_<operand>` for a reduction
-// (`max_x`), `cum<op>_<operand>` for a scan (`cumsum_x`), `dot_<a>_<b>` for a dot of tiles a and b
+// (`max_x`, `reduce_x` with a combine function), `cum<op>_<operand>` for a scan (`cumsum_x`,
+// `scan_x`; ir::resultStem), `dot_<a>_<b>` for a dot of tiles a and b
 // (`acc += tl::dot(a, b)`). Conditions:
 // loads/reductions in an `if` condition or a `for` begin are bound before the statement; in a
 // `while` condition they are bound before the loop and re-evaluated (assigned again) at the end of
@@ -107,12 +108,12 @@ protected:
   }
   Expr mutate(const Reduce *n, const Expr &self) override {
     return bindUnlessRoot(n, self, [&](const Expr &e) {
-      return std::string(name(n->op)) + "_" + operandName(as<Reduce>(e)->a);
+      return resultStem(n->op) + "_" + operandName(as<Reduce>(e)->a);
     });
   }
   Expr mutate(const Scan *n, const Expr &self) override {
     return bindUnlessRoot(n, self, [&](const Expr &e) {
-      return "cum" + std::string(name(n->op)) + "_" + operandName(as<Scan>(e)->a);
+      return resultStem(n->op) + "_" + operandName(as<Scan>(e)->a);
     });
   }
   Expr mutate(const Dot *n, const Expr &self) override {

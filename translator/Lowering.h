@@ -138,6 +138,11 @@ public:
   static bool isAtomicCall(const clang::CallExpr *call);
   ir::Expr lowerCall(const clang::CallExpr *call);
   static ir::Expr flatArgBest(ir::ReduceOp op, ir::Expr a, ir::SourceLoc l);
+  /// tl::reduce and tl::associative_scan: the user's combine function (the call's argument
+  /// `combineArg`), inlined into one expression over two scalars of `elem`, as a new entry of
+  /// Kernel::combines; returns its index (LoweringTileOps.cpp).
+  int lowerCombine(const clang::CallExpr *call, const clang::FunctionDecl *fd, ir::ScalarType elem,
+                   const std::string &op);
   /// tl::randint, rand, randn (one value) and randint4x, rand4x, randn4x (four): Triton's Philox
   /// streams of `seed` at `offset`s (LoweringTileOps.cpp).
   std::vector<ir::Expr> lowerRandom(const clang::CallExpr *call, const std::string &name);
@@ -251,6 +256,9 @@ public:
   std::map<const clang::BindingDecl *, ir::Var> bindings; ///< structured bindings' variables
   /// Per lambda: the copies of variables it captured by copy and the kernel assigns later.
   std::map<const clang::CXXRecordDecl *, std::map<const clang::VarDecl *, ir::Var>> closureCopies;
+  /// Kernel::combines made from each lambda, by the element type it combines (lowerCombine: one
+  /// combine function however often the lambda is passed).
+  std::map<std::pair<const clang::CXXRecordDecl *, ir::ScalarType>, int> combineOf;
   int stmtNesting = 0, exprNesting = 0;
   std::string baseName; ///< the kernel's name as an ASCII identifier, after its classes
   std::vector<ir::Stmt> *pending = nullptr; ///< where inlined calls' statements go (PendingScope)

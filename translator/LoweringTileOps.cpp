@@ -6,6 +6,8 @@
 
 #include "translator/Lowering.h"
 
+#include "ir/IRVisitor.h"
+
 #include <limits>
 
 #include <clang/AST/ExprCXX.h>
@@ -247,6 +249,112 @@ std::vector<ir::Expr> KernelLowering::lowerRandom(const clang::CallExpr *call,
   return {normal(0, 0), normal(0, 1), normal(2, 0), normal(2, 1)};
 }
 
+namespace {
+
+/// The call of `fd`'s parameter `param` in its body: tl.hpp's `combine(a, b)`, in the lambda that
+/// adapts the user's combine function to the reference's scan or reduction.
+const clang::CallExpr *findParamCall(const clang::Stmt *s, const clang::ParmVarDecl *param) {
+  using namespace clang;
+  if (!s)
+    return nullptr;
+  auto isParam = [&](const Expr *e) {
+    auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreImpCasts());
+    return ref && ref->getDecl() == param;
+  };
+  if (auto *oc = dyn_cast<CXXOperatorCallExpr>(s);
+      oc && oc->getOperator() == OO_Call && oc->getNumArgs() == 3 && isParam(oc->getArg(0)))
+    return oc;
+  if (auto *c = dyn_cast<CallExpr>(s); c && c->getCallee() && isParam(c->getCallee()))
+    return c; // through a function pointer
+  if (auto *le = dyn_cast<LambdaExpr>(s))
+    return findParamCall(le->getBody(), param);
+  for (const Stmt *child : s->children())
+    if (const CallExpr *found = findParamCall(child, param))
+      return found;
+  return nullptr;
+}
+
+} // namespace
+
+int KernelLowering::lowerCombine(const clang::CallExpr *call, const clang::FunctionDecl *fd,
+                                 ScalarType elem, const std::string &op) {
+  using namespace clang;
+  const ParmVarDecl *param = fd->getNumParams() == 2 ? fd->getParamDecl(1) : nullptr;
+  const CallExpr *use = param ? findParamCall(fd->getBody(), param) : nullptr;
+  if (!use || call->getNumArgs() != 2)
+    unsupportedCall(call);
+  const SourceLocation at = call->getArg(1)->getExprLoc();
+  const CXXMethodDecl *md = lambdaCallOperator(use);
+  if (!md)
+    fe.fail(DiagId::CombineFunction, at, {op, "is not a lambda"});
+  auto argDecl = [&](unsigned i) -> const VarDecl * {
+    auto *ref = dyn_cast<DeclRefExpr>(strip(use->getArg(i)));
+    return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  };
+  const VarDecl *da = argDecl(1), *db = argDecl(2);
+  if (!da || !db)
+    unsupportedCall(call);
+  const auto key = std::pair{md->getParent(), elem};
+  if (auto it = combineOf.find(key); it != combineOf.end())
+    return it->second;
+  // Its arguments are variables of their own, named as the lambda names them.
+  ir::CombineFunction c;
+  c.loc = fe.irLoc(md->getParent()->getLocation());
+  auto paramName = [&](unsigned i, const char *otherwise) {
+    return md->getNumParams() > i && !md->getParamDecl(i)->getName().empty()
+               ? md->getParamDecl(i)->getNameAsString()
+               : std::string(otherwise);
+  };
+  c.a = k.newVar(paramName(0, "a"), ir::Type::scalar(elem), ir::VarKind::Local, c.loc);
+  c.b = k.newVar(paramName(1, "b"), ir::Type::scalar(elem), ir::VarKind::Local, c.loc);
+  struct Restore {
+    std::map<const VarDecl *, ir::Var> &vars;
+    std::map<const VarDecl *, ir::Var> saved;
+    ~Restore() {
+      for (auto &[d, v] : saved)
+        if (v)
+          vars[d] = v;
+        else
+          vars.erase(d);
+    }
+  } restore{vars, {}};
+  for (auto [d, v] : {std::pair{da, c.a}, std::pair{db, c.b}}) {
+    auto it = vars.find(d);
+    restore.saved[d] = it == vars.end() ? nullptr : it->second;
+    vars[d] = v;
+  }
+  // Inlined into statements of its own: declarations of scalars only, whose values replace their
+  // variables in the result.
+  std::vector<ir::Stmt> stmts;
+  ir::Expr body;
+  {
+    PendingScope scope(*this, &stmts, nullptr);
+    body = lowerExpr(use);
+  }
+  std::map<const ir::VarNode *, ir::Expr> defs;
+  for (const ir::Stmt &st : stmts) {
+    auto *d = ir::as<ir::Decl>(st);
+    if (!d || !d->init || d->var->type.isTile())
+      fe.fail(DiagId::CombineFunction, at,
+              {op, "has statements other than declarations of scalars"});
+    defs[d->var.get()] = ir::substitute(d->init, defs);
+  }
+  body = ir::substitute(body, defs);
+  if (!body->type.isScalar() || body->type.pointer)
+    fe.fail(DiagId::CombineFunction, at, {op, "returns " + body->type.str()});
+  body = castTo(body, elem);
+  ir::ExprFacts facts;
+  facts.add(body);
+  for (const ir::VarNode *v : facts.reads)
+    if (v != c.a.get() && v != c.b.get())
+      fe.fail(DiagId::CombineFunction, at, {op, "reads '" + v->name + "' of the kernel"});
+  if (!facts.elementwise)
+    fe.fail(DiagId::CombineFunction, at, {op, "loads from memory"});
+  c.body = body;
+  k.combines.push_back(c);
+  return combineOf[key] = static_cast<int>(k.combines.size()) - 1;
+}
+
 ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
   using namespace clang;
   const FunctionDecl *fd = call->getDirectCallee();
@@ -284,6 +392,16 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
   auto nargs = [&](size_t lo, size_t hi) {
     if (args.size() < lo || args.size() > hi)
       unsupportedCall(call);
+  };
+  // The first template argument as an axis of a tile of rank `rank` (negative counts from the
+  // end), or a BadAxis error.
+  auto axisArg = [&](int rank) {
+    auto targs = intTemplateArgs(fd);
+    const int64_t given = targs.empty() ? 0 : targs[0];
+    const int64_t axis = given < 0 ? given + rank : given;
+    if (axis < 0 || axis >= rank)
+      fe.fail(DiagId::BadAxis, at, {std::to_string(given), std::to_string(rank)});
+    return static_cast<int>(axis);
   };
 
   if (isAtomicCall(call)) // its old values in an expression
@@ -475,24 +593,40 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
   if (auto it = reductions.find(name); it != reductions.end()) {
     nargs(1, 1);
     ir::Expr a = needTile(lowerExpr(args[0]), args[0], qname);
-    int64_t axis = 0;
+    int axis = 0;
     if (explicitTemplateArgCount(call) > 0) {
-      auto targs = intTemplateArgs(fd);
-      axis = targs.empty() ? 0 : targs[0];
-      if (axis < 0)
-        axis += a->type.rank();
-      if (axis < 0 || axis >= a->type.rank())
-        fe.fail(DiagId::BadAxis, at, {std::to_string(targs.empty() ? 0 : targs[0]), std::to_string(a->type.rank())});
+      axis = axisArg(a->type.rank());
     } else if (a->type.rank() == 2) {
       // Reducing every element: along dim 1, then dim 0.
       if (it->second == ir::ReduceOp::ArgMax || it->second == ir::ReduceOp::ArgMin)
         return flatArgBest(it->second, a, l);
       a = ir::Reduce::make(it->second, 1, a, l);
     }
-    ir::Expr r = ir::Reduce::make(it->second, static_cast<int>(axis), a, l);
+    ir::Expr r = ir::Reduce::make(it->second, axis, a, l);
     if (auto elem = resultElem(call->getType(), at))
       r = castTo(r, *elem);
     return r;
+  }
+  if (name == "reduce") { // tl::reduce(x, f), tl::reduce<AXIS>(x, f)
+    nargs(2, 2);
+    ir::Expr a = needTile(lowerExpr(args[0]), args[0], qname);
+    const int fn = lowerCombine(call, fd, a->type.elem, qname);
+    if (explicitTemplateArgCount(call) == 0) { // every element: along dim 1, then dim 0
+      if (a->type.rank() == 2)
+        a = ir::Reduce::make(ir::ReduceOp::Combine, 1, a, l, fn);
+      return ir::Reduce::make(ir::ReduceOp::Combine, 0, a, l, fn);
+    }
+    return ir::Reduce::make(ir::ReduceOp::Combine, axisArg(a->type.rank()), a, l, fn);
+  }
+  if (name == "associative_scan") { // tl::associative_scan<AXIS, REVERSE>(x, f)
+    nargs(2, 2);
+    ir::Expr a = needTile(lowerExpr(args[0]), args[0], qname);
+    auto targs = intTemplateArgs(fd);
+    if (targs.size() < 2)
+      unsupportedCall(call);
+    const int axis = axisArg(a->type.rank());
+    const int fn = lowerCombine(call, fd, a->type.elem, qname);
+    return ir::Scan::make(ir::ScanOp::Combine, axis, targs[1] != 0, a, l, fn);
   }
   if (name == "cumsum" || name == "cumprod") {
     // tl.hpp's template arguments: AXIS, REVERSE, then the tile's element type and dims; the
@@ -503,11 +637,8 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     auto elem = resultElem(call->getType(), at);
     if (targs.size() < 2 || !elem)
       unsupportedCall(call);
-    int64_t axis = targs[0] < 0 ? targs[0] + a->type.rank() : targs[0];
-    if (axis < 0 || axis >= a->type.rank())
-      fe.fail(DiagId::BadAxis, at, {std::to_string(targs[0]), std::to_string(a->type.rank())});
     return ir::Scan::make(name == "cumsum" ? ir::ScanOp::Sum : ir::ScanOp::Prod,
-                          static_cast<int>(axis), targs[1] != 0, castTo(a, *elem), l);
+                          axisArg(a->type.rank()), targs[1] != 0, castTo(a, *elem), l);
   }
   if (name == "multiple_of" || name == "max_contiguous") {
     nargs(2, 2);

@@ -5980,3 +5980,723 @@ cudaError_t launch_count_positive_1024(cudaStream_t stream, const float *x, int 
   const dim3 grid(tilec::rt::cdiv(n, count_positive_1024::BLOCK));
   return launch_count_positive_1024(grid, stream, x, counts, n);
 }
+
+// combine_1d<1024>: one instantiation
+namespace combine_1d_1024 {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int MAXIMA_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+constexpr int RMAXIMA_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+constexpr int FILLED_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+constexpr int HMAXIMA_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
+using L1 = tilec::rt::Blocked1<HMAXIMA_STORE_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 2048;  // shared memory per block
+// The combine function at scan.cpp:111, combine(a, b) with a the earlier value.
+struct Combine0 {
+  __device__ __forceinline__ static float combine(float a, float b) {
+    return (a > b) ? a : b;
+  }
+};
+// The combine function at scan.cpp:115, combine(a, b) with a the earlier value.
+struct Combine1 {
+  __device__ __forceinline__ static float combine(float a, float b) {
+    return fmaxf(a, b);
+  }
+};
+// The combine function at scan.cpp:117, combine(a, b) with a the earlier value.
+struct Combine2 {
+  __device__ __forceinline__ static float combine(float earlier, float later) {
+    return (later != 0.0f) ? later : earlier;
+  }
+};
+// The combine function at scan.cpp:121, combine(a, b) with a the earlier value.
+struct Combine3 {
+  __device__ __forceinline__ static __half combine(__half a, __half b) {
+    return tilec::rt::to_f16(fmaxf(tilec::rt::to_float(a), tilec::rt::to_float(b)));
+  }
+};
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) combine_1d(
+    const float *x, float *maxima, float *rmaxima, float *block_max, float *filled, __half *hmaxima,
+    int n) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *reduce_v_smem = reinterpret_cast<float *>(smem + 0);
+  float *scan_v_totals = reinterpret_cast<float *>(smem + 0);
+  float *scan_v_totals_1 = reinterpret_cast<float *>(smem + 0);
+  float *scan_sparse_totals = reinterpret_cast<float *>(smem + 0);
+  __half *scan_h_totals = reinterpret_cast<__half *>(smem + 0);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // scan.cpp:108: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // scan.cpp:109: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // scan.cpp:110: auto v = tl::load(x + offs, mask, -tl::inf);
+  float v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec<V_VEC, false>(&v[i], x + offs[i], &mask[i], -INFINITY, mask[i + V_VEC - 1]);
+  }
+  // scan.cpp:112: tl::store(maxima + offs, tl::associative_scan<0>(v, larger), mask);
+  float scan_v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    scan_v[i] = v[i];
+  }
+  tilec::rt::scan_in_warp<Combine0, L0, 0, false>(scan_v);
+  tilec::rt::scan_write_totals<L0, 0, false>(scan_v, scan_v_totals);
+  __syncthreads();
+  tilec::rt::scan_add_carries<Combine0, L0, 0, false>(scan_v, scan_v_totals);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += MAXIMA_STORE_VEC) {
+    bool bits[MAXIMA_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < MAXIMA_STORE_VEC; ++v_1)
+      bits[v_1] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i + v_1) < n;
+    tilec::rt::store_vec<MAXIMA_STORE_VEC, false>(
+        maxima + (static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i)), &scan_v[i], bits,
+        static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i + MAXIMA_STORE_VEC - 1) < n);
+  }
+  // scan.cpp:113: tl::store(rmaxima + offs, tl::associative_scan<0, true>(v, larger), mask);
+  float scan_v_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    scan_v_1[i] = v[i];
+  }
+  tilec::rt::scan_in_warp<Combine0, L0, 0, true>(scan_v_1);
+  __syncthreads();
+  tilec::rt::scan_write_totals<L0, 0, true>(scan_v_1, scan_v_totals_1);
+  __syncthreads();
+  tilec::rt::scan_add_carries<Combine0, L0, 0, true>(scan_v_1, scan_v_totals_1);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += RMAXIMA_STORE_VEC) {
+    bool bits[RMAXIMA_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < RMAXIMA_STORE_VEC; ++v_1)
+      bits[v_1] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i + v_1) < n;
+    tilec::rt::store_vec<RMAXIMA_STORE_VEC, false>(
+        rmaxima + (static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i)), &scan_v_1[i], bits,
+        static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i + RMAXIMA_STORE_VEC - 1) < n);
+  }
+  // scan.cpp:115: tl::reduce(v, [](auto a, auto b) { return tl::maximum(a, b); }));
+  float reduce_v_part = v[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    reduce_v_part = Combine1::combine(reduce_v_part, v[i]);
+  reduce_v_part = tilec::rt::warp_allreduce<Combine1>(reduce_v_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    reduce_v_smem[L0::warp_coord0()] = reduce_v_part;
+  }
+  __syncthreads();
+  const float reduce_v = tilec::rt::combine_partials<Combine1, 4>(reduce_v_smem, 1);
+  // scan.cpp:114: tl::store(block_max + tl::program_id(0),
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    block_max[static_cast<int>(blockIdx.x)] = reduce_v;
+  // scan.cpp:116: auto sparse = tl::where(v > 0.5f, v, 0.0f);
+  float sparse[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sparse[i] = (v[i] > 0.5f) ? v[i] : 0.0f;
+  }
+  // scan.cpp:118: tl::store(filled + offs, tl::associative_scan<0>(sparse, last_nonzero), mask);
+  float scan_sparse[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    scan_sparse[i] = sparse[i];
+  }
+  tilec::rt::scan_in_warp<Combine2, L0, 0, false>(scan_sparse);
+  __syncthreads();
+  tilec::rt::scan_write_totals<L0, 0, false>(scan_sparse, scan_sparse_totals);
+  __syncthreads();
+  tilec::rt::scan_add_carries<Combine2, L0, 0, false>(scan_sparse, scan_sparse_totals);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += FILLED_STORE_VEC) {
+    bool bits[FILLED_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < FILLED_STORE_VEC; ++v_1)
+      bits[v_1] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i + v_1) < n;
+    tilec::rt::store_vec<FILLED_STORE_VEC, false>(
+        filled + (static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i)), &scan_sparse[i], bits,
+        static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i + FILLED_STORE_VEC - 1) < n);
+  }
+  // scan.cpp:119: auto h = tl::cast<tl::half>(v);
+  __half h[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    h[i] = tilec::rt::to_f16(v[i]);
+  }
+  // scan.cpp:121: tl::associative_scan<0>(h, [](tl::half a, tl::half b) { return tl::maximum(a, b); }),
+  __half scan_h[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    scan_h[i] = h[i];
+  }
+  tilec::rt::scan_in_warp<Combine3, L0, 0, false>(scan_h);
+  __syncthreads();
+  tilec::rt::scan_write_totals<L0, 0, false>(scan_h, scan_h_totals);
+  __syncthreads();
+  tilec::rt::scan_add_carries<Combine3, L0, 0, false>(scan_h, scan_h_totals);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::store_vec<V_VEC, true>(&store_cvt_smem[L0::coord0(i)], &scan_h[i]);
+  }
+  __syncthreads();
+  __half store_cvt[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    store_cvt[i] = store_cvt_smem[L1::coord0(i)];
+  }
+  // scan.cpp:120: tl::store(hmaxima + offs,
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; i += HMAXIMA_STORE_VEC) {
+    bool bits[HMAXIMA_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < HMAXIMA_STORE_VEC; ++v_1)
+      bits[v_1] = static_cast<int>(blockIdx.x) * BLOCK + L1::coord0(i + v_1) < n;
+    tilec::rt::store_vec<HMAXIMA_STORE_VEC, false>(
+        hmaxima + (static_cast<int>(blockIdx.x) * BLOCK + L1::coord0(i)), &store_cvt[i], bits,
+        static_cast<int>(blockIdx.x) * BLOCK + L1::coord0(i + HMAXIMA_STORE_VEC - 1) < n);
+  }
+}
+
+// The same kernel compiled assuming x, maxima, rmaxima, filled and hmaxima are 16-byte aligned and
+// n is a multiple of 16: the launcher tests the arguments and runs this one when they qualify
+// (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int MAXIMA_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+constexpr int RMAXIMA_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+constexpr int FILLED_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+constexpr int HMAXIMA_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 1024: 4 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// tile 1024: 8 contiguous per thread, 32 lanes, 4 warps; 8 elements per thread
+using L1 = tilec::rt::Blocked1<HMAXIMA_STORE_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 2048;  // shared memory per block
+// The combine function at scan.cpp:111, combine(a, b) with a the earlier value.
+struct Combine0 {
+  __device__ __forceinline__ static float combine(float a, float b) {
+    return (a > b) ? a : b;
+  }
+};
+// The combine function at scan.cpp:115, combine(a, b) with a the earlier value.
+struct Combine1 {
+  __device__ __forceinline__ static float combine(float a, float b) {
+    return fmaxf(a, b);
+  }
+};
+// The combine function at scan.cpp:117, combine(a, b) with a the earlier value.
+struct Combine2 {
+  __device__ __forceinline__ static float combine(float earlier, float later) {
+    return (later != 0.0f) ? later : earlier;
+  }
+};
+// The combine function at scan.cpp:121, combine(a, b) with a the earlier value.
+struct Combine3 {
+  __device__ __forceinline__ static __half combine(__half a, __half b) {
+    return tilec::rt::to_f16(fmaxf(tilec::rt::to_float(a), tilec::rt::to_float(b)));
+  }
+};
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) combine_1d(
+    const float *x, float *maxima, float *rmaxima, float *block_max, float *filled, __half *hmaxima,
+    int n) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *reduce_v_smem = reinterpret_cast<float *>(smem + 0);
+  float *scan_v_totals = reinterpret_cast<float *>(smem + 0);
+  float *scan_v_totals_1 = reinterpret_cast<float *>(smem + 0);
+  float *scan_sparse_totals = reinterpret_cast<float *>(smem + 0);
+  __half *scan_h_totals = reinterpret_cast<__half *>(smem + 0);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  // scan.cpp:108: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // scan.cpp:109: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // scan.cpp:110: auto v = tl::load(x + offs, mask, -tl::inf);
+  float v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i], x + offs[i], mask[i], -INFINITY);
+  }
+  // scan.cpp:112: tl::store(maxima + offs, tl::associative_scan<0>(v, larger), mask);
+  float scan_v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    scan_v[i] = v[i];
+  }
+  tilec::rt::scan_in_warp<Combine0, L0, 0, false>(scan_v);
+  tilec::rt::scan_write_totals<L0, 0, false>(scan_v, scan_v_totals);
+  __syncthreads();
+  tilec::rt::scan_add_carries<Combine0, L0, 0, false>(scan_v, scan_v_totals);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += MAXIMA_STORE_VEC) {
+    if (static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i) < n)
+      tilec::rt::store_vec<MAXIMA_STORE_VEC, true>(
+          maxima + (static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i)), &scan_v[i]);
+  }
+  // scan.cpp:113: tl::store(rmaxima + offs, tl::associative_scan<0, true>(v, larger), mask);
+  float scan_v_1[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    scan_v_1[i] = v[i];
+  }
+  tilec::rt::scan_in_warp<Combine0, L0, 0, true>(scan_v_1);
+  __syncthreads();
+  tilec::rt::scan_write_totals<L0, 0, true>(scan_v_1, scan_v_totals_1);
+  __syncthreads();
+  tilec::rt::scan_add_carries<Combine0, L0, 0, true>(scan_v_1, scan_v_totals_1);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += RMAXIMA_STORE_VEC) {
+    if (static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i) < n)
+      tilec::rt::store_vec<RMAXIMA_STORE_VEC, true>(
+          rmaxima + (static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i)), &scan_v_1[i]);
+  }
+  // scan.cpp:115: tl::reduce(v, [](auto a, auto b) { return tl::maximum(a, b); }));
+  float reduce_v_part = v[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    reduce_v_part = Combine1::combine(reduce_v_part, v[i]);
+  reduce_v_part = tilec::rt::warp_allreduce<Combine1>(reduce_v_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    reduce_v_smem[L0::warp_coord0()] = reduce_v_part;
+  }
+  __syncthreads();
+  const float reduce_v = tilec::rt::combine_partials<Combine1, 4>(reduce_v_smem, 1);
+  // scan.cpp:114: tl::store(block_max + tl::program_id(0),
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    block_max[static_cast<int>(blockIdx.x)] = reduce_v;
+  // scan.cpp:116: auto sparse = tl::where(v > 0.5f, v, 0.0f);
+  float sparse[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    sparse[i] = (v[i] > 0.5f) ? v[i] : 0.0f;
+  }
+  // scan.cpp:118: tl::store(filled + offs, tl::associative_scan<0>(sparse, last_nonzero), mask);
+  float scan_sparse[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    scan_sparse[i] = sparse[i];
+  }
+  tilec::rt::scan_in_warp<Combine2, L0, 0, false>(scan_sparse);
+  __syncthreads();
+  tilec::rt::scan_write_totals<L0, 0, false>(scan_sparse, scan_sparse_totals);
+  __syncthreads();
+  tilec::rt::scan_add_carries<Combine2, L0, 0, false>(scan_sparse, scan_sparse_totals);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += FILLED_STORE_VEC) {
+    if (static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i) < n)
+      tilec::rt::store_vec<FILLED_STORE_VEC, true>(
+          filled + (static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i)), &scan_sparse[i]);
+  }
+  // scan.cpp:119: auto h = tl::cast<tl::half>(v);
+  __half h[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    h[i] = tilec::rt::to_f16(v[i]);
+  }
+  // scan.cpp:121: tl::associative_scan<0>(h, [](tl::half a, tl::half b) { return tl::maximum(a, b); }),
+  __half scan_h[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    scan_h[i] = h[i];
+  }
+  tilec::rt::scan_in_warp<Combine3, L0, 0, false>(scan_h);
+  __syncthreads();
+  tilec::rt::scan_write_totals<L0, 0, false>(scan_h, scan_h_totals);
+  __syncthreads();
+  tilec::rt::scan_add_carries<Combine3, L0, 0, false>(scan_h, scan_h_totals);
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::store_vec<V_VEC, true>(&store_cvt_smem[L0::coord0(i)], &scan_h[i]);
+  }
+  __syncthreads();
+  __half store_cvt[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    store_cvt[i] = store_cvt_smem[L1::coord0(i)];
+  }
+  // scan.cpp:120: tl::store(hmaxima + offs,
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; i += HMAXIMA_STORE_VEC) {
+    if (static_cast<int>(blockIdx.x) * BLOCK + L1::coord0(i) < n)
+      tilec::rt::store_vec<HMAXIMA_STORE_VEC, true>(
+          hmaxima + (static_cast<int>(blockIdx.x) * BLOCK + L1::coord0(i)), &store_cvt[i]);
+  }
+}
+
+} // namespace aligned
+
+} // namespace combine_1d_1024
+
+/// Launches combine_1d<1024> on `stream` with
+/// combine_1d_1024::NUM_THREADS threads per block.
+cudaError_t launch_combine_1d_1024(dim3 grid, cudaStream_t stream, const float *x, float *maxima,
+                                   float *rmaxima, float *block_max, float *filled, __half *hmaxima,
+                                   int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x, maxima, rmaxima, filled and hmaxima are 16-byte aligned and n is a
+  // multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(maxima) &&
+                       tilec::rt::aligned_to_16(rmaxima) && tilec::rt::aligned_to_16(filled) &&
+                       tilec::rt::aligned_to_16(hmaxima) && n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(combine_1d_1024::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, combine_1d_1024::aligned::combine_1d, x, maxima, rmaxima,
+                              block_max, filled, hmaxima, n);
+  return cudaLaunchKernelEx(&config, combine_1d_1024::combine_1d, x, maxima, rmaxima, block_max,
+                            filled, hmaxima, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_combine_1d_1024(cudaStream_t stream, const float *x, float *maxima,
+                                   float *rmaxima, float *block_max, float *filled, __half *hmaxima,
+                                   int n) {
+  const dim3 grid(tilec::rt::cdiv(n, combine_1d_1024::BLOCK));
+  return launch_combine_1d_1024(grid, stream, x, maxima, rmaxima, block_max, filled, hmaxima, n);
+}
+
+// combine_2d<64, 32>: one instantiation
+namespace combine_2d_64_32 {
+constexpr int BM = 64;  // meta-parameter
+constexpr int BN = 32;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int FILLED_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, V_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>, 0>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, V_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>, 1>;
+// tile 64x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
+// thread
+using L2 = tilec::rt::Blocked2<1, V_VEC, 4, 8, NUM_WARPS, 1, 1, BM, BN>;
+// tile 64: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
+using L3 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BM>;
+constexpr int SMEM_BYTES = 2048;  // shared memory per block
+// The combine function at scan.cpp:135, combine(a, b) with a the earlier value.
+struct Combine0 {
+  __device__ __forceinline__ static int combine(int earlier, int later) {
+    return (later != 0) ? later : earlier;
+  }
+};
+// The combine function at scan.cpp:137, combine(a, b) with a the earlier value.
+struct Combine1 {
+  __device__ __forceinline__ static int combine(int a, int b) {
+    return a ^ b;
+  }
+};
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) combine_2d(
+    const int *x, int *filled, int *row_xor, int m, int n) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  int *scan_v_totals = reinterpret_cast<int *>(smem + 0);
+  int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
+  // scan.cpp:131: auto cols = tl::arange<0, BN>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // scan.cpp:130: auto rows = tl::program_id(0) * BM + tl::arange<0, BM>();
+  int rows[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    rows[i] = static_cast<int>(blockIdx.x) * BM + L1::coord0(i);
+  }
+  // scan.cpp:133: auto at = tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols);
+  int at[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      at[i][j] = rows[i] * n + cols[j];
+    }
+  }
+  // scan.cpp:132: auto mask = (tl::expand_dims<1>(rows) < m) & (tl::expand_dims<0>(cols) < n);
+  bool mask[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      mask[i][j] = rows[i] < m && cols[j] < n;
+    }
+  }
+  // scan.cpp:134: auto v = tl::load(x + at, mask, 0);
+  int v[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += V_VEC) {
+      tilec::rt::load_vec<V_VEC, false>(&v[i][j], x + at[i][j], &mask[i][j], 0,
+                                        mask[i][j + V_VEC - 1]);
+    }
+  }
+  // scan.cpp:136: tl::store(filled + at, tl::associative_scan<0, true>(v, keep), mask);
+  int scan_v[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      scan_v[i][j] = v[i][j];
+    }
+  }
+  tilec::rt::scan_in_warp<Combine0, L2, 0, true>(scan_v);
+  tilec::rt::scan_write_totals<L2, 0, true>(scan_v, scan_v_totals, 32);
+  __syncthreads();
+  tilec::rt::scan_add_carries<Combine0, L2, 0, true>(scan_v, scan_v_totals, 32);
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += FILLED_STORE_VEC) {
+      bool bits[FILLED_STORE_VEC];
+      TILEC_UNROLL
+      for (int v_1 = 0; v_1 < FILLED_STORE_VEC; ++v_1)
+        bits[v_1] = static_cast<int>(blockIdx.x) * BM + L1::coord0(i) < m && L0::coord0(j + v_1) < n;
+      tilec::rt::store_vec<FILLED_STORE_VEC, false>(
+          filled + ((static_cast<int>(blockIdx.x) * BM + L1::coord0(i)) * n + L0::coord0(j)),
+          &scan_v[i][j], bits,
+          static_cast<int>(blockIdx.x) * BM + L1::coord0(i) < m && L0::coord0(j + FILLED_STORE_VEC - 1) < n);
+    }
+  }
+  // scan.cpp:137: tl::store(row_xor + rows, tl::reduce<1>(v, [](int32_t a, int32_t b) { return a ^ b; }), rows < m);
+  int reduce_v[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    reduce_v[i] = v[i][0];
+    TILEC_UNROLL
+    for (int j = 1; j < L2::ELEMS1; ++j)
+      reduce_v[i] = Combine1::combine(reduce_v[i], v[i][j]);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    reduce_v[i] = tilec::rt::warp_allreduce<Combine1>(reduce_v[i], 4, 2, 1);
+  }
+  __syncthreads();
+  if (L1::is_owner()) {  // one writer per element
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      store_cvt_smem[L1::coord0(i)] = reduce_v[i];
+    }
+  }
+  __syncthreads();
+  int store_cvt[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    store_cvt[i] = store_cvt_smem[L3::coord0(i)];
+  }
+  if (L3::is_owner()) {  // replicas skip
+    TILEC_UNROLL
+    for (int i = 0; i < L3::ELEMS; ++i) {
+      if (static_cast<int>(blockIdx.x) * BM + L3::coord0(i) < m)
+        row_xor[static_cast<int>(blockIdx.x) * BM + L3::coord0(i)] = store_cvt[i];
+    }
+  }
+}
+
+// The same kernel compiled assuming x and filled are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BM = 64;  // meta-parameter
+constexpr int BN = 32;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int FILLED_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, V_VEC, 4, 8, NUM_WARPS, 1, 1, 1, BN>, 0>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, V_VEC, 4, 8, NUM_WARPS, 1, 1, BM, 1>, 1>;
+// tile 64x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
+// thread
+using L2 = tilec::rt::Blocked2<1, V_VEC, 4, 8, NUM_WARPS, 1, 1, BM, BN>;
+// tile 64: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
+using L3 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BM>;
+constexpr int SMEM_BYTES = 2048;  // shared memory per block
+// The combine function at scan.cpp:135, combine(a, b) with a the earlier value.
+struct Combine0 {
+  __device__ __forceinline__ static int combine(int earlier, int later) {
+    return (later != 0) ? later : earlier;
+  }
+};
+// The combine function at scan.cpp:137, combine(a, b) with a the earlier value.
+struct Combine1 {
+  __device__ __forceinline__ static int combine(int a, int b) {
+    return a ^ b;
+  }
+};
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) combine_2d(
+    const int *x, int *filled, int *row_xor, int m, int n) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  int *scan_v_totals = reinterpret_cast<int *>(smem + 0);
+  int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
+  // scan.cpp:131: auto cols = tl::arange<0, BN>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // scan.cpp:130: auto rows = tl::program_id(0) * BM + tl::arange<0, BM>();
+  int rows[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    rows[i] = static_cast<int>(blockIdx.x) * BM + L1::coord0(i);
+  }
+  // scan.cpp:133: auto at = tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols);
+  int at[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      at[i][j] = rows[i] * n + cols[j];
+    }
+  }
+  // scan.cpp:132: auto mask = (tl::expand_dims<1>(rows) < m) & (tl::expand_dims<0>(cols) < n);
+  bool mask[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      mask[i][j] = rows[i] < m && cols[j] < n;
+    }
+  }
+  // scan.cpp:134: auto v = tl::load(x + at, mask, 0);
+  int v[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += V_VEC) {
+      tilec::rt::load_vec_if<V_VEC, true>(&v[i][j], x + at[i][j], mask[i][j], 0);
+    }
+  }
+  // scan.cpp:136: tl::store(filled + at, tl::associative_scan<0, true>(v, keep), mask);
+  int scan_v[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      scan_v[i][j] = v[i][j];
+    }
+  }
+  tilec::rt::scan_in_warp<Combine0, L2, 0, true>(scan_v);
+  tilec::rt::scan_write_totals<L2, 0, true>(scan_v, scan_v_totals, 32);
+  __syncthreads();
+  tilec::rt::scan_add_carries<Combine0, L2, 0, true>(scan_v, scan_v_totals, 32);
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += FILLED_STORE_VEC) {
+      if (static_cast<int>(blockIdx.x) * BM + L1::coord0(i) < m && L0::coord0(j) < n)
+        tilec::rt::store_vec<FILLED_STORE_VEC, true>(
+            filled + ((static_cast<int>(blockIdx.x) * BM + L1::coord0(i)) * n + L0::coord0(j)),
+            &scan_v[i][j]);
+    }
+  }
+  // scan.cpp:137: tl::store(row_xor + rows, tl::reduce<1>(v, [](int32_t a, int32_t b) { return a ^ b; }), rows < m);
+  int reduce_v[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    reduce_v[i] = v[i][0];
+    TILEC_UNROLL
+    for (int j = 1; j < L2::ELEMS1; ++j)
+      reduce_v[i] = Combine1::combine(reduce_v[i], v[i][j]);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    reduce_v[i] = tilec::rt::warp_allreduce<Combine1>(reduce_v[i], 4, 2, 1);
+  }
+  __syncthreads();
+  if (L1::is_owner()) {  // one writer per element
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      store_cvt_smem[L1::coord0(i)] = reduce_v[i];
+    }
+  }
+  __syncthreads();
+  int store_cvt[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    store_cvt[i] = store_cvt_smem[L3::coord0(i)];
+  }
+  if (L3::is_owner()) {  // replicas skip
+    TILEC_UNROLL
+    for (int i = 0; i < L3::ELEMS; ++i) {
+      if (static_cast<int>(blockIdx.x) * BM + L3::coord0(i) < m)
+        row_xor[static_cast<int>(blockIdx.x) * BM + L3::coord0(i)] = store_cvt[i];
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace combine_2d_64_32
+
+/// Launches combine_2d<64, 32> on `stream` with
+/// combine_2d_64_32::NUM_THREADS threads per block.
+cudaError_t launch_combine_2d_64_32(dim3 grid, cudaStream_t stream, const int *x, int *filled,
+                                    int *row_xor, int m, int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x and filled are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(filled) &&
+                       n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(combine_2d_64_32::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, combine_2d_64_32::aligned::combine_2d, x, filled, row_xor, m,
+                              n);
+  return cudaLaunchKernelEx(&config, combine_2d_64_32::combine_2d, x, filled, row_xor, m, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_combine_2d_64_32(cudaStream_t stream, const int *x, int *filled, int *row_xor,
+                                    int m, int n) {
+  const dim3 grid(tilec::rt::cdiv(m, combine_2d_64_32::BM));
+  return launch_combine_2d_64_32(grid, stream, x, filled, row_xor, m, n);
+}

@@ -1389,11 +1389,61 @@ template <class Red, int AXIS, class T, int... D> auto reduceAxis(const tile<T, 
   }
 
 TILEC_REDUCTION(sum, detail::SumRed)
+
 TILEC_REDUCTION(max, detail::MaxRed)
 TILEC_REDUCTION(min, detail::MinRed)
 TILEC_REDUCTION(argmax, detail::ArgRed<true>)
 TILEC_REDUCTION(argmin, detail::ArgRed<false>)
 #undef TILEC_REDUCTION
+
+namespace detail {
+/// Folds x with `step` along AXIS (every element, row-major, when ALL): sequentially from index 0.
+template <bool ALL, int AXIS, class T, int... D, class Step>
+auto foldWith(const tile<T, D...> &x, Step step) {
+  using X = tile<T, D...>;
+  static_assert(!std::is_pointer_v<T>, "tl: reductions need a value tile");
+  if constexpr (ALL || X::rank == 1) {
+    T acc = x.data[0];
+    for (int k = 1; k < X::size; ++k)
+      acc = step(acc, x.data[k]);
+    return acc;
+  } else {
+    constexpr int axis = AXIS < 0 ? AXIS + X::rank : AXIS; // in range: the callers check
+    constexpr Shape s = X::shape;
+    constexpr int outer = axis == 0 ? s.d1 : s.d0, inner = axis == 0 ? s.d0 : s.d1;
+    tile<T, outer> r;
+    for (int o = 0; o < outer; ++o) {
+      auto elem = [&](int k) { return axis == 0 ? x.data[k * s.d1 + o] : x.data[o * s.d1 + k]; };
+      T acc = elem(0);
+      for (int k = 1; k < inner; ++k)
+        acc = step(acc, elem(k));
+      r.data[o] = acc;
+    }
+    return r;
+  }
+}
+} // namespace detail
+
+/// tl.reduce(x, None, combine_fn): every element combined with the kernel's own combine function,
+/// `combine(a, b)` of two elements given as a lambda, its result converted to the element type.
+/// The CPU combines sequentially in row-major order; the GPU in a tree (as tl::sum), so the
+/// function must be associative and commutative.
+template <class T, int... D, class F> T reduce(const tile<T, D...> &x, F combine) {
+  static_assert(std::is_invocable_v<const F &, T, T>,
+                "tl: the combine function must take two elements of the tile");
+  // tilec's translator inlines the call `combine(a, b)` below, with a and b scalars of its own.
+  return detail::foldWith<true, 0>(
+      x, [&combine](T a, T b) { return detail::convert<T>(combine(a, b)); });
+}
+/// tl.reduce(x, AXIS, combine_fn): dim AXIS removed (1-D: a scalar), as tl::sum<AXIS>.
+template <int AXIS, class T, int... D, class F> auto reduce(const tile<T, D...> &x, F combine) {
+  static_assert(AXIS >= -int(sizeof...(D)) && AXIS < int(sizeof...(D)),
+                "tl: reduction axis out of range");
+  static_assert(std::is_invocable_v<const F &, T, T>,
+                "tl: the combine function must take two elements of the tile");
+  return detail::foldWith<false, AXIS>(
+      x, [&combine](T a, T b) { return detail::convert<T>(combine(a, b)); });
+}
 
 // ================================================================================================
 // Scans
@@ -1430,6 +1480,22 @@ tile<R, D...> scanAxis(const tile<T, D...> &x, F combine) {
 }
 
 } // namespace detail
+
+/// tl.associative_scan(x, AXIS, combine_fn, reverse=REVERSE): the inclusive scan of x along AXIS
+/// with the kernel's own combine function, `combine(a, b)` of two elements (a the earlier one in
+/// the scan's direction), given as a lambda; its result is converted to the element type. The
+/// CPU combines sequentially; the GPU in another order (docs/language.md "Scans"), so the function
+/// must be associative.
+template <int AXIS, bool REVERSE = false, class T, int... D, class F>
+auto associative_scan(const tile<T, D...> &x, F combine) {
+  static_assert(AXIS >= -int(sizeof...(D)) && AXIS < int(sizeof...(D)),
+                "tl: scan axis out of range");
+  static_assert(std::is_invocable_v<const F &, T, T>,
+                "tl: the combine function must take two elements of the tile");
+  // tilec's translator inlines the call `combine(a, b)` below, with a and b scalars of its own.
+  return detail::scanAxis<T, AXIS, REVERSE>(
+      x, [&combine](T a, T b) { return detail::convert<T>(combine(a, b)); });
+}
 
 /// tl.cumsum(x, axis=AXIS, reverse=REVERSE): the running sums along AXIS (negative counts from the
 /// end), from the last element backwards when REVERSE. bool and integers narrower than 32 bits sum

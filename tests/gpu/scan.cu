@@ -341,6 +341,111 @@ void counts(harness::Report &report, int n) {
                        refVsExact, got.ok());
 }
 
+/// combine_1d<1024>: running maxima both ways, the blocks' maxima, the forward fill of the values
+/// above 0.5 and fp16 running maxima, all exact.
+void combine1D(harness::Report &report, int n) {
+  constexpr int B = 1024;
+  const int blocks = tl::cdiv(n, B);
+  auto x = harness::randomFloats(n, -1, 1, uint64_t(n) * 23 + 9);
+  std::vector<float> rMax(n), rRmax(n), rBlock(blocks), rFill(n);
+  std::vector<tl::half> rHalf(n);
+  tl::launch(tl::grid3{blocks}, combine_1d<B>, x.data(), rMax.data(), rRmax.data(), rBlock.data(),
+             rFill.data(), rHalf.data(), n);
+  std::vector<double> eMax(n), eRmax(n), eBlock(blocks), eFill(n), eHalf(n);
+  for (int b = 0; b < blocks; ++b) {
+    const int lo = b * B, hi = std::min(n, lo + B);
+    float m = -INFINITY, fill = 0.0f;
+    float hm = -INFINITY;
+    for (int i = lo; i < hi; ++i) {
+      eMax[i] = m = std::max(m, x[i]);
+      eFill[i] = fill = x[i] > 0.5f ? x[i] : fill;
+      eHalf[i] = hm = std::max(hm, float(tl::half(x[i])));
+    }
+    eBlock[b] = m;
+    m = -INFINITY;
+    for (int i = hi - 1; i >= lo; --i)
+      eRmax[i] = m = std::max(m, x[i]);
+  }
+  harness::DeviceBuffer<float> dx(n);
+  dx.upload(x.data());
+  gpucheck::Output<float> gMax(n), gRmax(n), gBlock(blocks), gFill(n);
+  gpucheck::Output<tl::half> gHalf(n);
+  for (int byte : gpucheck::kPoison) {
+    for (auto *o : {&gMax, &gRmax, &gBlock, &gFill})
+      o->poison(byte);
+    gHalf.poison(byte);
+    CHECK_CUDA(launch_combine_1d_1024(cudaStream_t{}, dx.ptr, gMax.dev.ptr, gRmax.dev.ptr,
+                                      gBlock.dev.ptr, gFill.dev.ptr, gHalf.as<__half>(), n));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    for (auto *o : {&gMax, &gRmax, &gBlock, &gFill})
+      o->collect(byte);
+    gHalf.collect(byte);
+  }
+  size_t gpuVsRef = 0, gpuVsExact = 0, refVsExact = 0, count = 0;
+  auto add = [&](const auto &gpu, const auto &ref, const std::vector<double> &exact) {
+    for (size_t i = 0; i < exact.size(); ++i) {
+      const double g = double(float(gpu[i])), r = double(float(ref[i]));
+      gpuVsRef += !gpucheck::same(g, r);
+      gpuVsExact += !gpucheck::same(g, exact[i]);
+      refVsExact += !gpucheck::same(r, exact[i]);
+      ++count;
+    }
+  };
+  add(gMax.vals, rMax, eMax);
+  add(gRmax.vals, rRmax, eRmax);
+  add(gBlock.vals, rBlock, eBlock);
+  add(gFill.vals, rFill, eFill);
+  add(gHalf.vals, rHalf, eHalf);
+  gpucheck::checkExact(report, "combine 1d", std::to_string(n), count, gpuVsRef, gpuVsExact,
+                       refVsExact,
+                       gMax.ok() && gRmax.ok() && gBlock.ok() && gFill.ok() && gHalf.ok());
+}
+
+/// combine_2d<64, 32>: the backward fill of each column within blocks of 64 rows, and each row's
+/// xor, of int32 values most of which are 0; exact.
+void combine2D(harness::Report &report, int m, int n) {
+  std::mt19937_64 rng(uint64_t(m) * 41 + n);
+  std::vector<int32_t> x(size_t(m) * n);
+  for (auto &v : x)
+    v = rng() % 10 < 7 ? 0 : static_cast<int32_t>(rng());
+  std::vector<int32_t> rFill(x.size()), rXor(m), eFill(x.size()), eXor(m, 0);
+  tl::launch(tl::grid3{tl::cdiv(m, 64)}, combine_2d<64, 32>, x.data(), rFill.data(), rXor.data(), m,
+             n);
+  for (int c = 0; c < n; ++c)
+    for (int b = 0; b < m; b += 64) {
+      int32_t fill = 0;
+      for (int r = std::min(m, b + 64) - 1; r >= b; --r)
+        eFill[size_t(r) * n + c] = fill = x[size_t(r) * n + c] != 0 ? x[size_t(r) * n + c] : fill;
+    }
+  for (int r = 0; r < m; ++r)
+    for (int c = 0; c < n; ++c)
+      eXor[r] ^= x[size_t(r) * n + c];
+  harness::DeviceBuffer<int32_t> dx(x.size());
+  dx.upload(x.data());
+  gpucheck::Output<int32_t> gFill(x.size()), gXor(m);
+  for (int byte : gpucheck::kPoison) {
+    gFill.poison(byte);
+    gXor.poison(byte);
+    CHECK_CUDA(launch_combine_2d_64_32(cudaStream_t{}, dx.ptr, gFill.dev.ptr, gXor.dev.ptr, m, n));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    gFill.collect(byte);
+    gXor.collect(byte);
+  }
+  size_t gpuVsRef = 0, gpuVsExact = 0, refVsExact = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    gpuVsRef += gFill.vals[i] != rFill[i];
+    gpuVsExact += gFill.vals[i] != eFill[i];
+    refVsExact += rFill[i] != eFill[i];
+  }
+  for (int r = 0; r < m; ++r) {
+    gpuVsRef += gXor.vals[r] != rXor[r];
+    gpuVsExact += gXor.vals[r] != eXor[r];
+    refVsExact += rXor[r] != eXor[r];
+  }
+  gpucheck::checkExact(report, "combine 2d", gpucheck::shape(m, n), x.size() + size_t(m), gpuVsRef,
+                       gpuVsExact, refVsExact, gFill.ok() && gXor.ok());
+}
+
 // The launcher of typed_scans<T, S, P, 256> called with untyped device pointers.
 #define TYPED_LAUNCH(SUFFIX, T, S, P)                                                              \
   [](void *x, void *s, void *rs, void *p, void *rp, int n) {                                       \
@@ -390,6 +495,7 @@ int main(int argc, char **argv) {
   for (int n : sizes) {
     oneD(report, n);
     allTypes(report, n);
+    combine1D(report, n);
     ints<512, false>(report, "int scans", n,
                      [](const int8_t *x, const int32_t *f, int32_t *s, int32_t *p, int n) {
                        return launch_int_scans_512_0(cudaStream_t{}, x, f, s, p, n);
@@ -416,6 +522,7 @@ int main(int argc, char **argv) {
       return launch_cumsum_2d_32_32_0_1(cudaStream_t{}, a...);
     });
     rowSums(report, m, std::min(n, 32));
+    combine2D(report, m, std::min(n, 32));
     looped(report, m, n);
   }
   return report.exitCode();

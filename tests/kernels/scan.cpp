@@ -98,6 +98,45 @@ void count_positive(const float *x, int32_t *counts, int n) {
   tl::store(counts + offs, tl::cumsum(tl::load(x + offs, mask, 0.0f) > 0.0f), mask);
 }
 
+// The kernel's own combine functions (lambdas): running maxima (tl::associative_scan, both ways)
+// and the block's maximum (tl::reduce); a forward fill, the last nonzero value so far, whose
+// combine is associative but not commutative (b wins unless it is 0); fp16 running maxima.
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))
+void combine_1d(const float *x, float *maxima, float *rmaxima, float *block_max, float *filled,
+                tl::half *hmaxima, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto v = tl::load(x + offs, mask, -tl::inf);
+  auto larger = [](float a, float b) { return a > b ? a : b; };
+  tl::store(maxima + offs, tl::associative_scan<0>(v, larger), mask);
+  tl::store(rmaxima + offs, tl::associative_scan<0, true>(v, larger), mask);
+  tl::store(block_max + tl::program_id(0),
+            tl::reduce(v, [](auto a, auto b) { return tl::maximum(a, b); }));
+  auto sparse = tl::where(v > 0.5f, v, 0.0f);
+  auto last_nonzero = [](float earlier, float later) { return later != 0.0f ? later : earlier; };
+  tl::store(filled + offs, tl::associative_scan<0>(sparse, last_nonzero), mask);
+  auto h = tl::cast<tl::half>(v);
+  tl::store(hmaxima + offs,
+            tl::associative_scan<0>(h, [](tl::half a, tl::half b) { return tl::maximum(a, b); }),
+            mask);
+}
+
+// Along either axis of a 2-D block: the columns' backward fill (reverse scan along axis 0) and
+// the rows' xor (tl::reduce along axis 1) of int32 values.
+template <int BM, int BN>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(m, BM)))
+void combine_2d(const int32_t *x, int32_t *filled, int32_t *row_xor, int m, int n) {
+  auto rows = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto cols = tl::arange<0, BN>();
+  auto mask = (tl::expand_dims<1>(rows) < m) & (tl::expand_dims<0>(cols) < n);
+  auto at = tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols);
+  auto v = tl::load(x + at, mask, 0);
+  auto keep = [](int32_t earlier, int32_t later) { return later != 0 ? later : earlier; };
+  tl::store(filled + at, tl::associative_scan<0, true>(v, keep), mask);
+  tl::store(row_xor + rows, tl::reduce<1>(v, [](int32_t a, int32_t b) { return a ^ b; }), rows < m);
+}
+
 template void cumsum_1d<2048, false>(const float *, float *, int);
 template void cumsum_1d<2048, true>(const float *, float *, int);
 template void cumsum_1d<64, false>(const float *, float *, int);
@@ -140,3 +179,5 @@ template void typed_scans<float, float, float, 256>(const float *, float *, floa
 template void typed_scans<double, double, double, 256>(const double *, double *, double *, double *,
                                                        double *, int);
 template void count_positive<1024>(const float *, int32_t *, int);
+template void combine_1d<1024>(const float *, float *, float *, float *, float *, tl::half *, int);
+template void combine_2d<64, 32>(const int32_t *, int32_t *, int32_t *, int, int);

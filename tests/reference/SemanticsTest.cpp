@@ -717,6 +717,30 @@ TEST(Scan, FloatSumIsSequentialInTheScansDirection) {
   EXPECT_EQ(float(backward.data[0]), 2.0f);
 }
 
+TEST(Scan, CombineFunctionsOfTheKernel) {
+  auto t = tl::expand_dims<1>(tl::arange<0, 2>()) * 10 + tl::expand_dims<0>(tl::arange<0, 4>());
+  auto larger = [](int32_t a, int32_t b) { return a > b ? a : b; };
+  EXPECT_EQ(tl::associative_scan<1>(t * (1 - 2 * (t % 2)), larger).data,
+            (std::array<int32_t, 8>{0, 0, 2, 2, 10, 10, 12, 12}));
+  // Not commutative: `a` is the earlier element in the scan's direction.
+  auto last_nonzero = [](int32_t earlier, int32_t later) { return later != 0 ? later : earlier; };
+  auto sparse = tl::where(t % 3 == 0, t, 0); // [[0 0 0 3] [0 0 12 0]]
+  EXPECT_EQ(tl::associative_scan<1>(sparse, last_nonzero).data,
+            (std::array<int32_t, 8>{0, 0, 0, 3, 0, 0, 12, 12}));
+  EXPECT_EQ((tl::associative_scan<1, true>(sparse, last_nonzero).data),
+            (std::array<int32_t, 8>{3, 3, 3, 3, 12, 12, 12, 0}));
+  EXPECT_EQ(tl::associative_scan<0>(sparse, last_nonzero).data,
+            (std::array<int32_t, 8>{0, 0, 0, 3, 0, 0, 12, 3}));
+  // tl::reduce: every element, or along an axis; the result converted to the element type.
+  auto bits = [](int32_t a, int32_t b) { return a ^ b; };
+  EXPECT_EQ(tl::reduce(t, bits), 0 ^ 1 ^ 2 ^ 3 ^ 10 ^ 11 ^ 12 ^ 13);
+  EXPECT_EQ(tl::reduce<1>(t, bits).data,
+            (std::array<int32_t, 2>{0 ^ 1 ^ 2 ^ 3, 10 ^ 11 ^ 12 ^ 13}));
+  EXPECT_EQ(tl::reduce<0>(t, [](auto a, auto b) { return a * 0.5 + b; }).data,
+            (std::array<int32_t, 4>{10, 11, 13, 14})); // 0 * 0.5 + 10 = 10, 1 * 0.5 + 11 -> 11
+  EXPECT_EQ(tl::reduce(tl::arange<0, 4>(), larger), 3);
+}
+
 TEST(StaticRange, Values) {
   auto collect = [](auto range) {
     std::vector<int> v;
