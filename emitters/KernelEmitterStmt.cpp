@@ -591,6 +591,20 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
       });
       return;
     }
+    if (sr->index) { // a gather: the indices' element along the axis, modulo its size
+      const std::string mask = std::to_string(b.shape.at(sr->gatherAxis) - 1);
+      forEachElem(t, [&](const Idx &idx) {
+        const std::string k = operand(elem(sr->index, idx), Prec::BitAnd) + " & " + mask;
+        std::vector<std::string> at;
+        for (int d = 0; d < t.rank(); ++d)
+          at.push_back(d == sr->gatherAxis
+                           ? "(" + k + ")"
+                           : L + "::coord" + std::to_string(d) + "(" + idx[d] + ")");
+        w_->line(lhs(v, idx) + " = " + buf + "[" +
+                 (t.rank() == 1 ? k : sharedAt(sr->buffer, at[0], at[1])) + "];");
+      });
+      return;
+    }
     // A swizzled buffer is read along its rows in vectors of up to one chunk: the XOR in the
     // offset hides from the compiler that a run of elements is contiguous, so it would not merge
     // the element reads (the epilogue of a dot: 16-byte reads instead of 2-byte ones).

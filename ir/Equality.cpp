@@ -77,7 +77,11 @@ bool same(const WarpReduce *a, const WarpReduce *b) {
 }
 bool same(const SharedRead *a, const SharedRead *b) {
   return a->buffer == b->buffer && a->combine == b->combine && a->op == b->op &&
-         a->numParts == b->numParts && a->combineFn == b->combineFn;
+         a->numParts == b->numParts && a->combineFn == b->combineFn &&
+         a->gatherAxis == b->gatherAxis && equal(a->index, b->index);
+}
+bool same(const Gather *a, const Gather *b) {
+  return a->axis == b->axis && equal(a->src, b->src) && equal(a->index, b->index);
 }
 bool same(const SharedDot *a, const SharedDot *b) {
   return a->bufferA == b->bufferA && a->bufferB == b->bufferB && a->precision == b->precision &&

@@ -384,6 +384,21 @@ Expr Scan::makePart(const Scan &whole, ScanPart part, Expr a, int buffer) {
   return n;
 }
 
+Expr Gather::make(Expr src, Expr index, int axis, SourceLoc loc) {
+  check(src && index && src->type.isTile() && !src->type.pointer && isInt(index->type.elem) &&
+            index->type.rank() == src->type.rank() && axis >= 0 && axis < src->type.rank(),
+        "Gather operands");
+  for (int d = 0; d < src->type.rank(); ++d)
+    check(d == axis || index->type.shape[d] == src->type.shape[d], "Gather shapes");
+  auto n = node<Gather>(loc);
+  n->type = src->type.withShape(index->type.shape);
+  n->type.layout = index->type.layout;
+  n->src = std::move(src);
+  n->index = std::move(index);
+  n->axis = axis;
+  return n;
+}
+
 Expr Dot::make(Expr a, Expr b, Expr acc, ScalarType result, DotPrecision precision, SourceLoc loc) {
   check(a && b && a->type.rank() == 2 && b->type.rank() == 2 &&
             a->type.shape[1] == b->type.shape[0],
@@ -446,6 +461,16 @@ Expr SharedRead::makeTile(int buffer, Type type, SourceLoc loc) {
   auto n = node<SharedRead>(loc);
   n->type = std::move(type);
   n->buffer = buffer;
+  return n;
+}
+
+Expr SharedRead::makeGather(int buffer, Type type, Expr index, int axis, SourceLoc loc) {
+  check(index && index->type.shape == type.shape, "SharedRead gather index");
+  auto n = node<SharedRead>(loc);
+  n->type = std::move(type);
+  n->buffer = buffer;
+  n->index = std::move(index);
+  n->gatherAxis = axis;
   return n;
 }
 

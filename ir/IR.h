@@ -321,6 +321,17 @@ struct Scan : ExprNode {
   /// The same scan's part `part` on `a` (with the totals in `buffer` for Carry).
   static Expr makePart(const Scan &whole, ScanPart part, Expr a, int buffer = -1);
 };
+/// tl::gather along `axis`: element p of the result (the shape of `index`) is `src`'s element at
+/// p with its coordinate along `axis` replaced by index[p] modulo the size of `src` along `axis`
+/// (a power of two; Triton leaves an index out of range undefined). `index` is an integer tile of
+/// `src`'s rank whose other dims are `src`'s; the result has `src`'s element type and `index`'s
+/// layout. lower-layout-conversions stages `src` in shared memory (SharedRead's gather form).
+struct Gather : ExprNode {
+  TILEC_EXPR_NODE(Gather)
+  Expr src, index;
+  int axis = 0;
+  static Expr make(Expr src, Expr index, int axis, SourceLoc loc = {});
+};
 /// The matrix product of `a` [M, K] and `b` [K, N], plus `acc` [M, N] when set (tl::dot): operands
 /// both f16, both bf16, both f32 or both i8; the result (`type`) is f32 (i32 for i8; f16 allowed
 /// for f16 operands), in the order and precision docs/language.md "Matrix products" states.
@@ -372,7 +383,9 @@ struct WarpReduce : ExprNode {
                    SourceLoc loc = {}, int combineFn = -1);
 };
 /// Read from shared buffer `buffer` (index into Kernel::buffers).
-/// Tile mode (op unset): the tile of `type` (its layout) that a SharedWrite stored.
+/// Tile mode (op unset): the tile of `type` (its layout) that a SharedWrite stored; with `index`
+/// set (a lowered Gather), the element at each position's coordinates but along `gatherAxis` at
+/// `index`'s element there (modulo the buffer's size along it; `index` in `type`'s layout).
 /// Combine mode (op set): combine the `numParts` per-warp partials stored by a SharedWrite in
 /// Partials mode, giving the reduced value in `type`'s (slice) layout.
 struct SharedRead : ExprNode {
@@ -382,7 +395,10 @@ struct SharedRead : ExprNode {
   ReduceOp op{};
   int numParts = 1;
   int combineFn = -1; ///< as Reduce's
+  Expr index;         ///< a gather's indices (tile mode), or null
+  int gatherAxis = -1;
   static Expr makeTile(int buffer, Type type, SourceLoc loc = {});
+  static Expr makeGather(int buffer, Type type, Expr index, int axis, SourceLoc loc = {});
   static Expr makeCombine(int buffer, ReduceOp op, int numParts, Type type, SourceLoc loc = {},
                           int combineFn = -1);
 };

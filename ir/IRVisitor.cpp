@@ -66,7 +66,11 @@ void IRVisitor::visit(const Hint *n) { visit(n->a); }
 void IRVisitor::visit(const ConvertLayout *n) { visit(n->a); }
 void IRVisitor::visit(const ThreadReduce *n) { visit(n->a); }
 void IRVisitor::visit(const WarpReduce *n) { visit(n->a); }
-void IRVisitor::visit(const SharedRead *) {}
+void IRVisitor::visit(const SharedRead *n) { visit(n->index); }
+void IRVisitor::visit(const Gather *n) {
+  visit(n->src);
+  visit(n->index);
+}
 void IRVisitor::visit(const PairValue *n) { visit(n->a); }
 void IRVisitor::visit(const SharedDot *n) {
   visit(n->acc);
@@ -163,7 +167,23 @@ Expr IRMutator::mutate(const FloatImm *, const Expr &self) { return self; }
 Expr IRMutator::mutate(const VarRef *, const Expr &self) { return self; }
 Expr IRMutator::mutate(const ProgramId *, const Expr &self) { return self; }
 Expr IRMutator::mutate(const Arange *, const Expr &self) { return self; }
-Expr IRMutator::mutate(const SharedRead *, const Expr &self) { return self; }
+Expr IRMutator::mutate(const SharedRead *n, const Expr &self) {
+  Expr index = mutate(n->index);
+  if (index == n->index)
+    return self;
+  auto c = copyOf(n);
+  c->index = index;
+  return c;
+}
+Expr IRMutator::mutate(const Gather *n, const Expr &self) {
+  Expr src = mutate(n->src), index = mutate(n->index);
+  if (src == n->src && index == n->index)
+    return self;
+  auto c = copyOf(n);
+  c->src = src;
+  c->index = index;
+  return c;
+}
 
 #define TILEC_MUTATE_CHILD1(N, F)                                                                  \
   Expr IRMutator::mutate(const N *n, const Expr &self) {                                           \
@@ -416,7 +436,14 @@ void ExprFacts::add(const Expr &e) {
       f.elementwise = false;
       IRVisitor::visit(n);
     }
-    void visit(const SharedRead *) override { f.elementwise = false; }
+    void visit(const SharedRead *n) override {
+      f.elementwise = false;
+      IRVisitor::visit(n);
+    }
+    void visit(const Gather *n) override {
+      f.elementwise = false;
+      IRVisitor::visit(n);
+    }
     void visit(const SharedDot *n) override {
       f.elementwise = false;
       IRVisitor::visit(n);

@@ -481,6 +481,15 @@ private:
       o << ", axis=" << r->axis << (r->reverse ? ", reverse" : "") << ')';
       break;
     }
+    case ExprKind::Gather: {
+      auto *g = as<Gather>(e);
+      o << "gather(";
+      exprTo(o, g->src);
+      o << ", ";
+      exprTo(o, g->index);
+      o << ", axis=" << g->axis << ')';
+      break;
+    }
     case ExprKind::Dot: {
       auto *d = as<Dot>(e);
       o << "dot(";
@@ -524,7 +533,11 @@ private:
       if (r->combine)
         o << "shared_combine." << opName(r->op, r->combineFn) << '(' << r->buffer
           << ", parts=" << r->numParts << ')';
-      else
+      else if (r->index) {
+        o << "shared_read(" << r->buffer << ", gather axis=" << r->gatherAxis << " at ";
+        exprTo(o, r->index);
+        o << ')';
+      } else
         o << "shared_read(" << r->buffer << ')';
       break;
     }

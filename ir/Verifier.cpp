@@ -638,6 +638,21 @@ private:
       }
       return;
     }
+    case ExprKind::Gather: {
+      auto *g = as<Gather>(e);
+      TILEC_REQUIRE(!lowered, "gather remains after the pipeline");
+      expr(g->src);
+      expr(g->index);
+      const Type &s = g->src->type, &it = g->index->type;
+      bool shapes = s.isTile() && !s.pointer && isInt(it.elem) && it.rank() == s.rank() &&
+                    g->axis >= 0 && g->axis < s.rank() && t.shape == it.shape && t.elem == s.elem;
+      for (int d = 0; shapes && d < s.rank(); ++d)
+        shapes = d == g->axis || it.shape[d] == s.shape[d];
+      TILEC_REQUIRE(shapes, "gather of " + s.str() + " at " + it.str() + " gives " + t.str());
+      if (layoutMode)
+        sameLayoutAs(g->index, t, "gather");
+      return;
+    }
     case ExprKind::Hint: {
       auto *h = as<Hint>(e);
       expr(h->a);
@@ -714,7 +729,18 @@ private:
         TILEC_REQUIRE(top, "shared_read must be the whole init of a decl or value of an assign");
       checkBuffer(r->buffer);
       const SharedBuffer &b = k.buffers[r->buffer];
-      if (!r->combine) {
+      if (r->index) {
+        expr(r->index);
+        const Type &it = r->index->type;
+        bool shapes = !r->combine && t.isTile() && it.shape == t.shape && isInt(it.elem) &&
+                      r->gatherAxis >= 0 && r->gatherAxis < t.rank() &&
+                      b.shape.size() == t.shape.size() && t.elem == b.elemType.elem;
+        for (int d = 0; shapes && d < t.rank(); ++d)
+          shapes = d == r->gatherAxis || b.shape[d] == t.shape[d];
+        TILEC_REQUIRE(shapes, "shared_read gather of " + t.str() + " from buffer '" + b.name + "'");
+        if (layoutMode)
+          sameLayoutAs(r->index, t, "shared_read gather");
+      } else if (!r->combine) {
         TILEC_REQUIRE(t.isTile() && t.shape == b.shape && t.elem == b.elemType.elem &&
                           t.argPair == b.elemType.argPair && !t.pointer,
                       "shared_read of " + t.str() + " from buffer '" + b.name + "'");

@@ -2,9 +2,13 @@
 // (docs/internals.md invariant 6).
 //
 // Runs after: layout-assignment (which inserts the conversions) and lower-reductions.
-// Guarantees: no ConvertLayout remains. A conversion that is not the whole init of a Decl / value
-// of an Assign is first hoisted to `decl <var>_cvt = convert_layout(...)` just before its
-// statement. Each `y = convert_layout(x)` becomes
+// Gathers (tl::gather, tl::flip) take the same round trip: `y = gather(src, index)` becomes
+//   shared_write B, src ; barrier ; decl y = shared_read(B, gather axis=a at index)
+// with B the source's shape, unpadded (the reads go where the indices say).
+//
+// Guarantees: no ConvertLayout and no Gather remains. A conversion that is not the whole init of a
+// Decl / value of an Assign is first hoisted to `decl <var>_cvt = convert_layout(...)` just before
+// its statement. Each `y = convert_layout(x)` becomes
 //   shared_write B, x                 every element of x at B[row * rowStride + col] (owners only)
 //   barrier                           read-after-write (insert-barriers keeps it, adds WAR ones)
 //   decl y = shared_read(B) : T       (or `y = shared_read(B)` for an Assign)
@@ -64,9 +68,37 @@ public:
                std::vector<Stmt> &out) { lower(*as<ConvertLayout>(node), dest, isDecl, loc, out); },
         [](const Expr &) { return std::string("cvt"); });
     k.body = rw.rewriteBody(k.body);
+    lowering::HoistingRewriter gathers(
+        k, [](const Expr &e) { return e && e->kind == ExprKind::Gather; },
+        [this](const Expr &node, const Var &dest, bool isDecl, SourceLoc loc,
+               std::vector<Stmt> &out) { lowerGather(*as<Gather>(node), dest, isDecl, loc, out); },
+        [](const Expr &) { return std::string("gather"); });
+    k.body = gathers.rewriteBody(k.body);
   }
 
 private:
+  /// `y = gather(src, index)`: src staged as a conversion stages it, read back at the indices.
+  void lowerGather(const Gather &g, const Var &dest, bool isDecl, SourceLoc loc,
+                   std::vector<Stmt> &out) {
+    const Type &from = g.src->type;
+    if (!from.layout || !g.type.layout || from.rank() < 1 || from.rank() > 2)
+      internalError("lower-layout-conversions: gather into '" + dest->name +
+                    "' without layouts, or of rank " + std::to_string(from.rank()));
+    SharedBuffer b;
+    b.name = dest->name + "_smem";
+    b.elemType = from.scalarOf();
+    b.elemType.layout = nullptr;
+    b.shape = from.shape;
+    b.rowStride = from.shape.back();
+    b.sizeBytes = lowering::bufferBytes(b);
+    int idx = static_cast<int>(k.buffers.size());
+    k.buffers.push_back(b);
+    out.push_back(SharedWrite::makeTile(idx, g.src, loc));
+    out.push_back(Barrier::make(loc));
+    Expr read = SharedRead::makeGather(idx, g.type, g.index, g.axis, loc);
+    out.push_back(isDecl ? Decl::make(dest, read, loc) : Assign::make(dest, read, loc));
+  }
+
   void lower(const ConvertLayout &c, const Var &dest, bool isDecl, SourceLoc loc,
              std::vector<Stmt> &out) {
     const Type &from = c.a->type, &to = c.type;

@@ -1,17 +1,18 @@
-// materialize: bind every load (tile or scalar), reduction, scan and dot to its own variable.
+// materialize: bind every load (tile or scalar), reduction, scan, gather and dot to its own
+// variable.
 //
-// Before: simplify (optional). After: a `Load`, `Reduce`, `Scan` or `Dot` occurs only as the whole
-// `init` of a `Decl` or the whole `value` of an `Assign`; every other occurrence is replaced by a
-// reference to a new local declared right before the statement that used it, in evaluation order
-// (operands first). New variables are named from the user's names: `<pointer>_load` for a load
-// through pointer variable `<pointer>` (e.g. `in_load`), `<op>_<operand>` for a reduction
-// (`max_x`, `reduce_x` with a combine function), `cum<op>_<operand>` for a scan (`cumsum_x`,
-// `scan_x`; ir::resultStem), `dot_<a>_<b>` for a dot of tiles a and b
-// (`acc += tl::dot(a, b)`). Conditions:
-// loads/reductions in an `if` condition or a `for` begin are bound before the statement; in a
-// `while` condition they are bound before the loop and re-evaluated (assigned again) at the end of
-// the body, so every test of the condition sees fresh values. A load or reduction in a `for` end or
-// step is reported (LoadInLoopBound).
+// Before: simplify (optional). After: a `Load`, `Reduce`, `Scan`, `Gather` or `Dot` occurs only as
+// the whole `init` of a `Decl` or the whole `value` of an `Assign`; every other occurrence is
+// replaced by a reference to a new local declared right before the statement that used it, in
+// evaluation order (operands first). New variables are named from the user's names:
+// `<pointer>_load` for a load through pointer variable `<pointer>` (e.g. `in_load`),
+// `<op>_<operand>` for a reduction (`max_x`, `reduce_x` with a combine function),
+// `cum<op>_<operand>` for a scan (`cumsum_x`, `scan_x`; ir::resultStem), `gather_<src>` for a
+// gather (and tl::flip), `dot_<a>_<b>` for a dot of tiles a and b (`acc += tl::dot(a, b)`).
+// Conditions: loads/reductions in an `if` condition or a `for` begin are bound before the
+// statement; in a `while` condition they are bound before the loop and re-evaluated (assigned
+// again) at the end of the body, so every test of the condition sees fresh values. A load or
+// reduction in a `for` end or step is reported (LoadInLoopBound).
 //
 //   store(add(splat(%out), %offs), load(add(splat(%x), %offs)))      // before
 //   decl %x_load: tile<1024xf32> = load(add(splat(%x), %offs))       // after
@@ -84,6 +85,7 @@ bool containsLoadOrReduce(const Expr &e) {
     void visit(const Load *) override { found = true; }
     void visit(const Reduce *) override { found = true; }
     void visit(const Scan *) override { found = true; }
+    void visit(const Gather *) override { found = true; }
   } f(found);
   f.visit(e);
   return found;
@@ -110,6 +112,10 @@ protected:
     return bindUnlessRoot(n, self, [&](const Expr &e) {
       return resultStem(n->op) + "_" + operandName(as<Reduce>(e)->a);
     });
+  }
+  Expr mutate(const Gather *n, const Expr &self) override {
+    return bindUnlessRoot(
+        n, self, [&](const Expr &e) { return "gather_" + operandName(as<Gather>(e)->src); });
   }
   Expr mutate(const Scan *n, const Expr &self) override {
     return bindUnlessRoot(n, self, [&](const Expr &e) {

@@ -628,6 +628,27 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     const int fn = lowerCombine(call, fd, a->type.elem, qname);
     return ir::Scan::make(ir::ScanOp::Combine, axis, targs[1] != 0, a, l, fn);
   }
+  if (name == "gather") { // tl::gather<AXIS>(src, index)
+    nargs(2, 2);
+    ir::Expr src = needTile(lowerExpr(args[0]), args[0], qname);
+    ir::Expr index = needTile(lowerExpr(args[1]), args[1], qname);
+    if (!ir::isInt(index->type.elem))
+      fe.fail(DiagId::BadOperand, args[1]->getExprLoc(),
+              {index->type.str(), qname, "integer indices"});
+    return ir::Gather::make(src, index, axisArg(src->type.rank()), l);
+  }
+  if (name == "flip") { // tl::flip<DIM>(x): a gather at n - 1 - i along DIM
+    nargs(1, 1);
+    ir::Expr x = needTile(lowerExpr(args[0]), args[0], qname);
+    const int dim = axisArg(x->type.rank());
+    const std::vector<int64_t> &shape = x->type.shape;
+    const int64_t n = shape[dim];
+    ir::Expr i = ir::Arange::make(0, n, l);
+    if (x->type.rank() == 2)
+      i = ir::Broadcast::make(ir::ExpandDims::make(i, 1 - dim, l), shape, l);
+    ir::Expr last = ir::Splat::make(ir::IntImm::make(ScalarType::I32, n - 1, l), shape, l);
+    return ir::Gather::make(x, ir::Binary::make(ir::BinaryOp::Sub, last, i, l), dim, l);
+  }
   if (name == "cumsum" || name == "cumprod") {
     // tl.hpp's template arguments: AXIS, REVERSE, then the tile's element type and dims; the
     // result type is the scanned element type (integers widened for cumsum, bfloat16 to float).

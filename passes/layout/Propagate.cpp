@@ -177,6 +177,8 @@ LayoutRef Assigner::natural(const Expr &e) {
   }
   case ExprKind::Dot:
     return dotLayout(as<Dot>(e));
+  case ExprKind::Gather: // the indices' layout
+    return natural(as<Gather>(e)->index);
   case ExprKind::Scan: { // scans lower on blocked layouts (and their slices)
     LayoutRef p = natural(as<Scan>(e)->a);
     return p && p->root().kind != Layout::Kind::Mma ? p : nullptr;
@@ -243,6 +245,12 @@ LayoutRef Assigner::scanLayout(const Scan *s, const LayoutRef &want) {
   if (LayoutRef p = natural(s->a); p && p->root().kind != Layout::Kind::Mma)
     return p;
   return defaultLayout(s->type);
+}
+
+/// The layout a gather's source is staged in shared memory from: its own.
+LayoutRef Assigner::gatherSourceLayout(const Gather *g) {
+  LayoutRef l = natural(g->src);
+  return l ? l : defaultLayout(g->src->type);
 }
 
 /// The layout a dot's result takes: the accumulator layout of the tensor-core instruction that
@@ -469,6 +477,11 @@ void Assigner::demand(const Expr &e, const LayoutRef &want, int pos, const std::
     auto *r = as<Reduce>(e);
     LayoutRef p = reduceParent(r, want);
     return demand(r->a, p, pos, natural(r->a) ? tag : "blocked");
+  }
+  case ExprKind::Gather: {
+    auto *g = as<Gather>(e);
+    demand(g->index, want, pos, tag);
+    return demand(g->src, gatherSourceLayout(g), pos, "gather");
   }
   case ExprKind::Scan: {
     auto *sc = as<Scan>(e);

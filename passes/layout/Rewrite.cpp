@@ -149,6 +149,12 @@ Expr Assigner::emit(const Expr &e, const LayoutRef &want) {
       a = emit(a, want);
     return c;
   }
+  case ExprKind::Gather: {
+    auto c = copyWith(as<Gather>(e), want);
+    c->index = emit(c->index, want);
+    c->src = emit(c->src, gatherSourceLayout(as<Gather>(e)));
+    return c;
+  }
   case ExprKind::Scan: {
     LayoutRef l = scanLayout(as<Scan>(e), want);
     auto c = copyWith(as<Scan>(e), l);

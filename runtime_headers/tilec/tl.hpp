@@ -1446,6 +1446,54 @@ template <int AXIS, class T, int... D, class F> auto reduce(const tile<T, D...> 
 }
 
 // ================================================================================================
+// Gather and flip
+// ================================================================================================
+
+/// tl.gather(src, index, axis=AXIS): the tile of index's shape whose element p is src's element at
+/// p but along AXIS at index[p]: out[i][j] = src[index[i][j]][j] for AXIS 0. index is an integer
+/// tile of src's rank whose other dims are src's. An index outside [0, n) (n: src's size along
+/// AXIS) is taken modulo n, as the generated code takes it (Triton leaves it undefined).
+template <int AXIS, class T, int... D, class I, int... E>
+tile<T, E...> gather(const tile<T, D...> &src, const tile<I, E...> &index) {
+  using X = tile<T, D...>;
+  using Y = tile<I, E...>;
+  static_assert(sizeof...(D) == sizeof...(E), "tl: gather's index has the rank of its source");
+  static_assert(AXIS >= -int(sizeof...(D)) && AXIS < int(sizeof...(D)),
+                "tl: gather axis out of range");
+  static_assert(detail::isIntElem<I>, "tl: gather's indices are integers");
+  static_assert(!std::is_pointer_v<T>, "tl: gather needs a value tile");
+  constexpr int axis = AXIS < 0 ? AXIS + X::rank : AXIS;
+  constexpr detail::Shape s = X::shape, t = Y::shape;
+  static_assert(X::rank == 1 || (axis == 0 ? s.d1 == t.d1 : s.d0 == t.d0),
+                "tl: gather's index has its source's size along the other dim");
+  constexpr int n = axis == 0 && X::rank == 2 ? s.d0 : s.d1;
+  tile<T, E...> r;
+  for (int p = 0; p < Y::size; ++p) {
+    const int k = static_cast<int>(static_cast<unsigned long long>(index.data[p]) % n);
+    const int row = p / t.d1, col = p % t.d1;
+    r.data[p] = X::rank == 1 ? src.data[k]
+                : axis == 0  ? src.data[k * s.d1 + col]
+                             : src.data[row * s.d1 + k];
+  }
+  return r;
+}
+
+/// tl.flip(x, dim=DIM): x reversed along DIM (the last by default; negative counts from the end).
+template <int DIM = -1, class T, int... D> tile<T, D...> flip(const tile<T, D...> &x) {
+  using X = tile<T, D...>;
+  static_assert(DIM >= -int(sizeof...(D)) && DIM < int(sizeof...(D)), "tl: flip dim out of range");
+  constexpr int dim = DIM < 0 ? DIM + X::rank : DIM;
+  constexpr detail::Shape s = X::shape;
+  tile<T, D...> r;
+  for (int p = 0; p < X::size; ++p) {
+    const int row = p / s.d1, col = p % s.d1;
+    r.data[p] = X::rank == 2 && dim == 0 ? x.data[(s.d0 - 1 - row) * s.d1 + col]
+                                         : x.data[row * s.d1 + (s.d1 - 1 - col)];
+  }
+  return r;
+}
+
+// ================================================================================================
 // Scans
 // ================================================================================================
 

@@ -741,6 +741,27 @@ TEST(Scan, CombineFunctionsOfTheKernel) {
   EXPECT_EQ(tl::reduce(tl::arange<0, 4>(), larger), 3);
 }
 
+TEST(Gather, AlongEachAxisWithIndicesModuloTheSize) {
+  auto t = tl::expand_dims<1>(tl::arange<0, 2>()) * 10 + tl::expand_dims<0>(tl::arange<0, 4>());
+  // t = [[0 1 2 3] [10 11 12 13]]; out[i][j] = t[i][index[i][j]], index longer or shorter.
+  tl::tile<int32_t, 2, 2> cols;
+  cols.data = {3, 0, -1, 5}; // -1 -> 3, 5 -> 1
+  EXPECT_EQ(tl::gather<1>(t, cols).data, (std::array<int32_t, 4>{3, 0, 13, 11}));
+  tl::tile<int64_t, 4, 4> rows;
+  rows.data = {1, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 3, 2, -2, 0}; // 3 -> 1, 2 -> 0, -2 -> 0
+  EXPECT_EQ(tl::gather<0>(t, rows).data,
+            (std::array<int32_t, 16>{10, 1, 12, 3, 0, 1, 2, 3, 10, 11, 12, 13, 10, 1, 2, 3}));
+  EXPECT_EQ(tl::gather<-1>(tl::arange<0, 8>() * 2, 7 - tl::arange<0, 8>()).data,
+            (std::array<int32_t, 8>{14, 12, 10, 8, 6, 4, 2, 0}));
+}
+
+TEST(Gather, FlipEitherDim) {
+  auto t = tl::expand_dims<1>(tl::arange<0, 2>()) * 10 + tl::expand_dims<0>(tl::arange<0, 4>());
+  EXPECT_EQ(tl::flip(t).data, (std::array<int32_t, 8>{3, 2, 1, 0, 13, 12, 11, 10}));
+  EXPECT_EQ(tl::flip<0>(t).data, (std::array<int32_t, 8>{10, 11, 12, 13, 0, 1, 2, 3}));
+  EXPECT_EQ(tl::flip(tl::arange<0, 4>()).data, (std::array<int32_t, 4>{3, 2, 1, 0}));
+}
+
 TEST(StaticRange, Values) {
   auto collect = [](auto range) {
     std::vector<int> v;
