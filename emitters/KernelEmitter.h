@@ -139,6 +139,9 @@ private:
   /// the scan computed in place (tilec/rt/scan.hpp); and a scan's write of its warps' totals.
   void scanPart(const ir::Var &v, const ir::Scan *s);
   void sharedWriteScanTotals(const ir::SharedWrite *sw);
+  /// tl::histogram's counting: each value the thread owns, where its mask is set, counted into the
+  /// buffer's counters (tilec::rt::count_into).
+  void sharedWriteCount(const ir::SharedWrite *sw);
   /// The template arguments of tilec/rt/scan.hpp's functions: [Op, ]layout, axis, reverse.
   std::string scanParams(const ir::Type &t, int axis, bool reverse, const ir::Scan *op);
   /// The element offset in shared buffer `b` of this thread's element `idx` of a tile of type `t`

@@ -564,6 +564,8 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
   case ExprKind::ConvertLayout: internalError("ConvertLayout reached the emitter (must be lowered)");
   case ExprKind::Dot:
     internalError("Dot reached the emitter (lower-dots must run)");
+  case ExprKind::Histogram:
+    internalError("Histogram reached the emitter (lower-layout-conversions must run)");
   case ExprKind::Gather:
     internalError("Gather reached the emitter (lower-layout-conversions must run)");
   case ExprKind::Scan:

@@ -669,6 +669,24 @@ void KernelEmitter::sharedWriteScanTotals(const SharedWrite *sw) {
        ");");
 }
 
+void KernelEmitter::sharedWriteCount(const SharedWrite *sw) {
+  const Type &t = sw->value->type;
+  const std::string &buf = bufferNames_.at(sw->buffer);
+  const std::string n = std::to_string(k_.buffers.at(sw->buffer).shape.at(0));
+  std::unique_ptr<CodeWriter::Scope> owner;
+  if (holdsCopies(t)) // a value several threads hold counts once
+    owner = std::make_unique<CodeWriter::Scope>(
+        *w_, "if (" + layoutName(t) + "::is_owner())  // one count per element", "");
+  forEachElem(t, [&](const Idx &idx) {
+    std::unique_ptr<CodeWriter::Indent> in;
+    if (sw->mask) {
+      w_->line("if (" + elem(sw->mask, idx).text + ")");
+      in = std::make_unique<CodeWriter::Indent>(*w_);
+    }
+    w_->line("tilec::rt::count_into<" + n + ">(" + buf + ", " + elem(sw->value, idx).text + ");");
+  });
+}
+
 void KernelEmitter::sharedWritePartials(const SharedWrite *sw) {
   Type src;
   src.shape = sw->srcShape;
@@ -1754,6 +1772,8 @@ void KernelEmitter::stmt(const Stmt &s) {
       internalError("shared_write to an unknown buffer");
     if (sw->scanTotals)
       return sharedWriteScanTotals(sw);
+    if (sw->count)
+      return sharedWriteCount(sw);
     return sw->partials ? sharedWritePartials(sw) : sharedWriteTile(sw);
   }
   }

@@ -80,6 +80,9 @@ bool same(const SharedRead *a, const SharedRead *b) {
          a->numParts == b->numParts && a->combineFn == b->combineFn &&
          a->gatherAxis == b->gatherAxis && equal(a->index, b->index);
 }
+bool same(const Histogram *a, const Histogram *b) {
+  return a->numBins == b->numBins && equal(a->a, b->a) && equal(a->mask, b->mask);
+}
 bool same(const Gather *a, const Gather *b) {
   return a->axis == b->axis && equal(a->src, b->src) && equal(a->index, b->index);
 }
@@ -143,7 +146,8 @@ bool same(const WarpSpecialize *a, const WarpSpecialize *b) {
 bool same(const SharedWrite *a, const SharedWrite *b) {
   return a->buffer == b->buffer && a->partials == b->partials && a->scanTotals == b->scanTotals &&
          a->reverse == b->reverse && a->axis == b->axis && sameLayout(a->srcLayout, b->srcLayout) &&
-         a->srcShape == b->srcShape && equal(a->stage, b->stage) && equal(a->value, b->value);
+         a->srcShape == b->srcShape && a->count == b->count && equal(a->mask, b->mask) &&
+         equal(a->stage, b->stage) && equal(a->value, b->value);
 }
 
 } // namespace

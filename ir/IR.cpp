@@ -384,6 +384,18 @@ Expr Scan::makePart(const Scan &whole, ScanPart part, Expr a, int buffer) {
   return n;
 }
 
+Expr Histogram::make(Expr a, Expr mask, int64_t numBins, SourceLoc loc) {
+  check(a && a->type.rank() == 1 && isInt(a->type.elem) && numBins > 0 &&
+            (!mask || (mask->type.shape == a->type.shape && mask->type.elem == ScalarType::Bool)),
+        "Histogram operands");
+  auto n = node<Histogram>(loc);
+  n->type = Type::scalar(ScalarType::I32).withShape({numBins});
+  n->a = std::move(a);
+  n->mask = std::move(mask);
+  n->numBins = numBins;
+  return n;
+}
+
 Expr Gather::make(Expr src, Expr index, int axis, SourceLoc loc) {
   check(src && index && src->type.isTile() && !src->type.pointer && isInt(index->type.elem) &&
             index->type.rank() == src->type.rank() && axis >= 0 && axis < src->type.rank(),
@@ -730,6 +742,16 @@ Stmt SharedWrite::makePartials(int buffer, Expr partial, int axis, LayoutRef src
   n->axis = axis;
   n->srcLayout = std::move(srcLayout);
   n->srcShape = std::move(srcShape);
+  return n;
+}
+
+Stmt SharedWrite::makeCount(int buffer, Expr values, Expr mask, SourceLoc loc) {
+  check(values && values->type.isTile() && isInt(values->type.elem), "SharedWrite count");
+  auto n = node<SharedWrite>(loc);
+  n->buffer = buffer;
+  n->count = true;
+  n->value = std::move(values);
+  n->mask = std::move(mask);
   return n;
 }
 

@@ -321,6 +321,15 @@ struct Scan : ExprNode {
   /// The same scan's part `part` on `a` (with the totals in `buffer` for Carry).
   static Expr makePart(const Scan &whole, ScanPart part, Expr a, int buffer = -1);
 };
+/// tl::histogram: tile<numBins x i32> whose element b counts the elements of the 1-D integer tile
+/// `a` equal to b (where `mask`, when set, is true); values outside [0, numBins) count nowhere.
+/// lower-layout-conversions counts into a shared buffer (SharedWrite's count form).
+struct Histogram : ExprNode {
+  TILEC_EXPR_NODE(Histogram)
+  Expr a, mask; ///< mask may be null
+  int64_t numBins = 0;
+  static Expr make(Expr a, Expr mask, int64_t numBins, SourceLoc loc = {});
+};
 /// tl::gather along `axis`: element p of the result (the shape of `index`) is `src`'s element at
 /// p with its coordinate along `axis` replaced by index[p] modulo the size of `src` along `axis`
 /// (a power of two; Triton leaves an index out of range undefined). `index` is an integer tile of
@@ -586,6 +595,9 @@ struct Barrier : StmtNode {
 /// Partials mode: `value` is a per-thread partial of a reduction along `axis` of a tile of layout
 /// `srcLayout`/`srcShape`; lane 0 (along `axis`) of each warp writes its partial to the slot of its
 /// warp index along `axis`.
+/// Count mode (count): `value` is a tile of integers (in its own layout); for each of its elements
+/// (its owner only; where `mask` is true) that lies in [0, n) for the buffer's n int32 counters,
+/// counter `value` is incremented atomically (tl::histogram).
 /// Scan totals mode (scanTotals): `value` is the InWarp part of a scan along `axis` (`reverse`) in
 /// layout `srcLayout`; the last lane along `axis` of each warp (the first when `reverse`) writes,
 /// for each repetition r of the layout along the axis and each element along the other dim, its
@@ -598,6 +610,8 @@ struct SharedWrite : StmtNode {
   bool partials = false;
   bool scanTotals = false;
   bool reverse = false; ///< scan totals of a reverse scan
+  bool count = false;
+  Expr mask; ///< count mode: which elements count (null: all)
   int axis = 0;
   LayoutRef srcLayout;
   std::vector<int64_t> srcShape;
@@ -606,6 +620,7 @@ struct SharedWrite : StmtNode {
   static Stmt makePartials(int buffer, Expr partial, int axis, LayoutRef srcLayout,
                            std::vector<int64_t> srcShape, SourceLoc loc = {});
   static Stmt makeScanTotals(int buffer, Expr inWarp, int axis, bool reverse, SourceLoc loc = {});
+  static Stmt makeCount(int buffer, Expr values, Expr mask, SourceLoc loc = {});
 };
 /// Starts copying the tile `ptr` points at from global memory into stage `stage` of `buffer`
 /// (laid out as a SharedWrite of a tile in ptr's layout would), `vec` elements (4, 8 or 16 bytes)

@@ -67,6 +67,10 @@ void IRVisitor::visit(const ConvertLayout *n) { visit(n->a); }
 void IRVisitor::visit(const ThreadReduce *n) { visit(n->a); }
 void IRVisitor::visit(const WarpReduce *n) { visit(n->a); }
 void IRVisitor::visit(const SharedRead *n) { visit(n->index); }
+void IRVisitor::visit(const Histogram *n) {
+  visit(n->a);
+  visit(n->mask);
+}
 void IRVisitor::visit(const Gather *n) {
   visit(n->src);
   visit(n->index);
@@ -108,6 +112,7 @@ void IRVisitor::visit(const Barrier *) {}
 void IRVisitor::visit(const SharedWrite *n) {
   visit(n->stage);
   visit(n->value);
+  visit(n->mask);
 }
 void IRVisitor::visit(const AsyncCopy *n) {
   visit(n->stage);
@@ -173,6 +178,15 @@ Expr IRMutator::mutate(const SharedRead *n, const Expr &self) {
     return self;
   auto c = copyOf(n);
   c->index = index;
+  return c;
+}
+Expr IRMutator::mutate(const Histogram *n, const Expr &self) {
+  Expr a = mutate(n->a), mask = mutate(n->mask);
+  if (a == n->a && mask == n->mask)
+    return self;
+  auto c = copyOf(n);
+  c->a = a;
+  c->mask = mask;
   return c;
 }
 Expr IRMutator::mutate(const Gather *n, const Expr &self) {
@@ -352,11 +366,13 @@ Stmt IRMutator::mutate(const Barrier *, const Stmt &self) { return self; }
 Stmt IRMutator::mutate(const SharedWrite *n, const Stmt &self) {
   Expr st = mutate(n->stage);
   Expr v = mutate(n->value);
-  if (v == n->value && st == n->stage)
+  Expr m = mutate(n->mask);
+  if (v == n->value && st == n->stage && m == n->mask)
     return self;
   auto c = copyOf(n);
   c->stage = st;
   c->value = v;
+  c->mask = m;
   return c;
 }
 Stmt IRMutator::mutate(const AsyncCopy *n, const Stmt &self) {
@@ -441,6 +457,10 @@ void ExprFacts::add(const Expr &e) {
       IRVisitor::visit(n);
     }
     void visit(const Gather *n) override {
+      f.elementwise = false;
+      IRVisitor::visit(n);
+    }
+    void visit(const Histogram *n) override {
       f.elementwise = false;
       IRVisitor::visit(n);
     }

@@ -221,6 +221,7 @@ public:
       os << "shared_write"
          << (w->partials     ? "_partials"
              : w->scanTotals ? "_scan_totals"
+             : w->count      ? "_count"
                              : "")
          << " " << w->buffer;
       if (w->stage)
@@ -230,6 +231,8 @@ public:
         os << " axis=" << w->axis << " of " << shape(w->srcShape) << ' ' << layoutStr(*w->srcLayout);
       if (w->scanTotals)
         os << " axis=" << w->axis << (w->reverse ? ", reverse" : "");
+      if (w->mask)
+        os << ", mask=" << expr(w->mask);
       break;
     }
     }
@@ -479,6 +482,17 @@ private:
       if (r->part == ScanPart::Carry)
         o << ", totals=" << r->buffer;
       o << ", axis=" << r->axis << (r->reverse ? ", reverse" : "") << ')';
+      break;
+    }
+    case ExprKind::Histogram: {
+      auto *h = as<Histogram>(e);
+      o << "histogram(";
+      exprTo(o, h->a);
+      if (h->mask) {
+        o << ", mask=";
+        exprTo(o, h->mask);
+      }
+      o << ", bins=" << h->numBins << ')';
       break;
     }
     case ExprKind::Gather: {

@@ -638,6 +638,21 @@ private:
       }
       return;
     }
+    case ExprKind::Histogram: {
+      auto *h = as<Histogram>(e);
+      TILEC_REQUIRE(!lowered, "histogram remains after the pipeline");
+      expr(h->a);
+      if (h->mask)
+        expr(h->mask);
+      TILEC_REQUIRE(h->a->type.rank() == 1 && isInt(h->a->type.elem) && t.rank() == 1 &&
+                        t.shape[0] == h->numBins && t.elem == ScalarType::I32 &&
+                        (!h->mask || (h->mask->type.shape == h->a->type.shape &&
+                                      h->mask->type.elem == ScalarType::Bool)),
+                    "histogram of " + h->a->type.str() + " gives " + t.str());
+      if (layoutMode && h->mask)
+        sameLayoutAs(h->mask, h->a->type, "histogram");
+      return;
+    }
     case ExprKind::Gather: {
       auto *g = as<Gather>(e);
       TILEC_REQUIRE(!lowered, "gather remains after the pipeline");
@@ -1016,10 +1031,21 @@ private:
         TILEC_REQUIRE(w->stage->type.isScalar() && isInt(w->stage->type.elem),
                       "shared_write stage must be a scalar int");
       }
-      TILEC_REQUIRE(v.elem == b.elemType.elem && v.argPair == b.elemType.argPair && !v.pointer,
-                    "shared_write of " + v.str() + " to buffer '" + b.name + "' of " +
-                        b.elemType.str());
-      if (w->scanTotals) {
+      TILEC_REQUIRE(
+          (w->count || v.elem == b.elemType.elem) && v.argPair == b.elemType.argPair && !v.pointer,
+          "shared_write of " + v.str() + " to buffer '" + b.name + "' of " + b.elemType.str());
+      if (w->count) {
+        const bool ok = !w->partials && !w->scanTotals && v.isTile() && isInt(v.elem) &&
+                        b.shape.size() == 1 && b.elemType.elem == ScalarType::I32;
+        TILEC_REQUIRE(ok, "shared_write_count of " + v.str() + " into buffer '" + b.name + "'");
+        if (w->mask) {
+          expr(w->mask);
+          TILEC_REQUIRE(w->mask->type.shape == v.shape && w->mask->type.elem == ScalarType::Bool,
+                        "shared_write_count mask " + w->mask->type.str());
+          if (layoutMode)
+            sameLayoutAs(w->mask, v, "shared_write_count");
+        }
+      } else if (w->scanTotals) {
         TILEC_REQUIRE(!w->partials && v.isTile() && w->axis >= 0 && w->axis < v.rank() &&
                           w->srcShape == v.shape && static_cast<int>(b.shape.size()) == v.rank() &&
                           (v.rank() == 1 || b.shape[1] == v.shape[1 - w->axis]),

@@ -354,6 +354,7 @@ private:
     case StmtKind::SharedWrite:
       reads(as<SharedWrite>(s)->stage);
       reads(as<SharedWrite>(s)->value);
+      reads(as<SharedWrite>(s)->mask);
       out.push_back(rangeOf(as<SharedWrite>(s)->buffer, true));
       out.back().stage = stageRef(as<SharedWrite>(s)->stage);
       break;

@@ -6,9 +6,14 @@
 //   shared_write B, src ; barrier ; decl y = shared_read(B, gather axis=a at index)
 // with B the source's shape, unpadded (the reads go where the indices say).
 //
-// Guarantees: no ConvertLayout and no Gather remains. A conversion that is not the whole init of a
-// Decl / value of an Assign is first hoisted to `decl <var>_cvt = convert_layout(...)` just before
-// its statement. Each `y = convert_layout(x)` becomes
+// Histograms (tl::histogram) count into int32 counters in shared memory:
+//   shared_write B, splat(0) ; barrier ; shared_write_count B, x, mask=m ; barrier ;
+//   decl y = shared_read(B)
+// the counting an atomic add per element of x (its owner's) that lies in [0, bins).
+//
+// Guarantees: no ConvertLayout, no Gather and no Histogram remains. A conversion that is not the
+// whole init of a Decl / value of an Assign is first hoisted to `decl <var>_cvt =
+// convert_layout(...)` just before its statement. Each `y = convert_layout(x)` becomes
 //   shared_write B, x                 every element of x at B[row * rowStride + col] (owners only)
 //   barrier                           read-after-write (insert-barriers keeps it, adds WAR ones)
 //   decl y = shared_read(B) : T       (or `y = shared_read(B)` for an Assign)
@@ -74,6 +79,39 @@ public:
                std::vector<Stmt> &out) { lowerGather(*as<Gather>(node), dest, isDecl, loc, out); },
         [](const Expr &) { return std::string("gather"); });
     k.body = gathers.rewriteBody(k.body);
+    lowering::HoistingRewriter histograms(
+        k, [](const Expr &e) { return e && e->kind == ExprKind::Histogram; },
+        [this](const Expr &node, const Var &dest, bool isDecl, SourceLoc loc,
+               std::vector<Stmt> &out) {
+          lowerHistogram(*as<Histogram>(node), dest, isDecl, loc, out);
+        },
+        [](const Expr &) { return std::string("histogram"); });
+    k.body = histograms.rewriteBody(k.body);
+  }
+
+  /// `y = histogram(x, mask)`: counters in shared memory, zeroed, counted into, read back.
+  void lowerHistogram(const Histogram &h, const Var &dest, bool isDecl, SourceLoc loc,
+                      std::vector<Stmt> &out) {
+    if (!h.type.layout || !h.a->type.layout)
+      internalError("lower-layout-conversions: histogram into '" + dest->name +
+                    "' without layouts");
+    SharedBuffer b;
+    b.name = dest->name + "_counts";
+    b.elemType = Type::scalar(ScalarType::I32);
+    b.shape = {h.numBins};
+    b.rowStride = h.numBins;
+    b.sizeBytes = lowering::bufferBytes(b);
+    int idx = static_cast<int>(k.buffers.size());
+    k.buffers.push_back(b);
+    Expr zeros = Splat::make(IntImm::make(ScalarType::I32, 0, loc), {h.numBins}, loc);
+    auto zerosInLayout = std::make_shared<Splat>(*as<Splat>(zeros));
+    zerosInLayout->type.layout = h.type.layout;
+    out.push_back(SharedWrite::makeTile(idx, zerosInLayout, loc));
+    out.push_back(Barrier::make(loc));
+    out.push_back(SharedWrite::makeCount(idx, h.a, h.mask, loc));
+    out.push_back(Barrier::make(loc));
+    Expr read = SharedRead::makeTile(idx, h.type, loc);
+    out.push_back(isDecl ? Decl::make(dest, read, loc) : Assign::make(dest, read, loc));
   }
 
 private:

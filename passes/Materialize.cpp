@@ -86,6 +86,7 @@ bool containsLoadOrReduce(const Expr &e) {
     void visit(const Reduce *) override { found = true; }
     void visit(const Scan *) override { found = true; }
     void visit(const Gather *) override { found = true; }
+    void visit(const Histogram *) override { found = true; }
   } f(found);
   f.visit(e);
   return found;
@@ -112,6 +113,10 @@ protected:
     return bindUnlessRoot(n, self, [&](const Expr &e) {
       return resultStem(n->op) + "_" + operandName(as<Reduce>(e)->a);
     });
+  }
+  Expr mutate(const Histogram *n, const Expr &self) override {
+    return bindUnlessRoot(
+        n, self, [&](const Expr &e) { return "histogram_" + operandName(as<Histogram>(e)->a); });
   }
   Expr mutate(const Gather *n, const Expr &self) override {
     return bindUnlessRoot(

@@ -628,6 +628,17 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     const int fn = lowerCombine(call, fd, a->type.elem, qname);
     return ir::Scan::make(ir::ScanOp::Combine, axis, targs[1] != 0, a, l, fn);
   }
+  if (name == "histogram") { // tl::histogram<NUM_BINS>(x[, mask])
+    nargs(1, 2);
+    ir::Expr x = needTile(lowerExpr(args[0]), args[0], qname);
+    ir::Expr mask = args.size() == 2 ? castTo(lowerExpr(args[1]), ScalarType::Bool) : nullptr;
+    auto targs = intTemplateArgs(fd);
+    if (targs.empty() || x->type.rank() != 1)
+      unsupportedCall(call);
+    if (mask)
+      mask = toShape(mask, x->type.shape);
+    return ir::Histogram::make(x, mask, targs[0], l);
+  }
   if (name == "gather") { // tl::gather<AXIS>(src, index)
     nargs(2, 2);
     ir::Expr src = needTile(lowerExpr(args[0]), args[0], qname);

@@ -2,6 +2,699 @@
 // Do not edit by hand: edit the kernel source and run tilec again.
 #include <tilec/hip/runtime.hpp>
 
+// byte_histograms
+namespace byte_histograms_instance {
+constexpr int NUM_WARPS = 2;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (4 bytes) per access
+constexpr int COUNTS_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+// tile 512: 4 contiguous per thread, 64 lanes, 2 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, 512>;
+// tile 256: 2 contiguous per thread, 64 lanes, 2 warps; 2 elements per thread
+using L1 = tilec::rt::Blocked1<COUNTS_STORE_VEC, TILEC_WARP_SIZE, NUM_WARPS, 256>;
+constexpr int SMEM_BYTES = 1024;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) byte_histograms(
+    const uint8_t *x, int *counts, int blocks) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  int *histogram_x_load_counts = reinterpret_cast<int *>(smem + 0);
+  // gather.cpp:52: if (tl::program_id(0) >= blocks) // never, with the grid above
+  if (static_cast<int>(blockIdx.x) >= blocks) {
+    return;
+  }
+  // gather.cpp:54: auto offs = tl::program_id(0) * 512 + tl::arange<0, 512>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * 512 + L0::coord0(i);
+  }
+  // gather.cpp:56: tl::histogram<256>(tl::load(x + offs)));
+  uint8_t x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + offs[i]);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    histogram_x_load_counts[L1::coord0(i)] = 0;
+  }
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    tilec::rt::count_into<256>(histogram_x_load_counts, x_load[i]);
+  }
+  __syncthreads();
+  int histogram_x_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    histogram_x_load[i] = histogram_x_load_counts[L1::coord0(i)];
+  }
+  // gather.cpp:55: tl::store(counts + tl::program_id(0) * 256 + tl::arange<0, 256>(),
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; i += COUNTS_STORE_VEC) {
+    tilec::rt::store_vec<COUNTS_STORE_VEC, false>(
+        counts + static_cast<int>(blockIdx.x) * 256 + L1::coord0(i), &histogram_x_load[i]);
+  }
+}
+
+// The same kernel compiled assuming x and counts are 16-byte aligned: the launcher tests the
+// arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int NUM_WARPS = 2;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (4 bytes) per access
+constexpr int COUNTS_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+// tile 512: 4 contiguous per thread, 64 lanes, 2 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, 512>;
+// tile 256: 2 contiguous per thread, 64 lanes, 2 warps; 2 elements per thread
+using L1 = tilec::rt::Blocked1<COUNTS_STORE_VEC, TILEC_WARP_SIZE, NUM_WARPS, 256>;
+constexpr int SMEM_BYTES = 1024;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) byte_histograms(
+    const uint8_t *x, int *counts, int blocks) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  int *histogram_x_load_counts = reinterpret_cast<int *>(smem + 0);
+  // gather.cpp:52: if (tl::program_id(0) >= blocks) // never, with the grid above
+  if (static_cast<int>(blockIdx.x) >= blocks) {
+    return;
+  }
+  // gather.cpp:54: auto offs = tl::program_id(0) * 512 + tl::arange<0, 512>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * 512 + L0::coord0(i);
+  }
+  // gather.cpp:56: tl::histogram<256>(tl::load(x + offs)));
+  uint8_t x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, true>(&x_load[i], x + offs[i]);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    histogram_x_load_counts[L1::coord0(i)] = 0;
+  }
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    tilec::rt::count_into<256>(histogram_x_load_counts, x_load[i]);
+  }
+  __syncthreads();
+  int histogram_x_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    histogram_x_load[i] = histogram_x_load_counts[L1::coord0(i)];
+  }
+  // gather.cpp:55: tl::store(counts + tl::program_id(0) * 256 + tl::arange<0, 256>(),
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; i += COUNTS_STORE_VEC) {
+    tilec::rt::store_vec<COUNTS_STORE_VEC, true>(
+        counts + static_cast<int>(blockIdx.x) * 256 + L1::coord0(i), &histogram_x_load[i]);
+  }
+}
+
+} // namespace aligned
+
+} // namespace byte_histograms_instance
+
+/// Launches byte_histograms on `stream` with
+/// byte_histograms_instance::NUM_THREADS threads per block.
+hipError_t launch_byte_histograms_instance(dim3 grid, hipStream_t stream, const uint8_t *x,
+                                           int *counts, int blocks) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  // The aligned variant when x and counts are 16-byte aligned.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(counts);
+  if (aligned) {
+    hipLaunchKernelGGL(byte_histograms_instance::aligned::byte_histograms, grid,
+                       dim3(byte_histograms_instance::NUM_THREADS), 0, stream, x, counts, blocks);
+  } else {
+    hipLaunchKernelGGL(byte_histograms_instance::byte_histograms, grid,
+                       dim3(byte_histograms_instance::NUM_THREADS), 0, stream, x, counts, blocks);
+  }
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_byte_histograms_instance(hipStream_t stream, const uint8_t *x, int *counts,
+                                           int blocks) {
+  const dim3 grid(blocks);
+  return launch_byte_histograms_instance(grid, stream, x, counts, blocks);
+}
+
+// flip_rows<1024>: one instantiation
+namespace flip_rows_1024 {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) flip_rows(
+    const float *x, float *y, int rows, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *gather_v_smem = reinterpret_cast<float *>(smem + 0);
+  // gather.cpp:64: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // gather.cpp:65: auto at = tl::program_id(0) * BLOCK + cols;
+  int at[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    at[i] = static_cast<int>(blockIdx.x) * BLOCK + cols[i];
+  }
+  // gather.cpp:66: auto v = tl::load(x + at, (cols < n_cols) & (tl::program_id(0) < rows));
+  float v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    bool bits[V_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < V_VEC; ++v_1)
+      bits[v_1] = cols[i + v_1] < n_cols && static_cast<int>(blockIdx.x) < rows;
+    tilec::rt::load_vec<V_VEC, false>(
+        &v[i], x + at[i], bits, 0.0f,
+        cols[i + V_VEC - 1] < n_cols && static_cast<int>(blockIdx.x) < rows);
+  }
+  // gather.cpp:67: tl::store(y + at, tl::flip(v));
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::store_vec<V_VEC, true>(&gather_v_smem[L0::coord0(i)], &v[i]);
+  }
+  __syncthreads();
+  float gather_v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    gather_v[i] = gather_v_smem[(1023 - L0::coord0(i)) & 1023];
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    tilec::rt::store_vec<Y_STORE_VEC, false>(y + at[i], &gather_v[i]);
+  }
+}
+
+// The same kernel compiled assuming x and y are 16-byte aligned and n_cols is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) flip_rows(
+    const float *x, float *y, int rows, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *gather_v_smem = reinterpret_cast<float *>(smem + 0);
+  // gather.cpp:64: auto cols = tl::arange<0, BLOCK>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // gather.cpp:65: auto at = tl::program_id(0) * BLOCK + cols;
+  int at[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    at[i] = static_cast<int>(blockIdx.x) * BLOCK + cols[i];
+  }
+  // gather.cpp:66: auto v = tl::load(x + at, (cols < n_cols) & (tl::program_id(0) < rows));
+  float v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i], x + at[i],
+                                        cols[i] < n_cols && static_cast<int>(blockIdx.x) < rows,
+                                        0.0f);
+  }
+  // gather.cpp:67: tl::store(y + at, tl::flip(v));
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::store_vec<V_VEC, true>(&gather_v_smem[L0::coord0(i)], &v[i]);
+  }
+  __syncthreads();
+  float gather_v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    gather_v[i] = gather_v_smem[(1023 - L0::coord0(i)) & 1023];
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    tilec::rt::store_vec<Y_STORE_VEC, true>(y + at[i], &gather_v[i]);
+  }
+}
+
+} // namespace aligned
+
+} // namespace flip_rows_1024
+
+/// Launches flip_rows<1024> on `stream` with
+/// flip_rows_1024::NUM_THREADS threads per block.
+hipError_t launch_flip_rows_1024(dim3 grid, hipStream_t stream, const float *x, float *y, int rows,
+                                 int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  // The aligned variant when x and y are 16-byte aligned and n_cols is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(y) &&
+                       n_cols % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(flip_rows_1024::aligned::flip_rows, grid, dim3(flip_rows_1024::NUM_THREADS),
+                       0, stream, x, y, rows, n_cols);
+  } else {
+    hipLaunchKernelGGL(flip_rows_1024::flip_rows, grid, dim3(flip_rows_1024::NUM_THREADS), 0,
+                       stream, x, y, rows, n_cols);
+  }
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_flip_rows_1024(hipStream_t stream, const float *x, float *y, int rows,
+                                 int n_cols) {
+  const dim3 grid(rows);
+  return launch_flip_rows_1024(grid, stream, x, y, rows, n_cols);
+}
+
+// gather_rows<1024>: one instantiation
+namespace gather_rows_1024 {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int INDEX_LOAD_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) gather_rows(
+    const float *x, const int *index, float *y, int rows) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *gather_x_load_smem = reinterpret_cast<float *>(smem + 0);
+  // gather.cpp:73: auto mask = tl::full<bool, BLOCK>(tl::program_id(0) < rows);
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = static_cast<int>(blockIdx.x) < rows;
+  }
+  // gather.cpp:72: auto at = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int at[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    at[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // gather.cpp:74: tl::store(y + at, tl::gather<0>(tl::load(x + at, mask), tl::load(index + at, mask)), mask);
+  float x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, false>(&x_load[i], x + at[i], mask[i], 0.0f);
+  }
+  int index_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += INDEX_LOAD_VEC) {
+    tilec::rt::load_vec_if<INDEX_LOAD_VEC, false>(&index_load[i], index + at[i], mask[i], 0);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::store_vec<X_LOAD_VEC, true>(&gather_x_load_smem[L0::coord0(i)], &x_load[i]);
+  }
+  __syncthreads();
+  float gather_x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    gather_x_load[i] = gather_x_load_smem[index_load[i] & 1023];
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, false>(y + at[i], &gather_x_load[i]);
+  }
+}
+
+// The same kernel compiled assuming x, index and y are 16-byte aligned: the launcher tests the
+// arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int INDEX_LOAD_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int Y_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) gather_rows(
+    const float *x, const int *index, float *y, int rows) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *gather_x_load_smem = reinterpret_cast<float *>(smem + 0);
+  // gather.cpp:73: auto mask = tl::full<bool, BLOCK>(tl::program_id(0) < rows);
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = static_cast<int>(blockIdx.x) < rows;
+  }
+  // gather.cpp:72: auto at = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int at[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    at[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // gather.cpp:74: tl::store(y + at, tl::gather<0>(tl::load(x + at, mask), tl::load(index + at, mask)), mask);
+  float x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + at[i], mask[i], 0.0f);
+  }
+  int index_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += INDEX_LOAD_VEC) {
+    tilec::rt::load_vec_if<INDEX_LOAD_VEC, true>(&index_load[i], index + at[i], mask[i], 0);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::store_vec<X_LOAD_VEC, true>(&gather_x_load_smem[L0::coord0(i)], &x_load[i]);
+  }
+  __syncthreads();
+  float gather_x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    gather_x_load[i] = gather_x_load_smem[index_load[i] & 1023];
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    if (mask[i])
+      tilec::rt::store_vec<Y_STORE_VEC, true>(y + at[i], &gather_x_load[i]);
+  }
+}
+
+} // namespace aligned
+
+} // namespace gather_rows_1024
+
+/// Launches gather_rows<1024> on `stream` with
+/// gather_rows_1024::NUM_THREADS threads per block.
+hipError_t launch_gather_rows_1024(dim3 grid, hipStream_t stream, const float *x, const int *index,
+                                   float *y, int rows) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  // The aligned variant when x, index and y are 16-byte aligned.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(index) &&
+                       tilec::rt::aligned_to_16(y);
+  if (aligned) {
+    hipLaunchKernelGGL(gather_rows_1024::aligned::gather_rows, grid,
+                       dim3(gather_rows_1024::NUM_THREADS), 0, stream, x, index, y, rows);
+  } else {
+    hipLaunchKernelGGL(gather_rows_1024::gather_rows, grid, dim3(gather_rows_1024::NUM_THREADS), 0,
+                       stream, x, index, y, rows);
+  }
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_gather_rows_1024(hipStream_t stream, const float *x, const int *index, float *y,
+                                   int rows) {
+  const dim3 grid(rows);
+  return launch_gather_rows_1024(grid, stream, x, index, y, rows);
+}
+
+// histograms<1024, 64, int>: one instantiation
+namespace histograms_1024_64_i32 {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int BINS = 64;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+// tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// tile 64: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread, replicated
+using L1 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BINS>;
+constexpr int SMEM_BYTES = 256;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) histograms(const int *x, int *counts, int n) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  int *histogram_x_load_counts = reinterpret_cast<int *>(smem + 0);
+  // gather.cpp:43: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // gather.cpp:44: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // gather.cpp:46: tl::store(counts + bins, tl::histogram<BINS>(tl::load(x + offs, mask), mask));
+  int x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&x_load[i], x + offs[i], &mask[i], 0,
+                                           mask[i + X_LOAD_VEC - 1]);
+  }
+  if (L1::is_owner()) {  // one writer per element
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      histogram_x_load_counts[L1::coord0(i)] = 0;
+    }
+  }
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      tilec::rt::count_into<64>(histogram_x_load_counts, x_load[i]);
+  }
+  __syncthreads();
+  int histogram_x_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    histogram_x_load[i] = histogram_x_load_counts[L1::coord0(i)];
+  }
+  // gather.cpp:45: auto bins = tl::program_id(0) * BINS + tl::arange<0, BINS>();
+  int bins[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    bins[i] = static_cast<int>(blockIdx.x) * BINS + L1::coord0(i);
+  }
+  // gather.cpp:46: tl::store(counts + bins, tl::histogram<BINS>(tl::load(x + offs, mask), mask));
+  if (L1::is_owner()) {  // replicas skip
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      counts[bins[i]] = histogram_x_load[i];
+    }
+  }
+}
+
+// The same kernel compiled assuming x is 16-byte aligned and n is a multiple of 16: the launcher
+// tests the arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it
+// out).
+namespace aligned {
+constexpr int BLOCK = 1024;  // meta-parameter
+constexpr int BINS = 64;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+// tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// tile 64: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread, replicated
+using L1 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BINS>;
+constexpr int SMEM_BYTES = 256;  // shared memory per block
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) histograms(const int *x, int *counts, int n) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  int *histogram_x_load_counts = reinterpret_cast<int *>(smem + 0);
+  // gather.cpp:43: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // gather.cpp:44: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // gather.cpp:46: tl::store(counts + bins, tl::histogram<BINS>(tl::load(x + offs, mask), mask));
+  int x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&x_load[i], x + offs[i], mask[i], 0);
+  }
+  if (L1::is_owner()) {  // one writer per element
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      histogram_x_load_counts[L1::coord0(i)] = 0;
+    }
+  }
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      tilec::rt::count_into<64>(histogram_x_load_counts, x_load[i]);
+  }
+  __syncthreads();
+  int histogram_x_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    histogram_x_load[i] = histogram_x_load_counts[L1::coord0(i)];
+  }
+  // gather.cpp:45: auto bins = tl::program_id(0) * BINS + tl::arange<0, BINS>();
+  int bins[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    bins[i] = static_cast<int>(blockIdx.x) * BINS + L1::coord0(i);
+  }
+  // gather.cpp:46: tl::store(counts + bins, tl::histogram<BINS>(tl::load(x + offs, mask), mask));
+  if (L1::is_owner()) {  // replicas skip
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      counts[bins[i]] = histogram_x_load[i];
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace histograms_1024_64_i32
+
+/// Launches histograms<1024, 64, int> on `stream` with
+/// histograms_1024_64_i32::NUM_THREADS threads per block.
+hipError_t launch_histograms_1024_64_i32(dim3 grid, hipStream_t stream, const int *x, int *counts,
+                                         int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  // The aligned variant when x is 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && n % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(histograms_1024_64_i32::aligned::histograms, grid,
+                       dim3(histograms_1024_64_i32::NUM_THREADS), 0, stream, x, counts, n);
+  } else {
+    hipLaunchKernelGGL(histograms_1024_64_i32::histograms, grid,
+                       dim3(histograms_1024_64_i32::NUM_THREADS), 0, stream, x, counts, n);
+  }
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_histograms_1024_64_i32(hipStream_t stream, const int *x, int *counts, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, histograms_1024_64_i32::BLOCK));
+  return launch_histograms_1024_64_i32(grid, stream, x, counts, n);
+}
+
+// histograms<32, 16, long>: one instantiation
+namespace histograms_32_16_i64 {
+constexpr int BLOCK = 32;  // meta-parameter
+constexpr int BINS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 32: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread, replicated
+using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// tile 16: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread, replicated
+using L1 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BINS>;
+constexpr int SMEM_BYTES = 64;  // shared memory per block
+// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) histograms(const int64_t *x, int *counts, int n) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  int *histogram_x_load_counts = reinterpret_cast<int *>(smem + 0);
+  // gather.cpp:43: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // gather.cpp:44: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // gather.cpp:46: tl::store(counts + bins, tl::histogram<BINS>(tl::load(x + offs, mask), mask));
+  int64_t x_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x_load[i] = mask[i] ? x[offs[i]] : int64_t{0};
+  }
+  if (L1::is_owner()) {  // one writer per element
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      histogram_x_load_counts[L1::coord0(i)] = 0;
+    }
+  }
+  __syncthreads();
+  if (L0::is_owner()) {  // one count per element
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      if (mask[i])
+        tilec::rt::count_into<16>(histogram_x_load_counts, x_load[i]);
+    }
+  }
+  __syncthreads();
+  int histogram_x_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    histogram_x_load[i] = histogram_x_load_counts[L1::coord0(i)];
+  }
+  // gather.cpp:45: auto bins = tl::program_id(0) * BINS + tl::arange<0, BINS>();
+  int bins[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    bins[i] = static_cast<int>(blockIdx.x) * BINS + L1::coord0(i);
+  }
+  // gather.cpp:46: tl::store(counts + bins, tl::histogram<BINS>(tl::load(x + offs, mask), mask));
+  if (L1::is_owner()) {  // replicas skip
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS; ++i) {
+      counts[bins[i]] = histogram_x_load[i];
+    }
+  }
+}
+
+} // namespace histograms_32_16_i64
+
+/// Launches histograms<32, 16, long> on `stream` with
+/// histograms_32_16_i64::NUM_THREADS threads per block.
+hipError_t launch_histograms_32_16_i64(dim3 grid, hipStream_t stream, const int64_t *x, int *counts,
+                                       int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  hipLaunchKernelGGL(histograms_32_16_i64::histograms, grid,
+                     dim3(histograms_32_16_i64::NUM_THREADS), 0, stream, x, counts, n);
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_histograms_32_16_i64(hipStream_t stream, const int64_t *x, int *counts, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, histograms_32_16_i64::BLOCK));
+  return launch_histograms_32_16_i64(grid, stream, x, counts, n);
+}
+
 // gather_2d<64, 32, 128, 32, 0, int>: one instantiation
 namespace gather_2d_64_32_128_32_0_i32 {
 constexpr int BM = 64;  // meta-parameter
@@ -37,13 +730,13 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
     const float *src, const int *index, float *out, int m) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *gather_v_smem = reinterpret_cast<float *>(smem + 0);
-  // gather.cpp:11: auto rows = tl::program_id(0) * BM + tl::arange<0, BM>();
+  // gather.cpp:13: auto rows = tl::program_id(0) * BM + tl::arange<0, BM>();
   int rows[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     rows[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
   }
-  // gather.cpp:12: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()),
+  // gather.cpp:14: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()),
   float v[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -53,7 +746,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
                                            rows[i] < m, 0.0f);
     }
   }
-  // gather.cpp:15: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ +
+  // gather.cpp:17: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ +
   int at[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -62,7 +755,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
       at[i][j] = (static_cast<int>(blockIdx.x) * BI + L4::coord0(i)) * BJ + L2::coord0(j);
     }
   }
-  // gather.cpp:17: auto idx = tl::load(index + at);
+  // gather.cpp:19: auto idx = tl::load(index + at);
   int idx[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -71,7 +764,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
       tilec::rt::load_vec<IDX_VEC, false>(&idx[i][j], index + at[i][j]);
     }
   }
-  // gather.cpp:18: tl::store(out + at, tl::gather<AXIS>(v, idx));
+  // gather.cpp:20: tl::store(out + at, tl::gather<AXIS>(v, idx));
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -134,13 +827,13 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
     const float *src, const int *index, float *out, int m) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *gather_v_smem = reinterpret_cast<float *>(smem + 0);
-  // gather.cpp:11: auto rows = tl::program_id(0) * BM + tl::arange<0, BM>();
+  // gather.cpp:13: auto rows = tl::program_id(0) * BM + tl::arange<0, BM>();
   int rows[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     rows[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
   }
-  // gather.cpp:12: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()),
+  // gather.cpp:14: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()),
   float v[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -150,7 +843,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
                                           0.0f);
     }
   }
-  // gather.cpp:15: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ +
+  // gather.cpp:17: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ +
   int at[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -159,7 +852,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
       at[i][j] = (static_cast<int>(blockIdx.x) * BI + L4::coord0(i)) * BJ + L2::coord0(j);
     }
   }
-  // gather.cpp:17: auto idx = tl::load(index + at);
+  // gather.cpp:19: auto idx = tl::load(index + at);
   int idx[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -168,7 +861,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
       tilec::rt::load_vec<IDX_VEC, true>(&idx[i][j], index + at[i][j]);
     }
   }
-  // gather.cpp:18: tl::store(out + at, tl::gather<AXIS>(v, idx));
+  // gather.cpp:20: tl::store(out + at, tl::gather<AXIS>(v, idx));
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -265,13 +958,13 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
     const float *src, const int64_t *index, float *out, int m) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *gather_v_smem = reinterpret_cast<float *>(smem + 0);
-  // gather.cpp:11: auto rows = tl::program_id(0) * BM + tl::arange<0, BM>();
+  // gather.cpp:13: auto rows = tl::program_id(0) * BM + tl::arange<0, BM>();
   int rows[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     rows[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
   }
-  // gather.cpp:12: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()),
+  // gather.cpp:14: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()),
   float v[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -281,7 +974,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
                                            rows[i] < m, 0.0f);
     }
   }
-  // gather.cpp:15: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ +
+  // gather.cpp:17: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ +
   int at[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -290,7 +983,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
       at[i][j] = (static_cast<int>(blockIdx.x) * BI + L4::coord0(i)) * BJ + L5::coord0(j);
     }
   }
-  // gather.cpp:17: auto idx = tl::load(index + at);
+  // gather.cpp:19: auto idx = tl::load(index + at);
   int64_t idx[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -299,7 +992,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
       tilec::rt::load_vec<IDX_VEC, false>(&idx[i][j], index + at[i][j]);
     }
   }
-  // gather.cpp:18: tl::store(out + at, tl::gather<AXIS>(v, idx));
+  // gather.cpp:20: tl::store(out + at, tl::gather<AXIS>(v, idx));
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -365,13 +1058,13 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
     const float *src, const int64_t *index, float *out, int m) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *gather_v_smem = reinterpret_cast<float *>(smem + 0);
-  // gather.cpp:11: auto rows = tl::program_id(0) * BM + tl::arange<0, BM>();
+  // gather.cpp:13: auto rows = tl::program_id(0) * BM + tl::arange<0, BM>();
   int rows[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     rows[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
   }
-  // gather.cpp:12: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()),
+  // gather.cpp:14: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()),
   float v[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -381,7 +1074,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
                                           0.0f);
     }
   }
-  // gather.cpp:15: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ +
+  // gather.cpp:17: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ +
   int at[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -390,7 +1083,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
       at[i][j] = (static_cast<int>(blockIdx.x) * BI + L4::coord0(i)) * BJ + L5::coord0(j);
     }
   }
-  // gather.cpp:17: auto idx = tl::load(index + at);
+  // gather.cpp:19: auto idx = tl::load(index + at);
   int64_t idx[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -399,7 +1092,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
       tilec::rt::load_vec<IDX_VEC, true>(&idx[i][j], index + at[i][j]);
     }
   }
-  // gather.cpp:18: tl::store(out + at, tl::gather<AXIS>(v, idx));
+  // gather.cpp:20: tl::store(out + at, tl::gather<AXIS>(v, idx));
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -491,19 +1184,19 @@ __global__ void __launch_bounds__(NUM_THREADS) flips(
   __half *gather_x_load_smem = reinterpret_cast<__half *>(smem + 0);
   int *gather_block_smem = reinterpret_cast<int *>(smem + 0);
   int *gather_block_smem_1 = reinterpret_cast<int *>(smem + 0);
-  // gather.cpp:26: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // gather.cpp:28: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // gather.cpp:27: auto mask = offs < n;
+  // gather.cpp:29: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // gather.cpp:28: tl::store(reversed + offs, tl::flip(tl::load(x + offs, mask)), mask);
+  // gather.cpp:30: tl::store(reversed + offs, tl::flip(tl::load(x + offs, mask)), mask);
   __half x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
@@ -525,7 +1218,7 @@ __global__ void __launch_bounds__(NUM_THREADS) flips(
     tilec::rt::store_vec<REVERSED_STORE_VEC, false>(
         reversed + offs[i], &gather_x_load[i], &mask[i], mask[i + REVERSED_STORE_VEC - 1]);
   }
-  // gather.cpp:29: auto at = tl::program_id(0) * BM * BN + tl::expand_dims<1>(tl::arange<0, BM>()) * BN +
+  // gather.cpp:31: auto at = tl::program_id(0) * BM * BN + tl::expand_dims<1>(tl::arange<0, BM>()) * BN +
   int at[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -534,7 +1227,7 @@ __global__ void __launch_bounds__(NUM_THREADS) flips(
       at[i][j] = static_cast<int>(blockIdx.x) * BM * BN + L2::coord0(i) * BN + L3::coord0(j);
     }
   }
-  // gather.cpp:31: auto block = tl::load(y + at);
+  // gather.cpp:33: auto block = tl::load(y + at);
   int block[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -543,7 +1236,7 @@ __global__ void __launch_bounds__(NUM_THREADS) flips(
       tilec::rt::load_vec<BLOCK_VEC, false>(&block[i][j], y + at[i][j]);
     }
   }
-  // gather.cpp:32: tl::store(updown + at, tl::flip<0>(block));
+  // gather.cpp:34: tl::store(updown + at, tl::flip<0>(block));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -569,7 +1262,7 @@ __global__ void __launch_bounds__(NUM_THREADS) flips(
       tilec::rt::store_vec<UPDOWN_STORE_VEC, false>(updown + at[i][j], &gather_block[i][j]);
     }
   }
-  // gather.cpp:33: tl::store(leftright + at, tl::flip(block));
+  // gather.cpp:35: tl::store(leftright + at, tl::flip(block));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -632,19 +1325,19 @@ __global__ void __launch_bounds__(NUM_THREADS) flips(
   __half *gather_x_load_smem = reinterpret_cast<__half *>(smem + 0);
   int *gather_block_smem = reinterpret_cast<int *>(smem + 0);
   int *gather_block_smem_1 = reinterpret_cast<int *>(smem + 0);
-  // gather.cpp:26: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // gather.cpp:28: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // gather.cpp:27: auto mask = offs < n;
+  // gather.cpp:29: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // gather.cpp:28: tl::store(reversed + offs, tl::flip(tl::load(x + offs, mask)), mask);
+  // gather.cpp:30: tl::store(reversed + offs, tl::flip(tl::load(x + offs, mask)), mask);
   __half x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
@@ -666,7 +1359,7 @@ __global__ void __launch_bounds__(NUM_THREADS) flips(
     if (mask[i])
       tilec::rt::store_vec<REVERSED_STORE_VEC, true>(reversed + offs[i], &gather_x_load[i]);
   }
-  // gather.cpp:29: auto at = tl::program_id(0) * BM * BN + tl::expand_dims<1>(tl::arange<0, BM>()) * BN +
+  // gather.cpp:31: auto at = tl::program_id(0) * BM * BN + tl::expand_dims<1>(tl::arange<0, BM>()) * BN +
   int at[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -675,7 +1368,7 @@ __global__ void __launch_bounds__(NUM_THREADS) flips(
       at[i][j] = static_cast<int>(blockIdx.x) * BM * BN + L2::coord0(i) * BN + L3::coord0(j);
     }
   }
-  // gather.cpp:31: auto block = tl::load(y + at);
+  // gather.cpp:33: auto block = tl::load(y + at);
   int block[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -684,7 +1377,7 @@ __global__ void __launch_bounds__(NUM_THREADS) flips(
       tilec::rt::load_vec<BLOCK_VEC, true>(&block[i][j], y + at[i][j]);
     }
   }
-  // gather.cpp:32: tl::store(updown + at, tl::flip<0>(block));
+  // gather.cpp:34: tl::store(updown + at, tl::flip<0>(block));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -710,7 +1403,7 @@ __global__ void __launch_bounds__(NUM_THREADS) flips(
       tilec::rt::store_vec<UPDOWN_STORE_VEC, true>(updown + at[i][j], &gather_block[i][j]);
     }
   }
-  // gather.cpp:33: tl::store(leftright + at, tl::flip(block));
+  // gather.cpp:35: tl::store(leftright + at, tl::flip(block));
   __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {

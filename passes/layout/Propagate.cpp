@@ -179,6 +179,8 @@ LayoutRef Assigner::natural(const Expr &e) {
     return dotLayout(as<Dot>(e));
   case ExprKind::Gather: // the indices' layout
     return natural(as<Gather>(e)->index);
+  case ExprKind::Histogram: // any: the counts are read back from shared memory
+    return nullptr;
   case ExprKind::Scan: { // scans lower on blocked layouts (and their slices)
     LayoutRef p = natural(as<Scan>(e)->a);
     return p && p->root().kind != Layout::Kind::Mma ? p : nullptr;
@@ -245,6 +247,12 @@ LayoutRef Assigner::scanLayout(const Scan *s, const LayoutRef &want) {
   if (LayoutRef p = natural(s->a); p && p->root().kind != Layout::Kind::Mma)
     return p;
   return defaultLayout(s->type);
+}
+
+/// The layout a histogram's values (and mask) are counted in: their own.
+LayoutRef Assigner::histogramInputLayout(const Histogram *h) {
+  LayoutRef l = natural(h->a);
+  return l ? l : defaultLayout(h->a->type);
 }
 
 /// The layout a gather's source is staged in shared memory from: its own.
@@ -477,6 +485,12 @@ void Assigner::demand(const Expr &e, const LayoutRef &want, int pos, const std::
     auto *r = as<Reduce>(e);
     LayoutRef p = reduceParent(r, want);
     return demand(r->a, p, pos, natural(r->a) ? tag : "blocked");
+  }
+  case ExprKind::Histogram: {
+    auto *h = as<Histogram>(e);
+    LayoutRef l = histogramInputLayout(h);
+    demand(h->a, l, pos, "histogram");
+    return demand(h->mask, l, pos, "histogram");
   }
   case ExprKind::Gather: {
     auto *g = as<Gather>(e);

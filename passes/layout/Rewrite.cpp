@@ -149,6 +149,13 @@ Expr Assigner::emit(const Expr &e, const LayoutRef &want) {
       a = emit(a, want);
     return c;
   }
+  case ExprKind::Histogram: {
+    auto c = copyWith(as<Histogram>(e), want);
+    LayoutRef l = histogramInputLayout(as<Histogram>(e));
+    c->a = emit(c->a, l);
+    c->mask = emit(c->mask, l);
+    return c;
+  }
   case ExprKind::Gather: {
     auto c = copyWith(as<Gather>(e), want);
     c->index = emit(c->index, want);

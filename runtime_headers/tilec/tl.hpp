@@ -1478,6 +1478,25 @@ tile<T, E...> gather(const tile<T, D...> &src, const tile<I, E...> &index) {
   return r;
 }
 
+/// tl.histogram(x, NUM_BINS, mask): the counts of x's values in bins 0 .. NUM_BINS - 1 (width 1),
+/// as int32; elements whose mask is false, and values outside [0, NUM_BINS), count nowhere (Triton
+/// leaves such values undefined).
+template <int NUM_BINS, class T, int N>
+tile<std::int32_t, NUM_BINS> histogram(const tile<T, N> &x, const tile<bool, N> &mask) {
+  static_assert(detail::isIntElem<T>, "tl: histogram counts integers");
+  tile<std::int32_t, NUM_BINS> r{};
+  for (int i = 0; i < N; ++i)
+    if (mask.data[i] && static_cast<unsigned long long>(x.data[i]) < NUM_BINS)
+      ++r.data[static_cast<int>(x.data[i])];
+  return r;
+}
+template <int NUM_BINS, class T, int N>
+tile<std::int32_t, NUM_BINS> histogram(const tile<T, N> &x) {
+  tile<bool, N> all;
+  all.data.fill(true);
+  return histogram<NUM_BINS>(x, all);
+}
+
 /// tl.flip(x, dim=DIM): x reversed along DIM (the last by default; negative counts from the end).
 template <int DIM = -1, class T, int... D> tile<T, D...> flip(const tile<T, D...> &x) {
   using X = tile<T, D...>;

@@ -41,6 +41,12 @@ inline float __uint_as_float(unsigned u) {
   std::memcpy(&f, &u, sizeof f);
   return f;
 }
+// One thread at a time here: an atomic add is an add (tilec::rt::count_into).
+inline int atomicAdd(int *p, int v) {
+  const int old = *p;
+  *p += v;
+  return old;
+}
 // Fences (tilec::rt's atomics; not run here).
 inline void __threadfence_block() {}
 inline void __threadfence() {}
@@ -283,6 +289,19 @@ TEST(RT_SUITE, ScanShapeMatchesLayouts) {
       tilec::rt::detail::ScanShape<tilec::rt::Blocked1<4, W, 4, 2048 * W / 32>, 0>::REPS == 4);
   static_assert(tilec::rt::detail::ScanShape<tilec::rt::Blocked1<2, W, 4, 64>, 0>::WARPS ==
                 (64 / 2 > W ? 64 / 2 / W : 1));
+}
+
+TEST(RT_SUITE, CountIntoIgnoresValuesOutsideTheBins) {
+  int bins[4] = {0, 0, 0, 0};
+  for (int64_t v : {int64_t{0}, int64_t{3}, int64_t{3}, int64_t{-1}, int64_t{4}, int64_t{1} << 40,
+                    int64_t{-(int64_t{1} << 40)} + 2})
+    tilec::rt::count_into<4>(bins, v);
+  tilec::rt::count_into<4>(bins, uint8_t{2});
+  tilec::rt::count_into<4>(bins, int8_t{-128});
+  EXPECT_EQ(bins[0], 1);
+  EXPECT_EQ(bins[1], 0);
+  EXPECT_EQ(bins[2], 1);
+  EXPECT_EQ(bins[3], 2);
 }
 
 TEST(RT_SUITE, IntToBf16RoundsOnce) {

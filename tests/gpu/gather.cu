@@ -107,6 +107,55 @@ void flipped(harness::Report &report, int n) {
       rev.ok() && ud.ok() && lr.ok());
 }
 
+/// histograms<BLOCK, BINS, T>: every block's counts, exact; values from [-8, BINS + 8).
+template <int BLOCK, int BINS, class T, class Launch>
+void histogramCase(harness::Report &report, const char *name, int n, Launch launch) {
+  const int blocks = tl::cdiv(n, BLOCK);
+  std::mt19937_64 rng(uint64_t(n) * 17 + BINS);
+  std::vector<T> x(n);
+  for (auto &v : x)
+    v = static_cast<T>(int64_t(rng() % (BINS + 16)) - 8);
+  std::vector<int32_t> ref(size_t(blocks) * BINS), exact(ref.size(), 0);
+  tl::launch(tl::grid3{blocks}, histograms<BLOCK, BINS, T>, x.data(), ref.data(), n);
+  for (int i = 0; i < n; ++i)
+    if (x[i] >= 0 && x[i] < BINS)
+      ++exact[size_t(i / BLOCK) * BINS + size_t(x[i])];
+  harness::DeviceBuffer<T> dx(n);
+  dx.upload(x.data());
+  gpucheck::Output<int32_t> out(ref.size());
+  for (int byte : gpucheck::kPoison) {
+    out.poison(byte);
+    CHECK_CUDA(launch(dx.ptr, out.dev.ptr, n));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    out.collect(byte);
+  }
+  gpucheck::checkExact(report, name, std::to_string(n), ref.size(), differing(out.vals, ref),
+                       differing(out.vals, exact), differing(ref, exact), out.ok());
+}
+
+void byteHistograms(harness::Report &report, int blocks) {
+  std::mt19937_64 rng(uint64_t(blocks) * 3);
+  std::vector<uint8_t> x(size_t(blocks) * 512);
+  for (auto &v : x)
+    v = static_cast<uint8_t>(rng() % 7 == 0 ? 255 : rng()); // one bin much fuller than the rest
+  std::vector<int32_t> ref(size_t(blocks) * 256), exact(ref.size(), 0);
+  tl::launch(tl::grid3{blocks}, byte_histograms, x.data(), ref.data(), blocks);
+  for (size_t i = 0; i < x.size(); ++i)
+    ++exact[i / 512 * 256 + x[i]];
+  harness::DeviceBuffer<uint8_t> dx(x.size());
+  dx.upload(x.data());
+  gpucheck::Output<int32_t> out(ref.size());
+  for (int byte : gpucheck::kPoison) {
+    out.poison(byte);
+    CHECK_CUDA(launch_byte_histograms_instance(cudaStream_t{}, dx.ptr, out.dev.ptr, blocks));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    out.collect(byte);
+  }
+  gpucheck::checkExact(report, "byte histo", std::to_string(blocks * 512), ref.size(),
+                       differing(out.vals, ref), differing(out.vals, exact), differing(ref, exact),
+                       out.ok());
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -122,6 +171,13 @@ int main(int argc, char **argv) {
       return launch_gather_2d_16_64_16_32_1_i64(cudaStream_t{}, a...);
     });
     flipped(report, m);
+    histogramCase<1024, 64, int32_t>(report, "histogram", m, [](auto... a) {
+      return launch_histograms_1024_64_i32(cudaStream_t{}, a...);
+    });
+    histogramCase<32, 16, int64_t>(report, "histo 32/16", m, [](auto... a) {
+      return launch_histograms_32_16_i64(cudaStream_t{}, a...);
+    });
+    byteHistograms(report, std::max(1, m / 100));
   }
   return report.exitCode();
 }

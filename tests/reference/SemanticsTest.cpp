@@ -762,6 +762,14 @@ TEST(Gather, FlipEitherDim) {
   EXPECT_EQ(tl::flip(tl::arange<0, 4>()).data, (std::array<int32_t, 4>{3, 2, 1, 0}));
 }
 
+TEST(Histogram, CountsInBinsOfWidthOne) {
+  tl::tile<int32_t, 8> x;
+  x.data = {0, 3, 3, -1, 4, 1, 3, 9}; // -1, 4 and 9 lie outside 4 bins
+  EXPECT_EQ(tl::histogram<4>(x).data, (std::array<int32_t, 4>{1, 1, 0, 3}));
+  EXPECT_EQ(tl::histogram<4>(x, tl::arange<0, 8>() < 4).data, (std::array<int32_t, 4>{1, 0, 0, 2}));
+  EXPECT_EQ(tl::histogram<16>(x).data[9], 1);
+}
+
 TEST(StaticRange, Values) {
   auto collect = [](auto range) {
     std::vector<int> v;

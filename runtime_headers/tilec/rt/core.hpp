@@ -430,6 +430,13 @@ __device__ __forceinline__ T warp_allreduce(T v, int laneMask, Masks... rest) {
   return warp_allreduce<Op>(v, rest...);
 }
 
+/// tl::histogram's count of one value: counter `v` of the N int32 counters at `bins` (shared
+/// memory) incremented atomically when 0 <= v < N; other values count nowhere.
+template <int N, class T> __device__ __forceinline__ void count_into(int *bins, T v) {
+  if (static_cast<unsigned long long>(v) < static_cast<unsigned long long>(N)) // v < 0 wraps high
+    atomicAdd(&bins[static_cast<int>(v)], 1);
+}
+
 /// Combines the per-warp partials parts[0], parts[stride], ... parts[(NUM_PARTS-1)*stride] in
 /// part order (deterministic).
 template <class Op, int NUM_PARTS, class T>
