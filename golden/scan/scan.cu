@@ -6700,3 +6700,523 @@ cudaError_t launch_combine_2d_64_32(cudaStream_t stream, const int *x, int *fill
   const dim3 grid(tilec::rt::cdiv(m, combine_2d_64_32::BM));
   return launch_combine_2d_64_32(grid, stream, x, filled, row_xor, m, n);
 }
+
+// dot_cumsum<64, 64, 32>: one instantiation
+namespace dot_cumsum_64_64_32 {
+constexpr int BM = 64;  // meta-parameter
+constexpr int BN = 64;  // meta-parameter
+constexpr int BK = 32;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// x_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c ^
+// (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using X_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 2, 4>;
+// x_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16: unused),
+// the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle X_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t X_DESC_LBO = 16;
+constexpr uint32_t X_DESC_SBO = 512;
+// y_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c ^
+// (r % 8) of the row, so that eight rows read at one column fall in different banks
+using Y_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// y_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096 bytes
+// on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle Y_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t Y_DESC_LBO = 4096;
+constexpr uint32_t Y_DESC_SBO = 1024;
+// cumsum_dot_x_y_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is
+// stored at chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different
+// banks
+using CUMSUM_DOT_X_Y_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 4, 1, 8>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_VEC, 8, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64x1: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
+// thread, replicated
+using L1 = tilec::rt::Blocked2<1, X_VEC, 8, 4, NUM_WARPS, 1, 1, 64, 1>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, Y_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 64x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, X_VEC, 8, 4, NUM_WARPS, 1, 1, 64, BK>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, Y_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
+// tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, Y_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 64>;
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 2x16 elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
+// tile 64x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 8x4 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 64>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L9 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L10 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 64>, 0>;
+constexpr int SMEM_BYTES = 16384;  // shared memory per block
+// registers: about 64 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_cumsum(
+    const __half *a, const __half *b, float *c, int m) {
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *x_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *y_smem = reinterpret_cast<__half *>(smem + 4096);
+  float *cumsum_dot_x_y_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  // scan.cpp:145: auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  int rm[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    rm[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
+  }
+  // scan.cpp:148: auto rows = tl::expand_dims<1>(rm) < m;
+  bool rows[L1::ELEMS0][L1::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L1::ELEMS1; ++j) {
+      rows[i][j] = rm[i] < m;
+    }
+  }
+  // scan.cpp:147: auto rk = tl::arange<0, BK>();
+  int rk[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    rk[i] = L2::coord0(i);
+  }
+  int rk_load[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    rk_load[i] = L3::coord0(i);
+  }
+  // scan.cpp:149: auto x = tl::load(a + tl::expand_dims<1>(rm) * BK + tl::expand_dims<0>(rk), rows, tl::half(0.0f));
+  __half x[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += X_VEC) {
+      tilec::rt::load_vec_if<X_VEC, false>(&x[i][j], a + rm[i] * BK + rk[j], rows[i][0],
+                                           tilec::rt::to_f16(0.0f));
+    }
+  }
+  // scan.cpp:146: auto rn = tl::arange<0, BN>();
+  int rn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    rn[i] = L5::coord0(i);
+  }
+  // scan.cpp:150: auto y = tl::load(b + tl::expand_dims<1>(rk) * BN + tl::expand_dims<0>(rn));
+  __half y[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; j += Y_VEC) {
+      tilec::rt::load_vec<Y_VEC, false>(&y[i][j], b + rk_load[i] * BN + rn[j]);
+    }
+  }
+  // scan.cpp:151: tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), tl::cumsum<1>(tl::dot(x, y)),
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += X_VEC) {
+      tilec::rt::store_vec<X_VEC, true>(&x_smem[X_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+                                        &x[i][j]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; j += Y_VEC) {
+      tilec::rt::store_vec<Y_VEC, true>(&y_smem[Y_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+                                        &y[i][j]);
+    }
+  }
+  tilec::rt::fence_proxy_async_shared();
+  __syncthreads();
+  float dot_x_y[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      dot_x_y[i][j] = 0.0f;
+    }
+  }
+  // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of x_smem ([M, K] rows)
+  // by y_smem ([K, N] rows), both read from shared memory through descriptors, into its
+  // accumulators, which wgmma holds in registers in its own order
+  // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+  // in register 4 j + 2 r + c)
+  float c_frag[L7::REP0][L7::COLS / 2];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::REP1; ++j) {
+      c_frag[i][4 * j + 0] = dot_x_y[2 * i][2 * j];
+      c_frag[i][4 * j + 1] = dot_x_y[2 * i][2 * j + 1];
+      c_frag[i][4 * j + 2] = dot_x_y[2 * i + 1][2 * j];
+      c_frag[i][4 * j + 3] = dot_x_y[2 * i + 1][2 * j + 1];
+    }
+  }
+  // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its own
+  const uint64_t b_desc = tilec::rt::make_smem_desc(
+      &y_smem[Y_SWIZZLE::offset(0, 0)], Y_DESC_SWIZZLE, Y_DESC_LBO, Y_DESC_SBO);
+  uint64_t a_desc[L7::REP0];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    a_desc[i] = tilec::rt::make_smem_desc(&x_smem[X_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+                                          X_DESC_SWIZZLE, X_DESC_LBO, X_DESC_SBO);
+  }
+  tilec::rt::wgmma_fence();
+  TILEC_UNROLL
+  for (int kk = 0; kk < BK; kk += 16) {
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+          c_frag[i],
+          tilec::rt::smem_desc_moved(a_desc[i], X_SWIZZLE::offset(0, kk) * sizeof(__half)),
+          tilec::rt::smem_desc_moved(b_desc, Y_SWIZZLE::offset(kk, 0) * sizeof(__half)), true);
+    }
+  }
+  tilec::rt::wgmma_commit_group();
+  tilec::rt::wgmma_wait<0>();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::REP1; ++j) {
+      dot_x_y[2 * i][2 * j] = c_frag[i][4 * j + 0];
+      dot_x_y[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+      dot_x_y[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+      dot_x_y[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
+    }
+  }
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      cumsum_dot_x_y_cvt_smem[CUMSUM_DOT_X_Y_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = dot_x_y[i][j];
+    }
+  }
+  tilec::rt::fence_proxy_async_shared();
+  __syncthreads();
+  float cumsum_dot_x_y_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &cumsum_dot_x_y_cvt[i][j],
+          &cumsum_dot_x_y_cvt_smem[CUMSUM_DOT_X_Y_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+    }
+  }
+  float cumsum_dot_x_y[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      cumsum_dot_x_y[i][j] = cumsum_dot_x_y_cvt[i][j];
+    }
+  }
+  tilec::rt::scan_in_warp<tilec::rt::Sum, L8, 1, false>(cumsum_dot_x_y);
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += C_STORE_VEC) {
+      if (static_cast<int>(blockIdx.x) * BM + L9::coord0(i) < m)
+        tilec::rt::store_vec<C_STORE_VEC, false>(
+            c + (static_cast<int>(blockIdx.x) * BM + L9::coord0(i)) * BN + L10::coord0(j),
+            &cumsum_dot_x_y[i][j]);
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned: the launcher tests the
+// arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BM = 64;  // meta-parameter
+constexpr int BN = 64;  // meta-parameter
+constexpr int BK = 32;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// x_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c ^
+// (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using X_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 2, 4>;
+// x_smem as wgmma reads it (K contiguous): 64-byte swizzle, no leading byte offset (16: unused),
+// the next 8 rows 512 bytes on
+constexpr tilec::rt::SmemSwizzle X_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes64;
+constexpr uint32_t X_DESC_LBO = 16;
+constexpr uint32_t X_DESC_SBO = 512;
+// y_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c ^
+// (r % 8) of the row, so that eight rows read at one column fall in different banks
+using Y_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// y_smem as wgmma reads it (M or N contiguous): 128-byte swizzle, the next column block 4096 bytes
+// on, the next 8 rows 1024 bytes on
+constexpr tilec::rt::SmemSwizzle Y_DESC_SWIZZLE = tilec::rt::SmemSwizzle::Bytes128;
+constexpr uint32_t Y_DESC_LBO = 4096;
+constexpr uint32_t Y_DESC_SBO = 1024;
+// cumsum_dot_x_y_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is
+// stored at chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different
+// banks
+using CUMSUM_DOT_X_Y_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 4, 1, 8>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_VEC, 8, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64x1: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
+// thread, replicated
+using L1 = tilec::rt::Blocked2<1, X_VEC, 8, 4, NUM_WARPS, 1, 1, 64, 1>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, Y_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 64x32: 1x8 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, X_VEC, 8, 4, NUM_WARPS, 1, 1, 64, BK>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, Y_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
+// tile 32x64: 1x8 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, Y_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 64>;
+// tile 64x64: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 4x1 warps, each
+// 16x16 of every 64x16; 2x16 elements per thread
+using L7 = tilec::rt::Mma16816Acc<4, 1, 64, 64>;
+// tile 64x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 8x4 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 64>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L9 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L10 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 64>, 0>;
+constexpr int SMEM_BYTES = 16384;  // shared memory per block
+// registers: about 64 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_cumsum(
+    const __half *a, const __half *b, float *c, int m) {
+  alignas(1024) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *x_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *y_smem = reinterpret_cast<__half *>(smem + 4096);
+  float *cumsum_dot_x_y_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  // scan.cpp:145: auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  int rm[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    rm[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
+  }
+  // scan.cpp:148: auto rows = tl::expand_dims<1>(rm) < m;
+  bool rows[L1::ELEMS0][L1::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L1::ELEMS1; ++j) {
+      rows[i][j] = rm[i] < m;
+    }
+  }
+  // scan.cpp:147: auto rk = tl::arange<0, BK>();
+  int rk[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    rk[i] = L2::coord0(i);
+  }
+  int rk_load[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    rk_load[i] = L3::coord0(i);
+  }
+  // scan.cpp:149: auto x = tl::load(a + tl::expand_dims<1>(rm) * BK + tl::expand_dims<0>(rk), rows, tl::half(0.0f));
+  __half x[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += X_VEC) {
+      tilec::rt::load_vec_if<X_VEC, true>(&x[i][j], a + rm[i] * BK + rk[j], rows[i][0],
+                                          tilec::rt::to_f16(0.0f));
+    }
+  }
+  // scan.cpp:146: auto rn = tl::arange<0, BN>();
+  int rn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    rn[i] = L5::coord0(i);
+  }
+  // scan.cpp:150: auto y = tl::load(b + tl::expand_dims<1>(rk) * BN + tl::expand_dims<0>(rn));
+  __half y[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; j += Y_VEC) {
+      tilec::rt::load_vec<Y_VEC, true>(&y[i][j], b + rk_load[i] * BN + rn[j]);
+    }
+  }
+  // scan.cpp:151: tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), tl::cumsum<1>(tl::dot(x, y)),
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += X_VEC) {
+      tilec::rt::store_vec<X_VEC, true>(&x_smem[X_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+                                        &x[i][j]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; j += Y_VEC) {
+      tilec::rt::store_vec<Y_VEC, true>(&y_smem[Y_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+                                        &y[i][j]);
+    }
+  }
+  tilec::rt::fence_proxy_async_shared();
+  __syncthreads();
+  float dot_x_y[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      dot_x_y[i][j] = 0.0f;
+    }
+  }
+  // wgmma m64n64k16, k by 16: each warpgroup multiplies its 64-row blocks of x_smem ([M, K] rows)
+  // by y_smem ([K, N] rows), both read from shared memory through descriptors, into its
+  // accumulators, which wgmma holds in registers in its own order
+  // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j + c]
+  // in register 4 j + 2 r + c)
+  float c_frag[L7::REP0][L7::COLS / 2];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::REP1; ++j) {
+      c_frag[i][4 * j + 0] = dot_x_y[2 * i][2 * j];
+      c_frag[i][4 * j + 1] = dot_x_y[2 * i][2 * j + 1];
+      c_frag[i][4 * j + 2] = dot_x_y[2 * i + 1][2 * j];
+      c_frag[i][4 * j + 3] = dot_x_y[2 * i + 1][2 * j + 1];
+    }
+  }
+  // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to its own
+  const uint64_t b_desc = tilec::rt::make_smem_desc(
+      &y_smem[Y_SWIZZLE::offset(0, 0)], Y_DESC_SWIZZLE, Y_DESC_LBO, Y_DESC_SBO);
+  uint64_t a_desc[L7::REP0];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    a_desc[i] = tilec::rt::make_smem_desc(&x_smem[X_SWIZZLE::offset(L7::warpgroup_row(i), 0)],
+                                          X_DESC_SWIZZLE, X_DESC_LBO, X_DESC_SBO);
+  }
+  tilec::rt::wgmma_fence();
+  TILEC_UNROLL
+  for (int kk = 0; kk < BK; kk += 16) {
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::wgmma_m64nNk16_f32_f16<L7::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::MN>(
+          c_frag[i],
+          tilec::rt::smem_desc_moved(a_desc[i], X_SWIZZLE::offset(0, kk) * sizeof(__half)),
+          tilec::rt::smem_desc_moved(b_desc, Y_SWIZZLE::offset(kk, 0) * sizeof(__half)), true);
+    }
+  }
+  tilec::rt::wgmma_commit_group();
+  tilec::rt::wgmma_wait<0>();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L7::REP0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::REP1; ++j) {
+      dot_x_y[2 * i][2 * j] = c_frag[i][4 * j + 0];
+      dot_x_y[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+      dot_x_y[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+      dot_x_y[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
+    }
+  }
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      cumsum_dot_x_y_cvt_smem[CUMSUM_DOT_X_Y_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = dot_x_y[i][j];
+    }
+  }
+  tilec::rt::fence_proxy_async_shared();
+  __syncthreads();
+  float cumsum_dot_x_y_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &cumsum_dot_x_y_cvt[i][j],
+          &cumsum_dot_x_y_cvt_smem[CUMSUM_DOT_X_Y_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+    }
+  }
+  float cumsum_dot_x_y[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      cumsum_dot_x_y[i][j] = cumsum_dot_x_y_cvt[i][j];
+    }
+  }
+  tilec::rt::scan_in_warp<tilec::rt::Sum, L8, 1, false>(cumsum_dot_x_y);
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += C_STORE_VEC) {
+      if (static_cast<int>(blockIdx.x) * BM + L9::coord0(i) < m)
+        tilec::rt::store_vec<C_STORE_VEC, true>(
+            c + (static_cast<int>(blockIdx.x) * BM + L9::coord0(i)) * BN + L10::coord0(j),
+            &cumsum_dot_x_y[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace dot_cumsum_64_64_32
+
+/// Launches dot_cumsum<64, 64, 32> on `stream` with
+/// dot_cumsum_64_64_32::NUM_THREADS threads per block.
+cudaError_t launch_dot_cumsum_64_64_32(dim3 grid, cudaStream_t stream, const __half *a,
+                                       const __half *b, float *c, int m) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c);
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(dot_cumsum_64_64_32::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, dot_cumsum_64_64_32::aligned::dot_cumsum, a, b, c, m);
+  return cudaLaunchKernelEx(&config, dot_cumsum_64_64_32::dot_cumsum, a, b, c, m);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_dot_cumsum_64_64_32(cudaStream_t stream, const __half *a, const __half *b,
+                                       float *c, int m) {
+  const dim3 grid(tilec::rt::cdiv(m, dot_cumsum_64_64_32::BM));
+  return launch_dot_cumsum_64_64_32(grid, stream, a, b, c, m);
+}

@@ -4463,3 +4463,460 @@ hipError_t launch_combine_2d_64_32(hipStream_t stream, const int *x, int *filled
   const dim3 grid(tilec::rt::cdiv(m, combine_2d_64_32::BM));
   return launch_combine_2d_64_32(grid, stream, x, filled, row_xor, m, n);
 }
+
+// dot_cumsum<64, 64, 32>: one instantiation
+namespace dot_cumsum_64_64_32 {
+constexpr int BM = 64;  // meta-parameter
+constexpr int BN = 64;  // meta-parameter
+constexpr int BK = 32;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// x_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c ^
+// (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using X_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 2, 4>;
+// y_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c ^
+// (r % 8) of the row, so that eight rows read at one column fall in different banks
+using Y_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// cumsum_dot_x_y_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is
+// stored at chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different
+// banks
+using CUMSUM_DOT_X_Y_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 4, 1, 8>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_VEC, 16, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64x1: 1x8 contiguous per thread, 16x4 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L1 = tilec::rt::Blocked2<1, X_VEC, 16, 4, NUM_WARPS, 1, 1, 64, 1>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_VEC, 16, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, Y_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 64x32: 1x8 contiguous per thread, 16x4 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, X_VEC, 16, 4, NUM_WARPS, 1, 1, 64, BK>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, Y_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
+// tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, Y_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 64>;
+// tile 64x64: the accumulator of MFMA 32x32x8, 2x2 wavefronts, each 32x32 of every 64x64; 16x1
+// elements per thread
+using L7 = tilec::rt::MfmaAcc<32, 2, 2, 64, 64>;
+// tile 64x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L9 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L10 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 64>, 0>;
+constexpr int SMEM_BYTES = 16384;  // shared memory per block
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_cumsum(
+    const __half *a, const __half *b, float *c, int m) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *x_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *y_smem = reinterpret_cast<__half *>(smem + 4096);
+  float *cumsum_dot_x_y_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  // scan.cpp:145: auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  int rm[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    rm[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
+  }
+  // scan.cpp:148: auto rows = tl::expand_dims<1>(rm) < m;
+  bool rows[L1::ELEMS0][L1::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L1::ELEMS1; ++j) {
+      rows[i][j] = rm[i] < m;
+    }
+  }
+  // scan.cpp:147: auto rk = tl::arange<0, BK>();
+  int rk[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    rk[i] = L2::coord0(i);
+  }
+  int rk_load[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    rk_load[i] = L3::coord0(i);
+  }
+  // scan.cpp:149: auto x = tl::load(a + tl::expand_dims<1>(rm) * BK + tl::expand_dims<0>(rk), rows, tl::half(0.0f));
+  __half x[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += X_VEC) {
+      tilec::rt::load_vec_if<X_VEC, false>(&x[i][j], a + rm[i] * BK + rk[j], rows[i][0],
+                                           tilec::rt::to_f16(0.0f));
+    }
+  }
+  // scan.cpp:146: auto rn = tl::arange<0, BN>();
+  int rn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    rn[i] = L5::coord0(i);
+  }
+  // scan.cpp:150: auto y = tl::load(b + tl::expand_dims<1>(rk) * BN + tl::expand_dims<0>(rn));
+  __half y[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; j += Y_VEC) {
+      tilec::rt::load_vec<Y_VEC, false>(&y[i][j], b + rk_load[i] * BN + rn[j]);
+    }
+  }
+  // scan.cpp:151: tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), tl::cumsum<1>(tl::dot(x, y)),
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += X_VEC) {
+      tilec::rt::store_vec<X_VEC, true>(&x_smem[X_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+                                        &x[i][j]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; j += Y_VEC) {
+      tilec::rt::store_vec<Y_VEC, true>(&y_smem[Y_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+                                        &y[i][j]);
+    }
+  }
+  __syncthreads();
+  float dot_x_y[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      dot_x_y[i][j] = 0.0f;
+    }
+  }
+  // MFMA 32x32x8, k by 8: each wavefront reads its fragments of x_smem (four consecutive k of a row
+  // in one read) and y_smem (four k down a column) and adds their products into its accumulators
+  TILEC_UNROLL
+  for (int kk = 0; kk < BK; kk += 8) {
+    uint32_t x_smem_frag[L7::REP0][2];  // A: row block i, k kk .. kk + 7
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::read_fragment(x_smem_frag[i],
+                               &x_smem[X_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+    }
+    uint32_t y_smem_frag[L7::REP1][2];  // B: column block j, k kk .. kk + 7
+    TILEC_UNROLL
+    for (int j = 0; j < L7::REP1; ++j) {
+      tilec::rt::gather_fragment(y_smem_frag[j],
+                                 y_smem[Y_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))],
+                                 y_smem[Y_SWIZZLE::offset(kk + L7::b_row() + 1, L7::b_col(j))],
+                                 y_smem[Y_SWIZZLE::offset(kk + L7::b_row() + 2, L7::b_col(j))],
+                                 y_smem[Y_SWIZZLE::offset(kk + L7::b_row() + 3, L7::b_col(j))]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        float c_frag[L7::ACC];
+        TILEC_UNROLL
+        for (int e = 0; e < L7::ACC; ++e) c_frag[e] = dot_x_y[L7::ACC * i + e][j];
+        tilec::rt::mfma_32x32x8_f16(c_frag, x_smem_frag[i], y_smem_frag[j], c_frag);
+        TILEC_UNROLL
+        for (int e = 0; e < L7::ACC; ++e) dot_x_y[L7::ACC * i + e][j] = c_frag[e];
+      }
+    }
+  }
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      cumsum_dot_x_y_cvt_smem[CUMSUM_DOT_X_Y_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = dot_x_y[i][j];
+    }
+  }
+  __syncthreads();
+  float cumsum_dot_x_y_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &cumsum_dot_x_y_cvt[i][j],
+          &cumsum_dot_x_y_cvt_smem[CUMSUM_DOT_X_Y_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+    }
+  }
+  float cumsum_dot_x_y[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      cumsum_dot_x_y[i][j] = cumsum_dot_x_y_cvt[i][j];
+    }
+  }
+  tilec::rt::scan_in_warp<tilec::rt::Sum, L8, 1, false>(cumsum_dot_x_y);
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += C_STORE_VEC) {
+      if (static_cast<int>(blockIdx.x) * BM + L9::coord0(i) < m)
+        tilec::rt::store_vec<C_STORE_VEC, false>(
+            c + (static_cast<int>(blockIdx.x) * BM + L9::coord0(i)) * BN + L10::coord0(j),
+            &cumsum_dot_x_y[i][j]);
+    }
+  }
+}
+
+// The same kernel compiled assuming a, b and c are 16-byte aligned: the launcher tests the
+// arguments and runs this one when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BM = 64;  // meta-parameter
+constexpr int BN = 64;  // meta-parameter
+constexpr int BK = 32;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int Y_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// x_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c ^
+// (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using X_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 2, 4>;
+// y_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c ^
+// (r % 8) of the row, so that eight rows read at one column fall in different banks
+using Y_SWIZZLE = tilec::rt::XorSwizzle<64, 8, 1, 8>;
+// cumsum_dot_x_y_cvt_smem: rows of 64 elements, unpadded, in 16-byte chunks; chunk c of row r is
+// stored at chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different
+// banks
+using CUMSUM_DOT_X_Y_CVT_SWIZZLE = tilec::rt::XorSwizzle<64, 4, 1, 8>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_VEC, 16, 4, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64x1: 1x8 contiguous per thread, 16x4 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L1 = tilec::rt::Blocked2<1, X_VEC, 16, 4, NUM_WARPS, 1, 1, 64, 1>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, X_VEC, 16, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L3 = tilec::rt::Slice1<tilec::rt::Blocked2<1, Y_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 64x32: 1x8 contiguous per thread, 16x4 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L4 = tilec::rt::Blocked2<1, X_VEC, 16, 4, NUM_WARPS, 1, 1, 64, BK>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L5 = tilec::rt::Slice1<tilec::rt::Blocked2<1, Y_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 64>, 0>;
+// tile 32x64: 1x8 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x8 elements per
+// thread
+using L6 = tilec::rt::Blocked2<1, Y_VEC, 8, 8, NUM_WARPS, 1, 1, BK, 64>;
+// tile 64x64: the accumulator of MFMA 32x32x8, 2x2 wavefronts, each 32x32 of every 64x64; 16x1
+// elements per thread
+using L7 = tilec::rt::MfmaAcc<32, 2, 2, 64, 64>;
+// tile 64x64: 1x4 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 4x4 elements per
+// thread
+using L8 = tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, 64, 64>;
+// tile 64: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L9 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, 64, 1>, 1>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L10 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 64>, 0>;
+constexpr int SMEM_BYTES = 16384;  // shared memory per block
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) dot_cumsum(
+    const __half *a, const __half *b, float *c, int m) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *x_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *y_smem = reinterpret_cast<__half *>(smem + 4096);
+  float *cumsum_dot_x_y_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  // scan.cpp:145: auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  int rm[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    rm[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
+  }
+  // scan.cpp:148: auto rows = tl::expand_dims<1>(rm) < m;
+  bool rows[L1::ELEMS0][L1::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L1::ELEMS1; ++j) {
+      rows[i][j] = rm[i] < m;
+    }
+  }
+  // scan.cpp:147: auto rk = tl::arange<0, BK>();
+  int rk[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    rk[i] = L2::coord0(i);
+  }
+  int rk_load[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS; ++i) {
+    rk_load[i] = L3::coord0(i);
+  }
+  // scan.cpp:149: auto x = tl::load(a + tl::expand_dims<1>(rm) * BK + tl::expand_dims<0>(rk), rows, tl::half(0.0f));
+  __half x[L4::ELEMS0][L4::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += X_VEC) {
+      tilec::rt::load_vec_if<X_VEC, true>(&x[i][j], a + rm[i] * BK + rk[j], rows[i][0],
+                                          tilec::rt::to_f16(0.0f));
+    }
+  }
+  // scan.cpp:146: auto rn = tl::arange<0, BN>();
+  int rn[L5::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS; ++i) {
+    rn[i] = L5::coord0(i);
+  }
+  // scan.cpp:150: auto y = tl::load(b + tl::expand_dims<1>(rk) * BN + tl::expand_dims<0>(rn));
+  __half y[L6::ELEMS0][L6::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; j += Y_VEC) {
+      tilec::rt::load_vec<Y_VEC, true>(&y[i][j], b + rk_load[i] * BN + rn[j]);
+    }
+  }
+  // scan.cpp:151: tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), tl::cumsum<1>(tl::dot(x, y)),
+  TILEC_UNROLL
+  for (int i = 0; i < L4::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L4::ELEMS1; j += X_VEC) {
+      tilec::rt::store_vec<X_VEC, true>(&x_smem[X_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))],
+                                        &x[i][j]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L6::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L6::ELEMS1; j += Y_VEC) {
+      tilec::rt::store_vec<Y_VEC, true>(&y_smem[Y_SWIZZLE::offset(L6::coord0(i), L6::coord1(j))],
+                                        &y[i][j]);
+    }
+  }
+  __syncthreads();
+  float dot_x_y[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      dot_x_y[i][j] = 0.0f;
+    }
+  }
+  // MFMA 32x32x8, k by 8: each wavefront reads its fragments of x_smem (four consecutive k of a row
+  // in one read) and y_smem (four k down a column) and adds their products into its accumulators
+  TILEC_UNROLL
+  for (int kk = 0; kk < BK; kk += 8) {
+    uint32_t x_smem_frag[L7::REP0][2];  // A: row block i, k kk .. kk + 7
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      tilec::rt::read_fragment(x_smem_frag[i],
+                               &x_smem[X_SWIZZLE::offset(L7::a_row(i), kk + L7::a_col())]);
+    }
+    uint32_t y_smem_frag[L7::REP1][2];  // B: column block j, k kk .. kk + 7
+    TILEC_UNROLL
+    for (int j = 0; j < L7::REP1; ++j) {
+      tilec::rt::gather_fragment(y_smem_frag[j],
+                                 y_smem[Y_SWIZZLE::offset(kk + L7::b_row(), L7::b_col(j))],
+                                 y_smem[Y_SWIZZLE::offset(kk + L7::b_row() + 1, L7::b_col(j))],
+                                 y_smem[Y_SWIZZLE::offset(kk + L7::b_row() + 2, L7::b_col(j))],
+                                 y_smem[Y_SWIZZLE::offset(kk + L7::b_row() + 3, L7::b_col(j))]);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L7::REP0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L7::REP1; ++j) {
+        float c_frag[L7::ACC];
+        TILEC_UNROLL
+        for (int e = 0; e < L7::ACC; ++e) c_frag[e] = dot_x_y[L7::ACC * i + e][j];
+        tilec::rt::mfma_32x32x8_f16(c_frag, x_smem_frag[i], y_smem_frag[j], c_frag);
+        TILEC_UNROLL
+        for (int e = 0; e < L7::ACC; ++e) dot_x_y[L7::ACC * i + e][j] = c_frag[e];
+      }
+    }
+  }
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      cumsum_dot_x_y_cvt_smem[CUMSUM_DOT_X_Y_CVT_SWIZZLE::offset(L7::coord0(i), L7::coord1(j))] = dot_x_y[i][j];
+    }
+  }
+  __syncthreads();
+  float cumsum_dot_x_y_cvt[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &cumsum_dot_x_y_cvt[i][j],
+          &cumsum_dot_x_y_cvt_smem[CUMSUM_DOT_X_Y_CVT_SWIZZLE::offset(L8::coord0(i), L8::coord1(j))]);
+    }
+  }
+  float cumsum_dot_x_y[L8::ELEMS0][L8::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; ++j) {
+      cumsum_dot_x_y[i][j] = cumsum_dot_x_y_cvt[i][j];
+    }
+  }
+  tilec::rt::scan_in_warp<tilec::rt::Sum, L8, 1, false>(cumsum_dot_x_y);
+  TILEC_UNROLL
+  for (int i = 0; i < L8::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L8::ELEMS1; j += C_STORE_VEC) {
+      if (static_cast<int>(blockIdx.x) * BM + L9::coord0(i) < m)
+        tilec::rt::store_vec<C_STORE_VEC, true>(
+            c + (static_cast<int>(blockIdx.x) * BM + L9::coord0(i)) * BN + L10::coord0(j),
+            &cumsum_dot_x_y[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace dot_cumsum_64_64_32
+
+/// Launches dot_cumsum<64, 64, 32> on `stream` with
+/// dot_cumsum_64_64_32::NUM_THREADS threads per block.
+hipError_t launch_dot_cumsum_64_64_32(dim3 grid, hipStream_t stream, const __half *a,
+                                      const __half *b, float *c, int m) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  // The aligned variant when a, b and c are 16-byte aligned.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c);
+  if (aligned) {
+    hipLaunchKernelGGL(dot_cumsum_64_64_32::aligned::dot_cumsum, grid,
+                       dim3(dot_cumsum_64_64_32::NUM_THREADS), 0, stream, a, b, c, m);
+  } else {
+    hipLaunchKernelGGL(dot_cumsum_64_64_32::dot_cumsum, grid,
+                       dim3(dot_cumsum_64_64_32::NUM_THREADS), 0, stream, a, b, c, m);
+  }
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_dot_cumsum_64_64_32(hipStream_t stream, const __half *a, const __half *b,
+                                      float *c, int m) {
+  const dim3 grid(tilec::rt::cdiv(m, dot_cumsum_64_64_32::BM));
+  return launch_dot_cumsum_64_64_32(grid, stream, a, b, c, m);
+}

@@ -484,6 +484,43 @@ void allTypes(harness::Report &report, int n) {
 }
 #undef TYPED_LAUNCH
 
+/// dot_cumsum<64, 64, 32>: the running sums along each row of a (m x 32, fp16) times b (32 x 64).
+void dotCumsum(harness::Report &report, int m) {
+  auto af = harness::randomFloats(size_t(m) * 32, -1, 1, uint64_t(m) * 5 + 3);
+  auto bf = harness::randomFloats(32 * 64, -1, 1, 99);
+  std::vector<tl::half> a(af.size()), b(bf.size());
+  for (size_t i = 0; i < af.size(); ++i)
+    a[i] = tl::half(af[i]);
+  for (size_t i = 0; i < bf.size(); ++i)
+    b[i] = tl::half(bf[i]);
+  std::vector<float> ref(size_t(m) * 64, NAN);
+  tl::launch(tl::grid3{tl::cdiv(m, 64)}, dot_cumsum<64, 64, 32>, a.data(), b.data(), ref.data(), m);
+  std::vector<double> exact(ref.size());
+  for (int r = 0; r < m; ++r) {
+    double acc = 0;
+    for (int c = 0; c < 64; ++c) {
+      double d = 0;
+      for (int k = 0; k < 32; ++k)
+        d += double(float(a[size_t(r) * 32 + k])) * double(float(b[size_t(k) * 64 + c]));
+      exact[size_t(r) * 64 + c] = acc += d;
+    }
+  }
+  harness::DeviceBuffer<tl::half> da(a.size()), db(b.size());
+  da.upload(a.data());
+  db.upload(b.data());
+  gpucheck::Output<float> out(ref.size());
+  for (int byte : gpucheck::kPoison) {
+    out.poison(byte);
+    CHECK_CUDA(launch_dot_cumsum_64_64_32(cudaStream_t{}, reinterpret_cast<const __half *>(da.ptr),
+                                          reinterpret_cast<const __half *>(db.ptr), out.dev.ptr,
+                                          m));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    out.collect(byte);
+  }
+  report.check("dot cumsum", std::to_string(m) + "x64", harness::toDoubles(out.vals),
+               harness::toDoubles(ref), exact, 1e-5, out.ok());
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -523,6 +560,7 @@ int main(int argc, char **argv) {
     });
     rowSums(report, m, std::min(n, 32));
     combine2D(report, m, std::min(n, 32));
+    dotCumsum(report, m);
     looped(report, m, n);
   }
   return report.exitCode();

@@ -137,6 +137,21 @@ void combine_2d(const int32_t *x, int32_t *filled, int32_t *row_xor, int m, int 
   tl::store(row_xor + rows, tl::reduce<1>(v, [](int32_t a, int32_t b) { return a ^ b; }), rows < m);
 }
 
+// The running sums along the rows of a matrix product: the scan of a tensor-core accumulator,
+// which layout assignment converts to a blocked layout first. m rows of a (K = 32) times b.
+template <int BM, int BN, int BK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(m, BM)))
+void dot_cumsum(const tl::half *a, const tl::half *b, float *c, int m) {
+  auto rm = tl::program_id(0) * BM + tl::arange<0, BM>();
+  auto rn = tl::arange<0, BN>();
+  auto rk = tl::arange<0, BK>();
+  auto rows = tl::expand_dims<1>(rm) < m;
+  auto x = tl::load(a + tl::expand_dims<1>(rm) * BK + tl::expand_dims<0>(rk), rows, tl::half(0.0f));
+  auto y = tl::load(b + tl::expand_dims<1>(rk) * BN + tl::expand_dims<0>(rn));
+  tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), tl::cumsum<1>(tl::dot(x, y)),
+            rows);
+}
+
 template void cumsum_1d<2048, false>(const float *, float *, int);
 template void cumsum_1d<2048, true>(const float *, float *, int);
 template void cumsum_1d<64, false>(const float *, float *, int);
@@ -181,3 +196,4 @@ template void typed_scans<double, double, double, 256>(const double *, double *,
 template void count_positive<1024>(const float *, int32_t *, int);
 template void combine_1d<1024>(const float *, float *, float *, float *, float *, tl::half *, int);
 template void combine_2d<64, 32>(const int32_t *, int32_t *, int32_t *, int, int);
+template void dot_cumsum<64, 64, 32>(const tl::half *, const tl::half *, float *, int);
