@@ -383,3 +383,43 @@ TEST(Verifier, WarpSpecializedShape) {
     EXPECT_TRUE(rejects(t.m, "warp specialization is one node, the body's last statement"));
   }
 }
+
+// The kernel's combine functions (tl::reduce, tl::associative_scan) and the nodes that name them.
+TEST(Verifier, CombineFunctions) {
+  auto withCombine = [](TestKernel &t, Expr body, Var a, Var b) {
+    CombineFunction c;
+    c.a = a;
+    c.b = b;
+    c.body = body;
+    t.k().combines.push_back(c);
+  };
+  {
+    TestKernel t; // reads the kernel's parameter `a`, not one of its arguments
+    Var x = t.local("x", Type::scalar(ScalarType::F32)),
+        y = t.local("y", Type::scalar(ScalarType::F32));
+    withCombine(t, Binary::make(BinaryOp::Add, VarRef::make(x), VarRef::make(t.a)), x, y);
+    t.k().body = Block::make({});
+    EXPECT_TRUE(rejects(t.m, "combine function 0 reads 'a', not one of its arguments"));
+  }
+  {
+    TestKernel t; // an int32 combine function named by a reduction of floats
+    Var x = t.local("x", Type::scalar(ScalarType::I32)),
+        y = t.local("y", Type::scalar(ScalarType::I32));
+    withCombine(t, Binary::make(BinaryOp::Xor, VarRef::make(x), VarRef::make(y)), x, y);
+    std::vector<Stmt> body;
+    Var v = t.tile(body, "v", {128}, nullptr);
+    body.push_back(t.storeScalar(Reduce::make(ReduceOp::Combine, 0, VarRef::make(v), {}, 0)));
+    t.k().body = Block::make(body);
+    EXPECT_TRUE(rejects(t.m, "combine function 0 of another element type"));
+  }
+  {
+    TestKernel t; // a whole scan where only its parts may remain
+    std::vector<Stmt> body;
+    Var v = t.tile(body, "v", {128}, l1());
+    Var s = t.local("s", v->type);
+    body.push_back(Decl::make(s, lay(Scan::make(ScanOp::Sum, 0, false, VarRef::make(v)), l1())));
+    t.k().body = Block::make(body);
+    EXPECT_TRUE(verifies(t.m));
+    EXPECT_TRUE(rejects(t.m, "scan remains after the pipeline", true));
+  }
+}
