@@ -144,6 +144,9 @@ private:
   void sharedWriteCount(const ir::SharedWrite *sw);
   /// The template arguments of tilec/rt/scan.hpp's functions: [Op, ]layout, axis, reverse.
   std::string scanParams(const ir::Type &t, int axis, bool reverse, const ir::Scan *op);
+  /// The arguments of tilec/rt/scan.hpp's totals functions: the tile `var` of type `t`, the
+  /// totals' buffer, and for 2-D tiles its row stride.
+  std::vector<std::string> scanTotalsArgs(const std::string &var, const ir::Type &t, int buffer);
   /// The element offset in shared buffer `b` of this thread's element `idx` of a tile of type `t`
   /// in layout alias `L` (row-major, rows `b.rowStride` apart, or through the buffer's swizzle).
   std::string sharedOffset(const std::string &L, const ir::Type &t, int b, const Idx &idx);

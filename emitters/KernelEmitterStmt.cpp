@@ -635,6 +635,14 @@ std::string KernelEmitter::scanParams(const Type &t, int axis, bool reverse, con
          std::to_string(axis) + ", " + (reverse ? "true" : "false");
 }
 
+std::vector<std::string> KernelEmitter::scanTotalsArgs(const std::string &var, const Type &t,
+                                                       int buffer) {
+  std::vector<std::string> args{var, bufferNames_.at(buffer)};
+  if (t.rank() == 2) // the totals' rows, one element of the other dim each
+    args.push_back(std::to_string(k_.buffers.at(buffer).rowStride));
+  return args;
+}
+
 void KernelEmitter::scanPart(const Var &v, const Scan *s) {
   const Type &t = v->type;
   const std::string &name = varNames_.at(v->id);
@@ -646,12 +654,9 @@ void KernelEmitter::scanPart(const Var &v, const Scan *s) {
   switch (s->part) {
   case ScanPart::InWarp:
     return call("tilec::rt::scan_in_warp<" + params + ">(", {name}, ");");
-  case ScanPart::Carry: {
-    std::vector<std::string> args{name, bufferNames_.at(s->buffer)};
-    if (t.rank() == 2)
-      args.push_back(std::to_string(k_.buffers.at(s->buffer).rowStride));
-    return call("tilec::rt::scan_add_carries<" + params + ">(", args, ");");
-  }
+  case ScanPart::Carry:
+    return call("tilec::rt::scan_add_carries<" + params + ">(", scanTotalsArgs(name, t, s->buffer),
+                ");");
   case ScanPart::Whole: break;
   }
   internalError("a scan reached the emitter whole (lower-reductions must run)");
@@ -662,11 +667,8 @@ void KernelEmitter::sharedWriteScanTotals(const SharedWrite *sw) {
   const std::string *var = directTile(sw->value, t);
   if (!var)
     internalError("shared_write_scan_totals of an expression (a scan's variable expected)");
-  std::vector<std::string> args{*var, bufferNames_.at(sw->buffer)};
-  if (t.rank() == 2)
-    args.push_back(std::to_string(k_.buffers.at(sw->buffer).rowStride));
-  call("tilec::rt::scan_write_totals<" + scanParams(t, sw->axis, sw->reverse, nullptr) + ">(", args,
-       ");");
+  call("tilec::rt::scan_write_totals<" + scanParams(t, sw->axis, sw->reverse, nullptr) + ">(",
+       scanTotalsArgs(*var, t, sw->buffer), ");");
 }
 
 void KernelEmitter::sharedWriteCount(const SharedWrite *sw) {

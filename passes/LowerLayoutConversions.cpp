@@ -95,18 +95,12 @@ public:
     if (!h.type.layout || !h.a->type.layout)
       internalError("lower-layout-conversions: histogram into '" + dest->name +
                     "' without layouts");
-    SharedBuffer b;
-    b.name = dest->name + "_counts";
-    b.elemType = Type::scalar(ScalarType::I32);
-    b.shape = {h.numBins};
-    b.rowStride = h.numBins;
-    b.sizeBytes = lowering::bufferBytes(b);
-    int idx = static_cast<int>(k.buffers.size());
-    k.buffers.push_back(b);
-    Expr zeros = Splat::make(IntImm::make(ScalarType::I32, 0, loc), {h.numBins}, loc);
-    auto zerosInLayout = std::make_shared<Splat>(*as<Splat>(zeros));
-    zerosInLayout->type.layout = h.type.layout;
-    out.push_back(SharedWrite::makeTile(idx, zerosInLayout, loc));
+    const int idx = lowering::addBuffer(k, dest->name + "_counts", h.type, {h.numBins});
+    // A new node, shared by nothing yet: its layout is the counts'.
+    auto zeros = std::const_pointer_cast<ExprNode>(
+        Splat::make(IntImm::make(ScalarType::I32, 0, loc), {h.numBins}, loc));
+    zeros->type.layout = h.type.layout;
+    out.push_back(SharedWrite::makeTile(idx, zeros, loc));
     out.push_back(Barrier::make(loc));
     out.push_back(SharedWrite::makeCount(idx, h.a, h.mask, loc));
     out.push_back(Barrier::make(loc));
@@ -122,15 +116,7 @@ private:
     if (!from.layout || !g.type.layout || from.rank() < 1 || from.rank() > 2)
       internalError("lower-layout-conversions: gather into '" + dest->name +
                     "' without layouts, or of rank " + std::to_string(from.rank()));
-    SharedBuffer b;
-    b.name = dest->name + "_smem";
-    b.elemType = from.scalarOf();
-    b.elemType.layout = nullptr;
-    b.shape = from.shape;
-    b.rowStride = from.shape.back();
-    b.sizeBytes = lowering::bufferBytes(b);
-    int idx = static_cast<int>(k.buffers.size());
-    k.buffers.push_back(b);
+    const int idx = lowering::addBuffer(k, dest->name + "_smem", from, from.shape);
     out.push_back(SharedWrite::makeTile(idx, g.src, loc));
     out.push_back(Barrier::make(loc));
     Expr read = SharedRead::makeGather(idx, g.type, g.index, g.axis, loc);

@@ -100,16 +100,10 @@ private:
     const int64_t cov =
         int64_t(root.sizePerThread[d]) * root.threadsPerWarp[d] * root.warpsPerBlock[d];
     const int64_t reps = v.rootShape[d] >= cov ? v.rootShape[d] / cov : 1;
-    SharedBuffer b;
-    b.name = dest->name + "_totals";
-    b.elemType = Type::scalar(t.elem);
-    b.shape = {reps * dist.numParts};
+    std::vector<int64_t> shape{reps * dist.numParts};
     if (t.rank() == 2)
-      b.shape.push_back(t.shape[1 - s.axis]);
-    b.rowStride = b.shape.back();
-    b.sizeBytes = lowering::bufferBytes(b);
-    int idx = static_cast<int>(k.buffers.size());
-    k.buffers.push_back(b);
+      shape.push_back(t.shape[1 - s.axis]);
+    const int idx = lowering::addBuffer(k, dest->name + "_totals", t, shape);
     out.push_back(
         SharedWrite::makeScanTotals(idx, VarRef::make(dest, loc), s.axis, s.reverse, loc));
     out.push_back(Barrier::make(loc));
@@ -156,16 +150,9 @@ private:
 
     Var combined = part;
     if (crossWarp) {
-      SharedBuffer b;
-      b.name = dest->name + "_smem";
-      b.elemType = partT.scalarOf();
-      b.elemType.layout = nullptr;
-      b.shape = {dist.numParts};
-      b.shape.insert(b.shape.end(), partT.shape.begin(), partT.shape.end());
-      b.rowStride = b.shape.back();
-      b.sizeBytes = lowering::bufferBytes(b);
-      int idx = static_cast<int>(k.buffers.size());
-      k.buffers.push_back(b);
+      std::vector<int64_t> shape{dist.numParts};
+      shape.insert(shape.end(), partT.shape.begin(), partT.shape.end());
+      const int idx = lowering::addBuffer(k, dest->name + "_smem", partT, shape);
       out.push_back(SharedWrite::makePartials(idx, VarRef::make(part, loc), r.axis, inT.layout,
                                               inT.shape, loc));
       out.push_back(Barrier::make(loc));

@@ -100,6 +100,21 @@ inline int64_t bufferBytes(const ir::SharedBuffer &b) {
   return b.stages * rows * b.rowStride * sharedElemBytes(b.elemType);
 }
 
+/// Appends to the kernel's buffers one named `name` of `shape` holding the scalars of `elem`, rows
+/// `shape.back()` elements apart (unpadded); returns its index.
+inline int addBuffer(ir::Kernel &k, std::string name, const ir::Type &elem,
+                     std::vector<int64_t> shape) {
+  ir::SharedBuffer b;
+  b.name = std::move(name);
+  b.elemType = elem.scalarOf();
+  b.elemType.layout = nullptr;
+  b.shape = std::move(shape);
+  b.rowStride = b.shape.back();
+  b.sizeBytes = bufferBytes(b);
+  k.buffers.push_back(b);
+  return static_cast<int>(k.buffers.size()) - 1;
+}
+
 /// The XOR swizzle of 16-byte chunks for a buffer whose rows hold `rowElems` elements of
 /// `elemBytes` bytes (ir::SharedSwizzle): the rows of one phase fill a 128-byte line (perPhase =
 /// 8 / chunks per row, at least 1) and eight consecutive phases, or as many as a row has chunks,

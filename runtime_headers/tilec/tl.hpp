@@ -1397,6 +1397,10 @@ TILEC_REDUCTION(argmin, detail::ArgRed<false>)
 #undef TILEC_REDUCTION
 
 namespace detail {
+/// Whether AXIS names a dim of a tile of rank RANK (negative axes count from the end).
+template <int AXIS, std::size_t RANK>
+inline constexpr bool isAxis = AXIS >= -static_cast<int>(RANK) && AXIS < static_cast<int>(RANK);
+
 /// Folds x with `step` along AXIS (every element, row-major, when ALL): sequentially from index 0.
 template <bool ALL, int AXIS, class T, int... D, class Step>
 auto foldWith(const tile<T, D...> &x, Step step) {
@@ -1437,8 +1441,7 @@ template <class T, int... D, class F> T reduce(const tile<T, D...> &x, F combine
 }
 /// tl.reduce(x, AXIS, combine_fn): dim AXIS removed (1-D: a scalar), as tl::sum<AXIS>.
 template <int AXIS, class T, int... D, class F> auto reduce(const tile<T, D...> &x, F combine) {
-  static_assert(AXIS >= -int(sizeof...(D)) && AXIS < int(sizeof...(D)),
-                "tl: reduction axis out of range");
+  static_assert(detail::isAxis<AXIS, sizeof...(D)>, "tl: reduction axis out of range");
   static_assert(std::is_invocable_v<const F &, T, T>,
                 "tl: the combine function must take two elements of the tile");
   return detail::foldWith<false, AXIS>(
@@ -1458,8 +1461,7 @@ tile<T, E...> gather(const tile<T, D...> &src, const tile<I, E...> &index) {
   using X = tile<T, D...>;
   using Y = tile<I, E...>;
   static_assert(sizeof...(D) == sizeof...(E), "tl: gather's index has the rank of its source");
-  static_assert(AXIS >= -int(sizeof...(D)) && AXIS < int(sizeof...(D)),
-                "tl: gather axis out of range");
+  static_assert(detail::isAxis<AXIS, sizeof...(D)>, "tl: gather axis out of range");
   static_assert(detail::isIntElem<I>, "tl: gather's indices are integers");
   static_assert(!std::is_pointer_v<T>, "tl: gather needs a value tile");
   constexpr int axis = AXIS < 0 ? AXIS + X::rank : AXIS;
@@ -1500,7 +1502,7 @@ tile<std::int32_t, NUM_BINS> histogram(const tile<T, N> &x) {
 /// tl.flip(x, dim=DIM): x reversed along DIM (the last by default; negative counts from the end).
 template <int DIM = -1, class T, int... D> tile<T, D...> flip(const tile<T, D...> &x) {
   using X = tile<T, D...>;
-  static_assert(DIM >= -int(sizeof...(D)) && DIM < int(sizeof...(D)), "tl: flip dim out of range");
+  static_assert(detail::isAxis<DIM, sizeof...(D)>, "tl: flip dim out of range");
   constexpr int dim = DIM < 0 ? DIM + X::rank : DIM;
   constexpr detail::Shape s = X::shape;
   tile<T, D...> r;
@@ -1555,8 +1557,7 @@ tile<R, D...> scanAxis(const tile<T, D...> &x, F combine) {
 /// must be associative.
 template <int AXIS, bool REVERSE = false, class T, int... D, class F>
 auto associative_scan(const tile<T, D...> &x, F combine) {
-  static_assert(AXIS >= -int(sizeof...(D)) && AXIS < int(sizeof...(D)),
-                "tl: scan axis out of range");
+  static_assert(detail::isAxis<AXIS, sizeof...(D)>, "tl: scan axis out of range");
   static_assert(std::is_invocable_v<const F &, T, T>,
                 "tl: the combine function must take two elements of the tile");
   // tilec's translator inlines the call `combine(a, b)` below, with a and b scalars of its own.
@@ -1570,8 +1571,7 @@ auto associative_scan(const tile<T, D...> &x, F combine) {
 /// addition.
 template <int AXIS = 0, bool REVERSE = false, class T, int... D>
 auto cumsum(const tile<T, D...> &x) {
-  static_assert(AXIS >= -int(sizeof...(D)) && AXIS < int(sizeof...(D)),
-                "tl: scan axis out of range");
+  static_assert(detail::isAxis<AXIS, sizeof...(D)>, "tl: scan axis out of range");
   using R = detail::CumsumOut<T>;
   return detail::scanAxis<R, AXIS, REVERSE>(x, [](R a, R b) { return detail::addElem(a, b); });
 }
@@ -1579,8 +1579,7 @@ auto cumsum(const tile<T, D...> &x) {
 /// keep their type and wrap; bfloat16 multiplies in float).
 template <int AXIS = 0, bool REVERSE = false, class T, int... D>
 auto cumprod(const tile<T, D...> &x) {
-  static_assert(AXIS >= -int(sizeof...(D)) && AXIS < int(sizeof...(D)),
-                "tl: scan axis out of range");
+  static_assert(detail::isAxis<AXIS, sizeof...(D)>, "tl: scan axis out of range");
   static_assert(!std::is_same_v<T, bool>, "tl: cumprod of bool; cast to an integer type first");
   using R = detail::ScanIn<T>;
   return detail::scanAxis<R, AXIS, REVERSE>(x, [](R a, R b) { return detail::mulElem(a, b); });
