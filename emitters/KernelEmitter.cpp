@@ -362,6 +362,24 @@ std::string KernelEmitter::vecConst(const void *node, int vec, const std::string
   return name;
 }
 
+void KernelEmitter::hintsConst(const void *node, const MemHints &h, const std::string &stem,
+                               bool isStore) {
+  std::string name = names_.unique(upper(stem) + "_HINTS");
+  hintNames_[node] = name;
+  std::string what;
+  auto add = [&](const std::string &x) { what += (what.empty() ? "" : ", ") + x; };
+  if (h.cache != CacheModifier::None)
+    add(std::string("cache_modifier .") + ir::name(h.cache));
+  if (h.evict != EvictionPolicy::Normal)
+    add(std::string("eviction_policy ") + ir::name(h.evict));
+  if (h.isVolatile)
+    add("volatile");
+  for (const std::string &l :
+       commentLines(std::string(isStore ? "store" : "load") + " hints: " + what, 0))
+    tunables_.push_back(l);
+  tunables_.push_back("constexpr unsigned " + name + " = " + hintBits(h) + ";");
+}
+
 void KernelEmitter::collect() {
   nameVars();
   // Vector widths first (a layout whose contiguous run equals a width names that constant), then
@@ -376,13 +394,28 @@ void KernelEmitter::collect() {
     // its loop and in it) share one width constant, named after the tile (`x` for the
     // prefetch's `x_next`).
     std::map<std::tuple<std::string, int, std::string>, std::string> loadVec;
+    // Hints alike: one constant per tile name and hints.
+    std::map<std::pair<std::string, unsigned>, std::string> loadHints, storeHints;
+    static unsigned key(const MemHints &h) {
+      return unsigned(h.cache) | unsigned(h.evict) << 4 | unsigned(h.isVolatile) << 8;
+    }
     void load(const Load *ld, const Var &v) {
-      if (!ld || ld->vec <= 1)
+      if (!ld)
         return;
       // The source's name (varNames_ may add a suffix to tell variables apart).
       std::string hint = v->name.empty() ? e.varNames_[v->id] : v->name;
       if (hint.size() > 5 && hint.compare(hint.size() - 5, 5, "_next") == 0)
         hint.resize(hint.size() - 5);
+      if (ld->hints.any()) {
+        auto [it, fresh] = loadHints.emplace(std::make_pair(hint, key(ld->hints)), "");
+        if (fresh) {
+          e.hintsConst(ld, ld->hints, hint, false);
+          it->second = e.hintNames_[ld];
+        }
+        e.hintNames_[ld] = it->second;
+      }
+      if (ld->vec <= 1)
+        return;
       auto key = std::make_tuple(hint, ld->vec, ld->type.layout ? ld->type.layout->str() : "");
       if (auto it = loadVec.find(key); it != loadVec.end()) {
         e.vecNames_[ld] = it->second;
@@ -418,6 +451,16 @@ void KernelEmitter::collect() {
     // Stores alike: one constant per pointer, width and layout.
     std::map<std::tuple<const VarNode *, int, std::string>, std::string> storeVec;
     void visit(const Store *s) override {
+      if (s->hints.any()) {
+        const VarNode *base = basePointer(s->ptr);
+        std::string stem = base ? e.varNames_[base->id] + "_store" : "store";
+        auto [it, fresh] = storeHints.emplace(std::make_pair(stem, key(s->hints)), "");
+        if (fresh) {
+          e.hintsConst(s, s->hints, stem, true);
+          it->second = e.hintNames_[s];
+        }
+        e.hintNames_[s] = it->second;
+      }
       if (s->vec > 1) {
         const VarNode *base = basePointer(s->ptr);
         const LayoutRef &l = s->ptr->type.layout;

@@ -114,6 +114,19 @@ private:
   bool symbolStandsFor(const ir::IntImm &i) const;
   const std::string *floatMetaName(const ir::FloatImm &f);
   std::string deref(const ir::Expr &ptr, const Idx &idx);
+  /// `addr` carrying a load's or store's cache hints:
+  /// `tilec::rt::hinted<tilec::rt::hint::cg>(addr)`
+  /// (`addr` itself without hints).
+  /// (`node`: the Load or Store; its hints' named constant, when collect() made one).
+  std::string hinted(const void *node, const ir::MemHints &h, const std::string &addr);
+  /// `tilec::rt::hint::cg | tilec::rt::hint::evict_first`: the template argument of hinted<>.
+  static std::string hintBits(const ir::MemHints &h);
+  /// Names the hints of a load or store `node` as a constant `<STEM>_HINTS` among the tunables.
+  void hintsConst(const void *node, const ir::MemHints &h, const std::string &stem, bool isStore);
+  /// One element a load reads, `p[i]`, or `tilec::rt::hinted<...>(p + i).load()` with hints.
+  std::string loadAccess(const ir::Load *ld, const Idx &idx);
+  /// Writes `p[i] = value;`, or `tilec::rt::hinted<...>(p + i).store(value);` with hints.
+  void storeAccess(const ir::Store *st, const Idx &idx, const std::string &value);
   std::string zero(const ir::Type &t);
   std::string asFloat(const Code &c, ir::ScalarType t);
   Code roundTo(ir::ScalarType t, const std::string &floatExpr);
@@ -287,6 +300,7 @@ private:
   std::map<std::string, size_t> aliasIndex_;    // layout text + shape -> aliases_ index
   std::vector<std::string> tunables_;           // vector-width lines, in order of first use
   std::map<const void *, std::string> vecNames_; // Load/Store node -> its width constant
+  std::map<const void *, std::string> hintNames_; // Load/Store node -> its hints' constant
   std::map<std::string, std::string> sptVec_;   // layout text -> vec constant equal to its spt
   int lastFile_ = -1, lastLine_ = 0;
   std::set<int> inlinedShown_; // Kernel::inlinedCalls entries already named in a comment

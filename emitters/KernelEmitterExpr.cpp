@@ -179,6 +179,41 @@ std::string KernelEmitter::deref(const Expr &ptr, const Idx &idx) {
   return "*" + operand(elem(ptr, idx), Prec::Unary);
 }
 
+std::string KernelEmitter::hinted(const void *node, const MemHints &h, const std::string &addr) {
+  if (!h.any())
+    return addr;
+  auto it = hintNames_.find(node);
+  return "tilec::rt::hinted<" + (it != hintNames_.end() ? it->second : hintBits(h)) + ">(" + addr +
+         ")";
+}
+
+std::string KernelEmitter::hintBits(const MemHints &h) {
+  std::string bits;
+  auto add = [&](const std::string &b) {
+    bits += (bits.empty() ? "" : " | ") + ("tilec::rt::hint::" + b);
+  };
+  if (h.cache != CacheModifier::None)
+    add(name(h.cache));
+  if (h.evict != EvictionPolicy::Normal)
+    add(name(h.evict));
+  if (h.isVolatile)
+    add("volatile_access");
+  return bits;
+}
+
+std::string KernelEmitter::loadAccess(const Load *ld, const Idx &idx) {
+  if (!ld->hints.any())
+    return deref(ld->ptr, idx);
+  return hinted(ld, ld->hints, elem(ld->ptr, idx).text) + ".load()";
+}
+
+void KernelEmitter::storeAccess(const Store *st, const Idx &idx, const std::string &value) {
+  if (!st->hints.any())
+    w_->line(deref(st->ptr, idx) + " = " + value + ";");
+  else
+    call(hinted(st, st->hints, elem(st->ptr, idx).text) + ".store(", {value}, ");");
+}
+
 /// Whether a tile's elements may differ from each other (not a splat of a scalar, possibly expanded,
 /// broadcast or converted). Scalars do not vary.
 static bool variesPerElement(const Expr &e) {
@@ -552,7 +587,7 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
     if (e->type.isScalar()) {
       // A scalar load used inside an expression (scalar code): plain or masked access.
       auto ld = as<Load>(e);
-      std::string d = deref(ld->ptr, idx);
+      std::string d = loadAccess(ld, idx);
       if (!ld->mask)
         return {d, Prec::Postfix};
       return {operand(scalar(ld->mask), Prec::LogicalOr) + " ? " + d + " : " +

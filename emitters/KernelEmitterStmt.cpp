@@ -201,7 +201,7 @@ void KernelEmitter::tileLoad(const std::string &dst, const Type &t, const Load *
       std::string target = dst;
       for (const auto &i : idx)
         target += "[" + i + "]";
-      std::string d = deref(ld->ptr, idx);
+      std::string d = loadAccess(ld, idx);
       if (!ld->mask) {
         w_->line(target + " = " + d + ";");
         return;
@@ -229,7 +229,7 @@ void KernelEmitter::tileLoad(const std::string &dst, const Type &t, const Load *
   forEachElem(t, [&](const Idx &idx) {
     Idx vi = idx;
     vi[vd] = idx[vd] + " + " + vecIdx_;
-    std::string addr = elem(ld->ptr, idx).text;
+    std::string addr = hinted(ld, ld->hints, elem(ld->ptr, idx).text);
     if (allOrNone) {
       std::string on = maskVar ? indexed(*maskVar, idx) : elem(ld->mask, idx).text;
       std::string other = ld->other ? elem(ld->other, idx).text : zero(t);
@@ -389,7 +389,7 @@ void KernelEmitter::store(const Store *st) {
       cond += " && " + operand(scalar(st->mask), Prec::LogicalAnd);
     w_->line("if (" + cond + ")  // one thread stores a scalar");
     auto in = w_->indent();
-    w_->line(deref(st->ptr, {}) + " = " + scalar(st->value).text + ";");
+    storeAccess(st, {}, scalar(st->value).text);
     return;
   }
   const Layout &l = *pt.layout;
@@ -400,14 +400,13 @@ void KernelEmitter::store(const Store *st) {
     owner = std::make_unique<CodeWriter::Scope>(*w_, "if (" + layoutName(pt) + "::is_owner())  // replicas skip", "");
   if (st->vec <= 1) {
     forEachElem(pt, [&](const Idx &idx) {
-      std::string s = deref(st->ptr, idx) + " = " + elem(st->value, idx).text + ";";
       if (!st->mask) {
-        w_->line(s);
+        storeAccess(st, idx, elem(st->value, idx).text);
         return;
       }
       w_->line("if (" + elem(st->mask, idx).text + ")");
       auto in = w_->indent();
-      w_->line(s);
+      storeAccess(st, idx, elem(st->value, idx).text);
     });
     return;
   }
@@ -459,7 +458,7 @@ void KernelEmitter::store(const Store *st) {
     }
     std::string value = tmpValue ? valsName_ : "&" + indexed(*valueVar, idx);
     bool useStride = !stride.empty() && !tmpValue;
-    std::vector<std::string> args{elem(st->ptr, idx).text, value};
+    std::vector<std::string> args{hinted(st, st->hints, elem(st->ptr, idx).text), value};
     if (allOrNone) {
       w_->line("if (" + (maskVar ? indexed(*maskVar, idx) : elem(st->mask, idx).text) + ")");
       auto in = w_->indent();

@@ -49,8 +49,7 @@ bool same(const Broadcast *a, const Broadcast *b) { return equal(a->a, b->a); }
 bool same(const Trans *a, const Trans *b) { return equal(a->a, b->a); }
 bool same(const Load *a, const Load *b) {
   return a->vec == b->vec && a->aligned == b->aligned && a->maskAtLast == b->maskAtLast &&
-         a->maskAllOrNone == b->maskAllOrNone &&
-         equal(a->ptr, b->ptr) &&
+         a->maskAllOrNone == b->maskAllOrNone && a->hints == b->hints && equal(a->ptr, b->ptr) &&
          equal(a->mask, b->mask) && equal(a->other, b->other);
 }
 bool same(const Reduce *a, const Reduce *b) {
@@ -112,7 +111,7 @@ bool same(const Store *a, const Store *b) {
          a->maskAllOrNone == b->maskAllOrNone && equal(a->ptr, b->ptr) &&
          equal(a->value, b->value) && equal(a->mask, b->mask) && a->atomic == b->atomic &&
          equal(a->cmp, b->cmp) && a->result == b->result && a->sem == b->sem &&
-         a->scope == b->scope;
+         a->scope == b->scope && a->hints == b->hints;
 }
 bool same(const For *a, const For *b) {
   return a->var == b->var && a->unroll == b->unroll && a->inclusive == b->inclusive &&

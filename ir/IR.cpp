@@ -105,6 +105,14 @@ const char *name(MemScope s) {
   static const char *names[] = {"cta", "gpu", "sys"};
   return names[static_cast<int>(s)];
 }
+const char *name(CacheModifier c) {
+  static const char *names[] = {"", "ca", "cg", "cv", "wb", "cs", "wt"};
+  return names[static_cast<int>(c)];
+}
+const char *name(EvictionPolicy e) {
+  static const char *names[] = {"evict_normal", "evict_first", "evict_last"};
+  return names[static_cast<int>(e)];
+}
 
 const char *name(ReduceOp o) {
   static const char *names[] = {"sum", "max", "min", "argmax", "argmin", "combine"};
@@ -317,7 +325,7 @@ Expr Broadcast::make(Expr a, std::vector<int64_t> shape, SourceLoc loc) {
   return n;
 }
 
-Expr Load::make(Expr ptr, Expr mask, Expr other, SourceLoc loc) {
+Expr Load::make(Expr ptr, Expr mask, Expr other, SourceLoc loc, MemHints hints) {
   check(ptr && ptr->type.pointer, "Load of a non-pointer");
   check(!mask || mask->type.shape == ptr->type.shape, "Load mask shape");
   auto n = node<Load>(loc);
@@ -327,6 +335,7 @@ Expr Load::make(Expr ptr, Expr mask, Expr other, SourceLoc loc) {
   n->ptr = std::move(ptr);
   n->mask = std::move(mask);
   n->other = std::move(other);
+  n->hints = hints;
   return n;
 }
 
@@ -589,7 +598,7 @@ Stmt Assign::make(Var var, Expr value, SourceLoc loc) {
   return n;
 }
 
-Stmt Store::make(Expr ptr, Expr value, Expr mask, SourceLoc loc) {
+Stmt Store::make(Expr ptr, Expr value, Expr mask, SourceLoc loc, MemHints hints) {
   check(ptr && ptr->type.pointer && value, "Store operands");
   check(value->type.shape == ptr->type.shape, "Store value shape");
   check(!mask || mask->type.shape == ptr->type.shape, "Store mask shape");
@@ -597,6 +606,7 @@ Stmt Store::make(Expr ptr, Expr value, Expr mask, SourceLoc loc) {
   n->ptr = std::move(ptr);
   n->value = std::move(value);
   n->mask = std::move(mask);
+  n->hints = hints;
   return n;
 }
 

@@ -121,6 +121,20 @@ enum class ScanPart : uint8_t { Whole, InWarp, Carry };
 enum class AtomicOp : uint8_t { None, Add, Max, Min, And, Or, Xor, Xchg, Cas };
 enum class MemSem : uint8_t { Relaxed, Acquire, Release, AcqRel };
 enum class MemScope : uint8_t { Cta, Gpu, Sys };
+/// A load's or store's cache hints (Triton's `cache_modifier`, `eviction_policy` and `volatile`):
+/// PTX's cache operators (.ca .cg .cv for loads; .wb .cg .cs .wt for stores), its L1/L2 eviction
+/// priorities, and ld.volatile. They change no result.
+enum class CacheModifier : uint8_t { None, Ca, Cg, Cv, Wb, Cs, Wt };
+enum class EvictionPolicy : uint8_t { Normal, EvictFirst, EvictLast };
+struct MemHints {
+  CacheModifier cache = CacheModifier::None;
+  EvictionPolicy evict = EvictionPolicy::Normal;
+  bool isVolatile = false;
+  bool any() const {
+    return cache != CacheModifier::None || evict != EvictionPolicy::Normal || isVolatile;
+  }
+  bool operator==(const MemHints &) const = default;
+};
 /// How a dot of fp32 tiles multiplies (tl::ieee, tl::tf32, tl::tf32x3; docs/language.md).
 enum class DotPrecision : uint8_t { Ieee, Tf32, Tf32x3 };
 enum class HintKind : uint8_t { MultipleOf, MaxContiguous };
@@ -138,6 +152,8 @@ std::string resultStem(ScanOp o);
 const char *name(AtomicOp o); // add, max, ..., cas ("" for None)
 const char *name(MemSem s);   // relaxed, acquire, release, acq_rel
 const char *name(MemScope s); // cta, gpu, sys
+const char *name(CacheModifier c);  // ca, cg, ... ("" for None)
+const char *name(EvictionPolicy e); // evict_normal, evict_first, evict_last
 const char *name(DotPrecision p);
 const char *name(HintKind k);
 bool isComparison(BinaryOp o);
@@ -285,7 +301,8 @@ struct Load : ExprNode {
   bool aligned = false;
   bool maskAtLast = false; ///< each vector's mask is all true exactly when its last element is
   bool maskAllOrNone = false; ///< each vector's mask bits are all equal
-  static Expr make(Expr ptr, Expr mask, Expr other, SourceLoc loc = {});
+  MemHints hints;
+  static Expr make(Expr ptr, Expr mask, Expr other, SourceLoc loc = {}, MemHints hints = {});
 };
 /// Reduce `a` along `axis`; the result has that dimension removed (a scalar for 1-D input). Sum of
 /// Bool/I8 accumulates in I32; ArgMax/ArgMin give I32 indices (smallest index among equal values;
@@ -520,7 +537,8 @@ struct Store : StmtNode {
   Var result; ///< the old values, or null
   MemSem sem = MemSem::AcqRel;
   MemScope scope = MemScope::Gpu;
-  static Stmt make(Expr ptr, Expr value, Expr mask, SourceLoc loc = {});
+  MemHints hints; ///< a plain store's (never volatile)
+  static Stmt make(Expr ptr, Expr value, Expr mask, SourceLoc loc = {}, MemHints hints = {});
   static Stmt makeAtomic(AtomicOp op, Expr ptr, Expr value, Expr cmp, Expr mask, Var result,
                          MemSem sem, MemScope scope, SourceLoc loc = {});
 };

@@ -6,6 +6,20 @@
 namespace tilec::ir {
 
 namespace {
+/// ` [cg, evict_first, volatile]`: a load's or store's hints, "" without any.
+std::string hintsText(const MemHints &h) {
+  if (!h.any())
+    return "";
+  std::string t;
+  auto add = [&](const std::string &x) { t += (t.empty() ? "" : ", ") + x; };
+  if (h.cache != CacheModifier::None)
+    add(name(h.cache));
+  if (h.evict != EvictionPolicy::Normal)
+    add(name(h.evict));
+  if (h.isVolatile)
+    add("volatile");
+  return " [" + t + "]";
+}
 
 class Printer {
 public:
@@ -121,7 +135,7 @@ public:
       os << ", " << expr(st->value);
       if (st->mask)
         os << ", mask=" << expr(st->mask);
-      os << ')';
+      os << ')' << hintsText(st->hints);
       if (st->vec != 1 || st->aligned)
         os << " {vec=" << st->vec << (st->aligned ? ", aligned" : "")
            << (st->maskAtLast ? ", mask_at_last" : "")
@@ -460,7 +474,7 @@ private:
         o << ", other=";
         exprTo(o, l->other);
       }
-      o << ')';
+      o << ')' << hintsText(l->hints);
       if (l->vec != 1 || l->aligned)
         o << " {vec=" << l->vec << (l->aligned ? ", aligned" : "")
           << (l->maskAtLast ? ", mask_at_last" : "")

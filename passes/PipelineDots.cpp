@@ -249,7 +249,7 @@ private:
         continue;
       auto ld = as<Load>(d->init);
       const SharedBuffer &b = k.buffers.at(sw->buffer);
-      if (!ld || !ld->ptr->type.isTile())
+      if (!ld || !ld->ptr->type.isTile() || ld->hints.isVolatile) // volatile: read when written
         return std::nullopt;
       const Type &t = ld->type;
       const int64_t bytes = byteSize(t.elem);

@@ -181,7 +181,7 @@ private:
       if (!d || !d->init || reassigned.count(d->var.get()))
         continue;
       if (auto ld = as<Load>(d->init)) {
-        if (!d->var->type.isTile())
+        if (!d->var->type.isTile() || ld->hints.isVolatile) // a volatile load reads when written
           continue;
         ExprFacts facts;
         for (const Expr &e : {ld->ptr, ld->mask, ld->other})

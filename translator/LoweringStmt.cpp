@@ -131,6 +131,12 @@ void KernelLowering::lowerDecl(const clang::Decl *d, const clang::DeclStmt *ds,
     return lowerClosure(vd, ds, out);
   if (vd && isDescriptor(vd->getType()))
     return lowerDescriptorDecl(vd, ds, out);
+  if (vd && isMemoryOptions(vd->getType())) { // read where a load or store takes it
+    if (!vd->isConstexpr())
+      fe.fail(DiagId::NotConstant, vd->getLocation(),
+              {"the hints of a load or store", vd->getNameAsString()});
+    return;
+  }
   if (!vd)
     fe.fail(DiagId::UnsupportedStmt, d->getLocation(), {fe.text(ds->getSourceRange())});
   if (vd->getType()->isReferenceType())

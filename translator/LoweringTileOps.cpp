@@ -66,9 +66,57 @@ ir::Expr KernelLowering::needTile(ir::Expr x, const clang::Expr *src, const std:
   return x;
 }
 
+bool KernelLowering::isMemoryOptions(clang::QualType t) {
+  const auto *rd = t.getCanonicalType()->getAsCXXRecordDecl();
+  return rd && rd->getIdentifier() && inTl(rd) &&
+         (rd->getName() == "load_options" || rd->getName() == "store_options");
+}
+
+ir::MemHints KernelLowering::memoryHints(const clang::Expr *e, bool store) {
+  const std::string op = store ? "tl::store" : "tl::load";
+  clang::Expr::EvalResult r;
+  if (!e->EvaluateAsRValue(r, ctx) || !r.Val.isStruct())
+    fe.fail(DiagId::NotConstant, e->getExprLoc(),
+            {"the hints of '" + op + "'", fe.text(e->getSourceRange())});
+  // tl::cache and tl::eviction list their values in the order of ir::CacheModifier and
+  // ir::EvictionPolicy.
+  ir::MemHints h;
+  for (const clang::FieldDecl *f :
+       e->getType().getCanonicalType()->getAsCXXRecordDecl()->fields()) {
+    const clang::APValue &v = r.Val.getStructField(f->getFieldIndex());
+    if (!v.isInt())
+      continue;
+    const int64_t x = v.getInt().getExtValue();
+    if (f->getName() == "cache_modifier")
+      h.cache = static_cast<ir::CacheModifier>(x);
+    else if (f->getName() == "eviction_policy")
+      h.evict = static_cast<ir::EvictionPolicy>(x);
+    else if (f->getName() == "is_volatile")
+      h.isVolatile = x != 0;
+  }
+  using C = ir::CacheModifier;
+  const std::string modifier = std::string("cache_modifier '") + ir::name(h.cache) + "'";
+  if (!store && (h.cache == C::Wb || h.cache == C::Cs || h.cache == C::Wt))
+    fe.fail(DiagId::BadMemoryHint, e->getExprLoc(),
+            {op, modifier + " is a store's; a load takes 'ca', 'cg' or 'cv'"});
+  if (store && (h.cache == C::Ca || h.cache == C::Cv))
+    fe.fail(DiagId::BadMemoryHint, e->getExprLoc(),
+            {op, modifier + " is a load's; a store takes 'wb', 'cg', 'cs' or 'wt'"});
+  if (h.isVolatile && (h.cache != C::None || h.evict != ir::EvictionPolicy::Normal))
+    fe.fail(DiagId::BadMemoryHint, e->getExprLoc(),
+            {op, "a volatile load takes no cache_modifier or eviction_policy (PTX's ld.volatile "
+                 "has none)"});
+  return h;
+}
+
 ir::Stmt KernelLowering::lowerStore(const clang::CallExpr *call) {
   auto args = callArgs(call);
   ir::SourceLoc l = fe.irLoc(call->getBeginLoc());
+  ir::MemHints hints;
+  if (args.size() > 2 && isMemoryOptions(args.back()->getType())) {
+    hints = memoryHints(args.back(), /*store=*/true);
+    args.pop_back();
+  }
   if (args.size() < 2 || args.size() > 3)
     unsupportedCall(call);
   ir::Expr p = lowerExpr(args[0]);
@@ -86,7 +134,7 @@ ir::Stmt KernelLowering::lowerStore(const clang::CallExpr *call) {
   v = toShape(castTo(v, p->type.elem), shape);
   if (m)
     m = toShape(m, shape);
-  return ir::Store::make(p, v, m, l);
+  return ir::Store::make(p, v, m, l, hints);
 }
 
 namespace {
@@ -467,6 +515,11 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     return toShape(a, t.shape);
   }
   if (name == "load") {
+    ir::MemHints hints;
+    if (args.size() > 1 && isMemoryOptions(args.back()->getType())) {
+      hints = memoryHints(args.back(), /*store=*/false);
+      args.pop_back();
+    }
     nargs(1, 3);
     ir::Expr p = lowerExpr(args[0]);
     if (!p->type.pointer)
@@ -486,7 +539,7 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
       m = toShape(m, shape);
     if (o)
       o = toShape(castTo(o, p->type.elem), shape);
-    ir::Expr r = ir::Load::make(p, m, o, l);
+    ir::Expr r = ir::Load::make(p, m, o, l, hints);
     if (auto elem = resultElem(call->getType(), at))
       r = castTo(r, *elem);
     return r;

@@ -4903,3 +4903,839 @@ cudaError_t launch_jsd_fwd_0p5_32768_4(cudaStream_t stream, const float *x, int6
   return launch_jsd_fwd_0p5_32768_4(grid, stream, x, x_stride, y, y_stride, loss, loss_stride, dx,
                                     dx_stride, n_non_ignore, rows, n_cols);
 }
+
+// softmax_fwd<4096, 8>: one instantiation
+namespace softmax_fwd_4096_8 {
+constexpr int BLOCK = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// load hints: cache_modifier .ca
+constexpr unsigned X_ROW_HINTS = tilec::rt::hint::ca;
+constexpr int X_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// store hints: cache_modifier .cs
+constexpr unsigned Y_STORE_HINTS = tilec::rt::hint::cs;
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) softmax_fwd(
+    __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride, int /*rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __nv_bfloat16 *m_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  __nv_bfloat16 *d_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  // liger.cpp:240: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:241: auto offs = tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = L0::coord0(i);
+  }
+  // liger.cpp:242: auto mask = offs < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n_cols;
+  }
+  // liger.cpp:243: auto x_row = tl::load(x + row * x_stride + offs, mask, -tl::inf, {.cache_modifier = tl::cache::ca});
+  __nv_bfloat16 x_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_ROW_VEC) {
+    tilec::rt::load_vec<X_ROW_VEC, false>(
+        &x_row[i], tilec::rt::hinted<X_ROW_HINTS>(x + row * x_stride + offs[i]), &mask[i],
+        tilec::rt::to_bf16(-INFINITY), mask[i + X_ROW_VEC - 1]);
+  }
+  // liger.cpp:244: auto m = tl::max(x_row);
+  __nv_bfloat16 m_part = x_row[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    m_part = tilec::rt::Max::combine(m_part, x_row[i]);
+  m_part = tilec::rt::warp_allreduce<tilec::rt::Max>(m_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    m_smem[L0::warp_coord0()] = m_part;
+  }
+  __syncthreads();
+  const __nv_bfloat16 m = tilec::rt::combine_partials<tilec::rt::Max, 8>(m_smem, 1);
+  // liger.cpp:245: auto e = tl::exp(x_row - m);
+  __nv_bfloat16 e[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    e[i] = tilec::rt::to_bf16(tilec::rt::exp(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(x_row[i]) - tilec::rt::to_float(m)))));
+  }
+  // liger.cpp:246: auto d = tl::sum(e);
+  __nv_bfloat16 d_part = e[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    d_part = tilec::rt::Sum::combine(d_part, e[i]);
+  d_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(d_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    d_smem[L0::warp_coord0()] = d_part;
+  }
+  __syncthreads();
+  const __nv_bfloat16 d = tilec::rt::combine_partials<tilec::rt::Sum, 8>(d_smem, 1);
+  // liger.cpp:247: tl::store(y + row * y_stride + offs, e / d, mask, {.cache_modifier = tl::cache::cs});
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    bool bits[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v) {
+      vals[v] = tilec::rt::to_bf16(tilec::rt::fdiv(tilec::rt::to_float(e[i + v]), tilec::rt::to_float(d)));
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<Y_STORE_VEC, false>(
+        tilec::rt::hinted<Y_STORE_HINTS>(y + row * y_stride + L0::coord0(i)), vals, bits,
+        L0::coord0(i + Y_STORE_VEC - 1) < n_cols);
+  }
+}
+
+// The same kernel compiled assuming y and x are 16-byte aligned and y_stride, x_stride and n_cols
+// are multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// load hints: cache_modifier .ca
+constexpr unsigned X_ROW_HINTS = tilec::rt::hint::ca;
+constexpr int X_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// store hints: cache_modifier .cs
+constexpr unsigned Y_STORE_HINTS = tilec::rt::hint::cs;
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) softmax_fwd(
+    __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride, int /*rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __nv_bfloat16 *m_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  __nv_bfloat16 *d_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  // liger.cpp:240: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:241: auto offs = tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = L0::coord0(i);
+  }
+  // liger.cpp:242: auto mask = offs < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n_cols;
+  }
+  // liger.cpp:243: auto x_row = tl::load(x + row * x_stride + offs, mask, -tl::inf, {.cache_modifier = tl::cache::ca});
+  __nv_bfloat16 x_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_ROW_VEC) {
+    tilec::rt::load_vec_if<X_ROW_VEC, true>(
+        &x_row[i], tilec::rt::hinted<X_ROW_HINTS>(x + row * x_stride + offs[i]), mask[i],
+        tilec::rt::to_bf16(-INFINITY));
+  }
+  // liger.cpp:244: auto m = tl::max(x_row);
+  __nv_bfloat16 m_part = x_row[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    m_part = tilec::rt::Max::combine(m_part, x_row[i]);
+  m_part = tilec::rt::warp_allreduce<tilec::rt::Max>(m_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    m_smem[L0::warp_coord0()] = m_part;
+  }
+  __syncthreads();
+  const __nv_bfloat16 m = tilec::rt::combine_partials<tilec::rt::Max, 8>(m_smem, 1);
+  // liger.cpp:245: auto e = tl::exp(x_row - m);
+  __nv_bfloat16 e[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    e[i] = tilec::rt::to_bf16(tilec::rt::exp(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(x_row[i]) - tilec::rt::to_float(m)))));
+  }
+  // liger.cpp:246: auto d = tl::sum(e);
+  __nv_bfloat16 d_part = e[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    d_part = tilec::rt::Sum::combine(d_part, e[i]);
+  d_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(d_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    d_smem[L0::warp_coord0()] = d_part;
+  }
+  __syncthreads();
+  const __nv_bfloat16 d = tilec::rt::combine_partials<tilec::rt::Sum, 8>(d_smem, 1);
+  // liger.cpp:247: tl::store(y + row * y_stride + offs, e / d, mask, {.cache_modifier = tl::cache::cs});
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(tilec::rt::fdiv(tilec::rt::to_float(e[i + v]), tilec::rt::to_float(d)));
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<Y_STORE_VEC, true>(
+          tilec::rt::hinted<Y_STORE_HINTS>(y + row * y_stride + L0::coord0(i)), vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace softmax_fwd_4096_8
+
+/// Launches softmax_fwd<4096, 8> on `stream` with
+/// softmax_fwd_4096_8::NUM_THREADS threads per block.
+cudaError_t launch_softmax_fwd_4096_8(dim3 grid, cudaStream_t stream, __nv_bfloat16 *y,
+                                      int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride,
+                                      int rows, int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when y and x are 16-byte aligned and y_stride, x_stride and n_cols are
+  // multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(y) && y_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(x) && x_stride % 16 == 0 && n_cols % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(softmax_fwd_4096_8::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, softmax_fwd_4096_8::aligned::softmax_fwd, y, y_stride, x,
+                              x_stride, rows, n_cols);
+  return cudaLaunchKernelEx(&config, softmax_fwd_4096_8::softmax_fwd, y, y_stride, x, x_stride,
+                            rows, n_cols);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_softmax_fwd_4096_8(cudaStream_t stream, __nv_bfloat16 *y, int64_t y_stride,
+                                      const __nv_bfloat16 *x, int64_t x_stride, int rows,
+                                      int n_cols) {
+  const dim3 grid(rows);
+  return launch_softmax_fwd_4096_8(grid, stream, y, y_stride, x, x_stride, rows, n_cols);
+}
+
+// softmax_fwd<8192, 16>: one instantiation
+namespace softmax_fwd_8192_16 {
+constexpr int BLOCK = 8192;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// load hints: cache_modifier .ca
+constexpr unsigned X_ROW_HINTS = tilec::rt::hint::ca;
+constexpr int X_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// store hints: cache_modifier .cs
+constexpr unsigned Y_STORE_HINTS = tilec::rt::hint::cs;
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 8192: 8 contiguous per thread, 32 lanes, 16 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 4 blocks of 512 threads per SM leave each thread 32 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 4;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_fwd(
+    __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride, int /*rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __nv_bfloat16 *m_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  __nv_bfloat16 *d_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  // liger.cpp:240: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:241: auto offs = tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = L0::coord0(i);
+  }
+  // liger.cpp:242: auto mask = offs < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n_cols;
+  }
+  // liger.cpp:243: auto x_row = tl::load(x + row * x_stride + offs, mask, -tl::inf, {.cache_modifier = tl::cache::ca});
+  __nv_bfloat16 x_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_ROW_VEC) {
+    tilec::rt::load_vec<X_ROW_VEC, false>(
+        &x_row[i], tilec::rt::hinted<X_ROW_HINTS>(x + row * x_stride + offs[i]), &mask[i],
+        tilec::rt::to_bf16(-INFINITY), mask[i + X_ROW_VEC - 1]);
+  }
+  // liger.cpp:244: auto m = tl::max(x_row);
+  __nv_bfloat16 m_part = x_row[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    m_part = tilec::rt::Max::combine(m_part, x_row[i]);
+  m_part = tilec::rt::warp_allreduce<tilec::rt::Max>(m_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    m_smem[L0::warp_coord0()] = m_part;
+  }
+  __syncthreads();
+  const __nv_bfloat16 m = tilec::rt::combine_partials<tilec::rt::Max, 16>(m_smem, 1);
+  // liger.cpp:245: auto e = tl::exp(x_row - m);
+  __nv_bfloat16 e[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    e[i] = tilec::rt::to_bf16(tilec::rt::exp(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(x_row[i]) - tilec::rt::to_float(m)))));
+  }
+  // liger.cpp:246: auto d = tl::sum(e);
+  __nv_bfloat16 d_part = e[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    d_part = tilec::rt::Sum::combine(d_part, e[i]);
+  d_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(d_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    d_smem[L0::warp_coord0()] = d_part;
+  }
+  __syncthreads();
+  const __nv_bfloat16 d = tilec::rt::combine_partials<tilec::rt::Sum, 16>(d_smem, 1);
+  // liger.cpp:247: tl::store(y + row * y_stride + offs, e / d, mask, {.cache_modifier = tl::cache::cs});
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    bool bits[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v) {
+      vals[v] = tilec::rt::to_bf16(tilec::rt::fdiv(tilec::rt::to_float(e[i + v]), tilec::rt::to_float(d)));
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<Y_STORE_VEC, false>(
+        tilec::rt::hinted<Y_STORE_HINTS>(y + row * y_stride + L0::coord0(i)), vals, bits,
+        L0::coord0(i + Y_STORE_VEC - 1) < n_cols);
+  }
+}
+
+// The same kernel compiled assuming y and x are 16-byte aligned and y_stride, x_stride and n_cols
+// are multiples of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 8192;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// load hints: cache_modifier .ca
+constexpr unsigned X_ROW_HINTS = tilec::rt::hint::ca;
+constexpr int X_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// store hints: cache_modifier .cs
+constexpr unsigned Y_STORE_HINTS = tilec::rt::hint::cs;
+constexpr int Y_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 8192: 8 contiguous per thread, 32 lanes, 16 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<X_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 8 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 4 blocks of 512 threads per SM leave each thread 32 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 4;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_fwd(
+    __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride, int /*rows*/,
+    int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __nv_bfloat16 *m_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  __nv_bfloat16 *d_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  // liger.cpp:240: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:241: auto offs = tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = L0::coord0(i);
+  }
+  // liger.cpp:242: auto mask = offs < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n_cols;
+  }
+  // liger.cpp:243: auto x_row = tl::load(x + row * x_stride + offs, mask, -tl::inf, {.cache_modifier = tl::cache::ca});
+  __nv_bfloat16 x_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_ROW_VEC) {
+    tilec::rt::load_vec_if<X_ROW_VEC, true>(
+        &x_row[i], tilec::rt::hinted<X_ROW_HINTS>(x + row * x_stride + offs[i]), mask[i],
+        tilec::rt::to_bf16(-INFINITY));
+  }
+  // liger.cpp:244: auto m = tl::max(x_row);
+  __nv_bfloat16 m_part = x_row[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    m_part = tilec::rt::Max::combine(m_part, x_row[i]);
+  m_part = tilec::rt::warp_allreduce<tilec::rt::Max>(m_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    m_smem[L0::warp_coord0()] = m_part;
+  }
+  __syncthreads();
+  const __nv_bfloat16 m = tilec::rt::combine_partials<tilec::rt::Max, 16>(m_smem, 1);
+  // liger.cpp:245: auto e = tl::exp(x_row - m);
+  __nv_bfloat16 e[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    e[i] = tilec::rt::to_bf16(tilec::rt::exp(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(x_row[i]) - tilec::rt::to_float(m)))));
+  }
+  // liger.cpp:246: auto d = tl::sum(e);
+  __nv_bfloat16 d_part = e[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    d_part = tilec::rt::Sum::combine(d_part, e[i]);
+  d_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(d_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    d_smem[L0::warp_coord0()] = d_part;
+  }
+  __syncthreads();
+  const __nv_bfloat16 d = tilec::rt::combine_partials<tilec::rt::Sum, 16>(d_smem, 1);
+  // liger.cpp:247: tl::store(y + row * y_stride + offs, e / d, mask, {.cache_modifier = tl::cache::cs});
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
+    __nv_bfloat16 vals[Y_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < Y_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(tilec::rt::fdiv(tilec::rt::to_float(e[i + v]), tilec::rt::to_float(d)));
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<Y_STORE_VEC, true>(
+          tilec::rt::hinted<Y_STORE_HINTS>(y + row * y_stride + L0::coord0(i)), vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace softmax_fwd_8192_16
+
+/// Launches softmax_fwd<8192, 16> on `stream` with
+/// softmax_fwd_8192_16::NUM_THREADS threads per block.
+cudaError_t launch_softmax_fwd_8192_16(dim3 grid, cudaStream_t stream, __nv_bfloat16 *y,
+                                       int64_t y_stride, const __nv_bfloat16 *x, int64_t x_stride,
+                                       int rows, int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when y and x are 16-byte aligned and y_stride, x_stride and n_cols are
+  // multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(y) && y_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(x) && x_stride % 16 == 0 && n_cols % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(softmax_fwd_8192_16::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, softmax_fwd_8192_16::aligned::softmax_fwd, y, y_stride, x,
+                              x_stride, rows, n_cols);
+  return cudaLaunchKernelEx(&config, softmax_fwd_8192_16::softmax_fwd, y, y_stride, x, x_stride,
+                            rows, n_cols);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_softmax_fwd_8192_16(cudaStream_t stream, __nv_bfloat16 *y, int64_t y_stride,
+                                       const __nv_bfloat16 *x, int64_t x_stride, int rows,
+                                       int n_cols) {
+  const dim3 grid(rows);
+  return launch_softmax_fwd_8192_16(grid, stream, y, y_stride, x, x_stride, rows, n_cols);
+}
+
+// softmax_bwd<4096, 8>: one instantiation
+namespace softmax_bwd_4096_8 {
+constexpr int BLOCK = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int DY_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// load hints: cache_modifier .ca
+constexpr unsigned Y_ROW_HINTS = tilec::rt::hint::ca;
+constexpr int Y_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// store hints: cache_modifier .wb
+constexpr unsigned DX_STORE_HINTS = tilec::rt::hint::wb;
+constexpr int DX_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<DY_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) softmax_bwd(
+    const __nv_bfloat16 *dy, int64_t dy_stride, const __nv_bfloat16 *y, int64_t y_stride,
+    __nv_bfloat16 *dx, int64_t dx_stride, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __nv_bfloat16 *dot_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  // liger.cpp:256: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:257: auto offs = tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = L0::coord0(i);
+  }
+  // liger.cpp:258: auto mask = offs < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n_cols;
+  }
+  // liger.cpp:259: auto dy_row = tl::load(dy + row * dy_stride + offs, mask, 0.0f);
+  __nv_bfloat16 dy_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DY_ROW_VEC) {
+    tilec::rt::load_vec<DY_ROW_VEC, false>(&dy_row[i], dy + row * dy_stride + offs[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + DY_ROW_VEC - 1]);
+  }
+  // liger.cpp:260: auto y_row = tl::load(y + row * y_stride + offs, mask, 0.0f, {.cache_modifier = tl::cache::ca});
+  __nv_bfloat16 y_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_ROW_VEC) {
+    tilec::rt::load_vec<Y_ROW_VEC, false>(
+        &y_row[i], tilec::rt::hinted<Y_ROW_HINTS>(y + row * y_stride + offs[i]), &mask[i],
+        tilec::rt::to_bf16(0.0f), mask[i + Y_ROW_VEC - 1]);
+  }
+  // liger.cpp:261: auto dot = tl::sum(dy_row * y_row);
+  __nv_bfloat16 dot_part = tilec::rt::to_bf16(tilec::rt::to_float(dy_row[0]) * tilec::rt::to_float(y_row[0]));
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    dot_part = tilec::rt::Sum::combine(
+        dot_part,
+        tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i]) * tilec::rt::to_float(y_row[i])));
+  dot_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(dot_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    dot_smem[L0::warp_coord0()] = dot_part;
+  }
+  __syncthreads();
+  const __nv_bfloat16 dot = tilec::rt::combine_partials<tilec::rt::Sum, 8>(dot_smem, 1);
+  // liger.cpp:262: tl::store(dx + row * dx_stride + offs, y_row * (dy_row - dot), mask, {.cache_modifier = tl::cache::wb});
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DX_STORE_VEC) {
+    __nv_bfloat16 vals[DX_STORE_VEC];
+    bool bits[DX_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < DX_STORE_VEC; ++v) {
+      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(y_row[i + v]) * tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i + v]) - tilec::rt::to_float(dot))));
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<DX_STORE_VEC, false>(
+        tilec::rt::hinted<DX_STORE_HINTS>(dx + row * dx_stride + L0::coord0(i)), vals, bits,
+        L0::coord0(i + DX_STORE_VEC - 1) < n_cols);
+  }
+}
+
+// The same kernel compiled assuming dy, y and dx are 16-byte aligned and dy_stride, y_stride,
+// dx_stride and n_cols are multiples of 16: the launcher tests the arguments and runs this one when
+// they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int DY_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// load hints: cache_modifier .ca
+constexpr unsigned Y_ROW_HINTS = tilec::rt::hint::ca;
+constexpr int Y_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// store hints: cache_modifier .wb
+constexpr unsigned DX_STORE_HINTS = tilec::rt::hint::wb;
+constexpr int DX_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 4096: 8 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<DY_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) softmax_bwd(
+    const __nv_bfloat16 *dy, int64_t dy_stride, const __nv_bfloat16 *y, int64_t y_stride,
+    __nv_bfloat16 *dx, int64_t dx_stride, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __nv_bfloat16 *dot_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  // liger.cpp:256: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:257: auto offs = tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = L0::coord0(i);
+  }
+  // liger.cpp:258: auto mask = offs < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n_cols;
+  }
+  // liger.cpp:259: auto dy_row = tl::load(dy + row * dy_stride + offs, mask, 0.0f);
+  __nv_bfloat16 dy_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DY_ROW_VEC) {
+    tilec::rt::load_vec_if<DY_ROW_VEC, true>(&dy_row[i], dy + row * dy_stride + offs[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:260: auto y_row = tl::load(y + row * y_stride + offs, mask, 0.0f, {.cache_modifier = tl::cache::ca});
+  __nv_bfloat16 y_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_ROW_VEC) {
+    tilec::rt::load_vec_if<Y_ROW_VEC, true>(
+        &y_row[i], tilec::rt::hinted<Y_ROW_HINTS>(y + row * y_stride + offs[i]), mask[i],
+        tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:261: auto dot = tl::sum(dy_row * y_row);
+  __nv_bfloat16 dot_part = tilec::rt::to_bf16(tilec::rt::to_float(dy_row[0]) * tilec::rt::to_float(y_row[0]));
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    dot_part = tilec::rt::Sum::combine(
+        dot_part,
+        tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i]) * tilec::rt::to_float(y_row[i])));
+  dot_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(dot_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    dot_smem[L0::warp_coord0()] = dot_part;
+  }
+  __syncthreads();
+  const __nv_bfloat16 dot = tilec::rt::combine_partials<tilec::rt::Sum, 8>(dot_smem, 1);
+  // liger.cpp:262: tl::store(dx + row * dx_stride + offs, y_row * (dy_row - dot), mask, {.cache_modifier = tl::cache::wb});
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DX_STORE_VEC) {
+    __nv_bfloat16 vals[DX_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < DX_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(y_row[i + v]) * tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i + v]) - tilec::rt::to_float(dot))));
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<DX_STORE_VEC, true>(
+          tilec::rt::hinted<DX_STORE_HINTS>(dx + row * dx_stride + L0::coord0(i)), vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace softmax_bwd_4096_8
+
+/// Launches softmax_bwd<4096, 8> on `stream` with
+/// softmax_bwd_4096_8::NUM_THREADS threads per block.
+cudaError_t launch_softmax_bwd_4096_8(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *dy,
+                                      int64_t dy_stride, const __nv_bfloat16 *y, int64_t y_stride,
+                                      __nv_bfloat16 *dx, int64_t dx_stride, int rows, int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when dy, y and dx are 16-byte aligned and dy_stride, y_stride, dx_stride
+  // and n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(dy) && dy_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(y) && y_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(dx) && dx_stride % 16 == 0 && n_cols % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(softmax_bwd_4096_8::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, softmax_bwd_4096_8::aligned::softmax_bwd, dy, dy_stride, y,
+                              y_stride, dx, dx_stride, rows, n_cols);
+  return cudaLaunchKernelEx(&config, softmax_bwd_4096_8::softmax_bwd, dy, dy_stride, y, y_stride,
+                            dx, dx_stride, rows, n_cols);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_softmax_bwd_4096_8(cudaStream_t stream, const __nv_bfloat16 *dy,
+                                      int64_t dy_stride, const __nv_bfloat16 *y, int64_t y_stride,
+                                      __nv_bfloat16 *dx, int64_t dx_stride, int rows, int n_cols) {
+  const dim3 grid(rows);
+  return launch_softmax_bwd_4096_8(grid, stream, dy, dy_stride, y, y_stride, dx, dx_stride, rows,
+                                   n_cols);
+}
+
+// softmax_bwd<8192, 16>: one instantiation
+namespace softmax_bwd_8192_16 {
+constexpr int BLOCK = 8192;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int DY_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// load hints: cache_modifier .ca
+constexpr unsigned Y_ROW_HINTS = tilec::rt::hint::ca;
+constexpr int Y_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// store hints: cache_modifier .wb
+constexpr unsigned DX_STORE_HINTS = tilec::rt::hint::wb;
+constexpr int DX_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 8192: 8 contiguous per thread, 32 lanes, 16 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<DY_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 3 blocks of 512 threads per SM leave each thread 40 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 3;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_bwd(
+    const __nv_bfloat16 *dy, int64_t dy_stride, const __nv_bfloat16 *y, int64_t y_stride,
+    __nv_bfloat16 *dx, int64_t dx_stride, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __nv_bfloat16 *dot_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  // liger.cpp:256: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:257: auto offs = tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = L0::coord0(i);
+  }
+  // liger.cpp:258: auto mask = offs < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n_cols;
+  }
+  // liger.cpp:259: auto dy_row = tl::load(dy + row * dy_stride + offs, mask, 0.0f);
+  __nv_bfloat16 dy_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DY_ROW_VEC) {
+    tilec::rt::load_vec<DY_ROW_VEC, false>(&dy_row[i], dy + row * dy_stride + offs[i], &mask[i],
+                                           tilec::rt::to_bf16(0.0f), mask[i + DY_ROW_VEC - 1]);
+  }
+  // liger.cpp:260: auto y_row = tl::load(y + row * y_stride + offs, mask, 0.0f, {.cache_modifier = tl::cache::ca});
+  __nv_bfloat16 y_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_ROW_VEC) {
+    tilec::rt::load_vec<Y_ROW_VEC, false>(
+        &y_row[i], tilec::rt::hinted<Y_ROW_HINTS>(y + row * y_stride + offs[i]), &mask[i],
+        tilec::rt::to_bf16(0.0f), mask[i + Y_ROW_VEC - 1]);
+  }
+  // liger.cpp:261: auto dot = tl::sum(dy_row * y_row);
+  __nv_bfloat16 dot_part = tilec::rt::to_bf16(tilec::rt::to_float(dy_row[0]) * tilec::rt::to_float(y_row[0]));
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    dot_part = tilec::rt::Sum::combine(
+        dot_part,
+        tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i]) * tilec::rt::to_float(y_row[i])));
+  dot_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(dot_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    dot_smem[L0::warp_coord0()] = dot_part;
+  }
+  __syncthreads();
+  const __nv_bfloat16 dot = tilec::rt::combine_partials<tilec::rt::Sum, 16>(dot_smem, 1);
+  // liger.cpp:262: tl::store(dx + row * dx_stride + offs, y_row * (dy_row - dot), mask, {.cache_modifier = tl::cache::wb});
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DX_STORE_VEC) {
+    __nv_bfloat16 vals[DX_STORE_VEC];
+    bool bits[DX_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < DX_STORE_VEC; ++v) {
+      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(y_row[i + v]) * tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i + v]) - tilec::rt::to_float(dot))));
+      bits[v] = L0::coord0(i + v) < n_cols;
+    }
+    tilec::rt::store_vec<DX_STORE_VEC, false>(
+        tilec::rt::hinted<DX_STORE_HINTS>(dx + row * dx_stride + L0::coord0(i)), vals, bits,
+        L0::coord0(i + DX_STORE_VEC - 1) < n_cols);
+  }
+}
+
+// The same kernel compiled assuming dy, y and dx are 16-byte aligned and dy_stride, y_stride,
+// dx_stride and n_cols are multiples of 16: the launcher tests the arguments and runs this one when
+// they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 8192;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int DY_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// load hints: cache_modifier .ca
+constexpr unsigned Y_ROW_HINTS = tilec::rt::hint::ca;
+constexpr int Y_ROW_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// store hints: cache_modifier .wb
+constexpr unsigned DX_STORE_HINTS = tilec::rt::hint::wb;
+constexpr int DX_STORE_VEC = 8;  // store width: 8 contiguous elements (16 bytes) per access
+// tile 8192: 8 contiguous per thread, 32 lanes, 16 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<DY_ROW_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 32;  // shared memory per block
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 3 blocks of 512 threads per SM leave each thread 40 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 3;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_bwd(
+    const __nv_bfloat16 *dy, int64_t dy_stride, const __nv_bfloat16 *y, int64_t y_stride,
+    __nv_bfloat16 *dx, int64_t dx_stride, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __nv_bfloat16 *dot_smem = reinterpret_cast<__nv_bfloat16 *>(smem + 0);
+  // liger.cpp:256: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:257: auto offs = tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = L0::coord0(i);
+  }
+  // liger.cpp:258: auto mask = offs < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n_cols;
+  }
+  // liger.cpp:259: auto dy_row = tl::load(dy + row * dy_stride + offs, mask, 0.0f);
+  __nv_bfloat16 dy_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DY_ROW_VEC) {
+    tilec::rt::load_vec_if<DY_ROW_VEC, true>(&dy_row[i], dy + row * dy_stride + offs[i], mask[i],
+                                             tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:260: auto y_row = tl::load(y + row * y_stride + offs, mask, 0.0f, {.cache_modifier = tl::cache::ca});
+  __nv_bfloat16 y_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_ROW_VEC) {
+    tilec::rt::load_vec_if<Y_ROW_VEC, true>(
+        &y_row[i], tilec::rt::hinted<Y_ROW_HINTS>(y + row * y_stride + offs[i]), mask[i],
+        tilec::rt::to_bf16(0.0f));
+  }
+  // liger.cpp:261: auto dot = tl::sum(dy_row * y_row);
+  __nv_bfloat16 dot_part = tilec::rt::to_bf16(tilec::rt::to_float(dy_row[0]) * tilec::rt::to_float(y_row[0]));
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    dot_part = tilec::rt::Sum::combine(
+        dot_part,
+        tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i]) * tilec::rt::to_float(y_row[i])));
+  dot_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(dot_part, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    dot_smem[L0::warp_coord0()] = dot_part;
+  }
+  __syncthreads();
+  const __nv_bfloat16 dot = tilec::rt::combine_partials<tilec::rt::Sum, 16>(dot_smem, 1);
+  // liger.cpp:262: tl::store(dx + row * dx_stride + offs, y_row * (dy_row - dot), mask, {.cache_modifier = tl::cache::wb});
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DX_STORE_VEC) {
+    __nv_bfloat16 vals[DX_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < DX_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(y_row[i + v]) * tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i + v]) - tilec::rt::to_float(dot))));
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<DX_STORE_VEC, true>(
+          tilec::rt::hinted<DX_STORE_HINTS>(dx + row * dx_stride + L0::coord0(i)), vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace softmax_bwd_8192_16
+
+/// Launches softmax_bwd<8192, 16> on `stream` with
+/// softmax_bwd_8192_16::NUM_THREADS threads per block.
+cudaError_t launch_softmax_bwd_8192_16(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *dy,
+                                       int64_t dy_stride, const __nv_bfloat16 *y, int64_t y_stride,
+                                       __nv_bfloat16 *dx, int64_t dx_stride, int rows, int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when dy, y and dx are 16-byte aligned and dy_stride, y_stride, dx_stride
+  // and n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(dy) && dy_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(y) && y_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(dx) && dx_stride % 16 == 0 && n_cols % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(softmax_bwd_8192_16::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, softmax_bwd_8192_16::aligned::softmax_bwd, dy, dy_stride, y,
+                              y_stride, dx, dx_stride, rows, n_cols);
+  return cudaLaunchKernelEx(&config, softmax_bwd_8192_16::softmax_bwd, dy, dy_stride, y, y_stride,
+                            dx, dx_stride, rows, n_cols);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_softmax_bwd_8192_16(cudaStream_t stream, const __nv_bfloat16 *dy,
+                                       int64_t dy_stride, const __nv_bfloat16 *y, int64_t y_stride,
+                                       __nv_bfloat16 *dx, int64_t dx_stride, int rows, int n_cols) {
+  const dim3 grid(rows);
+  return launch_softmax_bwd_8192_16(grid, stream, dy, dy_stride, y, y_stride, dx, dx_stride, rows,
+                                    n_cols);
+}

@@ -40,7 +40,8 @@ def load_liger(src):
         m.__path__ = [os.path.join(src, sub)]
         sys.modules[name] = m
     mods = {}
-    for k in ("swiglu", "geglu", "rms_norm", "layer_norm", "fused_add_rms_norm", "kl_div", "dyt", "jsd", "utils"):
+    for k in ("swiglu", "geglu", "rms_norm", "layer_norm", "fused_add_rms_norm", "kl_div", "dyt", "jsd", "softmax",
+              "utils"):
         mods[k] = importlib.import_module("liger_kernel.ops." + k)
     return mods
 
@@ -514,8 +515,88 @@ class JSDFwd(KLDivFwd):
                 (1 - self.BETA) * q * (x - log_m) * scale]
 
 
+class SoftmaxFwd(Rows):
+    """Liger's kernel gives its accesses cache hints (x loaded .ca, y stored .cs); tilec's port gives
+    the same ones (tl::load_options). Both sum the row's exponentials in bf16, as Liger's does: the
+    tolerance is bf16's for a sum of thousands of terms."""
+    name, title = "softmax_fwd", "Liger softmax forward (one block a row; .ca loads, .cs stores), bf16"
+    sizes = [4096, 8192]
+    checks = [4001]
+
+    def nbytes(self, n):
+        return 2 * 2 * ROWS * n
+
+    def make(self, n, gen):
+        h = torch.bfloat16
+        return {"x": (2 * torch.randn(ROWS, n, device="cuda", generator=gen)).to(h),
+                "y": torch.empty(ROWS, n, device="cuda", dtype=h), "n": n}
+
+    def outputs(self, s):
+        return [s["y"]]
+
+    def reference(self, s):
+        return [torch.softmax(s["x"].double(), dim=1)], [2e-2]
+
+    def tilec(self, s):
+        fn = self.lib.get("liger").tilec_liger_softmax_fwd
+        check_rc(fn(stream(), ptr(s["y"]), ctypes.c_int64(s["y"].stride(0)), ptr(s["x"]),
+                    ctypes.c_int64(s["x"].stride(0)), ROWS, s["n"]), self.name)
+        return [s["y"]]
+
+    def liger(self, s):
+        block, warps = self.settings(s["n"])
+        self.mods["softmax"]._softmax_single_block_forward_kernel[(ROWS,)](
+            s["y"], s["y"].stride(0), s["x"], s["x"].stride(0), s["n"], BLOCK_SIZE=block, num_warps=warps)
+        return [s["y"]]
+
+    def torch(self, s):
+        return [torch.softmax(s["x"], dim=1)]
+
+
+class SoftmaxBwd(Rows):
+    """dx = y * (dy - sum(dy * y)), y loaded .ca and dx stored .wb, as Liger's kernel; the dot
+    product summed in bf16 as Liger's does."""
+    name, title = "softmax_bwd", "Liger softmax backward (one block a row; .ca loads, .wb stores), bf16"
+    sizes = [4096, 8192]
+    checks = [4001]
+
+    def nbytes(self, n):
+        return 3 * 2 * ROWS * n
+
+    def make(self, n, gen):
+        h = torch.bfloat16
+        y = torch.softmax(2 * torch.randn(ROWS, n, device="cuda", generator=gen), dim=1).to(h)
+        return {"dy": torch.randn(ROWS, n, device="cuda", generator=gen).to(h), "y": y,
+                "dx": torch.empty(ROWS, n, device="cuda", dtype=h), "n": n}
+
+    def outputs(self, s):
+        return [s["dx"]]
+
+    def reference(self, s):
+        dy, y = s["dy"].double(), s["y"].double()
+        return [y * (dy - (dy * y).sum(dim=1, keepdim=True))], [2e-2]
+
+    def tilec(self, s):
+        fn = self.lib.get("liger").tilec_liger_softmax_bwd
+        check_rc(fn(stream(), ptr(s["dy"]), ctypes.c_int64(s["dy"].stride(0)), ptr(s["y"]),
+                    ctypes.c_int64(s["y"].stride(0)), ptr(s["dx"]), ctypes.c_int64(s["dx"].stride(0)), ROWS,
+                    s["n"]), self.name)
+        return [s["dx"]]
+
+    def liger(self, s):
+        block, warps = self.settings(s["n"])
+        self.mods["softmax"]._softmax_single_block_backward_kernel[(ROWS,)](
+            s["dy"], s["dy"].stride(0), s["y"], s["y"].stride(0), s["dx"], s["dx"].stride(0), s["n"],
+            BLOCK_SIZE=block, num_warps=warps)
+        return [s["dx"]]
+
+    def torch(self, s):
+        dy, y = s["dy"].float(), s["y"].float()
+        return [(y * (dy - (dy * y).sum(dim=1, keepdim=True))).to(torch.bfloat16)]
+
+
 WORKLOADS = [SwiGLUFwd, GeGLUFwd, RMSNormFwd, LayerNormFwd, AddRMSNormFwd, KLDivFwd, SwiGLUBwd, GeGLUBwd, DyTFwd,
-             JSDFwd]
+             JSDFwd, SoftmaxFwd, SoftmaxBwd]
 
 
 def main():

@@ -1,4 +1,4 @@
-// Liger-Kernel's memory-bound forward kernels (github.com/linkedin/Liger-Kernel, src/liger_kernel/ops),
+// Liger-Kernel's memory-bound kernels (github.com/linkedin/Liger-Kernel, src/liger_kernel/ops),
 // written in tilec from their algorithms for the production-kernel benchmark (issue 17; bench/production
 // /README.md): one program per row, the row in one block of BLOCK = next_pow2(n_cols) columns, and
 // the warps Liger's calculate_settings picks (meta-parameters here, so that one source serves every
@@ -231,6 +231,37 @@ void jsd_fwd(const float *x, int64_t x_stride, const float *y, int64_t y_stride,
   }
 }
 
+// _softmax_single_block_forward_kernel: y = softmax(x) over a row in one block, with the cache hints
+// Liger's kernel gives its accesses: x read with .ca, y stored with .cs (streaming).
+template <int BLOCK, int WARPS>
+TILEC_KERNEL(num_warps = WARPS, grid = (rows))
+void softmax_fwd(tl::bfloat16 *y, int64_t y_stride, const tl::bfloat16 *x, int64_t x_stride, int rows,
+                 int n_cols) {
+  int64_t row = tl::program_id(0);
+  auto offs = tl::arange<0, BLOCK>();
+  auto mask = offs < n_cols;
+  auto x_row = tl::load(x + row * x_stride + offs, mask, -tl::inf, {.cache_modifier = tl::cache::ca});
+  auto m = tl::max(x_row);
+  auto e = tl::exp(x_row - m);
+  auto d = tl::sum(e);
+  tl::store(y + row * y_stride + offs, e / d, mask, {.cache_modifier = tl::cache::cs});
+}
+
+// _softmax_single_block_backward_kernel: dx = y * (dy - sum(dy * y)); y read with .ca, dx stored
+// with .wb, as Liger's kernel does.
+template <int BLOCK, int WARPS>
+TILEC_KERNEL(num_warps = WARPS, grid = (rows))
+void softmax_bwd(const tl::bfloat16 *dy, int64_t dy_stride, const tl::bfloat16 *y, int64_t y_stride,
+                 tl::bfloat16 *dx, int64_t dx_stride, int rows, int n_cols) {
+  int64_t row = tl::program_id(0);
+  auto offs = tl::arange<0, BLOCK>();
+  auto mask = offs < n_cols;
+  auto dy_row = tl::load(dy + row * dy_stride + offs, mask, 0.0f);
+  auto y_row = tl::load(y + row * y_stride + offs, mask, 0.0f, {.cache_modifier = tl::cache::ca});
+  auto dot = tl::sum(dy_row * y_row);
+  tl::store(dx + row * dx_stride + offs, y_row * (dy_row - dot), mask, {.cache_modifier = tl::cache::wb});
+}
+
 // Liger's configurations (calculate_settings: BLOCK = next_pow2(n_cols); 8 warps from 2048, 16
 // from 8192, 32 from 32768) at the benchmark's widths.
 template void swiglu_fwd<16384, 16>(const tl::bfloat16 *, const tl::bfloat16 *, tl::bfloat16 *, int64_t, float, int,
@@ -269,3 +300,9 @@ LIGER_DYT(4096, 16)
 // jsd.py: BLOCK = min(65536, next_pow2(V)), Triton's default of 4 warps; beta 0.5 (Liger's default).
 template void jsd_fwd<0.5f, 32768, 4>(const float *, int64_t, const float *, int64_t, float *, int64_t, float *,
                                       int64_t, int, int, int);
+template void softmax_fwd<4096, 8>(tl::bfloat16 *, int64_t, const tl::bfloat16 *, int64_t, int, int);
+template void softmax_fwd<8192, 16>(tl::bfloat16 *, int64_t, const tl::bfloat16 *, int64_t, int, int);
+template void softmax_bwd<4096, 8>(const tl::bfloat16 *, int64_t, const tl::bfloat16 *, int64_t, tl::bfloat16 *,
+                                   int64_t, int, int);
+template void softmax_bwd<8192, 16>(const tl::bfloat16 *, int64_t, const tl::bfloat16 *, int64_t, tl::bfloat16 *,
+                                    int64_t, int, int);

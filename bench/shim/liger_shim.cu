@@ -105,3 +105,23 @@ TILEC_BENCH_EXPORT int tilec_liger_jsd_fwd(void *stream, const float *x, int64_t
                                       dx_stride, n_non_ignore, rows, n_cols);
   return TILEC_BENCH_NOT_GENERATED;
 }
+
+TILEC_BENCH_EXPORT int tilec_liger_softmax_fwd(void *stream, __nv_bfloat16 *y, int64_t y_stride, const __nv_bfloat16 *x,
+                                               int64_t x_stride, int rows, int n_cols) {
+  if (n_cols > 2048 && n_cols <= 4096)
+    return launch_softmax_fwd_4096_8(bench_stream(stream), y, y_stride, x, x_stride, rows, n_cols);
+  if (n_cols > 4096 && n_cols <= 8192)
+    return launch_softmax_fwd_8192_16(bench_stream(stream), y, y_stride, x, x_stride, rows, n_cols);
+  return TILEC_BENCH_NOT_GENERATED;
+}
+
+TILEC_BENCH_EXPORT int tilec_liger_softmax_bwd(void *stream, const __nv_bfloat16 *dy, int64_t dy_stride,
+                                               const __nv_bfloat16 *y, int64_t y_stride, __nv_bfloat16 *dx,
+                                               int64_t dx_stride, int rows, int n_cols) {
+  if (n_cols > 2048 && n_cols <= 4096)
+    return launch_softmax_bwd_4096_8(bench_stream(stream), dy, dy_stride, y, y_stride, dx, dx_stride, rows, n_cols);
+  if (n_cols > 4096 && n_cols <= 8192)
+    return launch_softmax_bwd_8192_16(bench_stream(stream), dy, dy_stride, y, y_stride, dx, dx_stride, rows,
+                                      n_cols);
+  return TILEC_BENCH_NOT_GENERATED;
+}

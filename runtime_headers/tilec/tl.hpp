@@ -569,6 +569,51 @@ template <class M> void requireMask() {
 template <class P> using Pointee = std::remove_cv_t<std::remove_pointer_t<Elem<P>>>;
 } // namespace detail
 
+// ---- Cache hints ------------------------------------------------------------------------------
+
+/// Triton's `cache_modifier` of a load or a store (PTX's cache operators): loads take ca (cache
+/// at all levels), cg (in L2, not L1) or cv (fetch again); stores wb (write back), cg, cs
+/// (streaming: likely accessed once) or wt (write through).
+enum class cache { none, ca, cg, cv, wb, cs, wt };
+/// Triton's `eviction_policy`: how soon the lines an access brings into L1 and L2 leave them.
+enum class eviction { normal, evict_first, evict_last };
+inline constexpr eviction evict_first = eviction::evict_first;
+inline constexpr eviction evict_last = eviction::evict_last;
+
+/// tl::load's hints, its last argument, written as Triton's keywords are:
+/// `tl::load(p, mask, 0.0f, {.cache_modifier = tl::cache::cg, .eviction_policy = tl::evict_last})`.
+/// `is_volatile` is Triton's `volatile` (PTX's ld.volatile, which takes no other hint). They change
+/// no value: the CPU reference checks them and loads as without.
+struct load_options {
+  cache cache_modifier = cache::none;
+  eviction eviction_policy = eviction::normal;
+  bool is_volatile = false;
+};
+/// tl::store's hints, its last argument: `tl::store(p, v, mask, {.cache_modifier =
+/// tl::cache::cs})`.
+struct store_options {
+  cache cache_modifier = cache::none;
+  eviction eviction_policy = eviction::normal;
+};
+
+namespace detail {
+[[noreturn]] inline void badOptions(const char *message) {
+  std::fprintf(stderr, "%s\n", message);
+  std::abort();
+}
+inline void check(const load_options &o) {
+  if (o.cache_modifier == cache::wb || o.cache_modifier == cache::cs ||
+      o.cache_modifier == cache::wt)
+    badOptions("tl::load: a load's cache_modifier is ca, cg or cv");
+  if (o.is_volatile && (o.cache_modifier != cache::none || o.eviction_policy != eviction::normal))
+    badOptions("tl::load: a volatile load takes no cache_modifier or eviction_policy");
+}
+inline void check(const store_options &o) {
+  if (o.cache_modifier == cache::ca || o.cache_modifier == cache::cv)
+    badOptions("tl::store: a store's cache_modifier is wb, cg, cs or wt");
+}
+} // namespace detail
+
 /// Loads every element (ptr: a pointer or a pointer tile).
 template <class P> auto load(const P &ptr) {
   detail::requirePointer<P>();
@@ -590,6 +635,20 @@ template <class P, class M, class O> auto load(const P &ptr, const M &mask, cons
 template <class P, class M> auto load(const P &ptr, const M &mask) {
   return load(ptr, mask, std::int32_t{0});
 }
+/// The same loads with hints (load_options).
+template <class P> auto load(const P &ptr, load_options hints) {
+  detail::check(hints);
+  return load(ptr);
+}
+template <class P, class M> auto load(const P &ptr, const M &mask, load_options hints) {
+  detail::check(hints);
+  return load(ptr, mask);
+}
+template <class P, class M, class O>
+auto load(const P &ptr, const M &mask, const O &other, load_options hints) {
+  detail::check(hints);
+  return load(ptr, mask, other);
+}
 
 /// Writes value (converted to the pointee type, tl::cast semantics) where mask is true; value and
 /// mask broadcast to ptr's shape.
@@ -607,6 +666,16 @@ template <class P, class V, class M> void store(const P &ptr, const V &value, co
         *detail::fetch(ptr, i, j) = detail::convert<T>(detail::fetch(value, i, j));
 }
 template <class P, class V> void store(const P &ptr, const V &value) { store(ptr, value, true); }
+/// The same stores with hints (store_options).
+template <class P, class V> void store(const P &ptr, const V &value, store_options hints) {
+  detail::check(hints);
+  store(ptr, value);
+}
+template <class P, class V, class M>
+void store(const P &ptr, const V &value, const M &mask, store_options hints) {
+  detail::check(hints);
+  store(ptr, value, mask);
+}
 
 // ---- Atomics ------------------------------------------------------------------------------------
 

@@ -822,3 +822,29 @@ TEST(Launch, ProgramIdsOver3DGrid) {
 
 } // namespace
 } // namespace tilec::test
+
+TEST(Hints, LoadsAndStoresAsWithout) {
+  float xs[8] = {1, 2, 3, 4, 5, 6, 7, 8}, ys[8] = {};
+  float *x = xs, *y = ys;
+  auto offs = tl::arange<0, 8>();
+  auto v = tl::load(x + offs, offs < 6, -1.0f,
+                    {.cache_modifier = tl::cache::cg, .eviction_policy = tl::evict_last});
+  EXPECT_EQ(v.data, (std::array<float, 8>{1, 2, 3, 4, 5, 6, -1, -1}));
+  EXPECT_EQ(tl::load(x + offs, offs < 2, {.cache_modifier = tl::cache::cv}).data,
+            (std::array<float, 8>{1, 2, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(tl::load(x + 3, {.is_volatile = true}), 4.0f);
+  tl::store(y + offs, v, offs > 0, {.cache_modifier = tl::cache::cs});
+  tl::store(y, 9.0f, {.eviction_policy = tl::evict_first});
+  EXPECT_EQ(std::vector<float>(y, y + 8), (std::vector<float>{9, 2, 3, 4, 5, 6, -1, -1}));
+}
+
+TEST(HintsDeathTest, AnotherAccessKindsModifierAborts) {
+  float xs[4] = {};
+  float *x = xs;
+  EXPECT_DEATH(tl::load(x, {.cache_modifier = tl::cache::cs}),
+               "a load's cache_modifier is ca, cg or cv");
+  EXPECT_DEATH(tl::store(x, 1.0f, {.cache_modifier = tl::cache::ca}),
+               "a store's cache_modifier is wb, cg, cs or wt");
+  EXPECT_DEATH(tl::load(x, {.eviction_policy = tl::evict_first, .is_volatile = true}),
+               "a volatile load takes no cache_modifier or eviction_policy");
+}

@@ -463,6 +463,9 @@ __device__ __forceinline__ unsigned char *dynamic_shared_memory() {
 }
 
 // ---- vectorized masked global memory access -----------------------------------------------------
+} // namespace tilec::rt
+#include "../rt/hints.hpp"
+namespace tilec::rt {
 #ifndef TILEC_NOINLINE // the CPU emulator spells it differently
 #define TILEC_NOINLINE __noinline__
 #endif
@@ -477,6 +480,17 @@ template <int VEC, class T> __device__ __forceinline__ bool is_aligned(const T *
 }
 
 namespace detail {
+/// The global side of an access: a pointer, or one with cache hints (tilec::rt::hinted, whose
+/// overloads of these are in tilec/rt/hints.hpp). Its address; a V (an element, or a Pack of them)
+/// read at it or written to it.
+template <class T> __device__ __forceinline__ T *address(T *p) { return p; }
+template <class V, class T> __device__ __forceinline__ V read_as(const T *p) {
+  return *reinterpret_cast<const V *>(p);
+}
+template <class V, class T> __device__ __forceinline__ void write_as(T *p, const V &v) {
+  *reinterpret_cast<V *>(p) = v;
+}
+
 /// Keeps an argument out of template argument deduction (`other` takes T from the pointers).
 template <class T> struct identity {
   using type = T;
@@ -517,22 +531,23 @@ template <int VEC, int STRIDE> __device__ __forceinline__ unsigned mask_bits(con
 // The element-wise paths of load_vec (some element masked off, or a misaligned address) are
 // functions of their own: inlined, their per-element registers counted against the whole kernel
 // although the vector path is the one that runs on all but the edges of a tile.
-template <int VEC, class T>
-__device__ TILEC_NOINLINE Pack<T, VEC> load_elementwise(const T *src, unsigned bits, T other) {
+// `src` is a pointer, or one with hints (tilec/rt/hints.hpp): read_as reads through either.
+template <int VEC, class T, class Src>
+__device__ TILEC_NOINLINE Pack<T, VEC> load_elementwise(Src src, unsigned bits, T other) {
   Pack<T, VEC> p;
   TILEC_UNROLL
   for (int v = 0; v < VEC; ++v)
-    p.v[v] = (bits >> v & 1u) ? src[v] : other;
+    p.v[v] = (bits >> v & 1u) ? read_as<T>(src + v) : other;
   return p;
 }
-template <int VEC, class T>
-__device__ TILEC_NOINLINE Pack<uint32_t, VEC / 2> load_pairs_elementwise(const T *src, unsigned bits,
-                                                                       uint32_t other) {
+template <int VEC, class T, class Src>
+__device__ TILEC_NOINLINE Pack<uint32_t, VEC / 2> load_pairs_elementwise(Src src, unsigned bits,
+                                                                         uint32_t other) {
   Pack<uint32_t, VEC / 2> w;
   TILEC_UNROLL
   for (int k = 0; k < VEC / 2; ++k)
-    w.v[k] = ((bits >> (2 * k) & 1u) ? bits16(src[2 * k]) : other) |
-             ((bits >> (2 * k + 1) & 1u) ? bits16(src[2 * k + 1]) : other) << 16;
+    w.v[k] = ((bits >> (2 * k) & 1u) ? bits16(read_as<T>(src + 2 * k)) : other) |
+             ((bits >> (2 * k + 1) & 1u) ? bits16(read_as<T>(src + 2 * k + 1)) : other) << 16;
   return w;
 }
 template <int VEC, int STRIDE, class T>
@@ -554,24 +569,25 @@ template <class T> __device__ __forceinline__ T select(bool c, T a, typename det
 
 // The per-thread side of a vector access is the thread's own tile storage: elements `STRIDE` apart
 // (1 when the vector runs along the last dimension of a `T name[E0][E1]` array, E1 when it runs
-// along the first), or a small VEC-element temporary (STRIDE 1).
+// along the first), or a small VEC-element temporary (STRIDE 1). The global side is a pointer, or
+// a pointer with cache hints (tilec::rt::hinted, tilec/rt/hints.hpp).
 
 /// dst[v * STRIDE] = mask[v * STRIDE] ? src[v] : other for v < VEC. Masked-off elements never touch
 /// memory. One VEC-wide access when every mask bit is set and src is aligned (ALIGNED: proven by
 /// tilec, else checked here). `all` says whether every mask bit is set: tilec passes the last
 /// element's bit when the mask is true-then-false along the vector (`idx < n` with `idx` rising
 /// by one), so the vector path tests one bit and the others are read only on the element-wise path.
-template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
-__device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
+template <int VEC, bool ALIGNED, int STRIDE = 1, class T, class Src>
+__device__ __forceinline__ void load_vec(T *dst, Src src, const bool *mask,
                                          typename detail::identity<T>::type other, bool all) {
-  const bool vector = all && (ALIGNED || is_aligned<VEC>(src));
+  const bool vector = all && (ALIGNED || is_aligned<VEC>(detail::address(src)));
   if constexpr (detail::kPairs<T, VEC>) {
     Pack<uint32_t, VEC / 2> w;
     if (vector) {
-      TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
-      w = *reinterpret_cast<const Pack<uint32_t, VEC / 2> *>(src);
+      TILEC_CHECK_VECTOR_ACCESS(detail::address(src), sizeof(Pack<T, VEC>));
+      w = detail::read_as<Pack<uint32_t, VEC / 2>>(src);
     } else if (const unsigned bits = detail::mask_bits<VEC, STRIDE>(mask)) {
-      w = detail::load_pairs_elementwise<VEC>(src, bits, detail::bits16(other));
+      w = detail::load_pairs_elementwise<VEC, T>(src, bits, detail::bits16(other));
     } else { // wholly masked off (the tail of a tile wider than the row): no call, no access
       const uint32_t o = detail::bits16(other);
       TILEC_UNROLL
@@ -582,8 +598,8 @@ __device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
   } else {
     Pack<T, VEC> pack;
     if (vector) {
-      TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
-      pack = *reinterpret_cast<const Pack<T, VEC> *>(src);
+      TILEC_CHECK_VECTOR_ACCESS(detail::address(src), sizeof(Pack<T, VEC>));
+      pack = detail::read_as<Pack<T, VEC>>(src);
     } else if (const unsigned bits = detail::mask_bits<VEC, STRIDE>(mask)) {
       pack = detail::load_elementwise<VEC>(src, bits, other);
     } else { // wholly masked off: no call, no access
@@ -597,35 +613,36 @@ __device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
   }
 }
 /// The same, every mask bit tested.
-template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
-__device__ __forceinline__ void load_vec(T *dst, const T *src, const bool *mask,
+template <int VEC, bool ALIGNED, int STRIDE = 1, class T, class Src>
+__device__ __forceinline__ void load_vec(T *dst, Src src, const bool *mask,
                                          typename detail::identity<T>::type other) {
   load_vec<VEC, ALIGNED, STRIDE>(dst, src, mask, other, detail::all_set<VEC, STRIDE>(mask));
 }
 /// Unmasked form: dst[v * STRIDE] = src[v] for every v < VEC.
-template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
-__device__ __forceinline__ void load_vec(T *dst, const T *src) {
+template <int VEC, bool ALIGNED, int STRIDE = 1, class T, class Src>
+__device__ __forceinline__ void load_vec(T *dst, Src src) {
   if constexpr (detail::kPairs<T, VEC>) {
     Pack<uint32_t, VEC / 2> w;
-    if (ALIGNED || is_aligned<VEC>(src)) {
-      TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
-      w = *reinterpret_cast<const Pack<uint32_t, VEC / 2> *>(src);
+    if (ALIGNED || is_aligned<VEC>(detail::address(src))) {
+      TILEC_CHECK_VECTOR_ACCESS(detail::address(src), sizeof(Pack<T, VEC>));
+      w = detail::read_as<Pack<uint32_t, VEC / 2>>(src);
     } else {
       TILEC_UNROLL
       for (int k = 0; k < VEC / 2; ++k)
-        w.v[k] = detail::bits16(src[2 * k]) | detail::bits16(src[2 * k + 1]) << 16;
+        w.v[k] = detail::bits16(detail::read_as<T>(src + 2 * k)) |
+                 detail::bits16(detail::read_as<T>(src + 2 * k + 1)) << 16;
     }
     detail::unpack_pairs<VEC, STRIDE>(dst, w);
-  } else if (ALIGNED || is_aligned<VEC>(src)) {
-    TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
-    const Pack<T, VEC> pack = *reinterpret_cast<const Pack<T, VEC> *>(src);
+  } else if (ALIGNED || is_aligned<VEC>(detail::address(src))) {
+    TILEC_CHECK_VECTOR_ACCESS(detail::address(src), sizeof(Pack<T, VEC>));
+    const Pack<T, VEC> pack = detail::read_as<Pack<T, VEC>>(src);
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
       dst[v * STRIDE] = pack.v[v];
   } else {
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
-      dst[v * STRIDE] = src[v];
+      dst[v * STRIDE] = detail::read_as<T>(src + v);
   }
 }
 
@@ -633,8 +650,8 @@ __device__ __forceinline__ void load_vec(T *dst, const T *src) {
 /// `on` (one VEC-wide access when src is aligned), else `other` everywhere and no access. The result
 /// starts as `other` and the access overwrites it (a predicated load, nothing to branch around);
 /// 16-bit elements join as whole words and are taken apart afterwards, as in load_vec.
-template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
-__device__ __forceinline__ void load_vec_if(T *dst, const T *src, bool on,
+template <int VEC, bool ALIGNED, int STRIDE = 1, class T, class Src>
+__device__ __forceinline__ void load_vec_if(T *dst, Src src, bool on,
                                             typename detail::identity<T>::type other) {
   if constexpr (detail::kPairs<T, VEC>) {
     const uint32_t o = detail::bits16(other);
@@ -642,13 +659,14 @@ __device__ __forceinline__ void load_vec_if(T *dst, const T *src, bool on,
     TILEC_UNROLL
     for (int k = 0; k < VEC / 2; ++k)
       w.v[k] = o | o << 16;
-    if (on && (ALIGNED || is_aligned<VEC>(src))) {
-      TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
-      w = *reinterpret_cast<const Pack<uint32_t, VEC / 2> *>(src);
+    if (on && (ALIGNED || is_aligned<VEC>(detail::address(src)))) {
+      TILEC_CHECK_VECTOR_ACCESS(detail::address(src), sizeof(Pack<T, VEC>));
+      w = detail::read_as<Pack<uint32_t, VEC / 2>>(src);
     } else if (on) {
       TILEC_UNROLL
       for (int k = 0; k < VEC / 2; ++k)
-        w.v[k] = detail::bits16(src[2 * k]) | detail::bits16(src[2 * k + 1]) << 16;
+        w.v[k] = detail::bits16(detail::read_as<T>(src + 2 * k)) |
+                 detail::bits16(detail::read_as<T>(src + 2 * k + 1)) << 16;
     }
     detail::unpack_pairs<VEC, STRIDE>(dst, w);
   } else {
@@ -656,13 +674,13 @@ __device__ __forceinline__ void load_vec_if(T *dst, const T *src, bool on,
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
       pack.v[v] = other;
-    if (on && (ALIGNED || is_aligned<VEC>(src))) {
-      TILEC_CHECK_VECTOR_ACCESS(src, sizeof(Pack<T, VEC>));
-      pack = *reinterpret_cast<const Pack<T, VEC> *>(src);
+    if (on && (ALIGNED || is_aligned<VEC>(detail::address(src)))) {
+      TILEC_CHECK_VECTOR_ACCESS(detail::address(src), sizeof(Pack<T, VEC>));
+      pack = detail::read_as<Pack<T, VEC>>(src);
     } else if (on) {
       TILEC_UNROLL
       for (int v = 0; v < VEC; ++v)
-        pack.v[v] = src[v];
+        pack.v[v] = detail::read_as<T>(src + v);
     }
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
@@ -673,41 +691,41 @@ __device__ __forceinline__ void load_vec_if(T *dst, const T *src, bool on,
 /// dst[v] = src[v * STRIDE] where mask[v * STRIDE], for v < VEC; masked-off elements never touch
 /// memory. One VEC-wide access when every mask bit is set (`all`, as for load_vec) and dst is
 /// aligned.
-template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
-__device__ __forceinline__ void store_vec(T *dst, const T *src, const bool *mask, bool all) {
-  if (all && (ALIGNED || is_aligned<VEC>(dst))) {
+template <int VEC, bool ALIGNED, int STRIDE = 1, class Dst, class T>
+__device__ __forceinline__ void store_vec(Dst dst, const T *src, const bool *mask, bool all) {
+  if (all && (ALIGNED || is_aligned<VEC>(detail::address(dst)))) {
     Pack<T, VEC> pack;
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
       pack.v[v] = src[v * STRIDE];
-    TILEC_CHECK_VECTOR_ACCESS(dst, sizeof(Pack<T, VEC>));
-    *reinterpret_cast<Pack<T, VEC> *>(dst) = pack;
+    TILEC_CHECK_VECTOR_ACCESS(detail::address(dst), sizeof(Pack<T, VEC>));
+    detail::write_as(dst, pack);
   } else {
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
       if (mask[v * STRIDE])
-        dst[v] = src[v * STRIDE];
+        detail::write_as(dst + v, src[v * STRIDE]);
   }
 }
 /// The same, every mask bit tested.
-template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
-__device__ __forceinline__ void store_vec(T *dst, const T *src, const bool *mask) {
+template <int VEC, bool ALIGNED, int STRIDE = 1, class Dst, class T>
+__device__ __forceinline__ void store_vec(Dst dst, const T *src, const bool *mask) {
   store_vec<VEC, ALIGNED, STRIDE>(dst, src, mask, detail::all_set<VEC, STRIDE>(mask));
 }
 /// Unmasked form: dst[v] = src[v * STRIDE] for every v < VEC.
-template <int VEC, bool ALIGNED, int STRIDE = 1, class T>
-__device__ __forceinline__ void store_vec(T *dst, const T *src) {
-  if (ALIGNED || is_aligned<VEC>(dst)) {
+template <int VEC, bool ALIGNED, int STRIDE = 1, class Dst, class T>
+__device__ __forceinline__ void store_vec(Dst dst, const T *src) {
+  if (ALIGNED || is_aligned<VEC>(detail::address(dst))) {
     Pack<T, VEC> pack;
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
       pack.v[v] = src[v * STRIDE];
-    TILEC_CHECK_VECTOR_ACCESS(dst, sizeof(Pack<T, VEC>));
-    *reinterpret_cast<Pack<T, VEC> *>(dst) = pack;
+    TILEC_CHECK_VECTOR_ACCESS(detail::address(dst), sizeof(Pack<T, VEC>));
+    detail::write_as(dst, pack);
   } else {
     TILEC_UNROLL
     for (int v = 0; v < VEC; ++v)
-      dst[v] = src[v * STRIDE];
+      detail::write_as(dst + v, src[v * STRIDE]);
   }
 }
 
