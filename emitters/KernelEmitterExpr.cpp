@@ -333,6 +333,10 @@ Code KernelEmitter::binary(const Binary *b, const Idx &idx) {
   case BinaryOp::Min:
   case BinaryOp::Max: {
     bool mx = b->op == BinaryOp::Max;
+    if (is16(t)) // one of the operands: exact in 16 bits (tilec::rt::hmax, hmin)
+      return {std::string(mx ? "tilec::rt::hmax(" : "tilec::rt::hmin(") + a.text + ", " + c.text +
+                  ")",
+              Prec::Postfix};
     if (isFloat(t)) {
       std::string call =
           libm(mx ? "fmax" : "fmin", t) + "(" + asFloat(a, t) + ", " + asFloat(c, t) + ")";
@@ -351,8 +355,17 @@ Code KernelEmitter::binary(const Binary *b, const Idx &idx) {
     std::string call = libm("fmod", t) + "(" + asFloat(a, t) + ", " + asFloat(c, t) + ")";
     return is16(t) ? roundTo(t, call) : Code{call, Prec::Postfix};
   }
+  if (!ptr && is16(t) &&
+      (b->op == BinaryOp::Add || b->op == BinaryOp::Sub || b->op == BinaryOp::Mul)) {
+    // 16-bit +, -, *: rounded once to nearest even (tilec::rt::hadd, hsub, hmul: the GPU's 16-bit
+    // instructions where it has them), the same value as computing in float and rounding back.
+    const char *fn = b->op == BinaryOp::Add   ? "tilec::rt::hadd("
+                     : b->op == BinaryOp::Sub ? "tilec::rt::hsub("
+                                              : "tilec::rt::hmul(";
+    return {fn + a.text + ", " + c.text + ")", Prec::Postfix};
+  }
   if (!ptr && is16(t)) {
-    // 16-bit floats: compute in float; arithmetic results round back, comparisons do not.
+    // Other 16-bit operators compute in float; arithmetic results round back, comparisons do not.
     Code fa{asFloat(a, t), Prec::Postfix}, fc{asFloat(c, t), Prec::Postfix};
     std::string text = operand(fa, info.prec) + " " + info.op + " " + operand(fc, info.prec, true);
     if (isComparison(b->op))

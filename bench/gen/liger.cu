@@ -61,7 +61,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) swiglu_fwd(
     __nv_bfloat16 vals[C_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < C_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(a_row[i + v] * tilec::rt::sigmoid(a_row[i + v]))) * tilec::rt::to_float(b_row[i + v]));
+      vals[v] = tilec::rt::hmul(tilec::rt::to_bf16(a_row[i + v] * tilec::rt::sigmoid(a_row[i + v])), b_row[i + v]);
     tilec::rt::store_vec<C_STORE_VEC, false>(c + row * stride + cols[i], vals, &mask[i],
                                              mask[i + C_STORE_VEC - 1]);
   }
@@ -128,7 +128,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) swiglu_fwd(
     __nv_bfloat16 vals[C_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < C_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(a_row[i + v] * tilec::rt::sigmoid(a_row[i + v]))) * tilec::rt::to_float(b_row[i + v]));
+      vals[v] = tilec::rt::hmul(tilec::rt::to_bf16(a_row[i + v] * tilec::rt::sigmoid(a_row[i + v])), b_row[i + v]);
     if (mask[i])
       tilec::rt::store_vec<C_STORE_VEC, true>(c + row * stride + cols[i], vals);
   }
@@ -234,7 +234,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) geglu_fwd(
     __nv_bfloat16 vals[C_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < C_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(0.5f * a_row[i + v] * (1.0f + tanhf(0.797884583f * (a_row[i + v] + 0.0447149985f * a_cubed[i + v]))))) * tilec::rt::to_float(b_row[i + v]));
+      vals[v] = tilec::rt::hmul(tilec::rt::to_bf16(0.5f * a_row[i + v] * (1.0f + tanhf(0.797884583f * (a_row[i + v] + 0.0447149985f * a_cubed[i + v])))), b_row[i + v]);
     tilec::rt::store_vec<C_STORE_VEC, false>(c + row * stride + cols[i], vals, &mask[i],
                                              mask[i + C_STORE_VEC - 1]);
   }
@@ -308,7 +308,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) geglu_fwd(
     __nv_bfloat16 vals[C_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < C_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(0.5f * a_row[i + v] * (1.0f + tanhf(0.797884583f * (a_row[i + v] + 0.0447149985f * a_cubed[i + v]))))) * tilec::rt::to_float(b_row[i + v]));
+      vals[v] = tilec::rt::hmul(tilec::rt::to_bf16(0.5f * a_row[i + v] * (1.0f + tanhf(0.797884583f * (a_row[i + v] + 0.0447149985f * a_cubed[i + v])))), b_row[i + v]);
     if (mask[i])
       tilec::rt::store_vec<C_STORE_VEC, true>(c + row * stride + cols[i], vals);
   }
@@ -1483,7 +1483,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __nv_bfloat16 s_row[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    s_row[i] = tilec::rt::to_bf16(tilec::rt::to_float(x_load[i]) + tilec::rt::to_float(r_load[i]));
+    s_row[i] = tilec::rt::hadd(x_load[i], r_load[i]);
   }
   // liger.cpp:102: tl::store(s_out + row * stride + cols, s_row, mask);
   TILEC_UNROLL
@@ -1595,7 +1595,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __nv_bfloat16 s_row[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    s_row[i] = tilec::rt::to_bf16(tilec::rt::to_float(x_load[i]) + tilec::rt::to_float(r_load[i]));
+    s_row[i] = tilec::rt::hadd(x_load[i], r_load[i]);
   }
   // liger.cpp:102: tl::store(s_out + row * stride + cols, s_row, mask);
   TILEC_UNROLL
@@ -1744,7 +1744,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) add_rms_norm_f
   __nv_bfloat16 s_row[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    s_row[i] = tilec::rt::to_bf16(tilec::rt::to_float(x_load[i]) + tilec::rt::to_float(r_load[i]));
+    s_row[i] = tilec::rt::hadd(x_load[i], r_load[i]);
   }
   // liger.cpp:102: tl::store(s_out + row * stride + cols, s_row, mask);
   TILEC_UNROLL
@@ -1858,7 +1858,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) add_rms_norm_f
   __nv_bfloat16 s_row[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    s_row[i] = tilec::rt::to_bf16(tilec::rt::to_float(x_load[i]) + tilec::rt::to_float(r_load[i]));
+    s_row[i] = tilec::rt::hadd(x_load[i], r_load[i]);
   }
   // liger.cpp:102: tl::store(s_out + row * stride + cols, s_row, mask);
   TILEC_UNROLL
@@ -2460,7 +2460,7 @@ __global__ void __launch_bounds__(NUM_THREADS) geglu_bwd(
     // liger.cpp:170: auto da_row = dc_row * b_row * (term1 + term2);
     TILEC_UNROLL
     for (int k = 0; k < DC_ROW_VEC; ++k) {
-      da_row[i + k] = tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dc_row[i + k]) * tilec::rt::to_float(b_row[i + k]))) * (term1[i + k] + term2[i + k]);
+      da_row[i + k] = tilec::rt::to_float(tilec::rt::hmul(dc_row[i + k], b_row[i + k])) * (term1[i + k] + term2[i + k]);
     }
     // liger.cpp:171: tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
     {
@@ -2584,7 +2584,7 @@ __global__ void __launch_bounds__(NUM_THREADS) geglu_bwd(
     // liger.cpp:170: auto da_row = dc_row * b_row * (term1 + term2);
     TILEC_UNROLL
     for (int k = 0; k < DC_ROW_VEC; ++k) {
-      da_row[i + k] = tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dc_row[i + k]) * tilec::rt::to_float(b_row[i + k]))) * (term1[i + k] + term2[i + k]);
+      da_row[i + k] = tilec::rt::to_float(tilec::rt::hmul(dc_row[i + k], b_row[i + k])) * (term1[i + k] + term2[i + k]);
     }
     // liger.cpp:171: tl::store(a + row * stride + cols, tl::cast<tl::bfloat16>(da_row), mask);
     {
@@ -4965,7 +4965,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_fwd(
   __nv_bfloat16 e[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    e[i] = tilec::rt::to_bf16(tilec::rt::exp(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(x_row[i]) - tilec::rt::to_float(m)))));
+    e[i] = tilec::rt::to_bf16(tilec::rt::exp(tilec::rt::to_float(tilec::rt::hsub(x_row[i], m))));
   }
   // liger.cpp:246: auto d = tl::sum(e);
   __nv_bfloat16 d_part = e[0];
@@ -5058,7 +5058,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_fwd(
   __nv_bfloat16 e[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    e[i] = tilec::rt::to_bf16(tilec::rt::exp(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(x_row[i]) - tilec::rt::to_float(m)))));
+    e[i] = tilec::rt::to_bf16(tilec::rt::exp(tilec::rt::to_float(tilec::rt::hsub(x_row[i], m))));
   }
   // liger.cpp:246: auto d = tl::sum(e);
   __nv_bfloat16 d_part = e[0];
@@ -5182,7 +5182,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_fwd(
   __nv_bfloat16 e[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    e[i] = tilec::rt::to_bf16(tilec::rt::exp(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(x_row[i]) - tilec::rt::to_float(m)))));
+    e[i] = tilec::rt::to_bf16(tilec::rt::exp(tilec::rt::to_float(tilec::rt::hsub(x_row[i], m))));
   }
   // liger.cpp:246: auto d = tl::sum(e);
   __nv_bfloat16 d_part = e[0];
@@ -5277,7 +5277,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_fwd(
   __nv_bfloat16 e[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    e[i] = tilec::rt::to_bf16(tilec::rt::exp(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(x_row[i]) - tilec::rt::to_float(m)))));
+    e[i] = tilec::rt::to_bf16(tilec::rt::exp(tilec::rt::to_float(tilec::rt::hsub(x_row[i], m))));
   }
   // liger.cpp:246: auto d = tl::sum(e);
   __nv_bfloat16 d_part = e[0];
@@ -5392,12 +5392,10 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_bwd(
         tilec::rt::to_bf16(0.0f), mask[i + Y_ROW_VEC - 1]);
   }
   // liger.cpp:261: auto dot = tl::sum(dy_row * y_row);
-  __nv_bfloat16 dot_part = tilec::rt::to_bf16(tilec::rt::to_float(dy_row[0]) * tilec::rt::to_float(y_row[0]));
+  __nv_bfloat16 dot_part = tilec::rt::hmul(dy_row[0], y_row[0]);
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
-    dot_part = tilec::rt::Sum::combine(
-        dot_part,
-        tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i]) * tilec::rt::to_float(y_row[i])));
+    dot_part = tilec::rt::Sum::combine(dot_part, tilec::rt::hmul(dy_row[i], y_row[i]));
   dot_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(dot_part, 16, 8, 4, 2, 1);
   if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
     dot_smem[L0::warp_coord0()] = dot_part;
@@ -5411,7 +5409,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_bwd(
     bool bits[DX_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < DX_STORE_VEC; ++v) {
-      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(y_row[i + v]) * tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i + v]) - tilec::rt::to_float(dot))));
+      vals[v] = tilec::rt::hmul(y_row[i + v], tilec::rt::hsub(dy_row[i + v], dot));
       bits[v] = L0::coord0(i + v) < n_cols;
     }
     tilec::rt::store_vec<DX_STORE_VEC, false>(
@@ -5476,12 +5474,10 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_bwd(
         tilec::rt::to_bf16(0.0f));
   }
   // liger.cpp:261: auto dot = tl::sum(dy_row * y_row);
-  __nv_bfloat16 dot_part = tilec::rt::to_bf16(tilec::rt::to_float(dy_row[0]) * tilec::rt::to_float(y_row[0]));
+  __nv_bfloat16 dot_part = tilec::rt::hmul(dy_row[0], y_row[0]);
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
-    dot_part = tilec::rt::Sum::combine(
-        dot_part,
-        tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i]) * tilec::rt::to_float(y_row[i])));
+    dot_part = tilec::rt::Sum::combine(dot_part, tilec::rt::hmul(dy_row[i], y_row[i]));
   dot_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(dot_part, 16, 8, 4, 2, 1);
   if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
     dot_smem[L0::warp_coord0()] = dot_part;
@@ -5494,7 +5490,7 @@ __global__ void __launch_bounds__(NUM_THREADS) softmax_bwd(
     __nv_bfloat16 vals[DX_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < DX_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(y_row[i + v]) * tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i + v]) - tilec::rt::to_float(dot))));
+      vals[v] = tilec::rt::hmul(y_row[i + v], tilec::rt::hsub(dy_row[i + v], dot));
     if (L0::coord0(i) < n_cols)
       tilec::rt::store_vec<DX_STORE_VEC, true>(
           tilec::rt::hinted<DX_STORE_HINTS>(dx + row * dx_stride + L0::coord0(i)), vals);
@@ -5593,12 +5589,10 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_bwd(
         tilec::rt::to_bf16(0.0f), mask[i + Y_ROW_VEC - 1]);
   }
   // liger.cpp:261: auto dot = tl::sum(dy_row * y_row);
-  __nv_bfloat16 dot_part = tilec::rt::to_bf16(tilec::rt::to_float(dy_row[0]) * tilec::rt::to_float(y_row[0]));
+  __nv_bfloat16 dot_part = tilec::rt::hmul(dy_row[0], y_row[0]);
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
-    dot_part = tilec::rt::Sum::combine(
-        dot_part,
-        tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i]) * tilec::rt::to_float(y_row[i])));
+    dot_part = tilec::rt::Sum::combine(dot_part, tilec::rt::hmul(dy_row[i], y_row[i]));
   dot_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(dot_part, 16, 8, 4, 2, 1);
   if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
     dot_smem[L0::warp_coord0()] = dot_part;
@@ -5612,7 +5606,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_bwd(
     bool bits[DX_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < DX_STORE_VEC; ++v) {
-      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(y_row[i + v]) * tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i + v]) - tilec::rt::to_float(dot))));
+      vals[v] = tilec::rt::hmul(y_row[i + v], tilec::rt::hsub(dy_row[i + v], dot));
       bits[v] = L0::coord0(i + v) < n_cols;
     }
     tilec::rt::store_vec<DX_STORE_VEC, false>(
@@ -5679,12 +5673,10 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_bwd(
         tilec::rt::to_bf16(0.0f));
   }
   // liger.cpp:261: auto dot = tl::sum(dy_row * y_row);
-  __nv_bfloat16 dot_part = tilec::rt::to_bf16(tilec::rt::to_float(dy_row[0]) * tilec::rt::to_float(y_row[0]));
+  __nv_bfloat16 dot_part = tilec::rt::hmul(dy_row[0], y_row[0]);
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
-    dot_part = tilec::rt::Sum::combine(
-        dot_part,
-        tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i]) * tilec::rt::to_float(y_row[i])));
+    dot_part = tilec::rt::Sum::combine(dot_part, tilec::rt::hmul(dy_row[i], y_row[i]));
   dot_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(dot_part, 16, 8, 4, 2, 1);
   if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
     dot_smem[L0::warp_coord0()] = dot_part;
@@ -5697,7 +5689,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) softmax_bwd(
     __nv_bfloat16 vals[DX_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < DX_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_bf16(tilec::rt::to_float(y_row[i + v]) * tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(dy_row[i + v]) - tilec::rt::to_float(dot))));
+      vals[v] = tilec::rt::hmul(y_row[i + v], tilec::rt::hsub(dy_row[i + v], dot));
     if (L0::coord0(i) < n_cols)
       tilec::rt::store_vec<DX_STORE_VEC, true>(
           tilec::rt::hinted<DX_STORE_HINTS>(dx + row * dx_stride + L0::coord0(i)), vals);

@@ -265,7 +265,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __half y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_f16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -354,7 +354,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __half y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_f16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -475,7 +475,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __nv_bfloat16 y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_bf16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -565,7 +565,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __nv_bfloat16 y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_bf16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -662,7 +662,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half s[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    s[i] = tilec::rt::to_f16(tilec::rt::to_float(X_load[i]) + tilec::rt::to_float(R_load[i]));
+    s[i] = tilec::rt::hadd(X_load[i], R_load[i]);
   }
   // rms_norm.cpp:42: tl::store(S + row * stride + cols, s, mask);
   TILEC_UNROLL
@@ -709,7 +709,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     bool bits[Y_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v) {
-      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
+      vals[v] = tilec::rt::hmul(tilec::rt::to_f16(sf[i + v] * rstd), w[i + v]);
       bits[v] = L0::coord0(i + v) < n;
     }
     tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), vals, bits,
@@ -771,7 +771,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half s[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    s[i] = tilec::rt::to_f16(tilec::rt::to_float(X_load[i]) + tilec::rt::to_float(R_load[i]));
+    s[i] = tilec::rt::hadd(X_load[i], R_load[i]);
   }
   // rms_norm.cpp:42: tl::store(S + row * stride + cols, s, mask);
   TILEC_UNROLL
@@ -813,7 +813,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     __half vals[Y_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
+      vals[v] = tilec::rt::hmul(tilec::rt::to_f16(sf[i + v] * rstd), w[i + v]);
     if (L0::coord0(i) < n)
       tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), vals);
   }
@@ -930,7 +930,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __half y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_f16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -1019,7 +1019,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __half y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_f16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -1139,7 +1139,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __half y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_f16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -1228,7 +1228,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __half y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_f16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -1348,7 +1348,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __half y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_f16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -1437,7 +1437,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __half y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_f16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -1558,7 +1558,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __nv_bfloat16 y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_bf16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -1648,7 +1648,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __nv_bfloat16 y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_bf16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -1770,7 +1770,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __nv_bfloat16 y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_bf16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -1860,7 +1860,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __nv_bfloat16 y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_bf16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -1982,7 +1982,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __nv_bfloat16 y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_bf16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -2072,7 +2072,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __nv_bfloat16 y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_bf16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -2194,7 +2194,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __nv_bfloat16 y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_bf16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -2284,7 +2284,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __nv_bfloat16 y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_bf16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -2381,7 +2381,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half s[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    s[i] = tilec::rt::to_f16(tilec::rt::to_float(X_load[i]) + tilec::rt::to_float(R_load[i]));
+    s[i] = tilec::rt::hadd(X_load[i], R_load[i]);
   }
   // rms_norm.cpp:42: tl::store(S + row * stride + cols, s, mask);
   TILEC_UNROLL
@@ -2428,7 +2428,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     bool bits[Y_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v) {
-      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
+      vals[v] = tilec::rt::hmul(tilec::rt::to_f16(sf[i + v] * rstd), w[i + v]);
       bits[v] = L0::coord0(i + v) < n;
     }
     tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), vals, bits,
@@ -2490,7 +2490,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half s[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    s[i] = tilec::rt::to_f16(tilec::rt::to_float(X_load[i]) + tilec::rt::to_float(R_load[i]));
+    s[i] = tilec::rt::hadd(X_load[i], R_load[i]);
   }
   // rms_norm.cpp:42: tl::store(S + row * stride + cols, s, mask);
   TILEC_UNROLL
@@ -2532,7 +2532,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     __half vals[Y_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
+      vals[v] = tilec::rt::hmul(tilec::rt::to_f16(sf[i + v] * rstd), w[i + v]);
     if (L0::coord0(i) < n)
       tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), vals);
   }
@@ -2625,7 +2625,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half s[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    s[i] = tilec::rt::to_f16(tilec::rt::to_float(X_load[i]) + tilec::rt::to_float(R_load[i]));
+    s[i] = tilec::rt::hadd(X_load[i], R_load[i]);
   }
   // rms_norm.cpp:42: tl::store(S + row * stride + cols, s, mask);
   TILEC_UNROLL
@@ -2672,7 +2672,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     bool bits[Y_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v) {
-      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
+      vals[v] = tilec::rt::hmul(tilec::rt::to_f16(sf[i + v] * rstd), w[i + v]);
       bits[v] = L0::coord0(i + v) < n;
     }
     tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), vals, bits,
@@ -2734,7 +2734,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half s[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    s[i] = tilec::rt::to_f16(tilec::rt::to_float(X_load[i]) + tilec::rt::to_float(R_load[i]));
+    s[i] = tilec::rt::hadd(X_load[i], R_load[i]);
   }
   // rms_norm.cpp:42: tl::store(S + row * stride + cols, s, mask);
   TILEC_UNROLL
@@ -2776,7 +2776,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     __half vals[Y_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
+      vals[v] = tilec::rt::hmul(tilec::rt::to_f16(sf[i + v] * rstd), w[i + v]);
     if (L0::coord0(i) < n)
       tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), vals);
   }
@@ -2866,7 +2866,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
                                            tilec::rt::to_f16(0.0f), mask[i + R_LOAD_VEC - 1]);
     TILEC_UNROLL
     for (int k = 0; k < X_LOAD_VEC; ++k) {
-      s[i + k] = tilec::rt::to_f16(tilec::rt::to_float(X_load[i + k]) + tilec::rt::to_float(R_load[i + k]));
+      s[i + k] = tilec::rt::hadd(X_load[i + k], R_load[i + k]);
     }
     // rms_norm.cpp:42: tl::store(S + row * stride + cols, s, mask);
     tilec::rt::store_vec<S_STORE_VEC, false>(S + row * stride + cols[i], &s[i], &mask[i],
@@ -2910,7 +2910,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     bool bits[Y_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v) {
-      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
+      vals[v] = tilec::rt::hmul(tilec::rt::to_f16(sf[i + v] * rstd), w[i + v]);
       bits[v] = L0::coord0(i + v) < n;
     }
     tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), vals, bits,
@@ -2969,7 +2969,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
                                              tilec::rt::to_f16(0.0f));
     TILEC_UNROLL
     for (int k = 0; k < X_LOAD_VEC; ++k) {
-      s[i + k] = tilec::rt::to_f16(tilec::rt::to_float(X_load[i + k]) + tilec::rt::to_float(R_load[i + k]));
+      s[i + k] = tilec::rt::hadd(X_load[i + k], R_load[i + k]);
     }
     // rms_norm.cpp:42: tl::store(S + row * stride + cols, s, mask);
     if (mask[i])
@@ -3008,7 +3008,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     __half vals[Y_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
+      vals[v] = tilec::rt::hmul(tilec::rt::to_f16(sf[i + v] * rstd), w[i + v]);
     if (L0::coord0(i) < n)
       tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), vals);
   }

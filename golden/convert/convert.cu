@@ -2,6 +2,470 @@
 // Do not edit by hand: edit the kernel source and run tilec again.
 #include <tilec/cuda/runtime.cuh>
 
+// half_ops<512, tl::half>: one instantiation
+namespace half_ops_512_f16 {
+constexpr int BLOCK = 512;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int Y_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int SUM_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int DIFF_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int PROD_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int HI_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int LO_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+// tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) half_ops(
+    const __half *a, const __half *b, __half *sum, __half *diff, __half *prod, __half *hi,
+    __half *lo, int n) {
+  // convert.cpp:39: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // convert.cpp:40: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // convert.cpp:41: auto x = tl::load(a + offs, mask);
+  __half x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec<X_VEC, false>(&x[i], a + offs[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                      mask[i + X_VEC - 1]);
+  }
+  // convert.cpp:42: auto y = tl::load(b + offs, mask);
+  __half y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_VEC) {
+    tilec::rt::load_vec<Y_VEC, false>(&y[i], b + offs[i], &mask[i], tilec::rt::to_f16(0.0f),
+                                      mask[i + Y_VEC - 1]);
+  }
+  // convert.cpp:43: tl::store(sum + offs, x + y, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += SUM_STORE_VEC) {
+    __half vals[SUM_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < SUM_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hadd(x[i + v], y[i + v]);
+    tilec::rt::store_vec<SUM_STORE_VEC, false>(sum + offs[i], vals, &mask[i],
+                                               mask[i + SUM_STORE_VEC - 1]);
+  }
+  // convert.cpp:44: tl::store(diff + offs, x - y, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DIFF_STORE_VEC) {
+    __half vals[DIFF_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < DIFF_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hsub(x[i + v], y[i + v]);
+    tilec::rt::store_vec<DIFF_STORE_VEC, false>(diff + offs[i], vals, &mask[i],
+                                                mask[i + DIFF_STORE_VEC - 1]);
+  }
+  // convert.cpp:45: tl::store(prod + offs, x * y, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += PROD_STORE_VEC) {
+    __half vals[PROD_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < PROD_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hmul(x[i + v], y[i + v]);
+    tilec::rt::store_vec<PROD_STORE_VEC, false>(prod + offs[i], vals, &mask[i],
+                                                mask[i + PROD_STORE_VEC - 1]);
+  }
+  // convert.cpp:46: tl::store(hi + offs, tl::maximum(x, y), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += HI_STORE_VEC) {
+    __half vals[HI_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < HI_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hmax(x[i + v], y[i + v]);
+    tilec::rt::store_vec<HI_STORE_VEC, false>(hi + offs[i], vals, &mask[i],
+                                              mask[i + HI_STORE_VEC - 1]);
+  }
+  // convert.cpp:47: tl::store(lo + offs, tl::minimum(x, y), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += LO_STORE_VEC) {
+    __half vals[LO_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < LO_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hmin(x[i + v], y[i + v]);
+    tilec::rt::store_vec<LO_STORE_VEC, false>(lo + offs[i], vals, &mask[i],
+                                              mask[i + LO_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming a, b, sum, diff, prod, hi and lo are 16-byte aligned and n is a
+// multiple of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 512;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int Y_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int SUM_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int DIFF_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int PROD_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int HI_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int LO_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+// tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) half_ops(
+    const __half *a, const __half *b, __half *sum, __half *diff, __half *prod, __half *hi,
+    __half *lo, int n) {
+  // convert.cpp:39: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // convert.cpp:40: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // convert.cpp:41: auto x = tl::load(a + offs, mask);
+  __half x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], a + offs[i], mask[i], tilec::rt::to_f16(0.0f));
+  }
+  // convert.cpp:42: auto y = tl::load(b + offs, mask);
+  __half y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_VEC) {
+    tilec::rt::load_vec_if<Y_VEC, true>(&y[i], b + offs[i], mask[i], tilec::rt::to_f16(0.0f));
+  }
+  // convert.cpp:43: tl::store(sum + offs, x + y, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += SUM_STORE_VEC) {
+    __half vals[SUM_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < SUM_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hadd(x[i + v], y[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<SUM_STORE_VEC, true>(sum + offs[i], vals);
+  }
+  // convert.cpp:44: tl::store(diff + offs, x - y, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DIFF_STORE_VEC) {
+    __half vals[DIFF_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < DIFF_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hsub(x[i + v], y[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<DIFF_STORE_VEC, true>(diff + offs[i], vals);
+  }
+  // convert.cpp:45: tl::store(prod + offs, x * y, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += PROD_STORE_VEC) {
+    __half vals[PROD_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < PROD_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hmul(x[i + v], y[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<PROD_STORE_VEC, true>(prod + offs[i], vals);
+  }
+  // convert.cpp:46: tl::store(hi + offs, tl::maximum(x, y), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += HI_STORE_VEC) {
+    __half vals[HI_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < HI_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hmax(x[i + v], y[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<HI_STORE_VEC, true>(hi + offs[i], vals);
+  }
+  // convert.cpp:47: tl::store(lo + offs, tl::minimum(x, y), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += LO_STORE_VEC) {
+    __half vals[LO_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < LO_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hmin(x[i + v], y[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<LO_STORE_VEC, true>(lo + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace half_ops_512_f16
+
+/// Launches half_ops<512, tl::half> on `stream` with
+/// half_ops_512_f16::NUM_THREADS threads per block.
+cudaError_t launch_half_ops_512_f16(dim3 grid, cudaStream_t stream, const __half *a,
+                                    const __half *b, __half *sum, __half *diff, __half *prod,
+                                    __half *hi, __half *lo, int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b, sum, diff, prod, hi and lo are 16-byte aligned and n is a
+  // multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(sum) && tilec::rt::aligned_to_16(diff) &&
+                       tilec::rt::aligned_to_16(prod) && tilec::rt::aligned_to_16(hi) &&
+                       tilec::rt::aligned_to_16(lo) && n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(half_ops_512_f16::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, half_ops_512_f16::aligned::half_ops, a, b, sum, diff, prod,
+                              hi, lo, n);
+  return cudaLaunchKernelEx(&config, half_ops_512_f16::half_ops, a, b, sum, diff, prod, hi, lo, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_half_ops_512_f16(cudaStream_t stream, const __half *a, const __half *b,
+                                    __half *sum, __half *diff, __half *prod, __half *hi, __half *lo,
+                                    int n) {
+  const dim3 grid(tilec::rt::cdiv(n, half_ops_512_f16::BLOCK));
+  return launch_half_ops_512_f16(grid, stream, a, b, sum, diff, prod, hi, lo, n);
+}
+
+// half_ops<512, tl::bfloat16>: one instantiation
+namespace half_ops_512_bf16 {
+constexpr int BLOCK = 512;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int Y_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int SUM_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int DIFF_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int PROD_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int HI_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int LO_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+// tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) half_ops(
+    const __nv_bfloat16 *a, const __nv_bfloat16 *b, __nv_bfloat16 *sum, __nv_bfloat16 *diff,
+    __nv_bfloat16 *prod, __nv_bfloat16 *hi, __nv_bfloat16 *lo, int n) {
+  // convert.cpp:39: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // convert.cpp:40: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // convert.cpp:41: auto x = tl::load(a + offs, mask);
+  __nv_bfloat16 x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec<X_VEC, false>(&x[i], a + offs[i], &mask[i], tilec::rt::to_bf16(0.0f),
+                                      mask[i + X_VEC - 1]);
+  }
+  // convert.cpp:42: auto y = tl::load(b + offs, mask);
+  __nv_bfloat16 y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_VEC) {
+    tilec::rt::load_vec<Y_VEC, false>(&y[i], b + offs[i], &mask[i], tilec::rt::to_bf16(0.0f),
+                                      mask[i + Y_VEC - 1]);
+  }
+  // convert.cpp:43: tl::store(sum + offs, x + y, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += SUM_STORE_VEC) {
+    __nv_bfloat16 vals[SUM_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < SUM_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hadd(x[i + v], y[i + v]);
+    tilec::rt::store_vec<SUM_STORE_VEC, false>(sum + offs[i], vals, &mask[i],
+                                               mask[i + SUM_STORE_VEC - 1]);
+  }
+  // convert.cpp:44: tl::store(diff + offs, x - y, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DIFF_STORE_VEC) {
+    __nv_bfloat16 vals[DIFF_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < DIFF_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hsub(x[i + v], y[i + v]);
+    tilec::rt::store_vec<DIFF_STORE_VEC, false>(diff + offs[i], vals, &mask[i],
+                                                mask[i + DIFF_STORE_VEC - 1]);
+  }
+  // convert.cpp:45: tl::store(prod + offs, x * y, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += PROD_STORE_VEC) {
+    __nv_bfloat16 vals[PROD_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < PROD_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hmul(x[i + v], y[i + v]);
+    tilec::rt::store_vec<PROD_STORE_VEC, false>(prod + offs[i], vals, &mask[i],
+                                                mask[i + PROD_STORE_VEC - 1]);
+  }
+  // convert.cpp:46: tl::store(hi + offs, tl::maximum(x, y), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += HI_STORE_VEC) {
+    __nv_bfloat16 vals[HI_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < HI_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hmax(x[i + v], y[i + v]);
+    tilec::rt::store_vec<HI_STORE_VEC, false>(hi + offs[i], vals, &mask[i],
+                                              mask[i + HI_STORE_VEC - 1]);
+  }
+  // convert.cpp:47: tl::store(lo + offs, tl::minimum(x, y), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += LO_STORE_VEC) {
+    __nv_bfloat16 vals[LO_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < LO_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hmin(x[i + v], y[i + v]);
+    tilec::rt::store_vec<LO_STORE_VEC, false>(lo + offs[i], vals, &mask[i],
+                                              mask[i + LO_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming a, b, sum, diff, prod, hi and lo are 16-byte aligned and n is a
+// multiple of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 512;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int Y_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int SUM_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int DIFF_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int PROD_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int HI_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int LO_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+// tile 512: 4 contiguous per thread, 32 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) half_ops(
+    const __nv_bfloat16 *a, const __nv_bfloat16 *b, __nv_bfloat16 *sum, __nv_bfloat16 *diff,
+    __nv_bfloat16 *prod, __nv_bfloat16 *hi, __nv_bfloat16 *lo, int n) {
+  // convert.cpp:39: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // convert.cpp:40: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // convert.cpp:41: auto x = tl::load(a + offs, mask);
+  __nv_bfloat16 x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_VEC) {
+    tilec::rt::load_vec_if<X_VEC, true>(&x[i], a + offs[i], mask[i], tilec::rt::to_bf16(0.0f));
+  }
+  // convert.cpp:42: auto y = tl::load(b + offs, mask);
+  __nv_bfloat16 y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Y_VEC) {
+    tilec::rt::load_vec_if<Y_VEC, true>(&y[i], b + offs[i], mask[i], tilec::rt::to_bf16(0.0f));
+  }
+  // convert.cpp:43: tl::store(sum + offs, x + y, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += SUM_STORE_VEC) {
+    __nv_bfloat16 vals[SUM_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < SUM_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hadd(x[i + v], y[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<SUM_STORE_VEC, true>(sum + offs[i], vals);
+  }
+  // convert.cpp:44: tl::store(diff + offs, x - y, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DIFF_STORE_VEC) {
+    __nv_bfloat16 vals[DIFF_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < DIFF_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hsub(x[i + v], y[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<DIFF_STORE_VEC, true>(diff + offs[i], vals);
+  }
+  // convert.cpp:45: tl::store(prod + offs, x * y, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += PROD_STORE_VEC) {
+    __nv_bfloat16 vals[PROD_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < PROD_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hmul(x[i + v], y[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<PROD_STORE_VEC, true>(prod + offs[i], vals);
+  }
+  // convert.cpp:46: tl::store(hi + offs, tl::maximum(x, y), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += HI_STORE_VEC) {
+    __nv_bfloat16 vals[HI_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < HI_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hmax(x[i + v], y[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<HI_STORE_VEC, true>(hi + offs[i], vals);
+  }
+  // convert.cpp:47: tl::store(lo + offs, tl::minimum(x, y), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += LO_STORE_VEC) {
+    __nv_bfloat16 vals[LO_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < LO_STORE_VEC; ++v)
+      vals[v] = tilec::rt::hmin(x[i + v], y[i + v]);
+    if (mask[i])
+      tilec::rt::store_vec<LO_STORE_VEC, true>(lo + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace half_ops_512_bf16
+
+/// Launches half_ops<512, tl::bfloat16> on `stream` with
+/// half_ops_512_bf16::NUM_THREADS threads per block.
+cudaError_t launch_half_ops_512_bf16(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *a,
+                                     const __nv_bfloat16 *b, __nv_bfloat16 *sum,
+                                     __nv_bfloat16 *diff, __nv_bfloat16 *prod, __nv_bfloat16 *hi,
+                                     __nv_bfloat16 *lo, int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when a, b, sum, diff, prod, hi and lo are 16-byte aligned and n is a
+  // multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(sum) && tilec::rt::aligned_to_16(diff) &&
+                       tilec::rt::aligned_to_16(prod) && tilec::rt::aligned_to_16(hi) &&
+                       tilec::rt::aligned_to_16(lo) && n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(half_ops_512_bf16::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, half_ops_512_bf16::aligned::half_ops, a, b, sum, diff, prod,
+                              hi, lo, n);
+  return cudaLaunchKernelEx(&config, half_ops_512_bf16::half_ops, a, b, sum, diff, prod, hi, lo, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_half_ops_512_bf16(cudaStream_t stream, const __nv_bfloat16 *a,
+                                     const __nv_bfloat16 *b, __nv_bfloat16 *sum,
+                                     __nv_bfloat16 *diff, __nv_bfloat16 *prod, __nv_bfloat16 *hi,
+                                     __nv_bfloat16 *lo, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, half_ops_512_bf16::BLOCK));
+  return launch_half_ops_512_bf16(grid, stream, a, b, sum, diff, prod, hi, lo, n);
+}
+
 // convert_kernel<256, 4>: one instantiation
 namespace convert_kernel_256_4 {
 constexpr int BLOCK = 256;  // meta-parameter
@@ -112,7 +576,7 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
     __nv_bfloat16 b[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(h[i]) * tilec::rt::to_float(tilec::rt::to_f16(3.0f)))));
+      b[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::hmul(h[i], tilec::rt::to_f16(3.0f))));
     }
     // convert.cpp:27: tl::store(out_bf16 + offs, b, mask);
     TILEC_UNROLL
@@ -138,7 +602,7 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
       float vals[OUT_F32_STORE_VEC];
       TILEC_UNROLL
       for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
-        vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(b[i + v_1]) + tilec::rt::to_float(tilec::rt::to_bf16(static_cast<float>(nz[i + v_1]))))))) + tilec::rt::to_float(h[i + v_1])));
+        vals[v_1] = tilec::rt::to_float(tilec::rt::hadd(tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::hadd(b[i + v_1], tilec::rt::to_bf16(static_cast<float>(nz[i + v_1]))))), h[i + v_1]));
       tilec::rt::store_vec<OUT_F32_STORE_VEC, false>(
           out_f32 + offs[i], vals, &mask[i], mask[i + OUT_F32_STORE_VEC - 1]);
     }
@@ -256,7 +720,7 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
     __nv_bfloat16 b[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      b[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(h[i]) * tilec::rt::to_float(tilec::rt::to_f16(3.0f)))));
+      b[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::hmul(h[i], tilec::rt::to_f16(3.0f))));
     }
     // convert.cpp:27: tl::store(out_bf16 + offs, b, mask);
     TILEC_UNROLL
@@ -282,7 +746,7 @@ __global__ void __launch_bounds__(NUM_THREADS) convert_kernel(
       float vals[OUT_F32_STORE_VEC];
       TILEC_UNROLL
       for (int v_1 = 0; v_1 < OUT_F32_STORE_VEC; ++v_1)
-        vals[v_1] = tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(b[i + v_1]) + tilec::rt::to_float(tilec::rt::to_bf16(static_cast<float>(nz[i + v_1]))))))) + tilec::rt::to_float(h[i + v_1])));
+        vals[v_1] = tilec::rt::to_float(tilec::rt::hadd(tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::hadd(b[i + v_1], tilec::rt::to_bf16(static_cast<float>(nz[i + v_1]))))), h[i + v_1]));
       if (mask[i])
         tilec::rt::store_vec<OUT_F32_STORE_VEC, true>(out_f32 + offs[i], vals);
     }

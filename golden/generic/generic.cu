@@ -159,7 +159,7 @@ __global__ void __launch_bounds__(NUM_THREADS) affine(
   // generic.cpp:26: v = tl::clamp(v, -bound, bound);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    v[i] = tilec::rt::to_f16(fminf(tilec::rt::to_float(tilec::rt::to_f16(fmaxf(tilec::rt::to_float(v[i]), tilec::rt::to_float(tilec::rt::to_f16(-tilec::rt::to_float(bound)))))), tilec::rt::to_float(bound)));
+    v[i] = tilec::rt::hmin(tilec::rt::hmax(v[i], tilec::rt::to_f16(-tilec::rt::to_float(bound))), bound);
   }
   {
     // inlined: generic_detail::twice (called at generic.cpp:33)
@@ -220,7 +220,7 @@ __global__ void __launch_bounds__(NUM_THREADS) affine(
   // generic.cpp:26: v = tl::clamp(v, -bound, bound);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    v[i] = tilec::rt::to_f16(fminf(tilec::rt::to_float(tilec::rt::to_f16(fmaxf(tilec::rt::to_float(v[i]), tilec::rt::to_float(tilec::rt::to_f16(-tilec::rt::to_float(bound)))))), tilec::rt::to_float(bound)));
+    v[i] = tilec::rt::hmin(tilec::rt::hmax(v[i], tilec::rt::to_f16(-tilec::rt::to_float(bound))), bound);
   }
   {
     // inlined: generic_detail::twice (called at generic.cpp:33)

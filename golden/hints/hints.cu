@@ -503,7 +503,7 @@ __global__ void __launch_bounds__(NUM_THREADS) hinted_add(
     __half vals[OUT_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(a[i + v]) + tilec::rt::to_float(b[i + v]));
+      vals[v] = tilec::rt::hadd(a[i + v], b[i + v]);
     tilec::rt::store_vec<OUT_STORE_VEC, false>(tilec::rt::hinted<OUT_STORE_HINTS>(out + offs[i]),
                                                vals, &mask[i], mask[i + OUT_STORE_VEC - 1]);
   }
@@ -513,7 +513,7 @@ __global__ void __launch_bounds__(NUM_THREADS) hinted_add(
     __half vals[OUT2_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < OUT2_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(a[i + v]) - tilec::rt::to_float(b[i + v]));
+      vals[v] = tilec::rt::hsub(a[i + v], b[i + v]);
     tilec::rt::store_vec<OUT2_STORE_VEC, false>(
         tilec::rt::hinted<OUT2_STORE_HINTS>(out2 + offs[i]), vals, &mask[i],
         mask[i + OUT2_STORE_VEC - 1]);
@@ -578,7 +578,7 @@ __global__ void __launch_bounds__(NUM_THREADS) hinted_add(
     __half vals[OUT_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < OUT_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(a[i + v]) + tilec::rt::to_float(b[i + v]));
+      vals[v] = tilec::rt::hadd(a[i + v], b[i + v]);
     if (mask[i])
       tilec::rt::store_vec<OUT_STORE_VEC, true>(tilec::rt::hinted<OUT_STORE_HINTS>(out + offs[i]),
                                                 vals);
@@ -589,7 +589,7 @@ __global__ void __launch_bounds__(NUM_THREADS) hinted_add(
     __half vals[OUT2_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < OUT2_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(a[i + v]) - tilec::rt::to_float(b[i + v]));
+      vals[v] = tilec::rt::hsub(a[i + v], b[i + v]);
     if (mask[i])
       tilec::rt::store_vec<OUT2_STORE_VEC, true>(
           tilec::rt::hinted<OUT2_STORE_HINTS>(out2 + offs[i]), vals);

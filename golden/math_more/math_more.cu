@@ -394,7 +394,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   __half u_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    u_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(0.200000003f)));
+    u_1[i] = tilec::rt::hmul(a[i], tilec::rt::to_f16(0.200000003f));
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
@@ -477,7 +477,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   __half p_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    p_1[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
+    p_1[i] = tilec::rt::hadd(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i]))), tilec::rt::to_f16(0.5f));
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
@@ -486,7 +486,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
     __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
-      vals[v_1] = tilec::rt::to_f16(acoshf(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(p_1[i + v_1]) + tilec::rt::to_float(tilec::rt::to_f16(0.5f))))));
+      vals[v_1] = tilec::rt::to_f16(acoshf(tilec::rt::to_float(tilec::rt::hadd(p_1[i + v_1], tilec::rt::to_f16(0.5f)))));
     tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
         out_f16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
@@ -571,7 +571,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   __half w_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    w_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(2.29999995f)));
+    w_1[i] = tilec::rt::hmul(a[i], tilec::rt::to_f16(2.29999995f));
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
@@ -690,7 +690,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
     __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
-      vals[v_1] = tilec::rt::to_f16(fminf(tilec::rt::to_float(tilec::rt::to_f16(fmaxf(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(tilec::rt::to_f16(-1.0f))))), tilec::rt::to_float(tilec::rt::to_f16(2.5f))));
+      vals[v_1] = tilec::rt::hmin(tilec::rt::hmax(a[i + v_1], tilec::rt::to_f16(-1.0f)), tilec::rt::to_f16(2.5f));
     tilec::rt::store_vec<OUT_F16_STORE_VEC, false>(
         out_f16 + 27 * n + offs[i], vals, &mask[i], mask[i + OUT_F16_STORE_VEC - 1]);
   }
@@ -726,7 +726,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   __nv_bfloat16 u_2[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    u_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(0.200000003f)));
+    u_2[i] = tilec::rt::hmul(a_1[i], tilec::rt::to_bf16(0.200000003f));
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
@@ -809,7 +809,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   __nv_bfloat16 p_2[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    p_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
+    p_2[i] = tilec::rt::hadd(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i]))), tilec::rt::to_bf16(0.5f));
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
@@ -818,7 +818,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
-      vals[v_1] = tilec::rt::to_bf16(acoshf(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(p_2[i + v_1]) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f))))));
+      vals[v_1] = tilec::rt::to_bf16(acoshf(tilec::rt::to_float(tilec::rt::hadd(p_2[i + v_1], tilec::rt::to_bf16(0.5f)))));
     tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
         out_bf16 + 9 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
@@ -903,7 +903,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   __nv_bfloat16 w_2[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    w_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(2.29999995f)));
+    w_2[i] = tilec::rt::hmul(a_1[i], tilec::rt::to_bf16(2.29999995f));
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
@@ -1022,7 +1022,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
-      vals[v_1] = tilec::rt::to_bf16(fminf(tilec::rt::to_float(tilec::rt::to_bf16(fmaxf(tilec::rt::to_float(a_1[i + v_1]), tilec::rt::to_float(tilec::rt::to_bf16(-1.0f))))), tilec::rt::to_float(tilec::rt::to_bf16(2.5f))));
+      vals[v_1] = tilec::rt::hmin(tilec::rt::hmax(a_1[i + v_1], tilec::rt::to_bf16(-1.0f)), tilec::rt::to_bf16(2.5f));
     tilec::rt::store_vec<OUT_BF16_STORE_VEC, false>(
         out_bf16 + 27 * n + offs[i], vals, &mask[i], mask[i + OUT_BF16_STORE_VEC - 1]);
   }
@@ -1422,7 +1422,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   __half u_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    u_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(0.200000003f)));
+    u_1[i] = tilec::rt::hmul(a[i], tilec::rt::to_f16(0.200000003f));
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
@@ -1505,7 +1505,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   __half p_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    p_1[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
+    p_1[i] = tilec::rt::hadd(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i]))), tilec::rt::to_f16(0.5f));
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
@@ -1514,7 +1514,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
     __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
-      vals[v_1] = tilec::rt::to_f16(acoshf(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(p_1[i + v_1]) + tilec::rt::to_float(tilec::rt::to_f16(0.5f))))));
+      vals[v_1] = tilec::rt::to_f16(acoshf(tilec::rt::to_float(tilec::rt::hadd(p_1[i + v_1], tilec::rt::to_f16(0.5f)))));
     if (mask[i])
       tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 9 * n + offs[i], vals);
   }
@@ -1599,7 +1599,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   __half w_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    w_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(2.29999995f)));
+    w_1[i] = tilec::rt::hmul(a[i], tilec::rt::to_f16(2.29999995f));
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
@@ -1718,7 +1718,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
     __half vals[OUT_F16_STORE_VEC];
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_F16_STORE_VEC; ++v_1)
-      vals[v_1] = tilec::rt::to_f16(fminf(tilec::rt::to_float(tilec::rt::to_f16(fmaxf(tilec::rt::to_float(a[i + v_1]), tilec::rt::to_float(tilec::rt::to_f16(-1.0f))))), tilec::rt::to_float(tilec::rt::to_f16(2.5f))));
+      vals[v_1] = tilec::rt::hmin(tilec::rt::hmax(a[i + v_1], tilec::rt::to_f16(-1.0f)), tilec::rt::to_f16(2.5f));
     if (mask[i])
       tilec::rt::store_vec<OUT_F16_STORE_VEC, true>(out_f16 + 27 * n + offs[i], vals);
   }
@@ -1754,7 +1754,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   __nv_bfloat16 u_2[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    u_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(0.200000003f)));
+    u_2[i] = tilec::rt::hmul(a_1[i], tilec::rt::to_bf16(0.200000003f));
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
@@ -1837,7 +1837,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   __nv_bfloat16 p_2[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    p_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
+    p_2[i] = tilec::rt::hadd(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i]))), tilec::rt::to_bf16(0.5f));
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
@@ -1846,7 +1846,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
-      vals[v_1] = tilec::rt::to_bf16(acoshf(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(p_2[i + v_1]) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f))))));
+      vals[v_1] = tilec::rt::to_bf16(acoshf(tilec::rt::to_float(tilec::rt::hadd(p_2[i + v_1], tilec::rt::to_bf16(0.5f)))));
     if (mask[i])
       tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 9 * n + offs[i], vals);
   }
@@ -1931,7 +1931,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   __nv_bfloat16 w_2[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    w_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(2.29999995f)));
+    w_2[i] = tilec::rt::hmul(a_1[i], tilec::rt::to_bf16(2.29999995f));
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
@@ -2050,7 +2050,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
     __nv_bfloat16 vals[OUT_BF16_STORE_VEC];
     TILEC_UNROLL
     for (int v_1 = 0; v_1 < OUT_BF16_STORE_VEC; ++v_1)
-      vals[v_1] = tilec::rt::to_bf16(fminf(tilec::rt::to_float(tilec::rt::to_bf16(fmaxf(tilec::rt::to_float(a_1[i + v_1]), tilec::rt::to_float(tilec::rt::to_bf16(-1.0f))))), tilec::rt::to_float(tilec::rt::to_bf16(2.5f))));
+      vals[v_1] = tilec::rt::hmin(tilec::rt::hmax(a_1[i + v_1], tilec::rt::to_bf16(-1.0f)), tilec::rt::to_bf16(2.5f));
     if (mask[i])
       tilec::rt::store_vec<OUT_BF16_STORE_VEC, true>(out_bf16 + 27 * n + offs[i], vals);
   }

@@ -270,7 +270,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   __half u_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    u_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(0.200000003f)));
+    u_1[i] = tilec::rt::hmul(a[i], tilec::rt::to_f16(0.200000003f));
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
@@ -325,14 +325,14 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   __half p_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    p_1[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
+    p_1[i] = tilec::rt::hadd(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i]))), tilec::rt::to_f16(0.5f));
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
-      (out_f16 + 9 * n)[offs[i]] = tilec::rt::to_f16(acoshf(tilec::rt::to_float(tilec::rt::to_f16(tilec::rt::to_float(p_1[i]) + tilec::rt::to_float(tilec::rt::to_f16(0.5f))))));
+      (out_f16 + 9 * n)[offs[i]] = tilec::rt::to_f16(acoshf(tilec::rt::to_float(tilec::rt::hadd(p_1[i], tilec::rt::to_f16(0.5f)))));
   }
   // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
@@ -387,7 +387,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   __half w_1[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    w_1[i] = tilec::rt::to_f16(tilec::rt::to_float(a[i]) * tilec::rt::to_float(tilec::rt::to_f16(2.29999995f)));
+    w_1[i] = tilec::rt::hmul(a[i], tilec::rt::to_f16(2.29999995f));
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
@@ -464,7 +464,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
-      (out_f16 + 27 * n)[offs[i]] = tilec::rt::to_f16(fminf(tilec::rt::to_float(tilec::rt::to_f16(fmaxf(tilec::rt::to_float(a[i]), tilec::rt::to_float(tilec::rt::to_f16(-1.0f))))), tilec::rt::to_float(tilec::rt::to_f16(2.5f))));
+      (out_f16 + 27 * n)[offs[i]] = tilec::rt::hmin(tilec::rt::hmax(a[i], tilec::rt::to_f16(-1.0f)), tilec::rt::to_f16(2.5f));
   }
   // inlined: store_functions (called at math_more.cpp:50)
   // math_more.cpp:8: void store_functions(Out *out, const Tile &a, const Offs &offs, const Mask &mask, int n) {
@@ -490,7 +490,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   hip_bfloat16 u_2[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    u_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(0.200000003f)));
+    u_2[i] = tilec::rt::hmul(a_1[i], tilec::rt::to_bf16(0.200000003f));
   }
   // math_more.cpp:14: tl::store(out + 2 * n + offs, tl::tan(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:13 before this store (global memory)
@@ -545,14 +545,14 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   hip_bfloat16 p_2[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    p_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
+    p_2[i] = tilec::rt::hadd(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a_1[i]))), tilec::rt::to_bf16(0.5f));
   }
   // math_more.cpp:21: tl::store(out + 9 * n + offs, tl::acosh(p + 0.5f), mask);
   __syncthreads();  // program order: the store at math_more.cpp:20 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
-      (out_bf16 + 9 * n)[offs[i]] = tilec::rt::to_bf16(acoshf(tilec::rt::to_float(tilec::rt::to_bf16(tilec::rt::to_float(p_2[i]) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f))))));
+      (out_bf16 + 9 * n)[offs[i]] = tilec::rt::to_bf16(acoshf(tilec::rt::to_float(tilec::rt::hadd(p_2[i], tilec::rt::to_bf16(0.5f)))));
   }
   // math_more.cpp:22: tl::store(out + 10 * n + offs, tl::atanh(u), mask);
   __syncthreads();  // program order: the store at math_more.cpp:21 before this store (global memory)
@@ -607,7 +607,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   hip_bfloat16 w_2[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    w_2[i] = tilec::rt::to_bf16(tilec::rt::to_float(a_1[i]) * tilec::rt::to_float(tilec::rt::to_bf16(2.29999995f)));
+    w_2[i] = tilec::rt::hmul(a_1[i], tilec::rt::to_bf16(2.29999995f));
   }
   // math_more.cpp:29: tl::store(out + 17 * n + offs, tl::rint(w), mask);
   __syncthreads();  // program order: the store at math_more.cpp:28 before this store (global memory)
@@ -684,7 +684,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_more(
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
-      (out_bf16 + 27 * n)[offs[i]] = tilec::rt::to_bf16(fminf(tilec::rt::to_float(tilec::rt::to_bf16(fmaxf(tilec::rt::to_float(a_1[i]), tilec::rt::to_float(tilec::rt::to_bf16(-1.0f))))), tilec::rt::to_float(tilec::rt::to_bf16(2.5f))));
+      (out_bf16 + 27 * n)[offs[i]] = tilec::rt::hmin(tilec::rt::hmax(a_1[i], tilec::rt::to_bf16(-1.0f)), tilec::rt::to_bf16(2.5f));
   }
 }
 

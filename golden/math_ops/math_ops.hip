@@ -168,7 +168,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         __half p[L0::ELEMS];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
-          p[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_f16(0.5f)));
+          p[i] = tilec::rt::hadd(tilec::rt::to_f16(fabsf(tilec::rt::to_float(a[i]))), tilec::rt::to_f16(0.5f));
         }
         // math_ops.cpp:37: tl::store(out_f16 + 2 * n + offs, tl::log(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:36 before this store (global memory)
@@ -273,7 +273,7 @@ __global__ void __launch_bounds__(NUM_THREADS) math_kernel(
         hip_bfloat16 p[L0::ELEMS];
         TILEC_UNROLL
         for (int i = 0; i < L0::ELEMS; ++i) {
-          p[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i])))) + tilec::rt::to_float(tilec::rt::to_bf16(0.5f)));
+          p[i] = tilec::rt::hadd(tilec::rt::to_bf16(fabsf(tilec::rt::to_float(a[i]))), tilec::rt::to_bf16(0.5f));
         }
         // math_ops.cpp:53: tl::store(out_bf16 + 2 * n + offs, tl::log(p), mask);
         __syncthreads();  // program order: the store at math_ops.cpp:52 before this store (global memory)

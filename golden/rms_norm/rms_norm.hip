@@ -266,7 +266,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __half y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_f16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -355,7 +355,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     __half y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_f16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -476,7 +476,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     hip_bfloat16 y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_bf16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -566,7 +566,7 @@ __global__ void __launch_bounds__(NUM_THREADS) rms_norm_fwd(
     hip_bfloat16 y[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
-      y[i] = tilec::rt::to_bf16(tilec::rt::to_float(tilec::rt::to_bf16(x[i] * rstd)) * tilec::rt::to_float(w[i]));
+      y[i] = tilec::rt::hmul(tilec::rt::to_bf16(x[i] * rstd), w[i]);
     }
     // rms_norm.cpp:26: tl::store(Y + row * stride + cols, y, mask);
     TILEC_UNROLL
@@ -663,7 +663,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half s[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    s[i] = tilec::rt::to_f16(tilec::rt::to_float(X_load[i]) + tilec::rt::to_float(R_load[i]));
+    s[i] = tilec::rt::hadd(X_load[i], R_load[i]);
   }
   // rms_norm.cpp:42: tl::store(S + row * stride + cols, s, mask);
   TILEC_UNROLL
@@ -710,7 +710,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     bool bits[Y_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v) {
-      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
+      vals[v] = tilec::rt::hmul(tilec::rt::to_f16(sf[i + v] * rstd), w[i + v]);
       bits[v] = L0::coord0(i + v) < n;
     }
     tilec::rt::store_vec<Y_STORE_VEC, false>(Y + row * stride + L0::coord0(i), vals, bits,
@@ -772,7 +772,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
   __half s[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
-    s[i] = tilec::rt::to_f16(tilec::rt::to_float(X_load[i]) + tilec::rt::to_float(R_load[i]));
+    s[i] = tilec::rt::hadd(X_load[i], R_load[i]);
   }
   // rms_norm.cpp:42: tl::store(S + row * stride + cols, s, mask);
   TILEC_UNROLL
@@ -814,7 +814,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rms_norm_fwd(
     __half vals[Y_STORE_VEC];
     TILEC_UNROLL
     for (int v = 0; v < Y_STORE_VEC; ++v)
-      vals[v] = tilec::rt::to_f16(tilec::rt::to_float(tilec::rt::to_f16(sf[i + v] * rstd)) * tilec::rt::to_float(w[i + v]));
+      vals[v] = tilec::rt::hmul(tilec::rt::to_f16(sf[i + v] * rstd), w[i + v]);
     if (L0::coord0(i) < n)
       tilec::rt::store_vec<Y_STORE_VEC, true>(Y + row * stride + L0::coord0(i), vals);
   }

@@ -3807,7 +3807,7 @@ struct Combine2 {
 // The combine function at scan.cpp:121, combine(a, b) with a the earlier value.
 struct Combine3 {
   __device__ __forceinline__ static __half combine(__half a, __half b) {
-    return tilec::rt::to_f16(fmaxf(tilec::rt::to_float(a), tilec::rt::to_float(b)));
+    return tilec::rt::hmax(a, b);
   }
 };
 // registers: about 8 per thread hold tile values at the peak (tilec's estimate; hipcc
@@ -3989,7 +3989,7 @@ struct Combine2 {
 // The combine function at scan.cpp:121, combine(a, b) with a the earlier value.
 struct Combine3 {
   __device__ __forceinline__ static __half combine(__half a, __half b) {
-    return tilec::rt::to_f16(fmaxf(tilec::rt::to_float(a), tilec::rt::to_float(b)));
+    return tilec::rt::hmax(a, b);
   }
 };
 // registers: about 8 per thread hold tile values at the peak (tilec's estimate; hipcc

@@ -603,7 +603,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       __half vals[OUT_STORE_VEC];
       TILEC_UNROLL
       for (int v = 0; v < OUT_STORE_VEC; ++v)
-        vals[v] = tilec::rt::to_f16(tilec::rt::to_float(store_cvt[j + v][i]) + tilec::rt::to_float(yv[i][j + v]));
+        vals[v] = tilec::rt::hadd(store_cvt[j + v][i], yv[i][j + v]);
       tilec::rt::store_vec<OUT_STORE_VEC, false>(out + yn[i][0] * ldy + ym[0][j], vals,
                                                  &ymask[i][j], ymask[i][j + OUT_STORE_VEC - 1]);
     }
@@ -616,7 +616,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       __half vals[BACK_STORE_VEC];
       TILEC_UNROLL
       for (int v = 0; v < BACK_STORE_VEC; ++v)
-        vals[v] = tilec::rt::to_f16(tilec::rt::to_float(xv[i][j + v]) * tilec::rt::to_float(tilec::rt::to_f16(static_cast<float>(2))));
+        vals[v] = tilec::rt::hmul(xv[i][j + v], tilec::rt::to_f16(static_cast<float>(2)));
       tilec::rt::store_vec<BACK_STORE_VEC, false>(back + xm[i][0] * ldx + xn[0][j], vals,
                                                   &xmask[i][j], xmask[i][j + BACK_STORE_VEC - 1]);
     }
@@ -800,7 +800,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       __half vals[OUT_STORE_VEC];
       TILEC_UNROLL
       for (int v = 0; v < OUT_STORE_VEC; ++v)
-        vals[v] = tilec::rt::to_f16(tilec::rt::to_float(store_cvt[j + v][i]) + tilec::rt::to_float(yv[i][j + v]));
+        vals[v] = tilec::rt::hadd(store_cvt[j + v][i], yv[i][j + v]);
       if (ymask[i][j])
         tilec::rt::store_vec<OUT_STORE_VEC, true>(out + yn[i][0] * ldy + ym[0][j], vals);
     }
@@ -813,7 +813,7 @@ __global__ void __launch_bounds__(NUM_THREADS) trans_add(
       __half vals[BACK_STORE_VEC];
       TILEC_UNROLL
       for (int v = 0; v < BACK_STORE_VEC; ++v)
-        vals[v] = tilec::rt::to_f16(tilec::rt::to_float(xv[i][j + v]) * tilec::rt::to_float(tilec::rt::to_f16(static_cast<float>(2))));
+        vals[v] = tilec::rt::hmul(xv[i][j + v], tilec::rt::to_f16(static_cast<float>(2)));
       if (xmask[i][j])
         tilec::rt::store_vec<BACK_STORE_VEC, true>(back + xm[i][0] * ldx + xn[0][j], vals);
     }

@@ -31,6 +31,75 @@ struct Row {
   }
 };
 
+/// half_ops<512, T> on random bit patterns (quiet and signaling NaNs, infinities, subnormals, both
+/// zeros among them): every output equal, as a number (NaN equal to NaN, -0 to +0), to the float
+/// result rounded to T, and to the CPU reference. D is the device type (__half, __nv_bfloat16).
+template <class T, class D, class Launch>
+void halfOps(harness::Report &report, const char *name, int n, float (*toFloat)(D),
+             D (*round)(float), Launch launch) {
+  std::mt19937_64 rng(uint64_t(n) * 11 + sizeof(D));
+  std::vector<T> a(n), b(n);
+  for (int i = 0; i < n; ++i) {
+    const uint64_t r = rng();
+    uint16_t ba = uint16_t(r), bb = uint16_t(r >> 16);
+    if (i % 5 == 1) // operands of one magnitude: sums and differences that cancel and round
+      bb = uint16_t((ba & 0xff00u) | (bb & 0x80ffu));
+    std::memcpy(&a[i], &ba, 2);
+    std::memcpy(&b[i], &bb, 2);
+  }
+  std::vector<T> ref[5];
+  for (auto &r : ref)
+    r.resize(n);
+  tl::launch(tl::grid3{tl::cdiv(n, 512)}, half_ops<512, T>, a.data(), b.data(), ref[0].data(),
+             ref[1].data(), ref[2].data(), ref[3].data(), ref[4].data(), n);
+  harness::DeviceBuffer<T> da(n), db(n);
+  da.upload(a.data());
+  db.upload(b.data());
+  std::vector<std::unique_ptr<gpucheck::Output<uint16_t>>> out;
+  for (int k = 0; k < 5; ++k)
+    out.push_back(std::make_unique<gpucheck::Output<uint16_t>>(n));
+  for (int byte : gpucheck::kPoison) {
+    for (auto &o : out)
+      o->poison(byte);
+    CHECK_CUDA(launch(reinterpret_cast<const D *>(da.ptr), reinterpret_cast<const D *>(db.ptr),
+                      out[0]->template as<D>(), out[1]->template as<D>(), out[2]->template as<D>(),
+                      out[3]->template as<D>(), out[4]->template as<D>(), n));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    for (auto &o : out)
+      o->collect(byte);
+  }
+  auto value = [&](uint16_t bitsOf) {
+    D d;
+    std::memcpy(&d, &bitsOf, 2);
+    return toFloat(d);
+  };
+  size_t gpuVsRef = 0, gpuVsExact = 0, refVsExact = 0;
+  bool ok = true;
+  for (int i = 0; i < n; ++i) {
+    const float x = value(bits(a[i])), y = value(bits(b[i]));
+    // maximum and minimum: a NaN operand loses, signaling or quiet (docs/language.md).
+    const float hi = x != x   ? y
+                     : y != y ? x
+                              : std::fmax(x, y),
+                lo = x != x   ? y
+                     : y != y ? x
+                              : std::fmin(x, y);
+    const float exact[5] = {x + y, x - y, x * y, hi, lo};
+    bool gr = false, ge = false, re = false;
+    for (int k = 0; k < 5; ++k) {
+      const float g = value(out[k]->vals[i]), r = value(bits(ref[k][i])),
+                  e = toFloat(round(exact[k]));
+      gr = gr || !gpucheck::same(g, r);
+      ge = ge || !gpucheck::same(g, e);
+      re = re || !gpucheck::same(r, e);
+    }
+    gpuVsRef += gr, gpuVsExact += ge, refVsExact += re;
+  }
+  for (auto &o : out)
+    ok = ok && o->ok();
+  gpucheck::checkExact(report, name, std::to_string(n), n, gpuVsRef, gpuVsExact, refVsExact, ok);
+}
+
 int main(int argc, char **argv) {
   harness::Report report;
   std::vector<int> sizes = {1, 1023, 1024, 3000, 1 << 20, 1000003};
@@ -103,6 +172,14 @@ int main(int argc, char **argv) {
     gpucheck::checkExact(report, "convert", std::to_string(n), n, gpuVsRef, gpuVsExact, refVsExact,
                          i8.ok() && i32.ok() && i64.ok() && f16.ok() && bf16.ok() && b.ok() &&
                              f32.ok());
+  }
+  for (int n : {1, 1000, 100003}) {
+    halfOps<tl::half, __half>(report, "f16 ops", n, __half2float, __float2half_rn, [](auto... p) {
+      return launch_half_ops_512_f16(cudaStream_t{}, p...);
+    });
+    halfOps<tl::bfloat16, __nv_bfloat16>(
+        report, "bf16 ops", n, __bfloat162float, __float2bfloat16_rn,
+        [](auto... p) { return launch_half_ops_512_bf16(cudaStream_t{}, p...); });
   }
   return report.exitCode();
 }

@@ -31,5 +31,26 @@ void convert_kernel(const float *x, const int64_t *big, int8_t *out_i8, int32_t 
   }
 }
 
+// +, -, *, maximum and minimum of two fp16 or bf16 tiles: the float result rounded once to the
+// element type (the CUDA output computes them in the GPU's 16-bit instructions).
+template <int BLOCK, class T>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))
+void half_ops(const T *a, const T *b, T *sum, T *diff, T *prod, T *hi, T *lo, int n) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto x = tl::load(a + offs, mask);
+  auto y = tl::load(b + offs, mask);
+  tl::store(sum + offs, x + y, mask);
+  tl::store(diff + offs, x - y, mask);
+  tl::store(prod + offs, x * y, mask);
+  tl::store(hi + offs, tl::maximum(x, y), mask);
+  tl::store(lo + offs, tl::minimum(x, y), mask);
+}
+
+template void half_ops<512, tl::half>(const tl::half *, const tl::half *, tl::half *, tl::half *,
+                                      tl::half *, tl::half *, tl::half *, int);
+template void half_ops<512, tl::bfloat16>(const tl::bfloat16 *, const tl::bfloat16 *,
+                                          tl::bfloat16 *, tl::bfloat16 *, tl::bfloat16 *,
+                                          tl::bfloat16 *, tl::bfloat16 *, int);
 template void convert_kernel<256, 4>(const float *, const int64_t *, int8_t *, int32_t *,
                                      int64_t *, tl::half *, tl::bfloat16 *, bool *, float *, int);

@@ -28,6 +28,32 @@ __device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
 __device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
 __device__ __forceinline__ __half to_f16(float x) { return __float2half_rn(x); }
 __device__ __forceinline__ __nv_bfloat16 to_bf16(float x) { return __float2bfloat16_rn(x); }
+#if !defined(TILEC_EMULATE)
+// 16-bit +, -, *, max and min in the GPU's 16-bit instructions (tilec/rt/core.hpp computes them in
+// float for the other targets: the same values). The _rn forms round once to nearest even and are
+// never contracted into an fma; max and min return an operand (a NaN loses, signaling or quiet:
+// tests/gpu/convert.cu checks every kind of operand against the CPU reference).
+__device__ __forceinline__ __half hadd(__half a, __half b) { return __hadd_rn(a, b); }
+__device__ __forceinline__ __half hsub(__half a, __half b) { return __hsub_rn(a, b); }
+__device__ __forceinline__ __half hmul(__half a, __half b) { return __hmul_rn(a, b); }
+__device__ __forceinline__ __half hmax(__half a, __half b) { return __hmax(a, b); }
+__device__ __forceinline__ __half hmin(__half a, __half b) { return __hmin(a, b); }
+__device__ __forceinline__ __nv_bfloat16 hadd(__nv_bfloat16 a, __nv_bfloat16 b) {
+  return __hadd_rn(a, b);
+}
+__device__ __forceinline__ __nv_bfloat16 hsub(__nv_bfloat16 a, __nv_bfloat16 b) {
+  return __hsub_rn(a, b);
+}
+__device__ __forceinline__ __nv_bfloat16 hmul(__nv_bfloat16 a, __nv_bfloat16 b) {
+  return __hmul_rn(a, b);
+}
+__device__ __forceinline__ __nv_bfloat16 hmax(__nv_bfloat16 a, __nv_bfloat16 b) {
+  return __hmax(a, b);
+}
+__device__ __forceinline__ __nv_bfloat16 hmin(__nv_bfloat16 a, __nv_bfloat16 b) {
+  return __hmin(a, b);
+}
+#endif
 
 // tl::exp, tl::exp2, tl::sigmoid and `/` on float tiles, computed as Triton computes them on NVIDIA
 // GPUs: ex2.approx (2 ulp; exp multiplies by log2(e) first) and div.full (2 ulp, full range). The CPU

@@ -333,10 +333,45 @@ __device__ __forceinline__ float as_float(f16_t x) { return to_float(x); }
 __device__ __forceinline__ float as_float(bf16_t x) { return to_float(x); }
 
 /// Each operator: `combine(a, b)` (associative, applied in a fixed order: deterministic).
+// ---- 16-bit float arithmetic
+// ---------------------------------------------------------------------
+/// +, -, * of two 16-bit floats (f16_t, bf16_t), rounded once to nearest even, and max and min (an
+/// operand; a NaN loses), computed in float: float holds each exact sum, difference and
+/// product of two 16-bit floats closely enough that rounding it to 16 bits rounds once. The CUDA
+/// runtime has overloads of its own in the GPU's 16-bit instructions (the same values), which
+/// overload resolution takes over these templates.
+namespace detail {
+template <class H> __device__ __forceinline__ H round16(float x) {
+  if constexpr (std::is_same_v<H, f16_t>)
+    return to_f16(x);
+  else
+    return to_bf16(x);
+}
+} // namespace detail
+template <class H> __device__ __forceinline__ H hadd(H a, H b) {
+  return detail::round16<H>(to_float(a) + to_float(b));
+}
+template <class H> __device__ __forceinline__ H hsub(H a, H b) {
+  return detail::round16<H>(to_float(a) - to_float(b));
+}
+template <class H> __device__ __forceinline__ H hmul(H a, H b) {
+  return detail::round16<H>(to_float(a) * to_float(b));
+}
+// max and min return an operand: a NaN one loses, signaling or quiet (C's fmaxf may return NaN
+// for a signaling NaN operand).
+template <class H> __device__ __forceinline__ H hmax(H a, H b) {
+  const float x = to_float(a), y = to_float(b);
+  return x != x ? b : y != y ? a : y > x ? b : a;
+}
+template <class H> __device__ __forceinline__ H hmin(H a, H b) {
+  const float x = to_float(a), y = to_float(b);
+  return x != x ? b : y != y ? a : y < x ? b : a;
+}
+
 struct Sum {
   template <class T> __device__ __forceinline__ static T combine(T a, T b) { return a + b; }
-  __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) { return to_f16(to_float(a) + to_float(b)); }
-  __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) { return to_bf16(to_float(a) + to_float(b)); }
+  __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) { return hadd(a, b); }
+  __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) { return hadd(a, b); }
 };
 /// Integers multiply as unsigned (wrapping, as tl::cumprod's do); fp16/bf16 in float, rounded.
 struct Prod {
@@ -346,27 +381,23 @@ struct Prod {
     else
       return a * b;
   }
-  __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) {
-    return to_f16(to_float(a) * to_float(b));
-  }
-  __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) {
-    return to_bf16(to_float(a) * to_float(b));
-  }
+  __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) { return hmul(a, b); }
+  __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) { return hmul(a, b); }
 };
 /// Floats: fmaxf/fminf semantics (a NaN operand loses), as tl::maximum / tl::minimum.
 struct Max {
   template <class T> __device__ __forceinline__ static T combine(T a, T b) { return a < b ? b : a; }
   __device__ __forceinline__ static float combine(float a, float b) { return fmaxf(a, b); }
   __device__ __forceinline__ static double combine(double a, double b) { return fmax(a, b); }
-  __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) { return to_f16(fmaxf(to_float(a), to_float(b))); }
-  __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) { return to_bf16(fmaxf(to_float(a), to_float(b))); }
+  __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) { return hmax(a, b); }
+  __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) { return hmax(a, b); }
 };
 struct Min {
   template <class T> __device__ __forceinline__ static T combine(T a, T b) { return b < a ? b : a; }
   __device__ __forceinline__ static float combine(float a, float b) { return fminf(a, b); }
   __device__ __forceinline__ static double combine(double a, double b) { return fmin(a, b); }
-  __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) { return to_f16(fminf(to_float(a), to_float(b))); }
-  __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) { return to_bf16(fminf(to_float(a), to_float(b))); }
+  __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) { return hmin(a, b); }
+  __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) { return hmin(a, b); }
 };
 
 /// Partial result of argmax/argmin: the best value so far and its index along the reduced axis.
