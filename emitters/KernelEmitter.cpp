@@ -394,10 +394,16 @@ void KernelEmitter::collect() {
     // its loop and in it) share one width constant, named after the tile (`x` for the
     // prefetch's `x_next`).
     std::map<std::tuple<std::string, int, std::string>, std::string> loadVec;
-    // Hints alike: one constant per tile name and hints.
-    std::map<std::pair<std::string, unsigned>, std::string> loadHints, storeHints;
-    static unsigned key(const MemHints &h) {
-      return unsigned(h.cache) | unsigned(h.evict) << 4 | unsigned(h.isVolatile) << 8;
+    // Hints alike: one constant per tile name (a load's) or pointer (a store's) and hints.
+    std::map<std::tuple<std::string, unsigned, bool>, std::string> hintConsts;
+    void hints(const void *node, const MemHints &h, const std::string &stem, bool isStore) {
+      const unsigned bits = unsigned(h.cache) | unsigned(h.evict) << 4 | unsigned(h.isVolatile) << 8;
+      auto [it, fresh] = hintConsts.emplace(std::make_tuple(stem, bits, isStore), "");
+      if (fresh) {
+        e.hintsConst(node, h, stem, isStore);
+        it->second = e.hintNames_[node];
+      }
+      e.hintNames_[node] = it->second;
     }
     void load(const Load *ld, const Var &v) {
       if (!ld)
@@ -406,14 +412,8 @@ void KernelEmitter::collect() {
       std::string hint = v->name.empty() ? e.varNames_[v->id] : v->name;
       if (hint.size() > 5 && hint.compare(hint.size() - 5, 5, "_next") == 0)
         hint.resize(hint.size() - 5);
-      if (ld->hints.any()) {
-        auto [it, fresh] = loadHints.emplace(std::make_pair(hint, key(ld->hints)), "");
-        if (fresh) {
-          e.hintsConst(ld, ld->hints, hint, false);
-          it->second = e.hintNames_[ld];
-        }
-        e.hintNames_[ld] = it->second;
-      }
+      if (ld->hints.any())
+        hints(ld, ld->hints, hint, false);
       if (ld->vec <= 1)
         return;
       auto key = std::make_tuple(hint, ld->vec, ld->type.layout ? ld->type.layout->str() : "");
@@ -453,13 +453,7 @@ void KernelEmitter::collect() {
     void visit(const Store *s) override {
       if (s->hints.any()) {
         const VarNode *base = basePointer(s->ptr);
-        std::string stem = base ? e.varNames_[base->id] + "_store" : "store";
-        auto [it, fresh] = storeHints.emplace(std::make_pair(stem, key(s->hints)), "");
-        if (fresh) {
-          e.hintsConst(s, s->hints, stem, true);
-          it->second = e.hintNames_[s];
-        }
-        e.hintNames_[s] = it->second;
+        hints(s, s->hints, base ? e.varNames_[base->id] + "_store" : "store", true);
       }
       if (s->vec > 1) {
         const VarNode *base = basePointer(s->ptr);

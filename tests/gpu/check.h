@@ -50,6 +50,14 @@ template <class T> struct Output {
   template <class P> P *as() const { return reinterpret_cast<P *>(dev.ptr); }
 };
 
+/// How many elements of a and b differ, bit for bit.
+template <class T> size_t differing(const std::vector<T> &a, const std::vector<T> &b) {
+  size_t bad = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    bad += std::memcmp(&a[i], &b[i], sizeof(T)) != 0;
+  return bad;
+}
+
 /// Floats equal, NaN equal to NaN.
 inline bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 

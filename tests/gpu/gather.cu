@@ -14,12 +14,7 @@
 
 namespace {
 
-template <class T> size_t differing(const std::vector<T> &a, const std::vector<T> &b) {
-  size_t bad = 0;
-  for (size_t i = 0; i < a.size(); ++i)
-    bad += std::memcmp(&a[i], &b[i], sizeof(T)) != 0;
-  return bad;
-}
+using gpucheck::differing;
 
 /// gather_2d over `blocks` blocks: rows of `m` (the last block ragged) and indices everywhere.
 template <int BM, int BN, int BI, int BJ, int AXIS, class I, class Launch>

@@ -15,12 +15,7 @@
 
 namespace {
 
-template <class T> size_t differing(const std::vector<T> &a, const std::vector<T> &b) {
-  size_t bad = 0;
-  for (size_t i = 0; i < a.size(); ++i)
-    bad += std::memcmp(&a[i], &b[i], sizeof(T)) != 0;
-  return bad;
-}
+using gpucheck::differing;
 
 /// Random values of T that add and subtract exactly (small integers; for floats, multiples of
 /// 1/16 below 64).
