@@ -5731,3 +5731,641 @@ cudaError_t launch_softmax_bwd_8192_16(cudaStream_t stream, const __nv_bfloat16 
   return launch_softmax_bwd_8192_16(grid, stream, dy, dy_stride, y, y_stride, dx, dx_stride, rows,
                                     n_cols);
 }
+
+// sparsemax_fwd<4096, 8>: one instantiation
+namespace sparsemax_fwd_4096_8 {
+constexpr int BLOCK = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// load hints: cache_modifier .cg
+constexpr unsigned Z_SORTED_HINTS = tilec::rt::hint::cg;
+constexpr int Z_SORTED_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+// load hints: cache_modifier .cg
+constexpr unsigned X_BLOCK_HINTS = tilec::rt::hint::cg;
+constexpr int X_BLOCK_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+// store hints: cache_modifier .cs
+constexpr unsigned O_STORE_HINTS = tilec::rt::hint::cs;
+constexpr int O_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<Z_SORTED_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 128;  // shared memory per block
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) sparsemax_fwd(
+    const float *x, int64_t x_stride, const float *sorted_x, int64_t sorted_stride, float *o,
+    int64_t o_stride, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  int *k_int_smem = reinterpret_cast<int *>(smem + 0);
+  float *s_smem = reinterpret_cast<float *>(smem + 0);
+  float *cssv_totals = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:273: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:274: auto offs = tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = L0::coord0(i);
+  }
+  // liger.cpp:275: auto mask = offs < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n_cols;
+  }
+  // liger.cpp:276: auto z_sorted = tl::load(sorted_x + row * sorted_stride + offs, mask, -tl::inf, {.cache_modifier = tl::cache::cg});
+  float z_sorted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Z_SORTED_VEC) {
+    tilec::rt::load_vec<Z_SORTED_VEC, false>(
+        &z_sorted[i], tilec::rt::hinted<Z_SORTED_HINTS>(sorted_x + row * sorted_stride + offs[i]),
+        &mask[i], -INFINITY, mask[i + Z_SORTED_VEC - 1]);
+  }
+  // liger.cpp:277: auto z_valid = tl::where(mask, z_sorted, 0.0f);
+  float z_valid[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    z_valid[i] = mask[i] ? z_sorted[i] : 0.0f;
+  }
+  // liger.cpp:278: auto cssv = tl::cumsum(z_valid);
+  float cssv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cssv[i] = z_valid[i];
+  }
+  tilec::rt::scan_in_warp<tilec::rt::Sum, L0, 0, false>(cssv);
+  tilec::rt::scan_write_totals<L0, 0, false>(cssv, cssv_totals);
+  __syncthreads();
+  tilec::rt::scan_add_carries<tilec::rt::Sum, L0, 0, false>(cssv, cssv_totals);
+  // liger.cpp:279: auto r = tl::cast<float>(offs + 1);
+  float r[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    r[i] = static_cast<float>(L0::coord0(i) + 1);
+  }
+  // liger.cpp:280: auto t_vec = (cssv - 1.0f) / r;
+  float t_vec[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    t_vec[i] = tilec::rt::fdiv(cssv[i] - 1.0f, r[i]);
+  }
+  // liger.cpp:281: auto support = (z_sorted > t_vec) & mask;
+  bool support[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    support[i] = z_sorted[i] > t_vec[i] && L0::coord0(i) < n_cols;
+  }
+  // liger.cpp:282: int k_int = tl::sum(tl::cast<int32_t>(support));
+  int k_int_part = static_cast<int>(support[0]);
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    k_int_part = tilec::rt::Sum::combine(k_int_part, static_cast<int>(support[i]));
+  k_int_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(k_int_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    k_int_smem[L0::warp_coord0()] = k_int_part;
+  }
+  __syncthreads();
+  const int k_int = tilec::rt::combine_partials<tilec::rt::Sum, 8>(k_int_smem, 1);
+  // liger.cpp:283: float k = tl::cast<float>(tl::maximum(k_int, 1));
+  const float k = static_cast<float>(tilec::rt::maximum(k_int, 1));
+  // liger.cpp:284: float s = tl::sum(tl::where(support, z_sorted, 0.0f));
+  float s_part = support[0] ? z_sorted[0] : 0.0f;
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    s_part = tilec::rt::Sum::combine(s_part, support[i] ? z_sorted[i] : 0.0f);
+  s_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(s_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    s_smem[L0::warp_coord0()] = s_part;
+  }
+  __syncthreads();
+  const float s = tilec::rt::combine_partials<tilec::rt::Sum, 8>(s_smem, 1);
+  // liger.cpp:285: float tau = (s - 1.0f) / k;
+  const float tau = (s - 1.0f) / k;
+  // liger.cpp:286: auto x_block = tl::load(x + row * x_stride + offs, mask, 0.0f, {.cache_modifier = tl::cache::cg});
+  float x_block[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_BLOCK_VEC) {
+    bool bits[X_BLOCK_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < X_BLOCK_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n_cols;
+    tilec::rt::load_vec<X_BLOCK_VEC, false>(
+        &x_block[i], tilec::rt::hinted<X_BLOCK_HINTS>(x + row * x_stride + L0::coord0(i)), bits,
+        0.0f, L0::coord0(i + X_BLOCK_VEC - 1) < n_cols);
+  }
+  // liger.cpp:287: auto y = tl::maximum(x_block - tau, 0.0f);
+  float y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    y[i] = fmaxf(x_block[i] - tau, 0.0f);
+  }
+  // liger.cpp:288: tl::store(o + row * o_stride + offs, y, mask, {.cache_modifier = tl::cache::cs});
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += O_STORE_VEC) {
+    bool bits[O_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < O_STORE_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n_cols;
+    tilec::rt::store_vec<O_STORE_VEC, false>(
+        tilec::rt::hinted<O_STORE_HINTS>(o + row * o_stride + L0::coord0(i)), &y[i], bits,
+        L0::coord0(i + O_STORE_VEC - 1) < n_cols);
+  }
+}
+
+// The same kernel compiled assuming x, sorted_x and o are 16-byte aligned and x_stride,
+// sorted_stride, o_stride and n_cols are multiples of 16: the launcher tests the arguments and runs
+// this one when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 4096;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 8;  // meta-parameter
+constexpr int NUM_WARPS = 8;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// load hints: cache_modifier .cg
+constexpr unsigned Z_SORTED_HINTS = tilec::rt::hint::cg;
+constexpr int Z_SORTED_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+// load hints: cache_modifier .cg
+constexpr unsigned X_BLOCK_HINTS = tilec::rt::hint::cg;
+constexpr int X_BLOCK_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+// store hints: cache_modifier .cs
+constexpr unsigned O_STORE_HINTS = tilec::rt::hint::cs;
+constexpr int O_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 4096: 4 contiguous per thread, 32 lanes, 8 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<Z_SORTED_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 128;  // shared memory per block
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) sparsemax_fwd(
+    const float *x, int64_t x_stride, const float *sorted_x, int64_t sorted_stride, float *o,
+    int64_t o_stride, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  int *k_int_smem = reinterpret_cast<int *>(smem + 0);
+  float *s_smem = reinterpret_cast<float *>(smem + 0);
+  float *cssv_totals = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:273: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:274: auto offs = tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = L0::coord0(i);
+  }
+  // liger.cpp:275: auto mask = offs < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n_cols;
+  }
+  // liger.cpp:276: auto z_sorted = tl::load(sorted_x + row * sorted_stride + offs, mask, -tl::inf, {.cache_modifier = tl::cache::cg});
+  float z_sorted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Z_SORTED_VEC) {
+    tilec::rt::load_vec_if<Z_SORTED_VEC, true>(
+        &z_sorted[i], tilec::rt::hinted<Z_SORTED_HINTS>(sorted_x + row * sorted_stride + offs[i]),
+        mask[i], -INFINITY);
+  }
+  // liger.cpp:277: auto z_valid = tl::where(mask, z_sorted, 0.0f);
+  float z_valid[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    z_valid[i] = mask[i] ? z_sorted[i] : 0.0f;
+  }
+  // liger.cpp:278: auto cssv = tl::cumsum(z_valid);
+  float cssv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cssv[i] = z_valid[i];
+  }
+  tilec::rt::scan_in_warp<tilec::rt::Sum, L0, 0, false>(cssv);
+  tilec::rt::scan_write_totals<L0, 0, false>(cssv, cssv_totals);
+  __syncthreads();
+  tilec::rt::scan_add_carries<tilec::rt::Sum, L0, 0, false>(cssv, cssv_totals);
+  // liger.cpp:279: auto r = tl::cast<float>(offs + 1);
+  float r[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    r[i] = static_cast<float>(L0::coord0(i) + 1);
+  }
+  // liger.cpp:280: auto t_vec = (cssv - 1.0f) / r;
+  float t_vec[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    t_vec[i] = tilec::rt::fdiv(cssv[i] - 1.0f, r[i]);
+  }
+  // liger.cpp:281: auto support = (z_sorted > t_vec) & mask;
+  bool support[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    support[i] = z_sorted[i] > t_vec[i] && L0::coord0(i) < n_cols;
+  }
+  // liger.cpp:282: int k_int = tl::sum(tl::cast<int32_t>(support));
+  int k_int_part = static_cast<int>(support[0]);
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    k_int_part = tilec::rt::Sum::combine(k_int_part, static_cast<int>(support[i]));
+  k_int_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(k_int_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    k_int_smem[L0::warp_coord0()] = k_int_part;
+  }
+  __syncthreads();
+  const int k_int = tilec::rt::combine_partials<tilec::rt::Sum, 8>(k_int_smem, 1);
+  // liger.cpp:283: float k = tl::cast<float>(tl::maximum(k_int, 1));
+  const float k = static_cast<float>(tilec::rt::maximum(k_int, 1));
+  // liger.cpp:284: float s = tl::sum(tl::where(support, z_sorted, 0.0f));
+  float s_part = support[0] ? z_sorted[0] : 0.0f;
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    s_part = tilec::rt::Sum::combine(s_part, support[i] ? z_sorted[i] : 0.0f);
+  s_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(s_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    s_smem[L0::warp_coord0()] = s_part;
+  }
+  __syncthreads();
+  const float s = tilec::rt::combine_partials<tilec::rt::Sum, 8>(s_smem, 1);
+  // liger.cpp:285: float tau = (s - 1.0f) / k;
+  const float tau = (s - 1.0f) / k;
+  // liger.cpp:286: auto x_block = tl::load(x + row * x_stride + offs, mask, 0.0f, {.cache_modifier = tl::cache::cg});
+  float x_block[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_BLOCK_VEC) {
+    tilec::rt::load_vec_if<X_BLOCK_VEC, true>(
+        &x_block[i], tilec::rt::hinted<X_BLOCK_HINTS>(x + row * x_stride + L0::coord0(i)),
+        L0::coord0(i) < n_cols, 0.0f);
+  }
+  // liger.cpp:287: auto y = tl::maximum(x_block - tau, 0.0f);
+  float y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    y[i] = fmaxf(x_block[i] - tau, 0.0f);
+  }
+  // liger.cpp:288: tl::store(o + row * o_stride + offs, y, mask, {.cache_modifier = tl::cache::cs});
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += O_STORE_VEC) {
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<O_STORE_VEC, true>(
+          tilec::rt::hinted<O_STORE_HINTS>(o + row * o_stride + L0::coord0(i)), &y[i]);
+  }
+}
+
+} // namespace aligned
+
+} // namespace sparsemax_fwd_4096_8
+
+/// Launches sparsemax_fwd<4096, 8> on `stream` with
+/// sparsemax_fwd_4096_8::NUM_THREADS threads per block.
+cudaError_t launch_sparsemax_fwd_4096_8(dim3 grid, cudaStream_t stream, const float *x,
+                                        int64_t x_stride, const float *sorted_x,
+                                        int64_t sorted_stride, float *o, int64_t o_stride, int rows,
+                                        int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x, sorted_x and o are 16-byte aligned and x_stride, sorted_stride,
+  // o_stride and n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && x_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(sorted_x) && sorted_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(o) && o_stride % 16 == 0 && n_cols % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(sparsemax_fwd_4096_8::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, sparsemax_fwd_4096_8::aligned::sparsemax_fwd, x, x_stride,
+                              sorted_x, sorted_stride, o, o_stride, rows, n_cols);
+  return cudaLaunchKernelEx(&config, sparsemax_fwd_4096_8::sparsemax_fwd, x, x_stride, sorted_x,
+                            sorted_stride, o, o_stride, rows, n_cols);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_sparsemax_fwd_4096_8(cudaStream_t stream, const float *x, int64_t x_stride,
+                                        const float *sorted_x, int64_t sorted_stride, float *o,
+                                        int64_t o_stride, int rows, int n_cols) {
+  const dim3 grid(rows);
+  return launch_sparsemax_fwd_4096_8(grid, stream, x, x_stride, sorted_x, sorted_stride, o,
+                                     o_stride, rows, n_cols);
+}
+
+// sparsemax_fwd<8192, 16>: one instantiation
+namespace sparsemax_fwd_8192_16 {
+constexpr int BLOCK = 8192;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// load hints: cache_modifier .cg
+constexpr unsigned Z_SORTED_HINTS = tilec::rt::hint::cg;
+constexpr int Z_SORTED_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+// load hints: cache_modifier .cg
+constexpr unsigned X_BLOCK_HINTS = tilec::rt::hint::cg;
+constexpr int X_BLOCK_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+// store hints: cache_modifier .cs
+constexpr unsigned O_STORE_HINTS = tilec::rt::hint::cs;
+constexpr int O_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 8192: 4 contiguous per thread, 32 lanes, 16 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<Z_SORTED_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 256;  // shared memory per block
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 2 blocks of 512 threads per SM leave each thread 64 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) sparsemax_fwd(
+    const float *x, int64_t x_stride, const float *sorted_x, int64_t sorted_stride, float *o,
+    int64_t o_stride, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  int *k_int_smem = reinterpret_cast<int *>(smem + 0);
+  float *s_smem = reinterpret_cast<float *>(smem + 0);
+  float *cssv_totals = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:273: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:274: auto offs = tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = L0::coord0(i);
+  }
+  // liger.cpp:275: auto mask = offs < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n_cols;
+  }
+  // liger.cpp:276: auto z_sorted = tl::load(sorted_x + row * sorted_stride + offs, mask, -tl::inf, {.cache_modifier = tl::cache::cg});
+  float z_sorted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Z_SORTED_VEC) {
+    tilec::rt::load_vec<Z_SORTED_VEC, false>(
+        &z_sorted[i], tilec::rt::hinted<Z_SORTED_HINTS>(sorted_x + row * sorted_stride + offs[i]),
+        &mask[i], -INFINITY, mask[i + Z_SORTED_VEC - 1]);
+  }
+  // liger.cpp:277: auto z_valid = tl::where(mask, z_sorted, 0.0f);
+  float z_valid[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    z_valid[i] = mask[i] ? z_sorted[i] : 0.0f;
+  }
+  // liger.cpp:278: auto cssv = tl::cumsum(z_valid);
+  float cssv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cssv[i] = z_valid[i];
+  }
+  tilec::rt::scan_in_warp<tilec::rt::Sum, L0, 0, false>(cssv);
+  tilec::rt::scan_write_totals<L0, 0, false>(cssv, cssv_totals);
+  __syncthreads();
+  tilec::rt::scan_add_carries<tilec::rt::Sum, L0, 0, false>(cssv, cssv_totals);
+  // liger.cpp:279: auto r = tl::cast<float>(offs + 1);
+  float r[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    r[i] = static_cast<float>(L0::coord0(i) + 1);
+  }
+  // liger.cpp:280: auto t_vec = (cssv - 1.0f) / r;
+  float t_vec[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    t_vec[i] = tilec::rt::fdiv(cssv[i] - 1.0f, r[i]);
+  }
+  // liger.cpp:281: auto support = (z_sorted > t_vec) & mask;
+  bool support[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    support[i] = z_sorted[i] > t_vec[i] && L0::coord0(i) < n_cols;
+  }
+  // liger.cpp:282: int k_int = tl::sum(tl::cast<int32_t>(support));
+  int k_int_part = static_cast<int>(support[0]);
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    k_int_part = tilec::rt::Sum::combine(k_int_part, static_cast<int>(support[i]));
+  k_int_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(k_int_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    k_int_smem[L0::warp_coord0()] = k_int_part;
+  }
+  __syncthreads();
+  const int k_int = tilec::rt::combine_partials<tilec::rt::Sum, 16>(k_int_smem, 1);
+  // liger.cpp:283: float k = tl::cast<float>(tl::maximum(k_int, 1));
+  const float k = static_cast<float>(tilec::rt::maximum(k_int, 1));
+  // liger.cpp:284: float s = tl::sum(tl::where(support, z_sorted, 0.0f));
+  float s_part = support[0] ? z_sorted[0] : 0.0f;
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    s_part = tilec::rt::Sum::combine(s_part, support[i] ? z_sorted[i] : 0.0f);
+  s_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(s_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    s_smem[L0::warp_coord0()] = s_part;
+  }
+  __syncthreads();
+  const float s = tilec::rt::combine_partials<tilec::rt::Sum, 16>(s_smem, 1);
+  // liger.cpp:285: float tau = (s - 1.0f) / k;
+  const float tau = (s - 1.0f) / k;
+  // liger.cpp:286: auto x_block = tl::load(x + row * x_stride + offs, mask, 0.0f, {.cache_modifier = tl::cache::cg});
+  float x_block[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_BLOCK_VEC) {
+    bool bits[X_BLOCK_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < X_BLOCK_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n_cols;
+    tilec::rt::load_vec<X_BLOCK_VEC, false>(
+        &x_block[i], tilec::rt::hinted<X_BLOCK_HINTS>(x + row * x_stride + L0::coord0(i)), bits,
+        0.0f, L0::coord0(i + X_BLOCK_VEC - 1) < n_cols);
+  }
+  // liger.cpp:287: auto y = tl::maximum(x_block - tau, 0.0f);
+  float y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    y[i] = fmaxf(x_block[i] - tau, 0.0f);
+  }
+  // liger.cpp:288: tl::store(o + row * o_stride + offs, y, mask, {.cache_modifier = tl::cache::cs});
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += O_STORE_VEC) {
+    bool bits[O_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < O_STORE_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < n_cols;
+    tilec::rt::store_vec<O_STORE_VEC, false>(
+        tilec::rt::hinted<O_STORE_HINTS>(o + row * o_stride + L0::coord0(i)), &y[i], bits,
+        L0::coord0(i + O_STORE_VEC - 1) < n_cols);
+  }
+}
+
+// The same kernel compiled assuming x, sorted_x and o are 16-byte aligned and x_stride,
+// sorted_stride, o_stride and n_cols are multiples of 16: the launcher tests the arguments and runs
+// this one when they qualify (tilec --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 8192;  // meta-parameter
+[[maybe_unused]] constexpr int WARPS = 16;  // meta-parameter
+constexpr int NUM_WARPS = 16;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// load hints: cache_modifier .cg
+constexpr unsigned Z_SORTED_HINTS = tilec::rt::hint::cg;
+constexpr int Z_SORTED_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+// load hints: cache_modifier .cg
+constexpr unsigned X_BLOCK_HINTS = tilec::rt::hint::cg;
+constexpr int X_BLOCK_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+// store hints: cache_modifier .cs
+constexpr unsigned O_STORE_HINTS = tilec::rt::hint::cs;
+constexpr int O_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// tile 8192: 4 contiguous per thread, 32 lanes, 16 warps; 16 elements per thread
+using L0 = tilec::rt::Blocked1<Z_SORTED_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 256;  // shared memory per block
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count); 2 blocks of 512 threads per SM leave each thread 64 registers: at least twice the
+// estimate, and 24 more than it
+constexpr int MIN_BLOCKS_PER_SM = 2;  // blocks per SM __launch_bounds__ asks for
+
+__global__ void __launch_bounds__(NUM_THREADS, MIN_BLOCKS_PER_SM) sparsemax_fwd(
+    const float *x, int64_t x_stride, const float *sorted_x, int64_t sorted_stride, float *o,
+    int64_t o_stride, int /*rows*/, int n_cols) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  int *k_int_smem = reinterpret_cast<int *>(smem + 0);
+  float *s_smem = reinterpret_cast<float *>(smem + 0);
+  float *cssv_totals = reinterpret_cast<float *>(smem + 0);
+  // liger.cpp:273: int64_t row = tl::program_id(0);
+  const int64_t row = static_cast<int64_t>(static_cast<int>(blockIdx.x));
+  // liger.cpp:274: auto offs = tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = L0::coord0(i);
+  }
+  // liger.cpp:275: auto mask = offs < n_cols;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n_cols;
+  }
+  // liger.cpp:276: auto z_sorted = tl::load(sorted_x + row * sorted_stride + offs, mask, -tl::inf, {.cache_modifier = tl::cache::cg});
+  float z_sorted[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += Z_SORTED_VEC) {
+    tilec::rt::load_vec_if<Z_SORTED_VEC, true>(
+        &z_sorted[i], tilec::rt::hinted<Z_SORTED_HINTS>(sorted_x + row * sorted_stride + offs[i]),
+        mask[i], -INFINITY);
+  }
+  // liger.cpp:277: auto z_valid = tl::where(mask, z_sorted, 0.0f);
+  float z_valid[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    z_valid[i] = mask[i] ? z_sorted[i] : 0.0f;
+  }
+  // liger.cpp:278: auto cssv = tl::cumsum(z_valid);
+  float cssv[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cssv[i] = z_valid[i];
+  }
+  tilec::rt::scan_in_warp<tilec::rt::Sum, L0, 0, false>(cssv);
+  tilec::rt::scan_write_totals<L0, 0, false>(cssv, cssv_totals);
+  __syncthreads();
+  tilec::rt::scan_add_carries<tilec::rt::Sum, L0, 0, false>(cssv, cssv_totals);
+  // liger.cpp:279: auto r = tl::cast<float>(offs + 1);
+  float r[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    r[i] = static_cast<float>(L0::coord0(i) + 1);
+  }
+  // liger.cpp:280: auto t_vec = (cssv - 1.0f) / r;
+  float t_vec[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    t_vec[i] = tilec::rt::fdiv(cssv[i] - 1.0f, r[i]);
+  }
+  // liger.cpp:281: auto support = (z_sorted > t_vec) & mask;
+  bool support[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    support[i] = z_sorted[i] > t_vec[i] && L0::coord0(i) < n_cols;
+  }
+  // liger.cpp:282: int k_int = tl::sum(tl::cast<int32_t>(support));
+  int k_int_part = static_cast<int>(support[0]);
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    k_int_part = tilec::rt::Sum::combine(k_int_part, static_cast<int>(support[i]));
+  k_int_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(k_int_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    k_int_smem[L0::warp_coord0()] = k_int_part;
+  }
+  __syncthreads();
+  const int k_int = tilec::rt::combine_partials<tilec::rt::Sum, 16>(k_int_smem, 1);
+  // liger.cpp:283: float k = tl::cast<float>(tl::maximum(k_int, 1));
+  const float k = static_cast<float>(tilec::rt::maximum(k_int, 1));
+  // liger.cpp:284: float s = tl::sum(tl::where(support, z_sorted, 0.0f));
+  float s_part = support[0] ? z_sorted[0] : 0.0f;
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    s_part = tilec::rt::Sum::combine(s_part, support[i] ? z_sorted[i] : 0.0f);
+  s_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(s_part, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    s_smem[L0::warp_coord0()] = s_part;
+  }
+  __syncthreads();
+  const float s = tilec::rt::combine_partials<tilec::rt::Sum, 16>(s_smem, 1);
+  // liger.cpp:285: float tau = (s - 1.0f) / k;
+  const float tau = (s - 1.0f) / k;
+  // liger.cpp:286: auto x_block = tl::load(x + row * x_stride + offs, mask, 0.0f, {.cache_modifier = tl::cache::cg});
+  float x_block[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_BLOCK_VEC) {
+    tilec::rt::load_vec_if<X_BLOCK_VEC, true>(
+        &x_block[i], tilec::rt::hinted<X_BLOCK_HINTS>(x + row * x_stride + L0::coord0(i)),
+        L0::coord0(i) < n_cols, 0.0f);
+  }
+  // liger.cpp:287: auto y = tl::maximum(x_block - tau, 0.0f);
+  float y[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    y[i] = fmaxf(x_block[i] - tau, 0.0f);
+  }
+  // liger.cpp:288: tl::store(o + row * o_stride + offs, y, mask, {.cache_modifier = tl::cache::cs});
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += O_STORE_VEC) {
+    if (L0::coord0(i) < n_cols)
+      tilec::rt::store_vec<O_STORE_VEC, true>(
+          tilec::rt::hinted<O_STORE_HINTS>(o + row * o_stride + L0::coord0(i)), &y[i]);
+  }
+}
+
+} // namespace aligned
+
+} // namespace sparsemax_fwd_8192_16
+
+/// Launches sparsemax_fwd<8192, 16> on `stream` with
+/// sparsemax_fwd_8192_16::NUM_THREADS threads per block.
+cudaError_t launch_sparsemax_fwd_8192_16(dim3 grid, cudaStream_t stream, const float *x,
+                                         int64_t x_stride, const float *sorted_x,
+                                         int64_t sorted_stride, float *o, int64_t o_stride,
+                                         int rows, int n_cols) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x, sorted_x and o are 16-byte aligned and x_stride, sorted_stride,
+  // o_stride and n_cols are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && x_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(sorted_x) && sorted_stride % 16 == 0 &&
+                       tilec::rt::aligned_to_16(o) && o_stride % 16 == 0 && n_cols % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(sparsemax_fwd_8192_16::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, sparsemax_fwd_8192_16::aligned::sparsemax_fwd, x, x_stride,
+                              sorted_x, sorted_stride, o, o_stride, rows, n_cols);
+  return cudaLaunchKernelEx(&config, sparsemax_fwd_8192_16::sparsemax_fwd, x, x_stride, sorted_x,
+                            sorted_stride, o, o_stride, rows, n_cols);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_sparsemax_fwd_8192_16(cudaStream_t stream, const float *x, int64_t x_stride,
+                                         const float *sorted_x, int64_t sorted_stride, float *o,
+                                         int64_t o_stride, int rows, int n_cols) {
+  const dim3 grid(rows);
+  return launch_sparsemax_fwd_8192_16(grid, stream, x, x_stride, sorted_x, sorted_stride, o,
+                                      o_stride, rows, n_cols);
+}

@@ -41,7 +41,7 @@ def load_liger(src):
         sys.modules[name] = m
     mods = {}
     for k in ("swiglu", "geglu", "rms_norm", "layer_norm", "fused_add_rms_norm", "kl_div", "dyt", "jsd", "softmax",
-              "utils"):
+              "sparsemax", "utils"):
         mods[k] = importlib.import_module("liger_kernel.ops." + k)
     return mods
 
@@ -595,8 +595,59 @@ class SoftmaxBwd(Rows):
         return [(y * (dy - (dy * y).sum(dim=1, keepdim=True))).to(torch.bfloat16)]
 
 
+class SparsemaxFwd(Rows):
+    """The kernel Liger's sparsemax forward launches after sorting each row (torch.sort, outside the
+    timed kernel, as the input both kernels read): a cumulative sum finds the support, .cg loads and
+    .cs stores. fp32 rows."""
+    name, title = "sparsemax_fwd", "Liger sparsemax forward (the kernel after torch.sort; .cg loads, .cs stores), fp32"
+    sizes = [4096, 8192]
+    checks = [4001]
+
+    def nbytes(self, n):
+        return 3 * 4 * ROWS * n
+
+    def make(self, n, gen):
+        x = torch.randn(ROWS, n, device="cuda", generator=gen)
+        return {"x": x, "sorted": torch.sort(x, dim=-1, descending=True).values,
+                "o": torch.empty(ROWS, n, device="cuda"), "n": n}
+
+    def outputs(self, s):
+        return [s["o"]]
+
+    def reference(self, s):
+        z = s["sorted"].double()
+        k = torch.arange(1, s["n"] + 1, device="cuda", dtype=torch.float64)
+        cssv = z.cumsum(dim=1)
+        support = z * k > cssv - 1
+        size = support.sum(dim=1, keepdim=True).clamp(min=1)
+        tau = ((z * support).sum(dim=1, keepdim=True) - 1) / size
+        return [torch.clamp(s["x"].double() - tau, min=0)], [1e-5]
+
+    def tilec(self, s):
+        fn = self.lib.get("liger").tilec_liger_sparsemax_fwd
+        check_rc(fn(stream(), ptr(s["x"]), ctypes.c_int64(s["x"].stride(0)), ptr(s["sorted"]),
+                    ctypes.c_int64(s["sorted"].stride(0)), ptr(s["o"]), ctypes.c_int64(s["o"].stride(0)), ROWS,
+                    s["n"]), self.name)
+        return [s["o"]]
+
+    def liger(self, s):
+        block, warps = self.settings(s["n"])
+        self.mods["sparsemax"]._sparsemax_forward_kernel[(ROWS,)](
+            s["x"], s["x"].stride(0), s["sorted"], s["sorted"].stride(0), s["o"], s["o"].stride(0), s["n"],
+            BLOCK_SIZE=block, num_warps=warps)
+        return [s["o"]]
+
+    def torch(self, s):
+        z = s["sorted"]
+        k = torch.arange(1, s["n"] + 1, device="cuda", dtype=z.dtype)
+        support = z * k > z.cumsum(dim=1) - 1
+        size = support.sum(dim=1, keepdim=True).clamp(min=1)
+        tau = ((z * support).sum(dim=1, keepdim=True) - 1) / size
+        return [torch.clamp(s["x"] - tau, min=0)]
+
+
 WORKLOADS = [SwiGLUFwd, GeGLUFwd, RMSNormFwd, LayerNormFwd, AddRMSNormFwd, KLDivFwd, SwiGLUBwd, GeGLUBwd, DyTFwd,
-             JSDFwd, SoftmaxFwd, SoftmaxBwd]
+             JSDFwd, SoftmaxFwd, SoftmaxBwd, SparsemaxFwd]
 
 
 def main():

@@ -262,6 +262,32 @@ void softmax_bwd(const tl::bfloat16 *dy, int64_t dy_stride, const tl::bfloat16 *
   tl::store(dx + row * dx_stride + offs, y_row * (dy_row - dot), mask, {.cache_modifier = tl::cache::wb});
 }
 
+// _sparsemax_forward_kernel: each row's sparsemax, from the row and its values sorted in descending
+// order (torch.sort, which Liger's wrapper runs before the launch): the support is where z_(i) >
+// (cumsum_i - 1) / i, tau = (sum of the support - 1) / its size, y = max(x - tau, 0). Loads .cg and
+// stores .cs, as Liger's kernel. fp32 rows.
+template <int BLOCK, int WARPS>
+TILEC_KERNEL(num_warps = WARPS, grid = (rows))
+void sparsemax_fwd(const float *x, int64_t x_stride, const float *sorted_x, int64_t sorted_stride, float *o,
+                   int64_t o_stride, int rows, int n_cols) {
+  int64_t row = tl::program_id(0);
+  auto offs = tl::arange<0, BLOCK>();
+  auto mask = offs < n_cols;
+  auto z_sorted = tl::load(sorted_x + row * sorted_stride + offs, mask, -tl::inf, {.cache_modifier = tl::cache::cg});
+  auto z_valid = tl::where(mask, z_sorted, 0.0f);
+  auto cssv = tl::cumsum(z_valid);
+  auto r = tl::cast<float>(offs + 1);
+  auto t_vec = (cssv - 1.0f) / r;
+  auto support = (z_sorted > t_vec) & mask;
+  int k_int = tl::sum(tl::cast<int32_t>(support));
+  float k = tl::cast<float>(tl::maximum(k_int, 1));
+  float s = tl::sum(tl::where(support, z_sorted, 0.0f));
+  float tau = (s - 1.0f) / k;
+  auto x_block = tl::load(x + row * x_stride + offs, mask, 0.0f, {.cache_modifier = tl::cache::cg});
+  auto y = tl::maximum(x_block - tau, 0.0f);
+  tl::store(o + row * o_stride + offs, y, mask, {.cache_modifier = tl::cache::cs});
+}
+
 // Liger's configurations (calculate_settings: BLOCK = next_pow2(n_cols); 8 warps from 2048, 16
 // from 8192, 32 from 32768) at the benchmark's widths.
 template void swiglu_fwd<16384, 16>(const tl::bfloat16 *, const tl::bfloat16 *, tl::bfloat16 *, int64_t, float, int,
@@ -306,3 +332,5 @@ template void softmax_bwd<4096, 8>(const tl::bfloat16 *, int64_t, const tl::bflo
                                    int64_t, int, int);
 template void softmax_bwd<8192, 16>(const tl::bfloat16 *, int64_t, const tl::bfloat16 *, int64_t, tl::bfloat16 *,
                                     int64_t, int, int);
+template void sparsemax_fwd<4096, 8>(const float *, int64_t, const float *, int64_t, float *, int64_t, int, int);
+template void sparsemax_fwd<8192, 16>(const float *, int64_t, const float *, int64_t, float *, int64_t, int, int);

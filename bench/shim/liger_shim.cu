@@ -125,3 +125,15 @@ TILEC_BENCH_EXPORT int tilec_liger_softmax_bwd(void *stream, const __nv_bfloat16
                                       n_cols);
   return TILEC_BENCH_NOT_GENERATED;
 }
+
+TILEC_BENCH_EXPORT int tilec_liger_sparsemax_fwd(void *stream, const float *x, int64_t x_stride, const float *sorted_x,
+                                                 int64_t sorted_stride, float *o, int64_t o_stride, int rows,
+                                                 int n_cols) {
+  if (n_cols > 2048 && n_cols <= 4096)
+    return launch_sparsemax_fwd_4096_8(bench_stream(stream), x, x_stride, sorted_x, sorted_stride, o, o_stride, rows,
+                                       n_cols);
+  if (n_cols > 4096 && n_cols <= 8192)
+    return launch_sparsemax_fwd_8192_16(bench_stream(stream), x, x_stride, sorted_x, sorted_stride, o, o_stride,
+                                        rows, n_cols);
+  return TILEC_BENCH_NOT_GENERATED;
+}
