@@ -105,7 +105,8 @@ enum class MathOp : uint8_t {
   Clz,    // unary, integers: set bits, leading zeros
   Umulhi, // binary, integers: the high half of the unsigned product
   // Triton's random numbers (tilec/detail/philox.hpp); their result types are not their operands':
-  Philox, // (seed u64, offset u32, lane u32 constant 0-3): output `lane` of Philox 4x32-10, u32
+  Philox, // (seed u64, offset u32 or u64, lane u32 constant 0-3): output `lane` of Philox 4x32-10
+          // of the counter (offset's low half, high half, 0, 0), u32
   UniformFromBits, // (bits u32): Triton's uint32_to_uniform_float, f32 in [0, 1)
   NormalFromBits   // (bits1 u32, bits2 u32, which u32 constant 0/1): Box-Muller's cos or sin, f32
 };

@@ -472,10 +472,12 @@ private:
     case ExprKind::Math: {
       auto *m = as<Math>(e);
       TILEC_REQUIRE(static_cast<int>(m->args.size()) == arity(m->op), "math arity");
-      // The random-number ops' operands: (u64, u32, u32), (u32) and (u32, u32, u32).
+      // The random-number ops' operands: (u64, u32 or u64, u32), (u32) and (u32, u32, u32).
       auto operandElem = [&](size_t i) {
         switch (m->op) {
-        case MathOp::Philox: return i == 0 ? ScalarType::U64 : ScalarType::U32;
+        case MathOp::Philox: // a 64-bit offset as u64
+          return i == 0 || (i == 1 && m->args[1]->type.elem == ScalarType::U64) ? ScalarType::U64
+                                                                                : ScalarType::U32;
         case MathOp::UniformFromBits:
         case MathOp::NormalFromBits: return ScalarType::U32;
         default:

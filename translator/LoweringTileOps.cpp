@@ -251,10 +251,10 @@ bool KernelLowering::isRandomFour(const clang::FunctionDecl *fd) {
          fd->getName().ends_with("4x");
 }
 
-/// Philox 4x32-10 of the counter (offset, 0, 0, 0) under the key `seed` (as uint64: its low and
-/// high halves), output lane k: randint4x's k-th tile. rand and rand4x take the lanes' uniform
-/// floats, randn the first Box-Muller value of lanes 0 and 1, randn4x both values of lanes 0 and 1,
-/// then of lanes 2 and 3 (triton.language.random).
+/// Philox 4x32-10 of the counter (offset's low half, its high half, 0, 0) under the key `seed` (as
+/// uint64: its low and high halves), output lane k: randint4x's k-th tile. rand and rand4x take the
+/// lanes' uniform floats, randn the first Box-Muller value of lanes 0 and 1, randn4x both values of
+/// lanes 0 and 1, then of lanes 2 and 3 (triton.language.random).
 std::vector<ir::Expr> KernelLowering::lowerRandom(const clang::CallExpr *call,
                                                   const std::string &name) {
   ir::SourceLoc l = fe.irLoc(call->getExprLoc());
@@ -266,13 +266,16 @@ std::vector<ir::Expr> KernelLowering::lowerRandom(const clang::CallExpr *call,
   if (!seed->type.isScalar() || seed->type.pointer || !ir::isInt(seed->type.elem))
     fe.fail(DiagId::BadOperand, args[0]->getExprLoc(),
             {seed->type.str(), qname, "an integer scalar seed"});
-  if (offset->type.pointer || !ir::isInt(offset->type.elem) || ir::byteSize(offset->type.elem) != 4)
+  const int offsetBytes = ir::byteSize(offset->type.elem);
+  if (offset->type.pointer || !ir::isInt(offset->type.elem) ||
+      (offsetBytes != 4 && offsetBytes != 8))
     fe.fail(DiagId::BadOperand, args[1]->getExprLoc(),
-            {offset->type.str(), qname, "int32 or uint32 offsets (Triton's 32-bit stream)"});
+            {offset->type.str(), qname, "int32, uint32, int64 or uint64 offsets"});
   const std::vector<int64_t> shape = offset->type.shape;
   ir::Expr s =
       toShape(castTo(seed, ScalarType::U64), shape); // sign-extended, as seed.to(tl.uint64)
-  ir::Expr o = castTo(offset, ScalarType::U32);      // the same bits
+  // The same bits; a 64-bit offset's high half is the counter's second word (Triton's randint4x).
+  ir::Expr o = castTo(offset, offsetBytes == 8 ? ScalarType::U64 : ScalarType::U32);
   auto constant = [&](int v) { return toShape(ir::IntImm::make(ScalarType::U32, v, l), shape); };
   auto bits = [&](int lane) {
     return ir::Math::make(ir::MathOp::Philox, {s, o, constant(lane)}, l);

@@ -2,6 +2,167 @@
 // Do not edit by hand: edit the kernel source and run tilec again.
 #include <tilec/cuda/runtime.cuh>
 
+// random_streams64<256>: one instantiation
+namespace random_streams64_256 {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int BITS_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int UNIFORM_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int NORMAL_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<BITS_STORE_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) random_streams64(
+    uint32_t *bits, float *uniform, float *normal, int n, int64_t base, int seed) {
+  // random.cpp:46: auto i = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int i[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    i[i_1] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i_1);
+  }
+  // random.cpp:48: auto offs = base + tl::cast<int64_t>(i);
+  int64_t offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    offs[i_1] = base + static_cast<int64_t>(i[i_1]);
+  }
+  // random.cpp:47: auto mask = i < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    mask[i_1] = i[i_1] < n;
+  }
+  // random.cpp:49: tl::store(bits + i, tl::randint(seed, offs), mask);
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += BITS_STORE_VEC) {
+    uint32_t vals[BITS_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < BITS_STORE_VEC; ++v)
+      vals[v] = tilec::rt::philox_randint(static_cast<uint64_t>(seed), static_cast<uint64_t>(offs[i_1 + v]), 0u);
+    tilec::rt::store_vec<BITS_STORE_VEC, false>(bits + i[i_1], vals, &mask[i_1],
+                                                mask[i_1 + BITS_STORE_VEC - 1]);
+  }
+  // random.cpp:50: tl::store(uniform + i, tl::rand(seed, offs), mask);
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += UNIFORM_STORE_VEC) {
+    float vals[UNIFORM_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < UNIFORM_STORE_VEC; ++v)
+      vals[v] = tilec::rt::uniform_from_bits(tilec::rt::philox_randint(static_cast<uint64_t>(seed), static_cast<uint64_t>(offs[i_1 + v]), 0u));
+    tilec::rt::store_vec<UNIFORM_STORE_VEC, false>(
+        uniform + i[i_1], vals, &mask[i_1], mask[i_1 + UNIFORM_STORE_VEC - 1]);
+  }
+  // random.cpp:51: tl::store(normal + i, tl::randn(seed, offs), mask);
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += NORMAL_STORE_VEC) {
+    float vals[NORMAL_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < NORMAL_STORE_VEC; ++v)
+      vals[v] = tilec::rt::normal_from_bits(tilec::rt::philox_randint(static_cast<uint64_t>(seed), static_cast<uint64_t>(offs[i_1 + v]), 0u), tilec::rt::philox_randint(static_cast<uint64_t>(seed), static_cast<uint64_t>(offs[i_1 + v]), 1u), 0u);
+    tilec::rt::store_vec<NORMAL_STORE_VEC, false>(normal + i[i_1], vals, &mask[i_1],
+                                                  mask[i_1 + NORMAL_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming bits, uniform and normal are 16-byte aligned and n is a
+// multiple of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int BITS_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int UNIFORM_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int NORMAL_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<BITS_STORE_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) random_streams64(
+    uint32_t *bits, float *uniform, float *normal, int n, int64_t base, int seed) {
+  // random.cpp:46: auto i = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int i[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    i[i_1] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i_1);
+  }
+  // random.cpp:48: auto offs = base + tl::cast<int64_t>(i);
+  int64_t offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    offs[i_1] = base + static_cast<int64_t>(i[i_1]);
+  }
+  // random.cpp:47: auto mask = i < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    mask[i_1] = i[i_1] < n;
+  }
+  // random.cpp:49: tl::store(bits + i, tl::randint(seed, offs), mask);
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += BITS_STORE_VEC) {
+    uint32_t vals[BITS_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < BITS_STORE_VEC; ++v)
+      vals[v] = tilec::rt::philox_randint(static_cast<uint64_t>(seed), static_cast<uint64_t>(offs[i_1 + v]), 0u);
+    if (mask[i_1])
+      tilec::rt::store_vec<BITS_STORE_VEC, true>(bits + i[i_1], vals);
+  }
+  // random.cpp:50: tl::store(uniform + i, tl::rand(seed, offs), mask);
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += UNIFORM_STORE_VEC) {
+    float vals[UNIFORM_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < UNIFORM_STORE_VEC; ++v)
+      vals[v] = tilec::rt::uniform_from_bits(tilec::rt::philox_randint(static_cast<uint64_t>(seed), static_cast<uint64_t>(offs[i_1 + v]), 0u));
+    if (mask[i_1])
+      tilec::rt::store_vec<UNIFORM_STORE_VEC, true>(uniform + i[i_1], vals);
+  }
+  // random.cpp:51: tl::store(normal + i, tl::randn(seed, offs), mask);
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += NORMAL_STORE_VEC) {
+    float vals[NORMAL_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < NORMAL_STORE_VEC; ++v)
+      vals[v] = tilec::rt::normal_from_bits(tilec::rt::philox_randint(static_cast<uint64_t>(seed), static_cast<uint64_t>(offs[i_1 + v]), 0u), tilec::rt::philox_randint(static_cast<uint64_t>(seed), static_cast<uint64_t>(offs[i_1 + v]), 1u), 0u);
+    if (mask[i_1])
+      tilec::rt::store_vec<NORMAL_STORE_VEC, true>(normal + i[i_1], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace random_streams64_256
+
+/// Launches random_streams64<256> on `stream` with
+/// random_streams64_256::NUM_THREADS threads per block.
+cudaError_t launch_random_streams64_256(dim3 grid, cudaStream_t stream, uint32_t *bits,
+                                        float *uniform, float *normal, int n, int64_t base,
+                                        int seed) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when bits, uniform and normal are 16-byte aligned and n is a multiple of
+  // 16.
+  const bool aligned = tilec::rt::aligned_to_16(bits) && tilec::rt::aligned_to_16(uniform) &&
+                       tilec::rt::aligned_to_16(normal) && n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(random_streams64_256::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, random_streams64_256::aligned::random_streams64, bits,
+                              uniform, normal, n, base, seed);
+  return cudaLaunchKernelEx(&config, random_streams64_256::random_streams64, bits, uniform, normal,
+                            n, base, seed);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_random_streams64_256(cudaStream_t stream, uint32_t *bits, float *uniform,
+                                        float *normal, int n, int64_t base, int seed) {
+  const dim3 grid(tilec::rt::cdiv(n, random_streams64_256::BLOCK));
+  return launch_random_streams64_256(grid, stream, bits, uniform, normal, n, base, seed);
+}
+
 // random_streams<256>: one instantiation
 namespace random_streams_256 {
 constexpr int BLOCK = 256;  // meta-parameter

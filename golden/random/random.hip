@@ -2,6 +2,76 @@
 // Do not edit by hand: edit the kernel source and run tilec again.
 #include <tilec/hip/runtime.hpp>
 
+// random_streams64<256>: one instantiation
+namespace random_streams64_256 {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
+using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+
+__global__ void __launch_bounds__(NUM_THREADS) random_streams64(
+    uint32_t *bits, float *uniform, float *normal, int n, int64_t base, int seed) {
+  // random.cpp:46: auto i = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int i[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    i[i_1] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i_1);
+  }
+  // random.cpp:48: auto offs = base + tl::cast<int64_t>(i);
+  int64_t offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    offs[i_1] = base + static_cast<int64_t>(i[i_1]);
+  }
+  // random.cpp:47: auto mask = i < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    mask[i_1] = i[i_1] < n;
+  }
+  // random.cpp:49: tl::store(bits + i, tl::randint(seed, offs), mask);
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    if (mask[i_1])
+      bits[i[i_1]] = tilec::rt::philox_randint(static_cast<uint64_t>(seed), static_cast<uint64_t>(offs[i_1]), 0u);
+  }
+  // random.cpp:50: tl::store(uniform + i, tl::rand(seed, offs), mask);
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    if (mask[i_1])
+      uniform[i[i_1]] = tilec::rt::uniform_from_bits(tilec::rt::philox_randint(static_cast<uint64_t>(seed), static_cast<uint64_t>(offs[i_1]), 0u));
+  }
+  // random.cpp:51: tl::store(normal + i, tl::randn(seed, offs), mask);
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+    if (mask[i_1])
+      normal[i[i_1]] = tilec::rt::normal_from_bits(tilec::rt::philox_randint(static_cast<uint64_t>(seed), static_cast<uint64_t>(offs[i_1]), 0u), tilec::rt::philox_randint(static_cast<uint64_t>(seed), static_cast<uint64_t>(offs[i_1]), 1u), 0u);
+  }
+}
+
+} // namespace random_streams64_256
+
+/// Launches random_streams64<256> on `stream` with
+/// random_streams64_256::NUM_THREADS threads per block.
+hipError_t launch_random_streams64_256(dim3 grid, hipStream_t stream, uint32_t *bits,
+                                       float *uniform, float *normal, int n, int64_t base,
+                                       int seed) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  hipLaunchKernelGGL(random_streams64_256::random_streams64, grid,
+                     dim3(random_streams64_256::NUM_THREADS), 0, stream, bits, uniform, normal, n,
+                     base, seed);
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_random_streams64_256(hipStream_t stream, uint32_t *bits, float *uniform,
+                                       float *normal, int n, int64_t base, int seed) {
+  const dim3 grid(tilec::rt::cdiv(n, random_streams64_256::BLOCK));
+  return launch_random_streams64_256(grid, stream, bits, uniform, normal, n, base, seed);
+}
+
 // random_streams<256>: one instantiation
 namespace random_streams_256 {
 constexpr int BLOCK = 256;  // meta-parameter

@@ -1172,43 +1172,54 @@ template <class S> std::uint64_t philoxSeed(S seed) {
                 "tl::rand, randn, randint: the seed must be an integer scalar");
   return static_cast<std::uint64_t>(seed);
 }
-/// f(offset as uint32) over the offsets (a tile or a scalar of int32 or uint32).
+/// f(low 32 bits, high 32 bits) of each offset (a tile or a scalar of int32, uint32, int64 or
+/// uint64; 32-bit ones have a high half of 0, as Triton's randint4x counts).
 template <class O, class F> auto philoxMap(const O &offset, F f) {
   using E = Elem<O>;
-  static_assert(
-      isIntElem<E> && sizeof(E) == 4,
-      "tl::rand, randn, randint: offsets must be int32 or uint32 (Triton's 32-bit stream)");
-  using R = decltype(f(std::uint32_t{}));
-  return mapN<R, shapeOf<O>()>([f](auto o) { return f(static_cast<std::uint32_t>(o)); }, offset);
+  static_assert(isIntElem<E> && (sizeof(E) == 4 || sizeof(E) == 8),
+                "tl::rand, randn, randint: offsets must be int32, uint32, int64 or uint64");
+  using R = decltype(f(std::uint32_t{}, std::uint32_t{}));
+  return mapN<R, shapeOf<O>()>(
+      [f](auto o) {
+        const auto bits = static_cast<std::uint64_t>(o);
+        return f(static_cast<std::uint32_t>(bits),
+                 sizeof(E) == 8 ? static_cast<std::uint32_t>(bits >> 32) : std::uint32_t{0});
+      },
+      offset);
 }
 } // namespace detail
 
-/// Random uint32 values for `seed` (an integer scalar) at `offset` (int32 or uint32, a tile or a
-/// scalar): Triton's tl.randint, output 0 of Philox 4x32-10 of the counter (offset, 0, 0, 0).
+/// Random uint32 values for `seed` (an integer scalar) at `offset` (int32, uint32, int64 or uint64,
+/// a tile or a scalar): Triton's tl.randint, output 0 of Philox 4x32-10 of the counter (low half,
+/// high half, 0, 0) of the offset.
 template <class S, class O> auto randint(S seed, const O &offset) {
   const std::uint64_t s = detail::philoxSeed(seed);
-  return detail::philoxMap(offset, [s](std::uint32_t o) { return detail::philox(s, o).c[0]; });
+  return detail::philoxMap(
+      offset, [s](std::uint32_t lo, std::uint32_t hi) { return detail::philox(s, lo, hi).c[0]; });
 }
 /// All four outputs (tl.randint4x): auto [r0, r1, r2, r3] = tl::randint4x(seed, offset).
 template <class S, class O> auto randint4x(S seed, const O &offset) {
   const std::uint64_t s = detail::philoxSeed(seed);
   auto lane = [&](int k) {
-    return detail::philoxMap(offset, [s, k](std::uint32_t o) { return detail::philox(s, o).c[k]; });
+    return detail::philoxMap(offset, [s, k](std::uint32_t lo, std::uint32_t hi) {
+      return detail::philox(s, lo, hi).c[k];
+    });
   };
   return std::make_tuple(lane(0), lane(1), lane(2), lane(3));
 }
 /// Uniform floats in [0, 1) (tl.rand): output 0 as Triton's uint_to_uniform_float.
 template <class S, class O> auto rand(S seed, const O &offset) {
   const std::uint64_t s = detail::philoxSeed(seed);
-  return detail::philoxMap(
-      offset, [s](std::uint32_t o) { return detail::uniformFromBits(detail::philox(s, o).c[0]); });
+  return detail::philoxMap(offset, [s](std::uint32_t lo, std::uint32_t hi) {
+    return detail::uniformFromBits(detail::philox(s, lo, hi).c[0]);
+  });
 }
 /// Four tiles of uniform floats (tl.rand4x), one from each output.
 template <class S, class O> auto rand4x(S seed, const O &offset) {
   const std::uint64_t s = detail::philoxSeed(seed);
   auto lane = [&](int k) {
-    return detail::philoxMap(offset, [s, k](std::uint32_t o) {
-      return detail::uniformFromBits(detail::philox(s, o).c[k]);
+    return detail::philoxMap(offset, [s, k](std::uint32_t lo, std::uint32_t hi) {
+      return detail::uniformFromBits(detail::philox(s, lo, hi).c[k]);
     });
   };
   return std::make_tuple(lane(0), lane(1), lane(2), lane(3));
@@ -1216,8 +1227,8 @@ template <class S, class O> auto rand4x(S seed, const O &offset) {
 /// Standard normal floats (tl.randn): Box-Muller's first value (cos) of outputs 0 and 1.
 template <class S, class O> auto randn(S seed, const O &offset) {
   const std::uint64_t s = detail::philoxSeed(seed);
-  return detail::philoxMap(offset, [s](std::uint32_t o) {
-    const detail::PhiloxBits b = detail::philox(s, o);
+  return detail::philoxMap(offset, [s](std::uint32_t lo, std::uint32_t hi) {
+    const detail::PhiloxBits b = detail::philox(s, lo, hi);
     return detail::normalFromBits(b.c[0], b.c[1], false);
   });
 }
@@ -1226,8 +1237,8 @@ template <class S, class O> auto randn(S seed, const O &offset) {
 template <class S, class O> auto randn4x(S seed, const O &offset) {
   const std::uint64_t s = detail::philoxSeed(seed);
   auto value = [&](int first, bool second) {
-    return detail::philoxMap(offset, [s, first, second](std::uint32_t o) {
-      const detail::PhiloxBits b = detail::philox(s, o);
+    return detail::philoxMap(offset, [s, first, second](std::uint32_t lo, std::uint32_t hi) {
+      const detail::PhiloxBits b = detail::philox(s, lo, hi);
       return detail::normalFromBits(b.c[first], b.c[first + 1], second);
     });
   };

@@ -15,9 +15,9 @@
 
 namespace {
 
-/// Philox 4x32-10 of counter (c0, 0, 0, 0) and key (k0, k1).
-std::array<uint32_t, 4> philoxExact(uint32_t c0, uint32_t k0, uint32_t k1) {
-  uint32_t c[4] = {c0, 0, 0, 0};
+/// Philox 4x32-10 of counter (c0, c1, 0, 0) and key (k0, k1).
+std::array<uint32_t, 4> philoxExact(uint32_t c0, uint32_t k0, uint32_t k1, uint32_t c1 = 0) {
+  uint32_t c[4] = {c0, c1, 0, 0};
   for (int r = 0; r < 10; ++r) {
     if (r) {
       k0 += 0x9E3779B9u;
@@ -58,6 +58,41 @@ void exactRow(harness::Report &report, const char *name, const std::string &size
 }
 
 } // namespace
+
+/// random_streams64<256> at int64 offsets base + i: the counter is (low half, high half, 0, 0).
+void streams64(harness::Report &report, int n, int64_t base, int seed) {
+  const std::string size = std::to_string(n) + " o=" + std::to_string(base);
+  std::vector<uint32_t> rb(n);
+  std::vector<float> ru(n, NAN), rn(n, NAN);
+  tl::launch(tl::grid3{tl::cdiv(n, 256)}, random_streams64<256>, rb.data(), ru.data(), rn.data(), n,
+             base, seed);
+  gpucheck::Output<uint32_t> b(n);
+  gpucheck::Output<float> u(n), z(n);
+  for (int byte : gpucheck::kPoison) {
+    b.poison(byte);
+    u.poison(byte);
+    z.poison(byte);
+    CHECK_CUDA(launch_random_streams64_256(cudaStream_t{}, b.dev.ptr, u.dev.ptr, z.dev.ptr, n, base,
+                                           seed));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    b.collect(byte);
+    u.collect(byte);
+    z.collect(byte);
+  }
+  const uint64_t key = uint64_t(int64_t(seed));
+  Rows bits, uni, nor;
+  for (int i = 0; i < n; ++i) {
+    const uint64_t o = uint64_t(base + i);
+    auto e = philoxExact(uint32_t(o), uint32_t(key), uint32_t(key >> 32), uint32_t(o >> 32));
+    bits.gpu.push_back(b.vals[i]), bits.cpu.push_back(rb[i]), bits.exact.push_back(e[0]);
+    uni.gpu.push_back(u.vals[i]), uni.cpu.push_back(ru[i]), uni.exact.push_back(uniformExact(e[0]));
+    nor.gpu.push_back(z.vals[i]), nor.cpu.push_back(rn[i]),
+        nor.exact.push_back(normalExact(e[0], e[1], false));
+  }
+  exactRow(report, "randint i64", size, bits, b.ok());
+  exactRow(report, "rand i64", size, uni, u.ok());
+  report.check("randn i64", size, nor.gpu, nor.cpu, nor.exact, 2e-6, z.ok());
+}
 
 int main(int argc, char **argv) {
   harness::Report report;
@@ -139,5 +174,8 @@ int main(int argc, char **argv) {
         report.check("randn4x", size, nor.gpu, nor.cpu, nor.exact, 2e-6, z.ok());
       }
     }
+  // Offsets past 2^32, straddling it, and negative ones (high half all ones).
+  for (int64_t base : {int64_t{5} << 32, (int64_t{1} << 32) - 700, int64_t{-1000003}})
+    streams64(report, 1037, base, 20241127);
   return report.exitCode();
 }

@@ -1,6 +1,6 @@
 // Triton's random numbers: tl::randint, rand and randn, and their 4x forms bound with structured
 // bindings, for an int seed and for an int64 one (sign-extended to the uint64 key, as Triton's
-// seed.to(tl.uint64)), at int32 offsets.
+// seed.to(tl.uint64)), at int32 offsets; and at int64 offsets.
 #include <tilec/tl.hpp>
 
 template <int BLOCK>
@@ -37,5 +37,20 @@ void random_streams4x(uint32_t *bits, float *uniform, float *normal, int n, int6
   tl::store(normal + at + 3, n3, mask);
 }
 
+// int64 offsets from `base` (past 2^32 and below 0): Triton's counter takes their low and high
+// halves.
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))
+void random_streams64(uint32_t *bits, float *uniform, float *normal, int n, int64_t base,
+                      int seed) {
+  auto i = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = i < n;
+  auto offs = base + tl::cast<int64_t>(i);
+  tl::store(bits + i, tl::randint(seed, offs), mask);
+  tl::store(uniform + i, tl::rand(seed, offs), mask);
+  tl::store(normal + i, tl::randn(seed, offs), mask);
+}
+
+template void random_streams64<256>(uint32_t *, float *, float *, int, int64_t, int);
 template void random_streams<256>(uint32_t *, float *, float *, int, int);
 template void random_streams4x<128>(uint32_t *, float *, float *, int, int64_t);

@@ -31,13 +31,14 @@ struct PhiloxBits {
   uint32_t c[4];
 };
 
-/// Philox 4x32-10 of the counter (offset, 0, 0, 0) under the key (low and high half of seed): the
-/// rounds of triton.language.random.philox_impl, whose constants are Philox's (Salmon et al.,
-/// 2011).
-TILEC_PHILOX_FN PhiloxBits philox(uint64_t seed, uint32_t offset) {
+/// Philox 4x32-10 of the counter (offsetLo, offsetHi, 0, 0) under the key (low and high half of
+/// seed): the rounds of triton.language.random.philox_impl, whose constants are Philox's (Salmon et
+/// al., 2011). Triton's randint4x counts with the low 32 bits of an offset and its high 32 bits (0
+/// for 32-bit offsets).
+TILEC_PHILOX_FN PhiloxBits philox(uint64_t seed, uint32_t offsetLo, uint32_t offsetHi = 0) {
   const uint32_t kRoundA = 0xD2511F53u, kRoundB = 0xCD9E8D57u; // multipliers
   const uint32_t kKeyA = 0x9E3779B9u, kKeyB = 0xBB67AE85u;     // Weyl increments of the key
-  uint32_t c0 = offset, c1 = 0, c2 = 0, c3 = 0;
+  uint32_t c0 = offsetLo, c1 = offsetHi, c2 = 0, c3 = 0;
   uint32_t k0 = static_cast<uint32_t>(seed), k1 = static_cast<uint32_t>(seed >> 32);
   for (int round = 0; round < 10; ++round) {
     const uint32_t p0 = c0, p2 = c2;

@@ -318,6 +318,12 @@ template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_cas(T *p,
 __device__ __forceinline__ uint32_t philox_randint(uint64_t seed, uint32_t offset, uint32_t lane) {
   return tl::detail::philox(seed, offset).c[lane];
 }
+/// The same for a 64-bit offset (its bits): the counter is its low and its high 32 bits.
+__device__ __forceinline__ uint32_t philox_randint(uint64_t seed, uint64_t offset, uint32_t lane) {
+  return tl::detail::philox(seed, static_cast<uint32_t>(offset),
+                            static_cast<uint32_t>(offset >> 32))
+      .c[lane];
+}
 /// Triton's uint_to_uniform_float of 32-bit values: a float in [0, 1).
 __device__ __forceinline__ float uniform_from_bits(uint32_t bits) {
   return tl::detail::uniformFromBits(bits);
