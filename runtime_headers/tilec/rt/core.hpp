@@ -339,8 +339,7 @@ __device__ __forceinline__ float as_float(f16_t x) { return to_float(x); }
 __device__ __forceinline__ float as_float(bf16_t x) { return to_float(x); }
 
 /// Each operator: `combine(a, b)` (associative, applied in a fixed order: deterministic).
-// ---- 16-bit float arithmetic
-// ---------------------------------------------------------------------
+// ---- 16-bit float arithmetic --------------------------------------------------------------------
 /// +, -, * of two 16-bit floats (f16_t, bf16_t), rounded once to nearest even, and max and min (an
 /// operand; a NaN loses), computed in float: float holds each exact sum, difference and
 /// product of two 16-bit floats closely enough that rounding it to 16 bits rounds once. The CUDA
@@ -379,7 +378,7 @@ struct Sum {
   __device__ __forceinline__ static f16_t combine(f16_t a, f16_t b) { return hadd(a, b); }
   __device__ __forceinline__ static bf16_t combine(bf16_t a, bf16_t b) { return hadd(a, b); }
 };
-/// Integers multiply as unsigned (wrapping, as tl::cumprod's do); fp16/bf16 in float, rounded.
+/// Integers multiply as unsigned (wrapping, as tl::cumprod's do); fp16/bf16 by hmul (rounded once).
 struct Prod {
   template <class T> __device__ __forceinline__ static T combine(T a, T b) {
     if constexpr (std::is_integral_v<T>)

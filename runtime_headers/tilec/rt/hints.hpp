@@ -26,8 +26,6 @@ inline constexpr unsigned wt = 1u << 5; ///< store: write through
 inline constexpr unsigned evict_first = 1u << 6;
 inline constexpr unsigned evict_last = 1u << 7;
 inline constexpr unsigned volatile_access = 1u << 8; ///< load: ld.volatile
-inline constexpr unsigned cache_operators = ca | cg | cv | wb | cs | wt;
-inline constexpr unsigned evictions = evict_first | evict_last;
 } // namespace hint
 
 namespace detail {
