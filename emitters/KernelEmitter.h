@@ -110,6 +110,7 @@ private:
   int liveRegisterEstimate() const;
   Code math(const ir::Math *m, const Idx &idx);
   Code cast(Code a, const ir::Type &from, ir::ScalarType to);
+  Code castTowardZero(Code a, ir::ScalarType from, ir::ScalarType to);
   Code intImm(const ir::IntImm *i, bool host);
   bool symbolStandsFor(const ir::IntImm &i) const;
   const std::string *floatMetaName(const ir::FloatImm &f);

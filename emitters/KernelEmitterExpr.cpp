@@ -172,6 +172,20 @@ Code KernelEmitter::cast(Code a, const Type &from, ScalarType to) {
   return {"static_cast<" + std::string(scalarName(to, hooks_)) + ">(" + src + ")", Prec::Postfix};
 }
 
+/// A float narrowed rounding toward zero (tl::cast's `rtz`): fp64 to float first (exact for the
+/// 16-bit targets: every bf16 and fp16 value is a float, so the float toward zero of x has the same
+/// 16-bit value toward zero as x).
+Code KernelEmitter::castTowardZero(Code a, ScalarType from, ScalarType to) {
+  std::string x = a.text;
+  if (from == ScalarType::F64)
+    x = "tilec::rt::to_float_toward_zero(" + x + ")";
+  if (to == ScalarType::F16)
+    x = "tilec::rt::to_f16_toward_zero(" + x + ")";
+  else if (to == ScalarType::BF16)
+    x = "tilec::rt::to_bf16_toward_zero(" + x + ")";
+  return {x, Prec::Postfix};
+}
+
 std::string KernelEmitter::deref(const Expr &ptr, const Idx &idx) {
   // `base[offset]` for pointer + offset, `*p` otherwise.
   if (auto b = as<Binary>(ptr); b && b->op == BinaryOp::Add && b->a->type.pointer)
@@ -554,6 +568,12 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
   }
   case ExprKind::Cast: {
     auto c = as<Cast>(e);
+    if (c->mode == CastMode::Bitcast)
+      return {"tilec::rt::bit_cast<" + std::string(scalarName(c->type.elem, hooks_)) + ">(" +
+                  elem(c->a, idx).text + ")",
+              Prec::Postfix};
+    if (c->mode == CastMode::ConvertTowardZero)
+      return castTowardZero(elem(c->a, idx), c->a->type.elem, c->type.elem);
     return cast(elem(c->a, idx), c->a->type, c->type.elem);
   }
   case ExprKind::ProgramId: {

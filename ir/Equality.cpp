@@ -36,7 +36,7 @@ bool same(const Math *a, const Math *b) { return a->op == b->op && equalExprs(a-
 bool same(const Select *a, const Select *b) {
   return equal(a->cond, b->cond) && equal(a->a, b->a) && equal(a->b, b->b);
 }
-bool same(const Cast *a, const Cast *b) { return equal(a->a, b->a); }
+bool same(const Cast *a, const Cast *b) { return a->mode == b->mode && equal(a->a, b->a); }
 bool same(const ProgramId *a, const ProgramId *b) {
   return a->axis == b->axis && a->count == b->count;
 }

@@ -113,6 +113,10 @@ const char *name(EvictionPolicy e) {
   static const char *names[] = {"evict_normal", "evict_first", "evict_last"};
   return names[static_cast<int>(e)];
 }
+const char *name(CastMode m) {
+  static const char *names[] = {"convert", "rtz", "bitcast"};
+  return names[static_cast<int>(m)];
+}
 
 const char *name(ReduceOp o) {
   static const char *names[] = {"sum", "max", "min", "argmax", "argmin", "combine"};
@@ -261,11 +265,12 @@ Expr Select::make(Expr cond, Expr a, Expr b, SourceLoc loc) {
   return n;
 }
 
-Expr Cast::make(ScalarType to, Expr a, SourceLoc loc) {
+Expr Cast::make(ScalarType to, Expr a, SourceLoc loc, CastMode mode) {
   check(a != nullptr, "Cast operand");
   auto n = node<Cast>(loc);
   n->type = a->type.withElem(to);
   n->a = std::move(a);
+  n->mode = mode;
   return n;
 }
 

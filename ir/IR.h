@@ -136,6 +136,12 @@ struct MemHints {
   }
   bool operator==(const MemHints &) const = default;
 };
+/// What a Cast does (tl::cast's options): converts the value (floats round to nearest even),
+/// converts it rounding a narrower float toward zero (Triton's `fp_downcast_rounding="rtz"`), or
+/// keeps the bits (`bitcast=True`; a type of the same width that is not the same kind: float <->
+/// int, fp16 <-> bf16; the translator writes a bitcast between integers as a conversion, which
+/// keeps the bits).
+enum class CastMode : uint8_t { Convert, ConvertTowardZero, Bitcast };
 /// How a dot of fp32 tiles multiplies (tl::ieee, tl::tf32, tl::tf32x3; docs/language.md).
 enum class DotPrecision : uint8_t { Ieee, Tf32, Tf32x3 };
 enum class HintKind : uint8_t { MultipleOf, MaxContiguous };
@@ -155,6 +161,7 @@ const char *name(MemSem s);   // relaxed, acquire, release, acq_rel
 const char *name(MemScope s); // cta, gpu, sys
 const char *name(CacheModifier c);  // ca, cg, ... ("" for None)
 const char *name(EvictionPolicy e); // evict_normal, evict_first, evict_last
+const char *name(CastMode m);       // convert, rtz, bitcast
 const char *name(DotPrecision p);
 const char *name(HintKind k);
 bool isComparison(BinaryOp o);
@@ -245,11 +252,13 @@ struct Select : ExprNode {
   static Expr make(Expr cond, Expr a, Expr b, SourceLoc loc = {});
 };
 /// Convert each element to `type.elem` (floats round to nearest even; float->int truncates toward
-/// zero; ->Bool is `!= 0`).
+/// zero; ->Bool is `!= 0`), or with `mode` round a float toward zero or reinterpret its bits
+/// (CastMode). Only a Convert is a value conversion that the analyses may look through.
 struct Cast : ExprNode {
   TILEC_EXPR_NODE(Cast)
   Expr a;
-  static Expr make(ScalarType to, Expr a, SourceLoc loc = {});
+  CastMode mode = CastMode::Convert;
+  static Expr make(ScalarType to, Expr a, SourceLoc loc = {}, CastMode mode = CastMode::Convert);
 };
 /// program_id(axis) (count=false) or num_programs(axis) (count=true); scalar i32.
 struct ProgramId : ExprNode {

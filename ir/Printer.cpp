@@ -428,9 +428,10 @@ private:
       return;
     }
     case ExprKind::Cast:
-      o << "cast<" << name(e->type.elem) << ">(";
+      o << (as<Cast>(e)->mode == CastMode::Bitcast ? "bitcast<" : "cast<") << name(e->type.elem)
+        << ">(";
       exprTo(o, as<Cast>(e)->a);
-      o << ')';
+      o << (as<Cast>(e)->mode == CastMode::ConvertTowardZero ? ", rtz)" : ")");
       return;
     case ExprKind::ProgramId: {
       auto *p = as<ProgramId>(e);

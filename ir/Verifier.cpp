@@ -517,6 +517,14 @@ private:
       expr(c->a);
       TILEC_REQUIRE(c->a->type.shape == t.shape && !t.pointer && !c->a->type.pointer,
                     "cast of " + c->a->type.str() + " to " + t.str());
+      const ScalarType from = c->a->type.elem;
+      if (c->mode == CastMode::Bitcast)
+        TILEC_REQUIRE(bitWidth(from) == bitWidth(t.elem) && from != ScalarType::Bool &&
+                          (isFloat(from) || isFloat(t.elem)),
+                      "bitcast of " + c->a->type.str() + " to " + t.str());
+      if (c->mode == CastMode::ConvertTowardZero)
+        TILEC_REQUIRE(isFloat(from) && isFloat(t.elem) && bitWidth(t.elem) < bitWidth(from),
+                      "cast rounding toward zero of " + c->a->type.str() + " to " + t.str());
       sameLayoutAs(c->a, t, "cast");
       return;
     }

@@ -280,8 +280,8 @@ protected:
     const Type &t = n->type;
     if (equalTypes(n->a->type, t))
       return n->a;
-    if (t.pointer || n->a->type.pointer)
-      return self;
+    if (t.pointer || n->a->type.pointer || n->mode != CastMode::Convert)
+      return self; // (a bitcast or a rounding toward zero is not folded)
     ScalarType to = t.elem, from = n->a->type.elem;
     if (auto x = intConst(n->a)) {
       if (to == ScalarType::Bool)

@@ -135,6 +135,9 @@ public:
   static bool isMemoryOptions(clang::QualType t);
   /// The hints of tl::load (`store` false) or tl::store in their options argument `e`, a constant.
   ir::MemHints memoryHints(const clang::Expr *e, bool store);
+  /// tl::cast's options (tl::cast_options, a constant), checked for a cast of `from` to `to`.
+  static bool isCastOptions(clang::QualType t);
+  ir::CastMode castMode(const clang::Expr *e, ir::ScalarType from, ir::ScalarType to);
   /// tl::atomic_add ... atomic_cas (LoweringTileOps.cpp): an atomic Store, its old values into
   /// `result` (null: not kept).
   ir::Stmt lowerAtomic(const clang::CallExpr *call, ir::Var result);

@@ -131,10 +131,12 @@ void KernelLowering::lowerDecl(const clang::Decl *d, const clang::DeclStmt *ds,
     return lowerClosure(vd, ds, out);
   if (vd && isDescriptor(vd->getType()))
     return lowerDescriptorDecl(vd, ds, out);
-  if (vd && isMemoryOptions(vd->getType())) { // read where a load or store takes it
+  if (vd && (isMemoryOptions(vd->getType()) || isCastOptions(vd->getType()))) { // read where used
     if (!vd->isConstexpr())
-      fe.fail(DiagId::NotConstant, vd->getLocation(),
-              {"the hints of a load or store", vd->getNameAsString()});
+      fe.fail(
+          DiagId::NotConstant, vd->getLocation(),
+          {isCastOptions(vd->getType()) ? "the options of a cast" : "the hints of a load or store",
+           vd->getNameAsString()});
     return;
   }
   if (!vd)

@@ -72,6 +72,11 @@ bool KernelLowering::isMemoryOptions(clang::QualType t) {
          (rd->getName() == "load_options" || rd->getName() == "store_options");
 }
 
+bool KernelLowering::isCastOptions(clang::QualType t) {
+  const auto *rd = t.getCanonicalType()->getAsCXXRecordDecl();
+  return rd && rd->getIdentifier() && inTl(rd) && rd->getName() == "cast_options";
+}
+
 ir::MemHints KernelLowering::memoryHints(const clang::Expr *e, bool store) {
   const std::string op = store ? "tl::store" : "tl::load";
   clang::Expr::EvalResult r;
@@ -107,6 +112,42 @@ ir::MemHints KernelLowering::memoryHints(const clang::Expr *e, bool store) {
             {op, "a volatile load takes no cache_modifier or eviction_policy (PTX's ld.volatile "
                  "has none)"});
   return h;
+}
+
+ir::CastMode KernelLowering::castMode(const clang::Expr *e, ir::ScalarType from,
+                                      ir::ScalarType to) {
+  clang::Expr::EvalResult r;
+  if (!e->EvaluateAsRValue(r, ctx) || !r.Val.isStruct())
+    fe.fail(DiagId::NotConstant, e->getExprLoc(),
+            {"the options of 'tl::cast'", fe.text(e->getSourceRange())});
+  bool bitcast = false, towardZero = false; // tl::rounding lists rtne, rtz
+  for (const clang::FieldDecl *f :
+       e->getType().getCanonicalType()->getAsCXXRecordDecl()->fields()) {
+    const clang::APValue &v = r.Val.getStructField(f->getFieldIndex());
+    if (v.isInt() && f->getName() == "bitcast")
+      bitcast = v.getInt().getExtValue() != 0;
+    else if (v.isInt() && f->getName() == "fp_downcast_rounding")
+      towardZero = v.getInt().getExtValue() != 0;
+  }
+  auto fail = [&](const std::string &why) {
+    fe.fail(DiagId::BadCast, e->getExprLoc(),
+            {std::string("'") + ir::name(from) + "'", std::string("'") + ir::name(to) + "'", why});
+  };
+  if (bitcast && towardZero)
+    fail("a bitcast keeps the bits and rounds nothing; give either 'bitcast' or "
+         "'fp_downcast_rounding'");
+  if (bitcast && (from == ir::ScalarType::Bool || to == ir::ScalarType::Bool) && from != to)
+    fail("a bitcast takes no bool (Triton's int1)");
+  if (bitcast && ir::bitWidth(from) != ir::bitWidth(to))
+    fail("a bitcast needs types of the same width; these have " +
+         std::to_string(ir::bitWidth(from)) + " and " + std::to_string(ir::bitWidth(to)) + " bits");
+  if (towardZero &&
+      !(ir::isFloat(from) && ir::isFloat(to) && ir::bitWidth(to) < ir::bitWidth(from)))
+    fail("'fp_downcast_rounding' rounds a float narrowed to a narrower float; this cast narrows no "
+         "float");
+  return bitcast      ? ir::CastMode::Bitcast
+         : towardZero ? ir::CastMode::ConvertTowardZero
+                      : ir::CastMode::Convert;
 }
 
 ir::Stmt KernelLowering::lowerStore(const clang::CallExpr *call) {
@@ -591,14 +632,19 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
                        {args[0], args[1]});
   }
   if (name == "cast") {
-    nargs(1, 1);
+    nargs(1, 2);
     ir::Type t = typeOf(call->getType(), at);
     ir::Expr a = lowerOperand(args[0]);
     if (t.pointer || a->type.pointer)
       fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {a->type.str(), qname, "numbers"});
+    const ir::CastMode mode =
+        args.size() == 2 ? castMode(args[1], a->type.elem, t.elem) : ir::CastMode::Convert;
     if (a->type.elem == t.elem)
       return a;
-    return ir::Cast::make(t.elem, a, l);
+    // A bitcast between integers keeps the bits as the conversion does (two's complement wraps).
+    if (mode == ir::CastMode::Bitcast && !ir::isFloat(a->type.elem) && !ir::isFloat(t.elem))
+      return ir::Cast::make(t.elem, a, l);
+    return ir::Cast::make(t.elem, a, l, mode);
   }
   static const std::map<std::string, ir::MathOp> math = {
       {"exp", ir::MathOp::Exp},     {"exp2", ir::MathOp::Exp2},   {"log", ir::MathOp::Log},

@@ -792,3 +792,394 @@ cudaError_t launch_convert_kernel_256_4(cudaStream_t stream, const float *x, con
   return launch_convert_kernel_256_4(grid, stream, x, big, out_i8, out_i32, out_i64, out_f16,
                                      out_bf16, out_bool, out_f32, n);
 }
+
+// cast_modes<256>: one instantiation
+namespace cast_modes_256 {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int W_VEC = 2;  // load width: 2 contiguous elements (16 bytes) per access
+constexpr int X_BITS_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int NEGATED_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int SIGN_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int H_BITS_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int H_AS_BF16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int D_BITS_STORE_VEC = 2;  // store width: 2 contiguous elements (16 bytes) per access
+constexpr int F16_RZ_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int BF16_RZ_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int F32_RZ_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int D_F16_RZ_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int D_BF16_RZ_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) cast_modes(
+    const float *x, const double *d, int *x_bits, float *negated, int *sign, int16_t *h_bits,
+    __nv_bfloat16 *h_as_bf16, int64_t *d_bits, __half *f16_rz, __nv_bfloat16 *bf16_rz,
+    float *f32_rz, __half *d_f16_rz, __nv_bfloat16 *d_bf16_rz, int n) {
+  // convert.cpp:61: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // convert.cpp:62: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // convert.cpp:63: auto v = tl::load(x + offs, mask);
+  float v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec<V_VEC, false>(&v[i], x + offs[i], &mask[i], 0.0f, mask[i + V_VEC - 1]);
+  }
+  // convert.cpp:64: auto w = tl::load(d + offs, mask);
+  double w[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+    tilec::rt::load_vec<W_VEC, false>(&w[i], d + offs[i], &mask[i], 0.0, mask[i + W_VEC - 1]);
+  }
+  // convert.cpp:65: auto bits = tl::cast<int32_t>(v, {.bitcast = true});
+  int bits[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    bits[i] = tilec::rt::bit_cast<int>(v[i]);
+  }
+  // convert.cpp:66: tl::store(x_bits + offs, bits, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_BITS_STORE_VEC) {
+    tilec::rt::store_vec<X_BITS_STORE_VEC, false>(x_bits + offs[i], &bits[i], &mask[i],
+                                                  mask[i + X_BITS_STORE_VEC - 1]);
+  }
+  // convert.cpp:67: tl::store(negated + offs, tl::cast<float>(bits ^ INT32_MIN, {.bitcast = true}), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += NEGATED_STORE_VEC) {
+    float vals[NEGATED_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < NEGATED_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::bit_cast<float>(bits[i + v_1] ^ (-2147483647 - 1));
+    tilec::rt::store_vec<NEGATED_STORE_VEC, false>(
+        negated + offs[i], vals, &mask[i], mask[i + NEGATED_STORE_VEC - 1]);
+  }
+  // convert.cpp:68: tl::store(sign + offs, tl::cast<int32_t>(tl::cast<uint32_t>(bits, {.bitcast = true}) >> 31),
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += SIGN_STORE_VEC) {
+    int vals[SIGN_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < SIGN_STORE_VEC; ++v_1)
+      vals[v_1] = static_cast<int>(static_cast<uint32_t>(bits[i + v_1]) >> 31u);
+    tilec::rt::store_vec<SIGN_STORE_VEC, false>(sign + offs[i], vals, &mask[i],
+                                                mask[i + SIGN_STORE_VEC - 1]);
+  }
+  // convert.cpp:70: auto h = tl::cast<tl::half>(v);
+  __half h[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    h[i] = tilec::rt::to_f16(v[i]);
+  }
+  // convert.cpp:71: tl::store(h_bits + offs, tl::cast<int16_t>(h, {.bitcast = true}), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += H_BITS_STORE_VEC) {
+    int16_t vals[H_BITS_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < H_BITS_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::bit_cast<int16_t>(h[i + v_1]);
+    tilec::rt::store_vec<H_BITS_STORE_VEC, false>(h_bits + offs[i], vals, &mask[i],
+                                                  mask[i + H_BITS_STORE_VEC - 1]);
+  }
+  // convert.cpp:72: tl::store(h_as_bf16 + offs, tl::cast<tl::bfloat16>(h, {.bitcast = true}), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += H_AS_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[H_AS_BF16_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < H_AS_BF16_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::bit_cast<__nv_bfloat16>(h[i + v_1]);
+    tilec::rt::store_vec<H_AS_BF16_STORE_VEC, false>(
+        h_as_bf16 + offs[i], vals, &mask[i], mask[i + H_AS_BF16_STORE_VEC - 1]);
+  }
+  // convert.cpp:73: tl::store(d_bits + offs, tl::cast<int64_t>(w, {.bitcast = true}), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += D_BITS_STORE_VEC) {
+    int64_t vals[D_BITS_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < D_BITS_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::bit_cast<int64_t>(w[i + v_1]);
+    tilec::rt::store_vec<D_BITS_STORE_VEC, false>(d_bits + offs[i], vals, &mask[i],
+                                                  mask[i + D_BITS_STORE_VEC - 1]);
+  }
+  // convert.cpp:74: tl::store(f16_rz + offs, tl::cast<tl::half>(v, toward_zero), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += F16_RZ_STORE_VEC) {
+    __half vals[F16_RZ_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < F16_RZ_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_f16_toward_zero(v[i + v_1]);
+    tilec::rt::store_vec<F16_RZ_STORE_VEC, false>(f16_rz + offs[i], vals, &mask[i],
+                                                  mask[i + F16_RZ_STORE_VEC - 1]);
+  }
+  // convert.cpp:75: tl::store(bf16_rz + offs, tl::cast<tl::bfloat16>(v, toward_zero), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BF16_RZ_STORE_VEC) {
+    __nv_bfloat16 vals[BF16_RZ_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < BF16_RZ_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16_toward_zero(v[i + v_1]);
+    tilec::rt::store_vec<BF16_RZ_STORE_VEC, false>(
+        bf16_rz + offs[i], vals, &mask[i], mask[i + BF16_RZ_STORE_VEC - 1]);
+  }
+  // convert.cpp:76: tl::store(f32_rz + offs, tl::cast<float>(w, toward_zero), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += F32_RZ_STORE_VEC) {
+    float vals[F32_RZ_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < F32_RZ_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_float_toward_zero(w[i + v_1]);
+    tilec::rt::store_vec<F32_RZ_STORE_VEC, false>(f32_rz + offs[i], vals, &mask[i],
+                                                  mask[i + F32_RZ_STORE_VEC - 1]);
+  }
+  // convert.cpp:77: tl::store(d_f16_rz + offs, tl::cast<tl::half>(w, toward_zero), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += D_F16_RZ_STORE_VEC) {
+    __half vals[D_F16_RZ_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < D_F16_RZ_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_f16_toward_zero(tilec::rt::to_float_toward_zero(w[i + v_1]));
+    tilec::rt::store_vec<D_F16_RZ_STORE_VEC, false>(
+        d_f16_rz + offs[i], vals, &mask[i], mask[i + D_F16_RZ_STORE_VEC - 1]);
+  }
+  // convert.cpp:78: tl::store(d_bf16_rz + offs, tl::cast<tl::bfloat16>(w, toward_zero), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += D_BF16_RZ_STORE_VEC) {
+    __nv_bfloat16 vals[D_BF16_RZ_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < D_BF16_RZ_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16_toward_zero(tilec::rt::to_float_toward_zero(w[i + v_1]));
+    tilec::rt::store_vec<D_BF16_RZ_STORE_VEC, false>(
+        d_bf16_rz + offs[i], vals, &mask[i], mask[i + D_BF16_RZ_STORE_VEC - 1]);
+  }
+}
+
+// The same kernel compiled assuming x, d, x_bits, negated, sign, h_bits, h_as_bf16, d_bits, f16_rz,
+// bf16_rz, f32_rz, d_f16_rz and d_bf16_rz are 16-byte aligned and n is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int V_VEC = 2;  // load width: 2 contiguous elements (8 bytes) per access
+constexpr int W_VEC = 2;  // load width: 2 contiguous elements (16 bytes) per access
+constexpr int X_BITS_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int NEGATED_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int SIGN_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int H_BITS_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int H_AS_BF16_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int D_BITS_STORE_VEC = 2;  // store width: 2 contiguous elements (16 bytes) per access
+constexpr int F16_RZ_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int BF16_RZ_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int F32_RZ_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
+constexpr int D_F16_RZ_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+constexpr int D_BF16_RZ_STORE_VEC = 2;  // store width: 2 contiguous elements (4 bytes) per access
+// tile 256: 2 contiguous per thread, 32 lanes, 4 warps; 2 elements per thread
+using L0 = tilec::rt::Blocked1<V_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) cast_modes(
+    const float *x, const double *d, int *x_bits, float *negated, int *sign, int16_t *h_bits,
+    __nv_bfloat16 *h_as_bf16, int64_t *d_bits, __half *f16_rz, __nv_bfloat16 *bf16_rz,
+    float *f32_rz, __half *d_f16_rz, __nv_bfloat16 *d_bf16_rz, int n) {
+  // convert.cpp:61: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // convert.cpp:62: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // convert.cpp:63: auto v = tl::load(x + offs, mask);
+  float v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += V_VEC) {
+    tilec::rt::load_vec_if<V_VEC, true>(&v[i], x + offs[i], mask[i], 0.0f);
+  }
+  // convert.cpp:64: auto w = tl::load(d + offs, mask);
+  double w[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_VEC) {
+    tilec::rt::load_vec_if<W_VEC, true>(&w[i], d + offs[i], mask[i], 0.0);
+  }
+  // convert.cpp:65: auto bits = tl::cast<int32_t>(v, {.bitcast = true});
+  int bits[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    bits[i] = tilec::rt::bit_cast<int>(v[i]);
+  }
+  // convert.cpp:66: tl::store(x_bits + offs, bits, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_BITS_STORE_VEC) {
+    if (mask[i])
+      tilec::rt::store_vec<X_BITS_STORE_VEC, true>(x_bits + offs[i], &bits[i]);
+  }
+  // convert.cpp:67: tl::store(negated + offs, tl::cast<float>(bits ^ INT32_MIN, {.bitcast = true}), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += NEGATED_STORE_VEC) {
+    float vals[NEGATED_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < NEGATED_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::bit_cast<float>(bits[i + v_1] ^ (-2147483647 - 1));
+    if (mask[i])
+      tilec::rt::store_vec<NEGATED_STORE_VEC, true>(negated + offs[i], vals);
+  }
+  // convert.cpp:68: tl::store(sign + offs, tl::cast<int32_t>(tl::cast<uint32_t>(bits, {.bitcast = true}) >> 31),
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += SIGN_STORE_VEC) {
+    int vals[SIGN_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < SIGN_STORE_VEC; ++v_1)
+      vals[v_1] = static_cast<int>(static_cast<uint32_t>(bits[i + v_1]) >> 31u);
+    if (mask[i])
+      tilec::rt::store_vec<SIGN_STORE_VEC, true>(sign + offs[i], vals);
+  }
+  // convert.cpp:70: auto h = tl::cast<tl::half>(v);
+  __half h[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    h[i] = tilec::rt::to_f16(v[i]);
+  }
+  // convert.cpp:71: tl::store(h_bits + offs, tl::cast<int16_t>(h, {.bitcast = true}), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += H_BITS_STORE_VEC) {
+    int16_t vals[H_BITS_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < H_BITS_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::bit_cast<int16_t>(h[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<H_BITS_STORE_VEC, true>(h_bits + offs[i], vals);
+  }
+  // convert.cpp:72: tl::store(h_as_bf16 + offs, tl::cast<tl::bfloat16>(h, {.bitcast = true}), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += H_AS_BF16_STORE_VEC) {
+    __nv_bfloat16 vals[H_AS_BF16_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < H_AS_BF16_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::bit_cast<__nv_bfloat16>(h[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<H_AS_BF16_STORE_VEC, true>(h_as_bf16 + offs[i], vals);
+  }
+  // convert.cpp:73: tl::store(d_bits + offs, tl::cast<int64_t>(w, {.bitcast = true}), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += D_BITS_STORE_VEC) {
+    int64_t vals[D_BITS_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < D_BITS_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::bit_cast<int64_t>(w[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<D_BITS_STORE_VEC, true>(d_bits + offs[i], vals);
+  }
+  // convert.cpp:74: tl::store(f16_rz + offs, tl::cast<tl::half>(v, toward_zero), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += F16_RZ_STORE_VEC) {
+    __half vals[F16_RZ_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < F16_RZ_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_f16_toward_zero(v[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<F16_RZ_STORE_VEC, true>(f16_rz + offs[i], vals);
+  }
+  // convert.cpp:75: tl::store(bf16_rz + offs, tl::cast<tl::bfloat16>(v, toward_zero), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += BF16_RZ_STORE_VEC) {
+    __nv_bfloat16 vals[BF16_RZ_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < BF16_RZ_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16_toward_zero(v[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<BF16_RZ_STORE_VEC, true>(bf16_rz + offs[i], vals);
+  }
+  // convert.cpp:76: tl::store(f32_rz + offs, tl::cast<float>(w, toward_zero), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += F32_RZ_STORE_VEC) {
+    float vals[F32_RZ_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < F32_RZ_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_float_toward_zero(w[i + v_1]);
+    if (mask[i])
+      tilec::rt::store_vec<F32_RZ_STORE_VEC, true>(f32_rz + offs[i], vals);
+  }
+  // convert.cpp:77: tl::store(d_f16_rz + offs, tl::cast<tl::half>(w, toward_zero), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += D_F16_RZ_STORE_VEC) {
+    __half vals[D_F16_RZ_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < D_F16_RZ_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_f16_toward_zero(tilec::rt::to_float_toward_zero(w[i + v_1]));
+    if (mask[i])
+      tilec::rt::store_vec<D_F16_RZ_STORE_VEC, true>(d_f16_rz + offs[i], vals);
+  }
+  // convert.cpp:78: tl::store(d_bf16_rz + offs, tl::cast<tl::bfloat16>(w, toward_zero), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += D_BF16_RZ_STORE_VEC) {
+    __nv_bfloat16 vals[D_BF16_RZ_STORE_VEC];
+    TILEC_UNROLL
+    for (int v_1 = 0; v_1 < D_BF16_RZ_STORE_VEC; ++v_1)
+      vals[v_1] = tilec::rt::to_bf16_toward_zero(tilec::rt::to_float_toward_zero(w[i + v_1]));
+    if (mask[i])
+      tilec::rt::store_vec<D_BF16_RZ_STORE_VEC, true>(d_bf16_rz + offs[i], vals);
+  }
+}
+
+} // namespace aligned
+
+} // namespace cast_modes_256
+
+/// Launches cast_modes<256> on `stream` with
+/// cast_modes_256::NUM_THREADS threads per block.
+cudaError_t launch_cast_modes_256(dim3 grid, cudaStream_t stream, const float *x, const double *d,
+                                  int *x_bits, float *negated, int *sign, int16_t *h_bits,
+                                  __nv_bfloat16 *h_as_bf16, int64_t *d_bits, __half *f16_rz,
+                                  __nv_bfloat16 *bf16_rz, float *f32_rz, __half *d_f16_rz,
+                                  __nv_bfloat16 *d_bf16_rz, int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x, d, x_bits, negated, sign, h_bits, h_as_bf16, d_bits, f16_rz,
+  // bf16_rz, f32_rz, d_f16_rz and d_bf16_rz are 16-byte aligned and n is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(d) &&
+                       tilec::rt::aligned_to_16(x_bits) && tilec::rt::aligned_to_16(negated) &&
+                       tilec::rt::aligned_to_16(sign) && tilec::rt::aligned_to_16(h_bits) &&
+                       tilec::rt::aligned_to_16(h_as_bf16) && tilec::rt::aligned_to_16(d_bits) &&
+                       tilec::rt::aligned_to_16(f16_rz) && tilec::rt::aligned_to_16(bf16_rz) &&
+                       tilec::rt::aligned_to_16(f32_rz) && tilec::rt::aligned_to_16(d_f16_rz) &&
+                       tilec::rt::aligned_to_16(d_bf16_rz) && n % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(cast_modes_256::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, cast_modes_256::aligned::cast_modes, x, d, x_bits, negated,
+                              sign, h_bits, h_as_bf16, d_bits, f16_rz, bf16_rz, f32_rz, d_f16_rz,
+                              d_bf16_rz, n);
+  return cudaLaunchKernelEx(&config, cast_modes_256::cast_modes, x, d, x_bits, negated, sign,
+                            h_bits, h_as_bf16, d_bits, f16_rz, bf16_rz, f32_rz, d_f16_rz, d_bf16_rz,
+                            n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_cast_modes_256(cudaStream_t stream, const float *x, const double *d, int *x_bits,
+                                  float *negated, int *sign, int16_t *h_bits,
+                                  __nv_bfloat16 *h_as_bf16, int64_t *d_bits, __half *f16_rz,
+                                  __nv_bfloat16 *bf16_rz, float *f32_rz, __half *d_f16_rz,
+                                  __nv_bfloat16 *d_bf16_rz, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, cast_modes_256::BLOCK));
+  return launch_cast_modes_256(grid, stream, x, d, x_bits, negated, sign, h_bits, h_as_bf16, d_bits,
+                               f16_rz, bf16_rz, f32_rz, d_f16_rz, d_bf16_rz, n);
+}

@@ -620,3 +620,149 @@ hipError_t launch_convert_kernel_256_4(hipStream_t stream, const float *x, const
   return launch_convert_kernel_256_4(grid, stream, x, big, out_i8, out_i32, out_i64, out_f16,
                                      out_bf16, out_bool, out_f32, n);
 }
+
+// cast_modes<256>: one instantiation
+namespace cast_modes_256 {
+constexpr int BLOCK = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 256: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread
+using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 3 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) cast_modes(
+    const float *x, const double *d, int *x_bits, float *negated, int *sign, int16_t *h_bits,
+    hip_bfloat16 *h_as_bf16, int64_t *d_bits, __half *f16_rz, hip_bfloat16 *bf16_rz, float *f32_rz,
+    __half *d_f16_rz, hip_bfloat16 *d_bf16_rz, int n) {
+  // convert.cpp:61: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // convert.cpp:62: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // convert.cpp:63: auto v = tl::load(x + offs, mask);
+  float v[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    v[i] = mask[i] ? x[offs[i]] : 0.0f;
+  }
+  // convert.cpp:64: auto w = tl::load(d + offs, mask);
+  double w[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w[i] = mask[i] ? d[offs[i]] : 0.0;
+  }
+  // convert.cpp:65: auto bits = tl::cast<int32_t>(v, {.bitcast = true});
+  int bits[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    bits[i] = tilec::rt::bit_cast<int>(v[i]);
+  }
+  // convert.cpp:66: tl::store(x_bits + offs, bits, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      x_bits[offs[i]] = bits[i];
+  }
+  // convert.cpp:67: tl::store(negated + offs, tl::cast<float>(bits ^ INT32_MIN, {.bitcast = true}), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      negated[offs[i]] = tilec::rt::bit_cast<float>(bits[i] ^ (-2147483647 - 1));
+  }
+  // convert.cpp:68: tl::store(sign + offs, tl::cast<int32_t>(tl::cast<uint32_t>(bits, {.bitcast = true}) >> 31),
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      sign[offs[i]] = static_cast<int>(static_cast<uint32_t>(bits[i]) >> 31u);
+  }
+  // convert.cpp:70: auto h = tl::cast<tl::half>(v);
+  __half h[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    h[i] = tilec::rt::to_f16(v[i]);
+  }
+  // convert.cpp:71: tl::store(h_bits + offs, tl::cast<int16_t>(h, {.bitcast = true}), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      h_bits[offs[i]] = tilec::rt::bit_cast<int16_t>(h[i]);
+  }
+  // convert.cpp:72: tl::store(h_as_bf16 + offs, tl::cast<tl::bfloat16>(h, {.bitcast = true}), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      h_as_bf16[offs[i]] = tilec::rt::bit_cast<hip_bfloat16>(h[i]);
+  }
+  // convert.cpp:73: tl::store(d_bits + offs, tl::cast<int64_t>(w, {.bitcast = true}), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      d_bits[offs[i]] = tilec::rt::bit_cast<int64_t>(w[i]);
+  }
+  // convert.cpp:74: tl::store(f16_rz + offs, tl::cast<tl::half>(v, toward_zero), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      f16_rz[offs[i]] = tilec::rt::to_f16_toward_zero(v[i]);
+  }
+  // convert.cpp:75: tl::store(bf16_rz + offs, tl::cast<tl::bfloat16>(v, toward_zero), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      bf16_rz[offs[i]] = tilec::rt::to_bf16_toward_zero(v[i]);
+  }
+  // convert.cpp:76: tl::store(f32_rz + offs, tl::cast<float>(w, toward_zero), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      f32_rz[offs[i]] = tilec::rt::to_float_toward_zero(w[i]);
+  }
+  // convert.cpp:77: tl::store(d_f16_rz + offs, tl::cast<tl::half>(w, toward_zero), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      d_f16_rz[offs[i]] = tilec::rt::to_f16_toward_zero(tilec::rt::to_float_toward_zero(w[i]));
+  }
+  // convert.cpp:78: tl::store(d_bf16_rz + offs, tl::cast<tl::bfloat16>(w, toward_zero), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      d_bf16_rz[offs[i]] = tilec::rt::to_bf16_toward_zero(tilec::rt::to_float_toward_zero(w[i]));
+  }
+}
+
+} // namespace cast_modes_256
+
+/// Launches cast_modes<256> on `stream` with
+/// cast_modes_256::NUM_THREADS threads per block.
+hipError_t launch_cast_modes_256(dim3 grid, hipStream_t stream, const float *x, const double *d,
+                                 int *x_bits, float *negated, int *sign, int16_t *h_bits,
+                                 hip_bfloat16 *h_as_bf16, int64_t *d_bits, __half *f16_rz,
+                                 hip_bfloat16 *bf16_rz, float *f32_rz, __half *d_f16_rz,
+                                 hip_bfloat16 *d_bf16_rz, int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  hipLaunchKernelGGL(cast_modes_256::cast_modes, grid, dim3(cast_modes_256::NUM_THREADS), 0, stream,
+                     x, d, x_bits, negated, sign, h_bits, h_as_bf16, d_bits, f16_rz, bf16_rz,
+                     f32_rz, d_f16_rz, d_bf16_rz, n);
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_cast_modes_256(hipStream_t stream, const float *x, const double *d, int *x_bits,
+                                 float *negated, int *sign, int16_t *h_bits,
+                                 hip_bfloat16 *h_as_bf16, int64_t *d_bits, __half *f16_rz,
+                                 hip_bfloat16 *bf16_rz, float *f32_rz, __half *d_f16_rz,
+                                 hip_bfloat16 *d_bf16_rz, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, cast_modes_256::BLOCK));
+  return launch_cast_modes_256(grid, stream, x, d, x_bits, negated, sign, h_bits, h_as_bf16, d_bits,
+                               f16_rz, bf16_rz, f32_rz, d_f16_rz, d_bf16_rz, n);
+}

@@ -209,7 +209,7 @@ affineForm(const Expr &e, const std::function<Expr(const VarNode *)> &resolve,
   }
   case ExprKind::Cast: {
     auto c = as<Cast>(e);
-    if (!isInt(c->a->type.elem) || c->a->type.pointer)
+    if (!isInt(c->a->type.elem) || c->a->type.pointer || c->mode != CastMode::Convert)
       return std::nullopt;
     return rec(c->a);
   }

@@ -241,6 +241,53 @@ template <class T, class X> auto cast(const X &x) {
       [](auto v) { return detail::convert<T>(v); }, x);
 }
 
+namespace detail {
+/// Misused options (of tl::cast, tl::load, tl::store): the translator reports these as errors.
+[[noreturn]] inline void badOptions(const char *message) {
+  std::fprintf(stderr, "%s\n", message);
+  std::abort();
+}
+} // namespace detail
+
+/// How tl::cast rounds a float narrowed to a narrower float (Triton's `fp_downcast_rounding`): to
+/// nearest even (the default) or toward zero.
+enum class rounding { rtne, rtz };
+/// tl::cast's options, its last argument, as Triton's keywords: `tl::cast<std::int32_t>(x,
+/// {.bitcast = true})` keeps the bits (a type of the same width); `tl::cast<tl::half>(x,
+/// {.fp_downcast_rounding = tl::rounding::rtz})` rounds toward zero. A compile-time constant.
+struct cast_options {
+  rounding fp_downcast_rounding = rounding::rtne;
+  bool bitcast = false;
+};
+/// tl::cast with options: stops with a message where the translator reports an error.
+template <class T, class X> auto cast(const X &x, cast_options options) {
+  static_assert(detail::isElem<T>, "tl::cast: target must be an element type");
+  using From = detail::Elem<X>;
+  constexpr bool isBool = std::is_same_v<From, bool> || std::is_same_v<T, bool>;
+  constexpr bool narrowsFloat =
+      detail::isFloatLike<From> && detail::isFloatLike<T> && sizeof(T) < sizeof(From);
+  const bool towardZero = options.fp_downcast_rounding == rounding::rtz;
+  if (options.bitcast && towardZero)
+    detail::badOptions("tl::cast: a bitcast rounds nothing; give bitcast or fp_downcast_rounding");
+  if (options.bitcast && !std::is_same_v<From, T> && (isBool || sizeof(T) != sizeof(From)))
+    detail::badOptions("tl::cast: a bitcast needs types of the same width (and no bool)");
+  if (towardZero && !narrowsFloat)
+    detail::badOptions(
+        "tl::cast: fp_downcast_rounding rounds a float narrowed to a narrower float");
+  return detail::mapN<T, detail::shapeOf<X>()>(
+      [&](auto v) -> T {
+        if constexpr (sizeof(T) == sizeof(v) && !isBool) {
+          if (options.bitcast)
+            return std::bit_cast<T>(v);
+        }
+        if constexpr (narrowsFloat)
+          if (towardZero)
+            return detail::narrowTowardZero<T>(static_cast<double>(v));
+        return detail::convert<T>(v);
+      },
+      x);
+}
+
 // ================================================================================================
 // Elementwise arithmetic (implementations; the operators follow)
 // ================================================================================================
@@ -597,10 +644,6 @@ struct store_options {
 };
 
 namespace detail {
-[[noreturn]] inline void badOptions(const char *message) {
-  std::fprintf(stderr, "%s\n", message);
-  std::abort();
-}
 inline void check(const load_options &o) {
   if (o.cache_modifier == cache::wb || o.cache_modifier == cache::cs ||
       o.cache_modifier == cache::wt)

@@ -13,6 +13,9 @@
 using __nv_bfloat16 = hip_bfloat16;
 inline float __bfloat162float(hip_bfloat16 x) { return static_cast<float>(x); }
 inline hip_bfloat16 __float2bfloat16_rn(float x) { return hip_bfloat16(x); }
+inline hip_bfloat16 __float2bfloat16_rz(float x) {
+  return tl::detail::narrowTowardZero<hip_bfloat16>(x);
+}
 #endif
 
 namespace gpucheck {

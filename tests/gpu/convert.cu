@@ -10,6 +10,7 @@
 #include <convert.cu> // golden/convert/convert.cu (<>: not this file)
 #endif
 
+#include <cfenv>
 #include <memory>
 
 template <class Half> static uint16_t bits(Half h) {
@@ -100,6 +101,134 @@ void halfOps(harness::Report &report, const char *name, int n, float (*toFloat)(
   gpucheck::checkExact(report, name, std::to_string(n), n, gpuVsRef, gpuVsExact, refVsExact, ok);
 }
 
+/// d to float in the host's FE_TOWARDZERO rounding mode (volatile: the conversion is neither folded
+/// nor moved out of that mode).
+[[gnu::noinline]] static float towardZeroOnHost(double d) {
+  const int mode = std::fegetround();
+  std::fesetround(FE_TOWARDZERO);
+  volatile double in = d;
+  volatile float out = static_cast<float>(in);
+  std::fesetround(mode);
+  return out;
+}
+
+/// cast_modes<256> (tl::cast's bitcast and rtz options) on floats of every kind but NaN (random bit
+/// patterns: subnormals, infinities, values past fp16's range among them) and doubles across
+/// float's range: every output bit for bit equal to plain loops (CUDA's host __float2half_rz and
+/// __float2bfloat16_rz; double to float toward zero in the host's FE_TOWARDZERO rounding mode; an
+/// fp64 narrowed to 16 bits is its float toward zero narrowed again, the same value) and to the CPU
+/// reference.
+static void castModes(harness::Report &report, int n) {
+  std::mt19937_64 rng(uint64_t(n) * 7 + 5);
+  std::vector<float> x(n);
+  std::vector<double> d(n);
+  for (int i = 0; i < n; ++i) {
+    const uint64_t r = rng();
+    float f;
+    do {
+      uint32_t b = uint32_t(rng());
+      if (i % 4 != 0) // fp16's range and a bit past it: exponents -26 .. 17
+        b = (b & 0x807fffffu) | (uint32_t(127 - 26 + int(r % 44)) << 23);
+      std::memcpy(&f, &b, 4);
+    } while (f != f);
+    x[i] = f;
+    const double mantissa = 1.0 + double(rng() >> 11) / 9007199254740992.0; // 53 random bits
+    d[i] = std::ldexp(mantissa, int(r >> 32) % 281 - 150) * (r & 1 ? -1 : 1);
+    if (i % 9 == 4) // exactly a float: nothing to round
+      d[i] = double(x[i]);
+  }
+  std::vector<int32_t> rbits(n), rsign(n);
+  std::vector<float> rneg(n), rf32(n);
+  std::vector<int16_t> rh(n);
+  std::vector<int64_t> rd(n);
+  std::vector<tl::bfloat16> rhb(n), rbf(n), rdbf(n);
+  std::vector<tl::half> rf16(n), rdf16(n);
+  tl::launch(tl::grid3{tl::cdiv(n, 256)}, cast_modes<256>, x.data(), d.data(), rbits.data(),
+             rneg.data(), rsign.data(), rh.data(), rhb.data(), rd.data(), rf16.data(), rbf.data(),
+             rf32.data(), rdf16.data(), rdbf.data(), n);
+  harness::DeviceBuffer<float> dx(n);
+  harness::DeviceBuffer<double> dd(n);
+  dx.upload(x.data());
+  dd.upload(d.data());
+  gpucheck::Output<int32_t> obits(n), osign(n);
+  gpucheck::Output<float> oneg(n), of32(n);
+  gpucheck::Output<int16_t> oh(n);
+  gpucheck::Output<int64_t> od(n);
+  gpucheck::Output<uint16_t> ohb(n), of16(n), obf(n), odf16(n), odbf(n);
+  for (int byte : gpucheck::kPoison) {
+    for (auto *o : {&obits, &osign})
+      o->poison(byte);
+    for (auto *o : {&oneg, &of32})
+      o->poison(byte);
+    for (auto *o : {&ohb, &of16, &obf, &odf16, &odbf})
+      o->poison(byte);
+    oh.poison(byte), od.poison(byte);
+    CHECK_CUDA(launch_cast_modes_256(cudaStream_t{}, dx.ptr, dd.ptr, obits.dev.ptr, oneg.dev.ptr,
+                                     osign.dev.ptr, oh.dev.ptr, ohb.as<__nv_bfloat16>(), od.dev.ptr,
+                                     of16.as<__half>(), obf.as<__nv_bfloat16>(), of32.dev.ptr,
+                                     odf16.as<__half>(), odbf.as<__nv_bfloat16>(), n));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    for (auto *o : {&obits, &osign})
+      o->collect(byte);
+    for (auto *o : {&oneg, &of32})
+      o->collect(byte);
+    for (auto *o : {&ohb, &of16, &obf, &odf16, &odbf})
+      o->collect(byte);
+    oh.collect(byte), od.collect(byte);
+  }
+  auto f32Bits = [](float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  };
+  size_t gpuVsRef = 0, gpuVsExact = 0, refVsExact = 0;
+  for (int i = 0; i < n; ++i) {
+    // Plain loops.
+    const uint32_t b = f32Bits(x[i]);
+    const uint32_t flipped = b ^ 0x80000000u;
+    float negated;
+    std::memcpy(&negated, &flipped, 4);
+    const __half h = __float2half_rn(x[i]);
+    int64_t dbits;
+    std::memcpy(&dbits, &d[i], 8);
+    const float f32rz = towardZeroOnHost(d[i]);
+    const uint64_t exact[11] = {b,
+                                f32Bits(negated),
+                                b >> 31,
+                                bits(h),
+                                bits(h),
+                                uint64_t(dbits),
+                                bits(__float2half_rz(x[i])),
+                                bits(__float2bfloat16_rz(x[i])),
+                                f32Bits(f32rz),
+                                bits(__float2half_rz(f32rz)),
+                                bits(__float2bfloat16_rz(f32rz))};
+    const uint64_t gpu[11] = {uint32_t(obits.vals[i]),
+                              f32Bits(oneg.vals[i]),
+                              uint32_t(osign.vals[i]),
+                              uint16_t(oh.vals[i]),
+                              ohb.vals[i],
+                              uint64_t(od.vals[i]),
+                              of16.vals[i],
+                              obf.vals[i],
+                              f32Bits(of32.vals[i]),
+                              odf16.vals[i],
+                              odbf.vals[i]};
+    const uint64_t ref[11] = {uint32_t(rbits[i]), f32Bits(rneg[i]), uint32_t(rsign[i]),
+                              uint16_t(rh[i]),    rhb[i].bits,      uint64_t(rd[i]),
+                              rf16[i].bits,       rbf[i].bits,      f32Bits(rf32[i]),
+                              rdf16[i].bits,      rdbf[i].bits};
+    gpuVsRef += std::memcmp(gpu, ref, sizeof gpu) != 0;
+    gpuVsExact += std::memcmp(gpu, exact, sizeof gpu) != 0;
+    refVsExact += std::memcmp(ref, exact, sizeof ref) != 0;
+  }
+  bool ok = obits.ok() && osign.ok() && oneg.ok() && of32.ok() && oh.ok() && od.ok();
+  for (auto *o : {&ohb, &of16, &obf, &odf16, &odbf})
+    ok = ok && o->ok();
+  gpucheck::checkExact(report, "cast modes", std::to_string(n), n, gpuVsRef, gpuVsExact, refVsExact,
+                       ok);
+}
+
 int main(int argc, char **argv) {
   harness::Report report;
   std::vector<int> sizes = {1, 1023, 1024, 3000, 1 << 20, 1000003};
@@ -181,5 +310,7 @@ int main(int argc, char **argv) {
         report, "bf16 ops", n, __bfloat162float, __float2bfloat16_rn,
         [](auto... p) { return launch_half_ops_512_bf16(cudaStream_t{}, p...); });
   }
+  for (int n : {1, 1000, 100003})
+    castModes(report, n);
   return report.exitCode();
 }

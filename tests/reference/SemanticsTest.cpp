@@ -823,6 +823,53 @@ TEST(Launch, ProgramIdsOver3DGrid) {
 } // namespace
 } // namespace tilec::test
 
+TEST(CastOptions, BitcastKeepsTheBits) {
+  auto x = tl::full<float, 4>(-1.5f);
+  auto bits = tl::cast<std::int32_t>(x, {.bitcast = true});
+  EXPECT_EQ(bits.data[0], std::int32_t(0xBFC00000u));
+  EXPECT_EQ(tl::cast<float>(bits ^ INT32_MIN, {.bitcast = true}).data[3], 1.5f);
+  auto h = tl::cast<tl::half>(x);
+  EXPECT_EQ(tl::cast<std::int16_t>(h, {.bitcast = true}).data[1], std::int16_t(0xBE00));
+  EXPECT_EQ(tl::cast<tl::bfloat16>(h, {.bitcast = true}).data[2].bits, 0xBE00);
+  EXPECT_EQ(tl::cast<std::uint32_t>(std::int32_t{-1}, {.bitcast = true}), 0xFFFFFFFFu);
+  EXPECT_EQ(tl::cast<std::int64_t>(tl::full<double, 2>(1.0), {.bitcast = true}).data[1],
+            std::int64_t{0x3FF0000000000000});
+}
+
+TEST(CastOptions, TowardZeroTruncatesTheMagnitude) {
+  const float third = 1.0f / 3.0f;
+  auto rz = [](auto v) {
+    return tl::cast<tl::half>(v, {.fp_downcast_rounding = tl::rounding::rtz});
+  };
+  // fp16 numbers are 2 apart above 2048: 2051 lies halfway between 2050 and 2052; to nearest even
+  // it rounds to 2052, toward zero to 2050 (and -2051 to -2050).
+  EXPECT_EQ(float(rz(2051.0f)), 2050.0f);
+  EXPECT_EQ(float(rz(-2051.0f)), -2050.0f);
+  EXPECT_EQ(float(tl::cast<tl::half>(2051.0f)), 2052.0f);
+  EXPECT_EQ(rz(1e6f).bits, 0x7BFF); // past fp16's range: the largest finite, not infinity
+  EXPECT_EQ(rz(-INFINITY).bits, 0xFC00);
+  EXPECT_LE(float(rz(third)), third);
+  EXPECT_EQ(
+      tl::cast<tl::bfloat16>(1.0f + 0x1.fep-8f, {.fp_downcast_rounding = tl::rounding::rtz}).bits,
+      0x3F80);
+  auto tenth = tl::full<double, 2>(0.1);
+  EXPECT_EQ(tl::cast<float>(tenth, {.fp_downcast_rounding = tl::rounding::rtz}).data[0],
+            0x1.999998p-4f);
+  EXPECT_EQ(tl::cast<float>(tenth).data[0], 0x1.99999ap-4f);
+  EXPECT_TRUE(std::isnan(float(rz(NAN))));
+}
+
+TEST(CastOptionsDeathTest, MisusedOptionsAbort) {
+  auto x = tl::full<float, 4>(1.0f);
+  EXPECT_DEATH(tl::cast<std::int16_t>(x, {.bitcast = true}),
+               "a bitcast needs types of the same width");
+  EXPECT_DEATH(tl::cast<double>(x, {.fp_downcast_rounding = tl::rounding::rtz}),
+               "fp_downcast_rounding rounds a float narrowed to a narrower float");
+  EXPECT_DEATH(
+      tl::cast<std::int32_t>(x, {.fp_downcast_rounding = tl::rounding::rtz, .bitcast = true}),
+      "a bitcast rounds nothing");
+}
+
 TEST(Hints, LoadsAndStoresAsWithout) {
   float xs[8] = {1, 2, 3, 4, 5, 6, 7, 8}, ys[8] = {};
   float *x = xs, *y = ys;

@@ -28,6 +28,13 @@ __device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
 __device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
 __device__ __forceinline__ __half to_f16(float x) { return __float2half_rn(x); }
 __device__ __forceinline__ __nv_bfloat16 to_bf16(float x) { return __float2bfloat16_rn(x); }
+// tl::cast's rounding toward zero ("rtz"): cvt.rz, as Triton's. fp64 goes to float first (the
+// emitter: exact for the 16-bit results).
+__device__ __forceinline__ __half to_f16_toward_zero(float x) { return __float2half_rz(x); }
+__device__ __forceinline__ __nv_bfloat16 to_bf16_toward_zero(float x) {
+  return __float2bfloat16_rz(x);
+}
+__device__ __forceinline__ float to_float_toward_zero(double x) { return __double2float_rz(x); }
 #if !defined(TILEC_EMULATE)
 // 16-bit +, -, *, max and min in the GPU's 16-bit instructions (tilec/rt/core.hpp computes them in
 // float for the other targets: the same values). The _rn forms round once to nearest even and are

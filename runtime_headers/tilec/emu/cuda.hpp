@@ -17,6 +17,9 @@ using __nv_bfloat16 = tl::bfloat16;
 TILEC_EMU_BUILTIN float __bfloat162float(__nv_bfloat16 x) { return static_cast<float>(x); }
 TILEC_EMU_BUILTIN __nv_bfloat16 __float2bfloat16(float x) { return __nv_bfloat16(x); }
 TILEC_EMU_BUILTIN __nv_bfloat16 __float2bfloat16_rn(float x) { return __nv_bfloat16(x); }
+TILEC_EMU_BUILTIN __nv_bfloat16 __float2bfloat16_rz(float x) {
+  return tl::detail::narrowTowardZero<__nv_bfloat16>(x);
+}
 
 // Warp shuffles and votes: every lane named in `mask` must take part (tilec/emu/emu.hpp, warp_op).
 #define TILEC_EMU_SHUFFLES(T)                                                                      \

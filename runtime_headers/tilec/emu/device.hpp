@@ -93,6 +93,12 @@ using __half = tl::half;
 TILEC_EMU_BUILTIN float __half2float(__half x) { return static_cast<float>(x); }
 TILEC_EMU_BUILTIN __half __float2half(float x) { return __half(x); }
 TILEC_EMU_BUILTIN __half __float2half_rn(float x) { return __half(x); }
+TILEC_EMU_BUILTIN __half __float2half_rz(float x) {
+  return tl::detail::narrowTowardZero<__half>(x);
+}
+TILEC_EMU_BUILTIN float __double2float_rz(double x) {
+  return tl::detail::narrowTowardZero<float>(x);
+}
 
 // ---- atomics -----------------------------------------------------------------------------------
 namespace tilec::emu::detail {

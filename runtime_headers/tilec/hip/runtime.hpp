@@ -28,6 +28,34 @@ __device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
 __device__ __forceinline__ float to_float(hip_bfloat16 x) { return static_cast<float>(x); }
 __device__ __forceinline__ __half to_f16(float x) { return __float2half(x); }
 __device__ __forceinline__ hip_bfloat16 to_bf16(float x) { return hip_bfloat16(x); }
+// tl::cast's rounding toward zero ("rtz"). AMD's device library rounds __float2half_rz and
+// __double2float_rz to nearest (ROCm 5.2): x rounded to nearest, then moved to the next number
+// toward zero when that rounding went past x (one step down the magnitude's bits, same sign; from
+// infinity, the largest finite number). A NaN stays a NaN. tl.hpp's CPU reference computes alike.
+namespace detail {
+template <class Bits, class N, class W>
+__device__ __forceinline__ N step_toward_zero(N nearest, W back, W x) {
+  if (!((back < 0 ? -back : back) > (x < 0 ? -x : x)))
+    return nearest;
+  Bits b;
+  __builtin_memcpy(&b, &nearest, sizeof b);
+  b = static_cast<Bits>(b - 1);
+  __builtin_memcpy(static_cast<void *>(&nearest), &b, sizeof b);
+  return nearest;
+}
+} // namespace detail
+__device__ __forceinline__ __half to_f16_toward_zero(float x) {
+  const __half h = to_f16(x);
+  return detail::step_toward_zero<uint16_t>(h, to_float(h), x);
+}
+__device__ __forceinline__ hip_bfloat16 to_bf16_toward_zero(float x) {
+  const hip_bfloat16 h = to_bf16(x);
+  return detail::step_toward_zero<uint16_t>(h, to_float(h), x);
+}
+__device__ __forceinline__ float to_float_toward_zero(double x) {
+  const float f = static_cast<float>(x);
+  return detail::step_toward_zero<uint32_t>(f, static_cast<double>(f), x);
+}
 
 // tl::exp, tl::exp2, tl::sigmoid and `/` on float tiles: the device library's fast forms, as on
 // NVIDIA GPUs (cuda/runtime.cuh). The CPU emulator uses the C library and IEEE division.

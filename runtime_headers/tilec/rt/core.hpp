@@ -22,6 +22,14 @@
 
 namespace tilec::rt {
 
+/// tl::cast's bitcast: the bits of x as a To of the same width.
+template <class To, class From> __device__ __forceinline__ To bit_cast(From x) {
+  static_assert(sizeof(To) == sizeof(From), "tilec::rt::bit_cast: types of different widths");
+  To r;
+  memcpy(static_cast<void *>(&r), &x, sizeof r);
+  return r;
+}
+
 // ---- integer helpers ----------------------------------------------------------------------------
 /// The unsigned type of an integer type's width.
 template <class T> struct unsigned_of;
