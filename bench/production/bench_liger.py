@@ -43,6 +43,8 @@ def load_liger(src):
     for k in ("swiglu", "geglu", "rms_norm", "layer_norm", "fused_add_rms_norm", "kl_div", "dyt", "jsd", "softmax",
               "sparsemax", "utils"):
         mods[k] = importlib.import_module("liger_kernel.ops." + k)
+    # ops/experimental has no __init__.py: a namespace package under the liger_kernel.ops above.
+    mods["embedding"] = importlib.import_module("liger_kernel.ops.experimental.embedding")
     return mods
 
 
@@ -646,8 +648,119 @@ class SparsemaxFwd(Rows):
         return [torch.clamp(s["x"] - tau, min=0)]
 
 
+class EmbeddingFwd:
+    """Liger's embedding forward (ops/experimental/embedding.py, embedding_forward_kernel): output[m, :] =
+    table[ids[m], :] for TOKENS int64 ids into a bf16 table of V rows of D, at LigerEmbeddingFunction's launch
+    (BLOCK_SIZE_M = BLOCK_SIZE_N = next_pow2(min(128, D)), Triton's default 4 warps, a grid of token blocks x
+    column blocks). The ids follow a Zipf law over the vocabulary (weight 1 / rank, ranks shuffled over the
+    table), as words in text do: frequent ids repeat, so the backward's atomic adds collide. A copy: checked
+    exact. Bytes: the ids, each distinct row read once (the expected count under the law), the output written."""
+    name, title = "embedding_fwd", "Liger embedding forward: output = table[ids], 8192 int64 ids, bf16 table V x D"
+    axis = "V x D"
+    sizes = [(32000, 1024), (32000, 4096), (128256, 4096)]
+    checks = [(32000, 1027)]  # ragged: the general variant, a partial column block
+    TOKENS = 8192
+
+    def __init__(self, lib, mods):
+        self.lib, self.mods = lib, mods
+
+    def label(self, size):
+        return f"{size[0]}x{size[1]}"
+
+    def block(self, d):
+        return triton.next_power_of_2(min(128, d))
+
+    def grid(self, d):
+        return (triton.cdiv(self.TOKENS, self.block(d)), triton.cdiv(d, self.block(d)))
+
+    def zipf(self, v):
+        w = 1.0 / torch.arange(1, v + 1, dtype=torch.float64)
+        return w / w.sum()
+
+    def distinct_rows(self, v):
+        """The expected number of distinct ids among TOKENS draws (a float)."""
+        return float((1 - (1 - self.zipf(v)) ** self.TOKENS).sum())
+
+    def ids(self, v, gen):
+        ranks = torch.multinomial(self.zipf(v).to("cuda"), self.TOKENS, replacement=True, generator=gen)
+        return torch.randperm(v, device="cuda", generator=gen)[ranks]
+
+    def nbytes(self, size):
+        v, d = size
+        return 8 * self.TOKENS + 2 * d * (round(self.distinct_rows(v)) + self.TOKENS)
+
+    def make(self, size, gen):
+        v, d = size
+        h = torch.bfloat16
+        return {"table": torch.randn(v, d, device="cuda", generator=gen).to(h), "ids": self.ids(v, gen),
+                "out": torch.empty(self.TOKENS, d, device="cuda", dtype=h), "d": d}
+
+    def outputs(self, s):
+        return [s["out"]]
+
+    def reference(self, s):
+        return [s["table"][s["ids"]].double()], [0.0]
+
+    def tilec(self, s):
+        fn = self.lib.get("liger").tilec_liger_embedding_fwd
+        check_rc(fn(stream(), ptr(s["table"]), ptr(s["ids"]), ptr(s["out"]), self.TOKENS, s["d"]), self.name)
+        return [s["out"]]
+
+    def liger(self, s):
+        d, block = s["d"], self.block(s["d"])
+        self.mods["embedding"].embedding_forward_kernel[self.grid(d)](
+            s["table"], s["ids"], s["out"], self.TOKENS, embedding_dim=d, BLOCK_SIZE_M=block, BLOCK_SIZE_N=block)
+        return [s["out"]]
+
+    def torch(self, s):
+        return [F.embedding(s["ids"], s["table"])]
+
+
+class EmbeddingBwd(EmbeddingFwd):
+    """Liger's embedding backward (embedding_backward_kernel): grad_weight[ids[m], :] += grad_output[m, :], one
+    atomic add per element (Triton's default acq_rel), at the forward's launch and ids. fp32 grad_output and
+    grad_weight for every provider: Liger's kernel adds in the table's type, but tilec's atomic_add has no bf16
+    yet. In place, as the kernel works: it adds into the grad_weight it is given (Liger's backward first makes a
+    zeroed one, torch.zeros_like, which is not the kernel and is not timed here); bench.py's in_place restores
+    it for every checked run. It starts random (the gradient of earlier micro-batches), so that an update lost
+    or stored over another shows. PyTorch eager: grad_weight.index_add_(0, ids, grad_output). Tolerance: fp32
+    sums of up to ~10% of the tokens into one row (the Zipf law's first id), in any order. Bytes: the ids,
+    grad_output read, each distinct row of grad_weight read and written once."""
+    name, title = "embedding_bwd", "Liger embedding backward: grad_weight[ids] += grad_output, atomics, fp32, 8192 ids"
+    in_place = True
+
+    def nbytes(self, size):
+        v, d = size
+        return 8 * self.TOKENS + 4 * d * (self.TOKENS + 2 * round(self.distinct_rows(v)))
+
+    def make(self, size, gen):
+        v, d = size
+        return {"go": torch.randn(self.TOKENS, d, device="cuda", generator=gen), "ids": self.ids(v, gen),
+                "gw": torch.randn(v, d, device="cuda", generator=gen), "d": d}
+
+    def outputs(self, s):
+        return [s["gw"]]
+
+    def reference(self, s):
+        return [s["gw"].double().index_add_(0, s["ids"], s["go"].double())], [1e-5]
+
+    def tilec(self, s):
+        fn = self.lib.get("liger").tilec_liger_embedding_bwd
+        check_rc(fn(stream(), ptr(s["go"]), ptr(s["gw"]), ptr(s["ids"]), self.TOKENS, s["d"]), self.name)
+        return [s["gw"]]
+
+    def liger(self, s):
+        d, block = s["d"], self.block(s["d"])
+        self.mods["embedding"].embedding_backward_kernel[self.grid(d)](
+            s["go"], s["gw"], s["ids"], self.TOKENS, embedding_dim=d, BLOCK_SIZE_M=block, BLOCK_SIZE_N=block)
+        return [s["gw"]]
+
+    def torch(self, s):
+        return [s["gw"].index_add_(0, s["ids"], s["go"])]
+
+
 WORKLOADS = [SwiGLUFwd, GeGLUFwd, RMSNormFwd, LayerNormFwd, AddRMSNormFwd, KLDivFwd, SwiGLUBwd, GeGLUBwd, DyTFwd,
-             JSDFwd, SoftmaxFwd, SoftmaxBwd, SparsemaxFwd]
+             JSDFwd, SoftmaxFwd, SoftmaxBwd, SparsemaxFwd, EmbeddingFwd, EmbeddingBwd]
 
 
 def main():

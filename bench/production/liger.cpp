@@ -2,7 +2,7 @@
 // written in tilec from their algorithms for the production-kernel benchmark (issue 17; bench/production
 // /README.md): one program per row, the row in one block of BLOCK = next_pow2(n_cols) columns, and
 // the warps Liger's calculate_settings picks (meta-parameters here, so that one source serves every
-// width). bf16 rows, fp32 math where Liger's kernels compute in fp32.
+// width; DyT and the embedding lookup on 2-D grids). bf16 rows, fp32 math where Liger's kernels use it.
 #include <tilec/tl.hpp>
 
 #include <cstdint>
@@ -288,6 +288,53 @@ void sparsemax_fwd(const float *x, int64_t x_stride, const float *sorted_x, int6
   tl::store(o + row * o_stride + offs, y, mask, {.cache_modifier = tl::cache::cs});
 }
 
+// embedding_forward_kernel (ops/experimental/embedding.py): output[m, :] = embeddings[indices[m], :], token ids
+// int64 as torch's, a grid of row blocks x column blocks. Liger's embedding_dim is a tl.constexpr; a runtime int
+// here, as the widths above (the launcher's aligned variant where it is a multiple of 16). bf16 tables.
+template <int BLOCK_SIZE_M, int BLOCK_SIZE_N>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(n_elements, BLOCK_SIZE_M), cdiv(embedding_dim, BLOCK_SIZE_N)))
+void embedding_fwd(const tl::bfloat16 *embeddings_ptr, const int64_t *indices_ptr, tl::bfloat16 *output_ptr,
+                   int n_elements, int embedding_dim) {
+  int pid_m = tl::program_id(0);
+  int pid_n = tl::program_id(1);
+  int start_m = pid_m * BLOCK_SIZE_M;
+  int start_n = pid_n * BLOCK_SIZE_N;
+  auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
+  auto mask_m = offsets_m < n_elements;
+  auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
+  auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
+  auto mask_n = offsets_n < embedding_dim;
+  auto embedding_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
+  auto embeddings =
+      tl::load(embeddings_ptr + embedding_offsets, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
+  auto output_offsets = tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n);
+  tl::store(output_ptr + output_offsets, embeddings, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
+}
+
+// embedding_backward_kernel: grad_weight[indices[m], :] += grad_output[m, :], one tl.atomic_add per element (Triton's
+// default acq_rel, as Liger's). Liger adds into a grad_weight of the table's type; tilec's atomic_add takes no bf16
+// yet, so grad_output and grad_weight are fp32 here (and in the benchmark, for every provider).
+template <int BLOCK_SIZE_M, int BLOCK_SIZE_N>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(n_elements, BLOCK_SIZE_M), cdiv(embedding_dim, BLOCK_SIZE_N)))
+void embedding_bwd(const float *grad_output_ptr, float *grad_weight_ptr, const int64_t *indices_ptr, int n_elements,
+                   int embedding_dim) {
+  int pid_m = tl::program_id(0);
+  int pid_n = tl::program_id(1);
+  int start_m = pid_m * BLOCK_SIZE_M;
+  int start_n = pid_n * BLOCK_SIZE_N;
+  auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
+  auto mask_m = offsets_m < n_elements;
+  auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
+  auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
+  auto mask_n = offsets_n < embedding_dim;
+  auto grad_output =
+      tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n),
+               tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
+  auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
+  tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+                 tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
+}
+
 // Liger's configurations (calculate_settings: BLOCK = next_pow2(n_cols); 8 warps from 2048, 16
 // from 8192, 32 from 32768) at the benchmark's widths.
 template void swiglu_fwd<16384, 16>(const tl::bfloat16 *, const tl::bfloat16 *, tl::bfloat16 *, int64_t, float, int,
@@ -334,3 +381,7 @@ template void softmax_bwd<8192, 16>(const tl::bfloat16 *, int64_t, const tl::bfl
                                     int64_t, int, int);
 template void sparsemax_fwd<4096, 8>(const float *, int64_t, const float *, int64_t, float *, int64_t, int, int);
 template void sparsemax_fwd<8192, 16>(const float *, int64_t, const float *, int64_t, float *, int64_t, int, int);
+// LigerEmbeddingFunction: BLOCK_SIZE_M = BLOCK_SIZE_N = next_pow2(min(128, embedding_dim)), 128 at the benchmark's
+// widths; Triton's default 4 warps.
+template void embedding_fwd<128, 128>(const tl::bfloat16 *, const int64_t *, tl::bfloat16 *, int, int);
+template void embedding_bwd<128, 128>(const float *, float *, const int64_t *, int, int);

@@ -137,3 +137,20 @@ TILEC_BENCH_EXPORT int tilec_liger_sparsemax_fwd(void *stream, const float *x, i
                                         rows, n_cols);
   return TILEC_BENCH_NOT_GENERATED;
 }
+
+// Embedding lookup: LigerEmbeddingFunction's blocks, next_pow2(min(128, embedding_dim)) square (128 from 128 wide).
+TILEC_BENCH_EXPORT int tilec_liger_embedding_fwd(void *stream, const __nv_bfloat16 *embeddings, const int64_t *indices,
+                                                 __nv_bfloat16 *output, int n_elements, int embedding_dim) {
+  if (embedding_dim >= 128)
+    return launch_embedding_fwd_128_128(bench_stream(stream), embeddings, indices, output, n_elements, embedding_dim);
+  return TILEC_BENCH_NOT_GENERATED;
+}
+
+// fp32 grad_output and grad_weight (tilec's atomic_add has no bf16 yet); adds into grad_weight as it is.
+TILEC_BENCH_EXPORT int tilec_liger_embedding_bwd(void *stream, const float *grad_output, float *grad_weight,
+                                                 const int64_t *indices, int n_elements, int embedding_dim) {
+  if (embedding_dim >= 128)
+    return launch_embedding_bwd_128_128(bench_stream(stream), grad_output, grad_weight, indices, n_elements,
+                                        embedding_dim);
+  return TILEC_BENCH_NOT_GENERATED;
+}

@@ -14,6 +14,7 @@
 
 #include <cstring>
 #include <functional>
+#include <random>
 
 namespace {
 
@@ -248,6 +249,45 @@ void divergences(harness::Report &report, int v) {
   }
 }
 
+/// The embedding lookup: the forward gathers bf16 rows (a copy: exact), the backward adds fp32
+/// gradient rows into a random grad_weight with atomics (ids repeat: a third of the tokens pick one of
+/// three rows; the order of the additions is the GPU's, so within fp32 rounding of the CPU's).
+void embeddings(harness::Report &report, int d) {
+  const int v = 40, n = 150;
+  std::vector<int64_t> ids(n);
+  std::mt19937_64 rng(d);
+  for (int i = 0; i < n; ++i)
+    ids[i] = i % 3 == 0 ? int64_t(rng() % 3) : int64_t(rng() % v);
+  const size_t tableN = size_t(v) * d, outN = size_t(n) * d;
+  auto table = randomBf16(tableN, -2, 2, d + 31);
+  auto go = harness::randomFloats(outN, -1, 1, d + 32), start = harness::randomFloats(tableN, -1, 1, d + 33);
+  const std::string size = std::to_string(v) + "x" + std::to_string(d) + " n" + std::to_string(n);
+  harness::DeviceBuffer<int64_t> dids(ids.size());
+  dids.upload(ids.data());
+  {
+    std::vector<bf16> out(outN);
+    tl::launch(tl::grid3{tl::cdiv(n, 128), tl::cdiv(d, 128)}, embedding_fwd<128, 128>, table.data(), ids.data(),
+               out.data(), n, d);
+    harness::DeviceBuffer<bf16> dtable(tableN), dout(outN);
+    dtable.upload(table.data());
+    dout.poison();
+    CHECK_CUDA(launch_embedding_fwd_128_128(cudaStream_t{}, as<dbf16>(dtable), dev(dids), as<dbf16>(dout), n, d));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    compare<bf16>(report, "embedding_fwd", size, {out}, {&dout}, {}, 0.0);
+  }
+  {
+    std::vector<float> gw = start;
+    tl::launch(tl::grid3{tl::cdiv(n, 128), tl::cdiv(d, 128)}, embedding_bwd<128, 128>, go.data(), gw.data(),
+               ids.data(), n, d);
+    harness::DeviceBuffer<float> dgo(outN), dgw(tableN);
+    dgo.upload(go.data());
+    dgw.upload(start.data());
+    CHECK_CUDA(launch_embedding_bwd_128_128(cudaStream_t{}, dev(dgo), dev(dgw), dev(dids), n, d));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    compare<float>(report, "embedding_bwd", size, {gw}, {&dgw}, {start}, 1e-5);
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -261,5 +301,7 @@ int main(int argc, char **argv) {
     norms(report, n);
   for (int v : small ? std::vector<int>{20001} : std::vector<int>{20001, 32000})
     divergences(report, v);
+  for (int d : small ? std::vector<int>{300, 256} : std::vector<int>{300, 256, 1027, 4096}) // ragged; aligned
+    embeddings(report, d);
   return report.exitCode();
 }
