@@ -8,6 +8,7 @@
 
 #include "Internal.h"
 
+#include <tilec/detail/float16.hpp>
 #include <tilec/emu/host.hpp>
 
 #include <cxxabi.h>
@@ -680,8 +681,10 @@ Error peek_last_error() { return last_error(); }
 
 uint64_t atomic_rmw(void *p, AtomicType type, AtomicOp op, uint64_t operand, uint64_t compare) {
   Pc pc = __builtin_return_address(0);
-  const size_t n =
-      type == AtomicType::I32 || type == AtomicType::U32 || type == AtomicType::F32 ? 4 : 8;
+  const size_t n = type == AtomicType::F16 || type == AtomicType::BF16 ? 2
+                   : type == AtomicType::I32 || type == AtomicType::U32 || type == AtomicType::F32
+                       ? 4
+                       : 8;
   if (g_current)
     check_access(reinterpret_cast<uintptr_t>(p), n, Access::Atomic, true, pc);
   uint64_t old = 0;
@@ -737,6 +740,20 @@ uint64_t atomic_rmw(void *p, AtomicType type, AtomicOp op, uint64_t operand, uin
   case AtomicType::F64:
     run(double{});
     break;
+  case AtomicType::F16:
+  case AtomicType::BF16: {
+    // The sum in float rounded once to 16 bits, as the GPU's atom.add.noftz.f16/.bf16.
+    uint16_t o = 0, v = 0;
+    std::memcpy(&o, &old, 2);
+    std::memcpy(&v, &operand, 2);
+    uint16_t r;
+    if (type == AtomicType::F16)
+      r = tl::half(float(tl::half::fromBits(o)) + float(tl::half::fromBits(v))).bits;
+    else
+      r = tl::bfloat16(float(tl::bfloat16::fromBits(o)) + float(tl::bfloat16::fromBits(v))).bits;
+    std::memcpy(p, &r, 2);
+    break;
+  }
   }
   return old;
 }

@@ -1900,3 +1900,152 @@ cudaError_t launch_histogram_256_acq_rel(cudaStream_t stream, const int *x, int 
   const dim3 grid(tilec::rt::cdiv(n, histogram_256_acq_rel::BLOCK));
   return launch_histogram_256_acq_rel(grid, stream, x, hist, n, bins);
 }
+
+// atomic_add16<tl::half, 128>: one instantiation
+namespace atomic_add16_f16_128 {
+constexpr int BLOCK = 128;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 128: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread
+using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) atomic_add16(
+    __half *mem, __half *old, __half *bins, const __half *v, int n, int nbins) {
+  // atomics.cpp:68: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // atomics.cpp:69: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // atomics.cpp:70: auto x = tl::load(v + offs, mask);
+  __half x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x[i] = mask[i] ? v[offs[i]] : tilec::rt::to_f16(0.0f);
+  }
+  // atomics.cpp:71: auto r = tl::atomic_add(mem + offs, x, mask);
+  __half r[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    r[i] = mask[i] ? tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&mem[offs[i]], x[i]) : tilec::rt::to_f16(0.0f);
+  }
+  // atomics.cpp:72: tl::store(old + offs, r, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      old[offs[i]] = r[i];
+  }
+  // atomics.cpp:73: tl::atomic_add(bins + offs % nbins, x, mask, tl::relaxed);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      tilec::rt::atomic_add<tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(&bins[offs[i] % nbins], x[i]);
+  }
+}
+
+} // namespace atomic_add16_f16_128
+
+/// Launches atomic_add16<tl::half, 128> on `stream` with
+/// atomic_add16_f16_128::NUM_THREADS threads per block.
+cudaError_t launch_atomic_add16_f16_128(dim3 grid, cudaStream_t stream, __half *mem, __half *old,
+                                        __half *bins, const __half *v, int n, int nbins) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(atomic_add16_f16_128::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, atomic_add16_f16_128::atomic_add16, mem, old, bins, v, n,
+                            nbins);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_atomic_add16_f16_128(cudaStream_t stream, __half *mem, __half *old, __half *bins,
+                                        const __half *v, int n, int nbins) {
+  const dim3 grid(tilec::rt::cdiv(n, atomic_add16_f16_128::BLOCK));
+  return launch_atomic_add16_f16_128(grid, stream, mem, old, bins, v, n, nbins);
+}
+
+// atomic_add16<tl::bfloat16, 128>: one instantiation
+namespace atomic_add16_bf16_128 {
+constexpr int BLOCK = 128;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 128: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread
+using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) atomic_add16(
+    __nv_bfloat16 *mem, __nv_bfloat16 *old, __nv_bfloat16 *bins, const __nv_bfloat16 *v, int n,
+    int nbins) {
+  // atomics.cpp:68: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
+  }
+  // atomics.cpp:69: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // atomics.cpp:70: auto x = tl::load(v + offs, mask);
+  __nv_bfloat16 x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x[i] = mask[i] ? v[offs[i]] : tilec::rt::to_bf16(0.0f);
+  }
+  // atomics.cpp:71: auto r = tl::atomic_add(mem + offs, x, mask);
+  __nv_bfloat16 r[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    r[i] = mask[i] ? tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&mem[offs[i]], x[i]) : tilec::rt::to_bf16(0.0f);
+  }
+  // atomics.cpp:72: tl::store(old + offs, r, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      old[offs[i]] = r[i];
+  }
+  // atomics.cpp:73: tl::atomic_add(bins + offs % nbins, x, mask, tl::relaxed);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      tilec::rt::atomic_add<tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(&bins[offs[i] % nbins], x[i]);
+  }
+}
+
+} // namespace atomic_add16_bf16_128
+
+/// Launches atomic_add16<tl::bfloat16, 128> on `stream` with
+/// atomic_add16_bf16_128::NUM_THREADS threads per block.
+cudaError_t launch_atomic_add16_bf16_128(dim3 grid, cudaStream_t stream, __nv_bfloat16 *mem,
+                                         __nv_bfloat16 *old, __nv_bfloat16 *bins,
+                                         const __nv_bfloat16 *v, int n, int nbins) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(atomic_add16_bf16_128::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, atomic_add16_bf16_128::atomic_add16, mem, old, bins, v, n,
+                            nbins);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_atomic_add16_bf16_128(cudaStream_t stream, __nv_bfloat16 *mem,
+                                         __nv_bfloat16 *old, __nv_bfloat16 *bins,
+                                         const __nv_bfloat16 *v, int n, int nbins) {
+  const dim3 grid(tilec::rt::cdiv(n, atomic_add16_bf16_128::BLOCK));
+  return launch_atomic_add16_bf16_128(grid, stream, mem, old, bins, v, n, nbins);
+}

@@ -6675,8 +6675,8 @@ cudaError_t launch_embedding_fwd_128_128(cudaStream_t stream, const __nv_bfloat1
                                       n_elements, embedding_dim);
 }
 
-// embedding_bwd<128, 128>: one instantiation
-namespace embedding_bwd_128_128 {
+// embedding_bwd<128, 128, float>: one instantiation
+namespace embedding_bwd_128_128_f32 {
 constexpr int BLOCK_SIZE_M = 128;  // meta-parameter
 constexpr int BLOCK_SIZE_N = 128;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
@@ -6704,15 +6704,15 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
     int n_elements, int embedding_dim) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int64_t *grad_weight_offsets_cvt_smem = reinterpret_cast<int64_t *>(smem + 0);
-  // liger.cpp:321: int pid_m = tl::program_id(0);
+  // liger.cpp:320: int pid_m = tl::program_id(0);
   const int pid_m = static_cast<int>(blockIdx.x);
-  // liger.cpp:322: int pid_n = tl::program_id(1);
+  // liger.cpp:321: int pid_n = tl::program_id(1);
   const int pid_n = static_cast<int>(blockIdx.y);
-  // liger.cpp:323: int start_m = pid_m * BLOCK_SIZE_M;
+  // liger.cpp:322: int start_m = pid_m * BLOCK_SIZE_M;
   const int start_m = pid_m * BLOCK_SIZE_M;
-  // liger.cpp:324: int start_n = pid_n * BLOCK_SIZE_N;
+  // liger.cpp:323: int start_n = pid_n * BLOCK_SIZE_N;
   const int start_n = pid_n * BLOCK_SIZE_N;
-  // liger.cpp:325: auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
+  // liger.cpp:324: auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
   int offsets_m[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -6723,7 +6723,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offsets_m_load[i] = start_m + L1::coord0(i);
   }
-  // liger.cpp:326: auto mask_m = offsets_m < n_elements;
+  // liger.cpp:325: auto mask_m = offsets_m < n_elements;
   bool mask_m[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -6734,25 +6734,25 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
   for (int i = 0; i < L1::ELEMS; ++i) {
     mask_m_store[i] = offsets_m_load[i] < n_elements;
   }
-  // liger.cpp:327: auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
+  // liger.cpp:326: auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
   int64_t indices[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     indices[i] = mask_m[i] ? indices_ptr[offsets_m[i]] : int64_t{0};
   }
-  // liger.cpp:328: auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
+  // liger.cpp:327: auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
   int offsets_n[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     offsets_n[i] = start_n + L2::coord0(i);
   }
-  // liger.cpp:329: auto mask_n = offsets_n < embedding_dim;
+  // liger.cpp:328: auto mask_n = offsets_n < embedding_dim;
   bool mask_n[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // liger.cpp:330: auto grad_output =
+  // liger.cpp:329: auto grad_output =
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -6767,7 +6767,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
           bits, 0.0f, mask_m_store[i] && mask_n[j + GRAD_OUTPUT_VEC - 1]);
     }
   }
-  // liger.cpp:333: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
+  // liger.cpp:332: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     grad_weight_offsets_cvt_smem[L0::coord0(i)] = indices[i];
@@ -6786,7 +6786,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // liger.cpp:334: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  // liger.cpp:333: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -6828,15 +6828,15 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
     int n_elements, int embedding_dim) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int64_t *grad_weight_offsets_cvt_smem = reinterpret_cast<int64_t *>(smem + 0);
-  // liger.cpp:321: int pid_m = tl::program_id(0);
+  // liger.cpp:320: int pid_m = tl::program_id(0);
   const int pid_m = static_cast<int>(blockIdx.x);
-  // liger.cpp:322: int pid_n = tl::program_id(1);
+  // liger.cpp:321: int pid_n = tl::program_id(1);
   const int pid_n = static_cast<int>(blockIdx.y);
-  // liger.cpp:323: int start_m = pid_m * BLOCK_SIZE_M;
+  // liger.cpp:322: int start_m = pid_m * BLOCK_SIZE_M;
   const int start_m = pid_m * BLOCK_SIZE_M;
-  // liger.cpp:324: int start_n = pid_n * BLOCK_SIZE_N;
+  // liger.cpp:323: int start_n = pid_n * BLOCK_SIZE_N;
   const int start_n = pid_n * BLOCK_SIZE_N;
-  // liger.cpp:325: auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
+  // liger.cpp:324: auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
   int offsets_m[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -6847,7 +6847,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offsets_m_load[i] = start_m + L1::coord0(i);
   }
-  // liger.cpp:326: auto mask_m = offsets_m < n_elements;
+  // liger.cpp:325: auto mask_m = offsets_m < n_elements;
   bool mask_m[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -6858,25 +6858,25 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
   for (int i = 0; i < L1::ELEMS; ++i) {
     mask_m_store[i] = offsets_m_load[i] < n_elements;
   }
-  // liger.cpp:327: auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
+  // liger.cpp:326: auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
   int64_t indices[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     indices[i] = mask_m[i] ? indices_ptr[offsets_m[i]] : int64_t{0};
   }
-  // liger.cpp:328: auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
+  // liger.cpp:327: auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
   int offsets_n[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     offsets_n[i] = start_n + L2::coord0(i);
   }
-  // liger.cpp:329: auto mask_n = offsets_n < embedding_dim;
+  // liger.cpp:328: auto mask_n = offsets_n < embedding_dim;
   bool mask_n[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // liger.cpp:330: auto grad_output =
+  // liger.cpp:329: auto grad_output =
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -6887,7 +6887,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
           mask_m_store[i] && mask_n[j], 0.0f);
     }
   }
-  // liger.cpp:333: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
+  // liger.cpp:332: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     grad_weight_offsets_cvt_smem[L0::coord0(i)] = indices[i];
@@ -6906,7 +6906,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // liger.cpp:334: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  // liger.cpp:333: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -6919,14 +6919,14 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
 
 } // namespace aligned
 
-} // namespace embedding_bwd_128_128
+} // namespace embedding_bwd_128_128_f32
 
-/// Launches embedding_bwd<128, 128> on `stream` with
-/// embedding_bwd_128_128::NUM_THREADS threads per block.
-cudaError_t launch_embedding_bwd_128_128(dim3 grid, cudaStream_t stream,
-                                         const float *grad_output_ptr, float *grad_weight_ptr,
-                                         const int64_t *indices_ptr, int n_elements,
-                                         int embedding_dim) {
+/// Launches embedding_bwd<128, 128, float> on `stream` with
+/// embedding_bwd_128_128_f32::NUM_THREADS threads per block.
+cudaError_t launch_embedding_bwd_128_128_f32(dim3 grid, cudaStream_t stream,
+                                             const float *grad_output_ptr, float *grad_weight_ptr,
+                                             const int64_t *indices_ptr, int n_elements,
+                                             int embedding_dim) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
   // The aligned variant when grad_output_ptr is 16-byte aligned and embedding_dim is a multiple of
@@ -6934,22 +6934,304 @@ cudaError_t launch_embedding_bwd_128_128(dim3 grid, cudaStream_t stream,
   const bool aligned = tilec::rt::aligned_to_16(grad_output_ptr) && embedding_dim % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(embedding_bwd_128_128::NUM_THREADS);
+  config.blockDim = dim3(embedding_bwd_128_128_f32::NUM_THREADS);
   config.stream = stream;
   if (aligned)
-    return cudaLaunchKernelEx(&config, embedding_bwd_128_128::aligned::embedding_bwd,
+    return cudaLaunchKernelEx(&config, embedding_bwd_128_128_f32::aligned::embedding_bwd,
                               grad_output_ptr, grad_weight_ptr, indices_ptr, n_elements,
                               embedding_dim);
-  return cudaLaunchKernelEx(&config, embedding_bwd_128_128::embedding_bwd, grad_output_ptr,
+  return cudaLaunchKernelEx(&config, embedding_bwd_128_128_f32::embedding_bwd, grad_output_ptr,
                             grad_weight_ptr, indices_ptr, n_elements, embedding_dim);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_embedding_bwd_128_128(cudaStream_t stream, const float *grad_output_ptr,
-                                         float *grad_weight_ptr, const int64_t *indices_ptr,
-                                         int n_elements, int embedding_dim) {
-  const dim3 grid(tilec::rt::cdiv(n_elements, embedding_bwd_128_128::BLOCK_SIZE_M),
-                  tilec::rt::cdiv(embedding_dim, embedding_bwd_128_128::BLOCK_SIZE_N));
-  return launch_embedding_bwd_128_128(grid, stream, grad_output_ptr, grad_weight_ptr, indices_ptr,
-                                      n_elements, embedding_dim);
+cudaError_t launch_embedding_bwd_128_128_f32(cudaStream_t stream, const float *grad_output_ptr,
+                                             float *grad_weight_ptr, const int64_t *indices_ptr,
+                                             int n_elements, int embedding_dim) {
+  const dim3 grid(tilec::rt::cdiv(n_elements, embedding_bwd_128_128_f32::BLOCK_SIZE_M),
+                  tilec::rt::cdiv(embedding_dim, embedding_bwd_128_128_f32::BLOCK_SIZE_N));
+  return launch_embedding_bwd_128_128_f32(grid, stream, grad_output_ptr, grad_weight_ptr,
+                                          indices_ptr, n_elements, embedding_dim);
+}
+
+// embedding_bwd<128, 128, tl::bfloat16>: one instantiation
+namespace embedding_bwd_128_128_bf16 {
+constexpr int BLOCK_SIZE_M = 128;  // meta-parameter
+constexpr int BLOCK_SIZE_N = 128;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GRAD_OUTPUT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// tile 128: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread
+using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, 128>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, GRAD_OUTPUT_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L2 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, GRAD_OUTPUT_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
+// tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
+// thread
+using L3 = tilec::rt::Blocked2<1, GRAD_OUTPUT_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
+constexpr int SMEM_BYTES = 1024;  // shared memory per block
+// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
+    const __nv_bfloat16 *grad_output_ptr, __nv_bfloat16 *grad_weight_ptr,
+    const int64_t *indices_ptr, int n_elements, int embedding_dim) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  int64_t *grad_weight_offsets_cvt_smem = reinterpret_cast<int64_t *>(smem + 0);
+  // liger.cpp:320: int pid_m = tl::program_id(0);
+  const int pid_m = static_cast<int>(blockIdx.x);
+  // liger.cpp:321: int pid_n = tl::program_id(1);
+  const int pid_n = static_cast<int>(blockIdx.y);
+  // liger.cpp:322: int start_m = pid_m * BLOCK_SIZE_M;
+  const int start_m = pid_m * BLOCK_SIZE_M;
+  // liger.cpp:323: int start_n = pid_n * BLOCK_SIZE_N;
+  const int start_n = pid_n * BLOCK_SIZE_N;
+  // liger.cpp:324: auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
+  int offsets_m[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offsets_m[i] = start_m + L0::coord0(i);
+  }
+  int offsets_m_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offsets_m_load[i] = start_m + L1::coord0(i);
+  }
+  // liger.cpp:325: auto mask_m = offsets_m < n_elements;
+  bool mask_m[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask_m[i] = offsets_m[i] < n_elements;
+  }
+  bool mask_m_store[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    mask_m_store[i] = offsets_m_load[i] < n_elements;
+  }
+  // liger.cpp:326: auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
+  int64_t indices[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    indices[i] = mask_m[i] ? indices_ptr[offsets_m[i]] : int64_t{0};
+  }
+  // liger.cpp:327: auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
+  int offsets_n[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offsets_n[i] = start_n + L2::coord0(i);
+  }
+  // liger.cpp:328: auto mask_n = offsets_n < embedding_dim;
+  bool mask_n[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    mask_n[i] = offsets_n[i] < embedding_dim;
+  }
+  // liger.cpp:329: auto grad_output =
+  __nv_bfloat16 grad_output[L3::ELEMS0][L3::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L3::ELEMS1; j += GRAD_OUTPUT_VEC) {
+      bool bits[GRAD_OUTPUT_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < GRAD_OUTPUT_VEC; ++v)
+        bits[v] = mask_m_store[i] && mask_n[j + v];
+      tilec::rt::load_vec<GRAD_OUTPUT_VEC, false>(
+          &grad_output[i][j], grad_output_ptr + offsets_m_load[i] * embedding_dim + offsets_n[j],
+          bits, tilec::rt::to_bf16(0.0f), mask_m_store[i] && mask_n[j + GRAD_OUTPUT_VEC - 1]);
+    }
+  }
+  // liger.cpp:332: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    grad_weight_offsets_cvt_smem[L0::coord0(i)] = indices[i];
+  }
+  __syncthreads();
+  int64_t grad_weight_offsets_cvt[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    grad_weight_offsets_cvt[i] = grad_weight_offsets_cvt_smem[L1::coord0(i)];
+  }
+  int64_t grad_weight_offsets[L3::ELEMS0][L3::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L3::ELEMS1; ++j) {
+      grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
+    }
+  }
+  // liger.cpp:333: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L3::ELEMS1; ++j) {
+      if (mask_m_store[i] && mask_n[j])
+        tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&grad_weight_ptr[grad_weight_offsets[i][j]], grad_output[i][j]);
+    }
+  }
+}
+
+// The same kernel compiled assuming grad_output_ptr is 16-byte aligned and embedding_dim is a
+// multiple of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK_SIZE_M = 128;  // meta-parameter
+constexpr int BLOCK_SIZE_N = 128;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int GRAD_OUTPUT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// tile 128: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread
+using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, 128>;
+// tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, GRAD_OUTPUT_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 1>, 1>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L2 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, GRAD_OUTPUT_VEC, 2, 16, NUM_WARPS, 1, 1, 1, 128>, 0>;
+// tile 128x128: 1x8 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 16x8 elements per
+// thread
+using L3 = tilec::rt::Blocked2<1, GRAD_OUTPUT_VEC, 2, 16, NUM_WARPS, 1, 1, 128, 128>;
+constexpr int SMEM_BYTES = 1024;  // shared memory per block
+// registers: about 96 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
+    const __nv_bfloat16 *grad_output_ptr, __nv_bfloat16 *grad_weight_ptr,
+    const int64_t *indices_ptr, int n_elements, int embedding_dim) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  int64_t *grad_weight_offsets_cvt_smem = reinterpret_cast<int64_t *>(smem + 0);
+  // liger.cpp:320: int pid_m = tl::program_id(0);
+  const int pid_m = static_cast<int>(blockIdx.x);
+  // liger.cpp:321: int pid_n = tl::program_id(1);
+  const int pid_n = static_cast<int>(blockIdx.y);
+  // liger.cpp:322: int start_m = pid_m * BLOCK_SIZE_M;
+  const int start_m = pid_m * BLOCK_SIZE_M;
+  // liger.cpp:323: int start_n = pid_n * BLOCK_SIZE_N;
+  const int start_n = pid_n * BLOCK_SIZE_N;
+  // liger.cpp:324: auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
+  int offsets_m[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offsets_m[i] = start_m + L0::coord0(i);
+  }
+  int offsets_m_load[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    offsets_m_load[i] = start_m + L1::coord0(i);
+  }
+  // liger.cpp:325: auto mask_m = offsets_m < n_elements;
+  bool mask_m[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask_m[i] = offsets_m[i] < n_elements;
+  }
+  bool mask_m_store[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    mask_m_store[i] = offsets_m_load[i] < n_elements;
+  }
+  // liger.cpp:326: auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
+  int64_t indices[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    indices[i] = mask_m[i] ? indices_ptr[offsets_m[i]] : int64_t{0};
+  }
+  // liger.cpp:327: auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
+  int offsets_n[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    offsets_n[i] = start_n + L2::coord0(i);
+  }
+  // liger.cpp:328: auto mask_n = offsets_n < embedding_dim;
+  bool mask_n[L2::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS; ++i) {
+    mask_n[i] = offsets_n[i] < embedding_dim;
+  }
+  // liger.cpp:329: auto grad_output =
+  __nv_bfloat16 grad_output[L3::ELEMS0][L3::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L3::ELEMS1; j += GRAD_OUTPUT_VEC) {
+      tilec::rt::load_vec_if<GRAD_OUTPUT_VEC, true>(
+          &grad_output[i][j], grad_output_ptr + offsets_m_load[i] * embedding_dim + offsets_n[j],
+          mask_m_store[i] && mask_n[j], tilec::rt::to_bf16(0.0f));
+    }
+  }
+  // liger.cpp:332: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    grad_weight_offsets_cvt_smem[L0::coord0(i)] = indices[i];
+  }
+  __syncthreads();
+  int64_t grad_weight_offsets_cvt[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    grad_weight_offsets_cvt[i] = grad_weight_offsets_cvt_smem[L1::coord0(i)];
+  }
+  int64_t grad_weight_offsets[L3::ELEMS0][L3::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L3::ELEMS1; ++j) {
+      grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
+    }
+  }
+  // liger.cpp:333: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L3::ELEMS1; ++j) {
+      if (mask_m_store[i] && mask_n[j])
+        tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&grad_weight_ptr[grad_weight_offsets[i][j]], grad_output[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace embedding_bwd_128_128_bf16
+
+/// Launches embedding_bwd<128, 128, tl::bfloat16> on `stream` with
+/// embedding_bwd_128_128_bf16::NUM_THREADS threads per block.
+cudaError_t launch_embedding_bwd_128_128_bf16(dim3 grid, cudaStream_t stream,
+                                              const __nv_bfloat16 *grad_output_ptr,
+                                              __nv_bfloat16 *grad_weight_ptr,
+                                              const int64_t *indices_ptr, int n_elements,
+                                              int embedding_dim) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when grad_output_ptr is 16-byte aligned and embedding_dim is a multiple of
+  // 16.
+  const bool aligned = tilec::rt::aligned_to_16(grad_output_ptr) && embedding_dim % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(embedding_bwd_128_128_bf16::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, embedding_bwd_128_128_bf16::aligned::embedding_bwd,
+                              grad_output_ptr, grad_weight_ptr, indices_ptr, n_elements,
+                              embedding_dim);
+  return cudaLaunchKernelEx(&config, embedding_bwd_128_128_bf16::embedding_bwd, grad_output_ptr,
+                            grad_weight_ptr, indices_ptr, n_elements, embedding_dim);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_embedding_bwd_128_128_bf16(cudaStream_t stream,
+                                              const __nv_bfloat16 *grad_output_ptr,
+                                              __nv_bfloat16 *grad_weight_ptr,
+                                              const int64_t *indices_ptr, int n_elements,
+                                              int embedding_dim) {
+  const dim3 grid(tilec::rt::cdiv(n_elements, embedding_bwd_128_128_bf16::BLOCK_SIZE_M),
+                  tilec::rt::cdiv(embedding_dim, embedding_bwd_128_128_bf16::BLOCK_SIZE_N));
+  return launch_embedding_bwd_128_128_bf16(grid, stream, grad_output_ptr, grad_weight_ptr,
+                                           indices_ptr, n_elements, embedding_dim);
 }

@@ -719,8 +719,7 @@ class EmbeddingFwd:
 class EmbeddingBwd(EmbeddingFwd):
     """Liger's embedding backward (embedding_backward_kernel): grad_weight[ids[m], :] += grad_output[m, :], one
     atomic add per element (Triton's default acq_rel), at the forward's launch and ids. fp32 grad_output and
-    grad_weight for every provider: Liger's kernel adds in the table's type, but tilec's atomic_add has no bf16
-    yet. In place, as the kernel works: it adds into the grad_weight it is given (Liger's backward first makes a
+    grad_weight for every provider (EmbeddingBwdBf16: bf16, as Liger's bf16 training). In place, as the kernel works: it adds into the grad_weight it is given (Liger's backward first makes a
     zeroed one, torch.zeros_like, which is not the kernel and is not timed here); bench.py's in_place restores
     it for every checked run. It starts random (the gradient of earlier micro-batches), so that an update lost
     or stored over another shows. PyTorch eager: grad_weight.index_add_(0, ids, grad_output). Tolerance: fp32
@@ -759,8 +758,33 @@ class EmbeddingBwd(EmbeddingFwd):
         return [s["gw"].index_add_(0, s["ids"], s["go"])]
 
 
+class EmbeddingBwdBf16(EmbeddingBwd):
+    """The same backward in bf16, as Liger's bf16 training runs it: grad_output and grad_weight bf16, each atomic
+    add rounded to bf16 (sm_90's atom.add.noftz.bf16 for Triton and tilec alike). PyTorch eager's index_add_ on
+    bf16. Tolerance: a row that many frequent tokens update gathers a bf16 rounding per update, in any order
+    (norm-wise 5e-3 against float64 over the whole table). Bytes: as the fp32 one at 2 bytes an element."""
+    name, title = "embedding_bwd_bf16", "Liger embedding backward in bf16: grad_weight[ids] += grad_output, atomics"
+
+    def nbytes(self, size):
+        v, d = size
+        return 8 * self.TOKENS + 2 * d * (self.TOKENS + 2 * round(self.distinct_rows(v)))
+
+    def make(self, size, gen):
+        s = super().make(size, gen)
+        s["go"], s["gw"] = s["go"].to(torch.bfloat16), s["gw"].to(torch.bfloat16)
+        return s
+
+    def reference(self, s):
+        return [s["gw"].double().index_add_(0, s["ids"], s["go"].double())], [5e-3]
+
+    def tilec(self, s):
+        fn = self.lib.get("liger").tilec_liger_embedding_bwd_bf16
+        check_rc(fn(stream(), ptr(s["go"]), ptr(s["gw"]), ptr(s["ids"]), self.TOKENS, s["d"]), self.name)
+        return [s["gw"]]
+
+
 WORKLOADS = [SwiGLUFwd, GeGLUFwd, RMSNormFwd, LayerNormFwd, AddRMSNormFwd, KLDivFwd, SwiGLUBwd, GeGLUBwd, DyTFwd,
-             JSDFwd, SoftmaxFwd, SoftmaxBwd, SparsemaxFwd, EmbeddingFwd, EmbeddingBwd]
+             JSDFwd, SoftmaxFwd, SoftmaxBwd, SparsemaxFwd, EmbeddingFwd, EmbeddingBwd, EmbeddingBwdBf16]
 
 
 def main():

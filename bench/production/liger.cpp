@@ -312,11 +312,10 @@ void embedding_fwd(const tl::bfloat16 *embeddings_ptr, const int64_t *indices_pt
 }
 
 // embedding_backward_kernel: grad_weight[indices[m], :] += grad_output[m, :], one tl.atomic_add per element (Triton's
-// default acq_rel, as Liger's). Liger adds into a grad_weight of the table's type; tilec's atomic_add takes no bf16
-// yet, so grad_output and grad_weight are fp32 here (and in the benchmark, for every provider).
-template <int BLOCK_SIZE_M, int BLOCK_SIZE_N>
+// default acq_rel, as Liger's), in the table's type T: bf16 as Liger's bf16 training, and fp32.
+template <int BLOCK_SIZE_M, int BLOCK_SIZE_N, class T>
 TILEC_KERNEL(num_warps = 4, grid = (cdiv(n_elements, BLOCK_SIZE_M), cdiv(embedding_dim, BLOCK_SIZE_N)))
-void embedding_bwd(const float *grad_output_ptr, float *grad_weight_ptr, const int64_t *indices_ptr, int n_elements,
+void embedding_bwd(const T *grad_output_ptr, T *grad_weight_ptr, const int64_t *indices_ptr, int n_elements,
                    int embedding_dim) {
   int pid_m = tl::program_id(0);
   int pid_n = tl::program_id(1);
@@ -384,4 +383,5 @@ template void sparsemax_fwd<8192, 16>(const float *, int64_t, const float *, int
 // LigerEmbeddingFunction: BLOCK_SIZE_M = BLOCK_SIZE_N = next_pow2(min(128, embedding_dim)), 128 at the benchmark's
 // widths; Triton's default 4 warps.
 template void embedding_fwd<128, 128>(const tl::bfloat16 *, const int64_t *, tl::bfloat16 *, int, int);
-template void embedding_bwd<128, 128>(const float *, float *, const int64_t *, int, int);
+template void embedding_bwd<128, 128, float>(const float *, float *, const int64_t *, int, int);
+template void embedding_bwd<128, 128, tl::bfloat16>(const tl::bfloat16 *, tl::bfloat16 *, const int64_t *, int, int);

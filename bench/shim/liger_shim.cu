@@ -146,11 +146,19 @@ TILEC_BENCH_EXPORT int tilec_liger_embedding_fwd(void *stream, const __nv_bfloat
   return TILEC_BENCH_NOT_GENERATED;
 }
 
-// fp32 grad_output and grad_weight (tilec's atomic_add has no bf16 yet); adds into grad_weight as it is.
+// Adds into grad_weight as it is: fp32, and bf16 as Liger's bf16 training.
 TILEC_BENCH_EXPORT int tilec_liger_embedding_bwd(void *stream, const float *grad_output, float *grad_weight,
                                                  const int64_t *indices, int n_elements, int embedding_dim) {
   if (embedding_dim >= 128)
-    return launch_embedding_bwd_128_128(bench_stream(stream), grad_output, grad_weight, indices, n_elements,
-                                        embedding_dim);
+    return launch_embedding_bwd_128_128_f32(bench_stream(stream), grad_output, grad_weight, indices, n_elements,
+                                            embedding_dim);
+  return TILEC_BENCH_NOT_GENERATED;
+}
+TILEC_BENCH_EXPORT int tilec_liger_embedding_bwd_bf16(void *stream, const __nv_bfloat16 *grad_output,
+                                                      __nv_bfloat16 *grad_weight, const int64_t *indices,
+                                                      int n_elements, int embedding_dim) {
+  if (embedding_dim >= 128)
+    return launch_embedding_bwd_128_128_bf16(bench_stream(stream), grad_output, grad_weight, indices, n_elements,
+                                             embedding_dim);
   return TILEC_BENCH_NOT_GENERATED;
 }

@@ -741,7 +741,9 @@ enum class AtomicKind { Arith, MinMax, Bits, Exchange };
 template <AtomicKind K, class T> constexpr bool atomicElem() {
   constexpr bool int3264 = isIntElem<T> && (sizeof(T) == 4 || sizeof(T) == 8);
   constexpr bool float3264 = std::is_same_v<T, float> || std::is_same_v<T, double>;
-  return K == AtomicKind::Bits ? int3264 : int3264 || float3264;
+  return K == AtomicKind::Bits    ? int3264
+         : K == AtomicKind::Arith ? int3264 || float3264 || isFloat16<T>
+                                  : int3264 || float3264;
 }
 /// One read-modify-write per element where mask is set: `f(old, value[, cmp])` is written and the
 /// old value returned (0 where masked off). ptr is a pointer or a pointer tile; value, cmp and mask
@@ -754,7 +756,7 @@ auto atomicRmw(const P &ptr, const V &value, const C &cmp, const M &mask, F f) {
   static_assert(!std::is_const_v<T>, "tl::atomic_*: cannot update through a pointer to const");
   static_assert(atomicElem<K, std::remove_cv_t<T>>(),
                 "tl::atomic_*: the pointee must be int32, uint32, int64, uint64, float or double "
-                "(integers only for and, or and xor)");
+                "(integers only for and, or and xor; tl::half and tl::bfloat16 for add too)");
   constexpr Shape s = shapeOf<P>();
   static_assert(allCompatible<P, V, C, M>() && broadcastOf<P, V, C, M>() == s,
                 "tl::atomic_*: values and mask must broadcast to the shape of ptr");

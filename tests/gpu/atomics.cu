@@ -1,10 +1,10 @@
 // Runs tests/kernels/atomics.cpp against the CPU reference of the same source and against each
-// operation computed here: every tl::atomic_* on int32, uint32, int64, uint64, float and double at
-// one address per element (old values and memory after, bit for bit, masked-off elements
-// untouched), and the contended column sum over programs (counts exact, sums within 1e-5 of
-// float64: the GPU adds in any order) and histogram (many updates a bin, exact). Each launch runs
-// twice from the same memory, the old values' buffer poisoned with two patterns; the elements past
-// the end must keep their pattern.
+// operation computed here: every tl::atomic_* on int32, uint32, int64, uint64, float and double
+// (and atomic_add on fp16 and bf16, contended too) at one address per element (old values and
+// memory after, bit for bit, masked-off elements untouched), and the contended column sum over
+// programs (counts exact, sums within 1e-5 of float64: the GPU adds in any order) and histogram
+// (many updates a bin, exact). Each launch runs twice from the same memory, the old values' buffer
+// poisoned with two patterns; the elements past the end must keep their pattern.
 #include "atomics.cpp"
 #include "check.h"
 #if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
@@ -191,6 +191,81 @@ void histogramRun(harness::Report &report, int n, int bins, bool ordered) {
                        gpuVsExact, refVsExact, guards);
 }
 
+/// atomic_add16<T, 128> (D: the device type, __half or __nv_bfloat16): the per-element adds' sums
+/// and old values bit for bit against the float sum rounded by CUDA's host conversion; the
+/// contended bins exact too: the values are multiples of 1/8 of magnitude at most 1 and a bin takes
+/// at most `perBin` of them, so every partial sum is exact in T whatever order the GPU adds in.
+template <class T, class D, class Launch>
+void add16(harness::Report &report, const char *name, int n, int perBin, float (*toFloat)(D),
+           D (*round)(float), Launch launch) {
+  std::mt19937_64 rng(uint64_t(n) * 31 + sizeof(D) + perBin);
+  auto eighths = [&] { // +-1/8 .. +-1
+    return float(int(rng() % 8) + 1) / 8 * (rng() & 1 ? -1.0f : 1.0f);
+  };
+  auto toT = [&](float f) {
+    const D d = round(f);
+    T t;
+    std::memcpy(static_cast<void *>(&t), &d, 2);
+    return t;
+  };
+  auto value = [&](T t) {
+    D d;
+    std::memcpy(static_cast<void *>(&d), &t, 2);
+    return toFloat(d);
+  };
+  const int nbins = std::max(1, (n + perBin - 1) / perBin);
+  std::vector<T> mem0(n), v(n), bins0(nbins + gpucheck::kGuard);
+  for (int i = 0; i < n; ++i) // memory of any magnitude: the per-element sums round
+    mem0[i] = toT(std::ldexp(eighths(), int(rng() % 20)) * 1.37f), v[i] = toT(eighths());
+  for (auto &b : bins0)
+    b = toT(0.5f); // past nbins: must stay
+  std::vector<T> refMem = mem0, refOld(n), refBins = bins0;
+  tl::launch(tl::grid3{tl::cdiv(n, 128)}, atomic_add16<T, 128>, refMem.data(), refOld.data(),
+             refBins.data(), v.data(), n, nbins);
+  harness::DeviceBuffer<T> dmem(n), dbins(bins0.size()), dv(n);
+  dv.upload(v.data());
+  gpucheck::Output<uint16_t> old(n);
+  std::vector<T> gotMem(n), gotBins(bins0.size());
+  bool stable = true;
+  for (int byte : gpucheck::kPoison) {
+    dmem.upload(mem0.data());
+    dbins.upload(bins0.data());
+    old.poison(byte);
+    CHECK_CUDA(launch(reinterpret_cast<D *>(dmem.ptr), old.as<D>(),
+                      reinterpret_cast<D *>(dbins.ptr), reinterpret_cast<const D *>(dv.ptr), n,
+                      nbins));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    old.collect(byte);
+    std::vector<T> m(n), b(bins0.size());
+    dmem.download(m.data());
+    dbins.download(b.data());
+    if (byte == gpucheck::kPoison[0])
+      gotMem = m, gotBins = b;
+    else
+      stable =
+          stable && gpucheck::differing(m, gotMem) == 0 && gpucheck::differing(b, gotBins) == 0;
+  }
+  std::vector<double> binSums(nbins, 0.5);
+  for (int i = 0; i < n; ++i)
+    binSums[i % nbins] += value(v[i]);
+  size_t gpuVsRef = 0, gpuVsExact = 0, refVsExact = 0;
+  auto tally = [&](T gpu, T ref, T exact) {
+    gpuVsRef += bits(gpu) != bits(ref);
+    gpuVsExact += bits(gpu) != bits(exact);
+    refVsExact += bits(ref) != bits(exact);
+  };
+  for (int i = 0; i < n; ++i) {
+    tally(gotMem[i], refMem[i], toT(value(mem0[i]) + value(v[i])));
+    T o;
+    std::memcpy(static_cast<void *>(&o), &old.vals[i], 2);
+    tally(o, refOld[i], mem0[i]);
+  }
+  for (size_t b = 0; b < bins0.size(); ++b)
+    tally(gotBins[b], refBins[b], b < size_t(nbins) ? toT(float(binSums[b])) : bins0[b]);
+  gpucheck::checkExact(report, name, std::to_string(n), size_t(2 * n) + bins0.size(), gpuVsRef,
+                       gpuVsExact, refVsExact, old.ok() && stable);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -225,6 +300,15 @@ int main(int argc, char **argv) {
                       [](int32_t *m, int32_t *o, int32_t *v, int32_t *c, int n) {
                         return launch_atomic_each_i32_32(cudaStream_t{}, m, o, v, c, n);
                       });
+  }
+  for (int n : sizes) {
+    // fp16 holds multiples of 1/8 exactly up to 256, bf16 up to 32 (11 and 8 significant bits).
+    add16<tl::half, __half>(
+        report, "add f16", n, 200, __half2float, __float2half_rn,
+        [](auto... p) { return launch_atomic_add16_f16_128(cudaStream_t{}, p...); });
+    add16<tl::bfloat16, __nv_bfloat16>(
+        report, "add bf16", n, 32, __bfloat162float, __float2bfloat16_rn,
+        [](auto... p) { return launch_atomic_add16_bf16_128(cudaStream_t{}, p...); });
   }
   for (auto [rows, cols] : {std::pair{300, 100}, std::pair{1, 64}, std::pair{77, 1}})
     columns(report, rows, cols);

@@ -277,12 +277,13 @@ void embeddings(harness::Report &report, int d) {
   }
   {
     std::vector<float> gw = start;
-    tl::launch(tl::grid3{tl::cdiv(n, 128), tl::cdiv(d, 128)}, embedding_bwd<128, 128>, go.data(), gw.data(),
-               ids.data(), n, d);
+    tl::launch(tl::grid3{tl::cdiv(n, 128), tl::cdiv(d, 128)}, embedding_bwd<128, 128, float>,
+               go.data(), gw.data(), ids.data(), n, d);
     harness::DeviceBuffer<float> dgo(outN), dgw(tableN);
     dgo.upload(go.data());
     dgw.upload(start.data());
-    CHECK_CUDA(launch_embedding_bwd_128_128(cudaStream_t{}, dev(dgo), dev(dgw), dev(dids), n, d));
+    CHECK_CUDA(
+        launch_embedding_bwd_128_128_f32(cudaStream_t{}, dev(dgo), dev(dgw), dev(dids), n, d));
     CHECK_CUDA(cudaDeviceSynchronize());
     compare<float>(report, "embedding_bwd", size, {gw}, {&dgw}, {start}, 1e-5);
   }

@@ -59,6 +59,20 @@ void histogram(const int *x, int *hist, int n, int bins) {
   tl::atomic_add(hist + bin, 1, mask, ORDER);
 }
 
+// fp16 and bf16 adds: at one address per element (neighbouring lanes update the two halves of one
+// 32-bit word), keeping the old values; and contended, every element added into
+// bins[offs % nbins].
+template <class T, int BLOCK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))
+void atomic_add16(T *mem, T *old, T *bins, const T *v, int n, int nbins) {
+  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  auto x = tl::load(v + offs, mask);
+  auto r = tl::atomic_add(mem + offs, x, mask);
+  tl::store(old + offs, r, mask);
+  tl::atomic_add(bins + offs % nbins, x, mask, tl::relaxed);
+}
+
 template void atomic_each<int32_t, 128>(int32_t *, int32_t *, const int32_t *, const int32_t *,
                                         int);
 template void atomic_each<uint32_t, 128>(uint32_t *, uint32_t *, const uint32_t *, const uint32_t *,
@@ -75,3 +89,7 @@ template void atomic_each<int32_t, 32>(int32_t *, int32_t *, const int32_t *, co
 template void column_sums<32, 64>(const float *, float *, int *, int, int, int);
 template void histogram<256>(const int *, int *, int, int);
 template void histogram<256, tl::acq_rel>(const int *, int *, int, int); // Triton's default order
+template void atomic_add16<tl::half, 128>(tl::half *, tl::half *, tl::half *, const tl::half *, int,
+                                          int);
+template void atomic_add16<tl::bfloat16, 128>(tl::bfloat16 *, tl::bfloat16 *, tl::bfloat16 *,
+                                              const tl::bfloat16 *, int, int);

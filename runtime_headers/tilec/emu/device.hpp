@@ -113,6 +113,10 @@ template <class T> constexpr AtomicType atomic_type() {
     return AtomicType::U64;
   else if constexpr (std::is_same_v<T, float>)
     return AtomicType::F32;
+  else if constexpr (std::is_same_v<T, tl::half>)
+    return AtomicType::F16;
+  else if constexpr (std::is_same_v<T, tl::bfloat16>)
+    return AtomicType::BF16;
   else
     return AtomicType::F64;
 }
@@ -123,7 +127,7 @@ template <class T> TILEC_EMU_BUILTIN uint64_t to_bits(T v) {
 }
 template <class T> TILEC_EMU_BUILTIN T from_bits(uint64_t b) {
   T v;
-  std::memcpy(&v, &b, sizeof(T));
+  std::memcpy(static_cast<void *>(&v), &b, sizeof(T));
   return v;
 }
 template <class T> TILEC_EMU_BUILTIN T atomic(T *p, AtomicOp op, T v, T compare = T{}) {
@@ -140,6 +144,8 @@ TILEC_EMU_ATOMIC(atomicAdd, Add, unsigned)
 TILEC_EMU_ATOMIC(atomicAdd, Add, unsigned long long)
 TILEC_EMU_ATOMIC(atomicAdd, Add, float)
 TILEC_EMU_ATOMIC(atomicAdd, Add, double)
+TILEC_EMU_ATOMIC(atomicAdd, Add, tl::half)     // __half (sm_70 and later)
+TILEC_EMU_ATOMIC(atomicAdd, Add, tl::bfloat16) // __nv_bfloat16 (sm_80 and later)
 TILEC_EMU_ATOMIC(atomicMin, Min, int)
 TILEC_EMU_ATOMIC(atomicMin, Min, unsigned)
 TILEC_EMU_ATOMIC(atomicMin, Min, long long)

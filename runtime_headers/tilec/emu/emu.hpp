@@ -283,7 +283,7 @@ void tensor_store_2d(const void *src, const TensorBox &box, int64_t row, int64_t
                      const void *pc);
 
 enum class AtomicOp { Add, Min, Max, Exch, Cas, And, Or, Xor };
-enum class AtomicType { I32, U32, I64, U64, F32, F64 };
+enum class AtomicType { I32, U32, I64, U64, F32, F64, F16, BF16 }; // F16, BF16: Add only
 /// Performs an atomic read-modify-write of the value at p (checked like any access; atomics do not
 /// race with each other) and returns the old value's bits. `compare` is used by Cas.
 uint64_t atomic_rmw(void *p, AtomicType type, AtomicOp op, uint64_t operand, uint64_t compare);

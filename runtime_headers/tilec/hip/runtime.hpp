@@ -97,5 +97,8 @@ __device__ __forceinline__ int64_t shfl_idx(int64_t v, int src) {
 }
 } // namespace tilec::rt
 
+#if !defined(TILEC_EMULATE)   // (the emulator has atomicAdd for fp16 and bf16, as CUDA)
+#define TILEC_ATOMIC_ADD_16 0 // fp16/bf16 atomic adds by compare-and-swap (tilec/rt/core.hpp)
+#endif
 #include "../rt/core.hpp"
 #include "matrix_core.hpp"

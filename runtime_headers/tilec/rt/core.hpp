@@ -265,10 +265,38 @@ template <class T, class C> __device__ __forceinline__ T cas_loop(T *p, T v, C c
 }
 } // namespace detail
 
-/// tl::atomic_add: *p += v, returning the old value (int32, uint32, int64, uint64, float, double).
+#if !defined(TILEC_ATOMIC_ADD_16)
+#define TILEC_ATOMIC_ADD_16 1 // the target's atomicAdd takes f16_t and bf16_t
+#endif
+template <class H> __device__ __forceinline__ H hadd(H a, H b); // (16-bit arithmetic, below)
+namespace detail {
+/// An atomic fp16/bf16 add where the target has none (HIP): a compare-and-swap loop over the
+/// aligned 32-bit word holding the value, which keeps the other half of the word as it finds it.
+template <class H, class W = unsigned> __device__ __forceinline__ H atomic_add_16(H *p, H v) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  W *w = reinterpret_cast<W *>(a & ~uintptr_t{3});
+  const unsigned shift = (a & 2) ? 16u : 0u;
+  W seen = atomicOr(w, W{0});
+  for (;;) {
+    const H old = bit_cast<H>(static_cast<uint16_t>(seen >> shift));
+    const W sum = bit_cast<uint16_t>(hadd(old, v));
+    const W want = (seen & ~(W{0xFFFFu} << shift)) | (sum << shift);
+    const W now = atomicCAS(w, seen, want);
+    if (now == seen)
+      return old;
+    seen = now;
+  }
+}
+} // namespace detail
+/// tl::atomic_add: *p += v, returning the old value (int32, uint32, int64, uint64, float, double;
+/// fp16 and bf16 rounded once to nearest even).
 template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_add(T *p, T v) {
-  return detail::ordered<M, S>(
-      [&] { return static_cast<T>(atomicAdd(detail::word(p), static_cast<detail::Word<T>>(v))); });
+  return detail::ordered<M, S>([&] {
+    if constexpr (sizeof(T) == 2 && !TILEC_ATOMIC_ADD_16)
+      return detail::atomic_add_16(p, v);
+    else
+      return static_cast<T>(atomicAdd(detail::word(p), static_cast<detail::Word<T>>(v)));
+  });
 }
 /// tl::atomic_max and atomic_min (floats: fmax/fmin semantics, a NaN operand loses, as
 /// tl::maximum; by compare-and-swap).
