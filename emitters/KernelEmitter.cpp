@@ -346,13 +346,14 @@ const KernelEmitter::LayoutAlias &KernelEmitter::alias(const LayoutRef &l,
 }
 
 std::string KernelEmitter::vecConst(const void *node, int vec, const std::string &hint,
-                                    const Type &elem, const LayoutRef &layout, bool isStore) {
+                                    const Type &elem, const LayoutRef &layout,
+                                    const std::string &access) {
   std::string name = names_.unique(upper(hint) + "_VEC");
   vecNames_[node] = name;
   int bytes = vec * byteSize(elem.elem);
-  tunables_.push_back("constexpr int " + name + " = " + std::to_string(vec) + ";  // " +
-                      (isStore ? "store" : "load") + " width: " + std::to_string(vec) +
-                      " contiguous elements (" + std::to_string(bytes) + " bytes) per access");
+  tunables_.push_back("constexpr int " + name + " = " + std::to_string(vec) + ";  // " + access +
+                      " width: " + std::to_string(vec) + " contiguous elements (" +
+                      std::to_string(bytes) + " bytes) per access");
   if (layout && layout->kind == Layout::Kind::Blocked &&
       layout->sizePerThread[layout->order[0]] == vec) {
     std::string key = layout->str();
@@ -421,7 +422,7 @@ void KernelEmitter::collect() {
         e.vecNames_[ld] = it->second;
         return;
       }
-      loadVec[key] = e.vecConst(ld, ld->vec, hint, ld->type, ld->type.layout, false);
+      loadVec[key] = e.vecConst(ld, ld->vec, hint, ld->type, ld->type.layout, "load");
     }
     void visit(const Decl *d) override {
       load(as<Load>(d->init), d->var);
@@ -444,7 +445,7 @@ void KernelEmitter::collect() {
         if (hint.size() > 5 && hint.compare(hint.size() - 5, 5, "_smem") == 0)
           hint.resize(hint.size() - 5);
         copyVec[c->buffer] =
-            e.vecConst(c, c->vec, hint, c->ptr->type.scalarOf(), c->ptr->type.layout, false);
+            e.vecConst(c, c->vec, hint, c->ptr->type.scalarOf(), c->ptr->type.layout, "load");
       }
       IRVisitor::visit(c);
     }
@@ -462,9 +463,11 @@ void KernelEmitter::collect() {
         if (auto it = storeVec.find(key); base && it != storeVec.end()) {
           e.vecNames_[s] = it->second;
         } else {
+          const std::string kind = s->atomic != AtomicOp::None ? "atomic" : "store";
           std::string hint =
-              base ? e.varNames_[base->id] + "_store" : "store" + std::to_string(storeCount++);
-          storeVec[key] = e.vecConst(s, s->vec, hint, s->value->type, l, true);
+              base ? e.varNames_[base->id] + "_" + kind : kind + std::to_string(storeCount++);
+          storeVec[key] = e.vecConst(s, s->vec, hint, s->value->type, l,
+                                     s->atomic != AtomicOp::None ? "atomic add" : "store");
         }
       }
       IRVisitor::visit(s);

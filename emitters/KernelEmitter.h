@@ -90,7 +90,7 @@ private:
   std::string rootLayoutType(const ir::Layout &l, const std::vector<int64_t> &shape,
                              const std::string &sptOverride);
   std::string vecConst(const void *node, int vec, const std::string &hint, const ir::Type &elem,
-                       const ir::LayoutRef &layout, bool store);
+                       const ir::LayoutRef &layout, const std::string &access);
 
   // ---- expressions
   Code elem(const ir::Expr &e, const Idx &idx);
@@ -111,6 +111,7 @@ private:
   Code math(const ir::Math *m, const Idx &idx);
   Code cast(Code a, const ir::Type &from, ir::ScalarType to);
   Code castTowardZero(Code a, ir::ScalarType from, ir::ScalarType to);
+  void atomicAddVectors(const ir::Store *st);
   Code intImm(const ir::IntImm *i, bool host);
   bool symbolStandsFor(const ir::IntImm &i) const;
   const std::string *floatMetaName(const ir::FloatImm &f);

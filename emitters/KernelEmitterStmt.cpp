@@ -360,6 +360,8 @@ void KernelEmitter::atomicStore(const Store *st) {
   if (replicated)
     owner = std::make_unique<CodeWriter::Scope>(
         *w_, "if (" + layoutName(pt) + "::is_owner())  // replicas skip", "");
+  if (st->vec > 1)
+    return atomicAddVectors(st);
   forEachElem(pt, [&](const Idx &idx) {
     std::string call = atomicCall(st, idx);
     if (st->result) { // masked-off elements read 0
@@ -377,6 +379,50 @@ void KernelEmitter::atomicStore(const Store *st) {
     auto in = w_->indent();
     w_->line(call + ";");
   });
+}
+
+/// An atomic add whose pointers are contiguous and whose old values are not kept, a vector at a
+/// time: `tilec::rt::atomic_add_vec<VEC, aligned, Sem, Scope>(p, vals, bits)` with the vector's
+/// values and mask bits in temporaries (one vector atom where the target has them).
+void KernelEmitter::atomicAddVectors(const Store *st) {
+  const Type &pt = st->ptr->type;
+  const Layout &l = *pt.layout;
+  const int vd = l.kind == Layout::Kind::Blocked ? l.order[0] : 0;
+  if (geometry(l, pt.shape).elemsPerThread[vd] % st->vec)
+    internalError("atomic vector width does not divide the per-thread elements");
+  const std::string &vec = vecNames_.at(st);
+  forEachElem(
+      pt,
+      [&](const Idx &idx) {
+        Idx vi = idx;
+        vi[vd] = idx[vd] + " + " + vecIdx_;
+        // In a streamed run the chunk loop's body holds every statement: the temporaries get a
+        // scope.
+        std::unique_ptr<CodeWriter::Scope> own;
+        if (chunk_ == st->vec)
+          own = std::make_unique<CodeWriter::Scope>(*w_, "", "");
+        w_->line(cppType(st->value->type, hooks_) + " " + valsName_ + "[" + vec + "];");
+        if (st->mask)
+          w_->line("bool " + bitsName_ + "[" + vec + "];");
+        w_->line("TILEC_UNROLL");
+        {
+          CodeWriter::Scope loop(*w_,
+                                 "for (int " + vecIdx_ + " = 0; " + vecIdx_ + " < " + vec + "; ++" +
+                                     vecIdx_ + ")",
+                                 "");
+          w_->line(valsName_ + "[" + vecIdx_ + "] = " + elem(st->value, vi).text + ";");
+          if (st->mask)
+            w_->line(bitsName_ + "[" + vecIdx_ + "] = " + elem(st->mask, vi).text + ";");
+        }
+        std::vector<std::string> args{elem(st->ptr, idx).text, valsName_};
+        if (st->mask)
+          args.push_back(bitsName_);
+        call("tilec::rt::atomic_add_vec<" + vec + ", " + (st->aligned ? "true" : "false") +
+                 ", tilec::rt::Sem::" + name(st->sem) + ", tilec::rt::Scope::" + name(st->scope) +
+                 ">(",
+             args, ");");
+      },
+      vd, vec, st->vec);
 }
 
 void KernelEmitter::store(const Store *st) {

@@ -970,7 +970,12 @@ private:
       }
       checkVec(st->vec, p, "store");
       if (st->atomic != AtomicOp::None) {
-        TILEC_REQUIRE(st->vec == 1, "an atomic store has vector width 1");
+        TILEC_REQUIRE(st->vec == 1 || (st->atomic == AtomicOp::Add && !st->result &&
+                                       (st->value->type.elem == ScalarType::F32 ||
+                                        st->value->type.elem == ScalarType::F16 ||
+                                        st->value->type.elem == ScalarType::BF16)),
+                      "an atomic store has vector width 1, but for an add of float or 16-bit "
+                      "float elements whose old values are not kept");
         TILEC_REQUIRE((st->atomic == AtomicOp::Cas) == (st->cmp != nullptr),
                       "only atomic_cas compares");
         if (st->cmp) {

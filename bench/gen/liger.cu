@@ -6682,6 +6682,7 @@ constexpr int BLOCK_SIZE_N = 128;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int GRAD_OUTPUT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int GRAD_WEIGHT_PTR_ATOMIC_VEC = 4;  // atomic add width: 4 contiguous elements (16 bytes) per access
 // tile 128: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, 128>;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 32 elements per
@@ -6790,22 +6791,30 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
-      if (mask_m_store[i] && mask_n[j])
-        tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&grad_weight_ptr[grad_weight_offsets[i][j]], grad_output[i][j]);
+    for (int j = 0; j < L3::ELEMS1; j += GRAD_WEIGHT_PTR_ATOMIC_VEC) {
+      float vals[GRAD_WEIGHT_PTR_ATOMIC_VEC];
+      bool bits[GRAD_WEIGHT_PTR_ATOMIC_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < GRAD_WEIGHT_PTR_ATOMIC_VEC; ++v) {
+        vals[v] = grad_output[i][j + v];
+        bits[v] = mask_m_store[i] && mask_n[j + v];
+      }
+      tilec::rt::atomic_add_vec<GRAD_WEIGHT_PTR_ATOMIC_VEC, false, tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(
+          grad_weight_ptr + grad_weight_offsets[i][j], vals, bits);
     }
   }
 }
 
-// The same kernel compiled assuming grad_output_ptr is 16-byte aligned and embedding_dim is a
-// multiple of 16: the launcher tests the arguments and runs this one when they qualify (tilec
-// --no-aligned-variants leaves it out).
+// The same kernel compiled assuming grad_output_ptr and grad_weight_ptr are 16-byte aligned and
+// embedding_dim is a multiple of 16: the launcher tests the arguments and runs this one when they
+// qualify (tilec --no-aligned-variants leaves it out).
 namespace aligned {
 constexpr int BLOCK_SIZE_M = 128;  // meta-parameter
 constexpr int BLOCK_SIZE_N = 128;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int GRAD_OUTPUT_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int GRAD_WEIGHT_PTR_ATOMIC_VEC = 4;  // atomic add width: 4 contiguous elements (16 bytes) per access
 // tile 128: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, 128>;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 32 elements per
@@ -6910,9 +6919,16 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
-      if (mask_m_store[i] && mask_n[j])
-        tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&grad_weight_ptr[grad_weight_offsets[i][j]], grad_output[i][j]);
+    for (int j = 0; j < L3::ELEMS1; j += GRAD_WEIGHT_PTR_ATOMIC_VEC) {
+      float vals[GRAD_WEIGHT_PTR_ATOMIC_VEC];
+      bool bits[GRAD_WEIGHT_PTR_ATOMIC_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < GRAD_WEIGHT_PTR_ATOMIC_VEC; ++v) {
+        vals[v] = grad_output[i][j + v];
+        bits[v] = mask_m_store[i] && mask_n[j + v];
+      }
+      tilec::rt::atomic_add_vec<GRAD_WEIGHT_PTR_ATOMIC_VEC, true, tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(
+          grad_weight_ptr + grad_weight_offsets[i][j], vals, bits);
     }
   }
 }
@@ -6929,9 +6945,10 @@ cudaError_t launch_embedding_bwd_128_128_f32(dim3 grid, cudaStream_t stream,
                                              int embedding_dim) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
-  // The aligned variant when grad_output_ptr is 16-byte aligned and embedding_dim is a multiple of
-  // 16.
-  const bool aligned = tilec::rt::aligned_to_16(grad_output_ptr) && embedding_dim % 16 == 0;
+  // The aligned variant when grad_output_ptr and grad_weight_ptr are 16-byte aligned and
+  // embedding_dim is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(grad_output_ptr) &&
+                       tilec::rt::aligned_to_16(grad_weight_ptr) && embedding_dim % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(embedding_bwd_128_128_f32::NUM_THREADS);
@@ -6961,6 +6978,7 @@ constexpr int BLOCK_SIZE_N = 128;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int GRAD_OUTPUT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int GRAD_WEIGHT_PTR_ATOMIC_VEC = 8;  // atomic add width: 8 contiguous elements (16 bytes) per access
 // tile 128: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, 128>;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
@@ -7069,22 +7087,30 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
-      if (mask_m_store[i] && mask_n[j])
-        tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&grad_weight_ptr[grad_weight_offsets[i][j]], grad_output[i][j]);
+    for (int j = 0; j < L3::ELEMS1; j += GRAD_WEIGHT_PTR_ATOMIC_VEC) {
+      __nv_bfloat16 vals[GRAD_WEIGHT_PTR_ATOMIC_VEC];
+      bool bits[GRAD_WEIGHT_PTR_ATOMIC_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < GRAD_WEIGHT_PTR_ATOMIC_VEC; ++v) {
+        vals[v] = grad_output[i][j + v];
+        bits[v] = mask_m_store[i] && mask_n[j + v];
+      }
+      tilec::rt::atomic_add_vec<GRAD_WEIGHT_PTR_ATOMIC_VEC, false, tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(
+          grad_weight_ptr + grad_weight_offsets[i][j], vals, bits);
     }
   }
 }
 
-// The same kernel compiled assuming grad_output_ptr is 16-byte aligned and embedding_dim is a
-// multiple of 16: the launcher tests the arguments and runs this one when they qualify (tilec
-// --no-aligned-variants leaves it out).
+// The same kernel compiled assuming grad_output_ptr and grad_weight_ptr are 16-byte aligned and
+// embedding_dim is a multiple of 16: the launcher tests the arguments and runs this one when they
+// qualify (tilec --no-aligned-variants leaves it out).
 namespace aligned {
 constexpr int BLOCK_SIZE_M = 128;  // meta-parameter
 constexpr int BLOCK_SIZE_N = 128;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
 constexpr int GRAD_OUTPUT_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int GRAD_WEIGHT_PTR_ATOMIC_VEC = 8;  // atomic add width: 8 contiguous elements (16 bytes) per access
 // tile 128: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread
 using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, 128>;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 16 elements per
@@ -7189,9 +7215,16 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L3::ELEMS1; ++j) {
-      if (mask_m_store[i] && mask_n[j])
-        tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&grad_weight_ptr[grad_weight_offsets[i][j]], grad_output[i][j]);
+    for (int j = 0; j < L3::ELEMS1; j += GRAD_WEIGHT_PTR_ATOMIC_VEC) {
+      __nv_bfloat16 vals[GRAD_WEIGHT_PTR_ATOMIC_VEC];
+      bool bits[GRAD_WEIGHT_PTR_ATOMIC_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < GRAD_WEIGHT_PTR_ATOMIC_VEC; ++v) {
+        vals[v] = grad_output[i][j + v];
+        bits[v] = mask_m_store[i] && mask_n[j + v];
+      }
+      tilec::rt::atomic_add_vec<GRAD_WEIGHT_PTR_ATOMIC_VEC, true, tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(
+          grad_weight_ptr + grad_weight_offsets[i][j], vals, bits);
     }
   }
 }
@@ -7209,9 +7242,10 @@ cudaError_t launch_embedding_bwd_128_128_bf16(dim3 grid, cudaStream_t stream,
                                               int embedding_dim) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
-  // The aligned variant when grad_output_ptr is 16-byte aligned and embedding_dim is a multiple of
-  // 16.
-  const bool aligned = tilec::rt::aligned_to_16(grad_output_ptr) && embedding_dim % 16 == 0;
+  // The aligned variant when grad_output_ptr and grad_weight_ptr are 16-byte aligned and
+  // embedding_dim is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(grad_output_ptr) &&
+                       tilec::rt::aligned_to_16(grad_weight_ptr) && embedding_dim % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(embedding_bwd_128_128_bf16::NUM_THREADS);

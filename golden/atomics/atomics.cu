@@ -2049,3 +2049,528 @@ cudaError_t launch_atomic_add16_bf16_128(cudaStream_t stream, __nv_bfloat16 *mem
   const dim3 grid(tilec::rt::cdiv(n, atomic_add16_bf16_128::BLOCK));
   return launch_atomic_add16_bf16_128(grid, stream, mem, old, bins, v, n, nbins);
 }
+
+// add_rows<float, 32, 128>: one instantiation
+namespace add_rows_f32_32_128 {
+constexpr int BR = 32;  // meta-parameter
+constexpr int BC = 128;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int TILE_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int ACC_ATOMIC_VEC = 4;  // atomic add width: 4 contiguous elements (16 bytes) per access
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BC>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, 1>, 1>;
+// tile 32x128: 1x4 contiguous per thread, 1x32 lanes, 4x1 warps, dim 1 fastest; 8x4 elements per
+// thread
+using L2 = tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, BC>;
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) add_rows(
+    const float *x, float *acc, int rows, int cols, int stride) {
+  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  int c[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
+  }
+  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  int r[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
+  }
+  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  bool mask[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      mask[i][j] = r[i] < rows && c[j] < cols;
+    }
+  }
+  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  float tile[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += TILE_VEC) {
+      tilec::rt::load_vec<TILE_VEC, false>(&tile[i][j], x + r[i] * stride + c[j], &mask[i][j], 0.0f,
+                                           mask[i][j + TILE_VEC - 1]);
+    }
+  }
+  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += ACC_ATOMIC_VEC) {
+      float vals[ACC_ATOMIC_VEC];
+      bool bits[ACC_ATOMIC_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < ACC_ATOMIC_VEC; ++v) {
+        vals[v] = tile[i][j + v];
+        bits[v] = mask[i][j + v];
+      }
+      tilec::rt::atomic_add_vec<ACC_ATOMIC_VEC, false, tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(
+          acc + r[i] % 4 * cols + c[j], vals, bits);
+    }
+  }
+}
+
+// The same kernel compiled assuming x and acc are 16-byte aligned and cols and stride are multiples
+// of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BR = 32;  // meta-parameter
+constexpr int BC = 128;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int TILE_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per access
+constexpr int ACC_ATOMIC_VEC = 4;  // atomic add width: 4 contiguous elements (16 bytes) per access
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BC>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, 1>, 1>;
+// tile 32x128: 1x4 contiguous per thread, 1x32 lanes, 4x1 warps, dim 1 fastest; 8x4 elements per
+// thread
+using L2 = tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, BC>;
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) add_rows(
+    const float *x, float *acc, int rows, int cols, int stride) {
+  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  int c[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
+  }
+  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  int r[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
+  }
+  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  bool mask[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      mask[i][j] = r[i] < rows && c[j] < cols;
+    }
+  }
+  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  float tile[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += TILE_VEC) {
+      tilec::rt::load_vec_if<TILE_VEC, true>(&tile[i][j], x + r[i] * stride + c[j], mask[i][j],
+                                             0.0f);
+    }
+  }
+  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += ACC_ATOMIC_VEC) {
+      float vals[ACC_ATOMIC_VEC];
+      bool bits[ACC_ATOMIC_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < ACC_ATOMIC_VEC; ++v) {
+        vals[v] = tile[i][j + v];
+        bits[v] = mask[i][j + v];
+      }
+      tilec::rt::atomic_add_vec<ACC_ATOMIC_VEC, true, tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(
+          acc + r[i] % 4 * cols + c[j], vals, bits);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace add_rows_f32_32_128
+
+/// Launches add_rows<float, 32, 128> on `stream` with
+/// add_rows_f32_32_128::NUM_THREADS threads per block.
+cudaError_t launch_add_rows_f32_32_128(dim3 grid, cudaStream_t stream, const float *x, float *acc,
+                                       int rows, int cols, int stride) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x and acc are 16-byte aligned and cols and stride are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(acc) &&
+                       cols % 16 == 0 && stride % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(add_rows_f32_32_128::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, add_rows_f32_32_128::aligned::add_rows, x, acc, rows, cols,
+                              stride);
+  return cudaLaunchKernelEx(&config, add_rows_f32_32_128::add_rows, x, acc, rows, cols, stride);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_add_rows_f32_32_128(cudaStream_t stream, const float *x, float *acc, int rows,
+                                       int cols, int stride) {
+  const dim3 grid(tilec::rt::cdiv(rows, add_rows_f32_32_128::BR),
+                  tilec::rt::cdiv(cols, add_rows_f32_32_128::BC));
+  return launch_add_rows_f32_32_128(grid, stream, x, acc, rows, cols, stride);
+}
+
+// add_rows<tl::half, 32, 256>: one instantiation
+namespace add_rows_f16_32_256 {
+constexpr int BR = 32;  // meta-parameter
+constexpr int BC = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int ACC_ATOMIC_VEC = 8;  // atomic add width: 8 contiguous elements (16 bytes) per access
+// tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BC>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, 1>, 1>;
+// tile 32x256: 1x8 contiguous per thread, 1x32 lanes, 4x1 warps, dim 1 fastest; 8x8 elements per
+// thread
+using L2 = tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, BC>;
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) add_rows(
+    const __half *x, __half *acc, int rows, int cols, int stride) {
+  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  int c[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
+  }
+  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  int r[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
+  }
+  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  bool mask[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      mask[i][j] = r[i] < rows && c[j] < cols;
+    }
+  }
+  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  __half tile[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += TILE_VEC) {
+      tilec::rt::load_vec<TILE_VEC, false>(&tile[i][j], x + r[i] * stride + c[j], &mask[i][j],
+                                           tilec::rt::to_f16(0.0f), mask[i][j + TILE_VEC - 1]);
+    }
+  }
+  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += ACC_ATOMIC_VEC) {
+      __half vals[ACC_ATOMIC_VEC];
+      bool bits[ACC_ATOMIC_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < ACC_ATOMIC_VEC; ++v) {
+        vals[v] = tile[i][j + v];
+        bits[v] = mask[i][j + v];
+      }
+      tilec::rt::atomic_add_vec<ACC_ATOMIC_VEC, false, tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(
+          acc + r[i] % 4 * cols + c[j], vals, bits);
+    }
+  }
+}
+
+// The same kernel compiled assuming x and acc are 16-byte aligned and cols and stride are multiples
+// of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BR = 32;  // meta-parameter
+constexpr int BC = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int ACC_ATOMIC_VEC = 8;  // atomic add width: 8 contiguous elements (16 bytes) per access
+// tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BC>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, 1>, 1>;
+// tile 32x256: 1x8 contiguous per thread, 1x32 lanes, 4x1 warps, dim 1 fastest; 8x8 elements per
+// thread
+using L2 = tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, BC>;
+// registers: about 32 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) add_rows(
+    const __half *x, __half *acc, int rows, int cols, int stride) {
+  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  int c[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
+  }
+  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  int r[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
+  }
+  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  bool mask[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      mask[i][j] = r[i] < rows && c[j] < cols;
+    }
+  }
+  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  __half tile[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += TILE_VEC) {
+      tilec::rt::load_vec_if<TILE_VEC, true>(&tile[i][j], x + r[i] * stride + c[j], mask[i][j],
+                                             tilec::rt::to_f16(0.0f));
+    }
+  }
+  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += ACC_ATOMIC_VEC) {
+      __half vals[ACC_ATOMIC_VEC];
+      bool bits[ACC_ATOMIC_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < ACC_ATOMIC_VEC; ++v) {
+        vals[v] = tile[i][j + v];
+        bits[v] = mask[i][j + v];
+      }
+      tilec::rt::atomic_add_vec<ACC_ATOMIC_VEC, true, tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(
+          acc + r[i] % 4 * cols + c[j], vals, bits);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace add_rows_f16_32_256
+
+/// Launches add_rows<tl::half, 32, 256> on `stream` with
+/// add_rows_f16_32_256::NUM_THREADS threads per block.
+cudaError_t launch_add_rows_f16_32_256(dim3 grid, cudaStream_t stream, const __half *x, __half *acc,
+                                       int rows, int cols, int stride) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x and acc are 16-byte aligned and cols and stride are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(acc) &&
+                       cols % 16 == 0 && stride % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(add_rows_f16_32_256::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, add_rows_f16_32_256::aligned::add_rows, x, acc, rows, cols,
+                              stride);
+  return cudaLaunchKernelEx(&config, add_rows_f16_32_256::add_rows, x, acc, rows, cols, stride);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_add_rows_f16_32_256(cudaStream_t stream, const __half *x, __half *acc, int rows,
+                                       int cols, int stride) {
+  const dim3 grid(tilec::rt::cdiv(rows, add_rows_f16_32_256::BR),
+                  tilec::rt::cdiv(cols, add_rows_f16_32_256::BC));
+  return launch_add_rows_f16_32_256(grid, stream, x, acc, rows, cols, stride);
+}
+
+// add_rows<tl::bfloat16, 16, 256>: one instantiation
+namespace add_rows_bf16_16_256 {
+constexpr int BR = 16;  // meta-parameter
+constexpr int BC = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int ACC_ATOMIC_VEC = 8;  // atomic add width: 8 contiguous elements (16 bytes) per access
+// tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BC>, 0>;
+// tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, 1>, 1>;
+// tile 16x256: 1x8 contiguous per thread, 1x32 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
+// thread
+using L2 = tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, BC>;
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) add_rows(
+    const __nv_bfloat16 *x, __nv_bfloat16 *acc, int rows, int cols, int stride) {
+  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  int c[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
+  }
+  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  int r[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
+  }
+  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  bool mask[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      mask[i][j] = r[i] < rows && c[j] < cols;
+    }
+  }
+  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  __nv_bfloat16 tile[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += TILE_VEC) {
+      tilec::rt::load_vec<TILE_VEC, false>(&tile[i][j], x + r[i] * stride + c[j], &mask[i][j],
+                                           tilec::rt::to_bf16(0.0f), mask[i][j + TILE_VEC - 1]);
+    }
+  }
+  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += ACC_ATOMIC_VEC) {
+      __nv_bfloat16 vals[ACC_ATOMIC_VEC];
+      bool bits[ACC_ATOMIC_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < ACC_ATOMIC_VEC; ++v) {
+        vals[v] = tile[i][j + v];
+        bits[v] = mask[i][j + v];
+      }
+      tilec::rt::atomic_add_vec<ACC_ATOMIC_VEC, false, tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(
+          acc + r[i] % 4 * cols + c[j], vals, bits);
+    }
+  }
+}
+
+// The same kernel compiled assuming x and acc are 16-byte aligned and cols and stride are multiples
+// of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BR = 16;  // meta-parameter
+constexpr int BC = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int TILE_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int ACC_ATOMIC_VEC = 8;  // atomic add width: 8 contiguous elements (16 bytes) per access
+// tile 256: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BC>, 0>;
+// tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, 1>, 1>;
+// tile 16x256: 1x8 contiguous per thread, 1x32 lanes, 4x1 warps, dim 1 fastest; 4x8 elements per
+// thread
+using L2 = tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, BC>;
+// registers: about 16 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) add_rows(
+    const __nv_bfloat16 *x, __nv_bfloat16 *acc, int rows, int cols, int stride) {
+  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  int c[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
+  }
+  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  int r[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS; ++i) {
+    r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
+  }
+  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  bool mask[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; ++j) {
+      mask[i][j] = r[i] < rows && c[j] < cols;
+    }
+  }
+  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  __nv_bfloat16 tile[L2::ELEMS0][L2::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += TILE_VEC) {
+      tilec::rt::load_vec_if<TILE_VEC, true>(&tile[i][j], x + r[i] * stride + c[j], mask[i][j],
+                                             tilec::rt::to_bf16(0.0f));
+    }
+  }
+  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L2::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L2::ELEMS1; j += ACC_ATOMIC_VEC) {
+      __nv_bfloat16 vals[ACC_ATOMIC_VEC];
+      bool bits[ACC_ATOMIC_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < ACC_ATOMIC_VEC; ++v) {
+        vals[v] = tile[i][j + v];
+        bits[v] = mask[i][j + v];
+      }
+      tilec::rt::atomic_add_vec<ACC_ATOMIC_VEC, true, tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(
+          acc + r[i] % 4 * cols + c[j], vals, bits);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace add_rows_bf16_16_256
+
+/// Launches add_rows<tl::bfloat16, 16, 256> on `stream` with
+/// add_rows_bf16_16_256::NUM_THREADS threads per block.
+cudaError_t launch_add_rows_bf16_16_256(dim3 grid, cudaStream_t stream, const __nv_bfloat16 *x,
+                                        __nv_bfloat16 *acc, int rows, int cols, int stride) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  // The aligned variant when x and acc are 16-byte aligned and cols and stride are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(x) && tilec::rt::aligned_to_16(acc) &&
+                       cols % 16 == 0 && stride % 16 == 0;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(add_rows_bf16_16_256::NUM_THREADS);
+  config.stream = stream;
+  if (aligned)
+    return cudaLaunchKernelEx(&config, add_rows_bf16_16_256::aligned::add_rows, x, acc, rows, cols,
+                              stride);
+  return cudaLaunchKernelEx(&config, add_rows_bf16_16_256::add_rows, x, acc, rows, cols, stride);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_add_rows_bf16_16_256(cudaStream_t stream, const __nv_bfloat16 *x,
+                                        __nv_bfloat16 *acc, int rows, int cols, int stride) {
+  const dim3 grid(tilec::rt::cdiv(rows, add_rows_bf16_16_256::BR),
+                  tilec::rt::cdiv(cols, add_rows_bf16_16_256::BC));
+  return launch_add_rows_bf16_16_256(grid, stream, x, acc, rows, cols, stride);
+}

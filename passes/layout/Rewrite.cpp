@@ -292,7 +292,14 @@ Stmt Assigner::rewrite(const Stmt &s) {
     c->value = emit(st->value, a);
     c->mask = emit(st->mask, a);
     c->cmp = emit(st->cmp, a);
-    if (st->atomic == AtomicOp::None)
+    // An atomic add of float or 16-bit float elements whose old values are not kept updates a
+    // vector at once where the pointers are contiguous (the runtime's atomic_add_vec: one vector
+    // atom on sm_90, as Triton's atom.add.v4.f32).
+    const ScalarType e = st->value->type.elem;
+    const bool vectorAtomic =
+        st->atomic == AtomicOp::Add && !st->result &&
+        (e == ScalarType::F32 || e == ScalarType::F16 || e == ScalarType::BF16);
+    if (st->atomic == AtomicOp::None || vectorAtomic)
       setVec(c->vec, c->aligned, c->maskAtLast, c->maskAllOrNone, st->ptr, st->mask, a);
     return c;
   }

@@ -266,6 +266,55 @@ void add16(harness::Report &report, const char *name, int n, int perBin, float (
                        gpuVsExact, refVsExact, old.ok() && stable);
 }
 
+/// add_rows<T, BR, BC> (D: the device type): acc[4 x cols] starts at 0.5 and gains every row of x
+/// [rows x cols] at row r % 4. The values are multiples of 1/8 of magnitude at most 1 and a row of
+/// acc takes at most rows / 4 of them, few enough that every partial sum is exact in T: the result
+/// is exact in any order, bit for bit against float64, and the elements past the end keep their
+/// pattern. `stride` apart rows of x; a `cols` not a multiple of 16 misaligns acc's rows.
+template <class T, class D, int BR, int BC, class Launch>
+void addRows(harness::Report &report, const char *name, int rows, int cols, D (*round)(float),
+             Launch launch) {
+  const int stride = cols + 3;
+  std::mt19937_64 rng(uint64_t(rows) * 131 + cols + sizeof(D));
+  auto toT = [&](float f) {
+    const D d = round(f);
+    T t;
+    std::memcpy(static_cast<void *>(&t), &d, sizeof t);
+    return t;
+  };
+  std::vector<T> x(size_t(rows) * stride);
+  std::vector<double> exact(size_t(4) * cols, 0.5);
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < stride; ++c) {
+      const float v = float(int(rng() % 8) + 1) / 8 * (rng() & 1 ? -1.0f : 1.0f);
+      x[size_t(r) * stride + c] = toT(v);
+      if (c < cols)
+        exact[size_t(r % 4) * cols + c] += v;
+    }
+  const size_t n = size_t(4) * cols;
+  std::vector<T> acc0(n + gpucheck::kGuard, toT(0.5f)), ref = acc0, got(acc0.size());
+  for (size_t g = n; g < acc0.size(); ++g)
+    acc0[g] = ref[g] = toT(-1.5f); // past the end: must stay
+  tl::launch(tl::grid3{tl::cdiv(rows, BR), tl::cdiv(cols, BC)}, add_rows<T, BR, BC>, x.data(),
+             ref.data(), rows, cols, stride);
+  harness::DeviceBuffer<T> dx(x.size()), dacc(acc0.size());
+  dx.upload(x.data());
+  dacc.upload(acc0.data());
+  CHECK_CUDA(launch(reinterpret_cast<const D *>(dx.ptr), reinterpret_cast<D *>(dacc.ptr), rows,
+                    cols, stride));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  dacc.download(got.data());
+  size_t gpuVsRef = 0, gpuVsExact = 0, refVsExact = 0;
+  for (size_t i = 0; i < acc0.size(); ++i) {
+    const T e = i < n ? toT(float(exact[i])) : acc0[i];
+    gpuVsRef += bits(got[i]) != bits(ref[i]);
+    gpuVsExact += bits(got[i]) != bits(e);
+    refVsExact += bits(ref[i]) != bits(e);
+  }
+  gpucheck::checkExact(report, name, gpucheck::shape(rows, cols), acc0.size(), gpuVsRef, gpuVsExact,
+                       refVsExact, true);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -309,6 +358,18 @@ int main(int argc, char **argv) {
     add16<tl::bfloat16, __nv_bfloat16>(
         report, "add bf16", n, 32, __bfloat162float, __float2bfloat16_rn,
         [](auto... p) { return launch_atomic_add16_bf16_128(cudaStream_t{}, p...); });
+  }
+  for (auto [rows, cols] : {std::pair{100, 1000}, std::pair{100, 77}, std::pair{7, 256}}) {
+    // Exact in any order: float takes any count; fp16 up to 200 a row of acc, bf16 up to 32.
+    addRows<float, float, 32, 128>(
+        report, "add rows f32", rows * 40, cols, [](float f) { return f; },
+        [](auto... p) { return launch_add_rows_f32_32_128(cudaStream_t{}, p...); });
+    addRows<tl::half, __half, 32, 256>(
+        report, "add rows f16", rows * 8, cols, __float2half_rn,
+        [](auto... p) { return launch_add_rows_f16_32_256(cudaStream_t{}, p...); });
+    addRows<tl::bfloat16, __nv_bfloat16, 16, 256>(
+        report, "add rows bf16", rows, cols, __float2bfloat16_rn,
+        [](auto... p) { return launch_add_rows_bf16_16_256(cudaStream_t{}, p...); });
   }
   for (auto [rows, cols] : {std::pair{300, 100}, std::pair{1, 64}, std::pair{77, 1}})
     columns(report, rows, cols);

@@ -73,6 +73,19 @@ void atomic_add16(T *mem, T *old, T *bins, const T *v, int n, int nbins) {
   tl::atomic_add(bins + offs % nbins, x, mask, tl::relaxed);
 }
 
+// Row blocks added into acc[r % 4, :] (contended by every program of a column block): the
+// pointers are contiguous along a row, so the adds go a vector at a time (one vector atom on
+// sm_90), masked at the ragged edges; rows of x `stride` apart.
+template <class T, int BR, int BC>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(rows, BR), cdiv(cols, BC)))
+void add_rows(const T *x, T *acc, int rows, int cols, int stride) {
+  auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+}
+
 template void atomic_each<int32_t, 128>(int32_t *, int32_t *, const int32_t *, const int32_t *,
                                         int);
 template void atomic_each<uint32_t, 128>(uint32_t *, uint32_t *, const uint32_t *, const uint32_t *,
@@ -93,3 +106,6 @@ template void atomic_add16<tl::half, 128>(tl::half *, tl::half *, tl::half *, co
                                           int);
 template void atomic_add16<tl::bfloat16, 128>(tl::bfloat16 *, tl::bfloat16 *, tl::bfloat16 *,
                                               const tl::bfloat16 *, int, int);
+template void add_rows<float, 32, 128>(const float *, float *, int, int, int);
+template void add_rows<tl::half, 32, 256>(const tl::half *, tl::half *, int, int, int);
+template void add_rows<tl::bfloat16, 16, 256>(const tl::bfloat16 *, tl::bfloat16 *, int, int, int);

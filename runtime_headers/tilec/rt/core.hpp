@@ -288,15 +288,162 @@ template <class H, class W = unsigned> __device__ __forceinline__ H atomic_add_1
   }
 }
 } // namespace detail
-/// tl::atomic_add: *p += v, returning the old value (int32, uint32, int64, uint64, float, double;
-/// fp16 and bf16 rounded once to nearest even).
-template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_add(T *p, T v) {
-  return detail::ordered<M, S>([&] {
-    if constexpr (sizeof(T) == 2 && !TILEC_ATOMIC_ADD_16)
-      return detail::atomic_add_16(p, v);
+#if defined(__CUDA_ARCH__) && !defined(TILEC_EMULATE)
+#define TILEC_ATOM_ADD_ORDERED 1
+namespace detail {
+// PTX's `atom.SEM.SCOPE.global.add.TYPE old, [p], v` (sm_70 on), the ordering in the instruction
+// as Triton emits it: an acq_rel add at gpu scope is one atom.acq_rel.gpu, where a release fence
+// before atomicAdd and an acquire fence after (detail::ordered) are two `fence.sc` of the whole
+// device around each element's update. OPERATION: the type and operands (".f32 %0, [%1], %2;");
+// OUTPUTS and INPUTS: the asm operand lists, in parentheses.
+#define TILEC_UNPAREN_(...) __VA_ARGS__
+#define TILEC_UNPAREN(x) TILEC_UNPAREN_ x
+#define TILEC_ATOM_ADD_AT(SEM, SCOPE, OPERATION, OUTPUTS, INPUTS)                                  \
+  asm volatile("atom." SEM "." SCOPE ".global.add" OPERATION                                       \
+               : TILEC_UNPAREN(OUTPUTS)                                                            \
+               : TILEC_UNPAREN(INPUTS)                                                             \
+               : "memory")
+#define TILEC_ATOM_ADD_SCOPES(SEM, OPERATION, OUTPUTS, INPUTS)                                     \
+  if constexpr (S == Scope::cta)                                                                   \
+    TILEC_ATOM_ADD_AT(SEM, "cta", OPERATION, OUTPUTS, INPUTS);                                     \
+  else if constexpr (S == Scope::gpu)                                                              \
+    TILEC_ATOM_ADD_AT(SEM, "gpu", OPERATION, OUTPUTS, INPUTS);                                     \
+  else                                                                                             \
+    TILEC_ATOM_ADD_AT(SEM, "sys", OPERATION, OUTPUTS, INPUTS)
+#define TILEC_ATOM_ADD(OPERATION, OUTPUTS, INPUTS)                                                 \
+  if constexpr (M == Sem::relaxed)                                                                 \
+    TILEC_ATOM_ADD_SCOPES("relaxed", OPERATION, OUTPUTS, INPUTS);                                  \
+  else if constexpr (M == Sem::acquire)                                                            \
+    TILEC_ATOM_ADD_SCOPES("acquire", OPERATION, OUTPUTS, INPUTS);                                  \
+  else if constexpr (M == Sem::release)                                                            \
+    TILEC_ATOM_ADD_SCOPES("release", OPERATION, OUTPUTS, INPUTS);                                  \
+  else                                                                                             \
+    TILEC_ATOM_ADD_SCOPES("acq_rel", OPERATION, OUTPUTS, INPUTS)
+/// One ordered atomic add: floats in "f"/"d" registers, the others as their bits (16-bit floats
+/// in "h", 32-bit integers in "r", 64-bit in "l"; a signed integer adds as its unsigned bits).
+template <Sem M, Scope S, class T> __device__ __forceinline__ T atom_add(T *p, T v) {
+  T old;
+  if constexpr (std::is_same_v<T, float>) {
+    TILEC_ATOM_ADD(".f32 %0, [%1], %2;", ("=f"(old)), ("l"(p), "f"(v)));
+  } else if constexpr (std::is_same_v<T, double>) {
+    TILEC_ATOM_ADD(".f64 %0, [%1], %2;", ("=d"(old)), ("l"(p), "d"(v)));
+  } else if constexpr (sizeof(T) == 2) {
+    unsigned short bits;
+    const unsigned short val = bit_cast<unsigned short>(v);
+    if constexpr (std::is_same_v<T, f16_t>)
+      TILEC_ATOM_ADD(".noftz.f16 %0, [%1], %2;", ("=h"(bits)), ("l"(p), "h"(val)));
     else
-      return static_cast<T>(atomicAdd(detail::word(p), static_cast<detail::Word<T>>(v)));
-  });
+      TILEC_ATOM_ADD(".noftz.bf16 %0, [%1], %2;", ("=h"(bits)), ("l"(p), "h"(val)));
+    old = bit_cast<T>(bits);
+  } else if constexpr (sizeof(T) == 4) {
+    unsigned bits;
+    const unsigned val = static_cast<unsigned>(v);
+    TILEC_ATOM_ADD(".u32 %0, [%1], %2;", ("=r"(bits)), ("l"(p), "r"(val)));
+    old = static_cast<T>(bits);
+  } else {
+    unsigned long long bits;
+    const unsigned long long val = static_cast<unsigned long long>(v);
+    TILEC_ATOM_ADD(".u64 %0, [%1], %2;", ("=l"(bits)), ("l"(p), "l"(val)));
+    old = static_cast<T>(bits);
+  }
+  return old;
+}
+#if __CUDA_ARCH__ >= 900
+#define TILEC_ATOM_ADD_VECTOR 1
+/// VEC contiguous floats (2 or 4) or 16-bit floats (2, 4 or 8) added by one vector atom at p,
+/// aligned to VEC elements (sm_90 on: `atom.acq_rel.gpu.global.add.v4.f32`, `.noftz.v8.bf16`, as
+/// Triton's); the old values are not kept.
+template <Sem M, Scope S, int VEC, class T>
+__device__ __forceinline__ void atom_add_vector(T *p, const T *v) {
+  if constexpr (std::is_same_v<T, float>) {
+    float o[VEC];
+    if constexpr (VEC == 2)
+      TILEC_ATOM_ADD(".v2.f32 {%0, %1}, [%2], {%3, %4};", ("=f"(o[0]), "=f"(o[1])),
+                     ("l"(p), "f"(v[0]), "f"(v[1])));
+    else
+      TILEC_ATOM_ADD(".v4.f32 {%0, %1, %2, %3}, [%4], {%5, %6, %7, %8};",
+                     ("=f"(o[0]), "=f"(o[1]), "=f"(o[2]), "=f"(o[3])),
+                     ("l"(p), "f"(v[0]), "f"(v[1]), "f"(v[2]), "f"(v[3])));
+  } else {
+    unsigned short o[VEC], b[VEC];
+    for (int k = 0; k < VEC; ++k)
+      b[k] = bit_cast<unsigned short>(v[k]);
+#define TILEC_H16(TYPE)                                                                            \
+  if constexpr (VEC == 2)                                                                          \
+    TILEC_ATOM_ADD(".noftz.v2." TYPE " {%0, %1}, [%2], {%3, %4};", ("=h"(o[0]), "=h"(o[1])),       \
+                   ("l"(p), "h"(b[0]), "h"(b[1])));                                                \
+  else if constexpr (VEC == 4)                                                                     \
+    TILEC_ATOM_ADD(".noftz.v4." TYPE " {%0, %1, %2, %3}, [%4], {%5, %6, %7, %8};",                 \
+                   ("=h"(o[0]), "=h"(o[1]), "=h"(o[2]), "=h"(o[3])),                               \
+                   ("l"(p), "h"(b[0]), "h"(b[1]), "h"(b[2]), "h"(b[3])));                          \
+  else                                                                                             \
+    TILEC_ATOM_ADD(                                                                                \
+        ".noftz.v8." TYPE                                                                          \
+        " {%0, %1, %2, %3, %4, %5, %6, %7}, [%8], {%9, %10, %11, %12, %13, %14, %15, %16};",       \
+        ("=h"(o[0]), "=h"(o[1]), "=h"(o[2]), "=h"(o[3]), "=h"(o[4]), "=h"(o[5]), "=h"(o[6]),       \
+         "=h"(o[7])),                                                                              \
+        ("l"(p), "h"(b[0]), "h"(b[1]), "h"(b[2]), "h"(b[3]), "h"(b[4]), "h"(b[5]), "h"(b[6]),      \
+         "h"(b[7])))
+    if constexpr (std::is_same_v<T, f16_t>) {
+      TILEC_H16("f16");
+    } else {
+      TILEC_H16("bf16");
+    }
+#undef TILEC_H16
+  }
+}
+#endif
+#undef TILEC_ATOM_ADD
+#undef TILEC_ATOM_ADD_SCOPES
+#undef TILEC_ATOM_ADD_AT
+#undef TILEC_UNPAREN
+#undef TILEC_UNPAREN_
+} // namespace detail
+#endif
+
+/// tl::atomic_add: *p += v, returning the old value (int32, uint32, int64, uint64, float, double;
+/// fp16 and bf16 rounded once to nearest even). On CUDA one atom instruction with the ordering
+/// (bf16 from sm_90; before it, CUDA's atomicAdd between fences); elsewhere the target's atomicAdd
+/// between fences.
+template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_add(T *p, T v) {
+#if defined(TILEC_ATOM_ADD_ORDERED)
+  if constexpr (!std::is_same_v<T, bf16_t> || __CUDA_ARCH__ >= 900)
+    return detail::atom_add<M, S>(p, v);
+  else
+#endif
+    return detail::ordered<M, S>([&] {
+      if constexpr (sizeof(T) == 2 && !TILEC_ATOMIC_ADD_16)
+        return detail::atomic_add_16(p, v);
+      else
+        return static_cast<T>(atomicAdd(detail::word(p), static_cast<detail::Word<T>>(v)));
+    });
+}
+/// tl::atomic_add of VEC contiguous elements from p (tilec's output for a tile whose pointers are
+/// contiguous and whose old values are not kept), each where its mask bit is set (no mask: all):
+/// where all are and p is aligned to the vector (known when ALIGNED), floats and 16-bit floats
+/// take one vector atom on sm_90 (atom.add.v4.f32, atom.add.noftz.v8.bf16 ..., as Triton's);
+/// otherwise, and on the other targets, one atomic_add per element.
+template <int VEC, bool ALIGNED, Sem M, Scope S, class T>
+__device__ __forceinline__ void atomic_add_vec(T *p, const T *v, const bool *mask = nullptr) {
+#if defined(TILEC_ATOM_ADD_VECTOR)
+  constexpr bool float16 = std::is_same_v<T, f16_t> || std::is_same_v<T, bf16_t>;
+  constexpr bool one_atom = (std::is_same_v<T, float> && (VEC == 2 || VEC == 4)) ||
+                            (float16 && (VEC == 2 || VEC == 4 || VEC == 8));
+  if constexpr (one_atom) {
+    bool all = true;
+    if (mask)
+      for (int k = 0; k < VEC; ++k)
+        all = all && mask[k];
+    if (all && (ALIGNED || reinterpret_cast<uintptr_t>(p) % (VEC * sizeof(T)) == 0)) {
+      detail::atom_add_vector<M, S, VEC>(p, v);
+      return;
+    }
+  }
+#endif
+  TILEC_UNROLL
+  for (int k = 0; k < VEC; ++k)
+    if (!mask || mask[k])
+      atomic_add<M, S>(p + k, v[k]);
 }
 /// tl::atomic_max and atomic_min (floats: fmax/fmin semantics, a NaN operand loses, as
 /// tl::maximum; by compare-and-swap).
