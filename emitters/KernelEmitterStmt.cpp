@@ -183,7 +183,9 @@ void KernelEmitter::provenance(const SourceLoc &loc) {
     w_->raw("#line " + std::to_string(loc.line) + " \"" + stringLiteralText(f.name) + "\"");
   if (!opts_.provenance)
     return;
-  std::string text = loc.line <= static_cast<int>(f.lines.size()) ? commentText(f.lines[loc.line - 1]) : "";
+  std::string text = loc.line <= static_cast<int>(f.lines.size())
+                         ? commentText(statementText(f.lines, loc.line - 1))
+                         : "";
   w_->line("// " + commentText(f.name) + ":" + std::to_string(loc.line) + (text.empty() ? "" : ": " + text));
 }
 

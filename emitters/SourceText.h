@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace tilec::emitters {
 
@@ -31,6 +32,53 @@ inline std::string commentText(const std::string &s) {
   }
   size_t begin = r.find_first_not_of(" \t");
   return begin == std::string::npos ? "" : r.substr(begin);
+}
+
+/// The statement that begins on line `first` (0-based) of `lines`, on one line: the lines after it
+/// join (their indentation one space, none after an opening bracket) while a parenthesis or bracket
+/// it opened is still open or a line ends in an operator or a comma, at most 8 lines in all; then
+/// the comments at the ends of its lines are left out. A statement on one line is that line. `auto
+/// x =` followed by its expression on the next line gives the whole declaration; `for (...) {` is
+/// one line.
+inline std::string statementText(const std::vector<std::string> &lines, size_t first) {
+  std::string text;
+  int depth = 0;
+  for (size_t n = first; n < lines.size() && n < first + 8; ++n) {
+    const std::string &line = lines[n];
+    std::string code; // the line without its trailing comment, literals kept
+    char quote = 0;
+    for (size_t i = 0; i < line.size(); ++i) {
+      const char c = line[i];
+      if (quote) {
+        if (c == '\\' && i + 1 < line.size())
+          code += line[i++];
+        else if (c == quote)
+          quote = 0;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '/' && i + 1 < line.size() && (line[i + 1] == '/' || line[i + 1] == '*')) {
+        break;
+      } else if (c == '(' || c == '[') {
+        ++depth;
+      } else if (c == ')' || c == ']') {
+        --depth;
+      }
+      code += c;
+    }
+    const size_t b = code.find_first_not_of(" \t"), e = code.find_last_not_of(" \t");
+    if (b == std::string::npos) {
+      if (n == first)
+        return line; // (a blank or comment line: as it is)
+      break;
+    }
+    const bool glued = text.empty() || text.back() == '(' || text.back() == '[';
+    text += (glued ? "" : " ") + code.substr(b, e - b + 1);
+    const char last = code[e];
+    const bool operatorEnd = std::string("=,+-*/%&|^?(").find(last) != std::string::npos;
+    if (depth <= 0 && !operatorEnd)
+      return n == first ? line : text; // (one line: as it is, its comment included)
+  }
+  return text;
 }
 
 /// `s` as the contents of a C string literal (for `#line N "file"`): backslashes and quotes

@@ -6467,7 +6467,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_fwd(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // liger.cpp:308: auto embeddings =
+  // liger.cpp:308: auto embeddings = tl::load(embeddings_ptr + embedding_offsets, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   __nv_bfloat16 embeddings[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -6606,7 +6606,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_fwd(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // liger.cpp:308: auto embeddings =
+  // liger.cpp:308: auto embeddings = tl::load(embeddings_ptr + embedding_offsets, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   __nv_bfloat16 embeddings[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -6753,7 +6753,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // liger.cpp:329: auto grad_output =
+  // liger.cpp:329: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -6787,7 +6787,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // liger.cpp:333: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  // liger.cpp:333: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -6885,7 +6885,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // liger.cpp:329: auto grad_output =
+  // liger.cpp:329: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -6915,7 +6915,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // liger.cpp:333: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  // liger.cpp:333: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -7049,7 +7049,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // liger.cpp:329: auto grad_output =
+  // liger.cpp:329: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   __nv_bfloat16 grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -7083,7 +7083,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // liger.cpp:333: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  // liger.cpp:333: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -7181,7 +7181,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // liger.cpp:329: auto grad_output =
+  // liger.cpp:329: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   __nv_bfloat16 grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -7211,7 +7211,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_bwd(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // liger.cpp:333: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  // liger.cpp:333: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL

@@ -109,7 +109,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -145,7 +145,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -154,7 +154,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -264,7 +264,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -436,13 +436,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
     // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
                                &stage_full[stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         tilec::rt::tma_load_2d(b_tile_smem[stage], &b_tile_map, stage * BLOCK_K, pid_n * BLOCK_N,
@@ -521,13 +521,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
                                (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         tilec::rt::tma_load_2d(b_tile_smem[copy_stage], &b_tile_map,
@@ -569,7 +569,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -779,7 +779,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -794,7 +794,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -815,7 +815,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -824,7 +824,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -942,7 +942,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1114,13 +1114,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
     // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
                                &stage_full[stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         tilec::rt::tma_load_2d(b_tile_smem[stage], &b_tile_map, stage * BLOCK_K, pid_n * BLOCK_N,
@@ -1199,13 +1199,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
                                (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         tilec::rt::tma_load_2d(b_tile_smem[copy_stage], &b_tile_map,
@@ -1255,7 +1255,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1469,7 +1469,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1484,7 +1484,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1505,7 +1505,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1514,7 +1514,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1624,7 +1624,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1804,11 +1804,11 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
           // wait until the consumers have freed the stage (at once on its first use: the phase
           // before a barrier's first counts as complete)
           tilec::rt::mbarrier_wait(&stage_empty[copy_stage], 1 - copy_phase);
-          // matmul.cpp:50: auto a_tile = tl::load(
+          // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
           tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M, k * BLOCK_K,
                                  &stage_full[copy_stage]);
-          // matmul.cpp:53: auto b_tile = tl::load(
+          // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
           TILEC_UNROLL
           for (int blk = 0; blk < BLOCK_N; blk += B_TILE_BOX_COLS)
@@ -1978,7 +1978,7 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
         c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
       }
     }
-    // matmul.cpp:65: auto c_ptrs =
+    // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
     __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -2212,7 +2212,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2227,7 +2227,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -2248,7 +2248,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2257,7 +2257,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -2367,7 +2367,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -2541,13 +2541,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
     // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
                                &stage_full[stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -2628,13 +2628,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
                                (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -2678,7 +2678,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -2890,7 +2890,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2905,7 +2905,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -2926,7 +2926,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -2935,7 +2935,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3045,7 +3045,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -3212,7 +3212,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3227,7 +3227,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3248,7 +3248,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3259,7 +3259,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
                                                  tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3373,7 +3373,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -3571,7 +3571,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3586,7 +3586,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3607,7 +3607,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -3616,7 +3616,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3726,7 +3726,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -3900,13 +3900,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
     // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
                                &stage_full[stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         tilec::rt::tma_load_2d(b_tile_smem[stage], &b_tile_map, stage * BLOCK_K, pid_n * BLOCK_N,
@@ -3985,13 +3985,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
                                (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         tilec::rt::tma_load_2d(b_tile_smem[copy_stage], &b_tile_map,
@@ -4033,7 +4033,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -4244,7 +4244,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -4259,7 +4259,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -4280,7 +4280,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -4289,7 +4289,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -4399,7 +4399,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -4573,13 +4573,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
     // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
                                &stage_full[stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -4660,13 +4660,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
                                (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -4710,7 +4710,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -4921,7 +4921,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -4936,7 +4936,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -4957,7 +4957,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -4966,7 +4966,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -5076,7 +5076,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -5253,13 +5253,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
     // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
                                &stage_full[stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -5340,13 +5340,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
                                (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -5390,7 +5390,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -5613,7 +5613,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -5628,7 +5628,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -5649,7 +5649,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -5658,7 +5658,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -5768,7 +5768,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -5947,13 +5947,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
     // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
                                &stage_full[stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -6034,13 +6034,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
                                (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -6084,7 +6084,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -6310,7 +6310,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -6325,7 +6325,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -6346,7 +6346,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -6355,7 +6355,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -6465,7 +6465,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -6642,13 +6642,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
     // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
                                &stage_full[stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -6729,13 +6729,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
                                (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -6779,7 +6779,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -6999,7 +6999,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -7014,7 +7014,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -7035,7 +7035,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -7044,7 +7044,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -7154,7 +7154,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -7331,13 +7331,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
     // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
                                &stage_full[stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -7418,13 +7418,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
                                (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -7468,7 +7468,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -7691,7 +7691,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -7706,7 +7706,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -7727,7 +7727,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -7736,7 +7736,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -7846,7 +7846,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -8025,13 +8025,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
     // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
                                &stage_full[stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -8112,13 +8112,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
                                (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -8162,7 +8162,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -8388,7 +8388,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -8403,7 +8403,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -8424,7 +8424,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -8433,7 +8433,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -8543,7 +8543,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -8720,13 +8720,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
     // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
                                &stage_full[stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -8807,13 +8807,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
                                (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         TILEC_UNROLL
@@ -8857,7 +8857,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -9080,7 +9080,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -9095,7 +9095,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -9116,7 +9116,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -9125,7 +9125,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -9235,7 +9235,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -9415,11 +9415,11 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
           // wait until the consumers have freed the stage (at once on its first use: the phase
           // before a barrier's first counts as complete)
           tilec::rt::mbarrier_wait(&stage_empty[copy_stage], 1 - copy_phase);
-          // matmul.cpp:50: auto a_tile = tl::load(
+          // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
           tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M, k * BLOCK_K,
                                  &stage_full[copy_stage]);
-          // matmul.cpp:53: auto b_tile = tl::load(
+          // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
           TILEC_UNROLL
           for (int blk = 0; blk < BLOCK_N; blk += B_TILE_BOX_COLS)
@@ -9589,7 +9589,7 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
         c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
       }
     }
-    // matmul.cpp:65: auto c_ptrs =
+    // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
     __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -9826,7 +9826,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -9841,7 +9841,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -9862,7 +9862,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -9871,7 +9871,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -9981,7 +9981,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -10161,11 +10161,11 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
           // wait until the consumers have freed the stage (at once on its first use: the phase
           // before a barrier's first counts as complete)
           tilec::rt::mbarrier_wait(&stage_empty[copy_stage], 1 - copy_phase);
-          // matmul.cpp:50: auto a_tile = tl::load(
+          // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
           tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M, k * BLOCK_K,
                                  &stage_full[copy_stage]);
-          // matmul.cpp:53: auto b_tile = tl::load(
+          // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
           TILEC_UNROLL
           for (int blk = 0; blk < BLOCK_N; blk += B_TILE_BOX_COLS)
@@ -10335,7 +10335,7 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
         c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
       }
     }
-    // matmul.cpp:65: auto c_ptrs =
+    // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
     __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -10572,7 +10572,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -10587,7 +10587,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -10608,7 +10608,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -10617,7 +10617,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -10727,7 +10727,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -10907,11 +10907,11 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
           // wait until the consumers have freed the stage (at once on its first use: the phase
           // before a barrier's first counts as complete)
           tilec::rt::mbarrier_wait(&stage_empty[copy_stage], 1 - copy_phase);
-          // matmul.cpp:50: auto a_tile = tl::load(
+          // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
           tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M, k * BLOCK_K,
                                  &stage_full[copy_stage]);
-          // matmul.cpp:53: auto b_tile = tl::load(
+          // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
           TILEC_UNROLL
           for (int blk = 0; blk < BLOCK_N; blk += B_TILE_BOX_COLS)
@@ -11081,7 +11081,7 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
         c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
       }
     }
-    // matmul.cpp:65: auto c_ptrs =
+    // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
     __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -11318,7 +11318,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -11333,7 +11333,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -11354,7 +11354,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -11363,7 +11363,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -11473,7 +11473,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -11653,11 +11653,11 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
           // wait until the consumers have freed the stage (at once on its first use: the phase
           // before a barrier's first counts as complete)
           tilec::rt::mbarrier_wait(&stage_empty[copy_stage], 1 - copy_phase);
-          // matmul.cpp:50: auto a_tile = tl::load(
+          // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
           tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M, k * BLOCK_K,
                                  &stage_full[copy_stage]);
-          // matmul.cpp:53: auto b_tile = tl::load(
+          // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
           TILEC_UNROLL
           for (int blk = 0; blk < BLOCK_N; blk += B_TILE_BOX_COLS)
@@ -11827,7 +11827,7 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
         c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
       }
     }
-    // matmul.cpp:65: auto c_ptrs =
+    // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
     __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L3::ELEMS0; ++i) {

@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // batched_matmul.cpp:42: auto a_ptrs =
+  // batched_matmul.cpp:42: auto a_ptrs = a_batch + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -132,7 +132,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // batched_matmul.cpp:44: auto b_ptrs =
+  // batched_matmul.cpp:44: auto b_ptrs = b_batch + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -153,7 +153,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
   // batched_matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // batched_matmul.cpp:50: auto a_tile = tl::load(
+    // batched_matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -162,7 +162,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // batched_matmul.cpp:53: auto b_tile = tl::load(
+    // batched_matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -272,7 +272,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // batched_matmul.cpp:63: auto c_ptrs =
+  // batched_matmul.cpp:63: auto c_ptrs = c_batch + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -443,7 +443,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // batched_matmul.cpp:42: auto a_ptrs =
+  // batched_matmul.cpp:42: auto a_ptrs = a_batch + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -458,7 +458,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // batched_matmul.cpp:44: auto b_ptrs =
+  // batched_matmul.cpp:44: auto b_ptrs = b_batch + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -482,7 +482,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
     // b_tile_smem (cp.async), one commit group per stage
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
-      // batched_matmul.cpp:50: auto a_tile = tl::load(
+      // batched_matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -492,7 +492,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
               a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - stage * BLOCK_K);
         }
       }
-      // batched_matmul.cpp:53: auto b_tile = tl::load(
+      // batched_matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -594,7 +594,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
-      // batched_matmul.cpp:50: auto a_tile = tl::load(
+      // batched_matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -604,7 +604,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
               a_ptrs[i][j], offs_am[i] < M && offs_k[j] < K - (k + (NUM_STAGES - 1)) * BLOCK_K);
         }
       }
-      // batched_matmul.cpp:53: auto b_tile = tl::load(
+      // batched_matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -664,7 +664,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // batched_matmul.cpp:63: auto c_ptrs =
+  // batched_matmul.cpp:63: auto c_ptrs = c_batch + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {

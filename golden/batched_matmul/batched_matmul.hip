@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // batched_matmul.cpp:42: auto a_ptrs =
+  // batched_matmul.cpp:42: auto a_ptrs = a_batch + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -122,7 +122,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // batched_matmul.cpp:44: auto b_ptrs =
+  // batched_matmul.cpp:44: auto b_ptrs = b_batch + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -140,13 +140,13 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // batched_matmul.cpp:50: auto a_tile = tl::load(
+  // batched_matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
   __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // batched_matmul.cpp:53: auto b_tile = tl::load(
+  // batched_matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
   __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
   // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
   if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // batched_matmul.cpp:50: auto a_tile = tl::load(
+    // batched_matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -154,7 +154,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
         a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // batched_matmul.cpp:53: auto b_tile = tl::load(
+    // batched_matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -201,7 +201,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
     __syncthreads();
     // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
     if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // batched_matmul.cpp:50: auto a_tile = tl::load(
+      // batched_matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -209,7 +209,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
           a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
         }
       }
-      // batched_matmul.cpp:53: auto b_tile = tl::load(
+      // batched_matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -301,7 +301,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // batched_matmul.cpp:63: auto c_ptrs =
+  // batched_matmul.cpp:63: auto c_ptrs = c_batch + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -460,7 +460,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // batched_matmul.cpp:42: auto a_ptrs =
+  // batched_matmul.cpp:42: auto a_ptrs = a_batch + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -475,7 +475,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // batched_matmul.cpp:44: auto b_ptrs =
+  // batched_matmul.cpp:44: auto b_ptrs = b_batch + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -493,13 +493,13 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // batched_matmul.cpp:50: auto a_tile = tl::load(
+  // batched_matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
   __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // batched_matmul.cpp:53: auto b_tile = tl::load(
+  // batched_matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
   __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
   // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
   if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // batched_matmul.cpp:50: auto a_tile = tl::load(
+    // batched_matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -509,7 +509,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
                                                  tilec::rt::to_f16(0.0f));
       }
     }
-    // batched_matmul.cpp:53: auto b_tile = tl::load(
+    // batched_matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -562,7 +562,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
     __syncthreads();
     // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
     if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // batched_matmul.cpp:50: auto a_tile = tl::load(
+      // batched_matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -572,7 +572,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
               tilec::rt::to_f16(0.0f));
         }
       }
-      // batched_matmul.cpp:53: auto b_tile = tl::load(
+      // batched_matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -670,7 +670,7 @@ __global__ void __launch_bounds__(NUM_THREADS) batched_matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // batched_matmul.cpp:63: auto c_ptrs =
+  // batched_matmul.cpp:63: auto c_ptrs = c_batch + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {

@@ -76,7 +76,7 @@ __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
         mask[i][j] = rows[i] < M && col_mask[j];
       }
     }
-    // col_reduce.cpp:17: auto t = tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask,
+    // col_reduce.cpp:17: auto t = tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask, -tl::inf);
     float t[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -267,7 +267,7 @@ __global__ void __launch_bounds__(NUM_THREADS) col_reduce_kernel(
         mask[i][j] = rows[i] < M && col_mask[j];
       }
     }
-    // col_reduce.cpp:17: auto t = tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask,
+    // col_reduce.cpp:17: auto t = tl::load(x + tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols), mask, -tl::inf);
     float t[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {

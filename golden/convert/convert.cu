@@ -866,7 +866,7 @@ __global__ void __launch_bounds__(NUM_THREADS) cast_modes(
     tilec::rt::store_vec<NEGATED_STORE_VEC, false>(
         negated + offs[i], vals, &mask[i], mask[i + NEGATED_STORE_VEC - 1]);
   }
-  // convert.cpp:68: tl::store(sign + offs, tl::cast<int32_t>(tl::cast<uint32_t>(bits, {.bitcast = true}) >> 31),
+  // convert.cpp:68: tl::store(sign + offs, tl::cast<int32_t>(tl::cast<uint32_t>(bits, {.bitcast = true}) >> 31), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += SIGN_STORE_VEC) {
     int vals[SIGN_STORE_VEC];
@@ -1040,7 +1040,7 @@ __global__ void __launch_bounds__(NUM_THREADS) cast_modes(
     if (mask[i])
       tilec::rt::store_vec<NEGATED_STORE_VEC, true>(negated + offs[i], vals);
   }
-  // convert.cpp:68: tl::store(sign + offs, tl::cast<int32_t>(tl::cast<uint32_t>(bits, {.bitcast = true}) >> 31),
+  // convert.cpp:68: tl::store(sign + offs, tl::cast<int32_t>(tl::cast<uint32_t>(bits, {.bitcast = true}) >> 31), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += SIGN_STORE_VEC) {
     int vals[SIGN_STORE_VEC];

@@ -677,7 +677,7 @@ __global__ void __launch_bounds__(NUM_THREADS) cast_modes(
     if (mask[i])
       negated[offs[i]] = tilec::rt::bit_cast<float>(bits[i] ^ (-2147483647 - 1));
   }
-  // convert.cpp:68: tl::store(sign + offs, tl::cast<int32_t>(tl::cast<uint32_t>(bits, {.bitcast = true}) >> 31),
+  // convert.cpp:68: tl::store(sign + offs, tl::cast<int32_t>(tl::cast<uint32_t>(bits, {.bitcast = true}) >> 31), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])

@@ -1261,7 +1261,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:52: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:52: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K), 0.0f);
   __nv_bfloat16 av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1293,7 +1293,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:54: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:54: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N), 0.0f);
   __nv_bfloat16 bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1463,7 +1463,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:52: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:52: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K), 0.0f);
   __nv_bfloat16 av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1490,7 +1490,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:54: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:54: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N), 0.0f);
   __nv_bfloat16 bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3734,7 +3734,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:129: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:129: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K), 0.0f);
   __half av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3766,7 +3766,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:131: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:131: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N), 0.0f);
   __half bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3943,7 +3943,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:129: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:129: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K), 0.0f);
   __half av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3970,7 +3970,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:131: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:131: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N), 0.0f);
   __half bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -5972,7 +5972,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
         kb_load[i][j] = k0 + L10::coord0(i);
       }
     }
-    // dot.cpp:235: auto atv = tl::load(at + kb * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:235: auto atv = tl::load(at + kb * ldat + tl::expand_dims<0>(m), (kb < K) & (tl::expand_dims<0>(m) < M), 0.0f);
     __nv_bfloat16 atv[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -6273,7 +6273,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
         kb_load[i][j] = k0 + L10::coord0(i);
       }
     }
-    // dot.cpp:235: auto atv = tl::load(at + kb * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:235: auto atv = tl::load(at + kb * ldat + tl::expand_dims<0>(m), (kb < K) & (tl::expand_dims<0>(m) < M), 0.0f);
     __nv_bfloat16 atv[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -6565,7 +6565,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kr[i][j] = k0 + L5::coord0(i);
       }
     }
-    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m), (kr < K) & (tl::expand_dims<0>(m) < M), T(0));
     float atv[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -6588,7 +6588,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kc[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc, (tl::expand_dims<1>(n) < N) & (kc < K), T(0));
     float btv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -6828,7 +6828,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kr[i][j] = k0 + L5::coord0(i);
       }
     }
-    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m), (kr < K) & (tl::expand_dims<0>(m) < M), T(0));
     float atv[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -6847,7 +6847,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kc[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc, (tl::expand_dims<1>(n) < N) & (kc < K), T(0));
     float btv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -7114,7 +7114,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kr[i][j] = k0 + L5::coord0(i);
       }
     }
-    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m), (kr < K) & (tl::expand_dims<0>(m) < M), T(0));
     float atv[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -7137,7 +7137,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kc[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc, (tl::expand_dims<1>(n) < N) & (kc < K), T(0));
     float btv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -7383,7 +7383,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kr[i][j] = k0 + L5::coord0(i);
       }
     }
-    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m), (kr < K) & (tl::expand_dims<0>(m) < M), T(0));
     float atv[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -7402,7 +7402,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kc[i][j] = k0 + L8::coord0(j);
       }
     }
-    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc, (tl::expand_dims<1>(n) < N) & (kc < K), T(0));
     float btv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -7669,7 +7669,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kr[i][j] = k0 + L1::coord0(i);
       }
     }
-    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m), (kr < K) & (tl::expand_dims<0>(m) < M), T(0));
     int8_t atv[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -7692,7 +7692,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kc[i][j] = k0 + L3::coord0(j);
       }
     }
-    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc, (tl::expand_dims<1>(n) < N) & (kc < K), T(0));
     int8_t btv[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -7923,7 +7923,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kr[i][j] = k0 + L1::coord0(i);
       }
     }
-    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m), (kr < K) & (tl::expand_dims<0>(m) < M), T(0));
     int8_t atv[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -7942,7 +7942,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kc[i][j] = k0 + L3::coord0(j);
       }
     }
-    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc, (tl::expand_dims<1>(n) < N) & (kc < K), T(0));
     int8_t btv[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {

@@ -1521,7 +1521,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:52: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:52: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K), 0.0f);
   hip_bfloat16 av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1553,7 +1553,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:54: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:54: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N), 0.0f);
   hip_bfloat16 bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -1723,7 +1723,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:52: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:52: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K), 0.0f);
   hip_bfloat16 av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1750,7 +1750,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_bf16(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:54: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:54: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N), 0.0f);
   hip_bfloat16 bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -3848,7 +3848,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:129: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:129: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K), 0.0f);
   __half av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -3880,7 +3880,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:131: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:131: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N), 0.0f);
   __half bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -4051,7 +4051,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rm_store[i][j] = pid / num_n * BM + L5::coord0(i);
     }
   }
-  // dot.cpp:129: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K),
+  // dot.cpp:129: auto av = tl::load(a + rm * lda + tl::expand_dims<0>(rk), (rm < M) & (tl::expand_dims<0>(rk) < K), 0.0f);
   __half av[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -4078,7 +4078,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_f16_out(
       rn_store[i][j] = pid % num_n * BN + L10::coord0(j);
     }
   }
-  // dot.cpp:131: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N),
+  // dot.cpp:131: auto bv = tl::load(b + tl::expand_dims<1>(rk) * ldb + rn, (tl::expand_dims<1>(rk) < K) & (rn < N), 0.0f);
   __half bv[L11::ELEMS0][L11::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L11::ELEMS0; ++i) {
@@ -6118,7 +6118,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
         kb_load[i][j] = k0 + L8::coord0(i);
       }
     }
-    // dot.cpp:235: auto atv = tl::load(at + kb * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:235: auto atv = tl::load(at + kb * ldat + tl::expand_dims<0>(m), (kb < K) & (tl::expand_dims<0>(m) < M), 0.0f);
     hip_bfloat16 atv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -6371,7 +6371,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_a(
         kb_load[i][j] = k0 + L8::coord0(i);
       }
     }
-    // dot.cpp:235: auto atv = tl::load(at + kb * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:235: auto atv = tl::load(at + kb * ldat + tl::expand_dims<0>(m), (kb < K) & (tl::expand_dims<0>(m) < M), 0.0f);
     hip_bfloat16 atv[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L9::ELEMS0; ++i) {
@@ -6635,7 +6635,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kr[i][j] = k0 + L6::coord0(i);
       }
     }
-    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m), (kr < K) & (tl::expand_dims<0>(m) < M), T(0));
     float atv[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -6658,7 +6658,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kc[i][j] = k0 + L9::coord0(j);
       }
     }
-    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc, (tl::expand_dims<1>(n) < N) & (kc < K), T(0));
     float btv[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -6859,7 +6859,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kr[i][j] = k0 + L6::coord0(i);
       }
     }
-    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m), (kr < K) & (tl::expand_dims<0>(m) < M), T(0));
     float atv[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -6878,7 +6878,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kc[i][j] = k0 + L9::coord0(j);
       }
     }
-    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc, (tl::expand_dims<1>(n) < N) & (kc < K), T(0));
     float btv[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -7107,7 +7107,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kr[i][j] = k0 + L6::coord0(i);
       }
     }
-    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m), (kr < K) & (tl::expand_dims<0>(m) < M), T(0));
     float atv[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -7130,7 +7130,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kc[i][j] = k0 + L9::coord0(j);
       }
     }
-    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc, (tl::expand_dims<1>(n) < N) & (kc < K), T(0));
     float btv[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -7331,7 +7331,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kr[i][j] = k0 + L6::coord0(i);
       }
     }
-    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m), (kr < K) & (tl::expand_dims<0>(m) < M), T(0));
     float atv[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L7::ELEMS0; ++i) {
@@ -7350,7 +7350,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kc[i][j] = k0 + L9::coord0(j);
       }
     }
-    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc, (tl::expand_dims<1>(n) < N) & (kc < K), T(0));
     float btv[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L10::ELEMS0; ++i) {
@@ -7562,7 +7562,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kr[i][j] = k0 + L1::coord0(i);
       }
     }
-    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m), (kr < K) & (tl::expand_dims<0>(m) < M), T(0));
     int8_t atv[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -7585,7 +7585,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kc[i][j] = k0 + L2::coord0(j);
       }
     }
-    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc, (tl::expand_dims<1>(n) < N) & (kc < K), T(0));
     int8_t btv[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -7802,7 +7802,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kr[i][j] = k0 + L1::coord0(i);
       }
     }
-    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m),
+    // dot.cpp:263: auto atv = tl::load(at + kr * ldat + tl::expand_dims<0>(m), (kr < K) & (tl::expand_dims<0>(m) < M), T(0));
     int8_t atv[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -7821,7 +7821,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_trans_both(
         kc[i][j] = k0 + L2::coord0(j);
       }
     }
-    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc,
+    // dot.cpp:265: auto btv = tl::load(bt + tl::expand_dims<1>(n) * ldbt + kc, (tl::expand_dims<1>(n) < N) & (kc < K), T(0));
     int8_t btv[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {

@@ -85,7 +85,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     embedding_offsets_cvt[i] = embedding_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:36: auto embedding_offsets =
+  // embedding.cpp:36: auto embedding_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t embedding_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -100,7 +100,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets,
+  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float embeddings[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -115,7 +115,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
           mask_m_store[i] && mask_n[j + EMBEDDINGS_VEC - 1]);
     }
   }
-  // embedding.cpp:41: auto output_offsets =
+  // embedding.cpp:41: auto output_offsets = tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int output_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
       output_offsets[i][j] = offsets_m_store[i] * embedding_dim + offsets_n[j];
     }
   }
-  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings,
+  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -225,7 +225,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     embedding_offsets_cvt[i] = embedding_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:36: auto embedding_offsets =
+  // embedding.cpp:36: auto embedding_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t embedding_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -240,7 +240,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets,
+  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float embeddings[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -251,7 +251,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
           0.0f);
     }
   }
-  // embedding.cpp:41: auto output_offsets =
+  // embedding.cpp:41: auto output_offsets = tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int output_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -260,7 +260,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
       output_offsets[i][j] = offsets_m_store[i] * embedding_dim + offsets_n[j];
     }
   }
-  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings,
+  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -393,7 +393,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     embedding_offsets_cvt[i] = embedding_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:36: auto embedding_offsets =
+  // embedding.cpp:36: auto embedding_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t embedding_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -408,7 +408,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets,
+  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   __nv_bfloat16 embeddings[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -423,7 +423,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
           tilec::rt::to_bf16(0.0f), mask_m_store[i] && mask_n[j + EMBEDDINGS_VEC - 1]);
     }
   }
-  // embedding.cpp:41: auto output_offsets =
+  // embedding.cpp:41: auto output_offsets = tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int output_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -432,7 +432,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
       output_offsets[i][j] = offsets_m_store[i] * embedding_dim + offsets_n[j];
     }
   }
-  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings,
+  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -533,7 +533,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     embedding_offsets_cvt[i] = embedding_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:36: auto embedding_offsets =
+  // embedding.cpp:36: auto embedding_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t embedding_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -548,7 +548,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets,
+  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   __nv_bfloat16 embeddings[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -559,7 +559,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
           tilec::rt::to_bf16(0.0f));
     }
   }
-  // embedding.cpp:41: auto output_offsets =
+  // embedding.cpp:41: auto output_offsets = tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int output_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -568,7 +568,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
       output_offsets[i][j] = offsets_m_store[i] * embedding_dim + offsets_n[j];
     }
   }
-  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings,
+  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -704,7 +704,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     embedding_offsets_cvt[i] = embedding_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:36: auto embedding_offsets =
+  // embedding.cpp:36: auto embedding_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t embedding_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -719,7 +719,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets,
+  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   __nv_bfloat16 embeddings[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -734,7 +734,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
           tilec::rt::to_bf16(0.0f), mask_m_store[i] && mask_n[j + EMBEDDINGS_VEC - 1]);
     }
   }
-  // embedding.cpp:41: auto output_offsets =
+  // embedding.cpp:41: auto output_offsets = tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int output_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -743,7 +743,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
       output_offsets[i][j] = offsets_m_store[i] * embedding_dim + offsets_n[j];
     }
   }
-  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings,
+  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -846,7 +846,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     embedding_offsets_cvt[i] = embedding_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:36: auto embedding_offsets =
+  // embedding.cpp:36: auto embedding_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t embedding_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -861,7 +861,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets,
+  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   __nv_bfloat16 embeddings[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -872,7 +872,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
           tilec::rt::to_bf16(0.0f));
     }
   }
-  // embedding.cpp:41: auto output_offsets =
+  // embedding.cpp:41: auto output_offsets = tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int output_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -881,7 +881,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
       output_offsets[i][j] = offsets_m_store[i] * embedding_dim + offsets_n[j];
     }
   }
-  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings,
+  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1009,7 +1009,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim +
+  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1035,7 +1035,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     grad_weight_offsets_cvt[i] = grad_weight_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:70: auto grad_weight_offsets =
+  // embedding.cpp:70: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t grad_weight_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1044,7 +1044,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1142,7 +1142,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim +
+  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1164,7 +1164,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     grad_weight_offsets_cvt[i] = grad_weight_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:70: auto grad_weight_offsets =
+  // embedding.cpp:70: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t grad_weight_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1173,7 +1173,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1309,7 +1309,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim +
+  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1337,7 +1337,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     grad_weight_offsets_cvt[i] = grad_weight_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:70: auto grad_weight_offsets =
+  // embedding.cpp:70: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t grad_weight_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1346,7 +1346,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1444,7 +1444,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim +
+  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1468,7 +1468,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     grad_weight_offsets_cvt[i] = grad_weight_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:70: auto grad_weight_offsets =
+  // embedding.cpp:70: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t grad_weight_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1477,7 +1477,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL

@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     embedding_offsets_cvt[i] = embedding_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:36: auto embedding_offsets =
+  // embedding.cpp:36: auto embedding_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t embedding_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -102,7 +102,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets,
+  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float embeddings[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
           mask_m_store[i] && mask_n[j + EMBEDDINGS_VEC - 1]);
     }
   }
-  // embedding.cpp:41: auto output_offsets =
+  // embedding.cpp:41: auto output_offsets = tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int output_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
       output_offsets[i][j] = offsets_m_store[i] * embedding_dim + offsets_n[j];
     }
   }
-  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings,
+  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -229,7 +229,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     embedding_offsets_cvt[i] = embedding_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:36: auto embedding_offsets =
+  // embedding.cpp:36: auto embedding_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t embedding_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -244,7 +244,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets,
+  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float embeddings[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -255,7 +255,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
           0.0f);
     }
   }
-  // embedding.cpp:41: auto output_offsets =
+  // embedding.cpp:41: auto output_offsets = tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int output_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -264,7 +264,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
       output_offsets[i][j] = offsets_m_store[i] * embedding_dim + offsets_n[j];
     }
   }
-  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings,
+  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -399,7 +399,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     embedding_offsets_cvt[i] = embedding_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:36: auto embedding_offsets =
+  // embedding.cpp:36: auto embedding_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t embedding_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -414,7 +414,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets,
+  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   hip_bfloat16 embeddings[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -429,7 +429,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
           tilec::rt::to_bf16(0.0f), mask_m_store[i] && mask_n[j + EMBEDDINGS_VEC - 1]);
     }
   }
-  // embedding.cpp:41: auto output_offsets =
+  // embedding.cpp:41: auto output_offsets = tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int output_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -438,7 +438,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
       output_offsets[i][j] = offsets_m_store[i] * embedding_dim + offsets_n[j];
     }
   }
-  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings,
+  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -541,7 +541,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     embedding_offsets_cvt[i] = embedding_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:36: auto embedding_offsets =
+  // embedding.cpp:36: auto embedding_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t embedding_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -556,7 +556,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets,
+  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   hip_bfloat16 embeddings[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -567,7 +567,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
           tilec::rt::to_bf16(0.0f));
     }
   }
-  // embedding.cpp:41: auto output_offsets =
+  // embedding.cpp:41: auto output_offsets = tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int output_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -576,7 +576,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
       output_offsets[i][j] = offsets_m_store[i] * embedding_dim + offsets_n[j];
     }
   }
-  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings,
+  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -711,7 +711,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     embedding_offsets_cvt[i] = embedding_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:36: auto embedding_offsets =
+  // embedding.cpp:36: auto embedding_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t embedding_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -726,7 +726,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets,
+  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   hip_bfloat16 embeddings[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -741,7 +741,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
           tilec::rt::to_bf16(0.0f), mask_m_store[i] && mask_n[j + EMBEDDINGS_VEC - 1]);
     }
   }
-  // embedding.cpp:41: auto output_offsets =
+  // embedding.cpp:41: auto output_offsets = tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int output_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -750,7 +750,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
       output_offsets[i][j] = offsets_m_store[i] * embedding_dim + offsets_n[j];
     }
   }
-  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings,
+  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -853,7 +853,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     embedding_offsets_cvt[i] = embedding_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:36: auto embedding_offsets =
+  // embedding.cpp:36: auto embedding_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t embedding_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -868,7 +868,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets,
+  // embedding.cpp:38: auto embeddings = tl::load(embeddings_ptr + embedding_offsets, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   hip_bfloat16 embeddings[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -879,7 +879,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
           tilec::rt::to_bf16(0.0f));
     }
   }
-  // embedding.cpp:41: auto output_offsets =
+  // embedding.cpp:41: auto output_offsets = tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int output_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -888,7 +888,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_forward_kernel(
       output_offsets[i][j] = offsets_m_store[i] * embedding_dim + offsets_n[j];
     }
   }
-  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings,
+  // embedding.cpp:43: tl::store(output_ptr + output_offsets, embeddings, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1016,7 +1016,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim +
+  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1044,7 +1044,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     grad_weight_offsets_cvt[i] = grad_weight_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:70: auto grad_weight_offsets =
+  // embedding.cpp:70: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t grad_weight_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1053,7 +1053,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1151,7 +1151,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim +
+  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1175,7 +1175,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     grad_weight_offsets_cvt[i] = grad_weight_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:70: auto grad_weight_offsets =
+  // embedding.cpp:70: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t grad_weight_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1184,7 +1184,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1318,7 +1318,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim +
+  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1346,7 +1346,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     grad_weight_offsets_cvt[i] = grad_weight_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:70: auto grad_weight_offsets =
+  // embedding.cpp:70: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t grad_weight_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1355,7 +1355,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1453,7 +1453,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim +
+  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1477,7 +1477,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     grad_weight_offsets_cvt[i] = grad_weight_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:70: auto grad_weight_offsets =
+  // embedding.cpp:70: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t grad_weight_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1486,7 +1486,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output,
+  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL

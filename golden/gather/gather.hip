@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(NUM_THREADS) byte_histograms(
   for (int i = 0; i < L1::ELEMS; ++i) {
     histogram_x_load[i] = histogram_x_load_counts[L1::coord0(i)];
   }
-  // gather.cpp:55: tl::store(counts + tl::program_id(0) * 256 + tl::arange<0, 256>(),
+  // gather.cpp:55: tl::store(counts + tl::program_id(0) * 256 + tl::arange<0, 256>(), tl::histogram<256>(tl::load(x + offs)));
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; i += COUNTS_STORE_VEC) {
     tilec::rt::store_vec<COUNTS_STORE_VEC, false>(
@@ -109,7 +109,7 @@ __global__ void __launch_bounds__(NUM_THREADS) byte_histograms(
   for (int i = 0; i < L1::ELEMS; ++i) {
     histogram_x_load[i] = histogram_x_load_counts[L1::coord0(i)];
   }
-  // gather.cpp:55: tl::store(counts + tl::program_id(0) * 256 + tl::arange<0, 256>(),
+  // gather.cpp:55: tl::store(counts + tl::program_id(0) * 256 + tl::arange<0, 256>(), tl::histogram<256>(tl::load(x + offs)));
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; i += COUNTS_STORE_VEC) {
     tilec::rt::store_vec<COUNTS_STORE_VEC, true>(
@@ -736,7 +736,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
   for (int i = 0; i < L0::ELEMS; ++i) {
     rows[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
   }
-  // gather.cpp:14: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()),
+  // gather.cpp:14: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()), tl::expand_dims<1>(rows) < m, 0.0f);
   float v[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -746,7 +746,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
                                            rows[i] < m, 0.0f);
     }
   }
-  // gather.cpp:17: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ +
+  // gather.cpp:17: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ + tl::expand_dims<0>(tl::arange<0, BJ>());
   int at[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -833,7 +833,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
   for (int i = 0; i < L0::ELEMS; ++i) {
     rows[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
   }
-  // gather.cpp:14: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()),
+  // gather.cpp:14: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()), tl::expand_dims<1>(rows) < m, 0.0f);
   float v[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -843,7 +843,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
                                           0.0f);
     }
   }
-  // gather.cpp:17: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ +
+  // gather.cpp:17: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ + tl::expand_dims<0>(tl::arange<0, BJ>());
   int at[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -964,7 +964,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
   for (int i = 0; i < L0::ELEMS; ++i) {
     rows[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
   }
-  // gather.cpp:14: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()),
+  // gather.cpp:14: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()), tl::expand_dims<1>(rows) < m, 0.0f);
   float v[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -974,7 +974,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
                                            rows[i] < m, 0.0f);
     }
   }
-  // gather.cpp:17: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ +
+  // gather.cpp:17: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ + tl::expand_dims<0>(tl::arange<0, BJ>());
   int at[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1064,7 +1064,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
   for (int i = 0; i < L0::ELEMS; ++i) {
     rows[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
   }
-  // gather.cpp:14: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()),
+  // gather.cpp:14: auto v = tl::load(src + tl::expand_dims<1>(rows) * BN + tl::expand_dims<0>(tl::arange<0, BN>()), tl::expand_dims<1>(rows) < m, 0.0f);
   float v[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1074,7 +1074,7 @@ __global__ void __launch_bounds__(NUM_THREADS) gather_2d(
                                           0.0f);
     }
   }
-  // gather.cpp:17: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ +
+  // gather.cpp:17: auto at = (tl::program_id(0) * BI + tl::expand_dims<1>(tl::arange<0, BI>())) * BJ + tl::expand_dims<0>(tl::arange<0, BJ>());
   int at[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1218,7 +1218,7 @@ __global__ void __launch_bounds__(NUM_THREADS) flips(
     tilec::rt::store_vec<REVERSED_STORE_VEC, false>(
         reversed + offs[i], &gather_x_load[i], &mask[i], mask[i + REVERSED_STORE_VEC - 1]);
   }
-  // gather.cpp:31: auto at = tl::program_id(0) * BM * BN + tl::expand_dims<1>(tl::arange<0, BM>()) * BN +
+  // gather.cpp:31: auto at = tl::program_id(0) * BM * BN + tl::expand_dims<1>(tl::arange<0, BM>()) * BN + tl::expand_dims<0>(tl::arange<0, BN>());
   int at[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1359,7 +1359,7 @@ __global__ void __launch_bounds__(NUM_THREADS) flips(
     if (mask[i])
       tilec::rt::store_vec<REVERSED_STORE_VEC, true>(reversed + offs[i], &gather_x_load[i]);
   }
-  // gather.cpp:31: auto at = tl::program_id(0) * BM * BN + tl::expand_dims<1>(tl::arange<0, BM>()) * BN +
+  // gather.cpp:31: auto at = tl::program_id(0) * BM * BN + tl::expand_dims<1>(tl::arange<0, BM>()) * BN + tl::expand_dims<0>(tl::arange<0, BN>());
   int at[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {

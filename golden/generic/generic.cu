@@ -169,7 +169,7 @@ __global__ void __launch_bounds__(NUM_THREADS) affine(
     for (int i = 0; i < L0::ELEMS; ++i) {
       x_1[i] = tilec::rt::to_float(v[i]);
     }
-    // generic.cpp:33: tl::store(y + offs, tl::cast<T>(generic_detail::twice(tl::cast<float>(v)) * 0.25f +
+    // generic.cpp:33: tl::store(y + offs, tl::cast<T>(generic_detail::twice(tl::cast<float>(v)) * 0.25f + tl::sqrt(tl::abs(tl::cast<float>(v)))), mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
       __half vals[Y_STORE_VEC];
@@ -230,7 +230,7 @@ __global__ void __launch_bounds__(NUM_THREADS) affine(
     for (int i = 0; i < L0::ELEMS; ++i) {
       x_1[i] = tilec::rt::to_float(v[i]);
     }
-    // generic.cpp:33: tl::store(y + offs, tl::cast<T>(generic_detail::twice(tl::cast<float>(v)) * 0.25f +
+    // generic.cpp:33: tl::store(y + offs, tl::cast<T>(generic_detail::twice(tl::cast<float>(v)) * 0.25f + tl::sqrt(tl::abs(tl::cast<float>(v)))), mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
       __half vals[Y_STORE_VEC];
@@ -313,7 +313,7 @@ __global__ void __launch_bounds__(NUM_THREADS) affine(
     for (int i = 0; i < L0::ELEMS; ++i) {
       x_1[i] = tilec::rt::to_float(v[i]);
     }
-    // generic.cpp:33: tl::store(y + offs, tl::cast<T>(generic_detail::twice(tl::cast<float>(v)) * 0.25f +
+    // generic.cpp:33: tl::store(y + offs, tl::cast<T>(generic_detail::twice(tl::cast<float>(v)) * 0.25f + tl::sqrt(tl::abs(tl::cast<float>(v)))), mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
       __nv_bfloat16 vals[Y_STORE_VEC];
@@ -369,7 +369,7 @@ __global__ void __launch_bounds__(NUM_THREADS) affine(
     for (int i = 0; i < L0::ELEMS; ++i) {
       x_1[i] = tilec::rt::to_float(v[i]);
     }
-    // generic.cpp:33: tl::store(y + offs, tl::cast<T>(generic_detail::twice(tl::cast<float>(v)) * 0.25f +
+    // generic.cpp:33: tl::store(y + offs, tl::cast<T>(generic_detail::twice(tl::cast<float>(v)) * 0.25f + tl::sqrt(tl::abs(tl::cast<float>(v)))), mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += Y_STORE_VEC) {
       __nv_bfloat16 vals[Y_STORE_VEC];

@@ -105,7 +105,7 @@ __global__ void __launch_bounds__(NUM_THREADS) affine(
     for (int i = 0; i < L0::ELEMS; ++i) {
       x_1[i] = tilec::rt::to_float(v[i]);
     }
-    // generic.cpp:33: tl::store(y + offs, tl::cast<T>(generic_detail::twice(tl::cast<float>(v)) * 0.25f +
+    // generic.cpp:33: tl::store(y + offs, tl::cast<T>(generic_detail::twice(tl::cast<float>(v)) * 0.25f + tl::sqrt(tl::abs(tl::cast<float>(v)))), mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])
@@ -173,7 +173,7 @@ __global__ void __launch_bounds__(NUM_THREADS) affine(
     for (int i = 0; i < L0::ELEMS; ++i) {
       x_1[i] = tilec::rt::to_float(v[i]);
     }
-    // generic.cpp:33: tl::store(y + offs, tl::cast<T>(generic_detail::twice(tl::cast<float>(v)) * 0.25f +
+    // generic.cpp:33: tl::store(y + offs, tl::cast<T>(generic_detail::twice(tl::cast<float>(v)) * 0.25f + tl::sqrt(tl::abs(tl::cast<float>(v)))), mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])

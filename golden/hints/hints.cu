@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(NUM_THREADS) hinted_gather(
   for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
     mask_load[i_1] = offs_load[i_1] < n;
   }
-  // hints.cpp:28: auto i = tl::load(index + offs, mask, 0,
+  // hints.cpp:28: auto i = tl::load(index + offs, mask, 0, {.cache_modifier = tl::cache::ca, .eviction_policy = tl::evict_last});
   int i[L0::ELEMS];
   TILEC_UNROLL
   for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += I_VEC) {
@@ -101,7 +101,7 @@ __global__ void __launch_bounds__(NUM_THREADS) hinted_gather(
         tilec::rt::hinted<OUT_STORE_HINTS>(out + offs[i_1]), vals, &mask[i_1],
         mask[i_1 + OUT_STORE_VEC - 1]);
   }
-  // hints.cpp:34: tl::store(sums + tl::program_id(0), tl::sum(v),
+  // hints.cpp:34: tl::store(sums + tl::program_id(0), tl::sum(v), {.cache_modifier = tl::cache::wb, .eviction_policy = tl::evict_first});
   float sum_v_part = v[0];
   TILEC_UNROLL
   for (int i_1 = 1; i_1 < L1::ELEMS; ++i_1)
@@ -171,7 +171,7 @@ __global__ void __launch_bounds__(NUM_THREADS) hinted_gather(
   for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
     mask_load[i_1] = offs_load[i_1] < n;
   }
-  // hints.cpp:28: auto i = tl::load(index + offs, mask, 0,
+  // hints.cpp:28: auto i = tl::load(index + offs, mask, 0, {.cache_modifier = tl::cache::ca, .eviction_policy = tl::evict_last});
   int i[L0::ELEMS];
   TILEC_UNROLL
   for (int i_1 = 0; i_1 < L0::ELEMS; i_1 += I_VEC) {
@@ -218,7 +218,7 @@ __global__ void __launch_bounds__(NUM_THREADS) hinted_gather(
       tilec::rt::store_vec<OUT_STORE_VEC, true>(
           tilec::rt::hinted<OUT_STORE_HINTS>(out + offs[i_1]), vals);
   }
-  // hints.cpp:34: tl::store(sums + tl::program_id(0), tl::sum(v),
+  // hints.cpp:34: tl::store(sums + tl::program_id(0), tl::sum(v), {.cache_modifier = tl::cache::wb, .eviction_policy = tl::evict_first});
   float sum_v_part = v[0];
   TILEC_UNROLL
   for (int i_1 = 1; i_1 < L1::ELEMS; ++i_1)
@@ -1013,11 +1013,11 @@ __global__ void __launch_bounds__(NUM_THREADS) hinted_row_sums(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // hints.cpp:49: auto v =
+  // hints.cpp:49: auto v = tl::load(x + tl::program_id(0) * n_cols + c + cols, c + cols < n_cols, 0.0f, kStreaming);
   float v_next[L0::ELEMS];
   // prefetch: the loop's first loads into v_next; each iteration then loads the next one's while it computes
   if (0 < n_cols) {
-    // hints.cpp:49: auto v =
+    // hints.cpp:49: auto v = tl::load(x + tl::program_id(0) * n_cols + c + cols, c + cols < n_cols, 0.0f, kStreaming);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += V_VEC) {
       bool bits[V_VEC];
@@ -1033,7 +1033,7 @@ __global__ void __launch_bounds__(NUM_THREADS) hinted_row_sums(
   // hints.cpp:48: for (int c = 0; c < n_cols; c += BLOCK) {
   TILEC_NO_UNROLL
   for (int c = 0; c < n_cols; c += BLOCK) {
-    // hints.cpp:49: auto v =
+    // hints.cpp:49: auto v = tl::load(x + tl::program_id(0) * n_cols + c + cols, c + cols < n_cols, 0.0f, kStreaming);
     float v[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1041,7 +1041,7 @@ __global__ void __launch_bounds__(NUM_THREADS) hinted_row_sums(
     }
     // prefetch: the next iteration's loads into v_next, before this iteration's arithmetic
     if (c + BLOCK < n_cols) {
-      // hints.cpp:49: auto v =
+      // hints.cpp:49: auto v = tl::load(x + tl::program_id(0) * n_cols + c + cols, c + cols < n_cols, 0.0f, kStreaming);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += V_VEC) {
         bool bits[V_VEC];
@@ -1106,11 +1106,11 @@ __global__ void __launch_bounds__(NUM_THREADS) hinted_row_sums(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // hints.cpp:49: auto v =
+  // hints.cpp:49: auto v = tl::load(x + tl::program_id(0) * n_cols + c + cols, c + cols < n_cols, 0.0f, kStreaming);
   float v_next[L0::ELEMS];
   // prefetch: the loop's first loads into v_next; each iteration then loads the next one's while it computes
   if (0 < n_cols) {
-    // hints.cpp:49: auto v =
+    // hints.cpp:49: auto v = tl::load(x + tl::program_id(0) * n_cols + c + cols, c + cols < n_cols, 0.0f, kStreaming);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; i += V_VEC) {
       tilec::rt::load_vec_if<V_VEC, true>(
@@ -1122,7 +1122,7 @@ __global__ void __launch_bounds__(NUM_THREADS) hinted_row_sums(
   // hints.cpp:48: for (int c = 0; c < n_cols; c += BLOCK) {
   TILEC_NO_UNROLL
   for (int c = 0; c < n_cols; c += BLOCK) {
-    // hints.cpp:49: auto v =
+    // hints.cpp:49: auto v = tl::load(x + tl::program_id(0) * n_cols + c + cols, c + cols < n_cols, 0.0f, kStreaming);
     float v[L0::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1130,7 +1130,7 @@ __global__ void __launch_bounds__(NUM_THREADS) hinted_row_sums(
     }
     // prefetch: the next iteration's loads into v_next, before this iteration's arithmetic
     if (c + BLOCK < n_cols) {
-      // hints.cpp:49: auto v =
+      // hints.cpp:49: auto v = tl::load(x + tl::program_id(0) * n_cols + c + cols, c + cols < n_cols, 0.0f, kStreaming);
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; i += V_VEC) {
         tilec::rt::load_vec_if<V_VEC, true>(

@@ -109,7 +109,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -145,7 +145,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -154,7 +154,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -264,7 +264,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -436,13 +436,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
     // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
                                &stage_full[stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         tilec::rt::tma_load_2d(b_tile_smem[stage], &b_tile_map, stage * BLOCK_K, pid_n * BLOCK_N,
@@ -521,13 +521,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
                                (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         tilec::rt::tma_load_2d(b_tile_smem[copy_stage], &b_tile_map,
@@ -569,7 +569,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -779,7 +779,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -794,7 +794,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -815,7 +815,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -824,7 +824,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -942,7 +942,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1114,13 +1114,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: copy the tiles of the loop's first iterations into stages of a_tile_smem and
     // b_tile_smem (TMA: one thread starts the copies, each stage's full barrier counts their bytes)
     if (stage < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[stage], &a_tile_map, pid_m * BLOCK_M, stage * BLOCK_K,
                                &stage_full[stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[stage], sizeof(b_tile_smem[0]));
         tilec::rt::tma_load_2d(b_tile_smem[stage], &b_tile_map, stage * BLOCK_K, pid_n * BLOCK_N,
@@ -1199,13 +1199,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage read
     // last iteration (the wait above retired its product in this warpgroup, the barrier in all)
     if (k + (NUM_STAGES - 1) < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
         tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M,
                                (k + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       if (threadIdx.x == 0) {
         tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
         tilec::rt::tma_load_2d(b_tile_smem[copy_stage], &b_tile_map,
@@ -1255,7 +1255,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1469,7 +1469,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1484,7 +1484,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1505,7 +1505,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   // matmul.cpp:49: for (int k = 0; k < tl::cdiv(K, BLOCK_K); ++k) {
   TILEC_NO_UNROLL
   for (int k = 0; k < tilec::rt::cdiv(K, BLOCK_K); ++k) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     __half a_tile[L4::ELEMS0][L4::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1514,7 +1514,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile[i][j] = (offs_am[i] < M && offs_k[j] < K - k * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     __half b_tile[L6::ELEMS0][L6::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1624,7 +1624,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1804,11 +1804,11 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
           // wait until the consumers have freed the stage (at once on its first use: the phase
           // before a barrier's first counts as complete)
           tilec::rt::mbarrier_wait(&stage_empty[copy_stage], 1 - copy_phase);
-          // matmul.cpp:50: auto a_tile = tl::load(
+          // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_tile_smem[0]));
           tilec::rt::tma_load_2d(a_tile_smem[copy_stage], &a_tile_map, pid_m * BLOCK_M, k * BLOCK_K,
                                  &stage_full[copy_stage]);
-          // matmul.cpp:53: auto b_tile = tl::load(
+          // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
           tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(b_tile_smem[0]));
           TILEC_UNROLL
           for (int blk = 0; blk < BLOCK_N; blk += B_TILE_BOX_COLS)
@@ -1978,7 +1978,7 @@ __global__ void __launch_bounds__(NUM_THREADS + PRODUCER_THREADS, 1) matmul_kern
         c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
       }
     }
-    // matmul.cpp:65: auto c_ptrs =
+    // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
     __half *c_ptrs[L3::ELEMS0][L3::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L3::ELEMS0; ++i) {

@@ -99,7 +99,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -114,7 +114,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -132,13 +132,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:50: auto a_tile = tl::load(
+  // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
   __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // matmul.cpp:53: auto b_tile = tl::load(
+  // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
   __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
   // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
   if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -146,7 +146,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -193,7 +193,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     __syncthreads();
     // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
     if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -201,7 +201,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
           a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
         }
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -293,7 +293,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -444,7 +444,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -459,7 +459,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -477,13 +477,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:50: auto a_tile = tl::load(
+  // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
   __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // matmul.cpp:53: auto b_tile = tl::load(
+  // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
   __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
   // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
   if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -493,7 +493,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
                                                  tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -546,7 +546,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     __syncthreads();
     // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
     if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -556,7 +556,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
               tilec::rt::to_f16(0.0f));
         }
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -654,7 +654,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -840,7 +840,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -855,7 +855,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -873,13 +873,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:50: auto a_tile = tl::load(
+  // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
   __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // matmul.cpp:53: auto b_tile = tl::load(
+  // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
   __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
   // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
   if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -887,7 +887,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -934,7 +934,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     __syncthreads();
     // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
     if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -942,7 +942,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
           a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
         }
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -1042,7 +1042,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1193,7 +1193,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1208,7 +1208,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1226,13 +1226,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:50: auto a_tile = tl::load(
+  // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
   __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // matmul.cpp:53: auto b_tile = tl::load(
+  // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
   __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
   // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
   if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1242,7 +1242,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
                                                  tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1295,7 +1295,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     __syncthreads();
     // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
     if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -1305,7 +1305,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
               tilec::rt::to_f16(0.0f));
         }
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -1411,7 +1411,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1600,7 +1600,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1615,7 +1615,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1633,13 +1633,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:50: auto a_tile = tl::load(
+  // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
   __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // matmul.cpp:53: auto b_tile = tl::load(
+  // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
   __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
   // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
   if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1647,7 +1647,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
         a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -1694,7 +1694,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     __syncthreads();
     // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
     if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -1702,7 +1702,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
           a_tile_next[i][j] = (offs_am[i] < M && offs_k[j] < K - (k + 1) * BLOCK_K) ? *a_ptrs[i][j] : tilec::rt::to_f16(0.0f);
         }
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -1794,7 +1794,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {
@@ -1951,7 +1951,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L3::ELEMS; ++i) {
     offs_am_store[i] = pid_m * BLOCK_M + L3::coord0(i);
   }
-  // matmul.cpp:42: auto a_ptrs =
+  // matmul.cpp:42: auto a_ptrs = a + (tl::expand_dims<1>(offs_am) * stride_am + tl::expand_dims<0>(offs_k) * stride_ak);
   const __half *a_ptrs[L4::ELEMS0][L4::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
@@ -1966,7 +1966,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
   for (int i = 0; i < L5::ELEMS; ++i) {
     offs_bn[i] = pid_n * BLOCK_N + L5::coord0(i);
   }
-  // matmul.cpp:44: auto b_ptrs =
+  // matmul.cpp:44: auto b_ptrs = b + (tl::expand_dims<1>(offs_k) * stride_bk + tl::expand_dims<0>(offs_bn) * stride_bn);
   const __half *b_ptrs[L6::ELEMS0][L6::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L6::ELEMS0; ++i) {
@@ -1984,13 +1984,13 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       accumulator[i][j] = 0.0f;
     }
   }
-  // matmul.cpp:50: auto a_tile = tl::load(
+  // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
   __half a_tile_next[L4::ELEMS0][L4::ELEMS1];
-  // matmul.cpp:53: auto b_tile = tl::load(
+  // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
   __half b_tile_next[L6::ELEMS0][L6::ELEMS1];
   // prefetch: the loop's first loads into a_tile_next and b_tile_next; each iteration then loads the next one's while it computes
   if (0 < tilec::rt::cdiv(K, BLOCK_K)) {
-    // matmul.cpp:50: auto a_tile = tl::load(
+    // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L4::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -2000,7 +2000,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
                                                  tilec::rt::to_f16(0.0f));
       }
     }
-    // matmul.cpp:53: auto b_tile = tl::load(
+    // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
     TILEC_UNROLL
     for (int i = 0; i < L6::ELEMS0; ++i) {
       TILEC_UNROLL
@@ -2053,7 +2053,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
     __syncthreads();
     // prefetch: the next iteration's loads into a_tile_next and b_tile_next, before this iteration's arithmetic
     if (k + 1 < tilec::rt::cdiv(K, BLOCK_K)) {
-      // matmul.cpp:50: auto a_tile = tl::load(
+      // matmul.cpp:50: auto a_tile = tl::load(a_ptrs, (tl::expand_dims<1>(offs_am) < M) & (tl::expand_dims<0>(offs_k) < K - k * BLOCK_K), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -2063,7 +2063,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
               tilec::rt::to_f16(0.0f));
         }
       }
-      // matmul.cpp:53: auto b_tile = tl::load(
+      // matmul.cpp:53: auto b_tile = tl::load(b_ptrs, (tl::expand_dims<1>(offs_k) < K - k * BLOCK_K) & (tl::expand_dims<0>(offs_bn) < N), 0.0f);
       TILEC_UNROLL
       for (int i = 0; i < L6::ELEMS0; ++i) {
         TILEC_UNROLL
@@ -2161,7 +2161,7 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_kernel(
       c_mask[i][j] = offs_am_store[i] < M && offs_bn[j] < N;
     }
   }
-  // matmul.cpp:65: auto c_ptrs =
+  // matmul.cpp:65: auto c_ptrs = c + stride_cm * tl::expand_dims<1>(offs_am) + stride_cn * tl::expand_dims<0>(offs_bn);
   __half *c_ptrs[L8::ELEMS0][L8::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L8::ELEMS0; ++i) {

@@ -328,7 +328,7 @@ __global__ void __launch_bounds__(NUM_THREADS_1) launch(
   for (int i = 0; i < L0::ELEMS; ++i) {
     v[i] = (offs[i] < n) ? cudaSuccess_1[offs[i]] : 0.0f;
   }
-  // names.cpp:65: tl::store(stream + offs,
+  // names.cpp:65: tl::store(stream + offs, tl::minimum(v, float(min + grid + config + launch_launch_64_3_5 + launch_64_3_5 + threadIdx)), offs < n);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -438,7 +438,7 @@ __global__ void __launch_bounds__(NUM_THREADS) wide_meta(const float *x, float *
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * 64 + L0::coord0(i);
   }
-  // names.cpp:86: tl::store(y + offs, tl::load(x + offs, offs < n) + add + float(S) + (F ? 1.0f : 0.0f) + float(big),
+  // names.cpp:86: tl::store(y + offs, tl::load(x + offs, offs < n) + add + float(S) + (F ? 1.0f : 0.0f) + float(big), offs < n);
   float x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {

@@ -483,7 +483,7 @@ __global__ void __launch_bounds__(NUM_THREADS) cumsum_2d(
   tilec::rt::scan_write_totals<L2, 1, false>(cumsum_v, cumsum_v_totals, 4);
   __syncthreads();
   tilec::rt::scan_add_carries<tilec::rt::Sum, L2, 1, false>(cumsum_v, cumsum_v_totals, 4);
-  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols),
+  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols), tl::cumsum<AXIS, REVERSE>(v), mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -573,7 +573,7 @@ __global__ void __launch_bounds__(NUM_THREADS) cumsum_2d(
   tilec::rt::scan_write_totals<L2, 1, false>(cumsum_v, cumsum_v_totals, 4);
   __syncthreads();
   tilec::rt::scan_add_carries<tilec::rt::Sum, L2, 1, false>(cumsum_v, cumsum_v_totals, 4);
-  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols),
+  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols), tl::cumsum<AXIS, REVERSE>(v), mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -682,7 +682,7 @@ __global__ void __launch_bounds__(NUM_THREADS) cumsum_2d(
     }
   }
   tilec::rt::scan_in_warp<tilec::rt::Sum, L2, 1, true>(cumsum_v);
-  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols),
+  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols), tl::cumsum<AXIS, REVERSE>(v), mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -766,7 +766,7 @@ __global__ void __launch_bounds__(NUM_THREADS) cumsum_2d(
     }
   }
   tilec::rt::scan_in_warp<tilec::rt::Sum, L2, 1, true>(cumsum_v);
-  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols),
+  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols), tl::cumsum<AXIS, REVERSE>(v), mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -881,7 +881,7 @@ __global__ void __launch_bounds__(NUM_THREADS) cumsum_2d(
   tilec::rt::scan_write_totals<L2, 0, false>(cumsum_v, cumsum_v_totals, 16);
   __syncthreads();
   tilec::rt::scan_add_carries<tilec::rt::Sum, L2, 0, false>(cumsum_v, cumsum_v_totals, 16);
-  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols),
+  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols), tl::cumsum<AXIS, REVERSE>(v), mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -971,7 +971,7 @@ __global__ void __launch_bounds__(NUM_THREADS) cumsum_2d(
   tilec::rt::scan_write_totals<L2, 0, false>(cumsum_v, cumsum_v_totals, 16);
   __syncthreads();
   tilec::rt::scan_add_carries<tilec::rt::Sum, L2, 0, false>(cumsum_v, cumsum_v_totals, 16);
-  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols),
+  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols), tl::cumsum<AXIS, REVERSE>(v), mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1086,7 +1086,7 @@ __global__ void __launch_bounds__(NUM_THREADS) cumsum_2d(
   tilec::rt::scan_write_totals<L2, 0, true>(cumsum_v, cumsum_v_totals, 32);
   __syncthreads();
   tilec::rt::scan_add_carries<tilec::rt::Sum, L2, 0, true>(cumsum_v, cumsum_v_totals, 32);
-  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols),
+  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols), tl::cumsum<AXIS, REVERSE>(v), mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1176,7 +1176,7 @@ __global__ void __launch_bounds__(NUM_THREADS) cumsum_2d(
   tilec::rt::scan_write_totals<L2, 0, true>(cumsum_v, cumsum_v_totals, 32);
   __syncthreads();
   tilec::rt::scan_add_carries<tilec::rt::Sum, L2, 0, true>(cumsum_v, cumsum_v_totals, 32);
-  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols),
+  // scan.cpp:27: tl::store(y + tl::expand_dims<1>(rows) * n + tl::expand_dims<0>(cols), tl::cumsum<AXIS, REVERSE>(v), mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -3893,7 +3893,7 @@ __global__ void __launch_bounds__(NUM_THREADS) combine_1d(
   }
   __syncthreads();
   const float reduce_v = tilec::rt::combine_partials<Combine1, 4>(reduce_v_smem, 1);
-  // scan.cpp:114: tl::store(block_max + tl::program_id(0),
+  // scan.cpp:114: tl::store(block_max + tl::program_id(0), tl::reduce(v, [](auto a, auto b) { return tl::maximum(a, b); }));
   if (threadIdx.x == 0)  // one thread stores a scalar
     block_max[static_cast<int>(blockIdx.x)] = reduce_v;
   // scan.cpp:116: auto sparse = tl::where(v > 0.5f, v, 0.0f);
@@ -3929,7 +3929,7 @@ __global__ void __launch_bounds__(NUM_THREADS) combine_1d(
   for (int i = 0; i < L0::ELEMS; ++i) {
     h[i] = tilec::rt::to_f16(v[i]);
   }
-  // scan.cpp:121: tl::associative_scan<0>(h, [](tl::half a, tl::half b) { return tl::maximum(a, b); }),
+  // scan.cpp:121: tl::associative_scan<0>(h, [](tl::half a, tl::half b) { return tl::maximum(a, b); }), mask);
   __half scan_h[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -3940,7 +3940,7 @@ __global__ void __launch_bounds__(NUM_THREADS) combine_1d(
   tilec::rt::scan_write_totals<L0, 0, false>(scan_h, scan_h_totals);
   __syncthreads();
   tilec::rt::scan_add_carries<Combine3, L0, 0, false>(scan_h, scan_h_totals);
-  // scan.cpp:120: tl::store(hmaxima + offs,
+  // scan.cpp:120: tl::store(hmaxima + offs, tl::associative_scan<0>(h, [](tl::half a, tl::half b) { return tl::maximum(a, b); }), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += HMAXIMA_STORE_VEC) {
     bool bits[HMAXIMA_STORE_VEC];
@@ -4067,7 +4067,7 @@ __global__ void __launch_bounds__(NUM_THREADS) combine_1d(
   }
   __syncthreads();
   const float reduce_v = tilec::rt::combine_partials<Combine1, 4>(reduce_v_smem, 1);
-  // scan.cpp:114: tl::store(block_max + tl::program_id(0),
+  // scan.cpp:114: tl::store(block_max + tl::program_id(0), tl::reduce(v, [](auto a, auto b) { return tl::maximum(a, b); }));
   if (threadIdx.x == 0)  // one thread stores a scalar
     block_max[static_cast<int>(blockIdx.x)] = reduce_v;
   // scan.cpp:116: auto sparse = tl::where(v > 0.5f, v, 0.0f);
@@ -4099,7 +4099,7 @@ __global__ void __launch_bounds__(NUM_THREADS) combine_1d(
   for (int i = 0; i < L0::ELEMS; ++i) {
     h[i] = tilec::rt::to_f16(v[i]);
   }
-  // scan.cpp:121: tl::associative_scan<0>(h, [](tl::half a, tl::half b) { return tl::maximum(a, b); }),
+  // scan.cpp:121: tl::associative_scan<0>(h, [](tl::half a, tl::half b) { return tl::maximum(a, b); }), mask);
   __half scan_h[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -4110,7 +4110,7 @@ __global__ void __launch_bounds__(NUM_THREADS) combine_1d(
   tilec::rt::scan_write_totals<L0, 0, false>(scan_h, scan_h_totals);
   __syncthreads();
   tilec::rt::scan_add_carries<Combine3, L0, 0, false>(scan_h, scan_h_totals);
-  // scan.cpp:120: tl::store(hmaxima + offs,
+  // scan.cpp:120: tl::store(hmaxima + offs, tl::associative_scan<0>(h, [](tl::half a, tl::half b) { return tl::maximum(a, b); }), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += HMAXIMA_STORE_VEC) {
     if (static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i) < n)
@@ -4579,7 +4579,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_cumsum(
       tilec::rt::load_vec<Y_VEC, false>(&y[i][j], b + rk_load[i] * BN + rn[j]);
     }
   }
-  // scan.cpp:151: tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), tl::cumsum<1>(tl::dot(x, y)),
+  // scan.cpp:151: tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), tl::cumsum<1>(tl::dot(x, y)), rows);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -4793,7 +4793,7 @@ __global__ void __launch_bounds__(NUM_THREADS) dot_cumsum(
       tilec::rt::load_vec<Y_VEC, true>(&y[i][j], b + rk_load[i] * BN + rn[j]);
     }
   }
-  // scan.cpp:151: tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), tl::cumsum<1>(tl::dot(x, y)),
+  // scan.cpp:151: tl::store(c + tl::expand_dims<1>(rm) * BN + tl::expand_dims<0>(rn), tl::cumsum<1>(tl::dot(x, y)), rows);
   TILEC_UNROLL
   for (int i = 0; i < L4::ELEMS0; ++i) {
     TILEC_UNROLL

@@ -78,6 +78,31 @@ TEST(EmitterSupport, CommentTextStaysOnItsLine) {
   EXPECT_EQ(commentText(" \t\r"), "");
 }
 
+TEST(EmitterSupport, StatementTextJoinsTheLinesOfOneStatement) {
+  using emitters::statementText;
+  const std::vector<std::string> lines = {"  auto x = tl::load(p + offs,  // the row",
+                                          "                    mask, 0.0f);",
+                                          "  tl::store(",
+                                          "      q, x);",
+                                          "  auto y =",
+                                          "      x * 2;  // doubled",
+                                          "  for (int i = 0; i < n; ++i) {",
+                                          "    y += f(\"(\", ')');",
+                                          "  }",
+                                          "  tl::store(q, y);  // one line",
+                                          "  auto z = a +",
+                                          "",
+                                          "  w;"};
+  EXPECT_EQ(statementText(lines, 0), "auto x = tl::load(p + offs, mask, 0.0f);");
+  EXPECT_EQ(statementText(lines, 2), "tl::store(q, x);");
+  EXPECT_EQ(statementText(lines, 4), "auto y = x * 2;");
+  EXPECT_EQ(statementText(lines, 6), "  for (int i = 0; i < n; ++i) {"); // a loop's head alone
+  EXPECT_EQ(statementText(lines, 7), "    y += f(\"(\", ')');");         // brackets in literals
+  EXPECT_EQ(statementText(lines, 9), "  tl::store(q, y);  // one line"); // as it is
+  EXPECT_EQ(statementText(lines, 10), "auto z = a +");                   // a blank line ends it
+  EXPECT_EQ(statementText(lines, 12), "  w;");
+}
+
 TEST(EmitterSupport, StringLiteralTextEscapes) {
   using emitters::stringLiteralText;
   EXPECT_EQ(stringLiteralText("dir/k.cpp"), "dir/k.cpp");
