@@ -112,6 +112,7 @@ private:
   Code cast(Code a, const ir::Type &from, ir::ScalarType to);
   Code castTowardZero(Code a, ir::ScalarType from, ir::ScalarType to);
   void atomicAddVectors(const ir::Store *st);
+  void deviceAssert(const ir::Assert *a);
   Code intImm(const ir::IntImm *i, bool host);
   bool symbolStandsFor(const ir::IntImm &i) const;
   const std::string *floatMetaName(const ir::FloatImm &f);

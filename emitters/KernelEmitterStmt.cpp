@@ -427,6 +427,33 @@ void KernelEmitter::atomicAddVectors(const Store *st) {
       vd, vec, st->vec);
 }
 
+/// tl::device_assert: each thread tests its elements of the condition; where one is false, the
+/// runtime prints the message with the source location and the block and thread, and stops the
+/// kernel. As C's assert, compiled out under NDEBUG.
+void KernelEmitter::deviceAssert(const Assert *a) {
+  const SourceFile *f = a->loc.valid() && a->loc.file < static_cast<int>(m_.files.size())
+                            ? &m_.files[a->loc.file]
+                            : nullptr;
+  const std::string fail = "tilec::rt::assert_fail(\"" + stringLiteralText(a->message) + "\", \"" +
+                           stringLiteralText(a->text) + "\", \"" +
+                           (f ? stringLiteralText(f->name) : "") + "\", " +
+                           std::to_string(a->loc.line) + ");";
+  w_->raw("#ifndef NDEBUG");
+  const Type &t = a->cond->type;
+  if (t.isScalar()) {
+    w_->line("if (!" + operand(scalar(a->cond), Prec::Unary) + ")");
+    auto in = w_->indent();
+    w_->line(fail);
+  } else {
+    forEachElem(t, [&](const Idx &idx) {
+      w_->line("if (!" + operand(elem(a->cond, idx), Prec::Unary) + ")");
+      auto in = w_->indent();
+      w_->line(fail);
+    });
+  }
+  w_->raw("#endif");
+}
+
 void KernelEmitter::store(const Store *st) {
   if (st->atomic != AtomicOp::None)
     return atomicStore(st);
@@ -1783,6 +1810,8 @@ void KernelEmitter::stmt(const Stmt &s) {
       w_->line("__syncthreads();" + why);
     return;
   }
+  case StmtKind::Assert:
+    return deviceAssert(as<Assert>(s));
   case StmtKind::AsyncCopy: return asyncCopy(as<AsyncCopy>(s));
   case StmtKind::AsyncCommit: w_->line("tilec::rt::cp_async_commit();"); return;
   case StmtKind::AsyncWait: {

@@ -758,6 +758,17 @@ uint64_t atomic_rmw(void *p, AtomicType type, AtomicOp op, uint64_t operand, uin
   return old;
 }
 
+void device_assert_failed(const char *message, const char *condition, const char *file, int line,
+                          const void *pc) {
+  InEmulator inside; // (the report's strings are the emulator's accesses, not the kernel's)
+  report(FindingKind::DeviceAssert, {pc},
+         std::string(file) + ":" + std::to_string(line) + ": device_assert(" + condition +
+             ") failed" + (*message ? std::string(": ") + message : std::string()) + "\n  by " +
+             describe_thread(*g_current) +
+             " at {pc:0}\n  the thread stops here and the launch fails, as on the GPU\n");
+  stop_thread(ErrorAssert);
+}
+
 // ---- cp.async ----------------------------------------------------------------------------------
 namespace internal {
 namespace {

@@ -325,6 +325,8 @@ const char *finding_kind_name(FindingKind k) {
     return "mbarrier";
   case FindingKind::WgmmaDescriptor:
     return "wgmma-descriptor";
+  case FindingKind::DeviceAssert:
+    return "device-assert";
   }
   return "?";
 }
@@ -354,6 +356,8 @@ const char *error_name(Error e) {
     return "cudaErrorInvalidConfiguration";
   case ErrorIllegalAddress:
     return "cudaErrorIllegalAddress";
+  case ErrorAssert:
+    return "cudaErrorAssert";
   case ErrorIllegalInstruction:
     return "cudaErrorIllegalInstruction";
   case ErrorLaunchFailure:
@@ -374,6 +378,8 @@ const char *error_string(Error e) {
     return "invalid configuration argument";
   case ErrorIllegalAddress:
     return "an illegal memory access was encountered (tilec-emu reported it above)";
+  case ErrorAssert:
+    return "device-side assert triggered (tilec-emu reported it above)";
   case ErrorIllegalInstruction:
     return "an illegal instruction was encountered (tilec-emu reported it above)";
   case ErrorLaunchFailure:

@@ -126,6 +126,9 @@ bool same(const If *a, const If *b) {
          equal(a->cond, b->cond) && equal(a->thenS, b->thenS) && equal(a->elseS, b->elseS);
 }
 bool same(const Barrier *a, const Barrier *b) { return a->debug == b->debug; }
+bool same(const Assert *a, const Assert *b) {
+  return a->message == b->message && a->text == b->text && equal(a->cond, b->cond);
+}
 bool same(const AsyncCopy *a, const AsyncCopy *b) {
   return a->buffer == b->buffer && a->vec == b->vec && equal(a->stage, b->stage) &&
          equal(a->ptr, b->ptr) && equal(a->mask, b->mask) && equal(a->row, b->row) &&

@@ -667,6 +667,16 @@ Stmt Barrier::make(SourceLoc loc, bool debug) {
   return b;
 }
 
+Stmt Assert::make(Expr cond, std::string message, std::string text, SourceLoc loc) {
+  check(cond && cond->type.elem == ScalarType::Bool && !cond->type.pointer,
+        "Assert needs a Bool condition");
+  auto a = node<Assert>(loc);
+  a->cond = std::move(cond);
+  a->message = std::move(message);
+  a->text = std::move(text);
+  return a;
+}
+
 Stmt SharedWrite::makeTile(int buffer, Expr value, SourceLoc loc, Expr stage) {
   check(value && value->type.isTile() && value->type.layout, "SharedWrite tile needs a layout");
   check(!stage || stage->type.isScalar(), "SharedWrite stage must be a scalar");

@@ -617,6 +617,15 @@ struct Barrier : StmtNode {
   bool debug = false;
   static Stmt make(SourceLoc loc = {}, bool debug = false);
 };
+/// tl::device_assert(cond, message): where an element of `cond` (a Bool tile or scalar) is false,
+/// the kernel stops with the message, the condition's source text `text` and the location (C's
+/// assert: the generated code leaves it out under NDEBUG).
+struct Assert : StmtNode {
+  TILEC_STMT_NODE(Assert)
+  Expr cond;
+  std::string message, text;
+  static Stmt make(Expr cond, std::string message, std::string text, SourceLoc loc = {});
+};
 /// Write to shared buffer `buffer`.
 /// Tile mode (partials=false): every element of tile `value` (in its layout) at its row-major place
 /// (rows padded to the buffer's rowStride); replicated elements are written by one owner only.

@@ -109,6 +109,7 @@ void IRVisitor::visit(const If *n) {
   visit(n->elseS);
 }
 void IRVisitor::visit(const Barrier *) {}
+void IRVisitor::visit(const Assert *n) { visit(n->cond); }
 void IRVisitor::visit(const SharedWrite *n) {
   visit(n->stage);
   visit(n->value);
@@ -363,6 +364,14 @@ Stmt IRMutator::mutate(const If *n, const Stmt &self) {
   return c;
 }
 Stmt IRMutator::mutate(const Barrier *, const Stmt &self) { return self; }
+Stmt IRMutator::mutate(const Assert *n, const Stmt &self) {
+  Expr cond = mutate(n->cond);
+  if (cond == n->cond)
+    return self;
+  auto c = copyOf(n);
+  c->cond = cond;
+  return c;
+}
 Stmt IRMutator::mutate(const SharedWrite *n, const Stmt &self) {
   Expr st = mutate(n->stage);
   Expr v = mutate(n->value);

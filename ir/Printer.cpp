@@ -189,6 +189,11 @@ public:
            << " -> " << (b->globalLaterInLoop ? "loop's " : "") << (b->globalLaterWrite ? "store" : "load") << ")";
       break;
     }
+    case StmtKind::Assert: {
+      auto *a = as<Assert>(s);
+      os << "device_assert(" << expr(a->cond) << ", \"" << a->message << "\")";
+      break;
+    }
     case StmtKind::AsyncCopy: {
       auto *c = as<AsyncCopy>(s);
       if (c->tma()) {

@@ -163,6 +163,9 @@ private:
       break;
     case StmtKind::While: one(as<While>(s)->cond); break;
     case StmtKind::If: one(as<If>(s)->cond); break;
+    case StmtKind::Assert:
+      one(as<Assert>(s)->cond);
+      break;
     case StmtKind::SharedWrite:
       one(as<SharedWrite>(s)->stage);
       one(as<SharedWrite>(s)->value);
@@ -1031,6 +1034,13 @@ private:
     }
     case StmtKind::Barrier:
       break;
+    case StmtKind::Assert: {
+      auto *a = as<Assert>(s);
+      expr(a->cond);
+      TILEC_REQUIRE(a->cond->type.elem == ScalarType::Bool && !a->cond->type.pointer,
+                    "device_assert of a " + a->cond->type.str());
+      break;
+    }
     case StmtKind::SharedWrite: {
       auto *w = as<SharedWrite>(s);
       checkBuffer(w->buffer);
@@ -1328,6 +1338,7 @@ private:
     case StmtKind::Decl:
     case StmtKind::Assign:
     case StmtKind::Store:
+    case StmtKind::Assert:
       forEachExpr(s, [&](const ExprNode *n) { r = r || !sharedBuffersRead(*n).empty(); });
       break;
     }
@@ -1364,6 +1375,9 @@ private:
       reads(p, as<Store>(s)->ptr);
       reads(p, as<Store>(s)->value);
       reads(p, as<Store>(s)->mask);
+      return p;
+    case StmtKind::Assert:
+      reads(p, as<Assert>(s)->cond);
       return p;
     case StmtKind::Barrier: return inFlight(p);
     case StmtKind::AsyncWait:

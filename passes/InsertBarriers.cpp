@@ -351,6 +351,9 @@ private:
       reads(as<Store>(s)->cmp);
       out.push_back(globalAccess(as<Store>(s)->ptr, true, s));
       break;
+    case StmtKind::Assert:
+      reads(as<Assert>(s)->cond);
+      break;
     case StmtKind::SharedWrite:
       reads(as<SharedWrite>(s)->stage);
       reads(as<SharedWrite>(s)->value);

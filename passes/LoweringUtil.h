@@ -258,6 +258,16 @@ private:
       out.push_back(c);
       return;
     }
+    case StmtKind::Assert: {
+      auto *a = as<Assert>(s);
+      Expr cond = extract(a->cond, "cond", out, false);
+      if (cond == a->cond)
+        return out.push_back(s);
+      auto c = std::make_shared<Assert>(*a);
+      c->cond = cond;
+      out.push_back(c);
+      return;
+    }
     case StmtKind::SharedWrite: {
       auto *w = as<SharedWrite>(s);
       Expr v = extract(w->value, "shared", out, false);

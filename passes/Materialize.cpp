@@ -255,6 +255,15 @@ public:
       c->elseS = e;
       return c;
     }
+    case StmtKind::Assert: {
+      auto *a = as<Assert>(s);
+      Expr cond = ex.run(a->cond, false);
+      if (cond == a->cond)
+        return s;
+      auto c = std::make_shared<Assert>(*a);
+      c->cond = cond;
+      return c;
+    }
     default: // Barrier, SharedWrite: not present before lowering
       return s;
     }

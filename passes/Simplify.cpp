@@ -452,6 +452,11 @@ private:
       kill(avail, e);
       return c;
     }
+    case StmtKind::Assert: {
+      auto c = std::make_shared<Assert>(*as<Assert>(s));
+      c->cond = simplify(c->cond);
+      return c;
+    }
     case StmtKind::For: {
       auto *f = as<For>(s);
       auto c = std::make_shared<For>(*f);

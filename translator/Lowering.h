@@ -131,6 +131,7 @@ public:
   int64_t constArg(const clang::Expr *e, const std::string &what);
   ir::Expr needTile(ir::Expr x, const clang::Expr *src, const std::string &op);
   ir::Stmt lowerStore(const clang::CallExpr *call);
+  ir::Stmt lowerDeviceAssert(const clang::CallExpr *call);
   /// Whether `t` is tl::load_options or tl::store_options (a load's or store's last argument).
   static bool isMemoryOptions(clang::QualType t);
   /// The hints of tl::load (`store` false) or tl::store in their options argument `e`, a constant.

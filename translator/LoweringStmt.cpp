@@ -583,6 +583,10 @@ void KernelLowering::lowerExprStmt(const clang::Expr *e, std::vector<ir::Stmt> &
       out.push_back(ir::Barrier::make(loc(call), /*debug=*/true));
       return;
     }
+    if (fd && inTl(fd) && fd->getDeclName().isIdentifier() && fd->getName() == "device_assert") {
+      out.push_back(lowerDeviceAssert(call));
+      return;
+    }
     if (isUserFunction(fd) && !isa<CXXMemberCallExpr>(e)) {
       PendingScope here(*this, &out);
       inlineCall(call); // a value it returns is not used
@@ -592,6 +596,29 @@ void KernelLowering::lowerExprStmt(const clang::Expr *e, std::vector<ir::Stmt> &
       unsupportedCall(call);
   }
   fe.fail(DiagId::UnsupportedStmt, e->getExprLoc(), {fe.text(e->getSourceRange())});
+}
+
+/// tl::device_assert(cond[, "message"]): cond a tile or scalar of numbers or bools (a number is
+/// true when not 0), the message a string literal.
+ir::Stmt KernelLowering::lowerDeviceAssert(const clang::CallExpr *call) {
+  auto args = callArgs(call); // (the std::source_location argument is a default one)
+  if (args.empty())
+    unsupportedCall(call);
+  ir::Expr cond = lowerExpr(args[0]);
+  if (cond->type.pointer)
+    fe.fail(DiagId::BadOperand, args[0]->getExprLoc(),
+            {cond->type.str(), "tl::device_assert", "a tile or scalar of numbers or bools"});
+  std::string message;
+  if (args.size() > 1) {
+    const auto *lit = dyn_cast<clang::StringLiteral>(args[1]->IgnoreParenImpCasts());
+    if (!lit || !lit->isOrdinary())
+      fe.fail(DiagId::NotConstant, args[1]->getExprLoc(),
+              {"the message of 'tl::device_assert' (a string literal)",
+               fe.text(args[1]->getSourceRange())});
+    message = lit->getString().str();
+  }
+  return ir::Assert::make(castTo(cond, ir::ScalarType::Bool), message,
+                          fe.text(args[0]->getSourceRange()), loc(call));
 }
 
 } // namespace tilec::translator

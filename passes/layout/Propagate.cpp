@@ -615,6 +615,10 @@ void Assigner::walkBack(const Stmt &s) {
   case StmtKind::While:
     walkBack(as<While>(s)->body);
     return demandScalar(as<While>(s)->cond, pos);
+  case StmtKind::Assert: // a tile condition takes the layout its values have (Rewrite)
+    if (as<Assert>(s)->cond->type.isScalar())
+      demandScalar(as<Assert>(s)->cond, pos);
+    return;
   case StmtKind::If:
     walkBack(as<If>(s)->elseS);
     walkBack(as<If>(s)->thenS);

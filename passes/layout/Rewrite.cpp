@@ -322,6 +322,16 @@ Stmt Assigner::rewrite(const Stmt &s) {
     c->elseS = rewrite(c->elseS);
     return c;
   }
+  case StmtKind::Assert: { // tested in the layout its condition has (no demand of its own)
+    auto c = std::make_shared<Assert>(*as<Assert>(s));
+    if (c->cond->type.isScalar()) {
+      c->cond = emitScalar(c->cond);
+      return c;
+    }
+    LayoutRef l = natural(c->cond);
+    c->cond = emit(c->cond, l ? l : defaultLayout(c->cond->type));
+    return c;
+  }
   default:
     return s;
   }

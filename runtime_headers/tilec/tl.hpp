@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <source_location>
 #include <tuple>
 #include <type_traits>
 
@@ -718,6 +719,32 @@ template <class P, class V, class M>
 void store(const P &ptr, const V &value, const M &mask, store_options hints) {
   detail::check(hints);
   store(ptr, value, mask);
+}
+
+// ---- Debugging ----------------------------------------------------------------------------------
+
+/// tl.device_assert(cond, msg): where an element of `cond` (a tile or scalar; a number is true when
+/// not 0) is false, stops the program with "file:line: device_assert failed: msg". As C's assert,
+/// nothing under NDEBUG (the generated code too). `message`: a string literal.
+template <class C>
+void device_assert(const C &cond, const char *message = "",
+                   std::source_location where = std::source_location::current()) {
+#ifndef NDEBUG
+  bool ok = true;
+  detail::mapN<bool, detail::shapeOf<C>()>(
+      [&](auto v) {
+        ok = ok && detail::convert<bool>(v);
+        return true;
+      },
+      cond);
+  if (!ok) {
+    std::fprintf(stderr, "%s:%u: device_assert failed%s%s\n", where.file_name(),
+                 static_cast<unsigned>(where.line()), *message ? ": " : "", message);
+    std::abort();
+  }
+#else
+  (void)cond, (void)message, (void)where;
+#endif
 }
 
 // ---- Atomics ------------------------------------------------------------------------------------

@@ -6,9 +6,11 @@
 #if defined(TILEC_EMULATE)
 #include "../emu/cuda.hpp" // tilec's CPU emulator (docs/emulation.md)
 #else
+#include <assert.h> // __assert_fail (tl::device_assert)
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include <stdio.h> // printf (tl::device_assert)
 #endif
 #include <math.h>
 #include <stdint.h>
@@ -121,6 +123,24 @@ __device__ __forceinline__ float shfl_idx(float v, int src) {
 __device__ __forceinline__ int64_t shfl_idx(int64_t v, int src) {
   return static_cast<int64_t>(__shfl_sync(0xffffffffu, static_cast<long long>(v), src));
 }
+/// A tl::device_assert whose condition is false in this thread: prints
+/// `file:line: block [x,y,z], thread [x,y,z]: device_assert(condition) failed: message` and stops
+/// the kernel as CUDA's assert does (__assert_fail: the launch fails with cudaErrorAssert). The
+/// CPU emulator reports it (a device-assert finding) and fails the launch alike.
+#if defined(TILEC_EMULATE) // (inlined: the report names the kernel's line)
+__device__ __forceinline__ void assert_fail(const char *message, const char *condition,
+                                            const char *file, int line) {
+  ::tilec::emu::device_assert_failed(message, condition, file, line, ::tilec::emu::call_site());
+}
+#else
+__device__ __noinline__ void assert_fail(const char *message, const char *condition,
+                                         const char *file, int line) {
+  printf("%s:%d: block [%d,%d,%d], thread [%d,%d,%d]: device_assert(%s) failed%s%s\n", file, line,
+         int(blockIdx.x), int(blockIdx.y), int(blockIdx.z), int(threadIdx.x), int(threadIdx.y),
+         int(threadIdx.z), condition, *message ? ": " : "", message);
+  __assert_fail(condition, file, static_cast<unsigned>(line), "tl::device_assert");
+}
+#endif
 } // namespace tilec::rt
 
 #include "../rt/core.hpp"

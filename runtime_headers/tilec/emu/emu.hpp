@@ -45,6 +45,7 @@ enum Error : int {
   ErrorMemoryAllocation = 2,
   ErrorInvalidConfiguration = 9,
   ErrorIllegalAddress = 700,
+  ErrorAssert = 710,
   ErrorIllegalInstruction = 715,
   ErrorLaunchFailure = 719,
 };
@@ -73,6 +74,7 @@ enum class FindingKind {
   WgmmaDescriptor,     ///< a wgmma descriptor the hardware cannot use as it is (swizzle alignment)
   Mbarrier, ///< an mbarrier used before mbarrier_init, re-initialized while threads wait on it, or
             ///< given more arrivals or transaction bytes than its phase expects
+  DeviceAssert, ///< a tl::device_assert whose condition was false
 };
 const char *finding_kind_name(FindingKind k);
 
@@ -287,6 +289,12 @@ enum class AtomicType { I32, U32, I64, U64, F32, F64, F16, BF16 }; // F16, BF16:
 /// Performs an atomic read-modify-write of the value at p (checked like any access; atomics do not
 /// race with each other) and returns the old value's bits. `compare` is used by Cas.
 uint64_t atomic_rmw(void *p, AtomicType type, AtomicOp op, uint64_t operand, uint64_t compare);
+
+/// tl::device_assert's condition was false in the current thread (tilec::rt::assert_fail):
+/// reported with the message, the condition's text, its location and the thread; the thread stops
+/// and the launch fails with ErrorAssert, as on the GPU.
+[[noreturn]] void device_assert_failed(const char *message, const char *condition, const char *file,
+                                       int line, const void *pc);
 
 /// A vector access of `bytes` at p must be aligned to `bytes` (tilec's runtime helpers call this
 /// before every vector access; the GPU faults on a misaligned one, and a stopped thread does not
