@@ -4,6 +4,7 @@
 # architecture (the first ARCH: sm_90a, gfx90a); with --source, the others are compiled from
 # SOURCE's translation for them (tilec --arch), which differs where tilec chooses instructions by
 # architecture (wgmma on sm_90a, mma.sync on sm_80), and is the golden itself where it does not.
+# TILEC_GOLDEN_DEFINES adds definitions (-DNDEBUG: as a release build compiles it).
 set -euo pipefail
 compiler=$1 root=$2 file=$3; shift 3
 archs=() tilec="" src=""
@@ -32,7 +33,7 @@ case "$file" in
       fi
       gencode+=("-gencode=arch=compute_${arch},code=sm_${arch}")
     done
-    "$compiler" -std=c++17 "${gencode[@]}" -Werror all-warnings \
+    "$compiler" -std=c++17 "${gencode[@]}" -Werror all-warnings ${TILEC_GOLDEN_DEFINES:-} \
       -Xcompiler -Wall,-Wextra -I "$root/runtime_headers" -c "$file" -o "$tmp/out.o"
     for arch in "${others[@]}"; do
       "$compiler" -std=c++17 "-gencode=arch=compute_${arch},code=sm_${arch}" -Werror all-warnings \
@@ -40,7 +41,8 @@ case "$file" in
     done ;;
   *.hip)
     for arch in "${archs[@]}"; do
-      "$compiler" -std=c++17 --offload-arch="$arch" -Wall -Werror -I "$root/runtime_headers" \
+      "$compiler" -std=c++17 --offload-arch="$arch" -Wall -Werror ${TILEC_GOLDEN_DEFINES:-} \
+        -I "$root/runtime_headers" \
         -c "$file" -o "$tmp/out.o"
     done ;;
 esac

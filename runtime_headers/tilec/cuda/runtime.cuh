@@ -138,7 +138,11 @@ __device__ __noinline__ void assert_fail(const char *message, const char *condit
   printf("%s:%d: block [%d,%d,%d], thread [%d,%d,%d]: device_assert(%s) failed%s%s\n", file, line,
          int(blockIdx.x), int(blockIdx.y), int(blockIdx.z), int(threadIdx.x), int(threadIdx.y),
          int(threadIdx.z), condition, *message ? ": " : "", message);
+#if !defined(NDEBUG) // (glibc's assert.h declares __assert_fail only then; nothing calls this else)
   __assert_fail(condition, file, static_cast<unsigned>(line), "tl::device_assert");
+#else
+  __trap();
+#endif
 }
 #endif
 } // namespace tilec::rt
