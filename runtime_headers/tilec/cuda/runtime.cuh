@@ -16,6 +16,15 @@
 #include <stdint.h>
 
 #define TILEC_WARP_SIZE 32
+// How a failed tl::device_assert stops the kernel (tilec::rt::assert_fail): CUDA's assert, so the
+// launch fails with cudaErrorAssert (glibc declares __assert_fail only without NDEBUG, when
+// nothing calls assert_fail anyway).
+#if !defined(NDEBUG)
+#define TILEC_STOP_AFTER_ASSERT(condition, file, line)                                             \
+  __assert_fail(condition, file, static_cast<unsigned>(line), "tl::device_assert")
+#else
+#define TILEC_STOP_AFTER_ASSERT(condition, file, line) __trap()
+#endif
 #ifndef TILEC_UNROLL // the CPU emulator does without
 #define TILEC_UNROLL _Pragma("unroll")
 #define TILEC_NO_UNROLL _Pragma("unroll 1")
@@ -123,28 +132,6 @@ __device__ __forceinline__ float shfl_idx(float v, int src) {
 __device__ __forceinline__ int64_t shfl_idx(int64_t v, int src) {
   return static_cast<int64_t>(__shfl_sync(0xffffffffu, static_cast<long long>(v), src));
 }
-/// A tl::device_assert whose condition is false in this thread: prints
-/// `file:line: block [x,y,z], thread [x,y,z]: device_assert(condition) failed: message` and stops
-/// the kernel as CUDA's assert does (__assert_fail: the launch fails with cudaErrorAssert). The
-/// CPU emulator reports it (a device-assert finding) and fails the launch alike.
-#if defined(TILEC_EMULATE) // (inlined: the report names the kernel's line)
-__device__ __forceinline__ void assert_fail(const char *message, const char *condition,
-                                            const char *file, int line) {
-  ::tilec::emu::device_assert_failed(message, condition, file, line, ::tilec::emu::call_site());
-}
-#else
-__device__ __noinline__ void assert_fail(const char *message, const char *condition,
-                                         const char *file, int line) {
-  printf("%s:%d: block [%d,%d,%d], thread [%d,%d,%d]: device_assert(%s) failed%s%s\n", file, line,
-         int(blockIdx.x), int(blockIdx.y), int(blockIdx.z), int(threadIdx.x), int(threadIdx.y),
-         int(threadIdx.z), condition, *message ? ": " : "", message);
-#if !defined(NDEBUG) // (glibc's assert.h declares __assert_fail only then; nothing calls this else)
-  __assert_fail(condition, file, static_cast<unsigned>(line), "tl::device_assert");
-#else
-  __trap();
-#endif
-}
-#endif
 } // namespace tilec::rt
 
 #include "../rt/core.hpp"

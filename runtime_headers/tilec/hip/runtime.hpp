@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #define TILEC_WARP_SIZE 64
+// How a failed tl::device_assert stops the kernel (tilec::rt::assert_fail): a trap.
+#define TILEC_STOP_AFTER_ASSERT(condition, file, line) __builtin_trap()
 #ifndef TILEC_UNROLL // the CPU emulator does without
 #define TILEC_UNROLL _Pragma("unroll")
 #define TILEC_NO_UNROLL _Pragma("unroll 1")
@@ -95,24 +97,6 @@ __device__ __forceinline__ float shfl_idx(float v, int src) { return __shfl(v, s
 __device__ __forceinline__ int64_t shfl_idx(int64_t v, int src) {
   return static_cast<int64_t>(__shfl(static_cast<long long>(v), src));
 }
-/// A tl::device_assert whose condition is false in this thread: prints
-/// `file:line: block [x,y,z], thread [x,y,z]: device_assert(condition) failed: message` and stops
-/// the kernel (a trap). The CPU emulator reports it (a device-assert finding) and fails the launch
-/// alike.
-#if defined(TILEC_EMULATE) // (inlined: the report names the kernel's line)
-__device__ __forceinline__ void assert_fail(const char *message, const char *condition,
-                                            const char *file, int line) {
-  ::tilec::emu::device_assert_failed(message, condition, file, line, ::tilec::emu::call_site());
-}
-#else
-__device__ __noinline__ void assert_fail(const char *message, const char *condition,
-                                         const char *file, int line) {
-  printf("%s:%d: block [%d,%d,%d], thread [%d,%d,%d]: device_assert(%s) failed%s%s\n", file, line,
-         int(blockIdx.x), int(blockIdx.y), int(blockIdx.z), int(threadIdx.x), int(threadIdx.y),
-         int(threadIdx.z), condition, *message ? ": " : "", message);
-  __builtin_trap();
-}
-#endif
 } // namespace tilec::rt
 
 #if !defined(TILEC_EMULATE)   // (the emulator has atomicAdd for fp16 and bf16, as CUDA)

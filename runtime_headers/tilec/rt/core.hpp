@@ -495,6 +495,28 @@ template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_cas(T *p,
   });
 }
 
+// ---- tl::device_assert ------------------------------------------------------------------------
+#if defined(TILEC_EMULATE)
+/// A tl::device_assert whose condition is false in this thread: the CPU emulator reports a
+/// device-assert finding (message, condition, line, thread) and fails the launch with
+/// cudaErrorAssert. (Inlined: the report names the kernel's line.)
+__device__ __forceinline__ void assert_fail(const char *message, const char *condition,
+                                            const char *file, int line) {
+  ::tilec::emu::device_assert_failed(message, condition, file, line, ::tilec::emu::call_site());
+}
+#elif defined(__CUDACC__) || defined(__HIPCC__)
+/// A tl::device_assert whose condition is false in this thread: prints
+/// `file:line: block [x,y,z], thread [x,y,z]: device_assert(condition) failed: message`, then
+/// stops the kernel as the target's runtime says (TILEC_STOP_AFTER_ASSERT).
+__device__ __noinline__ void assert_fail(const char *message, const char *condition,
+                                         const char *file, int line) {
+  printf("%s:%d: block [%d,%d,%d], thread [%d,%d,%d]: device_assert(%s) failed%s%s\n", file, line,
+         int(blockIdx.x), int(blockIdx.y), int(blockIdx.z), int(threadIdx.x), int(threadIdx.y),
+         int(threadIdx.z), condition, *message ? ": " : "", message);
+  TILEC_STOP_AFTER_ASSERT(condition, file, line);
+}
+#endif
+
 // ---- random numbers (tl::randint, rand, randn and their 4x forms; tilec/detail/philox.hpp) ------
 /// Output `lane` (0 to 3) of Philox 4x32-10 for the counter `offset` under the key `seed`: Triton's
 /// randint4x. The generated code asks for each lane it uses; the compiler computes the rounds once.
