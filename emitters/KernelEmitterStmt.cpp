@@ -451,6 +451,19 @@ void KernelEmitter::deviceAssert(const Assert *a) {
       w_->line(fail);
     });
   }
+  // Without the test, the variables it reads (a reduction computed for it, say) are not unused.
+  ExprFacts facts;
+  facts.add(a->cond);
+  std::set<std::string> reads;
+  for (const VarNode *v : facts.reads)
+    reads.insert(varNames_.at(v->id));
+  if (!reads.empty()) {
+    w_->raw("#else");
+    std::string line;
+    for (const std::string &v : reads)
+      line += (line.empty() ? "" : " ") + ("(void)" + v + ";");
+    w_->line(line);
+  }
   w_->raw("#endif");
 }
 

@@ -43,12 +43,18 @@ inline std::string commentText(const std::string &s) {
 inline std::string statementText(const std::vector<std::string> &lines, size_t first) {
   std::string text;
   int depth = 0;
+  bool inComment = false; // inside /* ... */
   for (size_t n = first; n < lines.size() && n < first + 8; ++n) {
     const std::string &line = lines[n];
-    std::string code; // the line without its trailing comment, literals kept
+    std::string code; // the line without its comments, literals kept
     char quote = 0;
     for (size_t i = 0; i < line.size(); ++i) {
       const char c = line[i];
+      if (inComment) {
+        if (c == '*' && i + 1 < line.size() && line[i + 1] == '/')
+          inComment = false, ++i;
+        continue;
+      }
       if (quote) {
         if (c == '\\' && i + 1 < line.size())
           code += line[i++];
@@ -56,8 +62,13 @@ inline std::string statementText(const std::vector<std::string> &lines, size_t f
           quote = 0;
       } else if (c == '"' || c == '\'') {
         quote = c;
-      } else if (c == '/' && i + 1 < line.size() && (line[i + 1] == '/' || line[i + 1] == '*')) {
+      } else if (c == '/' && i + 1 < line.size() && line[i + 1] == '/') {
         break;
+      } else if (c == '/' && i + 1 < line.size() && line[i + 1] == '*') {
+        inComment = true, ++i;
+        while (!code.empty() && code.back() == ' ')
+          code.pop_back(); // (the blank after the comment separates)
+        continue;
       } else if (c == '(' || c == '[') {
         ++depth;
       } else if (c == ')' || c == ']') {
@@ -65,10 +76,15 @@ inline std::string statementText(const std::vector<std::string> &lines, size_t f
       }
       code += c;
     }
+    // A location inside a statement (its brackets close before they open): that line alone.
+    if (depth < 0)
+      return n == first ? line : text;
     const size_t b = code.find_first_not_of(" \t"), e = code.find_last_not_of(" \t");
     if (b == std::string::npos) {
       if (n == first)
         return line; // (a blank or comment line: as it is)
+      if (depth > 0)
+        continue; // a comment line inside the brackets
       break;
     }
     const bool glued = text.empty() || text.back() == '(' || text.back() == '[';

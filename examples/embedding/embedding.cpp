@@ -44,9 +44,8 @@ void embedding_forward_kernel(const T *embeddings_ptr, const int64_t *indices_pt
             tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
 }
 
-// Liger's kernel adds into a grad_weight of the table's type; tilec's atomic_add takes float and
-// double today, not fp16 or bf16 yet (docs/language.md, "Atomics"), so the example instantiates
-// the backward for float alone.
+// Liger's kernel adds into a grad_weight of the table's type. The example instantiates the backward
+// for float (bench/production/liger.cpp runs it in bf16 too: atomic_add takes fp16 and bf16).
 template <class T, int BLOCK_SIZE_M, int BLOCK_SIZE_N>
 TILEC_KERNEL(num_warps = 4,
              grid = (cdiv(n_elements, BLOCK_SIZE_M), cdiv(embedding_dim, BLOCK_SIZE_N)))

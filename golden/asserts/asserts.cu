@@ -20,6 +20,8 @@ __global__ void __launch_bounds__(NUM_THREADS) checked_scale(
 #ifndef NDEBUG
   if (!(n > 0))
     tilec::rt::assert_fail("", "n > 0", "asserts.cpp", 8);
+#else
+  (void)n;
 #endif
   // asserts.cpp:9: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
@@ -46,6 +48,8 @@ __global__ void __launch_bounds__(NUM_THREADS) checked_scale(
     if (!(fabsf(v[i]) <= limit))
       tilec::rt::assert_fail("x out of range", "tl::abs(v) <= limit", "asserts.cpp", 12);
   }
+#else
+  (void)limit; (void)v;
 #endif
   // asserts.cpp:13: tl::store(y + offs, v * 2.0f, mask);
   TILEC_UNROLL
@@ -79,6 +83,8 @@ __global__ void __launch_bounds__(NUM_THREADS) checked_scale(
 #ifndef NDEBUG
   if (!(n > 0))
     tilec::rt::assert_fail("", "n > 0", "asserts.cpp", 8);
+#else
+  (void)n;
 #endif
   // asserts.cpp:9: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
@@ -105,6 +111,8 @@ __global__ void __launch_bounds__(NUM_THREADS) checked_scale(
     if (!(fabsf(v[i]) <= limit))
       tilec::rt::assert_fail("x out of range", "tl::abs(v) <= limit", "asserts.cpp", 12);
   }
+#else
+  (void)limit; (void)v;
 #endif
   // asserts.cpp:13: tl::store(y + offs, v * 2.0f, mask);
   TILEC_UNROLL
@@ -156,12 +164,12 @@ constexpr int TILE_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BR, 1>, 1>;
-// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BC>, 0>;
 // tile 16x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
-using L2 = tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BR, BC>;
+using L1 = tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BR, BC>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BC>, 0>;
 // tile 16: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
 using L3 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BR>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
@@ -171,65 +179,110 @@ constexpr int SMEM_BYTES = 64;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) checked_row_sums(
     const float *x, float *sums, int rows, int cols) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_acc_smem = reinterpret_cast<float *>(smem + 0);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // asserts.cpp:23: auto acc = tl::zeros<float, BR>();
+  // asserts.cpp:24: auto acc = tl::zeros<float, BR>();
   float acc[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     acc[i] = 0.0f;
   }
-  // asserts.cpp:22: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  // asserts.cpp:23: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   int r[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BR + L0::coord0(i);
   }
-  // asserts.cpp:24: for (int c0 = 0; c0 < cols; c0 += BC) {
+  // asserts.cpp:28: auto tile = tl::load(x + tl::expand_dims<1>(r) * cols + tl::expand_dims<0>(c), mask, 0.0f);
+  float tile_next[L1::ELEMS0][L1::ELEMS1];
+  // prefetch: the loop's first loads into tile_next; each iteration then loads the next one's while it computes
+  if (0 < cols) {
+    // asserts.cpp:26: auto c = c0 + tl::arange<0, BC>();
+    int c_next[L2::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L2::ELEMS; ++i) {
+      c_next[i] = L2::coord0(i);
+    }
+    // asserts.cpp:27: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+    bool mask_next[L1::ELEMS0][L1::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; ++j) {
+        mask_next[i][j] = r[i] < rows && c_next[j] < cols;
+      }
+    }
+    // asserts.cpp:28: auto tile = tl::load(x + tl::expand_dims<1>(r) * cols + tl::expand_dims<0>(c), mask, 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += TILE_VEC) {
+        tilec::rt::load_vec<TILE_VEC, false>(&tile_next[i][j], x + r[i] * cols + c_next[j],
+                                             &mask_next[i][j], 0.0f,
+                                             mask_next[i][j + TILE_VEC - 1]);
+      }
+    }
+  }
+  // asserts.cpp:25: for (int c0 = 0; c0 < cols; c0 += BC) {
   TILEC_NO_UNROLL
   for (int c0 = 0; c0 < cols; c0 += BC) {
-    // asserts.cpp:25: auto c = c0 + tl::arange<0, BC>();
-    int c[L1::ELEMS];
+    // asserts.cpp:28: auto tile = tl::load(x + tl::expand_dims<1>(r) * cols + tl::expand_dims<0>(c), mask, 0.0f);
+    float tile[L1::ELEMS0][L1::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L1::ELEMS; ++i) {
-      c[i] = c0 + L1::coord0(i);
-    }
-    // asserts.cpp:26: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
-    bool mask[L2::ELEMS0][L2::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS0; ++i) {
+    for (int i = 0; i < L1::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L2::ELEMS1; ++j) {
-        mask[i][j] = r[i] < rows && c[j] < cols;
+      for (int j = 0; j < L1::ELEMS1; ++j) {
+        tile[i][j] = tile_next[i][j];
       }
     }
-    // asserts.cpp:27: auto tile = tl::load(x + tl::expand_dims<1>(r) * cols + tl::expand_dims<0>(c), mask, 0.0f);
-    float tile[L2::ELEMS0][L2::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS0; ++i) {
+    // prefetch: the next iteration's loads into tile_next, before this iteration's arithmetic
+    if (c0 + BC < cols) {
+      // asserts.cpp:26: auto c = c0 + tl::arange<0, BC>();
+      int c_next[L2::ELEMS];
       TILEC_UNROLL
-      for (int j = 0; j < L2::ELEMS1; j += TILE_VEC) {
-        tilec::rt::load_vec<TILE_VEC, false>(&tile[i][j], x + r[i] * cols + c[j], &mask[i][j], 0.0f,
-                                             mask[i][j + TILE_VEC - 1]);
+      for (int i = 0; i < L2::ELEMS; ++i) {
+        c_next[i] = c0 + BC + L2::coord0(i);
+      }
+      // asserts.cpp:27: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+      bool mask_next[L1::ELEMS0][L1::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L1::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L1::ELEMS1; ++j) {
+          mask_next[i][j] = r[i] < rows && c_next[j] < cols;
+        }
+      }
+      // asserts.cpp:28: auto tile = tl::load(x + tl::expand_dims<1>(r) * cols + tl::expand_dims<0>(c), mask, 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L1::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L1::ELEMS1; j += TILE_VEC) {
+          tilec::rt::load_vec<TILE_VEC, false>(&tile_next[i][j], x + r[i] * cols + c_next[j],
+                                               &mask_next[i][j], 0.0f,
+                                               mask_next[i][j + TILE_VEC - 1]);
+        }
       }
     }
-    // asserts.cpp:28: tl::device_assert(tile == tile, "NaN in x");
+    // asserts.cpp:29: tl::device_assert(tile == tile, "NaN in x");
 #ifndef NDEBUG
     TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS0; ++i) {
+    for (int i = 0; i < L1::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L2::ELEMS1; ++j) {
+      for (int j = 0; j < L1::ELEMS1; ++j) {
         if (!(tile[i][j] == tile[i][j]))
-          tilec::rt::assert_fail("NaN in x", "tile == tile", "asserts.cpp", 28);
+          tilec::rt::assert_fail("NaN in x", "tile == tile", "asserts.cpp", 29);
       }
     }
+#else
+    (void)tile;
 #endif
-    // asserts.cpp:29: acc += tl::sum<1>(tile);
+    // asserts.cpp:30: acc += tl::sum<1>(tile);
     float sum_tile[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS0; ++i) {
+    for (int i = 0; i < L1::ELEMS0; ++i) {
       sum_tile[i] = tile[i][0];
       TILEC_UNROLL
-      for (int j = 1; j < L2::ELEMS1; ++j)
+      for (int j = 1; j < L1::ELEMS1; ++j)
         sum_tile[i] = tilec::rt::Sum::combine(sum_tile[i], tile[i][j]);
     }
     TILEC_UNROLL
@@ -241,7 +294,25 @@ __global__ void __launch_bounds__(NUM_THREADS) checked_row_sums(
       acc[i] = acc[i] + sum_tile[i];
     }
   }
-  // asserts.cpp:31: tl::store(sums + r, acc, r < rows);
+  // asserts.cpp:32: tl::device_assert(tl::max(tl::abs(acc)) < 1e30f, "row sums blew up");
+  float max_acc_part = fabsf(acc[0]);
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    max_acc_part = tilec::rt::Max::combine(max_acc_part, fabsf(acc[i]));
+  max_acc_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_acc_part, 16);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    max_acc_smem[L0::warp_coord0()] = max_acc_part;
+  }
+  __syncthreads();
+  const float max_acc = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_acc_smem, 1);
+#ifndef NDEBUG
+  if (!(max_acc < 1.00000002e+30f))
+    tilec::rt::assert_fail("row sums blew up", "tl::max(tl::abs(acc)) < 1e30f", "asserts.cpp", 32);
+#else
+  (void)max_acc;
+#endif
+  // asserts.cpp:33: tl::store(sums + r, acc, r < rows);
+  __syncthreads();
   if (L0::is_owner()) {  // one writer per element
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -275,12 +346,12 @@ constexpr int TILE_VEC = 4;  // load width: 4 contiguous elements (16 bytes) per
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
 using L0 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BR, 1>, 1>;
-// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
-// thread
-using L1 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BC>, 0>;
 // tile 16x64: 1x4 contiguous per thread, 2x16 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
 // thread
-using L2 = tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BR, BC>;
+using L1 = tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BR, BC>;
+// tile 64: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BC>, 0>;
 // tile 16: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
 using L3 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BR>;
 constexpr int SMEM_BYTES = 64;  // shared memory per block
@@ -290,65 +361,108 @@ constexpr int SMEM_BYTES = 64;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) checked_row_sums(
     const float *x, float *sums, int rows, int cols) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *max_acc_smem = reinterpret_cast<float *>(smem + 0);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
-  // asserts.cpp:23: auto acc = tl::zeros<float, BR>();
+  // asserts.cpp:24: auto acc = tl::zeros<float, BR>();
   float acc[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     acc[i] = 0.0f;
   }
-  // asserts.cpp:22: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  // asserts.cpp:23: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   int r[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BR + L0::coord0(i);
   }
-  // asserts.cpp:24: for (int c0 = 0; c0 < cols; c0 += BC) {
+  // asserts.cpp:28: auto tile = tl::load(x + tl::expand_dims<1>(r) * cols + tl::expand_dims<0>(c), mask, 0.0f);
+  float tile_next[L1::ELEMS0][L1::ELEMS1];
+  // prefetch: the loop's first loads into tile_next; each iteration then loads the next one's while it computes
+  if (0 < cols) {
+    // asserts.cpp:26: auto c = c0 + tl::arange<0, BC>();
+    int c_next[L2::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L2::ELEMS; ++i) {
+      c_next[i] = L2::coord0(i);
+    }
+    // asserts.cpp:27: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+    bool mask_next[L1::ELEMS0][L1::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; ++j) {
+        mask_next[i][j] = r[i] < rows && c_next[j] < cols;
+      }
+    }
+    // asserts.cpp:28: auto tile = tl::load(x + tl::expand_dims<1>(r) * cols + tl::expand_dims<0>(c), mask, 0.0f);
+    TILEC_UNROLL
+    for (int i = 0; i < L1::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L1::ELEMS1; j += TILE_VEC) {
+        tilec::rt::load_vec_if<TILE_VEC, true>(&tile_next[i][j], x + r[i] * cols + c_next[j],
+                                               mask_next[i][j], 0.0f);
+      }
+    }
+  }
+  // asserts.cpp:25: for (int c0 = 0; c0 < cols; c0 += BC) {
   TILEC_NO_UNROLL
   for (int c0 = 0; c0 < cols; c0 += BC) {
-    // asserts.cpp:25: auto c = c0 + tl::arange<0, BC>();
-    int c[L1::ELEMS];
+    // asserts.cpp:28: auto tile = tl::load(x + tl::expand_dims<1>(r) * cols + tl::expand_dims<0>(c), mask, 0.0f);
+    float tile[L1::ELEMS0][L1::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L1::ELEMS; ++i) {
-      c[i] = c0 + L1::coord0(i);
-    }
-    // asserts.cpp:26: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
-    bool mask[L2::ELEMS0][L2::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS0; ++i) {
+    for (int i = 0; i < L1::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L2::ELEMS1; ++j) {
-        mask[i][j] = r[i] < rows && c[j] < cols;
+      for (int j = 0; j < L1::ELEMS1; ++j) {
+        tile[i][j] = tile_next[i][j];
       }
     }
-    // asserts.cpp:27: auto tile = tl::load(x + tl::expand_dims<1>(r) * cols + tl::expand_dims<0>(c), mask, 0.0f);
-    float tile[L2::ELEMS0][L2::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS0; ++i) {
+    // prefetch: the next iteration's loads into tile_next, before this iteration's arithmetic
+    if (c0 + BC < cols) {
+      // asserts.cpp:26: auto c = c0 + tl::arange<0, BC>();
+      int c_next[L2::ELEMS];
       TILEC_UNROLL
-      for (int j = 0; j < L2::ELEMS1; j += TILE_VEC) {
-        tilec::rt::load_vec_if<TILE_VEC, true>(&tile[i][j], x + r[i] * cols + c[j], mask[i][j],
-                                               0.0f);
+      for (int i = 0; i < L2::ELEMS; ++i) {
+        c_next[i] = c0 + BC + L2::coord0(i);
+      }
+      // asserts.cpp:27: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+      bool mask_next[L1::ELEMS0][L1::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L1::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L1::ELEMS1; ++j) {
+          mask_next[i][j] = r[i] < rows && c_next[j] < cols;
+        }
+      }
+      // asserts.cpp:28: auto tile = tl::load(x + tl::expand_dims<1>(r) * cols + tl::expand_dims<0>(c), mask, 0.0f);
+      TILEC_UNROLL
+      for (int i = 0; i < L1::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L1::ELEMS1; j += TILE_VEC) {
+          tilec::rt::load_vec_if<TILE_VEC, true>(&tile_next[i][j], x + r[i] * cols + c_next[j],
+                                                 mask_next[i][j], 0.0f);
+        }
       }
     }
-    // asserts.cpp:28: tl::device_assert(tile == tile, "NaN in x");
+    // asserts.cpp:29: tl::device_assert(tile == tile, "NaN in x");
 #ifndef NDEBUG
     TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS0; ++i) {
+    for (int i = 0; i < L1::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L2::ELEMS1; ++j) {
+      for (int j = 0; j < L1::ELEMS1; ++j) {
         if (!(tile[i][j] == tile[i][j]))
-          tilec::rt::assert_fail("NaN in x", "tile == tile", "asserts.cpp", 28);
+          tilec::rt::assert_fail("NaN in x", "tile == tile", "asserts.cpp", 29);
       }
     }
+#else
+    (void)tile;
 #endif
-    // asserts.cpp:29: acc += tl::sum<1>(tile);
+    // asserts.cpp:30: acc += tl::sum<1>(tile);
     float sum_tile[L0::ELEMS];
     TILEC_UNROLL
-    for (int i = 0; i < L2::ELEMS0; ++i) {
+    for (int i = 0; i < L1::ELEMS0; ++i) {
       sum_tile[i] = tile[i][0];
       TILEC_UNROLL
-      for (int j = 1; j < L2::ELEMS1; ++j)
+      for (int j = 1; j < L1::ELEMS1; ++j)
         sum_tile[i] = tilec::rt::Sum::combine(sum_tile[i], tile[i][j]);
     }
     TILEC_UNROLL
@@ -360,7 +474,25 @@ __global__ void __launch_bounds__(NUM_THREADS) checked_row_sums(
       acc[i] = acc[i] + sum_tile[i];
     }
   }
-  // asserts.cpp:31: tl::store(sums + r, acc, r < rows);
+  // asserts.cpp:32: tl::device_assert(tl::max(tl::abs(acc)) < 1e30f, "row sums blew up");
+  float max_acc_part = fabsf(acc[0]);
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    max_acc_part = tilec::rt::Max::combine(max_acc_part, fabsf(acc[i]));
+  max_acc_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_acc_part, 16);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    max_acc_smem[L0::warp_coord0()] = max_acc_part;
+  }
+  __syncthreads();
+  const float max_acc = tilec::rt::combine_partials<tilec::rt::Max, 4>(max_acc_smem, 1);
+#ifndef NDEBUG
+  if (!(max_acc < 1.00000002e+30f))
+    tilec::rt::assert_fail("row sums blew up", "tl::max(tl::abs(acc)) < 1e30f", "asserts.cpp", 32);
+#else
+  (void)max_acc;
+#endif
+  // asserts.cpp:33: tl::store(sums + r, acc, r < rows);
+  __syncthreads();
   if (L0::is_owner()) {  // one writer per element
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {

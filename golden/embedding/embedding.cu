@@ -961,15 +961,15 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
     int n_elements, int embedding_dim) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int64_t *grad_weight_offsets_cvt_smem = reinterpret_cast<int64_t *>(smem + 0);
-  // embedding.cpp:55: int pid_m = tl::program_id(0);
+  // embedding.cpp:54: int pid_m = tl::program_id(0);
   const int pid_m = static_cast<int>(blockIdx.x);
-  // embedding.cpp:56: int pid_n = tl::program_id(1);
+  // embedding.cpp:55: int pid_n = tl::program_id(1);
   const int pid_n = static_cast<int>(blockIdx.y);
-  // embedding.cpp:58: int start_m = pid_m * BLOCK_SIZE_M;
+  // embedding.cpp:57: int start_m = pid_m * BLOCK_SIZE_M;
   const int start_m = pid_m * BLOCK_SIZE_M;
-  // embedding.cpp:59: int start_n = pid_n * BLOCK_SIZE_N;
+  // embedding.cpp:58: int start_n = pid_n * BLOCK_SIZE_N;
   const int start_n = pid_n * BLOCK_SIZE_N;
-  // embedding.cpp:60: auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
+  // embedding.cpp:59: auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
   int offsets_m[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -980,7 +980,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offsets_m_load[i] = start_m + L1::coord0(i);
   }
-  // embedding.cpp:61: auto mask_m = offsets_m < n_elements;
+  // embedding.cpp:60: auto mask_m = offsets_m < n_elements;
   bool mask_m[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -991,25 +991,25 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     mask_m_store[i] = offsets_m_load[i] < n_elements;
   }
-  // embedding.cpp:62: auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
+  // embedding.cpp:61: auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
   int64_t indices[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     indices[i] = mask_m[i] ? indices_ptr[offsets_m[i]] : int64_t{0};
   }
-  // embedding.cpp:63: auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
+  // embedding.cpp:62: auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
   int offsets_n[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     offsets_n[i] = start_n + L2::coord0(i);
   }
-  // embedding.cpp:64: auto mask_n = offsets_n < embedding_dim;
+  // embedding.cpp:63: auto mask_n = offsets_n < embedding_dim;
   bool mask_n[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
+  // embedding.cpp:65: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1024,7 +1024,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
           bits, 0.0f, mask_m_store[i] && mask_n[j + GRAD_OUTPUT_VEC - 1]);
     }
   }
-  // embedding.cpp:71: tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
+  // embedding.cpp:70: tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     grad_weight_offsets_cvt_smem[L0::coord0(i)] = indices[i];
@@ -1035,7 +1035,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     grad_weight_offsets_cvt[i] = grad_weight_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:70: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
+  // embedding.cpp:69: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t grad_weight_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1044,7 +1044,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
+  // embedding.cpp:72: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1094,15 +1094,15 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
     int n_elements, int embedding_dim) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int64_t *grad_weight_offsets_cvt_smem = reinterpret_cast<int64_t *>(smem + 0);
-  // embedding.cpp:55: int pid_m = tl::program_id(0);
+  // embedding.cpp:54: int pid_m = tl::program_id(0);
   const int pid_m = static_cast<int>(blockIdx.x);
-  // embedding.cpp:56: int pid_n = tl::program_id(1);
+  // embedding.cpp:55: int pid_n = tl::program_id(1);
   const int pid_n = static_cast<int>(blockIdx.y);
-  // embedding.cpp:58: int start_m = pid_m * BLOCK_SIZE_M;
+  // embedding.cpp:57: int start_m = pid_m * BLOCK_SIZE_M;
   const int start_m = pid_m * BLOCK_SIZE_M;
-  // embedding.cpp:59: int start_n = pid_n * BLOCK_SIZE_N;
+  // embedding.cpp:58: int start_n = pid_n * BLOCK_SIZE_N;
   const int start_n = pid_n * BLOCK_SIZE_N;
-  // embedding.cpp:60: auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
+  // embedding.cpp:59: auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
   int offsets_m[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1113,7 +1113,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offsets_m_load[i] = start_m + L1::coord0(i);
   }
-  // embedding.cpp:61: auto mask_m = offsets_m < n_elements;
+  // embedding.cpp:60: auto mask_m = offsets_m < n_elements;
   bool mask_m[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1124,25 +1124,25 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     mask_m_store[i] = offsets_m_load[i] < n_elements;
   }
-  // embedding.cpp:62: auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
+  // embedding.cpp:61: auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
   int64_t indices[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     indices[i] = mask_m[i] ? indices_ptr[offsets_m[i]] : int64_t{0};
   }
-  // embedding.cpp:63: auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
+  // embedding.cpp:62: auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
   int offsets_n[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     offsets_n[i] = start_n + L2::coord0(i);
   }
-  // embedding.cpp:64: auto mask_n = offsets_n < embedding_dim;
+  // embedding.cpp:63: auto mask_n = offsets_n < embedding_dim;
   bool mask_n[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
+  // embedding.cpp:65: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1153,7 +1153,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
           mask_m_store[i] && mask_n[j], 0.0f);
     }
   }
-  // embedding.cpp:71: tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
+  // embedding.cpp:70: tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     grad_weight_offsets_cvt_smem[L0::coord0(i)] = indices[i];
@@ -1164,7 +1164,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     grad_weight_offsets_cvt[i] = grad_weight_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:70: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
+  // embedding.cpp:69: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t grad_weight_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1173,7 +1173,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
+  // embedding.cpp:72: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1261,15 +1261,15 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
     int n_elements, int embedding_dim) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int64_t *grad_weight_offsets_cvt_smem = reinterpret_cast<int64_t *>(smem + 0);
-  // embedding.cpp:55: int pid_m = tl::program_id(0);
+  // embedding.cpp:54: int pid_m = tl::program_id(0);
   const int pid_m = static_cast<int>(blockIdx.x);
-  // embedding.cpp:56: int pid_n = tl::program_id(1);
+  // embedding.cpp:55: int pid_n = tl::program_id(1);
   const int pid_n = static_cast<int>(blockIdx.y);
-  // embedding.cpp:58: int start_m = pid_m * BLOCK_SIZE_M;
+  // embedding.cpp:57: int start_m = pid_m * BLOCK_SIZE_M;
   const int start_m = pid_m * BLOCK_SIZE_M;
-  // embedding.cpp:59: int start_n = pid_n * BLOCK_SIZE_N;
+  // embedding.cpp:58: int start_n = pid_n * BLOCK_SIZE_N;
   const int start_n = pid_n * BLOCK_SIZE_N;
-  // embedding.cpp:60: auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
+  // embedding.cpp:59: auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
   int offsets_m[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1280,7 +1280,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offsets_m_load[i] = start_m + L1::coord0(i);
   }
-  // embedding.cpp:61: auto mask_m = offsets_m < n_elements;
+  // embedding.cpp:60: auto mask_m = offsets_m < n_elements;
   bool mask_m[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1291,25 +1291,25 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     mask_m_store[i] = offsets_m_load[i] < n_elements;
   }
-  // embedding.cpp:62: auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
+  // embedding.cpp:61: auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
   int64_t indices[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     indices[i] = mask_m[i] ? indices_ptr[offsets_m[i]] : int64_t{0};
   }
-  // embedding.cpp:63: auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
+  // embedding.cpp:62: auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
   int offsets_n[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     offsets_n[i] = start_n + L2::coord0(i);
   }
-  // embedding.cpp:64: auto mask_n = offsets_n < embedding_dim;
+  // embedding.cpp:63: auto mask_n = offsets_n < embedding_dim;
   bool mask_n[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
+  // embedding.cpp:65: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1324,7 +1324,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
           bits, 0.0f, mask_m_store[i] && mask_n[j + GRAD_OUTPUT_VEC - 1]);
     }
   }
-  // embedding.cpp:71: tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
+  // embedding.cpp:70: tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   if (L0::is_owner()) {  // one writer per element
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1337,7 +1337,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     grad_weight_offsets_cvt[i] = grad_weight_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:70: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
+  // embedding.cpp:69: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t grad_weight_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1346,7 +1346,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
+  // embedding.cpp:72: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -1396,15 +1396,15 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
     int n_elements, int embedding_dim) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int64_t *grad_weight_offsets_cvt_smem = reinterpret_cast<int64_t *>(smem + 0);
-  // embedding.cpp:55: int pid_m = tl::program_id(0);
+  // embedding.cpp:54: int pid_m = tl::program_id(0);
   const int pid_m = static_cast<int>(blockIdx.x);
-  // embedding.cpp:56: int pid_n = tl::program_id(1);
+  // embedding.cpp:55: int pid_n = tl::program_id(1);
   const int pid_n = static_cast<int>(blockIdx.y);
-  // embedding.cpp:58: int start_m = pid_m * BLOCK_SIZE_M;
+  // embedding.cpp:57: int start_m = pid_m * BLOCK_SIZE_M;
   const int start_m = pid_m * BLOCK_SIZE_M;
-  // embedding.cpp:59: int start_n = pid_n * BLOCK_SIZE_N;
+  // embedding.cpp:58: int start_n = pid_n * BLOCK_SIZE_N;
   const int start_n = pid_n * BLOCK_SIZE_N;
-  // embedding.cpp:60: auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
+  // embedding.cpp:59: auto offsets_m = start_m + tl::arange<0, BLOCK_SIZE_M>();
   int offsets_m[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1415,7 +1415,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     offsets_m_load[i] = start_m + L1::coord0(i);
   }
-  // embedding.cpp:61: auto mask_m = offsets_m < n_elements;
+  // embedding.cpp:60: auto mask_m = offsets_m < n_elements;
   bool mask_m[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1426,25 +1426,25 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     mask_m_store[i] = offsets_m_load[i] < n_elements;
   }
-  // embedding.cpp:62: auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
+  // embedding.cpp:61: auto indices = tl::load(indices_ptr + offsets_m, mask_m, 0);
   int64_t indices[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     indices[i] = mask_m[i] ? indices_ptr[offsets_m[i]] : int64_t{0};
   }
-  // embedding.cpp:63: auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
+  // embedding.cpp:62: auto offsets_n = start_n + tl::arange<0, BLOCK_SIZE_N>();
   int offsets_n[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     offsets_n[i] = start_n + L2::coord0(i);
   }
-  // embedding.cpp:64: auto mask_n = offsets_n < embedding_dim;
+  // embedding.cpp:63: auto mask_n = offsets_n < embedding_dim;
   bool mask_n[L2::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS; ++i) {
     mask_n[i] = offsets_n[i] < embedding_dim;
   }
-  // embedding.cpp:66: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
+  // embedding.cpp:65: auto grad_output = tl::load(grad_output_ptr + tl::expand_dims<1>(offsets_m) * embedding_dim + tl::expand_dims<0>(offsets_n), tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n), 0.0f);
   float grad_output[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1455,7 +1455,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
           mask_m_store[i] && mask_n[j], 0.0f);
     }
   }
-  // embedding.cpp:71: tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
+  // embedding.cpp:70: tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   if (L0::is_owner()) {  // one writer per element
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1468,7 +1468,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
   for (int i = 0; i < L1::ELEMS; ++i) {
     grad_weight_offsets_cvt[i] = grad_weight_offsets_cvt_smem[L1::coord0(i)];
   }
-  // embedding.cpp:70: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
+  // embedding.cpp:69: auto grad_weight_offsets = tl::expand_dims<1>(indices) * embedding_dim + tl::expand_dims<0>(offsets_n);
   int64_t grad_weight_offsets[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -1477,7 +1477,7 @@ __global__ void __launch_bounds__(NUM_THREADS) embedding_backward_kernel(
       grad_weight_offsets[i][j] = tilec::rt::wrapping_add(tilec::rt::wrapping_mul(grad_weight_offsets_cvt[i], static_cast<int64_t>(embedding_dim)), static_cast<int64_t>(offsets_n[j]));
     }
   }
-  // embedding.cpp:73: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
+  // embedding.cpp:72: tl::atomic_add(grad_weight_ptr + grad_weight_offsets, grad_output, tl::expand_dims<1>(mask_m) & tl::expand_dims<0>(mask_n));
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL

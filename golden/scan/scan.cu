@@ -6140,7 +6140,7 @@ __global__ void __launch_bounds__(NUM_THREADS) combine_1d(
   for (int i = 0; i < L0::ELEMS; ++i) {
     h[i] = tilec::rt::to_f16(v[i]);
   }
-  // scan.cpp:121: tl::associative_scan<0>(h, [](tl::half a, tl::half b) { return tl::maximum(a, b); }), mask);
+  // scan.cpp:121: tl::associative_scan<0>(h, [](tl::half a, tl::half b) { return tl::maximum(a, b); }),
   __half scan_h[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -6324,7 +6324,7 @@ __global__ void __launch_bounds__(NUM_THREADS) combine_1d(
   for (int i = 0; i < L0::ELEMS; ++i) {
     h[i] = tilec::rt::to_f16(v[i]);
   }
-  // scan.cpp:121: tl::associative_scan<0>(h, [](tl::half a, tl::half b) { return tl::maximum(a, b); }), mask);
+  // scan.cpp:121: tl::associative_scan<0>(h, [](tl::half a, tl::half b) { return tl::maximum(a, b); }),
   __half scan_h[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {

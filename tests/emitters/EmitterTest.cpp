@@ -92,7 +92,12 @@ TEST(EmitterSupport, StatementTextJoinsTheLinesOfOneStatement) {
                                           "  tl::store(q, y);  // one line",
                                           "  auto z = a +",
                                           "",
-                                          "  w;"};
+                                          "  w;",
+                                          "  auto u = /* twice */ x * 2 +",
+                                          "      f(a,",
+                                          "        // the second",
+                                          "        b);",
+                                          "      c), d);"};
   EXPECT_EQ(statementText(lines, 0), "auto x = tl::load(p + offs, mask, 0.0f);");
   EXPECT_EQ(statementText(lines, 2), "tl::store(q, x);");
   EXPECT_EQ(statementText(lines, 4), "auto y = x * 2;");
@@ -101,6 +106,8 @@ TEST(EmitterSupport, StatementTextJoinsTheLinesOfOneStatement) {
   EXPECT_EQ(statementText(lines, 9), "  tl::store(q, y);  // one line"); // as it is
   EXPECT_EQ(statementText(lines, 10), "auto z = a +");                   // a blank line ends it
   EXPECT_EQ(statementText(lines, 12), "  w;");
+  EXPECT_EQ(statementText(lines, 13), "auto u = x * 2 + f(a, b);"); // comments left out
+  EXPECT_EQ(statementText(lines, 17), "      c), d);"); // inside a statement: the line alone
 }
 
 TEST(EmitterSupport, StringLiteralTextEscapes) {

@@ -14,10 +14,11 @@ void checked_scale(const float *x, float *y, int n, float limit) {
 }
 
 // Row sums of x [rows, cols] over column blocks, asserting in the loop that no element is a NaN
-// (the loop's loads are prefetched an iteration ahead, the assertion stays on its own iteration's
-// tile).
+// (num_stages = 2: the loop's loads are prefetched an iteration ahead, the assertion stays on its
+// own iteration's tile), and after it on a reduction computed for the assertion alone (under
+// NDEBUG the generated code keeps it, (void)-ed).
 template <int BR, int BC>
-TILEC_KERNEL(num_warps = 4, grid = (cdiv(rows, BR)))
+TILEC_KERNEL(num_warps = 4, num_stages = 2, grid = (cdiv(rows, BR)))
 void checked_row_sums(const float *x, float *sums, int rows, int cols) {
   auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   auto acc = tl::zeros<float, BR>();
@@ -28,6 +29,7 @@ void checked_row_sums(const float *x, float *sums, int rows, int cols) {
     tl::device_assert(tile == tile, "NaN in x");
     acc += tl::sum<1>(tile);
   }
+  tl::device_assert(tl::max(tl::abs(acc)) < 1e30f, "row sums blew up");
   tl::store(sums + r, acc, r < rows);
 }
 

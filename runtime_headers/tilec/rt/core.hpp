@@ -425,6 +425,8 @@ template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_add(T *p,
 /// otherwise, and on the other targets, one atomic_add per element.
 template <int VEC, bool ALIGNED, Sem M, Scope S, class T>
 __device__ __forceinline__ void atomic_add_vec(T *p, const T *v, const bool *mask = nullptr) {
+  if constexpr (ALIGNED) // (the emulator checks what the translator assumed)
+    TILEC_CHECK_VECTOR_ACCESS(p, VEC * sizeof(T));
 #if defined(TILEC_ATOM_ADD_VECTOR)
   constexpr bool float16 = std::is_same_v<T, f16_t> || std::is_same_v<T, bf16_t>;
   constexpr bool one_atom = (std::is_same_v<T, float> && (VEC == 2 || VEC == 4)) ||
@@ -508,8 +510,8 @@ __device__ __forceinline__ void assert_fail(const char *message, const char *con
 /// A tl::device_assert whose condition is false in this thread: prints
 /// `file:line: block [x,y,z], thread [x,y,z]: device_assert(condition) failed: message`, then
 /// stops the kernel as the target's runtime says (TILEC_STOP_AFTER_ASSERT).
-__device__ __noinline__ void assert_fail(const char *message, const char *condition,
-                                         const char *file, int line) {
+__device__ __noinline__ inline void assert_fail(const char *message, const char *condition,
+                                                const char *file, int line) {
   printf("%s:%d: block [%d,%d,%d], thread [%d,%d,%d]: device_assert(%s) failed%s%s\n", file, line,
          int(blockIdx.x), int(blockIdx.y), int(blockIdx.z), int(threadIdx.x), int(threadIdx.y),
          int(threadIdx.z), condition, *message ? ": " : "", message);
