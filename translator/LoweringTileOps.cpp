@@ -637,10 +637,10 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     ir::Expr a = lowerOperand(args[0]);
     if (t.pointer || a->type.pointer)
       fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {a->type.str(), qname, "numbers"});
+    if (a->type.elem == t.elem) // x itself, whatever the options ask (as Triton's cast)
+      return a;
     const ir::CastMode mode =
         args.size() == 2 ? castMode(args[1], a->type.elem, t.elem) : ir::CastMode::Convert;
-    if (a->type.elem == t.elem)
-      return a;
     // A bitcast between integers keeps the bits as the conversion does (two's complement wraps).
     if (mode == ir::CastMode::Bitcast && !ir::isFloat(a->type.elem) && !ir::isFloat(t.elem))
       return ir::Cast::make(t.elem, a, l);

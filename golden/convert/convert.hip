@@ -647,7 +647,7 @@ __global__ void __launch_bounds__(NUM_THREADS) cast_modes(
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // convert.cpp:63: auto v = tl::load(x + offs, mask);
+  // convert.cpp:63: auto v = tl::cast<float>(tl::load(x + offs, mask), toward_zero); // float to float: v itself
   float v[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {

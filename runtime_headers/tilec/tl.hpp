@@ -268,6 +268,8 @@ template <class T, class X> auto cast(const X &x, cast_options options) {
   constexpr bool narrowsFloat =
       detail::isFloatLike<From> && detail::isFloatLike<T> && sizeof(T) < sizeof(From);
   const bool towardZero = options.fp_downcast_rounding == rounding::rtz;
+  if constexpr (std::is_same_v<From, T>) // x itself, whatever the options ask (as Triton's cast)
+    return cast<T>(x);
   if (options.bitcast && towardZero)
     detail::badOptions("tl::cast: a bitcast rounds nothing; give bitcast or fp_downcast_rounding");
   if (options.bitcast && !std::is_same_v<From, T> && (isBool || sizeof(T) != sizeof(From)))

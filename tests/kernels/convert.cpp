@@ -60,7 +60,7 @@ void cast_modes(const float *x, const double *d, int32_t *x_bits, float *negated
   constexpr tl::cast_options toward_zero = {.fp_downcast_rounding = tl::rounding::rtz};
   auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   auto mask = offs < n;
-  auto v = tl::load(x + offs, mask);
+  auto v = tl::cast<float>(tl::load(x + offs, mask), toward_zero); // float to float: v itself
   auto w = tl::load(d + offs, mask);
   auto bits = tl::cast<int32_t>(v, {.bitcast = true});
   tl::store(x_bits + offs, bits, mask);

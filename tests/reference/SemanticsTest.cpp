@@ -859,6 +859,14 @@ TEST(CastOptions, TowardZeroTruncatesTheMagnitude) {
   EXPECT_TRUE(std::isnan(float(rz(NAN))));
 }
 
+TEST(CastOptions, TheSameTypeIsTheValueItself) { // as Triton's cast, before it checks options
+  auto x = tl::full<float, 4>(0.1f);
+  EXPECT_EQ(tl::cast<float>(x, {.fp_downcast_rounding = tl::rounding::rtz}).data[2], 0.1f);
+  EXPECT_EQ(
+      tl::cast<float>(x, {.fp_downcast_rounding = tl::rounding::rtz, .bitcast = true}).data[0],
+      0.1f);
+}
+
 TEST(CastOptionsDeathTest, MisusedOptionsAbort) {
   auto x = tl::full<float, 4>(1.0f);
   EXPECT_DEATH(tl::cast<std::int16_t>(x, {.bitcast = true}),
