@@ -132,6 +132,10 @@ public:
   ir::Expr needTile(ir::Expr x, const clang::Expr *src, const std::string &op);
   ir::Stmt lowerStore(const clang::CallExpr *call);
   ir::Stmt lowerDeviceAssert(const clang::CallExpr *call);
+  /// The integer and enum fields of an options struct `e` (tl::load_options, tl::cast_options ...),
+  /// by name; an error naming `what` where `e` is not a constant.
+  std::vector<std::pair<std::string, int64_t>> optionFields(const clang::Expr *e,
+                                                            const std::string &what);
   /// Whether `t` is tl::load_options or tl::store_options (a load's or store's last argument).
   static bool isMemoryOptions(clang::QualType t);
   /// The hints of tl::load (`store` false) or tl::store in their options argument `e`, a constant.

@@ -77,26 +77,32 @@ bool KernelLowering::isCastOptions(clang::QualType t) {
   return rd && rd->getIdentifier() && inTl(rd) && rd->getName() == "cast_options";
 }
 
-ir::MemHints KernelLowering::memoryHints(const clang::Expr *e, bool store) {
-  const std::string op = store ? "tl::store" : "tl::load";
+std::vector<std::pair<std::string, int64_t>> KernelLowering::optionFields(const clang::Expr *e,
+                                                                         const std::string &what) {
   clang::Expr::EvalResult r;
   if (!e->EvaluateAsRValue(r, ctx) || !r.Val.isStruct())
-    fe.fail(DiagId::NotConstant, e->getExprLoc(),
-            {"the hints of '" + op + "'", fe.text(e->getSourceRange())});
-  // tl::cache and tl::eviction list their values in the order of ir::CacheModifier and
-  // ir::EvictionPolicy.
-  ir::MemHints h;
+    fe.fail(DiagId::NotConstant, e->getExprLoc(), {what, fe.text(e->getSourceRange())});
+  std::vector<std::pair<std::string, int64_t>> fields;
   for (const clang::FieldDecl *f :
        e->getType().getCanonicalType()->getAsCXXRecordDecl()->fields()) {
     const clang::APValue &v = r.Val.getStructField(f->getFieldIndex());
-    if (!v.isInt())
-      continue;
-    const int64_t x = v.getInt().getExtValue();
-    if (f->getName() == "cache_modifier")
+    if (v.isInt())
+      fields.emplace_back(f->getName().str(), v.getInt().getExtValue());
+  }
+  return fields;
+}
+
+ir::MemHints KernelLowering::memoryHints(const clang::Expr *e, bool store) {
+  const std::string op = store ? "tl::store" : "tl::load";
+  // tl::cache and tl::eviction list their values in the order of ir::CacheModifier and
+  // ir::EvictionPolicy.
+  ir::MemHints h;
+  for (const auto &[name, x] : optionFields(e, "the hints of '" + op + "'")) {
+    if (name == "cache_modifier")
       h.cache = static_cast<ir::CacheModifier>(x);
-    else if (f->getName() == "eviction_policy")
+    else if (name == "eviction_policy")
       h.evict = static_cast<ir::EvictionPolicy>(x);
-    else if (f->getName() == "is_volatile")
+    else if (name == "is_volatile")
       h.isVolatile = x != 0;
   }
   using C = ir::CacheModifier;
@@ -116,18 +122,12 @@ ir::MemHints KernelLowering::memoryHints(const clang::Expr *e, bool store) {
 
 ir::CastMode KernelLowering::castMode(const clang::Expr *e, ir::ScalarType from,
                                       ir::ScalarType to) {
-  clang::Expr::EvalResult r;
-  if (!e->EvaluateAsRValue(r, ctx) || !r.Val.isStruct())
-    fe.fail(DiagId::NotConstant, e->getExprLoc(),
-            {"the options of 'tl::cast'", fe.text(e->getSourceRange())});
   bool bitcast = false, towardZero = false; // tl::rounding lists rtne, rtz
-  for (const clang::FieldDecl *f :
-       e->getType().getCanonicalType()->getAsCXXRecordDecl()->fields()) {
-    const clang::APValue &v = r.Val.getStructField(f->getFieldIndex());
-    if (v.isInt() && f->getName() == "bitcast")
-      bitcast = v.getInt().getExtValue() != 0;
-    else if (v.isInt() && f->getName() == "fp_downcast_rounding")
-      towardZero = v.getInt().getExtValue() != 0;
+  for (const auto &[name, x] : optionFields(e, "the options of 'tl::cast'")) {
+    if (name == "bitcast")
+      bitcast = x != 0;
+    else if (name == "fp_downcast_rounding")
+      towardZero = x != 0;
   }
   auto fail = [&](const std::string &why) {
     fe.fail(DiagId::BadCast, e->getExprLoc(),

@@ -232,21 +232,9 @@ using Word =
 template <class T> __device__ __forceinline__ Word<T> *word(T *p) {
   return reinterpret_cast<Word<T> *>(p);
 }
-template <class T, class W> __device__ __forceinline__ T bits_to(W w) {
-  T v;
-  memcpy(&v, &w, sizeof v);
-  return v;
-}
+/// T's bits as the unsigned word of its width (the operand of atomicCAS and atomicExch).
 template <class T> __device__ __forceinline__ auto bits_of(T v) {
-  if constexpr (sizeof(T) == 8) {
-    unsigned long long w;
-    memcpy(&w, &v, sizeof w);
-    return w;
-  } else {
-    unsigned w;
-    memcpy(&w, &v, sizeof w);
-    return w;
-  }
+  return bit_cast<std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>>(v);
 }
 /// An atomic read-modify-write of a float, a double or a signed 64-bit integer as a
 /// compare-and-swap loop over its bits:
@@ -255,7 +243,7 @@ template <class T, class C> __device__ __forceinline__ T cas_loop(T *p, T v, C c
   auto *w = reinterpret_cast<decltype(bits_of(v)) *>(p);
   auto seen = atomicOr(w, decltype(bits_of(v))(0));
   for (;;) {
-    const T old = bits_to<T>(seen);
+    const T old = bit_cast<T>(seen);
     const auto want = bits_of(static_cast<T>(combine(old, v)));
     const auto now = atomicCAS(w, seen, want);
     if (now == seen)
@@ -486,14 +474,14 @@ template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_xor(T *p,
 template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_xchg(T *p, T v) {
   return detail::ordered<M, S>([&] {
     auto *w = reinterpret_cast<decltype(detail::bits_of(v)) *>(p);
-    return detail::bits_to<T>(atomicExch(w, detail::bits_of(v)));
+    return bit_cast<T>(atomicExch(w, detail::bits_of(v)));
   });
 }
 /// tl::atomic_cas: writes v where *p == cmp (bit for bit), returns the old value.
 template <Sem M, Scope S, class T> __device__ __forceinline__ T atomic_cas(T *p, T cmp, T v) {
   return detail::ordered<M, S>([&] {
     auto *w = reinterpret_cast<decltype(detail::bits_of(v)) *>(p);
-    return detail::bits_to<T>(atomicCAS(w, detail::bits_of(cmp), detail::bits_of(v)));
+    return bit_cast<T>(atomicCAS(w, detail::bits_of(cmp), detail::bits_of(v)));
   });
 }
 
