@@ -604,10 +604,7 @@ ir::Stmt KernelLowering::lowerDeviceAssert(const clang::CallExpr *call) {
   auto args = callArgs(call); // (the std::source_location argument is a default one)
   if (args.empty())
     unsupportedCall(call);
-  ir::Expr cond = lowerExpr(args[0]);
-  if (cond->type.pointer)
-    fe.fail(DiagId::BadOperand, args[0]->getExprLoc(),
-            {cond->type.str(), "tl::device_assert", "a tile or scalar of numbers or bools"});
+  ir::Expr cond = lowerExpr(args[0]); // (pointers: tl.hpp's conversion to bool rejects them)
   std::string message;
   if (args.size() > 1) {
     const auto *lit = dyn_cast<clang::StringLiteral>(args[1]->IgnoreParenImpCasts());
