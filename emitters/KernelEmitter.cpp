@@ -871,7 +871,9 @@ void KernelEmitter::emitContents(CodeWriter &w) {
     stmt(k_.body);
   }
   w_ = &w;
-  const std::vector<std::string> combines = combineFunctions();
+  std::vector<std::string> combines = combineFunctions();
+  for (std::string &l : asmFunctions())
+    combines.push_back(std::move(l));
 
   bool metaNumWarps = std::any_of(k_.metaParams.begin(), k_.metaParams.end(),
                                   [&](const MetaParam &p) { return metaNames_.at(p.name) == numWarpsName_; });

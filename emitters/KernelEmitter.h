@@ -113,6 +113,7 @@ private:
   Code castTowardZero(Code a, ir::ScalarType from, ir::ScalarType to);
   void atomicAddVectors(const ir::Store *st);
   void deviceAssert(const ir::Assert *a);
+  void devicePrint(const ir::Print *p);
   Code intImm(const ir::IntImm *i, bool host);
   bool symbolStandsFor(const ir::IntImm &i) const;
   const std::string *floatMetaName(const ir::FloatImm &f);
@@ -240,6 +241,10 @@ private:
   std::string opType(ir::ScanOp op, int combineFn);
   /// The kernel's combine functions as types of the namespace, each a static `combine(a, b)`.
   std::vector<std::string> combineFunctions();
+  /// `struct AsmN { static R apply(operands...); }` for each of the kernel's inline assembly
+  /// (Kernel::asms): on CUDA the assembly under __CUDA_ARCH__ and the reference function elsewhere
+  /// (the CPU emulator compiles the output as host code), on HIP the reference function.
+  std::vector<std::string> asmFunctions();
   int64_t partStride(const ir::SharedBuffer &b);
 
   const ir::Module &m_;

@@ -270,7 +270,9 @@ bool KernelEmitter::indexArithmetic(const Expr &e) const {
   }
   case ExprKind::Math: {
     auto m = as<Math>(e);
-    return std::all_of(m->args.begin(), m->args.end(), [&](const Expr &a) { return indexArithmetic(a); });
+    return m->op != MathOp::InlineAsm &&
+           std::all_of(m->args.begin(), m->args.end(),
+                       [&](const Expr &a) { return indexArithmetic(a); });
   }
   default: return false; // loads, reductions, ...
   }
@@ -297,6 +299,8 @@ bool KernelEmitter::callsFastMath(const Expr &e) {
   }
   case ExprKind::Math: {
     auto m = as<Math>(e);
+    if (m->op == MathOp::InlineAsm) // the kernel's own inline assembly
+      return true;
     const bool f64 = m->args[0]->type.elem == ScalarType::F64;
     if (!f64 && (m->op == MathOp::Exp || m->op == MathOp::Exp2 || m->op == MathOp::Sigmoid || m->op == MathOp::Fdiv))
       return true;
@@ -418,6 +422,15 @@ Code KernelEmitter::math(const Math *m, const Idx &idx) {
   for (const Expr &a : m->args)
     args.push_back(elem(a, idx));
   ScalarType t = m->args[0]->type.elem;
+  if (m->op == MathOp::InlineAsm) {
+    std::vector<std::string> texts;
+    for (const Code &a : args)
+      texts.push_back(a.text);
+    std::string call = "Asm" + std::to_string(m->asmFn) + "::apply(";
+    for (size_t i = 0; i < texts.size(); ++i)
+      call += (i ? ", " : "") + texts[i];
+    return {call + ")", Prec::Postfix};
+  }
   if (m->op == MathOp::Cdiv)
     return {"tilec::rt::cdiv(" + args[0].text + ", " + args[1].text + ")", Prec::Postfix};
   if (m->op == MathOp::Philox || m->op == MathOp::UniformFromBits ||

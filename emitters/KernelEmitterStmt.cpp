@@ -151,6 +151,99 @@ std::vector<std::string> KernelEmitter::combineFunctions() {
   return out;
 }
 
+namespace {
+/// Triton's inline assembly as CUDA's: `$N` is `%N` (`$$` a `$`), a `%` of the PTX is `%%`.
+std::string cudaAsmText(const std::string &s) {
+  std::string r;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%')
+      r += "%%";
+    else if (s[i] == '$' && i + 1 < s.size() && s[i + 1] == '$')
+      r += '$', ++i;
+    else if (s[i] == '$' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))
+      r += '%';
+    else
+      r += s[i];
+  }
+  return r;
+}
+/// `s` as the contents of a C string literal, its newlines and tabs as \n and \t.
+std::string asmLiteralText(const std::string &s) {
+  std::string r;
+  for (char c : s)
+    r += c == '\n' ? std::string("\\n") : c == '\t' ? std::string("\\t") : stringLiteralText({c});
+  return r;
+}
+} // namespace
+
+std::vector<std::string> KernelEmitter::asmFunctions() {
+  std::vector<std::string> out;
+  const bool cuda = opts_.target.kind == TargetKind::Cuda;
+  for (size_t i = 0; i < k_.asms.size(); ++i) {
+    const AsmFunction &a = k_.asms[i];
+    std::vector<std::string> names;
+    for (const Var &p : a.params) {
+      std::string n = p->name;
+      while (std::find(names.begin(), names.end(), n) != names.end())
+        n += "_2";
+      names.push_back(n);
+      varNames_[p->id] = n;
+    }
+    std::string params;
+    for (size_t p = 0; p < a.params.size(); ++p)
+      params += (p ? ", " : "") + cppType(a.params[p]->type, hooks_) + " " + names[p];
+    const std::string R = cppType(ir::Type::scalar(a.result), hooks_);
+    std::string where;
+    if (a.loc.valid())
+      where = " at " + commentText(m_.files[a.loc.file].name) + ":" + std::to_string(a.loc.line);
+    out.push_back("// tl::inline_asm_elementwise" + where +
+                  (cuda ? "." : ": its reference function (no PTX here)."));
+    out.push_back("struct Asm" + std::to_string(i) + " {");
+    out.push_back("  __device__ __forceinline__ static " + R + " apply(" + params + ") {");
+    const std::string reference = "return " + scalar(a.reference).text + ";";
+    if (!cuda) {
+      out.push_back("    " + reference);
+    } else {
+      // Constraints: the result's, then each operand's. A float or half passes through an integer
+      // register ('h', 'r', 'l') as its bits.
+      std::vector<std::string> cs(1);
+      for (char ch : a.constraints)
+        if (ch == ',')
+          cs.emplace_back();
+        else if (ch != ' ')
+          cs.back() += ch;
+      auto intRegister = [](const std::string &c) {
+        return c.find_first_of("hrl") != std::string::npos;
+      };
+      auto bitsType = [](ScalarType t) -> std::string {
+        const int b = byteSize(t);
+        return b == 2 ? "unsigned short" : b == 4 ? "unsigned" : "unsigned long long";
+      };
+      const bool resultBits = isFloat(a.result) && intRegister(cs[0]);
+      out.push_back("#if defined(__CUDA_ARCH__)");
+      out.push_back("    " + (resultBits ? bitsType(a.result) : R) + " r;");
+      std::string ins;
+      for (size_t p = 0; p < a.params.size(); ++p) {
+        const ScalarType t = a.params[p]->type.elem;
+        const std::string v = isFloat(t) && intRegister(cs[p + 1])
+                                  ? "tilec::rt::bit_cast<" + bitsType(t) + ">(" + names[p] + ")"
+                                  : names[p];
+        ins += (p ? ", " : "") + std::string("\"") + cs[p + 1] + "\"(" + v + ")";
+      }
+      out.push_back(std::string("    asm") + (a.effects ? " volatile" : "") + "(\"" +
+                    asmLiteralText(cudaAsmText(a.text)) + "\" : \"" + cs[0] + "\"(r) : " + ins +
+                    ");");
+      out.push_back(resultBits ? "    return tilec::rt::bit_cast<" + R + ">(r);" : "    return r;");
+      out.push_back("#else  // the CPU emulator: the reference function");
+      out.push_back("    " + reference);
+      out.push_back("#endif");
+    }
+    out.push_back("  }");
+    out.push_back("};");
+  }
+  return out;
+}
+
 std::string KernelEmitter::opType(ScanOp op, int combineFn) {
   switch (op) {
   case ScanOp::Combine: return "Combine" + std::to_string(combineFn);
@@ -465,6 +558,81 @@ void KernelEmitter::deviceAssert(const Assert *a) {
     w_->line(line);
   }
   w_->raw("#endif");
+}
+
+namespace {
+/// The printf format of a line of tl::device_print's operand `p` (as tl.hpp's detail::printOperand
+/// builds it): "pid (%u, %u, %u) idx (I, J)<prefix>[(operand N) ]<value>\n", the index of each dim
+/// as wide as ceil(log10(its size)), the value's conversion after its type (C string text).
+std::string printFormat(const Print *p) {
+  auto percents = [](const std::string &s) {
+    std::string r;
+    for (char c : s)
+      r += c == '%' ? std::string("%%") : std::string(1, c);
+    return r;
+  };
+  if (!p->value)
+    return "pid (%u, %u, %u)" + stringLiteralText(percents(p->prefix)) + "\\n";
+  const Type &t = p->value->type;
+  std::string f = "pid (%u, %u, %u) idx (";
+  for (int d = 0; d < t.rank(); ++d) {
+    int w = 0;
+    for (int64_t n = 1; n < t.shape[d]; n *= 10)
+      ++w;
+    f += (d ? ", %" : "%") + (w ? std::to_string(w) : std::string()) + "u";
+  }
+  f += ")" + percents(p->prefix);
+  if (p->operands > 1)
+    f += "(operand " + std::to_string(p->operand) + ") ";
+  const ScalarType e = t.elem;
+  const int bytes = byteSize(e);
+  if (t.pointer)
+    f += "%p";
+  else if (p->hex)
+    f += "0x%0" + std::to_string(2 * bytes) + (bytes == 8 ? "llx" : "x");
+  else if (isFloat(e))
+    f += "%f";
+  else if (isUnsigned(e))
+    f += bytes == 8 ? "%llu" : "%u";
+  else
+    f += bytes == 8 ? "%lli" : "%i";
+  return stringLiteralText(f) + "\\n";
+}
+} // namespace
+
+/// tl::device_print: each element once (its owner prints it, replicas skip), through
+/// tilec::rt::print_value, which adds the program id to the format's first three conversions.
+void KernelEmitter::devicePrint(const Print *p) {
+  const std::string format = "\"" + printFormat(p) + "\"";
+  if (!p->value) {
+    w_->line("if (threadIdx.x == 0)");
+    auto in = w_->indent();
+    w_->line("tilec::rt::print_value(" + format + ");");
+    return;
+  }
+  auto value = [&](const Idx &idx) {
+    std::string v = elem(p->value, idx).text;
+    return p->hex && !p->value->type.pointer ? "tilec::rt::print_bits(" + v + ")" : v;
+  };
+  const Type &t = p->value->type;
+  if (t.isScalar()) {
+    w_->line("if (threadIdx.x == 0)");
+    auto in = w_->indent();
+    w_->line("tilec::rt::print_value(" + format + ", " + value({}) + ");");
+    return;
+  }
+  const std::string L = layoutName(t);
+  std::unique_ptr<CodeWriter::Scope> owner;
+  if (holdsCopies(t))
+    owner = std::make_unique<CodeWriter::Scope>(*w_, "if (" + L + "::is_owner())  // replicas skip",
+                                                "");
+  forEachElem(t, [&](const Idx &idx) {
+    std::vector<std::string> args = {format};
+    for (size_t d = 0; d < idx.size(); ++d)
+      args.push_back(L + "::coord" + std::to_string(d) + "(" + idx[d] + ")");
+    args.push_back(value(idx));
+    call("tilec::rt::print_value(", args, ");");
+  });
 }
 
 void KernelEmitter::store(const Store *st) {
@@ -1825,6 +1993,8 @@ void KernelEmitter::stmt(const Stmt &s) {
   }
   case StmtKind::Assert:
     return deviceAssert(as<Assert>(s));
+  case StmtKind::Print:
+    return devicePrint(as<Print>(s));
   case StmtKind::AsyncCopy: return asyncCopy(as<AsyncCopy>(s));
   case StmtKind::AsyncCommit: w_->line("tilec::rt::cp_async_commit();"); return;
   case StmtKind::AsyncWait: {

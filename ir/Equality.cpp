@@ -32,7 +32,10 @@ bool same(const Unary *a, const Unary *b) { return a->op == b->op && equal(a->a,
 bool same(const Binary *a, const Binary *b) {
   return a->op == b->op && equal(a->a, b->a) && equal(a->b, b->b);
 }
-bool same(const Math *a, const Math *b) { return a->op == b->op && equalExprs(a->args, b->args); }
+bool same(const Math *a, const Math *b) {
+  return a->op == b->op && a->asmFn == b->asmFn && !a->asmEffects && !b->asmEffects &&
+         equalExprs(a->args, b->args);
+}
 bool same(const Select *a, const Select *b) {
   return equal(a->cond, b->cond) && equal(a->a, b->a) && equal(a->b, b->b);
 }
@@ -128,6 +131,10 @@ bool same(const If *a, const If *b) {
 bool same(const Barrier *a, const Barrier *b) { return a->debug == b->debug; }
 bool same(const Assert *a, const Assert *b) {
   return a->message == b->message && a->text == b->text && equal(a->cond, b->cond);
+}
+bool same(const Print *a, const Print *b) {
+  return a->prefix == b->prefix && a->operand == b->operand && a->operands == b->operands &&
+         a->hex == b->hex && equal(a->value, b->value);
 }
 bool same(const AsyncCopy *a, const AsyncCopy *b) {
   return a->buffer == b->buffer && a->vec == b->vec && equal(a->stage, b->stage) &&

@@ -89,7 +89,8 @@ const char *name(MathOp o) {
                                 "umulhi",
                                 "philox",
                                 "uniform_from_bits",
-                                "normal_from_bits"};
+                                "normal_from_bits",
+                                "inline_asm"};
   return names[static_cast<int>(o)];
 }
 
@@ -153,6 +154,8 @@ int arity(MathOp o) {
   case MathOp::Popc:
   case MathOp::Clz:
   case MathOp::UniformFromBits: return 1;
+  case MathOp::InlineAsm:
+    return -1; // any
   default: return o == MathOp::Cdiv || o >= MathOp::Pow ? 2 : 1;
   }
 }
@@ -244,8 +247,22 @@ Expr Binary::make(BinaryOp op, Expr a, Expr b, SourceLoc loc) {
   return n;
 }
 
+Expr Math::makeAsm(int fn, bool effects, ScalarType result, std::vector<Expr> args, SourceLoc loc) {
+  check(fn >= 0 && !args.empty(), "InlineAsm operands");
+  for (const Expr &a : args)
+    check(a && a->type.shape == args[0]->type.shape && !a->type.pointer,
+          "InlineAsm operand shapes");
+  auto n = node<Math>(loc);
+  n->type = args[0]->type.withElem(result);
+  n->op = MathOp::InlineAsm;
+  n->asmFn = fn;
+  n->asmEffects = effects;
+  n->args = std::move(args);
+  return n;
+}
+
 Expr Math::make(MathOp op, std::vector<Expr> args, SourceLoc loc) {
-  check(static_cast<int>(args.size()) == arity(op), "Math arity");
+  check(op != MathOp::InlineAsm && static_cast<int>(args.size()) == arity(op), "Math arity");
   auto n = node<Math>(loc);
   n->type = args[0]->type.withElem(resultElem(op, args[0]->type.elem));
   n->op = op;
@@ -675,6 +692,18 @@ Stmt Assert::make(Expr cond, std::string message, std::string text, SourceLoc lo
   a->message = std::move(message);
   a->text = std::move(text);
   return a;
+}
+
+Stmt Print::make(Expr value, std::string prefix, int operand, int operands, bool hex,
+                 SourceLoc loc) {
+  check(value ? operand >= 0 && operand < operands : operands == 0, "Print operand out of range");
+  auto p = node<Print>(loc);
+  p->value = std::move(value);
+  p->prefix = std::move(prefix);
+  p->operand = operand;
+  p->operands = operands;
+  p->hex = hex;
+  return p;
 }
 
 Stmt SharedWrite::makeTile(int buffer, Expr value, SourceLoc loc, Expr stage) {

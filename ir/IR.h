@@ -108,7 +108,8 @@ enum class MathOp : uint8_t {
   Philox, // (seed u64, offset u32 or u64, lane u32 constant 0-3): output `lane` of Philox 4x32-10
           // of the counter (offset's low half, high half, 0, 0), u32
   UniformFromBits, // (bits u32): Triton's uint32_to_uniform_float, f32 in [0, 1)
-  NormalFromBits   // (bits1 u32, bits2 u32, which u32 constant 0/1): Box-Muller's cos or sin, f32
+  NormalFromBits,  // (bits1 u32, bits2 u32, which u32 constant 0/1): Box-Muller's cos or sin, f32
+  InlineAsm // tl::inline_asm_elementwise: Kernel::asms[Math::asmFn] of any number of operands
 };
 /// Combine: the user's combine function (tl::reduce, tl::associative_scan), the node's
 /// Kernel::combines[combineFn].
@@ -243,7 +244,14 @@ struct Math : ExprNode {
   TILEC_EXPR_NODE(Math)
   MathOp op{};
   std::vector<Expr> args;
+  /// InlineAsm: the Kernel::asms entry, and whether it has effects besides its value (Triton's
+  /// is_pure = False: no two such calls are the same expression).
+  int asmFn = -1;
+  bool asmEffects = false;
   static Expr make(MathOp op, std::vector<Expr> args, SourceLoc loc = {});
+  /// An InlineAsm of operands of one shape; its result element type `result`.
+  static Expr makeAsm(int fn, bool effects, ScalarType result, std::vector<Expr> args,
+                      SourceLoc loc = {});
 };
 /// where(cond, a, b): cond is Bool, a and b have the result type.
 struct Select : ExprNode {
@@ -626,6 +634,19 @@ struct Assert : StmtNode {
   std::string message, text;
   static Stmt make(Expr cond, std::string message, std::string text, SourceLoc loc = {});
 };
+/// One operand of tl::device_print(prefix, operands...): a line per element of `value` (a tile or
+/// scalar; null for a print of the prefix alone), "pid (x, y, z) idx (i, j)<prefix><value>", with
+/// "(operand N) " before the value when the print has several (`operands`); `hex`: the value's bits
+/// in hexadecimal. `prefix` is as Triton shapes it (" name: ").
+struct Print : StmtNode {
+  TILEC_STMT_NODE(Print)
+  Expr value;
+  std::string prefix;
+  int operand = 0, operands = 0;
+  bool hex = false;
+  static Stmt make(Expr value, std::string prefix, int operand, int operands, bool hex,
+                   SourceLoc loc = {});
+};
 /// Write to shared buffer `buffer`.
 /// Tile mode (partials=false): every element of tile `value` (in its layout) at its row-major place
 /// (rows padded to the buffer's rowStride); replicated elements are written by one owner only.
@@ -843,6 +864,19 @@ struct CombineFunction {
   SourceLoc loc; ///< where the function is written
 };
 
+/// The assembly of a tl::inline_asm_elementwise (Triton's, with its operands `$0` (the result),
+/// `$1` ...), its constraints ("=r,r,r": the result's, then each operand's), and its reference:
+/// `reference` computes the result from the scalars `params` (one a operand) and constants, for
+/// the targets that cannot run the assembly (HIP, the CPU emulator) and the CPU reference.
+struct AsmFunction {
+  std::string text, constraints;
+  std::vector<Var> params;
+  Expr reference;
+  ScalarType result{};
+  bool effects = false; ///< Triton's is_pure = False: `asm volatile`
+  SourceLoc loc;        ///< the call
+};
+
 struct Kernel {
   std::string name;         ///< the function's name, e.g. `add_kernel`
   /// The C++ namespaces around the kernel, outermost first (anonymous ones left out); the
@@ -865,6 +899,8 @@ struct Kernel {
   std::vector<std::vector<InlinedCall>> inlinedCalls;
   /// The combine functions the kernel's reductions and scans of op Combine name by index.
   std::vector<CombineFunction> combines;
+  /// The inline assembly the kernel's InlineAsm nodes name by index.
+  std::vector<AsmFunction> asms;
   int nextVarId = 0;
   Var newVar(std::string name, Type type, VarKind kind, SourceLoc loc);
   /// Parameters (by id) this compilation assumes divisible by 16: a pointer's address a multiple of

@@ -110,6 +110,7 @@ void IRVisitor::visit(const If *n) {
 }
 void IRVisitor::visit(const Barrier *) {}
 void IRVisitor::visit(const Assert *n) { visit(n->cond); }
+void IRVisitor::visit(const Print *n) { visit(n->value); }
 void IRVisitor::visit(const SharedWrite *n) {
   visit(n->stage);
   visit(n->value);
@@ -370,6 +371,14 @@ Stmt IRMutator::mutate(const Assert *n, const Stmt &self) {
     return self;
   auto c = copyOf(n);
   c->cond = cond;
+  return c;
+}
+Stmt IRMutator::mutate(const Print *n, const Stmt &self) {
+  Expr value = mutate(n->value);
+  if (value == n->value)
+    return self;
+  auto c = copyOf(n);
+  c->value = value;
   return c;
 }
 Stmt IRMutator::mutate(const SharedWrite *n, const Stmt &self) {

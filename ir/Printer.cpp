@@ -81,6 +81,14 @@ public:
       os << "  combine" << i << "(" << var(c.a) << ", " << var(c.b) << ") = " << expr(c.body)
          << '\n';
     }
+    for (size_t i = 0; i < k.asms.size(); ++i) {
+      const AsmFunction &a = k.asms[i];
+      os << "  inline_asm" << i << "(";
+      for (size_t p = 0; p < a.params.size(); ++p)
+        os << (p ? ", " : "") << var(a.params[p]);
+      os << ") = \"" << a.text << "\" \"" << a.constraints << "\" else " << expr(a.reference)
+         << '\n';
+    }
     for (auto &[alias, text] : aliasList)
       os << "  " << alias << " = " << text << '\n';
     indent = 1;
@@ -192,6 +200,14 @@ public:
     case StmtKind::Assert: {
       auto *a = as<Assert>(s);
       os << "device_assert(" << expr(a->cond) << ", \"" << a->message << "\")";
+      break;
+    }
+    case StmtKind::Print: {
+      auto *p = as<Print>(s);
+      os << "device_print(\"" << p->prefix << "\"";
+      if (p->value)
+        os << ", " << expr(p->value) << ", operand " << p->operand << " of " << p->operands;
+      os << (p->hex ? ", hex)" : ")");
       break;
     }
     case StmtKind::AsyncCopy: {
@@ -417,7 +433,10 @@ private:
     }
     case ExprKind::Math: {
       auto *m = as<Math>(e);
-      o << name(m->op) << '(';
+      o << name(m->op);
+      if (m->op == MathOp::InlineAsm)
+        o << m->asmFn << (m->asmEffects ? "!" : "");
+      o << '(';
       for (size_t i = 0; i < m->args.size(); ++i) {
         o << (i ? ", " : "");
         exprTo(o, m->args[i]);

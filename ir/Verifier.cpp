@@ -166,6 +166,9 @@ private:
     case StmtKind::Assert:
       one(as<Assert>(s)->cond);
       break;
+    case StmtKind::Print:
+      one(as<Print>(s)->value);
+      break;
     case StmtKind::SharedWrite:
       one(as<SharedWrite>(s)->stage);
       one(as<SharedWrite>(s)->value);
@@ -247,6 +250,20 @@ public:
                         k.programs->type.elem == ScalarType::I32,
                     "the programs of a persistent kernel are an int parameter");
       declare(k.programs);
+    }
+    for (size_t i = 0; i < k.asms.size(); ++i) {
+      const AsmFunction &a = k.asms[i];
+      const std::string what = "inline asm " + std::to_string(i);
+      TILEC_REQUIRE(a.reference && a.reference->type.isScalar() && !a.reference->type.pointer &&
+                        a.reference->type.elem == a.result && !a.params.empty(),
+                    what + " computes a scalar of its result type");
+      ExprFacts f;
+      f.add(a.reference);
+      for (const VarNode *v : f.reads)
+        TILEC_REQUIRE(std::any_of(a.params.begin(), a.params.end(),
+                                  [&](const Var &p) { return p.get() == v; }),
+                      what + " reads '" + v->name + "', not one of its arguments");
+      TILEC_REQUIRE(f.elementwise, what + " loads, reduces or scans");
     }
     for (size_t i = 0; i < k.combines.size(); ++i) {
       const CombineFunction &c = k.combines[i];
@@ -474,6 +491,21 @@ private:
     }
     case ExprKind::Math: {
       auto *m = as<Math>(e);
+      if (m->op == MathOp::InlineAsm) { // operands of the assembly's types, the result of its
+        const bool known = m->asmFn >= 0 && m->asmFn < static_cast<int>(k.asms.size());
+        TILEC_REQUIRE(known && k.asms[m->asmFn].params.size() == m->args.size() &&
+                          t.elem == k.asms[m->asmFn].result && !t.pointer,
+                      "inline asm " + std::to_string(m->asmFn) + " of " + t.str());
+        for (size_t i = 0; i < m->args.size(); ++i) {
+          const Expr &a = m->args[i];
+          expr(a);
+          TILEC_REQUIRE(a->type.shape == t.shape && !a->type.pointer &&
+                            a->type.elem == k.asms[m->asmFn].params[i]->type.elem,
+                        "inline asm operand " + a->type.str());
+          sameLayoutAs(a, t, "inline asm");
+        }
+        return;
+      }
       TILEC_REQUIRE(static_cast<int>(m->args.size()) == arity(m->op), "math arity");
       // The random-number ops' operands: (u64, u32 or u64, u32), (u32) and (u32, u32, u32).
       auto operandElem = [&](size_t i) {
@@ -1034,6 +1066,15 @@ private:
     }
     case StmtKind::Barrier:
       break;
+    case StmtKind::Print: {
+      auto *pr = as<Print>(s);
+      if (pr->value)
+        expr(pr->value);
+      TILEC_REQUIRE(pr->value ? pr->operand >= 0 && pr->operand < pr->operands : pr->operands == 0,
+                    "device_print operand " + std::to_string(pr->operand) + " of " +
+                        std::to_string(pr->operands));
+      break;
+    }
     case StmtKind::Assert: {
       auto *a = as<Assert>(s);
       expr(a->cond);
@@ -1339,6 +1380,7 @@ private:
     case StmtKind::Assign:
     case StmtKind::Store:
     case StmtKind::Assert:
+    case StmtKind::Print:
       forEachExpr(s, [&](const ExprNode *n) { r = r || !sharedBuffersRead(*n).empty(); });
       break;
     }
@@ -1378,6 +1420,9 @@ private:
       return p;
     case StmtKind::Assert:
       reads(p, as<Assert>(s)->cond);
+      return p;
+    case StmtKind::Print:
+      reads(p, as<Print>(s)->value);
       return p;
     case StmtKind::Barrier: return inFlight(p);
     case StmtKind::AsyncWait:

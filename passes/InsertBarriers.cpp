@@ -149,7 +149,6 @@ private:
         case ExprKind::VarRef:
         case ExprKind::Unary:
         case ExprKind::Binary:
-        case ExprKind::Math:
         case ExprKind::Select:
         case ExprKind::Cast:
         case ExprKind::ProgramId:
@@ -160,6 +159,9 @@ private:
         case ExprKind::Trans:
         case ExprKind::Hint:
         case ExprKind::ConvertLayout: break;
+        case ExprKind::Math: // (inline assembly is not computed again)
+          pure = pure && static_cast<const Math *>(n)->op != MathOp::InlineAsm;
+          break;
         default: pure = false;
         }
       });
@@ -353,6 +355,9 @@ private:
       break;
     case StmtKind::Assert:
       reads(as<Assert>(s)->cond);
+      break;
+    case StmtKind::Print:
+      reads(as<Print>(s)->value);
       break;
     case StmtKind::SharedWrite:
       reads(as<SharedWrite>(s)->stage);

@@ -268,6 +268,16 @@ private:
       out.push_back(c);
       return;
     }
+    case StmtKind::Print: {
+      auto *p = as<Print>(s);
+      Expr v = extract(p->value, "print", out, false);
+      if (v == p->value)
+        return out.push_back(s);
+      auto c = std::make_shared<Print>(*p);
+      c->value = v;
+      out.push_back(c);
+      return;
+    }
     case StmtKind::SharedWrite: {
       auto *w = as<SharedWrite>(s);
       Expr v = extract(w->value, "shared", out, false);

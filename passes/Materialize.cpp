@@ -264,6 +264,17 @@ public:
       c->cond = cond;
       return c;
     }
+    case StmtKind::Print: {
+      auto *p = as<Print>(s);
+      if (!p->value)
+        return s;
+      Expr v = ex.run(p->value, false);
+      if (v == p->value)
+        return s;
+      auto c = std::make_shared<Print>(*p);
+      c->value = v;
+      return c;
+    }
     default: // Barrier, SharedWrite: not present before lowering
       return s;
     }

@@ -457,6 +457,11 @@ private:
       c->cond = simplify(c->cond);
       return c;
     }
+    case StmtKind::Print: {
+      auto c = std::make_shared<Print>(*as<Print>(s));
+      c->value = simplify(c->value);
+      return c;
+    }
     case StmtKind::For: {
       auto *f = as<For>(s);
       auto c = std::make_shared<For>(*f);

@@ -10,6 +10,7 @@
 #include <clang/Basic/OperatorKinds.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -98,6 +99,24 @@ public:
   /// `for (int i = b; i < e; i += s)` with constant s > 0 and a body that leaves i alone becomes a
   /// For; any other for loop becomes `{ init; while (cond) { body; inc; } }`.
   void lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &out);
+  /// A loop's `break` and `continue`, lowered without jumps: one as the last statement of a branch
+  /// of an `if` (of a scalar condition) in the loop's body makes the statements after the `if` its
+  /// other branch, as an early return does; a `continue` then runs `tail` (a for's increment, which
+  /// the body's end runs too), a `break` sets `stop`, which the loop's condition tests first. In a
+  /// loop whose condition cannot take `stop` (tl::range, tl::static_range) `stop` is null.
+  struct LoopJumps {
+    const clang::Expr *tail = nullptr;
+    ir::Var stop;
+  };
+  ir::Stmt lowerLoopBody(const clang::Stmt *body, const LoopJumps &jumps);
+  void lowerLoopItems(const std::vector<const clang::Stmt *> &items, std::vector<ir::Stmt> &out,
+                      const LoopJumps &jumps);
+  /// The `break` that leaves this loop's body `s` (in it, not in a loop or switch within), if any.
+  static const clang::BreakStmt *loopBreak(const clang::Stmt *s);
+  /// The flag a loop with a `break` stops on (declared false in `out`), null without one.
+  ir::Var breakFlag(const clang::Stmt *body, const clang::Stmt *loop, std::vector<ir::Stmt> &out);
+  /// A loop's condition `c` with its break flag tested first: `!stop && c` (`c` without a flag).
+  static ir::Expr stopTest(const ir::Var &stop, ir::Expr c, ir::SourceLoc l);
   static bool refersTo(const clang::Expr *e, const clang::VarDecl *vd);
   void lowerRangeFor(const clang::CXXForRangeStmt *rf, std::vector<ir::Stmt> &out);
   void lowerStagedRange(const clang::CXXForRangeStmt *rf,
@@ -132,6 +151,7 @@ public:
   ir::Expr needTile(ir::Expr x, const clang::Expr *src, const std::string &op);
   ir::Stmt lowerStore(const clang::CallExpr *call);
   ir::Stmt lowerDeviceAssert(const clang::CallExpr *call);
+  void lowerDevicePrint(const clang::CallExpr *call, std::vector<ir::Stmt> &out);
   /// The integer and enum fields of an options struct `e` (tl::load_options, tl::cast_options ...),
   /// by name; an error naming `what` where `e` is not a constant.
   std::vector<std::pair<std::string, int64_t>> optionFields(const clang::Expr *e,
@@ -155,6 +175,17 @@ public:
   /// Kernel::combines; returns its index (LoweringTileOps.cpp).
   int lowerCombine(const clang::CallExpr *call, const clang::FunctionDecl *fd, ir::ScalarType elem,
                    const std::string &op);
+  /// tl.hpp's call `use` of a lambda of the user's, its arguments the variables `decls`, inlined
+  /// into one expression of `vars` (the kernel's variables for them, one each) and constants;
+  /// `fail(why)` reports (at the caller's place) what keeps it from being one.
+  ir::Expr lambdaExpression(const clang::CallExpr *use,
+                            const std::vector<const clang::VarDecl *> &decls,
+                            const std::vector<ir::Var> &vars,
+                            const std::function<void(const std::string &)> &fail);
+  /// tl::inline_asm_elementwise<R, IS_PURE>(asm, constraints, reference, operands...): a new
+  /// entry of Kernel::asms, applied to the operands broadcast together (LoweringTileOps.cpp).
+  ir::Expr lowerInlineAsm(const clang::CallExpr *call, const clang::FunctionDecl *fd,
+                          const std::vector<const clang::Expr *> &args);
   /// tl::randint, rand, randn (one value) and randint4x, rand4x, randn4x (four): Triton's Philox
   /// streams of `seed` at `offset`s (LoweringTileOps.cpp).
   std::vector<ir::Expr> lowerRandom(const clang::CallExpr *call, const std::string &name);

@@ -75,12 +75,20 @@ void KernelLowering::lowerStmt(const clang::Stmt *s, std::vector<ir::Stmt> &out)
   } else if (auto *ws = dyn_cast<WhileStmt>(s)) {
     if (ws->getConditionVariable())
       fe.fail(DiagId::UnsupportedStmt, ws->getBeginLoc(), {"while with a declaration"});
+    std::vector<ir::Stmt> scoped;
+    LoopJumps jumps;
+    jumps.stop = breakFlag(ws->getBody(), ws, scoped);
     ir::Expr c;
     {
       PendingScope none(*this, nullptr, "into a loop condition (it runs every iteration)");
       c = lowerCond(ws->getCond());
     }
-    out.push_back(ir::While::make(c, lowerBlock(ws->getBody()), loc(ws)));
+    c = stopTest(jumps.stop, c, loc(ws));
+    scoped.push_back(ir::While::make(c, lowerLoopBody(ws->getBody(), jumps), loc(ws)));
+    if (jumps.stop)
+      out.push_back(ir::Block::make(std::move(scoped), loc(ws)));
+    else
+      out.push_back(scoped.back());
   } else if (isa<BreakStmt>(s)) {
     fe.fail(DiagId::BreakContinue, s->getBeginLoc(), {"break"});
   } else if (isa<ContinueStmt>(s)) {
@@ -311,9 +319,8 @@ void KernelLowering::lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &o
   // as written, as a while loop.
   bool counted = step && *step > 0 && iv->getType()->isIntegerType() &&
                  ctx.getTypeSize(iv->getType()) >= 32;
-  if (counted) {
-    counted = !assignsTo(fs->getBody(), iv) && !assignsTo(end, iv);
-  }
+  if (counted) // (a loop with a break becomes a while loop that tests a flag)
+    counted = !assignsTo(fs->getBody(), iv) && !assignsTo(end, iv) && !loopBreak(fs->getBody());
   if (counted) {
     ir::Type t = typeOf(iv->getType(), iv->getLocation());
     ir::Expr begin = castTo(lowerExpr(iv->getInit()), t.elem);
@@ -328,26 +335,137 @@ void KernelLowering::lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &o
       fe.fail(DiagId::TileCondition, end->getExprLoc(), {fe.text(fs->getCond()->getSourceRange())});
     e = castTo(e, t.elem);
     // `i <= end` stays as written: `i < end + 1` would overflow at the type's largest value.
-    out.push_back(ir::For::make(v, begin, e,
-                                ir::IntImm::makeSymbol(t.elem, *step, stepSymbol, loc(fs->getInc())),
-                                lowerBlock(fs->getBody()), false, loc(fs), inclusive));
+    out.push_back(ir::For::make(
+        v, begin, e, ir::IntImm::makeSymbol(t.elem, *step, stepSymbol, loc(fs->getInc())),
+        lowerLoopBody(fs->getBody(), {}), false, loc(fs), inclusive));
     return;
   }
-  std::vector<ir::Stmt> scoped, body;
+  std::vector<ir::Stmt> scoped;
   if (fs->getInit())
     lowerStmt(fs->getInit(), scoped);
+  LoopJumps jumps;
+  jumps.tail = fs->getInc();
+  jumps.stop = breakFlag(fs->getBody(), fs, scoped);
   ir::Expr c;
   {
     PendingScope none(*this, nullptr, "into a loop condition (it runs every iteration)");
     c = fs->getCond() ? lowerCond(fs->getCond()) : ir::IntImm::make(ScalarType::Bool, 1, loc(fs));
   }
-  body.push_back(lowerBlock(fs->getBody()));
-  if (fs->getInc()) {
-    PendingScope inc(*this, &body);
-    lowerExprStmt(fs->getInc(), body);
-  }
-  scoped.push_back(ir::While::make(c, ir::Block::make(std::move(body), loc(fs)), loc(fs)));
+  c = stopTest(jumps.stop, c, loc(fs));
+  scoped.push_back(ir::While::make(c, lowerLoopBody(fs->getBody(), jumps), loc(fs)));
   out.push_back(ir::Block::make(std::move(scoped), loc(fs)));
+}
+
+const clang::BreakStmt *KernelLowering::loopBreak(const clang::Stmt *s) {
+  using namespace clang;
+  if (!s || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s) ||
+      isa<SwitchStmt>(s) || isa<LambdaExpr>(s))
+    return nullptr;
+  if (auto *b = dyn_cast<BreakStmt>(s))
+    return b;
+  for (const Stmt *child : s->children())
+    if (const BreakStmt *b = loopBreak(child))
+      return b;
+  return nullptr;
+}
+
+ir::Var KernelLowering::breakFlag(const clang::Stmt *body, const clang::Stmt *loop,
+                                  std::vector<ir::Stmt> &out) {
+  if (!loopBreak(body))
+    return nullptr;
+  auto v = k.newVar("stop_loop", ir::Type::scalar(ScalarType::Bool), ir::VarKind::Local, loc(loop));
+  out.push_back(ir::Decl::make(v, ir::IntImm::make(ScalarType::Bool, 0, loc(loop)), loc(loop)));
+  return v;
+}
+
+ir::Expr KernelLowering::stopTest(const ir::Var &stop, ir::Expr c, ir::SourceLoc l) {
+  if (!stop)
+    return c;
+  ir::Expr go = ir::Unary::make(ir::UnaryOp::Not, ir::VarRef::make(stop, l), l);
+  if (auto *imm = ir::as<ir::IntImm>(c); imm && imm->value != 0) // `while (true)`
+    return go;
+  return ir::Binary::make(ir::BinaryOp::LAnd, go, c, l);
+}
+
+ir::Stmt KernelLowering::lowerLoopBody(const clang::Stmt *body, const LoopJumps &jumps) {
+  std::vector<const clang::Stmt *> items;
+  if (auto *cs = llvm::dyn_cast<clang::CompoundStmt>(body))
+    items.assign(cs->body_begin(), cs->body_end());
+  else
+    items.push_back(body);
+  std::vector<ir::Stmt> out;
+  lowerLoopItems(items, out, jumps);
+  return ir::Block::make(std::move(out), loc(body));
+}
+
+void KernelLowering::lowerLoopItems(const std::vector<const clang::Stmt *> &items,
+                                    std::vector<ir::Stmt> &out, const LoopJumps &jumps) {
+  using namespace clang;
+  auto tail = [&] { // what the end of the body and a `continue` run
+    if (jumps.tail) {
+      PendingScope inc(*this, &out);
+      lowerExprStmt(jumps.tail, out);
+    }
+  };
+  auto branch = [](const Stmt *s) {
+    std::vector<const Stmt *> r;
+    if (auto *cs = dyn_cast_or_null<CompoundStmt>(s))
+      r.assign(cs->body_begin(), cs->body_end());
+    else if (s)
+      r.push_back(s);
+    return r;
+  };
+  auto jumps_ = [](const std::vector<const Stmt *> &b) {
+    return !b.empty() && (isa<BreakStmt>(b.back()) || isa<ContinueStmt>(b.back()));
+  };
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Stmt *s = items[i];
+    if (isa<BreakStmt>(s)) { // the statements after it never run
+      if (!jumps.stop)
+        fe.fail(DiagId::BreakInRange, s->getBeginLoc());
+      out.push_back(
+          ir::Assign::make(jumps.stop, ir::IntImm::make(ScalarType::Bool, 1, loc(s)), loc(s)));
+      return;
+    }
+    if (isa<ContinueStmt>(s))
+      return tail();
+    auto *is = dyn_cast<IfStmt>(s);
+    std::vector<const Stmt *> thenItems, elseItems;
+    if (is && !is->isConstexpr() && !is->isConsteval() && !is->getInit() &&
+        !is->getConditionVariable()) {
+      thenItems = branch(is->getThen());
+      elseItems = branch(is->getElse());
+    }
+    const bool thenJumps = jumps_(thenItems), elseJumps = jumps_(elseItems);
+    if (!thenJumps && !elseJumps) {
+      lowerStmt(s, out);
+      continue;
+    }
+    // `if (c) { A; continue; } B;` is `if (c) { A; } else { B; }`.
+    std::vector<const Stmt *> rest(items.begin() + long(i) + 1, items.end());
+    if (!thenJumps)
+      thenItems.insert(thenItems.end(), rest.begin(), rest.end());
+    if (!elseJumps)
+      elseItems.insert(elseItems.end(), rest.begin(), rest.end());
+    ir::Expr c;
+    {
+      PendingScope here(*this, &out); // the condition's calls run before the `if`
+      c = lowerCond(is->getCond());
+    }
+    std::vector<ir::Stmt> thenOut, elseOut;
+    lowerLoopItems(thenItems, thenOut, jumps);
+    lowerLoopItems(elseItems, elseOut, jumps);
+    if (thenOut.empty() && !elseOut.empty()) { // `if (c) continue; B;` is `if (!c) { B; }`
+      out.push_back(ir::If::make(ir::Unary::make(ir::UnaryOp::Not, c, loc(is)),
+                                 ir::Block::make(std::move(elseOut), loc(is)), nullptr, loc(is)));
+      return;
+    }
+    out.push_back(ir::If::make(
+        c, ir::Block::make(std::move(thenOut), loc(is->getThen())),
+        elseOut.empty() ? nullptr : ir::Block::make(std::move(elseOut), loc(is)), loc(is)));
+    return;
+  }
+  tail();
 }
 
 bool KernelLowering::refersTo(const clang::Expr *e, const clang::VarDecl *vd) {
@@ -389,9 +507,9 @@ void KernelLowering::lowerRangeFor(const clang::CXXForRangeStmt *rf, std::vector
   if (!assigned && t.elem == ScalarType::I32 && after >= INT32_MIN && after <= INT32_MAX) {
     auto v = k.newVar(lv->getNameAsString(), t, ir::VarKind::LoopIndex, fe.irLoc(lv->getLocation()));
     vars[lv] = v;
-    out.push_back(ir::For::make(v, ir::IntImm::make(t.elem, begin, l), ir::IntImm::make(t.elem, end, l),
-                                ir::IntImm::make(t.elem, step, l), lowerBlock(rf->getBody()), true,
-                                loc(rf)));
+    out.push_back(ir::For::make(v, ir::IntImm::make(t.elem, begin, l),
+                                ir::IntImm::make(t.elem, end, l), ir::IntImm::make(t.elem, step, l),
+                                lowerLoopBody(rf->getBody(), {}), true, loc(rf)));
     return;
   }
   auto counter = k.newVar(lv->getNameAsString() + "_k", ir::Type::scalar(ScalarType::I32),
@@ -404,7 +522,7 @@ void KernelLowering::lowerRangeFor(const clang::CXXForRangeStmt *rf, std::vector
       l);
   std::vector<ir::Stmt> body;
   body.push_back(ir::Decl::make(v, castTo(value, t.elem), fe.irLoc(lv->getLocation())));
-  body.push_back(lowerBlock(rf->getBody()));
+  body.push_back(lowerLoopBody(rf->getBody(), {}));
   out.push_back(ir::For::make(counter, ir::IntImm::make(ScalarType::I32, 0, l),
                               ir::IntImm::make(ScalarType::I32, count, l), ir::IntImm::make(ScalarType::I32, 1, l),
                               ir::Block::make(std::move(body), loc(rf)), true, loc(rf)));
@@ -467,7 +585,7 @@ void KernelLowering::lowerStagedRange(const clang::CXXForRangeStmt *rf,
   auto v = k.newVar(lv->getNameAsString(), t, ir::VarKind::LoopIndex, fe.irLoc(lv->getLocation()));
   vars[lv] = v;
   out.push_back(ir::For::make(v, begin, end, ir::IntImm::makeSymbol(t.elem, step, stepSymbol, l),
-                              lowerBlock(rf->getBody()), false, loc(rf), false, stages));
+                              lowerLoopBody(rf->getBody(), {}), false, loc(rf), false, stages));
 }
 
 ir::Var KernelLowering::assignedVar(const clang::Expr *lhs) {
@@ -587,6 +705,10 @@ void KernelLowering::lowerExprStmt(const clang::Expr *e, std::vector<ir::Stmt> &
       out.push_back(lowerDeviceAssert(call));
       return;
     }
+    if (fd && inTl(fd) && fd->getDeclName().isIdentifier() && fd->getName() == "device_print") {
+      lowerDevicePrint(call, out);
+      return;
+    }
     if (isUserFunction(fd) && !isa<CXXMemberCallExpr>(e)) {
       PendingScope here(*this, &out);
       inlineCall(call); // a value it returns is not used
@@ -616,6 +738,40 @@ ir::Stmt KernelLowering::lowerDeviceAssert(const clang::CallExpr *call) {
   }
   return ir::Assert::make(castTo(cond, ir::ScalarType::Bool), message,
                           fe.text(args[0]->getSourceRange()), loc(call));
+}
+
+/// tl::device_print("prefix", operands...[, tl::hex]): a Print statement per operand (one for the
+/// prefix alone), the prefix shaped as Triton shapes it.
+void KernelLowering::lowerDevicePrint(const clang::CallExpr *call, std::vector<ir::Stmt> &out) {
+  auto args = callArgs(call);
+  if (args.empty())
+    unsupportedCall(call);
+  const auto *lit = dyn_cast<clang::StringLiteral>(args[0]->IgnoreParenImpCasts());
+  if (!lit || !lit->isOrdinary())
+    fe.fail(DiagId::NotConstant, args[0]->getExprLoc(),
+            {"the prefix of 'tl::device_print' (a string literal)",
+             fe.text(args[0]->getSourceRange())});
+  std::string prefix = lit->getString().str();
+  bool hex = false;
+  std::vector<const clang::Expr *> operands(args.begin() + 1, args.end());
+  if (!operands.empty() && isTlRecord(operands.back()->getType(), "print_hex_t")) {
+    hex = true; // (tl.hpp allows tl::hex only last)
+    operands.pop_back();
+  }
+  // Triton's shaping (its semantic.device_print), as tl.hpp's detail::printPrefix.
+  if (!operands.empty() && (prefix.empty() || prefix.back() != ' '))
+    prefix += ' ';
+  if (!operands.empty() && !(prefix.size() >= 2 && prefix.compare(prefix.size() - 2, 2, ": ") == 0))
+    prefix = prefix.substr(0, prefix.size() - 1) + ": ";
+  if (prefix.size() > 2 && prefix.front() != ' ')
+    prefix = " " + prefix;
+  if (operands.empty()) {
+    out.push_back(ir::Print::make(nullptr, prefix, 0, 0, hex, loc(call)));
+    return;
+  }
+  const int n = static_cast<int>(operands.size());
+  for (int i = 0; i < n; ++i)
+    out.push_back(ir::Print::make(lowerExpr(operands[i]), prefix, i, n, hex, loc(call)));
 }
 
 } // namespace tilec::translator

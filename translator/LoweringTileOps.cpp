@@ -354,7 +354,7 @@ const clang::CallExpr *findParamCall(const clang::Stmt *s, const clang::ParmVarD
     return ref && ref->getDecl() == param;
   };
   if (auto *oc = dyn_cast<CXXOperatorCallExpr>(s);
-      oc && oc->getOperator() == OO_Call && oc->getNumArgs() == 3 && isParam(oc->getArg(0)))
+      oc && oc->getOperator() == OO_Call && oc->getNumArgs() >= 1 && isParam(oc->getArg(0)))
     return oc;
   if (auto *c = dyn_cast<CallExpr>(s); c && c->getCallee() && isParam(c->getCallee()))
     return c; // through a function pointer
@@ -399,6 +399,22 @@ int KernelLowering::lowerCombine(const clang::CallExpr *call, const clang::Funct
   };
   c.a = k.newVar(paramName(0, "a"), ir::Type::scalar(elem), ir::VarKind::Local, c.loc);
   c.b = k.newVar(paramName(1, "b"), ir::Type::scalar(elem), ir::VarKind::Local, c.loc);
+  ir::Expr body = lambdaExpression(use, {da, db}, {c.a, c.b}, [&](const std::string &why) {
+    fe.fail(DiagId::CombineFunction, at, {op, why});
+  });
+  if (!body->type.isScalar() || body->type.pointer)
+    fe.fail(DiagId::CombineFunction, at, {op, "returns " + body->type.str()});
+  body = castTo(body, elem);
+  c.body = body;
+  k.combines.push_back(c);
+  return combineOf[key] = static_cast<int>(k.combines.size()) - 1;
+}
+
+ir::Expr KernelLowering::lambdaExpression(const clang::CallExpr *use,
+                                          const std::vector<const clang::VarDecl *> &decls,
+                                          const std::vector<ir::Var> &vars,
+                                          const std::function<void(const std::string &)> &fail) {
+  using namespace clang;
   struct Restore {
     std::map<const VarDecl *, ir::Var> &vars;
     std::map<const VarDecl *, ir::Var> saved;
@@ -409,11 +425,11 @@ int KernelLowering::lowerCombine(const clang::CallExpr *call, const clang::Funct
         else
           vars.erase(d);
     }
-  } restore{vars, {}};
-  for (auto [d, v] : {std::pair{da, c.a}, std::pair{db, c.b}}) {
-    auto it = vars.find(d);
-    restore.saved[d] = it == vars.end() ? nullptr : it->second;
-    vars[d] = v;
+  } restore{this->vars, {}};
+  for (size_t i = 0; i < decls.size(); ++i) {
+    auto it = this->vars.find(decls[i]);
+    restore.saved[decls[i]] = it == this->vars.end() ? nullptr : it->second;
+    this->vars[decls[i]] = vars[i];
   }
   // Inlined into statements of its own: declarations of scalars only, whose values replace their
   // variables in the result.
@@ -427,24 +443,110 @@ int KernelLowering::lowerCombine(const clang::CallExpr *call, const clang::Funct
   for (const ir::Stmt &st : stmts) {
     auto *d = ir::as<ir::Decl>(st);
     if (!d || !d->init || d->var->type.isTile())
-      fe.fail(DiagId::CombineFunction, at,
-              {op, "has statements other than declarations of scalars"});
+      fail("has statements other than declarations of scalars");
     defs[d->var.get()] = ir::substitute(d->init, defs);
   }
   body = ir::substitute(body, defs);
-  if (!body->type.isScalar() || body->type.pointer)
-    fe.fail(DiagId::CombineFunction, at, {op, "returns " + body->type.str()});
-  body = castTo(body, elem);
   ir::ExprFacts facts;
   facts.add(body);
   for (const ir::VarNode *v : facts.reads)
-    if (v != c.a.get() && v != c.b.get())
-      fe.fail(DiagId::CombineFunction, at, {op, "reads '" + v->name + "' of the kernel"});
+    if (std::none_of(vars.begin(), vars.end(), [&](const ir::Var &x) { return x.get() == v; }))
+      fail("reads '" + v->name + "' of the kernel");
   if (!facts.elementwise)
-    fe.fail(DiagId::CombineFunction, at, {op, "loads from memory"});
-  c.body = body;
-  k.combines.push_back(c);
-  return combineOf[key] = static_cast<int>(k.combines.size()) - 1;
+    fail("loads from memory");
+  return body;
+}
+
+ir::Expr KernelLowering::lowerInlineAsm(const clang::CallExpr *call, const clang::FunctionDecl *fd,
+                                        const std::vector<const clang::Expr *> &args) {
+  using namespace clang;
+  const std::string qname = "tl::inline_asm_elementwise";
+  if (args.size() < 4 || fd->getNumParams() < 3)
+    unsupportedCall(call);
+  auto literal = [&](const Expr *e, const char *what) {
+    const auto *lit = dyn_cast<StringLiteral>(e->IgnoreParenImpCasts());
+    if (!lit || !lit->isOrdinary())
+      fe.fail(DiagId::NotConstant, e->getExprLoc(),
+              {std::string("the ") + what + " of '" + qname + "' (a string literal)",
+               fe.text(e->getSourceRange())});
+    return lit->getString().str();
+  };
+  ir::AsmFunction f;
+  f.text = literal(args[0], "assembly");
+  f.constraints = literal(args[1], "constraints");
+  f.loc = loc(call);
+  auto elem = resultElem(call->getType(), call->getExprLoc());
+  if (!elem)
+    unsupportedCall(call);
+  f.result = *elem;
+  const std::vector<int64_t> targs = intTemplateArgs(fd);
+  const bool pure = targs.empty() || targs[0] != 0;
+  f.effects = !pure;
+  std::vector<ir::Expr> xs;
+  for (size_t i = 3; i < args.size(); ++i)
+    xs.push_back(lowerExpr(args[i]));
+  const std::vector<int64_t> shape = broadcastShape(xs, call->getExprLoc());
+  for (ir::Expr &x : xs)
+    x = toShape(x, shape);
+  // One output, then one input an operand: "=r,r,l".
+  std::vector<std::string> cs(1);
+  for (char ch : f.constraints)
+    if (ch == ',')
+      cs.emplace_back();
+    else if (ch != ' ')
+      cs.back() += ch;
+  const bool oneOutput = !cs[0].empty() && cs[0][0] == '=' &&
+                         std::none_of(cs.begin() + 1, cs.end(), [](const std::string &c) {
+                           return c.empty() || c[0] == '=';
+                         });
+  if (!oneOutput || cs.size() != xs.size() + 1)
+    fe.fail(DiagId::InlineAsm, args[1]->getExprLoc(),
+            {"has the constraints \"" + f.constraints + "\" for " + std::to_string(xs.size()) +
+             " operand(s): tilec takes one output (\"=r\") and then one input an operand"});
+  auto passable = [](const ir::Type &t) {
+    return !t.pointer && t.elem != ScalarType::Bool && ir::byteSize(t.elem) >= 2;
+  };
+  if (!passable(ir::Type::scalar(f.result)))
+    fe.fail(DiagId::InlineAsm, call->getExprLoc(),
+            {"returns " + std::string(ir::name(f.result)) +
+             ": tilec passes values of 16, 32 and 64 bits (Triton's pack > 1 is not supported)"});
+  for (size_t i = 0; i < xs.size(); ++i)
+    if (!passable(xs[i]->type))
+      fe.fail(DiagId::InlineAsm, args[3 + i]->getExprLoc(),
+              {"has operand " + std::to_string(i + 1) + " of " +
+               (xs[i]->type.pointer ? std::string("pointers") : ir::name(xs[i]->type.elem)) +
+               ": tilec passes values of 16, 32 and 64 bits (Triton's pack > 1 is not supported)"});
+  // The reference function, inlined as tl.hpp calls it: `reference(v...)`, with scalars of the
+  // operands' element types named as the lambda names its parameters.
+  const CallExpr *use = findParamCall(fd->getBody(), fd->getParamDecl(2));
+  const SourceLocation at = args[2]->getExprLoc();
+  const CXXMethodDecl *md = use ? lambdaCallOperator(use) : nullptr;
+  auto fail = [&](const std::string &why) { fe.fail(DiagId::AsmReference, at, {why}); };
+  if (!md)
+    fail("is not a lambda");
+  const unsigned first = isa<CXXOperatorCallExpr>(use) ? 1 : 0;
+  if (use->getNumArgs() != first + xs.size())
+    unsupportedCall(call);
+  std::vector<const VarDecl *> decls;
+  for (unsigned i = first; i < use->getNumArgs(); ++i) {
+    auto *ref = dyn_cast<DeclRefExpr>(strip(use->getArg(i)));
+    decls.push_back(ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr);
+    if (!decls.back())
+      unsupportedCall(call);
+  }
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const clang::ParmVarDecl *p = i < md->getNumParams() ? md->getParamDecl(unsigned(i)) : nullptr;
+    f.params.push_back(
+        k.newVar(p && !p->getName().empty() ? p->getNameAsString() : "x" + std::to_string(i + 1),
+                 ir::Type::scalar(xs[i]->type.elem), ir::VarKind::Local,
+                 fe.irLoc(md->getParent()->getLocation())));
+  }
+  ir::Expr ref = lambdaExpression(use, decls, f.params, fail);
+  if (!ref->type.isScalar() || ref->type.pointer)
+    fail("returns " + ref->type.str());
+  f.reference = castTo(ref, f.result);
+  k.asms.push_back(f);
+  return ir::Math::makeAsm(static_cast<int>(k.asms.size()) - 1, !pure, f.result, xs, loc(call));
 }
 
 ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
@@ -709,6 +811,8 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
       r = castTo(r, *elem);
     return r;
   }
+  if (name == "inline_asm_elementwise")
+    return lowerInlineAsm(call, fd, args);
   if (name == "reduce") { // tl::reduce(x, f), tl::reduce<AXIS>(x, f)
     nargs(2, 2);
     ir::Expr a = needTile(lowerExpr(args[0]), args[0], qname);

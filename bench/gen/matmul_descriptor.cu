@@ -1957,199 +1957,197 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
     // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
     int tile_id = static_cast<int>(blockIdx.x);
     while (tile_id < num_tiles) {
-      {
-        // inlined: compute_pid (called at matmul_descriptor.cpp:70)
-        // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
-        const int num_pid_in_group = GROUP_M * num_pid_n;
-        // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
-        const int group_id = tile_id / num_pid_in_group;
-        // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
-        const int first_pid_m = group_id * GROUP_M;
-        // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
-        const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-        // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
-        const int pid_m = first_pid_m + tile_id % group_size_m;
-        // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
-        const int pid_n = tile_id % num_pid_in_group / group_size_m;
-        // matmul_descriptor.cpp:70: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
-        const int pid_m_1 = pid_m;
-        const int pid_n_1 = pid_n;
-        // matmul_descriptor.cpp:71: int offs_am = pid_m * BLOCK_M;
-        const int offs_am = pid_m_1 * BLOCK_M;
-        // matmul_descriptor.cpp:72: int offs_bn = pid_n * BLOCK_N;
-        const int offs_bn = pid_n_1 * BLOCK_N;
-        // matmul_descriptor.cpp:73: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-        float accumulator[L0::ELEMS0][L0::ELEMS1];
+      // inlined: compute_pid (called at matmul_descriptor.cpp:70)
+      // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+      const int num_pid_in_group = GROUP_M * num_pid_n;
+      // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
+      const int group_id = tile_id / num_pid_in_group;
+      // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
+      const int first_pid_m = group_id * GROUP_M;
+      // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+      const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+      // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
+      const int pid_m = first_pid_m + tile_id % group_size_m;
+      // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+      const int pid_n = tile_id % num_pid_in_group / group_size_m;
+      // matmul_descriptor.cpp:70: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
+      const int pid_m_1 = pid_m;
+      const int pid_n_1 = pid_n;
+      // matmul_descriptor.cpp:71: int offs_am = pid_m * BLOCK_M;
+      const int offs_am = pid_m_1 * BLOCK_M;
+      // matmul_descriptor.cpp:72: int offs_bn = pid_n * BLOCK_N;
+      const int offs_bn = pid_n_1 * BLOCK_N;
+      // matmul_descriptor.cpp:73: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+      float accumulator[L0::ELEMS0][L0::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS0; ++i) {
-          TILEC_UNROLL
-          for (int j = 0; j < L0::ELEMS1; ++j) {
-            accumulator[i][j] = 0.0f;
-          }
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          accumulator[i][j] = 0.0f;
         }
-        // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
-        TILEC_NO_UNROLL
-        for (int ki = 0; ki < k_tiles; ++ki) {
-          // matmul_descriptor.cpp:75: int offs_k = ki * BLOCK_K;
-          const int offs_k = ki * BLOCK_K;
-          // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
-          __half a_block[L1::ELEMS0][L1::ELEMS1];
-          TILEC_UNROLL
-          for (int i = 0; i < L1::ELEMS0; ++i) {
-            TILEC_UNROLL
-            for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
-              bool bits[A_BLOCK_VEC];
-              TILEC_UNROLL
-              for (int v = 0; v < A_BLOCK_VEC; ++v)
-                bits[v] = offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_k + L3::coord0(j + v) >= 0 && offs_k + L3::coord0(j + v) < K);
-              tilec::rt::load_vec<A_BLOCK_VEC, false>(
-                  &a_block[i][j],
-                  a + (offs_am + L2::coord0(i)) * stride_am + (offs_k + L3::coord0(j)), bits,
-                  tilec::rt::to_f16(0.0f),
-                  offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_k + L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && offs_k + L3::coord0(j + A_BLOCK_VEC - 1) < K));
-            }
-          }
-          // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
-          __half b_block[L1::ELEMS0][L1::ELEMS1];
-          TILEC_UNROLL
-          for (int i = 0; i < L1::ELEMS0; ++i) {
-            TILEC_UNROLL
-            for (int j = 0; j < L1::ELEMS1; j += B_BLOCK_VEC) {
-              bool bits[B_BLOCK_VEC];
-              TILEC_UNROLL
-              for (int v = 0; v < B_BLOCK_VEC; ++v)
-                bits[v] = offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (offs_k + L3::coord0(j + v) >= 0 && offs_k + L3::coord0(j + v) < K);
-              tilec::rt::load_vec<B_BLOCK_VEC, false>(
-                  &b_block[i][j],
-                  b + (offs_bn + L2::coord0(i)) * stride_bn + (offs_k + L3::coord0(j)), bits,
-                  tilec::rt::to_f16(0.0f),
-                  offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (offs_k + L3::coord0(j + B_BLOCK_VEC - 1) >= 0 && offs_k + L3::coord0(j + B_BLOCK_VEC - 1) < K));
-            }
-          }
-          // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
-          tilec::rt::fence_proxy_async_shared();
-          __syncthreads();
-          TILEC_UNROLL
-          for (int i = 0; i < L1::ELEMS0; ++i) {
-            TILEC_UNROLL
-            for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
-              tilec::rt::store_vec<A_BLOCK_VEC, true>(
-                  &a_block_smem[A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
-                  &a_block[i][j]);
-            }
-          }
-          TILEC_UNROLL
-          for (int i = 0; i < L1::ELEMS0; ++i) {
-            TILEC_UNROLL
-            for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
-              tilec::rt::store_vec<A_BLOCK_VEC, true>(
-                  &b_block_t_smem[B_BLOCK_T_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
-                  &b_block[i][j]);
-            }
-          }
-          tilec::rt::fence_proxy_async_shared();
-          __syncthreads();
-          // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_block_smem
-          // ([M, K] rows) by b_block_t_smem ([N, K] rows), both read from shared memory through
-          // descriptors, into its accumulators, which wgmma holds in registers in its own order
-          // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2
-          // j + c] in register 4 j + 2 r + c)
-          float c_frag[L0::REP0][L0::COLS / 2];
-          TILEC_UNROLL
-          for (int i = 0; i < L0::REP0; ++i) {
-            TILEC_UNROLL
-            for (int j = 0; j < L0::REP1; ++j) {
-              c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
-              c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
-              c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
-              c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
-            }
-          }
-          // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to
-          // its own
-          const uint64_t b_desc = tilec::rt::make_smem_desc(
-              &b_block_t_smem[B_BLOCK_T_SWIZZLE::offset(0, 0)], B_BLOCK_T_DESC_SWIZZLE,
-              B_BLOCK_T_DESC_LBO, B_BLOCK_T_DESC_SBO);
-          uint64_t a_desc[L0::REP0];
-          TILEC_UNROLL
-          for (int i = 0; i < L0::REP0; ++i) {
-            a_desc[i] = tilec::rt::make_smem_desc(
-                &a_block_smem[A_BLOCK_SWIZZLE::offset(L0::warpgroup_row(i), 0)],
-                A_BLOCK_DESC_SWIZZLE, A_BLOCK_DESC_LBO, A_BLOCK_DESC_SBO);
-          }
-          tilec::rt::wgmma_fence();
-          TILEC_UNROLL
-          for (int kk = 0; kk < BLOCK_K; kk += 16) {
-            TILEC_UNROLL
-            for (int i = 0; i < L0::REP0; ++i) {
-              tilec::rt::wgmma_m64nNk16_f32_f16<L0::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::K>(
-                  c_frag[i],
-                  tilec::rt::smem_desc_moved(a_desc[i], A_BLOCK_SWIZZLE::offset(0, kk) * sizeof(__half)),
-                  tilec::rt::smem_desc_moved(b_desc, B_BLOCK_T_SWIZZLE::offset(0, kk) * sizeof(__half)),
-                  true);
-            }
-          }
-          tilec::rt::wgmma_commit_group();
-          tilec::rt::wgmma_wait<0>();
-          TILEC_UNROLL
-          for (int i = 0; i < L0::REP0; ++i) {
-            tilec::rt::wgmma_fence_accumulators(c_frag[i]);
-          }
-          TILEC_UNROLL
-          for (int i = 0; i < L0::REP0; ++i) {
-            TILEC_UNROLL
-            for (int j = 0; j < L0::REP1; ++j) {
-              accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
-              accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
-              accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
-              accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
-            }
-          }
-        }
-        // matmul_descriptor.cpp:80: auto c_block = tl::cast<T>(accumulator);
-        __half c_block[L0::ELEMS0][L0::ELEMS1];
+      }
+      // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
+      TILEC_NO_UNROLL
+      for (int ki = 0; ki < k_tiles; ++ki) {
+        // matmul_descriptor.cpp:75: int offs_k = ki * BLOCK_K;
+        const int offs_k = ki * BLOCK_K;
+        // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
+        __half a_block[L1::ELEMS0][L1::ELEMS1];
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS0; ++i) {
+        for (int i = 0; i < L1::ELEMS0; ++i) {
           TILEC_UNROLL
-          for (int j = 0; j < L0::ELEMS1; ++j) {
-            c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+          for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+            bool bits[A_BLOCK_VEC];
+            TILEC_UNROLL
+            for (int v = 0; v < A_BLOCK_VEC; ++v)
+              bits[v] = offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_k + L3::coord0(j + v) >= 0 && offs_k + L3::coord0(j + v) < K);
+            tilec::rt::load_vec<A_BLOCK_VEC, false>(
+                &a_block[i][j],
+                a + (offs_am + L2::coord0(i)) * stride_am + (offs_k + L3::coord0(j)), bits,
+                tilec::rt::to_f16(0.0f),
+                offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_k + L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && offs_k + L3::coord0(j + A_BLOCK_VEC - 1) < K));
           }
         }
-        // matmul_descriptor.cpp:81: c_desc.store({offs_am, offs_bn}, c_block);
+        // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
+        __half b_block[L1::ELEMS0][L1::ELEMS1];
+        TILEC_UNROLL
+        for (int i = 0; i < L1::ELEMS0; ++i) {
+          TILEC_UNROLL
+          for (int j = 0; j < L1::ELEMS1; j += B_BLOCK_VEC) {
+            bool bits[B_BLOCK_VEC];
+            TILEC_UNROLL
+            for (int v = 0; v < B_BLOCK_VEC; ++v)
+              bits[v] = offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (offs_k + L3::coord0(j + v) >= 0 && offs_k + L3::coord0(j + v) < K);
+            tilec::rt::load_vec<B_BLOCK_VEC, false>(
+                &b_block[i][j],
+                b + (offs_bn + L2::coord0(i)) * stride_bn + (offs_k + L3::coord0(j)), bits,
+                tilec::rt::to_f16(0.0f),
+                offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (offs_k + L3::coord0(j + B_BLOCK_VEC - 1) >= 0 && offs_k + L3::coord0(j + B_BLOCK_VEC - 1) < K));
+          }
+        }
+        // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
         tilec::rt::fence_proxy_async_shared();
         __syncthreads();
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS0; ++i) {
+        for (int i = 0; i < L1::ELEMS0; ++i) {
           TILEC_UNROLL
-          for (int j = 0; j < L0::ELEMS1; ++j) {
-            store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = c_block[i][j];
+          for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+            tilec::rt::store_vec<A_BLOCK_VEC, true>(
+                &a_block_smem[A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+                &a_block[i][j]);
+          }
+        }
+        TILEC_UNROLL
+        for (int i = 0; i < L1::ELEMS0; ++i) {
+          TILEC_UNROLL
+          for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+            tilec::rt::store_vec<A_BLOCK_VEC, true>(
+                &b_block_t_smem[B_BLOCK_T_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+                &b_block[i][j]);
           }
         }
         tilec::rt::fence_proxy_async_shared();
         __syncthreads();
-        __half store_cvt[L4::ELEMS0][L4::ELEMS1];
+        // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of a_block_smem
+        // ([M, K] rows) by b_block_t_smem ([N, K] rows), both read from shared memory through
+        // descriptors, into its accumulators, which wgmma holds in registers in its own order
+        // c_frag[i]: this warpgroup's m64 block i in wgmma's register order (element [2 i + r][2 j
+        // + c] in register 4 j + 2 r + c)
+        float c_frag[L0::REP0][L0::COLS / 2];
         TILEC_UNROLL
-        for (int i = 0; i < L4::ELEMS0; ++i) {
+        for (int i = 0; i < L0::REP0; ++i) {
           TILEC_UNROLL
-          for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
-            tilec::rt::load_vec<C_STORE_VEC, true>(
-                &store_cvt[i][j],
-                &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))]);
+          for (int j = 0; j < L0::REP1; ++j) {
+            c_frag[i][4 * j + 0] = accumulator[2 * i][2 * j];
+            c_frag[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+            c_frag[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+            c_frag[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
           }
         }
+        // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to
+        // its own
+        const uint64_t b_desc = tilec::rt::make_smem_desc(
+            &b_block_t_smem[B_BLOCK_T_SWIZZLE::offset(0, 0)], B_BLOCK_T_DESC_SWIZZLE,
+            B_BLOCK_T_DESC_LBO, B_BLOCK_T_DESC_SBO);
+        uint64_t a_desc[L0::REP0];
         TILEC_UNROLL
-        for (int i = 0; i < L4::ELEMS0; ++i) {
+        for (int i = 0; i < L0::REP0; ++i) {
+          a_desc[i] = tilec::rt::make_smem_desc(
+              &a_block_smem[A_BLOCK_SWIZZLE::offset(L0::warpgroup_row(i), 0)], A_BLOCK_DESC_SWIZZLE,
+              A_BLOCK_DESC_LBO, A_BLOCK_DESC_SBO);
+        }
+        tilec::rt::wgmma_fence();
+        TILEC_UNROLL
+        for (int kk = 0; kk < BLOCK_K; kk += 16) {
           TILEC_UNROLL
-          for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
-            bool bits[C_STORE_VEC];
-            TILEC_UNROLL
-            for (int v = 0; v < C_STORE_VEC; ++v)
-              bits[v] = offs_am + L5::coord0(i) >= 0 && offs_am + L5::coord0(i) < M && (offs_bn + L6::coord0(j + v) >= 0 && offs_bn + L6::coord0(j + v) < N);
-            tilec::rt::store_vec<C_STORE_VEC, false>(
-                c + (offs_am + L5::coord0(i)) * stride_cm + (offs_bn + L6::coord0(j)),
-                &store_cvt[i][j], bits,
-                offs_am + L5::coord0(i) >= 0 && offs_am + L5::coord0(i) < M && (offs_bn + L6::coord0(j + C_STORE_VEC - 1) >= 0 && offs_bn + L6::coord0(j + C_STORE_VEC - 1) < N));
+          for (int i = 0; i < L0::REP0; ++i) {
+            tilec::rt::wgmma_m64nNk16_f32_f16<L0::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::K>(
+                c_frag[i],
+                tilec::rt::smem_desc_moved(a_desc[i], A_BLOCK_SWIZZLE::offset(0, kk) * sizeof(__half)),
+                tilec::rt::smem_desc_moved(b_desc, B_BLOCK_T_SWIZZLE::offset(0, kk) * sizeof(__half)),
+                true);
           }
+        }
+        tilec::rt::wgmma_commit_group();
+        tilec::rt::wgmma_wait<0>();
+        TILEC_UNROLL
+        for (int i = 0; i < L0::REP0; ++i) {
+          tilec::rt::wgmma_fence_accumulators(c_frag[i]);
+        }
+        TILEC_UNROLL
+        for (int i = 0; i < L0::REP0; ++i) {
+          TILEC_UNROLL
+          for (int j = 0; j < L0::REP1; ++j) {
+            accumulator[2 * i][2 * j] = c_frag[i][4 * j + 0];
+            accumulator[2 * i][2 * j + 1] = c_frag[i][4 * j + 1];
+            accumulator[2 * i + 1][2 * j] = c_frag[i][4 * j + 2];
+            accumulator[2 * i + 1][2 * j + 1] = c_frag[i][4 * j + 3];
+          }
+        }
+      }
+      // matmul_descriptor.cpp:80: auto c_block = tl::cast<T>(accumulator);
+      __half c_block[L0::ELEMS0][L0::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+        }
+      }
+      // matmul_descriptor.cpp:81: c_desc.store({offs_am, offs_bn}, c_block);
+      tilec::rt::fence_proxy_async_shared();
+      __syncthreads();
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = c_block[i][j];
+        }
+      }
+      tilec::rt::fence_proxy_async_shared();
+      __syncthreads();
+      __half store_cvt[L4::ELEMS0][L4::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
+          tilec::rt::load_vec<C_STORE_VEC, true>(
+              &store_cvt[i][j],
+              &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))]);
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
+          bool bits[C_STORE_VEC];
+          TILEC_UNROLL
+          for (int v = 0; v < C_STORE_VEC; ++v)
+            bits[v] = offs_am + L5::coord0(i) >= 0 && offs_am + L5::coord0(i) < M && (offs_bn + L6::coord0(j + v) >= 0 && offs_bn + L6::coord0(j + v) < N);
+          tilec::rt::store_vec<C_STORE_VEC, false>(
+              c + (offs_am + L5::coord0(i)) * stride_cm + (offs_bn + L6::coord0(j)),
+              &store_cvt[i][j], bits,
+              offs_am + L5::coord0(i) >= 0 && offs_am + L5::coord0(i) < M && (offs_bn + L6::coord0(j + C_STORE_VEC - 1) >= 0 && offs_bn + L6::coord0(j + C_STORE_VEC - 1) < N));
         }
       }
       // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
@@ -2255,211 +2253,208 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
     // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
     int tile_id = static_cast<int>(blockIdx.x);
     while (tile_id < num_tiles) {
-      {
-        // inlined: compute_pid (called at matmul_descriptor.cpp:70)
-        // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
-        const int num_pid_in_group = GROUP_M * num_pid_n;
-        // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
-        const int group_id = tile_id / num_pid_in_group;
-        // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
-        const int first_pid_m = group_id * GROUP_M;
-        // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
-        const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-        // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
-        const int pid_m = first_pid_m + tile_id % group_size_m;
-        // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
-        const int pid_n = tile_id % num_pid_in_group / group_size_m;
-        // matmul_descriptor.cpp:70: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
-        const int pid_m_1 = pid_m;
-        const int pid_n_1 = pid_n;
-        // matmul_descriptor.cpp:71: int offs_am = pid_m * BLOCK_M;
-        const int offs_am = pid_m_1 * BLOCK_M;
-        // matmul_descriptor.cpp:72: int offs_bn = pid_n * BLOCK_N;
-        const int offs_bn = pid_n_1 * BLOCK_N;
-        // matmul_descriptor.cpp:73: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-        float accumulator[L0::ELEMS0][L0::ELEMS1];
+      // inlined: compute_pid (called at matmul_descriptor.cpp:70)
+      // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+      const int num_pid_in_group = GROUP_M * num_pid_n;
+      // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
+      const int group_id = tile_id / num_pid_in_group;
+      // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
+      const int first_pid_m = group_id * GROUP_M;
+      // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+      const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+      // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
+      const int pid_m = first_pid_m + tile_id % group_size_m;
+      // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+      const int pid_n = tile_id % num_pid_in_group / group_size_m;
+      // matmul_descriptor.cpp:70: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
+      const int pid_m_1 = pid_m;
+      const int pid_n_1 = pid_n;
+      // matmul_descriptor.cpp:71: int offs_am = pid_m * BLOCK_M;
+      const int offs_am = pid_m_1 * BLOCK_M;
+      // matmul_descriptor.cpp:72: int offs_bn = pid_n * BLOCK_N;
+      const int offs_bn = pid_n_1 * BLOCK_N;
+      // matmul_descriptor.cpp:73: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+      float accumulator[L0::ELEMS0][L0::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS0; ++i) {
-          TILEC_UNROLL
-          for (int j = 0; j < L0::ELEMS1; ++j) {
-            accumulator[i][j] = 0.0f;
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          accumulator[i][j] = 0.0f;
+        }
+      }
+      // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
+      TILEC_UNROLL
+      for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
+        // pipeline: copy the tiles of the loop's first iterations into stages of a_block_smem and
+        // b_block_t_smem (TMA: one thread starts the copies, each stage's full barrier counts their
+        // bytes)
+        if (stage < k_tiles) {
+          // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
+          if (threadIdx.x == 0) {
+            tilec::rt::mbarrier_arrive_expect_tx(&stage_full[(read_stage + stage) % NUM_STAGES],
+                                                 sizeof(a_block_smem[0]));
+            tilec::rt::tma_load_2d(a_block_smem[(read_stage + stage) % NUM_STAGES], &a_block_map,
+                                   offs_am, stage * BLOCK_K,
+                                   &stage_full[(read_stage + stage) % NUM_STAGES]);
+          }
+          // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
+          if (threadIdx.x == 0) {
+            tilec::rt::mbarrier_arrive_expect_tx(&stage_full[(read_stage + stage) % NUM_STAGES],
+                                                 sizeof(b_block_t_smem[0]));
+            tilec::rt::tma_load_2d(b_block_t_smem[(read_stage + stage) % NUM_STAGES],
+                                   &b_block_t_map, offs_bn, stage * BLOCK_K,
+                                   &stage_full[(read_stage + stage) % NUM_STAGES]);
           }
         }
-        // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
+      }
+      // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
+      int copy_stage = (read_stage + (NUM_STAGES - 1)) % NUM_STAGES;
+      // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in wgmma's
+      // register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it stays while
+      // the loop's products run
+      float accumulator_wgmma[L0::REP0][L0::COLS / 2];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
         TILEC_UNROLL
-        for (int stage = 0; stage < NUM_STAGES - 1; ++stage) {
-          // pipeline: copy the tiles of the loop's first iterations into stages of a_block_smem and
-          // b_block_t_smem (TMA: one thread starts the copies, each stage's full barrier counts
-          // their bytes)
-          if (stage < k_tiles) {
-            // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
-            if (threadIdx.x == 0) {
-              tilec::rt::mbarrier_arrive_expect_tx(
-                  &stage_full[(read_stage + stage) % NUM_STAGES], sizeof(a_block_smem[0]));
-              tilec::rt::tma_load_2d(a_block_smem[(read_stage + stage) % NUM_STAGES], &a_block_map,
-                                     offs_am, stage * BLOCK_K,
-                                     &stage_full[(read_stage + stage) % NUM_STAGES]);
-            }
-            // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
-            if (threadIdx.x == 0) {
-              tilec::rt::mbarrier_arrive_expect_tx(
-                  &stage_full[(read_stage + stage) % NUM_STAGES], sizeof(b_block_t_smem[0]));
-              tilec::rt::tma_load_2d(b_block_t_smem[(read_stage + stage) % NUM_STAGES],
-                                     &b_block_t_map, offs_bn, stage * BLOCK_K,
-                                     &stage_full[(read_stage + stage) % NUM_STAGES]);
-            }
-          }
+        for (int j = 0; j < L0::REP1; ++j) {
+          accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
+          accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
+          accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
+          accumulator_wgmma[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
         }
-        // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
-        int copy_stage = (read_stage + (NUM_STAGES - 1)) % NUM_STAGES;
-        // accumulator_wgmma[i]: the m64 block i of accumulator that this warpgroup holds, in
-        // wgmma's register order (element [2 i + r][2 j + c] in register 4 j + 2 r + c), where it
-        // stays while the loop's products run
-        float accumulator_wgmma[L0::REP0][L0::COLS / 2];
-        TILEC_UNROLL
-        for (int i = 0; i < L0::REP0; ++i) {
-          TILEC_UNROLL
-          for (int j = 0; j < L0::REP1; ++j) {
-            accumulator_wgmma[i][4 * j + 0] = accumulator[2 * i][2 * j];
-            accumulator_wgmma[i][4 * j + 1] = accumulator[2 * i][2 * j + 1];
-            accumulator_wgmma[i][4 * j + 2] = accumulator[2 * i + 1][2 * j];
-            accumulator_wgmma[i][4 * j + 3] = accumulator[2 * i + 1][2 * j + 1];
-          }
-        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
+      }
+      TILEC_NO_UNROLL
+      for (int ki = 0; ki < k_tiles; ++ki) {
+        tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
+        // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+        // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
+        // a_block_smem[read_stage] ([M, K] rows) by b_block_t_smem[read_stage] ([N, K] rows), both
+        // read from shared memory through descriptors, into its accumulators, which wgmma holds in
+        // registers in its own order
         TILEC_UNROLL
         for (int i = 0; i < L0::REP0; ++i) {
           tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
         }
-        TILEC_NO_UNROLL
-        for (int ki = 0; ki < k_tiles; ++ki) {
-          tilec::rt::mbarrier_wait(&stage_full[read_stage], read_phase);
-          // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
-          // wgmma m64n128k16, k by 16: each warpgroup multiplies its 64-row blocks of
-          // a_block_smem[read_stage] ([M, K] rows) by b_block_t_smem[read_stage] ([N, K] rows),
-          // both read from shared memory through descriptors, into its accumulators, which wgmma
-          // holds in registers in its own order
-          TILEC_UNROLL
-          for (int i = 0; i < L0::REP0; ++i) {
-            tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
-          }
-          // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to
-          // its own
-          const uint64_t b_desc = tilec::rt::make_smem_desc(
-              &b_block_t_smem[read_stage][B_BLOCK_T_SWIZZLE::offset(0, 0)], B_BLOCK_T_DESC_SWIZZLE,
-              B_BLOCK_T_DESC_LBO, B_BLOCK_T_DESC_SBO);
-          uint64_t a_desc[L0::REP0];
-          TILEC_UNROLL
-          for (int i = 0; i < L0::REP0; ++i) {
-            a_desc[i] = tilec::rt::make_smem_desc(
-                &a_block_smem[read_stage][A_BLOCK_SWIZZLE::offset(L0::warpgroup_row(i), 0)],
-                A_BLOCK_DESC_SWIZZLE, A_BLOCK_DESC_LBO, A_BLOCK_DESC_SBO);
-          }
-          tilec::rt::wgmma_fence();
-          TILEC_UNROLL
-          for (int kk = 0; kk < BLOCK_K; kk += 16) {
-            TILEC_UNROLL
-            for (int i = 0; i < L0::REP0; ++i) {
-              tilec::rt::wgmma_m64nNk16_f32_f16<L0::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::K>(
-                  accumulator_wgmma[i],
-                  tilec::rt::smem_desc_moved(a_desc[i], A_BLOCK_SWIZZLE::offset(0, kk) * sizeof(__half)),
-                  tilec::rt::smem_desc_moved(b_desc, B_BLOCK_T_SWIZZLE::offset(0, kk) * sizeof(__half)),
-                  true);
-            }
-          }
-          tilec::rt::wgmma_commit_group();
-          // leave this product in flight: wait for the last iteration's, which ends its reading of
-          // the stage the copies below refill
-          tilec::rt::wgmma_wait<1>();
-          TILEC_UNROLL
-          for (int i = 0; i < L0::REP0; ++i) {
-            tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
-          }
-          // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
-          tilec::rt::fence_proxy_async_shared();
-          __syncthreads();
-          // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage
-          // read last iteration (the wait above retired its product in this warpgroup, the barrier
-          // in all)
-          if (ki + (NUM_STAGES - 1) < k_tiles) {
-            // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
-            if (threadIdx.x == 0) {
-              tilec::rt::mbarrier_arrive_expect_tx(
-                  &stage_full[copy_stage], sizeof(a_block_smem[0]));
-              tilec::rt::tma_load_2d(a_block_smem[copy_stage], &a_block_map, offs_am,
-                                     (ki + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
-            }
-            // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
-            if (threadIdx.x == 0) {
-              tilec::rt::mbarrier_arrive_expect_tx(
-                  &stage_full[copy_stage], sizeof(b_block_t_smem[0]));
-              tilec::rt::tma_load_2d(b_block_t_smem[copy_stage], &b_block_t_map, offs_bn,
-                                     (ki + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
-            }
-          }
-          // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
-          // read_stage wraps around after this stage: the next round of stages waits for their
-          // barriers' next phase, of the other parity (read_phase)
-          if (read_stage == NUM_STAGES - 1) {
-            read_phase = 1 - read_phase;
-          }
-          read_stage = (read_stage + 1) % NUM_STAGES;
-          copy_stage = (copy_stage + 1) % NUM_STAGES;
-        }
-        // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
-        tilec::rt::wgmma_wait<0>();
+        // b_desc, a_desc[i]: the descriptors of the first k16 slice; each wgmma moves them on to
+        // its own
+        const uint64_t b_desc = tilec::rt::make_smem_desc(
+            &b_block_t_smem[read_stage][B_BLOCK_T_SWIZZLE::offset(0, 0)], B_BLOCK_T_DESC_SWIZZLE,
+            B_BLOCK_T_DESC_LBO, B_BLOCK_T_DESC_SBO);
+        uint64_t a_desc[L0::REP0];
         TILEC_UNROLL
         for (int i = 0; i < L0::REP0; ++i) {
-          tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
+          a_desc[i] = tilec::rt::make_smem_desc(
+              &a_block_smem[read_stage][A_BLOCK_SWIZZLE::offset(L0::warpgroup_row(i), 0)],
+              A_BLOCK_DESC_SWIZZLE, A_BLOCK_DESC_LBO, A_BLOCK_DESC_SBO);
         }
+        tilec::rt::wgmma_fence();
+        TILEC_UNROLL
+        for (int kk = 0; kk < BLOCK_K; kk += 16) {
+          TILEC_UNROLL
+          for (int i = 0; i < L0::REP0; ++i) {
+            tilec::rt::wgmma_m64nNk16_f32_f16<L0::COLS, tilec::rt::WgmmaMajor::K, tilec::rt::WgmmaMajor::K>(
+                accumulator_wgmma[i],
+                tilec::rt::smem_desc_moved(a_desc[i], A_BLOCK_SWIZZLE::offset(0, kk) * sizeof(__half)),
+                tilec::rt::smem_desc_moved(b_desc, B_BLOCK_T_SWIZZLE::offset(0, kk) * sizeof(__half)),
+                true);
+          }
+        }
+        tilec::rt::wgmma_commit_group();
+        // leave this product in flight: wait for the last iteration's, which ends its reading of
+        // the stage the copies below refill
+        tilec::rt::wgmma_wait<1>();
         TILEC_UNROLL
         for (int i = 0; i < L0::REP0; ++i) {
-          TILEC_UNROLL
-          for (int j = 0; j < L0::REP1; ++j) {
-            accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
-            accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
-            accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
-            accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
-          }
+          tilec::rt::wgmma_fence_accumulators(accumulator_wgmma[i]);
         }
-        // matmul_descriptor.cpp:80: auto c_block = tl::cast<T>(accumulator);
-        __half c_block[L0::ELEMS0][L0::ELEMS1];
-        TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS0; ++i) {
-          TILEC_UNROLL
-          for (int j = 0; j < L0::ELEMS1; ++j) {
-            c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
-          }
-        }
-        // matmul_descriptor.cpp:81: c_desc.store({offs_am, offs_bn}, c_block);
-        __syncthreads();
-        TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS0; ++i) {
-          TILEC_UNROLL
-          for (int j = 0; j < L0::ELEMS1; ++j) {
-            store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = c_block[i][j];
-          }
-        }
+        // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
         tilec::rt::fence_proxy_async_shared();
         __syncthreads();
-        __half store_cvt[L1::ELEMS0][L1::ELEMS1];
-        TILEC_UNROLL
-        for (int i = 0; i < L1::ELEMS0; ++i) {
-          TILEC_UNROLL
-          for (int j = 0; j < L1::ELEMS1; j += C_STORE_VEC) {
-            tilec::rt::load_vec<C_STORE_VEC, true>(
-                &store_cvt[i][j],
-                &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))]);
+        // pipeline: start copying the tiles of the iteration NUM_STAGES - 1 ahead into the stage
+        // read last iteration (the wait above retired its product in this warpgroup, the barrier in
+        // all)
+        if (ki + (NUM_STAGES - 1) < k_tiles) {
+          // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
+          if (threadIdx.x == 0) {
+            tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage], sizeof(a_block_smem[0]));
+            tilec::rt::tma_load_2d(a_block_smem[copy_stage], &a_block_map, offs_am,
+                                   (ki + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
+          }
+          // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
+          if (threadIdx.x == 0) {
+            tilec::rt::mbarrier_arrive_expect_tx(&stage_full[copy_stage],
+                                                 sizeof(b_block_t_smem[0]));
+            tilec::rt::tma_load_2d(b_block_t_smem[copy_stage], &b_block_t_map, offs_bn,
+                                   (ki + (NUM_STAGES - 1)) * BLOCK_K, &stage_full[copy_stage]);
           }
         }
+        // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
+        // read_stage wraps around after this stage: the next round of stages waits for their
+        // barriers' next phase, of the other parity (read_phase)
+        if (read_stage == NUM_STAGES - 1) {
+          read_phase = 1 - read_phase;
+        }
+        read_stage = (read_stage + 1) % NUM_STAGES;
+        copy_stage = (copy_stage + 1) % NUM_STAGES;
+      }
+      // the loop's last product lands in accumulator_wgmma, which goes back to accumulator
+      tilec::rt::wgmma_wait<0>();
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::wgmma_take_accumulators(accumulator_wgmma[i]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
         TILEC_UNROLL
-        for (int i = 0; i < L1::ELEMS0; ++i) {
-          TILEC_UNROLL
-          for (int j = 0; j < L1::ELEMS1; j += C_STORE_VEC) {
-            if (offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_bn + L3::coord0(j) >= 0 && offs_bn + L3::coord0(j) < N))
-              tilec::rt::store_vec<C_STORE_VEC, true>(
-                  c + (offs_am + L2::coord0(i)) * stride_cm + (offs_bn + L3::coord0(j)),
-                  &store_cvt[i][j]);
-          }
+        for (int j = 0; j < L0::REP1; ++j) {
+          accumulator[2 * i][2 * j] = accumulator_wgmma[i][4 * j + 0];
+          accumulator[2 * i][2 * j + 1] = accumulator_wgmma[i][4 * j + 1];
+          accumulator[2 * i + 1][2 * j] = accumulator_wgmma[i][4 * j + 2];
+          accumulator[2 * i + 1][2 * j + 1] = accumulator_wgmma[i][4 * j + 3];
+        }
+      }
+      // matmul_descriptor.cpp:80: auto c_block = tl::cast<T>(accumulator);
+      __half c_block[L0::ELEMS0][L0::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
+        }
+      }
+      // matmul_descriptor.cpp:81: c_desc.store({offs_am, offs_bn}, c_block);
+      __syncthreads();
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = c_block[i][j];
+        }
+      }
+      tilec::rt::fence_proxy_async_shared();
+      __syncthreads();
+      __half store_cvt[L1::ELEMS0][L1::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L1::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L1::ELEMS1; j += C_STORE_VEC) {
+          tilec::rt::load_vec<C_STORE_VEC, true>(
+              &store_cvt[i][j],
+              &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))]);
+        }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L1::ELEMS0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L1::ELEMS1; j += C_STORE_VEC) {
+          if (offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_bn + L3::coord0(j) >= 0 && offs_bn + L3::coord0(j) < N))
+            tilec::rt::store_vec<C_STORE_VEC, true>(
+                c + (offs_am + L2::coord0(i)) * stride_cm + (offs_bn + L3::coord0(j)),
+                &store_cvt[i][j]);
         }
       }
       // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {

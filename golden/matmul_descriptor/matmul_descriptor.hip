@@ -1907,44 +1907,104 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
     // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
     int tile_id = static_cast<int>(blockIdx.x);
     while (tile_id < num_tiles) {
-      {
-        // inlined: compute_pid (called at matmul_descriptor.cpp:70)
-        // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
-        const int num_pid_in_group = GROUP_M * num_pid_n;
-        // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
-        const int group_id = tile_id / num_pid_in_group;
-        // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
-        const int first_pid_m = group_id * GROUP_M;
-        // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
-        const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-        // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
-        const int pid_m = first_pid_m + tile_id % group_size_m;
-        // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
-        const int pid_n = tile_id % num_pid_in_group / group_size_m;
-        // matmul_descriptor.cpp:70: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
-        const int pid_m_1 = pid_m;
-        const int pid_n_1 = pid_n;
-        // matmul_descriptor.cpp:71: int offs_am = pid_m * BLOCK_M;
-        const int offs_am = pid_m_1 * BLOCK_M;
-        // matmul_descriptor.cpp:72: int offs_bn = pid_n * BLOCK_N;
-        const int offs_bn = pid_n_1 * BLOCK_N;
-        // matmul_descriptor.cpp:73: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-        float accumulator[L0::ELEMS0][L0::ELEMS1];
+      // inlined: compute_pid (called at matmul_descriptor.cpp:70)
+      // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+      const int num_pid_in_group = GROUP_M * num_pid_n;
+      // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
+      const int group_id = tile_id / num_pid_in_group;
+      // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
+      const int first_pid_m = group_id * GROUP_M;
+      // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+      const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+      // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
+      const int pid_m = first_pid_m + tile_id % group_size_m;
+      // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+      const int pid_n = tile_id % num_pid_in_group / group_size_m;
+      // matmul_descriptor.cpp:70: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
+      const int pid_m_1 = pid_m;
+      const int pid_n_1 = pid_n;
+      // matmul_descriptor.cpp:71: int offs_am = pid_m * BLOCK_M;
+      const int offs_am = pid_m_1 * BLOCK_M;
+      // matmul_descriptor.cpp:72: int offs_bn = pid_n * BLOCK_N;
+      const int offs_bn = pid_n_1 * BLOCK_N;
+      // matmul_descriptor.cpp:73: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+      float accumulator[L0::ELEMS0][L0::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS0; ++i) {
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          accumulator[i][j] = 0.0f;
+        }
+      }
+      // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
+      __half a_block_next[L1::ELEMS0][L1::ELEMS1];
+      // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
+      __half b_block_next[L1::ELEMS0][L1::ELEMS1];
+      // prefetch: the loop's first loads into a_block_next and b_block_next; each iteration then loads the next one's while it computes
+      if (0 < k_tiles) {
+        // matmul_descriptor.cpp:75: int offs_k = ki * BLOCK_K;
+        const int offs_k_ahead = 0;
+        // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
+        TILEC_UNROLL
+        for (int i = 0; i < L1::ELEMS0; ++i) {
           TILEC_UNROLL
-          for (int j = 0; j < L0::ELEMS1; ++j) {
-            accumulator[i][j] = 0.0f;
+          for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+            bool bits[A_BLOCK_VEC];
+            TILEC_UNROLL
+            for (int v = 0; v < A_BLOCK_VEC; ++v)
+              bits[v] = offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_k_ahead + L3::coord0(j + v) >= 0 && offs_k_ahead + L3::coord0(j + v) < K);
+            tilec::rt::load_vec<A_BLOCK_VEC, false>(
+                &a_block_next[i][j],
+                a + (offs_am + L2::coord0(i)) * stride_am + (offs_k_ahead + L3::coord0(j)), bits,
+                tilec::rt::to_f16(0.0f),
+                offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_k_ahead + L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && offs_k_ahead + L3::coord0(j + A_BLOCK_VEC - 1) < K));
           }
         }
-        // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
-        __half a_block_next[L1::ELEMS0][L1::ELEMS1];
         // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
-        __half b_block_next[L1::ELEMS0][L1::ELEMS1];
-        // prefetch: the loop's first loads into a_block_next and b_block_next; each iteration then loads the next one's while it computes
-        if (0 < k_tiles) {
+        TILEC_UNROLL
+        for (int i = 0; i < L1::ELEMS0; ++i) {
+          TILEC_UNROLL
+          for (int j = 0; j < L1::ELEMS1; j += B_BLOCK_VEC) {
+            bool bits[B_BLOCK_VEC];
+            TILEC_UNROLL
+            for (int v = 0; v < B_BLOCK_VEC; ++v)
+              bits[v] = offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (offs_k_ahead + L3::coord0(j + v) >= 0 && offs_k_ahead + L3::coord0(j + v) < K);
+            tilec::rt::load_vec<B_BLOCK_VEC, false>(
+                &b_block_next[i][j],
+                b + (offs_bn + L2::coord0(i)) * stride_bn + (offs_k_ahead + L3::coord0(j)), bits,
+                tilec::rt::to_f16(0.0f),
+                offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (offs_k_ahead + L3::coord0(j + B_BLOCK_VEC - 1) >= 0 && offs_k_ahead + L3::coord0(j + B_BLOCK_VEC - 1) < K));
+          }
+        }
+        // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+        TILEC_UNROLL
+        for (int i = 0; i < L1::ELEMS0; ++i) {
+          TILEC_UNROLL
+          for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+            tilec::rt::store_vec<A_BLOCK_VEC, true>(
+                &a_block_smem[0][A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+                &a_block_next[i][j]);
+          }
+        }
+        TILEC_UNROLL
+        for (int i = 0; i < L1::ELEMS0; ++i) {
+          TILEC_UNROLL
+          for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+            tilec::rt::store_vec<A_BLOCK_VEC, true>(
+                &b_block_t_smem[0][B_BLOCK_T_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+                &b_block_next[i][j]);
+          }
+        }
+      }
+      // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
+      int read_stage = 0;
+      TILEC_NO_UNROLL
+      for (int ki = 0; ki < k_tiles; ++ki) {
+        __syncthreads();
+        // prefetch: the next iteration's loads into a_block_next and b_block_next, before this iteration's arithmetic
+        if (ki + 1 < k_tiles) {
           // matmul_descriptor.cpp:75: int offs_k = ki * BLOCK_K;
-          const int offs_k_ahead = 0;
+          const int offs_k_ahead = (ki + 1) * BLOCK_K;
           // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
           TILEC_UNROLL
           for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -1977,13 +2037,50 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
                   offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (offs_k_ahead + L3::coord0(j + B_BLOCK_VEC - 1) >= 0 && offs_k_ahead + L3::coord0(j + B_BLOCK_VEC - 1) < K));
             }
           }
+        }
+        // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+        // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_block_smem[read_stage]
+        // (four consecutive k of a row in one read) and b_block_t_smem[read_stage] (four
+        // consecutive k of a row in one read) and adds their products into its accumulators
+        TILEC_UNROLL
+        for (int kk = 0; kk < BLOCK_K; kk += 8) {
+          uint32_t a_block_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 7
+          TILEC_UNROLL
+          for (int i = 0; i < L0::REP0; ++i) {
+            tilec::rt::read_fragment(
+                a_block_smem_frag[i],
+                &a_block_smem[read_stage][A_BLOCK_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
+          }
+          uint32_t b_block_t_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 7
+          TILEC_UNROLL
+          for (int j = 0; j < L0::REP1; ++j) {
+            tilec::rt::read_fragment(
+                b_block_t_smem_frag[j],
+                &b_block_t_smem[read_stage][B_BLOCK_T_SWIZZLE::offset(L0::b_col(j), kk + L0::b_row())]);
+          }
+          TILEC_UNROLL
+          for (int i = 0; i < L0::REP0; ++i) {
+            TILEC_UNROLL
+            for (int j = 0; j < L0::REP1; ++j) {
+              float c_frag[L0::ACC];
+              TILEC_UNROLL
+              for (int e = 0; e < L0::ACC; ++e) c_frag[e] = accumulator[L0::ACC * i + e][j];
+              tilec::rt::mfma_32x32x8_f16(c_frag, a_block_smem_frag[i], b_block_t_smem_frag[j], c_frag);
+              TILEC_UNROLL
+              for (int e = 0; e < L0::ACC; ++e) accumulator[L0::ACC * i + e][j] = c_frag[e];
+            }
+          }
+        }
+        // double buffering: the next iteration's tiles, loaded above, into the stage of
+        // a_block_smem and b_block_t_smem it reads (the other one)
+        if (ki + 1 < k_tiles) {
           // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
           TILEC_UNROLL
           for (int i = 0; i < L1::ELEMS0; ++i) {
             TILEC_UNROLL
             for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
               tilec::rt::store_vec<A_BLOCK_VEC, true>(
-                  &a_block_smem[0][A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+                  &a_block_smem[1 - read_stage][A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
                   &a_block_next[i][j]);
             }
           }
@@ -1992,154 +2089,55 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
             TILEC_UNROLL
             for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
               tilec::rt::store_vec<A_BLOCK_VEC, true>(
-                  &b_block_t_smem[0][B_BLOCK_T_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+                  &b_block_t_smem[1 - read_stage][B_BLOCK_T_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
                   &b_block_next[i][j]);
             }
           }
         }
         // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
-        int read_stage = 0;
-        TILEC_NO_UNROLL
-        for (int ki = 0; ki < k_tiles; ++ki) {
-          __syncthreads();
-          // prefetch: the next iteration's loads into a_block_next and b_block_next, before this iteration's arithmetic
-          if (ki + 1 < k_tiles) {
-            // matmul_descriptor.cpp:75: int offs_k = ki * BLOCK_K;
-            const int offs_k_ahead = (ki + 1) * BLOCK_K;
-            // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
-            TILEC_UNROLL
-            for (int i = 0; i < L1::ELEMS0; ++i) {
-              TILEC_UNROLL
-              for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
-                bool bits[A_BLOCK_VEC];
-                TILEC_UNROLL
-                for (int v = 0; v < A_BLOCK_VEC; ++v)
-                  bits[v] = offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_k_ahead + L3::coord0(j + v) >= 0 && offs_k_ahead + L3::coord0(j + v) < K);
-                tilec::rt::load_vec<A_BLOCK_VEC, false>(
-                    &a_block_next[i][j],
-                    a + (offs_am + L2::coord0(i)) * stride_am + (offs_k_ahead + L3::coord0(j)),
-                    bits, tilec::rt::to_f16(0.0f),
-                    offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_k_ahead + L3::coord0(j + A_BLOCK_VEC - 1) >= 0 && offs_k_ahead + L3::coord0(j + A_BLOCK_VEC - 1) < K));
-              }
-            }
-            // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
-            TILEC_UNROLL
-            for (int i = 0; i < L1::ELEMS0; ++i) {
-              TILEC_UNROLL
-              for (int j = 0; j < L1::ELEMS1; j += B_BLOCK_VEC) {
-                bool bits[B_BLOCK_VEC];
-                TILEC_UNROLL
-                for (int v = 0; v < B_BLOCK_VEC; ++v)
-                  bits[v] = offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (offs_k_ahead + L3::coord0(j + v) >= 0 && offs_k_ahead + L3::coord0(j + v) < K);
-                tilec::rt::load_vec<B_BLOCK_VEC, false>(
-                    &b_block_next[i][j],
-                    b + (offs_bn + L2::coord0(i)) * stride_bn + (offs_k_ahead + L3::coord0(j)),
-                    bits, tilec::rt::to_f16(0.0f),
-                    offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (offs_k_ahead + L3::coord0(j + B_BLOCK_VEC - 1) >= 0 && offs_k_ahead + L3::coord0(j + B_BLOCK_VEC - 1) < K));
-              }
-            }
-          }
-          // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
-          // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_block_smem[read_stage]
-          // (four consecutive k of a row in one read) and b_block_t_smem[read_stage] (four
-          // consecutive k of a row in one read) and adds their products into its accumulators
-          TILEC_UNROLL
-          for (int kk = 0; kk < BLOCK_K; kk += 8) {
-            uint32_t a_block_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 7
-            TILEC_UNROLL
-            for (int i = 0; i < L0::REP0; ++i) {
-              tilec::rt::read_fragment(
-                  a_block_smem_frag[i],
-                  &a_block_smem[read_stage][A_BLOCK_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
-            }
-            uint32_t b_block_t_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 7
-            TILEC_UNROLL
-            for (int j = 0; j < L0::REP1; ++j) {
-              tilec::rt::read_fragment(
-                  b_block_t_smem_frag[j],
-                  &b_block_t_smem[read_stage][B_BLOCK_T_SWIZZLE::offset(L0::b_col(j), kk + L0::b_row())]);
-            }
-            TILEC_UNROLL
-            for (int i = 0; i < L0::REP0; ++i) {
-              TILEC_UNROLL
-              for (int j = 0; j < L0::REP1; ++j) {
-                float c_frag[L0::ACC];
-                TILEC_UNROLL
-                for (int e = 0; e < L0::ACC; ++e) c_frag[e] = accumulator[L0::ACC * i + e][j];
-                tilec::rt::mfma_32x32x8_f16(c_frag, a_block_smem_frag[i], b_block_t_smem_frag[j], c_frag);
-                TILEC_UNROLL
-                for (int e = 0; e < L0::ACC; ++e) accumulator[L0::ACC * i + e][j] = c_frag[e];
-              }
-            }
-          }
-          // double buffering: the next iteration's tiles, loaded above, into the stage of
-          // a_block_smem and b_block_t_smem it reads (the other one)
-          if (ki + 1 < k_tiles) {
-            // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
-            TILEC_UNROLL
-            for (int i = 0; i < L1::ELEMS0; ++i) {
-              TILEC_UNROLL
-              for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
-                tilec::rt::store_vec<A_BLOCK_VEC, true>(
-                    &a_block_smem[1 - read_stage][A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
-                    &a_block_next[i][j]);
-              }
-            }
-            TILEC_UNROLL
-            for (int i = 0; i < L1::ELEMS0; ++i) {
-              TILEC_UNROLL
-              for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
-                tilec::rt::store_vec<A_BLOCK_VEC, true>(
-                    &b_block_t_smem[1 - read_stage][B_BLOCK_T_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
-                    &b_block_next[i][j]);
-              }
-            }
-          }
-          // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
-          read_stage = 1 - read_stage;
-        }
-        // matmul_descriptor.cpp:80: auto c_block = tl::cast<T>(accumulator);
-        __half c_block[L0::ELEMS0][L0::ELEMS1];
+        read_stage = 1 - read_stage;
+      }
+      // matmul_descriptor.cpp:80: auto c_block = tl::cast<T>(accumulator);
+      __half c_block[L0::ELEMS0][L0::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS0; ++i) {
-          TILEC_UNROLL
-          for (int j = 0; j < L0::ELEMS1; ++j) {
-            c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
-          }
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
         }
-        // matmul_descriptor.cpp:81: c_desc.store({offs_am, offs_bn}, c_block);
-        __syncthreads();
+      }
+      // matmul_descriptor.cpp:81: c_desc.store({offs_am, offs_bn}, c_block);
+      __syncthreads();
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS0; ++i) {
-          TILEC_UNROLL
-          for (int j = 0; j < L0::ELEMS1; ++j) {
-            store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = c_block[i][j];
-          }
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = c_block[i][j];
         }
-        __syncthreads();
-        __half store_cvt[L4::ELEMS0][L4::ELEMS1];
+      }
+      __syncthreads();
+      __half store_cvt[L4::ELEMS0][L4::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int i = 0; i < L4::ELEMS0; ++i) {
-          TILEC_UNROLL
-          for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
-            tilec::rt::load_vec<C_STORE_VEC, true>(
-                &store_cvt[i][j],
-                &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))]);
-          }
+        for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
+          tilec::rt::load_vec<C_STORE_VEC, true>(
+              &store_cvt[i][j],
+              &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))]);
         }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int i = 0; i < L4::ELEMS0; ++i) {
+        for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
+          bool bits[C_STORE_VEC];
           TILEC_UNROLL
-          for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
-            bool bits[C_STORE_VEC];
-            TILEC_UNROLL
-            for (int v = 0; v < C_STORE_VEC; ++v)
-              bits[v] = offs_am + L5::coord0(i) >= 0 && offs_am + L5::coord0(i) < M && (offs_bn + L6::coord0(j + v) >= 0 && offs_bn + L6::coord0(j + v) < N);
-            tilec::rt::store_vec<C_STORE_VEC, false>(
-                c + (offs_am + L5::coord0(i)) * stride_cm + (offs_bn + L6::coord0(j)),
-                &store_cvt[i][j], bits,
-                offs_am + L5::coord0(i) >= 0 && offs_am + L5::coord0(i) < M && (offs_bn + L6::coord0(j + C_STORE_VEC - 1) >= 0 && offs_bn + L6::coord0(j + C_STORE_VEC - 1) < N));
-          }
+          for (int v = 0; v < C_STORE_VEC; ++v)
+            bits[v] = offs_am + L5::coord0(i) >= 0 && offs_am + L5::coord0(i) < M && (offs_bn + L6::coord0(j + v) >= 0 && offs_bn + L6::coord0(j + v) < N);
+          tilec::rt::store_vec<C_STORE_VEC, false>(
+              c + (offs_am + L5::coord0(i)) * stride_cm + (offs_bn + L6::coord0(j)),
+              &store_cvt[i][j], bits,
+              offs_am + L5::coord0(i) >= 0 && offs_am + L5::coord0(i) < M && (offs_bn + L6::coord0(j + C_STORE_VEC - 1) >= 0 && offs_bn + L6::coord0(j + C_STORE_VEC - 1) < N));
         }
       }
       // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
@@ -2222,44 +2220,96 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
     // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {
     int tile_id = static_cast<int>(blockIdx.x);
     while (tile_id < num_tiles) {
-      {
-        // inlined: compute_pid (called at matmul_descriptor.cpp:70)
-        // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
-        const int num_pid_in_group = GROUP_M * num_pid_n;
-        // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
-        const int group_id = tile_id / num_pid_in_group;
-        // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
-        const int first_pid_m = group_id * GROUP_M;
-        // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
-        const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
-        // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
-        const int pid_m = first_pid_m + tile_id % group_size_m;
-        // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
-        const int pid_n = tile_id % num_pid_in_group / group_size_m;
-        // matmul_descriptor.cpp:70: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
-        const int pid_m_1 = pid_m;
-        const int pid_n_1 = pid_n;
-        // matmul_descriptor.cpp:71: int offs_am = pid_m * BLOCK_M;
-        const int offs_am = pid_m_1 * BLOCK_M;
-        // matmul_descriptor.cpp:72: int offs_bn = pid_n * BLOCK_N;
-        const int offs_bn = pid_n_1 * BLOCK_N;
-        // matmul_descriptor.cpp:73: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
-        float accumulator[L0::ELEMS0][L0::ELEMS1];
+      // inlined: compute_pid (called at matmul_descriptor.cpp:70)
+      // matmul_descriptor.cpp:16: std::pair<int, int> compute_pid(int tile_id, int num_pid_in_group, int num_pid_m) {
+      const int num_pid_in_group = GROUP_M * num_pid_n;
+      // matmul_descriptor.cpp:17: int group_id = tile_id / num_pid_in_group;
+      const int group_id = tile_id / num_pid_in_group;
+      // matmul_descriptor.cpp:18: int first_pid_m = group_id * GROUP_M;
+      const int first_pid_m = group_id * GROUP_M;
+      // matmul_descriptor.cpp:19: int group_size_m = tl::minimum(num_pid_m - first_pid_m, GROUP_M);
+      const int group_size_m = tilec::rt::minimum(num_pid_m - first_pid_m, 8);
+      // matmul_descriptor.cpp:20: int pid_m = first_pid_m + (tile_id % group_size_m);
+      const int pid_m = first_pid_m + tile_id % group_size_m;
+      // matmul_descriptor.cpp:21: int pid_n = (tile_id % num_pid_in_group) / group_size_m;
+      const int pid_n = tile_id % num_pid_in_group / group_size_m;
+      // matmul_descriptor.cpp:70: auto [pid_m, pid_n] = compute_pid<GROUP_M>(tile_id, GROUP_M * num_pid_n, num_pid_m);
+      const int pid_m_1 = pid_m;
+      const int pid_n_1 = pid_n;
+      // matmul_descriptor.cpp:71: int offs_am = pid_m * BLOCK_M;
+      const int offs_am = pid_m_1 * BLOCK_M;
+      // matmul_descriptor.cpp:72: int offs_bn = pid_n * BLOCK_N;
+      const int offs_bn = pid_n_1 * BLOCK_N;
+      // matmul_descriptor.cpp:73: auto accumulator = tl::zeros<float, BLOCK_M, BLOCK_N>();
+      float accumulator[L0::ELEMS0][L0::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS0; ++i) {
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          accumulator[i][j] = 0.0f;
+        }
+      }
+      // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
+      __half a_block_next[L1::ELEMS0][L1::ELEMS1];
+      // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
+      __half b_block_next[L1::ELEMS0][L1::ELEMS1];
+      // prefetch: the loop's first loads into a_block_next and b_block_next; each iteration then loads the next one's while it computes
+      if (0 < k_tiles) {
+        // matmul_descriptor.cpp:75: int offs_k = ki * BLOCK_K;
+        const int offs_k_ahead = 0;
+        // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
+        TILEC_UNROLL
+        for (int i = 0; i < L1::ELEMS0; ++i) {
           TILEC_UNROLL
-          for (int j = 0; j < L0::ELEMS1; ++j) {
-            accumulator[i][j] = 0.0f;
+          for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+            tilec::rt::load_vec_if<A_BLOCK_VEC, true>(
+                &a_block_next[i][j],
+                a + (offs_am + L2::coord0(i)) * stride_am + (offs_k_ahead + L3::coord0(j)),
+                offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_k_ahead + L3::coord0(j) >= 0 && offs_k_ahead + L3::coord0(j) < K),
+                tilec::rt::to_f16(0.0f));
           }
         }
-        // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
-        __half a_block_next[L1::ELEMS0][L1::ELEMS1];
         // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
-        __half b_block_next[L1::ELEMS0][L1::ELEMS1];
-        // prefetch: the loop's first loads into a_block_next and b_block_next; each iteration then loads the next one's while it computes
-        if (0 < k_tiles) {
+        TILEC_UNROLL
+        for (int i = 0; i < L1::ELEMS0; ++i) {
+          TILEC_UNROLL
+          for (int j = 0; j < L1::ELEMS1; j += B_BLOCK_VEC) {
+            tilec::rt::load_vec_if<B_BLOCK_VEC, true>(
+                &b_block_next[i][j],
+                b + (offs_bn + L2::coord0(i)) * stride_bn + (offs_k_ahead + L3::coord0(j)),
+                offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (offs_k_ahead + L3::coord0(j) >= 0 && offs_k_ahead + L3::coord0(j) < K),
+                tilec::rt::to_f16(0.0f));
+          }
+        }
+        // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+        TILEC_UNROLL
+        for (int i = 0; i < L1::ELEMS0; ++i) {
+          TILEC_UNROLL
+          for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+            tilec::rt::store_vec<A_BLOCK_VEC, true>(
+                &a_block_smem[0][A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+                &a_block_next[i][j]);
+          }
+        }
+        TILEC_UNROLL
+        for (int i = 0; i < L1::ELEMS0; ++i) {
+          TILEC_UNROLL
+          for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
+            tilec::rt::store_vec<A_BLOCK_VEC, true>(
+                &b_block_t_smem[0][B_BLOCK_T_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+                &b_block_next[i][j]);
+          }
+        }
+      }
+      // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
+      int read_stage = 0;
+      TILEC_NO_UNROLL
+      for (int ki = 0; ki < k_tiles; ++ki) {
+        __syncthreads();
+        // prefetch: the next iteration's loads into a_block_next and b_block_next, before this iteration's arithmetic
+        if (ki + 1 < k_tiles) {
           // matmul_descriptor.cpp:75: int offs_k = ki * BLOCK_K;
-          const int offs_k_ahead = 0;
+          const int offs_k_ahead = (ki + 1) * BLOCK_K;
           // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
           TILEC_UNROLL
           for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -2284,13 +2334,50 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
                   tilec::rt::to_f16(0.0f));
             }
           }
+        }
+        // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
+        // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_block_smem[read_stage]
+        // (four consecutive k of a row in one read) and b_block_t_smem[read_stage] (four
+        // consecutive k of a row in one read) and adds their products into its accumulators
+        TILEC_UNROLL
+        for (int kk = 0; kk < BLOCK_K; kk += 8) {
+          uint32_t a_block_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 7
+          TILEC_UNROLL
+          for (int i = 0; i < L0::REP0; ++i) {
+            tilec::rt::read_fragment(
+                a_block_smem_frag[i],
+                &a_block_smem[read_stage][A_BLOCK_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
+          }
+          uint32_t b_block_t_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 7
+          TILEC_UNROLL
+          for (int j = 0; j < L0::REP1; ++j) {
+            tilec::rt::read_fragment(
+                b_block_t_smem_frag[j],
+                &b_block_t_smem[read_stage][B_BLOCK_T_SWIZZLE::offset(L0::b_col(j), kk + L0::b_row())]);
+          }
+          TILEC_UNROLL
+          for (int i = 0; i < L0::REP0; ++i) {
+            TILEC_UNROLL
+            for (int j = 0; j < L0::REP1; ++j) {
+              float c_frag[L0::ACC];
+              TILEC_UNROLL
+              for (int e = 0; e < L0::ACC; ++e) c_frag[e] = accumulator[L0::ACC * i + e][j];
+              tilec::rt::mfma_32x32x8_f16(c_frag, a_block_smem_frag[i], b_block_t_smem_frag[j], c_frag);
+              TILEC_UNROLL
+              for (int e = 0; e < L0::ACC; ++e) accumulator[L0::ACC * i + e][j] = c_frag[e];
+            }
+          }
+        }
+        // double buffering: the next iteration's tiles, loaded above, into the stage of
+        // a_block_smem and b_block_t_smem it reads (the other one)
+        if (ki + 1 < k_tiles) {
           // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
           TILEC_UNROLL
           for (int i = 0; i < L1::ELEMS0; ++i) {
             TILEC_UNROLL
             for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
               tilec::rt::store_vec<A_BLOCK_VEC, true>(
-                  &a_block_smem[0][A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+                  &a_block_smem[1 - read_stage][A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
                   &a_block_next[i][j]);
             }
           }
@@ -2299,142 +2386,51 @@ __global__ void __launch_bounds__(NUM_THREADS) matmul_descriptor_persistent(
             TILEC_UNROLL
             for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
               tilec::rt::store_vec<A_BLOCK_VEC, true>(
-                  &b_block_t_smem[0][B_BLOCK_T_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
+                  &b_block_t_smem[1 - read_stage][B_BLOCK_T_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
                   &b_block_next[i][j]);
             }
           }
         }
         // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
-        int read_stage = 0;
-        TILEC_NO_UNROLL
-        for (int ki = 0; ki < k_tiles; ++ki) {
-          __syncthreads();
-          // prefetch: the next iteration's loads into a_block_next and b_block_next, before this iteration's arithmetic
-          if (ki + 1 < k_tiles) {
-            // matmul_descriptor.cpp:75: int offs_k = ki * BLOCK_K;
-            const int offs_k_ahead = (ki + 1) * BLOCK_K;
-            // matmul_descriptor.cpp:76: auto a_block = a_desc.load({offs_am, offs_k});
-            TILEC_UNROLL
-            for (int i = 0; i < L1::ELEMS0; ++i) {
-              TILEC_UNROLL
-              for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
-                tilec::rt::load_vec_if<A_BLOCK_VEC, true>(
-                    &a_block_next[i][j],
-                    a + (offs_am + L2::coord0(i)) * stride_am + (offs_k_ahead + L3::coord0(j)),
-                    offs_am + L2::coord0(i) >= 0 && offs_am + L2::coord0(i) < M && (offs_k_ahead + L3::coord0(j) >= 0 && offs_k_ahead + L3::coord0(j) < K),
-                    tilec::rt::to_f16(0.0f));
-              }
-            }
-            // matmul_descriptor.cpp:77: auto b_block = b_desc.load({offs_bn, offs_k});
-            TILEC_UNROLL
-            for (int i = 0; i < L1::ELEMS0; ++i) {
-              TILEC_UNROLL
-              for (int j = 0; j < L1::ELEMS1; j += B_BLOCK_VEC) {
-                tilec::rt::load_vec_if<B_BLOCK_VEC, true>(
-                    &b_block_next[i][j],
-                    b + (offs_bn + L2::coord0(i)) * stride_bn + (offs_k_ahead + L3::coord0(j)),
-                    offs_bn + L2::coord0(i) >= 0 && offs_bn + L2::coord0(i) < N && (offs_k_ahead + L3::coord0(j) >= 0 && offs_k_ahead + L3::coord0(j) < K),
-                    tilec::rt::to_f16(0.0f));
-              }
-            }
-          }
-          // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
-          // MFMA 32x32x8, k by 8: each wavefront reads its fragments of a_block_smem[read_stage]
-          // (four consecutive k of a row in one read) and b_block_t_smem[read_stage] (four
-          // consecutive k of a row in one read) and adds their products into its accumulators
-          TILEC_UNROLL
-          for (int kk = 0; kk < BLOCK_K; kk += 8) {
-            uint32_t a_block_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 7
-            TILEC_UNROLL
-            for (int i = 0; i < L0::REP0; ++i) {
-              tilec::rt::read_fragment(
-                  a_block_smem_frag[i],
-                  &a_block_smem[read_stage][A_BLOCK_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
-            }
-            uint32_t b_block_t_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 7
-            TILEC_UNROLL
-            for (int j = 0; j < L0::REP1; ++j) {
-              tilec::rt::read_fragment(
-                  b_block_t_smem_frag[j],
-                  &b_block_t_smem[read_stage][B_BLOCK_T_SWIZZLE::offset(L0::b_col(j), kk + L0::b_row())]);
-            }
-            TILEC_UNROLL
-            for (int i = 0; i < L0::REP0; ++i) {
-              TILEC_UNROLL
-              for (int j = 0; j < L0::REP1; ++j) {
-                float c_frag[L0::ACC];
-                TILEC_UNROLL
-                for (int e = 0; e < L0::ACC; ++e) c_frag[e] = accumulator[L0::ACC * i + e][j];
-                tilec::rt::mfma_32x32x8_f16(c_frag, a_block_smem_frag[i], b_block_t_smem_frag[j], c_frag);
-                TILEC_UNROLL
-                for (int e = 0; e < L0::ACC; ++e) accumulator[L0::ACC * i + e][j] = c_frag[e];
-              }
-            }
-          }
-          // double buffering: the next iteration's tiles, loaded above, into the stage of
-          // a_block_smem and b_block_t_smem it reads (the other one)
-          if (ki + 1 < k_tiles) {
-            // matmul_descriptor.cpp:78: accumulator = tl::dot(a_block, tl::trans(b_block), accumulator);
-            TILEC_UNROLL
-            for (int i = 0; i < L1::ELEMS0; ++i) {
-              TILEC_UNROLL
-              for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
-                tilec::rt::store_vec<A_BLOCK_VEC, true>(
-                    &a_block_smem[1 - read_stage][A_BLOCK_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
-                    &a_block_next[i][j]);
-              }
-            }
-            TILEC_UNROLL
-            for (int i = 0; i < L1::ELEMS0; ++i) {
-              TILEC_UNROLL
-              for (int j = 0; j < L1::ELEMS1; j += A_BLOCK_VEC) {
-                tilec::rt::store_vec<A_BLOCK_VEC, true>(
-                    &b_block_t_smem[1 - read_stage][B_BLOCK_T_SWIZZLE::offset(L1::coord0(i), L1::coord1(j))],
-                    &b_block_next[i][j]);
-              }
-            }
-          }
-          // matmul_descriptor.cpp:74: for (int ki = 0; ki < k_tiles; ++ki) {
-          read_stage = 1 - read_stage;
-        }
-        // matmul_descriptor.cpp:80: auto c_block = tl::cast<T>(accumulator);
-        __half c_block[L0::ELEMS0][L0::ELEMS1];
+        read_stage = 1 - read_stage;
+      }
+      // matmul_descriptor.cpp:80: auto c_block = tl::cast<T>(accumulator);
+      __half c_block[L0::ELEMS0][L0::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS0; ++i) {
-          TILEC_UNROLL
-          for (int j = 0; j < L0::ELEMS1; ++j) {
-            c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
-          }
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          c_block[i][j] = tilec::rt::to_f16(accumulator[i][j]);
         }
-        // matmul_descriptor.cpp:81: c_desc.store({offs_am, offs_bn}, c_block);
-        __syncthreads();
+      }
+      // matmul_descriptor.cpp:81: c_desc.store({offs_am, offs_bn}, c_block);
+      __syncthreads();
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int i = 0; i < L0::ELEMS0; ++i) {
-          TILEC_UNROLL
-          for (int j = 0; j < L0::ELEMS1; ++j) {
-            store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = c_block[i][j];
-          }
+        for (int j = 0; j < L0::ELEMS1; ++j) {
+          store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = c_block[i][j];
         }
-        __syncthreads();
-        __half store_cvt[L4::ELEMS0][L4::ELEMS1];
+      }
+      __syncthreads();
+      __half store_cvt[L4::ELEMS0][L4::ELEMS1];
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int i = 0; i < L4::ELEMS0; ++i) {
-          TILEC_UNROLL
-          for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
-            tilec::rt::load_vec<C_STORE_VEC, true>(
-                &store_cvt[i][j],
-                &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))]);
-          }
+        for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
+          tilec::rt::load_vec<C_STORE_VEC, true>(
+              &store_cvt[i][j],
+              &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L4::coord0(i), L4::coord1(j))]);
         }
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L4::ELEMS0; ++i) {
         TILEC_UNROLL
-        for (int i = 0; i < L4::ELEMS0; ++i) {
-          TILEC_UNROLL
-          for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
-            if (offs_am + L5::coord0(i) >= 0 && offs_am + L5::coord0(i) < M && (offs_bn + L6::coord0(j) >= 0 && offs_bn + L6::coord0(j) < N))
-              tilec::rt::store_vec<C_STORE_VEC, true>(
-                  c + (offs_am + L5::coord0(i)) * stride_cm + (offs_bn + L6::coord0(j)),
-                  &store_cvt[i][j]);
-          }
+        for (int j = 0; j < L4::ELEMS1; j += C_STORE_VEC) {
+          if (offs_am + L5::coord0(i) >= 0 && offs_am + L5::coord0(i) < M && (offs_bn + L6::coord0(j) >= 0 && offs_bn + L6::coord0(j) < N))
+            tilec::rt::store_vec<C_STORE_VEC, true>(
+                c + (offs_am + L5::coord0(i)) * stride_cm + (offs_bn + L6::coord0(j)),
+                &store_cvt[i][j]);
         }
       }
       // matmul_descriptor.cpp:69: for (int tile_id = tl::program_id(0); tile_id < num_tiles; tile_id += num_sms) {

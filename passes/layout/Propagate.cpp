@@ -619,6 +619,10 @@ void Assigner::walkBack(const Stmt &s) {
     if (as<Assert>(s)->cond->type.isScalar())
       demandScalar(as<Assert>(s)->cond, pos);
     return;
+  case StmtKind::Print: // a tile is printed in the layout its values have (Rewrite)
+    if (as<Print>(s)->value && as<Print>(s)->value->type.isScalar())
+      demandScalar(as<Print>(s)->value, pos);
+    return;
   case StmtKind::If:
     walkBack(as<If>(s)->elseS);
     walkBack(as<If>(s)->thenS);

@@ -332,6 +332,18 @@ Stmt Assigner::rewrite(const Stmt &s) {
     c->cond = emit(c->cond, l ? l : defaultLayout(c->cond->type));
     return c;
   }
+  case StmtKind::Print: { // printed in the layout its value has (no demand of its own)
+    auto c = std::make_shared<Print>(*as<Print>(s));
+    if (!c->value)
+      return c;
+    if (c->value->type.isScalar()) {
+      c->value = emitScalar(c->value);
+      return c;
+    }
+    LayoutRef l = natural(c->value);
+    c->value = emit(c->value, l ? l : defaultLayout(c->value->type));
+    return c;
+  }
   default:
     return s;
   }

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <limits>
 #include <source_location>
+#include <string>
 #include <tuple>
 #include <type_traits>
 
@@ -747,6 +748,165 @@ void device_assert(const C &cond, const char *message = "",
 #else
   (void)cond, (void)message, (void)where;
 #endif
+}
+
+/// tl.device_print's `hex=True`: `tl::device_print("x", x, tl::hex)` prints each value's bits in
+/// hexadecimal (0x and two digits a byte).
+struct print_hex_t {
+  explicit constexpr print_hex_t() = default;
+};
+inline constexpr print_hex_t hex{};
+
+namespace detail {
+/// Triton's shaping of device_print's prefix: with operands, it ends with ": "; longer than two
+/// characters, it starts with " ".
+inline std::string printPrefix(std::string p, bool operands) {
+  if (operands && (p.empty() || p.back() != ' '))
+    p += ' ';
+  if (operands && !(p.size() >= 2 && p.compare(p.size() - 2, 2, ": ") == 0))
+    p = p.substr(0, p.size() - 1) + ": ";
+  if (p.size() > 2 && p.front() != ' ')
+    p = " " + p;
+  return p;
+}
+/// Text for a printf format: every % doubled.
+inline std::string printfText(const std::string &s) {
+  std::string r;
+  for (char c : s)
+    r += c == '%' ? std::string("%%") : std::string(1, c);
+  return r;
+}
+/// The width of an index of a dim of n elements in device_print's lines: ceil(log10(n)), as
+/// Triton's.
+constexpr int printIndexWidth(int n) {
+  int w = 0;
+  for (long long p = 1; p < n; p *= 10)
+    ++w;
+  return w;
+}
+/// The printf conversion of an element of type E, and its argument.
+template <bool HEX, class E> std::string printConversion() {
+  if constexpr (std::is_pointer_v<E>)
+    return "%p";
+  else if constexpr (HEX)
+    return "0x%0" + std::to_string(2 * sizeof(E)) + (sizeof(E) == 8 ? "llx" : "x");
+  else if constexpr (isFloatLike<E>)
+    return "%f";
+  else if constexpr (std::is_same_v<E, bool> || std::is_signed_v<E>)
+    return sizeof(E) == 8 ? "%lli" : "%i";
+  else
+    return sizeof(E) == 8 ? "%llu" : "%u";
+}
+template <bool HEX, class E> auto printArgument(E v) {
+  if constexpr (std::is_pointer_v<E>)
+    return static_cast<const void *>(v);
+  else if constexpr (HEX && sizeof(E) == 8)
+    return std::bit_cast<unsigned long long>(v);
+  else if constexpr (HEX && sizeof(E) == 4)
+    return std::bit_cast<unsigned>(v);
+  else if constexpr (HEX && sizeof(E) == 2)
+    return static_cast<unsigned>(std::bit_cast<std::uint16_t>(v));
+  else if constexpr (HEX)
+    return static_cast<unsigned>(std::bit_cast<std::uint8_t>(v));
+  else if constexpr (isFloat16<E>)
+    return static_cast<double>(static_cast<float>(v));
+  else if constexpr (std::is_floating_point_v<E>)
+    return static_cast<double>(v);
+  else if constexpr (std::is_same_v<E, bool> || (std::is_signed_v<E> && sizeof(E) < 8))
+    return static_cast<int>(v);
+  else if constexpr (std::is_signed_v<E>)
+    return static_cast<long long>(v);
+  else if constexpr (sizeof(E) < 8)
+    return static_cast<unsigned>(v);
+  else
+    return static_cast<unsigned long long>(v);
+}
+/// One operand of device_print: a line per element, row-major.
+template <bool HEX, class X>
+void printOperand(const std::string &prefix, int operand, int operands, const X &x) {
+  using E = std::remove_cv_t<Elem<X>>;
+  constexpr Shape s = shapeOf<X>();
+  auto index = [](int n) {
+    const int w = printIndexWidth(n);
+    return "%" + (w ? std::to_string(w) : std::string()) + "u";
+  };
+  std::string format = "pid (%u, %u, %u) idx (";
+  if (s.rank == 1)
+    format += index(s.d1);
+  else if (s.rank == 2)
+    format += index(s.d0) + ", " + index(s.d1);
+  format += ")" + printfText(prefix);
+  if (operands > 1)
+    format += "(operand " + std::to_string(operand) + ") ";
+  format += printConversion<HEX, E>() + "\n";
+  const unsigned p0 = currentProgram.id[0], p1 = currentProgram.id[1], p2 = currentProgram.id[2];
+  for (int i = 0; i < s.d0; ++i)
+    for (int j = 0; j < s.d1; ++j) {
+      const auto v = printArgument<HEX>(static_cast<E>(fetch(x, i, j)));
+      if constexpr (s.rank == 0)
+        std::printf(format.c_str(), p0, p1, p2, v);
+      else if constexpr (s.rank == 1)
+        std::printf(format.c_str(), p0, p1, p2, static_cast<unsigned>(j), v);
+      else
+        std::printf(format.c_str(), p0, p1, p2, static_cast<unsigned>(i), static_cast<unsigned>(j),
+                    v);
+    }
+}
+} // namespace detail
+
+/// tl.device_print(prefix, operands...[, tl::hex]): for each operand in turn (a tile or a scalar),
+/// one line per element, row-major: `pid (X, Y, Z) idx (I, J)<prefix><value>`, where the program
+/// id is X, Y, Z and I, J the element's index (nothing for a scalar); with several operands the
+/// value is preceded by `(operand N) `. The prefix is shaped as Triton shapes it (" x: " for "x").
+/// Floats print as printf's %f, integers as %i / %u, pointers as %p; with tl::hex last, the bits
+/// as 0x and two hexadecimal digits a byte. Without operands, `pid (X, Y, Z)<prefix>`. The GPU
+/// prints the same lines (each element once), in the order its threads reach them.
+template <class... Args> void device_print(const char *prefix, const Args &...args) {
+  constexpr int n = static_cast<int>(sizeof...(Args));
+  constexpr int hexes = (0 + ... + std::is_same_v<Args, print_hex_t>);
+  constexpr bool hexLast =
+      std::is_same_v<std::tuple_element_t<(n > 0 ? n - 1 : 0), std::tuple<Args..., void>>,
+                     print_hex_t>;
+  static_assert(hexes == 0 || (hexes == 1 && hexLast),
+                "tl::device_print: tl::hex goes once, after the operands");
+  constexpr int operands = n - hexes;
+  const std::string p = detail::printPrefix(prefix, operands > 0);
+  if constexpr (operands == 0) {
+    std::printf("pid (%u, %u, %u)%s\n", static_cast<unsigned>(detail::currentProgram.id[0]),
+                static_cast<unsigned>(detail::currentProgram.id[1]),
+                static_cast<unsigned>(detail::currentProgram.id[2]), p.c_str());
+  } else {
+    int k = 0;
+    (
+        [&] {
+          if constexpr (!std::is_same_v<Args, print_hex_t>)
+            detail::printOperand<hexLast>(p, k++, operands, args);
+        }(),
+        ...);
+  }
+}
+
+/// tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack=1): `asm` (PTX, Triton's
+/// operands $0 the result, $1 ... the operands, each of 16, 32 or 64 bits) applied to each element
+/// of the operands broadcast together, with the constraints `constraints` ("=r,r": the result's,
+/// then each operand's), its result an R. tilec's addition: `reference`, a lambda that computes
+/// the same from the elements (and constants), which is what the CPU reference runs here, and
+/// what the output runs where there is no PTX (HIP, the CPU emulator). IS_PURE false: the
+/// assembly has effects of its own (`asm volatile`).
+template <class R, bool IS_PURE = true, class F, class... Args>
+auto inline_asm_elementwise(const char *asm_text, const char *constraints, F reference,
+                            const Args &...args) {
+  static_assert(sizeof...(Args) > 0, "tl::inline_asm_elementwise: no operands");
+  static_assert(detail::isValueElem<R> && !std::is_same_v<R, bool>,
+                "tl::inline_asm_elementwise: the result type R is a number type");
+  static_assert(detail::allCompatible<Args...>(),
+                "tl::inline_asm_elementwise: operand shapes do not broadcast together");
+  (void)asm_text, (void)constraints;
+  constexpr detail::Shape S = detail::broadcastOf<Args...>();
+  // tilec's translator inlines the call `reference(v...)` below.
+  return detail::mapN<R, S>(
+      [&reference](detail::Elem<Args>... v) { return detail::convert<R>(reference(v...)); },
+      args...);
 }
 
 // ---- Atomics ------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ struct ThreadIdx {
   unsigned x = 0, y = 0, z = 0;
 };
 ThreadIdx threadIdx; // the "current thread" of the layout helpers
+ThreadIdx blockIdx;  // the "current block" (tl::device_print's program id)
 } // namespace
 
 inline unsigned __float_as_uint(float f) {
@@ -352,6 +353,31 @@ TEST(RT_SUITE, VectorAccessFallbacks) {
   store_vec<2, false, 4>(out + 3, &dst[0][1], &mask[0][1]);
   EXPECT_EQ(static_cast<float>(out[3]), 0.0f); // mask[0][1] off
   EXPECT_EQ(static_cast<float>(out[4]), 3.0f);
+}
+
+/// tl::device_print's arguments: what printf takes for each element type (16-bit floats widened,
+/// narrow integers promoted with their sign, 64-bit ones as long long), and tl::hex's bits
+/// zero-extended.
+TEST(RT_SUITE, PrintArguments) {
+  using namespace tilec::rt;
+  static_assert(std::is_same_v<decltype(detail::print_argument(to_f16(1.5f))), double>);
+  static_assert(std::is_same_v<decltype(detail::print_argument(int8_t(-3))), int>);
+  static_assert(std::is_same_v<decltype(detail::print_argument(uint16_t(3))), unsigned>);
+  static_assert(std::is_same_v<decltype(detail::print_argument(int64_t(-3))), long long>);
+  static_assert(std::is_same_v<decltype(detail::print_argument(true)), int>);
+  EXPECT_EQ(detail::print_argument(to_f16(1.5f)), 1.5);
+  EXPECT_EQ(detail::print_argument(to_bf16(-2.0f)), -2.0);
+  EXPECT_EQ(detail::print_argument(int8_t(-3)), -3);
+  EXPECT_EQ(detail::print_argument(uint64_t(~0ull)), ~0ull);
+  EXPECT_EQ(print_bits(to_f16(1.5f)), 0x3e00u);
+  EXPECT_EQ(print_bits(int8_t(-1)), 0xffu);
+  EXPECT_EQ(print_bits(int16_t(-2)), 0xfffeu);
+  EXPECT_EQ(print_bits(1.0f), 0x3f800000u);
+  EXPECT_EQ(print_bits(-1.0), 0xbff0000000000000ull);
+  blockIdx = {3, 1, 2};
+  EXPECT_EQ(detail::program(0), 3u);
+  EXPECT_EQ(detail::program(2), 2u);
+  blockIdx = ThreadIdx{};
 }
 
 } // namespace

@@ -507,6 +507,61 @@ __device__ __noinline__ inline void assert_fail(const char *message, const char 
 }
 #endif
 
+// ---- tl::device_print ---------------------------------------------------------------------------
+namespace detail {
+/// An element as printf takes it: floats as double, integers of up to 32 bits as int or unsigned,
+/// 64-bit ones as long long, bools as int, pointers as void pointers.
+template <class T> __device__ __forceinline__ auto print_argument(T v) {
+  if constexpr (std::is_pointer_v<T>)
+    return static_cast<const void *>(v);
+  else if constexpr (std::is_same_v<T, f16_t> || std::is_same_v<T, bf16_t>)
+    return static_cast<double>(to_float(v));
+  else if constexpr (std::is_floating_point_v<T>)
+    return static_cast<double>(v);
+  else if constexpr (std::is_same_v<T, bool> || (std::is_signed_v<T> && sizeof(T) < 8))
+    return static_cast<int>(v);
+  else if constexpr (std::is_signed_v<T>)
+    return static_cast<long long>(v);
+  else if constexpr (sizeof(T) < 8)
+    return static_cast<unsigned>(v);
+  else
+    return static_cast<unsigned long long>(v);
+}
+__device__ __forceinline__ unsigned program(int axis) {
+  return static_cast<unsigned>(axis == 0 ? blockIdx.x : axis == 1 ? blockIdx.y : blockIdx.z);
+}
+} // namespace detail
+
+/// tl::device_print with tl::hex: the bits of x, zero-extended to 32 bits (64 for 8-byte types).
+template <class T> __device__ __forceinline__ auto print_bits(T x) {
+  if constexpr (sizeof(T) == 8)
+    return bit_cast<unsigned long long>(x);
+  else if constexpr (sizeof(T) == 4)
+    return bit_cast<unsigned>(x);
+  else if constexpr (sizeof(T) == 2)
+    return static_cast<unsigned>(bit_cast<uint16_t>(x));
+  else
+    return static_cast<unsigned>(bit_cast<uint8_t>(x));
+}
+
+/// A line of tl::device_print: `format`'s first three conversions take the program id (x, y, z),
+/// the next ones the element's index along each dim (none for a scalar), the last its value.
+__device__ inline void print_value(const char *format) {
+  printf(format, detail::program(0), detail::program(1), detail::program(2));
+}
+template <class T> __device__ inline void print_value(const char *format, T v) {
+  printf(format, detail::program(0), detail::program(1), detail::program(2),
+         detail::print_argument(v));
+}
+template <class T> __device__ inline void print_value(const char *format, int i, T v) {
+  printf(format, detail::program(0), detail::program(1), detail::program(2),
+         static_cast<unsigned>(i), detail::print_argument(v));
+}
+template <class T> __device__ inline void print_value(const char *format, int i, int j, T v) {
+  printf(format, detail::program(0), detail::program(1), detail::program(2),
+         static_cast<unsigned>(i), static_cast<unsigned>(j), detail::print_argument(v));
+}
+
 // ---- random numbers (tl::randint, rand, randn and their 4x forms; tilec/detail/philox.hpp) ------
 /// Output `lane` (0 to 3) of Philox 4x32-10 for the counter `offset` under the key `seed`: Triton's
 /// randint4x. The generated code asks for each lane it uses; the compiler computes the rounds once.
