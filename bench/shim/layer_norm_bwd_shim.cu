@@ -1,0 +1,34 @@
+// bench/layer_norm_bwd.py's entry point into examples/layer_norm_bwd (generated into
+// bench/gen/layer_norm_bwd.cu): stage 1 at tutorial 05's meta-parameters for N (BLOCK_SIZE_N the
+// next power of two, GROUP_SIZE_M groups of fp32 partial sums, which the caller zeroes), then
+// stage 2 over the min(GROUP_SIZE_M, M) partial rows. Returns the first failing launch's
+// cudaError_t, or TILEC_BENCH_NOT_GENERATED for an N above 8192.
+#include "common.h"
+#include "layer_norm_bwd.cu"
+
+TILEC_BENCH_EXPORT int tilec_layer_norm_bwd(void *stream, __half *dx, const __half *dy,
+                                            float *dw_part, float *db_part, const __half *x,
+                                            const __half *w, const float *mean, const float *rstd,
+                                            __half *dw, __half *db, int stride, int M, int N) {
+  cudaStream_t s = bench_stream(stream);
+  cudaError_t e;
+  int groups;
+  if (N <= 1024) {
+    groups = 256;
+    e = launch_layer_norm_bwd_dx_fused_1024_256_4(s, dx, dy, dw_part, db_part, x, w, mean, rstd,
+                                                  stride, M, N);
+  } else if (N <= 4096) {
+    groups = 128;
+    e = launch_layer_norm_bwd_dx_fused_4096_128_8(s, dx, dy, dw_part, db_part, x, w, mean, rstd,
+                                                  stride, M, N);
+  } else if (N <= 8192) {
+    groups = 96;
+    e = launch_layer_norm_bwd_dx_fused_8192_96_8(s, dx, dy, dw_part, db_part, x, w, mean, rstd,
+                                                 stride, M, N);
+  } else {
+    return TILEC_BENCH_NOT_GENERATED;
+  }
+  if (e != cudaSuccess)
+    return e;
+  return launch_layer_norm_bwd_dwdb_32_128(s, dw_part, db_part, dw, db, M < groups ? M : groups, N);
+}
