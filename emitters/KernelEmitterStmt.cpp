@@ -7,6 +7,7 @@
 #include "emitters/SourceText.h"
 #include "ir/Equality.h"
 #include "ir/IRVisitor.h"
+#include "ir/InlineAsm.h"
 
 #include <algorithm>
 #include <functional>
@@ -206,12 +207,7 @@ std::vector<std::string> KernelEmitter::asmFunctions() {
     } else {
       // Constraints: the result's, then each operand's. A float or half passes through an integer
       // register ('h', 'r', 'l') as its bits.
-      std::vector<std::string> cs(1);
-      for (char ch : a.constraints)
-        if (ch == ',')
-          cs.emplace_back();
-        else if (ch != ' ')
-          cs.back() += ch;
+      const std::vector<std::string> cs = asmConstraintList(a.constraints);
       auto intRegister = [](const std::string &c) {
         return c.find_first_of("hrl") != std::string::npos;
       };

@@ -83,14 +83,19 @@ bool KernelLowering::lower(const clang::FunctionDecl *fn, const clang::FunctionD
   }
 }
 
-/// The statement `s` (a branch of an `if`) as a list, and whether it ends in `return;`.
-static std::vector<const clang::Stmt *> branchStmts(const clang::Stmt *s,
-                                                    const clang::ReturnStmt **ret) {
+std::vector<const clang::Stmt *> KernelLowering::stmtList(const clang::Stmt *s) {
   std::vector<const clang::Stmt *> r;
   if (auto *cs = llvm::dyn_cast_or_null<clang::CompoundStmt>(s))
     r.assign(cs->body_begin(), cs->body_end());
   else if (s)
     r.push_back(s);
+  return r;
+}
+
+/// The statement `s` (a branch of an `if`) as a list, and whether it ends in `return;`.
+static std::vector<const clang::Stmt *> branchStmts(const clang::Stmt *s,
+                                                    const clang::ReturnStmt **ret) {
+  std::vector<const clang::Stmt *> r = KernelLowering::stmtList(s);
   *ret = r.empty() ? nullptr : llvm::dyn_cast<clang::ReturnStmt>(r.back());
   return r;
 }

@@ -77,6 +77,8 @@ public:
   /// Statements of the kernel's own block (`items`, from the first), where an `if` whose branch
   /// ends in `return;` takes the statements after it into its other branch (an early return).
   void lowerKernelStmts(const std::vector<const clang::Stmt *> &items, std::vector<ir::Stmt> &out);
+  /// The statements of `s`: a compound statement's, else `s` alone (none for null).
+  static std::vector<const clang::Stmt *> stmtList(const clang::Stmt *s);
   /// The kernel's enclosing namespaces (k.scope) and the start of its instance name (baseName).
   void lowerScope(const clang::FunctionDecl *fn);
   void lowerTemplateArgs(const clang::FunctionDecl *fn);

@@ -388,13 +388,8 @@ ir::Expr KernelLowering::stopTest(const ir::Var &stop, ir::Expr c, ir::SourceLoc
 }
 
 ir::Stmt KernelLowering::lowerLoopBody(const clang::Stmt *body, const LoopJumps &jumps) {
-  std::vector<const clang::Stmt *> items;
-  if (auto *cs = llvm::dyn_cast<clang::CompoundStmt>(body))
-    items.assign(cs->body_begin(), cs->body_end());
-  else
-    items.push_back(body);
   std::vector<ir::Stmt> out;
-  lowerLoopItems(items, out, jumps);
+  lowerLoopItems(stmtList(body), out, jumps);
   return ir::Block::make(std::move(out), loc(body));
 }
 
@@ -407,15 +402,7 @@ void KernelLowering::lowerLoopItems(const std::vector<const clang::Stmt *> &item
       lowerExprStmt(jumps.tail, out);
     }
   };
-  auto branch = [](const Stmt *s) {
-    std::vector<const Stmt *> r;
-    if (auto *cs = dyn_cast_or_null<CompoundStmt>(s))
-      r.assign(cs->body_begin(), cs->body_end());
-    else if (s)
-      r.push_back(s);
-    return r;
-  };
-  auto jumps_ = [](const std::vector<const Stmt *> &b) {
+  auto endsInJump = [](const std::vector<const Stmt *> &b) {
     return !b.empty() && (isa<BreakStmt>(b.back()) || isa<ContinueStmt>(b.back()));
   };
   for (size_t i = 0; i < items.size(); ++i) {
@@ -433,10 +420,10 @@ void KernelLowering::lowerLoopItems(const std::vector<const clang::Stmt *> &item
     std::vector<const Stmt *> thenItems, elseItems;
     if (is && !is->isConstexpr() && !is->isConsteval() && !is->getInit() &&
         !is->getConditionVariable()) {
-      thenItems = branch(is->getThen());
-      elseItems = branch(is->getElse());
+      thenItems = stmtList(is->getThen());
+      elseItems = stmtList(is->getElse());
     }
-    const bool thenJumps = jumps_(thenItems), elseJumps = jumps_(elseItems);
+    const bool thenJumps = endsInJump(thenItems), elseJumps = endsInJump(elseItems);
     if (!thenJumps && !elseJumps) {
       lowerStmt(s, out);
       continue;

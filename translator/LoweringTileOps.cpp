@@ -7,6 +7,7 @@
 #include "translator/Lowering.h"
 
 #include "ir/IRVisitor.h"
+#include "ir/InlineAsm.h"
 
 #include <limits>
 
@@ -489,12 +490,7 @@ ir::Expr KernelLowering::lowerInlineAsm(const clang::CallExpr *call, const clang
   for (ir::Expr &x : xs)
     x = toShape(x, shape);
   // One output, then one input an operand: "=r,r,l".
-  std::vector<std::string> cs(1);
-  for (char ch : f.constraints)
-    if (ch == ',')
-      cs.emplace_back();
-    else if (ch != ' ')
-      cs.back() += ch;
+  const std::vector<std::string> cs = ir::asmConstraintList(f.constraints);
   const bool oneOutput = !cs[0].empty() && cs[0][0] == '=' &&
                          std::none_of(cs.begin() + 1, cs.end(), [](const std::string &c) {
                            return c.empty() || c[0] == '=';
