@@ -184,8 +184,8 @@ std::vector<std::string> KernelEmitter::asmFunctions() {
     const AsmFunction &a = k_.asms[i];
     std::vector<std::string> names;
     for (const Var &p : a.params) {
-      std::string n = p->name;
-      while (std::find(names.begin(), names.end(), n) != names.end())
+      std::string n = p->name; // (`r` is the assembly's result)
+      while (n == "r" || std::find(names.begin(), names.end(), n) != names.end())
         n += "_2";
       names.push_back(n);
       varNames_[p->id] = n;

@@ -33,13 +33,13 @@ struct Asm0 {
 };
 // tl::inline_asm_elementwise at inline_asm.cpp:25.
 struct Asm1 {
-  __device__ __forceinline__ static uint32_t apply(uint32_t v) {
+  __device__ __forceinline__ static uint32_t apply(uint32_t r_2) {
 #if defined(__CUDA_ARCH__)
     uint32_t r;
-    asm("prmt.b32 %0, %1, %1, 0x0123;" : "=r"(r) : "r"(v));
+    asm("prmt.b32 %0, %1, %1, 0x0123;" : "=r"(r) : "r"(r_2));
     return r;
 #else  // the CPU emulator: the reference function
-    return (v >> 24u) | ((v >> 8u) & 65280u) | ((v << 8u) & 16711680u) | (v << 24u);
+    return (r_2 >> 24u) | ((r_2 >> 8u) & 65280u) | ((r_2 << 8u) & 16711680u) | (r_2 << 24u);
 #endif
   }
 };
@@ -153,7 +153,7 @@ __global__ void __launch_bounds__(NUM_THREADS) asm_ops(
   for (int i = 0; i < L0::ELEMS; ++i) {
     u[i] = static_cast<uint32_t>(av[i]);
   }
-  // inline_asm.cpp:25: auto r = tl::inline_asm_elementwise<uint32_t>("prmt.b32 $0, $1, $1, 0x0123;", "=r,r", [](uint32_t v) { return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24); }, u);
+  // inline_asm.cpp:25: auto r = tl::inline_asm_elementwise<uint32_t>("prmt.b32 $0, $1, $1, 0x0123;", "=r,r", [](uint32_t r) { return (r >> 24) | ((r >> 8) & 0xff00u) | ((r << 8) & 0xff0000u) | (r << 24); }, u);
   uint32_t r[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -248,13 +248,13 @@ struct Asm0 {
 };
 // tl::inline_asm_elementwise at inline_asm.cpp:25.
 struct Asm1 {
-  __device__ __forceinline__ static uint32_t apply(uint32_t v) {
+  __device__ __forceinline__ static uint32_t apply(uint32_t r_2) {
 #if defined(__CUDA_ARCH__)
     uint32_t r;
-    asm("prmt.b32 %0, %1, %1, 0x0123;" : "=r"(r) : "r"(v));
+    asm("prmt.b32 %0, %1, %1, 0x0123;" : "=r"(r) : "r"(r_2));
     return r;
 #else  // the CPU emulator: the reference function
-    return (v >> 24u) | ((v >> 8u) & 65280u) | ((v << 8u) & 16711680u) | (v << 24u);
+    return (r_2 >> 24u) | ((r_2 >> 8u) & 65280u) | ((r_2 << 8u) & 16711680u) | (r_2 << 24u);
 #endif
   }
 };
@@ -367,7 +367,7 @@ __global__ void __launch_bounds__(NUM_THREADS) asm_ops(
   for (int i = 0; i < L0::ELEMS; ++i) {
     u[i] = static_cast<uint32_t>(av[i]);
   }
-  // inline_asm.cpp:25: auto r = tl::inline_asm_elementwise<uint32_t>("prmt.b32 $0, $1, $1, 0x0123;", "=r,r", [](uint32_t v) { return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24); }, u);
+  // inline_asm.cpp:25: auto r = tl::inline_asm_elementwise<uint32_t>("prmt.b32 $0, $1, $1, 0x0123;", "=r,r", [](uint32_t r) { return (r >> 24) | ((r >> 8) & 0xff00u) | ((r << 8) & 0xff0000u) | (r << 24); }, u);
   uint32_t r[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {

@@ -24,8 +24,8 @@ void asm_ops(const int32_t *a, const float *x, const tl::half *h, const int64_t 
   auto u = tl::cast<uint32_t>(av);
   auto r = tl::inline_asm_elementwise<uint32_t>(
       "prmt.b32 $0, $1, $1, 0x0123;", "=r,r",
-      [](uint32_t v) {
-        return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
+      [](uint32_t r) { // (named as the output's result variable is)
+        return (r >> 24) | ((r >> 8) & 0xff00u) | ((r << 8) & 0xff0000u) | (r << 24);
       },
       u);
   tl::store(reversed + offs, r, m);
