@@ -283,41 +283,78 @@ cudaError_t launch_print_types_8(cudaStream_t stream, const int8_t *a, const uin
   return launch_print_types_8(grid, stream, a, b, h, g, out, n);
 }
 
-// print_dot<16, 16, 16>: one instantiation
-namespace print_dot_16_16_16 {
-constexpr int BM = 16;  // meta-parameter
-[[maybe_unused]] constexpr int BN = 16;  // meta-parameter
+// print_dot<32, 32, 16>: one instantiation
+namespace print_dot_32_32_16 {
+constexpr int BM = 32;  // meta-parameter
+[[maybe_unused]] constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 16;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int BV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int C_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
-// tile 16x16: 1x2 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
-// thread
-using L0 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 16, 16>;
-// tile 1x16: 1x2 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// av_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 8, 2, 4>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 2x4 elements per thread
+using L0 = tilec::rt::Mma16816Acc<2, 2, 32, 32>;
+// tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
-using L1 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 16>;
-// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 16>, 0>;
-// tile 16x1: 1x2 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 32x1: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L3 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 16, 1>;
+using L3 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
+// thread, replicated
+using L5 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 1x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L7 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L9 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, BK>;
+// tile 16x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L10 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 16, 1>, 1>;
-constexpr int SMEM_BYTES = 1088;  // shared memory per block
-// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+using L11 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 32>;
+// tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
+// thread
+using L13 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) print_dot(
     const __half *a, const __half *b, float *c, int M, int N, int K) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *bv_smem = reinterpret_cast<__half *>(smem + 576);
-  // prints.cpp:52: auto acc = tl::zeros<float, BM, BN>();
+  __half *bv_smem = reinterpret_cast<__half *>(smem + 1024);
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  // prints.cpp:53: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -326,7 +363,7 @@ __global__ void __launch_bounds__(NUM_THREADS) print_dot(
       acc[i][j] = 0.0f;
     }
   }
-  // prints.cpp:51: auto rn = tl::expand_dims<0>(tl::arange<0, BN>());
+  // prints.cpp:52: auto rn = tl::expand_dims<0>(tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -335,7 +372,7 @@ __global__ void __launch_bounds__(NUM_THREADS) print_dot(
       rn[i][j] = L2::coord0(j);
     }
   }
-  // prints.cpp:50: auto rm = tl::expand_dims<1>(tl::program_id(0) * BM + tl::arange<0, BM>());
+  // prints.cpp:51: auto rm = tl::expand_dims<1>(tl::program_id(0) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -344,24 +381,32 @@ __global__ void __launch_bounds__(NUM_THREADS) print_dot(
       rm[i][j] = static_cast<int>(blockIdx.x) * BM + L4::coord0(i);
     }
   }
-  // prints.cpp:53: for (int k0 : tl::range<2>(0, K, BK)) {
+  int rm_store[L5::ELEMS0][L5::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L5::ELEMS1; ++j) {
+      rm_store[i][j] = static_cast<int>(blockIdx.x) * BM + L6::coord0(i);
+    }
+  }
+  // prints.cpp:54: for (int k0 : tl::range<2>(0, K, BK)) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // prints.cpp:54: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka[L1::ELEMS0][L1::ELEMS1];
+    // prints.cpp:55: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L1::ELEMS0; ++i) {
+    for (int i = 0; i < L7::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L1::ELEMS1; ++j) {
-        ka[i][j] = k0 + L2::coord0(j);
+      for (int j = 0; j < L7::ELEMS1; ++j) {
+        ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // prints.cpp:56: auto av = tl::load(a + rm * K + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L0::ELEMS0][L0::ELEMS1];
+    // prints.cpp:57: auto av = tl::load(a + rm * K + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; j += AV_VEC) {
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
         bool bits[AV_VEC];
         TILEC_UNROLL
         for (int v = 0; v < AV_VEC; ++v)
@@ -371,21 +416,21 @@ __global__ void __launch_bounds__(NUM_THREADS) print_dot(
                                            rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
       }
     }
-    // prints.cpp:55: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb[L3::ELEMS0][L3::ELEMS1];
+    // prints.cpp:56: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L3::ELEMS0; ++i) {
+    for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L3::ELEMS1; ++j) {
-        kb[i][j] = k0 + L4::coord0(i);
+      for (int j = 0; j < L10::ELEMS1; ++j) {
+        kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // prints.cpp:57: auto bv = tl::load(b + kb * N + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L0::ELEMS0][L0::ELEMS1];
+    // prints.cpp:58: auto bv = tl::load(b + kb * N + rn, (kb < K) & (rn < N), 0.0f);
+    __half bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
+    for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; j += BV_VEC) {
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
         bool bits[BV_VEC];
         TILEC_UNROLL
         for (int v = 0; v < BV_VEC; ++v)
@@ -395,56 +440,68 @@ __global__ void __launch_bounds__(NUM_THREADS) print_dot(
                                            kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
       }
     }
-    // prints.cpp:58: tl::device_print("a", av);
+    // prints.cpp:59: tl::device_print("a", av);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        tilec::rt::print_value("pid (%u, %u, %u) idx (%2u, %2u) a: %f\n", L0::coord0(i),
-                               L0::coord1(j), av[i][j]);
+      for (int j = 0; j < L9::ELEMS1; ++j) {
+        tilec::rt::print_value("pid (%u, %u, %u) idx (%2u, %2u) a: %f\n", L9::coord0(i),
+                               L9::coord1(j), av[i][j]);
       }
     }
-    // prints.cpp:59: acc = tl::dot(av, bv, acc);
+    // prints.cpp:60: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L0::coord0(i) * 18 + L0::coord1(j)], &av[i][j]);
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &av_smem[AV_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))], &av[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
+    for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&bv_smem[L0::coord0(i) * 16 + L0::coord1(j)], &bv[i][j]);
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[BV_SWIZZLE::offset(L12::coord0(i), L12::coord1(j))], &bv[i][j]);
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
-    // at its columns
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix) and bv_smem
+    // (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
-    for (int kk = 0; kk < 16; ++kk) {
-      float av_smem_k[L0::ELEMS0];
+    for (int kk = 0; kk < BK; kk += 16) {
+      uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        av_smem_k[i] = tilec::rt::to_float(av_smem[L0::coord0(i) * 18 + kk]);
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(av_smem_frag[i],
+                               &av_smem[AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
       }
-      float bv_smem_k[L0::ELEMS1];
+      uint32_t bv_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        bv_smem_k[j] = tilec::rt::to_float(bv_smem[kk * 16 + L0::coord1(j)]);
+      for (int j = 0; j < L0::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(bv_smem_frag[j],
+                                     &bv_smem[BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))]);
       }
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
+      for (int i = 0; i < L0::REP0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = acc[i][j] + av_smem_k[i] * bv_smem_k[j];
+        for (int j = 0; j < L0::REP1; ++j) {
+          const uint32_t b_pair[2] = {bv_smem_frag[j / 2][j % 2 * 2],
+                                      bv_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {acc[2 * i][2 * j], acc[2 * i][2 * j + 1], acc[2 * i + 1][2 * j],
+                             acc[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, av_smem_frag[i], b_pair, c_frag);
+          acc[2 * i][2 * j] = c_frag[0];
+          acc[2 * i][2 * j + 1] = c_frag[1];
+          acc[2 * i + 1][2 * j] = c_frag[2];
+          acc[2 * i + 1][2 * j + 1] = c_frag[3];
         }
       }
     }
   }
-  // prints.cpp:61: tl::device_print("acc", acc);
+  // prints.cpp:62: tl::device_print("acc", acc);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -453,17 +510,37 @@ __global__ void __launch_bounds__(NUM_THREADS) print_dot(
                              L0::coord1(j), acc[i][j]);
     }
   }
-  // prints.cpp:62: tl::store(c + rm * N + rn, acc, (rm < M) & (rn < N));
+  // prints.cpp:63: tl::store(c + rm * N + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L13::ELEMS0][L13::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L13::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L13::ELEMS1; j += BV_VEC) {
+      tilec::rt::load_vec<BV_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L13::coord0(i), L13::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L13::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L13::ELEMS1; j += C_STORE_VEC) {
       bool bits[C_STORE_VEC];
       TILEC_UNROLL
       for (int v = 0; v < C_STORE_VEC; ++v)
-        bits[v] = rm[i][0] < M && rn[0][j + v] < N;
-      tilec::rt::store_vec<C_STORE_VEC, false>(c + rm[i][0] * N + rn[0][j], &acc[i][j], bits,
-                                               rm[i][0] < M && rn[0][j + C_STORE_VEC - 1] < N);
+        bits[v] = rm_store[i][0] < M && rn[0][j + v] < N;
+      tilec::rt::store_vec<C_STORE_VEC, false>(
+          c + rm_store[i][0] * N + rn[0][j], &store_cvt[i][j], bits,
+          rm_store[i][0] < M && rn[0][j + C_STORE_VEC - 1] < N);
     }
   }
 }
@@ -472,39 +549,76 @@ __global__ void __launch_bounds__(NUM_THREADS) print_dot(
 // the launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
 // leaves it out).
 namespace aligned {
-constexpr int BM = 16;  // meta-parameter
-[[maybe_unused]] constexpr int BN = 16;  // meta-parameter
+constexpr int BM = 32;  // meta-parameter
+[[maybe_unused]] constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 16;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int BV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
-constexpr int C_STORE_VEC = 2;  // store width: 2 contiguous elements (8 bytes) per access
-// tile 16x16: 1x2 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
-// thread
-using L0 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 16, 16>;
-// tile 1x16: 1x2 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+constexpr int AV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int BV_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// av_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 8, 2, 4>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of mma.sync m16n8 (k16, k8 for tf32, k32 for int8), 2x2 warps, each
+// 16x16 of every 32x32; 2x4 elements per thread
+using L0 = tilec::rt::Mma16816Acc<2, 2, 32, 32>;
+// tile 1x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
-using L1 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 16>;
-// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 16>, 0>;
-// tile 16x1: 1x2 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 32x1: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
 // thread, replicated
-using L3 = tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 16, 1>;
+using L3 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x1 elements per
+// thread, replicated
+using L5 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 1x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L7 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32x16: 1x4 contiguous per thread, 8x4 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L9 = tilec::rt::Blocked2<1, AV_VEC, 8, 4, NUM_WARPS, 1, 1, 32, BK>;
+// tile 16x1: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L10 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 4, 8, NUM_WARPS, 1, 1, 16, 1>, 1>;
-constexpr int SMEM_BYTES = 1088;  // shared memory per block
-// registers: about 4 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+using L11 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 16x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, BK, 32>;
+// tile 32x32: 1x4 contiguous per thread, 4x8 lanes, 4x1 warps, dim 1 fastest; 2x4 elements per
+// thread
+using L13 = tilec::rt::Blocked2<1, BV_VEC, 4, 8, NUM_WARPS, 1, 1, 32, 32>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
 // real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) print_dot(
     const __half *a, const __half *b, float *c, int M, int N, int K) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *bv_smem = reinterpret_cast<__half *>(smem + 576);
-  // prints.cpp:52: auto acc = tl::zeros<float, BM, BN>();
+  __half *bv_smem = reinterpret_cast<__half *>(smem + 1024);
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  // prints.cpp:53: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -513,7 +627,7 @@ __global__ void __launch_bounds__(NUM_THREADS) print_dot(
       acc[i][j] = 0.0f;
     }
   }
-  // prints.cpp:51: auto rn = tl::expand_dims<0>(tl::arange<0, BN>());
+  // prints.cpp:52: auto rn = tl::expand_dims<0>(tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -522,7 +636,7 @@ __global__ void __launch_bounds__(NUM_THREADS) print_dot(
       rn[i][j] = L2::coord0(j);
     }
   }
-  // prints.cpp:50: auto rm = tl::expand_dims<1>(tl::program_id(0) * BM + tl::arange<0, BM>());
+  // prints.cpp:51: auto rm = tl::expand_dims<1>(tl::program_id(0) * BM + tl::arange<0, BM>());
   int rm[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
@@ -531,97 +645,117 @@ __global__ void __launch_bounds__(NUM_THREADS) print_dot(
       rm[i][j] = static_cast<int>(blockIdx.x) * BM + L4::coord0(i);
     }
   }
-  // prints.cpp:53: for (int k0 : tl::range<2>(0, K, BK)) {
+  int rm_store[L5::ELEMS0][L5::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L5::ELEMS1; ++j) {
+      rm_store[i][j] = static_cast<int>(blockIdx.x) * BM + L6::coord0(i);
+    }
+  }
+  // prints.cpp:54: for (int k0 : tl::range<2>(0, K, BK)) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // prints.cpp:54: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka[L1::ELEMS0][L1::ELEMS1];
+    // prints.cpp:55: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka[L7::ELEMS0][L7::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L1::ELEMS0; ++i) {
+    for (int i = 0; i < L7::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L1::ELEMS1; ++j) {
-        ka[i][j] = k0 + L2::coord0(j);
+      for (int j = 0; j < L7::ELEMS1; ++j) {
+        ka[i][j] = k0 + L8::coord0(j);
       }
     }
-    // prints.cpp:56: auto av = tl::load(a + rm * K + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L0::ELEMS0][L0::ELEMS1];
+    // prints.cpp:57: auto av = tl::load(a + rm * K + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; j += AV_VEC) {
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
         tilec::rt::load_vec_if<AV_VEC, true>(&av[i][j], a + rm[i][0] * K + ka[0][j],
                                              rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
       }
     }
-    // prints.cpp:55: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb[L3::ELEMS0][L3::ELEMS1];
+    // prints.cpp:56: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    int kb[L10::ELEMS0][L10::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L3::ELEMS0; ++i) {
+    for (int i = 0; i < L10::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L3::ELEMS1; ++j) {
-        kb[i][j] = k0 + L4::coord0(i);
+      for (int j = 0; j < L10::ELEMS1; ++j) {
+        kb[i][j] = k0 + L11::coord0(i);
       }
     }
-    // prints.cpp:57: auto bv = tl::load(b + kb * N + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L0::ELEMS0][L0::ELEMS1];
+    // prints.cpp:58: auto bv = tl::load(b + kb * N + rn, (kb < K) & (rn < N), 0.0f);
+    __half bv[L12::ELEMS0][L12::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
+    for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; j += BV_VEC) {
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
         tilec::rt::load_vec_if<BV_VEC, true>(&bv[i][j], b + kb[i][0] * N + rn[0][j],
                                              kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
       }
     }
-    // prints.cpp:58: tl::device_print("a", av);
+    // prints.cpp:59: tl::device_print("a", av);
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        tilec::rt::print_value("pid (%u, %u, %u) idx (%2u, %2u) a: %f\n", L0::coord0(i),
-                               L0::coord1(j), av[i][j]);
+      for (int j = 0; j < L9::ELEMS1; ++j) {
+        tilec::rt::print_value("pid (%u, %u, %u) idx (%2u, %2u) a: %f\n", L9::coord0(i),
+                               L9::coord1(j), av[i][j]);
       }
     }
-    // prints.cpp:59: acc = tl::dot(av, bv, acc);
+    // prints.cpp:60: acc = tl::dot(av, bv, acc);
     __syncthreads();
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&av_smem[L0::coord0(i) * 18 + L0::coord1(j)], &av[i][j]);
+      for (int j = 0; j < L9::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &av_smem[AV_SWIZZLE::offset(L9::coord0(i), L9::coord1(j))], &av[i][j]);
       }
     }
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
+    for (int i = 0; i < L12::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; j += AV_VEC) {
-        tilec::rt::store_vec<AV_VEC, true>(&bv_smem[L0::coord0(i) * 16 + L0::coord1(j)], &bv[i][j]);
+      for (int j = 0; j < L12::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[BV_SWIZZLE::offset(L12::coord0(i), L12::coord1(j))], &bv[i][j]);
       }
     }
     __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
-    // at its columns
+    // mma.sync m16n8k16, k by 16: each warp loads its fragments of av_smem (ldmatrix) and bv_smem
+    // (ldmatrix .trans) and adds their products into its accumulators
     TILEC_UNROLL
-    for (int kk = 0; kk < 16; ++kk) {
-      float av_smem_k[L0::ELEMS0];
+    for (int kk = 0; kk < BK; kk += 16) {
+      uint32_t av_smem_frag[L0::REP0][4];  // A: m16 block i, k kk .. kk + 15
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        av_smem_k[i] = tilec::rt::to_float(av_smem[L0::coord0(i) * 18 + kk]);
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::ldmatrix_x4(av_smem_frag[i],
+                               &av_smem[AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
       }
-      float bv_smem_k[L0::ELEMS1];
+      uint32_t bv_smem_frag[L0::REP1 / 2][4];  // B: n8 blocks 2 j and 2 j + 1, k kk .. kk + 15
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        bv_smem_k[j] = tilec::rt::to_float(bv_smem[kk * 16 + L0::coord1(j)]);
+      for (int j = 0; j < L0::REP1 / 2; ++j) {
+        tilec::rt::ldmatrix_x4_trans(bv_smem_frag[j],
+                                     &bv_smem[BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))]);
       }
       TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
+      for (int i = 0; i < L0::REP0; ++i) {
         TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = acc[i][j] + av_smem_k[i] * bv_smem_k[j];
+        for (int j = 0; j < L0::REP1; ++j) {
+          const uint32_t b_pair[2] = {bv_smem_frag[j / 2][j % 2 * 2],
+                                      bv_smem_frag[j / 2][j % 2 * 2 + 1]};
+          float c_frag[4] = {acc[2 * i][2 * j], acc[2 * i][2 * j + 1], acc[2 * i + 1][2 * j],
+                             acc[2 * i + 1][2 * j + 1]};
+          tilec::rt::mma_m16n8k16_f16_f32(c_frag, av_smem_frag[i], b_pair, c_frag);
+          acc[2 * i][2 * j] = c_frag[0];
+          acc[2 * i][2 * j + 1] = c_frag[1];
+          acc[2 * i + 1][2 * j] = c_frag[2];
+          acc[2 * i + 1][2 * j + 1] = c_frag[3];
         }
       }
     }
   }
-  // prints.cpp:61: tl::device_print("acc", acc);
+  // prints.cpp:62: tl::device_print("acc", acc);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -630,24 +764,44 @@ __global__ void __launch_bounds__(NUM_THREADS) print_dot(
                              L0::coord1(j), acc[i][j]);
     }
   }
-  // prints.cpp:62: tl::store(c + rm * N + rn, acc, (rm < M) & (rn < N));
+  // prints.cpp:63: tl::store(c + rm * N + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
-    for (int j = 0; j < L0::ELEMS1; j += C_STORE_VEC) {
-      if (rm[i][0] < M && rn[0][j] < N)
-        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm[i][0] * N + rn[0][j], &acc[i][j]);
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L13::ELEMS0][L13::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L13::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L13::ELEMS1; j += BV_VEC) {
+      tilec::rt::load_vec<BV_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L13::coord0(i), L13::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L13::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L13::ELEMS1; j += C_STORE_VEC) {
+      if (rm_store[i][0] < M && rn[0][j] < N)
+        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm_store[i][0] * N + rn[0][j],
+                                                &store_cvt[i][j]);
     }
   }
 }
 
 } // namespace aligned
 
-} // namespace print_dot_16_16_16
+} // namespace print_dot_32_32_16
 
-/// Launches print_dot<16, 16, 16> on `stream` with
-/// print_dot_16_16_16::NUM_THREADS threads per block.
-cudaError_t launch_print_dot_16_16_16(dim3 grid, cudaStream_t stream, const __half *a,
+/// Launches print_dot<32, 32, 16> on `stream` with
+/// print_dot_32_32_16::NUM_THREADS threads per block.
+cudaError_t launch_print_dot_32_32_16(dim3 grid, cudaStream_t stream, const __half *a,
                                       const __half *b, float *c, int M, int N, int K) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return cudaSuccess;  // nothing to run
@@ -656,16 +810,16 @@ cudaError_t launch_print_dot_16_16_16(dim3 grid, cudaStream_t stream, const __ha
                        tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
-  config.blockDim = dim3(print_dot_16_16_16::NUM_THREADS);
+  config.blockDim = dim3(print_dot_32_32_16::NUM_THREADS);
   config.stream = stream;
   if (aligned)
-    return cudaLaunchKernelEx(&config, print_dot_16_16_16::aligned::print_dot, a, b, c, M, N, K);
-  return cudaLaunchKernelEx(&config, print_dot_16_16_16::print_dot, a, b, c, M, N, K);
+    return cudaLaunchKernelEx(&config, print_dot_32_32_16::aligned::print_dot, a, b, c, M, N, K);
+  return cudaLaunchKernelEx(&config, print_dot_32_32_16::print_dot, a, b, c, M, N, K);
 }
 
 /// The same with the grid from the kernel's annotation.
-cudaError_t launch_print_dot_16_16_16(cudaStream_t stream, const __half *a, const __half *b,
+cudaError_t launch_print_dot_32_32_16(cudaStream_t stream, const __half *a, const __half *b,
                                       float *c, int M, int N, int K) {
-  const dim3 grid(tilec::rt::cdiv(M, print_dot_16_16_16::BM));
-  return launch_print_dot_16_16_16(grid, stream, a, b, c, M, N, K);
+  const dim3 grid(tilec::rt::cdiv(M, print_dot_32_32_16::BM));
+  return launch_print_dot_32_32_16(grid, stream, a, b, c, M, N, K);
 }

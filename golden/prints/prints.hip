@@ -281,38 +281,84 @@ hipError_t launch_print_types_8(hipStream_t stream, const int8_t *a, const uint6
   return launch_print_types_8(grid, stream, a, b, h, g, out, n);
 }
 
-// print_dot<16, 16, 16>: one instantiation
-namespace print_dot_16_16_16 {
-constexpr int BM = 16;  // meta-parameter
-[[maybe_unused]] constexpr int BN = 16;  // meta-parameter
+// print_dot<32, 32, 16>: one instantiation
+namespace print_dot_32_32_16 {
+constexpr int BM = 32;  // meta-parameter
+[[maybe_unused]] constexpr int BN = 32;  // meta-parameter
 constexpr int BK = 16;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
 constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
-// tile 16x16: 1x1 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
-// thread
-using L0 = tilec::rt::Blocked2<1, 1, 4, 16, NUM_WARPS, 1, 1, 16, 16>;
-// tile 1x16: 1x1 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int BV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// av_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 8, 2, 4>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of MFMA 16x16x16, 2x2 wavefronts, each 16x16 of every 32x32; 4x1
+// elements per thread
+using L0 = tilec::rt::MfmaAcc<16, 2, 2, 32, 32>;
+// tile 1x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
 // thread, replicated
-using L1 = tilec::rt::Blocked2<1, 1, 4, 16, NUM_WARPS, 1, 1, 1, 16>;
-// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 1 elements per
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 4, 16, NUM_WARPS, 1, 1, 1, 16>, 0>;
-// tile 16x1: 1x1 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
 // thread, replicated
-using L3 = tilec::rt::Blocked2<1, 1, 4, 16, NUM_WARPS, 1, 1, 16, 1>;
+using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 32x1: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L5 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L7 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread, replicated
+using L9 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L11 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
+// tile 16x1: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>;
 // tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
 // thread
-using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, 1, 4, 16, NUM_WARPS, 1, 1, 16, 1>, 1>;
-constexpr int SMEM_BYTES = 1088;  // shared memory per block
-// registers: about 2 per thread hold tile values at the peak (tilec's estimate; hipcc
+using L13 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L14 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 32>;
+// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L15 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) print_dot(
     const __half *a, const __half *b, float *c, int M, int N, int K) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   __half *av_smem = reinterpret_cast<__half *>(smem + 0);
-  __half *bv_smem = reinterpret_cast<__half *>(smem + 576);
-  // prints.cpp:52: auto acc = tl::zeros<float, BM, BN>();
+  __half *bv_smem = reinterpret_cast<__half *>(smem + 1024);
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  // prints.cpp:53: auto acc = tl::zeros<float, BM, BN>();
   float acc[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
@@ -321,7 +367,7 @@ __global__ void __launch_bounds__(NUM_THREADS) print_dot(
       acc[i][j] = 0.0f;
     }
   }
-  // prints.cpp:51: auto rn = tl::expand_dims<0>(tl::arange<0, BN>());
+  // prints.cpp:52: auto rn = tl::expand_dims<0>(tl::arange<0, BN>());
   int rn[L1::ELEMS0][L1::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS0; ++i) {
@@ -330,104 +376,145 @@ __global__ void __launch_bounds__(NUM_THREADS) print_dot(
       rn[i][j] = L2::coord0(j);
     }
   }
-  // prints.cpp:50: auto rm = tl::expand_dims<1>(tl::program_id(0) * BM + tl::arange<0, BM>());
-  int rm[L3::ELEMS0][L3::ELEMS1];
+  int rn_store[L3::ELEMS0][L3::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L3::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L3::ELEMS1; ++j) {
-      rm[i][j] = static_cast<int>(blockIdx.x) * BM + L4::coord0(i);
+      rn_store[i][j] = L4::coord0(j);
     }
   }
-  // prints.cpp:53: for (int k0 : tl::range<2>(0, K, BK)) {
+  // prints.cpp:51: auto rm = tl::expand_dims<1>(tl::program_id(0) * BM + tl::arange<0, BM>());
+  int rm[L5::ELEMS0][L5::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L5::ELEMS1; ++j) {
+      rm[i][j] = static_cast<int>(blockIdx.x) * BM + L6::coord0(i);
+    }
+  }
+  int rm_store[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      rm_store[i][j] = static_cast<int>(blockIdx.x) * BM + L8::coord0(i);
+    }
+  }
+  // prints.cpp:54: for (int k0 : tl::range<2>(0, K, BK)) {
   TILEC_NO_UNROLL
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // prints.cpp:54: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
-    int ka[L1::ELEMS0][L1::ELEMS1];
+    // prints.cpp:55: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka[L9::ELEMS0][L9::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L1::ELEMS0; ++i) {
+    for (int i = 0; i < L9::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L1::ELEMS1; ++j) {
-        ka[i][j] = k0 + L2::coord0(j);
+      for (int j = 0; j < L9::ELEMS1; ++j) {
+        ka[i][j] = k0 + L10::coord0(j);
       }
     }
-    // prints.cpp:56: auto av = tl::load(a + rm * K + ka, (rm < M) & (ka < K), 0.0f);
-    __half av[L0::ELEMS0][L0::ELEMS1];
+    // prints.cpp:57: auto av = tl::load(a + rm * K + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L11::ELEMS0][L11::ELEMS1];
     TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
+    for (int i = 0; i < L11::ELEMS0; ++i) {
       TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        av[i][j] = (rm[i][0] < M && ka[0][j] < K) ? (a + rm[i][0] * K)[ka[0][j]] : tilec::rt::to_f16(0.0f);
-      }
-    }
-    // prints.cpp:55: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
-    int kb[L3::ELEMS0][L3::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L3::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L3::ELEMS1; ++j) {
-        kb[i][j] = k0 + L4::coord0(i);
-      }
-    }
-    // prints.cpp:57: auto bv = tl::load(b + kb * N + rn, (kb < K) & (rn < N), 0.0f);
-    __half bv[L0::ELEMS0][L0::ELEMS1];
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        bv[i][j] = (kb[i][0] < K && rn[0][j] < N) ? (b + kb[i][0] * N)[rn[0][j]] : tilec::rt::to_f16(0.0f);
-      }
-    }
-    // prints.cpp:58: tl::device_print("a", av);
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        tilec::rt::print_value("pid (%u, %u, %u) idx (%2u, %2u) a: %f\n", L0::coord0(i),
-                               L0::coord1(j), av[i][j]);
-      }
-    }
-    // prints.cpp:59: acc = tl::dot(av, bv, acc);
-    __syncthreads();
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        av_smem[L0::coord0(i) * 18 + L0::coord1(j)] = av[i][j];
-      }
-    }
-    TILEC_UNROLL
-    for (int i = 0; i < L0::ELEMS0; ++i) {
-      TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        bv_smem[L0::coord0(i) * 16 + L0::coord1(j)] = bv[i][j];
-      }
-    }
-    __syncthreads();
-    // k by k: column k of av_smem at this thread's rows times row k of bv_smem
-    // at its columns
-    TILEC_UNROLL
-    for (int kk = 0; kk < 16; ++kk) {
-      float av_smem_k[L0::ELEMS0];
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
-        av_smem_k[i] = tilec::rt::to_float(av_smem[L0::coord0(i) * 18 + kk]);
-      }
-      float bv_smem_k[L0::ELEMS1];
-      TILEC_UNROLL
-      for (int j = 0; j < L0::ELEMS1; ++j) {
-        bv_smem_k[j] = tilec::rt::to_float(bv_smem[kk * 16 + L0::coord1(j)]);
-      }
-      TILEC_UNROLL
-      for (int i = 0; i < L0::ELEMS0; ++i) {
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        bool bits[AV_VEC];
         TILEC_UNROLL
-        for (int j = 0; j < L0::ELEMS1; ++j) {
-          acc[i][j] = acc[i][j] + av_smem_k[i] * bv_smem_k[j];
+        for (int v = 0; v < AV_VEC; ++v)
+          bits[v] = rm[i][0] < M && ka[0][j + v] < K;
+        tilec::rt::load_vec<AV_VEC, false>(&av[i][j], a + rm[i][0] * K + ka[0][j], bits,
+                                           tilec::rt::to_f16(0.0f),
+                                           rm[i][0] < M && ka[0][j + AV_VEC - 1] < K);
+      }
+    }
+    // prints.cpp:56: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    int kb[L12::ELEMS0][L12::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L12::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L12::ELEMS1; ++j) {
+        kb[i][j] = k0 + L13::coord0(i);
+      }
+    }
+    // prints.cpp:58: auto bv = tl::load(b + kb * N + rn, (kb < K) & (rn < N), 0.0f);
+    __half bv[L14::ELEMS0][L14::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L14::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        bool bits[BV_VEC];
+        TILEC_UNROLL
+        for (int v = 0; v < BV_VEC; ++v)
+          bits[v] = kb[i][0] < K && rn[0][j + v] < N;
+        tilec::rt::load_vec<BV_VEC, false>(&bv[i][j], b + kb[i][0] * N + rn[0][j], bits,
+                                           tilec::rt::to_f16(0.0f),
+                                           kb[i][0] < K && rn[0][j + BV_VEC - 1] < N);
+      }
+    }
+    // prints.cpp:59: tl::device_print("a", av);
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; ++j) {
+        tilec::rt::print_value("pid (%u, %u, %u) idx (%2u, %2u) a: %f\n", L11::coord0(i),
+                               L11::coord1(j), av[i][j]);
+      }
+    }
+    // prints.cpp:60: acc = tl::dot(av, bv, acc);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &av_smem[AV_SWIZZLE::offset(L11::coord0(i), L11::coord1(j))], &av[i][j]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L14::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[BV_SWIZZLE::offset(L14::coord0(i), L14::coord1(j))], &bv[i][j]);
+      }
+    }
+    __syncthreads();
+    // MFMA 16x16x16, k by 16: each wavefront reads its fragments of av_smem (four consecutive k of
+    // a row in one read) and bv_smem (four k down a column) and adds their products into its
+    // accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BK; kk += 16) {
+      uint32_t av_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::read_fragment(av_smem_frag[i],
+                                 &av_smem[AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
+      }
+      uint32_t bv_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            bv_smem_frag[j], bv_smem[BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L0::b_row() + 1, L0::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L0::b_row() + 2, L0::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L0::b_row() + 3, L0::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          float c_frag[L0::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) c_frag[e] = acc[L0::ACC * i + e][j];
+          tilec::rt::mfma_16x16x16_f16(c_frag, av_smem_frag[i], bv_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) acc[L0::ACC * i + e][j] = c_frag[e];
         }
       }
     }
   }
-  // prints.cpp:61: tl::device_print("acc", acc);
+  // prints.cpp:62: tl::device_print("acc", acc);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -436,33 +523,332 @@ __global__ void __launch_bounds__(NUM_THREADS) print_dot(
                              L0::coord1(j), acc[i][j]);
     }
   }
-  // prints.cpp:62: tl::store(c + rm * N + rn, acc, (rm < M) & (rn < N));
+  // prints.cpp:63: tl::store(c + rm * N + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS0; ++i) {
     TILEC_UNROLL
     for (int j = 0; j < L0::ELEMS1; ++j) {
-      if (rm[i][0] < M && rn[0][j] < N)
-        (c + rm[i][0] * N)[rn[0][j]] = acc[i][j];
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L15::ELEMS0][L15::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L15::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L15::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L15::coord0(i), L15::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L15::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L15::ELEMS1; j += C_STORE_VEC) {
+      bool bits[C_STORE_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < C_STORE_VEC; ++v)
+        bits[v] = rm_store[i][0] < M && rn_store[0][j + v] < N;
+      tilec::rt::store_vec<C_STORE_VEC, false>(
+          c + rm_store[i][0] * N + rn_store[0][j], &store_cvt[i][j], bits,
+          rm_store[i][0] < M && rn_store[0][j + C_STORE_VEC - 1] < N);
     }
   }
 }
 
-} // namespace print_dot_16_16_16
+// The same kernel compiled assuming a, b and c are 16-byte aligned and N and K are multiples of 16:
+// the launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BM = 32;  // meta-parameter
+[[maybe_unused]] constexpr int BN = 32;  // meta-parameter
+constexpr int BK = 16;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int AV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int BV_VEC = 2;  // load width: 2 contiguous elements (4 bytes) per access
+constexpr int C_STORE_VEC = 4;  // store width: 4 contiguous elements (16 bytes) per access
+// av_smem: rows of 16 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 4 % 2) of the row, so that eight rows read at one column fall in different banks
+using AV_SWIZZLE = tilec::rt::XorSwizzle<BK, 8, 4, 2>;
+// bv_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at chunk c
+// ^ (r / 2 % 4) of the row, so that eight rows read at one column fall in different banks
+using BV_SWIZZLE = tilec::rt::XorSwizzle<32, 8, 2, 4>;
+// store_cvt_smem: rows of 32 elements, unpadded, in 16-byte chunks; chunk c of row r is stored at
+// chunk c ^ (r % 8) of the row, so that eight rows read at one column fall in different banks
+using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<32, 4, 1, 8>;
+// tile 32x32: the accumulator of MFMA 16x16x16, 2x2 wavefronts, each 16x16 of every 32x32; 4x1
+// elements per thread
+using L0 = tilec::rt::MfmaAcc<16, 2, 2, 32, 32>;
+// tile 1x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread, replicated
+using L1 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L2 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 1x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread, replicated
+using L3 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>;
+// tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
+// thread
+using L4 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 1, 32>, 0>;
+// tile 32x1: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L5 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L6 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 32x1: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L7 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L8 = tilec::rt::Slice1<tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 1>, 1>;
+// tile 1x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread, replicated
+using L9 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>;
+// tile 16: dim 0 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L10 = tilec::rt::Slice1<tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 1, BK>, 0>;
+// tile 32x16: 1x2 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L11 = tilec::rt::Blocked2<1, AV_VEC, 8, 8, NUM_WARPS, 1, 1, 32, BK>;
+// tile 16x1: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x1 elements per
+// thread, replicated
+using L12 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>;
+// tile 16: dim 1 of a 2-D layout removed (same values in every thread along it); 1 elements per
+// thread
+using L13 = tilec::rt::Slice1<tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 1>, 1>;
+// tile 16x32: 1x2 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 1x2 elements per
+// thread
+using L14 = tilec::rt::Blocked2<1, BV_VEC, 4, 16, NUM_WARPS, 1, 1, BK, 32>;
+// tile 32x32: 1x4 contiguous per thread, 8x8 lanes, 4x1 warps, dim 1 fastest; 1x4 elements per
+// thread
+using L15 = tilec::rt::Blocked2<1, C_STORE_VEC, 8, 8, NUM_WARPS, 1, 1, 32, 32>;
+constexpr int SMEM_BYTES = 4096;  // shared memory per block
+// registers: about 6 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
 
-/// Launches print_dot<16, 16, 16> on `stream` with
-/// print_dot_16_16_16::NUM_THREADS threads per block.
-hipError_t launch_print_dot_16_16_16(dim3 grid, hipStream_t stream, const __half *a,
+__global__ void __launch_bounds__(NUM_THREADS) print_dot(
+    const __half *a, const __half *b, float *c, int M, int N, int K) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  __half *av_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *bv_smem = reinterpret_cast<__half *>(smem + 1024);
+  float *store_cvt_smem = reinterpret_cast<float *>(smem + 0);
+  // prints.cpp:53: auto acc = tl::zeros<float, BM, BN>();
+  float acc[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      acc[i][j] = 0.0f;
+    }
+  }
+  // prints.cpp:52: auto rn = tl::expand_dims<0>(tl::arange<0, BN>());
+  int rn[L1::ELEMS0][L1::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L1::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L1::ELEMS1; ++j) {
+      rn[i][j] = L2::coord0(j);
+    }
+  }
+  int rn_store[L3::ELEMS0][L3::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L3::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L3::ELEMS1; ++j) {
+      rn_store[i][j] = L4::coord0(j);
+    }
+  }
+  // prints.cpp:51: auto rm = tl::expand_dims<1>(tl::program_id(0) * BM + tl::arange<0, BM>());
+  int rm[L5::ELEMS0][L5::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L5::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L5::ELEMS1; ++j) {
+      rm[i][j] = static_cast<int>(blockIdx.x) * BM + L6::coord0(i);
+    }
+  }
+  int rm_store[L7::ELEMS0][L7::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L7::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L7::ELEMS1; ++j) {
+      rm_store[i][j] = static_cast<int>(blockIdx.x) * BM + L8::coord0(i);
+    }
+  }
+  // prints.cpp:54: for (int k0 : tl::range<2>(0, K, BK)) {
+  TILEC_NO_UNROLL
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    // prints.cpp:55: auto ka = tl::expand_dims<0>(k0 + tl::arange<0, BK>());
+    int ka[L9::ELEMS0][L9::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L9::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L9::ELEMS1; ++j) {
+        ka[i][j] = k0 + L10::coord0(j);
+      }
+    }
+    // prints.cpp:57: auto av = tl::load(a + rm * K + ka, (rm < M) & (ka < K), 0.0f);
+    __half av[L11::ELEMS0][L11::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::load_vec_if<AV_VEC, true>(&av[i][j], a + rm[i][0] * K + ka[0][j],
+                                             rm[i][0] < M && ka[0][j] < K, tilec::rt::to_f16(0.0f));
+      }
+    }
+    // prints.cpp:56: auto kb = tl::expand_dims<1>(k0 + tl::arange<0, BK>());
+    int kb[L12::ELEMS0][L12::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L12::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L12::ELEMS1; ++j) {
+        kb[i][j] = k0 + L13::coord0(i);
+      }
+    }
+    // prints.cpp:58: auto bv = tl::load(b + kb * N + rn, (kb < K) & (rn < N), 0.0f);
+    __half bv[L14::ELEMS0][L14::ELEMS1];
+    TILEC_UNROLL
+    for (int i = 0; i < L14::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::load_vec_if<BV_VEC, true>(&bv[i][j], b + kb[i][0] * N + rn[0][j],
+                                             kb[i][0] < K && rn[0][j] < N, tilec::rt::to_f16(0.0f));
+      }
+    }
+    // prints.cpp:59: tl::device_print("a", av);
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; ++j) {
+        tilec::rt::print_value("pid (%u, %u, %u) idx (%2u, %2u) a: %f\n", L11::coord0(i),
+                               L11::coord1(j), av[i][j]);
+      }
+    }
+    // prints.cpp:60: acc = tl::dot(av, bv, acc);
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L11::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L11::ELEMS1; j += AV_VEC) {
+        tilec::rt::store_vec<AV_VEC, true>(
+            &av_smem[AV_SWIZZLE::offset(L11::coord0(i), L11::coord1(j))], &av[i][j]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L14::ELEMS0; ++i) {
+      TILEC_UNROLL
+      for (int j = 0; j < L14::ELEMS1; j += BV_VEC) {
+        tilec::rt::store_vec<BV_VEC, true>(
+            &bv_smem[BV_SWIZZLE::offset(L14::coord0(i), L14::coord1(j))], &bv[i][j]);
+      }
+    }
+    __syncthreads();
+    // MFMA 16x16x16, k by 16: each wavefront reads its fragments of av_smem (four consecutive k of
+    // a row in one read) and bv_smem (four k down a column) and adds their products into its
+    // accumulators
+    TILEC_UNROLL
+    for (int kk = 0; kk < BK; kk += 16) {
+      uint32_t av_smem_frag[L0::REP0][2];  // A: row block i, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        tilec::rt::read_fragment(av_smem_frag[i],
+                                 &av_smem[AV_SWIZZLE::offset(L0::a_row(i), kk + L0::a_col())]);
+      }
+      uint32_t bv_smem_frag[L0::REP1][2];  // B: column block j, k kk .. kk + 15
+      TILEC_UNROLL
+      for (int j = 0; j < L0::REP1; ++j) {
+        tilec::rt::gather_fragment(
+            bv_smem_frag[j], bv_smem[BV_SWIZZLE::offset(kk + L0::b_row(), L0::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L0::b_row() + 1, L0::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L0::b_row() + 2, L0::b_col(j))],
+            bv_smem[BV_SWIZZLE::offset(kk + L0::b_row() + 3, L0::b_col(j))]);
+      }
+      TILEC_UNROLL
+      for (int i = 0; i < L0::REP0; ++i) {
+        TILEC_UNROLL
+        for (int j = 0; j < L0::REP1; ++j) {
+          float c_frag[L0::ACC];
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) c_frag[e] = acc[L0::ACC * i + e][j];
+          tilec::rt::mfma_16x16x16_f16(c_frag, av_smem_frag[i], bv_smem_frag[j], c_frag);
+          TILEC_UNROLL
+          for (int e = 0; e < L0::ACC; ++e) acc[L0::ACC * i + e][j] = c_frag[e];
+        }
+      }
+    }
+  }
+  // prints.cpp:62: tl::device_print("acc", acc);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      tilec::rt::print_value("pid (%u, %u, %u) idx (%2u, %2u) acc: %f\n", L0::coord0(i),
+                             L0::coord1(j), acc[i][j]);
+    }
+  }
+  // prints.cpp:63: tl::store(c + rm * N + rn, acc, (rm < M) & (rn < N));
+  __syncthreads();
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      store_cvt_smem[STORE_CVT_SWIZZLE::offset(L0::coord0(i), L0::coord1(j))] = acc[i][j];
+    }
+  }
+  __syncthreads();
+  float store_cvt[L15::ELEMS0][L15::ELEMS1];
+  TILEC_UNROLL
+  for (int i = 0; i < L15::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L15::ELEMS1; j += C_STORE_VEC) {
+      tilec::rt::load_vec<C_STORE_VEC, true>(
+          &store_cvt[i][j],
+          &store_cvt_smem[STORE_CVT_SWIZZLE::offset(L15::coord0(i), L15::coord1(j))]);
+    }
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L15::ELEMS0; ++i) {
+    TILEC_UNROLL
+    for (int j = 0; j < L15::ELEMS1; j += C_STORE_VEC) {
+      if (rm_store[i][0] < M && rn_store[0][j] < N)
+        tilec::rt::store_vec<C_STORE_VEC, true>(c + rm_store[i][0] * N + rn_store[0][j],
+                                                &store_cvt[i][j]);
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace print_dot_32_32_16
+
+/// Launches print_dot<32, 32, 16> on `stream` with
+/// print_dot_32_32_16::NUM_THREADS threads per block.
+hipError_t launch_print_dot_32_32_16(dim3 grid, hipStream_t stream, const __half *a,
                                      const __half *b, float *c, int M, int N, int K) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
-  hipLaunchKernelGGL(print_dot_16_16_16::print_dot, grid, dim3(print_dot_16_16_16::NUM_THREADS), 0,
-                     stream, a, b, c, M, N, K);
+  // The aligned variant when a, b and c are 16-byte aligned and N and K are multiples of 16.
+  const bool aligned = tilec::rt::aligned_to_16(a) && tilec::rt::aligned_to_16(b) &&
+                       tilec::rt::aligned_to_16(c) && N % 16 == 0 && K % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(print_dot_32_32_16::aligned::print_dot, grid,
+                       dim3(print_dot_32_32_16::NUM_THREADS), 0, stream, a, b, c, M, N, K);
+  } else {
+    hipLaunchKernelGGL(print_dot_32_32_16::print_dot, grid, dim3(print_dot_32_32_16::NUM_THREADS),
+                       0, stream, a, b, c, M, N, K);
+  }
   return hipGetLastError();
 }
 
 /// The same with the grid from the kernel's annotation.
-hipError_t launch_print_dot_16_16_16(hipStream_t stream, const __half *a, const __half *b, float *c,
+hipError_t launch_print_dot_32_32_16(hipStream_t stream, const __half *a, const __half *b, float *c,
                                      int M, int N, int K) {
-  const dim3 grid(tilec::rt::cdiv(M, print_dot_16_16_16::BM));
-  return launch_print_dot_16_16_16(grid, stream, a, b, c, M, N, K);
+  const dim3 grid(tilec::rt::cdiv(M, print_dot_32_32_16::BM));
+  return launch_print_dot_32_32_16(grid, stream, a, b, c, M, N, K);
 }

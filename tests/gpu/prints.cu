@@ -196,15 +196,16 @@ void dotCase(harness::Report &report, int M, int N, int K) {
     v = tl::half(float(int(rng() % 7) - 3));
   std::vector<float> ref(size_t(M) * N, NAN);
   auto refLines = printedLines([&] {
-    tl::launch(tl::grid3{tl::cdiv(M, 16)}, print_dot<16, 16, 16>, a.data(), b.data(), ref.data(), M,
+    tl::launch(tl::grid3{tl::cdiv(M, 32)}, print_dot<32, 32, 16>, a.data(), b.data(), ref.data(), M,
                N, K);
   });
   harness::DeviceBuffer<tl::half> da(a.size()), dbuf(b.size());
   da.upload(a.data());
   dbuf.upload(b.data());
   gpucheck::Output<float> out(ref.size());
-  const int programs = tl::cdiv(M, 16);
-  const size_t count = size_t(programs) * (size_t(tl::cdiv(K, 16)) * 256 + 256);
+  const int programs = tl::cdiv(M, 32);
+  // A line per element of each step's 32 x 16 A tile and of the 32 x 32 accumulator.
+  const size_t count = size_t(programs) * (size_t(tl::cdiv(K, 16)) * 512 + 1024);
   std::vector<double> f64(ref.size(), 0.0);
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j)
@@ -216,7 +217,7 @@ void dotCase(harness::Report &report, int M, int N, int K) {
   for (int byte : gpucheck::kPoison) {
     out.poison(byte);
     auto lines = printedLines([&] {
-      CHECK_CUDA(launch_print_dot_16_16_16(cudaStream_t{}, reinterpret_cast<const __half *>(da.ptr),
+      CHECK_CUDA(launch_print_dot_32_32_16(cudaStream_t{}, reinterpret_cast<const __half *>(da.ptr),
                                            reinterpret_cast<const __half *>(dbuf.ptr), out.dev.ptr,
                                            M, N, K));
       CHECK_CUDA(cudaDeviceSynchronize());

@@ -42,8 +42,9 @@ void print_types(const int8_t *a, const uint64_t *b, const tl::half *h, const tl
   tl::store(out + offs, tl::cast<int>(av) + tl::cast<int>(hv), m);
 }
 
-// A dot's accumulator printed where it is (the mma layout of tensor cores on the GPU), in a
-// K loop of two stages that prints each step's A tile.
+// A dot's accumulator printed where it is (at 32 x 32 on 4 warps, the layout of mma.sync's
+// accumulators on CUDA, of MFMA's on HIP), in a K loop of two stages that prints each step's A
+// tile.
 template <int BM, int BN, int BK>
 TILEC_KERNEL(num_warps = 4, grid = (cdiv(M, BM)))
 void print_dot(const tl::half *a, const tl::half *b, float *c, int M, int N, int K) {
@@ -65,4 +66,4 @@ void print_dot(const tl::half *a, const tl::half *b, float *c, int M, int N, int
 template void print_rows<4, 32>(const float *, float *, int, int);
 template void print_types<8>(const int8_t *, const uint64_t *, const tl::half *,
                              const tl::bfloat16 *, int *, int);
-template void print_dot<16, 16, 16>(const tl::half *, const tl::half *, float *, int, int, int);
+template void print_dot<32, 32, 16>(const tl::half *, const tl::half *, float *, int, int, int);
