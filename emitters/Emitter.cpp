@@ -324,6 +324,15 @@ std::string emitModule(const ir::Module &m, const EmitOptions &opts) {
   return w.str();
 }
 
+/// Whether a kernel of `m` takes an fp8 value or pointer (its launcher then names the type).
+static bool takesFloat8(const ir::Module &m) {
+  for (const ir::Kernel &k : m.kernels)
+    for (const ir::Var &p : k.params)
+      if (ir::isFloat8(p->type.elem))
+        return true;
+  return false;
+}
+
 std::string emitLauncherDeclarations(const ir::Module &m, const EmitOptions &opts) {
   const TargetHooks &hooks = targetHooks(opts.target.kind);
   CodeWriter w;
@@ -331,6 +340,8 @@ std::string emitLauncherDeclarations(const ir::Module &m, const EmitOptions &opt
   w.line("// Do not edit by hand: edit the kernel source and run tilec again.");
   w.line("#pragma once");
   w.line(hooks.hostIncludes);
+  if (takesFloat8(m))
+    w.line(hooks.fp8Include);
   openOutputNamespace(w, opts);
   for (const ir::Kernel &k : m.kernels) {
     KernelEmitter ke(m, k, opts);

@@ -1,8 +1,8 @@
 // KernelEmitter, expressions: the C++ spelling of IR types and the printing of expression trees,
 // once per tile element on the device (`elem`) and as plain scalar text for the host's launch grid
 // (`hostExpr`). Expressions come back as Code (text + precedence) so that callers add only the
-// parentheses the precedence table asks for. 16-bit floats are computed in float and rounded back,
-// as the CPU reference in tilec/tl.hpp does: operands go through asFloat, 16-bit results roundTo.
+// parentheses the precedence table asks for. 16- and 8-bit floats are computed in float and rounded
+// back, as the CPU reference in tilec/tl.hpp does: operands go through asFloat, results roundTo.
 #include "emitters/KernelEmitter.h"
 
 #include "ir/Printer.h"
@@ -27,6 +27,10 @@ const char *scalarName(ScalarType t, const TargetHooks &hooks) {
   case ScalarType::U16: return "uint16_t";
   case ScalarType::U32: return "uint32_t";
   case ScalarType::U64: return "uint64_t";
+  case ScalarType::F8E4M3:
+    return hooks.f8e4m3Type;
+  case ScalarType::F8E5M2:
+    return hooks.f8e5m2Type;
   case ScalarType::F16: return "__half";
   case ScalarType::BF16: return hooks.bf16Type;
   case ScalarType::F32: return "float";
@@ -36,6 +40,9 @@ const char *scalarName(ScalarType t, const TargetHooks &hooks) {
 }
 
 bool is16(ScalarType t) { return t == ScalarType::F16 || t == ScalarType::BF16; }
+
+/// The floats narrower than float (fp16, bf16, fp8): computed in float, results rounded back.
+bool narrowFloat(ScalarType t) { return is16(t) || isFloat8(t); }
 
 /// Integers that C++ computes in int: their results are narrowed back right away.
 bool narrowInt(ScalarType t) { return isInt(t) && byteSize(t) < 4; }
@@ -67,13 +74,15 @@ std::string paramDecl(const Type &t, const std::string &name, const TargetHooks 
 // ---- expressions --------------------------------------------------------------------------------
 
 std::string KernelEmitter::asFloat(const Code &c, ScalarType t) {
-  return is16(t) ? "tilec::rt::to_float(" + c.text + ")" : c.text;
+  return narrowFloat(t) ? "tilec::rt::to_float(" + c.text + ")" : c.text;
 }
 
 Code KernelEmitter::roundTo(ScalarType t, const std::string &floatExpr) {
-  if (t == ScalarType::F16)
-    return {"tilec::rt::to_f16(" + floatExpr + ")", Prec::Postfix};
-  return {"tilec::rt::to_bf16(" + floatExpr + ")", Prec::Postfix};
+  const char *fn = t == ScalarType::F16      ? "tilec::rt::to_f16("
+                   : t == ScalarType::F8E4M3 ? "tilec::rt::to_f8e4m3("
+                   : t == ScalarType::F8E5M2 ? "tilec::rt::to_f8e5m2("
+                                             : "tilec::rt::to_bf16(";
+  return {fn + floatExpr + ")", Prec::Postfix};
 }
 
 std::string KernelEmitter::zero(const Type &t) {
@@ -82,6 +91,10 @@ std::string KernelEmitter::zero(const Type &t) {
   case ScalarType::F32: return "0.0f";
   case ScalarType::F16: return "tilec::rt::to_f16(0.0f)";
   case ScalarType::BF16: return "tilec::rt::to_bf16(0.0f)";
+  case ScalarType::F8E4M3:
+    return "tilec::rt::to_f8e4m3(0.0f)";
+  case ScalarType::F8E5M2:
+    return "tilec::rt::to_f8e5m2(0.0f)";
   case ScalarType::F64: return "0.0";
   case ScalarType::I32: return "0";
   case ScalarType::U32: return "0u";
@@ -149,26 +162,28 @@ Code KernelEmitter::cast(Code a, const Type &from, ScalarType to) {
     return a;
   if (to == ScalarType::Bool) {
     if (isFloat(f))
-      return {operand({asFloat(a, f), is16(f) ? Prec::Postfix : a.prec}, Prec::Equality) + " != 0.0f",
+      return {operand({asFloat(a, f), narrowFloat(f) ? Prec::Postfix : a.prec}, Prec::Equality) +
+                  " != 0.0f",
               Prec::Equality};
     return {operand(a, Prec::Equality) + " != 0", Prec::Equality};
   }
-  if (is16(to)) {
+  if (narrowFloat(to)) {
     // int32/int64 -> bf16 through float would round twice (float keeps 24 bits, bf16 8); fp16's
-    // range ends below 2^24, where every integer is exact in float, and int8 is always exact.
+    // and fp8's ranges end below 2^24, where every integer is exact in float (past it they
+    // saturate), and int8 is always exact.
     if (to == ScalarType::BF16 && isInt(f) && byteSize(f) >= 4)
       return {"tilec::rt::int_to_bf16(" + a.text + ")", Prec::Postfix};
     // fp64 through float would round twice: the float is rounded to odd first (as int_to_bf16).
     if (f == ScalarType::F64)
       return roundTo(to, "tilec::rt::to_float_round_odd(" + a.text + ")");
-    std::string fl = f == ScalarType::F32   ? a.text
-                     : is16(f)              ? asFloat(a, f)
-                                            : "static_cast<float>(" + a.text + ")";
+    std::string fl = f == ScalarType::F32 ? a.text
+                     : narrowFloat(f)     ? asFloat(a, f)
+                                          : "static_cast<float>(" + a.text + ")";
     return roundTo(to, fl);
   }
-  if (is16(f) && to == ScalarType::F32)
+  if (narrowFloat(f) && to == ScalarType::F32)
     return {asFloat(a, f), Prec::Postfix};
-  std::string src = is16(f) ? asFloat(a, f) : a.text;
+  std::string src = narrowFloat(f) ? asFloat(a, f) : a.text;
   return {"static_cast<" + std::string(scalarName(to, hooks_)) + ">(" + src + ")", Prec::Postfix};
 }
 
@@ -351,14 +366,14 @@ Code KernelEmitter::binary(const Binary *b, const Idx &idx) {
   case BinaryOp::Min:
   case BinaryOp::Max: {
     bool mx = b->op == BinaryOp::Max;
-    if (is16(t)) // one of the operands: exact in 16 bits (tilec::rt::hmax, hmin)
+    if (narrowFloat(t)) // one of the operands, exact (tilec::rt::hmax, hmin)
       return {std::string(mx ? "tilec::rt::hmax(" : "tilec::rt::hmin(") + a.text + ", " + c.text +
                   ")",
               Prec::Postfix};
     if (isFloat(t)) {
       std::string call =
           libm(mx ? "fmax" : "fmin", t) + "(" + asFloat(a, t) + ", " + asFloat(c, t) + ")";
-      return is16(t) ? roundTo(t, call) : Code{call, Prec::Postfix};
+      return narrowFloat(t) ? roundTo(t, call) : Code{call, Prec::Postfix};
     }
     return {std::string(mx ? "tilec::rt::maximum(" : "tilec::rt::minimum(") + a.text + ", " + c.text + ")",
             Prec::Postfix};
@@ -367,11 +382,11 @@ Code KernelEmitter::binary(const Binary *b, const Idx &idx) {
   if (!ptr && isFloat(t) && t != ScalarType::F64 && b->op == BinaryOp::Div && b->type.isTile()) {
     // Float division on tiles is Triton's: approximate (tilec::rt::fdiv, 2 ulp), not IEEE.
     std::string call = "tilec::rt::fdiv(" + asFloat(a, t) + ", " + asFloat(c, t) + ")";
-    return is16(t) ? roundTo(t, call) : Code{call, Prec::Postfix};
+    return narrowFloat(t) ? roundTo(t, call) : Code{call, Prec::Postfix};
   }
   if (!ptr && isFloat(t) && b->op == BinaryOp::Mod) {
     std::string call = libm("fmod", t) + "(" + asFloat(a, t) + ", " + asFloat(c, t) + ")";
-    return is16(t) ? roundTo(t, call) : Code{call, Prec::Postfix};
+    return narrowFloat(t) ? roundTo(t, call) : Code{call, Prec::Postfix};
   }
   if (!ptr && is16(t) &&
       (b->op == BinaryOp::Add || b->op == BinaryOp::Sub || b->op == BinaryOp::Mul)) {
@@ -382,8 +397,9 @@ Code KernelEmitter::binary(const Binary *b, const Idx &idx) {
                                               : "tilec::rt::hmul(";
     return {fn + a.text + ", " + c.text + ")", Prec::Postfix};
   }
-  if (!ptr && is16(t)) {
-    // Other 16-bit operators compute in float; arithmetic results round back, comparisons do not.
+  if (!ptr && narrowFloat(t)) {
+    // Other 16-bit operators and the fp8 ones compute in float; arithmetic results round back,
+    // comparisons do not.
     Code fa{asFloat(a, t), Prec::Postfix}, fc{asFloat(c, t), Prec::Postfix};
     std::string text = operand(fa, info.prec) + " " + info.op + " " + operand(fc, info.prec, true);
     if (isComparison(b->op))
@@ -462,7 +478,7 @@ Code KernelEmitter::math(const Math *m, const Idx &idx) {
             Prec::Postfix};
   }
   std::string x = asFloat(args[0], t);
-  Code xc{x, is16(t) ? Prec::Postfix : args[0].prec};
+  Code xc{x, narrowFloat(t) ? Prec::Postfix : args[0].prec};
   const bool f64 = t == ScalarType::F64;
   std::string f;
   switch (m->op) {
@@ -499,7 +515,7 @@ Code KernelEmitter::math(const Math *m, const Idx &idx) {
     break;
   }
   }
-  if (is16(t))
+  if (narrowFloat(t))
     return roundTo(t, f);
   return {f, Prec::Postfix};
 }
@@ -518,7 +534,7 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
     double v = as<FloatImm>(e)->value;
     if (const std::string *name = floatMetaName(*as<FloatImm>(e))) {
       Code c{*name, Prec::Primary};
-      if (is16(e->type.elem))
+      if (narrowFloat(e->type.elem))
         return roundTo(e->type.elem, c.text);
       return c;
     }
@@ -538,7 +554,7 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
         lit += "f";
     }
     Code c{lit, lit[0] == '-' ? Prec::Unary : Prec::Primary};
-    if (is16(e->type.elem))
+    if (narrowFloat(e->type.elem))
       return roundTo(e->type.elem, c.text);
     return c;
   }
@@ -550,7 +566,7 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
     auto u = as<Unary>(e);
     Code a = elem(u->a, idx);
     ScalarType t = u->a->type.elem;
-    if (u->op == UnaryOp::Neg && is16(t))
+    if (u->op == UnaryOp::Neg && narrowFloat(t))
       return roundTo(t, "-" + operand({asFloat(a, t), Prec::Postfix}, Prec::Unary));
     // `~` on bool is logical not (tl.hpp); C++'s `~` would promote to int (~1 == -2: still true).
     bool logical = u->op == UnaryOp::Not || (u->op == UnaryOp::BitNot && t == ScalarType::Bool);

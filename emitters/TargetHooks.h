@@ -31,6 +31,9 @@ struct TargetHooks {
   const char *launchKernel;     ///< cudaLaunchKernelEx / hipLaunchKernelGGL
   const char *launchConfigType; ///< cudaLaunchConfig_t / unused (ConfigStruct only)
   const char *bf16Type;         ///< __nv_bfloat16 / hip_bfloat16
+  const char *f8e4m3Type;       ///< __nv_fp8_e4m3 / tilec::rt::fp8_e4m3 (tilec/hip/fp8.hpp)
+  const char *f8e5m2Type;       ///< __nv_fp8_e5m2 / tilec::rt::fp8_e5m2
+  const char *fp8Include;       ///< what a launcher header whose kernels take fp8 includes
   /// Above 48 KB of shared memory a launcher sets this attribute of its kernel once, with
   /// `<funcSetAttribute>(kernel, <maxDynamicShared>, SMEM_BYTES)`, and gives the memory as the
   /// launch's dynamic shared memory.
@@ -40,18 +43,40 @@ struct TargetHooks {
 };
 
 inline const TargetHooks &targetHooks(ir::TargetKind k) {
-  static const TargetHooks cuda{"tilec/cuda/runtime.cuh",
-                                "#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n#include <cuda_runtime.h>",
-                                "cudaError_t", "cudaStream_t", "cudaSuccess", "cudaGetLastError",
-                                LaunchStyle::ConfigStruct, "cudaLaunchKernelEx", "cudaLaunchConfig_t",
-                                "__nv_bfloat16", "cudaFuncSetAttribute",
-                                "cudaFuncAttributeMaxDynamicSharedMemorySize", false};
-  static const TargetHooks hip{"tilec/hip/runtime.hpp",
-                               "#include <hip/hip_bfloat16.h>\n#include <hip/hip_fp16.h>\n#include <hip/hip_runtime.h>",
-                               "hipError_t", "hipStream_t", "hipSuccess", "hipGetLastError",
-                               LaunchStyle::Macro, "hipLaunchKernelGGL", nullptr, "hip_bfloat16",
-                               "hipFuncSetAttribute", "hipFuncAttributeMaxDynamicSharedMemorySize",
-                               true};
+  static const TargetHooks cuda{
+      "tilec/cuda/runtime.cuh",
+      "#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n#include <cuda_runtime.h>",
+      "cudaError_t",
+      "cudaStream_t",
+      "cudaSuccess",
+      "cudaGetLastError",
+      LaunchStyle::ConfigStruct,
+      "cudaLaunchKernelEx",
+      "cudaLaunchConfig_t",
+      "__nv_bfloat16",
+      "__nv_fp8_e4m3",
+      "__nv_fp8_e5m2",
+      "#include <cuda_fp8.h>",
+      "cudaFuncSetAttribute",
+      "cudaFuncAttributeMaxDynamicSharedMemorySize",
+      false};
+  static const TargetHooks hip{
+      "tilec/hip/runtime.hpp",
+      "#include <hip/hip_bfloat16.h>\n#include <hip/hip_fp16.h>\n#include <hip/hip_runtime.h>",
+      "hipError_t",
+      "hipStream_t",
+      "hipSuccess",
+      "hipGetLastError",
+      LaunchStyle::Macro,
+      "hipLaunchKernelGGL",
+      nullptr,
+      "hip_bfloat16",
+      "tilec::rt::fp8_e4m3",
+      "tilec::rt::fp8_e5m2",
+      "#include <tilec/hip/fp8.hpp>",
+      "hipFuncSetAttribute",
+      "hipFuncAttributeMaxDynamicSharedMemorySize",
+      true};
   return k == ir::TargetKind::Cuda ? cuda : hip;
 }
 

@@ -9,7 +9,10 @@ int byteSize(ScalarType t) {
   switch (t) {
   case ScalarType::Bool:
   case ScalarType::I8:
-  case ScalarType::U8: return 1;
+  case ScalarType::U8:
+  case ScalarType::F8E4M3:
+  case ScalarType::F8E5M2:
+    return 1;
   case ScalarType::I16:
   case ScalarType::U16:
   case ScalarType::F16:
@@ -27,9 +30,11 @@ int byteSize(ScalarType t) {
 int bitWidth(ScalarType t) { return t == ScalarType::Bool ? 1 : byteSize(t) * 8; }
 
 bool isFloat(ScalarType t) {
-  return t == ScalarType::F16 || t == ScalarType::BF16 || t == ScalarType::F32 ||
+  return isFloat8(t) || t == ScalarType::F16 || t == ScalarType::BF16 || t == ScalarType::F32 ||
          t == ScalarType::F64;
 }
+
+bool isFloat8(ScalarType t) { return t == ScalarType::F8E4M3 || t == ScalarType::F8E5M2; }
 
 bool isInt(ScalarType t) { return t != ScalarType::Bool && !isFloat(t); }
 
@@ -49,6 +54,10 @@ const char *name(ScalarType t) {
   case ScalarType::U16: return "u16";
   case ScalarType::U32: return "u32";
   case ScalarType::U64: return "u64";
+  case ScalarType::F8E4M3:
+    return "f8e4m3";
+  case ScalarType::F8E5M2:
+    return "f8e5m2";
   case ScalarType::F16: return "f16";
   case ScalarType::BF16: return "bf16";
   case ScalarType::F32: return "f32";
@@ -60,8 +69,8 @@ const char *name(ScalarType t) {
 std::optional<ScalarType> scalarTypeFromName(const std::string &s) {
   for (ScalarType t :
        {ScalarType::Bool, ScalarType::I8, ScalarType::I16, ScalarType::I32, ScalarType::I64,
-        ScalarType::U8, ScalarType::U16, ScalarType::U32, ScalarType::U64, ScalarType::F16,
-        ScalarType::BF16, ScalarType::F32, ScalarType::F64})
+        ScalarType::U8, ScalarType::U16, ScalarType::U32, ScalarType::U64, ScalarType::F8E4M3,
+        ScalarType::F8E5M2, ScalarType::F16, ScalarType::BF16, ScalarType::F32, ScalarType::F64})
     if (s == name(t))
       return t;
   return std::nullopt;

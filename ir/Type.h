@@ -13,15 +13,33 @@
 
 namespace tilec::ir {
 
-enum class ScalarType : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 };
+/// F8E4M3 and F8E5M2: the 8-bit floats (Triton's float8e4nv, OCP's E4M3FN, and float8e5).
+enum class ScalarType : uint8_t {
+  Bool,
+  I8,
+  I16,
+  I32,
+  I64,
+  U8,
+  U16,
+  U32,
+  U64,
+  F8E4M3,
+  F8E5M2,
+  F16,
+  BF16,
+  F32,
+  F64
+};
 
 /// Size of one element in bytes (Bool counts as one byte, as stored by tilec).
 int byteSize(ScalarType t);
 int bitWidth(ScalarType t); // Bool: 1
 bool isFloat(ScalarType t);
+bool isFloat8(ScalarType t);   // F8E4M3/F8E5M2
 bool isInt(ScalarType t);      // signed or unsigned integers (not Bool)
 bool isUnsigned(ScalarType t); // U8/U16/U32/U64
-/// IR spelling: i1 i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64.
+/// IR spelling: i1 i8 i16 i32 i64 u8 u16 u32 u64 f8e4m3 f8e5m2 f16 bf16 f32 f64.
 const char *name(ScalarType t);
 std::optional<ScalarType> scalarTypeFromName(const std::string &s);
 

@@ -21,7 +21,8 @@ namespace tilec::translator {
 /// What UnsupportedType says tilec accepts.
 inline constexpr const char *kExpectedTypes =
     "bool, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, float, "
-    "double, tl::half, tl::bfloat16, a pointer to one of those, or a tl::tile of them";
+    "double, tl::half, tl::bfloat16, tl::float8_e4m3, tl::float8_e5m2, a pointer to one of those, "
+    "or a tl::tile of them";
 
 /// Is `d` declared in the top-level namespace tl (tl.hpp), possibly nested inside it?
 bool inTl(const clang::Decl *d);

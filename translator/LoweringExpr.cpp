@@ -192,9 +192,10 @@ ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
     }
   }
   if (auto *ce = dyn_cast<CXXConstructExpr>(e)) {
-    // tl::half(x) / tl::bfloat16(x): a conversion.
+    // tl::half(x), tl::bfloat16(x), tl::float8_e4m3(x) ...: a conversion.
     auto st = scalarOf(ce->getType());
-    if (st && ce->getNumArgs() == 1 && (*st == ScalarType::F16 || *st == ScalarType::BF16)) {
+    if (st && ce->getNumArgs() == 1 &&
+        (*st == ScalarType::F16 || *st == ScalarType::BF16 || ir::isFloat8(*st))) {
       ir::Expr a = lowerExpr(ce->getArg(0));
       if (a->type.isTile() || a->type.pointer)
         fe.fail(DiagId::BadOperand, ce->getArg(0)->getExprLoc(),

@@ -146,6 +146,9 @@ ir::CastMode KernelLowering::castMode(const clang::Expr *e, ir::ScalarType from,
       !(ir::isFloat(from) && ir::isFloat(to) && ir::bitWidth(to) < ir::bitWidth(from)))
     fail("'fp_downcast_rounding' rounds a float narrowed to a narrower float; this cast narrows no "
          "float");
+  if (towardZero && ir::isFloat8(to))
+    fail("an fp8 type is rounded to nearest even only (Triton rounds toward zero only fp32 to "
+         "float8e5, by truncation)");
   return bitcast      ? ir::CastMode::Bitcast
          : towardZero ? ir::CastMode::ConvertTowardZero
                       : ir::CastMode::Convert;

@@ -43,8 +43,15 @@ namespace {
 
 int kindRank(ScalarType t) { return t == ScalarType::Bool ? 0 : ir::isInt(t) ? 1 : 2; }
 
-/// Triton's promotion of two element types of the same role (tile-tile or scalar-scalar).
+/// Triton's promotion of two element types of the same role (tile-tile or scalar-scalar). Its fp8
+/// rules: two different fp8 types give fp16, an fp8 type next to bf16 gives fp32.
 ScalarType promote(ScalarType a, ScalarType b) {
+  if (a == b)
+    return a;
+  if (ir::isFloat8(a) && ir::isFloat8(b))
+    return ScalarType::F16;
+  if ((ir::isFloat8(a) && b == ScalarType::BF16) || (ir::isFloat8(b) && a == ScalarType::BF16))
+    return ScalarType::F32;
   if (kindRank(a) != kindRank(b))
     return kindRank(a) > kindRank(b) ? a : b;
   if (ir::bitWidth(a) != ir::bitWidth(b))
@@ -100,6 +107,10 @@ std::optional<ScalarType> KernelLowering::scalarOf(clang::QualType t) const {
     return ScalarType::F16;
   if (isTlRecord(t, "bfloat16"))
     return ScalarType::BF16;
+  if (isTlRecord(t, "float8_e4m3"))
+    return ScalarType::F8E4M3;
+  if (isTlRecord(t, "float8_e5m2"))
+    return ScalarType::F8E5M2;
   return std::nullopt;
 }
 

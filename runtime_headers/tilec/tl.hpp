@@ -55,8 +55,8 @@ template <class T, int... Dims> struct tile {
   static_assert(
       detail::isElem<T>,
       "tl::tile: element type must be bool, int8_t, int16_t, int32_t, int64_t, uint8_t, "
-      "uint16_t, uint32_t, uint64_t, float, double, tl::half, tl::bfloat16 or a pointer to "
-      "one of those");
+      "uint16_t, uint32_t, uint64_t, float, double, tl::half, tl::bfloat16, tl::float8_e4m3, "
+      "tl::float8_e5m2 or a pointer to one of those");
 
   using value_type = T;
   static constexpr int rank = static_cast<int>(sizeof...(Dims));
@@ -74,9 +74,9 @@ template <class T, int... Dims> struct tile {
 
 // Traits of element types, for `if constexpr` in generic kernels (Triton's `dtype.is_floating()`,
 // `dtype.is_int()`): T is an element type or a tile (its element type counts); `double` counts as
-// float, as a scalar does. is_floating: float, double, half, bfloat16. is_integer: the signed
-// and unsigned integers (not bool). The _v forms are constants, the others std::bool_constant
-// types.
+// float, as a scalar does. is_floating: float, double, half, bfloat16, the fp8 types. is_integer:
+// the signed and unsigned integers (not bool). The _v forms are constants, the others
+// std::bool_constant types.
 template <class T> inline constexpr bool is_floating_v = detail::isFloatLike<detail::Elem<T>>;
 template <class T> inline constexpr bool is_integer_v = detail::isIntElem<detail::Elem<T>>;
 template <class T> struct is_floating : std::bool_constant<is_floating_v<T>> {};
@@ -278,13 +278,15 @@ template <class T, class X> auto cast(const X &x, cast_options options) {
   if (towardZero && !narrowsFloat)
     detail::badOptions(
         "tl::cast: fp_downcast_rounding rounds a float narrowed to a narrower float");
+  if (towardZero && detail::isFloat8<T>)
+    detail::badOptions("tl::cast: an fp8 type is rounded to nearest even only");
   return detail::mapN<T, detail::shapeOf<X>()>(
       [&](auto v) -> T {
         if constexpr (sizeof(T) == sizeof(v) && !isBool) {
           if (options.bitcast)
             return std::bit_cast<T>(v);
         }
-        if constexpr (narrowsFloat)
+        if constexpr (narrowsFloat && !detail::isFloat8<T>)
           if (towardZero)
             return detail::narrowTowardZero<T>(static_cast<double>(v));
         return detail::convert<T>(v);
@@ -304,9 +306,10 @@ template <class R>
 using Unsigned =
     std::conditional_t<(sizeof(R) < sizeof(unsigned)), unsigned, std::make_unsigned_t<R>>;
 
-/// Applies a float-domain op to two R values; half/bfloat16 compute in float and round to R.
+/// Applies a float-domain op to two R values; half, bfloat16 and fp8 compute in float and round
+/// to R.
 template <class R, class F> R floatOp(R a, R b, F f) {
-  if constexpr (isFloat16<R>)
+  if constexpr (isNarrowFloat<R>)
     return R(f(static_cast<float>(a), static_cast<float>(b)));
   else
     return f(a, b);
@@ -367,11 +370,11 @@ template <class R> R modElem(R a, R b) {
   }
 }
 
-/// half and bfloat16 as float (they have no operators); every other type as itself. (It returned
-/// float for every type, so comparisons and argmax/argmin of int32 values past 2^24 and of int64
-/// values compared rounded values.)
+/// half, bfloat16 and fp8 as float (they have no operators); every other type as itself. (It
+/// returned float for every type, so comparisons and argmax/argmin of int32 values past 2^24 and of
+/// int64 values compared rounded values.)
 template <class R> auto asFloatIf16(R v) {
-  if constexpr (isFloat16<R>)
+  if constexpr (isNarrowFloat<R>)
     return static_cast<float>(v);
   else
     return v;
@@ -548,14 +551,15 @@ TILEC_BINARY_OPERATOR(&&, detail::logical(a, b, [](bool x, bool y) { return x &&
 TILEC_BINARY_OPERATOR(||, detail::logical(a, b, [](bool x, bool y) { return x || y; }))
 #undef TILEC_BINARY_OPERATOR
 
-/// Negation (integers wrap; half/bfloat16 flip the sign).
+/// Negation (integers wrap; half, bfloat16 and fp8 negate in float and round back: the same value,
+/// a NaN the canonical NaN as on the GPU).
 template <class T, int... D> tile<T, D...> operator-(const tile<T, D...> &x) {
   detail::requireArith<T>("-");
   return detail::mapN<T, tile<T, D...>::shape>(
       [](T v) {
         if constexpr (detail::isIntElem<T>)
           return static_cast<T>(detail::Unsigned<T>{0} - static_cast<detail::Unsigned<T>>(v));
-        else if constexpr (detail::isFloat16<T>)
+        else if constexpr (detail::isNarrowFloat<T>)
           return T(-static_cast<float>(v));
         else
           return -v;
@@ -808,7 +812,7 @@ template <bool HEX, class E> auto printArgument(E v) {
     return static_cast<unsigned>(std::bit_cast<std::uint16_t>(v));
   else if constexpr (HEX)
     return static_cast<unsigned>(std::bit_cast<std::uint8_t>(v));
-  else if constexpr (isFloat16<E>)
+  else if constexpr (isNarrowFloat<E>)
     return static_cast<double>(static_cast<float>(v));
   else if constexpr (std::is_floating_point_v<E>)
     return static_cast<double>(v);
@@ -1345,6 +1349,8 @@ template <class X> auto abs(const X &x) {
           return v;
         else if constexpr (detail::isFloat16<E>)
           return E::fromBits(static_cast<std::uint16_t>(v.bits & 0x7FFF));
+        else if constexpr (detail::isFloat8<E>) // in float: a NaN becomes 0x7F, as on the GPU
+          return E(std::fabs(static_cast<float>(v)));
         else
           return std::fabs(v);
       },
@@ -1658,9 +1664,17 @@ template <bool MAX> struct ArgRed {
 template <class Red, class T>
 using RedOut = decltype(Red::template done<T>(std::declval<typename Red::template Acc<T>>()));
 
+/// fp8 tiles are neither reduced nor scanned (Triton's fail too): they are converted first.
+template <class T> constexpr auto requireNotFloat8() {
+  static_assert(!isFloat8<T>, "tl: reductions and scans of fp8 tiles are not supported; convert "
+                              "to float first (tl::cast<float>(x))");
+  return true;
+}
+
 /// Reduces all elements in row-major order (the flattened index for argmax/argmin).
 template <class Red, class T, int... D> auto reduceAll(const tile<T, D...> &x) {
   static_assert(!std::is_pointer_v<T>, "tl: reductions need a value tile");
+  requireNotFloat8<T>();
   auto acc = Red::template first<T>(x.data[0], 0);
   for (int k = 1; k < tile<T, D...>::size; ++k)
     acc = Red::template step<T>(acc, x.data[k], k);
@@ -1671,6 +1685,7 @@ template <class Red, class T, int... D> auto reduceAll(const tile<T, D...> &x) {
 template <class Red, int AXIS, class T, int... D> auto reduceAxis(const tile<T, D...> &x) {
   using X = tile<T, D...>;
   static_assert(!std::is_pointer_v<T>, "tl: reductions need a value tile");
+  requireNotFloat8<T>();
   constexpr int axis = AXIS < 0 ? AXIS + X::rank : AXIS;
   static_assert(axis >= 0 && axis < X::rank, "tl: reduction axis out of range");
   if constexpr (X::rank == 1) {
@@ -1720,6 +1735,7 @@ template <bool ALL, int AXIS, class T, int... D, class Step>
 auto foldWith(const tile<T, D...> &x, Step step) {
   using X = tile<T, D...>;
   static_assert(!std::is_pointer_v<T>, "tl: reductions need a value tile");
+  requireNotFloat8<T>();
   if constexpr (ALL || X::rank == 1) {
     T acc = x.data[0];
     for (int k = 1; k < X::size; ++k)
@@ -1846,6 +1862,7 @@ template <class R, int AXIS, bool REVERSE, class T, int... D, class F>
 tile<R, D...> scanAxis(const tile<T, D...> &x, F combine) {
   using X = tile<T, D...>;
   static_assert(!std::is_pointer_v<T>, "tl: scans need a value tile");
+  requireNotFloat8<T>();
   constexpr int axis = AXIS < 0 ? AXIS + X::rank : AXIS; // in range: the callers check
   constexpr Shape s = X::shape;
   constexpr int outer = X::rank == 1 ? 1 : axis == 0 ? s.d1 : s.d0; // rank 1: d1 is its size

@@ -3,7 +3,8 @@
 // (detail::ResultElem and friends), which this file includes and asks with decltype.
 //
 // For every operand form (tile<T> op tile<U>, tile<T> op S, S op tile<T>), every element pair
-// (T, U in bool, the signed and unsigned integers of 8 to 64 bits, half, bfloat16, float, double;
+// (T, U in bool, the signed and unsigned integers of 8 to 64 bits, the fp8 types, half, bfloat16,
+// float, double;
 // S in bool int8_t int16_t int int64_t uint8_t unsigned uint64_t float double tl::half, each
 // scalar once as a kernel variable and once as a literal) and every op in
 // { + - * / % < == & << tl::where tl::minimum tl::maximum } that tl.hpp accepts, a kernel line
@@ -70,14 +71,18 @@ TILEC_INFO(std::uint64_t, "u64", "uint64_t", "uint64_t(18446744073709551615ull)"
            18446744073709551615ull, U64)
 TILEC_INFO(tl::half, "f16", "tl::half", "tl::half(1.5f)", tl::half(1.5f), F16)
 TILEC_INFO(tl::bfloat16, "bf16", "tl::bfloat16", "tl::bfloat16(1.5f)", tl::bfloat16(1.5f), BF16)
+TILEC_INFO(tl::float8_e4m3, "e4m3", "tl::float8_e4m3", "tl::float8_e4m3(1.5f)",
+           tl::float8_e4m3(1.5f), F8E4M3)
+TILEC_INFO(tl::float8_e5m2, "e5m2", "tl::float8_e5m2", "tl::float8_e5m2(1.5f)",
+           tl::float8_e5m2(1.5f), F8E5M2)
 TILEC_INFO(float, "f32", "float", "2.5f", 2.5f, F32)
 // fp64 tiles; a double scalar is an fp32 constant (its Elem is float, whose Info applies)
 TILEC_INFO(double, "f64", "double", "0.1", 0.1, F64)
 #undef TILEC_INFO
 
-using Elems =
-    std::tuple<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
-               std::uint16_t, std::uint32_t, std::uint64_t, tl::half, tl::bfloat16, float, double>;
+using Elems = std::tuple<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                         std::uint16_t, std::uint32_t, std::uint64_t, tl::float8_e4m3,
+                         tl::float8_e5m2, tl::half, tl::bfloat16, float, double>;
 using Scalars = std::tuple<bool, std::int8_t, std::int16_t, int, std::int64_t, std::uint8_t,
                            std::uint32_t, std::uint64_t, float, double, tl::half>;
 
@@ -295,6 +300,7 @@ const char *kParams =
     "const int64_t *p_i64, const uint8_t *p_u8, const uint16_t *p_u16, "
     "const unsigned *p_u32, const uint64_t *p_u64, const tl::half *p_f16, "
     "const tl::bfloat16 *p_bf16, const float *p_f32, const double *p_f64, "
+    "const tl::float8_e4m3 *p_e4m3, const tl::float8_e5m2 *p_e5m2, "
     "bool s_b, int8_t s_i8, int16_t s_i16, int s_i32, int64_t s_i64, uint8_t s_u8, "
     "unsigned s_u32, uint64_t s_u64, float s_f32, tl::half s_f16";
 
@@ -308,7 +314,8 @@ std::string kernelPrologue(const std::string &name) {
          "  auto t_u16 = tl::load(p_u16 + o); auto t_u32 = tl::load(p_u32 + o);\n"
          "  auto t_u64 = tl::load(p_u64 + o); auto t_f16 = tl::load(p_f16 + o);\n"
          "  auto t_bf16 = tl::load(p_bf16 + o); auto t_f32 = tl::load(p_f32 + o);\n"
-         "  auto t_f64 = tl::load(p_f64 + o);\n"
+         "  auto t_f64 = tl::load(p_f64 + o); auto t_e4m3 = tl::load(p_e4m3 + o);\n"
+         "  auto t_e5m2 = tl::load(p_e5m2 + o);\n"
          "  double s_f64 = s_f32;\n"
          "  auto m = t_i32 < 3;\n";
 }

@@ -9,6 +9,7 @@
 #include <assert.h> // __assert_fail (tl::device_assert)
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime.h>
 #include <stdio.h> // printf (tl::device_assert)
 #endif
@@ -46,6 +47,15 @@ __device__ __forceinline__ __nv_bfloat16 to_bf16_toward_zero(float x) {
   return __float2bfloat16_rz(x);
 }
 __device__ __forceinline__ float to_float_toward_zero(double x) { return __double2float_rz(x); }
+// fp8 (tl::float8_e4m3, tl::float8_e5m2) computes in float. A conversion to it rounds to nearest
+// even and saturates (infinity too), NaN to NaN: cuda_fp8.h's __NV_SATFINITE, on sm_89 and later
+// PTX's cvt.rn.satfinite.e4m3x2.f32, as Triton's casts. Back to float is exact.
+using f8e4m3_t = __nv_fp8_e4m3;
+using f8e5m2_t = __nv_fp8_e5m2;
+__device__ __forceinline__ float to_float(__nv_fp8_e4m3 x) { return static_cast<float>(x); }
+__device__ __forceinline__ float to_float(__nv_fp8_e5m2 x) { return static_cast<float>(x); }
+__device__ __forceinline__ __nv_fp8_e4m3 to_f8e4m3(float x) { return __nv_fp8_e4m3(x); }
+__device__ __forceinline__ __nv_fp8_e5m2 to_f8e5m2(float x) { return __nv_fp8_e5m2(x); }
 #if !defined(TILEC_EMULATE)
 // 16-bit +, -, *, max and min in the GPU's 16-bit instructions (tilec/rt/core.hpp computes them in
 // float for the other targets: the same values). The _rn forms round once to nearest even and are

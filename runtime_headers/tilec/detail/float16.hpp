@@ -24,40 +24,41 @@ constexpr std::uint64_t shiftRightRne(std::uint64_t x, int s) {
   return (r > halfway || (r == halfway && (q & 1))) ? q + 1 : q;
 }
 
-/// Rounds `v` to a binary format with EXP exponent bits and MAN mantissa bits (sign in bit
-/// EXP+MAN); round to nearest even, overflow to infinity, NaN to the canonical NaN 0x7FFF (as
-/// NVIDIA GPUs convert: a negative NaN loses its sign, which tl::signbit then shows).
-/// Going through double is exact for every float and every int32, so one rounding happens.
-template <int EXP, int MAN> constexpr std::uint16_t roundToBits(double v) {
+/// The magnitude of `v` (finite, not NaN) rounded to nearest, ties to even, in a binary format with
+/// EXP exponent bits (bias 2^(EXP-1) - 1) and MAN mantissa bits: its encoding without the sign,
+/// which may run past the format's largest number (the caller saturates or overflows). Going
+/// through double is exact for every float and every int32, so one rounding happens.
+template <int EXP, int MAN> constexpr std::uint64_t roundMagnitude(double v) {
   const auto b = std::bit_cast<std::uint64_t>(v);
-  const auto sign = static_cast<std::uint16_t>((b >> 63) << (EXP + MAN));
   const int e = static_cast<int>((b >> 52) & 0x7FF);
   const std::uint64_t frac = b & ((std::uint64_t{1} << 52) - 1);
-  constexpr std::uint64_t infBits = ((std::uint64_t{1} << EXP) - 1) << MAN;
-  if (e == 0x7FF) {
-    if (frac != 0) // NVIDIA's cvt gives the canonical NaN 0x7FFF whatever the sign and payload
-      return static_cast<std::uint16_t>(infBits | ((std::uint64_t{1} << MAN) - 1));
-    return static_cast<std::uint16_t>(sign | infBits);
-  }
-  if (e == 0) // zero or a double subnormal: far below the smallest 16-bit subnormal
-    return sign;
+  if (e == 0) // zero or a double subnormal: far below the smallest subnormal of these formats
+    return 0;
   constexpr int bias = (1 << (EXP - 1)) - 1;
   const std::uint64_t sig = frac | (std::uint64_t{1} << 52); // v = sig * 2^(e - 1023 - 52)
   const int biased = e - 1023 + bias;
-  std::uint64_t mag;
   if (biased >= 1) {
     // Normal: keep MAN bits after the leading one. A carry out of the mantissa bumps the exponent
     // field by one, which is exactly what adding it to the encoded value does.
     const std::uint64_t m = shiftRightRne(sig, 52 - MAN); // in [2^MAN, 2^(MAN+1)]
-    mag = (static_cast<std::uint64_t>(biased - 1) << MAN) + m;
-  } else {
-    // Subnormal: fixed exponent 1 - bias, no implicit one. Rounding up to 2^MAN gives the smallest
-    // normal number's encoding.
-    mag = shiftRightRne(sig, 52 - MAN + 1 - biased);
+    return (static_cast<std::uint64_t>(biased - 1) << MAN) + m;
   }
-  if (mag >= infBits)
-    return static_cast<std::uint16_t>(sign | infBits);
-  return static_cast<std::uint16_t>(sign | mag);
+  // Subnormal: fixed exponent 1 - bias, no implicit one. Rounding up to 2^MAN gives the smallest
+  // normal number's encoding.
+  return shiftRightRne(sig, 52 - MAN + 1 - biased);
+}
+
+/// Rounds `v` to a binary format with EXP exponent bits and MAN mantissa bits (sign in bit
+/// EXP+MAN); round to nearest even, overflow to infinity, NaN to the canonical NaN 0x7FFF (as
+/// NVIDIA GPUs convert: a negative NaN loses its sign, which tl::signbit then shows).
+template <int EXP, int MAN> constexpr std::uint16_t roundToBits(double v) {
+  const auto b = std::bit_cast<std::uint64_t>(v);
+  const auto sign = static_cast<std::uint16_t>((b >> 63) << (EXP + MAN));
+  constexpr std::uint64_t infBits = ((std::uint64_t{1} << EXP) - 1) << MAN;
+  if (v != v) // NVIDIA's cvt gives the canonical NaN 0x7FFF whatever the sign and payload
+    return static_cast<std::uint16_t>(infBits | ((std::uint64_t{1} << MAN) - 1));
+  const std::uint64_t mag = ((b >> 52) & 0x7FF) == 0x7FF ? infBits : roundMagnitude<EXP, MAN>(v);
+  return static_cast<std::uint16_t>(sign | (mag >= infBits ? infBits : mag));
 }
 
 /// Exact value of a 16-bit pattern (EXP exponent bits, MAN mantissa bits) as a float.

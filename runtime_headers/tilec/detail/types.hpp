@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "float16.hpp"
+#include "float8.hpp"
 
 namespace tl {
 
@@ -28,7 +29,7 @@ inline constexpr bool isValueElem =
     std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t> ||
     std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
     std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, half> ||
-    std::is_same_v<T, bfloat16>;
+    std::is_same_v<T, bfloat16> || std::is_same_v<T, float8_e4m3> || std::is_same_v<T, float8_e5m2>;
 
 /// Pointers (possibly to const) to value element types.
 template <class T>
@@ -40,9 +41,16 @@ template <class T> inline constexpr bool isElem = isValueElem<T> || isPointerEle
 template <class T>
 inline constexpr bool isFloat16 = std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
 
-/// float, double, half, bfloat16.
 template <class T>
-inline constexpr bool isFloatLike = std::is_floating_point_v<T> || isFloat16<T>;
+inline constexpr bool isFloat8 = std::is_same_v<T, float8_e4m3> || std::is_same_v<T, float8_e5m2>;
+
+/// The floats narrower than float, which compute in float and round back: half, bfloat16 and the
+/// fp8 types (structs without operators of their own).
+template <class T> inline constexpr bool isNarrowFloat = isFloat16<T> || isFloat8<T>;
+
+/// float, double, half, bfloat16, float8_e4m3, float8_e5m2.
+template <class T>
+inline constexpr bool isFloatLike = std::is_floating_point_v<T> || isNarrowFloat<T>;
 
 template <class T> inline constexpr bool isIntElem = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
@@ -52,14 +60,14 @@ template <class T> struct IsTile : std::false_type {};
 template <class T, int... D> struct IsTile<tile<T, D...>> : std::true_type {};
 template <class T> inline constexpr bool isTile = IsTile<std::remove_cvref_t<T>>::value;
 
-/// C++ values that may stand next to a tile in an operator: arithmetic types, half, bfloat16 and
+/// C++ values that may stand next to a tile in an operator: arithmetic types, the narrow floats and
 /// pointers. Which of them are accepted is decided by `Canon` (with a readable static_assert).
 template <class S>
 concept scalar_operand =
-    !isTile<S> && (std::is_arithmetic_v<S> || isFloat16<S> || std::is_pointer_v<S>);
+    !isTile<S> && (std::is_arithmetic_v<S> || isNarrowFloat<S> || std::is_pointer_v<S>);
 
 /// The element type a C++ scalar stands for: double -> float (Triton's fp32 constants), integers
-/// by width and signedness, bool, half, bfloat16, pointers to element types.
+/// by width and signedness, bool, the narrow floats, pointers to element types.
 template <class I> constexpr auto intOfWidth() {
   if constexpr (std::is_signed_v<I>) {
     if constexpr (sizeof(I) == 1)
@@ -92,7 +100,8 @@ template <class S> constexpr auto canonTag() {
   } else {
     static_assert(alwaysFalse<U>, "tl: unsupported scalar type (tilec has bool, the signed and "
                                   "unsigned integers of 8, 16, 32 and 64 bits, float, double, "
-                                  "tl::half, tl::bfloat16 and pointers to them)");
+                                  "tl::half, tl::bfloat16, tl::float8_e4m3, tl::float8_e5m2 and "
+                                  "pointers to them)");
     return std::type_identity<U>{};
   }
 }
@@ -127,10 +136,16 @@ template <class T> constexpr int widthOf() {
 }
 
 /// Tile-tile promotion: higher kind wins, then wider width; at equal width fp16 beats bf16 and
-/// unsigned beats signed.
+/// unsigned beats signed. The fp8 types as Triton's: two different ones give half, one next to
+/// bfloat16 gives float (next to half, half).
 template <class A, class B> constexpr auto promoteTag() {
   if constexpr (std::is_same_v<A, B>) {
     return std::type_identity<A>{};
+  } else if constexpr (isFloat8<A> && isFloat8<B>) {
+    return std::type_identity<half>{};
+  } else if constexpr ((isFloat8<A> && std::is_same_v<B, bfloat16>) ||
+                       (isFloat8<B> && std::is_same_v<A, bfloat16>)) {
+    return std::type_identity<float>{};
   } else if constexpr (std::is_pointer_v<A> || std::is_pointer_v<B>) {
     static_assert(alwaysFalse<A>, "tl: pointer operands of different types do not combine");
     return std::type_identity<A>{};
@@ -339,8 +354,8 @@ template <class To, class From> constexpr To convert(From x) {
     }
   } else if constexpr (std::is_same_v<To, float> || std::is_same_v<To, double>) {
     return static_cast<To>(x);
-  } else { // half or bfloat16
-    if constexpr (isFloat16<From>)
+  } else { // half, bfloat16 or an fp8 type
+    if constexpr (isNarrowFloat<From>)
       return To(static_cast<float>(x)); // exact float, then one rounding
     else
       return To(x);

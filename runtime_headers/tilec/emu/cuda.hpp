@@ -20,6 +20,9 @@ TILEC_EMU_BUILTIN __nv_bfloat16 __float2bfloat16_rn(float x) { return __nv_bfloa
 TILEC_EMU_BUILTIN __nv_bfloat16 __float2bfloat16_rz(float x) {
   return tl::detail::narrowTowardZero<__nv_bfloat16>(x);
 }
+// cuda_fp8.h's types: constructed from a float with __NV_SATFINITE, converted to float exactly.
+using __nv_fp8_e4m3 = tl::float8_e4m3;
+using __nv_fp8_e5m2 = tl::float8_e5m2;
 
 // Warp shuffles and votes: every lane named in `mask` must take part (tilec/emu/emu.hpp, warp_op).
 #define TILEC_EMU_SHUFFLES(T)                                                                      \

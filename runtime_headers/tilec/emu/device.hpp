@@ -5,6 +5,7 @@
 /// which add the warp operations of their warp size.
 
 #include "../detail/float16.hpp"
+#include "../detail/float8.hpp"
 #include "../detail/rounding.hpp"
 #include "emu.hpp"
 

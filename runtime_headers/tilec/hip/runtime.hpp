@@ -13,6 +13,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "fp8.hpp" // tilec::rt::fp8_e4m3, fp8_e5m2
+
 #define TILEC_WARP_SIZE 64
 // How a failed tl::device_assert stops the kernel (tilec::rt::assert_fail): a trap.
 #define TILEC_STOP_AFTER_ASSERT(condition, file, line) __builtin_trap()
@@ -24,6 +26,8 @@
 namespace tilec::rt {
 using f16_t = __half;
 using bf16_t = hip_bfloat16;
+using f8e4m3_t = fp8_e4m3;
+using f8e5m2_t = fp8_e5m2;
 
 // 16-bit floats compute in float; conversions to them round to nearest even.
 __device__ __forceinline__ float to_float(__half x) { return __half2float(x); }

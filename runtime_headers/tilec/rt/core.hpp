@@ -3,9 +3,9 @@
 /// warp and block reductions, vectorized masked loads and stores.
 ///
 /// The including target header (tilec/cuda/runtime.cuh, tilec/hip/runtime.hpp) first defines
-/// TILEC_WARP_SIZE, TILEC_UNROLL, and in namespace tilec::rt the 16-bit float conversions
-/// `to_float`, `to_f16`, `to_bf16`, `shfl_xor(v, laneMask)` and `shfl_idx(v, srcLane)` for 32- and
-/// 64-bit values.
+/// TILEC_WARP_SIZE, TILEC_UNROLL, and in namespace tilec::rt the narrow float types f16_t, bf16_t,
+/// f8e4m3_t and f8e5m2_t with their conversions `to_float`, `to_f16`, `to_bf16`, `to_f8e4m3`,
+/// `to_f8e5m2`, and `shfl_xor(v, laneMask)` and `shfl_idx(v, srcLane)` for 32- and 64-bit values.
 
 #include <stdint.h>
 #include <string.h>
@@ -514,7 +514,8 @@ namespace detail {
 template <class T> __device__ __forceinline__ auto print_argument(T v) {
   if constexpr (std::is_pointer_v<T>)
     return static_cast<const void *>(v);
-  else if constexpr (std::is_same_v<T, f16_t> || std::is_same_v<T, bf16_t>)
+  else if constexpr (std::is_same_v<T, f16_t> || std::is_same_v<T, bf16_t> ||
+                     std::is_same_v<T, f8e4m3_t> || std::is_same_v<T, f8e5m2_t>)
     return static_cast<double>(to_float(v));
   else if constexpr (std::is_floating_point_v<T>)
     return static_cast<double>(v);
