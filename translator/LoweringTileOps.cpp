@@ -708,6 +708,8 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     ir::Expr x = lowerOperand(args[0]);
     if (x->type.pointer || !ir::isFloat(x->type.elem))
       fe.fail(DiagId::BadOperand, args[0]->getExprLoc(), {x->type.str(), qname, "floating-point values"});
+    if (ir::isFloat8(x->type.elem)) // (exact) in float, whose infinity an fp8 constant cannot hold
+      x = castTo(x, ScalarType::F32);
     auto constant = [&](double v) { return toShape(ir::FloatImm::make(x->type.elem, v, l), x->type.shape); };
     const double inf = std::numeric_limits<double>::infinity();
     if (name == "isnan")

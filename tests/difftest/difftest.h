@@ -45,6 +45,8 @@ template <> struct DeviceType<tl::half> {
 template <> struct DeviceType<tl::bfloat16> {
   using type = tilec::rt::bf16_t;
 };
+template <> struct DeviceType<tl::float8_e4m3> { using type = tilec::rt::f8e4m3_t; };
+template <> struct DeviceType<tl::float8_e5m2> { using type = tilec::rt::f8e5m2_t; };
 
 /// One run of a generated program: which kernels to run (`--only NAME`), and the results.
 struct Run {

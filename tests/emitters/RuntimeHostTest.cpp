@@ -4,6 +4,7 @@
 // ones) and checked against docs/internals.md and docs/language.md. Built twice, with the warp size
 // of CUDA (32) and of HIP (64): RUNTIME_HOST_WARP_SIZE.
 #include <tilec/detail/float16.hpp>
+#include <tilec/detail/float8.hpp>
 
 #include <gtest/gtest.h>
 
@@ -56,8 +57,12 @@ inline void __threadfence_system() {}
 namespace tilec::rt {
 using f16_t = tl::half;
 using bf16_t = tl::bfloat16;
+using f8e4m3_t = tl::float8_e4m3;
+using f8e5m2_t = tl::float8_e5m2;
 inline float to_float(f16_t x) { return static_cast<float>(x); }
 inline float to_float(bf16_t x) { return static_cast<float>(x); }
+inline float to_float(f8e4m3_t x) { return static_cast<float>(x); }
+inline float to_float(f8e5m2_t x) { return static_cast<float>(x); }
 inline f16_t to_f16(float x) { return f16_t(x); }  // round to nearest even, as __float2half_rn
 inline bf16_t to_bf16(float x) { return bf16_t(x); } // as __float2bfloat16_rn
 // Shuffles are not simulated here (compile tests cover the overloads); core.hpp needs them declared.

@@ -58,6 +58,8 @@ TYPES = [
     Ty("bf16", "tl::bfloat16", "bf16", "float", 16),
     Ty("fp32", "float", "f32", "float", 32),
     Ty("fp64", "double", "f64", "float", 64),
+    Ty("fp8e4m3", "tl::float8_e4m3", "f8e4m3", "float", 8),
+    Ty("fp8e5m2", "tl::float8_e5m2", "f8e5m2", "float", 8),
 ]
 BY_KEY = {t.key: t for t in TYPES}
 BOOL = BY_KEY["bool"]
@@ -155,6 +157,9 @@ def d_cast_from(t, to):
         return Dom(-100.0, 100.0, specials=7)
     if to.key == "fp16" and not t.is_bool and t.bits > 16:
         return Dom(0 if t.unsigned else -100000, 100000, scalar=77)
+    if to.is_float and to.bits == 8 and t.is_int and t.bits > 8:
+        # fp8 saturates past 448 (e4m3) or 57344 (e5m2): most of the range, and some beyond
+        return Dom(0 if t.unsigned else -1000, 1000, scalar=77)
     return d_any(t)
 
 

@@ -112,7 +112,11 @@ template <class T> bool isNan(const T &v) {
 
 /// The unit in the last place at 1 (epsilon) and the smallest subnormal of a floating-point type.
 template <class T> constexpr double epsilonOf() {
-  if constexpr (std::is_same_v<T, tl::half>)
+  if constexpr (std::is_same_v<T, tl::float8_e4m3>)
+    return 0x1p-3;
+  else if constexpr (std::is_same_v<T, tl::float8_e5m2>)
+    return 0x1p-2;
+  else if constexpr (std::is_same_v<T, tl::half>)
     return 0x1p-10;
   else if constexpr (std::is_same_v<T, tl::bfloat16>)
     return 0x1p-7;
@@ -122,7 +126,11 @@ template <class T> constexpr double epsilonOf() {
     return 0x1p-23;
 }
 template <class T> constexpr double tinyOf() {
-  if constexpr (std::is_same_v<T, tl::half>)
+  if constexpr (std::is_same_v<T, tl::float8_e4m3>)
+    return 0x1p-9;
+  else if constexpr (std::is_same_v<T, tl::float8_e5m2>)
+    return 0x1p-16;
+  else if constexpr (std::is_same_v<T, tl::half>)
     return 0x1p-24;
   else if constexpr (std::is_same_v<T, tl::bfloat16>)
     return 0x1p-133;
@@ -142,6 +150,15 @@ template <class T> constexpr double overflowOf() {
     return std::numeric_limits<double>::infinity(); // (no double result overflows here)
   else
     return 0x1.ffffffp127;
+}
+/// The fp8 types saturate instead (docs/language.md "fp8"): their largest finite value, or 0.
+template <class T> constexpr double saturationOf() {
+  if constexpr (std::is_same_v<T, tl::float8_e4m3>)
+    return 448.0;
+  else if constexpr (std::is_same_v<T, tl::float8_e5m2>)
+    return 57344.0;
+  else
+    return 0.0;
 }
 
 /// The tolerance of a floating-point result against the oracle: `ulps` units in the last place of
@@ -202,26 +219,34 @@ public:
   }
 
   /// A floating-point result within `tol` of the oracle's exact value on both sides: NaN where the
-  /// oracle is NaN, infinity of the right sign where it overflows the type.
+  /// oracle is NaN, infinity of the right sign where it overflows the type (for fp8: the oracle
+  /// saturated to the largest finite value, infinity included).
   template <class F> void near(F oracle, Tolerance tol) {
     const R *ref = const_cast<Buffer<R> &>(out_).ref();
     forRegion([&](size_t i) {
-      const double want = oracle(i);
+      double want = oracle(i);
+      // An fp8 result is a float result rounded once: within one fp8 ulp of the exact value
+      // whatever the float computation's own few ulps (tol.ulps counts those for float types).
+      const double ulps = saturationOf<R>() > 0 ? 1.0 : tol.ulps;
+      if (constexpr double sat = saturationOf<R>(); sat > 0 && std::fabs(want) > sat)
+        want = std::copysign(sat, want);
       for (int side = 0; side < 2; ++side) {
         const double v = asDouble(side ? got_[i] : ref[i]);
         bool ok;
         if (std::isnan(want))
           ok = std::isnan(v);
         else if (std::isinf(want) || std::fabs(want) >= overflowOf<R>())
-          ok = v == (want > 0 ? INFINITY : -INFINITY) ||
-               (!std::isinf(want) && std::fabs(v - want) <= tol.ulps * epsilonOf<R>() * std::fabs(want));
+          ok =
+              v == (want > 0 ? INFINITY : -INFINITY) ||
+              (!std::isinf(want) && std::fabs(v - want) <= ulps * epsilonOf<R>() * std::fabs(want));
         else
-          ok = !std::isnan(v) && std::fabs(v - want) <= tol.ulps * epsilonOf<R>() *
-                                                             std::max(std::fabs(want), tol.floor) +
-                                                         2 * tinyOf<R>();
+          ok = !std::isnan(v) &&
+               std::fabs(v - want) <=
+                   ulps * epsilonOf<R>() * std::max(std::fabs(want), tol.floor) + 2 * tinyOf<R>();
         if (!ok) {
           char line[200];
-          std::snprintf(line, sizeof line, "%.9g, float64 oracle %.17g (tolerance %g ulp)", v, want, tol.ulps);
+          std::snprintf(line, sizeof line, "%.9g, float64 oracle %.17g (tolerance %g ulp)", v, want,
+                        ulps);
           fail(i, side ? "generated" : "reference", line);
         }
       }

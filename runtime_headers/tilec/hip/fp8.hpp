@@ -16,12 +16,19 @@
 
 namespace tilec::rt {
 
+#if defined(TILEC_EMULATE)
+// The emulator runs the CUDA and the HIP output with one host program, so the types are tl.hpp's
+// (as hip_bfloat16 is there); the conversions below are still HIP's own.
+using fp8_e4m3 = tl::float8_e4m3;
+using fp8_e5m2 = tl::float8_e5m2;
+#else
 struct fp8_e4m3 {
   uint8_t bits;
 };
 struct fp8_e5m2 {
   uint8_t bits;
 };
+#endif
 
 namespace detail {
 /// x as an 8-bit float with MAN mantissa bits, exponent bias BIAS and largest finite magnitude
@@ -72,6 +79,12 @@ template <int MAN, int BIAS, bool FINITE> __host__ __device__ inline float fp8_t
   __builtin_memcpy(&f, &bits, sizeof f);
   return f;
 }
+/// An fp8 value of these bits.
+template <class F> __host__ __device__ inline F fp8_of_bits(uint8_t bits) {
+  F f;
+  __builtin_memcpy(static_cast<void *>(&f), &bits, 1);
+  return f;
+}
 } // namespace detail
 
 __host__ __device__ inline float to_float(fp8_e4m3 x) {
@@ -81,10 +94,10 @@ __host__ __device__ inline float to_float(fp8_e5m2 x) {
   return detail::fp8_to_float<2, 15, false>(x.bits);
 }
 __host__ __device__ inline fp8_e4m3 to_f8e4m3(float x) {
-  return fp8_e4m3{detail::float_to_fp8<3, 7, 0x7E>(x)};
+  return detail::fp8_of_bits<fp8_e4m3>(detail::float_to_fp8<3, 7, 0x7E>(x));
 }
 __host__ __device__ inline fp8_e5m2 to_f8e5m2(float x) {
-  return fp8_e5m2{detail::float_to_fp8<2, 15, 0x7B>(x)};
+  return detail::fp8_of_bits<fp8_e5m2>(detail::float_to_fp8<2, 15, 0x7B>(x));
 }
 
 } // namespace tilec::rt
