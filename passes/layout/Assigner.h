@@ -86,6 +86,10 @@ private:
   ir::Expr emitReduce(const ir::Reduce *n, const ir::LayoutRef &want, ir::LayoutRef &resultLayout);
   ir::Expr emitDot(const ir::Dot *n, ir::LayoutRef &resultLayout);
   ir::Expr emit(const ir::Expr &e, const ir::LayoutRef &want);
+  /// The layout every tile variable of the elementwise expression `e` is held in, when they share
+  /// one and none has a copy in `want`, and the bytes an element of them all takes; null when `e`
+  /// holds anything else than variables, constants and elementwise operators.
+  ir::LayoutRef commonVarLayout(const ir::Expr &e, const ir::LayoutRef &want, int &bytes);
   ir::Expr emitScalar(const ir::Expr &e);
   ir::Expr emitRoot(const ir::Var &v, const ir::Expr &init, std::vector<ir::Stmt> &pre);
   void rewriteInto(const ir::Stmt &s, std::vector<ir::Stmt> &out);

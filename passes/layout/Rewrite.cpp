@@ -6,7 +6,9 @@
 #include "ir/IRVisitor.h"
 #include "passes/layout/Assigner.h"
 
+#include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -87,21 +89,17 @@ Expr Assigner::emit(const Expr &e, const LayoutRef &want) {
     return c;
   }
   case ExprKind::Cast: {
-    // A narrowing cast of a variable held in another layout (`store(p, cast<half>(acc))`): cast
-    // where the variable is, then convert the narrower values (half the shared memory for fp32 to
-    // fp16), as a variable holding the cast would be.
+    // A narrowing cast of variables held in another layout (`store(p, cast<half>(acc))`, a store
+    // into an int8 pointer of `rint(y)`): compute and cast where the variables are, then convert
+    // the narrower values (a quarter of the shared memory for fp32 to int8), as a variable holding
+    // the cast would be.
     auto *cast = as<Cast>(e);
-    if (auto *ref = as<VarRef>(cast->a);
-        ref && byteSize(cast->type.elem) < byteSize(ref->type.elem)) {
-      auto &st = state(ref->var);
-      bool copied = false;
-      for (auto &[l, c] : st.copies)
-        copied = copied || *l == *want;
-      if (st.layout && *st.layout != *want && !copied) {
-        auto c = copyWith(cast, st.layout);
-        c->a = VarRef::make(ref->var, ref->loc);
-        return ConvertLayout::make(c, want, e->loc);
-      }
+    int bytes = 0;
+    if (LayoutRef held = commonVarLayout(cast->a, want, bytes);
+        held && byteSize(cast->type.elem) < bytes) {
+      auto c = copyWith(cast, held);
+      c->a = emit(cast->a, held);
+      return ConvertLayout::make(c, want, e->loc);
     }
     auto c = copyWith(as<Cast>(e), want);
     c->a = emit(c->a, want);
@@ -188,6 +186,51 @@ Expr Assigner::emit(const Expr &e, const LayoutRef &want) {
   default:
     internalError(std::string("unexpected ") + name(e->kind) + " before layout assignment");
   }
+}
+
+LayoutRef Assigner::commonVarLayout(const Expr &e, const LayoutRef &want, int &bytes) {
+  LayoutRef held;
+  bool ok = true;
+  bytes = 0;
+  std::set<const VarNode *> seen;
+  std::function<void(const Expr &)> walk = [&](const Expr &x) {
+    if (!ok || !x || x->type.isScalar())
+      return; // (scalars: in any layout)
+    switch (x->kind) {
+    case ExprKind::VarRef: {
+      VarState &st = state(as<VarRef>(x)->var);
+      for (auto &[l, c] : st.copies)
+        ok = ok && *l != *want;
+      ok = ok && st.layout && *st.layout != *want && (!held || *held == *st.layout);
+      held = st.layout;
+      if (seen.insert(as<VarRef>(x)->var.get()).second)
+        bytes += byteSize(x->type.elem);
+      return;
+    }
+    case ExprKind::Splat:
+      return;
+    case ExprKind::Unary:
+      return walk(as<Unary>(x)->a);
+    case ExprKind::Cast:
+      return walk(as<Cast>(x)->a);
+    case ExprKind::Binary:
+      walk(as<Binary>(x)->a);
+      return walk(as<Binary>(x)->b);
+    case ExprKind::Select:
+      walk(as<Select>(x)->cond);
+      walk(as<Select>(x)->a);
+      return walk(as<Select>(x)->b);
+    case ExprKind::Math:
+      for (const Expr &a : as<Math>(x)->args)
+        walk(a);
+      return;
+    default:
+      ok = false;
+      return;
+    }
+  };
+  walk(e);
+  return ok ? held : nullptr;
 }
 
 /// Scalar expressions: only reductions (of tiles) and loads change.

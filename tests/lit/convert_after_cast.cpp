@@ -19,3 +19,21 @@ template void inline_cast<64>(const tl::half *, const tl::half *, tl::half *);
 // CHECK: __half *store_cvt_smem = reinterpret_cast<__half *>(
 // CHECK-NOT: float *store_cvt_smem
 // CHECK: store_cvt_smem[STORE_CVT_SWIZZLE::offset(L{{[0-9]+}}::coord0(i), L{{[0-9]+}}::coord1(j))] = tilec::rt::to_f16(acc[i][j]);
+
+// A store into an int8 pointer of an expression of one variable (rint of a float tile: the store's
+// implicit cast): the fp16 rows load 8 to a thread, the int8 store takes 16, and the conversion
+// moves the int8 values (4096 bytes), not the floats (16384).
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4, grid = (1))
+void cast_expression(const tl::half *x, int8_t *q, float scale) {
+  auto cols = tl::arange<0, BLOCK>();
+  auto y = tl::cast<float>(tl::load(x + cols)) * scale;
+  tl::store(q + cols, tl::rint(y));
+}
+template void cast_expression<4096>(const tl::half *, int8_t *, float);
+
+// CHECK-LABEL: namespace cast_expression_4096 {
+// CHECK: constexpr int SMEM_BYTES = 4096;
+// CHECK: int8_t *store_cvt_smem = reinterpret_cast<int8_t *>(
+// CHECK: store_cvt_smem[L0::coord0(i)] = static_cast<int8_t>(rintf(y[i]));
+// CHECK: int8_t store_cvt[L1::ELEMS];
