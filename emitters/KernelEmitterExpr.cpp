@@ -370,11 +370,8 @@ Code KernelEmitter::binary(const Binary *b, const Idx &idx) {
       return {std::string(mx ? "tilec::rt::hmax(" : "tilec::rt::hmin(") + a.text + ", " + c.text +
                   ")",
               Prec::Postfix};
-    if (isFloat(t)) {
-      std::string call =
-          libm(mx ? "fmax" : "fmin", t) + "(" + asFloat(a, t) + ", " + asFloat(c, t) + ")";
-      return narrowFloat(t) ? roundTo(t, call) : Code{call, Prec::Postfix};
-    }
+    if (isFloat(t))
+      return {libm(mx ? "fmax" : "fmin", t) + "(" + a.text + ", " + c.text + ")", Prec::Postfix};
     return {std::string(mx ? "tilec::rt::maximum(" : "tilec::rt::minimum(") + a.text + ", " + c.text + ")",
             Prec::Postfix};
   }

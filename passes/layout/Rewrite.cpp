@@ -220,7 +220,8 @@ LayoutRef Assigner::commonVarLayout(const Expr &e, const LayoutRef &want, int &b
       walk(as<Select>(x)->cond);
       walk(as<Select>(x)->a);
       return walk(as<Select>(x)->b);
-    case ExprKind::Math:
+    case ExprKind::Math: // (inline assembly runs where it is written: each owner once)
+      ok = ok && as<Math>(x)->op != MathOp::InlineAsm;
       for (const Expr &a : as<Math>(x)->args)
         walk(a);
       return;
