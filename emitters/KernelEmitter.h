@@ -155,6 +155,8 @@ private:
   /// `v = warp_scan(...)` / `v = scan_carry(...)`: the operand copied into `v`, then the part of
   /// the scan computed in place (tilec/rt/scan.hpp); and a scan's write of its warps' totals.
   void scanPart(const ir::Var &v, const ir::Scan *s);
+  /// `v = shared_read(...)` of a lowered Reshape: each element from the staged operands.
+  void reshapeRead(const ir::Var &v, const ir::SharedRead *sr);
   void sharedWriteScanTotals(const ir::SharedWrite *sw);
   /// tl::histogram's counting: each value the thread owns, where its mask is set, counted into the
   /// buffer's counters (tilec::rt::count_into).

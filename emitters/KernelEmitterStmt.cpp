@@ -856,6 +856,8 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
       });
       return;
     }
+    if (sr->reshape)
+      return reshapeRead(v, sr);
     // A swizzled buffer is read along its rows in vectors of up to one chunk: the XOR in the
     // offset hides from the compiler that a run of elements is contiguous, so it would not merge
     // the element reads (the epilogue of a dot: 16-byte reads instead of 2-byte ones).
@@ -879,6 +881,57 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
     return;
   }
   forEachElem(t, [&](const Idx &idx) { w_->line(lhs(v, idx) + " = " + elem(value, idx).text + ";"); });
+}
+
+void KernelEmitter::reshapeRead(const Var &v, const SharedRead *sr) {
+  // The operands are staged row-major and unpadded (the verifier checks it): each position reads
+  // the element its row-major index `l` in the result takes (ir::Reshape's rules).
+  const Type &t = v->type;
+  const std::string L = layoutName(t);
+  const std::string &a = bufferNames_.at(sr->buffer);
+  const std::string b = sr->bufferB >= 0 ? bufferNames_.at(sr->bufferB) : "";
+  const int64_t d1 = t.rank() == 2 ? t.shape[1] : 1;
+  int64_t n = 1;
+  for (int64_t d : k_.buffers.at(sr->buffer).shape)
+    n *= d;
+  forEachElem(t, [&](const Idx &idx) {
+    const std::string c0 = L + "::coord0(" + idx[0] + ")";
+    const std::string c1 = t.rank() == 2 ? L + "::coord1(" + idx[1] + ")" : "";
+    const std::string l = t.rank() == 1 ? c0
+                          : d1 == 1     ? c0
+                                        : c0 + " * " + std::to_string(d1) + " + " + c1;
+    const std::string y = lhs(v, idx) + " = ";
+    // `y = cond ? x` over `: z;`, the second line's `:` under the `?`.
+    auto choose = [&](const std::string &cond, const std::string &x, const std::string &z) {
+      const std::string first = y + cond + " ? ";
+      w_->line(first + x);
+      w_->line(std::string(first.size() - 2, ' ') + ": " + z + ";");
+    };
+    switch (*sr->reshape) {
+    case ReshapeKind::Reshape:
+      return w_->line(y + a + "[" + l + "];");
+    case ReshapeKind::Cat:
+      return choose(l + " < " + std::to_string(n), a + "[" + l + "]",
+                    b + "[" + l + " - " + std::to_string(n) + "]");
+    case ReshapeKind::Interleave: {
+      // Even positions from a, odd ones from b, each at l / 2; along a row of even length the
+      // column alone tells the parity.
+      std::string half, odd;
+      if (t.rank() == 2 && d1 > 1) {
+        odd = d1 == 2 ? c1 : "(" + c1 + " & 1)";
+        half = d1 == 2 ? c0 : c0 + " * " + std::to_string(d1 / 2) + " + (" + c1 + " >> 1)";
+      } else {
+        odd = "(" + c0 + " & 1)";
+        half = "(" + c0 + " >> 1)";
+      }
+      return choose(odd, b + "[" + half + "]", a + "[" + half + "]");
+    }
+    case ReshapeKind::Even:
+    case ReshapeKind::Odd:
+      return w_->line(y + a + "[" + (t.rank() == 1 ? l : "(" + l + ")") + " * 2" +
+                      (*sr->reshape == ReshapeKind::Odd ? " + 1" : "") + "];");
+    }
+  });
 }
 
 std::string KernelEmitter::scanParams(const Type &t, int axis, bool reverse, const Scan *op) {

@@ -80,7 +80,11 @@ bool same(const WarpReduce *a, const WarpReduce *b) {
 bool same(const SharedRead *a, const SharedRead *b) {
   return a->buffer == b->buffer && a->combine == b->combine && a->op == b->op &&
          a->numParts == b->numParts && a->combineFn == b->combineFn &&
-         a->gatherAxis == b->gatherAxis && equal(a->index, b->index);
+         a->gatherAxis == b->gatherAxis && a->reshape == b->reshape && a->bufferB == b->bufferB &&
+         equal(a->index, b->index);
+}
+bool same(const Reshape *a, const Reshape *b) {
+  return a->how == b->how && equal(a->a, b->a) && equal(a->b, b->b);
 }
 bool same(const Histogram *a, const Histogram *b) {
   return a->numBins == b->numBins && equal(a->a, b->a) && equal(a->mask, b->mask);

@@ -129,6 +129,25 @@ const char *name(ScanOp o) {
   return names[static_cast<int>(o)];
 }
 
+const char *name(ReshapeKind k) {
+  static const char *names[] = {"reshape", "cat", "interleave", "even", "odd"};
+  return names[static_cast<int>(k)];
+}
+
+int64_t reshapedCount(ReshapeKind k, int64_t n) {
+  switch (k) {
+  case ReshapeKind::Reshape:
+    return n;
+  case ReshapeKind::Cat:
+  case ReshapeKind::Interleave:
+    return 2 * n;
+  case ReshapeKind::Even:
+  case ReshapeKind::Odd:
+    return n / 2;
+  }
+  return n;
+}
+
 std::string resultStem(ReduceOp o) { return o == ReduceOp::Combine ? "reduce" : name(o); }
 std::string resultStem(ScanOp o) {
   return o == ScanOp::Combine ? "scan" : "cum" + std::string(name(o));
@@ -427,6 +446,26 @@ Expr Histogram::make(Expr a, Expr mask, int64_t numBins, SourceLoc loc) {
   return n;
 }
 
+Expr Reshape::make(ReshapeKind how, Expr a, Expr b, std::vector<int64_t> shape, SourceLoc loc) {
+  const bool two = how == ReshapeKind::Cat || how == ReshapeKind::Interleave;
+  check(a && a->type.isTile() && !a->type.pointer && (b != nullptr) == two &&
+            (!b || (b->type.elem == a->type.elem && b->type.shape == a->type.shape &&
+                    !b->type.pointer)) &&
+            (shape.size() == 1 || shape.size() == 2),
+        "Reshape operands");
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  check(n == reshapedCount(how, a->type.numElements()), "Reshape shape");
+  auto r = node<Reshape>(loc);
+  r->type = a->type.withShape(std::move(shape));
+  r->type.layout = nullptr;
+  r->how = how;
+  r->a = std::move(a);
+  r->b = std::move(b);
+  return r;
+}
+
 Expr Gather::make(Expr src, Expr index, int axis, SourceLoc loc) {
   check(src && index && src->type.isTile() && !src->type.pointer && isInt(index->type.elem) &&
             index->type.rank() == src->type.rank() && axis >= 0 && axis < src->type.rank(),
@@ -517,6 +556,18 @@ Expr SharedRead::makeGather(int buffer, Type type, Expr index, int axis, SourceL
   return n;
 }
 
+Expr SharedRead::makeReshape(ReshapeKind how, int buffer, int bufferB, Type type, SourceLoc loc) {
+  check(buffer >= 0 &&
+            ((how == ReshapeKind::Cat || how == ReshapeKind::Interleave) == (bufferB >= 0)),
+        "SharedRead reshape buffers");
+  auto n = node<SharedRead>(loc);
+  n->type = std::move(type);
+  n->buffer = buffer;
+  n->bufferB = bufferB;
+  n->reshape = how;
+  return n;
+}
+
 Expr SharedRead::makeCombine(int buffer, ReduceOp op, int numParts, Type type, SourceLoc loc,
                              int combineFn) {
   auto n = node<SharedRead>(loc);
@@ -546,8 +597,12 @@ Expr SharedDot::make(int bufferA, int bufferB, Expr acc, DotPrecision precision,
 }
 
 std::vector<int> sharedBuffersRead(const ExprNode &n) {
-  if (n.kind == ExprKind::SharedRead)
-    return {static_cast<const SharedRead &>(n).buffer};
+  if (n.kind == ExprKind::SharedRead) {
+    auto &r = static_cast<const SharedRead &>(n);
+    if (r.bufferB >= 0)
+      return {r.buffer, r.bufferB};
+    return {r.buffer};
+  }
   if (n.kind == ExprKind::Scan && static_cast<const Scan &>(n).part == ScanPart::Carry)
     return {static_cast<const Scan &>(n).buffer};
   if (n.kind == ExprKind::SharedDot) {

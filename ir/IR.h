@@ -115,6 +115,8 @@ enum class MathOp : uint8_t {
 /// Kernel::combines[combineFn].
 enum class ReduceOp : uint8_t { Sum, Max, Min, ArgMax, ArgMin, Combine };
 enum class ScanOp : uint8_t { Sum, Prod, Max, Min, Combine };
+/// How a Reshape takes its operands' elements (Reshape's comment).
+enum class ReshapeKind : uint8_t { Reshape, Cat, Interleave, Even, Odd };
 /// What a Scan computes: the whole scan (before lower-reductions), or one of the two parts it is
 /// lowered to (Scan's comment).
 enum class ScanPart : uint8_t { Whole, InWarp, Carry };
@@ -153,6 +155,9 @@ const char *name(BinaryOp o);
 const char *name(MathOp o);
 const char *name(ReduceOp o);
 const char *name(ScanOp o);
+const char *name(ReshapeKind k);
+/// The number of elements a Reshape of kind `k` gives from operands of `n` elements each.
+int64_t reshapedCount(ReshapeKind k, int64_t n);
 /// The stem of the names of variables that hold a reduction's or a scan's result: `sum`, `argmax`,
 /// `reduce` (a combine function's); `cumsum`, `cumprod`, `scan`.
 std::string resultStem(ReduceOp o);
@@ -376,6 +381,21 @@ struct Gather : ExprNode {
   int axis = 0;
   static Expr make(Expr src, Expr index, int axis, SourceLoc loc = {});
 };
+/// The elements of `a` (and of `b`, of a's type) in row-major order, rearranged into `type`'s
+/// shape: element l (row-major) of the result is
+///  - Reshape (tl::reshape, tl::ravel): element l of `a` (the same number of elements);
+///  - Cat (tl::cat): element l of `a`, then of `b` (2n elements);
+///  - Interleave (tl::interleave, and tl::join into [n, 2]): element l / 2 of `a` where l is even,
+///    of `b` where it is odd (2n elements);
+///  - Even, Odd (tl::split's two results): element 2l (2l + 1) of `a` (n / 2 elements).
+/// lower-layout-conversions stages the operands in shared memory in their own layouts and reads
+/// the result back in its layout (SharedRead's reshape form).
+struct Reshape : ExprNode {
+  TILEC_EXPR_NODE(Reshape)
+  ReshapeKind how = ReshapeKind::Reshape;
+  Expr a, b; ///< b: Cat and Interleave only
+  static Expr make(ReshapeKind how, Expr a, Expr b, std::vector<int64_t> shape, SourceLoc loc = {});
+};
 /// The matrix product of `a` [M, K] and `b` [K, N], plus `acc` [M, N] when set (tl::dot): operands
 /// both f16, both bf16, both f32 or both i8; the result (`type`) is f32 (i32 for i8; f16 allowed
 /// for f16 operands), in the order and precision docs/language.md "Matrix products" states.
@@ -430,6 +450,8 @@ struct WarpReduce : ExprNode {
 /// Tile mode (op unset): the tile of `type` (its layout) that a SharedWrite stored; with `index`
 /// set (a lowered Gather), the element at each position's coordinates but along `gatherAxis` at
 /// `index`'s element there (modulo the buffer's size along it; `index` in `type`'s layout).
+/// With `reshape` set (a lowered Reshape), the element that Reshape's rule (`reshape`) takes for
+/// each position: `buffer` holds its `a`, `bufferB` its `b` (Cat, Interleave), each row-major.
 /// Combine mode (op set): combine the `numParts` per-warp partials stored by a SharedWrite in
 /// Partials mode, giving the reduced value in `type`'s (slice) layout.
 struct SharedRead : ExprNode {
@@ -441,8 +463,11 @@ struct SharedRead : ExprNode {
   int combineFn = -1; ///< as Reduce's
   Expr index;         ///< a gather's indices (tile mode), or null
   int gatherAxis = -1;
+  std::optional<ReshapeKind> reshape; ///< a lowered Reshape's rule, or none
+  int bufferB = -1;                   ///< reshape: the buffer of its `b`, or -1
   static Expr makeTile(int buffer, Type type, SourceLoc loc = {});
   static Expr makeGather(int buffer, Type type, Expr index, int axis, SourceLoc loc = {});
+  static Expr makeReshape(ReshapeKind how, int buffer, int bufferB, Type type, SourceLoc loc = {});
   static Expr makeCombine(int buffer, ReduceOp op, int numParts, Type type, SourceLoc loc = {},
                           int combineFn = -1);
 };

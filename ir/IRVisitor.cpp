@@ -71,6 +71,10 @@ void IRVisitor::visit(const Histogram *n) {
   visit(n->a);
   visit(n->mask);
 }
+void IRVisitor::visit(const Reshape *n) {
+  visit(n->a);
+  visit(n->b);
+}
 void IRVisitor::visit(const Gather *n) {
   visit(n->src);
   visit(n->index);
@@ -189,6 +193,15 @@ Expr IRMutator::mutate(const Histogram *n, const Expr &self) {
   auto c = copyOf(n);
   c->a = a;
   c->mask = mask;
+  return c;
+}
+Expr IRMutator::mutate(const Reshape *n, const Expr &self) {
+  Expr a = mutate(n->a), b = mutate(n->b);
+  if (a == n->a && b == n->b)
+    return self;
+  auto c = copyOf(n);
+  c->a = a;
+  c->b = b;
   return c;
 }
 Expr IRMutator::mutate(const Gather *n, const Expr &self) {
@@ -475,6 +488,10 @@ void ExprFacts::add(const Expr &e) {
       IRVisitor::visit(n);
     }
     void visit(const Gather *n) override {
+      f.elementwise = false;
+      IRVisitor::visit(n);
+    }
+    void visit(const Reshape *n) override {
       f.elementwise = false;
       IRVisitor::visit(n);
     }

@@ -534,6 +534,17 @@ private:
       o << ", bins=" << h->numBins << ')';
       break;
     }
+    case ExprKind::Reshape: {
+      auto *r = as<Reshape>(e);
+      o << name(r->how) << '(';
+      exprTo(o, r->a);
+      if (r->b) {
+        o << ", ";
+        exprTo(o, r->b);
+      }
+      o << ')';
+      break;
+    }
     case ExprKind::Gather: {
       auto *g = as<Gather>(e);
       o << "gather(";
@@ -590,6 +601,11 @@ private:
         o << "shared_read(" << r->buffer << ", gather axis=" << r->gatherAxis << " at ";
         exprTo(o, r->index);
         o << ')';
+      } else if (r->reshape) {
+        o << "shared_read(" << r->buffer;
+        if (r->bufferB >= 0)
+          o << ", " << r->bufferB;
+        o << ", " << name(*r->reshape) << ')';
       } else
         o << "shared_read(" << r->buffer << ')';
       break;

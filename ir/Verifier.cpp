@@ -698,6 +698,22 @@ private:
         sameLayoutAs(h->mask, h->a->type, "histogram");
       return;
     }
+    case ExprKind::Reshape: {
+      auto *r = as<Reshape>(e);
+      TILEC_REQUIRE(!lowered, "reshape remains after the pipeline");
+      expr(r->a);
+      const bool two = r->how == ReshapeKind::Cat || r->how == ReshapeKind::Interleave;
+      if (r->b)
+        expr(r->b);
+      const Type &a = r->a->type;
+      TILEC_REQUIRE(a.isTile() && !a.pointer && t.elem == a.elem && (r->b != nullptr) == two &&
+                        (!r->b || (r->b->type.shape == a.shape && r->b->type.elem == a.elem)) &&
+                        t.numElements() == reshapedCount(r->how, a.numElements()),
+                    std::string(name(r->how)) + " of " + a.str() + " gives " + t.str());
+      if (layoutMode && r->b)
+        sameLayoutAs(r->b, a, name(r->how));
+      return;
+    }
     case ExprKind::Gather: {
       auto *g = as<Gather>(e);
       TILEC_REQUIRE(!lowered, "gather remains after the pipeline");
@@ -800,6 +816,25 @@ private:
         TILEC_REQUIRE(shapes, "shared_read gather of " + t.str() + " from buffer '" + b.name + "'");
         if (layoutMode)
           sameLayoutAs(r->index, t, "shared_read gather");
+      } else if (r->reshape) {
+        const bool two = *r->reshape == ReshapeKind::Cat || *r->reshape == ReshapeKind::Interleave;
+        int64_t n = 1;
+        for (int64_t d : b.shape)
+          n *= d;
+        TILEC_REQUIRE(!r->combine && t.isTile() && !t.pointer && t.elem == b.elemType.elem &&
+                          b.rowStride == b.shape.back() && !b.swizzle.on() && b.stages == 1 &&
+                          (r->bufferB >= 0) == two &&
+                          t.numElements() == reshapedCount(*r->reshape, n),
+                      "shared_read " + std::string(name(*r->reshape)) + " of " + t.str() +
+                          " from buffer '" + b.name + "'");
+        if (two) {
+          checkBuffer(r->bufferB);
+          const SharedBuffer &bb = k.buffers[r->bufferB];
+          TILEC_REQUIRE(bb.shape == b.shape && bb.rowStride == b.rowStride && !bb.swizzle.on() &&
+                            bb.elemType.elem == b.elemType.elem && bb.stages == 1,
+                        "shared_read " + std::string(name(*r->reshape)) + " from buffers '" +
+                            b.name + "' and '" + bb.name + "'");
+        }
       } else if (!r->combine) {
         TILEC_REQUIRE(t.isTile() && t.shape == b.shape && t.elem == b.elemType.elem &&
                           t.argPair == b.elemType.argPair && !t.pointer,

@@ -11,8 +11,12 @@
 //   decl y = shared_read(B)
 // the counting an atomic add per element of x (its owner's) that lies in [0, bins).
 //
-// Guarantees: no ConvertLayout, no Gather and no Histogram remains. A conversion that is not the
-// whole init of a Decl / value of an Assign is first hoisted to `decl <var>_cvt =
+// Reshapes (tl::reshape, ravel, join, split, interleave, cat) stage their operands row-major and
+// unpadded, each in its own layout, and read the result back in its layout by the reshape's rule:
+//   shared_write A, a ; [shared_write B, b ;] barrier ; decl y = shared_read(A[, B], interleave)
+//
+// Guarantees: no ConvertLayout, no Gather, no Histogram and no Reshape remains. A conversion that
+// is not the whole init of a Decl / value of an Assign is first hoisted to `decl <var>_cvt =
 // convert_layout(...)` just before its statement. Each `y = convert_layout(x)` becomes
 //   shared_write B, x                 every element of x at B[row * rowStride + col] (owners only)
 //   barrier                           read-after-write (insert-barriers keeps it, adds WAR ones)
@@ -87,6 +91,54 @@ public:
         },
         [](const Expr &) { return std::string("histogram"); });
     k.body = histograms.rewriteBody(k.body);
+    lowering::HoistingRewriter reshapes(
+        k, [](const Expr &e) { return e && e->kind == ExprKind::Reshape; },
+        [this](const Expr &node, const Var &dest, bool isDecl, SourceLoc loc,
+               std::vector<Stmt> &out) {
+          lowerReshape(*as<Reshape>(node), dest, isDecl, loc, out);
+        },
+        [](const Expr &) { return std::string("reshape"); });
+    k.body = reshapes.rewriteBody(k.body);
+  }
+
+  /// `y = reshape(a[, b])`: the operands staged row-major as a conversion stages them, read back
+  /// by the reshape's rule. A reshape of the variable that the statement just before staged for
+  /// one (tl::split's second half) reads that buffer again.
+  void lowerReshape(const Reshape &r, const Var &dest, bool isDecl, SourceLoc loc,
+                    std::vector<Stmt> &out) {
+    const Type &from = r.a->type;
+    if (!from.layout || !r.type.layout || from.rank() < 1 || from.rank() > 2)
+      internalError("lower-layout-conversions: reshape into '" + dest->name +
+                    "' without layouts, or of rank " + std::to_string(from.rank()));
+    auto *ref = as<VarRef>(r.a);
+    Stmt read;
+    if (ref && !r.b && last_.read && !out.empty() && out.back() == last_.read &&
+        last_.var == ref->var.get() && sameLayout(last_.layout, from.layout)) {
+      read = assignLike(dest, isDecl, SharedRead::makeReshape(r.how, last_.buffer, -1, r.type, loc),
+                        loc);
+    } else {
+      const bool two = r.b != nullptr;
+      // Named after the result, or after the pairs that tl::split's two halves share (`a_b`).
+      const bool half = r.how == ReshapeKind::Even || r.how == ReshapeKind::Odd;
+      const std::string name = half && ref ? ref->var->name + "_split_smem"
+                               : two       ? dest->name + "_a_smem"
+                                           : dest->name + "_smem";
+      const int a = lowering::addBuffer(k, name, from, from.shape);
+      out.push_back(SharedWrite::makeTile(a, r.a, loc));
+      int b = -1;
+      if (two) {
+        b = lowering::addBuffer(k, dest->name + "_b_smem", from, from.shape);
+        out.push_back(SharedWrite::makeTile(b, r.b, loc));
+      }
+      out.push_back(Barrier::make(loc));
+      read = assignLike(dest, isDecl, SharedRead::makeReshape(r.how, a, b, r.type, loc), loc);
+      last_ = {};
+      if (ref && !two)
+        last_ = {ref->var.get(), from.layout, a, nullptr};
+    }
+    out.push_back(read);
+    // The buffer holds the variable's value until the variable changes: here, if it is `dest`.
+    last_.read = last_.var && last_.var != dest.get() ? read : nullptr;
   }
 
   /// `y = histogram(x, mask)`: counters in shared memory, zeroed, counted into, read back.
@@ -109,6 +161,18 @@ public:
   }
 
 private:
+  static Stmt assignLike(const Var &dest, bool isDecl, Expr value, SourceLoc loc) {
+    return isDecl ? Decl::make(dest, value, loc) : Assign::make(dest, value, loc);
+  }
+
+  /// The last reshape's staging of a variable (lowerReshape), while it may be read again.
+  struct Staged {
+    const VarNode *var = nullptr;
+    LayoutRef layout;
+    int buffer = -1;
+    Stmt read; ///< the statement that read it, which must be the one just before
+  } last_;
+
   /// `y = gather(src, index)`: src staged as a conversion stages it, read back at the indices.
   void lowerGather(const Gather &g, const Var &dest, bool isDecl, SourceLoc loc,
                    std::vector<Stmt> &out) {

@@ -1,14 +1,15 @@
-// materialize: bind every load (tile or scalar), reduction, scan, gather and dot to its own
-// variable.
+// materialize: bind every load (tile or scalar), reduction, scan, gather, reshape and dot to its
+// own variable.
 //
-// Before: simplify (optional). After: a `Load`, `Reduce`, `Scan`, `Gather` or `Dot` occurs only as
-// the whole `init` of a `Decl` or the whole `value` of an `Assign`; every other occurrence is
-// replaced by a reference to a new local declared right before the statement that used it, in
-// evaluation order (operands first). New variables are named from the user's names:
+// Before: simplify (optional). After: a `Load`, `Reduce`, `Scan`, `Gather`, `Reshape` or `Dot`
+// occurs only as the whole `init` of a `Decl` or the whole `value` of an `Assign`; every other
+// occurrence is replaced by a reference to a new local declared right before the statement that
+// used it, in evaluation order (operands first). New variables are named from the user's names:
 // `<pointer>_load` for a load through pointer variable `<pointer>` (e.g. `in_load`),
 // `<op>_<operand>` for a reduction (`max_x`, `reduce_x` with a combine function),
 // `cum<op>_<operand>` for a scan (`cumsum_x`, `scan_x`; ir::resultStem), `gather_<src>` for a
-// gather (and tl::flip), `dot_<a>_<b>` for a dot of tiles a and b (`acc += tl::dot(a, b)`).
+// gather (and tl::flip), `<how>_<a>` for a reshape (`reshape_x`, `cat_x`, `interleave_x`: ir::name
+// of ReshapeKind), `dot_<a>_<b>` for a dot of tiles a and b (`acc += tl::dot(a, b)`).
 // Conditions: loads/reductions in an `if` condition or a `for` begin are bound before the
 // statement; in a `while` condition they are bound before the loop and re-evaluated (assigned
 // again) at the end of the body, so every test of the condition sees fresh values. A load or
@@ -86,6 +87,7 @@ bool containsLoadOrReduce(const Expr &e) {
     void visit(const Reduce *) override { found = true; }
     void visit(const Scan *) override { found = true; }
     void visit(const Gather *) override { found = true; }
+    void visit(const Reshape *) override { found = true; }
     void visit(const Histogram *) override { found = true; }
   } f(found);
   f.visit(e);
@@ -121,6 +123,11 @@ protected:
   Expr mutate(const Gather *n, const Expr &self) override {
     return bindUnlessRoot(
         n, self, [&](const Expr &e) { return "gather_" + operandName(as<Gather>(e)->src); });
+  }
+  Expr mutate(const Reshape *n, const Expr &self) override {
+    return bindUnlessRoot(n, self, [&](const Expr &e) {
+      return std::string(name(n->how)) + "_" + operandName(as<Reshape>(e)->a);
+    });
   }
   Expr mutate(const Scan *n, const Expr &self) override {
     return bindUnlessRoot(n, self, [&](const Expr &e) {

@@ -195,6 +195,12 @@ public:
   static bool isRandom(const std::string &name);
   /// `fd` is tl::randint4x, rand4x or randn4x (a std::tuple of four tiles).
   static bool isRandomFour(const clang::FunctionDecl *fd);
+  /// tl::split, whose two tiles a structured binding takes apart (x[:, 0] and x[:, 1]).
+  static bool isSplit(const clang::FunctionDecl *fd);
+  /// The two halves of `tl::split(x)`; an x that is not a variable is first declared as one named
+  /// `name` (both halves read it).
+  std::vector<ir::Expr> lowerSplit(const clang::CallExpr *call, const std::string &name,
+                                   std::vector<ir::Stmt> &out);
 
   // ---- tensor descriptors (LoweringDescriptors.cpp) ---------------------------------------------
   /// A descriptor's parts, each an expression computed once where it was made; strides in

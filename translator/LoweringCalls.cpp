@@ -265,6 +265,18 @@ void KernelLowering::lowerDecomposition(const clang::DecompositionDecl *dd, cons
   if (auto *call = dyn_cast<CallExpr>(s);
       call && !isa<CXXOperatorCallExpr>(call) && isUserFunction(call->getDirectCallee())) {
     inlineCall(call, &values, &types);
+  } else if (isSplit(callee)) {
+    // auto [a, b] = tl::split(x); the pairs, when computed here, are named `a_b`.
+    std::string pairs;
+    for (const BindingDecl *b : dd->bindings())
+      pairs += (pairs.empty() ? "" : "_") + b->getNameAsString();
+    values = lowerSplit(cast<CallExpr>(s), pairs, out);
+    if (values.size() != types.size())
+      fe.fail(DiagId::SeveralValues, init->getExprLoc(),
+              {fe.text(init->getSourceRange()), std::to_string(types.size()),
+               "a structured binding's initializer"});
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = convertTo(values[i], types[i], "[...]", init);
   } else if (isRandomFour(callee)) {
     // auto [r0, r1, r2, r3] = tl::rand4x(seed, offsets);
     values = lowerRandom(cast<CallExpr>(s), callee->getName().str());

@@ -158,6 +158,8 @@ void KernelLowering::lowerDecl(const clang::Decl *d, const clang::DeclStmt *ds,
     const FunctionDecl *fd = call->getDirectCallee();
     if (isRandomFour(fd))
       fe.fail(DiagId::FourResults, call->getExprLoc(), {"tl::" + fd->getName().str()});
+    if (isSplit(fd))
+      fe.fail(DiagId::SplitResults, call->getExprLoc(), {"tl::split"});
   }
   ir::Type t = typeOf(vd->getType(), vd->getLocation());
   const Expr *init = vd->getInit();

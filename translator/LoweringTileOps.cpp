@@ -291,6 +291,26 @@ bool KernelLowering::isRandom(const std::string &name) {
          name == "rand4x" || name == "randn4x";
 }
 
+bool KernelLowering::isSplit(const clang::FunctionDecl *fd) {
+  return fd && inTl(fd) && fd->getDeclName().isIdentifier() && fd->getName() == "split";
+}
+
+std::vector<ir::Expr> KernelLowering::lowerSplit(const clang::CallExpr *call,
+                                                 const std::string &name,
+                                                 std::vector<ir::Stmt> &out) {
+  const clang::Expr *arg = call->getArg(0);
+  ir::Expr x = needTile(lowerExpr(arg), arg, "tl::split");
+  const ir::SourceLoc l = fe.irLoc(call->getExprLoc());
+  if (!ir::as<ir::VarRef>(x)) { // both halves read one variable, which is staged once
+    auto v = k.newVar(name, x->type, ir::VarKind::Local, l);
+    out.push_back(ir::Decl::make(v, x, l));
+    x = ir::VarRef::make(v, l);
+  }
+  const std::vector<int64_t> half{x->type.shape[0]}; // tl.hpp checked: [N, 2]
+  return {ir::Reshape::make(ir::ReshapeKind::Even, x, nullptr, half, l),
+          ir::Reshape::make(ir::ReshapeKind::Odd, x, nullptr, half, l)};
+}
+
 bool KernelLowering::isRandomFour(const clang::FunctionDecl *fd) {
   return fd && inTl(fd) && fd->getDeclName().isIdentifier() && isRandom(fd->getName().str()) &&
          fd->getName().ends_with("4x");
@@ -908,6 +928,37 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     nargs(1, 1);
     return ir::Trans::make(lowerExpr(args[0]), l);
   }
+  // Shapes (tl.hpp's static_asserts have checked the operands; the result's shape is the call's).
+  if (name == "permute") { // rank 2: <1, 0> transposes, <0, 1> (and rank 1's <0>) is the tile
+    nargs(1, 1);
+    ir::Expr x = needTile(lowerExpr(args[0]), args[0], qname);
+    auto targs = intTemplateArgs(fd);
+    if (x->type.rank() == 2 && !targs.empty() && targs[0] == 1)
+      return ir::Trans::make(x, l);
+    return x;
+  }
+  if (name == "reshape" || name == "ravel" || name == "join" || name == "interleave" ||
+      name == "cat") {
+    const bool two = name == "join" || name == "interleave" || name == "cat";
+    const bool reorder = name == "reshape" || name == "cat"; // `can_reorder`: the order is kept
+    nargs(two ? 2 : 1, (two ? 2 : 1) + (reorder ? 1 : 0));
+    ir::Expr a = needTile(lowerExpr(args[0]), args[0], qname);
+    ir::Expr b = two ? needTile(lowerExpr(args[1]), args[1], qname) : nullptr;
+    const ir::Type result = typeOf(call->getType(), at);
+    const ir::ReshapeKind how = name == "cat" ? ir::ReshapeKind::Cat
+                                : name == "join" || name == "interleave"
+                                    ? ir::ReshapeKind::Interleave
+                                    : ir::ReshapeKind::Reshape;
+    if (how == ir::ReshapeKind::Reshape) {
+      if (auto *inner = ir::as<ir::Reshape>(a); inner && inner->how == ir::ReshapeKind::Reshape)
+        a = inner->a; // a reshape of a reshape moves the elements once
+      if (result.shape == a->type.shape)
+        return a; // nothing moves
+    }
+    return ir::Reshape::make(how, a, b, result.shape, l);
+  }
+  if (name == "split") // the two tiles only a structured binding takes apart (lowerSplit)
+    fe.fail(DiagId::SplitResults, at, {qname});
   unsupportedCall(call);
 }
 

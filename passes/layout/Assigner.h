@@ -63,6 +63,7 @@ private:
   ir::LayoutRef reduceParent(const ir::Reduce *r, const ir::LayoutRef &want);
   ir::LayoutRef scanLayout(const ir::Scan *s, const ir::LayoutRef &want);
   ir::LayoutRef gatherSourceLayout(const ir::Gather *g);
+  ir::LayoutRef reshapeSourceLayout(const ir::Reshape *r);
   ir::LayoutRef histogramInputLayout(const ir::Histogram *h);
   ir::LayoutRef dotLayout(const ir::Dot *d);
   ir::LayoutRef mmaLayout(const ir::Dot *d);

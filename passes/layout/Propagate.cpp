@@ -180,6 +180,7 @@ LayoutRef Assigner::natural(const Expr &e) {
   case ExprKind::Gather: // the indices' layout
     return natural(as<Gather>(e)->index);
   case ExprKind::Histogram: // any: the counts are read back from shared memory
+  case ExprKind::Reshape:   // any: read back from shared memory
     return nullptr;
   case ExprKind::Scan: { // scans lower on blocked layouts (and their slices)
     LayoutRef p = natural(as<Scan>(e)->a);
@@ -253,6 +254,14 @@ LayoutRef Assigner::scanLayout(const Scan *s, const LayoutRef &want) {
 LayoutRef Assigner::histogramInputLayout(const Histogram *h) {
   LayoutRef l = natural(h->a);
   return l ? l : defaultLayout(h->a->type);
+}
+
+/// The layout a reshape's operands are staged in shared memory from: their own (the first's).
+LayoutRef Assigner::reshapeSourceLayout(const Reshape *r) {
+  LayoutRef l = natural(r->a);
+  if (!l && r->b)
+    l = natural(r->b);
+  return l ? l : defaultLayout(r->a->type);
 }
 
 /// The layout a gather's source is staged in shared memory from: its own.
@@ -491,6 +500,12 @@ void Assigner::demand(const Expr &e, const LayoutRef &want, int pos, const std::
     LayoutRef l = histogramInputLayout(h);
     demand(h->a, l, pos, "histogram");
     return demand(h->mask, l, pos, "histogram");
+  }
+  case ExprKind::Reshape: {
+    auto *r = as<Reshape>(e);
+    LayoutRef l = reshapeSourceLayout(r);
+    demand(r->a, l, pos, name(r->how));
+    return demand(r->b, l, pos, name(r->how));
   }
   case ExprKind::Gather: {
     auto *g = as<Gather>(e);

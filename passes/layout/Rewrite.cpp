@@ -154,6 +154,13 @@ Expr Assigner::emit(const Expr &e, const LayoutRef &want) {
     c->mask = emit(c->mask, l);
     return c;
   }
+  case ExprKind::Reshape: {
+    auto c = copyWith(as<Reshape>(e), want);
+    LayoutRef l = reshapeSourceLayout(as<Reshape>(e));
+    c->a = emit(c->a, l);
+    c->b = emit(c->b, l);
+    return c;
+  }
   case ExprKind::Gather: {
     auto c = copyWith(as<Gather>(e), want);
     c->index = emit(c->index, want);

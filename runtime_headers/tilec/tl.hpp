@@ -1589,6 +1589,114 @@ template <class T, int D0, int D1> tile<T, D1, D0> trans(const tile<T, D0, D1> &
 }
 
 // ================================================================================================
+// Shapes: the elements in row-major order, rearranged
+// ================================================================================================
+
+namespace detail {
+template <class X> constexpr bool valueTile = isTile<X> && !std::is_pointer_v<Elem<X>>;
+} // namespace detail
+
+/// tl.reshape(x, shape): x's elements in row-major order, in a tile of shape D... (as many
+/// elements). Triton's `can_reorder` lets the compiler change the order; tilec keeps it, which
+/// satisfies either value.
+template <int... D, class X> auto reshape(const X &x, bool can_reorder = false) {
+  static_assert(detail::valueTile<X>, "tl::reshape: the operand must be a tile of numbers");
+  static_assert(tile<detail::Elem<X>, D...>::size == X::size,
+                "tl::reshape: the new shape must have as many elements as the tile");
+  (void)can_reorder;
+  tile<detail::Elem<X>, D...> r;
+  if constexpr (decltype(r)::size == X::size) // else the static_assert above is the one error
+    r.data = x.data;
+  return r;
+}
+
+/// tl.ravel(x): x's elements in row-major order, as a 1-D tile.
+template <class X> auto ravel(const X &x) {
+  static_assert(detail::valueTile<X>, "tl::ravel: the operand must be a tile of numbers");
+  tile<detail::Elem<X>, X::size> r;
+  r.data = x.data;
+  return r;
+}
+
+/// tl.permute(x, dims): the tile whose dim i is x's dim DIMS[i]; for rank 2, <1, 0> is tl::trans.
+template <int... DIMS, class X> auto permute(const X &x) {
+  static_assert(detail::valueTile<X>, "tl::permute: the operand must be a tile of numbers");
+  static_assert(sizeof...(DIMS) == X::rank, "tl::permute: one dim for each dim of the tile");
+  constexpr int dims[] = {DIMS...};
+  if constexpr (X::rank == 1) {
+    static_assert(dims[0] == 0, "tl::permute: the dims must be a permutation of 0 .. rank - 1");
+    return x;
+  } else {
+    static_assert((dims[0] == 0 && dims[1] == 1) || (dims[0] == 1 && dims[1] == 0),
+                  "tl::permute: the dims must be a permutation of 0 .. rank - 1");
+    if constexpr (dims[0] == 0)
+      return x;
+    else
+      return trans(x);
+  }
+}
+
+/// tl.join(a, b): the 2-D tile [N, 2] whose row i is (a[i], b[i]). a and b are 1-D tiles of one
+/// type and size (a join of 2-D tiles would have rank 3, which tiles do not have yet).
+template <class A, class B> auto join(const A &a, const B &b) {
+  static_assert(detail::valueTile<A> && std::is_same_v<A, B>,
+                "tl::join: the operands must be tiles of numbers of one type and shape");
+  static_assert(A::rank == 1, "tl::join: tiles have rank <= 2, so join takes 1-D tiles");
+  tile<detail::Elem<A>, A::size, 2> r;
+  for (int i = 0; i < A::size; ++i) {
+    r.data[2 * i] = a.data[i];
+    r.data[2 * i + 1] = b.data[i];
+  }
+  return r;
+}
+
+/// tl.split(x): the two halves of a tile [N, 2] along its last dim, x[:, 0] and x[:, 1]; bind
+/// them where it is called: auto [a, b] = tl::split(x);
+template <class X> auto split(const X &x) {
+  static_assert(detail::valueTile<X>, "tl::split: the operand must be a tile of numbers");
+  static_assert(X::rank == 2 && X::shape.d1 == 2, "tl::split: the tile's last dim must be 2");
+  tile<detail::Elem<X>, X::shape.d0> a, b;
+  for (int i = 0; i < X::shape.d0; ++i) {
+    a.data[i] = x.data[2 * i];
+    b.data[i] = x.data[2 * i + 1];
+  }
+  return std::make_tuple(a, b);
+}
+
+/// tl.interleave(a, b): a's and b's elements alternating along the last dim, a's first: the last
+/// dim doubles. a and b are tiles of one type and shape.
+template <class A, class B> auto interleave(const A &a, const B &b) {
+  static_assert(detail::valueTile<A> && std::is_same_v<A, B>,
+                "tl::interleave: the operands must be tiles of numbers of one type and shape");
+  using T = detail::Elem<A>;
+  using R =
+      std::conditional_t<A::rank == 1, tile<T, 2 * A::size>, tile<T, A::shape.d0, 2 * A::shape.d1>>;
+  R r;
+  for (int i = 0; i < A::size; ++i) {
+    r.data[2 * i] = a.data[i];
+    r.data[2 * i + 1] = b.data[i];
+  }
+  return r;
+}
+
+/// tl.cat(a, b): a's elements, then b's, along dim 0 (rows of b after the rows of a). Triton's
+/// `can_reorder` lets the compiler change the order (Triton's cat needs it true); tilec keeps it.
+template <class A, class B> auto cat(const A &a, const B &b, bool can_reorder = false) {
+  static_assert(detail::valueTile<A> && std::is_same_v<A, B>,
+                "tl::cat: the operands must be tiles of numbers of one type and shape");
+  (void)can_reorder;
+  using T = detail::Elem<A>;
+  using R =
+      std::conditional_t<A::rank == 1, tile<T, 2 * A::size>, tile<T, 2 * A::shape.d0, A::shape.d1>>;
+  R r;
+  for (int i = 0; i < A::size; ++i) {
+    r.data[i] = a.data[i];
+    r.data[A::size + i] = b.data[i];
+  }
+  return r;
+}
+
+// ================================================================================================
 // Reductions
 // ================================================================================================
 

@@ -17,6 +17,7 @@ run.py translates, compiles (nvcc, hipcc, warnings as errors) and runs the cells
 """
 
 import argparse
+import functools
 import os
 import re
 import sys
@@ -317,6 +318,19 @@ add(Op("maximum", "tl::maximum(a, b)", any_type, [d_any, d_any],
 add(Op("minimum", "tl::minimum(a, b)", any_type, [d_any, d_any],
        lambda t: "std::fmin(A, B)" if t.is_float else ("(A && B)" if t.is_bool else "std::min(A, B)"), scalar=True))
 
+# Shape ops (tl::join, split, interleave, cat, reshape, ravel, permute): each moves a's and b's
+# elements through a round trip whose result, element for element, is one operand; a wrong rule
+# mixes the operands or permutes the elements. {SHAPE} is the tile's dims, {N} its element count.
+add(Op("join_split", None, any_type, [d_any, d_any], "B",
+       stmts=["auto [x, y] = tl::split(tl::join(tl::ravel(a), tl::ravel(b)));",
+              "auto r = tl::reshape<{SHAPE}>(y);"]))
+add(Op("interleave", None, any_type, [d_any, d_any], "A",
+       stmts=["auto [x, y] = tl::split(tl::reshape<{N}, 2>(tl::interleave(tl::ravel(a), tl::ravel(b))));",
+              "auto r = tl::reshape<{SHAPE}>(x);"]))
+add(Op("cat_permute", None, any_type, [d_any, d_any], "B",
+       stmts=["auto [x, y] = tl::split(tl::permute<1, 0>(tl::reshape<2, {N}>(tl::cat(tl::ravel(a), tl::ravel(b)))));",
+              "auto r = tl::reshape<{SHAPE}>(y);"]))
+
 
 def d_lo(t):
     if t.is_float:
@@ -550,7 +564,9 @@ def render_kernel(k):
         params.append("%s s" % ot.cxx if scalar else "const %s *p%s" % (ot.cxx, letter))
     params.append("%s *out" % k.rt.cxx)
     params += ["int n"] if rank == 1 else ["int m", "int n", "int stride"]
-    lines = ["// %s: %s" % (k.name, "; ".join(k.op.stmts) if k.op.stmts else k.expr())]
+    shape = {"{SHAPE}": "BLOCK" if rank == 1 else "BM, BN", "{N}": "BLOCK" if rank == 1 else "BM * BN"}
+    stmts = [functools.reduce(lambda s, kv: s.replace(*kv), shape.items(), st) for st in k.op.stmts or []]
+    lines = ["// %s: %s" % (k.name, "; ".join(stmts) if stmts else k.expr())]
     if rank == 1:
         lines += ["template <int BLOCK>",
                   "TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))",
@@ -569,7 +585,7 @@ def render_kernel(k):
         if not scalar:
             lines.append("  auto %s = tl::load(p%s + offs, mask);" % (letter, letter))
     if k.op.stmts:
-        lines += ["  " + s for s in k.op.stmts]
+        lines += ["  " + s for s in stmts]
         lines.append("  tl::store(out + offs, r, mask);")
     else:
         lines.append("  tl::store(out + offs, %s, mask);" % k.expr())

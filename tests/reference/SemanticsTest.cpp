@@ -762,6 +762,38 @@ TEST(Gather, FlipEitherDim) {
   EXPECT_EQ(tl::flip(tl::arange<0, 4>()).data, (std::array<int32_t, 4>{3, 2, 1, 0}));
 }
 
+TEST(Shapes, ReshapeRavelPermuteKeepRowMajorOrder) {
+  auto t = tl::expand_dims<1>(tl::arange<0, 2>()) * 10 + tl::expand_dims<0>(tl::arange<0, 4>());
+  // t = [[0 1 2 3] [10 11 12 13]]
+  auto r = tl::reshape<4, 2>(t);
+  static_assert(decltype(r)::shape.d0 == 4 && decltype(r)::shape.d1 == 2);
+  EXPECT_EQ(r.at(1, 0), 2);
+  EXPECT_EQ(r.at(2, 1), 11);
+  EXPECT_EQ(tl::ravel(t).data, (std::array<int32_t, 8>{0, 1, 2, 3, 10, 11, 12, 13}));
+  EXPECT_EQ(tl::ravel(tl::permute<1, 0>(t)).data,
+            (std::array<int32_t, 8>{0, 10, 1, 11, 2, 12, 3, 13}));
+  EXPECT_EQ((tl::permute<0, 1>(t).data), t.data);
+  EXPECT_EQ(tl::reshape<8>(t, /*can_reorder=*/true).data, tl::ravel(t).data);
+}
+
+TEST(Shapes, JoinSplitInterleaveCat) {
+  auto a = tl::arange<0, 4>(), b = tl::arange<0, 4>() + 100;
+  auto j = tl::join(a, b);
+  static_assert(decltype(j)::shape.d0 == 4 && decltype(j)::shape.d1 == 2);
+  EXPECT_EQ(j.data, (std::array<int32_t, 8>{0, 100, 1, 101, 2, 102, 3, 103}));
+  auto [x, y] = tl::split(j);
+  EXPECT_EQ(x.data, a.data);
+  EXPECT_EQ(y.data, b.data);
+  EXPECT_EQ(tl::interleave(a, b).data, j.data);
+  EXPECT_EQ(tl::cat(a, b).data, (std::array<int32_t, 8>{0, 1, 2, 3, 100, 101, 102, 103}));
+  // 2-D: interleave along the last dim, cat along dim 0.
+  auto m = tl::reshape<2, 2>(a), n = tl::reshape<2, 2>(b);
+  EXPECT_EQ(tl::interleave(m, n).data, (std::array<int32_t, 8>{0, 100, 1, 101, 2, 102, 3, 103}));
+  auto c = tl::cat(m, n);
+  static_assert(decltype(c)::shape.d0 == 4 && decltype(c)::shape.d1 == 2);
+  EXPECT_EQ(c.data, (std::array<int32_t, 8>{0, 1, 2, 3, 100, 101, 102, 103}));
+}
+
 TEST(Histogram, CountsInBinsOfWidthOne) {
   tl::tile<int32_t, 8> x;
   x.data = {0, 3, 3, -1, 4, 1, 3, 9}; // -1, 4 and 9 lie outside 4 bins
