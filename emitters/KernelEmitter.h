@@ -158,6 +158,8 @@ private:
   /// `v = shared_read(...)` of a lowered Reshape: each element from the staged operands.
   void reshapeRead(const ir::Var &v, const ir::SharedRead *sr);
   void sharedWriteScanTotals(const ir::SharedWrite *sw);
+  /// A tile write, then the block's sort of the buffer's rows (tilec::rt::sort_rows).
+  void sharedWriteSort(const ir::SharedWrite *sw);
   /// tl::histogram's counting: each value the thread owns, where its mask is set, counted into the
   /// buffer's counters (tilec::rt::count_into).
   void sharedWriteCount(const ir::SharedWrite *sw);

@@ -664,6 +664,8 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
     internalError("Gather reached the emitter (lower-layout-conversions must run)");
   case ExprKind::Reshape:
     internalError("Reshape reached the emitter (lower-layout-conversions must run)");
+  case ExprKind::Sort:
+    internalError("Sort reached the emitter (lower-layout-conversions must run)");
   case ExprKind::Scan:
   case ExprKind::ThreadReduce:
   case ExprKind::SharedDot:

@@ -1016,6 +1016,18 @@ void KernelEmitter::sharedWritePartials(const SharedWrite *sw) {
   });
 }
 
+void KernelEmitter::sharedWriteSort(const SharedWrite *sw) {
+  sharedWriteTile(sw);
+  const Type &t = sw->value->type;
+  const int64_t n = t.shape.back(), rows = t.numElements() / n;
+  w_->line("__syncthreads();");
+  w_->line("// each row of " + std::to_string(n) + " sorted in place" +
+           (sw->descending ? ", descending" : "") + " (a bitonic network over the block)");
+  w_->line("tilec::rt::sort_rows<" + std::to_string(rows) + ", " + std::to_string(n) + ", " +
+           (sw->descending ? "true" : "false") + ", NUM_THREADS>(" + bufferNames_.at(sw->buffer) +
+           ");");
+}
+
 void KernelEmitter::sharedWriteTile(const SharedWrite *sw) {
   const Type &t = sw->value->type;
   const SharedBuffer &b = k_.buffers.at(sw->buffer);
@@ -2084,6 +2096,8 @@ void KernelEmitter::stmt(const Stmt &s) {
       return sharedWriteScanTotals(sw);
     if (sw->count)
       return sharedWriteCount(sw);
+    if (sw->sort)
+      return sharedWriteSort(sw);
     return sw->partials ? sharedWritePartials(sw) : sharedWriteTile(sw);
   }
   }

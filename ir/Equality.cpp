@@ -81,7 +81,10 @@ bool same(const SharedRead *a, const SharedRead *b) {
   return a->buffer == b->buffer && a->combine == b->combine && a->op == b->op &&
          a->numParts == b->numParts && a->combineFn == b->combineFn &&
          a->gatherAxis == b->gatherAxis && a->reshape == b->reshape && a->bufferB == b->bufferB &&
-         equal(a->index, b->index);
+         a->prefix == b->prefix && equal(a->index, b->index);
+}
+bool same(const Sort *a, const Sort *b) {
+  return a->descending == b->descending && equal(a->a, b->a);
 }
 bool same(const Reshape *a, const Reshape *b) {
   return a->how == b->how && equal(a->a, b->a) && equal(a->b, b->b);
@@ -159,8 +162,9 @@ bool same(const WarpSpecialize *a, const WarpSpecialize *b) {
 bool same(const SharedWrite *a, const SharedWrite *b) {
   return a->buffer == b->buffer && a->partials == b->partials && a->scanTotals == b->scanTotals &&
          a->reverse == b->reverse && a->axis == b->axis && sameLayout(a->srcLayout, b->srcLayout) &&
-         a->srcShape == b->srcShape && a->count == b->count && equal(a->mask, b->mask) &&
-         equal(a->stage, b->stage) && equal(a->value, b->value);
+         a->srcShape == b->srcShape && a->count == b->count && a->sort == b->sort &&
+         a->descending == b->descending && equal(a->mask, b->mask) && equal(a->stage, b->stage) &&
+         equal(a->value, b->value);
 }
 
 } // namespace

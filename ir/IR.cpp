@@ -446,6 +446,21 @@ Expr Histogram::make(Expr a, Expr mask, int64_t numBins, SourceLoc loc) {
   return n;
 }
 
+Expr Sort::make(Expr a, bool descending, int64_t keep, SourceLoc loc) {
+  check(a && a->type.isTile() && !a->type.pointer && keep > 0 && keep <= a->type.shape.back(),
+        "Sort operand");
+  const int64_t n = a->type.shape.back();
+  check((n & (n - 1)) == 0, "Sort of rows whose length is not a power of two");
+  auto s = node<Sort>(loc);
+  std::vector<int64_t> shape = a->type.shape;
+  shape.back() = keep;
+  s->type = a->type.withShape(std::move(shape));
+  s->type.layout = nullptr;
+  s->descending = descending;
+  s->a = std::move(a);
+  return s;
+}
+
 Expr Reshape::make(ReshapeKind how, Expr a, Expr b, std::vector<int64_t> shape, SourceLoc loc) {
   const bool two = how == ReshapeKind::Cat || how == ReshapeKind::Interleave;
   check(a && a->type.isTile() && !a->type.pointer && (b != nullptr) == two &&
@@ -565,6 +580,14 @@ Expr SharedRead::makeReshape(ReshapeKind how, int buffer, int bufferB, Type type
   n->buffer = buffer;
   n->bufferB = bufferB;
   n->reshape = how;
+  return n;
+}
+
+Expr SharedRead::makePrefix(int buffer, Type type, SourceLoc loc) {
+  auto n = node<SharedRead>(loc);
+  n->type = std::move(type);
+  n->buffer = buffer;
+  n->prefix = true;
   return n;
 }
 
@@ -768,6 +791,14 @@ Stmt SharedWrite::makeTile(int buffer, Expr value, SourceLoc loc, Expr stage) {
   n->buffer = buffer;
   n->value = std::move(value);
   n->stage = std::move(stage);
+  return n;
+}
+
+Stmt SharedWrite::makeSort(int buffer, Expr value, bool descending, SourceLoc loc) {
+  auto n = std::const_pointer_cast<StmtNode>(makeTile(buffer, std::move(value), loc));
+  auto *w = static_cast<SharedWrite *>(n.get());
+  w->sort = true;
+  w->descending = descending;
   return n;
 }
 

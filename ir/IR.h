@@ -381,6 +381,18 @@ struct Gather : ExprNode {
   int axis = 0;
   static Expr make(Expr src, Expr index, int axis, SourceLoc loc = {});
 };
+/// `a`'s rows (its last dim, a power of two) sorted: ascending, or descending when `descending`,
+/// in the order docs/language.md "Sorting" states (integers by value; floats, including the 16- and
+/// 8-bit ones, by IEEE 754 totalOrder of their bits, so -0 before +0 and NaNs at the ends by sign).
+/// The result keeps the first `type`'s last dim of each sorted row: all of it (tl::sort), or k
+/// (tl::topk, descending). lower-layout-conversions sorts a staging of `a` in shared memory
+/// (SharedWrite's sort form) and reads the rows' first elements back.
+struct Sort : ExprNode {
+  TILEC_EXPR_NODE(Sort)
+  bool descending = false;
+  Expr a;
+  static Expr make(Expr a, bool descending, int64_t keep, SourceLoc loc = {});
+};
 /// The elements of `a` (and of `b`, of a's type) in row-major order, rearranged into `type`'s
 /// shape: element l (row-major) of the result is
 ///  - Reshape (tl::reshape, tl::ravel): element l of `a` (the same number of elements);
@@ -465,9 +477,13 @@ struct SharedRead : ExprNode {
   int gatherAxis = -1;
   std::optional<ReshapeKind> reshape; ///< a lowered Reshape's rule, or none
   int bufferB = -1;                   ///< reshape: the buffer of its `b`, or -1
+  /// Tile mode: the first `type`'s last dim of each of the buffer's rows (a lowered tl::topk),
+  /// where otherwise `type` has the buffer's shape.
+  bool prefix = false;
   static Expr makeTile(int buffer, Type type, SourceLoc loc = {});
   static Expr makeGather(int buffer, Type type, Expr index, int axis, SourceLoc loc = {});
   static Expr makeReshape(ReshapeKind how, int buffer, int bufferB, Type type, SourceLoc loc = {});
+  static Expr makePrefix(int buffer, Type type, SourceLoc loc = {});
   static Expr makeCombine(int buffer, ReduceOp op, int numParts, Type type, SourceLoc loc = {},
                           int combineFn = -1);
 };
@@ -695,6 +711,11 @@ struct SharedWrite : StmtNode {
   bool reverse = false; ///< scan totals of a reverse scan
   bool count = false;
   Expr mask; ///< count mode: which elements count (null: all)
+  /// Sort mode (a tile write): after the tile is written, the block sorts each row of the buffer
+  /// (its last dim) in place, descending when `descending` (Sort's order), with barriers between
+  /// its steps; a barrier must still follow before the rows are read.
+  bool sort = false;
+  bool descending = false;
   int axis = 0;
   LayoutRef srcLayout;
   std::vector<int64_t> srcShape;
@@ -704,6 +725,7 @@ struct SharedWrite : StmtNode {
                            std::vector<int64_t> srcShape, SourceLoc loc = {});
   static Stmt makeScanTotals(int buffer, Expr inWarp, int axis, bool reverse, SourceLoc loc = {});
   static Stmt makeCount(int buffer, Expr values, Expr mask, SourceLoc loc = {});
+  static Stmt makeSort(int buffer, Expr value, bool descending, SourceLoc loc = {});
 };
 /// Starts copying the tile `ptr` points at from global memory into stage `stage` of `buffer`
 /// (laid out as a SharedWrite of a tile in ptr's layout would), `vec` elements (4, 8 or 16 bytes)

@@ -71,6 +71,7 @@ void IRVisitor::visit(const Histogram *n) {
   visit(n->a);
   visit(n->mask);
 }
+void IRVisitor::visit(const Sort *n) { visit(n->a); }
 void IRVisitor::visit(const Reshape *n) {
   visit(n->a);
   visit(n->b);
@@ -193,6 +194,14 @@ Expr IRMutator::mutate(const Histogram *n, const Expr &self) {
   auto c = copyOf(n);
   c->a = a;
   c->mask = mask;
+  return c;
+}
+Expr IRMutator::mutate(const Sort *n, const Expr &self) {
+  Expr a = mutate(n->a);
+  if (a == n->a)
+    return self;
+  auto c = copyOf(n);
+  c->a = a;
   return c;
 }
 Expr IRMutator::mutate(const Reshape *n, const Expr &self) {
@@ -492,6 +501,10 @@ void ExprFacts::add(const Expr &e) {
       IRVisitor::visit(n);
     }
     void visit(const Reshape *n) override {
+      f.elementwise = false;
+      IRVisitor::visit(n);
+    }
+    void visit(const Sort *n) override {
       f.elementwise = false;
       IRVisitor::visit(n);
     }

@@ -257,6 +257,7 @@ public:
          << (w->partials     ? "_partials"
              : w->scanTotals ? "_scan_totals"
              : w->count      ? "_count"
+             : w->sort       ? "_sort"
                              : "")
          << " " << w->buffer;
       if (w->stage)
@@ -268,6 +269,8 @@ public:
         os << " axis=" << w->axis << (w->reverse ? ", reverse" : "");
       if (w->mask)
         os << ", mask=" << expr(w->mask);
+      if (w->sort && w->descending)
+        os << " descending";
       break;
     }
     }
@@ -534,6 +537,13 @@ private:
       o << ", bins=" << h->numBins << ')';
       break;
     }
+    case ExprKind::Sort: {
+      auto *so = as<Sort>(e);
+      o << "sort(";
+      exprTo(o, so->a);
+      o << ", keep=" << so->type.shape.back() << (so->descending ? ", descending" : "") << ')';
+      break;
+    }
     case ExprKind::Reshape: {
       auto *r = as<Reshape>(e);
       o << name(r->how) << '(';
@@ -601,6 +611,8 @@ private:
         o << "shared_read(" << r->buffer << ", gather axis=" << r->gatherAxis << " at ";
         exprTo(o, r->index);
         o << ')';
+      } else if (r->prefix) {
+        o << "shared_read(" << r->buffer << ", prefix)";
       } else if (r->reshape) {
         o << "shared_read(" << r->buffer;
         if (r->bufferB >= 0)

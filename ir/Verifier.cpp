@@ -698,6 +698,18 @@ private:
         sameLayoutAs(h->mask, h->a->type, "histogram");
       return;
     }
+    case ExprKind::Sort: {
+      auto *so = as<Sort>(e);
+      TILEC_REQUIRE(!lowered, "sort remains after the pipeline");
+      expr(so->a);
+      const Type &a = so->a->type;
+      bool shapes = a.isTile() && !a.pointer && t.elem == a.elem && t.rank() == a.rank() &&
+                    t.shape.back() >= 1 && t.shape.back() <= a.shape.back();
+      for (int d = 0; shapes && d + 1 < t.rank(); ++d)
+        shapes = t.shape[d] == a.shape[d];
+      TILEC_REQUIRE(shapes, "sort of " + a.str() + " gives " + t.str());
+      return;
+    }
     case ExprKind::Reshape: {
       auto *r = as<Reshape>(e);
       TILEC_REQUIRE(!lowered, "reshape remains after the pipeline");
@@ -816,6 +828,13 @@ private:
         TILEC_REQUIRE(shapes, "shared_read gather of " + t.str() + " from buffer '" + b.name + "'");
         if (layoutMode)
           sameLayoutAs(r->index, t, "shared_read gather");
+      } else if (r->prefix) {
+        bool shapes = !r->combine && t.isTile() && !t.pointer && t.elem == b.elemType.elem &&
+                      b.shape.size() == t.shape.size() && t.shape.back() <= b.shape.back() &&
+                      b.stages == 1 && !b.swizzle.on();
+        for (size_t d = 0; shapes && d + 1 < t.shape.size(); ++d)
+          shapes = t.shape[d] == b.shape[d];
+        TILEC_REQUIRE(shapes, "shared_read prefix " + t.str() + " from buffer '" + b.name + "'");
       } else if (r->reshape) {
         const bool two = *r->reshape == ReshapeKind::Cat || *r->reshape == ReshapeKind::Interleave;
         int64_t n = 1;
@@ -1135,6 +1154,12 @@ private:
       TILEC_REQUIRE(
           (w->count || v.elem == b.elemType.elem) && v.argPair == b.elemType.argPair && !v.pointer,
           "shared_write of " + v.str() + " to buffer '" + b.name + "' of " + b.elemType.str());
+      if (w->sort) {
+        const int64_t n = v.isTile() ? v.shape.back() : 0;
+        TILEC_REQUIRE(!w->partials && !w->scanTotals && !w->count && !w->stage && n > 0 &&
+                          (n & (n - 1)) == 0 && b.rowStride == n && !b.swizzle.on(),
+                      "shared_write_sort of " + v.str() + " to buffer '" + b.name + "'");
+      }
       if (w->count) {
         const bool ok = !w->partials && !w->scanTotals && v.isTile() && isInt(v.elem) &&
                         b.shape.size() == 1 && b.elemType.elem == ScalarType::I32;

@@ -15,9 +15,14 @@
 // unpadded, each in its own layout, and read the result back in its layout by the reshape's rule:
 //   shared_write A, a ; [shared_write B, b ;] barrier ; decl y = shared_read(A[, B], interleave)
 //
-// Guarantees: no ConvertLayout, no Gather, no Histogram and no Reshape remains. A conversion that
-// is not the whole init of a Decl / value of an Assign is first hoisted to `decl <var>_cvt =
-// convert_layout(...)` just before its statement. Each `y = convert_layout(x)` becomes
+// Sorts (tl::sort, tl::topk) stage their operand alike, sort its rows in place (all threads, with
+// barriers between the network's steps) and read back each row's first elements:
+//   shared_write_sort B, a [descending] ; barrier ; decl y = shared_read(B[, prefix])
+//
+// Guarantees: no ConvertLayout, no Gather, no Histogram, no Reshape and no Sort remains. A
+// conversion that is not the whole init of a Decl / value of an Assign is first hoisted to
+// `decl <var>_cvt = convert_layout(...)` just before its statement. Each `y = convert_layout(x)`
+// becomes
 //   shared_write B, x                 every element of x at B[row * rowStride + col] (owners only)
 //   barrier                           read-after-write (insert-barriers keeps it, adds WAR ones)
 //   decl y = shared_read(B) : T       (or `y = shared_read(B)` for an Assign)
@@ -99,6 +104,28 @@ public:
         },
         [](const Expr &) { return std::string("reshape"); });
     k.body = reshapes.rewriteBody(k.body);
+    lowering::HoistingRewriter sorts(
+        k, [](const Expr &e) { return e && e->kind == ExprKind::Sort; },
+        [this](const Expr &node, const Var &dest, bool isDecl, SourceLoc loc,
+               std::vector<Stmt> &out) { lowerSort(*as<Sort>(node), dest, isDecl, loc, out); },
+        [](const Expr &) { return std::string("sort"); });
+    k.body = sorts.rewriteBody(k.body);
+  }
+
+  /// `y = sort(a)`: a staged row-major and sorted in place by the block, the rows' first elements
+  /// read back.
+  void lowerSort(const Sort &so, const Var &dest, bool isDecl, SourceLoc loc,
+                 std::vector<Stmt> &out) {
+    const Type &from = so.a->type;
+    if (!from.layout || !so.type.layout || from.rank() < 1 || from.rank() > 2)
+      internalError("lower-layout-conversions: sort into '" + dest->name +
+                    "' without layouts, or of rank " + std::to_string(from.rank()));
+    const int b = lowering::addBuffer(k, dest->name + "_smem", from, from.shape);
+    out.push_back(SharedWrite::makeSort(b, so.a, so.descending, loc));
+    out.push_back(Barrier::make(loc));
+    Expr read = so.type.shape == from.shape ? SharedRead::makeTile(b, so.type, loc)
+                                            : SharedRead::makePrefix(b, so.type, loc);
+    out.push_back(assignLike(dest, isDecl, read, loc));
   }
 
   /// `y = reshape(a[, b])`: the operands staged row-major as a conversion stages them, read back

@@ -8,12 +8,12 @@
 // `<pointer>_load` for a load through pointer variable `<pointer>` (e.g. `in_load`),
 // `<op>_<operand>` for a reduction (`max_x`, `reduce_x` with a combine function),
 // `cum<op>_<operand>` for a scan (`cumsum_x`, `scan_x`; ir::resultStem), `gather_<src>` for a
-// gather (and tl::flip), `<how>_<a>` for a reshape (`reshape_x`, `cat_x`, `interleave_x`: ir::name
-// of ReshapeKind), `dot_<a>_<b>` for a dot of tiles a and b (`acc += tl::dot(a, b)`).
-// Conditions: loads/reductions in an `if` condition or a `for` begin are bound before the
-// statement; in a `while` condition they are bound before the loop and re-evaluated (assigned
-// again) at the end of the body, so every test of the condition sees fresh values. A load or
-// reduction in a `for` end or step is reported (LoadInLoopBound).
+// gather (and tl::flip), `sorted_<a>` / `topk_<a>` for tl::sort / tl::topk, `<how>_<a>` for a
+// reshape (`reshape_x`, `cat_x`, `interleave_x`: ir::name of ReshapeKind), `dot_<a>_<b>` for a dot
+// of tiles a and b (`acc += tl::dot(a, b)`). Conditions: loads/reductions in an `if` condition or a
+// `for` begin are bound before the statement; in a `while` condition they are bound before the loop
+// and re-evaluated (assigned again) at the end of the body, so every test of the condition sees
+// fresh values. A load or reduction in a `for` end or step is reported (LoadInLoopBound).
 //
 //   store(add(splat(%out), %offs), load(add(splat(%x), %offs)))      // before
 //   decl %x_load: tile<1024xf32> = load(add(splat(%x), %offs))       // after
@@ -88,6 +88,7 @@ bool containsLoadOrReduce(const Expr &e) {
     void visit(const Scan *) override { found = true; }
     void visit(const Gather *) override { found = true; }
     void visit(const Reshape *) override { found = true; }
+    void visit(const Sort *) override { found = true; }
     void visit(const Histogram *) override { found = true; }
   } f(found);
   f.visit(e);
@@ -123,6 +124,13 @@ protected:
   Expr mutate(const Gather *n, const Expr &self) override {
     return bindUnlessRoot(
         n, self, [&](const Expr &e) { return "gather_" + operandName(as<Gather>(e)->src); });
+  }
+  Expr mutate(const Sort *n, const Expr &self) override {
+    return bindUnlessRoot(n, self, [&](const Expr &e) {
+      auto *so = as<Sort>(e);
+      const bool all = so->type.shape.back() == so->a->type.shape.back();
+      return std::string(all ? "sorted_" : "topk_") + operandName(so->a);
+    });
   }
   Expr mutate(const Reshape *n, const Expr &self) override {
     return bindUnlessRoot(n, self, [&](const Expr &e) {

@@ -928,6 +928,15 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     nargs(1, 1);
     return ir::Trans::make(lowerExpr(args[0]), l);
   }
+  if (name == "sort" || name == "topk") { // tl::sort<DIM, DESCENDING>(x), tl::topk<K, DIM>(x)
+    nargs(1, 1);
+    ir::Expr x = needTile(lowerExpr(args[0]), args[0], qname);
+    auto targs = intTemplateArgs(fd); // tl.hpp's static_asserts have checked them
+    if (targs.size() < 2)
+      unsupportedCall(call);
+    const ir::Type result = typeOf(call->getType(), at);
+    return ir::Sort::make(x, name == "topk" || targs[1] != 0, result.shape.back(), l);
+  }
   // Shapes (tl.hpp's static_asserts have checked the operands; the result's shape is the call's).
   if (name == "permute") { // rank 2: <1, 0> transposes, <0, 1> (and rank 1's <0>) is the tile
     nargs(1, 1);

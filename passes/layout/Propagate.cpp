@@ -181,6 +181,7 @@ LayoutRef Assigner::natural(const Expr &e) {
     return natural(as<Gather>(e)->index);
   case ExprKind::Histogram: // any: the counts are read back from shared memory
   case ExprKind::Reshape:   // any: read back from shared memory
+  case ExprKind::Sort:
     return nullptr;
   case ExprKind::Scan: { // scans lower on blocked layouts (and their slices)
     LayoutRef p = natural(as<Scan>(e)->a);
@@ -500,6 +501,11 @@ void Assigner::demand(const Expr &e, const LayoutRef &want, int pos, const std::
     LayoutRef l = histogramInputLayout(h);
     demand(h->a, l, pos, "histogram");
     return demand(h->mask, l, pos, "histogram");
+  }
+  case ExprKind::Sort: { // staged from its own layout, as a reshape's operand
+    auto *so = as<Sort>(e);
+    LayoutRef l = natural(so->a);
+    return demand(so->a, l ? l : defaultLayout(so->a->type), pos, "sort");
   }
   case ExprKind::Reshape: {
     auto *r = as<Reshape>(e);

@@ -154,6 +154,12 @@ Expr Assigner::emit(const Expr &e, const LayoutRef &want) {
     c->mask = emit(c->mask, l);
     return c;
   }
+  case ExprKind::Sort: {
+    auto c = copyWith(as<Sort>(e), want);
+    LayoutRef l = natural(c->a);
+    c->a = emit(c->a, l ? l : defaultLayout(c->a->type));
+    return c;
+  }
   case ExprKind::Reshape: {
     auto c = copyWith(as<Reshape>(e), want);
     LayoutRef l = reshapeSourceLayout(as<Reshape>(e));

@@ -9,6 +9,7 @@
 // with the scalar type S deduced as written. Everything in tl::detail is implementation.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -1589,12 +1590,71 @@ template <class T, int D0, int D1> tile<T, D1, D0> trans(const tile<T, D0, D1> &
 }
 
 // ================================================================================================
-// Shapes: the elements in row-major order, rearranged
+// Sorting
 // ================================================================================================
 
 namespace detail {
+/// A tile of numbers (not pointers): what the sorting and shape ops take.
 template <class X> constexpr bool valueTile = isTile<X> && !std::is_pointer_v<Elem<X>>;
+
+/// tl::sort's order (tilec::rt::sort_key's): integers and bools by value; floating-point values
+/// (fp64 to fp8) by their bits in IEEE 754 totalOrder: -NaN < -inf < ... < -0 < +0 < ... < +inf <
+/// +NaN, so that every two bit patterns compare unequal.
+template <class T> auto sortKey(T v) {
+  if constexpr (std::is_integral_v<T>) {
+    return v;
+  } else {
+    using U = std::conditional_t<
+        sizeof(T) == 1, std::uint8_t,
+        std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                           std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+    constexpr U sign = U(U(1) << (8 * sizeof(T) - 1));
+    U bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    return (bits & sign) ? U(~bits) : U(bits | sign);
+  }
+}
+
+/// Each row of x (its last dim) sorted (descending when DESC), its first K elements kept.
+template <int K, bool DESC, class X> auto sortRows(const X &x) {
+  using T = Elem<X>;
+  constexpr int n = X::shape.d1, rows = X::size / n;
+  using R = std::conditional_t<X::rank == 1, tile<T, K>, tile<T, X::shape.d0, K>>;
+  R r;
+  for (int row = 0; row < rows; ++row) {
+    std::array<T, n> v;
+    for (int i = 0; i < n; ++i)
+      v[i] = x.data[row * n + i];
+    std::sort(v.begin(), v.end(),
+              [](T a, T b) { return DESC ? sortKey(b) < sortKey(a) : sortKey(a) < sortKey(b); });
+    for (int i = 0; i < K; ++i)
+      r.data[row * K + i] = v[i];
+  }
+  return r;
+}
 } // namespace detail
+
+/// tl.sort(x, dim=DIM, descending=DESCENDING): each row of x (along its last dim, the only one
+/// Triton sorts along) in order: integers by value, floating-point values by IEEE 754 totalOrder
+/// (docs/language.md "Sorting").
+template <int DIM = -1, bool DESCENDING = false, class X> X sort(const X &x) {
+  static_assert(detail::valueTile<X>, "tl::sort: the operand must be a tile of numbers");
+  static_assert(DIM == -1 || DIM == X::rank - 1, "tl::sort: tiles are sorted along their last dim");
+  return detail::sortRows<X::shape.d1, DESCENDING>(x);
+}
+
+/// tl.topk(x, K, dim=DIM): the K largest elements of each row of x (its last dim), descending, in
+/// tl::sort's order; K a power of two no larger than the row.
+template <int K, int DIM = -1, class X> auto topk(const X &x) {
+  static_assert(detail::valueTile<X>, "tl::topk: the operand must be a tile of numbers");
+  static_assert(DIM == -1 || DIM == X::rank - 1, "tl::topk: tiles are sorted along their last dim");
+  static_assert(K > 0 && K <= X::shape.d1, "tl::topk: K must be at most the length of a row");
+  return detail::sortRows<K, true>(x);
+}
+
+// ================================================================================================
+// Shapes: the elements in row-major order, rearranged
+// ================================================================================================
 
 /// tl.reshape(x, shape): x's elements in row-major order, in a tile of shape D... (as many
 /// elements). Triton's `can_reorder` lets the compiler change the order; tilec keeps it, which

@@ -8,10 +8,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <random>
 #include <set>
 #include <vector>
 
@@ -49,6 +52,8 @@ inline int atomicAdd(int *p, int v) {
   *p += v;
   return old;
 }
+// Barriers: one thread at a time here (tilec::rt::sort_rows runs as a block of one thread).
+inline void __syncthreads() {}
 // Fences (tilec::rt's atomics; not run here).
 inline void __threadfence_block() {}
 inline void __threadfence() {}
@@ -295,6 +300,40 @@ TEST(RT_SUITE, ScanShapeMatchesLayouts) {
       tilec::rt::detail::ScanShape<tilec::rt::Blocked1<4, W, 4, 2048 * W / 32>, 0>::REPS == 4);
   static_assert(tilec::rt::detail::ScanShape<tilec::rt::Blocked1<2, W, 4, 64>, 0>::WARPS ==
                 (64 / 2 > W ? 64 / 2 / W : 1));
+}
+
+// sort_rows as a block of one thread, which then compares every pair of each step itself: each
+// row comes out as std::sort orders it by IEEE 754 totalOrder (floats; the key written here).
+TEST(RT_SUITE, SortRowsSortsEachRowInTotalOrder) {
+  threadIdx.x = 0;
+  auto key = [](float v) {
+    uint32_t b;
+    std::memcpy(&b, &v, 4);
+    return b >> 31 ? ~b : b | 0x80000000u;
+  };
+  std::mt19937 rng(7);
+  std::array<float, 128> x;
+  const float specials[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1.0f};
+  for (auto &v : x)
+    v = rng() % 4 == 0 ? specials[rng() % 7] : float(int(rng() % 2001) - 1000) / 8;
+  for (bool descending : {false, true}) {
+    std::array<float, 128> rows = x, want = x;
+    if (descending)
+      tilec::rt::sort_rows<4, 32, true, 1>(rows.data());
+    else
+      tilec::rt::sort_rows<4, 32, false, 1>(rows.data());
+    for (int r = 0; r < 4; ++r)
+      std::sort(want.begin() + 32 * r, want.begin() + 32 * (r + 1),
+                [&](float a, float b) { return descending ? key(b) < key(a) : key(a) < key(b); });
+    EXPECT_EQ(std::memcmp(rows.data(), want.data(), sizeof rows), 0) << descending;
+  }
+  std::array<int64_t, 16> ints{};
+  for (auto &v : ints)
+    v = int64_t(rng()) - int64_t(rng());
+  auto want = ints;
+  std::sort(want.begin(), want.end());
+  tilec::rt::sort_rows<1, 16, false, 1>(ints.data());
+  EXPECT_EQ(ints, want);
 }
 
 TEST(RT_SUITE, CountIntoIgnoresValuesOutsideTheBins) {

@@ -762,6 +762,28 @@ TEST(Gather, FlipEitherDim) {
   EXPECT_EQ(tl::flip(tl::arange<0, 4>()).data, (std::array<int32_t, 4>{3, 2, 1, 0}));
 }
 
+TEST(Sort, RowsInTotalOrder) {
+  tl::tile<float, 2, 4> x;
+  x.data = {3.0f, -0.0f, 0.0f, -1.0f, NAN, 2.0f, -INFINITY, -NAN};
+  auto s = tl::sort(x);
+  EXPECT_EQ(s.at(0, 0), -1.0f);
+  EXPECT_TRUE(std::signbit(s.at(0, 1)) && s.at(0, 1) == 0.0f); // -0 before +0
+  EXPECT_TRUE(!std::signbit(s.at(0, 2)) && s.at(0, 2) == 0.0f);
+  EXPECT_EQ(s.at(0, 3), 3.0f);
+  EXPECT_TRUE(std::isnan(s.at(1, 0)) && std::signbit(s.at(1, 0))); // -NaN first
+  EXPECT_EQ(s.at(1, 1), -INFINITY);
+  EXPECT_EQ(s.at(1, 2), 2.0f);
+  EXPECT_TRUE(std::isnan(s.at(1, 3)) && !std::signbit(s.at(1, 3))); // +NaN last
+  auto d = tl::sort<-1, true>(tl::arange<0, 8>() % 3);
+  EXPECT_EQ(d.data, (std::array<int32_t, 8>{2, 2, 1, 1, 1, 0, 0, 0}));
+  auto t = tl::topk<2>(x);
+  static_assert(decltype(t)::shape.d0 == 2 && decltype(t)::shape.d1 == 2);
+  EXPECT_EQ(t.at(0, 0), 3.0f);
+  EXPECT_TRUE(!std::signbit(t.at(0, 1)) && t.at(0, 1) == 0.0f);
+  EXPECT_TRUE(std::isnan(t.at(1, 0)));
+  EXPECT_EQ(t.at(1, 1), 2.0f);
+}
+
 TEST(Shapes, ReshapeRavelPermuteKeepRowMajorOrder) {
   auto t = tl::expand_dims<1>(tl::arange<0, 2>()) * 10 + tl::expand_dims<0>(tl::arange<0, 4>());
   // t = [[0 1 2 3] [10 11 12 13]]

@@ -724,6 +724,104 @@ template <int N, class T> __device__ __forceinline__ void count_into(int *bins, 
     atomicAdd(&bins[static_cast<int>(v)], 1);
 }
 
+// ---- sorting -----------------------------------------------------------------------------------
+namespace detail {
+template <int BYTES> struct SortBits;
+template <> struct SortBits<1> { using type = uint8_t; };
+template <> struct SortBits<2> { using type = uint16_t; };
+template <> struct SortBits<4> { using type = uint32_t; };
+template <> struct SortBits<8> { using type = uint64_t; };
+} // namespace detail
+
+/// What tl::sort orders by, as an unsigned integer of T's width compared as such: an integer's (or
+/// bool's) value (a signed one's sign bit flipped); a floating-point value's bits in IEEE 754
+/// totalOrder (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN), which tells every two bit
+/// patterns apart, so the sorted row is one row, bit for bit, in any algorithm.
+template <class T> __device__ __forceinline__ auto sort_key(T v) {
+  using U = typename detail::SortBits<sizeof(T)>::type;
+  constexpr U sign = U(U(1) << (8 * sizeof(T) - 1));
+  const U bits = bit_cast<U>(v);
+  if constexpr (std::is_integral_v<T>)
+    return std::is_signed_v<T> ? U(bits ^ sign) : bits;
+  else
+    return (bits & sign) ? U(~bits) : U(bits | sign);
+}
+/// The value whose sort_key is `key`.
+template <class T, class U> __device__ __forceinline__ T sort_value(U key) {
+  constexpr U sign = U(U(1) << (8 * sizeof(T) - 1));
+  if constexpr (std::is_integral_v<T>)
+    return bit_cast<T>(std::is_signed_v<T> ? U(key ^ sign) : key);
+  else
+    return bit_cast<T>((key & sign) ? U(key & U(~sign)) : U(~key));
+}
+
+namespace detail {
+/// One compare-and-swap of sort_rows on keys: elements i and i + j (bit j of i clear) of a run of
+/// k being merged, ascending where bit k of i's place in its row is clear (the other way where it
+/// is set), the whole order reversed when DESCENDING.
+template <int N, bool DESCENDING, class U>
+__device__ __forceinline__ void sort_pair(U &a, U &b, int i, int k) {
+  const bool ascending = (((i & (N - 1)) & k) == 0) != DESCENDING;
+  const U lo = b < a ? b : a, hi = b < a ? a : b;
+  a = ascending ? lo : hi;
+  b = ascending ? hi : lo;
+}
+} // namespace detail
+
+/// Sorts each of the ROWS rows of N elements (N a power of two) at `rows` (shared memory, row
+/// after row) in place by sort_key, ascending or DESCENDING: the elements are turned into their
+/// keys in place, sorted as unsigned integers by Batcher's bitonic network of log2(N) (log2(N) +
+/// 1) / 2 steps, each comparing and swapping the pairs at one distance j, and turned back.
+/// Each of the block's THREADS threads owns runs of RUN consecutive elements (RUN: the elements a
+/// thread, at most 16 and a row), and the steps at distances below RUN pair elements of one run:
+/// the thread takes them in registers, several steps at once, without barriers. The steps at
+/// longer distances compare pairs in shared memory, spread over the threads, with a barrier after
+/// each. The caller's barrier follows.
+template <int ROWS, int N, bool DESCENDING, int THREADS, class T>
+__device__ void sort_rows(T *rows) {
+  static_assert(N > 0 && (N & (N - 1)) == 0, "tilec::rt::sort_rows: N must be a power of two");
+  using U = typename detail::SortBits<sizeof(T)>::type;
+  constexpr int TOTAL = ROWS * N;
+  constexpr int PER_THREAD = TOTAL / THREADS > 1 ? TOTAL / THREADS : 1;
+  constexpr int RUN = PER_THREAD < 16 ? (PER_THREAD < N ? PER_THREAD : N) : (16 < N ? 16 : N);
+  const int tid = static_cast<int>(threadIdx.x);
+  U *keys = reinterpret_cast<U *>(rows);
+  for (int q = tid; q < TOTAL; q += THREADS)
+    keys[q] = sort_key(rows[q]);
+  __syncthreads();
+  for (int k = 2; k <= N; k <<= 1) { // sorted runs of k / 2 merged into runs of k
+    int j = k >> 1;
+    for (; j >= RUN; j >>= 1) { // across runs: pairs (i, i + j) in shared memory
+      for (int q = tid; q < TOTAL / 2; q += THREADS) {
+        const int i = ((q & ~(j - 1)) << 1) | (q & (j - 1)); // q with a clear bit j inserted
+        detail::sort_pair<N, DESCENDING>(keys[i], keys[i + j], i, k);
+      }
+      __syncthreads();
+    }
+    if constexpr (RUN > 1) { // the distances below RUN: each run in registers
+      for (int r = tid; r < TOTAL / RUN; r += THREADS) {
+        U v[RUN];
+        TILEC_UNROLL
+        for (int e = 0; e < RUN; ++e)
+          v[e] = keys[r * RUN + e];
+        for (int d = j; d > 0; d >>= 1) {
+          TILEC_UNROLL
+          for (int e = 0; e < RUN; ++e)
+            if ((e & d) == 0)
+              detail::sort_pair<N, DESCENDING>(v[e], v[e + d], r * RUN + e, k);
+        }
+        TILEC_UNROLL
+        for (int e = 0; e < RUN; ++e)
+          keys[r * RUN + e] = v[e];
+      }
+      if (k >= RUN) // the next merge, or turning the keys back, reaches across runs
+        __syncthreads();
+    }
+  }
+  for (int q = tid; q < TOTAL; q += THREADS)
+    rows[q] = sort_value<T>(keys[q]);
+}
+
 /// Combines the per-warp partials parts[0], parts[stride], ... parts[(NUM_PARTS-1)*stride] in
 /// part order (deterministic).
 template <class Op, int NUM_PARTS, class T>
