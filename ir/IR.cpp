@@ -134,6 +134,10 @@ const char *name(ReshapeKind k) {
   return names[static_cast<int>(k)];
 }
 
+bool reshapeTakesTwo(ReshapeKind k) {
+  return k == ReshapeKind::Cat || k == ReshapeKind::Interleave;
+}
+
 int64_t reshapedCount(ReshapeKind k, int64_t n) {
   switch (k) {
   case ReshapeKind::Reshape:
@@ -462,7 +466,7 @@ Expr Sort::make(Expr a, bool descending, int64_t keep, SourceLoc loc) {
 }
 
 Expr Reshape::make(ReshapeKind how, Expr a, Expr b, std::vector<int64_t> shape, SourceLoc loc) {
-  const bool two = how == ReshapeKind::Cat || how == ReshapeKind::Interleave;
+  const bool two = reshapeTakesTwo(how);
   check(a && a->type.isTile() && !a->type.pointer && (b != nullptr) == two &&
             (!b || (b->type.elem == a->type.elem && b->type.shape == a->type.shape &&
                     !b->type.pointer)) &&
@@ -572,9 +576,7 @@ Expr SharedRead::makeGather(int buffer, Type type, Expr index, int axis, SourceL
 }
 
 Expr SharedRead::makeReshape(ReshapeKind how, int buffer, int bufferB, Type type, SourceLoc loc) {
-  check(buffer >= 0 &&
-            ((how == ReshapeKind::Cat || how == ReshapeKind::Interleave) == (bufferB >= 0)),
-        "SharedRead reshape buffers");
+  check(buffer >= 0 && (reshapeTakesTwo(how) == (bufferB >= 0)), "SharedRead reshape buffers");
   auto n = node<SharedRead>(loc);
   n->type = std::move(type);
   n->buffer = buffer;

@@ -158,6 +158,8 @@ const char *name(ScanOp o);
 const char *name(ReshapeKind k);
 /// The number of elements a Reshape of kind `k` gives from operands of `n` elements each.
 int64_t reshapedCount(ReshapeKind k, int64_t n);
+/// A Reshape of kind `k` takes two operands (Cat, Interleave) rather than one.
+bool reshapeTakesTwo(ReshapeKind k);
 /// The stem of the names of variables that hold a reduction's or a scan's result: `sum`, `argmax`,
 /// `reduce` (a combine function's); `cumsum`, `cumprod`, `scan`.
 std::string resultStem(ReduceOp o);

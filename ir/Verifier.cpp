@@ -714,7 +714,7 @@ private:
       auto *r = as<Reshape>(e);
       TILEC_REQUIRE(!lowered, "reshape remains after the pipeline");
       expr(r->a);
-      const bool two = r->how == ReshapeKind::Cat || r->how == ReshapeKind::Interleave;
+      const bool two = reshapeTakesTwo(r->how);
       if (r->b)
         expr(r->b);
       const Type &a = r->a->type;
@@ -836,7 +836,7 @@ private:
           shapes = t.shape[d] == b.shape[d];
         TILEC_REQUIRE(shapes, "shared_read prefix " + t.str() + " from buffer '" + b.name + "'");
       } else if (r->reshape) {
-        const bool two = *r->reshape == ReshapeKind::Cat || *r->reshape == ReshapeKind::Interleave;
+        const bool two = reshapeTakesTwo(*r->reshape);
         int64_t n = 1;
         for (int64_t d : b.shape)
           n *= d;

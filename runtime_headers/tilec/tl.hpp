@@ -1696,20 +1696,6 @@ template <int... DIMS, class X> auto permute(const X &x) {
   }
 }
 
-/// tl.join(a, b): the 2-D tile [N, 2] whose row i is (a[i], b[i]). a and b are 1-D tiles of one
-/// type and size (a join of 2-D tiles would have rank 3, which tiles do not have yet).
-template <class A, class B> auto join(const A &a, const B &b) {
-  static_assert(detail::valueTile<A> && std::is_same_v<A, B>,
-                "tl::join: the operands must be tiles of numbers of one type and shape");
-  static_assert(A::rank == 1, "tl::join: tiles have rank <= 2, so join takes 1-D tiles");
-  tile<detail::Elem<A>, A::size, 2> r;
-  for (int i = 0; i < A::size; ++i) {
-    r.data[2 * i] = a.data[i];
-    r.data[2 * i + 1] = b.data[i];
-  }
-  return r;
-}
-
 /// tl.split(x): the two halves of a tile [N, 2] along its last dim, x[:, 0] and x[:, 1]; bind
 /// them where it is called: auto [a, b] = tl::split(x);
 template <class X> auto split(const X &x) {
@@ -1737,6 +1723,15 @@ template <class A, class B> auto interleave(const A &a, const B &b) {
     r.data[2 * i + 1] = b.data[i];
   }
   return r;
+}
+
+/// tl.join(a, b): the 2-D tile [N, 2] whose row i is (a[i], b[i]). a and b are 1-D tiles of one
+/// type and size (a join of 2-D tiles would have rank 3, which tiles do not have yet).
+template <class A, class B> auto join(const A &a, const B &b) {
+  static_assert(detail::valueTile<A> && std::is_same_v<A, B>,
+                "tl::join: the operands must be tiles of numbers of one type and shape");
+  static_assert(A::rank == 1, "tl::join: tiles have rank <= 2, so join takes 1-D tiles");
+  return reshape<A::size, 2>(interleave(a, b));
 }
 
 /// tl.cat(a, b): a's elements, then b's, along dim 0 (rows of b after the rows of a). Triton's

@@ -53,6 +53,13 @@ template <class T> struct Output {
   template <class P> P *as() const { return reinterpret_cast<P *>(dev.ptr); }
 };
 
+/// A device copy of host values.
+template <class T> struct Uploaded : harness::DeviceBuffer<T> {
+  explicit Uploaded(const std::vector<T> &v) : harness::DeviceBuffer<T>(v.size()) {
+    this->upload(v.data());
+  }
+};
+
 /// How many elements of a and b differ, bit for bit.
 template <class T> size_t differing(const std::vector<T> &a, const std::vector<T> &b) {
   size_t bad = 0;

@@ -15,6 +15,7 @@
 namespace {
 
 using gpucheck::differing;
+using gpucheck::Uploaded;
 
 /// n random values of T: floats in [-1, 1), other types from random bits.
 template <class T> std::vector<T> randomValues(size_t n, uint64_t seed) {
@@ -37,13 +38,6 @@ template <class T> std::vector<T> randomValues(size_t n, uint64_t seed) {
 
 /// Element i of v, or zero past its end (what a masked load reads).
 template <class T> T at(const std::vector<T> &v, size_t i) { return i < v.size() ? v[i] : T{}; }
-
-/// A device copy of host values.
-template <class T> struct Uploaded : harness::DeviceBuffer<T> {
-  explicit Uploaded(const std::vector<T> &v) : harness::DeviceBuffer<T>(v.size()) {
-    this->upload(v.data());
-  }
-};
 
 /// Runs `launch` twice per poison pattern into `outs`, then checks each output against the CPU
 /// reference's and the expected values.

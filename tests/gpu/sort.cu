@@ -17,6 +17,7 @@
 namespace {
 
 using gpucheck::differing;
+using gpucheck::Uploaded;
 
 /// totalOrder's key of a value's bits: negative values (sign set) reversed below the positive ones.
 template <class T> uint64_t totalOrderKey(T v) {
@@ -61,13 +62,6 @@ std::vector<T> sortedRows(const std::vector<T> &v, size_t row, size_t keep, bool
   }
   return out;
 }
-
-/// A device copy of host values.
-template <class T> struct Uploaded : harness::DeviceBuffer<T> {
-  explicit Uploaded(const std::vector<T> &v) : harness::DeviceBuffer<T>(v.size()) {
-    this->upload(v.data());
-  }
-};
 
 /// sort_blocks<BLOCK, DESC, T> over n values: each block sorted with its masked-off tail as zeros,
 /// the first n positions stored.
