@@ -1,8 +1,8 @@
-"""tilec's layer norm backward (examples/layer_norm_bwd: dX, and dW/dB in two stages, the partial
-sums added with atomic adds) beside Triton's, in one process (not in CI; bench/layer_norm_bwd.sh
-builds the shim and runs this). Two Triton kernels: tutorial 05's own (its partial sums in fp16,
-each group's row guarded by a spin lock of atomic_cas / atomic_xchg), and the same algorithm as
-tilec's (fp32 partial sums, tl.atomic_add, relaxed). fp16 x, dy and w; M = 4096 rows; N at
+"""tilec's layer norm backward (examples/layer_norm_bwd: dX, and dW/dB in two stages) beside
+Triton's, in one process (not in CI; bench/layer_norm_bwd.sh builds the shim and runs this). Two
+forms of stage 1, each in tilec and in Triton: tutorial 05's own (its partial sums in fp16, each
+group's row guarded by a spin lock of atomic_cas / atomic_xchg; tilec's is the same source line
+for line), and fp32 partial sums added with tl.atomic_add, relaxed. fp16 x, dy and w; M = 4096 rows; N at
 tutorial 05's meta-parameters. Results are checked first against float64 (dX, dW, dB within 1e-2
 relative: fp16 outputs, and the tutorial's fp16 partial sums), then timed with bench/matmul.py's
 bench_ms (L2 flushed, median). Every timed call zeroes its partial sums (and the tutorial's locks),
@@ -135,9 +135,10 @@ def main():
     flush = torch.empty(256 * 1024 * 1024, dtype=torch.int8, device="cuda")
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}")
     print()
-    print("| M x N | correct (tilec, Triton same, tutorial) | tilec us | Triton same us | tutorial us "
-          "| tilec / Triton same | tilec / tutorial |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("| M x N | correct (tilec atomic, Triton atomic, tilec lock, tutorial) | tilec atomic us "
+          "| Triton atomic us | tilec lock us | tutorial us | tilec / Triton, atomic "
+          "| tilec / Triton, lock | tilec atomic / tutorial |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     failed = 0
     M = 4096
     for N in (1024, 1000, 4096, 8192):
@@ -157,12 +158,15 @@ def main():
         exact = ((wdy - (xhat * c1 + c2)) * rstd.double()[:, None],
                  (dy.double() * xhat).sum(0), dy.double().sum(0))
         block, warps, group = meta(N)
-        outs = [(torch.empty_like(x), torch.empty_like(w), torch.empty_like(w)) for _ in range(3)]
+        outs = [(torch.empty_like(x), torch.empty_like(w), torch.empty_like(w)) for _ in range(4)]
         parts32 = (torch.zeros(group, N, device="cuda"), torch.zeros(group, N, device="cuda"))
         parts32b = (torch.zeros(group, N, device="cuda"), torch.zeros(group, N, device="cuda"))
         parts16 = (torch.zeros(group, N, device="cuda", dtype=torch.half),
                    torch.zeros(group, N, device="cuda", dtype=torch.half))
         locks = torch.zeros(2 * group, dtype=torch.int32, device="cuda")
+        parts16b = (torch.zeros(group, N, device="cuda", dtype=torch.half),
+                    torch.zeros(group, N, device="cuda", dtype=torch.half))
+        locksb = torch.zeros(2 * group, dtype=torch.int32, device="cuda")
 
         def tilec():
             dx, dw, db = outs[0]
@@ -183,8 +187,19 @@ def main():
             _layer_norm_bwd_dwdb[(triton.cdiv(N, 128),)](parts32b[0], parts32b[1], dw, db, min(group, M), N,
                                                          BLOCK_SIZE_M=32, BLOCK_SIZE_N=128)
 
-        def tutorial():
+        def tilec_lock():
             dx, dw, db = outs[2]
+            parts16b[0].zero_()
+            parts16b[1].zero_()
+            locksb.zero_()
+            rc = lib.tilec_layer_norm_bwd_lock(stream(), ptr(dx), ptr(dy), ptr(parts16b[0]),
+                                               ptr(parts16b[1]), ptr(x), ptr(w), ptr(mean), ptr(rstd),
+                                               ptr(locksb), ptr(dw), ptr(db), N, M, N)
+            if rc != 0:
+                raise RuntimeError(f"tilec_layer_norm_bwd_lock returned {rc}")
+
+        def tutorial():
+            dx, dw, db = outs[3]
             parts16[0].zero_()
             parts16[1].zero_()
             locks.zero_()
@@ -193,7 +208,8 @@ def main():
             _layer_norm_bwd_dwdb[(triton.cdiv(N, 128),)](parts16[0], parts16[1], dw, db, min(group, M), N,
                                                          BLOCK_SIZE_M=32, BLOCK_SIZE_N=128)
 
-        for f in (tilec, same, tutorial):
+        runs = (tilec, same, tilec_lock, tutorial)
+        for f in runs:
             f()
         torch.cuda.synchronize()
 
@@ -202,8 +218,9 @@ def main():
 
         ok = tuple(close(o) for o in outs)
         failed += not all(ok)
-        t = [bench_ms(f, flush)["ms"] * 1e3 for f in (tilec, same, tutorial)]
-        print(f"| {M}x{N} | {ok} | {t[0]:.1f} | {t[1]:.1f} | {t[2]:.1f} | {t[1] / t[0]:.2f} | {t[2] / t[0]:.2f} |")
+        t = [bench_ms(f, flush)["ms"] * 1e3 for f in runs]
+        print(f"| {M}x{N} | {ok} | {t[0]:.1f} | {t[1]:.1f} | {t[2]:.1f} | {t[3]:.1f} | {t[1] / t[0]:.2f} "
+              f"| {t[3] / t[2]:.2f} | {t[3] / t[0]:.2f} |")
     print()
     print("all correct" if failed == 0 else f"{failed} rows wrong")
 

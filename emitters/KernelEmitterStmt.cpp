@@ -405,13 +405,36 @@ std::string KernelEmitter::atomicCall(const Store *st, const Idx &idx) {
 
 void KernelEmitter::atomicStore(const Store *st) {
   const Type &pt = st->ptr->type;
-  if (pt.isScalar()) { // (the translator keeps no old values of a scalar pointer)
+  if (pt.isScalar() && !st->result) {
     std::string cond = "threadIdx.x == 0";
     if (st->mask)
       cond += " && " + operand(scalar(st->mask), Prec::LogicalAnd);
     w_->line("if (" + cond + ")  // one thread updates a scalar");
     auto in = w_->indent();
     w_->line(atomicCall(st, {}) + ";");
+    return;
+  }
+  if (pt.isScalar()) {
+    // One thread updates and hands the old value to the others through shared memory; the second
+    // barrier keeps the next write of the buffer (a loop's next iteration) after every read.
+    const std::string T = cppType(st->result->type, hooks_);
+    const std::string buf = names_.unique(varNames_.at(st->result->id) + "_smem");
+    const std::string call = atomicCall(st, {});
+    CodeWriter::Scope scope(*w_, "", "");
+    w_->line("__shared__ " + T + " " + buf +
+             ";  // the old value, from the updating thread to all");
+    w_->line("if (threadIdx.x == 0)  // one thread updates a scalar");
+    {
+      auto in = w_->indent();
+      w_->line(buf + " = " +
+               (st->mask ? operand(scalar(st->mask), Prec::LogicalOr) + " ? " + call + " : " +
+                               zero(st->result->type)
+                         : call) +
+               ";");
+    }
+    w_->line("__syncthreads();");
+    w_->line(lhs(st->result, {}) + " = " + buf + ";");
+    w_->line("__syncthreads();");
     return;
   }
   const bool replicated = holdsCopies(pt);
@@ -781,6 +804,10 @@ void KernelEmitter::threadReduce(const std::string &dst, const Type &dstType, co
 void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
   const Type &t = v->type;
   std::string name = varNames_[v->id];
+  if (t.isScalar() && !value) { // an atomic's old value, written by the atomic after this
+    w_->line(varDecl(v, false) + ";");
+    return;
+  }
   if (t.isScalar()) {
     if (auto r = as<ThreadReduce>(value))
       return threadReduce(name, t, r, isDecl);

@@ -551,6 +551,10 @@ private:
       }
     }
     p.insert(acc.begin(), acc.end());
+    // An atomic whose old values go from the updating threads to the others through shared
+    // memory (a scalar pointer's, or a replicated tile's) ends in a barrier of the emitter's.
+    if (auto *st = as<Store>(s); st && st->result && replicated(st->ptr->type))
+      p = inFlightOf(p);
   }
 
   struct GlobalOrder {

@@ -112,6 +112,13 @@ public:
     ir::Var stop;
   };
   ir::Stmt lowerLoopBody(const clang::Stmt *body, const LoopJumps &jumps);
+  /// `while (cond) body` (`tail` a for loop's increment, run after the body and by a `continue`) as
+  /// an ir::While into `scoped`, after its break flag's declaration if it has one. A condition
+  /// whose calls need statements of their own (an atomic's old value, a function of the user's)
+  /// runs them at the top of each iteration, under a flag:
+  /// `while (!stop_loop) { stmts; if (!cond) stop_loop = true; else { body } }`.
+  void lowerWhile(const clang::Stmt *loop, const clang::Expr *cond, const clang::Stmt *body,
+                  const clang::Expr *tail, std::vector<ir::Stmt> &scoped);
   void lowerLoopItems(const std::vector<const clang::Stmt *> &items, std::vector<ir::Stmt> &out,
                       const LoopJumps &jumps);
   /// The `break` that leaves this loop's body `s` (in it, not in a loop or switch within), if any.
@@ -120,6 +127,8 @@ public:
   ir::Var breakFlag(const clang::Stmt *body, const clang::Stmt *loop, std::vector<ir::Stmt> &out);
   /// A loop's condition `c` with its break flag tested first: `!stop && c` (`c` without a flag).
   static ir::Expr stopTest(const ir::Var &stop, ir::Expr c, ir::SourceLoc l);
+  /// `!c`, as the opposite comparison where that means the same (integers), else `Not`.
+  static ir::Expr negated(const ir::Expr &c);
   static bool refersTo(const clang::Expr *e, const clang::VarDecl *vd);
   void lowerRangeFor(const clang::CXXForRangeStmt *rf, std::vector<ir::Stmt> &out);
   void lowerStagedRange(const clang::CXXForRangeStmt *rf,

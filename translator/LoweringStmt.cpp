@@ -11,6 +11,8 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/StmtCXX.h>
 
+#include <map>
+
 namespace tilec::translator {
 
 using ir::ScalarType;
@@ -76,16 +78,8 @@ void KernelLowering::lowerStmt(const clang::Stmt *s, std::vector<ir::Stmt> &out)
     if (ws->getConditionVariable())
       fe.fail(DiagId::UnsupportedStmt, ws->getBeginLoc(), {"while with a declaration"});
     std::vector<ir::Stmt> scoped;
-    LoopJumps jumps;
-    jumps.stop = breakFlag(ws->getBody(), ws, scoped);
-    ir::Expr c;
-    {
-      PendingScope none(*this, nullptr, "into a loop condition (it runs every iteration)");
-      c = lowerCond(ws->getCond());
-    }
-    c = stopTest(jumps.stop, c, loc(ws));
-    scoped.push_back(ir::While::make(c, lowerLoopBody(ws->getBody(), jumps), loc(ws)));
-    if (jumps.stop)
+    lowerWhile(ws, ws->getCond(), ws->getBody(), nullptr, scoped);
+    if (scoped.size() > 1) // the loop's flag, then the loop
       out.push_back(ir::Block::make(std::move(scoped), loc(ws)));
     else
       out.push_back(scoped.back());
@@ -345,17 +339,40 @@ void KernelLowering::lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &o
   std::vector<ir::Stmt> scoped;
   if (fs->getInit())
     lowerStmt(fs->getInit(), scoped);
+  lowerWhile(fs, fs->getCond(), fs->getBody(), fs->getInc(), scoped);
+  out.push_back(ir::Block::make(std::move(scoped), loc(fs)));
+}
+
+void KernelLowering::lowerWhile(const clang::Stmt *loop, const clang::Expr *cond,
+                                const clang::Stmt *body, const clang::Expr *tail,
+                                std::vector<ir::Stmt> &scoped) {
+  const ir::SourceLoc l = loc(loop);
   LoopJumps jumps;
-  jumps.tail = fs->getInc();
-  jumps.stop = breakFlag(fs->getBody(), fs, scoped);
+  jumps.tail = tail;
+  jumps.stop = breakFlag(body, loop, scoped);
+  std::vector<ir::Stmt> condStmts; // what the condition's calls run before it, every iteration
   ir::Expr c;
   {
-    PendingScope none(*this, nullptr, "into a loop condition (it runs every iteration)");
-    c = fs->getCond() ? lowerCond(fs->getCond()) : ir::IntImm::make(ScalarType::Bool, 1, loc(fs));
+    PendingScope each(*this, &condStmts);
+    c = cond ? lowerCond(cond) : ir::IntImm::make(ScalarType::Bool, 1, l);
   }
-  c = stopTest(jumps.stop, c, loc(fs));
-  scoped.push_back(ir::While::make(c, lowerLoopBody(fs->getBody(), jumps), loc(fs)));
-  out.push_back(ir::Block::make(std::move(scoped), loc(fs)));
+  if (condStmts.empty()) {
+    scoped.push_back(ir::While::make(stopTest(jumps.stop, c, l), lowerLoopBody(body, jumps), l));
+    return;
+  }
+  // `while (!stop_loop) { condStmts; if (!c) stop_loop = true; else { body } }`
+  if (!jumps.stop) {
+    jumps.stop = k.newVar("stop_loop", ir::Type::scalar(ScalarType::Bool), ir::VarKind::Local, l);
+    scoped.push_back(ir::Decl::make(jumps.stop, ir::IntImm::make(ScalarType::Bool, 0, l), l));
+  }
+  ir::Stmt b = lowerLoopBody(body, jumps);
+  std::vector<ir::Stmt> stop{
+      ir::Assign::make(jumps.stop, ir::IntImm::make(ScalarType::Bool, 1, l), l)};
+  condStmts.push_back(ir::If::make(negated(c), ir::Block::make(std::move(stop), l),
+                                   ir::as<ir::Block>(b)->stmts.empty() ? nullptr : b, l));
+  scoped.push_back(
+      ir::While::make(stopTest(jumps.stop, ir::IntImm::make(ScalarType::Bool, 1, l), l),
+                      ir::Block::make(std::move(condStmts), l), l));
 }
 
 const clang::BreakStmt *KernelLowering::loopBreak(const clang::Stmt *s) {
@@ -378,6 +395,20 @@ ir::Var KernelLowering::breakFlag(const clang::Stmt *body, const clang::Stmt *lo
   auto v = k.newVar("stop_loop", ir::Type::scalar(ScalarType::Bool), ir::VarKind::Local, loc(loop));
   out.push_back(ir::Decl::make(v, ir::IntImm::make(ScalarType::Bool, 0, loc(loop)), loc(loop)));
   return v;
+}
+
+/// `!c`, written as the opposite comparison where that means the same (`a != b` for `!(a == b)`;
+/// not for floats, where a NaN makes both false).
+ir::Expr KernelLowering::negated(const ir::Expr &c) {
+  using ir::BinaryOp;
+  if (auto *u = ir::as<ir::Unary>(c); u && u->op == ir::UnaryOp::Not)
+    return u->a;
+  static const std::map<BinaryOp, BinaryOp> opposite = {
+      {BinaryOp::Lt, BinaryOp::Ge}, {BinaryOp::Le, BinaryOp::Gt}, {BinaryOp::Gt, BinaryOp::Le},
+      {BinaryOp::Ge, BinaryOp::Lt}, {BinaryOp::Eq, BinaryOp::Ne}, {BinaryOp::Ne, BinaryOp::Eq}};
+  if (auto *b = ir::as<ir::Binary>(c); b && opposite.count(b->op) && !ir::isFloat(b->a->type.elem))
+    return ir::Binary::make(opposite.at(b->op), b->a, b->b, c->loc);
+  return ir::Unary::make(ir::UnaryOp::Not, c, c->loc);
 }
 
 ir::Expr KernelLowering::stopTest(const ir::Var &stop, ir::Expr c, ir::SourceLoc l) {
@@ -445,8 +476,8 @@ void KernelLowering::lowerLoopItems(const std::vector<const clang::Stmt *> &item
     lowerLoopItems(thenItems, thenOut, jumps);
     lowerLoopItems(elseItems, elseOut, jumps);
     if (thenOut.empty() && !elseOut.empty()) { // `if (c) continue; B;` is `if (!c) { B; }`
-      out.push_back(ir::If::make(ir::Unary::make(ir::UnaryOp::Not, c, loc(is)),
-                                 ir::Block::make(std::move(elseOut), loc(is)), nullptr, loc(is)));
+      out.push_back(
+          ir::If::make(negated(c), ir::Block::make(std::move(elseOut), loc(is)), nullptr, loc(is)));
       return;
     }
     out.push_back(ir::If::make(

@@ -251,8 +251,6 @@ ir::Stmt KernelLowering::lowerAtomic(const clang::CallExpr *call, ir::Var result
   auto shape = broadcastShape(all, call->getExprLoc());
   if (shape != p->type.shape)
     fe.fail(DiagId::ShapeMismatch, call->getExprLoc(), {shapeStr(shape), shapeStr(p->type.shape)});
-  if (result && p->type.isScalar())
-    fe.fail(DiagId::AtomicResult, call->getExprLoc(), {qname, "of a scalar pointer"});
   v = toShape(castTo(v, p->type.elem), shape);
   if (cmp)
     cmp = toShape(castTo(cmp, p->type.elem), shape);
@@ -617,8 +615,15 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     return static_cast<int>(axis);
   };
 
-  if (isAtomicCall(call)) // its old values in an expression
-    fe.fail(DiagId::AtomicResult, at, {qname, "in an expression"});
+  if (isAtomicCall(call)) { // its old values in an expression: a variable declared before
+    std::vector<ir::Stmt> &into = needPending(call, fd);
+    ir::Type t = typeOf(call->getType(), at);
+    auto v =
+        k.newVar(name.substr(std::string("atomic_").size()) + "_old", t, ir::VarKind::Local, l);
+    into.push_back(ir::Decl::make(v, nullptr, l));
+    into.push_back(lowerAtomic(call, v));
+    return ir::VarRef::make(v, l);
+  }
   if (isRandom(name)) {
     std::vector<ir::Expr> r = lowerRandom(call, name);
     if (r.size() != 1) // the 4x forms return a std::tuple of four tiles

@@ -1,9 +1,14 @@
-// Runs tilec's CUDA for layer_norm_bwd_dx_fused<1024, 256, 4> and layer_norm_bwd_dwdb<32, 128>
-// (tutorial 05's backward, its dW/dB partial sums added atomically) on random fp16 rows of ragged
-// widths, with the statistics of the forward pass, and compares dX, dW and dB with the CPU
-// reference of the same source and with float64. dX and the final dW and dB are poisoned before
-// each run, the partial sums zeroed (the kernels' contract); a second run must give dX bit for bit
-// (each row's own arithmetic) and dW, dB within the tolerance (the atomic adds come in any order).
+// Runs tilec's CUDA for tutorial 05's layer norm backward in both forms of examples/layer_norm_bwd
+// (stage 1 with its spin lock and fp16 partial sums, layer_norm_bwd_dx_fused_lock<1024, 256, 4>,
+// and with fp32 partial sums added atomically, layer_norm_bwd_dx_fused<1024, 256, 4>; then stage 2,
+// layer_norm_bwd_dwdb<32, 128, P>) on random fp16 rows of ragged widths, with the statistics of the
+// forward pass, and compares dX, dW and dB with the CPU reference of the same source and with
+// float64. dX and the final dW and dB are poisoned before each run; the fp32 partial sums are
+// zeroed and the locks and counts zeroed (the kernels' contracts), the fp16 partial sums poisoned
+// (the first program of a group stores, so the poison must never be read). Each form runs twice:
+// dX must come out bit for bit the same every time and in both forms (each row's own arithmetic),
+// dW and dB within the tolerance (the adds come in any order, and in fp16 in the lock form); after
+// the lock form every lock must be released and every used group counted once.
 #include "../common/harness.h"
 #include "layer_norm_bwd.cpp"
 #if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
@@ -12,6 +17,8 @@
 #include "layer_norm_bwd.cu"
 #endif
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 static_assert(sizeof(tl::half) == sizeof(__half), "tl::half and __half share a bit layout");
@@ -60,8 +67,17 @@ void run(harness::Report &report, int M, int N) {
   std::vector<float> pdw(size_t(kGroups) * N, 0.0f), pdb(size_t(kGroups) * N, 0.0f);
   tl::launch(tl::grid3{M}, layer_norm_bwd_dx_fused<1024, kGroups, 4>, rdx.data(), dy.data(),
              pdw.data(), pdb.data(), x.data(), w.data(), mean.data(), rstd.data(), stride, M, N);
-  tl::launch(tl::grid3{tl::cdiv(N, 128)}, layer_norm_bwd_dwdb<32, 128>, pdw.data(), pdb.data(),
-             rdw.data(), rdb.data(), kGroups, N);
+  tl::launch(tl::grid3{tl::cdiv(N, 128)}, layer_norm_bwd_dwdb<32, 128, float>, pdw.data(),
+             pdb.data(), rdw.data(), rdb.data(), kGroups, N);
+  // The CPU reference of the lock form: poisoned fp16 partial sums, zeroed locks and counts.
+  std::vector<tl::half> ldx(n, tl::half(0.0f)), ldw(N), ldb(N);
+  std::vector<tl::half> pdw16(size_t(kGroups) * N, tl::half(NAN)), pdb16(pdw16);
+  std::vector<int> locks(2 * kGroups, 0);
+  tl::launch(tl::grid3{M}, layer_norm_bwd_dx_fused_lock<1024, kGroups, 4>, ldx.data(), dy.data(),
+             pdw16.data(), pdb16.data(), x.data(), w.data(), mean.data(), rstd.data(), locks.data(),
+             stride, M, N);
+  tl::launch(tl::grid3{tl::cdiv(N, 128)}, layer_norm_bwd_dwdb<32, 128, tl::half>, pdw16.data(),
+             pdb16.data(), ldw.data(), ldb.data(), std::min(M, kGroups), N);
   // float64 from the same fp16 inputs and float statistics.
   std::vector<double> fdx, fdw(N, 0.0), fdb(N, 0.0), cdx;
   for (int i = 0; i < M; ++i) {
@@ -86,6 +102,8 @@ void run(harness::Report &report, int M, int N) {
   harness::DeviceBuffer<__half> ddx(n), ddy(n), dx(n), dw(N), ddw(N), ddb(N);
   harness::DeviceBuffer<float> dmean(M), drstd(M), dpdw(size_t(kGroups) * N),
       dpdb(size_t(kGroups) * N);
+  harness::DeviceBuffer<__half> dpdw16(size_t(kGroups) * N), dpdb16(size_t(kGroups) * N);
+  harness::DeviceBuffer<int> dlocks(2 * kGroups);
   ddy.upload(dy.data());
   dx.upload(x.data());
   dw.upload(w.data());
@@ -102,23 +120,28 @@ void run(harness::Report &report, int M, int N) {
     CHECK_CUDA(launch_layer_norm_bwd_dx_fused_1024_256_4(cudaStream_t{}, ddx.ptr, ddy.ptr, dpdw.ptr,
                                                          dpdb.ptr, dx.ptr, dw.ptr, dmean.ptr,
                                                          drstd.ptr, stride, M, N));
-    CHECK_CUDA(launch_layer_norm_bwd_dwdb_32_128(cudaStream_t{}, dpdw.ptr, dpdb.ptr, ddw.ptr,
-                                                 ddb.ptr, kGroups, N));
+    CHECK_CUDA(launch_layer_norm_bwd_dwdb_32_128_f32(cudaStream_t{}, dpdw.ptr, dpdb.ptr, ddw.ptr,
+                                                     ddb.ptr, kGroups, N));
     CHECK_CUDA(cudaDeviceSynchronize());
     ddx.download(gdx.data());
     ddw.download(gdw.data());
     ddb.download(gdb.data());
     // dX over the written columns; the padding columns must keep their poison (NaN).
-    std::vector<double> gpu;
-    bool paddingUntouched = true;
-    for (int i = 0; i < M; ++i)
-      for (int j = 0; j < stride; ++j) {
-        const float v = static_cast<float>(gdx[size_t(i) * stride + j]);
-        if (j < N)
-          gpu.push_back(v);
-        else if (!std::isnan(v))
-          paddingUntouched = false;
-      }
+    auto written = [&](const std::vector<tl::half> &all, bool &paddingUntouched) {
+      std::vector<double> cols;
+      paddingUntouched = true;
+      for (int i = 0; i < M; ++i)
+        for (int j = 0; j < stride; ++j) {
+          const float v = static_cast<float>(all[size_t(i) * stride + j]);
+          if (j < N)
+            cols.push_back(v);
+          else if (!std::isnan(v))
+            paddingUntouched = false;
+        }
+      return cols;
+    };
+    bool paddingUntouched;
+    std::vector<double> gpu = written(gdx, paddingUntouched);
     bool sameAsFirst = true;
     if (pass == 0)
       firstDx = gdx;
@@ -128,6 +151,39 @@ void run(harness::Report &report, int M, int N) {
     report.check("ln_bwd", run + " dX", gpu, cdx, fdx, 1e-3, paddingUntouched && sameAsFirst);
     report.check("ln_bwd", run + " dW", halves(gdw), halves(rdw), fdw, 1e-3);
     report.check("ln_bwd", run + " dB", halves(gdb), halves(rdb), fdb, 1e-3);
+
+    // The lock form.
+    ddx.poison();
+    ddw.poison();
+    ddb.poison();
+    dpdw16.poison();
+    dpdb16.poison();
+    CHECK_CUDA(cudaMemset(dlocks.ptr, 0, dlocks.n * sizeof(int)));
+    CHECK_CUDA(launch_layer_norm_bwd_dx_fused_lock_1024_256_4(
+        cudaStream_t{}, ddx.ptr, ddy.ptr, dpdw16.ptr, dpdb16.ptr, dx.ptr, dw.ptr, dmean.ptr,
+        drstd.ptr, dlocks.ptr, stride, M, N));
+    CHECK_CUDA(launch_layer_norm_bwd_dwdb_32_128_f16(cudaStream_t{}, dpdw16.ptr, dpdb16.ptr,
+                                                     ddw.ptr, ddb.ptr, std::min(M, kGroups), N));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    ddx.download(gdx.data());
+    ddw.download(gdw.data());
+    ddb.download(gdb.data());
+    std::vector<int> glocks(dlocks.n);
+    dlocks.download(glocks.data());
+    bool locksOk = true; // every lock released, every group that has rows counted
+    for (int g = 0; g < kGroups; ++g)
+      locksOk = locksOk && glocks[g] == 0 && glocks[kGroups + g] == (g < M ? 1 : 0) &&
+                locks[g] == 0 && locks[kGroups + g] == (g < M ? 1 : 0);
+    gpu = written(gdx, paddingUntouched);
+    const bool sameDx = std::memcmp(firstDx.data(), gdx.data(), n * sizeof(tl::half)) == 0;
+    std::vector<double> lockDx;
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j)
+        lockDx.push_back(static_cast<float>(ldx[size_t(i) * stride + j]));
+    report.check("ln_bwd_lock", run + " dX", gpu, lockDx, fdx, 1e-3,
+                 paddingUntouched && sameDx && lockDx == cdx);
+    report.check("ln_bwd_lock", run + " dW", halves(gdw), halves(ldw), fdw, 1e-2, locksOk);
+    report.check("ln_bwd_lock", run + " dB", halves(gdb), halves(ldb), fdb, 1e-2, locksOk);
   }
 }
 

@@ -14,84 +14,84 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     int *mem, int *old, const int *v, const int *cmp, int n) {
-  // atomics.cpp:12: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:13: auto mask = offs < n;
+  // atomics.cpp:14: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:14: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:15: auto x = tl::load(v + offs, mask);
   int x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : 0;
   }
-  // atomics.cpp:15: auto r0 = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:16: auto r0 = tl::atomic_add(mem + offs, x, mask);
   int r0[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r0[i] = mask[i] ? tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&mem[offs[i]], x[i]) : 0;
   }
-  // atomics.cpp:16: tl::store(old + offs, r0, mask);
+  // atomics.cpp:17: tl::store(old + offs, r0, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       old[offs[i]] = r0[i];
   }
-  // atomics.cpp:17: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
+  // atomics.cpp:18: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
   int r1[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:15 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:16 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r1[i] = mask[i] ? tilec::rt::atomic_max<tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(&(mem + n)[offs[i]], x[i]) : 0;
   }
-  // atomics.cpp:18: tl::store(old + n + offs, r1, mask);
+  // atomics.cpp:19: tl::store(old + n + offs, r1, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + n)[offs[i]] = r1[i];
   }
-  // atomics.cpp:19: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
+  // atomics.cpp:20: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
   int r2[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:17 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:18 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r2[i] = mask[i] ? tilec::rt::atomic_min<tilec::rt::Sem::release, tilec::rt::Scope::cta>(&(mem + 2 * n)[offs[i]], x[i]) : 0;
   }
-  // atomics.cpp:20: tl::store(old + 2 * n + offs, r2, mask);
+  // atomics.cpp:21: tl::store(old + 2 * n + offs, r2, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 2 * n)[offs[i]] = r2[i];
   }
-  // atomics.cpp:21: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
+  // atomics.cpp:22: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
   int r3[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:19 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:20 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r3[i] = mask[i] ? tilec::rt::atomic_xchg<tilec::rt::Sem::acquire, tilec::rt::Scope::sys>(&(mem + 3 * n)[offs[i]], x[i]) : 0;
   }
-  // atomics.cpp:22: tl::store(old + 3 * n + offs, r3, mask);
+  // atomics.cpp:23: tl::store(old + 3 * n + offs, r3, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 3 * n)[offs[i]] = r3[i];
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   int r4[L0::ELEMS];
-  // atomics.cpp:26: auto last = tl::minimum(offs, n - 1);
+  // atomics.cpp:27: auto last = tl::minimum(offs, n - 1);
   int last[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     last[i] = tilec::rt::minimum(offs[i], n - 1);
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   int v_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -102,46 +102,46 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cmp_load[i] = mask[i] ? cmp[offs[i]] : 0;
   }
-  __syncthreads();  // program order: the store at atomics.cpp:21 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:22 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r4[i] = tilec::rt::atomic_cas<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&(mem + 4 * n)[last[i]], cmp_load[i], v_load[i]);
   }
-  // atomics.cpp:28: tl::store(old + 4 * n + offs, r4, mask);
+  // atomics.cpp:29: tl::store(old + 4 * n + offs, r4, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 4 * n)[offs[i]] = r4[i];
   }
   {
-    // atomics.cpp:30: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
+    // atomics.cpp:31: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
     int r5[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:27 before this store (global memory)
+    __syncthreads();  // program order: the store at atomics.cpp:28 before this store (global memory)
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       r5[i] = mask[i] ? tilec::rt::atomic_and<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&(mem + 5 * n)[offs[i]], x[i]) : 0;
     }
-    // atomics.cpp:31: tl::store(old + 5 * n + offs, r5, mask);
+    // atomics.cpp:32: tl::store(old + 5 * n + offs, r5, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])
         (old + 5 * n)[offs[i]] = r5[i];
     }
-    // atomics.cpp:32: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
+    // atomics.cpp:33: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
     int r6[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:30 before this store (global memory)
+    __syncthreads();  // program order: the store at atomics.cpp:31 before this store (global memory)
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       r6[i] = mask[i] ? tilec::rt::atomic_or<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&(mem + 6 * n)[offs[i]], x[i]) : 0;
     }
-    // atomics.cpp:33: tl::store(old + 6 * n + offs, r6, mask);
+    // atomics.cpp:34: tl::store(old + 6 * n + offs, r6, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])
         (old + 6 * n)[offs[i]] = r6[i];
     }
-    // atomics.cpp:34: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
-    __syncthreads();  // program order: the store at atomics.cpp:32 before this store (global memory)
+    // atomics.cpp:35: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
+    __syncthreads();  // program order: the store at atomics.cpp:33 before this store (global memory)
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])
@@ -184,84 +184,84 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     uint32_t *mem, uint32_t *old, const uint32_t *v, const uint32_t *cmp, int n) {
-  // atomics.cpp:12: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:13: auto mask = offs < n;
+  // atomics.cpp:14: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:14: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:15: auto x = tl::load(v + offs, mask);
   uint32_t x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : 0u;
   }
-  // atomics.cpp:15: auto r0 = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:16: auto r0 = tl::atomic_add(mem + offs, x, mask);
   uint32_t r0[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r0[i] = mask[i] ? tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&mem[offs[i]], x[i]) : 0u;
   }
-  // atomics.cpp:16: tl::store(old + offs, r0, mask);
+  // atomics.cpp:17: tl::store(old + offs, r0, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       old[offs[i]] = r0[i];
   }
-  // atomics.cpp:17: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
+  // atomics.cpp:18: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
   uint32_t r1[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:15 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:16 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r1[i] = mask[i] ? tilec::rt::atomic_max<tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(&(mem + n)[offs[i]], x[i]) : 0u;
   }
-  // atomics.cpp:18: tl::store(old + n + offs, r1, mask);
+  // atomics.cpp:19: tl::store(old + n + offs, r1, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + n)[offs[i]] = r1[i];
   }
-  // atomics.cpp:19: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
+  // atomics.cpp:20: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
   uint32_t r2[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:17 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:18 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r2[i] = mask[i] ? tilec::rt::atomic_min<tilec::rt::Sem::release, tilec::rt::Scope::cta>(&(mem + 2 * n)[offs[i]], x[i]) : 0u;
   }
-  // atomics.cpp:20: tl::store(old + 2 * n + offs, r2, mask);
+  // atomics.cpp:21: tl::store(old + 2 * n + offs, r2, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 2 * n)[offs[i]] = r2[i];
   }
-  // atomics.cpp:21: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
+  // atomics.cpp:22: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
   uint32_t r3[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:19 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:20 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r3[i] = mask[i] ? tilec::rt::atomic_xchg<tilec::rt::Sem::acquire, tilec::rt::Scope::sys>(&(mem + 3 * n)[offs[i]], x[i]) : 0u;
   }
-  // atomics.cpp:22: tl::store(old + 3 * n + offs, r3, mask);
+  // atomics.cpp:23: tl::store(old + 3 * n + offs, r3, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 3 * n)[offs[i]] = r3[i];
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   uint32_t r4[L0::ELEMS];
-  // atomics.cpp:26: auto last = tl::minimum(offs, n - 1);
+  // atomics.cpp:27: auto last = tl::minimum(offs, n - 1);
   int last[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     last[i] = tilec::rt::minimum(offs[i], n - 1);
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   uint32_t v_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -272,46 +272,46 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cmp_load[i] = mask[i] ? cmp[offs[i]] : 0u;
   }
-  __syncthreads();  // program order: the store at atomics.cpp:21 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:22 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r4[i] = tilec::rt::atomic_cas<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&(mem + 4 * n)[last[i]], cmp_load[i], v_load[i]);
   }
-  // atomics.cpp:28: tl::store(old + 4 * n + offs, r4, mask);
+  // atomics.cpp:29: tl::store(old + 4 * n + offs, r4, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 4 * n)[offs[i]] = r4[i];
   }
   {
-    // atomics.cpp:30: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
+    // atomics.cpp:31: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
     uint32_t r5[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:27 before this store (global memory)
+    __syncthreads();  // program order: the store at atomics.cpp:28 before this store (global memory)
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       r5[i] = mask[i] ? tilec::rt::atomic_and<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&(mem + 5 * n)[offs[i]], x[i]) : 0u;
     }
-    // atomics.cpp:31: tl::store(old + 5 * n + offs, r5, mask);
+    // atomics.cpp:32: tl::store(old + 5 * n + offs, r5, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])
         (old + 5 * n)[offs[i]] = r5[i];
     }
-    // atomics.cpp:32: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
+    // atomics.cpp:33: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
     uint32_t r6[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:30 before this store (global memory)
+    __syncthreads();  // program order: the store at atomics.cpp:31 before this store (global memory)
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       r6[i] = mask[i] ? tilec::rt::atomic_or<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&(mem + 6 * n)[offs[i]], x[i]) : 0u;
     }
-    // atomics.cpp:33: tl::store(old + 6 * n + offs, r6, mask);
+    // atomics.cpp:34: tl::store(old + 6 * n + offs, r6, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])
         (old + 6 * n)[offs[i]] = r6[i];
     }
-    // atomics.cpp:34: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
-    __syncthreads();  // program order: the store at atomics.cpp:32 before this store (global memory)
+    // atomics.cpp:35: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
+    __syncthreads();  // program order: the store at atomics.cpp:33 before this store (global memory)
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])
@@ -354,84 +354,84 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     int64_t *mem, int64_t *old, const int64_t *v, const int64_t *cmp, int n) {
-  // atomics.cpp:12: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:13: auto mask = offs < n;
+  // atomics.cpp:14: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:14: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:15: auto x = tl::load(v + offs, mask);
   int64_t x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : int64_t{0};
   }
-  // atomics.cpp:15: auto r0 = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:16: auto r0 = tl::atomic_add(mem + offs, x, mask);
   int64_t r0[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r0[i] = mask[i] ? tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&mem[offs[i]], x[i]) : int64_t{0};
   }
-  // atomics.cpp:16: tl::store(old + offs, r0, mask);
+  // atomics.cpp:17: tl::store(old + offs, r0, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       old[offs[i]] = r0[i];
   }
-  // atomics.cpp:17: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
+  // atomics.cpp:18: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
   int64_t r1[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:15 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:16 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r1[i] = mask[i] ? tilec::rt::atomic_max<tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(&(mem + n)[offs[i]], x[i]) : int64_t{0};
   }
-  // atomics.cpp:18: tl::store(old + n + offs, r1, mask);
+  // atomics.cpp:19: tl::store(old + n + offs, r1, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + n)[offs[i]] = r1[i];
   }
-  // atomics.cpp:19: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
+  // atomics.cpp:20: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
   int64_t r2[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:17 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:18 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r2[i] = mask[i] ? tilec::rt::atomic_min<tilec::rt::Sem::release, tilec::rt::Scope::cta>(&(mem + 2 * n)[offs[i]], x[i]) : int64_t{0};
   }
-  // atomics.cpp:20: tl::store(old + 2 * n + offs, r2, mask);
+  // atomics.cpp:21: tl::store(old + 2 * n + offs, r2, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 2 * n)[offs[i]] = r2[i];
   }
-  // atomics.cpp:21: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
+  // atomics.cpp:22: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
   int64_t r3[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:19 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:20 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r3[i] = mask[i] ? tilec::rt::atomic_xchg<tilec::rt::Sem::acquire, tilec::rt::Scope::sys>(&(mem + 3 * n)[offs[i]], x[i]) : int64_t{0};
   }
-  // atomics.cpp:22: tl::store(old + 3 * n + offs, r3, mask);
+  // atomics.cpp:23: tl::store(old + 3 * n + offs, r3, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 3 * n)[offs[i]] = r3[i];
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   int64_t r4[L0::ELEMS];
-  // atomics.cpp:26: auto last = tl::minimum(offs, n - 1);
+  // atomics.cpp:27: auto last = tl::minimum(offs, n - 1);
   int last[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     last[i] = tilec::rt::minimum(offs[i], n - 1);
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   int64_t v_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -442,46 +442,46 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cmp_load[i] = mask[i] ? cmp[offs[i]] : int64_t{0};
   }
-  __syncthreads();  // program order: the store at atomics.cpp:21 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:22 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r4[i] = tilec::rt::atomic_cas<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&(mem + 4 * n)[last[i]], cmp_load[i], v_load[i]);
   }
-  // atomics.cpp:28: tl::store(old + 4 * n + offs, r4, mask);
+  // atomics.cpp:29: tl::store(old + 4 * n + offs, r4, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 4 * n)[offs[i]] = r4[i];
   }
   {
-    // atomics.cpp:30: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
+    // atomics.cpp:31: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
     int64_t r5[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:27 before this store (global memory)
+    __syncthreads();  // program order: the store at atomics.cpp:28 before this store (global memory)
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       r5[i] = mask[i] ? tilec::rt::atomic_and<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&(mem + 5 * n)[offs[i]], x[i]) : int64_t{0};
     }
-    // atomics.cpp:31: tl::store(old + 5 * n + offs, r5, mask);
+    // atomics.cpp:32: tl::store(old + 5 * n + offs, r5, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])
         (old + 5 * n)[offs[i]] = r5[i];
     }
-    // atomics.cpp:32: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
+    // atomics.cpp:33: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
     int64_t r6[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:30 before this store (global memory)
+    __syncthreads();  // program order: the store at atomics.cpp:31 before this store (global memory)
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       r6[i] = mask[i] ? tilec::rt::atomic_or<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&(mem + 6 * n)[offs[i]], x[i]) : int64_t{0};
     }
-    // atomics.cpp:33: tl::store(old + 6 * n + offs, r6, mask);
+    // atomics.cpp:34: tl::store(old + 6 * n + offs, r6, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])
         (old + 6 * n)[offs[i]] = r6[i];
     }
-    // atomics.cpp:34: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
-    __syncthreads();  // program order: the store at atomics.cpp:32 before this store (global memory)
+    // atomics.cpp:35: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
+    __syncthreads();  // program order: the store at atomics.cpp:33 before this store (global memory)
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])
@@ -524,84 +524,84 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     uint64_t *mem, uint64_t *old, const uint64_t *v, const uint64_t *cmp, int n) {
-  // atomics.cpp:12: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:13: auto mask = offs < n;
+  // atomics.cpp:14: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:14: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:15: auto x = tl::load(v + offs, mask);
   uint64_t x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : uint64_t{0};
   }
-  // atomics.cpp:15: auto r0 = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:16: auto r0 = tl::atomic_add(mem + offs, x, mask);
   uint64_t r0[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r0[i] = mask[i] ? tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&mem[offs[i]], x[i]) : uint64_t{0};
   }
-  // atomics.cpp:16: tl::store(old + offs, r0, mask);
+  // atomics.cpp:17: tl::store(old + offs, r0, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       old[offs[i]] = r0[i];
   }
-  // atomics.cpp:17: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
+  // atomics.cpp:18: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
   uint64_t r1[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:15 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:16 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r1[i] = mask[i] ? tilec::rt::atomic_max<tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(&(mem + n)[offs[i]], x[i]) : uint64_t{0};
   }
-  // atomics.cpp:18: tl::store(old + n + offs, r1, mask);
+  // atomics.cpp:19: tl::store(old + n + offs, r1, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + n)[offs[i]] = r1[i];
   }
-  // atomics.cpp:19: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
+  // atomics.cpp:20: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
   uint64_t r2[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:17 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:18 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r2[i] = mask[i] ? tilec::rt::atomic_min<tilec::rt::Sem::release, tilec::rt::Scope::cta>(&(mem + 2 * n)[offs[i]], x[i]) : uint64_t{0};
   }
-  // atomics.cpp:20: tl::store(old + 2 * n + offs, r2, mask);
+  // atomics.cpp:21: tl::store(old + 2 * n + offs, r2, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 2 * n)[offs[i]] = r2[i];
   }
-  // atomics.cpp:21: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
+  // atomics.cpp:22: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
   uint64_t r3[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:19 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:20 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r3[i] = mask[i] ? tilec::rt::atomic_xchg<tilec::rt::Sem::acquire, tilec::rt::Scope::sys>(&(mem + 3 * n)[offs[i]], x[i]) : uint64_t{0};
   }
-  // atomics.cpp:22: tl::store(old + 3 * n + offs, r3, mask);
+  // atomics.cpp:23: tl::store(old + 3 * n + offs, r3, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 3 * n)[offs[i]] = r3[i];
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   uint64_t r4[L0::ELEMS];
-  // atomics.cpp:26: auto last = tl::minimum(offs, n - 1);
+  // atomics.cpp:27: auto last = tl::minimum(offs, n - 1);
   int last[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     last[i] = tilec::rt::minimum(offs[i], n - 1);
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   uint64_t v_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -612,46 +612,46 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cmp_load[i] = mask[i] ? cmp[offs[i]] : uint64_t{0};
   }
-  __syncthreads();  // program order: the store at atomics.cpp:21 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:22 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r4[i] = tilec::rt::atomic_cas<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&(mem + 4 * n)[last[i]], cmp_load[i], v_load[i]);
   }
-  // atomics.cpp:28: tl::store(old + 4 * n + offs, r4, mask);
+  // atomics.cpp:29: tl::store(old + 4 * n + offs, r4, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 4 * n)[offs[i]] = r4[i];
   }
   {
-    // atomics.cpp:30: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
+    // atomics.cpp:31: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
     uint64_t r5[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:27 before this store (global memory)
+    __syncthreads();  // program order: the store at atomics.cpp:28 before this store (global memory)
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       r5[i] = mask[i] ? tilec::rt::atomic_and<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&(mem + 5 * n)[offs[i]], x[i]) : uint64_t{0};
     }
-    // atomics.cpp:31: tl::store(old + 5 * n + offs, r5, mask);
+    // atomics.cpp:32: tl::store(old + 5 * n + offs, r5, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])
         (old + 5 * n)[offs[i]] = r5[i];
     }
-    // atomics.cpp:32: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
+    // atomics.cpp:33: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
     uint64_t r6[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:30 before this store (global memory)
+    __syncthreads();  // program order: the store at atomics.cpp:31 before this store (global memory)
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       r6[i] = mask[i] ? tilec::rt::atomic_or<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&(mem + 6 * n)[offs[i]], x[i]) : uint64_t{0};
     }
-    // atomics.cpp:33: tl::store(old + 6 * n + offs, r6, mask);
+    // atomics.cpp:34: tl::store(old + 6 * n + offs, r6, mask);
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])
         (old + 6 * n)[offs[i]] = r6[i];
     }
-    // atomics.cpp:34: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
-    __syncthreads();  // program order: the store at atomics.cpp:32 before this store (global memory)
+    // atomics.cpp:35: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
+    __syncthreads();  // program order: the store at atomics.cpp:33 before this store (global memory)
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
       if (mask[i])
@@ -694,84 +694,84 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     float *mem, float *old, const float *v, const float *cmp, int n) {
-  // atomics.cpp:12: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:13: auto mask = offs < n;
+  // atomics.cpp:14: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:14: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:15: auto x = tl::load(v + offs, mask);
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : 0.0f;
   }
-  // atomics.cpp:15: auto r0 = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:16: auto r0 = tl::atomic_add(mem + offs, x, mask);
   float r0[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r0[i] = mask[i] ? tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&mem[offs[i]], x[i]) : 0.0f;
   }
-  // atomics.cpp:16: tl::store(old + offs, r0, mask);
+  // atomics.cpp:17: tl::store(old + offs, r0, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       old[offs[i]] = r0[i];
   }
-  // atomics.cpp:17: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
+  // atomics.cpp:18: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
   float r1[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:15 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:16 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r1[i] = mask[i] ? tilec::rt::atomic_max<tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(&(mem + n)[offs[i]], x[i]) : 0.0f;
   }
-  // atomics.cpp:18: tl::store(old + n + offs, r1, mask);
+  // atomics.cpp:19: tl::store(old + n + offs, r1, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + n)[offs[i]] = r1[i];
   }
-  // atomics.cpp:19: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
+  // atomics.cpp:20: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
   float r2[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:17 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:18 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r2[i] = mask[i] ? tilec::rt::atomic_min<tilec::rt::Sem::release, tilec::rt::Scope::cta>(&(mem + 2 * n)[offs[i]], x[i]) : 0.0f;
   }
-  // atomics.cpp:20: tl::store(old + 2 * n + offs, r2, mask);
+  // atomics.cpp:21: tl::store(old + 2 * n + offs, r2, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 2 * n)[offs[i]] = r2[i];
   }
-  // atomics.cpp:21: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
+  // atomics.cpp:22: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
   float r3[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:19 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:20 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r3[i] = mask[i] ? tilec::rt::atomic_xchg<tilec::rt::Sem::acquire, tilec::rt::Scope::sys>(&(mem + 3 * n)[offs[i]], x[i]) : 0.0f;
   }
-  // atomics.cpp:22: tl::store(old + 3 * n + offs, r3, mask);
+  // atomics.cpp:23: tl::store(old + 3 * n + offs, r3, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 3 * n)[offs[i]] = r3[i];
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   float r4[L0::ELEMS];
-  // atomics.cpp:26: auto last = tl::minimum(offs, n - 1);
+  // atomics.cpp:27: auto last = tl::minimum(offs, n - 1);
   int last[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     last[i] = tilec::rt::minimum(offs[i], n - 1);
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   float v_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -782,12 +782,12 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cmp_load[i] = mask[i] ? cmp[offs[i]] : 0.0f;
   }
-  __syncthreads();  // program order: the store at atomics.cpp:21 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:22 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r4[i] = tilec::rt::atomic_cas<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&(mem + 4 * n)[last[i]], cmp_load[i], v_load[i]);
   }
-  // atomics.cpp:28: tl::store(old + 4 * n + offs, r4, mask);
+  // atomics.cpp:29: tl::store(old + 4 * n + offs, r4, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
@@ -829,84 +829,84 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     double *mem, double *old, const double *v, const double *cmp, int n) {
-  // atomics.cpp:12: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:13: auto mask = offs < n;
+  // atomics.cpp:14: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:14: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:15: auto x = tl::load(v + offs, mask);
   double x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : 0.0;
   }
-  // atomics.cpp:15: auto r0 = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:16: auto r0 = tl::atomic_add(mem + offs, x, mask);
   double r0[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r0[i] = mask[i] ? tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&mem[offs[i]], x[i]) : 0.0;
   }
-  // atomics.cpp:16: tl::store(old + offs, r0, mask);
+  // atomics.cpp:17: tl::store(old + offs, r0, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       old[offs[i]] = r0[i];
   }
-  // atomics.cpp:17: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
+  // atomics.cpp:18: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
   double r1[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:15 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:16 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r1[i] = mask[i] ? tilec::rt::atomic_max<tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(&(mem + n)[offs[i]], x[i]) : 0.0;
   }
-  // atomics.cpp:18: tl::store(old + n + offs, r1, mask);
+  // atomics.cpp:19: tl::store(old + n + offs, r1, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + n)[offs[i]] = r1[i];
   }
-  // atomics.cpp:19: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
+  // atomics.cpp:20: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
   double r2[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:17 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:18 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r2[i] = mask[i] ? tilec::rt::atomic_min<tilec::rt::Sem::release, tilec::rt::Scope::cta>(&(mem + 2 * n)[offs[i]], x[i]) : 0.0;
   }
-  // atomics.cpp:20: tl::store(old + 2 * n + offs, r2, mask);
+  // atomics.cpp:21: tl::store(old + 2 * n + offs, r2, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 2 * n)[offs[i]] = r2[i];
   }
-  // atomics.cpp:21: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
+  // atomics.cpp:22: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
   double r3[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:19 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:20 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r3[i] = mask[i] ? tilec::rt::atomic_xchg<tilec::rt::Sem::acquire, tilec::rt::Scope::sys>(&(mem + 3 * n)[offs[i]], x[i]) : 0.0;
   }
-  // atomics.cpp:22: tl::store(old + 3 * n + offs, r3, mask);
+  // atomics.cpp:23: tl::store(old + 3 * n + offs, r3, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       (old + 3 * n)[offs[i]] = r3[i];
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   double r4[L0::ELEMS];
-  // atomics.cpp:26: auto last = tl::minimum(offs, n - 1);
+  // atomics.cpp:27: auto last = tl::minimum(offs, n - 1);
   int last[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     last[i] = tilec::rt::minimum(offs[i], n - 1);
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   double v_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -917,12 +917,12 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cmp_load[i] = mask[i] ? cmp[offs[i]] : 0.0;
   }
-  __syncthreads();  // program order: the store at atomics.cpp:21 before this store (global memory)
+  __syncthreads();  // program order: the store at atomics.cpp:22 before this store (global memory)
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r4[i] = tilec::rt::atomic_cas<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&(mem + 4 * n)[last[i]], cmp_load[i], v_load[i]);
   }
-  // atomics.cpp:28: tl::store(old + 4 * n + offs, r4, mask);
+  // atomics.cpp:29: tl::store(old + 4 * n + offs, r4, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
@@ -964,25 +964,25 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     int *mem, int *old, const int *v, const int *cmp, int n) {
-  // atomics.cpp:12: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:13: auto mask = offs < n;
+  // atomics.cpp:14: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:14: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:15: auto x = tl::load(v + offs, mask);
   int x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : 0;
   }
-  // atomics.cpp:15: auto r0 = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:16: auto r0 = tl::atomic_add(mem + offs, x, mask);
   int r0[L0::ELEMS];
   {
     __shared__ int r0_smem[32];  // the old values, from the owners to the replicas
@@ -999,7 +999,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:16: tl::store(old + offs, r0, mask);
+  // atomics.cpp:17: tl::store(old + offs, r0, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1007,9 +1007,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         old[offs[i]] = r0[i];
     }
   }
-  // atomics.cpp:17: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
+  // atomics.cpp:18: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
   int r1[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:15 before this store (global memory)
   {
     __shared__ int r1_smem[32];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1025,7 +1024,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:18: tl::store(old + n + offs, r1, mask);
+  // atomics.cpp:19: tl::store(old + n + offs, r1, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1033,9 +1032,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + n)[offs[i]] = r1[i];
     }
   }
-  // atomics.cpp:19: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
+  // atomics.cpp:20: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
   int r2[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:17 before this store (global memory)
   {
     __shared__ int r2_smem[32];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1051,7 +1049,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:20: tl::store(old + 2 * n + offs, r2, mask);
+  // atomics.cpp:21: tl::store(old + 2 * n + offs, r2, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1059,9 +1057,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 2 * n)[offs[i]] = r2[i];
     }
   }
-  // atomics.cpp:21: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
+  // atomics.cpp:22: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
   int r3[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:19 before this store (global memory)
   {
     __shared__ int r3_smem[32];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1077,7 +1074,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:22: tl::store(old + 3 * n + offs, r3, mask);
+  // atomics.cpp:23: tl::store(old + 3 * n + offs, r3, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1085,15 +1082,15 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 3 * n)[offs[i]] = r3[i];
     }
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   int r4[L0::ELEMS];
-  // atomics.cpp:26: auto last = tl::minimum(offs, n - 1);
+  // atomics.cpp:27: auto last = tl::minimum(offs, n - 1);
   int last[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     last[i] = tilec::rt::minimum(offs[i], n - 1);
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   int v_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1104,7 +1101,6 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cmp_load[i] = mask[i] ? cmp[offs[i]] : 0;
   }
-  __syncthreads();  // program order: the store at atomics.cpp:21 before this store (global memory)
   {
     __shared__ int r4_smem[32];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1120,7 +1116,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:28: tl::store(old + 4 * n + offs, r4, mask);
+  // atomics.cpp:29: tl::store(old + 4 * n + offs, r4, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1129,9 +1125,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
   }
   {
-    // atomics.cpp:30: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
+    // atomics.cpp:31: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
     int r5[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:27 before this store (global memory)
     {
       __shared__ int r5_smem[32];  // the old values, from the owners to the replicas
       if (L0::is_owner()) {
@@ -1147,7 +1142,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
       }
       __syncthreads();
     }
-    // atomics.cpp:31: tl::store(old + 5 * n + offs, r5, mask);
+    // atomics.cpp:32: tl::store(old + 5 * n + offs, r5, mask);
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1155,9 +1150,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
           (old + 5 * n)[offs[i]] = r5[i];
       }
     }
-    // atomics.cpp:32: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
+    // atomics.cpp:33: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
     int r6[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:30 before this store (global memory)
     {
       __shared__ int r6_smem[32];  // the old values, from the owners to the replicas
       if (L0::is_owner()) {
@@ -1173,7 +1167,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
       }
       __syncthreads();
     }
-    // atomics.cpp:33: tl::store(old + 6 * n + offs, r6, mask);
+    // atomics.cpp:34: tl::store(old + 6 * n + offs, r6, mask);
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1181,8 +1175,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
           (old + 6 * n)[offs[i]] = r6[i];
       }
     }
-    // atomics.cpp:34: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
-    __syncthreads();  // program order: the store at atomics.cpp:32 before this store (global memory)
+    // atomics.cpp:35: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1244,22 +1237,22 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
   int *sum_mask_smem = reinterpret_cast<int *>(smem + 1024);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 2048);
   int *store_cvt_smem_1 = reinterpret_cast<int *>(smem + 2304);
-  // atomics.cpp:41: auto r = tl::program_id(0) * BM + tl::arange<0, BM>();
+  // atomics.cpp:42: auto r = tl::program_id(0) * BM + tl::arange<0, BM>();
   int r[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
   }
-  // atomics.cpp:42: for (int c0 = 0; c0 < cols; c0 += BN) {
+  // atomics.cpp:43: for (int c0 = 0; c0 < cols; c0 += BN) {
   TILEC_NO_UNROLL
   for (int c0 = 0; c0 < cols; c0 += BN) {
-    // atomics.cpp:43: auto c = c0 + tl::arange<0, BN>();
+    // atomics.cpp:44: auto c = c0 + tl::arange<0, BN>();
     int c[L1::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS; ++i) {
       c[i] = c0 + L1::coord0(i);
     }
-    // atomics.cpp:44: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+    // atomics.cpp:45: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
     bool mask[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1268,7 +1261,7 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
         mask[i][j] = r[i] < rows && c[j] < cols;
       }
     }
-    // atomics.cpp:45: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask, 0.0f);
+    // atomics.cpp:46: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask, 0.0f);
     float tile[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1278,7 +1271,7 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
                                              0.0f, mask[i][j + TILE_VEC - 1]);
       }
     }
-    // atomics.cpp:46: tl::atomic_add(sums + c, tl::sum<0>(tile), c < cols, tl::relaxed);
+    // atomics.cpp:47: tl::atomic_add(sums + c, tl::sum<0>(tile), c < cols, tl::relaxed);
     float sum_tile_part[L1::ELEMS];
     TILEC_UNROLL
     for (int j = 0; j < L2::ELEMS1; ++j) {
@@ -1323,7 +1316,7 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
           tilec::rt::atomic_add<tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(&sums[c0 + L3::coord0(i)], store_cvt[i]);
       }
     }
-    // atomics.cpp:47: tl::atomic_add(counts + c, tl::sum<0>(tl::cast<int>(mask)), c < cols, tl::relaxed);
+    // atomics.cpp:48: tl::atomic_add(counts + c, tl::sum<0>(tl::cast<int>(mask)), c < cols, tl::relaxed);
     int sum_mask_part[L1::ELEMS];
     TILEC_UNROLL
     for (int j = 0; j < L2::ELEMS1; ++j) {
@@ -1404,22 +1397,22 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
   int *sum_mask_smem = reinterpret_cast<int *>(smem + 1024);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 2048);
   int *store_cvt_smem_1 = reinterpret_cast<int *>(smem + 2304);
-  // atomics.cpp:41: auto r = tl::program_id(0) * BM + tl::arange<0, BM>();
+  // atomics.cpp:42: auto r = tl::program_id(0) * BM + tl::arange<0, BM>();
   int r[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
   }
-  // atomics.cpp:42: for (int c0 = 0; c0 < cols; c0 += BN) {
+  // atomics.cpp:43: for (int c0 = 0; c0 < cols; c0 += BN) {
   TILEC_NO_UNROLL
   for (int c0 = 0; c0 < cols; c0 += BN) {
-    // atomics.cpp:43: auto c = c0 + tl::arange<0, BN>();
+    // atomics.cpp:44: auto c = c0 + tl::arange<0, BN>();
     int c[L1::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS; ++i) {
       c[i] = c0 + L1::coord0(i);
     }
-    // atomics.cpp:44: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+    // atomics.cpp:45: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
     bool mask[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1428,7 +1421,7 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
         mask[i][j] = r[i] < rows && c[j] < cols;
       }
     }
-    // atomics.cpp:45: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask, 0.0f);
+    // atomics.cpp:46: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask, 0.0f);
     float tile[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1438,7 +1431,7 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
                                                0.0f);
       }
     }
-    // atomics.cpp:46: tl::atomic_add(sums + c, tl::sum<0>(tile), c < cols, tl::relaxed);
+    // atomics.cpp:47: tl::atomic_add(sums + c, tl::sum<0>(tile), c < cols, tl::relaxed);
     float sum_tile_part[L1::ELEMS];
     TILEC_UNROLL
     for (int j = 0; j < L2::ELEMS1; ++j) {
@@ -1483,7 +1476,7 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
           tilec::rt::atomic_add<tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(&sums[c0 + L3::coord0(i)], store_cvt[i]);
       }
     }
-    // atomics.cpp:47: tl::atomic_add(counts + c, tl::sum<0>(tl::cast<int>(mask)), c < cols, tl::relaxed);
+    // atomics.cpp:48: tl::atomic_add(counts + c, tl::sum<0>(tl::cast<int>(mask)), c < cols, tl::relaxed);
     int sum_mask_part[L1::ELEMS];
     TILEC_UNROLL
     for (int j = 0; j < L2::ELEMS1; ++j) {
@@ -1581,7 +1574,7 @@ constexpr int SMEM_BYTES = 1024;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist, int n, int bins) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
-  // atomics.cpp:56: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:57: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1592,7 +1585,7 @@ __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_store[i] = static_cast<int>(blockIdx.x) * BLOCK + L1::coord0(i);
   }
-  // atomics.cpp:57: auto mask = offs < n;
+  // atomics.cpp:58: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1603,7 +1596,7 @@ __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist
   for (int i = 0; i < L1::ELEMS; ++i) {
     mask_store[i] = offs_store[i] < n;
   }
-  // atomics.cpp:58: auto bin = tl::load(x + offs, mask) % bins; // x >= 0
+  // atomics.cpp:59: auto bin = tl::load(x + offs, mask) % bins; // x >= 0
   int x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
@@ -1615,7 +1608,7 @@ __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist
   for (int i = 0; i < L0::ELEMS; ++i) {
     bin[i] = x_load[i] % bins;
   }
-  // atomics.cpp:59: tl::atomic_add(hist + bin, 1, mask, ORDER);
+  // atomics.cpp:60: tl::atomic_add(hist + bin, 1, mask, ORDER);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
     tilec::rt::store_vec<X_LOAD_VEC, true>(&store_cvt_smem[L0::coord0(i)], &bin[i]);
@@ -1653,7 +1646,7 @@ constexpr int SMEM_BYTES = 1024;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist, int n, int bins) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
-  // atomics.cpp:56: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:57: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1664,7 +1657,7 @@ __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_store[i] = static_cast<int>(blockIdx.x) * BLOCK + L1::coord0(i);
   }
-  // atomics.cpp:57: auto mask = offs < n;
+  // atomics.cpp:58: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1675,7 +1668,7 @@ __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist
   for (int i = 0; i < L1::ELEMS; ++i) {
     mask_store[i] = offs_store[i] < n;
   }
-  // atomics.cpp:58: auto bin = tl::load(x + offs, mask) % bins; // x >= 0
+  // atomics.cpp:59: auto bin = tl::load(x + offs, mask) % bins; // x >= 0
   int x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
@@ -1686,7 +1679,7 @@ __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist
   for (int i = 0; i < L0::ELEMS; ++i) {
     bin[i] = x_load[i] % bins;
   }
-  // atomics.cpp:59: tl::atomic_add(hist + bin, 1, mask, ORDER);
+  // atomics.cpp:60: tl::atomic_add(hist + bin, 1, mask, ORDER);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
     tilec::rt::store_vec<X_LOAD_VEC, true>(&store_cvt_smem[L0::coord0(i)], &bin[i]);
@@ -1750,7 +1743,7 @@ constexpr int SMEM_BYTES = 1024;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist, int n, int bins) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
-  // atomics.cpp:56: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:57: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1761,7 +1754,7 @@ __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_store[i] = static_cast<int>(blockIdx.x) * BLOCK + L1::coord0(i);
   }
-  // atomics.cpp:57: auto mask = offs < n;
+  // atomics.cpp:58: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1772,7 +1765,7 @@ __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist
   for (int i = 0; i < L1::ELEMS; ++i) {
     mask_store[i] = offs_store[i] < n;
   }
-  // atomics.cpp:58: auto bin = tl::load(x + offs, mask) % bins; // x >= 0
+  // atomics.cpp:59: auto bin = tl::load(x + offs, mask) % bins; // x >= 0
   int x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
@@ -1784,7 +1777,7 @@ __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist
   for (int i = 0; i < L0::ELEMS; ++i) {
     bin[i] = x_load[i] % bins;
   }
-  // atomics.cpp:59: tl::atomic_add(hist + bin, 1, mask, ORDER);
+  // atomics.cpp:60: tl::atomic_add(hist + bin, 1, mask, ORDER);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
     tilec::rt::store_vec<X_LOAD_VEC, true>(&store_cvt_smem[L0::coord0(i)], &bin[i]);
@@ -1822,7 +1815,7 @@ constexpr int SMEM_BYTES = 1024;  // shared memory per block
 __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist, int n, int bins) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   int *store_cvt_smem = reinterpret_cast<int *>(smem + 0);
-  // atomics.cpp:56: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:57: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1833,7 +1826,7 @@ __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist
   for (int i = 0; i < L1::ELEMS; ++i) {
     offs_store[i] = static_cast<int>(blockIdx.x) * BLOCK + L1::coord0(i);
   }
-  // atomics.cpp:57: auto mask = offs < n;
+  // atomics.cpp:58: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1844,7 +1837,7 @@ __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist
   for (int i = 0; i < L1::ELEMS; ++i) {
     mask_store[i] = offs_store[i] < n;
   }
-  // atomics.cpp:58: auto bin = tl::load(x + offs, mask) % bins; // x >= 0
+  // atomics.cpp:59: auto bin = tl::load(x + offs, mask) % bins; // x >= 0
   int x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
@@ -1855,7 +1848,7 @@ __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist
   for (int i = 0; i < L0::ELEMS; ++i) {
     bin[i] = x_load[i] % bins;
   }
-  // atomics.cpp:59: tl::atomic_add(hist + bin, 1, mask, ORDER);
+  // atomics.cpp:60: tl::atomic_add(hist + bin, 1, mask, ORDER);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
     tilec::rt::store_vec<X_LOAD_VEC, true>(&store_cvt_smem[L0::coord0(i)], &bin[i]);
@@ -1913,37 +1906,37 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_add16(
     __half *mem, __half *old, __half *bins, const __half *v, int n, int nbins) {
-  // atomics.cpp:68: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:69: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:69: auto mask = offs < n;
+  // atomics.cpp:70: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:70: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:71: auto x = tl::load(v + offs, mask);
   __half x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : tilec::rt::to_f16(0.0f);
   }
-  // atomics.cpp:71: auto r = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:72: auto r = tl::atomic_add(mem + offs, x, mask);
   __half r[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r[i] = mask[i] ? tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&mem[offs[i]], x[i]) : tilec::rt::to_f16(0.0f);
   }
-  // atomics.cpp:72: tl::store(old + offs, r, mask);
+  // atomics.cpp:73: tl::store(old + offs, r, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       old[offs[i]] = r[i];
   }
-  // atomics.cpp:73: tl::atomic_add(bins + offs % nbins, x, mask, tl::relaxed);
+  // atomics.cpp:74: tl::atomic_add(bins + offs % nbins, x, mask, tl::relaxed);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
@@ -1987,37 +1980,37 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 __global__ void __launch_bounds__(NUM_THREADS) atomic_add16(
     __nv_bfloat16 *mem, __nv_bfloat16 *old, __nv_bfloat16 *bins, const __nv_bfloat16 *v, int n,
     int nbins) {
-  // atomics.cpp:68: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:69: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:69: auto mask = offs < n;
+  // atomics.cpp:70: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:70: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:71: auto x = tl::load(v + offs, mask);
   __nv_bfloat16 x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : tilec::rt::to_bf16(0.0f);
   }
-  // atomics.cpp:71: auto r = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:72: auto r = tl::atomic_add(mem + offs, x, mask);
   __nv_bfloat16 r[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r[i] = mask[i] ? tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&mem[offs[i]], x[i]) : tilec::rt::to_bf16(0.0f);
   }
-  // atomics.cpp:72: tl::store(old + offs, r, mask);
+  // atomics.cpp:73: tl::store(old + offs, r, mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
       old[offs[i]] = r[i];
   }
-  // atomics.cpp:73: tl::atomic_add(bins + offs % nbins, x, mask, tl::relaxed);
+  // atomics.cpp:74: tl::atomic_add(bins + offs % nbins, x, mask, tl::relaxed);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
@@ -2072,19 +2065,19 @@ using L2 = tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, BC>;
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rows(
     const float *x, float *acc, int rows, int cols, int stride) {
-  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  // atomics.cpp:84: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
   int c[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
   }
-  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  // atomics.cpp:83: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   int r[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
   }
-  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  // atomics.cpp:85: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
   bool mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2093,7 +2086,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
       mask[i][j] = r[i] < rows && c[j] < cols;
     }
   }
-  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  // atomics.cpp:86: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
   float tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2103,7 +2096,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
                                            mask[i][j + TILE_VEC - 1]);
     }
   }
-  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  // atomics.cpp:87: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2145,19 +2138,19 @@ using L2 = tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, BC>;
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rows(
     const float *x, float *acc, int rows, int cols, int stride) {
-  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  // atomics.cpp:84: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
   int c[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
   }
-  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  // atomics.cpp:83: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   int r[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
   }
-  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  // atomics.cpp:85: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
   bool mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2166,7 +2159,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
       mask[i][j] = r[i] < rows && c[j] < cols;
     }
   }
-  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  // atomics.cpp:86: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
   float tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2176,7 +2169,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
                                              0.0f);
     }
   }
-  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  // atomics.cpp:87: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2247,19 +2240,19 @@ using L2 = tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, BC>;
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rows(
     const __half *x, __half *acc, int rows, int cols, int stride) {
-  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  // atomics.cpp:84: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
   int c[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
   }
-  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  // atomics.cpp:83: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   int r[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
   }
-  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  // atomics.cpp:85: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
   bool mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2268,7 +2261,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
       mask[i][j] = r[i] < rows && c[j] < cols;
     }
   }
-  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  // atomics.cpp:86: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
   __half tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2278,7 +2271,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
                                            tilec::rt::to_f16(0.0f), mask[i][j + TILE_VEC - 1]);
     }
   }
-  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  // atomics.cpp:87: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2320,19 +2313,19 @@ using L2 = tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, BC>;
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rows(
     const __half *x, __half *acc, int rows, int cols, int stride) {
-  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  // atomics.cpp:84: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
   int c[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
   }
-  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  // atomics.cpp:83: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   int r[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
   }
-  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  // atomics.cpp:85: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
   bool mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2341,7 +2334,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
       mask[i][j] = r[i] < rows && c[j] < cols;
     }
   }
-  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  // atomics.cpp:86: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
   __half tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2351,7 +2344,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
                                              tilec::rt::to_f16(0.0f));
     }
   }
-  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  // atomics.cpp:87: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2422,19 +2415,19 @@ using L2 = tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, BC>;
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rows(
     const __nv_bfloat16 *x, __nv_bfloat16 *acc, int rows, int cols, int stride) {
-  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  // atomics.cpp:84: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
   int c[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
   }
-  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  // atomics.cpp:83: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   int r[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
   }
-  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  // atomics.cpp:85: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
   bool mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2443,7 +2436,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
       mask[i][j] = r[i] < rows && c[j] < cols;
     }
   }
-  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  // atomics.cpp:86: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
   __nv_bfloat16 tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2453,7 +2446,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
                                            tilec::rt::to_bf16(0.0f), mask[i][j + TILE_VEC - 1]);
     }
   }
-  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  // atomics.cpp:87: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2495,19 +2488,19 @@ using L2 = tilec::rt::Blocked2<1, TILE_VEC, 1, 32, NUM_WARPS, 1, 1, BR, BC>;
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rows(
     const __nv_bfloat16 *x, __nv_bfloat16 *acc, int rows, int cols, int stride) {
-  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  // atomics.cpp:84: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
   int c[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
   }
-  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  // atomics.cpp:83: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   int r[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
   }
-  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  // atomics.cpp:85: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
   bool mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2516,7 +2509,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
       mask[i][j] = r[i] < rows && c[j] < cols;
     }
   }
-  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  // atomics.cpp:86: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
   __nv_bfloat16 tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2526,7 +2519,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
                                              tilec::rt::to_bf16(0.0f));
     }
   }
-  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  // atomics.cpp:87: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2573,4 +2566,121 @@ cudaError_t launch_add_rows_bf16_16_256(cudaStream_t stream, const __nv_bfloat16
   const dim3 grid(tilec::rt::cdiv(rows, add_rows_bf16_16_256::BR),
                   tilec::rt::cdiv(cols, add_rows_bf16_16_256::BC));
   return launch_add_rows_bf16_16_256(grid, stream, x, acc, rows, cols, stride);
+}
+
+// tickets<128>: one instantiation
+namespace tickets_128 {
+constexpr int BLOCK = 128;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 128: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread
+using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) tickets(
+    int *state, int *ticket_of, int *slots, int *slot_old, int n) {
+  // atomics.cpp:98: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // atomics.cpp:101: int ticket = tl::atomic_add(state, 1);
+  int ticket;
+  {
+    __shared__ int ticket_smem;  // the old value, from the updating thread to all
+    if (threadIdx.x == 0)  // one thread updates a scalar
+      ticket_smem = tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(state, 1);
+    __syncthreads();
+    ticket = ticket_smem;
+    __syncthreads();
+  }
+  // atomics.cpp:102: int odd = tl::atomic_add(state + 1, pid, pid % 2 == 1, tl::relaxed);
+  int odd;
+  {
+    __shared__ int odd_smem;  // the old value, from the updating thread to all
+    if (threadIdx.x == 0)  // one thread updates a scalar
+      odd_smem = (pid % 2 == 1) ? tilec::rt::atomic_add<tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(&state[1], pid) : 0;
+    __syncthreads();
+    odd = odd_smem;
+    __syncthreads();
+  }
+  // atomics.cpp:103: tl::store(ticket_of + 2 * pid, ticket);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    ticket_of[2 * pid] = ticket;
+  // atomics.cpp:104: tl::store(ticket_of + 2 * pid + 1, odd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    (ticket_of + 2 * pid)[1] = odd;
+  // atomics.cpp:105: tl::store(slot_old + offs, tl::atomic_xchg(slots + offs, offs + odd, mask) + 1, mask);
+  int xchg_old[L0::ELEMS];
+  // atomics.cpp:99: auto offs = pid * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = pid * BLOCK + L0::coord0(i);
+  }
+  // atomics.cpp:100: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // atomics.cpp:105: tl::store(slot_old + offs, tl::atomic_xchg(slots + offs, offs + odd, mask) + 1, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xchg_old[i] = mask[i] ? tilec::rt::atomic_xchg<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&slots[offs[i]], offs[i] + odd) : 0;
+  }
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    if (mask[i])
+      slot_old[offs[i]] = xchg_old[i] + 1;
+  }
+  {
+    // atomics.cpp:106: while (tl::atomic_cas(state + 2, 0, 1) != 0) {
+    bool stop_loop = false;
+    while (!stop_loop) {
+      int cas_old;
+      {
+        __shared__ int cas_old_smem;  // the old value, from the updating thread to all
+        if (threadIdx.x == 0)  // one thread updates a scalar
+          cas_old_smem = tilec::rt::atomic_cas<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&state[2], 0, 1);
+        __syncthreads();
+        cas_old = cas_old_smem;
+        __syncthreads();
+      }
+      if (cas_old == 0) {
+        stop_loop = true;
+      }
+    }
+  }
+  // atomics.cpp:108: int count = tl::load(state + 3);
+  const int count = state[3];
+  // atomics.cpp:109: tl::store(state + 3, count + 1);
+  __syncthreads();  // program order: the load at atomics.cpp:108 before this store (global memory)
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    state[3] = count + 1;
+  // atomics.cpp:110: tl::debug_barrier();
+  __syncthreads();
+  // atomics.cpp:111: tl::atomic_xchg(state + 2, 0);
+  if (threadIdx.x == 0)  // one thread updates a scalar
+    tilec::rt::atomic_xchg<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&state[2], 0);
+}
+
+} // namespace tickets_128
+
+/// Launches tickets<128> on `stream` with
+/// tickets_128::NUM_THREADS threads per block.
+cudaError_t launch_tickets_128(dim3 grid, cudaStream_t stream, int *state, int *ticket_of,
+                               int *slots, int *slot_old, int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(tickets_128::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, tickets_128::tickets, state, ticket_of, slots, slot_old, n);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_tickets_128(cudaStream_t stream, int *state, int *ticket_of, int *slots,
+                               int *slot_old, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, tickets_128::BLOCK));
+  return launch_tickets_128(grid, stream, state, ticket_of, slots, slot_old, n);
 }

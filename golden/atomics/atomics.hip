@@ -14,25 +14,25 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     int *mem, int *old, const int *v, const int *cmp, int n) {
-  // atomics.cpp:12: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:13: auto mask = offs < n;
+  // atomics.cpp:14: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:14: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:15: auto x = tl::load(v + offs, mask);
   int x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : 0;
   }
-  // atomics.cpp:15: auto r0 = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:16: auto r0 = tl::atomic_add(mem + offs, x, mask);
   int r0[L0::ELEMS];
   {
     __shared__ int r0_smem[128];  // the old values, from the owners to the replicas
@@ -49,7 +49,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:16: tl::store(old + offs, r0, mask);
+  // atomics.cpp:17: tl::store(old + offs, r0, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -57,9 +57,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         old[offs[i]] = r0[i];
     }
   }
-  // atomics.cpp:17: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
+  // atomics.cpp:18: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
   int r1[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:15 before this store (global memory)
   {
     __shared__ int r1_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -75,7 +74,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:18: tl::store(old + n + offs, r1, mask);
+  // atomics.cpp:19: tl::store(old + n + offs, r1, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -83,9 +82,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + n)[offs[i]] = r1[i];
     }
   }
-  // atomics.cpp:19: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
+  // atomics.cpp:20: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
   int r2[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:17 before this store (global memory)
   {
     __shared__ int r2_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -101,7 +99,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:20: tl::store(old + 2 * n + offs, r2, mask);
+  // atomics.cpp:21: tl::store(old + 2 * n + offs, r2, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -109,9 +107,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 2 * n)[offs[i]] = r2[i];
     }
   }
-  // atomics.cpp:21: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
+  // atomics.cpp:22: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
   int r3[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:19 before this store (global memory)
   {
     __shared__ int r3_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -127,7 +124,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:22: tl::store(old + 3 * n + offs, r3, mask);
+  // atomics.cpp:23: tl::store(old + 3 * n + offs, r3, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -135,15 +132,15 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 3 * n)[offs[i]] = r3[i];
     }
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   int r4[L0::ELEMS];
-  // atomics.cpp:26: auto last = tl::minimum(offs, n - 1);
+  // atomics.cpp:27: auto last = tl::minimum(offs, n - 1);
   int last[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     last[i] = tilec::rt::minimum(offs[i], n - 1);
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   int v_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -154,7 +151,6 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cmp_load[i] = mask[i] ? cmp[offs[i]] : 0;
   }
-  __syncthreads();  // program order: the store at atomics.cpp:21 before this store (global memory)
   {
     __shared__ int r4_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -170,7 +166,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:28: tl::store(old + 4 * n + offs, r4, mask);
+  // atomics.cpp:29: tl::store(old + 4 * n + offs, r4, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -179,9 +175,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
   }
   {
-    // atomics.cpp:30: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
+    // atomics.cpp:31: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
     int r5[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:27 before this store (global memory)
     {
       __shared__ int r5_smem[128];  // the old values, from the owners to the replicas
       if (L0::is_owner()) {
@@ -197,7 +192,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
       }
       __syncthreads();
     }
-    // atomics.cpp:31: tl::store(old + 5 * n + offs, r5, mask);
+    // atomics.cpp:32: tl::store(old + 5 * n + offs, r5, mask);
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -205,9 +200,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
           (old + 5 * n)[offs[i]] = r5[i];
       }
     }
-    // atomics.cpp:32: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
+    // atomics.cpp:33: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
     int r6[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:30 before this store (global memory)
     {
       __shared__ int r6_smem[128];  // the old values, from the owners to the replicas
       if (L0::is_owner()) {
@@ -223,7 +217,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
       }
       __syncthreads();
     }
-    // atomics.cpp:33: tl::store(old + 6 * n + offs, r6, mask);
+    // atomics.cpp:34: tl::store(old + 6 * n + offs, r6, mask);
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -231,8 +225,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
           (old + 6 * n)[offs[i]] = r6[i];
       }
     }
-    // atomics.cpp:34: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
-    __syncthreads();  // program order: the store at atomics.cpp:32 before this store (global memory)
+    // atomics.cpp:35: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -275,25 +268,25 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     uint32_t *mem, uint32_t *old, const uint32_t *v, const uint32_t *cmp, int n) {
-  // atomics.cpp:12: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:13: auto mask = offs < n;
+  // atomics.cpp:14: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:14: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:15: auto x = tl::load(v + offs, mask);
   uint32_t x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : 0u;
   }
-  // atomics.cpp:15: auto r0 = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:16: auto r0 = tl::atomic_add(mem + offs, x, mask);
   uint32_t r0[L0::ELEMS];
   {
     __shared__ uint32_t r0_smem[128];  // the old values, from the owners to the replicas
@@ -310,7 +303,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:16: tl::store(old + offs, r0, mask);
+  // atomics.cpp:17: tl::store(old + offs, r0, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -318,9 +311,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         old[offs[i]] = r0[i];
     }
   }
-  // atomics.cpp:17: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
+  // atomics.cpp:18: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
   uint32_t r1[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:15 before this store (global memory)
   {
     __shared__ uint32_t r1_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -336,7 +328,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:18: tl::store(old + n + offs, r1, mask);
+  // atomics.cpp:19: tl::store(old + n + offs, r1, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -344,9 +336,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + n)[offs[i]] = r1[i];
     }
   }
-  // atomics.cpp:19: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
+  // atomics.cpp:20: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
   uint32_t r2[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:17 before this store (global memory)
   {
     __shared__ uint32_t r2_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -362,7 +353,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:20: tl::store(old + 2 * n + offs, r2, mask);
+  // atomics.cpp:21: tl::store(old + 2 * n + offs, r2, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -370,9 +361,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 2 * n)[offs[i]] = r2[i];
     }
   }
-  // atomics.cpp:21: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
+  // atomics.cpp:22: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
   uint32_t r3[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:19 before this store (global memory)
   {
     __shared__ uint32_t r3_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -388,7 +378,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:22: tl::store(old + 3 * n + offs, r3, mask);
+  // atomics.cpp:23: tl::store(old + 3 * n + offs, r3, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -396,15 +386,15 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 3 * n)[offs[i]] = r3[i];
     }
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   uint32_t r4[L0::ELEMS];
-  // atomics.cpp:26: auto last = tl::minimum(offs, n - 1);
+  // atomics.cpp:27: auto last = tl::minimum(offs, n - 1);
   int last[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     last[i] = tilec::rt::minimum(offs[i], n - 1);
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   uint32_t v_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -415,7 +405,6 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cmp_load[i] = mask[i] ? cmp[offs[i]] : 0u;
   }
-  __syncthreads();  // program order: the store at atomics.cpp:21 before this store (global memory)
   {
     __shared__ uint32_t r4_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -431,7 +420,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:28: tl::store(old + 4 * n + offs, r4, mask);
+  // atomics.cpp:29: tl::store(old + 4 * n + offs, r4, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -440,9 +429,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
   }
   {
-    // atomics.cpp:30: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
+    // atomics.cpp:31: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
     uint32_t r5[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:27 before this store (global memory)
     {
       __shared__ uint32_t r5_smem[128];  // the old values, from the owners to the replicas
       if (L0::is_owner()) {
@@ -458,7 +446,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
       }
       __syncthreads();
     }
-    // atomics.cpp:31: tl::store(old + 5 * n + offs, r5, mask);
+    // atomics.cpp:32: tl::store(old + 5 * n + offs, r5, mask);
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -466,9 +454,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
           (old + 5 * n)[offs[i]] = r5[i];
       }
     }
-    // atomics.cpp:32: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
+    // atomics.cpp:33: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
     uint32_t r6[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:30 before this store (global memory)
     {
       __shared__ uint32_t r6_smem[128];  // the old values, from the owners to the replicas
       if (L0::is_owner()) {
@@ -484,7 +471,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
       }
       __syncthreads();
     }
-    // atomics.cpp:33: tl::store(old + 6 * n + offs, r6, mask);
+    // atomics.cpp:34: tl::store(old + 6 * n + offs, r6, mask);
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -492,8 +479,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
           (old + 6 * n)[offs[i]] = r6[i];
       }
     }
-    // atomics.cpp:34: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
-    __syncthreads();  // program order: the store at atomics.cpp:32 before this store (global memory)
+    // atomics.cpp:35: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -536,25 +522,25 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     int64_t *mem, int64_t *old, const int64_t *v, const int64_t *cmp, int n) {
-  // atomics.cpp:12: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:13: auto mask = offs < n;
+  // atomics.cpp:14: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:14: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:15: auto x = tl::load(v + offs, mask);
   int64_t x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : int64_t{0};
   }
-  // atomics.cpp:15: auto r0 = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:16: auto r0 = tl::atomic_add(mem + offs, x, mask);
   int64_t r0[L0::ELEMS];
   {
     __shared__ int64_t r0_smem[128];  // the old values, from the owners to the replicas
@@ -571,7 +557,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:16: tl::store(old + offs, r0, mask);
+  // atomics.cpp:17: tl::store(old + offs, r0, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -579,9 +565,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         old[offs[i]] = r0[i];
     }
   }
-  // atomics.cpp:17: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
+  // atomics.cpp:18: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
   int64_t r1[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:15 before this store (global memory)
   {
     __shared__ int64_t r1_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -597,7 +582,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:18: tl::store(old + n + offs, r1, mask);
+  // atomics.cpp:19: tl::store(old + n + offs, r1, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -605,9 +590,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + n)[offs[i]] = r1[i];
     }
   }
-  // atomics.cpp:19: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
+  // atomics.cpp:20: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
   int64_t r2[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:17 before this store (global memory)
   {
     __shared__ int64_t r2_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -623,7 +607,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:20: tl::store(old + 2 * n + offs, r2, mask);
+  // atomics.cpp:21: tl::store(old + 2 * n + offs, r2, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -631,9 +615,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 2 * n)[offs[i]] = r2[i];
     }
   }
-  // atomics.cpp:21: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
+  // atomics.cpp:22: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
   int64_t r3[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:19 before this store (global memory)
   {
     __shared__ int64_t r3_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -649,7 +632,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:22: tl::store(old + 3 * n + offs, r3, mask);
+  // atomics.cpp:23: tl::store(old + 3 * n + offs, r3, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -657,15 +640,15 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 3 * n)[offs[i]] = r3[i];
     }
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   int64_t r4[L0::ELEMS];
-  // atomics.cpp:26: auto last = tl::minimum(offs, n - 1);
+  // atomics.cpp:27: auto last = tl::minimum(offs, n - 1);
   int last[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     last[i] = tilec::rt::minimum(offs[i], n - 1);
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   int64_t v_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -676,7 +659,6 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cmp_load[i] = mask[i] ? cmp[offs[i]] : int64_t{0};
   }
-  __syncthreads();  // program order: the store at atomics.cpp:21 before this store (global memory)
   {
     __shared__ int64_t r4_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -692,7 +674,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:28: tl::store(old + 4 * n + offs, r4, mask);
+  // atomics.cpp:29: tl::store(old + 4 * n + offs, r4, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -701,9 +683,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
   }
   {
-    // atomics.cpp:30: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
+    // atomics.cpp:31: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
     int64_t r5[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:27 before this store (global memory)
     {
       __shared__ int64_t r5_smem[128];  // the old values, from the owners to the replicas
       if (L0::is_owner()) {
@@ -719,7 +700,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
       }
       __syncthreads();
     }
-    // atomics.cpp:31: tl::store(old + 5 * n + offs, r5, mask);
+    // atomics.cpp:32: tl::store(old + 5 * n + offs, r5, mask);
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -727,9 +708,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
           (old + 5 * n)[offs[i]] = r5[i];
       }
     }
-    // atomics.cpp:32: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
+    // atomics.cpp:33: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
     int64_t r6[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:30 before this store (global memory)
     {
       __shared__ int64_t r6_smem[128];  // the old values, from the owners to the replicas
       if (L0::is_owner()) {
@@ -745,7 +725,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
       }
       __syncthreads();
     }
-    // atomics.cpp:33: tl::store(old + 6 * n + offs, r6, mask);
+    // atomics.cpp:34: tl::store(old + 6 * n + offs, r6, mask);
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -753,8 +733,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
           (old + 6 * n)[offs[i]] = r6[i];
       }
     }
-    // atomics.cpp:34: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
-    __syncthreads();  // program order: the store at atomics.cpp:32 before this store (global memory)
+    // atomics.cpp:35: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -797,25 +776,25 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     uint64_t *mem, uint64_t *old, const uint64_t *v, const uint64_t *cmp, int n) {
-  // atomics.cpp:12: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:13: auto mask = offs < n;
+  // atomics.cpp:14: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:14: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:15: auto x = tl::load(v + offs, mask);
   uint64_t x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : uint64_t{0};
   }
-  // atomics.cpp:15: auto r0 = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:16: auto r0 = tl::atomic_add(mem + offs, x, mask);
   uint64_t r0[L0::ELEMS];
   {
     __shared__ uint64_t r0_smem[128];  // the old values, from the owners to the replicas
@@ -832,7 +811,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:16: tl::store(old + offs, r0, mask);
+  // atomics.cpp:17: tl::store(old + offs, r0, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -840,9 +819,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         old[offs[i]] = r0[i];
     }
   }
-  // atomics.cpp:17: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
+  // atomics.cpp:18: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
   uint64_t r1[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:15 before this store (global memory)
   {
     __shared__ uint64_t r1_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -858,7 +836,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:18: tl::store(old + n + offs, r1, mask);
+  // atomics.cpp:19: tl::store(old + n + offs, r1, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -866,9 +844,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + n)[offs[i]] = r1[i];
     }
   }
-  // atomics.cpp:19: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
+  // atomics.cpp:20: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
   uint64_t r2[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:17 before this store (global memory)
   {
     __shared__ uint64_t r2_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -884,7 +861,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:20: tl::store(old + 2 * n + offs, r2, mask);
+  // atomics.cpp:21: tl::store(old + 2 * n + offs, r2, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -892,9 +869,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 2 * n)[offs[i]] = r2[i];
     }
   }
-  // atomics.cpp:21: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
+  // atomics.cpp:22: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
   uint64_t r3[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:19 before this store (global memory)
   {
     __shared__ uint64_t r3_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -910,7 +886,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:22: tl::store(old + 3 * n + offs, r3, mask);
+  // atomics.cpp:23: tl::store(old + 3 * n + offs, r3, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -918,15 +894,15 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 3 * n)[offs[i]] = r3[i];
     }
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   uint64_t r4[L0::ELEMS];
-  // atomics.cpp:26: auto last = tl::minimum(offs, n - 1);
+  // atomics.cpp:27: auto last = tl::minimum(offs, n - 1);
   int last[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     last[i] = tilec::rt::minimum(offs[i], n - 1);
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   uint64_t v_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -937,7 +913,6 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cmp_load[i] = mask[i] ? cmp[offs[i]] : uint64_t{0};
   }
-  __syncthreads();  // program order: the store at atomics.cpp:21 before this store (global memory)
   {
     __shared__ uint64_t r4_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -953,7 +928,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:28: tl::store(old + 4 * n + offs, r4, mask);
+  // atomics.cpp:29: tl::store(old + 4 * n + offs, r4, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -962,9 +937,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
   }
   {
-    // atomics.cpp:30: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
+    // atomics.cpp:31: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
     uint64_t r5[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:27 before this store (global memory)
     {
       __shared__ uint64_t r5_smem[128];  // the old values, from the owners to the replicas
       if (L0::is_owner()) {
@@ -980,7 +954,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
       }
       __syncthreads();
     }
-    // atomics.cpp:31: tl::store(old + 5 * n + offs, r5, mask);
+    // atomics.cpp:32: tl::store(old + 5 * n + offs, r5, mask);
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -988,9 +962,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
           (old + 5 * n)[offs[i]] = r5[i];
       }
     }
-    // atomics.cpp:32: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
+    // atomics.cpp:33: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
     uint64_t r6[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:30 before this store (global memory)
     {
       __shared__ uint64_t r6_smem[128];  // the old values, from the owners to the replicas
       if (L0::is_owner()) {
@@ -1006,7 +979,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
       }
       __syncthreads();
     }
-    // atomics.cpp:33: tl::store(old + 6 * n + offs, r6, mask);
+    // atomics.cpp:34: tl::store(old + 6 * n + offs, r6, mask);
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1014,8 +987,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
           (old + 6 * n)[offs[i]] = r6[i];
       }
     }
-    // atomics.cpp:34: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
-    __syncthreads();  // program order: the store at atomics.cpp:32 before this store (global memory)
+    // atomics.cpp:35: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1058,25 +1030,25 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     float *mem, float *old, const float *v, const float *cmp, int n) {
-  // atomics.cpp:12: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:13: auto mask = offs < n;
+  // atomics.cpp:14: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:14: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:15: auto x = tl::load(v + offs, mask);
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : 0.0f;
   }
-  // atomics.cpp:15: auto r0 = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:16: auto r0 = tl::atomic_add(mem + offs, x, mask);
   float r0[L0::ELEMS];
   {
     __shared__ float r0_smem[128];  // the old values, from the owners to the replicas
@@ -1093,7 +1065,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:16: tl::store(old + offs, r0, mask);
+  // atomics.cpp:17: tl::store(old + offs, r0, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1101,9 +1073,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         old[offs[i]] = r0[i];
     }
   }
-  // atomics.cpp:17: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
+  // atomics.cpp:18: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
   float r1[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:15 before this store (global memory)
   {
     __shared__ float r1_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1119,7 +1090,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:18: tl::store(old + n + offs, r1, mask);
+  // atomics.cpp:19: tl::store(old + n + offs, r1, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1127,9 +1098,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + n)[offs[i]] = r1[i];
     }
   }
-  // atomics.cpp:19: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
+  // atomics.cpp:20: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
   float r2[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:17 before this store (global memory)
   {
     __shared__ float r2_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1145,7 +1115,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:20: tl::store(old + 2 * n + offs, r2, mask);
+  // atomics.cpp:21: tl::store(old + 2 * n + offs, r2, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1153,9 +1123,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 2 * n)[offs[i]] = r2[i];
     }
   }
-  // atomics.cpp:21: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
+  // atomics.cpp:22: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
   float r3[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:19 before this store (global memory)
   {
     __shared__ float r3_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1171,7 +1140,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:22: tl::store(old + 3 * n + offs, r3, mask);
+  // atomics.cpp:23: tl::store(old + 3 * n + offs, r3, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1179,15 +1148,15 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 3 * n)[offs[i]] = r3[i];
     }
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   float r4[L0::ELEMS];
-  // atomics.cpp:26: auto last = tl::minimum(offs, n - 1);
+  // atomics.cpp:27: auto last = tl::minimum(offs, n - 1);
   int last[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     last[i] = tilec::rt::minimum(offs[i], n - 1);
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   float v_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1198,7 +1167,6 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cmp_load[i] = mask[i] ? cmp[offs[i]] : 0.0f;
   }
-  __syncthreads();  // program order: the store at atomics.cpp:21 before this store (global memory)
   {
     __shared__ float r4_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1214,7 +1182,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:28: tl::store(old + 4 * n + offs, r4, mask);
+  // atomics.cpp:29: tl::store(old + 4 * n + offs, r4, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1256,25 +1224,25 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     double *mem, double *old, const double *v, const double *cmp, int n) {
-  // atomics.cpp:12: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:13: auto mask = offs < n;
+  // atomics.cpp:14: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:14: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:15: auto x = tl::load(v + offs, mask);
   double x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : 0.0;
   }
-  // atomics.cpp:15: auto r0 = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:16: auto r0 = tl::atomic_add(mem + offs, x, mask);
   double r0[L0::ELEMS];
   {
     __shared__ double r0_smem[128];  // the old values, from the owners to the replicas
@@ -1291,7 +1259,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:16: tl::store(old + offs, r0, mask);
+  // atomics.cpp:17: tl::store(old + offs, r0, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1299,9 +1267,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         old[offs[i]] = r0[i];
     }
   }
-  // atomics.cpp:17: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
+  // atomics.cpp:18: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
   double r1[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:15 before this store (global memory)
   {
     __shared__ double r1_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1317,7 +1284,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:18: tl::store(old + n + offs, r1, mask);
+  // atomics.cpp:19: tl::store(old + n + offs, r1, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1325,9 +1292,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + n)[offs[i]] = r1[i];
     }
   }
-  // atomics.cpp:19: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
+  // atomics.cpp:20: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
   double r2[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:17 before this store (global memory)
   {
     __shared__ double r2_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1343,7 +1309,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:20: tl::store(old + 2 * n + offs, r2, mask);
+  // atomics.cpp:21: tl::store(old + 2 * n + offs, r2, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1351,9 +1317,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 2 * n)[offs[i]] = r2[i];
     }
   }
-  // atomics.cpp:21: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
+  // atomics.cpp:22: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
   double r3[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:19 before this store (global memory)
   {
     __shared__ double r3_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1369,7 +1334,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:22: tl::store(old + 3 * n + offs, r3, mask);
+  // atomics.cpp:23: tl::store(old + 3 * n + offs, r3, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1377,15 +1342,15 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 3 * n)[offs[i]] = r3[i];
     }
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   double r4[L0::ELEMS];
-  // atomics.cpp:26: auto last = tl::minimum(offs, n - 1);
+  // atomics.cpp:27: auto last = tl::minimum(offs, n - 1);
   int last[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     last[i] = tilec::rt::minimum(offs[i], n - 1);
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   double v_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1396,7 +1361,6 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cmp_load[i] = mask[i] ? cmp[offs[i]] : 0.0;
   }
-  __syncthreads();  // program order: the store at atomics.cpp:21 before this store (global memory)
   {
     __shared__ double r4_smem[128];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1412,7 +1376,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:28: tl::store(old + 4 * n + offs, r4, mask);
+  // atomics.cpp:29: tl::store(old + 4 * n + offs, r4, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1454,25 +1418,25 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     int *mem, int *old, const int *v, const int *cmp, int n) {
-  // atomics.cpp:12: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:13: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:13: auto mask = offs < n;
+  // atomics.cpp:14: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:14: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:15: auto x = tl::load(v + offs, mask);
   int x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : 0;
   }
-  // atomics.cpp:15: auto r0 = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:16: auto r0 = tl::atomic_add(mem + offs, x, mask);
   int r0[L0::ELEMS];
   {
     __shared__ int r0_smem[32];  // the old values, from the owners to the replicas
@@ -1489,7 +1453,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:16: tl::store(old + offs, r0, mask);
+  // atomics.cpp:17: tl::store(old + offs, r0, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1497,9 +1461,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         old[offs[i]] = r0[i];
     }
   }
-  // atomics.cpp:17: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
+  // atomics.cpp:18: auto r1 = tl::atomic_max(mem + n + offs, x, mask, tl::relaxed);
   int r1[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:15 before this store (global memory)
   {
     __shared__ int r1_smem[32];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1515,7 +1478,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:18: tl::store(old + n + offs, r1, mask);
+  // atomics.cpp:19: tl::store(old + n + offs, r1, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1523,9 +1486,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + n)[offs[i]] = r1[i];
     }
   }
-  // atomics.cpp:19: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
+  // atomics.cpp:20: auto r2 = tl::atomic_min(mem + 2 * n + offs, x, mask, tl::release, tl::cta);
   int r2[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:17 before this store (global memory)
   {
     __shared__ int r2_smem[32];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1541,7 +1503,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:20: tl::store(old + 2 * n + offs, r2, mask);
+  // atomics.cpp:21: tl::store(old + 2 * n + offs, r2, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1549,9 +1511,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 2 * n)[offs[i]] = r2[i];
     }
   }
-  // atomics.cpp:21: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
+  // atomics.cpp:22: auto r3 = tl::atomic_xchg(mem + 3 * n + offs, x, mask, tl::acquire, tl::sys);
   int r3[L0::ELEMS];
-  __syncthreads();  // program order: the store at atomics.cpp:19 before this store (global memory)
   {
     __shared__ int r3_smem[32];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1567,7 +1528,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:22: tl::store(old + 3 * n + offs, r3, mask);
+  // atomics.cpp:23: tl::store(old + 3 * n + offs, r3, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1575,15 +1536,15 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
         (old + 3 * n)[offs[i]] = r3[i];
     }
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   int r4[L0::ELEMS];
-  // atomics.cpp:26: auto last = tl::minimum(offs, n - 1);
+  // atomics.cpp:27: auto last = tl::minimum(offs, n - 1);
   int last[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     last[i] = tilec::rt::minimum(offs[i], n - 1);
   }
-  // atomics.cpp:27: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
+  // atomics.cpp:28: auto r4 = tl::atomic_cas(mem + 4 * n + last, tl::load(cmp + offs, mask), tl::load(v + last));
   int v_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1594,7 +1555,6 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
   for (int i = 0; i < L0::ELEMS; ++i) {
     cmp_load[i] = mask[i] ? cmp[offs[i]] : 0;
   }
-  __syncthreads();  // program order: the store at atomics.cpp:21 before this store (global memory)
   {
     __shared__ int r4_smem[32];  // the old values, from the owners to the replicas
     if (L0::is_owner()) {
@@ -1610,7 +1570,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
     __syncthreads();
   }
-  // atomics.cpp:28: tl::store(old + 4 * n + offs, r4, mask);
+  // atomics.cpp:29: tl::store(old + 4 * n + offs, r4, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1619,9 +1579,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
     }
   }
   {
-    // atomics.cpp:30: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
+    // atomics.cpp:31: auto r5 = tl::atomic_and(mem + 5 * n + offs, x, mask);
     int r5[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:27 before this store (global memory)
     {
       __shared__ int r5_smem[32];  // the old values, from the owners to the replicas
       if (L0::is_owner()) {
@@ -1637,7 +1596,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
       }
       __syncthreads();
     }
-    // atomics.cpp:31: tl::store(old + 5 * n + offs, r5, mask);
+    // atomics.cpp:32: tl::store(old + 5 * n + offs, r5, mask);
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1645,9 +1604,8 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
           (old + 5 * n)[offs[i]] = r5[i];
       }
     }
-    // atomics.cpp:32: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
+    // atomics.cpp:33: auto r6 = tl::atomic_or(mem + 6 * n + offs, x, mask);
     int r6[L0::ELEMS];
-    __syncthreads();  // program order: the store at atomics.cpp:30 before this store (global memory)
     {
       __shared__ int r6_smem[32];  // the old values, from the owners to the replicas
       if (L0::is_owner()) {
@@ -1663,7 +1621,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
       }
       __syncthreads();
     }
-    // atomics.cpp:33: tl::store(old + 6 * n + offs, r6, mask);
+    // atomics.cpp:34: tl::store(old + 6 * n + offs, r6, mask);
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1671,8 +1629,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_each(
           (old + 6 * n)[offs[i]] = r6[i];
       }
     }
-    // atomics.cpp:34: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
-    __syncthreads();  // program order: the store at atomics.cpp:32 before this store (global memory)
+    // atomics.cpp:35: tl::atomic_xor(mem + 7 * n + offs, x, mask, tl::relaxed); // old values not kept
     if (L0::is_owner()) {  // replicas skip
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
@@ -1732,22 +1689,22 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
   int *sum_mask_smem = reinterpret_cast<int *>(smem + 1024);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 2048);
   int *store_cvt_smem_1 = reinterpret_cast<int *>(smem + 2304);
-  // atomics.cpp:41: auto r = tl::program_id(0) * BM + tl::arange<0, BM>();
+  // atomics.cpp:42: auto r = tl::program_id(0) * BM + tl::arange<0, BM>();
   int r[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
   }
-  // atomics.cpp:42: for (int c0 = 0; c0 < cols; c0 += BN) {
+  // atomics.cpp:43: for (int c0 = 0; c0 < cols; c0 += BN) {
   TILEC_NO_UNROLL
   for (int c0 = 0; c0 < cols; c0 += BN) {
-    // atomics.cpp:43: auto c = c0 + tl::arange<0, BN>();
+    // atomics.cpp:44: auto c = c0 + tl::arange<0, BN>();
     int c[L1::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS; ++i) {
       c[i] = c0 + L1::coord0(i);
     }
-    // atomics.cpp:44: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+    // atomics.cpp:45: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
     bool mask[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1756,7 +1713,7 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
         mask[i][j] = r[i] < rows && c[j] < cols;
       }
     }
-    // atomics.cpp:45: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask, 0.0f);
+    // atomics.cpp:46: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask, 0.0f);
     float tile[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1766,7 +1723,7 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
                                              0.0f, mask[i][j + TILE_VEC - 1]);
       }
     }
-    // atomics.cpp:46: tl::atomic_add(sums + c, tl::sum<0>(tile), c < cols, tl::relaxed);
+    // atomics.cpp:47: tl::atomic_add(sums + c, tl::sum<0>(tile), c < cols, tl::relaxed);
     float sum_tile_part[L1::ELEMS];
     TILEC_UNROLL
     for (int j = 0; j < L2::ELEMS1; ++j) {
@@ -1811,7 +1768,7 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
           tilec::rt::atomic_add<tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(&sums[c0 + L3::coord0(i)], store_cvt[i]);
       }
     }
-    // atomics.cpp:47: tl::atomic_add(counts + c, tl::sum<0>(tl::cast<int>(mask)), c < cols, tl::relaxed);
+    // atomics.cpp:48: tl::atomic_add(counts + c, tl::sum<0>(tl::cast<int>(mask)), c < cols, tl::relaxed);
     int sum_mask_part[L1::ELEMS];
     TILEC_UNROLL
     for (int j = 0; j < L2::ELEMS1; ++j) {
@@ -1892,22 +1849,22 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
   int *sum_mask_smem = reinterpret_cast<int *>(smem + 1024);
   float *store_cvt_smem = reinterpret_cast<float *>(smem + 2048);
   int *store_cvt_smem_1 = reinterpret_cast<int *>(smem + 2304);
-  // atomics.cpp:41: auto r = tl::program_id(0) * BM + tl::arange<0, BM>();
+  // atomics.cpp:42: auto r = tl::program_id(0) * BM + tl::arange<0, BM>();
   int r[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BM + L0::coord0(i);
   }
-  // atomics.cpp:42: for (int c0 = 0; c0 < cols; c0 += BN) {
+  // atomics.cpp:43: for (int c0 = 0; c0 < cols; c0 += BN) {
   TILEC_NO_UNROLL
   for (int c0 = 0; c0 < cols; c0 += BN) {
-    // atomics.cpp:43: auto c = c0 + tl::arange<0, BN>();
+    // atomics.cpp:44: auto c = c0 + tl::arange<0, BN>();
     int c[L1::ELEMS];
     TILEC_UNROLL
     for (int i = 0; i < L1::ELEMS; ++i) {
       c[i] = c0 + L1::coord0(i);
     }
-    // atomics.cpp:44: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+    // atomics.cpp:45: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
     bool mask[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1916,7 +1873,7 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
         mask[i][j] = r[i] < rows && c[j] < cols;
       }
     }
-    // atomics.cpp:45: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask, 0.0f);
+    // atomics.cpp:46: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask, 0.0f);
     float tile[L2::ELEMS0][L2::ELEMS1];
     TILEC_UNROLL
     for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -1926,7 +1883,7 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
                                                0.0f);
       }
     }
-    // atomics.cpp:46: tl::atomic_add(sums + c, tl::sum<0>(tile), c < cols, tl::relaxed);
+    // atomics.cpp:47: tl::atomic_add(sums + c, tl::sum<0>(tile), c < cols, tl::relaxed);
     float sum_tile_part[L1::ELEMS];
     TILEC_UNROLL
     for (int j = 0; j < L2::ELEMS1; ++j) {
@@ -1971,7 +1928,7 @@ __global__ void __launch_bounds__(NUM_THREADS) column_sums(
           tilec::rt::atomic_add<tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(&sums[c0 + L3::coord0(i)], store_cvt[i]);
       }
     }
-    // atomics.cpp:47: tl::atomic_add(counts + c, tl::sum<0>(tl::cast<int>(mask)), c < cols, tl::relaxed);
+    // atomics.cpp:48: tl::atomic_add(counts + c, tl::sum<0>(tl::cast<int>(mask)), c < cols, tl::relaxed);
     int sum_mask_part[L1::ELEMS];
     TILEC_UNROLL
     for (int j = 0; j < L2::ELEMS1; ++j) {
@@ -2063,19 +2020,19 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist, int n, int bins) {
-  // atomics.cpp:56: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:57: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:57: auto mask = offs < n;
+  // atomics.cpp:58: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:58: auto bin = tl::load(x + offs, mask) % bins; // x >= 0
+  // atomics.cpp:59: auto bin = tl::load(x + offs, mask) % bins; // x >= 0
   int x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -2086,7 +2043,7 @@ __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist
   for (int i = 0; i < L0::ELEMS; ++i) {
     bin[i] = x_load[i] % bins;
   }
-  // atomics.cpp:59: tl::atomic_add(hist + bin, 1, mask, ORDER);
+  // atomics.cpp:60: tl::atomic_add(hist + bin, 1, mask, ORDER);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
@@ -2126,19 +2083,19 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 // -Rpass-analysis=kernel-resource-usage tells the real count)
 
 __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist, int n, int bins) {
-  // atomics.cpp:56: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:57: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:57: auto mask = offs < n;
+  // atomics.cpp:58: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:58: auto bin = tl::load(x + offs, mask) % bins; // x >= 0
+  // atomics.cpp:59: auto bin = tl::load(x + offs, mask) % bins; // x >= 0
   int x_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
@@ -2149,7 +2106,7 @@ __global__ void __launch_bounds__(NUM_THREADS) histogram(const int *x, int *hist
   for (int i = 0; i < L0::ELEMS; ++i) {
     bin[i] = x_load[i] % bins;
   }
-  // atomics.cpp:59: tl::atomic_add(hist + bin, 1, mask, ORDER);
+  // atomics.cpp:60: tl::atomic_add(hist + bin, 1, mask, ORDER);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     if (mask[i])
@@ -2189,25 +2146,25 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 
 __global__ void __launch_bounds__(NUM_THREADS) atomic_add16(
     __half *mem, __half *old, __half *bins, const __half *v, int n, int nbins) {
-  // atomics.cpp:68: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:69: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:69: auto mask = offs < n;
+  // atomics.cpp:70: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:70: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:71: auto x = tl::load(v + offs, mask);
   __half x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : tilec::rt::to_f16(0.0f);
   }
-  // atomics.cpp:71: auto r = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:72: auto r = tl::atomic_add(mem + offs, x, mask);
   __half r[L0::ELEMS];
   {
     __shared__ __half r_smem[128];  // the old values, from the owners to the replicas
@@ -2224,7 +2181,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_add16(
     }
     __syncthreads();
   }
-  // atomics.cpp:72: tl::store(old + offs, r, mask);
+  // atomics.cpp:73: tl::store(old + offs, r, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -2232,7 +2189,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_add16(
         old[offs[i]] = r[i];
     }
   }
-  // atomics.cpp:73: tl::atomic_add(bins + offs % nbins, x, mask, tl::relaxed);
+  // atomics.cpp:74: tl::atomic_add(bins + offs % nbins, x, mask, tl::relaxed);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -2276,25 +2233,25 @@ using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
 __global__ void __launch_bounds__(NUM_THREADS) atomic_add16(
     hip_bfloat16 *mem, hip_bfloat16 *old, hip_bfloat16 *bins, const hip_bfloat16 *v, int n,
     int nbins) {
-  // atomics.cpp:68: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
+  // atomics.cpp:69: auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();
   int offs[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     offs[i] = static_cast<int>(blockIdx.x) * BLOCK + L0::coord0(i);
   }
-  // atomics.cpp:69: auto mask = offs < n;
+  // atomics.cpp:70: auto mask = offs < n;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = offs[i] < n;
   }
-  // atomics.cpp:70: auto x = tl::load(v + offs, mask);
+  // atomics.cpp:71: auto x = tl::load(v + offs, mask);
   hip_bfloat16 x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = mask[i] ? v[offs[i]] : tilec::rt::to_bf16(0.0f);
   }
-  // atomics.cpp:71: auto r = tl::atomic_add(mem + offs, x, mask);
+  // atomics.cpp:72: auto r = tl::atomic_add(mem + offs, x, mask);
   hip_bfloat16 r[L0::ELEMS];
   {
     __shared__ hip_bfloat16 r_smem[128];  // the old values, from the owners to the replicas
@@ -2311,7 +2268,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_add16(
     }
     __syncthreads();
   }
-  // atomics.cpp:72: tl::store(old + offs, r, mask);
+  // atomics.cpp:73: tl::store(old + offs, r, mask);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -2319,7 +2276,7 @@ __global__ void __launch_bounds__(NUM_THREADS) atomic_add16(
         old[offs[i]] = r[i];
     }
   }
-  // atomics.cpp:73: tl::atomic_add(bins + offs % nbins, x, mask, tl::relaxed);
+  // atomics.cpp:74: tl::atomic_add(bins + offs % nbins, x, mask, tl::relaxed);
   if (L0::is_owner()) {  // replicas skip
     TILEC_UNROLL
     for (int i = 0; i < L0::ELEMS; ++i) {
@@ -2374,19 +2331,19 @@ using L2 = tilec::rt::Blocked2<1, TILE_VEC, 2, 32, NUM_WARPS, 1, 1, BR, BC>;
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rows(
     const float *x, float *acc, int rows, int cols, int stride) {
-  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  // atomics.cpp:84: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
   int c[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
   }
-  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  // atomics.cpp:83: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   int r[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
   }
-  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  // atomics.cpp:85: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
   bool mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2395,7 +2352,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
       mask[i][j] = r[i] < rows && c[j] < cols;
     }
   }
-  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  // atomics.cpp:86: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
   float tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2405,7 +2362,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
                                            mask[i][j + TILE_VEC - 1]);
     }
   }
-  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  // atomics.cpp:87: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2447,19 +2404,19 @@ using L2 = tilec::rt::Blocked2<1, TILE_VEC, 2, 32, NUM_WARPS, 1, 1, BR, BC>;
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rows(
     const float *x, float *acc, int rows, int cols, int stride) {
-  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  // atomics.cpp:84: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
   int c[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
   }
-  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  // atomics.cpp:83: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   int r[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
   }
-  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  // atomics.cpp:85: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
   bool mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2468,7 +2425,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
       mask[i][j] = r[i] < rows && c[j] < cols;
     }
   }
-  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  // atomics.cpp:86: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
   float tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2478,7 +2435,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
                                              0.0f);
     }
   }
-  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  // atomics.cpp:87: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2550,19 +2507,19 @@ using L2 = tilec::rt::Blocked2<1, TILE_VEC, 2, 32, NUM_WARPS, 1, 1, BR, BC>;
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rows(
     const __half *x, __half *acc, int rows, int cols, int stride) {
-  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  // atomics.cpp:84: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
   int c[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
   }
-  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  // atomics.cpp:83: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   int r[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
   }
-  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  // atomics.cpp:85: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
   bool mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2571,7 +2528,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
       mask[i][j] = r[i] < rows && c[j] < cols;
     }
   }
-  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  // atomics.cpp:86: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
   __half tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2581,7 +2538,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
                                            tilec::rt::to_f16(0.0f), mask[i][j + TILE_VEC - 1]);
     }
   }
-  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  // atomics.cpp:87: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2623,19 +2580,19 @@ using L2 = tilec::rt::Blocked2<1, TILE_VEC, 2, 32, NUM_WARPS, 1, 1, BR, BC>;
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rows(
     const __half *x, __half *acc, int rows, int cols, int stride) {
-  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  // atomics.cpp:84: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
   int c[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
   }
-  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  // atomics.cpp:83: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   int r[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
   }
-  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  // atomics.cpp:85: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
   bool mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2644,7 +2601,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
       mask[i][j] = r[i] < rows && c[j] < cols;
     }
   }
-  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  // atomics.cpp:86: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
   __half tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2654,7 +2611,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
                                              tilec::rt::to_f16(0.0f));
     }
   }
-  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  // atomics.cpp:87: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2726,19 +2683,19 @@ using L2 = tilec::rt::Blocked2<1, TILE_VEC, 2, 32, NUM_WARPS, 1, 1, BR, BC>;
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rows(
     const hip_bfloat16 *x, hip_bfloat16 *acc, int rows, int cols, int stride) {
-  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  // atomics.cpp:84: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
   int c[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
   }
-  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  // atomics.cpp:83: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   int r[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
   }
-  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  // atomics.cpp:85: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
   bool mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2747,7 +2704,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
       mask[i][j] = r[i] < rows && c[j] < cols;
     }
   }
-  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  // atomics.cpp:86: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
   hip_bfloat16 tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2757,7 +2714,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
                                            tilec::rt::to_bf16(0.0f), mask[i][j + TILE_VEC - 1]);
     }
   }
-  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  // atomics.cpp:87: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2799,19 +2756,19 @@ using L2 = tilec::rt::Blocked2<1, TILE_VEC, 2, 32, NUM_WARPS, 1, 1, BR, BC>;
 
 __global__ void __launch_bounds__(NUM_THREADS) add_rows(
     const hip_bfloat16 *x, hip_bfloat16 *acc, int rows, int cols, int stride) {
-  // atomics.cpp:83: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
+  // atomics.cpp:84: auto c = tl::program_id(1) * BC + tl::arange<0, BC>();
   int c[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     c[i] = static_cast<int>(blockIdx.y) * BC + L0::coord0(i);
   }
-  // atomics.cpp:82: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
+  // atomics.cpp:83: auto r = tl::program_id(0) * BR + tl::arange<0, BR>();
   int r[L1::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L1::ELEMS; ++i) {
     r[i] = static_cast<int>(blockIdx.x) * BR + L1::coord0(i);
   }
-  // atomics.cpp:84: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
+  // atomics.cpp:85: auto mask = tl::expand_dims<1>(r < rows) & tl::expand_dims<0>(c < cols);
   bool mask[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2820,7 +2777,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
       mask[i][j] = r[i] < rows && c[j] < cols;
     }
   }
-  // atomics.cpp:85: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
+  // atomics.cpp:86: auto tile = tl::load(x + tl::expand_dims<1>(r) * stride + tl::expand_dims<0>(c), mask);
   hip_bfloat16 tile[L2::ELEMS0][L2::ELEMS1];
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
@@ -2830,7 +2787,7 @@ __global__ void __launch_bounds__(NUM_THREADS) add_rows(
                                              tilec::rt::to_bf16(0.0f));
     }
   }
-  // atomics.cpp:86: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
+  // atomics.cpp:87: tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
   TILEC_UNROLL
   for (int i = 0; i < L2::ELEMS0; ++i) {
     TILEC_UNROLL
@@ -2879,4 +2836,132 @@ hipError_t launch_add_rows_bf16_16_256(hipStream_t stream, const hip_bfloat16 *x
   const dim3 grid(tilec::rt::cdiv(rows, add_rows_bf16_16_256::BR),
                   tilec::rt::cdiv(cols, add_rows_bf16_16_256::BC));
   return launch_add_rows_bf16_16_256(grid, stream, x, acc, rows, cols, stride);
+}
+
+// tickets<128>: one instantiation
+namespace tickets_128 {
+constexpr int BLOCK = 128;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 128: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread, replicated
+using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) tickets(
+    int *state, int *ticket_of, int *slots, int *slot_old, int n) {
+  // atomics.cpp:98: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // atomics.cpp:101: int ticket = tl::atomic_add(state, 1);
+  int ticket;
+  {
+    __shared__ int ticket_smem;  // the old value, from the updating thread to all
+    if (threadIdx.x == 0)  // one thread updates a scalar
+      ticket_smem = tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(state, 1);
+    __syncthreads();
+    ticket = ticket_smem;
+    __syncthreads();
+  }
+  // atomics.cpp:102: int odd = tl::atomic_add(state + 1, pid, pid % 2 == 1, tl::relaxed);
+  int odd;
+  {
+    __shared__ int odd_smem;  // the old value, from the updating thread to all
+    if (threadIdx.x == 0)  // one thread updates a scalar
+      odd_smem = (pid % 2 == 1) ? tilec::rt::atomic_add<tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(&state[1], pid) : 0;
+    __syncthreads();
+    odd = odd_smem;
+    __syncthreads();
+  }
+  // atomics.cpp:103: tl::store(ticket_of + 2 * pid, ticket);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    ticket_of[2 * pid] = ticket;
+  // atomics.cpp:104: tl::store(ticket_of + 2 * pid + 1, odd);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    (ticket_of + 2 * pid)[1] = odd;
+  // atomics.cpp:105: tl::store(slot_old + offs, tl::atomic_xchg(slots + offs, offs + odd, mask) + 1, mask);
+  int xchg_old[L0::ELEMS];
+  // atomics.cpp:99: auto offs = pid * BLOCK + tl::arange<0, BLOCK>();
+  int offs[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    offs[i] = pid * BLOCK + L0::coord0(i);
+  }
+  // atomics.cpp:100: auto mask = offs < n;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = offs[i] < n;
+  }
+  // atomics.cpp:105: tl::store(slot_old + offs, tl::atomic_xchg(slots + offs, offs + odd, mask) + 1, mask);
+  {
+    __shared__ int xchg_old_smem[128];  // the old values, from the owners to the replicas
+    if (L0::is_owner()) {
+      TILEC_UNROLL
+      for (int i = 0; i < L0::ELEMS; ++i) {
+        xchg_old_smem[L0::coord0(i)] = mask[i] ? tilec::rt::atomic_xchg<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&slots[offs[i]], offs[i] + odd) : 0;
+      }
+    }
+    __syncthreads();
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      xchg_old[i] = xchg_old_smem[L0::coord0(i)];
+    }
+    __syncthreads();
+  }
+  if (L0::is_owner()) {  // replicas skip
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      if (mask[i])
+        slot_old[offs[i]] = xchg_old[i] + 1;
+    }
+  }
+  {
+    // atomics.cpp:106: while (tl::atomic_cas(state + 2, 0, 1) != 0) {
+    bool stop_loop = false;
+    while (!stop_loop) {
+      int cas_old;
+      {
+        __shared__ int cas_old_smem;  // the old value, from the updating thread to all
+        if (threadIdx.x == 0)  // one thread updates a scalar
+          cas_old_smem = tilec::rt::atomic_cas<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&state[2], 0, 1);
+        __syncthreads();
+        cas_old = cas_old_smem;
+        __syncthreads();
+      }
+      if (cas_old == 0) {
+        stop_loop = true;
+      }
+    }
+  }
+  // atomics.cpp:108: int count = tl::load(state + 3);
+  const int count = state[3];
+  // atomics.cpp:109: tl::store(state + 3, count + 1);
+  __syncthreads();  // program order: the load at atomics.cpp:108 before this store (global memory)
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    state[3] = count + 1;
+  // atomics.cpp:110: tl::debug_barrier();
+  __syncthreads();
+  // atomics.cpp:111: tl::atomic_xchg(state + 2, 0);
+  if (threadIdx.x == 0)  // one thread updates a scalar
+    tilec::rt::atomic_xchg<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&state[2], 0);
+}
+
+} // namespace tickets_128
+
+/// Launches tickets<128> on `stream` with
+/// tickets_128::NUM_THREADS threads per block.
+hipError_t launch_tickets_128(dim3 grid, hipStream_t stream, int *state, int *ticket_of, int *slots,
+                              int *slot_old, int n) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  hipLaunchKernelGGL(tickets_128::tickets, grid, dim3(tickets_128::NUM_THREADS), 0, stream, state,
+                     ticket_of, slots, slot_old, n);
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_tickets_128(hipStream_t stream, int *state, int *ticket_of, int *slots,
+                              int *slot_old, int n) {
+  const dim3 grid(tilec::rt::cdiv(n, tickets_128::BLOCK));
+  return launch_tickets_128(grid, stream, state, ticket_of, slots, slot_old, n);
 }

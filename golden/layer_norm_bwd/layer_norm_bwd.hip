@@ -2,6 +2,571 @@
 // Do not edit by hand: edit the kernel source and run tilec again.
 #include <tilec/hip/runtime.hpp>
 
+// layer_norm_bwd_dx_fused_lock<1024, 256, 4>: one instantiation
+namespace layer_norm_bwd_dx_fused_lock_1024_256_4 {
+constexpr int BLOCK_SIZE_N = 1024;  // meta-parameter
+constexpr int GROUP_SIZE_M = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int DY_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int W_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int DX_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int DW_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int DB_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int STORE0_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int STORE1_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+// tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_SIZE_N>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused_lock(
+    __half *DX, const __half *DY, __half *DW, __half *DB, const __half *X, const __half *W,
+    const float *Mean, const float *Rstd, int *Lock, int stride, int /*M*/, int N) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_xhat_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_wdy_smem = reinterpret_cast<float *>(smem + 0);
+  // layer_norm_bwd.cpp:24: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // layer_norm_bwd.cpp:27: X += row * stride;
+  X = X + row * stride;
+  // layer_norm_bwd.cpp:28: DY += row * stride;
+  DY = DY + row * stride;
+  // layer_norm_bwd.cpp:29: DX += row * stride;
+  DX = DX + row * stride;
+  // layer_norm_bwd.cpp:31: int lock_id = row % GROUP_SIZE_M;
+  const int lock_id = row % GROUP_SIZE_M;
+  // layer_norm_bwd.cpp:32: Lock += lock_id;
+  Lock = Lock + lock_id;
+  // layer_norm_bwd.cpp:33: int *Count = Lock + GROUP_SIZE_M;
+  int *const Count = Lock + GROUP_SIZE_M;
+  // layer_norm_bwd.cpp:25: auto cols = tl::arange<0, BLOCK_SIZE_N>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // layer_norm_bwd.cpp:26: auto mask = cols < N;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < N;
+  }
+  // layer_norm_bwd.cpp:37: auto x = tl::cast<float>(tl::load(X + cols, mask, 0.0f));
+  __half X_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec<X_LOAD_VEC, false>(&X_load[i], X + cols[i], &mask[i],
+                                           tilec::rt::to_f16(0.0f), mask[i + X_LOAD_VEC - 1]);
+  }
+  // layer_norm_bwd.cpp:38: auto dy = tl::cast<float>(tl::load(DY + cols, mask, 0.0f));
+  __half DY_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DY_LOAD_VEC) {
+    tilec::rt::load_vec<DY_LOAD_VEC, false>(&DY_load[i], DY + cols[i], &mask[i],
+                                            tilec::rt::to_f16(0.0f), mask[i + DY_LOAD_VEC - 1]);
+  }
+  // layer_norm_bwd.cpp:39: auto w = tl::cast<float>(tl::load(W + cols, mask));
+  __half W_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_LOAD_VEC) {
+    tilec::rt::load_vec<W_LOAD_VEC, false>(&W_load[i], W + cols[i], &mask[i],
+                                           tilec::rt::to_f16(0.0f), mask[i + W_LOAD_VEC - 1]);
+  }
+  // layer_norm_bwd.cpp:40: float mean = tl::load(Mean + row);
+  const float mean = Mean[row];
+  // layer_norm_bwd.cpp:41: float rstd = tl::load(Rstd + row);
+  const float rstd = Rstd[row];
+  // layer_norm_bwd.cpp:37: auto x = tl::cast<float>(tl::load(X + cols, mask, 0.0f));
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x[i] = tilec::rt::to_float(X_load[i]);
+  }
+  // layer_norm_bwd.cpp:43: auto xhat = (x - mean) * rstd;
+  float xhat[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xhat[i] = (x[i] - mean) * rstd;
+  }
+  // layer_norm_bwd.cpp:39: auto w = tl::cast<float>(tl::load(W + cols, mask));
+  float w[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w[i] = tilec::rt::to_float(W_load[i]);
+  }
+  // layer_norm_bwd.cpp:38: auto dy = tl::cast<float>(tl::load(DY + cols, mask, 0.0f));
+  float dy[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    dy[i] = tilec::rt::to_float(DY_load[i]);
+  }
+  // layer_norm_bwd.cpp:44: auto wdy = w * dy;
+  float wdy[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    wdy[i] = w[i] * dy[i];
+  }
+  // layer_norm_bwd.cpp:45: xhat = tl::where(mask, xhat, 0.0f);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xhat[i] = mask[i] ? xhat[i] : 0.0f;
+  }
+  // layer_norm_bwd.cpp:46: wdy = tl::where(mask, wdy, 0.0f);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    wdy[i] = mask[i] ? wdy[i] : 0.0f;
+  }
+  // layer_norm_bwd.cpp:47: float c1 = tl::sum(xhat * wdy) / N;
+  float sum_xhat_part = xhat[0] * wdy[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_xhat_part = tilec::rt::Sum::combine(sum_xhat_part, xhat[i] * wdy[i]);
+  sum_xhat_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_xhat_part, 32, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_xhat_smem[L0::warp_coord0()] = sum_xhat_part;
+  }
+  __syncthreads();
+  const float sum_xhat = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_xhat_smem, 1);
+  const float c1 = sum_xhat / static_cast<float>(N);
+  // layer_norm_bwd.cpp:48: float c2 = tl::sum(wdy) / N;
+  float sum_wdy_part = wdy[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_wdy_part = tilec::rt::Sum::combine(sum_wdy_part, wdy[i]);
+  sum_wdy_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_wdy_part, 32, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_wdy_smem[L0::warp_coord0()] = sum_wdy_part;
+  }
+  __syncthreads();
+  const float sum_wdy = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_wdy_smem, 1);
+  const float c2 = sum_wdy / static_cast<float>(N);
+  // layer_norm_bwd.cpp:49: auto dx = (wdy - (xhat * c1 + c2)) * rstd;
+  float dx[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    dx[i] = (wdy[i] - (xhat[i] * c1 + c2)) * rstd;
+  }
+  // layer_norm_bwd.cpp:51: tl::store(DX + cols, tl::cast<tl::half>(dx), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DX_STORE_VEC) {
+    __half vals[DX_STORE_VEC];
+    bool bits[DX_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < DX_STORE_VEC; ++v) {
+      vals[v] = tilec::rt::to_f16(dx[i + v]);
+      bits[v] = L0::coord0(i + v) < N;
+    }
+    tilec::rt::store_vec<DX_STORE_VEC, false>(DX + L0::coord0(i), vals, bits,
+                                              L0::coord0(i + DX_STORE_VEC - 1) < N);
+  }
+  // layer_norm_bwd.cpp:53: auto partial_dw = tl::cast<tl::half>(dy * xhat);
+  __half partial_dw[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    partial_dw[i] = tilec::rt::to_f16(dy[i] * xhat[i]);
+  }
+  // layer_norm_bwd.cpp:54: auto partial_db = tl::cast<tl::half>(dy);
+  __half partial_db[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    partial_db[i] = tilec::rt::to_f16(dy[i]);
+  }
+  {
+    // layer_norm_bwd.cpp:55: while (tl::atomic_cas(Lock, 0, 1) == 1) {
+    bool stop_loop = false;
+    while (!stop_loop) {
+      int cas_old;
+      {
+        __shared__ int cas_old_smem;  // the old value, from the updating thread to all
+        if (threadIdx.x == 0)  // one thread updates a scalar
+          cas_old_smem = tilec::rt::atomic_cas<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(Lock, 0, 1);
+        __syncthreads();
+        cas_old = cas_old_smem;
+        __syncthreads();
+      }
+      if (cas_old != 1) {
+        stop_loop = true;
+      }
+    }
+  }
+  // layer_norm_bwd.cpp:57: int count = tl::load(Count);
+  const int count = *Count;
+  // layer_norm_bwd.cpp:35: auto DB_row = DB + lock_id * N + cols;
+  __half *DB_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    DB_row[i] = DB + lock_id * N + L0::coord0(i);
+  }
+  // layer_norm_bwd.cpp:34: auto DW_row = DW + lock_id * N + cols;
+  __half *DW_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    DW_row[i] = DW + lock_id * N + L0::coord0(i);
+  }
+  // layer_norm_bwd.cpp:59: if (count == 0) {
+  if (count == 0) {
+    // layer_norm_bwd.cpp:60: tl::atomic_xchg(Count, 1);
+    __syncthreads();  // program order: the load at layer_norm_bwd.cpp:57 before this store (global memory)
+    if (threadIdx.x == 0)  // one thread updates a scalar
+      tilec::rt::atomic_xchg<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(Count, 1);
+  }
+  else {
+    // layer_norm_bwd.cpp:62: partial_dw += tl::load(DW_row, mask);
+    __half DW_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += DW_ROW_LOAD_VEC) {
+      bool bits[DW_ROW_LOAD_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < DW_ROW_LOAD_VEC; ++v)
+        bits[v] = L0::coord0(i + v) < N;
+      tilec::rt::load_vec<DW_ROW_LOAD_VEC, false>(&DW_row_load[i], DW_row[i], bits,
+                                                  tilec::rt::to_f16(0.0f),
+                                                  L0::coord0(i + DW_ROW_LOAD_VEC - 1) < N);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      partial_dw[i] = tilec::rt::hadd(partial_dw[i], DW_row_load[i]);
+    }
+    // layer_norm_bwd.cpp:63: partial_db += tl::load(DB_row, mask);
+    __half DB_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += DB_ROW_LOAD_VEC) {
+      bool bits[DB_ROW_LOAD_VEC];
+      TILEC_UNROLL
+      for (int v = 0; v < DB_ROW_LOAD_VEC; ++v)
+        bits[v] = L0::coord0(i + v) < N;
+      tilec::rt::load_vec<DB_ROW_LOAD_VEC, false>(&DB_row_load[i], DB_row[i], bits,
+                                                  tilec::rt::to_f16(0.0f),
+                                                  L0::coord0(i + DB_ROW_LOAD_VEC - 1) < N);
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      partial_db[i] = tilec::rt::hadd(partial_db[i], DB_row_load[i]);
+    }
+  }
+  // layer_norm_bwd.cpp:65: tl::store(DW_row, partial_dw, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += STORE0_VEC) {
+    bool bits[STORE0_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < STORE0_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < N;
+    tilec::rt::store_vec<STORE0_VEC, false>(DW_row[i], &partial_dw[i], bits,
+                                            L0::coord0(i + STORE0_VEC - 1) < N);
+  }
+  // layer_norm_bwd.cpp:66: tl::store(DB_row, partial_db, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += STORE1_VEC) {
+    bool bits[STORE1_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < STORE1_VEC; ++v)
+      bits[v] = L0::coord0(i + v) < N;
+    tilec::rt::store_vec<STORE1_VEC, false>(DB_row[i], &partial_db[i], bits,
+                                            L0::coord0(i + STORE1_VEC - 1) < N);
+  }
+  // layer_norm_bwd.cpp:68: tl::debug_barrier();
+  __syncthreads();
+  // layer_norm_bwd.cpp:70: tl::atomic_xchg(Lock, 0);
+  if (threadIdx.x == 0)  // one thread updates a scalar
+    tilec::rt::atomic_xchg<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(Lock, 0);
+}
+
+// The same kernel compiled assuming DX, DY, DW, DB, X and W are 16-byte aligned and N is a multiple
+// of 16: the launcher tests the arguments and runs this one when they qualify (tilec
+// --no-aligned-variants leaves it out).
+namespace aligned {
+constexpr int BLOCK_SIZE_N = 1024;  // meta-parameter
+constexpr int GROUP_SIZE_M = 256;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // meta-parameter
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int X_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int DY_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int W_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int DX_STORE_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int DW_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int DB_ROW_LOAD_VEC = 4;  // load width: 4 contiguous elements (8 bytes) per access
+constexpr int STORE0_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+constexpr int STORE1_VEC = 4;  // store width: 4 contiguous elements (8 bytes) per access
+// tile 1024: 4 contiguous per thread, 64 lanes, 4 warps; 4 elements per thread
+using L0 = tilec::rt::Blocked1<X_LOAD_VEC, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_SIZE_N>;
+constexpr int SMEM_BYTES = 16;  // shared memory per block
+// registers: about 12 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused_lock(
+    __half *DX, const __half *DY, __half *DW, __half *DB, const __half *X, const __half *W,
+    const float *Mean, const float *Rstd, int *Lock, int stride, int /*M*/, int N) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_xhat_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_wdy_smem = reinterpret_cast<float *>(smem + 0);
+  // layer_norm_bwd.cpp:24: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // layer_norm_bwd.cpp:27: X += row * stride;
+  X = X + row * stride;
+  // layer_norm_bwd.cpp:28: DY += row * stride;
+  DY = DY + row * stride;
+  // layer_norm_bwd.cpp:29: DX += row * stride;
+  DX = DX + row * stride;
+  // layer_norm_bwd.cpp:31: int lock_id = row % GROUP_SIZE_M;
+  const int lock_id = row % GROUP_SIZE_M;
+  // layer_norm_bwd.cpp:32: Lock += lock_id;
+  Lock = Lock + lock_id;
+  // layer_norm_bwd.cpp:33: int *Count = Lock + GROUP_SIZE_M;
+  int *const Count = Lock + GROUP_SIZE_M;
+  // layer_norm_bwd.cpp:25: auto cols = tl::arange<0, BLOCK_SIZE_N>();
+  int cols[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    cols[i] = L0::coord0(i);
+  }
+  // layer_norm_bwd.cpp:26: auto mask = cols < N;
+  bool mask[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    mask[i] = cols[i] < N;
+  }
+  // layer_norm_bwd.cpp:37: auto x = tl::cast<float>(tl::load(X + cols, mask, 0.0f));
+  __half X_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += X_LOAD_VEC) {
+    tilec::rt::load_vec_if<X_LOAD_VEC, true>(&X_load[i], X + cols[i], mask[i],
+                                             tilec::rt::to_f16(0.0f));
+  }
+  // layer_norm_bwd.cpp:38: auto dy = tl::cast<float>(tl::load(DY + cols, mask, 0.0f));
+  __half DY_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DY_LOAD_VEC) {
+    tilec::rt::load_vec_if<DY_LOAD_VEC, true>(&DY_load[i], DY + cols[i], mask[i],
+                                              tilec::rt::to_f16(0.0f));
+  }
+  // layer_norm_bwd.cpp:39: auto w = tl::cast<float>(tl::load(W + cols, mask));
+  __half W_load[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += W_LOAD_VEC) {
+    tilec::rt::load_vec_if<W_LOAD_VEC, true>(&W_load[i], W + cols[i], mask[i],
+                                             tilec::rt::to_f16(0.0f));
+  }
+  // layer_norm_bwd.cpp:40: float mean = tl::load(Mean + row);
+  const float mean = Mean[row];
+  // layer_norm_bwd.cpp:41: float rstd = tl::load(Rstd + row);
+  const float rstd = Rstd[row];
+  // layer_norm_bwd.cpp:37: auto x = tl::cast<float>(tl::load(X + cols, mask, 0.0f));
+  float x[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    x[i] = tilec::rt::to_float(X_load[i]);
+  }
+  // layer_norm_bwd.cpp:43: auto xhat = (x - mean) * rstd;
+  float xhat[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xhat[i] = (x[i] - mean) * rstd;
+  }
+  // layer_norm_bwd.cpp:39: auto w = tl::cast<float>(tl::load(W + cols, mask));
+  float w[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    w[i] = tilec::rt::to_float(W_load[i]);
+  }
+  // layer_norm_bwd.cpp:38: auto dy = tl::cast<float>(tl::load(DY + cols, mask, 0.0f));
+  float dy[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    dy[i] = tilec::rt::to_float(DY_load[i]);
+  }
+  // layer_norm_bwd.cpp:44: auto wdy = w * dy;
+  float wdy[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    wdy[i] = w[i] * dy[i];
+  }
+  // layer_norm_bwd.cpp:45: xhat = tl::where(mask, xhat, 0.0f);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    xhat[i] = mask[i] ? xhat[i] : 0.0f;
+  }
+  // layer_norm_bwd.cpp:46: wdy = tl::where(mask, wdy, 0.0f);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    wdy[i] = mask[i] ? wdy[i] : 0.0f;
+  }
+  // layer_norm_bwd.cpp:47: float c1 = tl::sum(xhat * wdy) / N;
+  float sum_xhat_part = xhat[0] * wdy[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_xhat_part = tilec::rt::Sum::combine(sum_xhat_part, xhat[i] * wdy[i]);
+  sum_xhat_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_xhat_part, 32, 16, 8, 4, 2, 1);
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_xhat_smem[L0::warp_coord0()] = sum_xhat_part;
+  }
+  __syncthreads();
+  const float sum_xhat = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_xhat_smem, 1);
+  const float c1 = sum_xhat / static_cast<float>(N);
+  // layer_norm_bwd.cpp:48: float c2 = tl::sum(wdy) / N;
+  float sum_wdy_part = wdy[0];
+  TILEC_UNROLL
+  for (int i = 1; i < L0::ELEMS; ++i)
+    sum_wdy_part = tilec::rt::Sum::combine(sum_wdy_part, wdy[i]);
+  sum_wdy_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_wdy_part, 32, 16, 8, 4, 2, 1);
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    sum_wdy_smem[L0::warp_coord0()] = sum_wdy_part;
+  }
+  __syncthreads();
+  const float sum_wdy = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_wdy_smem, 1);
+  const float c2 = sum_wdy / static_cast<float>(N);
+  // layer_norm_bwd.cpp:49: auto dx = (wdy - (xhat * c1 + c2)) * rstd;
+  float dx[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    dx[i] = (wdy[i] - (xhat[i] * c1 + c2)) * rstd;
+  }
+  // layer_norm_bwd.cpp:51: tl::store(DX + cols, tl::cast<tl::half>(dx), mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += DX_STORE_VEC) {
+    __half vals[DX_STORE_VEC];
+    TILEC_UNROLL
+    for (int v = 0; v < DX_STORE_VEC; ++v)
+      vals[v] = tilec::rt::to_f16(dx[i + v]);
+    if (L0::coord0(i) < N)
+      tilec::rt::store_vec<DX_STORE_VEC, true>(DX + L0::coord0(i), vals);
+  }
+  // layer_norm_bwd.cpp:53: auto partial_dw = tl::cast<tl::half>(dy * xhat);
+  __half partial_dw[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    partial_dw[i] = tilec::rt::to_f16(dy[i] * xhat[i]);
+  }
+  // layer_norm_bwd.cpp:54: auto partial_db = tl::cast<tl::half>(dy);
+  __half partial_db[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    partial_db[i] = tilec::rt::to_f16(dy[i]);
+  }
+  {
+    // layer_norm_bwd.cpp:55: while (tl::atomic_cas(Lock, 0, 1) == 1) {
+    bool stop_loop = false;
+    while (!stop_loop) {
+      int cas_old;
+      {
+        __shared__ int cas_old_smem;  // the old value, from the updating thread to all
+        if (threadIdx.x == 0)  // one thread updates a scalar
+          cas_old_smem = tilec::rt::atomic_cas<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(Lock, 0, 1);
+        __syncthreads();
+        cas_old = cas_old_smem;
+        __syncthreads();
+      }
+      if (cas_old != 1) {
+        stop_loop = true;
+      }
+    }
+  }
+  // layer_norm_bwd.cpp:57: int count = tl::load(Count);
+  const int count = *Count;
+  // layer_norm_bwd.cpp:35: auto DB_row = DB + lock_id * N + cols;
+  __half *DB_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    DB_row[i] = DB + lock_id * N + L0::coord0(i);
+  }
+  // layer_norm_bwd.cpp:34: auto DW_row = DW + lock_id * N + cols;
+  __half *DW_row[L0::ELEMS];
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; ++i) {
+    DW_row[i] = DW + lock_id * N + L0::coord0(i);
+  }
+  // layer_norm_bwd.cpp:59: if (count == 0) {
+  if (count == 0) {
+    // layer_norm_bwd.cpp:60: tl::atomic_xchg(Count, 1);
+    __syncthreads();  // program order: the load at layer_norm_bwd.cpp:57 before this store (global memory)
+    if (threadIdx.x == 0)  // one thread updates a scalar
+      tilec::rt::atomic_xchg<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(Count, 1);
+  }
+  else {
+    // layer_norm_bwd.cpp:62: partial_dw += tl::load(DW_row, mask);
+    __half DW_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += DW_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<DW_ROW_LOAD_VEC, true>(
+          &DW_row_load[i], DW_row[i], L0::coord0(i) < N, tilec::rt::to_f16(0.0f));
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      partial_dw[i] = tilec::rt::hadd(partial_dw[i], DW_row_load[i]);
+    }
+    // layer_norm_bwd.cpp:63: partial_db += tl::load(DB_row, mask);
+    __half DB_row_load[L0::ELEMS];
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; i += DB_ROW_LOAD_VEC) {
+      tilec::rt::load_vec_if<DB_ROW_LOAD_VEC, true>(
+          &DB_row_load[i], DB_row[i], L0::coord0(i) < N, tilec::rt::to_f16(0.0f));
+    }
+    TILEC_UNROLL
+    for (int i = 0; i < L0::ELEMS; ++i) {
+      partial_db[i] = tilec::rt::hadd(partial_db[i], DB_row_load[i]);
+    }
+  }
+  // layer_norm_bwd.cpp:65: tl::store(DW_row, partial_dw, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += STORE0_VEC) {
+    if (L0::coord0(i) < N)
+      tilec::rt::store_vec<STORE0_VEC, true>(DW_row[i], &partial_dw[i]);
+  }
+  // layer_norm_bwd.cpp:66: tl::store(DB_row, partial_db, mask);
+  TILEC_UNROLL
+  for (int i = 0; i < L0::ELEMS; i += STORE1_VEC) {
+    if (L0::coord0(i) < N)
+      tilec::rt::store_vec<STORE1_VEC, true>(DB_row[i], &partial_db[i]);
+  }
+  // layer_norm_bwd.cpp:68: tl::debug_barrier();
+  __syncthreads();
+  // layer_norm_bwd.cpp:70: tl::atomic_xchg(Lock, 0);
+  if (threadIdx.x == 0)  // one thread updates a scalar
+    tilec::rt::atomic_xchg<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(Lock, 0);
+}
+
+} // namespace aligned
+
+} // namespace layer_norm_bwd_dx_fused_lock_1024_256_4
+
+/// Launches layer_norm_bwd_dx_fused_lock<1024, 256, 4> on `stream` with
+/// layer_norm_bwd_dx_fused_lock_1024_256_4::NUM_THREADS threads per block.
+hipError_t launch_layer_norm_bwd_dx_fused_lock_1024_256_4(
+    dim3 grid, hipStream_t stream, __half *DX, const __half *DY, __half *DW, __half *DB,
+    const __half *X, const __half *W, const float *Mean, const float *Rstd, int *Lock, int stride,
+    int M, int N) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  // The aligned variant when DX, DY, DW, DB, X and W are 16-byte aligned and N is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(DX) && tilec::rt::aligned_to_16(DY) &&
+                       tilec::rt::aligned_to_16(DW) && tilec::rt::aligned_to_16(DB) &&
+                       tilec::rt::aligned_to_16(X) && tilec::rt::aligned_to_16(W) && N % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(
+        layer_norm_bwd_dx_fused_lock_1024_256_4::aligned::layer_norm_bwd_dx_fused_lock, grid,
+        dim3(layer_norm_bwd_dx_fused_lock_1024_256_4::NUM_THREADS), 0, stream, DX, DY, DW, DB, X, W,
+        Mean, Rstd, Lock, stride, M, N);
+  } else {
+    hipLaunchKernelGGL(layer_norm_bwd_dx_fused_lock_1024_256_4::layer_norm_bwd_dx_fused_lock, grid,
+                       dim3(layer_norm_bwd_dx_fused_lock_1024_256_4::NUM_THREADS), 0, stream, DX,
+                       DY, DW, DB, X, W, Mean, Rstd, Lock, stride, M, N);
+  }
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_layer_norm_bwd_dx_fused_lock_1024_256_4(
+    hipStream_t stream, __half *DX, const __half *DY, __half *DW, __half *DB, const __half *X,
+    const __half *W, const float *Mean, const float *Rstd, int *Lock, int stride, int M, int N) {
+  const dim3 grid(M);
+  return launch_layer_norm_bwd_dx_fused_lock_1024_256_4(
+      grid, stream, DX, DY, DW, DB, X, W, Mean, Rstd, Lock, stride, M, N);
+}
+
 // layer_norm_bwd_dx_fused<1024, 256, 4>: one instantiation
 namespace layer_norm_bwd_dx_fused_1024_256_4 {
 constexpr int BLOCK_SIZE_N = 1024;  // meta-parameter
@@ -26,33 +591,33 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *sum_xhat_smem = reinterpret_cast<float *>(smem + 0);
   float *sum_wdy_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm_bwd.cpp:17: int row = tl::program_id(0);
+  // layer_norm_bwd.cpp:79: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // layer_norm_bwd.cpp:18: if (row >= M) // (the grid has M programs)
+  // layer_norm_bwd.cpp:80: if (row >= M) // (the grid has M programs)
   if (row >= M) {
     return;
   }
-  // layer_norm_bwd.cpp:22: const tl::half *x_row = X + row * stride;
+  // layer_norm_bwd.cpp:84: const tl::half *x_row = X + row * stride;
   const __half *const x_row = X + row * stride;
-  // layer_norm_bwd.cpp:23: const tl::half *dy_row = DY + row * stride;
+  // layer_norm_bwd.cpp:85: const tl::half *dy_row = DY + row * stride;
   const __half *const dy_row = DY + row * stride;
-  // layer_norm_bwd.cpp:24: tl::half *dx_row = DX + row * stride;
+  // layer_norm_bwd.cpp:86: tl::half *dx_row = DX + row * stride;
   __half *const dx_row = DX + row * stride;
-  // layer_norm_bwd.cpp:26: int group = row % GROUP_SIZE_M;
+  // layer_norm_bwd.cpp:88: int group = row % GROUP_SIZE_M;
   const int group = row % GROUP_SIZE_M;
-  // layer_norm_bwd.cpp:20: auto cols = tl::arange<0, BLOCK_SIZE_N>();
+  // layer_norm_bwd.cpp:82: auto cols = tl::arange<0, BLOCK_SIZE_N>();
   int cols[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // layer_norm_bwd.cpp:21: auto mask = cols < N;
+  // layer_norm_bwd.cpp:83: auto mask = cols < N;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = cols[i] < N;
   }
-  // layer_norm_bwd.cpp:28: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+  // layer_norm_bwd.cpp:90: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
   __half x_row_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
@@ -60,7 +625,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused(
                                                tilec::rt::to_f16(0.0f),
                                                mask[i + X_ROW_LOAD_VEC - 1]);
   }
-  // layer_norm_bwd.cpp:29: auto dy = tl::cast<float>(tl::load(dy_row + cols, mask, 0.0f));
+  // layer_norm_bwd.cpp:91: auto dy = tl::cast<float>(tl::load(dy_row + cols, mask, 0.0f));
   __half dy_row_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += DY_ROW_LOAD_VEC) {
@@ -68,48 +633,48 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused(
                                                 tilec::rt::to_f16(0.0f),
                                                 mask[i + DY_ROW_LOAD_VEC - 1]);
   }
-  // layer_norm_bwd.cpp:30: auto w = tl::cast<float>(tl::load(W + cols, mask));
+  // layer_norm_bwd.cpp:92: auto w = tl::cast<float>(tl::load(W + cols, mask));
   __half W_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_LOAD_VEC) {
     tilec::rt::load_vec<W_LOAD_VEC, false>(&W_load[i], W + cols[i], &mask[i],
                                            tilec::rt::to_f16(0.0f), mask[i + W_LOAD_VEC - 1]);
   }
-  // layer_norm_bwd.cpp:31: float mean = tl::load(Mean + row);
+  // layer_norm_bwd.cpp:93: float mean = tl::load(Mean + row);
   const float mean = Mean[row];
-  // layer_norm_bwd.cpp:32: float rstd = tl::load(Rstd + row);
+  // layer_norm_bwd.cpp:94: float rstd = tl::load(Rstd + row);
   const float rstd = Rstd[row];
-  // layer_norm_bwd.cpp:30: auto w = tl::cast<float>(tl::load(W + cols, mask));
+  // layer_norm_bwd.cpp:92: auto w = tl::cast<float>(tl::load(W + cols, mask));
   float w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     w[i] = tilec::rt::to_float(W_load[i]);
   }
-  // layer_norm_bwd.cpp:29: auto dy = tl::cast<float>(tl::load(dy_row + cols, mask, 0.0f));
+  // layer_norm_bwd.cpp:91: auto dy = tl::cast<float>(tl::load(dy_row + cols, mask, 0.0f));
   float dy[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     dy[i] = tilec::rt::to_float(dy_row_load[i]);
   }
-  // layer_norm_bwd.cpp:35: auto wdy = tl::where(mask, w * dy, 0.0f);
+  // layer_norm_bwd.cpp:97: auto wdy = tl::where(mask, w * dy, 0.0f);
   float wdy[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     wdy[i] = mask[i] ? (w[i] * dy[i]) : 0.0f;
   }
-  // layer_norm_bwd.cpp:28: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+  // layer_norm_bwd.cpp:90: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = tilec::rt::to_float(x_row_load[i]);
   }
-  // layer_norm_bwd.cpp:34: auto xhat = tl::where(mask, (x - mean) * rstd, 0.0f);
+  // layer_norm_bwd.cpp:96: auto xhat = tl::where(mask, (x - mean) * rstd, 0.0f);
   float xhat[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     xhat[i] = mask[i] ? ((x[i] - mean) * rstd) : 0.0f;
   }
-  // layer_norm_bwd.cpp:36: float c1 = tl::sum(xhat * wdy) / N;
+  // layer_norm_bwd.cpp:98: float c1 = tl::sum(xhat * wdy) / N;
   float sum_xhat_part = xhat[0] * wdy[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -121,7 +686,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused(
   __syncthreads();
   const float sum_xhat = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_xhat_smem, 1);
   const float c1 = sum_xhat / static_cast<float>(N);
-  // layer_norm_bwd.cpp:37: float c2 = tl::sum(wdy) / N;
+  // layer_norm_bwd.cpp:99: float c2 = tl::sum(wdy) / N;
   float sum_wdy_part = wdy[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -134,13 +699,13 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused(
   __syncthreads();
   const float sum_wdy = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_wdy_smem, 1);
   const float c2 = sum_wdy / static_cast<float>(N);
-  // layer_norm_bwd.cpp:38: auto dx = (wdy - (xhat * c1 + c2)) * rstd;
+  // layer_norm_bwd.cpp:100: auto dx = (wdy - (xhat * c1 + c2)) * rstd;
   float dx[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     dx[i] = (wdy[i] - (xhat[i] * c1 + c2)) * rstd;
   }
-  // layer_norm_bwd.cpp:39: tl::store(dx_row + cols, tl::cast<tl::half>(dx), mask);
+  // layer_norm_bwd.cpp:101: tl::store(dx_row + cols, tl::cast<tl::half>(dx), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += DX_ROW_STORE_VEC) {
     __half vals[DX_ROW_STORE_VEC];
@@ -153,7 +718,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused(
     tilec::rt::store_vec<DX_ROW_STORE_VEC, false>(dx_row + L0::coord0(i), vals, bits,
                                                   L0::coord0(i + DX_ROW_STORE_VEC - 1) < N);
   }
-  // layer_norm_bwd.cpp:41: tl::atomic_add(DW + group * N + cols, dy * xhat, mask, tl::relaxed);
+  // layer_norm_bwd.cpp:103: tl::atomic_add(DW + group * N + cols, dy * xhat, mask, tl::relaxed);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += DW_ATOMIC_VEC) {
     float vals[DW_ATOMIC_VEC];
@@ -166,7 +731,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused(
     tilec::rt::atomic_add_vec<DW_ATOMIC_VEC, false, tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(
         DW + group * N + L0::coord0(i), vals, bits);
   }
-  // layer_norm_bwd.cpp:42: tl::atomic_add(DB + group * N + cols, dy, mask, tl::relaxed);
+  // layer_norm_bwd.cpp:104: tl::atomic_add(DB + group * N + cols, dy, mask, tl::relaxed);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += DB_ATOMIC_VEC) {
     float vals[DB_ATOMIC_VEC];
@@ -207,88 +772,88 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused(
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *sum_xhat_smem = reinterpret_cast<float *>(smem + 0);
   float *sum_wdy_smem = reinterpret_cast<float *>(smem + 0);
-  // layer_norm_bwd.cpp:17: int row = tl::program_id(0);
+  // layer_norm_bwd.cpp:79: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // layer_norm_bwd.cpp:18: if (row >= M) // (the grid has M programs)
+  // layer_norm_bwd.cpp:80: if (row >= M) // (the grid has M programs)
   if (row >= M) {
     return;
   }
-  // layer_norm_bwd.cpp:22: const tl::half *x_row = X + row * stride;
+  // layer_norm_bwd.cpp:84: const tl::half *x_row = X + row * stride;
   const __half *const x_row = X + row * stride;
-  // layer_norm_bwd.cpp:23: const tl::half *dy_row = DY + row * stride;
+  // layer_norm_bwd.cpp:85: const tl::half *dy_row = DY + row * stride;
   const __half *const dy_row = DY + row * stride;
-  // layer_norm_bwd.cpp:24: tl::half *dx_row = DX + row * stride;
+  // layer_norm_bwd.cpp:86: tl::half *dx_row = DX + row * stride;
   __half *const dx_row = DX + row * stride;
-  // layer_norm_bwd.cpp:26: int group = row % GROUP_SIZE_M;
+  // layer_norm_bwd.cpp:88: int group = row % GROUP_SIZE_M;
   const int group = row % GROUP_SIZE_M;
-  // layer_norm_bwd.cpp:20: auto cols = tl::arange<0, BLOCK_SIZE_N>();
+  // layer_norm_bwd.cpp:82: auto cols = tl::arange<0, BLOCK_SIZE_N>();
   int cols[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     cols[i] = L0::coord0(i);
   }
-  // layer_norm_bwd.cpp:21: auto mask = cols < N;
+  // layer_norm_bwd.cpp:83: auto mask = cols < N;
   bool mask[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     mask[i] = cols[i] < N;
   }
-  // layer_norm_bwd.cpp:28: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+  // layer_norm_bwd.cpp:90: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
   __half x_row_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += X_ROW_LOAD_VEC) {
     tilec::rt::load_vec_if<X_ROW_LOAD_VEC, true>(&x_row_load[i], x_row + cols[i], mask[i],
                                                  tilec::rt::to_f16(0.0f));
   }
-  // layer_norm_bwd.cpp:29: auto dy = tl::cast<float>(tl::load(dy_row + cols, mask, 0.0f));
+  // layer_norm_bwd.cpp:91: auto dy = tl::cast<float>(tl::load(dy_row + cols, mask, 0.0f));
   __half dy_row_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += DY_ROW_LOAD_VEC) {
     tilec::rt::load_vec_if<DY_ROW_LOAD_VEC, true>(&dy_row_load[i], dy_row + cols[i], mask[i],
                                                   tilec::rt::to_f16(0.0f));
   }
-  // layer_norm_bwd.cpp:30: auto w = tl::cast<float>(tl::load(W + cols, mask));
+  // layer_norm_bwd.cpp:92: auto w = tl::cast<float>(tl::load(W + cols, mask));
   __half W_load[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += W_LOAD_VEC) {
     tilec::rt::load_vec_if<W_LOAD_VEC, true>(&W_load[i], W + cols[i], mask[i],
                                              tilec::rt::to_f16(0.0f));
   }
-  // layer_norm_bwd.cpp:31: float mean = tl::load(Mean + row);
+  // layer_norm_bwd.cpp:93: float mean = tl::load(Mean + row);
   const float mean = Mean[row];
-  // layer_norm_bwd.cpp:32: float rstd = tl::load(Rstd + row);
+  // layer_norm_bwd.cpp:94: float rstd = tl::load(Rstd + row);
   const float rstd = Rstd[row];
-  // layer_norm_bwd.cpp:30: auto w = tl::cast<float>(tl::load(W + cols, mask));
+  // layer_norm_bwd.cpp:92: auto w = tl::cast<float>(tl::load(W + cols, mask));
   float w[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     w[i] = tilec::rt::to_float(W_load[i]);
   }
-  // layer_norm_bwd.cpp:29: auto dy = tl::cast<float>(tl::load(dy_row + cols, mask, 0.0f));
+  // layer_norm_bwd.cpp:91: auto dy = tl::cast<float>(tl::load(dy_row + cols, mask, 0.0f));
   float dy[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     dy[i] = tilec::rt::to_float(dy_row_load[i]);
   }
-  // layer_norm_bwd.cpp:35: auto wdy = tl::where(mask, w * dy, 0.0f);
+  // layer_norm_bwd.cpp:97: auto wdy = tl::where(mask, w * dy, 0.0f);
   float wdy[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     wdy[i] = mask[i] ? (w[i] * dy[i]) : 0.0f;
   }
-  // layer_norm_bwd.cpp:28: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
+  // layer_norm_bwd.cpp:90: auto x = tl::cast<float>(tl::load(x_row + cols, mask, 0.0f));
   float x[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     x[i] = tilec::rt::to_float(x_row_load[i]);
   }
-  // layer_norm_bwd.cpp:34: auto xhat = tl::where(mask, (x - mean) * rstd, 0.0f);
+  // layer_norm_bwd.cpp:96: auto xhat = tl::where(mask, (x - mean) * rstd, 0.0f);
   float xhat[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     xhat[i] = mask[i] ? ((x[i] - mean) * rstd) : 0.0f;
   }
-  // layer_norm_bwd.cpp:36: float c1 = tl::sum(xhat * wdy) / N;
+  // layer_norm_bwd.cpp:98: float c1 = tl::sum(xhat * wdy) / N;
   float sum_xhat_part = xhat[0] * wdy[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -300,7 +865,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused(
   __syncthreads();
   const float sum_xhat = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_xhat_smem, 1);
   const float c1 = sum_xhat / static_cast<float>(N);
-  // layer_norm_bwd.cpp:37: float c2 = tl::sum(wdy) / N;
+  // layer_norm_bwd.cpp:99: float c2 = tl::sum(wdy) / N;
   float sum_wdy_part = wdy[0];
   TILEC_UNROLL
   for (int i = 1; i < L0::ELEMS; ++i)
@@ -313,13 +878,13 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused(
   __syncthreads();
   const float sum_wdy = tilec::rt::combine_partials<tilec::rt::Sum, 4>(sum_wdy_smem, 1);
   const float c2 = sum_wdy / static_cast<float>(N);
-  // layer_norm_bwd.cpp:38: auto dx = (wdy - (xhat * c1 + c2)) * rstd;
+  // layer_norm_bwd.cpp:100: auto dx = (wdy - (xhat * c1 + c2)) * rstd;
   float dx[L0::ELEMS];
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; ++i) {
     dx[i] = (wdy[i] - (xhat[i] * c1 + c2)) * rstd;
   }
-  // layer_norm_bwd.cpp:39: tl::store(dx_row + cols, tl::cast<tl::half>(dx), mask);
+  // layer_norm_bwd.cpp:101: tl::store(dx_row + cols, tl::cast<tl::half>(dx), mask);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += DX_ROW_STORE_VEC) {
     __half vals[DX_ROW_STORE_VEC];
@@ -329,7 +894,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused(
     if (L0::coord0(i) < N)
       tilec::rt::store_vec<DX_ROW_STORE_VEC, true>(dx_row + L0::coord0(i), vals);
   }
-  // layer_norm_bwd.cpp:41: tl::atomic_add(DW + group * N + cols, dy * xhat, mask, tl::relaxed);
+  // layer_norm_bwd.cpp:103: tl::atomic_add(DW + group * N + cols, dy * xhat, mask, tl::relaxed);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += DW_ATOMIC_VEC) {
     float vals[DW_ATOMIC_VEC];
@@ -342,7 +907,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused(
     tilec::rt::atomic_add_vec<DW_ATOMIC_VEC, true, tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(
         DW + group * N + L0::coord0(i), vals, bits);
   }
-  // layer_norm_bwd.cpp:42: tl::atomic_add(DB + group * N + cols, dy, mask, tl::relaxed);
+  // layer_norm_bwd.cpp:104: tl::atomic_add(DB + group * N + cols, dy, mask, tl::relaxed);
   TILEC_UNROLL
   for (int i = 0; i < L0::ELEMS; i += DB_ATOMIC_VEC) {
     float vals[DB_ATOMIC_VEC];
@@ -396,8 +961,479 @@ hipError_t launch_layer_norm_bwd_dx_fused_1024_256_4(
       grid, stream, DX, DY, DW, DB, X, W, Mean, Rstd, stride, M, N);
 }
 
-// layer_norm_bwd_dwdb<32, 128>: one instantiation
-namespace layer_norm_bwd_dwdb_32_128 {
+// layer_norm_bwd_dwdb<32, 128, tl::half>: one instantiation
+namespace layer_norm_bwd_dwdb_32_128_f16 {
+constexpr int BLOCK_SIZE_M = 32;  // meta-parameter
+constexpr int BLOCK_SIZE_N = 128;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int DW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int DB_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// tile 32x128: 1x8 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L0 = tilec::rt::Blocked2<1, DW_LOAD_VEC, 4, 16, NUM_WARPS, 1, 1, BLOCK_SIZE_M, BLOCK_SIZE_N>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, DW_LOAD_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BLOCK_SIZE_N>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L2 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, DW_LOAD_VEC, 4, 16, NUM_WARPS, 1, 1, BLOCK_SIZE_M, 1>, 1>;
+// tile 128: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread, replicated
+using L3 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_SIZE_N>;
+constexpr int SMEM_BYTES = 2048;  // shared memory per block
+// registers: about 40 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
+    const __half *DW, const __half *DB, __half *FINAL_DW, __half *FINAL_DB, int M, int N) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_dw_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_db_smem = reinterpret_cast<float *>(smem + 0);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *store_cvt_smem_1 = reinterpret_cast<__half *>(smem + 0);
+  // layer_norm_bwd.cpp:112: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // layer_norm_bwd.cpp:114: auto dw = tl::zeros<float, BLOCK_SIZE_M, BLOCK_SIZE_N>();
+  float dw[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      dw[i_1][j] = 0.0f;
+    }
+  }
+  // layer_norm_bwd.cpp:115: auto db = tl::zeros<float, BLOCK_SIZE_M, BLOCK_SIZE_N>();
+  float db[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      db[i_1][j] = 0.0f;
+    }
+  }
+  // layer_norm_bwd.cpp:113: auto cols = pid * BLOCK_SIZE_N + tl::arange<0, BLOCK_SIZE_N>();
+  int cols[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+    cols[i_1] = pid * BLOCK_SIZE_N + L1::coord0(i_1);
+  }
+  // layer_norm_bwd.cpp:117: for (int i = 0; i < M; i += BLOCK_SIZE_M) {
+  TILEC_NO_UNROLL
+  for (int i = 0; i < M; i += BLOCK_SIZE_M) {
+    // layer_norm_bwd.cpp:118: auto rows = i + tl::arange<0, BLOCK_SIZE_M>();
+    int rows[L2::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L2::ELEMS; ++i_1) {
+      rows[i_1] = i + L2::coord0(i_1);
+    }
+    // layer_norm_bwd.cpp:120: auto offs = tl::expand_dims<1>(rows) * N + tl::expand_dims<0>(cols);
+    int offs[L0::ELEMS0][L0::ELEMS1];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        offs[i_1][j] = rows[i_1] * N + cols[j];
+      }
+    }
+    // layer_norm_bwd.cpp:119: auto mask = (tl::expand_dims<1>(rows) < M) & (tl::expand_dims<0>(cols) < N);
+    bool mask[L0::ELEMS0][L0::ELEMS1];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        mask[i_1][j] = rows[i_1] < M && cols[j] < N;
+      }
+    }
+    // layer_norm_bwd.cpp:121: dw += tl::cast<float>(tl::load(DW + offs, mask, 0.0f));
+    __half DW_load[L0::ELEMS0][L0::ELEMS1];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; j += DW_LOAD_VEC) {
+        tilec::rt::load_vec<DW_LOAD_VEC, false>(&DW_load[i_1][j], DW + offs[i_1][j], &mask[i_1][j],
+                                                tilec::rt::to_f16(0.0f),
+                                                mask[i_1][j + DW_LOAD_VEC - 1]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        dw[i_1][j] = dw[i_1][j] + tilec::rt::to_float(DW_load[i_1][j]);
+      }
+    }
+    // layer_norm_bwd.cpp:122: db += tl::cast<float>(tl::load(DB + offs, mask, 0.0f));
+    __half DB_load[L0::ELEMS0][L0::ELEMS1];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; j += DB_LOAD_VEC) {
+        tilec::rt::load_vec<DB_LOAD_VEC, false>(&DB_load[i_1][j], DB + offs[i_1][j], &mask[i_1][j],
+                                                tilec::rt::to_f16(0.0f),
+                                                mask[i_1][j + DB_LOAD_VEC - 1]);
+      }
+    }
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        db[i_1][j] = db[i_1][j] + tilec::rt::to_float(DB_load[i_1][j]);
+      }
+    }
+  }
+  // layer_norm_bwd.cpp:125: auto sum_dw = tl::sum<0>(dw);
+  float sum_dw_part[L1::ELEMS];
+  TILEC_UNROLL
+  for (int j = 0; j < L0::ELEMS1; ++j) {
+    sum_dw_part[j] = dw[0][j];
+    TILEC_UNROLL
+    for (int i_1 = 1; i_1 < L0::ELEMS0; ++i_1)
+      sum_dw_part[j] = tilec::rt::Sum::combine(sum_dw_part[j], dw[i_1][j]);
+  }
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+    sum_dw_part[i_1] = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_dw_part[i_1], 32, 16);
+  }
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+      sum_dw_smem[L0::warp_coord0() * 128 + L1::coord0(i_1)] = sum_dw_part[i_1];
+    }
+  }
+  __syncthreads();
+  float sum_dw[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+    sum_dw[i_1] = tilec::rt::combine_partials<tilec::rt::Sum, 4>(
+        sum_dw_smem + L1::coord0(i_1), 128);
+  }
+  // layer_norm_bwd.cpp:126: auto sum_db = tl::sum<0>(db);
+  float sum_db_part[L1::ELEMS];
+  TILEC_UNROLL
+  for (int j = 0; j < L0::ELEMS1; ++j) {
+    sum_db_part[j] = db[0][j];
+    TILEC_UNROLL
+    for (int i_1 = 1; i_1 < L0::ELEMS0; ++i_1)
+      sum_db_part[j] = tilec::rt::Sum::combine(sum_db_part[j], db[i_1][j]);
+  }
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+    sum_db_part[i_1] = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_db_part[i_1], 32, 16);
+  }
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+      sum_db_smem[L0::warp_coord0() * 128 + L1::coord0(i_1)] = sum_db_part[i_1];
+    }
+  }
+  __syncthreads();
+  float sum_db[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+    sum_db[i_1] = tilec::rt::combine_partials<tilec::rt::Sum, 4>(
+        sum_db_smem + L1::coord0(i_1), 128);
+  }
+  // layer_norm_bwd.cpp:127: tl::store(FINAL_DW + cols, tl::cast<tl::half>(sum_dw), cols < N);
+  __syncthreads();
+  if (L1::is_owner()) {  // one writer per element
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+      store_cvt_smem[L1::coord0(i_1)] = tilec::rt::to_f16(sum_dw[i_1]);
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L3::ELEMS; ++i_1) {
+    store_cvt[i_1] = store_cvt_smem[L3::coord0(i_1)];
+  }
+  if (L3::is_owner()) {  // replicas skip
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L3::ELEMS; ++i_1) {
+      if (pid * BLOCK_SIZE_N + L3::coord0(i_1) < N)
+        FINAL_DW[pid * BLOCK_SIZE_N + L3::coord0(i_1)] = store_cvt[i_1];
+    }
+  }
+  // layer_norm_bwd.cpp:128: tl::store(FINAL_DB + cols, tl::cast<tl::half>(sum_db), cols < N);
+  __syncthreads();
+  if (L1::is_owner()) {  // one writer per element
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+      store_cvt_smem_1[L1::coord0(i_1)] = tilec::rt::to_f16(sum_db[i_1]);
+    }
+  }
+  __syncthreads();
+  __half store_cvt_1[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L3::ELEMS; ++i_1) {
+    store_cvt_1[i_1] = store_cvt_smem_1[L3::coord0(i_1)];
+  }
+  if (L3::is_owner()) {  // replicas skip
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L3::ELEMS; ++i_1) {
+      if (pid * BLOCK_SIZE_N + L3::coord0(i_1) < N)
+        FINAL_DB[pid * BLOCK_SIZE_N + L3::coord0(i_1)] = store_cvt_1[i_1];
+    }
+  }
+}
+
+// The same kernel compiled assuming DW and DB are 16-byte aligned and N is a multiple of 16: the
+// launcher tests the arguments and runs this one when they qualify (tilec --no-aligned-variants
+// leaves it out).
+namespace aligned {
+constexpr int BLOCK_SIZE_M = 32;  // meta-parameter
+constexpr int BLOCK_SIZE_N = 128;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+constexpr int DW_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+constexpr int DB_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) per access
+// tile 32x128: 1x8 contiguous per thread, 4x16 lanes, 4x1 warps, dim 1 fastest; 2x8 elements per
+// thread
+using L0 = tilec::rt::Blocked2<1, DW_LOAD_VEC, 4, 16, NUM_WARPS, 1, 1, BLOCK_SIZE_M, BLOCK_SIZE_N>;
+// tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
+// thread
+using L1 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, DW_LOAD_VEC, 4, 16, NUM_WARPS, 1, 1, 1, BLOCK_SIZE_N>, 0>;
+// tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
+// thread
+using L2 =
+    tilec::rt::Slice1<tilec::rt::Blocked2<1, DW_LOAD_VEC, 4, 16, NUM_WARPS, 1, 1, BLOCK_SIZE_M, 1>, 1>;
+// tile 128: 1 contiguous per thread, 64 lanes, 4 warps; 1 elements per thread, replicated
+using L3 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_SIZE_N>;
+constexpr int SMEM_BYTES = 2048;  // shared memory per block
+// registers: about 40 per thread hold tile values at the peak (tilec's estimate; hipcc
+// -Rpass-analysis=kernel-resource-usage tells the real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
+    const __half *DW, const __half *DB, __half *FINAL_DW, __half *FINAL_DB, int M, int N) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *sum_dw_smem = reinterpret_cast<float *>(smem + 0);
+  float *sum_db_smem = reinterpret_cast<float *>(smem + 0);
+  __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
+  __half *store_cvt_smem_1 = reinterpret_cast<__half *>(smem + 0);
+  // layer_norm_bwd.cpp:112: int pid = tl::program_id(0);
+  const int pid = static_cast<int>(blockIdx.x);
+  // layer_norm_bwd.cpp:114: auto dw = tl::zeros<float, BLOCK_SIZE_M, BLOCK_SIZE_N>();
+  float dw[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      dw[i_1][j] = 0.0f;
+    }
+  }
+  // layer_norm_bwd.cpp:115: auto db = tl::zeros<float, BLOCK_SIZE_M, BLOCK_SIZE_N>();
+  float db[L0::ELEMS0][L0::ELEMS1];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+    TILEC_UNROLL
+    for (int j = 0; j < L0::ELEMS1; ++j) {
+      db[i_1][j] = 0.0f;
+    }
+  }
+  // layer_norm_bwd.cpp:113: auto cols = pid * BLOCK_SIZE_N + tl::arange<0, BLOCK_SIZE_N>();
+  int cols[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+    cols[i_1] = pid * BLOCK_SIZE_N + L1::coord0(i_1);
+  }
+  // layer_norm_bwd.cpp:117: for (int i = 0; i < M; i += BLOCK_SIZE_M) {
+  TILEC_NO_UNROLL
+  for (int i = 0; i < M; i += BLOCK_SIZE_M) {
+    // layer_norm_bwd.cpp:118: auto rows = i + tl::arange<0, BLOCK_SIZE_M>();
+    int rows[L2::ELEMS];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L2::ELEMS; ++i_1) {
+      rows[i_1] = i + L2::coord0(i_1);
+    }
+    // layer_norm_bwd.cpp:120: auto offs = tl::expand_dims<1>(rows) * N + tl::expand_dims<0>(cols);
+    int offs[L0::ELEMS0][L0::ELEMS1];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        offs[i_1][j] = rows[i_1] * N + cols[j];
+      }
+    }
+    // layer_norm_bwd.cpp:119: auto mask = (tl::expand_dims<1>(rows) < M) & (tl::expand_dims<0>(cols) < N);
+    bool mask[L0::ELEMS0][L0::ELEMS1];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        mask[i_1][j] = rows[i_1] < M && cols[j] < N;
+      }
+    }
+    // layer_norm_bwd.cpp:121: dw += tl::cast<float>(tl::load(DW + offs, mask, 0.0f));
+    __half DW_load[L0::ELEMS0][L0::ELEMS1];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; j += DW_LOAD_VEC) {
+        tilec::rt::load_vec_if<DW_LOAD_VEC, true>(&DW_load[i_1][j], DW + offs[i_1][j], mask[i_1][j],
+                                                  tilec::rt::to_f16(0.0f));
+      }
+    }
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        dw[i_1][j] = dw[i_1][j] + tilec::rt::to_float(DW_load[i_1][j]);
+      }
+    }
+    // layer_norm_bwd.cpp:122: db += tl::cast<float>(tl::load(DB + offs, mask, 0.0f));
+    __half DB_load[L0::ELEMS0][L0::ELEMS1];
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; j += DB_LOAD_VEC) {
+        tilec::rt::load_vec_if<DB_LOAD_VEC, true>(&DB_load[i_1][j], DB + offs[i_1][j], mask[i_1][j],
+                                                  tilec::rt::to_f16(0.0f));
+      }
+    }
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
+      TILEC_UNROLL
+      for (int j = 0; j < L0::ELEMS1; ++j) {
+        db[i_1][j] = db[i_1][j] + tilec::rt::to_float(DB_load[i_1][j]);
+      }
+    }
+  }
+  // layer_norm_bwd.cpp:125: auto sum_dw = tl::sum<0>(dw);
+  float sum_dw_part[L1::ELEMS];
+  TILEC_UNROLL
+  for (int j = 0; j < L0::ELEMS1; ++j) {
+    sum_dw_part[j] = dw[0][j];
+    TILEC_UNROLL
+    for (int i_1 = 1; i_1 < L0::ELEMS0; ++i_1)
+      sum_dw_part[j] = tilec::rt::Sum::combine(sum_dw_part[j], dw[i_1][j]);
+  }
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+    sum_dw_part[i_1] = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_dw_part[i_1], 32, 16);
+  }
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+      sum_dw_smem[L0::warp_coord0() * 128 + L1::coord0(i_1)] = sum_dw_part[i_1];
+    }
+  }
+  __syncthreads();
+  float sum_dw[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+    sum_dw[i_1] = tilec::rt::combine_partials<tilec::rt::Sum, 4>(
+        sum_dw_smem + L1::coord0(i_1), 128);
+  }
+  // layer_norm_bwd.cpp:126: auto sum_db = tl::sum<0>(db);
+  float sum_db_part[L1::ELEMS];
+  TILEC_UNROLL
+  for (int j = 0; j < L0::ELEMS1; ++j) {
+    sum_db_part[j] = db[0][j];
+    TILEC_UNROLL
+    for (int i_1 = 1; i_1 < L0::ELEMS0; ++i_1)
+      sum_db_part[j] = tilec::rt::Sum::combine(sum_db_part[j], db[i_1][j]);
+  }
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+    sum_db_part[i_1] = tilec::rt::warp_allreduce<tilec::rt::Sum>(sum_db_part[i_1], 32, 16);
+  }
+  __syncthreads();
+  if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+      sum_db_smem[L0::warp_coord0() * 128 + L1::coord0(i_1)] = sum_db_part[i_1];
+    }
+  }
+  __syncthreads();
+  float sum_db[L1::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+    sum_db[i_1] = tilec::rt::combine_partials<tilec::rt::Sum, 4>(
+        sum_db_smem + L1::coord0(i_1), 128);
+  }
+  // layer_norm_bwd.cpp:127: tl::store(FINAL_DW + cols, tl::cast<tl::half>(sum_dw), cols < N);
+  __syncthreads();
+  if (L1::is_owner()) {  // one writer per element
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+      store_cvt_smem[L1::coord0(i_1)] = tilec::rt::to_f16(sum_dw[i_1]);
+    }
+  }
+  __syncthreads();
+  __half store_cvt[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L3::ELEMS; ++i_1) {
+    store_cvt[i_1] = store_cvt_smem[L3::coord0(i_1)];
+  }
+  if (L3::is_owner()) {  // replicas skip
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L3::ELEMS; ++i_1) {
+      if (pid * BLOCK_SIZE_N + L3::coord0(i_1) < N)
+        FINAL_DW[pid * BLOCK_SIZE_N + L3::coord0(i_1)] = store_cvt[i_1];
+    }
+  }
+  // layer_norm_bwd.cpp:128: tl::store(FINAL_DB + cols, tl::cast<tl::half>(sum_db), cols < N);
+  __syncthreads();
+  if (L1::is_owner()) {  // one writer per element
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
+      store_cvt_smem_1[L1::coord0(i_1)] = tilec::rt::to_f16(sum_db[i_1]);
+    }
+  }
+  __syncthreads();
+  __half store_cvt_1[L3::ELEMS];
+  TILEC_UNROLL
+  for (int i_1 = 0; i_1 < L3::ELEMS; ++i_1) {
+    store_cvt_1[i_1] = store_cvt_smem_1[L3::coord0(i_1)];
+  }
+  if (L3::is_owner()) {  // replicas skip
+    TILEC_UNROLL
+    for (int i_1 = 0; i_1 < L3::ELEMS; ++i_1) {
+      if (pid * BLOCK_SIZE_N + L3::coord0(i_1) < N)
+        FINAL_DB[pid * BLOCK_SIZE_N + L3::coord0(i_1)] = store_cvt_1[i_1];
+    }
+  }
+}
+
+} // namespace aligned
+
+} // namespace layer_norm_bwd_dwdb_32_128_f16
+
+/// Launches layer_norm_bwd_dwdb<32, 128, tl::half> on `stream` with
+/// layer_norm_bwd_dwdb_32_128_f16::NUM_THREADS threads per block.
+hipError_t launch_layer_norm_bwd_dwdb_32_128_f16(dim3 grid, hipStream_t stream, const __half *DW,
+                                                 const __half *DB, __half *FINAL_DW,
+                                                 __half *FINAL_DB, int M, int N) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return hipSuccess;  // nothing to run
+  // The aligned variant when DW and DB are 16-byte aligned and N is a multiple of 16.
+  const bool aligned = tilec::rt::aligned_to_16(DW) && tilec::rt::aligned_to_16(DB) && N % 16 == 0;
+  if (aligned) {
+    hipLaunchKernelGGL(layer_norm_bwd_dwdb_32_128_f16::aligned::layer_norm_bwd_dwdb, grid,
+                       dim3(layer_norm_bwd_dwdb_32_128_f16::NUM_THREADS), 0, stream, DW, DB,
+                       FINAL_DW, FINAL_DB, M, N);
+  } else {
+    hipLaunchKernelGGL(layer_norm_bwd_dwdb_32_128_f16::layer_norm_bwd_dwdb, grid,
+                       dim3(layer_norm_bwd_dwdb_32_128_f16::NUM_THREADS), 0, stream, DW, DB,
+                       FINAL_DW, FINAL_DB, M, N);
+  }
+  return hipGetLastError();
+}
+
+/// The same with the grid from the kernel's annotation.
+hipError_t launch_layer_norm_bwd_dwdb_32_128_f16(hipStream_t stream, const __half *DW,
+                                                 const __half *DB, __half *FINAL_DW,
+                                                 __half *FINAL_DB, int M, int N) {
+  const dim3 grid(tilec::rt::cdiv(N, layer_norm_bwd_dwdb_32_128_f16::BLOCK_SIZE_N));
+  return launch_layer_norm_bwd_dwdb_32_128_f16(grid, stream, DW, DB, FINAL_DW, FINAL_DB, M, N);
+}
+
+// layer_norm_bwd_dwdb<32, 128, float>: one instantiation
+namespace layer_norm_bwd_dwdb_32_128_f32 {
 constexpr int BLOCK_SIZE_M = 32;  // meta-parameter
 constexpr int BLOCK_SIZE_N = 128;  // meta-parameter
 constexpr int NUM_WARPS = 4;  // warps per block
@@ -428,9 +1464,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
   float *sum_db_smem = reinterpret_cast<float *>(smem + 0);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   __half *store_cvt_smem_1 = reinterpret_cast<__half *>(smem + 0);
-  // layer_norm_bwd.cpp:50: int pid = tl::program_id(0);
+  // layer_norm_bwd.cpp:112: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // layer_norm_bwd.cpp:52: auto dw = tl::zeros<float, BLOCK_SIZE_M, BLOCK_SIZE_N>();
+  // layer_norm_bwd.cpp:114: auto dw = tl::zeros<float, BLOCK_SIZE_M, BLOCK_SIZE_N>();
   float dw[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
@@ -439,7 +1475,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
       dw[i_1][j] = 0.0f;
     }
   }
-  // layer_norm_bwd.cpp:53: auto db = tl::zeros<float, BLOCK_SIZE_M, BLOCK_SIZE_N>();
+  // layer_norm_bwd.cpp:115: auto db = tl::zeros<float, BLOCK_SIZE_M, BLOCK_SIZE_N>();
   float db[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
@@ -448,22 +1484,22 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
       db[i_1][j] = 0.0f;
     }
   }
-  // layer_norm_bwd.cpp:51: auto cols = pid * BLOCK_SIZE_N + tl::arange<0, BLOCK_SIZE_N>();
+  // layer_norm_bwd.cpp:113: auto cols = pid * BLOCK_SIZE_N + tl::arange<0, BLOCK_SIZE_N>();
   int cols[L1::ELEMS];
   TILEC_UNROLL
   for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
     cols[i_1] = pid * BLOCK_SIZE_N + L1::coord0(i_1);
   }
-  // layer_norm_bwd.cpp:55: for (int i = 0; i < M; i += BLOCK_SIZE_M) {
+  // layer_norm_bwd.cpp:117: for (int i = 0; i < M; i += BLOCK_SIZE_M) {
   TILEC_NO_UNROLL
   for (int i = 0; i < M; i += BLOCK_SIZE_M) {
-    // layer_norm_bwd.cpp:56: auto rows = i + tl::arange<0, BLOCK_SIZE_M>();
+    // layer_norm_bwd.cpp:118: auto rows = i + tl::arange<0, BLOCK_SIZE_M>();
     int rows[L2::ELEMS];
     TILEC_UNROLL
     for (int i_1 = 0; i_1 < L2::ELEMS; ++i_1) {
       rows[i_1] = i + L2::coord0(i_1);
     }
-    // layer_norm_bwd.cpp:58: auto offs = tl::expand_dims<1>(rows) * N + tl::expand_dims<0>(cols);
+    // layer_norm_bwd.cpp:120: auto offs = tl::expand_dims<1>(rows) * N + tl::expand_dims<0>(cols);
     int offs[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
@@ -472,7 +1508,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
         offs[i_1][j] = rows[i_1] * N + cols[j];
       }
     }
-    // layer_norm_bwd.cpp:57: auto mask = (tl::expand_dims<1>(rows) < M) & (tl::expand_dims<0>(cols) < N);
+    // layer_norm_bwd.cpp:119: auto mask = (tl::expand_dims<1>(rows) < M) & (tl::expand_dims<0>(cols) < N);
     bool mask[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
@@ -481,7 +1517,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
         mask[i_1][j] = rows[i_1] < M && cols[j] < N;
       }
     }
-    // layer_norm_bwd.cpp:59: dw += tl::load(DW + offs, mask, 0.0f);
+    // layer_norm_bwd.cpp:121: dw += tl::cast<float>(tl::load(DW + offs, mask, 0.0f));
     float DW_load[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
@@ -498,7 +1534,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
         dw[i_1][j] = dw[i_1][j] + DW_load[i_1][j];
       }
     }
-    // layer_norm_bwd.cpp:60: db += tl::load(DB + offs, mask, 0.0f);
+    // layer_norm_bwd.cpp:122: db += tl::cast<float>(tl::load(DB + offs, mask, 0.0f));
     float DB_load[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
@@ -516,7 +1552,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
       }
     }
   }
-  // layer_norm_bwd.cpp:63: auto sum_dw = tl::sum<0>(dw);
+  // layer_norm_bwd.cpp:125: auto sum_dw = tl::sum<0>(dw);
   float sum_dw_part[L1::ELEMS];
   TILEC_UNROLL
   for (int j = 0; j < L0::ELEMS1; ++j) {
@@ -542,7 +1578,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
     sum_dw[i_1] = tilec::rt::combine_partials<tilec::rt::Sum, 4>(
         sum_dw_smem + L1::coord0(i_1), 128);
   }
-  // layer_norm_bwd.cpp:64: auto sum_db = tl::sum<0>(db);
+  // layer_norm_bwd.cpp:126: auto sum_db = tl::sum<0>(db);
   float sum_db_part[L1::ELEMS];
   TILEC_UNROLL
   for (int j = 0; j < L0::ELEMS1; ++j) {
@@ -569,7 +1605,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
     sum_db[i_1] = tilec::rt::combine_partials<tilec::rt::Sum, 4>(
         sum_db_smem + L1::coord0(i_1), 128);
   }
-  // layer_norm_bwd.cpp:65: tl::store(FINAL_DW + cols, tl::cast<tl::half>(sum_dw), cols < N);
+  // layer_norm_bwd.cpp:127: tl::store(FINAL_DW + cols, tl::cast<tl::half>(sum_dw), cols < N);
   __syncthreads();
   if (L1::is_owner()) {  // one writer per element
     TILEC_UNROLL
@@ -590,7 +1626,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
         FINAL_DW[pid * BLOCK_SIZE_N + L3::coord0(i_1)] = store_cvt[i_1];
     }
   }
-  // layer_norm_bwd.cpp:66: tl::store(FINAL_DB + cols, tl::cast<tl::half>(sum_db), cols < N);
+  // layer_norm_bwd.cpp:128: tl::store(FINAL_DB + cols, tl::cast<tl::half>(sum_db), cols < N);
   __syncthreads();
   if (L1::is_owner()) {  // one writer per element
     TILEC_UNROLL
@@ -647,9 +1683,9 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
   float *sum_db_smem = reinterpret_cast<float *>(smem + 0);
   __half *store_cvt_smem = reinterpret_cast<__half *>(smem + 0);
   __half *store_cvt_smem_1 = reinterpret_cast<__half *>(smem + 0);
-  // layer_norm_bwd.cpp:50: int pid = tl::program_id(0);
+  // layer_norm_bwd.cpp:112: int pid = tl::program_id(0);
   const int pid = static_cast<int>(blockIdx.x);
-  // layer_norm_bwd.cpp:52: auto dw = tl::zeros<float, BLOCK_SIZE_M, BLOCK_SIZE_N>();
+  // layer_norm_bwd.cpp:114: auto dw = tl::zeros<float, BLOCK_SIZE_M, BLOCK_SIZE_N>();
   float dw[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
@@ -658,7 +1694,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
       dw[i_1][j] = 0.0f;
     }
   }
-  // layer_norm_bwd.cpp:53: auto db = tl::zeros<float, BLOCK_SIZE_M, BLOCK_SIZE_N>();
+  // layer_norm_bwd.cpp:115: auto db = tl::zeros<float, BLOCK_SIZE_M, BLOCK_SIZE_N>();
   float db[L0::ELEMS0][L0::ELEMS1];
   TILEC_UNROLL
   for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
@@ -667,22 +1703,22 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
       db[i_1][j] = 0.0f;
     }
   }
-  // layer_norm_bwd.cpp:51: auto cols = pid * BLOCK_SIZE_N + tl::arange<0, BLOCK_SIZE_N>();
+  // layer_norm_bwd.cpp:113: auto cols = pid * BLOCK_SIZE_N + tl::arange<0, BLOCK_SIZE_N>();
   int cols[L1::ELEMS];
   TILEC_UNROLL
   for (int i_1 = 0; i_1 < L1::ELEMS; ++i_1) {
     cols[i_1] = pid * BLOCK_SIZE_N + L1::coord0(i_1);
   }
-  // layer_norm_bwd.cpp:55: for (int i = 0; i < M; i += BLOCK_SIZE_M) {
+  // layer_norm_bwd.cpp:117: for (int i = 0; i < M; i += BLOCK_SIZE_M) {
   TILEC_NO_UNROLL
   for (int i = 0; i < M; i += BLOCK_SIZE_M) {
-    // layer_norm_bwd.cpp:56: auto rows = i + tl::arange<0, BLOCK_SIZE_M>();
+    // layer_norm_bwd.cpp:118: auto rows = i + tl::arange<0, BLOCK_SIZE_M>();
     int rows[L2::ELEMS];
     TILEC_UNROLL
     for (int i_1 = 0; i_1 < L2::ELEMS; ++i_1) {
       rows[i_1] = i + L2::coord0(i_1);
     }
-    // layer_norm_bwd.cpp:58: auto offs = tl::expand_dims<1>(rows) * N + tl::expand_dims<0>(cols);
+    // layer_norm_bwd.cpp:120: auto offs = tl::expand_dims<1>(rows) * N + tl::expand_dims<0>(cols);
     int offs[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
@@ -691,7 +1727,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
         offs[i_1][j] = rows[i_1] * N + cols[j];
       }
     }
-    // layer_norm_bwd.cpp:57: auto mask = (tl::expand_dims<1>(rows) < M) & (tl::expand_dims<0>(cols) < N);
+    // layer_norm_bwd.cpp:119: auto mask = (tl::expand_dims<1>(rows) < M) & (tl::expand_dims<0>(cols) < N);
     bool mask[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
@@ -700,7 +1736,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
         mask[i_1][j] = rows[i_1] < M && cols[j] < N;
       }
     }
-    // layer_norm_bwd.cpp:59: dw += tl::load(DW + offs, mask, 0.0f);
+    // layer_norm_bwd.cpp:121: dw += tl::cast<float>(tl::load(DW + offs, mask, 0.0f));
     float DW_load[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
@@ -717,7 +1753,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
         dw[i_1][j] = dw[i_1][j] + DW_load[i_1][j];
       }
     }
-    // layer_norm_bwd.cpp:60: db += tl::load(DB + offs, mask, 0.0f);
+    // layer_norm_bwd.cpp:122: db += tl::cast<float>(tl::load(DB + offs, mask, 0.0f));
     float DB_load[L0::ELEMS0][L0::ELEMS1];
     TILEC_UNROLL
     for (int i_1 = 0; i_1 < L0::ELEMS0; ++i_1) {
@@ -735,7 +1771,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
       }
     }
   }
-  // layer_norm_bwd.cpp:63: auto sum_dw = tl::sum<0>(dw);
+  // layer_norm_bwd.cpp:125: auto sum_dw = tl::sum<0>(dw);
   float sum_dw_part[L1::ELEMS];
   TILEC_UNROLL
   for (int j = 0; j < L0::ELEMS1; ++j) {
@@ -761,7 +1797,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
     sum_dw[i_1] = tilec::rt::combine_partials<tilec::rt::Sum, 4>(
         sum_dw_smem + L1::coord0(i_1), 128);
   }
-  // layer_norm_bwd.cpp:64: auto sum_db = tl::sum<0>(db);
+  // layer_norm_bwd.cpp:126: auto sum_db = tl::sum<0>(db);
   float sum_db_part[L1::ELEMS];
   TILEC_UNROLL
   for (int j = 0; j < L0::ELEMS1; ++j) {
@@ -788,7 +1824,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
     sum_db[i_1] = tilec::rt::combine_partials<tilec::rt::Sum, 4>(
         sum_db_smem + L1::coord0(i_1), 128);
   }
-  // layer_norm_bwd.cpp:65: tl::store(FINAL_DW + cols, tl::cast<tl::half>(sum_dw), cols < N);
+  // layer_norm_bwd.cpp:127: tl::store(FINAL_DW + cols, tl::cast<tl::half>(sum_dw), cols < N);
   __syncthreads();
   if (L1::is_owner()) {  // one writer per element
     TILEC_UNROLL
@@ -809,7 +1845,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
         FINAL_DW[pid * BLOCK_SIZE_N + L3::coord0(i_1)] = store_cvt[i_1];
     }
   }
-  // layer_norm_bwd.cpp:66: tl::store(FINAL_DB + cols, tl::cast<tl::half>(sum_db), cols < N);
+  // layer_norm_bwd.cpp:128: tl::store(FINAL_DB + cols, tl::cast<tl::half>(sum_db), cols < N);
   __syncthreads();
   if (L1::is_owner()) {  // one writer per element
     TILEC_UNROLL
@@ -834,32 +1870,33 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dwdb(
 
 } // namespace aligned
 
-} // namespace layer_norm_bwd_dwdb_32_128
+} // namespace layer_norm_bwd_dwdb_32_128_f32
 
-/// Launches layer_norm_bwd_dwdb<32, 128> on `stream` with
-/// layer_norm_bwd_dwdb_32_128::NUM_THREADS threads per block.
-hipError_t launch_layer_norm_bwd_dwdb_32_128(dim3 grid, hipStream_t stream, const float *DW,
-                                             const float *DB, __half *FINAL_DW, __half *FINAL_DB,
-                                             int M, int N) {
+/// Launches layer_norm_bwd_dwdb<32, 128, float> on `stream` with
+/// layer_norm_bwd_dwdb_32_128_f32::NUM_THREADS threads per block.
+hipError_t launch_layer_norm_bwd_dwdb_32_128_f32(dim3 grid, hipStream_t stream, const float *DW,
+                                                 const float *DB, __half *FINAL_DW,
+                                                 __half *FINAL_DB, int M, int N) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return hipSuccess;  // nothing to run
   // The aligned variant when DW and DB are 16-byte aligned and N is a multiple of 16.
   const bool aligned = tilec::rt::aligned_to_16(DW) && tilec::rt::aligned_to_16(DB) && N % 16 == 0;
   if (aligned) {
-    hipLaunchKernelGGL(layer_norm_bwd_dwdb_32_128::aligned::layer_norm_bwd_dwdb, grid,
-                       dim3(layer_norm_bwd_dwdb_32_128::NUM_THREADS), 0, stream, DW, DB, FINAL_DW,
-                       FINAL_DB, M, N);
+    hipLaunchKernelGGL(layer_norm_bwd_dwdb_32_128_f32::aligned::layer_norm_bwd_dwdb, grid,
+                       dim3(layer_norm_bwd_dwdb_32_128_f32::NUM_THREADS), 0, stream, DW, DB,
+                       FINAL_DW, FINAL_DB, M, N);
   } else {
-    hipLaunchKernelGGL(layer_norm_bwd_dwdb_32_128::layer_norm_bwd_dwdb, grid,
-                       dim3(layer_norm_bwd_dwdb_32_128::NUM_THREADS), 0, stream, DW, DB, FINAL_DW,
-                       FINAL_DB, M, N);
+    hipLaunchKernelGGL(layer_norm_bwd_dwdb_32_128_f32::layer_norm_bwd_dwdb, grid,
+                       dim3(layer_norm_bwd_dwdb_32_128_f32::NUM_THREADS), 0, stream, DW, DB,
+                       FINAL_DW, FINAL_DB, M, N);
   }
   return hipGetLastError();
 }
 
 /// The same with the grid from the kernel's annotation.
-hipError_t launch_layer_norm_bwd_dwdb_32_128(hipStream_t stream, const float *DW, const float *DB,
-                                             __half *FINAL_DW, __half *FINAL_DB, int M, int N) {
-  const dim3 grid(tilec::rt::cdiv(N, layer_norm_bwd_dwdb_32_128::BLOCK_SIZE_N));
-  return launch_layer_norm_bwd_dwdb_32_128(grid, stream, DW, DB, FINAL_DW, FINAL_DB, M, N);
+hipError_t launch_layer_norm_bwd_dwdb_32_128_f32(hipStream_t stream, const float *DW,
+                                                 const float *DB, __half *FINAL_DW,
+                                                 __half *FINAL_DB, int M, int N) {
+  const dim3 grid(tilec::rt::cdiv(N, layer_norm_bwd_dwdb_32_128_f32::BLOCK_SIZE_N));
+  return launch_layer_norm_bwd_dwdb_32_128_f32(grid, stream, DW, DB, FINAL_DW, FINAL_DB, M, N);
 }

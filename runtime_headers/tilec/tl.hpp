@@ -982,7 +982,7 @@ template <class R> bool sameBits(R a, R b) { return std::memcmp(&a, &b, sizeof(R
   template <class P, class V, class M>                                                             \
   auto NAME(const P &ptr, const V &value, const M &mask, sem = acq_rel, scope = gpu) {             \
     return detail::atomicRmw<detail::AtomicKind::KIND>(                                            \
-        ptr, value, 0, mask, [](auto old, auto v, auto) { return EXPR; });                         \
+        ptr, value, 0, mask, [](auto old, auto v, auto) { return (void)old, EXPR; });              \
   }                                                                                                \
   template <class P, class V> auto NAME(const P &ptr, const V &value, sem order, scope at = gpu) { \
     return NAME(ptr, value, true, order, at);                                                      \

@@ -3,7 +3,9 @@
 // (and atomic_add on fp16 and bf16, contended too) at one address per element (old values and
 // memory after, bit for bit, masked-off elements untouched), and the contended column sum over
 // programs (counts exact, sums within 1e-5 of float64: the GPU adds in any order) and histogram
-// (many updates a bin, exact). Each launch runs twice from the same memory, the old values' buffer
+// (many updates a bin, exact), and scalar atomics that keep their old values (tickets: each
+// program's ticket, a masked scalar add, a tile's old values in an expression, a count under a
+// spin lock; all exact). Each launch runs twice from the same memory, the old values' buffer
 // poisoned with two patterns; the elements past the end must keep their pattern.
 #include "atomics.cpp"
 #include "check.h"
@@ -157,6 +159,67 @@ void columns(harness::Report &report, int rows, int cols) {
   report.check("column sums", shape, gs, cs, fs, 1e-5, guards);
   gpucheck::checkExact(report, "column rows", shape, size_t(cols), countBad, countBad, refCountBad,
                        guards);
+}
+
+/// tickets<128> over n elements: the tickets are 0 .. programs - 1 in some order, the masked add
+/// returns 0 to even programs and sums the odd ids, every slot is exchanged for its index plus
+/// its program's old value of that add (the slot's old value plus one kept), the lock is free at
+/// the end and the count under it is exact. The CPU reference runs the programs in order: its
+/// tickets are the ids.
+void ticketRun(harness::Report &report, int n) {
+  const int programs = tl::cdiv(n, 128);
+  std::mt19937_64 rng(uint64_t(n) * 13);
+  std::vector<int> slots0(n + gpucheck::kGuard), state0 = {0, 5, 0, 7};
+  for (auto &v : slots0)
+    v = int(rng() % 100000) - 50000;
+  // The CPU reference.
+  std::vector<int> rstate = state0, rtickets(2 * programs, -1), rslots = slots0,
+                   rold(n + gpucheck::kGuard, -3);
+  tl::launch(tl::grid3{programs}, tickets<128>, rstate.data(), rtickets.data(), rslots.data(),
+             rold.data(), n);
+  // What every order gives.
+  int64_t oddSum = 5;
+  for (int p = 1; p < programs; p += 2)
+    oddSum += p;
+  auto check = [&](const std::vector<int> &state, const std::vector<int> &t,
+                   const std::vector<int> &sl, const std::vector<int> &old) {
+    size_t bad = 0;
+    std::vector<int> seen(programs, 0);
+    for (int p = 0; p < programs; ++p) {
+      const int ticket = t[2 * p];
+      bad += ticket < 0 || ticket >= programs || seen[ticket]++;
+      bad += p % 2 == 0 ? t[2 * p + 1] != 0 : t[2 * p + 1] < 5;
+    }
+    for (int i = 0; i < n; ++i)
+      bad += sl[i] != i + t[2 * (i / 128) + 1] || old[i] != slots0[i] + 1;
+    for (size_t g = n; g < sl.size(); ++g) // past the end: untouched
+      bad += sl[g] != slots0[g] || old[g] != -3;
+    bad += state[0] != programs || state[1] != oddSum || state[2] != 0 || state[3] != 7 + programs;
+    return bad;
+  };
+  size_t refBad = check(rstate, rtickets, rslots, rold);
+  for (int p = 0; p < programs; ++p) // in order: the tickets are the ids
+    refBad += rtickets[2 * p] != p;
+  harness::DeviceBuffer<int> dstate(4), dtickets(2 * programs), dslots(slots0.size()),
+      dold(slots0.size());
+  const std::vector<int> old0(slots0.size(), -3);
+  std::vector<int> state(4), t(2 * programs), sl(slots0.size()), old(slots0.size());
+  for (int pass = 0; pass < 2; ++pass) {
+    dstate.upload(state0.data());
+    dslots.upload(slots0.data());
+    dold.upload(old0.data());
+    dtickets.poison();
+    CHECK_CUDA(
+        launch_tickets_128(cudaStream_t{}, dstate.ptr, dtickets.ptr, dslots.ptr, dold.ptr, n));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    dstate.download(state.data());
+    dtickets.download(t.data());
+    dslots.download(sl.data());
+    dold.download(old.data());
+    const size_t bad = check(state, t, sl, old);
+    gpucheck::checkExact(report, "tickets", std::to_string(n) + (pass ? " again" : ""), size_t(n),
+                         bad, bad, 0, refBad == 0);
+  }
 }
 
 void histogramRun(harness::Report &report, int n, int bins, bool ordered) {
@@ -375,6 +438,10 @@ int main(int argc, char **argv) {
     columns(report, rows, cols);
   if (!harness::smallRun(argc, argv))
     columns(report, 100000, 257);
+  for (int n : {1, 1000, 128})
+    ticketRun(report, n);
+  if (!harness::smallRun(argc, argv))
+    ticketRun(report, 300000);
   for (bool ordered : {false, true}) {
     for (auto [n, bins] : {std::pair{1000, 8}, std::pair{300, 1}})
       histogramRun(report, n, bins, ordered);

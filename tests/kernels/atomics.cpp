@@ -3,6 +3,7 @@
 // and scopes; and a contended one: a column sum of x [rows, cols] over programs of row blocks, each
 // program adding its block's column sums into sums[cols] (Triton's two-stage dW/dB reduction's
 // second stage), plus a count of the rows each column saw; and a histogram, many updates a bin.
+// Scalar atomics that keep their old value (tickets): one thread updates, every thread gets it.
 #include <tilec/tl.hpp>
 
 // mem[k * n + i] and old[k * n + i]: operation k's memory after it, and the old values it returned.
@@ -86,6 +87,30 @@ void add_rows(const T *x, T *acc, int rows, int cols, int stride) {
   tl::atomic_add(acc + tl::expand_dims<1>(r % 4) * cols + tl::expand_dims<0>(c), tile, mask);
 }
 
+// Each program takes a ticket (the number of programs that came before it), adds its id into
+// state[1] if it is odd (a masked scalar atomic: 0 where masked off), records both (thread 0),
+// exchanges its block of slots for their indices plus that old value (every thread's copy of it)
+// keeping the slots' old values plus one (an atomic inside an expression), and counts itself in state[3] with a plain load and store under a spin lock
+// (state[2]; tutorial 05's). state: the next ticket, the odd ids' sum, the lock, the count.
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4, grid = (cdiv(n, BLOCK)))
+void tickets(int *state, int *ticket_of, int *slots, int *slot_old, int n) {
+  int pid = tl::program_id(0);
+  auto offs = pid * BLOCK + tl::arange<0, BLOCK>();
+  auto mask = offs < n;
+  int ticket = tl::atomic_add(state, 1);
+  int odd = tl::atomic_add(state + 1, pid, pid % 2 == 1, tl::relaxed);
+  tl::store(ticket_of + 2 * pid, ticket);
+  tl::store(ticket_of + 2 * pid + 1, odd);
+  tl::store(slot_old + offs, tl::atomic_xchg(slots + offs, offs + odd, mask) + 1, mask);
+  while (tl::atomic_cas(state + 2, 0, 1) != 0) {
+  }
+  int count = tl::load(state + 3);
+  tl::store(state + 3, count + 1);
+  tl::debug_barrier();
+  tl::atomic_xchg(state + 2, 0);
+}
+
 template void atomic_each<int32_t, 128>(int32_t *, int32_t *, const int32_t *, const int32_t *,
                                         int);
 template void atomic_each<uint32_t, 128>(uint32_t *, uint32_t *, const uint32_t *, const uint32_t *,
@@ -109,3 +134,4 @@ template void atomic_add16<tl::bfloat16, 128>(tl::bfloat16 *, tl::bfloat16 *, tl
 template void add_rows<float, 32, 128>(const float *, float *, int, int, int);
 template void add_rows<tl::half, 32, 256>(const tl::half *, tl::half *, int, int, int);
 template void add_rows<tl::bfloat16, 16, 256>(const tl::bfloat16 *, tl::bfloat16 *, int, int, int);
+template void tickets<128>(int *, int *, int *, int *, int);
